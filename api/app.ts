@@ -1,0 +1,21 @@
+import Koa from 'koa';
+import { describeError } from '../internal/errors.js';
+import type { ApiDeps } from './deps.js';
+import { errorHandler } from './middleware/errorHandler.js';
+import { requestLog } from './middleware/requestLog.js';
+import { createRoutes } from './routes/index.js';
+
+/** Builds the Koa application; never listens (api/server.ts does, tests use app.callback()). */
+export function createApp(deps: ApiDeps): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  app.on('error', (error: unknown, ctx?: Koa.Context) => {
+    deps.logger.error({ msg: 'request failed', request_id: ctx?.state?.requestId, method: ctx?.method, path: ctx?.path, err: describeError(error), stack: (error as Error)?.stack });
+  });
+  const routes = createRoutes(deps);
+  app.use(requestLog(deps.logger));
+  app.use(errorHandler);
+  app.use(routes.routes());
+  app.use(routes.allowedMethods({ throw: true }));
+  return app;
+}

@@ -1,0 +1,19 @@
+import type { ChainClients } from '../indexer/rpc.js';
+import type { Config } from '../internal/config.js';
+import type { EsClient } from '../internal/es.js';
+import type { Logger } from '../internal/logger.js';
+import type { PgPool } from '../internal/pg.js';
+
+/** What route handlers receive as factory arguments (never read from globals). */
+export type ApiDeps = {
+  config: Config;
+  logger: Logger;
+  /** Read-only pool for reads. */
+  pg: PgPool;
+  es: EsClient;
+  rpc: ChainClients;
+  /** Current Unix time in seconds; injectable so status filters are testable. */
+  now?: () => number;
+};
+
+export const nowSeconds = (deps: ApiDeps): number => (deps.now ? deps.now() : Math.floor(Date.now() / 1000));

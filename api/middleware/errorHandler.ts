@@ -1,0 +1,56 @@
+import { errors as esErrors } from '@elastic/elasticsearch';
+import type { Context, Next } from 'koa';
+import { HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
+import { AppError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
+
+const PROBLEM_TYPE_BASE = '/problems/';
+
+/** Maps failures of backing services to 503 and anything carrying an HTTP status to an AppError. */
+function toAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error instanceof esErrors.ConnectionError || error instanceof esErrors.TimeoutError || error instanceof esErrors.NoLivingConnectionsError) {
+    return new ServiceUnavailableError('elasticsearch', error);
+  }
+  if (error instanceof HttpRequestError || error instanceof TimeoutError || error instanceof RpcRequestError) return new ServiceUnavailableError('rpc', error);
+  if (error instanceof esErrors.ResponseError && (error.statusCode === 503 || error.statusCode === 429)) return new ServiceUnavailableError('elasticsearch', error);
+  const code = (error as { code?: string })?.code;
+  if (code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === '53300' || /timeout exceeded when trying to connect/i.test(String((error as Error)?.message))) {
+    return new ServiceUnavailableError('postgresql', error);
+  }
+  const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
+  const expose = (error as { expose?: boolean })?.expose;
+  if (typeof status === 'number' && status >= 400 && status < 500 && expose !== false) {
+    return new AppError(status, (STATUS_TITLES[status] ?? 'error').toUpperCase().replace(/ /g, '_'), (error as Error).message || STATUS_TITLES[status] || 'error');
+  }
+  return null;
+}
+
+/**
+ * First middleware: turns every failure into an RFC 9457 problem body (`application/problem+json`).
+ * Unknown errors become a generic 500 and are emitted on the app's `error` event for logging.
+ */
+export async function errorHandler(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) throw new AppError(404, 'NOT_FOUND', `No route ${ctx.method} ${ctx.path}`);
+  } catch (error) {
+    const appError = toAppError(error);
+    const exposed = appError && appError.expose ? appError : null;
+    const status = exposed?.status ?? 500;
+    ctx.status = status;
+    ctx.type = 'application/problem+json';
+    ctx.body = {
+      type: `${PROBLEM_TYPE_BASE}${(exposed?.code ?? 'INTERNAL').toLowerCase().replace(/_/g, '-')}`,
+      title: STATUS_TITLES[status] ?? 'Error',
+      status,
+      detail: exposed?.message ?? 'An unexpected error occurred; it has been logged.',
+      instance: ctx.path,
+      code: exposed?.code ?? 'INTERNAL',
+      requestId: ctx.state.requestId,
+      ...(exposed?.errors ? { errors: exposed.errors } : {}),
+      ...(exposed?.extensions ?? {}),
+    };
+    if (status === 405 && (error as { headers?: Record<string, string> }).headers?.['Allow']) ctx.set('Allow', (error as { headers: Record<string, string> }).headers['Allow']!);
+    if (!exposed || status >= 500) ctx.app.emit('error', error, ctx);
+  }
+}

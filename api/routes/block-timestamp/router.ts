@@ -1,0 +1,33 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ApiDeps } from '../../deps.js';
+import { ValidationError } from '../../errors.js';
+import { validate } from '../../validate.js';
+import { findBlockBounds, findBlockTimestamp, findClosestBlock } from './blockLookup.js';
+import { blockQuery, boundsQuery, timestampQuery, type BlockQuery, type TimestampQuery } from './schema.js';
+
+/**
+ * GET /v4/block-timestamp/block | /timestamp | /bounds — block ↔ timestamp resolution per chain,
+ * from indexed headers (table blocks) with RPC bisection beyond them.
+ */
+export function blockTimestampRouter(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/block-timestamp' });
+  const source = (ctx: Context, chainId: number) => {
+    const chain = deps.rpc.get(chainId);
+    if (!chain) throw new ValidationError([{ field: 'chainId', message: `is not a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})` }]);
+    return { pg: deps.pg, client: chain.client, chainId };
+  };
+  router.get('/block', validate({ query: blockQuery }), async (ctx) => {
+    const q = ctx.state.query as BlockQuery;
+    ctx.body = { blockNumber: await findClosestBlock(source(ctx, q.chainId), q.timestamp) };
+  });
+  router.get('/timestamp', validate({ query: timestampQuery }), async (ctx) => {
+    const q = ctx.state.query as TimestampQuery;
+    ctx.body = { timestamp: await findBlockTimestamp(source(ctx, q.chainId), q.blockNumber) };
+  });
+  router.get('/bounds', validate({ query: boundsQuery }), async (ctx) => {
+    const q = ctx.state.query as BlockQuery;
+    ctx.body = await findBlockBounds(source(ctx, q.chainId), q.timestamp);
+  });
+  return router;
+}

@@ -1,0 +1,46 @@
+import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
+import type { ChainRecord } from '../../../indexer/documents/records.js';
+
+/**
+ * Pure: a campaign search document → the public Campaign record, every field named (search-only
+ * fields dropped). Chains are the current records, so `liveCampaigns` is fresh. Unix timestamps
+ * are decimal strings, as bigints are.
+ */
+export function serializeCampaign(doc: CampaignDocument, chains: ReadonlyMap<number, ChainRecord>) {
+  return {
+    id: doc.id,
+    computeChainId: doc.computeChainId,
+    distributionChainId: doc.distributionChainId,
+    campaignId: doc.campaignId,
+    type: doc.type,
+    subType: doc.subType,
+    amount: doc.amount,
+    startTimestamp: String(doc.startTimestamp),
+    endTimestamp: String(doc.endTimestamp),
+    creatorAddress: doc.creatorAddress,
+    apr: doc.apr,
+    dailyRewards: doc.dailyRewards,
+    creator: doc.creator,
+    params: doc.params,
+    description: doc.description,
+    chain: chains.get(doc.computeChainId) ?? null,
+    rewardTokenId: doc.rewardTokenId,
+    rewardToken: doc.rewardToken,
+    opportunityId: doc.opportunityId,
+    distributionChain: chains.get(doc.distributionChainId) ?? null,
+    distributionType: doc.distributionType,
+    campaignStatus: doc.campaignStatus,
+    createdAt: doc.createdAt,
+    rootCampaignId: doc.rootCampaignId,
+    parentCampaignId: doc.parentCampaignId,
+    childCampaignIds: doc.childCampaignIds,
+    dailyRewardsBreakdown: doc.dailyRewardsBreakdown,
+    pauseCompute: doc.pauseCompute,
+    pausePrecompute: doc.pausePrecompute,
+    hasOverrides: doc.hasOverrides,
+    isPrivate: doc.isPrivate,
+    hidden: doc.hidden,
+    hideLeaderboard: doc.hideLeaderboard,
+    campaignEncodingHash: doc.campaignEncodingHash,
+  };
+}

@@ -1,0 +1,24 @@
+import Router from '@koa/router';
+import { toChainRecord } from '../../../indexer/documents/records.js';
+import { listChains } from '../../../indexer/store/chains.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { validate } from '../../validate.js';
+import { listChainsQuery, type ListChainsQuery } from './schema.js';
+
+/**
+ * GET /v4/chains — supported chains with their live campaign count from indexed data.
+ * `name` matches case-insensitively as a substring; test chains only with `test=true`.
+ * Tables: chains, campaigns.
+ */
+export function chainsRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  router.get('/chains', validate({ query: listChainsQuery }), async (ctx) => {
+    const query = ctx.state.query as ListChainsQuery;
+    const rows = await listChains(deps.pg, deps.config.chains.map((c) => c.id), nowSeconds(deps));
+    const needle = query.name?.toLowerCase();
+    ctx.body = rows
+      .filter((r) => (query.test || !r.isTest) && (!needle || r.name.toLowerCase().includes(needle)))
+      .map(toChainRecord);
+  });
+  return router;
+}

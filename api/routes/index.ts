@@ -1,0 +1,16 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../deps.js';
+import { blockTimestampRouter } from './block-timestamp/router.js';
+import { campaignsRouter } from './campaigns/router.js';
+import { chainsRouter } from './chains/router.js';
+import { healthRouter } from './health/router.js';
+
+/** Mounts every route family at /v4. */
+export function createRoutes(deps: ApiDeps): Router {
+  const v4 = new Router({ prefix: '/v4' });
+  for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter]) {
+    const router = family(deps);
+    v4.use(router.routes(), router.allowedMethods({ throw: true }));
+  }
+  return v4;
+}

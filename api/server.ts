@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { createChainClients } from '../indexer/rpc.js';
+import { upsertChains } from '../indexer/store/chains.js';
+import type { Config } from '../internal/config.js';
+import { createEsClient } from '../internal/es.js';
+import type { Logger } from '../internal/logger.js';
+import { createPgPool } from '../internal/pg.js';
+import { createApp } from './app.js';
+
+export type ApiServer = { server: Server; url: string; close(): Promise<void> };
+
+/**
+ * Starts the API: builds its clients, listens on config.host:port and returns a `close` that stops
+ * accepting connections, waits for in-flight requests and ends the pools (graceful shutdown).
+ */
+export async function startApiServer({ config, logger }: { config: Config; logger: Logger }): Promise<ApiServer> {
+  const onPgError = (err: Error) => logger.error({ msg: 'idle postgres client error', err: err.message });
+  const pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-api', readOnly: true, max: 20 }, onPgError);
+  const writer = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-api-setup', max: 1 }, onPgError);
+  await upsertChains(writer, config.chains);
+  await writer.end();
+  const es = createEsClient({ node: config.esUrl, requestTimeoutMs: config.esRequestTimeoutMs });
+  const app = createApp({ config, logger, pg, es, rpc: createChainClients(config) });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, config.host, resolve));
+  const address = server.address();
+  const url = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
+  logger.info({ msg: 'api listening', url });
+  return {
+    server,
+    url,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await Promise.allSettled([pg.end(), es.close()]);
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { loadConfig } = await import('../internal/config.js');
+  const { createLogger } = await import('../internal/logger.js');
+  const config = loadConfig();
+  const logger = createLogger({ level: config.logLevel, name: 'api' });
+  process.on('unhandledRejection', (reason) => logger.error({ msg: 'unhandled rejection', err: String(reason) }));
+  const api = await startApiServer({ config, logger }).catch((error) => {
+    logger.fatal({ msg: 'api failed to start', err: String(error) });
+    process.exit(1);
+  });
+  const shutdown = async (signal: string) => {
+    logger.info({ msg: 'api stopping', signal });
+    await api.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}

@@ -1,0 +1,63 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Context, Next } from 'koa';
+import { ValidationError, type FieldError } from './errors.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * Shared ajv instance: query strings are coerced (numbers, booleans, arrays), defaults applied,
+ * every error reported. Schemas are compiled once at load.
+ */
+export const ajv = addFormats(new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: true, allowUnionTypes: true, strict: true }));
+
+export type Schema = Record<string, unknown>;
+
+/** ajv errors → one `{ field, message }` per bad field, the field named as the client sent it. */
+export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: string): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of errors ?? []) {
+    let field = e.instancePath.slice(1).replace(/\//g, '.');
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') field = [field, e.params['missingProperty']].filter(Boolean).join('.'), (message = 'is required');
+    if (e.keyword === 'additionalProperties') field = [field, e.params['additionalProperty']].filter(Boolean).join('.'), (message = `is not an accepted ${where} field`);
+    if (e.keyword === 'enum') message = `must be one of ${(e.params['allowedValues'] as unknown[]).join(', ')}`;
+    const key = `${field}|${message}`;
+    if (!seen.has(key)) seen.add(key), out.push({ field: field || where, message });
+  }
+  return out;
+}
+
+export type ValidateSchemas = { query?: Schema; params?: Schema; body?: Schema };
+
+/**
+ * Koa middleware validating path params, query and body against their schemas. The coerced,
+ * defaulted values are put on `ctx.state.query` / `.params` / `.body`; any failure is one 400
+ * naming every bad field.
+ */
+export function validate(schemas: ValidateSchemas) {
+  const compiled = Object.entries(schemas).map(([where, schema]) => [where, ajv.compile(schema)] as [keyof ValidateSchemas, ValidateFunction]);
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const errors: FieldError[] = [];
+    for (const [where, check] of compiled) {
+      const source = where === 'query' ? { ...ctx.query } : where === 'params' ? { ...ctx.params } : (ctx.request as { body?: unknown }).body ?? {};
+      const value = structuredClone(source);
+      if (check(value)) ctx.state[where] = value;
+      else errors.push(...toFieldErrors(check.errors, where));
+    }
+    if (errors.length) throw new ValidationError(errors);
+    await next();
+  };
+}
+
+/** Schema fragments shared by routes. */
+export const fields = {
+  page: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
+  items: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  chainId: { type: 'integer', minimum: 1, maximum: 2 ** 53 - 1 },
+  unixSeconds: { type: 'integer', minimum: 0, maximum: 2 ** 53 - 1 },
+  boolean: { type: 'boolean' },
+  /** Comma-separated list of enum values, e.g. `LIVE,PAST`. */
+  commaList: (values: readonly string[]) => ({ type: 'string', pattern: `^(${values.join('|')})(,(${values.join('|')}))*$` }),
+} as const;

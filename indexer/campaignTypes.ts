@@ -1,0 +1,12 @@
+/** Numeric campaign type ids and their names (chain-facts §3; 14–17 and 19–22 are inferred there). */
+export const CAMPAIGN_TYPE_NAMES: Readonly<Record<number, string>> = {
+  0: 'INVALID', 1: 'ERC20', 2: 'CLAMM', 3: 'ERC20_SNAPSHOT', 4: 'JSON_AIRDROP', 5: 'SILO', 6: 'RADIANT',
+  7: 'MORPHO', 8: 'DOLOMITE', 9: 'BADGER', 10: 'COMPOUND', 11: 'AJNA', 12: 'EULER', 13: 'UNISWAP_V4',
+  14: 'ION', 15: 'EIGENLAYER', 16: 'ERC20TRANSFERS', 17: 'ERC20LOGPROCESSOR', 18: 'ERC20REBASELOGPROCESSOR',
+  19: 'VEST', 20: 'ERC20_FIX_APR', 21: 'HYPERDRIVELOGPROCESSOR', 22: 'HYPERDRIVELOGFIXPROCESSOR',
+};
+
+/** Name of a campaign type; unknown ids keep their number so they are still served. */
+export function campaignTypeName(type: number): string {
+  return CAMPAIGN_TYPE_NAMES[type] ?? `TYPE_${type}`;
+}

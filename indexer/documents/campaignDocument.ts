@@ -1,0 +1,80 @@
+import { campaignTypeName } from '../campaignTypes.js';
+import { opportunityDbId, tokenDbId } from '../ids.js';
+import type { CampaignSource } from '../store/campaignSources.js';
+import { campaignEncodingHash, mainParameterOf } from '../transform/campaigns.js';
+import type { TokenRecord } from './records.js';
+
+/** Elasticsearch campaign document: the public Campaign record plus search-only fields. */
+export type CampaignDocument = ReturnType<typeof toCampaignDocument>;
+
+/**
+ * Pure: builds the denormalized campaign document from its PostgreSQL sources. Figures that later
+ * jobs compute (apr, dailyRewards, status of computation) start at their neutral values.
+ * @param chainNames chain id → name, for the free-text field.
+ */
+export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<number, string>, indexedAt: Date) {
+  const type = campaignTypeName(src.campaign_type);
+  const mainParameter = mainParameterOf({ campaignData: src.campaign_data, campaignId: src.campaign_id });
+  const rewardToken: TokenRecord = {
+    id: src.token_id ?? tokenDbId(src.distribution_chain_id, src.reward_token),
+    name: src.token_name,
+    chainId: src.distribution_chain_id,
+    address: src.reward_token,
+    decimals: src.token_decimals ?? 18,
+    symbol: src.token_symbol ?? '',
+    icon: src.token_icon ?? '',
+    verified: src.token_verified ?? false,
+    isNative: src.token_is_native ?? false,
+    isTest: src.token_is_test ?? false,
+    type: src.token_type ?? 'TOKEN',
+    price: null,
+    updatedAt: null,
+    priceSource: null,
+  };
+  return {
+    id: src.id,
+    computeChainId: src.compute_chain_id,
+    distributionChainId: src.distribution_chain_id,
+    campaignId: src.campaign_id,
+    type,
+    campaignType: src.campaign_type,
+    subType: null,
+    amount: src.amount,
+    startTimestamp: Number(src.start_timestamp),
+    endTimestamp: Number(src.end_timestamp),
+    creatorAddress: src.creator,
+    apr: 0,
+    dailyRewards: 0,
+    creator: { address: src.creator, tags: [] as string[], creatorId: null },
+    params: { campaignData: src.campaign_data },
+    description: '',
+    rewardTokenId: rewardToken.id,
+    rewardToken,
+    opportunityId: opportunityDbId(src.compute_chain_id, type, mainParameter),
+    mainParameter,
+    distributionType: 'DUTCH_AUCTION',
+    campaignStatus: {
+      campaignId: src.campaign_id,
+      computedUntil: 0,
+      processingStarted: 0,
+      status: 'PROCESSING',
+      preComputeProcessingStarted: 0,
+      preComputeStatus: 'PROCESSING',
+    },
+    createdAt: src.created_at.toISOString(),
+    rootCampaignId: null,
+    parentCampaignId: null,
+    childCampaignIds: [] as string[],
+    dailyRewardsBreakdown: [] as unknown[],
+    pauseCompute: null,
+    pausePrecompute: null,
+    hasOverrides: false,
+    isPrivate: false,
+    hidden: false,
+    hideLeaderboard: false,
+    campaignEncodingHash: campaignEncodingHash(src.campaign_data),
+    searchText: [type, rewardToken.symbol, rewardToken.name ?? '', src.campaign_id, src.creator, mainParameter,
+      chainNames.get(src.compute_chain_id) ?? ''].join(' '),
+    indexedAt: indexedAt.toISOString(),
+  };
+}

@@ -1,0 +1,42 @@
+import type { ChainRow } from '../store/chains.js';
+
+/** Public Chain record (spec: Resources › Chain). */
+export type ChainRecord = {
+  id: number;
+  name: string;
+  icon: string;
+  liveCampaigns: number;
+  endOfDisputePeriod: number;
+  explorers: { type: string; url: string; chainId: number }[];
+  lastClaimsOnchainFetchTimestamp: string | null;
+};
+
+/** Public Token record (spec: Resources › Token). */
+export type TokenRecord = {
+  id: string;
+  name: string | null;
+  chainId: number;
+  address: string;
+  decimals: number;
+  symbol: string;
+  icon: string;
+  verified: boolean;
+  isNative: boolean;
+  isTest: boolean;
+  type: 'TOKEN' | 'PRETGE' | 'POINT';
+  price: number | null;
+  updatedAt: number | null;
+  priceSource: string | null;
+};
+
+export function toChainRecord(row: ChainRow): ChainRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    icon: row.icon,
+    liveCampaigns: row.liveCampaigns,
+    endOfDisputePeriod: row.endOfDisputePeriod,
+    explorers: row.explorers.map((e) => ({ type: e.type, url: e.url, chainId: row.id })),
+    lastClaimsOnchainFetchTimestamp: row.lastClaimsOnchainFetchAt ? String(Math.floor(row.lastClaimsOnchainFetchAt.getTime() / 1000)) : null,
+  };
+}

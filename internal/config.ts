@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type JSONSchemaType } from 'ajv';
+import { ConfigError } from './errors.js';
+import { devnetChains } from './devnetChains.js';
+
+export type ExplorerConfig = { type: 'ETHERSCAN' | 'BLOCKSCOUT' | 'SOLSCAN'; url: string };
+
+/** One indexed chain: where its RPC is, which contracts to read, how far behind the head is final. */
+export type ChainConfig = {
+  id: number;
+  name: string;
+  icon: string;
+  rpcUrl: string;
+  distributionCreator: `0x${string}`;
+  distributor: `0x${string}`;
+  startBlock: number;
+  confirmations: number;
+  test: boolean;
+  explorers: ExplorerConfig[];
+};
+
+export type Config = {
+  env: 'development' | 'test' | 'production';
+  host: string;
+  port: number;
+  logLevel: string;
+  databaseUrl: string;
+  esUrl: string;
+  esIndexPrefix: string;
+  esRequestTimeoutMs: number;
+  jwtSecret: string;
+  chains: ChainConfig[];
+  indexer: { maxLogRange: number; maxBlockBatch: number; rpcTimeoutMs: number; rpcRetries: number; publishBatch: number };
+  schedules: Record<string, string>;
+};
+
+type Env = Record<string, string | undefined>;
+
+const ADDRESS = '^0x[a-fA-F0-9]{40}$';
+
+const chainsSchema: JSONSchemaType<ChainConfig[]> = {
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'name', 'rpcUrl', 'distributionCreator', 'distributor'],
+    properties: {
+      id: { type: 'integer', minimum: 1 },
+      name: { type: 'string', minLength: 1 },
+      icon: { type: 'string', default: '' },
+      rpcUrl: { type: 'string', pattern: '^(https?|wss?)://' },
+      distributionCreator: { type: 'string', pattern: ADDRESS } as never,
+      distributor: { type: 'string', pattern: ADDRESS } as never,
+      startBlock: { type: 'integer', minimum: 0, default: 0 },
+      confirmations: { type: 'integer', minimum: 0, maximum: 1000, default: 0 },
+      test: { type: 'boolean', default: false },
+      explorers: {
+        type: 'array',
+        default: [],
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type', 'url'],
+          properties: { type: { type: 'string', enum: ['ETHERSCAN', 'BLOCKSCOUT', 'SOLSCAN'] }, url: { type: 'string' } },
+        },
+      },
+    },
+  },
+};
+
+/** Every variable we read, with its bounds and default; documented one by one in .env.example. */
+const envSchema = {
+  type: 'object',
+  additionalProperties: true,
+  required: ['NODE_ENV', 'HOST', 'PORT', 'DATABASE_URL', 'ES_URL'],
+  properties: {
+    NODE_ENV: { type: 'string', enum: ['development', 'test', 'production'], default: 'development' },
+    HOST: { type: 'string', default: '127.0.0.1' },
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:55432/rewards' },
+    ES_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:59200' },
+    ES_INDEX_PREFIX: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,40}$', default: 'rewards' },
+    ES_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+    JWT_SECRET: { type: 'string', minLength: 32 },
+    CHAINS: { type: 'string' },
+    CHAINS_FILE: { type: 'string' },
+    INDEXER_MAX_LOG_RANGE: { type: 'integer', minimum: 1, maximum: 1000000, default: 5000 },
+    INDEXER_MAX_BLOCK_BATCH: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
+    INDEXER_PUBLISH_BATCH: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
+    RPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
+    RPC_RETRIES: { type: 'integer', minimum: 0, maximum: 20, default: 3 },
+    JOB_BLOCKS_CRON: { type: 'string', default: '*/5 * * * * *' },
+    JOB_CAMPAIGNS_CRON: { type: 'string', default: '*/5 * * * * *' },
+    JOB_PUBLISH_CRON: { type: 'string', default: '*/2 * * * * *' },
+  },
+} as const;
+
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, allowUnionTypes: true });
+const validateEnv = ajv.compile(envSchema);
+const validateChains = ajv.compile(chainsSchema);
+
+/**
+ * Reads and validates the configuration once at startup (STYLE §3). A bad or missing variable
+ * throws a ConfigError naming it; secrets have no default outside development and test.
+ * @param env usually `process.env`; never mutated.
+ * @returns a frozen Config.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const raw: Record<string, unknown> = { ...env };
+  if (!validateEnv(raw)) {
+    const problems = (validateEnv.errors ?? []).map((e) => `${e.instancePath.slice(1) || e.params['missingProperty']} ${e.message}`);
+    throw new ConfigError(`invalid environment: ${problems.join('; ')}`, { details: { problems } });
+  }
+  // After validation with coercion and defaults every declared variable has its schema type.
+  const v = raw as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const nodeEnv = v['NODE_ENV'] as Config['env'];
+  const jwtSecret = (env['JWT_SECRET'] ?? '') || (nodeEnv === 'production' ? '' : 'insecure-development-secret-change-me-please');
+  if (!jwtSecret) throw new ConfigError('JWT_SECRET is required in production (at least 32 characters)');
+  return Object.freeze({
+    env: nodeEnv,
+    host: v['HOST'],
+    port: v['PORT'],
+    logLevel: v['LOG_LEVEL'],
+    databaseUrl: v['DATABASE_URL'],
+    esUrl: v['ES_URL'],
+    esIndexPrefix: v['ES_INDEX_PREFIX'],
+    esRequestTimeoutMs: v['ES_REQUEST_TIMEOUT_MS'],
+    jwtSecret,
+    chains: loadChains(env),
+    indexer: {
+      maxLogRange: v['INDEXER_MAX_LOG_RANGE'],
+      maxBlockBatch: v['INDEXER_MAX_BLOCK_BATCH'],
+      rpcTimeoutMs: v['RPC_TIMEOUT_MS'],
+      rpcRetries: v['RPC_RETRIES'],
+      publishBatch: v['INDEXER_PUBLISH_BATCH'],
+    },
+    schedules: { blocks: v['JOB_BLOCKS_CRON'], campaigns: v['JOB_CAMPAIGNS_CRON'], publish: v['JOB_PUBLISH_CRON'] },
+  });
+}
+
+function loadChains(env: Env): ChainConfig[] {
+  let source = 'built-in devnet chains';
+  let value: unknown = devnetChains();
+  try {
+    if (env['CHAINS']) {
+      source = 'CHAINS';
+      value = JSON.parse(env['CHAINS']);
+    } else if (env['CHAINS_FILE']) {
+      source = 'CHAINS_FILE';
+      value = JSON.parse(readFileSync(env['CHAINS_FILE'], 'utf8'));
+    }
+  } catch (cause) {
+    throw new ConfigError(`${source} is not readable JSON`, { cause });
+  }
+  if (!validateChains(value)) {
+    const problems = (validateChains.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    throw new ConfigError(`${source} is invalid: ${problems.join('; ')}`, { details: { problems } });
+  }
+  const ids = value.map((c) => c.id);
+  if (new Set(ids).size !== ids.length) throw new ConfigError(`${source} lists a chain id twice`);
+  return value;
+}

@@ -1,0 +1,31 @@
+import { getContractAddress } from 'viem';
+import type { ChainConfig } from './config.js';
+
+/** Hardhat's public test account #0, which deploys our contracts on every devnet. */
+export const DEVNET_DEPLOYER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
+
+/** The two local devnets the quick start runs (chain ids 31337 and 31338). */
+export const DEVNETS = [
+  { id: 31337, name: 'Devnet Alpha', port: 8545 },
+  { id: 31338, name: 'Devnet Beta', port: 8546 },
+] as const;
+
+/**
+ * Default chain configuration: our devnets, with contract addresses that are deterministic because
+ * contracts/deploy.ts deploys from account #0 in a fixed order on a fresh chain (Distributor at
+ * nonce 0, DistributionCreator at nonce 1).
+ */
+export function devnetChains(ports: readonly number[] = DEVNETS.map((d) => d.port)): ChainConfig[] {
+  return DEVNETS.map((d, i) => ({
+    id: d.id,
+    name: d.name,
+    icon: `https://icons.invalid/chains/${d.id}.svg`,
+    rpcUrl: `http://127.0.0.1:${ports[i] ?? d.port}`,
+    distributor: getContractAddress({ from: DEVNET_DEPLOYER, nonce: 0n }),
+    distributionCreator: getContractAddress({ from: DEVNET_DEPLOYER, nonce: 1n }),
+    startBlock: 0,
+    confirmations: 0,
+    test: false,
+    explorers: [{ type: 'BLOCKSCOUT' as const, url: `http://127.0.0.1:${ports[i] ?? d.port}/explorer` }],
+  }));
+}

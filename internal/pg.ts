@@ -1,0 +1,45 @@
+import pg from 'pg';
+
+export type PgPool = pg.Pool;
+export type PgClient = pg.PoolClient;
+
+export type CreatePgPoolParams = {
+  connectionString: string;
+  applicationName: string;
+  max?: number;
+  /** API read pools: sessions are READ ONLY with a statement and lock timeout (STYLE §6). */
+  readOnly?: boolean;
+};
+
+/** Creates a pg pool; errors of idle clients are reported through `onError`, never crash the process. */
+export function createPgPool(params: CreatePgPoolParams, onError: (err: Error) => void = () => {}): PgPool {
+  const options = params.readOnly ? '-c default_transaction_read_only=on -c statement_timeout=10000 -c lock_timeout=2000' : undefined;
+  const pool = new pg.Pool({
+    connectionString: params.connectionString,
+    application_name: params.applicationName,
+    max: params.max ?? 10,
+    connectionTimeoutMillis: 5000,
+    ...(options ? { options } : {}),
+  });
+  pool.on('error', onError);
+  return pool;
+}
+
+/**
+ * Runs `fn` inside one transaction on a dedicated client: commit on success, rollback on any error.
+ * @returns what `fn` returns.
+ */
+export async function withTransaction<T>(pool: PgPool, fn: (client: PgClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

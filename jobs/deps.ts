@@ -1,0 +1,21 @@
+import { createChainClients } from '../indexer/rpc.js';
+import type { Config } from '../internal/config.js';
+import { createEsClient } from '../internal/es.js';
+import type { Logger } from '../internal/logger.js';
+import { createPgPool } from '../internal/pg.js';
+import type { JobDeps } from './types.js';
+
+/** Builds the clients jobs share; `close` ends them all. */
+export function createJobDeps(config: Config, logger: Logger, signal: AbortSignal): JobDeps & { close(): Promise<void> } {
+  const pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-jobs', max: 10 }, (err) =>
+    logger.error({ msg: 'idle postgres client error', err: err.message }),
+  );
+  const es = createEsClient({ node: config.esUrl, requestTimeoutMs: Math.max(config.esRequestTimeoutMs, 30000) });
+  const rpc = createChainClients(config);
+  return {
+    config, logger, pg, es, rpc, signal,
+    async close() {
+      await Promise.allSettled([pg.end(), es.close()]);
+    },
+  };
+}

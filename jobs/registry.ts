@@ -1,0 +1,11 @@
+import { publishSearch } from './publishSearch.js';
+import { syncBlocks } from './syncBlocks.js';
+import { syncCampaigns } from './syncCampaigns.js';
+import type { Job } from './types.js';
+
+/** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
+export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, publishSearch];
+
+export function findJob(name: string): Job | undefined {
+  return JOBS.find((j) => j.name === name);
+}

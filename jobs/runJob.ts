@@ -1,0 +1,67 @@
+import { describeError } from '../internal/errors.js';
+import type { Job, JobDeps, JobResult } from './types.js';
+
+/** Namespace of our advisory locks (first key of the two-key form), so they never clash with others. */
+const JOB_LOCK_NAMESPACE = 0x6a6f62; // "job"
+
+export type RunJobResult = { status: 'success'; runId: number; result: JobResult; durationMs: number } | { status: 'skipped'; reason: string };
+
+/**
+ * Runs one job once: takes the job's Postgres advisory lock on a dedicated connection (a second
+ * runner skips instead of racing), records the run in job_runs (start, end, ranges, counts,
+ * error) and releases the lock. Runs left 'running' by a dead process are closed as failed first.
+ * @throws the job's error after recording it.
+ */
+export async function runJob(job: Job, deps: JobDeps): Promise<RunJobResult> {
+  const logger = deps.logger.child({ job: job.name });
+  const lockClient = await deps.pg.connect();
+  let locked = false;
+  try {
+    const lock = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [JOB_LOCK_NAMESPACE, job.name]);
+    locked = lock.rows[0]?.ok === true;
+    if (!locked) {
+      logger.info({ msg: 'job skipped: another process holds its lock' });
+      return { status: 'skipped', reason: 'locked' };
+    }
+    await deps.pg.query(
+      `UPDATE job_runs SET status = 'failed', finished_at = now(), error = 'interrupted: the process running it died' WHERE job = $1 AND status = 'running'`,
+      [job.name],
+    );
+    const started = Date.now();
+    const { rows } = await deps.pg.query<{ id: string }>(`INSERT INTO job_runs (job, status) VALUES ($1, 'running') RETURNING id`, [job.name]);
+    const runId = Number(rows[0]!.id);
+    try {
+      const result = await job.run({ ...deps, logger });
+      const durationMs = Date.now() - started;
+      await deps.pg.query(`UPDATE job_runs SET status = 'success', finished_at = now(), ranges = $2, counts = $3 WHERE id = $1`, [
+        runId, JSON.stringify(result.ranges), JSON.stringify(result.counts),
+      ]);
+      logger.info({ msg: 'job finished', run_id: runId, duration_ms: durationMs, counts: result.counts });
+      return { status: 'success', runId, result, durationMs };
+    } catch (error) {
+      const described = describeError(error);
+      logger.error({ msg: 'job failed', run_id: runId, duration_ms: Date.now() - started, err: described });
+      await deps.pg.query(`UPDATE job_runs SET status = 'failed', finished_at = now(), error = $2 WHERE id = $1`, [
+        runId, [described.message, described.cause].filter(Boolean).join(' — caused by: '),
+      ]);
+      throw error;
+    }
+  } finally {
+    if (locked) await lockClient.query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, job.name]).catch(() => {});
+    lockClient.release();
+  }
+}
+
+export type LastRun = { job: string; status: string; startedAt: Date; finishedAt: Date | null; error: string | null; counts: Record<string, number> };
+
+/** Latest run of each job, plus the latest successful one's finish time. */
+export async function lastRuns(deps: Pick<JobDeps, 'pg'>): Promise<(LastRun & { lastSuccessAt: Date | null })[]> {
+  const { rows } = await deps.pg.query<{
+    job: string; status: string; started_at: Date; finished_at: Date | null; error: string | null; counts: Record<string, number>; last_success_at: Date | null;
+  }>(
+    `SELECT DISTINCT ON (r.job) r.job, r.status, r.started_at, r.finished_at, r.error, r.counts,
+       (SELECT max(finished_at) FROM job_runs s WHERE s.job = r.job AND s.status = 'success') AS last_success_at
+     FROM job_runs r ORDER BY r.job, r.started_at DESC`,
+  );
+  return rows.map((r) => ({ job: r.job, status: r.status, startedAt: r.started_at, finishedAt: r.finished_at, error: r.error, counts: r.counts, lastSuccessAt: r.last_success_at }));
+}

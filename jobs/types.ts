@@ -1,0 +1,26 @@
+import type { Config } from '../internal/config.js';
+import type { EsClient } from '../internal/es.js';
+import type { Logger } from '../internal/logger.js';
+import type { PgPool } from '../internal/pg.js';
+import type { ChainClients } from '../indexer/rpc.js';
+
+/** What every job receives (STYLE §5); the scheduler only decides when a job runs. */
+export type JobDeps = {
+  config: Config;
+  logger: Logger;
+  pg: PgPool;
+  es: EsClient;
+  rpc: ChainClients;
+  signal: AbortSignal;
+};
+
+export type JobRange = { chainId: number; from: number; to: number };
+
+/** Recorded in job_runs: the block ranges covered and what was written. */
+export type JobResult = { ranges: JobRange[]; counts: Record<string, number> };
+
+export type Job = {
+  name: string;
+  description: string;
+  run(deps: JobDeps): Promise<JobResult>;
+};

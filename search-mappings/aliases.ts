@@ -1,0 +1,97 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { EsClient } from '../internal/es.js';
+import { indexNames } from '../internal/es.js';
+import type { Logger } from '../internal/logger.js';
+
+export const INDEX_FAMILIES = ['campaigns', 'opportunities'] as const;
+export type IndexFamily = (typeof INDEX_FAMILIES)[number];
+
+const DIR = fileURLToPath(new URL('.', import.meta.url));
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(`${DIR}${path}`, 'utf8'));
+}
+
+/** Replaces every `{ "$partial": "name" }` with the content of partials/name.json (pelias/schema style). */
+function resolvePartials(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(resolvePartials);
+  if (node && typeof node === 'object') {
+    const record = node as Record<string, unknown>;
+    if (typeof record['$partial'] === 'string') return resolvePartials(readJson(`partials/${record['$partial']}.json`));
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, resolvePartials(v)]));
+  }
+  return node;
+}
+
+/** The newest mapping version shipped for a family (highest vN.json). */
+export function latestVersion(family: IndexFamily): number {
+  const versions = readdirSync(`${DIR}${family}`)
+    .map((f) => /^v(\d+)\.json$/.exec(f)?.[1])
+    .filter((v): v is string => v !== undefined)
+    .map(Number);
+  if (!versions.length) throw new Error(`no mapping versions in search-mappings/${family}`);
+  return Math.max(...versions);
+}
+
+/** Settings and mappings of one frozen index version, partials resolved. */
+export function loadIndexDefinition(family: IndexFamily, version: number): { settings: Record<string, unknown>; mappings: Record<string, unknown> } {
+  return resolvePartials(readJson(`${family}/v${version}.json`)) as { settings: Record<string, unknown>; mappings: Record<string, unknown> };
+}
+
+/** Fails unless the server is Elasticsearch 8.x (pelias/schema checks the version before creating). */
+export async function assertServerVersion(es: EsClient): Promise<string> {
+  const info = (await es.nodes.info({ filter_path: 'nodes.*.version' })) as unknown as { nodes?: Record<string, { version: string }> };
+  const nodes = Object.values(info.nodes ?? {});
+  const version = nodes[0]?.version ?? 'unknown';
+  if (!version.startsWith('8.')) throw new Error(`Elasticsearch 8.x required, server is ${version}`);
+  return version;
+}
+
+export type EnsureIndicesParams = { es: EsClient; prefix: string; logger: Logger };
+
+/**
+ * Creates the newest version of every index family with its read and write aliases, unless the
+ * read alias exists already. Idempotent and safe to run concurrently.
+ * @returns the concrete index each read alias points to.
+ */
+export async function ensureIndices({ es, prefix, logger }: EnsureIndicesParams): Promise<Record<IndexFamily, string>> {
+  await assertServerVersion(es);
+  const result = {} as Record<IndexFamily, string>;
+  for (const family of INDEX_FAMILIES) {
+    const version = latestVersion(family);
+    const names = indexNames(prefix, family, version);
+    const existing = await es.indices.getAlias({ name: names.read }, { ignore: [404] });
+    const current = Object.keys(existing ?? {}).find((k) => k !== 'error' && k !== 'status');
+    if (current) {
+      result[family] = current;
+      continue;
+    }
+    await createIndexVersion({ es, prefix, family, version });
+    await es.indices.updateAliases({
+      actions: [
+        { add: { index: names.concrete!, alias: names.read } },
+        { add: { index: names.concrete!, alias: names.write, is_write_index: true } },
+      ],
+    });
+    logger.info({ msg: 'search index created', family, index: names.concrete });
+    result[family] = names.concrete!;
+  }
+  return result;
+}
+
+/** Creates one concrete index version from its frozen mapping file (no alias). */
+export async function createIndexVersion({ es, prefix, family, version }: { es: EsClient; prefix: string; family: IndexFamily; version: number }): Promise<string> {
+  const index = indexNames(prefix, family, version).concrete!;
+  const def = loadIndexDefinition(family, version);
+  await es.indices.create({ index, settings: def.settings, mappings: def.mappings }, { ignore: [400] }).then((res) => {
+    const err = (res as { error?: { type?: string } }).error;
+    if (err && err.type !== 'resource_already_exists_exception') throw new Error(`creating ${index} failed: ${JSON.stringify(err)}`);
+  });
+  return index;
+}
+
+/** Deletes every index of this prefix (tests and the dev quick start's reset only). */
+export async function deleteIndices({ es, prefix }: { es: EsClient; prefix: string }): Promise<void> {
+  await es.indices.delete({ index: `${prefix}-*`, expand_wildcards: 'all' }, { ignore: [404] });
+}

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import type { DeployedStack } from '../../contracts/deploy.js';
+import type { Devnet } from '../../contracts/devnet.js';
+import { loadConfig, type ChainConfig, type Config } from '../../internal/config.js';
+
+/** Database of the test suite; never the quick start's. */
+export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_test';
+export const TEST_ES_URL = process.env['TEST_ES_URL'] ?? process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
+
+/** A fresh, unique Elasticsearch index prefix per suite (indices are deleted in `after`). */
+export function uniqueIndexPrefix(): string {
+  return `test-${randomBytes(4).toString('hex')}`;
+}
+
+/** Chain config of a test devnet with our deployed stack. */
+export function chainConfigOf(devnet: Devnet, stack: DeployedStack, overrides: Partial<ChainConfig> = {}): ChainConfig {
+  return {
+    id: devnet.chainId,
+    name: `Test chain ${devnet.chainId}`,
+    icon: `https://icons.invalid/chains/${devnet.chainId}.svg`,
+    rpcUrl: devnet.rpcUrl,
+    distributionCreator: stack.distributionCreator,
+    distributor: stack.distributor,
+    startBlock: 0,
+    confirmations: 0,
+    test: false,
+    explorers: [{ type: 'BLOCKSCOUT', url: `http://127.0.0.1:${devnet.port}/explorer` }],
+    ...overrides,
+  };
+}
+
+/** The real config loader fed with test values (so tests exercise the same validation). */
+export function testConfig({ chains, esIndexPrefix, env = {} }: { chains: ChainConfig[]; esIndexPrefix: string; env?: Record<string, string> }): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+    DATABASE_URL: TEST_DATABASE_URL,
+    ES_URL: TEST_ES_URL,
+    ES_INDEX_PREFIX: esIndexPrefix,
+    CHAINS: JSON.stringify(chains),
+    RPC_RETRIES: '1',
+    ...env,
+  });
+}
