@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv, type JSONSchemaType } from 'ajv';
 import { ConfigError } from './errors.js';
@@ -116,8 +117,10 @@ export function loadConfig(env: Env = process.env): Config {
   // After validation with coercion and defaults every declared variable has its schema type.
   const v = raw as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const nodeEnv = v['NODE_ENV'] as Config['env'];
-  const jwtSecret = (env['JWT_SECRET'] ?? '') || (nodeEnv === 'production' ? '' : 'insecure-development-secret-change-me-please');
-  if (!jwtSecret) throw new ConfigError('JWT_SECRET is required in production (at least 32 characters)');
+  // No secret has a default: production refuses to start without one; development and test get a
+  // random one per process (sessions then last as long as the process; the quick start persists one).
+  if (nodeEnv === 'production' && !env['JWT_SECRET']) throw new ConfigError('JWT_SECRET is required in production (at least 32 characters)');
+  const jwtSecret = env['JWT_SECRET'] || randomBytes(32).toString('hex');
   return Object.freeze({
     env: nodeEnv,
     host: v['HOST'],

@@ -36,7 +36,8 @@ export async function runJob(job: Job, deps: JobDeps): Promise<RunJobResult> {
       await deps.pg.query(`UPDATE job_runs SET status = 'success', finished_at = now(), ranges = $2, counts = $3 WHERE id = $1`, [
         runId, JSON.stringify(result.ranges), JSON.stringify(result.counts),
       ]);
-      logger.info({ msg: 'job finished', run_id: runId, duration_ms: durationMs, counts: result.counts });
+      const idle = Object.values(result.counts).every((n) => n === 0);
+      logger[idle ? 'debug' : 'info']({ msg: 'job finished', run_id: runId, duration_ms: durationMs, counts: result.counts });
       return { status: 'success', runId, result, durationMs };
     } catch (error) {
       const described = describeError(error);

@@ -49,7 +49,7 @@ export const syncCampaigns: Job = {
         });
         campaigns += rows.length;
         ranges.push({ chainId: chain.id, ...range });
-        deps.logger.info({ msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to, campaigns: rows.length });
+        deps.logger[rows.length ? 'info' : 'debug']({ msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to, campaigns: rows.length });
         progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
       }
     }

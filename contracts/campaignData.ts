@@ -1,0 +1,133 @@
+/**
+ * Pure encoders for `CampaignParameters.campaignData` (chain-facts §1.10) and the on-chain campaignId
+ * derivation (chain-facts §1.3).
+ */
+import { encodeAbiParameters, encodePacked, keccak256 } from 'viem';
+import type { Address, Hex } from 'viem';
+
+export type EncodeErc20CampaignDataParams = {
+  targetToken: Address;
+  whitelist?: readonly Address[];
+  blacklist?: readonly Address[];
+  url?: string;
+  forwarders?: readonly Hex[];
+  hooks?: readonly Hex[];
+  extraData?: Hex;
+};
+
+/**
+ * Encodes type-1 (ERC20 / token holding) campaign data, current 7-field layout:
+ * `abi.encode(address targetToken, address[] whitelist, address[] blacklist, string url, bytes[] forwarders,
+ * bytes[] hooks, bytes extraData)`. With only the target set it is 416 bytes.
+ */
+export function encodeErc20CampaignData(params: EncodeErc20CampaignDataParams): Hex {
+  return encodeAbiParameters(
+    [
+      { name: 'targetToken', type: 'address' },
+      { name: 'whitelist', type: 'address[]' },
+      { name: 'blacklist', type: 'address[]' },
+      { name: 'url', type: 'string' },
+      { name: 'forwarders', type: 'bytes[]' },
+      { name: 'hooks', type: 'bytes[]' },
+      { name: 'extraData', type: 'bytes' },
+    ],
+    [
+      params.targetToken,
+      params.whitelist ?? [],
+      params.blacklist ?? [],
+      params.url ?? '',
+      params.forwarders ?? [],
+      params.hooks ?? [],
+      params.extraData ?? '0x',
+    ],
+  );
+}
+
+export type EncodeClammCampaignDataParams = {
+  pool: Address;
+  /** Weights in base 10 000 (e.g. 2000 / 4000 / 4000); they should sum to 10 000. */
+  weightFees: number;
+  weightToken0: number;
+  weightToken1: number;
+  isOutOfRangeIncentivized: boolean;
+  boostingAddress?: Address;
+  boostedReward?: number;
+  whitelist?: readonly Address[];
+  blacklist?: readonly Address[];
+  url?: string;
+  forwarders?: readonly Hex[];
+  hooks?: readonly Hex[];
+};
+
+/**
+ * Encodes type-2 (CLAMM pool) campaign data. Layout (our reading of chain-facts §1.10 "current", with
+ * the dynamic tail types inferred, not confirmed):
+ * `abi.encode(address pool, uint32 weightFees, uint32 weightToken0, uint32 weightToken1,
+ * uint32 isOutOfRangeIncentivized (0|1), address boostingAddress, uint32 boostedReward,
+ * address[] whitelist, address[] blacklist, string url, bytes[] forwarders, bytes[] hooks)`:
+ * 7 static head words then 5 dynamic fields at offsets 0x180…0x200 when all are empty (544 bytes).
+ */
+export function encodeClammCampaignData(params: EncodeClammCampaignDataParams): Hex {
+  return encodeAbiParameters(
+    [
+      { name: 'pool', type: 'address' },
+      { name: 'weightFees', type: 'uint32' },
+      { name: 'weightToken0', type: 'uint32' },
+      { name: 'weightToken1', type: 'uint32' },
+      { name: 'isOutOfRangeIncentivized', type: 'uint32' },
+      { name: 'boostingAddress', type: 'address' },
+      { name: 'boostedReward', type: 'uint32' },
+      { name: 'whitelist', type: 'address[]' },
+      { name: 'blacklist', type: 'address[]' },
+      { name: 'url', type: 'string' },
+      { name: 'forwarders', type: 'bytes[]' },
+      { name: 'hooks', type: 'bytes[]' },
+    ],
+    [
+      params.pool,
+      params.weightFees,
+      params.weightToken0,
+      params.weightToken1,
+      params.isOutOfRangeIncentivized ? 1 : 0,
+      params.boostingAddress ?? '0x0000000000000000000000000000000000000000',
+      params.boostedReward ?? 0,
+      params.whitelist ?? [],
+      params.blacklist ?? [],
+      params.url ?? '',
+      params.forwarders ?? [],
+      params.hooks ?? [],
+    ],
+  );
+}
+
+export type ComputeCampaignIdParams = {
+  chainId: number | bigint;
+  /** The final creator: pass `msg.sender` when the call used the zero address. */
+  creator: Address;
+  rewardToken: Address;
+  campaignType: number;
+  startTimestamp: number;
+  duration: number;
+  campaignData: Hex;
+};
+
+/**
+ * Computes the on-chain campaignId: `keccak256(abi.encodePacked(uint256 chainId, creator, rewardToken,
+ * uint32 campaignType, uint32 startTimestamp, uint32 duration, campaignData))`. The amount is not hashed.
+ */
+export function computeCampaignId(params: ComputeCampaignIdParams): Hex {
+  return keccak256(
+    encodePacked(
+      ['uint256', 'address', 'address', 'uint32', 'uint32', 'uint32', 'bytes'],
+      [
+        BigInt(params.chainId),
+        params.creator,
+        params.rewardToken,
+        params.campaignType,
+        params.startTimestamp,
+        params.duration,
+        params.campaignData,
+      ],
+    ),
+  );
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import { TokenTransfers } from "./TokenTransfers.sol";
+
+/// @notice Merkle root plus the (deprecated but still emitted) IPFS hash of the tree (chain-facts §2.1).
+struct MerkleTree {
+    bytes32 merkleRoot;
+    bytes32 ipfsHash;
+}
+
+/// @notice What a user already claimed of a token (chain-facts §2.1).
+struct Claim {
+    uint208 amount;
+    uint48 timestamp;
+    bytes32 merkleRoot;
+}
+
+/// @title Distributor (devnet stand-in)
+/// @notice Minimal, non-upgradeable re-implementation of the production Distributor's root update and
+///         claim logic (chain-facts §2, §7). The owner is the governor.
+/// @dev Not implemented: disputes (`disputer()` is always zero), trusted updaters, claim recipients,
+///      main operators, `claimWithRecipient`.
+contract Distributor {
+    using TokenTransfers for address;
+
+    address public governor;
+    MerkleTree public tree;
+    MerkleTree public lastTree;
+    /// @dev Time from which `tree` is live; before that `lastTree` is (chain-facts §2.5).
+    uint48 public endOfDisputePeriod;
+    /// @dev Counted in epochs of `getEpochDuration()` seconds.
+    uint48 public disputePeriod;
+    address public disputer;
+    mapping(address => mapping(address => Claim)) public claimed;
+    mapping(address => mapping(address => uint256)) public operators;
+    uint32 internal _epochDuration = 3600;
+
+    event TreeUpdated(bytes32 merkleRoot, bytes32 ipfsHash, uint48 endOfDisputePeriod);
+    event Claimed(address indexed user, address indexed token, uint256 amount);
+    event Revoked();
+    event DisputePeriodUpdated(uint48 _disputePeriod);
+    event EpochDurationUpdated(uint32 newEpochDuration);
+    event OperatorToggled(address indexed user, address indexed operator, bool isWhitelisted);
+
+    error InvalidProof();
+    error InvalidLengths();
+    error InvalidUninitializedRoot();
+    error InvalidParam();
+    error NotGovernor();
+    error NotWhitelisted();
+
+    modifier onlyGovernor() {
+        if (msg.sender != governor) revert NotGovernor();
+        _;
+    }
+
+    constructor() {
+        governor = msg.sender;
+    }
+
+    /// @notice Publishes a new tree; the previous one stays live until the dispute period ends.
+    function updateTree(MerkleTree calldata _tree) external onlyGovernor {
+        lastTree = tree;
+        tree = _tree;
+        uint48 end = _endOfDisputePeriod(block.timestamp);
+        endOfDisputePeriod = end;
+        emit TreeUpdated(_tree.merkleRoot, _tree.ipfsHash, end);
+    }
+
+    /// @notice Rolls `tree` back to `lastTree`, live immediately (chain-facts §2.5).
+    function revokeTree() external onlyGovernor {
+        MerkleTree memory previous = lastTree;
+        tree = previous;
+        endOfDisputePeriod = 0;
+        emit Revoked();
+        emit TreeUpdated(previous.merkleRoot, previous.ipfsHash, uint48((block.timestamp / _epochDuration) * _epochDuration));
+    }
+
+    /// @notice Claims `amounts[i]` (cumulative) of `tokens[i]` for `users[i]`, paying what was not claimed yet.
+    function claim(address[] calldata users, address[] calldata tokens, uint256[] calldata amounts, bytes32[][] calldata proofs) external {
+        uint256 n = users.length;
+        if (n == 0 || n != tokens.length || n != amounts.length || n != proofs.length) revert InvalidLengths();
+        bytes32 root = getMerkleRoot();
+        if (root == bytes32(0)) revert InvalidUninitializedRoot();
+        for (uint256 i; i < n; ++i) {
+            address user = users[i];
+            address token = tokens[i];
+            if (
+                msg.sender != user &&
+                tx.origin != user &&
+                operators[user][msg.sender] == 0 &&
+                operators[user][address(0)] == 0 &&
+                msg.sender != governor
+            ) revert NotWhitelisted();
+            bytes32 leaf = keccak256(abi.encode(user, token, amounts[i]));
+            if (_processProof(leaf, proofs[i]) != root) revert InvalidProof();
+
+            uint256 toSend = amounts[i] - claimed[user][token].amount;
+            claimed[user][token] = Claim(uint208(amounts[i]), uint48(block.timestamp), root);
+            if (toSend != 0) token.safeTransfer(user, toSend);
+            emit Claimed(user, token, toSend);
+        }
+    }
+
+    /// @notice The live root: `tree` once its dispute period is over and no dispute is open, else `lastTree`.
+    function getMerkleRoot() public view returns (bytes32) {
+        if (block.timestamp >= endOfDisputePeriod && disputer == address(0)) return tree.merkleRoot;
+        return lastTree.merkleRoot;
+    }
+
+    function getEpochDuration() external view returns (uint32) {
+        return _epochDuration;
+    }
+
+    function toggleOperator(address user, address operator) external {
+        if (msg.sender != user && msg.sender != governor) revert NotWhitelisted();
+        uint256 status = 1 - operators[user][operator];
+        operators[user][operator] = status;
+        emit OperatorToggled(user, operator, status == 1);
+    }
+
+    function setDisputePeriod(uint48 _disputePeriod) external onlyGovernor {
+        disputePeriod = _disputePeriod;
+        emit DisputePeriodUpdated(_disputePeriod);
+    }
+
+    function setEpochDuration(uint32 epochDuration) external onlyGovernor {
+        if (epochDuration == 0) revert InvalidParam();
+        _epochDuration = epochDuration;
+        emit EpochDurationUpdated(epochDuration);
+    }
+
+    /// @dev `(floor((t-1)/E) + 1 + P) * E`: round t up to an epoch boundary, then add P epochs (chain-facts §2.5).
+    function _endOfDisputePeriod(uint256 t) internal view returns (uint48) {
+        uint256 e = _epochDuration;
+        return uint48(((t - 1) / e + 1 + disputePeriod) * e);
+    }
+
+    /// @dev Sorted-pair hashing, as built by merkletreejs with sortPairs (chain-facts §2.4).
+    function _processProof(bytes32 leaf, bytes32[] calldata proof) internal pure returns (bytes32 h) {
+        h = leaf;
+        for (uint256 i; i < proof.length; ++i) {
+            bytes32 p = proof[i];
+            h = h < p ? keccak256(abi.encodePacked(h, p)) : keccak256(abi.encodePacked(p, h));
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import { expect } from 'chai';
+import { keccak256, parseEventLogs, parseUnits, toHex, zeroHash } from 'viem';
+import type { Address, Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { claim, getLatestTimestamp, mine, setDisputePeriod, setNextBlockTimestamp, updateTree } from '../../../contracts/actions.js';
+import { distributorAbi, testErc20Abi } from '../../../contracts/artifacts/index.js';
+import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
+import type { DevnetClients } from '../../../contracts/clients.js';
+import { deployStack } from '../../../contracts/deploy.js';
+import type { DeployedStack } from '../../../contracts/deploy.js';
+import { findFreePort, startDevnet } from '../../../contracts/devnet.js';
+import type { Devnet } from '../../../contracts/devnet.js';
+import { buildRewardTree, rewardTreeKey } from '../../../indexer/rewardTree.js';
+import type { RewardLeaf, RewardTree } from '../../../indexer/rewardTree.js';
+import { expectRevert } from './expectRevert.js';
+
+const CHAIN_ID = 31338;
+const EPOCH = 3600;
+const [aliceKey, bobKey, carolKey] = HARDHAT_TEST_KEYS;
+const alice = privateKeyToAccount(aliceKey).address;
+const bob = privateKeyToAccount(bobKey).address;
+const carol = privateKeyToAccount(carolKey).address;
+
+/** chain-facts §2.5: round t up to an epoch boundary, then add P epochs. */
+const expectedEndOfDispute = (t: number, period: number, epoch = EPOCH) => (Math.floor((t - 1) / epoch) + 1 + period) * epoch;
+
+describe('contracts/Distributor on a devnet', function () {
+  this.timeout(60_000);
+  let devnet: Devnet;
+  let stack: DeployedStack;
+  let clients: DevnetClients;
+  let target: { rpcUrl: string; chainId: number; stack: DeployedStack };
+  let rwd: Address;
+  let usdc: Address;
+
+  const read = <F extends 'getMerkleRoot' | 'endOfDisputePeriod' | 'disputePeriod' | 'getEpochDuration' | 'tree' | 'lastTree'>(
+    functionName: F,
+  ) => clients.publicClient.readContract({ address: stack.distributor, abi: distributorAbi, functionName });
+  const balanceOf = (token: Address, owner: Address) =>
+    clients.publicClient.readContract({ address: token, abi: testErc20Abi, functionName: 'balanceOf', args: [owner] });
+  const claimLine = (tree: RewardTree, leaf: RewardLeaf) => ({
+    ...leaf,
+    proof: tree.proofs.get(rewardTreeKey(leaf.user, leaf.token))!,
+  });
+  /** Publishes `tree` (dispute period 0) and mines up to the next epoch boundary, where it goes live. */
+  async function publish(tree: RewardTree, ipfsHash: Hex = zeroHash) {
+    return updateTree({ ...target, root: tree.root, ipfsHash, mineUntilLive: true });
+  }
+
+  before(async () => {
+    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
+    clients = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
+    target = { rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID, stack };
+    [rwd, usdc] = stack.tokens.rewards.map((r) => r.address) as [Address, Address];
+    // Fund the Distributor directly (campaign funding is covered by the DistributionCreator suite).
+    for (const [token, amount] of [
+      [rwd, parseUnits('1000000', 18)],
+      [usdc, parseUnits('1000000', 6)],
+    ] as const) {
+      const hash = await clients.walletClient.writeContract({
+        address: token,
+        abi: testErc20Abi,
+        functionName: 'mint',
+        args: [stack.distributor, amount],
+      });
+      await clients.publicClient.waitForTransactionReceipt({ hash });
+    }
+  });
+
+  after(async () => {
+    await devnet?.stop();
+  });
+
+  it('starts with no root, epoch 3600 and dispute period 0, and refuses claims (InvalidUninitializedRoot)', async () => {
+    expect(await read('getMerkleRoot')).to.equal(zeroHash);
+    expect(await read('getEpochDuration')).to.equal(EPOCH);
+    expect(await read('disputePeriod')).to.equal(0);
+    await expectRevert(
+      claim({ ...target, privateKey: aliceKey, claims: [{ user: alice, token: rwd, amount: 1n, proof: [] }] }),
+      'InvalidUninitializedRoot',
+    );
+  });
+
+  it('the §2.5 formula helper reproduces the chain-facts example', () => {
+    expect(expectedEndOfDispute(1700000100, 1)).to.equal(1700006400);
+  });
+
+  it('updateTree sets endOfDisputePeriod by the formula and getMerkleRoot switches at that time', async () => {
+    await setDisputePeriod({ ...target, disputePeriod: 1 });
+    expect(await read('disputePeriod')).to.equal(1);
+    const first = buildRewardTree([{ user: alice, token: rwd, amount: 1n }]);
+    const second = buildRewardTree([{ user: alice, token: rwd, amount: 2n }]);
+
+    // Mid-epoch update: t = k*E + 100.
+    const t1 = (Math.floor((await getLatestTimestamp(devnet)) / EPOCH) + 2) * EPOCH + 100;
+    await setNextBlockTimestamp({ rpcUrl: devnet.rpcUrl, timestamp: t1 });
+    const u1 = await updateTree({ ...target, root: first.root, ipfsHash: keccak256(toHex('ipfs-1')) });
+    const end1 = expectedEndOfDispute(t1, 1);
+    expect(end1).to.equal((Math.floor(t1 / EPOCH) + 2) * EPOCH);
+    expect(u1.endOfDisputePeriod).to.equal(end1);
+    expect(await read('endOfDisputePeriod')).to.equal(end1);
+    expect(await read('tree')).to.deep.equal([first.root, keccak256(toHex('ipfs-1'))]);
+    expect(await read('lastTree')).to.deep.equal([zeroHash, zeroHash]);
+    expect(await read('getMerkleRoot')).to.equal(zeroHash);
+    await mine({ rpcUrl: devnet.rpcUrl, timestamp: end1 - 1 });
+    expect(await read('getMerkleRoot')).to.equal(zeroHash);
+    await mine({ rpcUrl: devnet.rpcUrl, timestamp: end1 });
+    expect(await read('getMerkleRoot')).to.equal(first.root);
+
+    // Update exactly on an epoch boundary: t = k*E gives (k + P) * E, not (k + 1 + P) * E.
+    const t2 = end1 + 2 * EPOCH;
+    await setNextBlockTimestamp({ rpcUrl: devnet.rpcUrl, timestamp: t2 });
+    const u2 = await updateTree({ ...target, root: second.root });
+    expect(u2.endOfDisputePeriod).to.equal(expectedEndOfDispute(t2, 1));
+    expect(u2.endOfDisputePeriod).to.equal(t2 + EPOCH);
+    expect(await read('lastTree')).to.deep.equal([first.root, keccak256(toHex('ipfs-1'))]);
+    expect(await read('getMerkleRoot')).to.equal(first.root);
+    await mine({ rpcUrl: devnet.rpcUrl, timestamp: t2 + EPOCH });
+    expect(await read('getMerkleRoot')).to.equal(second.root);
+
+    await setDisputePeriod({ ...target, disputePeriod: 0 });
+  });
+
+  it('pays the cumulative delta on claim, emits Claimed, and emits a zero delta on a repeat claim', async () => {
+    const leaves: RewardLeaf[] = [
+      { user: alice, token: rwd, amount: parseUnits('10', 18) },
+      { user: alice, token: usdc, amount: parseUnits('25', 6) },
+      { user: bob, token: rwd, amount: parseUnits('3', 18) },
+      { user: carol, token: rwd, amount: parseUnits('7', 18) },
+    ];
+    const tree = buildRewardTree(leaves);
+    await publish(tree);
+    expect(await read('getMerkleRoot')).to.equal(tree.root);
+
+    const before = { rwd: await balanceOf(rwd, alice), usdc: await balanceOf(usdc, alice) };
+    const first = await claim({ ...target, privateKey: aliceKey, claims: [claimLine(tree, leaves[0]!), claimLine(tree, leaves[1]!)] });
+    expect(first.claimed).to.deep.equal([
+      { user: alice, token: rwd, amount: parseUnits('10', 18) },
+      { user: alice, token: usdc, amount: parseUnits('25', 6) },
+    ]);
+    expect(await balanceOf(rwd, alice)).to.equal(before.rwd + parseUnits('10', 18));
+    expect(await balanceOf(usdc, alice)).to.equal(before.usdc + parseUnits('25', 6));
+    const block = await clients.publicClient.getBlock({ blockNumber: first.blockNumber });
+    const claimed = await clients.publicClient.readContract({
+      address: stack.distributor,
+      abi: distributorAbi,
+      functionName: 'claimed',
+      args: [alice, rwd],
+    });
+    expect(claimed).to.deep.equal([parseUnits('10', 18), Number(block.timestamp), tree.root]);
+
+    const again = await claim({ ...target, privateKey: aliceKey, claims: [claimLine(tree, leaves[0]!)] });
+    expect(again.claimed).to.deep.equal([{ user: alice, token: rwd, amount: 0n }]);
+    const receipt = await clients.publicClient.getTransactionReceipt({ hash: again.txHash });
+    const [log] = parseEventLogs({ abi: distributorAbi, eventName: 'Claimed', logs: receipt.logs });
+    expect(log!.topics).to.have.length(3);
+    expect(await balanceOf(rwd, alice)).to.equal(before.rwd + parseUnits('10', 18));
+
+    // Next root grows Alice's cumulative amount: only the difference is paid.
+    const grown = leaves.map((l, i) => (i === 0 ? { ...l, amount: parseUnits('16', 18) } : l));
+    const next = buildRewardTree(grown);
+    await publish(next);
+    const delta = await claim({ ...target, privateKey: aliceKey, claims: [claimLine(next, grown[0]!)] });
+    expect(delta.claimed).to.deep.equal([{ user: alice, token: rwd, amount: parseUnits('6', 18) }]);
+    expect(await balanceOf(rwd, alice)).to.equal(before.rwd + parseUnits('16', 18));
+  });
+
+  it('reverts InvalidProof for a wrong amount or proof, NotWhitelisted for a stranger, InvalidLengths for ragged arrays', async () => {
+    const leaves: RewardLeaf[] = [
+      { user: bob, token: rwd, amount: parseUnits('5', 18) },
+      { user: carol, token: rwd, amount: parseUnits('8', 18) },
+      { user: alice, token: rwd, amount: parseUnits('20', 18) },
+    ];
+    const tree = buildRewardTree(leaves);
+    await publish(tree);
+    const bobLine = claimLine(tree, leaves[0]!);
+    await expectRevert(claim({ ...target, privateKey: bobKey, claims: [{ ...bobLine, amount: bobLine.amount + 1n }] }), 'InvalidProof');
+    await expectRevert(
+      claim({ ...target, privateKey: bobKey, claims: [{ ...bobLine, proof: claimLine(tree, leaves[1]!).proof }] }),
+      'InvalidProof',
+    );
+    await expectRevert(claim({ ...target, privateKey: carolKey, claims: [bobLine] }), 'NotWhitelisted');
+    await expectRevert(
+      clients.publicClient.simulateContract({
+        account: privateKeyToAccount(bobKey),
+        address: stack.distributor,
+        abi: distributorAbi,
+        functionName: 'claim',
+        args: [[bob], [rwd, usdc], [bobLine.amount], [bobLine.proof]],
+      }),
+      'InvalidLengths',
+    );
+    const ok = await claim({ ...target, privateKey: bobKey, claims: [bobLine] });
+    // Bob never claimed the earlier root (3), so the whole cumulative amount is paid.
+    expect(ok.claimed).to.deep.equal([{ user: bob, token: rwd, amount: parseUnits('5', 18) }]);
+  });
+
+  it('lets only the governor update the tree, and revokeTree rolls back to lastTree at once', async () => {
+    const tree = buildRewardTree([{ user: alice, token: rwd, amount: parseUnits('30', 18) }]);
+    await expectRevert(updateTree({ ...target, privateKey: aliceKey, root: tree.root }), 'NotGovernor');
+    const [previousRoot] = await read('tree');
+    await publish(tree, keccak256(toHex('ipfs-revoked')));
+    expect(await read('getMerkleRoot')).to.equal(tree.root);
+
+    const { request } = await clients.publicClient.simulateContract({
+      account: clients.account,
+      address: stack.distributor,
+      abi: distributorAbi,
+      functionName: 'revokeTree',
+    });
+    const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await clients.walletClient.writeContract(request) });
+    const block = await clients.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+    const events = parseEventLogs({ abi: distributorAbi, logs: receipt.logs });
+    expect(events.map((e) => e.eventName)).to.deep.equal(['Revoked', 'TreeUpdated']);
+    const updated = events[1]!;
+    expect(updated.eventName === 'TreeUpdated' && updated.args).to.deep.equal({
+      merkleRoot: previousRoot,
+      ipfsHash: zeroHash,
+      endOfDisputePeriod: Math.floor(Number(block.timestamp) / EPOCH) * EPOCH,
+    });
+    expect(await read('endOfDisputePeriod')).to.equal(0);
+    expect(await read('getMerkleRoot')).to.equal(previousRoot);
+  });
+});
