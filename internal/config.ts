@@ -109,7 +109,8 @@ const validateChains = ajv.compile(chainsSchema);
  * @returns a frozen Config.
  */
 export function loadConfig(env: Env = process.env): Config {
-  const raw: Record<string, unknown> = { ...env };
+  // An empty variable (e.g. `JWT_SECRET=` copied from .env.example) counts as unset.
+  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   if (!validateEnv(raw)) {
     const problems = (validateEnv.errors ?? []).map((e) => `${e.instancePath.slice(1) || e.params['missingProperty']} ${e.message}`);
     throw new ConfigError(`invalid environment: ${problems.join('; ')}`, { details: { problems } });

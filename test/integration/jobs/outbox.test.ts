@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { createApp } from '../../../api/app.js';
+import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import { publishSearch } from '../../../jobs/publishSearch.js';
+import { runJob } from '../../../jobs/runJob.js';
+import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
+import { createEsClient, indexNames } from '../../../internal/es.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import supertest from 'supertest';
+
+describe('search outbox while Elasticsearch is unreachable', function () {
+  let h: Harness;
+  /** A client for an address where nothing listens: Elasticsearch "down" for this process only. */
+  const deadEs = createEsClient({ node: 'http://127.0.0.1:9', requestTimeoutMs: 500 });
+
+  before(async function () {
+    h = await createHarness({ chainIds: [31337] });
+    const { devnet, stack } = h.chains[0]!;
+    const now = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
+    await createCampaigns({
+      rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack,
+      campaigns: [0, 1, 2, 3, 4].map((i) => ({
+        rewardToken: stack.tokens.rewards[0]!.address, amount: 10n ** 18n, campaignType: 1, startTimestamp: now + i, duration: 86_400,
+        campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
+      })),
+    });
+  });
+
+  after(async () => {
+    await deadEs.close();
+    await h?.close();
+  });
+
+  it('keeps PostgreSQL work and grows the outbox, then drains it when Elasticsearch is back', async function () {
+    let failure: unknown;
+    await runJob(syncCampaigns, { ...h.deps, es: deadEs }).catch((e) => (failure = e));
+    expect(failure, 'the job fails loudly').to.be.instanceOf(Error);
+    const count = async (sql: string) => Number((await h.apiPg.query<{ n: string }>(sql)).rows[0]!.n);
+    expect(await count('SELECT count(*) AS n FROM campaigns')).to.equal(5);
+    expect(await count('SELECT count(DISTINCT entity_id) AS n FROM search_outbox')).to.equal(5);
+    const { rows } = await h.apiPg.query<{ status: string; error: string }>(`SELECT status, error FROM job_runs WHERE job = 'campaigns'`);
+    expect(rows).to.have.length(1);
+    expect(rows[0]!.status).to.equal('failed');
+
+    const result = await runJob(publishSearch, h.deps);
+    expect(result.status).to.equal('success');
+    expect(await count('SELECT count(*) AS n FROM search_outbox')).to.equal(0);
+    await h.refresh();
+    const search = await h.deps.es.count({ index: indexNames(h.config.esIndexPrefix, 'campaigns').read });
+    expect(search.count).to.equal(5);
+  });
+
+  it('answers 503 problem bodies, not 500, when the API cannot reach Elasticsearch', async function () {
+    const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: deadEs, rpc: h.deps.rpc });
+    const started = Date.now();
+    const res = await supertest(app.callback()).get('/v4/campaigns').expect(503);
+    expect(Date.now() - started).to.be.below(5000);
+    expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(res.body).to.include({ status: 503, code: 'SERVICE_UNAVAILABLE', service: 'elasticsearch' });
+    const health = await supertest(app.callback()).get('/v4/health').expect(503);
+    expect(health.body.status).to.equal('degraded');
+    expect(health.body.elasticsearch.ok).to.equal(false);
+    expect(health.body.postgres.ok).to.equal(true);
+  });
+});

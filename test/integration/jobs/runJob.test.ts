@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { createJobDeps } from '../../../jobs/deps.js';
+import { lastRuns, runJob } from '../../../jobs/runJob.js';
+import type { Job } from '../../../jobs/types.js';
+import { createLogger } from '../../../internal/logger.js';
+import { resetDatabase } from '../../helpers/database.js';
+import { testConfig, uniqueIndexPrefix } from '../../helpers/testConfig.js';
+import { devnetChains } from '../../../internal/devnetChains.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('jobs/runJob', function () {
+  const config = testConfig({ chains: devnetChains(), esIndexPrefix: uniqueIndexPrefix() });
+  const deps = createJobDeps(config, createLogger({ level: 'silent', name: 'test' }), new AbortController().signal);
+
+  before(async () => resetDatabase(config.databaseUrl));
+  after(async () => deps.close());
+
+  it('lets only one of two concurrent runners run a job (advisory lock); the other skips', async function () {
+    let executions = 0;
+    const slow: Job = { name: 'slow', description: 'sleeps', run: async () => (executions++, await sleep(300), { ranges: [], counts: { n: 1 } }) };
+    const results = await Promise.all([runJob(slow, deps), runJob(slow, deps)]);
+    expect(results.map((r) => r.status).sort()).to.deep.equal(['skipped', 'success']);
+    expect(executions).to.equal(1);
+    const { rows } = await deps.pg.query(`SELECT status, counts FROM job_runs WHERE job = 'slow'`);
+    expect(rows).to.deep.equal([{ status: 'success', counts: { n: 1 } }]);
+  });
+
+  it('records a failed run with its error and rethrows it', async function () {
+    const broken: Job = { name: 'broken', description: 'fails', run: async () => { throw new Error('rpc said no', { cause: new Error('429') }); } };
+    let thrown: unknown;
+    await runJob(broken, deps).catch((e) => (thrown = e));
+    expect((thrown as Error).message).to.equal('rpc said no');
+    const run = (await lastRuns(deps)).find((r) => r.job === 'broken')!;
+    expect(run.status).to.equal('failed');
+    expect(run.error).to.equal('rpc said no — caused by: 429');
+    expect(run.finishedAt).to.be.instanceOf(Date);
+  });
+
+  it('closes a run left running by a dead process before starting a new one', async function () {
+    await deps.pg.query(`INSERT INTO job_runs (job, status) VALUES ('orphan', 'running')`);
+    const job: Job = { name: 'orphan', description: '', run: async () => ({ ranges: [{ chainId: 1, from: 5, to: 9 }], counts: {} }) };
+    await runJob(job, deps);
+    const { rows } = await deps.pg.query<{ status: string; error: string | null; ranges: unknown }>(`SELECT status, error, ranges FROM job_runs WHERE job = 'orphan' ORDER BY id`);
+    expect(rows.map((r) => r.status)).to.deep.equal(['failed', 'success']);
+    expect(rows[0]!.error).to.match(/interrupted/);
+    expect(rows[1]!.ranges).to.deep.equal([{ chainId: 1, from: 5, to: 9 }]);
+  });
+});
