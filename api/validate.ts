@@ -9,7 +9,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  * Shared ajv instance: query strings are coerced (numbers, booleans, arrays), defaults applied,
  * every error reported. Schemas are compiled once at load.
  */
-export const ajv = addFormats(new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: true, allowUnionTypes: true, strict: true }));
+export const ajv = addFormats(new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: true, allowUnionTypes: true, strict: true, verbose: true }));
+ajv.addKeyword({ keyword: 'x-comma-list', schemaType: 'array' });
 
 export type Schema = Record<string, unknown>;
 
@@ -23,6 +24,8 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: s
     if (e.keyword === 'required') field = [field, e.params['missingProperty']].filter(Boolean).join('.'), (message = 'is required');
     if (e.keyword === 'additionalProperties') field = [field, e.params['additionalProperty']].filter(Boolean).join('.'), (message = `is not an accepted ${where} field`);
     if (e.keyword === 'enum') message = `must be one of ${(e.params['allowedValues'] as unknown[]).join(', ')}`;
+    const commaList = (e.parentSchema as { 'x-comma-list'?: string[] } | undefined)?.['x-comma-list'];
+    if (e.keyword === 'pattern' && commaList) message = `must be a comma-separated list of ${commaList.join(', ')}`;
     const key = `${field}|${message}`;
     if (!seen.has(key)) seen.add(key), out.push({ field: field || where, message });
   }
@@ -42,13 +45,25 @@ export function validate(schemas: ValidateSchemas) {
     const errors: FieldError[] = [];
     for (const [where, check] of compiled) {
       const source = where === 'query' ? { ...ctx.query } : where === 'params' ? { ...ctx.params } : (ctx.request as { body?: unknown }).body ?? {};
-      const value = structuredClone(source);
+      const value = where === 'query' ? numericBooleans(structuredClone(source), schemaOf(schemas.query)) : structuredClone(source);
       if (check(value)) ctx.state[where] = value;
       else errors.push(...toFieldErrors(check.errors, where));
     }
     if (errors.length) throw new ValidationError(errors);
     await next();
   };
+}
+
+function schemaOf(schema: Schema | undefined): Record<string, { type?: unknown }> {
+  return ((schema?.['properties'] ?? {}) as Record<string, { type?: unknown }>);
+}
+
+/** Query booleans also arrive as `1` / `0`; ajv itself coerces only `true` / `false`. */
+function numericBooleans(query: Record<string, unknown>, properties: Record<string, { type?: unknown }>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(query)) {
+    if (properties[key]?.type === 'boolean' && (value === '1' || value === '0')) query[key] = value === '1';
+  }
+  return query;
 }
 
 /** Schema fragments shared by routes. */
@@ -59,5 +74,5 @@ export const fields = {
   unixSeconds: { type: 'integer', minimum: 0, maximum: 2 ** 53 - 1 },
   boolean: { type: 'boolean' },
   /** Comma-separated list of enum values, e.g. `LIVE,PAST`. */
-  commaList: (values: readonly string[]) => ({ type: 'string', pattern: `^(${values.join('|')})(,(${values.join('|')}))*$` }),
+  commaList: (values: readonly string[]) => ({ type: 'string', pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`, 'x-comma-list': [...values] }),
 } as const;

@@ -145,6 +145,11 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
     });
   }
 
+  it('explains a bad comma list in plain words', async function () {
+    const res = await h.request().get('/v4/campaigns').query({ status: 'LIVE,' }).expect(400);
+    expect(res.body.errors).to.deep.equal([{ field: 'status', message: 'must be a comma-separated list of LIVE, PAST, SOON' }]);
+  });
+
   it('names every bad field at once', async function () {
     const res = await h.request().get('/v4/campaigns').query({ chainId: 'x', page: '-2' }).expect(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['chainId', 'page']);
@@ -158,6 +163,9 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
       expect(chain.liveCampaigns).to.equal(expected.filter((e) => e.chainId === chain.id && e.status === 'LIVE').length);
       expect(chain.explorers[0]).to.include({ type: 'BLOCKSCOUT', chainId: chain.id });
     }
+    for (const test of ['true', '1', 'false', '0']) await h.request().get('/v4/chains').query({ test }).expect(200);
+    const badFlag = await h.request().get('/v4/chains').query({ test: 'maybe' }).expect(400);
+    expect(badFlag.body.errors).to.deep.equal([{ field: 'test', message: 'must be boolean' }]);
     const named = await h.request().get('/v4/chains/').query({ name: 'chain 31338' }).expect(200);
     expect(named.body.map((c: { id: number }) => c.id)).to.deep.equal([31338]);
   });

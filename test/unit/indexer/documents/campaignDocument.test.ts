@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { toCampaignDocument } from '../../../../indexer/documents/campaignDocument.js';
+import { opportunityDbId, tokenDbId } from '../../../../indexer/ids.js';
+import { campaignEncodingHash } from '../../../../indexer/transform/campaigns.js';
+import { campaignSource, FIXTURE_TARGET_TOKEN, NO_TOKEN_ROW } from '../../../fixtures/indexer/campaignSource.js';
+
+const targetToken = FIXTURE_TARGET_TOKEN;
+const campaignData = campaignSource().campaign_data;
+const indexedAt = new Date('2024-05-01T12:00:00.000Z');
+const chainNames = new Map([[31337, 'Devnet Alpha'], [31338, 'Devnet Beta']]);
+
+describe('indexer/documents/campaignDocument', () => {
+  describe('toCampaignDocument', () => {
+    it('copies the campaign columns and names the campaign type', () => {
+      const doc = toCampaignDocument(campaignSource(), chainNames, indexedAt);
+      expect(doc).to.include({
+        id: '2536619999332751661',
+        computeChainId: 31338,
+        distributionChainId: 31337,
+        campaignId: `0x${'ab'.repeat(32)}`,
+        type: 'ERC20',
+        campaignType: 1,
+        amount: '1000000000000000000000',
+        creatorAddress: '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+        createdAt: '2023-11-14T22:00:00.000Z',
+        indexedAt: '2024-05-01T12:00:00.000Z',
+      });
+      expect(doc.params).to.deep.equal({ campaignData });
+      expect(doc.creator).to.deep.equal({ address: '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', tags: [], creatorId: null });
+    });
+
+    it('turns the bigint timestamp columns into numbers', () => {
+      const doc = toCampaignDocument(campaignSource(), chainNames, indexedAt);
+      expect(doc.startTimestamp).to.equal(1_700_000_000);
+      expect(doc.endTimestamp).to.equal(1_700_086_400);
+    });
+
+    it('keeps an unknown campaign type as TYPE_<n>', () => {
+      expect(toCampaignDocument(campaignSource({ campaign_type: 99 }), chainNames, indexedAt).type).to.equal('TYPE_99');
+    });
+
+    it('groups into the opportunity of (compute chain, type, target token)', () => {
+      const doc = toCampaignDocument(campaignSource(), chainNames, indexedAt);
+      expect(doc.mainParameter).to.equal(targetToken);
+      expect(doc.opportunityId).to.equal(opportunityDbId(31338, 'ERC20', targetToken));
+    });
+
+    it('hashes the campaign data into campaignEncodingHash', () => {
+      expect(toCampaignDocument(campaignSource(), chainNames, indexedAt).campaignEncodingHash).to.equal(campaignEncodingHash(campaignData));
+    });
+
+    it('embeds the joined reward token', () => {
+      const doc = toCampaignDocument(campaignSource(), chainNames, indexedAt);
+      expect(doc.rewardTokenId).to.equal('42');
+      expect(doc.rewardToken).to.deep.equal({
+        id: '42', name: 'Reward Token', chainId: 31337, address: '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', decimals: 6,
+        symbol: 'RWD', icon: 'https://icons.invalid/rwd.svg', verified: true, isNative: false, isTest: true, type: 'POINT',
+        price: null, updatedAt: null, priceSource: null,
+      });
+    });
+
+    it('falls back to neutral token values when the token row is missing', () => {
+      const doc = toCampaignDocument(campaignSource(NO_TOKEN_ROW), chainNames, indexedAt);
+      const id = tokenDbId(31337, '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb');
+      expect(doc.rewardTokenId).to.equal(id);
+      expect(doc.rewardToken).to.deep.equal({
+        id, name: null, chainId: 31337, address: '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', decimals: 18,
+        symbol: '', icon: '', verified: false, isNative: false, isTest: false, type: 'TOKEN',
+        price: null, updatedAt: null, priceSource: null,
+      });
+    });
+
+    it('starts computed figures at their neutral values', () => {
+      const doc = toCampaignDocument(campaignSource(), chainNames, indexedAt);
+      expect(doc).to.include({ apr: 0, dailyRewards: 0, subType: null, description: '', distributionType: 'DUTCH_AUCTION', hasOverrides: false, isPrivate: false, hidden: false, hideLeaderboard: false });
+      expect(doc.campaignStatus).to.deep.equal({
+        campaignId: `0x${'ab'.repeat(32)}`, computedUntil: 0, processingStarted: 0, status: 'PROCESSING', preComputeProcessingStarted: 0, preComputeStatus: 'PROCESSING',
+      });
+    });
+
+    it('puts type, token symbol and name, ids, creator, main parameter and compute chain name in searchText', () => {
+      const doc = toCampaignDocument(campaignSource(), chainNames, indexedAt);
+      expect(doc.searchText.split(' ')).to.include.members(['ERC20', 'RWD', 'Reward', 'Token', `0x${'ab'.repeat(32)}`, '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', targetToken, 'Devnet', 'Beta']);
+    });
+  });
+});
