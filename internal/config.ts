@@ -163,6 +163,7 @@ function loadChains(env: Env): ChainConfig[] {
     throw new ConfigError(`${source} is invalid: ${problems.join('; ')}`, { details: { problems } });
   }
   const ids = value.map((c) => c.id);
-  if (new Set(ids).size !== ids.length) throw new ConfigError(`${source} lists a chain id twice`);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice !== undefined) throw new ConfigError(`${source} lists chain id ${twice} twice`);
   return value;
 }

@@ -12,7 +12,13 @@ function toAppError(error: unknown): AppError | null {
     return new ServiceUnavailableError('elasticsearch', error);
   }
   if (error instanceof HttpRequestError || error instanceof TimeoutError || error instanceof RpcRequestError) return new ServiceUnavailableError('rpc', error);
-  if (error instanceof esErrors.ResponseError && (error.statusCode === 503 || error.statusCode === 429)) return new ServiceUnavailableError('elasticsearch', error);
+  if (error instanceof esErrors.ResponseError) {
+    // A missing index/alias or an overloaded cluster is an outage; any other refusal means we built
+    // a bad request: a server-side fault (generic 500, logged), never Elasticsearch's text to the client.
+    const type = (error.body as { error?: { type?: string } } | undefined)?.error?.type;
+    if (error.statusCode === 503 || error.statusCode === 429 || type === 'index_not_found_exception') return new ServiceUnavailableError('elasticsearch', error);
+    return null;
+  }
   const code = (error as { code?: string })?.code;
   if (code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === '53300' || /timeout exceeded when trying to connect/i.test(String((error as Error)?.message))) {
     return new ServiceUnavailableError('postgresql', error);

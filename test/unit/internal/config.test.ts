@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { loadConfig } from '../../../internal/config.js';
+import { ConfigError } from '../../../internal/errors.js';
+
+const SECRET = 'x'.repeat(32);
+
+function chain(id: number, overrides: Record<string, unknown> = {}) {
+  return {
+    id,
+    name: `Chain ${id}`,
+    rpcUrl: `http://127.0.0.1:${8000 + (id % 1000)}`,
+    distributionCreator: '0x1111111111111111111111111111111111111111',
+    distributor: '0x2222222222222222222222222222222222222222',
+    ...overrides,
+  };
+}
+
+/** Calls loadConfig and returns the ConfigError it throws (fails the test if it does not throw one). */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  expect.fail('loadConfig did not throw');
+}
+
+describe('internal/config', () => {
+  describe('loadConfig', () => {
+    it('applies the documented defaults to an empty environment', () => {
+      const config = loadConfig({});
+      expect(config).to.include({
+        env: 'development',
+        host: '127.0.0.1',
+        port: 3000,
+        logLevel: 'info',
+        databaseUrl: 'postgres://postgres@127.0.0.1:55432/rewards',
+        esUrl: 'http://127.0.0.1:59200',
+        esIndexPrefix: 'rewards',
+        esRequestTimeoutMs: 5000,
+      });
+      expect(config.indexer).to.deep.equal({ maxLogRange: 5000, maxBlockBatch: 500, rpcTimeoutMs: 10000, rpcRetries: 3, publishBatch: 500 });
+      expect(config.schedules).to.deep.equal({ blocks: '*/5 * * * * *', campaigns: '*/5 * * * * *', publish: '*/2 * * * * *' });
+    });
+
+    it('defaults to the two devnet chains 31337 and 31338 with the deterministic deploy addresses', () => {
+      const { chains } = loadConfig({});
+      expect(chains.map((c) => c.id)).to.deep.equal([31337, 31338]);
+      expect(chains.map((c) => c.rpcUrl)).to.deep.equal(['http://127.0.0.1:8545', 'http://127.0.0.1:8546']);
+      for (const c of chains) {
+        // Hardhat account #0 at nonce 0 and 1.
+        expect(c.distributor).to.equal('0x5FbDB2315678afecb367f032d93F642f64180aa3');
+        expect(c.distributionCreator).to.equal('0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512');
+      }
+    });
+
+    it('gives development a random 32-byte JWT secret when none is set', () => {
+      const a = loadConfig({}).jwtSecret;
+      expect(a).to.match(/^[0-9a-f]{64}$/);
+      expect(loadConfig({}).jwtSecret).not.to.equal(a);
+    });
+
+    it('returns a frozen config', () => {
+      expect(Object.isFrozen(loadConfig({}))).to.equal(true);
+    });
+
+    it('coerces numeric strings to numbers', () => {
+      const config = loadConfig({ PORT: '8080', ES_REQUEST_TIMEOUT_MS: '2500', RPC_RETRIES: '0', INDEXER_MAX_LOG_RANGE: '100' });
+      expect(config.port).to.equal(8080);
+      expect(config.esRequestTimeoutMs).to.equal(2500);
+      expect(config.indexer.rpcRetries).to.equal(0);
+      expect(config.indexer.maxLogRange).to.equal(100);
+    });
+
+    it('throws a ConfigError naming PORT for PORT=abc', () => {
+      expect(configError({ PORT: 'abc' }).message).to.match(/\bPORT\b/);
+    });
+
+    it('throws a ConfigError naming PORT when it is out of range', () => {
+      expect(configError({ PORT: '70000' }).message).to.match(/\bPORT\b/);
+    });
+
+    it('throws a ConfigError naming NODE_ENV for NODE_ENV=staging', () => {
+      expect(configError({ NODE_ENV: 'staging' }).message).to.match(/\bNODE_ENV\b/);
+    });
+
+    it('reports every bad variable at once', () => {
+      const { message } = configError({ PORT: 'abc', LOG_LEVEL: 'loud', ES_URL: 'elastic:9200' });
+      expect(message).to.match(/\bPORT\b/).and.match(/\bLOG_LEVEL\b/).and.match(/\bES_URL\b/);
+    });
+
+    it('counts empty strings as unset', () => {
+      const config = loadConfig({ NODE_ENV: '', PORT: '', HOST: '', JWT_SECRET: '', CHAINS: '', CHAINS_FILE: '' });
+      expect(config).to.include({ env: 'development', port: 3000, host: '127.0.0.1' });
+      expect(config.jwtSecret).to.have.length(64);
+      expect(config.chains.map((c) => c.id)).to.deep.equal([31337, 31338]);
+    });
+
+    it('throws naming JWT_SECRET in production without one, also when it is empty', () => {
+      expect(configError({ NODE_ENV: 'production' }).message).to.match(/JWT_SECRET/);
+      expect(configError({ NODE_ENV: 'production', JWT_SECRET: '' }).message).to.match(/JWT_SECRET/);
+    });
+
+    it('throws naming JWT_SECRET when it is shorter than 32 characters', () => {
+      expect(configError({ NODE_ENV: 'production', JWT_SECRET: 'short' }).message).to.match(/JWT_SECRET/);
+    });
+
+    it('uses the given JWT_SECRET in production', () => {
+      expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET })).to.include({ env: 'production', jwtSecret: SECRET });
+    });
+
+    describe('CHAINS', () => {
+      it('reads the chains from JSON and applies the per-chain defaults', () => {
+        const { chains } = loadConfig({ CHAINS: JSON.stringify([chain(1)]) });
+        expect(chains).to.deep.equal([{ ...chain(1), icon: '', startBlock: 0, confirmations: 0, test: false, explorers: [] }]);
+      });
+
+      it('throws naming CHAINS when it is not JSON', () => {
+        expect(configError({ CHAINS: '[{"id": 1,' }).message).to.match(/CHAINS is not readable JSON/);
+      });
+
+      it('throws naming the field of a bad address', () => {
+        const { message } = configError({ CHAINS: JSON.stringify([chain(1, { distributor: '0x1234' })]) });
+        expect(message).to.match(/CHAINS is invalid/).and.match(/\/0\/distributor/);
+      });
+
+      it('throws naming a missing required field', () => {
+        const { rpcUrl: _omitted, ...noRpc } = chain(1);
+        expect(configError({ CHAINS: JSON.stringify([noRpc]) }).message).to.match(/CHAINS is invalid/).and.match(/rpcUrl/);
+      });
+
+      it('throws naming the chain id listed twice', () => {
+        expect(configError({ CHAINS: JSON.stringify([chain(1), chain(1, { name: 'Again' })]) }).message).to.match(/CHAINS lists chain id 1 twice/);
+      });
+
+      it('throws for an empty list', () => {
+        expect(configError({ CHAINS: '[]' }).message).to.match(/CHAINS is invalid/);
+      });
+    });
+
+    describe('CHAINS_FILE', () => {
+      let dir: string;
+      beforeEach(() => {
+        dir = mkdtempSync(join(tmpdir(), 'config-test-'));
+      });
+      afterEach(() => {
+        rmSync(dir, { recursive: true, force: true });
+      });
+
+      it('reads the chains from the file', () => {
+        const file = join(dir, 'chains.json');
+        writeFileSync(file, JSON.stringify([chain(10), chain(8453)]));
+        expect(loadConfig({ CHAINS_FILE: file }).chains.map((c) => c.id)).to.deep.equal([10, 8453]);
+      });
+
+      it('prefers CHAINS over CHAINS_FILE', () => {
+        const file = join(dir, 'chains.json');
+        writeFileSync(file, JSON.stringify([chain(10)]));
+        expect(loadConfig({ CHAINS: JSON.stringify([chain(5)]), CHAINS_FILE: file }).chains.map((c) => c.id)).to.deep.equal([5]);
+      });
+
+      it('throws naming CHAINS_FILE when the file is missing or not JSON', () => {
+        expect(configError({ CHAINS_FILE: join(dir, 'missing.json') }).message).to.match(/CHAINS_FILE is not readable JSON/);
+        const file = join(dir, 'bad.json');
+        writeFileSync(file, 'not json');
+        expect(configError({ CHAINS_FILE: file }).message).to.match(/CHAINS_FILE is not readable JSON/);
+      });
+
+      it('throws naming CHAINS_FILE when its content is invalid', () => {
+        const file = join(dir, 'chains.json');
+        writeFileSync(file, JSON.stringify([chain(1, { rpcUrl: 'ftp://node' })]));
+        expect(configError({ CHAINS_FILE: file }).message).to.match(/CHAINS_FILE is invalid/).and.match(/rpcUrl/);
+      });
+    });
+  });
+});
