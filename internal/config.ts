@@ -18,6 +18,12 @@ export type ChainConfig = {
   confirmations: number;
   test: boolean;
   explorers: ExplorerConfig[];
+  /** The chain's native token (gas token), served as a Token with isNative true. */
+  nativeToken: { name: string; symbol: string; decimals: number };
+  /** On-chain Chainlink-compatible USD price feeds: token address → feed address. */
+  priceFeeds: Record<string, `0x${string}`>;
+  /** Chain key of this chain in the HTTP price API (`<key>:<address>`); default `chain-<id>`. */
+  priceApiChain?: string;
 };
 
 export type Config = {
@@ -32,6 +38,10 @@ export type Config = {
   jwtSecret: string;
   chains: ChainConfig[];
   indexer: { maxLogRange: number; maxBlockBatch: number; rpcTimeoutMs: number; rpcRetries: number; publishBatch: number };
+  prices: { apiUrl?: string; apiTimeoutMs: number; maxAgeSeconds: number };
+  /** Where reward trees are published, keyed by root: an http(s) URL template or a directory path. */
+  rewardTrees: { source?: string };
+  /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
   schedules: Record<string, string>;
 };
 
@@ -66,6 +76,21 @@ const chainsSchema: JSONSchemaType<ChainConfig[]> = {
           properties: { type: { type: 'string', enum: ['ETHERSCAN', 'BLOCKSCOUT', 'SOLSCAN'] }, url: { type: 'string' } },
         },
       },
+      nativeToken: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'symbol', 'decimals'],
+        properties: { name: { type: 'string' }, symbol: { type: 'string' }, decimals: { type: 'integer', minimum: 0, maximum: 36 } },
+        default: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      },
+      priceFeeds: {
+        type: 'object',
+        required: [],
+        propertyNames: { pattern: ADDRESS },
+        additionalProperties: { type: 'string', pattern: ADDRESS },
+        default: {},
+      } as never,
+      priceApiChain: { type: 'string', minLength: 1, nullable: true } as never,
     },
   },
 };
@@ -92,9 +117,10 @@ const envSchema = {
     INDEXER_PUBLISH_BATCH: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
     RPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
     RPC_RETRIES: { type: 'integer', minimum: 0, maximum: 20, default: 3 },
-    JOB_BLOCKS_CRON: { type: 'string', default: '*/5 * * * * *' },
-    JOB_CAMPAIGNS_CRON: { type: 'string', default: '*/5 * * * * *' },
-    JOB_PUBLISH_CRON: { type: 'string', default: '*/2 * * * * *' },
+    PRICE_API_URL: { type: 'string', pattern: '^https?://' },
+    PRICE_API_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+    PRICE_MAX_AGE_SECONDS: { type: 'integer', minimum: 1, maximum: 31536000, default: 3600 },
+    REWARD_TREE_SOURCE: { type: 'string', minLength: 1 },
   },
 } as const;
 
@@ -140,7 +166,13 @@ export function loadConfig(env: Env = process.env): Config {
       rpcRetries: v['RPC_RETRIES'],
       publishBatch: v['INDEXER_PUBLISH_BATCH'],
     },
-    schedules: { blocks: v['JOB_BLOCKS_CRON'], campaigns: v['JOB_CAMPAIGNS_CRON'], publish: v['JOB_PUBLISH_CRON'] },
+    prices: { apiUrl: v['PRICE_API_URL'], apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'], maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'] },
+    rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
+    schedules: Object.fromEntries(
+      Object.entries(raw)
+        .map(([key, value]) => [/^JOB_([A-Z0-9_]+)_CRON$/.exec(key)?.[1]?.toLowerCase(), String(value)] as const)
+        .filter((entry): entry is [string, string] => entry[0] !== undefined),
+    ),
   });
 }
 

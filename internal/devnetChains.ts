@@ -10,6 +10,20 @@ export const DEVNETS = [
   { id: 31338, name: 'Devnet Beta', port: 8546 },
 ] as const;
 
+const at = (nonce: number) => getContractAddress({ from: DEVNET_DEPLOYER, nonce: BigInt(nonce) });
+
+/**
+ * Deterministic devnet addresses (contracts/deploy.ts order from nonce 0): Distributor,
+ * DistributionCreator, reward tokens RWD/USDCx/PTS, targets stTST/TLP, one price feed per reward token.
+ */
+export const DEVNET_ADDRESSES = {
+  distributor: at(0),
+  distributionCreator: at(1),
+  rewardTokens: [at(2), at(3), at(4)],
+  targetTokens: [at(5), at(6)],
+  priceFeeds: [at(7), at(8), at(9)],
+} as const;
+
 /**
  * Default chain configuration: our devnets, with contract addresses that are deterministic because
  * contracts/deploy.ts deploys from account #0 in a fixed order on a fresh chain (Distributor at
@@ -21,11 +35,13 @@ export function devnetChains(ports: readonly number[] = DEVNETS.map((d) => d.por
     name: d.name,
     icon: `https://icons.invalid/chains/${d.id}.svg`,
     rpcUrl: `http://127.0.0.1:${ports[i] ?? d.port}`,
-    distributor: getContractAddress({ from: DEVNET_DEPLOYER, nonce: 0n }),
-    distributionCreator: getContractAddress({ from: DEVNET_DEPLOYER, nonce: 1n }),
+    distributor: DEVNET_ADDRESSES.distributor,
+    distributionCreator: DEVNET_ADDRESSES.distributionCreator,
     startBlock: 0,
     confirmations: 0,
     test: false,
     explorers: [{ type: 'BLOCKSCOUT' as const, url: `http://127.0.0.1:${ports[i] ?? d.port}/explorer` }],
+    nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    priceFeeds: Object.fromEntries(DEVNET_ADDRESSES.rewardTokens.map((token, k) => [token.toLowerCase(), DEVNET_ADDRESSES.priceFeeds[k]!])),
   }));
 }

@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
       const cursors = await listCursors(deps.pg);
       for (const job of JOBS) {
         const run = runs.get(job.name);
-        console.log(`${job.name.padEnd(12)} ${(config.schedules[job.name] ?? '-').padEnd(16)} last=${run ? `${run.status}@${run.startedAt.toISOString()}` : 'never'}  ${job.description}`);
+        console.log(`${job.name.padEnd(12)} ${(config.schedules[job.name] ?? job.defaultCron).padEnd(16)} last=${run ? `${run.status}@${run.startedAt.toISOString()}` : 'never'}  ${job.description}`);
         for (const c of cursors.filter((c) => c.job === job.name)) console.log(`  chain ${c.chainId}: block ${c.blockNumber}`);
       }
       return 0;

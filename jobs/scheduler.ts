@@ -10,7 +10,7 @@ import type { Job } from './types.js';
 export type Scheduler = { stop(): Promise<void> };
 
 /**
- * Schedules every job on its cron expression (config.schedules). A tick never overlaps the same
+ * Schedules every job on its cron expression (JOB_<NAME>_CRON, else the job's default). A tick never overlaps the same
  * job's previous run in this process, and the advisory lock in runJob keeps other processes out.
  * `stop` stops the ticks, aborts running jobs at their next step boundary and waits for them.
  */
@@ -20,8 +20,7 @@ export function startScheduler({ config, logger, jobs = JOBS }: { config: Config
   const running = new Map<string, Promise<unknown>>();
   const tasks: ScheduledTask[] = [];
   for (const job of jobs) {
-    const expression = config.schedules[job.name];
-    if (!expression) continue;
+    const expression = config.schedules[job.name] ?? job.defaultCron;
     if (!cron.validate(expression)) throw new Error(`invalid cron expression for job ${job.name}: ${expression}`);
     tasks.push(
       cron.schedule(expression, () => {

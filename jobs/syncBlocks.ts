@@ -20,6 +20,7 @@ export class ReorgDetectedError extends Error {
  */
 export const syncBlocks: Job = {
   name: NAME,
+  defaultCron: '*/5 * * * * *',
   description: 'Block headers of every chain into PostgreSQL (cursor per chain, confirmation depth).',
   async run(deps) {
     await upsertChains(deps.pg, deps.config.chains);

@@ -24,6 +24,7 @@ const NAME = 'campaigns';
  */
 export const syncCampaigns: Job = {
   name: NAME,
+  defaultCron: '*/5 * * * * *',
   description: 'NewCampaign events into PostgreSQL, then campaign documents to Elasticsearch through the outbox.',
   async run(deps) {
     await upsertChains(deps.pg, deps.config.chains);

@@ -22,5 +22,7 @@ export type JobResult = { ranges: JobRange[]; counts: Record<string, number> };
 export type Job = {
   name: string;
   description: string;
+  /** node-cron expression (with seconds) used unless JOB_<NAME>_CRON overrides it. */
+  defaultCron: string;
   run(deps: JobDeps): Promise<JobResult>;
 };

@@ -25,6 +25,8 @@ export function chainConfigOf(devnet: Devnet, stack: DeployedStack, overrides: P
     confirmations: 0,
     test: false,
     explorers: [{ type: 'BLOCKSCOUT', url: `http://127.0.0.1:${devnet.port}/explorer` }],
+    nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    priceFeeds: Object.fromEntries(stack.tokens.rewards.map((t) => [t.address.toLowerCase(), t.priceFeed])),
     ...overrides,
   };
 }
