@@ -3,7 +3,8 @@ import { erc20MetadataAbi } from '../indexer/abis/erc20.js';
 import { decodeNewCampaign, type NewCampaignEvent } from '../indexer/decode.js';
 import { planRanges, type BlockRange } from '../indexer/plan.js';
 import { projectOutbox } from '../indexer/projectOutbox.js';
-import { isRangeTooLargeError, type ChainClient } from '../indexer/rpc.js';
+import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
+import type { ChainClient } from '../indexer/rpc.js';
 import { upsertCampaigns } from '../indexer/store/campaigns.js';
 import { upsertChains } from '../indexer/store/chains.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
@@ -59,16 +60,9 @@ export const syncCampaigns: Job = {
   },
 };
 
-/** getLogs over a range, halving it when the node refuses the size (adaptive range splitting). */
 async function fetchNewCampaigns({ chain, client }: ChainClient, range: BlockRange): Promise<NewCampaignEvent[]> {
-  try {
-    const logs = await client.getLogs({ address: chain.distributionCreator, event: newCampaignEvent, fromBlock: BigInt(range.from), toBlock: BigInt(range.to), strict: true });
-    return logs.map((log) => decodeNewCampaign(chain.id, log as never));
-  } catch (error) {
-    if (range.to === range.from || !isRangeTooLargeError(error)) throw error;
-    const mid = Math.floor((range.from + range.to) / 2);
-    return [...(await fetchNewCampaigns({ chain, client }, { from: range.from, to: mid })), ...(await fetchNewCampaigns({ chain, client }, { from: mid + 1, to: range.to }))];
-  }
+  const logs = await getLogsAdaptive({ client, address: chain.distributionCreator, event: newCampaignEvent, range });
+  return logs.map((log) => decodeNewCampaign(chain.id, log as never));
 }
 
 async function fetchBlockTimestamps({ client }: ChainClient, events: NewCampaignEvent[]): Promise<Map<number, number>> {
