@@ -4,6 +4,7 @@
  */
 import { encodeAbiParameters, encodePacked, keccak256 } from 'viem';
 import type { Address, Hex } from 'viem';
+import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../indexer/campaignData/layouts.js';
 
 export type EncodeErc20CampaignDataParams = {
   targetToken: Address;
@@ -22,15 +23,7 @@ export type EncodeErc20CampaignDataParams = {
  */
 export function encodeErc20CampaignData(params: EncodeErc20CampaignDataParams): Hex {
   return encodeAbiParameters(
-    [
-      { name: 'targetToken', type: 'address' },
-      { name: 'whitelist', type: 'address[]' },
-      { name: 'blacklist', type: 'address[]' },
-      { name: 'url', type: 'string' },
-      { name: 'forwarders', type: 'bytes[]' },
-      { name: 'hooks', type: 'bytes[]' },
-      { name: 'extraData', type: 'bytes' },
-    ],
+    ERC20_LAYOUT,
     [
       params.targetToken,
       params.whitelist ?? [],
@@ -69,20 +62,7 @@ export type EncodeClammCampaignDataParams = {
  */
 export function encodeClammCampaignData(params: EncodeClammCampaignDataParams): Hex {
   return encodeAbiParameters(
-    [
-      { name: 'pool', type: 'address' },
-      { name: 'weightFees', type: 'uint32' },
-      { name: 'weightToken0', type: 'uint32' },
-      { name: 'weightToken1', type: 'uint32' },
-      { name: 'isOutOfRangeIncentivized', type: 'uint32' },
-      { name: 'boostingAddress', type: 'address' },
-      { name: 'boostedReward', type: 'uint32' },
-      { name: 'whitelist', type: 'address[]' },
-      { name: 'blacklist', type: 'address[]' },
-      { name: 'url', type: 'string' },
-      { name: 'forwarders', type: 'bytes[]' },
-      { name: 'hooks', type: 'bytes[]' },
-    ],
+    CLAMM_LAYOUT,
     [
       params.pool,
       params.weightFees,

@@ -10,3 +10,18 @@ export const CAMPAIGN_TYPE_NAMES: Readonly<Record<number, string>> = {
 export function campaignTypeName(type: number): string {
   return CAMPAIGN_TYPE_NAMES[type] ?? `TYPE_${type}`;
 }
+
+export const OPPORTUNITY_ACTIONS = ['POOL', 'HOLD', 'DROP', 'LEND', 'BORROW', 'LONG', 'SHORT', 'SWAP', 'INVALID', 'STAKE'] as const;
+export type OpportunityAction = (typeof OPPORTUNITY_ACTIONS)[number];
+
+const ACTION_BY_TYPE: Readonly<Record<string, OpportunityAction>> = {
+  ERC20: 'HOLD', ERC20_SNAPSHOT: 'HOLD', ERC20TRANSFERS: 'HOLD', ERC20LOGPROCESSOR: 'HOLD', ERC20REBASELOGPROCESSOR: 'HOLD',
+  ERC20_FIX_APR: 'HOLD', VEST: 'HOLD', EIGENLAYER: 'STAKE', JSON_AIRDROP: 'DROP', CLAMM: 'POOL', UNISWAP_V4: 'POOL',
+  SILO: 'LEND', RADIANT: 'LEND', MORPHO: 'LEND', DOLOMITE: 'LEND', COMPOUND: 'LEND', AJNA: 'LEND', EULER: 'LEND', ION: 'LEND',
+  BADGER: 'HOLD', HYPERDRIVELOGPROCESSOR: 'LONG', HYPERDRIVELOGFIXPROCESSOR: 'LONG',
+};
+
+/** What a user does to earn a campaign type's rewards; unknown and INVALID types are INVALID. */
+export function actionOf(typeName: string): OpportunityAction {
+  return ACTION_BY_TYPE[typeName] ?? 'INVALID';
+}

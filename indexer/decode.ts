@@ -1,12 +1,11 @@
 import { decodeAbiParameters, type Hex } from 'viem';
+import { CROSS_CHAIN_LAYOUT, CROSS_CHAIN_SUFFIX } from './campaignData/layouts.js';
+
+/** Where a log sits on its chain. */
+export type LogPosition = { chainId: number; blockNumber: number; blockHash: Hex; txHash: Hex; logIndex: number };
 
 /** A NewCampaign log as a typed domain event (chain-facts §1.1, §1.6). */
-export type NewCampaignEvent = {
-  chainId: number;
-  blockNumber: number;
-  blockHash: Hex;
-  txHash: Hex;
-  logIndex: number;
+export type NewCampaignEvent = LogPosition & {
   campaignId: Hex;
   creator: Hex;
   rewardToken: Hex;
@@ -18,39 +17,41 @@ export type NewCampaignEvent = {
   campaignData: Hex;
 };
 
-type CampaignArgs = {
-  campaign: { campaignId: Hex; creator: Hex; rewardToken: Hex; amount: bigint; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex };
-};
-type DecodedLog = { args: CampaignArgs; blockNumber: bigint | null; blockHash: Hex | null; transactionHash: Hex | null; logIndex: number | null };
+type CampaignTuple = { campaignId: Hex; creator: Hex; rewardToken: Hex; amount: bigint; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex };
+type RawLog<A> = { args: A; blockNumber: bigint | null; blockHash: Hex | null; transactionHash: Hex | null; logIndex: number | null };
 
 export class DecodeError extends Error {
   override name = 'DecodeError';
 }
 
-/** Pure: a viem-decoded NewCampaign log → NewCampaignEvent. Pending logs (no block) are refused. */
-export function decodeNewCampaign(chainId: number, log: DecodedLog): NewCampaignEvent {
-  const c = log.args.campaign;
+/** Pure: the chain position of a viem log; pending logs (no block) are refused. */
+export function positionOf(chainId: number, log: RawLog<unknown>, eventName: string): LogPosition {
   if (log.blockNumber === null || !log.blockHash || !log.transactionHash || log.logIndex === null) {
-    throw new DecodeError(`NewCampaign log without block position on chain ${chainId}`);
+    throw new DecodeError(`${eventName} log without block position on chain ${chainId}`);
   }
-  return {
-    chainId,
-    blockNumber: Number(log.blockNumber),
-    blockHash: log.blockHash,
-    txHash: log.transactionHash,
-    logIndex: log.logIndex,
-    campaignId: c.campaignId,
-    creator: c.creator,
-    rewardToken: c.rewardToken,
-    amount: c.amount,
-    campaignType: c.campaignType,
-    startTimestamp: c.startTimestamp,
-    duration: c.duration,
-    campaignData: c.campaignData,
-  };
+  return { chainId, blockNumber: Number(log.blockNumber), blockHash: log.blockHash, txHash: log.transactionHash, logIndex: log.logIndex };
 }
 
-const CROSS_CHAIN_SUFFIX = 'c0c0c0c0';
+/** Pure: a viem-decoded NewCampaign log → NewCampaignEvent. */
+export function decodeNewCampaign(chainId: number, log: RawLog<{ campaign: CampaignTuple }>): NewCampaignEvent {
+  const { campaignId, creator, rewardToken, amount, campaignType, startTimestamp, duration, campaignData } = log.args.campaign;
+  return { ...positionOf(chainId, log, 'NewCampaign'), campaignId, creator, rewardToken, amount, campaignType, startTimestamp, duration, campaignData };
+}
+
+/** A CampaignOverride log: the campaign's whole new configuration (chain-facts §1.8). */
+export type CampaignOverrideEvent = LogPosition & { campaignId: Hex; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex };
+
+export function decodeCampaignOverride(chainId: number, log: RawLog<{ _campaignId: Hex; campaign: CampaignTuple }>): CampaignOverrideEvent {
+  const { campaignType, startTimestamp, duration, campaignData } = log.args.campaign;
+  return { ...positionOf(chainId, log, 'CampaignOverride'), campaignId: log.args._campaignId, campaignType, startTimestamp, duration, campaignData };
+}
+
+/** A CampaignReallocation log (current layout: `from` in data, `to` indexed). */
+export type CampaignReallocationEvent = LogPosition & { campaignId: Hex; from: Hex[]; to: Hex };
+
+export function decodeCampaignReallocation(chainId: number, log: RawLog<{ _campaignId: Hex; from: readonly Hex[]; to: Hex }>): CampaignReallocationEvent {
+  return { ...positionOf(chainId, log, 'CampaignReallocation'), campaignId: log.args._campaignId, from: [...log.args.from], to: log.args.to };
+}
 
 /**
  * Pure: splits a cross-chain wrapped campaignData (`abi.encode(uint32 computeChainId, bytes inner) ++ 0xc0c0c0c0`,
@@ -59,7 +60,7 @@ const CROSS_CHAIN_SUFFIX = 'c0c0c0c0';
 export function unwrapCampaignData(data: Hex): { computeChainId: number | null; data: Hex } {
   if (!data.toLowerCase().endsWith(CROSS_CHAIN_SUFFIX) || data.length < 2 + 64 * 3 + 8) return { computeChainId: null, data };
   try {
-    const [computeChainId, inner] = decodeAbiParameters([{ type: 'uint32' }, { type: 'bytes' }], data.slice(0, -8) as Hex);
+    const [computeChainId, inner] = decodeAbiParameters(CROSS_CHAIN_LAYOUT, data.slice(0, -8) as Hex);
     return { computeChainId, data: inner };
   } catch {
     return { computeChainId: null, data };

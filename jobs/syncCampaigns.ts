@@ -1,77 +1,114 @@
-import { newCampaignEvent } from '../indexer/abis/distributionCreator.js';
+import { CAMPAIGN_EVENTS } from '../indexer/abis/distributionCreator.js';
 import { erc20MetadataAbi } from '../indexer/abis/erc20.js';
-import { decodeNewCampaign, type NewCampaignEvent } from '../indexer/decode.js';
+import { decodeCampaignOverride, decodeCampaignReallocation, decodeNewCampaign } from '../indexer/decode.js';
+import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/plan.js';
 import { projectOutbox } from '../indexer/projectOutbox.js';
-import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
 import type { ChainClient } from '../indexer/rpc.js';
-import { upsertCampaigns } from '../indexer/store/campaigns.js';
+import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
+import { currentOpportunityIds, upsertCampaigns, upsertOpportunities, upsertOverrides, upsertReallocations } from '../indexer/store/campaigns.js';
+import { assertCanonical, canonicalHead, lockChainForWrite, ReorgDetectedError } from '../indexer/store/chainGuard.js';
 import { upsertChains } from '../indexer/store/chains.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { enqueueOutbox } from '../indexer/store/outbox.js';
 import { missingTokens, upsertTokens, type TokenRow } from '../indexer/store/tokens.js';
-import { toCampaignRows } from '../indexer/transform/campaigns.js';
+import { toCampaignRows, toOpportunityRows, toOverrideRows, toReallocationRows } from '../indexer/transform/campaigns.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from './progress.js';
 import type { Job, JobDeps, JobRange } from './types.js';
 
 const NAME = 'campaigns';
 
+/** What one block range of DistributionCreator logs turns into. */
+type Batch = ReturnType<typeof transformBatch>;
+
 /**
- * NewCampaign logs of each chain's DistributionCreator → campaigns and reward tokens in
- * PostgreSQL (rows, outbox entries and cursor in one transaction per range), then the outbox is
- * projected to Elasticsearch. Steps: plan → fetch → decode/transform → persist → publish.
- * Tables: campaigns, tokens, search_outbox, cursors. Index: <prefix>-campaigns_write.
+ * DistributionCreator logs of each chain (NewCampaign, CampaignOverride, CampaignReallocation) →
+ * campaigns, their override history, reallocations, opportunities and tokens in PostgreSQL, one
+ * transaction per range with the search outbox entries and the cursor; then the outbox is projected
+ * to Elasticsearch. Ranges stop at the canonical headers stored by the blocks job, and a batch read
+ * from blocks that are no longer canonical is refused (the reorg is rolled back by the blocks job).
+ * Steps: plan → fetch → decode/transform → persist → publish.
+ * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, cursors.
  */
 export const syncCampaigns: Job = {
   name: NAME,
   defaultCron: '*/5 * * * * *',
-  description: 'NewCampaign events into PostgreSQL, then campaign documents to Elasticsearch through the outbox.',
+  description: 'DistributionCreator events into PostgreSQL, then campaign and opportunity documents to Elasticsearch.',
   async run(deps) {
     await upsertChains(deps.pg, deps.config.chains);
     const ranges: JobRange[] = [];
-    let campaigns = 0;
+    const counts = { campaigns: 0, overrides: 0, reallocations: 0, reorgRetries: 0 };
     for (const chainClient of deps.rpc.values()) {
-      const { chain, client } = chainClient;
-      const head = Number(await client.getBlockNumber());
+      const { chain } = chainClient;
+      const head = await canonicalHead(deps.pg, chain.id);
+      if (head === null) continue;
       const cursor = await getCursor(deps.pg, NAME, chain.id);
-      const planned = planRanges({ cursor, startBlock: chain.startBlock, head, confirmations: chain.confirmations, maxRange: deps.config.indexer.maxLogRange, maxRanges: 1000 });
+      const planned = planRanges({ cursor, startBlock: chain.startBlock, head, confirmations: 0, maxRange: deps.config.indexer.maxLogRange, maxRanges: 1000 });
       const progress = createProgress({ logger: deps.logger, total: planned.reduce((n, r) => n + r.to - r.from + 1, 0), unit: 'blocks' });
-      for (const range of planned) {
-        if (deps.signal.aborted) break;
-        const events = await fetchNewCampaigns(chainClient, range);
-        const timestamps = await fetchBlockTimestamps(chainClient, events);
-        const rows = toCampaignRows(events, timestamps);
-        const tokens = await fetchTokenMetadata(deps, chainClient, rows.map((r) => r.rewardToken));
-        await withTransaction(deps.pg, async (tx) => {
-          await upsertTokens(tx, tokens);
-          const ids = await upsertCampaigns(tx, rows);
-          await enqueueOutbox(tx, 'campaign', ids);
-          await setCursor(tx, NAME, chain.id, range.to);
-        });
-        campaigns += rows.length;
-        ranges.push({ chainId: chain.id, ...range });
-        deps.logger[rows.length ? 'info' : 'debug']({ msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to, campaigns: rows.length });
-        progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
+      try {
+        for (const range of planned) {
+          if (deps.signal.aborted) break;
+          const batch = transformBatch(chain.id, await fetchBatch(deps, chainClient, range));
+          const tokens = await fetchTokenMetadata(deps, chainClient, batch.tokenAddresses);
+          await persistBatch(deps, chain.id, range, batch, tokens);
+          counts.campaigns += batch.campaigns.length;
+          counts.overrides += batch.overrides.length;
+          counts.reallocations += batch.reallocations.length;
+          ranges.push({ chainId: chain.id, ...range });
+          const written = batch.campaigns.length + batch.overrides.length + batch.reallocations.length;
+          deps.logger[written ? 'info' : 'debug']({ msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to,
+            campaigns: batch.campaigns.length, overrides: batch.overrides.length, reallocations: batch.reallocations.length });
+          progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
+        }
+      } catch (error) {
+        if (!(error instanceof ReorgDetectedError)) throw error;
+        // The blocks job rolls the chain back; this chain resumes from its cursor on the next run.
+        counts.reorgRetries += 1;
+        deps.logger.warn({ msg: 'batch refused: chain reorganized under it', chain_id: chain.id, reason: error.message });
       }
     }
     const { published, deleted } = await projectOutbox({ ...deps });
-    return { ranges, counts: { campaigns, published, deleted } };
+    return { ranges, counts: { ...counts, published, deleted } };
   },
 };
 
-async function fetchNewCampaigns({ chain, client }: ChainClient, range: BlockRange): Promise<NewCampaignEvent[]> {
-  const logs = await getLogsAdaptive({ client, address: chain.distributionCreator, event: newCampaignEvent, range });
-  return logs.map((log) => decodeNewCampaign(chain.id, log as never));
+async function fetchBatch(deps: JobDeps, { chain, client }: ChainClient, range: BlockRange) {
+  const logs = await getLogsAdaptive({ client, address: chain.distributionCreator, events: CAMPAIGN_EVENTS, range });
+  const timestamps = await loadBlockTimestamps(deps.pg, chain.id, logs.map((l) => Number(l.blockNumber)));
+  return { logs, timestamps };
 }
 
-async function fetchBlockTimestamps({ client }: ChainClient, events: NewCampaignEvent[]): Promise<Map<number, number>> {
-  const numbers = [...new Set(events.map((e) => e.blockNumber))];
-  const blocks = await Promise.all(numbers.map((n) => client.getBlock({ blockNumber: BigInt(n) })));
-  return new Map(blocks.map((b) => [Number(b.number), Number(b.timestamp)]));
+/** Pure: a range's logs → rows, the opportunities touched, the tokens to know, the blocks read. */
+function transformBatch(chainId: number, { logs, timestamps }: Awaited<ReturnType<typeof fetchBatch>>) {
+  const campaigns = toCampaignRows(logs.filter((l) => l.eventName === 'NewCampaign').map((l) => decodeNewCampaign(chainId, l as never)), timestamps);
+  const overrides = toOverrideRows(logs.filter((l) => l.eventName === 'CampaignOverride').map((l) => decodeCampaignOverride(chainId, l as never)), timestamps);
+  const reallocations = toReallocationRows(logs.filter((l) => l.eventName === 'CampaignReallocation').map((l) => decodeCampaignReallocation(chainId, l as never)), timestamps);
+  const configs = [...campaigns, ...overrides];
+  const blockHashes = new Map(logs.map((l) => [Number(l.blockNumber), l.blockHash as string]));
+  // Targets on this chain are tokens too (names of opportunities); identifiers that are not addresses are skipped.
+  const tokenAddresses = [...campaigns.map((c) => c.rewardToken), ...configs.filter((c) => c.computeChainId === chainId && /^0x[0-9a-f]{40}$/.test(c.mainParameter)).map((c) => c.mainParameter)];
+  return { campaigns, overrides, reallocations, opportunities: toOpportunityRows(configs), blockHashes, tokenAddresses };
 }
 
-/** ERC20 metadata of reward tokens not stored yet, read in one deployless multicall. */
+async function persistBatch(deps: JobDeps, chainId: number, range: BlockRange, batch: Batch, tokens: TokenRow[]): Promise<void> {
+  await withTransaction(deps.pg, async (tx) => {
+    await lockChainForWrite(tx, chainId);
+    await assertCanonical(tx, chainId, range.to, batch.blockHashes);
+    await upsertTokens(tx, tokens);
+    const changed = [...batch.overrides.map((o) => o.campaignDbId), ...batch.reallocations.map((r) => r.campaignDbId)];
+    const previousOpportunities = await currentOpportunityIds(tx, changed);
+    await upsertCampaigns(tx, batch.campaigns);
+    await upsertOverrides(tx, batch.overrides);
+    await upsertReallocations(tx, batch.reallocations);
+    await upsertOpportunities(tx, batch.opportunities);
+    await enqueueOutbox(tx, 'campaign', [...new Set([...batch.campaigns.map((c) => c.id), ...changed])]);
+    await enqueueOutbox(tx, 'opportunity', [...new Set([...batch.opportunities.map((o) => o.id), ...previousOpportunities])]);
+    await setCursor(tx, NAME, chainId, range.to);
+  });
+}
+
+/** ERC20 metadata of tokens not stored yet, read in one deployless multicall; unreadable ones are skipped. */
 async function fetchTokenMetadata(deps: JobDeps, { chain, client }: ChainClient, addresses: string[]): Promise<TokenRow[]> {
   const missing = await missingTokens(deps.pg, chain.id, addresses);
   if (!missing.length) return [];
@@ -79,9 +116,14 @@ async function fetchTokenMetadata(deps: JobDeps, { chain, client }: ChainClient,
     (['name', 'symbol', 'decimals'] as const).map((functionName) => ({ address: address as `0x${string}`, abi: erc20MetadataAbi, functionName })),
   );
   const results = await client.multicall({ contracts: calls, allowFailure: true, deployless: true });
-  return missing.map((address, i) => {
+  const rows: TokenRow[] = [];
+  missing.forEach((address, i) => {
     const [name, symbol, decimals] = results.slice(i * 3, i * 3 + 3).map((r) => (r.status === 'success' ? r.result : undefined));
-    if (decimals === undefined) deps.logger.warn({ msg: 'token metadata unreadable; defaults used', chain_id: chain.id, token: address });
-    return { chainId: chain.id, address, name: (name as string | undefined) ?? null, symbol: (symbol as string | undefined) ?? '', decimals: Number(decimals ?? 18) };
+    if (decimals === undefined || symbol === undefined) {
+      deps.logger.warn({ msg: 'token metadata unreadable; token not stored', chain_id: chain.id, token: address });
+      return;
+    }
+    rows.push({ chainId: chain.id, address, name: (name as string | undefined) ?? null, symbol: symbol as string, decimals: Number(decimals) });
   });
+  return rows;
 }

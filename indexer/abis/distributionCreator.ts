@@ -9,4 +9,10 @@ export const distributionCreatorAbi = parseAbi([
   'function campaign(bytes32 _campaignId) view returns (CampaignParameters)',
 ]);
 
-export const newCampaignEvent = distributionCreatorAbi.find((x) => x.type === 'event' && x.name === 'NewCampaign')!;
+const event = <N extends string>(name: N) => distributionCreatorAbi.find((x): x is Extract<(typeof distributionCreatorAbi)[number], { type: 'event'; name: N }> => x.type === 'event' && x.name === name)!;
+
+export const newCampaignEvent = event('NewCampaign');
+export const campaignOverrideEvent = event('CampaignOverride');
+export const campaignReallocationEvent = event('CampaignReallocation');
+/** The events the campaigns job indexes, fetched together. */
+export const CAMPAIGN_EVENTS = [newCampaignEvent, campaignOverrideEvent, campaignReallocationEvent] as const;

@@ -1,7 +1,7 @@
 import { campaignTypeName } from '../campaignTypes.js';
 import { opportunityDbId, tokenDbId } from '../ids.js';
 import type { CampaignSource } from '../store/campaignSources.js';
-import { campaignEncodingHash, mainParameterOf } from '../transform/campaigns.js';
+import { campaignEncodingHash, toConfiguration } from '../transform/campaigns.js';
 import type { TokenRecord } from './records.js';
 
 /** Elasticsearch campaign document: the public Campaign record plus search-only fields. */
@@ -14,7 +14,14 @@ export type CampaignDocument = ReturnType<typeof toCampaignDocument>;
  */
 export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<number, string>, indexedAt: Date) {
   const type = campaignTypeName(src.campaign_type);
-  const mainParameter = mainParameterOf({ campaignData: src.campaign_data, campaignId: src.campaign_id });
+  // Rows written before decoding existed lack these; derive them the same way the indexer does.
+  const derived = src.main_parameter && src.opportunity_id ? null : toConfiguration({
+    distributionChainId: src.distribution_chain_id, campaignId: src.campaign_id, campaignType: src.campaign_type,
+    startTimestamp: Number(src.start_timestamp), duration: Number(src.end_timestamp) - Number(src.start_timestamp), campaignData: src.campaign_data,
+  });
+  const mainParameter = src.main_parameter ?? derived!.mainParameter;
+  const opportunityId = src.opportunity_id ?? opportunityDbId(src.compute_chain_id, type, mainParameter);
+  const params = derived?.params ?? src.params;
   const rewardToken: TokenRecord = {
     id: src.token_id ?? tokenDbId(src.distribution_chain_id, src.reward_token),
     name: src.token_name,
@@ -46,11 +53,11 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     apr: 0,
     dailyRewards: 0,
     creator: { address: src.creator, tags: [] as string[], creatorId: null },
-    params: { campaignData: src.campaign_data },
+    params: { ...params, campaignData: src.campaign_data },
     description: '',
     rewardTokenId: rewardToken.id,
     rewardToken,
-    opportunityId: opportunityDbId(src.compute_chain_id, type, mainParameter),
+    opportunityId,
     mainParameter,
     distributionType: 'DUTCH_AUCTION',
     campaignStatus: {
@@ -68,7 +75,7 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     dailyRewardsBreakdown: [] as unknown[],
     pauseCompute: null,
     pausePrecompute: null,
-    hasOverrides: false,
+    hasOverrides: src.has_overrides ?? false,
     isPrivate: false,
     hidden: false,
     hideLeaderboard: false,

@@ -1,6 +1,6 @@
 import type { PgClient } from '../../internal/pg.js';
 
-/** A campaign joined with what its search document needs (reward token, chain names). */
+/** A campaign as it stands now (latest override applied) joined with its reward token. */
 export type CampaignSource = {
   id: string;
   distribution_chain_id: number;
@@ -13,6 +13,10 @@ export type CampaignSource = {
   start_timestamp: string;
   end_timestamp: string;
   campaign_data: `0x${string}`;
+  main_parameter: string | null;
+  opportunity_id: string | null;
+  params: Record<string, unknown>;
+  has_overrides: boolean;
   created_at: Date;
   token_id: string | null;
   token_name: string | null;
@@ -30,10 +34,11 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
   if (!ids.length) return [];
   const { rows } = await client.query<CampaignSource>(
     `SELECT c.id, c.distribution_chain_id, c.compute_chain_id, c.campaign_id, c.creator, c.reward_token, c.amount::text AS amount,
-       c.campaign_type, c.start_timestamp, c.end_timestamp, c.campaign_data, c.created_at,
+       c.campaign_type, c.start_timestamp, c.end_timestamp, c.campaign_data, c.main_parameter, c.opportunity_id, c.params,
+       c.has_overrides, c.created_at,
        t.id AS token_id, t.name AS token_name, t.symbol AS token_symbol, t.decimals AS token_decimals, t.icon AS token_icon,
        t.verified AS token_verified, t.is_native AS token_is_native, t.is_test AS token_is_test, t.type AS token_type
-     FROM campaigns c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
+     FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
      WHERE c.id = ANY($1::text[])`,
     [ids],
   );

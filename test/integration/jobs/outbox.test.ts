@@ -24,6 +24,7 @@ describe('search outbox while Elasticsearch is unreachable', function () {
         campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
       })),
     });
+    await h.runJob('blocks');
   });
 
   after(async () => {
@@ -37,7 +38,8 @@ describe('search outbox while Elasticsearch is unreachable', function () {
     expect(failure, 'the job fails loudly').to.be.instanceOf(Error);
     const count = async (sql: string) => Number((await h.apiPg.query<{ n: string }>(sql)).rows[0]!.n);
     expect(await count('SELECT count(*) AS n FROM campaigns')).to.equal(5);
-    expect(await count('SELECT count(DISTINCT entity_id) AS n FROM search_outbox')).to.equal(5);
+    expect(await count(`SELECT count(DISTINCT entity_id) AS n FROM search_outbox WHERE entity = 'campaign'`)).to.equal(5);
+    expect(await count(`SELECT count(DISTINCT entity_id) AS n FROM search_outbox WHERE entity = 'opportunity'`)).to.equal(1);
     const { rows } = await h.apiPg.query<{ status: string; error: string }>(`SELECT status, error FROM job_runs WHERE job = 'campaigns'`);
     expect(rows).to.have.length(1);
     expect(rows[0]!.status).to.equal('failed');
@@ -48,6 +50,8 @@ describe('search outbox while Elasticsearch is unreachable', function () {
     await h.refresh();
     const search = await h.deps.es.count({ index: indexNames(h.config.esIndexPrefix, 'campaigns').read });
     expect(search.count).to.equal(5);
+    const opportunities = await h.deps.es.count({ index: indexNames(h.config.esIndexPrefix, 'opportunities').read });
+    expect(opportunities.count).to.equal(1);
   });
 
   it('answers 503 problem bodies, not 500, when the API cannot reach Elasticsearch', async function () {

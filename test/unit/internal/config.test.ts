@@ -44,7 +44,8 @@ describe('internal/config', () => {
         esRequestTimeoutMs: 5000,
       });
       expect(config.indexer).to.deep.equal({ maxLogRange: 5000, maxBlockBatch: 500, rpcTimeoutMs: 10000, rpcRetries: 3, publishBatch: 500 });
-      expect(config.schedules).to.deep.equal({ blocks: '*/5 * * * * *', campaigns: '*/5 * * * * *', publish: '*/2 * * * * *' });
+      expect(config.schedules, 'jobs keep their own default schedules').to.deep.equal({});
+      expect(loadConfig({ JOB_PRICES_CRON: '0 * * * * *' }).schedules).to.deep.equal({ prices: '0 * * * * *' });
     });
 
     it('defaults to the two devnet chains 31337 and 31338 with the deterministic deploy addresses', () => {
@@ -116,7 +117,7 @@ describe('internal/config', () => {
     describe('CHAINS', () => {
       it('reads the chains from JSON and applies the per-chain defaults', () => {
         const { chains } = loadConfig({ CHAINS: JSON.stringify([chain(1)]) });
-        expect(chains).to.deep.equal([{ ...chain(1), icon: '', startBlock: 0, confirmations: 0, test: false, explorers: [] }]);
+        expect(chains).to.deep.equal([{ ...chain(1), icon: '', startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {} }]);
       });
 
       it('throws naming CHAINS when it is not JSON', () => {

@@ -25,7 +25,9 @@ describe('indexer/documents/campaignDocument', () => {
         createdAt: '2023-11-14T22:00:00.000Z',
         indexedAt: '2024-05-01T12:00:00.000Z',
       });
-      expect(doc.params).to.deep.equal({ campaignData });
+      expect(doc.params).to.deep.equal({
+        targetToken: FIXTURE_TARGET_TOKEN, whitelist: [], blacklist: [], url: '', forwarders: [], hooks: [], extraData: '0x', campaignData,
+      });
       expect(doc.creator).to.deep.equal({ address: '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', tags: [], creatorId: null });
     });
 

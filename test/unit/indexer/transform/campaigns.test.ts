@@ -4,7 +4,8 @@ import type { Address, Hex } from 'viem';
 import { encodeErc20CampaignData } from '../../../../contracts/campaignData.js';
 import type { NewCampaignEvent } from '../../../../indexer/decode.js';
 import { campaignDbId } from '../../../../indexer/ids.js';
-import { campaignEncodingHash, mainParameterOf, toCampaignRows } from '../../../../indexer/transform/campaigns.js';
+import { campaignEncodingHash, toCampaignRows, toConfiguration, toOpportunityRows } from '../../../../indexer/transform/campaigns.js';
+import { opportunityDbId } from '../../../../indexer/ids.js';
 
 const targetToken: Address = '0x1111111111111111111111111111111111111111';
 const erc20Data = encodeErc20CampaignData({ targetToken });
@@ -51,6 +52,9 @@ describe('indexer/transform/campaigns', () => {
         txHash: `0x${'ef'.repeat(32)}`,
         logIndex: 2,
         createdAt: new Date(1_700_000_100 * 1000),
+        mainParameter: targetToken,
+        opportunityId: opportunityDbId(31337, 'ERC20', targetToken),
+        params: { targetToken, whitelist: [], blacklist: [], url: '', forwarders: [], hooks: [], extraData: '0x' },
       });
     });
 
@@ -75,17 +79,45 @@ describe('indexer/transform/campaigns', () => {
     });
   });
 
-  describe('mainParameterOf', () => {
-    it('is the ERC20 target token', () => {
-      expect(mainParameterOf({ campaignData: erc20Data, campaignId: campaignIdMixed })).to.equal(targetToken);
+  describe('toConfiguration', () => {
+    const base = { distributionChainId: 31337, campaignId: campaignIdMixed, campaignType: 1, startTimestamp: 100, duration: 50 };
+
+    it('uses the ERC20 target token as identifier and groups by compute chain + type name + identifier', () => {
+      const c = toConfiguration({ ...base, campaignData: erc20Data });
+      expect(c.mainParameter).to.equal(targetToken);
+      expect(c.computeChainId).to.equal(31337);
+      expect(c.endTimestamp).to.equal(150);
+      expect(c.opportunityId).to.equal(opportunityDbId(31337, 'ERC20', targetToken));
+      expect(c.params).to.include({ targetToken, url: '' });
     });
 
-    it('reads the target token inside a cross-chain wrapped payload', () => {
-      expect(mainParameterOf({ campaignData: wrapped, campaignId: campaignIdMixed })).to.equal(targetToken);
+    it('reads the target token and the compute chain inside a cross-chain wrapped payload', () => {
+      const c = toConfiguration({ ...base, campaignData: wrapped });
+      expect(c.mainParameter).to.equal(targetToken);
+      expect(c.computeChainId).to.equal(8453);
+      expect(c.opportunityId).to.equal(opportunityDbId(8453, 'ERC20', targetToken));
     });
 
-    it('falls back to the lower-cased campaign id when the data has no leading address', () => {
-      expect(mainParameterOf({ campaignData: '0x', campaignId: campaignIdMixed })).to.equal(`0x${'ab'.repeat(32)}`);
+    it('falls back to the lower-cased campaign id and keeps raw data when nothing decodes', () => {
+      const c = toConfiguration({ ...base, campaignType: 77, campaignData: '0x' });
+      expect(c.mainParameter).to.equal(`0x${'ab'.repeat(32)}`);
+      expect(c.params).to.deep.equal({ raw: '0x' });
+    });
+
+    it('records why a known type did not decode, and still derives an opportunity', () => {
+      const c = toConfiguration({ ...base, campaignData: '0x1234' });
+      expect(c.params['decodeError']).to.match(/type 1 data does not match its layout/);
+      expect(c.opportunityId).to.match(/^\d+$/);
+    });
+  });
+
+  describe('toOpportunityRows', () => {
+    it('yields one row per opportunity with the action of its type', () => {
+      const base = { distributionChainId: 31337, campaignId: campaignIdMixed, startTimestamp: 100, duration: 50 };
+      const a = toConfiguration({ ...base, campaignType: 1, campaignData: erc20Data });
+      const b = toConfiguration({ ...base, campaignType: 1, startTimestamp: 200, campaignData: erc20Data });
+      const rows = toOpportunityRows([a, b]);
+      expect(rows).to.deep.equal([{ id: a.opportunityId, chainId: 31337, type: 'ERC20', identifier: targetToken, action: 'HOLD' }]);
     });
   });
 

@@ -1,0 +1,97 @@
+import { campaignTypeName } from '../campaignTypes.js';
+import { tokenDbId } from '../ids.js';
+import type { OpportunitySource } from '../store/opportunitySources.js';
+import type { TokenRecord } from './records.js';
+
+export type CampaignWindow = { start: number; end: number };
+export type OpportunityStatus = 'NONE' | 'PAST' | 'LIVE' | 'SOON';
+
+/** Pure: LIVE when a campaign runs at `now`, else SOON when one starts later, else PAST; NONE without campaigns. */
+export function opportunityStatus(windows: CampaignWindow[], now: number): { status: OpportunityStatus; liveCampaigns: number } {
+  const live = windows.filter((w) => w.start <= now && now < w.end).length;
+  if (live) return { status: 'LIVE', liveCampaigns: live };
+  if (windows.some((w) => w.start > now)) return { status: 'SOON', liveCampaigns: 0 };
+  return { status: windows.length ? 'PAST' : 'NONE', liveCampaigns: 0 };
+}
+
+const VERBS: Record<string, string> = { HOLD: 'Hold', POOL: 'Provide liquidity to', LEND: 'Supply', BORROW: 'Borrow', STAKE: 'Stake', DROP: 'Claim', LONG: 'Go long on', SHORT: 'Go short on', SWAP: 'Swap' };
+
+/** Pure: a readable opportunity name, e.g. "Hold stTST" or "Provide liquidity to TLP". */
+export function opportunityName(src: Pick<OpportunitySource, 'action' | 'type' | 'identifier' | 'target'>): string {
+  const subject = src.target?.symbol || `${src.identifier.slice(0, 6)}…${src.identifier.slice(-4)}`;
+  const verb = VERBS[src.action];
+  return verb ? `${verb} ${subject}` : `${src.type} ${subject}`;
+}
+
+/**
+ * Pure: the denormalized opportunity document (public Opportunity record plus search-only fields)
+ * from its PostgreSQL sources. `status` and `liveCampaigns` are as of `now`; readers recompute them
+ * from `campaignWindows`. Figures the metrics job computes start at zero.
+ * @returns null when the opportunity has no campaign left (its document is deleted).
+ */
+export function toOpportunityDocument(src: OpportunitySource, chainName: string, now: number) {
+  if (!src.campaigns.length) return null;
+  const windows = src.campaigns.map((c) => ({ start: Number(c.start_timestamp), end: Number(c.end_timestamp) }));
+  const { status, liveCampaigns } = opportunityStatus(windows, now);
+  const tokens: TokenRecord[] = src.target
+    ? [{ id: src.target.id ?? tokenDbId(src.chain_id, src.target.address), name: src.target.name, chainId: src.chain_id, address: src.target.address,
+        decimals: src.target.decimals, symbol: src.target.symbol, icon: src.target.icon, verified: src.target.verified, isNative: src.target.is_native,
+        isTest: src.target.is_test, type: src.target.type, price: null, updatedAt: null, priceSource: null }]
+    : [];
+  const name = opportunityName(src);
+  const depositUrl = src.campaigns.map((c) => c.params['url']).find((u): u is string => typeof u === 'string' && u.length > 0) ?? '';
+  const starts = windows.map((w) => w.start);
+  const ends = windows.map((w) => w.end);
+  const timestamp = String(now);
+  const rewardSymbols = [...new Set(src.campaigns.map((c) => c.reward_symbol).filter((s): s is string => !!s))];
+  return {
+    id: src.id,
+    chainId: src.chain_id,
+    type: src.type,
+    identifier: src.identifier,
+    name,
+    description: `Earn rewards on ${chainName}: ${name.charAt(0).toLowerCase()}${name.slice(1)}.`,
+    howToSteps: [] as string[],
+    status,
+    action: src.action,
+    tags: [] as string[],
+    mainProtocol: '',
+    depositUrl,
+    depositUrls: [] as unknown[],
+    explorerAddress: /^0x[0-9a-f]{40}$/.test(src.identifier) ? src.identifier : '',
+    hidden: false,
+    tvl: 0,
+    apr: 0,
+    dailyRewards: 0,
+    nativeApr: 0,
+    totalApr: 0,
+    maxDailyRewards: null,
+    maxApr: null,
+    liveCampaigns,
+    lastCampaignCreatedAt: Math.max(...src.campaigns.map((c) => Math.floor(c.created_at.getTime() / 1000))),
+    liveCampaignsForCreator: 0,
+    soonCampaignsForCreator: 0,
+    pastCampaignsForCreator: 0,
+    earliestCampaignStart: Math.min(...starts),
+    latestCampaignStart: Math.max(...starts),
+    earliestCampaignEnd: Math.min(...ends),
+    latestCampaignEnd: Math.max(...ends),
+    distributionType: 'DUTCH_AUCTION',
+    tokens,
+    activePrograms: [] as unknown[],
+    protocol: null,
+    aprRecord: { cumulated: 0, timestamp, breakdowns: [] as unknown[] },
+    tvlRecord: { total: 0, timestamp, breakdowns: [] as unknown[] },
+    rewardsRecord: { total: 0, timestamp, breakdowns: [] as unknown[] },
+    campaignWindows: windows,
+    campaignTypes: [...new Set(src.campaigns.map((c) => c.campaign_type))],
+    campaignIds: src.campaigns.map((c) => c.campaign_id),
+    creatorAddresses: [...new Set(src.campaigns.map((c) => c.creator))],
+    rewardTokenSymbols: rewardSymbols,
+    rewardTokenTypes: [...new Set(src.campaigns.map((c) => c.reward_type ?? 'TOKEN'))],
+    searchText: [name, src.type, campaignTypeName(src.campaigns[0]!.campaign_type), src.identifier, src.target?.symbol ?? '', src.target?.name ?? '', chainName, ...rewardSymbols].join(' '),
+    indexedAt: new Date(now * 1000).toISOString(),
+  };
+}
+
+export type OpportunityDocument = NonNullable<ReturnType<typeof toOpportunityDocument>>;

@@ -1,0 +1,56 @@
+import type { PgClient } from '../../internal/pg.js';
+
+export type OpportunityCampaign = {
+  id: string;
+  campaign_id: string;
+  creator: string;
+  reward_token: string;
+  reward_symbol: string | null;
+  reward_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
+  amount: string;
+  campaign_type: number;
+  start_timestamp: string;
+  end_timestamp: string;
+  params: Record<string, unknown>;
+  created_at: Date;
+};
+
+export type OpportunityTarget = {
+  id: string; name: string | null; address: string; symbol: string; decimals: number; icon: string;
+  verified: boolean; is_native: boolean; is_test: boolean; type: 'TOKEN' | 'PRETGE' | 'POINT';
+};
+
+export type OpportunitySource = {
+  id: string;
+  chain_id: number;
+  type: string;
+  identifier: string;
+  action: string;
+  campaigns: OpportunityCampaign[];
+  /** The identifier's token row when the identifier is a token on the opportunity's chain. */
+  target: OpportunityTarget | null;
+};
+
+/**
+ * Loads opportunities with their current campaigns (overrides applied) and target token in one
+ * query; ids with no row are absent.
+ */
+export async function loadOpportunitySources(client: PgClient, ids: string[]): Promise<OpportunitySource[]> {
+  if (!ids.length) return [];
+  const { rows } = await client.query<OpportunitySource>(
+    `SELECT o.id, o.chain_id, o.type, o.identifier, o.action,
+       COALESCE((SELECT json_agg(json_build_object(
+           'id', c.id, 'campaign_id', c.campaign_id, 'creator', c.creator, 'reward_token', c.reward_token,
+           'reward_symbol', rt.symbol, 'reward_type', rt.type, 'amount', c.amount::text, 'campaign_type', c.campaign_type,
+           'start_timestamp', c.start_timestamp::text, 'end_timestamp', c.end_timestamp::text, 'params', c.params, 'created_at', c.created_at)
+           ORDER BY c.created_at, c.id)
+         FROM campaigns_current c
+         LEFT JOIN tokens rt ON rt.chain_id = c.distribution_chain_id AND rt.address = c.reward_token
+         WHERE c.opportunity_id = o.id), '[]') AS campaigns,
+       (SELECT row_to_json(t) FROM (SELECT id, name, address, symbol, decimals, icon, verified, is_native, is_test, type
+          FROM tokens WHERE chain_id = o.chain_id AND address = o.identifier) t) AS target
+     FROM opportunities o WHERE o.id = ANY($1::text[])`,
+    [ids],
+  );
+  return rows.map((r) => ({ ...r, campaigns: r.campaigns.map((c) => ({ ...c, created_at: new Date(c.created_at) })) }));
+}
