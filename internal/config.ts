@@ -24,6 +24,18 @@ export type ChainConfig = {
   priceFeeds: Record<string, `0x${string}`>;
   /** Chain key of this chain in the HTTP price API (`<key>:<address>`); default `chain-<id>`. */
   priceApiChain?: string;
+  /** Operator-maintained token flags, applied by the tokens job. */
+  tokens: TokenFlagsConfig[];
+};
+
+export type TokenFlagsConfig = {
+  address: `0x${string}`;
+  type?: 'TOKEN' | 'PRETGE' | 'POINT';
+  verified?: boolean;
+  isTest?: boolean;
+  stablecoin?: boolean;
+  icon?: string;
+  displaySymbol?: string;
 };
 
 export type Config = {
@@ -91,6 +103,24 @@ const chainsSchema: JSONSchemaType<ChainConfig[]> = {
         default: {},
       } as never,
       priceApiChain: { type: 'string', minLength: 1, nullable: true } as never,
+      tokens: {
+        type: 'array',
+        default: [],
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['address'],
+          properties: {
+            address: { type: 'string', pattern: ADDRESS },
+            type: { type: 'string', enum: ['TOKEN', 'PRETGE', 'POINT'], nullable: true },
+            verified: { type: 'boolean', nullable: true },
+            isTest: { type: 'boolean', nullable: true },
+            stablecoin: { type: 'boolean', nullable: true },
+            icon: { type: 'string', nullable: true },
+            displaySymbol: { type: 'string', nullable: true },
+          },
+        },
+      } as never,
     },
   },
 };

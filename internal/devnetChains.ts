@@ -24,6 +24,15 @@ export const DEVNET_ADDRESSES = {
   priceFeeds: [at(7), at(8), at(9)],
 } as const;
 
+/** Flags of the devnet tokens: RWD and USDCx verified (USDCx a stablecoin), PTS a point token. */
+export const DEVNET_TOKEN_FLAGS = [
+  { address: DEVNET_ADDRESSES.rewardTokens[0], verified: true, icon: 'https://icons.invalid/tokens/rwd.svg' },
+  { address: DEVNET_ADDRESSES.rewardTokens[1], verified: true, stablecoin: true, icon: 'https://icons.invalid/tokens/usdc.svg', displaySymbol: 'USDC' },
+  { address: DEVNET_ADDRESSES.rewardTokens[2], type: 'POINT' as const, icon: 'https://icons.invalid/tokens/pts.svg' },
+  { address: DEVNET_ADDRESSES.targetTokens[0], verified: true },
+  { address: DEVNET_ADDRESSES.targetTokens[1], verified: true },
+];
+
 /**
  * Default chain configuration: our devnets, with contract addresses that are deterministic because
  * contracts/deploy.ts deploys from account #0 in a fixed order on a fresh chain (Distributor at
@@ -43,5 +52,6 @@ export function devnetChains(ports: readonly number[] = DEVNETS.map((d) => d.por
     explorers: [{ type: 'BLOCKSCOUT' as const, url: `http://127.0.0.1:${ports[i] ?? d.port}/explorer` }],
     nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     priceFeeds: Object.fromEntries(DEVNET_ADDRESSES.rewardTokens.map((token, k) => [token.toLowerCase(), DEVNET_ADDRESSES.priceFeeds[k]!])),
+    tokens: DEVNET_TOKEN_FLAGS,
   }));
 }

@@ -1,10 +1,12 @@
 import { publishSearch } from './publishSearch.js';
 import { syncBlocks } from './syncBlocks.js';
 import { syncCampaigns } from './syncCampaigns.js';
+import { syncTokens } from './syncTokens.js';
+import { refreshPrices } from './refreshPrices.js';
 import type { Job } from './types.js';
 
 /** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
-export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, publishSearch];
+export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncTokens, refreshPrices, publishSearch];
 
 export function findJob(name: string): Job | undefined {
   return JOBS.find((j) => j.name === name);

@@ -1,7 +1,7 @@
 import { CAMPAIGN_EVENTS } from '../indexer/abis/distributionCreator.js';
-import { erc20MetadataAbi } from '../indexer/abis/erc20.js';
 import { decodeCampaignOverride, decodeCampaignReallocation, decodeNewCampaign } from '../indexer/decode.js';
 import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
+import { readTokenMetadata } from '../indexer/readTokenMetadata.js';
 import { planRanges, type BlockRange } from '../indexer/plan.js';
 import { projectOutbox } from '../indexer/projectOutbox.js';
 import type { ChainClient } from '../indexer/rpc.js';
@@ -102,28 +102,16 @@ async function persistBatch(deps: JobDeps, chainId: number, range: BlockRange, b
     await upsertOverrides(tx, batch.overrides);
     await upsertReallocations(tx, batch.reallocations);
     await upsertOpportunities(tx, batch.opportunities);
-    await enqueueOutbox(tx, 'campaign', [...new Set([...batch.campaigns.map((c) => c.id), ...changed])]);
+    // A parent's document lists its children: new or moved sub-campaigns refresh their parents too.
+    const parents = [...batch.campaigns, ...batch.overrides].map((c) => c.parentCampaignId).filter((id): id is string => id !== null);
+    await enqueueOutbox(tx, 'campaign', [...new Set([...batch.campaigns.map((c) => c.id), ...changed, ...parents])]);
     await enqueueOutbox(tx, 'opportunity', [...new Set([...batch.opportunities.map((o) => o.id), ...previousOpportunities])]);
     await setCursor(tx, NAME, chainId, range.to);
   });
 }
 
-/** ERC20 metadata of tokens not stored yet, read in one deployless multicall; unreadable ones are skipped. */
-async function fetchTokenMetadata(deps: JobDeps, { chain, client }: ChainClient, addresses: string[]): Promise<TokenRow[]> {
-  const missing = await missingTokens(deps.pg, chain.id, addresses);
-  if (!missing.length) return [];
-  const calls = missing.flatMap((address) =>
-    (['name', 'symbol', 'decimals'] as const).map((functionName) => ({ address: address as `0x${string}`, abi: erc20MetadataAbi, functionName })),
-  );
-  const results = await client.multicall({ contracts: calls, allowFailure: true, deployless: true });
-  const rows: TokenRow[] = [];
-  missing.forEach((address, i) => {
-    const [name, symbol, decimals] = results.slice(i * 3, i * 3 + 3).map((r) => (r.status === 'success' ? r.result : undefined));
-    if (decimals === undefined || symbol === undefined) {
-      deps.logger.warn({ msg: 'token metadata unreadable; token not stored', chain_id: chain.id, token: address });
-      return;
-    }
-    rows.push({ chainId: chain.id, address, name: (name as string | undefined) ?? null, symbol: symbol as string, decimals: Number(decimals) });
-  });
-  return rows;
+/** ERC20 metadata of tokens not stored yet. */
+async function fetchTokenMetadata(deps: JobDeps, chainClient: ChainClient, addresses: string[]): Promise<TokenRow[]> {
+  const missing = await missingTokens(deps.pg, chainClient.chain.id, addresses);
+  return missing.length ? readTokenMetadata(chainClient, missing, deps.logger) : [];
 }

@@ -12,6 +12,12 @@ export type DecodedCampaignData = {
   computeChainId: number | null;
   /** The opportunity identifier (pool, vault or token address, lower-case), when the data names one. */
   mainParameter: string | null;
+  /**
+   * On-chain id of the parent campaign of a sub-campaign, else null. Our convention (the real
+   * contracts do not define one): an ERC20-family campaign whose `extraData` is exactly one 32-byte
+   * word names its parent campaign on the same distribution chain.
+   */
+  parentCampaignId: string | null;
   /** Decoded fields, JSON-safe (integers as numbers, bytes as hex); `{ raw }` when not decodable. */
   params: Record<string, unknown>;
   layout: 'ERC20' | 'ERC20_LEGACY' | 'CLAMM' | 'RAW';
@@ -41,6 +47,7 @@ export function decodeCampaignData(campaignType: number, campaignData: Hex): Dec
   const raw = (decodeError?: string): DecodedCampaignData => ({
     computeChainId,
     mainParameter: leadingAddress(data)?.toLowerCase() ?? null,
+    parentCampaignId: null,
     params: { raw: data },
     layout: 'RAW',
     ...(decodeError ? { decodeError } : {}),
@@ -53,7 +60,9 @@ export function decodeCampaignData(campaignType: number, campaignData: Hex): Dec
   for (const [layout, params, key] of attempts) {
     try {
       const decoded = decodeWith(params, data);
-      return { computeChainId, mainParameter: String(decoded[key]), params: decoded, layout };
+      const extra = decoded['extraData'];
+      const parentCampaignId = typeof extra === 'string' && /^0x[0-9a-fA-F]{64}$/.test(extra) ? extra.toLowerCase() : null;
+      return { computeChainId, mainParameter: String(decoded[key]), parentCampaignId, params: decoded, layout };
     } catch (error) {
       lastError = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     }

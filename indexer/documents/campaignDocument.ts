@@ -37,6 +37,7 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     price: null,
     updatedAt: null,
     priceSource: null,
+    ...(src.token_display_symbol ? { displaySymbol: src.token_display_symbol } : {}),
   };
   return {
     id: src.id,
@@ -69,9 +70,9 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
       preComputeStatus: 'PROCESSING',
     },
     createdAt: src.created_at.toISOString(),
-    rootCampaignId: null,
-    parentCampaignId: null,
-    childCampaignIds: [] as string[],
+    rootCampaignId: src.root_campaign_id ?? null,
+    parentCampaignId: src.parent_campaign_id ?? null,
+    childCampaignIds: src.child_campaign_ids ?? ([] as string[]),
     dailyRewardsBreakdown: [] as unknown[],
     pauseCompute: null,
     pausePrecompute: null,

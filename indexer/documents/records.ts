@@ -27,6 +27,8 @@ export type TokenRecord = {
   price: number | null;
   updatedAt: number | null;
   priceSource: string | null;
+  /** Custom display symbol, when the operator set one. */
+  displaySymbol?: string;
 };
 
 export function toChainRecord(row: ChainRow): ChainRecord {

@@ -19,19 +19,20 @@ export async function upsertCampaigns(client: PgClient, rows: CampaignRow[]): Pr
   await client.query(
     `INSERT INTO campaigns (id, distribution_chain_id, compute_chain_id, campaign_id, creator, reward_token, amount,
        campaign_type, start_timestamp, end_timestamp, campaign_data, block_number, block_hash, tx_hash, log_index, created_at,
-       main_parameter, opportunity_id, params)
+       main_parameter, opportunity_id, params, parent_campaign_id)
      SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::numeric[],
        $8::int[], $9::bigint[], $10::bigint[], $11::text[], $12::bigint[], $13::text[], $14::text[], $15::int[], $16::timestamptz[],
-       $17::text[], $18::text[], $19::jsonb[])
+       $17::text[], $18::text[], $19::jsonb[], $20::text[])
      ON CONFLICT (distribution_chain_id, campaign_id) DO UPDATE SET
        compute_chain_id = EXCLUDED.compute_chain_id, creator = EXCLUDED.creator, reward_token = EXCLUDED.reward_token,
        amount = EXCLUDED.amount, campaign_type = EXCLUDED.campaign_type, start_timestamp = EXCLUDED.start_timestamp,
        end_timestamp = EXCLUDED.end_timestamp, campaign_data = EXCLUDED.campaign_data, block_number = EXCLUDED.block_number,
        block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, log_index = EXCLUDED.log_index, created_at = EXCLUDED.created_at,
-       main_parameter = EXCLUDED.main_parameter, opportunity_id = EXCLUDED.opportunity_id, params = EXCLUDED.params`,
+       main_parameter = EXCLUDED.main_parameter, opportunity_id = EXCLUDED.opportunity_id, params = EXCLUDED.params,
+       parent_campaign_id = EXCLUDED.parent_campaign_id`,
     columns(rows, ['id', 'distributionChainId', 'computeChainId', 'campaignId', 'creator', 'rewardToken', 'amount', 'campaignType',
       'startTimestamp', 'endTimestamp', 'campaignData', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'createdAt',
-      'mainParameter', 'opportunityId', 'params']),
+      'mainParameter', 'opportunityId', 'params', 'parentCampaignId']),
   );
   return rows.map((r) => r.id);
 }
@@ -41,12 +42,12 @@ export async function upsertOverrides(client: PgClient, rows: CampaignOverrideRo
   if (!rows.length) return;
   await client.query(
     `INSERT INTO campaign_overrides (chain_id, campaign_db_id, campaign_id, campaign_type, compute_chain_id, start_timestamp, end_timestamp,
-       campaign_data, main_parameter, opportunity_id, params, block_number, block_hash, tx_hash, log_index, timestamp)
+       campaign_data, main_parameter, opportunity_id, params, block_number, block_hash, tx_hash, log_index, timestamp, parent_campaign_id)
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
-       $10::text[], $11::jsonb[], $12::bigint[], $13::text[], $14::text[], $15::int[], $16::bigint[])
+       $10::text[], $11::jsonb[], $12::bigint[], $13::text[], $14::text[], $15::int[], $16::bigint[], $17::text[])
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING`,
     columns(rows, ['chainId', 'campaignDbId', 'campaignId', 'campaignType', 'computeChainId', 'startTimestamp', 'endTimestamp', 'campaignData',
-      'mainParameter', 'opportunityId', 'params', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'timestamp']),
+      'mainParameter', 'opportunityId', 'params', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'timestamp', 'parentCampaignId']),
   );
 }
 

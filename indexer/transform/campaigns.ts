@@ -16,6 +16,8 @@ type Configuration = {
   campaignData: Hex;
   mainParameter: string;
   opportunityId: string;
+  /** Internal id of the parent campaign of a sub-campaign, else null. */
+  parentCampaignId: string | null;
   params: Record<string, unknown>;
 };
 
@@ -61,6 +63,7 @@ export function toConfiguration(c: { distributionChainId: number; campaignId: st
     campaignData: c.campaignData,
     mainParameter,
     opportunityId: opportunityDbId(computeChainId, campaignTypeName(c.campaignType), mainParameter),
+    parentCampaignId: decoded.parentCampaignId ? campaignDbId(c.distributionChainId, decoded.parentCampaignId) : null,
     params: decoded.decodeError ? { ...decoded.params, decodeError: decoded.decodeError } : decoded.params,
   };
 }

@@ -27,6 +27,11 @@ export function chainConfigOf(devnet: Devnet, stack: DeployedStack, overrides: P
     explorers: [{ type: 'BLOCKSCOUT', url: `http://127.0.0.1:${devnet.port}/explorer` }],
     nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     priceFeeds: Object.fromEntries(stack.tokens.rewards.map((t) => [t.address.toLowerCase(), t.priceFeed])),
+    tokens: [
+      { address: stack.tokens.rewards[0]!.address, verified: true },
+      { address: stack.tokens.rewards[1]!.address, verified: true, stablecoin: true, displaySymbol: 'USDC' },
+      { address: stack.tokens.rewards[2]!.address, type: 'POINT' },
+    ],
     ...overrides,
   };
 }

@@ -34,7 +34,7 @@ describe('reorgs: a devnet snapshot/revert replaces indexed blocks with differen
     h = await createHarness({ chainIds: [31337] });
     rpcUrl = h.chains[0]!.devnet.rpcUrl;
     const now = await getLatestTimestamp({ rpcUrl });
-    [kept] = await create(campaign(now + DAY));
+    kept = (await create(campaign(now + DAY)))[0]!;
     await indexAll();
   });
 

@@ -117,7 +117,7 @@ describe('internal/config', () => {
     describe('CHAINS', () => {
       it('reads the chains from JSON and applies the per-chain defaults', () => {
         const { chains } = loadConfig({ CHAINS: JSON.stringify([chain(1)]) });
-        expect(chains).to.deep.equal([{ ...chain(1), icon: '', startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {} }]);
+        expect(chains).to.deep.equal([{ ...chain(1), icon: '', startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] }]);
       });
 
       it('throws naming CHAINS when it is not JSON', () => {

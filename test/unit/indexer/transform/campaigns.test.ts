@@ -54,6 +54,7 @@ describe('indexer/transform/campaigns', () => {
         createdAt: new Date(1_700_000_100 * 1000),
         mainParameter: targetToken,
         opportunityId: opportunityDbId(31337, 'ERC20', targetToken),
+        parentCampaignId: null,
         params: { targetToken, whitelist: [], blacklist: [], url: '', forwarders: [], hooks: [], extraData: '0x' },
       });
     });

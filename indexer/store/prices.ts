@@ -1,0 +1,94 @@
+import type { PgClient, PgPool } from '../../internal/pg.js';
+import { isStale, type StoredPrice } from '../prices/isStale.js';
+import type { PriceHistoryRow, TokenPriceRow } from '../prices/toPriceRows.js';
+import type { PriceToken } from '../prices/types.js';
+
+type Queryable = Pick<PgClient | PgPool, 'query'>;
+
+/** Every stored token, as the prices job asks for it (address lower-case), in id order. */
+export async function listTokensToPrice(db: Queryable): Promise<PriceToken[]> {
+  const { rows } = await db.query<{ id: string; chain_id: number; address: string }>('SELECT id, chain_id, address FROM tokens ORDER BY id');
+  return rows.map((r) => ({ id: r.id, chainId: r.chain_id, address: r.address }));
+}
+
+/**
+ * Batch upsert of current prices (one statement). The previous row is read in the same statement
+ * snapshot, so the result says exactly which tokens got a new price or source.
+ * @returns ids of tokens priced for the first time or whose price or price source changed.
+ */
+export async function upsertTokenPrices(client: PgClient, rows: readonly TokenPriceRow[]): Promise<string[]> {
+  if (!rows.length) return [];
+  const { rows: changed } = await client.query<{ token_id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::float8[], $3::text[], $4::timestamptz[], $5::timestamptz[])
+         AS t(token_id, price, price_source, updated_at, fetched_at)
+     ), previous AS (
+       SELECT p.token_id, p.price, p.price_source FROM token_prices p JOIN input USING (token_id)
+     ), written AS (
+       INSERT INTO token_prices (token_id, price, price_source, updated_at, fetched_at)
+       SELECT token_id, price, price_source, updated_at, fetched_at FROM input
+       ON CONFLICT (token_id) DO UPDATE SET price = EXCLUDED.price, price_source = EXCLUDED.price_source,
+         updated_at = EXCLUDED.updated_at, fetched_at = EXCLUDED.fetched_at
+       RETURNING token_id, price, price_source
+     )
+     SELECT w.token_id FROM written w LEFT JOIN previous p USING (token_id)
+     WHERE p.token_id IS NULL OR p.price IS DISTINCT FROM w.price OR p.price_source IS DISTINCT FROM w.price_source
+     ORDER BY w.token_id`,
+    [rows.map((r) => r.tokenId), rows.map((r) => r.price), rows.map((r) => r.priceSource), rows.map((r) => r.updatedAt), rows.map((r) => r.fetchedAt)],
+  );
+  return changed.map((r) => r.token_id);
+}
+
+/**
+ * Folds price observations into daily candles (one statement): min and max widen, `close` and
+ * `source` follow the observation with the latest own time, `open` stays the day's first.
+ * Replaying an observation changes nothing. At most one row per (token, day) per call.
+ * @returns the number of history rows written.
+ */
+export async function upsertPriceHistory(client: PgClient, rows: readonly PriceHistoryRow[]): Promise<number> {
+  if (!rows.length) return 0;
+  const result = await client.query(
+    `INSERT INTO token_price_history AS h (token_id, day, open, close, min, max, source, updated_at)
+     SELECT token_id, day, price, price, price, price, source, updated_at
+     FROM unnest($1::text[], $2::date[], $3::float8[], $4::text[], $5::timestamptz[]) AS t(token_id, day, price, source, updated_at)
+     ON CONFLICT (token_id, day) DO UPDATE SET
+       min = LEAST(h.min, EXCLUDED.min),
+       max = GREATEST(h.max, EXCLUDED.max),
+       close = CASE WHEN EXCLUDED.updated_at >= h.updated_at THEN EXCLUDED.close ELSE h.close END,
+       source = CASE WHEN EXCLUDED.updated_at >= h.updated_at THEN EXCLUDED.source ELSE h.source END,
+       updated_at = GREATEST(h.updated_at, EXCLUDED.updated_at)`,
+    [rows.map((r) => r.tokenId), rows.map((r) => r.day), rows.map((r) => r.price), rows.map((r) => r.source), rows.map((r) => r.updatedAt)],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** Ids of campaigns whose reward token (distribution chain + address) is one of `tokenIds`. */
+export async function campaignsUsingTokens(db: Queryable, tokenIds: readonly string[]): Promise<string[]> {
+  if (!tokenIds.length) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT c.id FROM campaigns c JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
+     WHERE t.id = ANY($1::text[]) ORDER BY c.id`,
+    [tokenIds],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Current prices of `tokenIds`, each with its own time (Unix seconds), source and whether it is
+ * stale at `now` (older than `maxAgeSeconds`, see isStale). A stale price is returned as is with
+ * `stale: true`: consumers decide; the API serves it through toServedPrice (price null, updatedAt
+ * and priceSource kept). Tokens never priced are absent from the map.
+ */
+export async function loadTokenPrices(db: Queryable, tokenIds: readonly string[], now: Date, maxAgeSeconds: number): Promise<Map<string, StoredPrice>> {
+  if (!tokenIds.length) return new Map();
+  const { rows } = await db.query<{ token_id: string; price: number; price_source: string; updated_at: Date }>(
+    'SELECT token_id, price, price_source, updated_at FROM token_prices WHERE token_id = ANY($1::text[])',
+    [tokenIds],
+  );
+  return new Map(rows.map((r) => [r.token_id, {
+    price: r.price,
+    updatedAt: Math.floor(r.updated_at.getTime() / 1000),
+    priceSource: r.price_source,
+    stale: isStale({ updatedAt: r.updated_at, now, maxAgeSeconds }),
+  }]));
+}

@@ -1,0 +1,38 @@
+import { readTokenMetadata } from '../indexer/readTokenMetadata.js';
+import { enqueueOutbox } from '../indexer/store/outbox.js';
+import { applyTokenFlags, documentsUsingTokens, listTokenAddresses, NATIVE_TOKEN_ADDRESS, updateTokenMetadata, upsertTokens } from '../indexer/store/tokens.js';
+import { withTransaction } from '../internal/pg.js';
+import type { Job } from './types.js';
+
+/**
+ * Token records: each chain's native token, ERC20 metadata of every stored token re-read with
+ * multicall (symbols and names do change), and the operator flags of the chain config (verified,
+ * test, type TOKEN/PRETGE/POINT, stablecoin, icon, display symbol). Documents of campaigns and
+ * opportunities whose tokens changed are queued for re-projection. Tables: tokens, search_outbox.
+ */
+export const syncTokens: Job = {
+  name: 'tokens',
+  defaultCron: '0 */5 * * * *',
+  description: 'Native tokens, ERC20 metadata refresh and operator token flags.',
+  async run(deps) {
+    let changed = 0;
+    for (const chainClient of deps.rpc.values()) {
+      if (deps.signal.aborted) break;
+      const { chain } = chainClient;
+      const metadata = await readTokenMetadata(chainClient, await listTokenAddresses(deps.pg, chain.id), deps.logger);
+      const configured = await readTokenMetadata(chainClient, chain.tokens.map((t) => t.address.toLowerCase()), deps.logger);
+      await withTransaction(deps.pg, async (tx) => {
+        await upsertTokens(tx, [...configured, { chainId: chain.id, address: NATIVE_TOKEN_ADDRESS, ...chain.nativeToken }]);
+        const touched = new Set([
+          ...(await updateTokenMetadata(tx, metadata)),
+          ...(await applyTokenFlags(tx, chain.id, [{ address: NATIVE_TOKEN_ADDRESS, isNative: true, verified: true }, ...chain.tokens])),
+        ]);
+        const documents = await documentsUsingTokens(tx, chain.id, [...touched]);
+        await enqueueOutbox(tx, 'campaign', documents.campaigns);
+        await enqueueOutbox(tx, 'opportunity', documents.opportunities);
+        changed += touched.size;
+      });
+    }
+    return { ranges: [], counts: { changed } };
+  },
+};
