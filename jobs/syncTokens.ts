@@ -16,9 +16,10 @@ export const syncTokens: Job = {
   description: 'Native tokens, ERC20 metadata refresh and operator token flags.',
   async run(deps) {
     let changed = 0;
-    for (const chainClient of deps.rpc.values()) {
+    for (const chain of deps.config.chains) {
       if (deps.signal.aborted) break;
-      const { chain } = chainClient;
+      const chainClient = deps.rpc.get(chain.id);
+      if (!chainClient) continue;
       const metadata = await readTokenMetadata(chainClient, await listTokenAddresses(deps.pg, chain.id), deps.logger);
       const configured = await readTokenMetadata(chainClient, chain.tokens.map((t) => t.address.toLowerCase()), deps.logger);
       await withTransaction(deps.pg, async (tx) => {
