@@ -3,10 +3,13 @@ import { syncBlocks } from './syncBlocks.js';
 import { syncCampaigns } from './syncCampaigns.js';
 import { syncTokens } from './syncTokens.js';
 import { refreshPrices } from './refreshPrices.js';
+import { syncRoots } from './syncRoots.js';
+import { syncClaims } from './syncClaims.js';
+import { computeMetrics } from './computeMetrics.js';
 import type { Job } from './types.js';
 
 /** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
-export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncTokens, refreshPrices, publishSearch];
+export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncRoots, syncClaims, syncTokens, refreshPrices, computeMetrics, publishSearch];
 
 export function findJob(name: string): Job | undefined {
   return JOBS.find((j) => j.name === name);

@@ -1,0 +1,149 @@
+import type { StoredPrice } from '../prices/isStale.js';
+
+const DAY = 86_400;
+
+export type CampaignPhase = 'LIVE' | 'PAST' | 'SOON';
+
+/** Pure: SOON before the start, LIVE from start (inclusive) to end (exclusive), PAST after. */
+export function campaignPhase(start: number, end: number, now: number): CampaignPhase {
+  return now < start ? 'SOON' : now < end ? 'LIVE' : 'PAST';
+}
+
+export type CampaignMetricsInput = {
+  id: string;
+  campaignId: string;
+  opportunityId: string;
+  rewardTokenId: string;
+  rewardDecimals: number;
+  /** Net amount in token base units (decimal string). */
+  amount: string;
+  start: number;
+  end: number;
+  rewardPrice: StoredPrice | undefined;
+};
+
+export type CampaignStatusRecord = {
+  campaignId: string;
+  computedUntil: number;
+  processingStarted: number;
+  status: 'PROCESSING' | 'SUCCESS' | 'FAILED' | 'SKIPPED';
+  preComputeProcessingStarted: number;
+  preComputeStatus: 'PROCESSING' | 'SUCCESS' | 'FAILED' | 'SKIPPED';
+  delay: number;
+  error?: string;
+};
+
+export type CampaignMetrics = {
+  id: string;
+  phase: CampaignPhase;
+  /** USD per day at the reward token's price; null without a fresh price. */
+  dailyRewardsUsd: number | null;
+  /** Reward token base units per day (decimal string, rounded down). */
+  dailyAmount: string;
+  apr: number | null;
+  tvlUsd: number | null;
+  campaignStatus: CampaignStatusRecord;
+  inputs: { amount: string; decimals: number; durationSeconds: number; price: number | null; priceSource: string | null; priceUpdatedAt: number | null; priceStale: boolean; tvlUsd: number | null };
+};
+
+/** Pure: token base units → whole tokens as a float (for USD figures only; amounts stay exact elsewhere). */
+export function toUnits(amount: string | bigint, decimals: number): number {
+  const value = BigInt(amount);
+  const scale = 10n ** BigInt(decimals);
+  return Number(value / scale) + Number(value % scale) / Number(scale);
+}
+
+/**
+ * Pure: a campaign's figures. dailyRewards = net amount / duration in days × reward price;
+ * APR = dailyRewards × 365 / TVL × 100 (TVL of its opportunity). A missing or stale price gives
+ * null USD figures and a SKIPPED computation status naming why, never a guessed value.
+ */
+export function computeCampaignMetrics(c: CampaignMetricsInput, tvlUsd: number | null, now: number, runStarted: number): CampaignMetrics {
+  const duration = Math.max(1, c.end - c.start);
+  const dailyAmount = (BigInt(c.amount) * BigInt(DAY)) / BigInt(duration);
+  const price = c.rewardPrice && !c.rewardPrice.stale ? c.rewardPrice.price : null;
+  const dailyRewardsUsd = price === null ? null : toUnits(c.amount, c.rewardDecimals) * (DAY / duration) * price;
+  const apr = dailyRewardsUsd !== null && tvlUsd ? (dailyRewardsUsd * 365 * 100) / tvlUsd : null;
+  const phase = campaignPhase(c.start, c.end, now);
+  const computedUntil = phase === 'SOON' ? c.start : Math.min(now, c.end);
+  const error = price !== null ? undefined : c.rewardPrice ? 'reward token price is stale' : 'no price for the reward token';
+  const status: CampaignStatusRecord['status'] = phase === 'SOON' ? 'SKIPPED' : error ? 'SKIPPED' : 'SUCCESS';
+  return {
+    id: c.id,
+    phase,
+    dailyRewardsUsd,
+    dailyAmount: dailyAmount.toString(),
+    apr,
+    tvlUsd,
+    campaignStatus: {
+      campaignId: c.campaignId, computedUntil, processingStarted: runStarted, status, preComputeProcessingStarted: runStarted, preComputeStatus: status,
+      delay: phase === 'LIVE' ? Math.max(0, now - computedUntil) : 0, ...(phase === 'SOON' ? { error: 'campaign has not started' } : error ? { error } : {}),
+    },
+    inputs: {
+      amount: c.amount, decimals: c.rewardDecimals, durationSeconds: duration, price: c.rewardPrice?.price ?? null, priceSource: c.rewardPrice?.priceSource ?? null,
+      priceUpdatedAt: c.rewardPrice?.updatedAt ?? null, priceStale: c.rewardPrice?.stale ?? false, tvlUsd,
+    },
+  };
+}
+
+export type TvlReading = {
+  method: 'ERC20_TOTAL_SUPPLY' | 'ERC4626_TOTAL_ASSETS' | 'NONE';
+  /** The token the amount is denominated in. */
+  tokenId: string | null;
+  tokenAddress: string | null;
+  amount: string | null;
+  decimals: number | null;
+  price: StoredPrice | undefined;
+};
+
+/** Pure: TVL in USD from an on-chain reading and a fresh price; null when either is missing. */
+export function tvlUsdOf(reading: TvlReading): number | null {
+  if (reading.method === 'NONE' || reading.amount === null || reading.decimals === null || !reading.price || reading.price.stale) return null;
+  return toUnits(reading.amount, reading.decimals) * reading.price.price;
+}
+
+export type OpportunityMetrics = ReturnType<typeof computeOpportunityMetrics>;
+
+/**
+ * Pure: an opportunity's figures from its campaigns' metrics and its TVL reading: dailyRewards is
+ * the sum over LIVE campaigns, APR = dailyRewards × 365 / TVL × 100, plus the aprRecord, tvlRecord
+ * and rewardsRecord breakdowns of the spec.
+ */
+export function computeOpportunityMetrics(
+  opportunityId: string,
+  campaigns: (CampaignMetrics & { campaignId: string; token: Record<string, unknown>; amount: string })[],
+  reading: TvlReading,
+  now: number,
+) {
+  const tvl = tvlUsdOf(reading);
+  const live = campaigns.filter((c) => c.phase === 'LIVE');
+  const dailyRewards = live.reduce((sum, c) => sum + (c.dailyRewardsUsd ?? 0), 0);
+  const apr = tvl ? (dailyRewards * 365 * 100) / tvl : 0;
+  const timestamp = String(now);
+  return {
+    opportunityId,
+    tvl: tvl ?? 0,
+    apr,
+    dailyRewards,
+    nativeApr: 0,
+    maxDailyRewards: live.length ? Math.max(...live.map((c) => c.dailyRewardsUsd ?? 0)) : null,
+    records: {
+      aprRecord: {
+        cumulated: apr, timestamp,
+        breakdowns: live.map((c) => ({ identifier: c.campaignId, type: 'CAMPAIGN', value: c.apr ?? 0, timestamp, distributionType: 'DUTCH_AUCTION' })),
+      },
+      tvlRecord: {
+        total: tvl ?? 0, timestamp,
+        breakdowns: reading.tokenAddress && tvl !== null ? [{ identifier: reading.tokenAddress, type: 'TOKEN', value: tvl }] : [],
+      },
+      rewardsRecord: {
+        total: dailyRewards, timestamp,
+        breakdowns: live.map((c) => ({
+          campaignId: c.id, value: c.dailyRewardsUsd ?? 0, maxValue: c.dailyRewardsUsd ?? 0, timestamp, token: c.token, amount: c.dailyAmount,
+          distributionType: 'DUTCH_AUCTION', onChainCampaignId: c.campaignId,
+        })),
+      },
+    },
+    inputs: { tvl: { method: reading.method, tokenAddress: reading.tokenAddress, amount: reading.amount, decimals: reading.decimals, price: reading.price ?? null }, liveCampaigns: live.map((c) => c.id) },
+  };
+}

@@ -1,0 +1,96 @@
+import type { PgClient, PgPool } from '../../internal/pg.js';
+import type { CampaignMetrics, OpportunityMetrics } from '../metrics/computeMetrics.js';
+
+export type MetricsCampaignRow = {
+  id: string;
+  campaign_id: string;
+  opportunity_id: string;
+  chain_id: number;
+  reward_token: string;
+  reward_token_id: string | null;
+  reward_decimals: number | null;
+  reward_symbol: string | null;
+  amount: string;
+  start_timestamp: string;
+  end_timestamp: string;
+};
+
+/** Every current campaign with its reward token, for the metrics job. */
+export async function loadMetricsCampaigns(db: PgPool | PgClient, chainIds: number[]): Promise<MetricsCampaignRow[]> {
+  const { rows } = await db.query<MetricsCampaignRow>(
+    `SELECT c.id, c.campaign_id, c.opportunity_id, c.distribution_chain_id AS chain_id, c.reward_token, t.id AS reward_token_id,
+       t.decimals AS reward_decimals, t.symbol AS reward_symbol, c.amount::text AS amount, c.start_timestamp, c.end_timestamp
+     FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
+     WHERE c.distribution_chain_id = ANY($1::int[]) AND c.opportunity_id IS NOT NULL`,
+    [chainIds],
+  );
+  return rows;
+}
+
+/** Opportunities of the given chains (TVL targets). */
+export async function loadMetricsOpportunities(db: PgPool | PgClient, chainIds: number[]): Promise<{ id: string; chain_id: number; identifier: string }[]> {
+  const { rows } = await db.query<{ id: string; chain_id: number; identifier: string }>('SELECT id, chain_id, identifier FROM opportunities WHERE chain_id = ANY($1::int[])', [chainIds]);
+  return rows;
+}
+
+/**
+ * Upserts campaign metrics and a snapshot at `ts`.
+ * @returns ids whose served figures changed (phase, computation status, APR, daily rewards, TVL).
+ */
+export async function upsertCampaignMetrics(client: PgClient, metrics: CampaignMetrics[], computedAt: Date, ts: Date): Promise<string[]> {
+  if (!metrics.length) return [];
+  const cols = [metrics.map((m) => m.id), metrics.map((m) => m.phase), metrics.map((m) => m.dailyRewardsUsd), metrics.map((m) => m.dailyAmount),
+    metrics.map((m) => m.apr), metrics.map((m) => m.tvlUsd), metrics.map((m) => JSON.stringify(m.campaignStatus)), metrics.map((m) => JSON.stringify(m.inputs))];
+  const { rows } = await client.query<{ id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::numeric[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[])
+         AS i(id, status, daily, daily_amount, apr, tvl, campaign_status, inputs)),
+     changed AS (
+       SELECT i.id FROM input i LEFT JOIN campaign_metrics m ON m.campaign_db_id = i.id
+       WHERE m.campaign_db_id IS NULL OR (m.status, m.daily_rewards_usd, m.apr, m.tvl_usd, m.campaign_status->>'status')
+         IS DISTINCT FROM (i.status, i.daily, i.apr, i.tvl, i.campaign_status->>'status')),
+     upsert AS (
+       INSERT INTO campaign_metrics (campaign_db_id, computed_at, status, daily_rewards_usd, daily_amount, apr, tvl_usd, campaign_status, inputs)
+       SELECT id, $9, status, daily, daily_amount, apr, tvl, campaign_status, inputs FROM input
+       ON CONFLICT (campaign_db_id) DO UPDATE SET computed_at = EXCLUDED.computed_at, status = EXCLUDED.status,
+         daily_rewards_usd = EXCLUDED.daily_rewards_usd, daily_amount = EXCLUDED.daily_amount, apr = EXCLUDED.apr, tvl_usd = EXCLUDED.tvl_usd,
+         campaign_status = EXCLUDED.campaign_status, inputs = EXCLUDED.inputs),
+     snap AS (
+       INSERT INTO campaign_snapshots (campaign_db_id, ts, apr, tvl, daily_rewards) SELECT id, $10, apr, tvl, daily FROM input
+       ON CONFLICT (campaign_db_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, daily_rewards = EXCLUDED.daily_rewards)
+     SELECT id FROM changed`,
+    [...cols, computedAt, ts],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Upserts opportunity metrics and a snapshot at `ts`.
+ * @returns ids whose served figures changed.
+ */
+export async function upsertOpportunityMetrics(client: PgClient, metrics: OpportunityMetrics[], computedAt: Date, ts: Date): Promise<string[]> {
+  if (!metrics.length) return [];
+  const cols = [metrics.map((m) => m.opportunityId), metrics.map((m) => m.tvl), metrics.map((m) => m.apr), metrics.map((m) => m.dailyRewards),
+    metrics.map((m) => m.nativeApr), metrics.map((m) => m.maxDailyRewards), metrics.map((m) => JSON.stringify(m.records)), metrics.map((m) => JSON.stringify(m.inputs))];
+  const { rows } = await client.query<{ id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[])
+         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs)),
+     changed AS (
+       SELECT i.id FROM input i LEFT JOIN opportunity_metrics m ON m.opportunity_id = i.id
+       WHERE m.opportunity_id IS NULL OR (m.tvl, m.apr, m.daily_rewards, m.native_apr, m.max_daily_rewards)
+         IS DISTINCT FROM (i.tvl, i.apr, i.daily, i.native_apr, i.max_daily)),
+     upsert AS (
+       INSERT INTO opportunity_metrics (opportunity_id, computed_at, tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, inputs)
+       SELECT id, $9, tvl, apr, daily, native_apr, max_daily, records, inputs FROM input
+       ON CONFLICT (opportunity_id) DO UPDATE SET computed_at = EXCLUDED.computed_at, tvl = EXCLUDED.tvl, apr = EXCLUDED.apr,
+         daily_rewards = EXCLUDED.daily_rewards, native_apr = EXCLUDED.native_apr, max_daily_rewards = EXCLUDED.max_daily_rewards,
+         records = EXCLUDED.records, inputs = EXCLUDED.inputs),
+     snap AS (
+       INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) SELECT id, $10, apr, tvl, native_apr, daily FROM input
+       ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr, daily_rewards = EXCLUDED.daily_rewards)
+     SELECT id FROM changed`,
+    [...cols, computedAt, ts],
+  );
+  return rows.map((r) => r.id);
+}

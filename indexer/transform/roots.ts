@@ -1,0 +1,36 @@
+import type { Hex } from 'viem';
+import type { LogPosition, RootLifecycleEvent } from '../decodeDistributor.js';
+
+type Positioned = { chainId: number; blockNumber: number; blockHash: string; txHash: string; logIndex: number; timestamp: number };
+
+/** A `roots` row: one TreeUpdated log. */
+export type RootRow = Positioned & { root: Hex; ipfsHash: Hex; endOfDisputePeriod: number };
+
+/** A `distributor_events` row: one Revoked, Disputed or DisputeResolved log. */
+export type DistributorEventRow = Positioned & { kind: 'revoked' | 'disputed' | 'dispute_resolved'; reason: string | null; valid: boolean | null };
+
+export class MissingBlockTimestampError extends Error {
+  override name = 'MissingBlockTimestampError';
+}
+
+/** Pure: the position fields of a row, with the block time from `timestamps` (the stored headers). */
+export function positionedRow(e: LogPosition, timestamps: ReadonlyMap<number, number>): Positioned {
+  const timestamp = timestamps.get(e.blockNumber);
+  if (timestamp === undefined) throw new MissingBlockTimestampError(`chain ${e.chainId}: no stored header for block ${e.blockNumber}`);
+  return { chainId: e.chainId, blockNumber: e.blockNumber, blockHash: e.blockHash, txHash: e.txHash, logIndex: e.logIndex, timestamp };
+}
+
+/**
+ * Pure: root-lifecycle events → `roots` rows (TreeUpdated) and `distributor_events` rows (the rest).
+ * @param timestamps block number → block time, for every block holding an event.
+ */
+export function toRootRows(events: readonly RootLifecycleEvent[], timestamps: ReadonlyMap<number, number>): { roots: RootRow[]; events: DistributorEventRow[] } {
+  const roots: RootRow[] = [];
+  const others: DistributorEventRow[] = [];
+  for (const e of events) {
+    const position = positionedRow(e, timestamps);
+    if (e.kind === 'tree_updated') roots.push({ ...position, root: e.root, ipfsHash: e.ipfsHash, endOfDisputePeriod: e.endOfDisputePeriod });
+    else others.push({ ...position, kind: e.kind, reason: e.kind === 'disputed' ? e.reason : null, valid: e.kind === 'dispute_resolved' ? e.valid : null });
+  }
+  return { roots, events: others };
+}

@@ -1,0 +1,142 @@
+import { rootLifecycleEvents } from '../indexer/abis/distributor.js';
+import { blockHashesOf, compareLogPosition, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decodeDistributor.js';
+import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
+import { planRanges, type BlockRange } from '../indexer/plan.js';
+import { createRewardTreeSource, RewardTreeFetchError, type RewardTreeSource } from '../indexer/rewardTrees/createRewardTreeSource.js';
+import { RewardTreeFormatError, type RewardTreeFile } from '../indexer/rewardTrees/parseRewardTree.js';
+import { verifyRewardTree } from '../indexer/rewardTrees/verifyRewardTree.js';
+import type { ChainClient } from '../indexer/rpc.js';
+import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
+import { assertCanonical, canonicalHead, lockChainForWrite } from '../indexer/store/chainGuard.js';
+import { upsertChains } from '../indexer/store/chains.js';
+import { getCursor, setCursor } from '../indexer/store/cursor.js';
+import { listTreesToCheck, markTree, storeVerifiedTree, type RewardTreeRecord } from '../indexer/store/rewardTrees.js';
+import { ensureRewardTrees, refreshRootState, upsertDistributorEvents, upsertRoots } from '../indexer/store/roots.js';
+import { toRootRows } from '../indexer/transform/roots.js';
+import { withTransaction } from '../internal/pg.js';
+import { createProgress } from './progress.js';
+import type { Job, JobDeps, JobRange } from './types.js';
+
+const NAME = 'roots';
+/** Bound on tree fetches per chain and run; the rest wait for the next run (least recently checked first). */
+const MAX_TREE_CHECKS_PER_RUN = 10;
+
+type Counts = { roots: number; distributor_events: number; trees_verified: number; trees_mismatch: number; trees_unavailable: number; rewards: number };
+
+/**
+ * Reward roots and their trees. Steps per chain: plan (up to the canonical header head stored by
+ * the blocks job) → fetch TreeUpdated / Revoked / Disputed / DisputeResolved logs → decode/transform →
+ * persist (chain write lock, canonical check, rows, derived revoked flags and
+ * chains.end_of_dispute_period, pending trees, cursor: one transaction per range). Then, for up to
+ * MAX_TREE_CHECKS_PER_RUN roots whose tree is pending or unavailable: fetch it from
+ * config.rewardTrees.source → verifyRewardTree → store its rewards and mark it verified, or mark it
+ * mismatch (logged at error level: the alert; counted as trees_mismatch) or unavailable (retried
+ * on a later run). Rewards of a mismatched tree are never stored.
+ * Tables: roots, distributor_events, reward_trees, rewards, reward_breakdowns, chains, cursors.
+ */
+export const syncRoots: Job = {
+  name: NAME,
+  defaultCron: '*/10 * * * * *',
+  description: 'Distributor roots into PostgreSQL; reward trees fetched, verified against the on-chain root, then stored.',
+  async run(deps) {
+    await upsertChains(deps.pg, deps.config.chains);
+    const source = deps.config.rewardTrees.source ? createRewardTreeSource(deps.config.rewardTrees.source) : null;
+    const ranges: JobRange[] = [];
+    const counts: Counts = { roots: 0, distributor_events: 0, trees_verified: 0, trees_mismatch: 0, trees_unavailable: 0, rewards: 0 };
+    for (const chainClient of deps.rpc.values()) {
+      if (deps.signal.aborted) break;
+      ranges.push(...(await indexRoots(deps, chainClient, counts)));
+      if (!deps.signal.aborted) await checkTrees(deps, chainClient.chain.id, source, counts);
+    }
+    return { ranges, counts };
+  },
+};
+
+/** The log-indexing half for one chain; returns the ranges committed. */
+async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Counts): Promise<JobRange[]> {
+  const { chain } = chainClient;
+  const head = await canonicalHead(deps.pg, chain.id);
+  if (head === null) return [];
+  const cursor = await getCursor(deps.pg, NAME, chain.id);
+  const planned = planRanges({ cursor, startBlock: chain.startBlock, head, confirmations: 0, maxRange: deps.config.indexer.maxLogRange, maxRanges: 1000 });
+  const progress = createProgress({ logger: deps.logger, total: planned.reduce((n, r) => n + r.to - r.from + 1, 0), unit: 'blocks' });
+  const done: JobRange[] = [];
+  for (const range of planned) {
+    if (deps.signal.aborted) break;
+    const events = await fetchRootLifecycleEvents(chainClient, range);
+    const written = await withTransaction(deps.pg, async (tx) => {
+      await lockChainForWrite(tx, chain.id);
+      await assertCanonical(tx, chain.id, range.to, blockHashesOf(events));
+      const rows = toRootRows(events, await loadBlockTimestamps(tx, chain.id, events.map((e) => e.blockNumber)));
+      await upsertRoots(tx, rows.roots);
+      await upsertDistributorEvents(tx, rows.events);
+      await refreshRootState(tx, chain.id);
+      await ensureRewardTrees(tx, chain.id, rows.roots.map((r) => r.root));
+      await setCursor(tx, NAME, chain.id, range.to);
+      return rows;
+    });
+    counts.roots += written.roots.length;
+    counts.distributor_events += written.events.length;
+    done.push({ chainId: chain.id, ...range });
+    deps.logger[events.length ? 'info' : 'debug']({
+      msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to, roots: written.roots.length, distributor_events: written.events.length,
+    });
+    progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
+  }
+  return done;
+}
+
+/** The four root-lifecycle events of a range, decoded, in chain order. */
+async function fetchRootLifecycleEvents({ chain, client }: ChainClient, range: BlockRange): Promise<RootLifecycleEvent[]> {
+  const logs = await getLogsAdaptive({ client, address: chain.distributor, events: rootLifecycleEvents, range });
+  return logs.map((log) => decodeRootLifecycleLog(chain.id, log as RootLifecycleLog)).sort(compareLogPosition);
+}
+
+/** The tree-verification half for one chain: a bounded number of fetch → verify → persist rounds. */
+async function checkTrees(deps: JobDeps, chainId: number, source: RewardTreeSource | null, counts: Counts): Promise<void> {
+  const todo = await listTreesToCheck(deps.pg, chainId, MAX_TREE_CHECKS_PER_RUN);
+  if (!todo.length) return;
+  if (!source) {
+    deps.logger.warn({ msg: 'reward trees waiting but no reward tree source is configured (REWARD_TREE_SOURCE)', chain_id: chainId, waiting: todo.length });
+    return;
+  }
+  for (const pending of todo) {
+    if (deps.signal.aborted) return;
+    const outcome = await checkTree(deps, source, pending, counts);
+    if (outcome === 'aborted') return;
+    counts[`trees_${outcome}`] += 1;
+  }
+}
+
+type TreeOutcome = 'aborted' | 'verified' | 'mismatch' | 'unavailable';
+
+async function checkTree(deps: JobDeps, source: RewardTreeSource, { chainId, root, attempts }: RewardTreeRecord, counts: Counts): Promise<TreeOutcome> {
+  const log = { chain_id: chainId, root, attempt: attempts + 1, source: source.location };
+  let tree: RewardTreeFile | null;
+  try {
+    tree = await source.fetchTree({ chainId, root, signal: deps.signal });
+  } catch (error) {
+    if (deps.signal.aborted) return 'aborted';
+    if (!(error instanceof RewardTreeFetchError || error instanceof RewardTreeFormatError)) throw error;
+    // A malformed document is published content, not a transient fault: alert, but retry later too.
+    deps.logger[error instanceof RewardTreeFormatError ? 'error' : 'warn']({ msg: 'reward tree unavailable', ...log, err: error.message });
+    await markTree(deps.pg, { chainId, root, status: 'unavailable', computedRoot: null, leaves: null, error: error.message });
+    return 'unavailable';
+  }
+  if (!tree) {
+    deps.logger.info({ msg: 'reward tree not published yet', ...log });
+    await markTree(deps.pg, { chainId, root, status: 'unavailable', computedRoot: null, leaves: null, error: 'not published' });
+    return 'unavailable';
+  }
+  const verdict = verifyRewardTree(tree, root);
+  if (!verdict.ok) {
+    const error = verdict.errors.join('; ');
+    deps.logger.error({ msg: 'reward tree mismatch', ...log, computed_root: verdict.computedRoot, failed_checks: verdict.failed, err: error });
+    await markTree(deps.pg, { chainId, root, status: 'mismatch', computedRoot: verdict.computedRoot, leaves: verdict.leaves, error });
+    return 'mismatch';
+  }
+  const rewards = await withTransaction(deps.pg, (tx) => storeVerifiedTree(tx, { chainId, root, tree, computedRoot: verdict.computedRoot!, leaves: verdict.leaves }));
+  counts.rewards += rewards;
+  deps.logger.info({ msg: 'reward tree verified', ...log, leaves: verdict.leaves, rewards });
+  return 'verified';
+}
