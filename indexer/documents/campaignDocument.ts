@@ -34,9 +34,9 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     isNative: src.token_is_native ?? false,
     isTest: src.token_is_test ?? false,
     type: src.token_type ?? 'TOKEN',
-    price: null,
-    updatedAt: null,
-    priceSource: null,
+    price: src.token_price ?? null,
+    updatedAt: src.token_price_updated_at ? Math.floor(src.token_price_updated_at.getTime() / 1000) : null,
+    priceSource: src.token_price_source ?? null,
     ...(src.token_display_symbol ? { displaySymbol: src.token_display_symbol } : {}),
   };
   return {
@@ -51,8 +51,8 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     startTimestamp: Number(src.start_timestamp),
     endTimestamp: Number(src.end_timestamp),
     creatorAddress: src.creator,
-    apr: 0,
-    dailyRewards: 0,
+    apr: src.metric_apr ?? 0,
+    dailyRewards: src.metric_daily_rewards ?? 0,
     creator: { address: src.creator, tags: [] as string[], creatorId: null },
     params: { ...params, campaignData: src.campaign_data },
     description: '',
@@ -61,7 +61,8 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     opportunityId,
     mainParameter,
     distributionType: 'DUTCH_AUCTION',
-    campaignStatus: {
+    // Until the metrics job has computed the campaign, its computation is reported as pending.
+    campaignStatus: src.metric_campaign_status ?? {
       campaignId: src.campaign_id,
       computedUntil: 0,
       processingStarted: 0,
@@ -73,7 +74,11 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     rootCampaignId: src.root_campaign_id ?? null,
     parentCampaignId: src.parent_campaign_id ?? null,
     childCampaignIds: src.child_campaign_ids ?? ([] as string[]),
-    dailyRewardsBreakdown: [] as unknown[],
+    dailyRewardsBreakdown: src.metric_daily_amount === null || src.metric_daily_amount === undefined ? ([] as unknown[]) : [{
+      campaignId: src.id, value: src.metric_daily_rewards ?? 0, maxValue: src.metric_daily_rewards ?? 0,
+      timestamp: String(Math.floor((src.metric_computed_at ?? indexedAt).getTime() / 1000)), token: rewardToken, amount: src.metric_daily_amount,
+      distributionType: 'DUTCH_AUCTION', onChainCampaignId: src.campaign_id,
+    }] as unknown[],
     pauseCompute: null,
     pausePrecompute: null,
     hasOverrides: src.has_overrides ?? false,

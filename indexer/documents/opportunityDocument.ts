@@ -36,13 +36,15 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
   const tokens: TokenRecord[] = src.target
     ? [{ id: src.target.id ?? tokenDbId(src.chain_id, src.target.address), name: src.target.name, chainId: src.chain_id, address: src.target.address,
         decimals: src.target.decimals, symbol: src.target.symbol, icon: src.target.icon, verified: src.target.verified, isNative: src.target.is_native,
-        isTest: src.target.is_test, type: src.target.type, price: null, updatedAt: null, priceSource: null }]
+        isTest: src.target.is_test, type: src.target.type, price: src.target.price ?? null,
+        updatedAt: src.target.price_updated_at ? Math.floor(new Date(src.target.price_updated_at).getTime() / 1000) : null, priceSource: src.target.price_source ?? null }]
     : [];
   const name = opportunityName(src);
   const depositUrl = src.campaigns.map((c) => c.params['url']).find((u): u is string => typeof u === 'string' && u.length > 0) ?? '';
   const starts = windows.map((w) => w.start);
   const ends = windows.map((w) => w.end);
   const timestamp = String(now);
+  const m = src.metrics;
   const rewardSymbols = [...new Set(src.campaigns.map((c) => c.reward_symbol).filter((s): s is string => !!s))];
   return {
     id: src.id,
@@ -60,12 +62,12 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     depositUrls: [] as unknown[],
     explorerAddress: /^0x[0-9a-f]{40}$/.test(src.identifier) ? src.identifier : '',
     hidden: false,
-    tvl: 0,
-    apr: 0,
-    dailyRewards: 0,
-    nativeApr: 0,
-    totalApr: 0,
-    maxDailyRewards: null,
+    tvl: m?.tvl ?? 0,
+    apr: m?.apr ?? 0,
+    dailyRewards: m?.daily_rewards ?? 0,
+    nativeApr: m?.native_apr ?? 0,
+    totalApr: (m?.apr ?? 0) + (m?.native_apr ?? 0),
+    maxDailyRewards: m?.max_daily_rewards ?? null,
     maxApr: null,
     liveCampaigns,
     lastCampaignCreatedAt: Math.max(...src.campaigns.map((c) => Math.floor(c.created_at.getTime() / 1000))),
@@ -80,9 +82,10 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     tokens,
     activePrograms: [] as unknown[],
     protocol: null,
-    aprRecord: { cumulated: 0, timestamp, breakdowns: [] as unknown[] },
-    tvlRecord: { total: 0, timestamp, breakdowns: [] as unknown[] },
-    rewardsRecord: { total: 0, timestamp, breakdowns: [] as unknown[] },
+    aprRecord: (m?.records['aprRecord'] as Record<string, unknown> | undefined) ?? { cumulated: 0, timestamp, breakdowns: [] as unknown[] },
+    tvlRecord: (m?.records['tvlRecord'] as Record<string, unknown> | undefined) ?? { total: 0, timestamp, breakdowns: [] as unknown[] },
+    rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? { total: 0, timestamp, breakdowns: [] as unknown[] },
+    stablecoin: src.target?.is_stablecoin ?? false,
     campaignWindows: windows,
     campaignTypes: [...new Set(src.campaigns.map((c) => c.campaign_type))],
     campaignIds: src.campaigns.map((c) => c.campaign_id),

@@ -32,6 +32,15 @@ export type CampaignSource = {
   token_is_test: boolean | null;
   token_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
   token_display_symbol: string | null;
+  token_price: number | null;
+  token_price_source: string | null;
+  token_price_updated_at: Date | null;
+  /** Latest metrics job output for the campaign (null before its first run). */
+  metric_apr: number | null;
+  metric_daily_rewards: number | null;
+  metric_daily_amount: string | null;
+  metric_computed_at: Date | null;
+  metric_campaign_status: Record<string, unknown> | null;
 };
 
 /** Loads the sources of the given campaign ids in one query; ids with no row are simply absent. */
@@ -48,8 +57,12 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
         SELECT id FROM up ORDER BY depth DESC LIMIT 1) AS root_campaign_id,
        t.id AS token_id, t.name AS token_name, t.symbol AS token_symbol, t.decimals AS token_decimals, t.icon AS token_icon,
        t.verified AS token_verified, t.is_native AS token_is_native, t.is_test AS token_is_test, t.type AS token_type,
-       t.display_symbol AS token_display_symbol
+       t.display_symbol AS token_display_symbol, p.price AS token_price, p.price_source AS token_price_source, p.updated_at AS token_price_updated_at,
+       m.apr AS metric_apr, m.daily_rewards_usd AS metric_daily_rewards, m.daily_amount::text AS metric_daily_amount, m.computed_at AS metric_computed_at,
+       m.campaign_status AS metric_campaign_status
      FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
+     LEFT JOIN token_prices p ON p.token_id = t.id
+     LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id
      WHERE c.id = ANY($1::text[])`,
     [ids],
   );

@@ -17,7 +17,8 @@ export type OpportunityCampaign = {
 
 export type OpportunityTarget = {
   id: string; name: string | null; address: string; symbol: string; decimals: number; icon: string;
-  verified: boolean; is_native: boolean; is_test: boolean; type: 'TOKEN' | 'PRETGE' | 'POINT';
+  verified: boolean; is_native: boolean; is_test: boolean; type: 'TOKEN' | 'PRETGE' | 'POINT'; is_stablecoin: boolean;
+  price: number | null; price_source: string | null; price_updated_at: string | null;
 };
 
 export type OpportunitySource = {
@@ -29,6 +30,8 @@ export type OpportunitySource = {
   campaigns: OpportunityCampaign[];
   /** The identifier's token row when the identifier is a token on the opportunity's chain. */
   target: OpportunityTarget | null;
+  /** Latest metrics job output (null before its first run). */
+  metrics: { tvl: number; apr: number; daily_rewards: number; native_apr: number; max_daily_rewards: number | null; records: Record<string, unknown> } | null;
 };
 
 /**
@@ -47,8 +50,11 @@ export async function loadOpportunitySources(client: PgClient, ids: string[]): P
          FROM campaigns_current c
          LEFT JOIN tokens rt ON rt.chain_id = c.distribution_chain_id AND rt.address = c.reward_token
          WHERE c.opportunity_id = o.id), '[]') AS campaigns,
-       (SELECT row_to_json(t) FROM (SELECT id, name, address, symbol, decimals, icon, verified, is_native, is_test, type
-          FROM tokens WHERE chain_id = o.chain_id AND address = o.identifier) t) AS target
+       (SELECT row_to_json(t) FROM (SELECT tk.id, tk.name, tk.address, tk.symbol, tk.decimals, tk.icon, tk.verified, tk.is_native, tk.is_test, tk.type,
+            tk.is_stablecoin, p.price, p.price_source, p.updated_at AS price_updated_at
+          FROM tokens tk LEFT JOIN token_prices p ON p.token_id = tk.id WHERE tk.chain_id = o.chain_id AND tk.address = o.identifier) t) AS target,
+       (SELECT row_to_json(m) FROM (SELECT tvl, apr, daily_rewards, native_apr, max_daily_rewards, records
+          FROM opportunity_metrics WHERE opportunity_id = o.id) m) AS metrics
      FROM opportunities o WHERE o.id = ANY($1::text[])`,
     [ids],
   );

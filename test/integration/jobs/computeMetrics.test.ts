@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import { campaignDbId } from '../../../indexer/ids.js';
+import { indexNames } from '../../../internal/es.js';
+import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
+import { recomputeMetrics } from '../../../scripts/recomputeMetrics.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+
+const DAY = 86_400;
+const FEE = 30_000_000n; // 3% in base 1e9
+
+describe('jobs/computeMetrics', function () {
+  let h: Harness;
+  let api: PriceApiServer;
+  const ids: Record<string, string> = {};
+  const net = (gross: bigint) => (gross * (1_000_000_000n - FEE)) / 1_000_000_000n;
+
+  before(async function () {
+    api = await startPriceApiServer();
+    h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: api.url } });
+    const { devnet, stack } = h.chains[0]!;
+    const rpcUrl = devnet.rpcUrl;
+    const [rwd, usdc] = stack.tokens.rewards;
+    const [stTst, tlp] = stack.tokens.targets;
+    api.prices.set(`chain-31337:${stTst!.address.toLowerCase()}`, 4); // target token: $4, no feed
+    const now = await getLatestTimestamp({ rpcUrl });
+    const hold = encodeErc20CampaignData({ targetToken: stTst!.address });
+    const unpriced = encodeErc20CampaignData({ targetToken: tlp!.address }); // no price for TLP: TVL unknown
+    const created = await createCampaigns({ rpcUrl, chainId: devnet.chainId, stack, campaigns: [
+      { rewardToken: rwd!.address, amount: 7000n * 10n ** 18n, campaignType: 1, startTimestamp: now - 3600, duration: 7 * DAY, campaignData: hold },
+      { rewardToken: usdc!.address, amount: 1400n * 10n ** 6n, campaignType: 1, startTimestamp: now - 60, duration: 14 * DAY, campaignData: hold },
+      { rewardToken: rwd!.address, amount: 10n ** 18n, campaignType: 1, startTimestamp: now + 5 * DAY, duration: DAY, campaignData: hold },
+      { rewardToken: rwd!.address, amount: 10n ** 18n, campaignType: 1, startTimestamp: now - 30, duration: DAY, campaignData: unpriced },
+    ] });
+    ['live', 'liveUsdc', 'soon', 'unpriced'].forEach((name, i) => (ids[name] = campaignDbId(31337, created.campaignIds[i]!)));
+    for (const job of ['blocks', 'campaigns', 'tokens', 'prices', 'metrics', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
+    await h.refresh();
+  });
+
+  after(async () => {
+    await h?.close();
+    await api?.close();
+  });
+
+  it('computes dailyRewards = net amount / days × price and APR = daily × 365 / TVL × 100', async function () {
+    const { rows } = await h.apiPg.query<{ campaign_db_id: string; status: string; daily_rewards_usd: number; apr: number; tvl_usd: number; daily_amount: string; campaign_status: { status: string; error?: string } }>(
+      'SELECT campaign_db_id, status, daily_rewards_usd, apr, tvl_usd, daily_amount::text, campaign_status FROM campaign_metrics');
+    const by = (id: string) => rows.find((r) => r.campaign_db_id === id)!;
+    const tvl = 1_000_000 * 4; // deployStack mints 1e6 stTST; $4 each from the price API
+    const liveDaily = (Number(net(7000n * 10n ** 18n)) / 1e18 / 7) * 2.5;
+    expect(by(ids['live']!).tvl_usd).to.be.closeTo(tvl, 1e-6);
+    expect(by(ids['live']!).daily_rewards_usd).to.be.closeTo(liveDaily, 1e-9);
+    expect(by(ids['live']!).apr).to.be.closeTo((liveDaily * 365 * 100) / tvl, 1e-9);
+    expect(by(ids['live']!).daily_amount).to.equal(((net(7000n * 10n ** 18n) * 86_400n) / (7n * 86_400n)).toString());
+    expect(by(ids['liveUsdc']!).daily_rewards_usd).to.be.closeTo((Number(net(1400n * 10n ** 6n)) / 1e6 / 14) * 1, 1e-9);
+    expect(by(ids['live']!)).to.include({ status: 'LIVE' });
+    expect(by(ids['live']!).campaign_status.status).to.equal('SUCCESS');
+    expect(by(ids['soon']!)).to.include({ status: 'SOON' });
+    expect(by(ids['soon']!).campaign_status).to.include({ status: 'SKIPPED', error: 'campaign has not started' });
+    expect(by(ids['unpriced']!).tvl_usd, 'no price for the target: TVL unknown, never guessed').to.equal(null);
+    expect(by(ids['unpriced']!).apr).to.equal(null);
+  });
+
+  it('aggregates opportunities over their LIVE campaigns, with the record breakdowns', async function () {
+    const index = indexNames(h.config.esIndexPrefix, 'opportunities').read;
+    const hits = (await h.deps.es.search<Record<string, any>>({ index, size: 10 })).hits.hits.map((x) => x._source!); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const hold = hits.find((d) => d['identifier'] === h.chains[0]!.stack.tokens.targets[0]!.address.toLowerCase())!;
+    const { rows } = await h.apiPg.query<{ campaign_db_id: string; daily_rewards_usd: number }>('SELECT campaign_db_id, daily_rewards_usd FROM campaign_metrics');
+    const daily = rows.filter((r) => r.campaign_db_id === ids['live'] || r.campaign_db_id === ids['liveUsdc']).reduce((s, r) => s + r.daily_rewards_usd, 0);
+    expect(hold['tvl']).to.be.closeTo(4_000_000, 1e-6);
+    expect(hold['dailyRewards']).to.be.closeTo(daily, 1e-9);
+    expect(hold['apr']).to.be.closeTo((daily * 365 * 100) / 4_000_000, 1e-9);
+    expect(hold['aprRecord'].breakdowns).to.have.length(2);
+    expect(hold['rewardsRecord'].breakdowns.map((b: { campaignId: string }) => b.campaignId).sort()).to.deep.equal([ids['live'], ids['liveUsdc']].sort());
+    expect(hold['tvlRecord'].breakdowns).to.deep.equal([{ identifier: h.chains[0]!.stack.tokens.targets[0]!.address.toLowerCase(), type: 'TOKEN', value: hold['tvl'] }]);
+    expect(hold['tokens'][0]).to.include({ symbol: 'stTST', price: 4, priceSource: 'DEFILLAMA' });
+  });
+
+  it('serves the figures on campaigns', async function () {
+    const res = await h.request().get('/v4/campaigns').query({ items: 100 }).expect(200);
+    const live = res.body.find((c: { id: string }) => c.id === ids['live']);
+    expect(live.apr).to.be.greaterThan(0);
+    expect(live.dailyRewards).to.be.greaterThan(0);
+    expect(live.campaignStatus.status).to.equal('SUCCESS');
+    expect(live.rewardToken).to.include({ price: 2.5, priceSource: 'ONCHAIN_CALL' });
+    expect(live.dailyRewardsBreakdown[0]).to.include({ campaignId: ids['live'], onChainCampaignId: live.campaignId });
+  });
+
+  it('records one history snapshot per run and minute', async function () {
+    await h.runJob('metrics');
+    const { rows } = await h.apiPg.query<{ n: string }>('SELECT count(*) AS n FROM opportunity_snapshots');
+    const { rows: opps } = await h.apiPg.query<{ n: string }>('SELECT count(*) AS n FROM opportunities');
+    expect(Number(rows[0]!.n)).to.be.within(Number(opps[0]!.n), 2 * Number(opps[0]!.n));
+  });
+
+  it('stores every figure with its inputs: an independent recomputation agrees', async function () {
+    const report = await recomputeMetrics({ databaseUrl: h.config.databaseUrl });
+    expect(report.checked).to.be.greaterThan(0);
+    expect(report.mismatches).to.deep.equal([]);
+  });
+});
