@@ -24,6 +24,9 @@ export const DEVNET_ADDRESSES = {
   priceFeeds: [at(7), at(8), at(9)],
 } as const;
 
+/** The demo's pre-TGE reward token: deployed by hardhat account #1 at nonce 0 (scripts/seedDemo.ts). */
+export const DEVNET_PRETGE_TOKEN = getContractAddress({ from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', nonce: 0n });
+
 /** Flags of the devnet tokens: RWD and USDCx verified (USDCx a stablecoin), PTS a point token. */
 export const DEVNET_TOKEN_FLAGS = [
   { address: DEVNET_ADDRESSES.rewardTokens[0], verified: true, icon: 'https://icons.invalid/tokens/rwd.svg' },
@@ -31,6 +34,7 @@ export const DEVNET_TOKEN_FLAGS = [
   { address: DEVNET_ADDRESSES.rewardTokens[2], type: 'POINT' as const, icon: 'https://icons.invalid/tokens/pts.svg' },
   { address: DEVNET_ADDRESSES.targetTokens[0], verified: true },
   { address: DEVNET_ADDRESSES.targetTokens[1], verified: true },
+  { address: DEVNET_PRETGE_TOKEN, type: 'PRETGE' as const },
 ];
 
 /**

@@ -1,11 +1,11 @@
 import { computeCampaignMetrics, computeOpportunityMetrics, type CampaignMetrics, type TvlReading } from '../indexer/metrics/computeMetrics.js';
 import { readTvl } from '../indexer/metrics/readTvl.js';
 import { tokenDbId } from '../indexer/ids.js';
-import { loadMetricsCampaigns, loadMetricsOpportunities, upsertCampaignMetrics, upsertOpportunityMetrics, type MetricsCampaignRow } from '../indexer/store/metrics.js';
+import { insertSnapshots, loadMetricsCampaigns, loadMetricsOpportunities, upsertCampaignMetrics, upsertOpportunityMetrics, type MetricsCampaignRow } from '../indexer/store/metrics.js';
 import { enqueueOutbox } from '../indexer/store/outbox.js';
 import { loadTokenPrices } from '../indexer/store/prices.js';
 import { withTransaction } from '../internal/pg.js';
-import type { Job } from './types.js';
+import type { Job, JobDeps, JobResult } from './types.js';
 
 /**
  * Figures of every campaign and opportunity: TVL from on-chain reads × price, dailyRewards, APR,
@@ -18,48 +18,62 @@ export const computeMetrics: Job = {
   name: 'metrics',
   defaultCron: '15 * * * * *',
   description: 'TVL, daily rewards, APR and statuses of campaigns and opportunities, with history snapshots.',
-  async run(deps) {
-    const started = new Date();
-    const now = Math.floor(started.getTime() / 1000);
-    const chainIds = deps.config.chains.map((c) => c.id);
-    const [campaigns, opportunities] = await Promise.all([loadMetricsCampaigns(deps.pg, chainIds), loadMetricsOpportunities(deps.pg, chainIds)]);
-
-    const readings = new Map<string, Omit<TvlReading, 'price'>>();
-    for (const chain of deps.config.chains) {
-      const client = deps.rpc.get(chain.id);
-      if (!client || deps.signal.aborted) continue;
-      for (const [id, reading] of await readTvl(client, opportunities.filter((o) => o.chain_id === chain.id))) readings.set(id, reading);
-    }
-    const tokenIds = [...campaigns.map((c) => c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token)), ...[...readings.values()].map((r) => r.tokenId).filter((id): id is string => id !== null)];
-    const prices = await loadTokenPrices(deps.pg, [...new Set(tokenIds)], started, deps.config.prices.maxAgeSeconds);
-
-    const priced = new Map([...readings].map(([id, r]) => [id, { ...r, price: r.tokenId ? prices.get(r.tokenId) : undefined } as TvlReading]));
-    const tvlOf = (opportunityId: string) => {
-      const r = priced.get(opportunityId);
-      return r && r.method !== 'NONE' && r.price && !r.price.stale && r.amount !== null && r.decimals !== null
-        ? computeOpportunityMetrics(opportunityId, [], r, now).tvl : null;
-    };
-    const campaignMetrics = campaigns.map((c) => ({ row: c, metrics: computeCampaignMetrics(toInput(c, prices), tvlOf(c.opportunity_id), now, now) }));
-    const opportunityMetrics = opportunities.map((o) => computeOpportunityMetrics(
-      o.id,
-      campaignMetrics.filter((c) => c.row.opportunity_id === o.id).map(({ row, metrics }) => ({ ...metrics, campaignId: row.campaign_id, amount: row.amount, token: tokenOf(row) })),
-      priced.get(o.id) ?? { method: 'NONE', tokenId: null, tokenAddress: null, amount: null, decimals: null, price: undefined },
-      now,
-    ));
-
-    const ts = new Date(Math.floor(now / 60) * 60_000);
-    const changed = await withTransaction(deps.pg, async (tx) => {
-      const c = await upsertCampaignMetrics(tx, campaignMetrics.map((x) => x.metrics), started, ts);
-      const o = await upsertOpportunityMetrics(tx, opportunityMetrics, started, ts);
-      await enqueueOutbox(tx, 'campaign', c);
-      await enqueueOutbox(tx, 'opportunity', o);
-      return { campaigns: c.length, opportunities: o.length };
-    });
-    const missingPrices = campaignMetrics.filter((x) => x.metrics.dailyRewardsUsd === null).length;
-    if (missingPrices) deps.logger.warn({ msg: 'campaigns without a fresh reward price', count: missingPrices });
-    return { ranges: [], counts: { campaigns: campaigns.length, opportunities: opportunities.length, changedCampaigns: changed.campaigns, changedOpportunities: changed.opportunities, missingPrices } };
-  },
+  run: (deps) => runMetrics(deps),
 };
+
+export type RunMetricsOptions = {
+  /** Evaluate as of this time (default: now). Used to backfill history snapshots. */
+  at?: Date;
+  /** Write only the history snapshots, leaving the current figures and documents alone. */
+  snapshotOnly?: boolean;
+};
+
+/** The metrics pipeline; the job runs it as of now, the demo seeder also at past times. */
+export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: RunMetricsOptions = {}): Promise<JobResult> {
+  const started = at ?? new Date();
+  const now = Math.floor(started.getTime() / 1000);
+  const chainIds = deps.config.chains.map((c) => c.id);
+  const [campaigns, opportunities] = await Promise.all([loadMetricsCampaigns(deps.pg, chainIds), loadMetricsOpportunities(deps.pg, chainIds)]);
+
+  const readings = new Map<string, Omit<TvlReading, 'price'>>();
+  for (const chain of deps.config.chains) {
+    const client = deps.rpc.get(chain.id);
+    if (!client || deps.signal.aborted) continue;
+    for (const [id, reading] of await readTvl(client, opportunities.filter((o) => o.chain_id === chain.id))) readings.set(id, reading);
+  }
+  const tokenIds = [...campaigns.map((c) => c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token)), ...[...readings.values()].map((r) => r.tokenId).filter((id): id is string => id !== null)];
+  const prices = await loadTokenPrices(deps.pg, [...new Set(tokenIds)], started, deps.config.prices.maxAgeSeconds);
+
+  const priced = new Map([...readings].map(([id, r]) => [id, { ...r, price: r.tokenId ? prices.get(r.tokenId) : undefined } as TvlReading]));
+  const tvlOf = (opportunityId: string) => {
+    const r = priced.get(opportunityId);
+    return r && r.method !== 'NONE' && r.price && !r.price.stale && r.amount !== null && r.decimals !== null
+      ? computeOpportunityMetrics(opportunityId, [], r, now).tvl : null;
+  };
+  const campaignMetrics = campaigns.map((c) => ({ row: c, metrics: computeCampaignMetrics(toInput(c, prices), tvlOf(c.opportunity_id), now, now) }));
+  const opportunityMetrics = opportunities.map((o) => computeOpportunityMetrics(
+    o.id,
+    campaignMetrics.filter((c) => c.row.opportunity_id === o.id).map(({ row, metrics }) => ({ ...metrics, campaignId: row.campaign_id, amount: row.amount, token: tokenOf(row) })),
+    priced.get(o.id) ?? { method: 'NONE', tokenId: null, tokenAddress: null, amount: null, decimals: null, price: undefined },
+    now,
+  ));
+
+  const ts = new Date(Math.floor(now / 60) * 60_000);
+  const changed = await withTransaction(deps.pg, async (tx) => {
+    if (snapshotOnly) {
+      await insertSnapshots(tx, campaignMetrics.map((x) => x.metrics), opportunityMetrics, ts);
+      return { campaigns: 0, opportunities: 0 };
+    }
+    const c = await upsertCampaignMetrics(tx, campaignMetrics.map((x) => x.metrics), started, ts);
+    const o = await upsertOpportunityMetrics(tx, opportunityMetrics, started, ts);
+    await enqueueOutbox(tx, 'campaign', c);
+    await enqueueOutbox(tx, 'opportunity', o);
+    return { campaigns: c.length, opportunities: o.length };
+  });
+  const missingPrices = campaignMetrics.filter((x) => x.metrics.dailyRewardsUsd === null).length;
+  if (missingPrices) deps.logger.warn({ msg: 'campaigns without a fresh reward price', count: missingPrices });
+  return { ranges: [], counts: { campaigns: campaigns.length, opportunities: opportunities.length, changedCampaigns: changed.campaigns, changedOpportunities: changed.opportunities, missingPrices } };
+}
 
 function toInput(c: MetricsCampaignRow, prices: Map<string, import('../indexer/prices/isStale.js').StoredPrice>): Parameters<typeof computeCampaignMetrics>[0] {
   const rewardTokenId = c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token);

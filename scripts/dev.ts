@@ -10,13 +10,15 @@ import { JOBS } from '../jobs/registry.js';
 import { runJob } from '../jobs/runJob.js';
 import { startScheduler } from '../jobs/scheduler.js';
 import { loadConfig } from '../internal/config.js';
-import { DEVNETS } from '../internal/devnetChains.js';
+import { DEVNET_ADDRESSES, DEVNETS } from '../internal/devnetChains.js';
 import { describeError } from '../internal/errors.js';
 import { createLogger } from '../internal/logger.js';
 import { createPgPool } from '../internal/pg.js';
 import { deleteIndices, ensureIndices } from '../search-mappings/aliases.js';
 import { ensureDatabase, migrate } from '../sql/migrate.js';
-import { seedDemoCampaigns } from './seedDemo.js';
+import { DEMO_MARKETS, demoMarketAddress, seedDemoCampaigns } from './seedDemo.js';
+import { startPriceApiServer } from './priceApiServer.js';
+import { runMetrics } from '../jobs/computeMetrics.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = `${ROOT}.data`;
@@ -37,6 +39,10 @@ function devSecret(): string {
 async function main(): Promise<void> {
   mkdirSync(DATA, { recursive: true });
   process.env['JWT_SECRET'] ||= devSecret();
+  // External sources of the demo: a local coins-price API (markets have no feed) and a tree directory.
+  const priceApi = await startPriceApiServer();
+  process.env['PRICE_API_URL'] ||= priceApi.url;
+  process.env['REWARD_TREE_SOURCE'] ||= `${DATA}/reward-trees`;
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel, name: 'dev' });
   const started: Devnet[] = [];
@@ -85,13 +91,24 @@ async function main(): Promise<void> {
     if (stack.distributionCreator.toLowerCase() !== chain.distributionCreator.toLowerCase()) {
       throw new Error(`chain ${chain.id}: DistributionCreator deployed at ${stack.distributionCreator}, config expects ${chain.distributionCreator}`);
     }
-    const ids = await seedDemoCampaigns({ rpcUrl: chain.rpcUrl, chainId: chain.id, stack });
+    const seeded = await seedDemoCampaigns({ rpcUrl: chain.rpcUrl, chainId: chain.id, stack, treeDir: config.rewardTrees.source ?? `${DATA}/reward-trees` });
     await jsonRpc(chain.rpcUrl, 'evm_setIntervalMining', [5000]);
-    logger.info({ msg: 'contracts deployed and demo campaigns seeded', chain_id: chain.id, campaigns: ids.length });
+    logger.info({ msg: 'contracts deployed and demo data seeded', chain_id: chain.id, campaigns: seeded.campaigns, markets: seeded.markets.length, roots: seeded.roots.length, claims: seeded.claims });
   }
+  // Prices of the demo markets and targets (chain key `chain-<id>` as configured by default).
+  for (const chain of config.chains) {
+    DEMO_MARKETS.forEach((m, i) => priceApi.prices.set(`chain-${chain.id}:${demoMarketAddress(i).toLowerCase()}`, m.priceUsd));
+    DEVNET_ADDRESSES.targetTokens.forEach((t, i) => priceApi.prices.set(`chain-${chain.id}:${t.toLowerCase()}`, [4, 12][i]!));
+  }
+  stops.push(() => priceApi.close());
 
   const deps = createJobDeps(config, logger, new AbortController().signal);
   for (const job of JOBS) await runJob(job, deps);
+  if (started.length) {
+    // A few days of history for the demo: snapshots as of every 6 hours of the last 3 days.
+    for (let t = Date.now() - 3 * 24 * 3600_000; t < Date.now() - 3600_000; t += 6 * 3600_000) await runMetrics(deps, { at: new Date(t), snapshotOnly: true });
+    logger.info({ msg: 'demo history snapshots written', days: 3 });
+  }
   await deps.close();
 
   const scheduler = startScheduler({ config, logger });

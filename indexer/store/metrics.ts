@@ -94,3 +94,20 @@ export async function upsertOpportunityMetrics(client: PgClient, metrics: Opport
   );
   return rows.map((r) => r.id);
 }
+
+/** History snapshots only (backfills): the current figures are left untouched. */
+export async function insertSnapshots(client: PgClient, campaigns: CampaignMetrics[], opportunities: OpportunityMetrics[], ts: Date): Promise<void> {
+  await client.query(
+    `INSERT INTO campaign_snapshots (campaign_db_id, ts, apr, tvl, daily_rewards)
+     SELECT id, $4, apr, tvl, daily FROM unnest($1::text[], $2::float8[], $3::float8[], $5::float8[]) AS i(id, apr, tvl, daily)
+     ON CONFLICT (campaign_db_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, daily_rewards = EXCLUDED.daily_rewards`,
+    [campaigns.map((m) => m.id), campaigns.map((m) => m.apr), campaigns.map((m) => m.tvlUsd), ts, campaigns.map((m) => m.dailyRewardsUsd)],
+  );
+  await client.query(
+    `INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards)
+     SELECT id, $6, apr, tvl, native_apr, daily FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[]) AS i(id, apr, tvl, native_apr, daily)
+     ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr, daily_rewards = EXCLUDED.daily_rewards`,
+    [opportunities.map((m) => m.opportunityId), opportunities.map((m) => m.apr), opportunities.map((m) => m.tvl), opportunities.map((m) => m.nativeApr),
+      opportunities.map((m) => m.dailyRewards), ts],
+  );
+}
