@@ -32,16 +32,29 @@ export function createChainClients(config: Pick<Config, 'chains' | 'indexer'>): 
   return clients;
 }
 
-/** Retryable (network, timeout, 429, 5xx) versus fatal (bad params, decode) RPC failures (STYLE §3). */
+/** The error and its causes, outermost first (viem wraps transport errors in call errors). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e: unknown = error; e !== undefined && e !== null && chain.length < 10; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+/** Retryable (network, timeout, 429, 5xx, node-side limits) versus fatal (bad params, decode) RPC failures (STYLE §3). */
 export function isRetryableRpcError(error: unknown): boolean {
-  if (error instanceof TimeoutError) return true;
-  if (error instanceof HttpRequestError) return error.status === undefined || error.status === 429 || error.status >= 500;
-  const message = error instanceof Error ? error.message : String(error);
-  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|timeout/i.test(message);
+  return causes(error).some((e) => {
+    if (e instanceof TimeoutError) return true;
+    if (e instanceof HttpRequestError) return e.status === undefined || e.status === 429 || e.status >= 500;
+    const code = (e as { code?: number }).code;
+    if (code === -32005 || code === -32603 || code === 429) return true;
+    const message = e instanceof Error ? e.message : String(e);
+    return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|timed? ?out/i.test(message);
+  });
 }
 
 /** An RPC refusal that means "ask for fewer blocks" (providers word it many ways). */
 export function isRangeTooLargeError(error: unknown): boolean {
-  const message = error instanceof Error ? `${error.message} ${(error as { details?: string }).details ?? ''}` : String(error);
-  return /range|too many|limit exceeded|10000 results|response size|block range/i.test(message);
+  return causes(error).some((e) => {
+    const message = e instanceof Error ? `${e.message} ${(e as { details?: string }).details ?? ''}` : String(e);
+    return /block range|range limit|range too (large|wide)|too many (results|blocks)|more than \d+ results|limit exceeded|response size/i.test(message);
+  });
 }

@@ -74,7 +74,7 @@ export const syncCampaigns: Job = {
 };
 
 async function fetchBatch(deps: JobDeps, { chain, client }: ChainClient, range: BlockRange) {
-  const logs = await getLogsAdaptive({ client, address: chain.distributionCreator, events: CAMPAIGN_EVENTS, range });
+  const logs = await getLogsAdaptive({ client, address: chain.distributionCreator, events: CAMPAIGN_EVENTS, range, retries: deps.config.indexer.rpcRetries, signal: deps.signal });
   const timestamps = await loadBlockTimestamps(deps.pg, chain.id, logs.map((l) => Number(l.blockNumber)));
   return { logs, timestamps };
 }

@@ -6,17 +6,43 @@ export type FlakyRpcProxy = {
   url: string;
   /** Answers the next `count` requests with HTTP `status` instead of forwarding them. */
   failNext(count: number, status?: number): void;
-  /** Stops failing (drops the queued failures). */
+  /** Holds the next `count` requests for `ms` before forwarding them (client timeouts). */
+  delayNext(count: number, ms: number): void;
+  /** Refuses eth_getLogs over more than `blocks` blocks, as hosted nodes do (null: no limit). */
+  limitLogRange(blocks: number | null): void;
+  /** Stops failing (drops the queued failures and delays). */
   heal(): void;
   /** Requests received, failed or forwarded. */
   requests(): number;
+  /** eth_getLogs calls seen, with their block span, refused or not. */
+  getLogsCalls(): { span: number; refused: boolean }[];
   close(): Promise<void>;
 };
+
+type RpcCall = { id: unknown; method: string; params?: unknown[] };
 
 /** A real local HTTP proxy in front of a devnet RPC that can fail on demand (RPC fault tests). */
 export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy> {
   let failures: number[] = [];
+  let delays: number[] = [];
+  let maxSpan: number | null = null;
   let count = 0;
+  const logsCalls: { span: number; refused: boolean }[] = [];
+  const spanOf = (call: RpcCall) => {
+    const filter = (call.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+    return filter.fromBlock && filter.toBlock ? Number(BigInt(filter.toBlock) - BigInt(filter.fromBlock)) + 1 : 0;
+  };
+  /** Answers one call: a range refusal for a too-wide getLogs, else the upstream answer. */
+  const answer = async (call: RpcCall): Promise<unknown> => {
+    if (call.method === 'eth_getLogs') {
+      const span = spanOf(call);
+      const refused = maxSpan !== null && span > maxSpan;
+      logsCalls.push({ span, refused });
+      if (refused) return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `query exceeds the block range limit of ${maxSpan}` } };
+    }
+    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
+    return upstream.json();
+  };
   const server: Server = createServer((req, res) => {
     count += 1;
     const chunks: Buffer[] = [];
@@ -24,9 +50,12 @@ export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy>
     req.on('end', () => {
       const status = failures.shift();
       if (status !== undefined) return void res.writeHead(status, { 'content-type': 'text/plain' }).end('unavailable');
-      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
-        .then(async (upstream) => res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()))
-        .catch(() => res.writeHead(502).end());
+      const delay = delays.shift() ?? 0;
+      setTimeout(() => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcCall | RpcCall[];
+        const work = Array.isArray(body) ? Promise.all(body.map(answer)) : answer(body);
+        work.then((out) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out))).catch(() => res.writeHead(502).end());
+      }, delay);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -34,8 +63,11 @@ export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy>
   return {
     url: `http://127.0.0.1:${port}`,
     failNext: (n, status = 503) => void failures.push(...Array<number>(n).fill(status)),
-    heal: () => void (failures = []),
+    delayNext: (n, ms) => void delays.push(...Array<number>(n).fill(ms)),
+    limitLogRange: (blocks) => void (maxSpan = blocks),
+    heal: () => void ((failures = []), (delays = [])),
     requests: () => count,
+    getLogsCalls: () => [...logsCalls],
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
