@@ -103,7 +103,7 @@ async function persistBatch(deps: JobDeps, chainId: number, range: BlockRange, b
     await upsertReallocations(tx, batch.reallocations);
     await upsertOpportunities(tx, batch.opportunities);
     // A parent's document lists its children: new or moved sub-campaigns refresh their parents too.
-    const parents = [...batch.campaigns, ...batch.overrides].map((c) => c.parentCampaignId).filter((id): id is string => id !== null);
+    const parents = batch.campaigns.map((c) => c.parentCampaignId).filter((id): id is string => id !== null);
     await enqueueOutbox(tx, 'campaign', [...new Set([...batch.campaigns.map((c) => c.id), ...changed, ...parents])]);
     await enqueueOutbox(tx, 'opportunity', [...new Set([...batch.opportunities.map((o) => o.id), ...previousOpportunities])]);
     await setCursor(tx, NAME, chainId, range.to);

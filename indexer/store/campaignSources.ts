@@ -50,10 +50,10 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
     `SELECT c.id, c.distribution_chain_id, c.compute_chain_id, c.campaign_id, c.creator, c.reward_token, c.amount::text AS amount,
        c.campaign_type, c.start_timestamp, c.end_timestamp, c.campaign_data, c.main_parameter, c.opportunity_id, c.params,
        c.has_overrides, c.parent_campaign_id, c.created_at,
-       COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns_current k WHERE k.parent_campaign_id = c.id), '{}') AS child_campaign_ids,
+       COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns k WHERE k.parent_campaign_id = c.id), '{}') AS child_campaign_ids,
        (WITH RECURSIVE up(id, parent, depth) AS (
-          SELECT p.id, p.parent_campaign_id, 1 FROM campaigns_current p WHERE p.id = c.parent_campaign_id
-          UNION ALL SELECT p.id, p.parent_campaign_id, up.depth + 1 FROM campaigns_current p JOIN up ON p.id = up.parent WHERE up.depth < 32)
+          SELECT p.id, p.parent_campaign_id, 1 FROM campaigns p WHERE p.id = c.parent_campaign_id
+          UNION ALL SELECT p.id, p.parent_campaign_id, up.depth + 1 FROM campaigns p JOIN up ON p.id = up.parent WHERE up.depth < 32)
         SELECT id FROM up ORDER BY depth DESC LIMIT 1) AS root_campaign_id,
        t.id AS token_id, t.name AS token_name, t.symbol AS token_symbol, t.decimals AS token_decimals, t.icon AS token_icon,
        t.verified AS token_verified, t.is_native AS token_is_native, t.is_test AS token_is_test, t.type AS token_type,

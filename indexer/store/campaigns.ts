@@ -42,12 +42,12 @@ export async function upsertOverrides(client: PgClient, rows: CampaignOverrideRo
   if (!rows.length) return;
   await client.query(
     `INSERT INTO campaign_overrides (chain_id, campaign_db_id, campaign_id, campaign_type, compute_chain_id, start_timestamp, end_timestamp,
-       campaign_data, main_parameter, opportunity_id, params, block_number, block_hash, tx_hash, log_index, timestamp, parent_campaign_id)
+       campaign_data, main_parameter, opportunity_id, params, block_number, block_hash, tx_hash, log_index, timestamp)
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
-       $10::text[], $11::jsonb[], $12::bigint[], $13::text[], $14::text[], $15::int[], $16::bigint[], $17::text[])
+       $10::text[], $11::jsonb[], $12::bigint[], $13::text[], $14::text[], $15::int[], $16::bigint[])
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING`,
     columns(rows, ['chainId', 'campaignDbId', 'campaignId', 'campaignType', 'computeChainId', 'startTimestamp', 'endTimestamp', 'campaignData',
-      'mainParameter', 'opportunityId', 'params', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'timestamp', 'parentCampaignId']),
+      'mainParameter', 'opportunityId', 'params', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'timestamp']),
   );
 }
 

@@ -6,9 +6,9 @@ ALTER TABLE tokens
   ADD COLUMN underlying_token_id text,
   ADD COLUMN is_stablecoin boolean NOT NULL DEFAULT false;
 
--- A sub-campaign names its parent in its configuration (see indexer/campaignData/decodeCampaignData.ts).
+-- A sub-campaign names its parent in its creation configuration (see
+-- indexer/campaignData/decodeCampaignData.ts); the link is fixed at creation (overrides keep it).
 ALTER TABLE campaigns ADD COLUMN parent_campaign_id text;
-ALTER TABLE campaign_overrides ADD COLUMN parent_campaign_id text;
 CREATE INDEX campaigns_parent_idx ON campaigns (parent_campaign_id) WHERE parent_campaign_id IS NOT NULL;
 
 CREATE OR REPLACE VIEW campaigns_current AS
@@ -23,7 +23,7 @@ SELECT c.id, c.distribution_chain_id, c.campaign_id, c.creator, c.reward_token, 
   COALESCE(o.params, c.params) AS params,
   (o.campaign_db_id IS NOT NULL) AS has_overrides,
   c.block_number, c.block_hash, c.tx_hash, c.log_index, c.created_at, c.indexed_at,
-  CASE WHEN o.campaign_db_id IS NULL THEN c.parent_campaign_id ELSE o.parent_campaign_id END AS parent_campaign_id
+  c.parent_campaign_id
 FROM campaigns c
 LEFT JOIN LATERAL (
   SELECT * FROM campaign_overrides x WHERE x.campaign_db_id = c.id ORDER BY x.block_number DESC, x.log_index DESC LIMIT 1

@@ -1,0 +1,154 @@
+/**
+ * Indexer benchmark (a script that prints figures, never a timed test): `npm run bench:indexer`.
+ * For N = 10k and 100k NewCampaign logs on a fresh devnet it measures, in the same run:
+ *  - the raw getLogs + decode rate over the same logs (RPC → typed rows, no storage);
+ *  - campaigns indexed per second end to end: RPC → PostgreSQL → searchable in Elasticsearch;
+ * and their ratio; then freshness p50/p95 (chain event → searchable document) with the scheduler
+ * polling every second. Uses its own database (rewards_bench) and index prefix (bench).
+ * Options: BENCH_SIZES=10000,100000  BENCH_FRESHNESS_SAMPLES=40
+ */
+import { maxUint256, type Hex } from 'viem';
+import { encodeErc20CampaignData, getLatestTimestamp } from '../../contracts/actions.js';
+import { distributionCreatorAbi } from '../../contracts/artifacts/index.js';
+import { createDevnetClients } from '../../contracts/clients.js';
+import { deployStack, type DeployedStack } from '../../contracts/deploy.js';
+import { findFreePort, startDevnet } from '../../contracts/devnet.js';
+import { CAMPAIGN_EVENTS } from '../../indexer/abis/distributionCreator.js';
+import { decodeNewCampaign } from '../../indexer/decode.js';
+import { getLogsAdaptive } from '../../indexer/getLogsAdaptive.js';
+import { createChainClients } from '../../indexer/rpc.js';
+import { toCampaignRows } from '../../indexer/transform/campaigns.js';
+import { createJobDeps } from '../../jobs/deps.js';
+import { findJob } from '../../jobs/registry.js';
+import { runJob } from '../../jobs/runJob.js';
+import { startScheduler } from '../../jobs/scheduler.js';
+import { loadConfig, type ChainConfig } from '../../internal/config.js';
+import { indexNames } from '../../internal/es.js';
+import { createLogger } from '../../internal/logger.js';
+import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
+import { resetDatabase } from '../../test/helpers/database.js';
+
+const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
+const PREFIX = 'bench';
+const PER_TX = 50;
+const sizes = (process.env['BENCH_SIZES'] ?? '10000,100000').split(',').map(Number);
+const freshnessSamples = Number(process.env['BENCH_FRESHNESS_SAMPLES'] ?? 40);
+const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench' });
+
+async function createMany(rpcUrl: string, chainId: number, stack: DeployedStack, count: number, startOffset: number): Promise<void> {
+  const { walletClient, publicClient } = createDevnetClients({ rpcUrl, chainId });
+  const now = await getLatestTimestamp({ rpcUrl });
+  const data = encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address });
+  const reward = stack.tokens.rewards[0]!.address;
+  for (let done = 0; done < count; done += PER_TX) {
+    const campaigns = Array.from({ length: Math.min(PER_TX, count - done) }, (_, i) => ({
+      campaignId: `0x${'0'.repeat(64)}` as Hex, creator: '0x0000000000000000000000000000000000000000' as Hex, rewardToken: reward,
+      amount: 10n ** 17n, campaignType: 1, startTimestamp: now + 3600 + startOffset + done + i, duration: 86_400, campaignData: data,
+    }));
+    const hash = await walletClient.writeContract({ address: stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'createCampaigns', args: [campaigns] });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`createCampaigns reverted at ${done}`);
+    if (done % (PER_TX * 100) === 0) process.stderr.write(`  created ${done + campaigns.length}/${count}\r`);
+  }
+  process.stderr.write('\n');
+}
+
+function chainConfig(rpcUrl: string, chainId: number, stack: DeployedStack): ChainConfig {
+  return { id: chainId, name: 'Bench', icon: '', rpcUrl, distributionCreator: stack.distributionCreator, distributor: stack.distributor, startBlock: 0,
+    confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function benchSize(n: number): Promise<void> {
+  const port = await findFreePort();
+  const devnet = await startDevnet({ chainId: 31337, port });
+  try {
+    const stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: 31337 });
+    const { walletClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: 31337 });
+    await walletClient.writeContract({ address: stack.tokens.rewards[0]!.address, abi: [{ type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [{ type: 'bool' }] }], functionName: 'approve', args: [stack.distributionCreator, maxUint256] });
+    const t0 = Date.now();
+    await createMany(devnet.rpcUrl, 31337, stack, n, 0);
+    console.log(`\nN = ${n}: created ${n} campaigns in ${((Date.now() - t0) / 1000).toFixed(1)} s (${n / PER_TX} txs)`);
+
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify([chainConfig(devnet.rpcUrl, 31337, stack)]),
+      INDEXER_MAX_LOG_RANGE: '2000', INDEXER_PUBLISH_BATCH: '2000', INDEXER_MAX_BLOCK_BATCH: '1000' });
+    await resetDatabase(DATABASE_URL);
+    const deps = createJobDeps(config, logger, new AbortController().signal);
+    await deleteIndices({ es: deps.es, prefix: PREFIX });
+    await ensureIndices({ es: deps.es, prefix: PREFIX, logger });
+
+    // Raw getLogs + decode over the same logs (no storage).
+    const { client } = createChainClients(config).get(31337)!;
+    const head = Number(await client.getBlockNumber());
+    const r0 = performance.now();
+    let decoded = 0;
+    for (let from = 0; from <= head; from += 2000) {
+      const logs = await getLogsAdaptive({ client, address: stack.distributionCreator, events: CAMPAIGN_EVENTS, range: { from, to: Math.min(head, from + 1999) } });
+      const events = logs.filter((l) => l.eventName === 'NewCampaign').map((l) => decodeNewCampaign(31337, l as never));
+      decoded += toCampaignRows(events, new Map(events.map((e) => [e.blockNumber, 0]))).length;
+    }
+    const rawSeconds = (performance.now() - r0) / 1000;
+
+    // End to end: headers, then campaigns (persist + publish), until all are searchable.
+    await runJob(findJob('blocks')!, deps);
+    const e0 = performance.now();
+    await runJob(findJob('campaigns')!, deps);
+    await deps.es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
+    const searchable = (await deps.es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
+    const e2eSeconds = (performance.now() - e0) / 1000;
+    if (decoded !== n || searchable !== n) throw new Error(`expected ${n}, decoded ${decoded}, searchable ${searchable}`);
+    const rawRate = n / rawSeconds;
+    const e2eRate = n / e2eSeconds;
+    console.log(`  raw getLogs+decode: ${rawRate.toFixed(0)} campaigns/s (${rawSeconds.toFixed(2)} s)`);
+    console.log(`  end to end (RPC → PostgreSQL → searchable): ${e2eRate.toFixed(0)} campaigns/s (${e2eSeconds.toFixed(2)} s)`);
+    console.log(`  ratio end-to-end / raw: ${(e2eRate / rawRate).toFixed(2)}`);
+    await deps.close();
+  } finally {
+    await devnet.stop();
+  }
+}
+
+async function benchFreshness(): Promise<void> {
+  const port = await findFreePort();
+  const devnet = await startDevnet({ chainId: 31337, port });
+  try {
+    const stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: 31337 });
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify([chainConfig(devnet.rpcUrl, 31337, stack)]),
+      JOB_BLOCKS_CRON: '* * * * * *', JOB_CAMPAIGNS_CRON: '* * * * * *', JOB_PUBLISH_CRON: '* * * * * *' });
+    await resetDatabase(DATABASE_URL);
+    const deps = createJobDeps(config, logger, new AbortController().signal);
+    await deleteIndices({ es: deps.es, prefix: PREFIX });
+    await ensureIndices({ es: deps.es, prefix: PREFIX, logger });
+    const scheduler = startScheduler({ config, logger, jobs: ['blocks', 'campaigns', 'publish'].map((n) => findJob(n)!) });
+    const index = indexNames(PREFIX, 'campaigns').read;
+    const samples: number[] = [];
+    for (let i = 0; i < freshnessSamples; i++) {
+      const minedAt = Date.now();
+      await createMany(devnet.rpcUrl, 31337, stack, 1, 10_000_000 + i);
+      for (let seen = 0; seen <= i; ) {
+        await new Promise((r) => setTimeout(r, 50));
+        seen = (await deps.es.count({ index })).count;
+        if (seen > i) samples.push((Date.now() - minedAt) / 1000);
+        if (Date.now() - minedAt > 30_000) throw new Error('campaign not searchable within 30 s');
+      }
+    }
+    await scheduler.stop();
+    await deps.close();
+    samples.sort((a, b) => a - b);
+    console.log(`\nfreshness with a 1 s poll (${samples.length} campaigns): p50 ${percentile(samples, 50).toFixed(2)} s, p95 ${percentile(samples, 95).toFixed(2)} s`);
+  } finally {
+    await devnet.stop();
+  }
+}
+
+console.log(`indexer benchmark — ${new Date().toISOString()}, node ${process.version}`);
+try {
+  for (const n of sizes) await benchSize(n);
+  if (freshnessSamples > 0) await benchFreshness();
+} catch (error) {
+  console.error(`benchmark failed: ${(error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" ")}`);
+  process.exit(1);
+}
+
+process.exit(0);
