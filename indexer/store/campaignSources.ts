@@ -51,10 +51,10 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
        c.campaign_type, c.start_timestamp, c.end_timestamp, c.campaign_data, c.main_parameter, c.opportunity_id, c.params,
        c.has_overrides, c.parent_campaign_id, c.created_at,
        COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns k WHERE k.parent_campaign_id = c.id), '{}') AS child_campaign_ids,
-       (WITH RECURSIVE up(id, parent, depth) AS (
+       CASE WHEN c.parent_campaign_id IS NULL THEN NULL ELSE (WITH RECURSIVE up(id, parent, depth) AS (
           SELECT p.id, p.parent_campaign_id, 1 FROM campaigns p WHERE p.id = c.parent_campaign_id
           UNION ALL SELECT p.id, p.parent_campaign_id, up.depth + 1 FROM campaigns p JOIN up ON p.id = up.parent WHERE up.depth < 32)
-        SELECT id FROM up ORDER BY depth DESC LIMIT 1) AS root_campaign_id,
+        SELECT id FROM up ORDER BY depth DESC LIMIT 1) END AS root_campaign_id,
        t.id AS token_id, t.name AS token_name, t.symbol AS token_symbol, t.decimals AS token_decimals, t.icon AS token_icon,
        t.verified AS token_verified, t.is_native AS token_is_native, t.is_test AS token_is_test, t.type AS token_type,
        t.display_symbol AS token_display_symbol, p.price AS token_price, p.price_source AS token_price_source, p.updated_at AS token_price_updated_at,
