@@ -1,53 +1,62 @@
-import { ensureDatabase, migrate } from '../sql/migrate.js';
 import { ensureIndices } from '../search-mappings/aliases.js';
-import { listCursors } from '../indexer/store/cursor.js';
+import { ensureDatabase, migrate } from '../sql/migrate.js';
 import { loadConfig } from '../internal/config.js';
 import { describeError } from '../internal/errors.js';
 import { createLogger } from '../internal/logger.js';
+import { backfillCommand } from './commands/backfill.js';
+import { checkCommand } from './commands/check.js';
+import { listCommand } from './commands/list.js';
+import { pauseCommand, resumeCommand } from './commands/pause.js';
+import { reindexCommand } from './commands/reindex.js';
+import { runCommand } from './commands/run.js';
+import { scheduleCommand } from './commands/schedule.js';
+import { UsageError, type Command } from './commands/types.js';
 import { createJobDeps } from './deps.js';
-import { findJob, JOBS } from './registry.js';
-import { lastRuns, runJob } from './runJob.js';
+import { JOBS } from './registry.js';
 
-const USAGE = `usage: jobs/cli.ts run <job|all> | list
+const COMMANDS: Record<string, Command> = {
+  list: listCommand,
+  run: runCommand,
+  pause: pauseCommand,
+  resume: resumeCommand,
+  schedule: scheduleCommand,
+  backfill: backfillCommand,
+  reindex: reindexCommand,
+  check: checkCommand,
+};
+
+const USAGE = `usage: jobs/cli.ts <command>
+${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}
 jobs: ${JOBS.map((j) => j.name).join(', ')}`;
 
 /**
- * Operator CLI: `run <name>` runs one job once (or `all` in pipeline order); `list` prints each
- * job with its schedule, last run and cursors. Exits non-zero on failure (one boundary per process).
+ * Operator CLI (one command per module in jobs/commands/): list, run, pause, resume, schedule,
+ * backfill, reindex, check. Applies pending migrations first (and creates missing search indices
+ * for commands that need them). Exit codes: 0 done, 1 failure (or `check` found differences),
+ * 2 bad usage. One boundary per process: anything thrown is logged and exits non-zero.
  */
 async function main(argv: string[]): Promise<number> {
-  const [command, name] = argv;
+  const [name, ...args] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    console.error(name && name !== '--help' ? `unknown command "${name}"\n${USAGE}` : USAGE);
+    return 2;
+  }
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel, name: 'jobs-cli' });
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
+  await ensureDatabase(config.databaseUrl);
+  await migrate({ databaseUrl: config.databaseUrl, logger: logger.child({}, { level: 'warn' }) });
   const deps = createJobDeps(config, logger, controller.signal);
   try {
-    if (command === 'list') {
-      const runs = new Map((await lastRuns(deps)).map((r) => [r.job, r]));
-      const cursors = await listCursors(deps.pg);
-      for (const job of JOBS) {
-        const run = runs.get(job.name);
-        console.log(`${job.name.padEnd(12)} ${(config.schedules[job.name] ?? job.defaultCron).padEnd(16)} last=${run ? `${run.status}@${run.startedAt.toISOString()}` : 'never'}  ${job.description}`);
-        for (const c of cursors.filter((c) => c.job === job.name)) console.log(`  chain ${c.chainId}: block ${c.blockNumber}`);
-      }
-      return 0;
-    }
-    if (command !== 'run' || !name) {
-      console.error(USAGE);
-      return 2;
-    }
-    const jobs = name === 'all' ? JOBS : [findJob(name)].filter((j) => j !== undefined);
-    if (!jobs.length) {
-      console.error(`unknown job "${name}"\n${USAGE}`);
-      return 2;
-    }
-    await ensureDatabase(config.databaseUrl);
-    await migrate({ databaseUrl: config.databaseUrl, logger });
-    await ensureIndices({ es: deps.es, prefix: config.esIndexPrefix, logger });
-    for (const job of jobs) await runJob(job, deps);
-    return 0;
+    if (command.needsIndices) await ensureIndices({ es: deps.es, prefix: config.esIndexPrefix, logger });
+    return await command.run({ config, logger, deps, out: (line) => console.log(line), err: process.stderr }, args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\n${USAGE}`);
+    return 2;
   } finally {
     await deps.close();
   }

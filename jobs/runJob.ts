@@ -1,19 +1,32 @@
 import { describeError } from '../internal/errors.js';
+import { isJobPaused } from './jobState.js';
 import type { Job, JobDeps, JobResult } from './types.js';
 
 /** Namespace of our advisory locks (first key of the two-key form), so they never clash with others. */
-const JOB_LOCK_NAMESPACE = 0x6a6f62; // "job"
+export const JOB_LOCK_NAMESPACE = 0x6a6f62; // "job"
 
-export type RunJobResult = { status: 'success'; runId: number; result: JobResult; durationMs: number } | { status: 'skipped'; reason: string };
+export type RunJobResult = { status: 'success'; runId: number; result: JobResult; durationMs: number } | { status: 'skipped'; reason: 'locked' | 'paused' };
+
+export type RunJobOptions = {
+  /** Run even when the job is paused (an operator's `jobs/cli.ts run <job>`). */
+  force?: boolean;
+};
 
 /**
  * Runs one job once: takes the job's Postgres advisory lock on a dedicated connection (a second
  * runner skips instead of racing), records the run in job_runs (start, end, ranges, counts,
  * error) and releases the lock. Runs left 'running' by a dead process are closed as failed first.
+ * A paused job (job_state.paused) is skipped unless `force`: nothing is recorded in job_runs (the
+ * pause itself is in job_state with its time; a skip every scheduler tick would only be noise), and
+ * a run already in progress when the job was paused finishes normally.
  * @throws the job's error after recording it.
  */
-export async function runJob(job: Job, deps: JobDeps): Promise<RunJobResult> {
+export async function runJob(job: Job, deps: JobDeps, { force = false }: RunJobOptions = {}): Promise<RunJobResult> {
   const logger = deps.logger.child({ job: job.name });
+  if (!force && (await isJobPaused(deps.pg, job.name))) {
+    logger.debug({ msg: 'job skipped: paused' });
+    return { status: 'skipped', reason: 'paused' };
+  }
   const lockClient = await deps.pg.connect();
   let locked = false;
   try {

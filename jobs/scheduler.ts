@@ -1,42 +1,97 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../internal/config.js';
+import { describeError } from '../internal/errors.js';
 import type { Logger } from '../internal/logger.js';
 import { createJobDeps } from './deps.js';
+import { effectiveCron } from './effectiveCron.js';
+import { loadJobStates } from './jobState.js';
 import { JOBS } from './registry.js';
 import { runJob } from './runJob.js';
 import type { Job } from './types.js';
 
-export type Scheduler = { stop(): Promise<void> };
+export type Scheduler = {
+  /** Resolves once job_state has been read and every job is scheduled. */
+  ready: Promise<void>;
+  /** The cron expression each job is scheduled on now. */
+  schedules(): Record<string, string>;
+  /** Re-reads job_state now (also done every `refreshMs`). */
+  refresh(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export type StartSchedulerParams = {
+  config: Config;
+  logger: Logger;
+  jobs?: readonly Job[];
+  /** How often job_state cron overrides are re-read, so `jobs/cli.ts schedule` applies without a restart. */
+  refreshMs?: number;
+};
 
 /**
- * Schedules every job on its cron expression (JOB_<NAME>_CRON, else the job's default). A tick never overlaps the same
+ * Schedules every job on its effective cron expression: job_state.cron (set by `jobs/cli.ts
+ * schedule`) > JOB_<NAME>_CRON > the job's default. job_state is read before the first tick and
+ * every `refreshMs`; a changed expression replaces the job's task. An invalid override is logged
+ * and ignored. Paused jobs keep their ticks and runJob skips them. A tick never overlaps the same
  * job's previous run in this process, and the advisory lock in runJob keeps other processes out.
  * `stop` stops the ticks, aborts running jobs at their next step boundary and waits for them.
+ * Tables read: job_state.
  */
-export function startScheduler({ config, logger, jobs = JOBS }: { config: Config; logger: Logger; jobs?: readonly Job[] }): Scheduler {
+export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000 }: StartSchedulerParams): Scheduler {
+  // Environment and defaults are checked up front (a bad JOB_<NAME>_CRON stops startup by name).
+  for (const job of jobs) {
+    const { cron: expression } = effectiveCron({ envCron: config.schedules[job.name], defaultCron: job.defaultCron });
+    if (!cron.validate(expression)) throw new Error(`invalid cron expression for job ${job.name}: ${expression}`);
+  }
+
   const controller = new AbortController();
   const deps = createJobDeps(config, logger, controller.signal);
   const running = new Map<string, Promise<unknown>>();
-  const tasks: ScheduledTask[] = [];
-  for (const job of jobs) {
-    const expression = config.schedules[job.name] ?? job.defaultCron;
-    if (!cron.validate(expression)) throw new Error(`invalid cron expression for job ${job.name}: ${expression}`);
-    tasks.push(
-      cron.schedule(expression, () => {
-        if (running.has(job.name) || controller.signal.aborted) return;
-        const run = runJob(job, deps)
-          .catch(() => {}) // already logged and recorded in job_runs by runJob
-          .finally(() => running.delete(job.name));
-        running.set(job.name, run);
-      }, { name: job.name }),
-    );
-    logger.info({ msg: 'job scheduled', job: job.name, cron: expression });
-  }
+  const tasks = new Map<string, { cron: string; task: ScheduledTask }>();
+
+  const tick = (job: Job) => {
+    if (running.has(job.name) || controller.signal.aborted) return;
+    const run = runJob(job, deps)
+      .catch(() => {}) // already logged and recorded in job_runs by runJob
+      .finally(() => running.delete(job.name));
+    running.set(job.name, run);
+  };
+
+  /** Reads job_state and (re)schedules every job whose effective expression changed. */
+  const apply = async () => {
+    const states = await loadJobStates(deps.pg);
+    for (const job of jobs) {
+      if (controller.signal.aborted) return;
+      let { cron: expression, source } = effectiveCron({ stateCron: states.get(job.name)?.cron, envCron: config.schedules[job.name], defaultCron: job.defaultCron });
+      if (source === 'job_state' && !cron.validate(expression)) {
+        logger.error({ msg: 'invalid cron override in job_state ignored', job: job.name, cron: expression });
+        ({ cron: expression, source } = effectiveCron({ envCron: config.schedules[job.name], defaultCron: job.defaultCron }));
+      }
+      const current = tasks.get(job.name);
+      if (current?.cron === expression) continue;
+      if (current) await current.task.destroy();
+      tasks.set(job.name, { cron: expression, task: cron.schedule(expression, () => tick(job), { name: job.name }) });
+      logger.info({ msg: current ? 'job rescheduled' : 'job scheduled', job: job.name, cron: expression, source });
+    }
+  };
+  // One refresh at a time, so two never replace the same task concurrently.
+  let queue: Promise<void> = Promise.resolve();
+  const refresh = () => (queue = queue.catch(() => {}).then(apply));
+  const logFailure = (error: unknown) => logger.error({ msg: 'reading job_state failed; schedules unchanged until the next refresh', err: describeError(error) });
+
+  const ready = refresh();
+  ready.catch(logFailure);
+  const timer = setInterval(() => void refresh().catch(logFailure), refreshMs);
+  timer.unref();
   return {
+    ready,
+    schedules: () => Object.fromEntries([...tasks].map(([name, t]) => [name, t.cron])),
+    refresh,
     async stop() {
       controller.abort();
-      for (const task of tasks) await task.stop();
+      clearInterval(timer);
+      await queue.catch(() => {});
+      for (const { task } of tasks.values()) await task.destroy();
       await Promise.allSettled(running.values());
       await deps.close();
     },
@@ -58,6 +113,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await ensureIndices({ es, prefix: config.esIndexPrefix, logger });
   await es.close();
   const scheduler = startScheduler({ config, logger });
+  await scheduler.ready;
   const shutdown = async (signal: string) => {
     logger.info({ msg: 'scheduler stopping', signal });
     await scheduler.stop();

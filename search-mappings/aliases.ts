@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient } from '../internal/es.js';
 import { indexNames } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
@@ -89,6 +90,64 @@ export async function createIndexVersion({ es, prefix, family, version }: { es: 
     if (err && err.type !== 'resource_already_exists_exception') throw new Error(`creating ${index} failed: ${JSON.stringify(err)}`);
   });
   return index;
+}
+
+/**
+ * Pure: name of a concrete index. The first build of mapping version N is `<prefix>-<family>_vN`
+ * (what ensureIndices creates); every rebuild of the same version by a reindex adds a counter,
+ * `<prefix>-<family>_vN_r<K>` with K ≥ 1, so a name is never reused while an older build exists.
+ */
+export function concreteIndexName(prefix: string, family: IndexFamily, version: number, rebuild = 0): string {
+  return `${prefix}-${family}_v${version}${rebuild > 0 ? `_r${rebuild}` : ''}`;
+}
+
+/** Pure: version and rebuild counter of a concrete index name of this prefix and family, or null. */
+export function parseConcreteIndexName(prefix: string, family: IndexFamily, name: string): { version: number; rebuild: number } | null {
+  if (!name.startsWith(`${prefix}-${family}_v`)) return null;
+  const match = /^(\d+)(?:_r(\d+))?$/.exec(name.slice(`${prefix}-${family}_v`.length));
+  return match ? { version: Number(match[1]), rebuild: Number(match[2] ?? 0) } : null;
+}
+
+/**
+ * Pure: the concrete index a reindex builds next for mapping `version`: `_vN` when no build of N
+ * exists yet (a new mapping file shipped), else `_vN_r<K>` with K one above the highest existing
+ * rebuild of N (current, or left over by a crashed reindex), so it never collides.
+ */
+export function nextIndexName({ prefix, family, version, existing }: { prefix: string; family: IndexFamily; version: number; existing: readonly string[] }): string {
+  const builds = existing.map((name) => parseConcreteIndexName(prefix, family, name)).filter((b) => b?.version === version);
+  if (!builds.length) return concreteIndexName(prefix, family, version);
+  return concreteIndexName(prefix, family, version, Math.max(...builds.map((b) => b!.rebuild)) + 1);
+}
+
+/** Concrete indices of one family (exact name pattern, so other prefixes never match) and the aliases on each. */
+export async function listFamilyIndices({ es, prefix, family }: { es: EsClient; prefix: string; family: IndexFamily }): Promise<{ index: string; aliases: string[] }[]> {
+  const res = await es.indices.getAlias({ index: `${prefix}-${family}_v*`, expand_wildcards: 'all' }, { ignore: [404] });
+  return Object.entries(res as Record<string, { aliases?: Record<string, unknown> }>)
+    .filter(([index]) => parseConcreteIndexName(prefix, family, index) !== null)
+    .map(([index, value]) => ({ index, aliases: Object.keys(value.aliases ?? {}) }));
+}
+
+/** Creates a concrete index with the settings and mappings of mapping `version`, plus `settings` overrides (no alias). */
+export async function createIndex({ es, family, version, index, settings = {} }: { es: EsClient; family: IndexFamily; version: number; index: string; settings?: Record<string, unknown> }): Promise<void> {
+  const def = loadIndexDefinition(family, version);
+  await es.indices.create({ index, settings: { ...def.settings, ...settings }, mappings: def.mappings });
+}
+
+/**
+ * Moves the read alias and the write alias (is_write_index) of a family to `to`, in ONE `_aliases`
+ * call: Elasticsearch applies it atomically, so every search resolves the read alias to exactly one
+ * of the two indices and no read fails or sees a half-moved state.
+ */
+export async function swapAliases({ es, prefix, family, to }: { es: EsClient; prefix: string; family: IndexFamily; to: string }): Promise<void> {
+  const names = indexNames(prefix, family);
+  const holders = await es.indices.getAlias({ name: `${names.read},${names.write}` }, { ignore: [404] });
+  const actions: estypes.IndicesUpdateAliasesAction[] = [];
+  for (const [index, value] of Object.entries(holders as Record<string, { aliases?: Record<string, unknown> }>)) {
+    if (index === to || !value.aliases) continue;
+    for (const alias of Object.keys(value.aliases)) actions.push({ remove: { index, alias } });
+  }
+  actions.push({ add: { index: to, alias: names.read } }, { add: { index: to, alias: names.write, is_write_index: true } });
+  await es.indices.updateAliases({ actions });
 }
 
 /** Deletes every index of this prefix (tests and the dev quick start's reset only). */

@@ -1,6 +1,6 @@
-import { listCursors } from '../../../indexer/store/cursor.js';
+import { loadFreshness, type Freshness } from '../../../indexer/freshness.js';
 import { outboxDepth } from '../../../indexer/store/outbox.js';
-import { lastRuns } from '../../../jobs/runJob.js';
+import { loadJobStatuses, type JobStatus } from '../../../jobs/jobStatus.js';
 import { describeError } from '../../../internal/errors.js';
 import type { ApiDeps } from '../../deps.js';
 
@@ -27,8 +27,10 @@ async function probe<T extends Record<string, unknown>>(fn: () => Promise<T>): P
 
 /**
  * Health of the service: PostgreSQL, Elasticsearch, each chain's RPC (head block), each job's
- * last run and lag in blocks per chain (head − cursor), and the search outbox depth.
- * `status` is `ok` when every dependency answers, `degraded` otherwise.
+ * last run, lag in blocks per chain (head − cursor), paused state and runs/errors in the last
+ * 24 h, the search outbox depth, and freshness (chain event → searchable document, p50/p95 over
+ * campaigns first published in the last 24 h). `status` is `ok` when every dependency answers,
+ * `degraded` otherwise (a paused job or errors do not degrade it: they are operators' facts).
  */
 export async function checkHealth(deps: ApiDeps) {
   const [postgres, elasticsearch, chains] = await Promise.all([
@@ -39,24 +41,33 @@ export async function checkHealth(deps: ApiDeps) {
     }),
     Promise.all([...deps.rpc.values()].map(async ({ chain, client }) => ({ id: chain.id, name: chain.name, rpc: await probe(async () => ({ head: Number(await client.getBlockNumber()) })) }))),
   ]);
-  const [runs, cursors, outbox] = postgres.ok
-    ? await Promise.all([lastRuns(deps), listCursors(deps.pg), outboxDepth(deps.pg)]).catch(() => [[], [], null] as const)
-    : [[], [], null];
+  const [statuses, outbox, freshness] = postgres.ok
+    ? await Promise.all([loadJobStatuses(deps.pg), outboxDepth(deps.pg), loadFreshness(deps.pg)]).catch(() => [[] as JobStatus[], null, null] as const)
+    : [[] as JobStatus[], null, null];
   const heads = new Map(chains.map((c) => [c.id, c.rpc.ok ? (c.rpc as { head: number }).head : null]));
-  const jobNames = [...new Set([...runs.map((r) => r.job), ...cursors.map((c) => c.job)])].sort();
-  const jobs = jobNames.map((name) => {
-    const run = runs.find((r) => r.job === name);
-    return {
-      name,
-      lastRun: run ? { status: run.status, startedAt: run.startedAt.toISOString(), finishedAt: run.finishedAt?.toISOString() ?? null, error: run.error } : null,
-      lastSuccessAt: run?.lastSuccessAt?.toISOString() ?? null,
-      lagSeconds: run?.lastSuccessAt ? Math.round((Date.now() - run.lastSuccessAt.getTime()) / 1000) : null,
-      chains: cursors.filter((c) => c.job === name).map((c) => {
-        const head = heads.get(c.chainId) ?? null;
-        return { chainId: c.chainId, cursor: c.blockNumber, head, lagBlocks: head === null ? null : Math.max(0, head - c.blockNumber) };
-      }),
-    };
-  });
+  const jobs = statuses.map((job) => ({
+    name: job.job,
+    paused: job.paused,
+    pausedAt: job.pausedAt?.toISOString() ?? null,
+    runs24h: job.runs24h,
+    errors24h: job.errors24h,
+    lastRun: job.lastRun ? { status: job.lastRun.status, startedAt: job.lastRun.startedAt.toISOString(), finishedAt: job.lastRun.finishedAt?.toISOString() ?? null, error: job.lastRun.error } : null,
+    lastSuccessAt: job.lastSuccessAt?.toISOString() ?? null,
+    lagSeconds: job.lastSuccessAt ? Math.round((Date.now() - job.lastSuccessAt.getTime()) / 1000) : null,
+    chains: job.chains.map((c) => {
+      const head = heads.get(c.chainId) ?? null;
+      return { chainId: c.chainId, cursor: c.cursor, head, lagBlocks: head === null ? null : Math.max(0, head - c.cursor) };
+    }),
+  }));
   const ok = postgres.ok && elasticsearch.ok && chains.every((c) => c.rpc.ok);
-  return { status: ok ? 'ok' : 'degraded', checkedAt: new Date().toISOString(), postgres, elasticsearch, chains, jobs, outbox };
+  return { status: ok ? 'ok' : 'degraded', checkedAt: new Date().toISOString(), postgres, elasticsearch, chains, jobs, outbox, freshness: toFreshnessBody(freshness) };
+}
+
+/** Public shape of freshness (null when PostgreSQL did not answer). */
+function toFreshnessBody(f: Freshness | null) {
+  return f && { windowSeconds: f.windowSeconds, samples: f.samples, p50Seconds: round(f.p50Seconds), p95Seconds: round(f.p95Seconds) };
+}
+
+function round(seconds: number | null): number | null {
+  return seconds === null ? null : Math.round(seconds * 1000) / 1000;
 }

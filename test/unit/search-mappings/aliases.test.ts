@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { toCampaignDocument } from '../../../indexer/documents/campaignDocument.js';
-import { INDEX_FAMILIES, latestVersion, loadIndexDefinition } from '../../../search-mappings/aliases.js';
+import { concreteIndexName, INDEX_FAMILIES, latestVersion, loadIndexDefinition, nextIndexName, parseConcreteIndexName } from '../../../search-mappings/aliases.js';
 import { campaignSource, NO_TOKEN_ROW } from '../../fixtures/indexer/campaignSource.js';
 
 type FieldMapping = { type?: string; enabled?: boolean; dynamic?: string; properties?: Record<string, FieldMapping> };
@@ -127,6 +127,33 @@ describe('search-mappings/aliases', () => {
     it('flags a value its field type would reject (the check itself can fail)', () => {
       const doc = { ...documents['with a token row'], startTimestamp: 'soon', hidden: 'no' };
       expect(misfits(doc, mappings)).to.have.length(2);
+    });
+  });
+
+  describe('concrete index names', () => {
+    it('keeps <prefix>-<family>_vN for the first build and adds _r<K> for rebuilds', () => {
+      expect(concreteIndexName('rewards', 'campaigns', 1)).to.equal('rewards-campaigns_v1');
+      expect(concreteIndexName('rewards', 'campaigns', 1, 3)).to.equal('rewards-campaigns_v1_r3');
+    });
+
+    it('parses only names of its own prefix and family', () => {
+      expect(parseConcreteIndexName('rewards', 'campaigns', 'rewards-campaigns_v2_r4')).to.deep.equal({ version: 2, rebuild: 4 });
+      expect(parseConcreteIndexName('rewards', 'campaigns', 'rewards-campaigns_v2')).to.deep.equal({ version: 2, rebuild: 0 });
+      for (const other of ['rewards-campaigns_write', 'rewards-opportunities_v1', 'rewards-x-campaigns_v1', 'rewards-campaigns_v1_tmp']) {
+        expect(parseConcreteIndexName('rewards', 'campaigns', other), other).to.equal(null);
+      }
+    });
+
+    it('names the next build one rebuild above the highest existing build of the version', () => {
+      const next = (existing: string[], version = 1) => nextIndexName({ prefix: 'p', family: 'opportunities', version, existing });
+      expect(next(['p-opportunities_v1'])).to.equal('p-opportunities_v1_r1');
+      expect(next(['p-opportunities_v1_r1'])).to.equal('p-opportunities_v1_r2');
+      expect(next(['p-opportunities_v1_r2', 'p-opportunities_v1_r7'])).to.equal('p-opportunities_v1_r8');
+    });
+
+    it('uses the plain versioned name for the first build of a new mapping version', () => {
+      expect(nextIndexName({ prefix: 'p', family: 'campaigns', version: 2, existing: ['p-campaigns_v1_r5'] })).to.equal('p-campaigns_v2');
+      expect(nextIndexName({ prefix: 'p', family: 'campaigns', version: 1, existing: [] })).to.equal('p-campaigns_v1');
     });
   });
 });

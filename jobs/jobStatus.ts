@@ -1,0 +1,92 @@
+import type { PgPool } from '../internal/pg.js';
+import { loadJobStates } from './jobState.js';
+
+/** Window of the run and error counts. */
+export const STATUS_WINDOW_HOURS = 24;
+
+export type JobChainStatus = {
+  chainId: number;
+  cursor: number;
+  /** Last block of the canonical header chain (the blocks job's cursor), null before its first run. */
+  canonicalHead: number | null;
+  /** canonicalHead − cursor (never negative); null without canonical head. The blocks job's own lag is measured against the node (see callers). */
+  lagBlocks: number | null;
+};
+
+export type JobStatus = {
+  job: string;
+  paused: boolean;
+  pausedAt: Date | null;
+  /** Operator cron override (job_state.cron), if any. */
+  cronOverride: string | null;
+  lastRun: { status: string; startedAt: Date; finishedAt: Date | null; durationMs: number | null; error: string | null } | null;
+  lastSuccessAt: Date | null;
+  runs24h: number;
+  errors24h: number;
+  chains: JobChainStatus[];
+};
+
+type RunRow = {
+  job: string; status: string | null; started_at: Date | null; finished_at: Date | null; error: string | null;
+  last_success_at: Date | null; runs: string; errors: string;
+};
+
+/**
+ * Operator view of jobs, read from PostgreSQL only (so every process reports the same): job_state,
+ * the latest run, the latest success, runs and failures in the last 24 h, and per chain the cursor
+ * against the canonical head. `names` defaults to every job seen in job_runs, cursors or job_state.
+ * Tables: job_runs (index job, started_at), job_state, cursors.
+ */
+export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Promise<JobStatus[]> {
+  const [states, cursors] = await Promise.all([
+    loadJobStates(pg),
+    pg.query<{ job: string; chain_id: number; block_number: string }>('SELECT job, chain_id, block_number FROM cursors ORDER BY job, chain_id'),
+  ]);
+  const jobs = names ?? await knownJobs(pg);
+  const { rows } = await pg.query<RunRow>(
+    `SELECT j.job, last.status, last.started_at, last.finished_at, last.error, ok.finished_at AS last_success_at, day.runs, day.errors
+     FROM unnest($1::text[]) AS j(job)
+     LEFT JOIN LATERAL (SELECT status, started_at, finished_at, error FROM job_runs r WHERE r.job = j.job ORDER BY started_at DESC LIMIT 1) last ON true
+     LEFT JOIN LATERAL (SELECT finished_at FROM job_runs r WHERE r.job = j.job AND r.status = 'success' ORDER BY started_at DESC LIMIT 1) ok ON true
+     LEFT JOIN LATERAL (SELECT count(*) AS runs, count(*) FILTER (WHERE status = 'failed') AS errors
+       FROM job_runs r WHERE r.job = j.job AND r.started_at > now() - make_interval(hours => $2)) day ON true`,
+    [jobs, STATUS_WINDOW_HOURS],
+  );
+  const heads = new Map(cursors.rows.filter((c) => c.job === 'blocks').map((c) => [c.chain_id, Number(c.block_number)]));
+  return rows.map((r) => {
+    const state = states.get(r.job);
+    return {
+      job: r.job,
+      paused: state?.paused ?? false,
+      pausedAt: state?.pausedAt ?? null,
+      cronOverride: state?.cron ?? null,
+      lastRun: r.status && r.started_at
+        ? { status: r.status, startedAt: r.started_at, finishedAt: r.finished_at, durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null, error: r.error }
+        : null,
+      lastSuccessAt: r.last_success_at,
+      runs24h: Number(r.runs),
+      errors24h: Number(r.errors),
+      chains: cursors.rows.filter((c) => c.job === r.job).map((c) => {
+        const cursor = Number(c.block_number);
+        const canonicalHead = heads.get(c.chain_id) ?? null;
+        return { chainId: c.chain_id, cursor, canonicalHead, lagBlocks: canonicalHead === null ? null : Math.max(0, canonicalHead - cursor) };
+      }),
+    };
+  });
+}
+
+/**
+ * Names of every job with a run, a cursor or an operator state, sorted. job_runs grows with every
+ * tick, so its distinct names are read by skipping through the (job, started_at) index, one probe
+ * per job, instead of scanning the table.
+ */
+async function knownJobs(pg: PgPool): Promise<string[]> {
+  const { rows } = await pg.query<{ job: string }>(
+    `WITH RECURSIVE runs(job) AS (
+       (SELECT job FROM job_runs ORDER BY job LIMIT 1)
+       UNION ALL
+       SELECT (SELECT r.job FROM job_runs r WHERE r.job > runs.job ORDER BY r.job LIMIT 1) FROM runs WHERE runs.job IS NOT NULL)
+     SELECT job FROM runs WHERE job IS NOT NULL UNION SELECT job FROM cursors UNION SELECT job FROM job_state ORDER BY job`,
+  );
+  return rows.map((r) => r.job);
+}

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { mine } from '../../../contracts/actions.js';
+import { createApp } from '../../../api/app.js';
+import { setJobPaused } from '../../../jobs/jobState.js';
+import { runJob } from '../../../jobs/runJob.js';
+import type { Job } from '../../../jobs/types.js';
+import { createPgPool } from '../../../internal/pg.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import { seedCampaigns } from '../../helpers/seedCampaigns.js';
+import supertest from 'supertest';
+
+/** Parses the Prometheus text format into `name{labels}` → value, checking each sample line's shape. */
+function parseMetrics(text: string): { values: Map<string, number>; types: Map<string, string> } {
+  const values = new Map<string, number>();
+  const types = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const type = /^# TYPE (\S+) (\S+)$/.exec(line);
+    if (type) types.set(type[1]!, type[2]!);
+    if (line.startsWith('#')) continue;
+    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    if (!sample) throw new Error(`not a sample line: ${line}`);
+    values.set(sample[1]!, Number(sample[2]));
+  }
+  return { values, types };
+}
+
+describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', function () {
+  let h: Harness;
+  let seeded: string[] = [];
+  const broken: Job = { name: 'broken', description: 'always fails', defaultCron: '* * * * *', run: async () => { throw new Error('rpc said no'); } };
+
+  const scrape = async () => {
+    const res = await h.request().get('/metrics').expect(200);
+    expect(res.headers['content-type']).to.equal('text/plain; version=0.0.4; charset=utf-8');
+    return parseMetrics(res.text);
+  };
+
+  before(async function () {
+    h = await createHarness({ chainIds: [31337] });
+    ({ ids: seeded } = await seedCampaigns({ chain: h.chains[0]!, perTx: 3, txs: 2 }));
+    for (const job of ['blocks', 'campaigns', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
+    await runJob(broken, h.deps).catch(() => {});
+    await setJobPaused(h.deps.pg, 'publish', true);
+  });
+
+  after(async () => h?.close());
+
+  it('exposes per-job, per-chain, outbox and freshness series with plausible values', async function () {
+    const { values, types } = await scrape();
+    const now = Date.now() / 1000;
+    const lastSuccess = values.get('rewards_job_last_success_timestamp_seconds{job="campaigns"}')!;
+    expect(lastSuccess).to.be.within(now - 120, now + 1);
+    expect(values.get('rewards_job_last_run_status{job="campaigns",status="success"}')).to.equal(1);
+    expect(values.get('rewards_job_last_run_status{job="broken",status="failed"}')).to.equal(1);
+    expect(values.get('rewards_job_last_run_duration_seconds{job="campaigns"}')).to.be.within(0, 60);
+    expect(values.get('rewards_job_runs_24h{job="campaigns"}')).to.equal(1);
+    expect(values.get('rewards_job_errors_24h{job="campaigns"}')).to.equal(0);
+    expect(values.get('rewards_job_errors_24h{job="broken"}')).to.equal(1);
+    expect(values.get('rewards_job_paused{job="publish"}')).to.equal(1);
+    expect(values.get('rewards_job_paused{job="campaigns"}')).to.equal(0);
+
+    const head = Number(await h.deps.rpc.get(31337)!.client.getBlockNumber());
+    expect(values.get('rewards_chain_head_block{chain_id="31337"}')).to.equal(head);
+    expect(values.get('rewards_chain_rpc_up{chain_id="31337"}')).to.equal(1);
+    expect(values.get('rewards_chain_canonical_head_block{chain_id="31337"}')).to.equal(head);
+    expect(values.get('rewards_job_lag_blocks{job="campaigns",chain_id="31337"}')).to.equal(0);
+    expect(values.get('rewards_job_lag_blocks{job="blocks",chain_id="31337"}')).to.equal(0);
+    expect(values.get('rewards_job_cursor_block{job="campaigns",chain_id="31337"}')).to.equal(head);
+
+    expect(values.get('rewards_search_outbox_depth')).to.equal(0);
+    expect(values.get('rewards_search_outbox_oldest_age_seconds')).to.equal(0);
+    expect(types.get('rewards_search_freshness_seconds')).to.equal('summary');
+    expect(values.get('rewards_search_freshness_seconds_count')).to.equal(seeded.length);
+    const p50 = values.get('rewards_search_freshness_seconds{quantile="0.5"}')!;
+    const p95 = values.get('rewards_search_freshness_seconds{quantile="0.95"}')!;
+    expect(p50).to.be.within(0, 120);
+    expect(p95).to.be.within(p50, 120);
+    expect(values.get('rewards_search_freshness_seconds_sum')).to.be.within(p50 * seeded.length * 0.5 - 1, p95 * seeded.length + 1);
+  });
+
+  it('follows the database: lag grows with new blocks, the outbox depth with queued entries', async function () {
+    await mine({ rpcUrl: h.chains[0]!.devnet.rpcUrl, blocks: 5 });
+    expect((await h.runJob('blocks')).status).to.equal('success');
+    await h.deps.pg.query(`INSERT INTO search_outbox (entity, entity_id) VALUES ('campaign', $1)`, [seeded[0]]);
+    const { values } = await scrape();
+    expect(values.get('rewards_job_lag_blocks{job="campaigns",chain_id="31337"}')).to.equal(5);
+    expect(values.get('rewards_search_outbox_depth')).to.equal(1);
+    expect(values.get('rewards_search_outbox_oldest_age_seconds')).to.be.within(0, 30);
+  });
+
+  it('counts first publications only once: re-projecting a campaign leaves freshness alone', async function () {
+    await setJobPaused(h.deps.pg, 'publish', false);
+    expect((await h.runJob('publish')).status).to.equal('success');
+    const { values } = await scrape();
+    expect(values.get('rewards_search_freshness_seconds_count')).to.equal(seeded.length);
+  });
+
+  it('computes freshness p50/p95 in PostgreSQL from block time to first publication', async function () {
+    const { rows } = await h.deps.pg.query<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE first_published_at BETWEEN now() - interval '5 minutes' AND now()`);
+    expect(Number(rows[0]!.n), 'the projector stamped every campaign it published first').to.equal(seeded.length);
+    // Devnet block times run ahead of the wall clock (clamped to 0 above); pin known delays instead: 10, 20, … 60 s.
+    await h.deps.pg.query(`UPDATE campaigns c SET created_at = c.first_published_at - make_interval(secs => 10 * k.n)
+      FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM campaigns) k WHERE k.id = c.id`);
+    const { values } = await scrape();
+    expect(values.get('rewards_search_freshness_seconds{quantile="0.5"}')).to.be.closeTo(35, 1e-6);
+    expect(values.get('rewards_search_freshness_seconds{quantile="0.95"}')).to.be.closeTo(57.5, 1e-6);
+    expect(values.get('rewards_search_freshness_seconds_sum')).to.be.closeTo(210, 1e-6);
+    const health = await h.request().get('/v4/health').expect(200);
+    expect(health.body.freshness).to.deep.equal({ windowSeconds: 86_400, samples: 6, p50Seconds: 35, p95Seconds: 57.5 });
+  });
+
+  it('is served at the root only, from a registry of each app', async function () {
+    await h.request().get('/v4/metrics').expect(404);
+    const other = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
+    const [a, b] = await Promise.all([supertest(other.callback()).get('/metrics').expect(200), h.request().get('/metrics').expect(200)]);
+    expect(parseMetrics(a.text).values.get('rewards_search_outbox_depth')).to.equal(parseMetrics(b.text).values.get('rewards_search_outbox_depth'));
+  });
+
+  it('fails the scrape with a 503 problem body when PostgreSQL is unreachable', async function () {
+    const deadPg = createPgPool({ connectionString: 'postgres://postgres@127.0.0.1:9/none', applicationName: 'test-dead' });
+    try {
+      const app = createApp({ config: h.config, logger: h.deps.logger, pg: deadPg, es: h.deps.es, rpc: h.deps.rpc });
+      const res = await supertest(app.callback()).get('/metrics').expect(503);
+      expect(res.body).to.include({ code: 'SERVICE_UNAVAILABLE', service: 'postgresql' });
+    } finally {
+      await deadPg.end();
+    }
+  });
+});
