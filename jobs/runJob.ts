@@ -43,6 +43,7 @@ export async function runJob(job: Job, deps: JobDeps, { force = false }: RunJobO
     const started = Date.now();
     const { rows } = await deps.pg.query<{ id: string }>(`INSERT INTO job_runs (job, status) VALUES ($1, 'running') RETURNING id`, [job.name]);
     const runId = Number(rows[0]!.id);
+    logger.debug({ msg: 'job started', run_id: runId });
     try {
       const result = await job.run({ ...deps, logger });
       const durationMs = Date.now() - started;
