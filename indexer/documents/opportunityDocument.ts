@@ -1,5 +1,6 @@
 import { campaignTypeName } from '../campaignTypes.js';
 import { tokenDbId } from '../ids.js';
+import { protocolOf } from '../protocols.js';
 import type { OpportunitySource } from '../store/opportunitySources.js';
 import type { TokenRecord } from './records.js';
 
@@ -45,6 +46,7 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
   const ends = windows.map((w) => w.end);
   const timestamp = String(now);
   const m = src.metrics;
+  const protocol = protocolOf(src.type);
   const rewardSymbols = [...new Set(src.campaigns.map((c) => c.reward_symbol).filter((s): s is string => !!s))];
   return {
     id: src.id,
@@ -57,7 +59,7 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     status,
     action: src.action,
     tags: [] as string[],
-    mainProtocol: '',
+    mainProtocol: protocol?.id ?? '',
     depositUrl,
     depositUrls: [] as unknown[],
     explorerAddress: /^0x[0-9a-f]{40}$/.test(src.identifier) ? src.identifier : '',
@@ -81,7 +83,10 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     distributionType: 'DUTCH_AUCTION',
     tokens,
     activePrograms: [] as unknown[],
-    protocol: null,
+    protocol: protocol
+      // Protocol-wide figures (dailyRewards, numberOfLiveCampaigns) are aggregated at read time.
+      ? { ...protocol, opportunityLiveTags: [] as string[], banner: null, opportunityBannerLight: null, opportunityBannerDark: null, trustData: null }
+      : null,
     aprRecord: (m?.records['aprRecord'] as Record<string, unknown> | undefined) ?? { cumulated: 0, timestamp, breakdowns: [] as unknown[] },
     tvlRecord: (m?.records['tvlRecord'] as Record<string, unknown> | undefined) ?? { total: 0, timestamp, breakdowns: [] as unknown[] },
     rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? { total: 0, timestamp, breakdowns: [] as unknown[] },
@@ -92,7 +97,7 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     creatorAddresses: [...new Set(src.campaigns.map((c) => c.creator))],
     rewardTokenSymbols: rewardSymbols,
     rewardTokenTypes: [...new Set(src.campaigns.map((c) => c.reward_type ?? 'TOKEN'))],
-    searchText: [name, src.type, campaignTypeName(src.campaigns[0]!.campaign_type), src.identifier, src.target?.symbol ?? '', src.target?.name ?? '', chainName, ...rewardSymbols].join(' '),
+    searchText: [name, protocol?.name ?? '', src.type, campaignTypeName(src.campaigns[0]!.campaign_type), src.identifier, src.target?.symbol ?? '', src.target?.name ?? '', chainName, ...rewardSymbols].join(' '),
     indexedAt: new Date(now * 1000).toISOString(),
   };
 }
