@@ -5,6 +5,15 @@ import { campaignsRouter } from './campaigns/router.js';
 import { chainsRouter } from './chains/router.js';
 import { healthRouter } from './health/router.js';
 import { metricsRouter } from './metrics/router.js';
+import { opportunitiesRouter } from './opportunities/router.js';
+import { tokensRouter } from './tokens/router.js';
+import { protocolsRouter } from './protocols/router.js';
+import { rootsRouter } from './roots/router.js';
+import { rewardsRouter } from './rewards/router.js';
+import { nodeRouter } from './node/router.js';
+import { templatesRouter } from './templates/router.js';
+import { schemasRouter } from './schemas/router.js';
+import { creatorsRouter } from './creators/router.js';
 
 /** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
 export function createRoutes(deps: ApiDeps): Router {
@@ -12,7 +21,8 @@ export function createRoutes(deps: ApiDeps): Router {
   const metrics = metricsRouter(deps);
   root.use(metrics.routes(), metrics.allowedMethods({ throw: true }));
   const v4 = new Router({ prefix: '/v4' });
-  for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter]) {
+  for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
+    rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }

@@ -183,6 +183,17 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
     expect(res.body.outbox.depth).to.equal(0);
   });
 
+  it('answers reads with CDN cache headers and an ETag (304 on a match); private when credentials are sent', async function () {
+    const first = await h.request().get('/v4/campaigns').expect(200);
+    expect(first.headers['cache-control']).to.equal('public, max-age=30, stale-while-revalidate=60');
+    expect(first.headers['etag']).to.be.a('string');
+    await h.request().get('/v4/campaigns').set('if-none-match', first.headers['etag']!).expect(304);
+    const keyed = await h.request().get('/v4/campaigns').set('x-api-key', 'k').expect(200);
+    expect(keyed.headers['cache-control']).to.equal('private, no-store');
+    const health = await h.request().get('/v4/health').expect(200);
+    expect(health.headers['cache-control']).to.equal('no-store');
+  });
+
   it('answers 404 and 405 as problem bodies', async function () {
     const missing = await h.request().get('/v4/nothing-here').expect(404);
     expect(missing.body).to.include({ status: 404 });
