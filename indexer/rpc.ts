@@ -55,6 +55,6 @@ export function isRetryableRpcError(error: unknown): boolean {
 export function isRangeTooLargeError(error: unknown): boolean {
   return causes(error).some((e) => {
     const message = e instanceof Error ? `${e.message} ${(e as { details?: string }).details ?? ''}` : String(e);
-    return /block range|range limit|range too (large|wide)|too many (results|blocks)|more than \d+ results|limit exceeded|response size/i.test(message);
+    return /block range|range limit|range too (large|wide)|too many (results|blocks)|more than \d+ results|limit exceeded|response size|exceeded the size limit/i.test(message);
   });
 }
