@@ -5,7 +5,7 @@
  * Campaign-data encoders and time controls are re-exported from campaignData.ts and time.ts.
  */
 import { BaseError, ContractFunctionRevertedError, parseEventLogs, zeroAddress, zeroHash } from 'viem';
-import type { Address, Hex, TransactionReceipt } from 'viem';
+import type { Abi, Address, Hex, TransactionReceipt } from 'viem';
 import { distributionCreatorAbi, distributorAbi } from './artifacts/index.js';
 import { createDevnetClients } from './clients.js';
 import type { DevnetClients } from './clients.js';
@@ -71,6 +71,16 @@ async function confirm(clients: DevnetClients, txHash: Hex): Promise<Transaction
   return receipt;
 }
 
+/**
+ * Simulates a contract call as the target's account (so a revert surfaces with its custom error
+ * name before anything is sent), sends it and waits for a successful receipt.
+ */
+async function send(params: ActionTarget, call: { address: Address; abi: Abi; functionName: string; args: readonly unknown[] }): Promise<TransactionReceipt> {
+  const clients = createDevnetClients(params);
+  const { request } = await clients.publicClient.simulateContract({ account: clients.account, ...call } as never);
+  return confirm(clients, await clients.walletClient.writeContract(request as never));
+}
+
 function toCampaignTuple(c: CampaignInput) {
   return {
     campaignId: zeroHash,
@@ -93,15 +103,7 @@ export type CreateCampaignsResult = TxResult & { campaignIds: Hex[]; campaigns: 
  * @returns the tx, and the ids and campaigns from the `NewCampaign` events, in input order.
  */
 export async function createCampaigns(params: CreateCampaignsParams): Promise<CreateCampaignsResult> {
-  const clients = createDevnetClients(params);
-  const { request } = await clients.publicClient.simulateContract({
-    account: clients.account,
-    address: params.stack.distributionCreator,
-    abi: distributionCreatorAbi,
-    functionName: 'createCampaigns',
-    args: [params.campaigns.map(toCampaignTuple)],
-  });
-  const receipt = await confirm(clients, await clients.walletClient.writeContract(request));
+  const receipt = await send(params, { address: params.stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'createCampaigns', args: [params.campaigns.map(toCampaignTuple)] });
   const events = parseEventLogs({ abi: distributionCreatorAbi, eventName: 'NewCampaign', logs: receipt.logs });
   const campaigns = events.map((e) => ({ ...e.args.campaign }));
   return {
@@ -123,15 +125,7 @@ export type OverrideCampaignParams = ActionTarget & {
  * @returns the tx and the campaign as emitted in `CampaignOverride`.
  */
 export async function overrideCampaign(params: OverrideCampaignParams): Promise<TxResult & { campaign: CreatedCampaign }> {
-  const clients = createDevnetClients(params);
-  const { request } = await clients.publicClient.simulateContract({
-    account: clients.account,
-    address: params.stack.distributionCreator,
-    abi: distributionCreatorAbi,
-    functionName: 'overrideCampaign',
-    args: [params.campaignId, toCampaignTuple({ ...params.campaign, rewardToken: zeroAddress, amount: 0n })],
-  });
-  const receipt = await confirm(clients, await clients.walletClient.writeContract(request));
+  const receipt = await send(params, { address: params.stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'overrideCampaign', args: [params.campaignId, toCampaignTuple({ ...params.campaign, rewardToken: zeroAddress, amount: 0n })] });
   const [event] = parseEventLogs({ abi: distributionCreatorAbi, eventName: 'CampaignOverride', logs: receipt.logs });
   if (!event) throw new Error(`no CampaignOverride event in ${receipt.transactionHash}`);
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber, campaign: { ...event.args.campaign } };
@@ -143,15 +137,7 @@ export type ReallocateCampaignRewardsParams = ActionTarget & { campaignId: Hex; 
  * Reallocates the unclaimed rewards of `froms` to `to` once the campaign has ended.
  */
 export async function reallocateCampaignRewards(params: ReallocateCampaignRewardsParams): Promise<TxResult> {
-  const clients = createDevnetClients(params);
-  const { request } = await clients.publicClient.simulateContract({
-    account: clients.account,
-    address: params.stack.distributionCreator,
-    abi: distributionCreatorAbi,
-    functionName: 'reallocateCampaignRewards',
-    args: [params.campaignId, params.froms, params.to],
-  });
-  const receipt = await confirm(clients, await clients.walletClient.writeContract(request));
+  const receipt = await send(params, { address: params.stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'reallocateCampaignRewards', args: [params.campaignId, params.froms, params.to] });
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
@@ -170,15 +156,7 @@ export type UpdateTreeParams = ActionTarget & {
  * @returns the tx and the `endOfDisputePeriod` emitted in `TreeUpdated`.
  */
 export async function updateTree(params: UpdateTreeParams): Promise<TxResult & { endOfDisputePeriod: number }> {
-  const clients = createDevnetClients(params);
-  const { request } = await clients.publicClient.simulateContract({
-    account: clients.account,
-    address: params.stack.distributor,
-    abi: distributorAbi,
-    functionName: 'updateTree',
-    args: [{ merkleRoot: params.root, ipfsHash: params.ipfsHash ?? zeroHash }],
-  });
-  const receipt = await confirm(clients, await clients.walletClient.writeContract(request));
+  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'updateTree', args: [{ merkleRoot: params.root, ipfsHash: params.ipfsHash ?? zeroHash }] });
   const [event] = parseEventLogs({ abi: distributorAbi, eventName: 'TreeUpdated', logs: receipt.logs });
   if (!event) throw new Error(`no TreeUpdated event in ${receipt.transactionHash}`);
   const { endOfDisputePeriod } = event.args;
@@ -192,15 +170,7 @@ export async function updateTree(params: UpdateTreeParams): Promise<TxResult & {
  * Sets the Distributor's dispute period, in epochs (governor only).
  */
 export async function setDisputePeriod(params: ActionTarget & { disputePeriod: number }): Promise<TxResult> {
-  const clients = createDevnetClients(params);
-  const { request } = await clients.publicClient.simulateContract({
-    account: clients.account,
-    address: params.stack.distributor,
-    abi: distributorAbi,
-    functionName: 'setDisputePeriod',
-    args: [params.disputePeriod],
-  });
-  const receipt = await confirm(clients, await clients.walletClient.writeContract(request));
+  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'setDisputePeriod', args: [params.disputePeriod] });
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
@@ -215,20 +185,12 @@ export type ClaimResult = TxResult & { claimed: { user: Address; token: Address;
  * @returns the tx and the `Claimed` events: `amount` is the delta paid now (0 when already claimed).
  */
 export async function claim(params: ClaimParams): Promise<ClaimResult> {
-  const clients = createDevnetClients(params);
-  const { request } = await clients.publicClient.simulateContract({
-    account: clients.account,
-    address: params.stack.distributor,
-    abi: distributorAbi,
-    functionName: 'claim',
-    args: [
+  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'claim', args: [
       params.claims.map((c) => c.user),
       params.claims.map((c) => c.token),
       params.claims.map((c) => c.amount),
       params.claims.map((c) => c.proof),
-    ],
-  });
-  const receipt = await confirm(clients, await clients.walletClient.writeContract(request));
+    ] });
   const events = parseEventLogs({ abi: distributorAbi, eventName: 'Claimed', logs: receipt.logs });
   return {
     txHash: receipt.transactionHash,

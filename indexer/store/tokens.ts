@@ -1,3 +1,4 @@
+import type { TokenFlagsConfig } from '../../internal/config.js';
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { tokenDbId } from '../ids.js';
 
@@ -27,16 +28,8 @@ export async function upsertTokens(client: PgClient, rows: TokenRow[]): Promise<
 /** Native tokens are stored at the zero address of their chain. */
 export const NATIVE_TOKEN_ADDRESS = '0x0000000000000000000000000000000000000000';
 
-export type TokenFlags = {
-  address: string;
-  type?: 'TOKEN' | 'PRETGE' | 'POINT';
-  verified?: boolean;
-  isTest?: boolean;
-  stablecoin?: boolean;
-  icon?: string;
-  displaySymbol?: string;
-  isNative?: boolean;
-};
+/** Operator flags of one token (the chain config's `tokens` entries), plus the native marker. */
+export type TokenFlags = Omit<TokenFlagsConfig, 'address'> & { address: string; isNative?: boolean };
 
 /**
  * Applies operator flags to existing token rows (unset flags keep their value).

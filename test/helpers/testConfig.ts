@@ -49,3 +49,23 @@ export function testConfig({ chains, esIndexPrefix, env = {} }: { chains: ChainC
     ...env,
   });
 }
+
+/**
+ * Environment for a child process (jobs CLI) that must see the same services, indices and chains
+ * as the suite's config; `extra` adds or overrides variables.
+ */
+export function childProcessEnv(config: Config, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? '',
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: config.databaseUrl,
+    ES_URL: config.esUrl,
+    ES_INDEX_PREFIX: config.esIndexPrefix,
+    CHAINS: JSON.stringify(config.chains),
+    ...(config.prices.apiUrl ? { PRICE_API_URL: config.prices.apiUrl } : {}),
+    ...(config.rewardTrees.source ? { REWARD_TREE_SOURCE: config.rewardTrees.source } : {}),
+    ...extra,
+  };
+}

@@ -9,6 +9,7 @@ import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
 import { indexNames } from '../../../internal/es.js';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { DEMO_MARKETS, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
+import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -28,12 +29,8 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
     const { devnet, stack } = h.chains[0]!;
     const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
     seeded.markets.forEach((m, i) => api.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd));
-    env = {
-      ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'debug', DATABASE_URL: h.config.databaseUrl, ES_URL: h.config.esUrl, ES_INDEX_PREFIX: h.config.esIndexPrefix,
-      CHAINS: JSON.stringify(h.config.chains), PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir,
-      // Small batches: many commit points to be killed between.
-      INDEXER_MAX_LOG_RANGE: '2', INDEXER_MAX_BLOCK_BATCH: '3', INDEXER_PUBLISH_BATCH: '5',
-    };
+    // Small batches: many commit points to be killed between.
+    env = childProcessEnv(h.config, { LOG_LEVEL: 'debug', INDEXER_MAX_LOG_RANGE: '2', INDEXER_MAX_BLOCK_BATCH: '3', INDEXER_PUBLISH_BATCH: '5' });
   });
 
   after(async () => {

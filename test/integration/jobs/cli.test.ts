@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { indexNames } from '../../../internal/es.js';
 import type { JobListing } from '../../../jobs/commands/list.js';
+import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
@@ -17,16 +18,7 @@ describe('jobs/cli.ts as a real process', function () {
 
   /** Runs `jobs/cli.ts <args>` with the harness' configuration, like an operator would. */
   function cli(...args: string[]): Promise<CliResult> {
-    const env = {
-      PATH: process.env['PATH'] ?? '',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: h.config.databaseUrl,
-      ES_URL: h.config.esUrl,
-      ES_INDEX_PREFIX: h.config.esIndexPrefix,
-      CHAINS: JSON.stringify(h.config.chains),
-      INDEXER_MAX_LOG_RANGE: '2', // backfills take several batches, so the bar moves
-    };
+    const env = childProcessEnv(h.config, { INDEXER_MAX_LOG_RANGE: '2' }); // backfills take several batches, so the bar moves
     const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { indexNames } from '../../../internal/es.js';
+import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -18,17 +19,7 @@ type RunOutcome = { code: number | null; signal: NodeJS.Signals | null; batches:
  * (mid-way through a later batch).
  */
 function runIndexer(h: Harness, killAfter?: number): Promise<RunOutcome> {
-  const env = {
-    ...process.env,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    DATABASE_URL: h.config.databaseUrl,
-    ES_URL: h.config.esUrl,
-    ES_INDEX_PREFIX: h.config.esIndexPrefix,
-    CHAINS: JSON.stringify(h.config.chains),
-    INDEXER_MAX_LOG_RANGE: '1',
-    INDEXER_PUBLISH_BATCH: '7',
-  };
+  const env = childProcessEnv(h.config, { INDEXER_MAX_LOG_RANGE: '1', INDEXER_PUBLISH_BATCH: '7' });
   // node itself (not the tsx wrapper, whose SIGKILL would leave its node child running).
   const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', 'campaigns'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
