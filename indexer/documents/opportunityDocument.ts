@@ -15,6 +15,15 @@ export function opportunityStatus(windows: CampaignWindow[], now: number): { sta
   return { status: windows.length ? 'PAST' : 'NONE', liveCampaigns: 0 };
 }
 
+/**
+ * Pure: text as the search fields index it and queries search it: accents removed (NFKD, combining
+ * marks dropped) and lower-cased. The Elasticsearch build has no asciifolding filter, so folding
+ * happens here, at index time and on the query string alike.
+ */
+export function foldText(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
 const VERBS: Record<string, string> = { HOLD: 'Hold', POOL: 'Provide liquidity to', LEND: 'Supply', BORROW: 'Borrow', STAKE: 'Stake', DROP: 'Claim', LONG: 'Go long on', SHORT: 'Go short on', SWAP: 'Swap' };
 
 /** Pure: a readable opportunity name, e.g. "Hold stTST" or "Provide liquidity to TLP". */
@@ -97,7 +106,14 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     creatorAddresses: [...new Set(src.campaigns.map((c) => c.creator))],
     rewardTokenSymbols: rewardSymbols,
     rewardTokenTypes: [...new Set(src.campaigns.map((c) => c.reward_type ?? 'TOKEN'))],
-    searchText: [name, protocol?.name ?? '', src.type, campaignTypeName(src.campaigns[0]!.campaign_type), src.identifier, src.target?.symbol ?? '', src.target?.name ?? '', chainName, ...rewardSymbols].join(' '),
+    programSlugs: [] as string[],
+    creatorSlugs: [] as string[],
+    chainName,
+    // Search-only: true when every reward token is a test token / a point token (`test`, `point` filters).
+    allRewardsTest: src.campaigns.every((c) => c.reward_is_test === true),
+    allRewardsPoint: src.campaigns.every((c) => c.reward_type === 'POINT'),
+    searchName: foldText(name),
+    searchText: foldText([name, protocol?.name ?? '', src.type, campaignTypeName(src.campaigns[0]!.campaign_type), src.identifier, src.target?.symbol ?? '', src.target?.name ?? '', chainName, ...rewardSymbols].join(' ')),
     indexedAt: new Date(now * 1000).toISOString(),
   };
 }

@@ -1,0 +1,78 @@
+import type { Context } from 'koa';
+import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
+import { indexNames } from '../../../internal/es.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { ServiceUnavailableError } from '../../errors.js';
+import { searchPage } from '../../search/searchPage.js';
+import { binEdges } from './bins.js';
+import { buildAggregateQuery, buildBinsQuery, buildCountQuery, buildExtremumQuery, buildOpportunityListQuery, buildStatsQuery } from './query.js';
+import { loadCampaignsOf, loadChainContext, searchOnce } from './readContext.js';
+import type { GroupField, NumericField, OppFilters } from './schema.js';
+import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity } from './serialize.js';
+
+const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'opportunities').read;
+
+/** GET /v4/opportunities: one page of OPP-FILTERS matches (searchPage reaches past 10,000 hits), chains from PostgreSQL. */
+export function listOpportunitiesHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const q = ctx.state.query as OppFilters;
+    const now = nowSeconds(deps);
+    const { chains, testChainIds } = await loadChainContext(deps, now);
+    const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
+    const docs = await searchPage<OpportunityDocument>({ es: deps.es, index: readIndex(deps), query, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
+    const records = docs.map((d) => serializeOpportunity(d, chains, now));
+    if (!q.campaigns) return void (ctx.body = records);
+    const campaigns = await loadCampaignsOf(deps, records.map((r) => r.id), chains);
+    ctx.body = records.map((r) => ({ ...r, campaigns: campaigns.get(r.id) ?? [] }));
+  };
+}
+
+/** GET /v4/opportunities/count: a bare JSON number. */
+export function countOpportunitiesHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const now = nowSeconds(deps);
+    const { testChainIds } = await loadChainContext(deps, now);
+    const timeoutMs = deps.config.esRequestTimeoutMs;
+    const res = await deps.es.count({ index: readIndex(deps), ...buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds }) }, { requestTimeout: timeoutMs });
+    if (res._shards.failed > 0) throw new ServiceUnavailableError('elasticsearch');
+    ctx.body = res.count;
+  };
+}
+
+/** GET /v4/opportunities/bins/{apr|tvl|daily-rewards}: stats of the filtered set, then a range aggregation over readable edges. */
+export function binsHandler(deps: ApiDeps, metric: NumericField) {
+  return async (ctx: Context): Promise<void> => {
+    const q = ctx.state.query as OppFilters;
+    const now = nowSeconds(deps);
+    const { testChainIds } = await loadChainContext(deps, now);
+    const stats = await searchOnce<never>(deps, readIndex(deps), buildStatsQuery(q, metric, now, { testChainIds }));
+    const { min, max } = stats.aggregations!['stats'] as { min: number | null; max: number | null };
+    const edges = binEdges(metric, min, max);
+    if (!edges.length) return void (ctx.body = { data: [] });
+    const res = await searchOnce<never>(deps, readIndex(deps), buildBinsQuery(q, metric, edges, now, { testChainIds }));
+    ctx.body = serializeBins(edges, (res.aggregations!['bins'] as { buckets: { doc_count: number }[] }).buckets);
+  };
+}
+
+/** GET /v4/opportunities/aggregate/{field}: `{ sum }` for apr|tvl|dailyRewards; `[{ key, count, tvl, dailyRewards }]` for chainId|protocolId|tags. */
+export function aggregateHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const field = (ctx.state.params as { field: NumericField | GroupField }).field;
+    const now = nowSeconds(deps);
+    const { testChainIds } = await loadChainContext(deps, now);
+    const res = await searchOnce<never>(deps, readIndex(deps), buildAggregateQuery(ctx.state.query as OppFilters, field, now, { testChainIds }));
+    const aggs = res.aggregations as Record<string, { value?: number | null; buckets?: never[] }>;
+    ctx.body = aggs['groups'] ? serializeGroups(aggs['groups'].buckets!) : { sum: serializeDecimal(aggs['value']!.value ?? 0) };
+  };
+}
+
+/** GET /v4/opportunities/aggregate/{max|min}/{field}: `{ max }` / `{ min }` as a decimal string (null when nothing matches). */
+export function extremumHandler(deps: ApiDeps, kind: 'max' | 'min') {
+  return async (ctx: Context): Promise<void> => {
+    const field = (ctx.state.params as { field: NumericField }).field;
+    const now = nowSeconds(deps);
+    const { testChainIds } = await loadChainContext(deps, now);
+    const res = await searchOnce<never>(deps, readIndex(deps), buildExtremumQuery(ctx.state.query as OppFilters, kind, field, now, { testChainIds }));
+    ctx.body = { [kind]: serializeDecimal((res.aggregations!['value'] as { value: number | null }).value) };
+  };
+}

@@ -1,0 +1,62 @@
+import type { Context } from 'koa';
+import { loadOpportunityCampaignTree, loadOpportunityHistory, type HistoryMetric } from '../../../indexer/store/opportunityHistory.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { getOpportunityDocument, loadCampaignsOf, loadChainContext } from './readContext.js';
+import type { OpportunityCampaignsQuery, OpportunityStatusFilter, RecordsQuery } from './schema.js';
+import { serializeOpportunity } from './serialize.js';
+import { buildStoringIdTrees } from './storingIds.js';
+
+const pathId = (ctx: Context) => (ctx.state.params as { id: string }).id;
+
+/** GET /v4/opportunities/{id}: one Opportunity by numeric or composite id, 404 when absent. */
+export function getOpportunityHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const now = nowSeconds(deps);
+    const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, pathId(ctx)), loadChainContext(deps, now)]);
+    ctx.body = serializeOpportunity(doc, chains, now);
+  };
+}
+
+/** GET /v4/opportunities/{id}/campaigns: the Opportunity with its Campaign records (`campaigns=false` omits them). */
+export function opportunityCampaignsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const q = ctx.state.query as OpportunityCampaignsQuery;
+    const now = nowSeconds(deps);
+    const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, pathId(ctx)), loadChainContext(deps, now)]);
+    const campaigns = q.campaigns ? (await loadCampaignsOf(deps, [doc.id], chains)).get(doc.id) ?? [] : [];
+    const kept = campaigns.filter((c) => (q.test || !c.rewardToken.isTest) && (!q.tokenTypes?.length || q.tokenTypes.join(',').split(',').includes(c.rewardToken.type))
+      && (q.point || q.tokenTypes?.join(',').includes('POINT') || c.rewardToken.type !== 'POINT') && (!q.excludeSubCampaigns || !c.parentCampaignId));
+    ctx.body = { ...serializeOpportunity(doc, chains, now), campaigns: kept };
+  };
+}
+
+/** GET /v4/opportunities/{id}/storing-ids: storing-id trees of the root campaigns (campaigns_current). */
+export function storingIdsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const doc = await getOpportunityDocument(deps, pathId(ctx));
+    const statuses = (ctx.state.query as { campaignStatus: string }).campaignStatus.split(',') as OpportunityStatusFilter[];
+    ctx.body = buildStoringIdTrees(await loadOpportunityCampaignTree(deps.pg, doc.id), doc.id, statuses, nowSeconds(deps));
+  };
+}
+
+const COLUMN: Record<HistoryMetric, 'apr' | 'tvl'> = { apr: 'apr', native_apr: 'apr', tvl: 'tvl' };
+
+/**
+ * GET /v4/opportunities/{id}/{apr|tvl|native-apr}-records: opportunity_snapshots averaged per grain,
+ * items `{ timestamp, date, apr|tvl }`; CSV (header row, same columns) when Accept asks for text/csv.
+ */
+export function recordsHandler(deps: ApiDeps, metric: HistoryMetric) {
+  return async (ctx: Context): Promise<void> => {
+    const q = ctx.state.query as RecordsQuery;
+    const doc = await getOpportunityDocument(deps, pathId(ctx));
+    const rows = await loadOpportunityHistory(deps.pg, { opportunityId: doc.id, metric, grain: q.grain, from: q.from, to: q.to, page: q.page, items: q.items });
+    const column = COLUMN[metric];
+    const records = rows.map((r) => ({ timestamp: String(r.bucket), date: new Date(r.bucket * 1000).toISOString(), [column]: r.value }));
+    if (ctx.accepts('application/json', 'text/csv') === 'text/csv' && /text\/csv/.test(ctx.get('accept'))) {
+      ctx.type = 'text/csv';
+      ctx.body = [`timestamp,date,${column}`, ...records.map((r) => `${r.timestamp},${r.date},${r[column]}`)].join('\n') + '\n';
+      return;
+    }
+    ctx.body = records;
+  };
+}

@@ -1,0 +1,59 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
+import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
+import { toChainRecord, type ChainRecord } from '../../../indexer/documents/records.js';
+import { opportunityDbId } from '../../../indexer/ids.js';
+import { listChains } from '../../../indexer/store/chains.js';
+import { indexNames } from '../../../internal/es.js';
+import type { ApiDeps } from '../../deps.js';
+import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { serializeCampaign } from '../campaigns/serialize.js';
+
+/** Campaigns attached per request with `campaigns=true` (one terms query for the whole page). */
+const MAX_ATTACHED_CAMPAIGNS = 10_000;
+
+/** Current Chain records (table chains) and the ids of chains flagged as test chains. */
+export async function loadChainContext(deps: ApiDeps, now: number): Promise<{ chains: Map<number, ChainRecord>; testChainIds: number[] }> {
+  const rows = await listChains(deps.pg, deps.config.chains.map((c) => c.id), now);
+  return { chains: new Map(rows.map((r) => [r.id, toChainRecord(r)])), testChainIds: rows.filter((r) => r.isTest).map((r) => r.id) };
+}
+
+/** Pure: the internal id of a path id, a numeric hash as is or the hash of composite `chainId-TYPE-identifier`. */
+export function resolveOpportunityId(id: string): string {
+  const composite = /^(\d+)-([0-9A-Z_]+)-(.+)$/.exec(id);
+  return composite ? opportunityDbId(Number(composite[1]), composite[2]!, composite[3]!) : id;
+}
+
+/** Runs one search on an index with the configured timeout; `timed_out` is a 503, never a partial answer. */
+export async function searchOnce<T>(deps: ApiDeps, index: string, body: Record<string, unknown>): Promise<estypes.SearchResponse<T>> {
+  const timeoutMs = deps.config.esRequestTimeoutMs;
+  const res = await deps.es.search<T>({ index, ...body, timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs });
+  if (res.timed_out) throw new ServiceUnavailableError('elasticsearch');
+  return res;
+}
+
+/** The opportunity document of a path id from the read alias <prefix>-opportunities, or a 404. */
+export async function getOpportunityDocument(deps: ApiDeps, pathId: string): Promise<OpportunityDocument> {
+  const id = resolveOpportunityId(pathId);
+  const res = await searchOnce<OpportunityDocument>(deps, indexNames(deps.config.esIndexPrefix, 'opportunities').read, { size: 1, query: { term: { id } } });
+  const doc = res.hits.hits[0]?._source;
+  if (!doc) throw new NotFoundError(`No opportunity ${pathId}`);
+  return doc;
+}
+
+/**
+ * Campaign records of the given opportunities, grouped by opportunity id: one terms query on the
+ * read alias <prefix>-campaigns, newest first.
+ */
+export async function loadCampaignsOf(deps: ApiDeps, opportunityIds: string[], chains: ReadonlyMap<number, ChainRecord>) {
+  const out = new Map<string, ReturnType<typeof serializeCampaign>[]>();
+  if (!opportunityIds.length) return out;
+  const res = await searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
+    size: MAX_ATTACHED_CAMPAIGNS, query: { terms: { opportunityId: opportunityIds } }, sort: [{ createdAt: 'desc' }, { id: 'asc' }],
+  });
+  for (const hit of res.hits.hits) {
+    const doc = hit._source!;
+    out.set(doc.opportunityId, [...(out.get(doc.opportunityId) ?? []), serializeCampaign(doc, chains)]);
+  }
+  return out;
+}

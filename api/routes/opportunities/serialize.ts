@@ -1,0 +1,75 @@
+import { opportunityStatus, type OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
+import type { ChainRecord } from '../../../indexer/documents/records.js';
+
+type Rec = Record<string, unknown>;
+
+/**
+ * Pure: an opportunity search document → the public Opportunity record (spec › Opportunity), every
+ * field named and search-only fields dropped. `status` and `liveCampaigns` are recomputed at `now`
+ * from the campaign windows; `chain` is the current Chain record; bigints are decimal strings.
+ */
+export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyMap<number, ChainRecord>, now: number) {
+  const { status, liveCampaigns } = opportunityStatus(doc.campaignWindows, now);
+  const aprRecord = doc.aprRecord as Rec;
+  const stored = (doc as { nativeAprRecord?: Rec }).nativeAprRecord;
+  return {
+    id: doc.id,
+    chainId: doc.chainId,
+    type: doc.type,
+    identifier: doc.identifier,
+    name: doc.name,
+    description: doc.description,
+    howToSteps: doc.howToSteps,
+    status,
+    action: doc.action,
+    tags: doc.tags,
+    mainProtocol: doc.mainProtocol,
+    depositUrl: doc.depositUrl,
+    depositUrls: doc.depositUrls,
+    explorerAddress: doc.explorerAddress,
+    hidden: doc.hidden,
+    tvl: doc.tvl,
+    apr: doc.apr,
+    dailyRewards: doc.dailyRewards,
+    nativeApr: doc.nativeApr,
+    totalApr: doc.totalApr,
+    maxDailyRewards: doc.maxDailyRewards,
+    maxApr: doc.maxApr,
+    liveCampaigns,
+    lastCampaignCreatedAt: doc.lastCampaignCreatedAt,
+    liveCampaignsForCreator: doc.liveCampaignsForCreator,
+    soonCampaignsForCreator: doc.soonCampaignsForCreator,
+    pastCampaignsForCreator: doc.pastCampaignsForCreator,
+    earliestCampaignStart: String(doc.earliestCampaignStart),
+    latestCampaignStart: String(doc.latestCampaignStart),
+    earliestCampaignEnd: String(doc.earliestCampaignEnd),
+    latestCampaignEnd: String(doc.latestCampaignEnd),
+    distributionType: doc.distributionType,
+    tokens: doc.tokens,
+    chain: chains.get(doc.chainId) ?? null,
+    activePrograms: doc.activePrograms,
+    protocol: doc.protocol,
+    aprRecord: { ...aprRecord, timestamp: String(aprRecord['timestamp'] ?? '0') },
+    // Until the metrics job stores a native APR record, it is derived from the nativeApr figure.
+    nativeAprRecord: stored ?? { title: 'Native APR', description: '', value: doc.nativeApr, timestamp: String(aprRecord['timestamp'] ?? '0') },
+    tvlRecord: doc.tvlRecord,
+    rewardsRecord: doc.rewardsRecord,
+  };
+}
+
+export type SerializedOpportunity = ReturnType<typeof serializeOpportunity>;
+
+/** Pure: range-aggregation buckets → `{ data: [{ min, max, count }] }`, edges from `edges`. */
+export function serializeBins(edges: number[], buckets: { doc_count: number }[]) {
+  return { data: buckets.map((b, i) => ({ min: edges[i]!, max: edges[i + 1]!, count: b.doc_count })) };
+}
+
+/** Pure: a numeric aggregation value as a decimal string (`null` when the filtered set is empty). */
+export function serializeDecimal(value: number | null | undefined): string | null {
+  return value === null || value === undefined || !Number.isFinite(value) ? null : String(value);
+}
+
+/** Pure: terms buckets → `[{ key, count, tvl, dailyRewards }]` (key as a string; sums as numbers). */
+export function serializeGroups(buckets: { key: string | number; doc_count: number; tvl: { value: number | null }; dailyRewards: { value: number | null } }[]) {
+  return buckets.map((b) => ({ key: String(b.key), count: b.doc_count, tvl: b.tvl.value ?? 0, dailyRewards: b.dailyRewards.value ?? 0 }));
+}

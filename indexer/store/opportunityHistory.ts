@@ -1,0 +1,63 @@
+import type { PgPool } from '../../internal/pg.js';
+
+export type HistoryGrain = 'hour' | 'day' | 'week' | 'month';
+export type HistoryMetric = 'apr' | 'tvl' | 'native_apr';
+
+export type LoadOpportunityHistoryParams = {
+  opportunityId: string;
+  metric: HistoryMetric;
+  grain: HistoryGrain;
+  /** Inclusive Unix-seconds window on the snapshot time. */
+  from?: number;
+  to?: number;
+  page: number;
+  items: number;
+};
+
+/**
+ * One page of an opportunity's history: snapshots grouped into `date_trunc(grain, ts)` buckets (UTC),
+ * each the average of its snapshots, newest bucket first.
+ * Table: opportunity_snapshots.
+ * @returns bucket start (Unix seconds) and averaged value per bucket.
+ */
+export async function loadOpportunityHistory(db: PgPool, p: LoadOpportunityHistoryParams): Promise<{ bucket: number; value: number }[]> {
+  const column = { apr: 'apr', tvl: 'tvl', native_apr: 'native_apr' }[p.metric];
+  const { rows } = await db.query<{ bucket: string; value: number }>(
+    `SELECT extract(epoch FROM date_trunc($2, ts AT TIME ZONE 'UTC'))::bigint AS bucket, avg(${column})::float8 AS value
+     FROM opportunity_snapshots
+     WHERE opportunity_id = $1 AND ($3::bigint IS NULL OR ts >= to_timestamp($3)) AND ($4::bigint IS NULL OR ts <= to_timestamp($4))
+     GROUP BY 1 ORDER BY 1 DESC LIMIT $5 OFFSET $6`,
+    [p.opportunityId, p.grain, p.from ?? null, p.to ?? null, p.items, p.page * p.items],
+  );
+  return rows.map((r) => ({ bucket: Number(r.bucket), value: r.value }));
+}
+
+export type StoringCampaignRow = {
+  id: string;
+  opportunity_id: string | null;
+  campaign_id: string;
+  compute_chain_id: number;
+  campaign_type: number;
+  main_parameter: string | null;
+  start_timestamp: string;
+  end_timestamp: string;
+  parent_campaign_id: string | null;
+};
+
+/**
+ * Every current campaign of an opportunity plus, transitively, their sub-campaigns (which may sit
+ * in other opportunities), for the storing-ids trees. Table/view: campaigns_current.
+ */
+export async function loadOpportunityCampaignTree(db: PgPool, opportunityId: string): Promise<StoringCampaignRow[]> {
+  const { rows } = await db.query<StoringCampaignRow>(
+    `WITH RECURSIVE tree AS (
+       SELECT c.id, c.opportunity_id, c.campaign_id, c.compute_chain_id, c.campaign_type, c.main_parameter, c.start_timestamp::text, c.end_timestamp::text, c.parent_campaign_id
+       FROM campaigns_current c WHERE c.opportunity_id = $1
+       UNION
+       SELECT c.id, c.opportunity_id, c.campaign_id, c.compute_chain_id, c.campaign_type, c.main_parameter, c.start_timestamp::text, c.end_timestamp::text, c.parent_campaign_id
+       FROM campaigns_current c JOIN tree t ON c.parent_campaign_id = t.id)
+     SELECT * FROM tree`,
+    [opportunityId],
+  );
+  return rows;
+}
