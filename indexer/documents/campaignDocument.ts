@@ -1,10 +1,36 @@
 import { campaignTypeName } from '../campaignTypes.js';
 import { opportunityDbId, tokenDbId } from '../ids.js';
+import { protocolOf } from '../protocols.js';
 import type { CampaignSource } from '../store/campaignSources.js';
 import { campaignEncodingHash, toConfiguration } from '../transform/campaigns.js';
 import type { TokenRecord } from './records.js';
 
-/** Elasticsearch campaign document: the public Campaign record plus search-only fields. */
+/**
+ * Pure: lower-cases and strips diacritics (é → e), so free text matches case- and accent-insensitively
+ * without the analysis-common plugin. The API folds search queries with the same function.
+ */
+export function foldSearchText(text: string): string {
+  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+}
+
+/** Distribution-type filter values (spec: FIX_REWARD, MAX_REWARD, DUTCH_AUCTION, TOTAL_APR). */
+export type DistributionFamily = 'FIX_REWARD' | 'MAX_REWARD' | 'DUTCH_AUCTION' | 'TOTAL_APR';
+
+/**
+ * Pure: the filter family of a response distribution type: FIX_REWARD_* and MAX_REWARD_* by prefix,
+ * DUTCH_AUCTION itself, and every APR-targeting type (AAVE_NET_APR, ERC4626_*, NET_APR, …) TOTAL_APR.
+ */
+export function distributionFamilyOf(distributionType: string): DistributionFamily {
+  if (distributionType.startsWith('FIX_REWARD')) return 'FIX_REWARD';
+  if (distributionType.startsWith('MAX_REWARD')) return 'MAX_REWARD';
+  if (distributionType === 'DUTCH_AUCTION') return 'DUTCH_AUCTION';
+  return 'TOTAL_APR';
+}
+
+/**
+ * Elasticsearch campaign document: the public Campaign record plus search-only fields
+ * (campaignType, mainParameter, mainProtocolId, distributionFamily, searchText, indexedAt).
+ */
 export type CampaignDocument = ReturnType<typeof toCampaignDocument>;
 
 /**
@@ -22,6 +48,7 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
   const mainParameter = src.main_parameter ?? derived!.mainParameter;
   const opportunityId = src.opportunity_id ?? opportunityDbId(src.compute_chain_id, type, mainParameter);
   const params = derived?.params ?? src.params;
+  const distributionType = 'DUTCH_AUCTION';
   const rewardToken: TokenRecord = {
     id: src.token_id ?? tokenDbId(src.distribution_chain_id, src.reward_token),
     name: src.token_name,
@@ -60,7 +87,9 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     rewardToken,
     opportunityId,
     mainParameter,
-    distributionType: 'DUTCH_AUCTION',
+    mainProtocolId: protocolOf(type)?.id ?? null,
+    distributionType,
+    distributionFamily: distributionFamilyOf(distributionType),
     // Until the metrics job has computed the campaign, its computation is reported as pending.
     campaignStatus: src.metric_campaign_status ?? {
       campaignId: src.campaign_id,
@@ -86,8 +115,8 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     hidden: false,
     hideLeaderboard: false,
     campaignEncodingHash: campaignEncodingHash(src.campaign_data),
-    searchText: [type, rewardToken.symbol, rewardToken.name ?? '', src.campaign_id, src.creator, mainParameter,
-      chainNames.get(src.compute_chain_id) ?? ''].join(' '),
+    searchText: foldSearchText([type, rewardToken.symbol, rewardToken.name ?? '', src.campaign_id, src.creator, mainParameter,
+      chainNames.get(src.compute_chain_id) ?? ''].join(' ')),
     indexedAt: indexedAt.toISOString(),
   };
 }

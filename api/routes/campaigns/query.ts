@@ -1,6 +1,9 @@
-import type { CampaignStatus, ListCampaignsQuery } from './schema.js';
+import { foldSearchText } from '../../../indexer/documents/campaignDocument.js';
+import type { CampaignListParams } from './params.js';
+import type { CampaignStatus } from './schema.js';
 
 type Clause = Record<string, unknown>;
+type Q = CampaignListParams;
 
 /** Pure: the time condition of one status at `now` (SOON: not started, LIVE: running, PAST: ended). */
 export function statusClause(status: CampaignStatus, now: number): Clause {
@@ -9,25 +12,124 @@ export function statusClause(status: CampaignStatus, now: number): Clause {
   return { bool: { filter: [{ range: { startTimestamp: { lte: now } } }, { range: { endTimestamp: { gt: now } } }] } };
 }
 
-const chainFilter = (q: ListCampaignsQuery): Clause | null => (q.chainId === undefined ? null : { term: { computeChainId: q.chainId } });
-
-const statusFilter = (q: ListCampaignsQuery, now: number): Clause | null => {
-  if (!q.status) return null;
-  const statuses = [...new Set(q.status.split(','))] as CampaignStatus[];
-  return { bool: { should: statuses.map((s) => statusClause(s, now)), minimum_should_match: 1 } };
-};
+const term = (field: string, value: unknown): Clause => ({ term: { [field]: value } });
+const terms = (field: string, values: readonly unknown[]): Clause => ({ terms: { [field]: values } });
+const when = <T>(value: T | undefined, clause: (v: T) => Clause): Clause | null => (value === undefined ? null : clause(value));
 
 /**
- * Pure: validated campaign list params → Elasticsearch search body. Newest campaigns first, the
- * id as tie-breaker so pages never repeat or skip a hit.
+ * Pure: prefix-friendly, case- and accent-insensitive free text over the folded searchText: every
+ * word of the folded query must start a word of the document (`crem tok` finds "Crème Token").
  */
-export function buildListQuery(q: ListCampaignsQuery, now: number) {
-  const filter = [chainFilter(q), statusFilter(q, now)].filter((c): c is Clause => c !== null);
+export function searchClause(search: string): Clause {
+  const words = [...new Set(foldSearchText(search).split(/[^\p{L}\p{N}]+/u).filter(Boolean))];
+  if (!words.length) return { match_none: {} };
+  return { bool: { filter: words.map((w) => ({ prefix: { searchText: w } })) } };
+}
+
+const typeFilter = (q: Q): Clause | null => {
+  if (!q.campaignTypes && !q.typeNames) return null;
+  const should = [q.campaignTypes?.length ? terms('campaignType', q.campaignTypes) : null, q.typeNames ? terms('type', q.typeNames) : null].filter(Boolean);
+  // Only names nobody knows: nothing can match, still a valid (empty) clause set.
+  return { bool: { should: should.length ? should : [terms('id', [])], minimum_should_match: 1 } };
+};
+
+const statusFilter = (q: Q, now: number): Clause | null =>
+  q.statuses ? { bool: { should: q.statuses.map((s) => statusClause(s, now)), minimum_should_match: 1 } } : null;
+
+const createdFilter = (q: Q): Clause | null => {
+  if (!q.createdAfter && !q.createdBefore) return null;
+  return { range: { createdAt: { ...(q.createdAfter ? { gte: q.createdAfter } : {}), ...(q.createdBefore ? { lte: q.createdBefore } : {}) } } };
+};
+
+/** Every positive filter, one small function each; null when the parameter is absent. */
+function filters(q: Q, now: number, listCampaignIds: readonly string[] | undefined): (Clause | null)[] {
+  return [
+    when(q.ids, (v) => terms('id', v)),
+    when(q.creatorTag, (v) => term('creator.tags', v)),
+    when(q.creatorAddress, (v) => term('creatorAddress', v)),
+    when(q.creatorAddresses, (v) => terms('creatorAddress', v)),
+    when(q.creatorId, (v) => term('creator.creatorId', v)),
+    when(q.chainId, (v) => term('computeChainId', v)),
+    when(q.search, searchClause),
+    when(q.distributionChainIds, (v) => terms('distributionChainId', v)),
+    typeFilter(q),
+    when(q.subType, (v) => term('subType', v)),
+    when(q.campaignIds, (v) => terms('campaignId', v)),
+    when(q.mainParameter, (v) => term('mainParameter', v)),
+    when(q.tokenSymbol, (v) => term('rewardToken.symbol', v)),
+    when(q.tokenAddress, (v) => term('rewardToken.address', v)),
+    // tokenAddress "combined with chainId": the reward token lives on that chain too.
+    q.tokenAddress !== undefined && q.chainId !== undefined ? term('rewardToken.chainId', q.chainId) : null,
+    when(q.tokenTypes, (v) => terms('rewardToken.type', v)),
+    q.point === true ? term('rewardToken.type', 'POINT') : null,
+    when(q.opportunityIds, (v) => terms('opportunityId', v)),
+    statusFilter(q, now),
+    when(q.startAfter, (v) => ({ range: { startTimestamp: { gt: v } } })),
+    when(q.endAfter, (v) => ({ range: { endTimestamp: { gt: v } } })),
+    when(q.distributionTypes, (v) => terms('distributionFamily', v)),
+    createdFilter(q),
+    q.onlySubCampaigns ? { exists: { field: 'parentCampaignId' } } : null,
+    when(q.rootCampaignId, (v) => term('rootCampaignId', v)),
+    when(q.parentCampaignId, (v) => term('parentCampaignId', v)),
+    when(q.mainProtocolId, (v) => term('mainProtocolId', v)),
+    when(q.pauseCompute, (v) => term('pauseCompute', v)),
+    // Campaign lists: ids resolved from PostgreSQL (an unknown list resolves to [] and matches nothing).
+    when(listCampaignIds, (v) => terms('id', v)),
+  ];
+}
+
+/** Every exclusion. Private campaigns are never listed: no caller is authorized yet. */
+function exclusions(q: Q): (Clause | null)[] {
+  return [
+    term('isPrivate', true),
+    q.test ? null : term('rewardToken.isTest', true),
+    q.test ? null : term('hidden', true),
+    q.point === false ? term('rewardToken.type', 'POINT') : null,
+    q.excludeSubCampaigns ? { exists: { field: 'parentCampaignId' } } : null,
+  ];
+}
+
+const present = (clauses: (Clause | null)[]): Clause[] => clauses.filter((c): c is Clause => c !== null);
+
+/** Newest campaigns first, the id as tie-breaker so pages never repeat or skip a hit. */
+export const LIST_SORT: Record<string, 'asc' | 'desc'>[] = [{ createdAt: 'desc' }, { id: 'asc' }];
+
+/**
+ * Pure: normalized campaign list params → Elasticsearch search body (from/size are informative:
+ * the handler pages through searchPage with the same query and sort).
+ * @param listCampaignIds ids of the requested campaign lists, when `campaignLists` was given.
+ */
+export function buildListQuery(q: Q, now: number, listCampaignIds?: readonly string[]) {
   return {
     from: q.page * q.items,
     size: q.items,
     track_total_hits: false,
-    query: { bool: { filter } },
-    sort: [{ createdAt: 'desc' }, { id: 'asc' }],
+    query: { bool: { filter: present(filters(q, now, listCampaignIds)), must_not: present(exclusions(q)) } },
+    sort: LIST_SORT,
   };
+}
+
+/**
+ * Pure: one campaign by internal id or by `distributionChainId-campaignId`; private campaigns are
+ * not served (no caller is authorized yet).
+ */
+export function buildByIdQuery(id: string) {
+  const composite = /^(\d+)-(0x[0-9a-fA-F]{64})$/.exec(id);
+  const filter = composite
+    ? [term('distributionChainId', Number(composite[1])), term('campaignId', composite[2]!.toLowerCase())]
+    : [term('id', id)];
+  return { size: 1, query: { bool: { filter, must_not: [term('isPrivate', true)] } } };
+}
+
+/** Light opportunity fields attached by `withOpportunity` (api-facts §1.7). */
+export const LIGHT_OPPORTUNITY_FIELDS = [
+  'id', 'type', 'identifier', 'name', 'status', 'action', 'description', 'howToSteps', 'mainProtocol', 'depositUrl', 'depositUrls',
+  'explorerAddress', 'tags', 'chainId', 'apr', 'nativeApr', 'dailyRewards', 'maxDailyRewards', 'tvl', 'hidden', 'liveCampaigns',
+  'lastCampaignCreatedAt', 'earliestCampaignStart', 'latestCampaignStart', 'earliestCampaignEnd', 'latestCampaignEnd',
+] as const;
+
+/** Pure: the opportunities of one page of campaigns, in one terms query. */
+export function buildOpportunitiesQuery(opportunityIds: readonly string[]) {
+  const ids = [...new Set(opportunityIds)];
+  return { size: ids.length, track_total_hits: false, query: { terms: { id: ids } }, _source: [...LIGHT_OPPORTUNITY_FIELDS] };
 }

@@ -3,16 +3,128 @@ import { fields } from '../../validate.js';
 export const CAMPAIGN_STATUSES = ['LIVE', 'PAST', 'SOON'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-/** GET /v4/campaigns query (foundation slice: paging, compute chain, status). */
+export const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'] as const;
+export const DISTRIBUTION_FILTER_TYPES = ['FIX_REWARD', 'MAX_REWARD', 'DUTCH_AUCTION', 'TOTAL_APR'] as const;
+
+const text = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const address = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
+/** Array parameters: repeated keys (`?a=1&a=2`) or comma lists (`?a=1,2`), split by toListParams. */
+const list = (item: Record<string, unknown> = { type: 'string', minLength: 1, maxLength: 4096 }) => ({ type: 'array', maxItems: 100, items: item }) as const;
+const commaItems = (pattern: string) => list({ type: 'string', pattern: `^(${pattern})(,(${pattern}))*$`, maxLength: 8192 });
+/** A list of enum values; a bad value is reported as `<field>.<index>: must be a comma-separated list of …`. */
+const enumItems = (values: readonly string[]) => list(fields.commaList(values));
+const bool = fields.boolean;
+const flag = fields.boolean; // defaults (false) are applied by toListParams / the handlers
+/** Date, date-time string, date string, Unix seconds/milliseconds or `null`; parsed by parseCreatedBound. */
+const createdBound = { type: 'string', maxLength: 64 } as const;
+
+/** GET /v4/campaigns query: every filter of the spec table. Arrays are normalized by toListParams. */
 export const listCampaignsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
     page: fields.page,
     items: fields.items,
+    id: commaItems('[0-9]{1,20}'),
+    creatorTag: text,
+    creatorAddress: address,
+    creatorAddresses: commaItems('0x[0-9a-fA-F]{40}'),
+    creatorId: text,
     chainId: fields.chainId,
+    search: text,
+    distributionChainIds: commaItems('[0-9]{1,16}'),
+    type: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' },
+    types: commaItems('[A-Za-z0-9_]{1,64}'),
+    subType: { type: 'integer', minimum: 0, maximum: 2 ** 31 - 1 },
+    campaignId: { type: 'string', pattern: '^0x[0-9a-fA-F]{1,64}$' },
+    campaignIds: commaItems('0x[0-9a-fA-F]{1,64}'),
+    mainParameter: text,
+    tokenSymbol: text,
+    tokenAddress: address,
+    test: flag,
+    tokenTypes: enumItems(TOKEN_TYPES),
+    point: bool,
+    opportunityId: { type: 'string', pattern: '^[0-9]{1,20}$' },
+    opportunityIds: commaItems('[0-9]{1,20}'),
     status: fields.commaList(CAMPAIGN_STATUSES),
+    startTimestamp: fields.unixSeconds,
+    endTimestamp: fields.unixSeconds,
+    withOpportunity: flag,
+    distributionTypes: enumItems(DISTRIBUTION_FILTER_TYPES),
+    createdAfter: createdBound,
+    createdBefore: createdBound,
+    excludeSubCampaigns: flag,
+    onlySubCampaigns: flag,
+    rootCampaignId: { type: 'string', pattern: '^[0-9]{1,20}$' },
+    parentCampaignId: { type: 'string', pattern: '^[0-9]{1,20}$' },
+    mainProtocolId: text,
+    pauseCompute: text,
+    showPrivate: flag,
+    listOwner: address,
+    campaignLists: { type: 'string', minLength: 1, maxLength: 2048 },
   },
 } as const;
 
-export type ListCampaignsQuery = { page: number; items: number; chainId?: number; status?: string };
+/** The validated query as ajv leaves it (arrays still possibly holding comma lists). */
+export type ListCampaignsQuery = {
+  page: number; items: number;
+  id?: string[]; creatorTag?: string; creatorAddress?: string; creatorAddresses?: string[]; creatorId?: string;
+  chainId?: number; search?: string; distributionChainIds?: string[]; type?: string; types?: string[]; subType?: number;
+  campaignId?: string; campaignIds?: string[]; mainParameter?: string; tokenSymbol?: string; tokenAddress?: string;
+  test?: boolean; tokenTypes?: string[]; point?: boolean; opportunityId?: string; opportunityIds?: string[]; status?: string;
+  startTimestamp?: number; endTimestamp?: number; withOpportunity?: boolean; distributionTypes?: string[];
+  createdAfter?: string; createdBefore?: string; excludeSubCampaigns?: boolean; onlySubCampaigns?: boolean;
+  rootCampaignId?: string; parentCampaignId?: string; mainProtocolId?: string; pauseCompute?: string;
+  showPrivate?: boolean; listOwner?: string; campaignLists?: string;
+};
+
+/** Path of the by-id routes: an internal numeric id or `distributionChainId-campaignId`. */
+export const campaignIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,16}-0x[0-9a-fA-F]{64})$' } },
+} as const;
+
+export const getCampaignQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { showPrivate: flag },
+} as const;
+
+export const campaignTxQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['hash', 'chainId'],
+  properties: { hash: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' }, chainId: fields.chainId },
+} as const;
+
+export type CampaignTxQuery = { hash: string; chainId: number };
+
+/** Metrics series names and their query keys: `tvl={"page":0,"limit":50}` or `tvl[page]=0&tvl[limit]=50`. */
+export const METRIC_SERIES = ['tvl', 'apr', 'dailyRewards', 'walletCount'] as const;
+export type MetricSeries = (typeof METRIC_SERIES)[number];
+
+export const campaignMetricsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(METRIC_SERIES.flatMap((s) => [
+    [s, { type: 'string', maxLength: 256 }],
+    [`${s}[page]`, fields.page],
+    [`${s}[limit]`, { type: 'integer', minimum: 1, maximum: 1000 }],
+  ])),
+} as const;
+
+export const linkedCampaignsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    test: flag,
+    point: bool,
+    tokenTypes: enumItems(TOKEN_TYPES),
+    campaigns: bool,
+    excludeSubCampaigns: flag,
+  },
+} as const;
+
+export type LinkedCampaignsQuery = { test: boolean; point?: boolean; tokenTypes?: string[]; campaigns?: boolean; excludeSubCampaigns: boolean };

@@ -1,5 +1,23 @@
 import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
 import type { ChainRecord } from '../../../indexer/documents/records.js';
+import { LIGHT_OPPORTUNITY_FIELDS } from './query.js';
+
+/** Light opportunity attached by `withOpportunity`: the fields of api-facts §1.7, absent ones null. */
+export type LightOpportunity = Record<(typeof LIGHT_OPPORTUNITY_FIELDS)[number], unknown>;
+
+/** Pure: an opportunity search document → the light opportunity of a campaign, every field named. */
+export function serializeLightOpportunity(doc: Record<string, unknown>): LightOpportunity {
+  return Object.fromEntries(LIGHT_OPPORTUNITY_FIELDS.map((f) => [f, doc[f] ?? null])) as LightOpportunity;
+}
+
+/**
+ * Pure: the Campaign record with its light opportunity under `Opportunity` (the real API's union
+ * variant); `null` when the opportunity has no document yet.
+ */
+export function serializeCampaignWithOpportunity(doc: CampaignDocument, chains: ReadonlyMap<number, ChainRecord>, opportunities: ReadonlyMap<string, Record<string, unknown>>) {
+  const opportunity = opportunities.get(doc.opportunityId);
+  return { ...serializeCampaign(doc, chains), Opportunity: opportunity ? serializeLightOpportunity(opportunity) : null };
+}
 
 /**
  * Pure: a campaign search document → the public Campaign record, every field named (search-only

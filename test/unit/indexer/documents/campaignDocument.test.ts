@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { toCampaignDocument } from '../../../../indexer/documents/campaignDocument.js';
+import { distributionFamilyOf, foldSearchText, toCampaignDocument } from '../../../../indexer/documents/campaignDocument.js';
 import { opportunityDbId, tokenDbId } from '../../../../indexer/ids.js';
 import { campaignEncodingHash } from '../../../../indexer/transform/campaigns.js';
 import { campaignSource, FIXTURE_TARGET_TOKEN, NO_TOKEN_ROW } from '../../../fixtures/indexer/campaignSource.js';
@@ -80,9 +80,38 @@ describe('indexer/documents/campaignDocument', () => {
       });
     });
 
-    it('puts type, token symbol and name, ids, creator, main parameter and compute chain name in searchText', () => {
+    it('puts type, token symbol and name, ids, creator, main parameter and compute chain name in searchText, folded', () => {
       const doc = toCampaignDocument(campaignSource(), chainNames, indexedAt);
-      expect(doc.searchText.split(' ')).to.include.members(['ERC20', 'RWD', 'Reward', 'Token', `0x${'ab'.repeat(32)}`, '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', targetToken, 'Devnet', 'Beta']);
+      expect(doc.searchText.split(' ')).to.include.members(['erc20', 'rwd', 'reward', 'token', `0x${'ab'.repeat(32)}`, '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', targetToken, 'devnet', 'beta']);
     });
+
+    it('strips accents from searchText (the cluster has no asciifolding)', () => {
+      const doc = toCampaignDocument(campaignSource({ token_name: 'Crème Brûlée' }), chainNames, indexedAt);
+      expect(doc.searchText.split(' ')).to.include.members(['creme', 'brulee']);
+    });
+
+    it('carries the protocol slug of the campaign type as mainProtocolId (null without one)', () => {
+      expect(toCampaignDocument(campaignSource({ campaign_type: 2 }), chainNames, indexedAt).mainProtocolId).to.equal('uniswap-v3');
+      expect(toCampaignDocument(campaignSource(), chainNames, indexedAt).mainProtocolId).to.equal(null);
+    });
+
+    it('carries the distribution filter family', () => {
+      expect(toCampaignDocument(campaignSource(), chainNames, indexedAt)).to.include({ distributionType: 'DUTCH_AUCTION', distributionFamily: 'DUTCH_AUCTION' });
+    });
+  });
+
+  describe('foldSearchText', () => {
+    it('lower-cases and strips diacritics', () => {
+      expect(foldSearchText('ÉCLAIR Ñandú Straße')).to.equal('eclair nandu straße');
+    });
+  });
+
+  describe('distributionFamilyOf', () => {
+    for (const [type, family] of [
+      ['FIX_REWARD_VALUE_PER_LIQUIDITY_AMOUNT', 'FIX_REWARD'], ['MAX_REWARD_AMOUNT_PER_LIQUIDITY_VALUE', 'MAX_REWARD'],
+      ['DUTCH_AUCTION', 'DUTCH_AUCTION'], ['AAVE_NET_APR', 'TOTAL_APR'], ['ERC4626_SPREAD_CAPPED', 'TOTAL_APR'],
+    ] as const) {
+      it(`${type} → ${family}`, () => expect(distributionFamilyOf(type)).to.equal(family));
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { buildListQuery, statusClause } from '../../../../../api/routes/campaigns/query.js';
+import { toListParams, type CampaignListParams } from '../../../../../api/routes/campaigns/params.js';
+import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, searchClause, statusClause } from '../../../../../api/routes/campaigns/query.js';
 import type { ListCampaignsQuery } from '../../../../../api/routes/campaigns/schema.js';
+import { LIST_CASES } from '../../../../fixtures/api/campaigns/listCases.js';
 
 /** The `now` every golden body was written with. */
 const NOW = 1_700_000_000;
@@ -10,34 +12,71 @@ function golden(name: string): unknown {
   return JSON.parse(readFileSync(new URL(`../../../../fixtures/api/campaigns/${name}.json`, import.meta.url), 'utf8'));
 }
 
-const CASES: { name: string; fixture: string; query: ListCampaignsQuery }[] = [
-  { name: 'no filters', fixture: 'list.no-filters', query: { page: 0, items: 20 } },
-  { name: 'chainId', fixture: 'list.chain-id', query: { page: 0, items: 20, chainId: 31337 } },
-  { name: 'status=LIVE', fixture: 'list.status-live', query: { page: 0, items: 20, status: 'LIVE' } },
-  { name: 'status=SOON,PAST', fixture: 'list.status-soon-past', query: { page: 0, items: 20, status: 'SOON,PAST' } },
-  { name: 'page=3&items=50', fixture: 'list.page-3-items-50', query: { page: 3, items: 50 } },
-  { name: 'chainId with status=PAST on page 1', fixture: 'list.chain-id-status-past', query: { page: 1, items: 10, chainId: 31338, status: 'PAST' } },
-];
+/** Validated query (as ajv leaves it, defaults applied) → normalized params. */
+function params(q: Partial<ListCampaignsQuery>): CampaignListParams {
+  const r = toListParams({ page: 0, items: 20, test: false, withOpportunity: false, excludeSubCampaigns: false, onlySubCampaigns: false, showPrivate: false, ...q });
+  if ('errors' in r) throw new Error(JSON.stringify(r.errors));
+  return r.params;
+}
+
+const A = '0x' + 'aa'.repeat(20);
+const H = '0x' + 'ab'.repeat(32);
 
 describe('api/routes/campaigns/query', () => {
   describe('buildListQuery', () => {
-    for (const { name, fixture, query } of CASES) {
-      it(`builds the golden body for ${name} (${fixture}.json)`, () => {
-        expect(buildListQuery(query, NOW)).to.deep.equal(golden(fixture));
+    for (const { fixture, query, listIds } of LIST_CASES) {
+      it(`builds the golden body ${fixture}.json for ${JSON.stringify(query)}`, () => {
+        expect(buildListQuery(params(query), NOW, listIds)).to.deep.equal(golden(fixture));
       });
     }
 
     it('offsets by page × items', () => {
-      const body = buildListQuery({ page: 4, items: 25 }, NOW);
-      expect(body).to.include({ from: 100, size: 25 });
+      expect(buildListQuery(params({ page: 4, items: 25 }), NOW)).to.include({ from: 100, size: 25 });
     });
 
     it('builds one clause per distinct status', () => {
-      expect(buildListQuery({ page: 0, items: 20, status: 'LIVE,LIVE' }, NOW)).to.deep.equal(golden('list.status-live'));
+      expect(buildListQuery(params({ status: 'LIVE,LIVE' }), NOW)).to.deep.equal(golden('list.status-live'));
     });
 
     it('sorts newest first with the id as tie-breaker', () => {
-      expect(buildListQuery({ page: 0, items: 20 }, NOW).sort).to.deep.equal([{ createdAt: 'desc' }, { id: 'asc' }]);
+      expect(buildListQuery(params({}), NOW).sort).to.deep.equal([{ createdAt: 'desc' }, { id: 'asc' }]);
+    });
+
+    it('never lists private campaigns, and hides test-token and hidden campaigns unless test=true', () => {
+      expect(buildListQuery(params({}), NOW).query.bool.must_not).to.deep.equal([
+        { term: { isPrivate: true } }, { term: { 'rewardToken.isTest': true } }, { term: { hidden: true } },
+      ]);
+      expect(buildListQuery(params({ test: true, showPrivate: true }), NOW).query.bool.must_not).to.deep.equal([{ term: { isPrivate: true } }]);
+    });
+
+    it('matches nothing for campaign lists that resolved to no ids', () => {
+      expect(buildListQuery(params({ listOwner: A, campaignLists: 'none' }), NOW, []).query.bool.filter).to.deep.equal([{ terms: { id: [] } }]);
+    });
+  });
+
+  describe('searchClause', () => {
+    it('folds case and accents the way documents are folded, every word a prefix', () => {
+      expect(searchClause('CRÈME  Brû, crème')).to.deep.equal({ bool: { filter: [{ prefix: { searchText: 'creme' } }, { prefix: { searchText: 'bru' } }] } });
+    });
+
+    it('matches nothing for a query without words', () => {
+      expect(searchClause(' ,; ')).to.deep.equal({ match_none: {} });
+    });
+  });
+
+  describe('buildByIdQuery', () => {
+    it('looks an internal id up by id', () => {
+      expect(buildByIdQuery('123')).to.deep.equal(golden('by-id.internal'));
+    });
+
+    it('looks a composite id up by distribution chain and lower-cased on-chain id', () => {
+      expect(buildByIdQuery(`31337-${H.replace('ab', 'AB')}`)).to.deep.equal(golden('by-id.composite'));
+    });
+  });
+
+  describe('buildOpportunitiesQuery', () => {
+    it('asks one terms query for the distinct opportunities of a page, light fields only', () => {
+      expect(buildOpportunitiesQuery(['1', '2', '1'])).to.deep.equal(golden('opportunities.light'));
     });
   });
 

@@ -1,0 +1,71 @@
+import type { Context } from 'koa';
+import {
+  loadAllCampaignSnapshots, loadCampaignEmission, loadCampaignFamily, loadCampaignSnapshots, loadWalletCounts, resolveCampaignDbId,
+} from '../../../indexer/store/campaignReads.js';
+import type { ApiDeps } from '../../deps.js';
+import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
+import { dailyAmountInToken, parseSeriesPaging, tvlInflowPerDollar, type SeriesPaging } from './metrics.js';
+import { splitList } from './params.js';
+import { METRIC_SERIES, type LinkedCampaignsQuery, type MetricSeries } from './schema.js';
+import { buildLinkedList, buildStoringIdsTree } from './tree.js';
+
+/** The internal id of the path's campaign (PostgreSQL is the truth for families and history); 404 when absent. */
+async function resolveOr404(deps: ApiDeps, ctx: Context): Promise<string> {
+  const { id } = ctx.state.params as { id: string };
+  const dbId = await resolveCampaignDbId(deps.pg, id);
+  if (!dbId) throw new NotFoundError(`No campaign ${id}`);
+  return dbId;
+}
+
+/**
+ * GET /v4/campaigns/{id}/metrics: snapshot series from campaign_snapshots (oldest first), wallet
+ * counts per verified reward tree, and tvlInflowPerDollar (see metrics.ts). Each series pages alone.
+ */
+export function campaignMetricsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const query = ctx.state.query as Record<string, unknown>;
+    const paging = {} as Record<MetricSeries, SeriesPaging>;
+    const errors: FieldError[] = [];
+    for (const s of METRIC_SERIES) {
+      const p = parseSeriesPaging(query, s);
+      if ('field' in p) errors.push(p); else paging[s] = p;
+    }
+    if (errors.length) throw new ValidationError(errors);
+    const dbId = await resolveOr404(deps, ctx);
+    const family = (await loadCampaignFamily(deps.pg, dbId)).find((r) => r.depth === 0)!;
+    const [tvl, apr, daily, wallets, all, emission] = await Promise.all([
+      loadCampaignSnapshots(deps.pg, dbId, 'tvl', paging.tvl.page, paging.tvl.limit),
+      loadCampaignSnapshots(deps.pg, dbId, 'apr', paging.apr.page, paging.apr.limit),
+      loadCampaignSnapshots(deps.pg, dbId, 'daily_rewards', paging.dailyRewards.page, paging.dailyRewards.limit),
+      loadWalletCounts(deps.pg, family.distribution_chain_id, family.campaign_id, dbId, paging.walletCount.page, paging.walletCount.limit),
+      loadAllCampaignSnapshots(deps.pg, dbId),
+      loadCampaignEmission(deps.pg, dbId),
+    ]);
+    const inToken = emission ? dailyAmountInToken(emission) : 0;
+    ctx.body = {
+      tvlRecords: tvl.map((r) => ({ timestamp: r.ts, total: r.tvl })),
+      aprRecords: apr.map((r) => ({ timestamp: r.ts, apr: r.apr })),
+      dailyRewardsRecords: daily.map((r) => ({ timestamp: r.ts, total: r.daily_rewards, totalInToken: inToken })),
+      walletCount: wallets.map((w) => ({ timestamp: w.ts, walletCount: w.wallet_count })),
+      tvlInflowPerDollar: tvlInflowPerDollar(all),
+    };
+  };
+}
+
+/** GET /v4/campaigns/{id}/storing-ids: the campaign's storing ids and its sub-campaigns', as a tree. */
+export function storingIdsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const dbId = await resolveOr404(deps, ctx);
+    ctx.body = buildStoringIdsTree((await loadCampaignFamily(deps.pg, dbId)).filter((r) => r.depth >= 0));
+  };
+}
+
+/** GET /v4/campaigns/{id}/linked: parents up to the root plus the sub-campaign subtree, flat (tree.ts LinkedNode). */
+export function linkedCampaignsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const raw = ctx.state.query as LinkedCampaignsQuery;
+    const q = { ...raw, tokenTypes: splitList(raw.tokenTypes) };
+    const dbId = await resolveOr404(deps, ctx);
+    ctx.body = buildLinkedList(await loadCampaignFamily(deps.pg, dbId), q);
+  };
+}
