@@ -19,6 +19,7 @@ import { ensureDatabase, migrate } from '../sql/migrate.js';
 import { DEMO_MARKETS, demoMarketAddress, seedDemoCampaigns } from './seedDemo.js';
 import { startPriceApiServer } from './priceApiServer.js';
 import { runMetrics } from '../jobs/computeMetrics.js';
+import { seedCreators } from '../indexer/store/creators.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = `${ROOT}.data`;
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
 
   const deps = createJobDeps(config, logger, new AbortController().signal);
   for (const job of JOBS) await runJob(job, deps);
+  await seedCreators(deps.pg);
   if (started.length) {
     // A few days of history for the demo: snapshots as of every 6 hours of the last 3 days.
     for (let t = Date.now() - 3 * 24 * 3600_000; t < Date.now() - 3600_000; t += 6 * 3600_000) await runMetrics(deps, { at: new Date(t), snapshotOnly: true });

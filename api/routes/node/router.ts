@@ -1,7 +1,21 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
+import { validate } from '../../validate.js';
+import { findOpportunityNodes } from './repo.js';
+import { nodeQuery, type NodeQuery } from './schema.js';
+import { contractNodes, opportunityNode } from './serialize.js';
 
-/** /v4/node routes (read API issue). */
-export function nodeRouter(_deps: ApiDeps): Router {
-  return new Router();
+/**
+ * GET /v4/node: whether an address or id is labelled by the engine: our DistributionCreator and
+ * Distributor per configured chain, and opportunity identifiers (pools, vaults) or ids from
+ * PostgreSQL. An empty array when unknown. Tables opportunities, campaigns_current, cursors.
+ */
+export function nodeRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  router.get(['/node', '/node/'], validate({ query: nodeQuery }), async (ctx) => {
+    const { chainId, addressOrId } = ctx.state.query as NodeQuery;
+    const rows = await findOpportunityNodes(deps.pg, addressOrId, chainId);
+    ctx.body = [...contractNodes(deps.config.chains, addressOrId.toLowerCase(), chainId), ...rows.map(opportunityNode)];
+  });
+  return router;
 }

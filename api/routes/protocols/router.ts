@@ -1,7 +1,12 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
+import { validate } from '../../validate.js';
+import { listProtocolsHandler } from './handlers.js';
+import { listProtocolsQuery } from './schema.js';
 
-/** /v4/protocols routes (read API issue). */
-export function protocolsRouter(_deps: ApiDeps): Router {
-  return new Router();
+/** /v4/protocols: supported protocols with aggregated opportunity figures. */
+export function protocolsRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  router.get(['/protocols', '/protocols/'], validate({ query: listProtocolsQuery }), listProtocolsHandler(deps));
+  return router;
 }

@@ -1,7 +1,17 @@
 import Router from '@koa/router';
+import { SCHEMA_GROUPS } from '../../../indexer/campaignData/schemas.js';
 import type { ApiDeps } from '../../deps.js';
+import { validate } from '../../validate.js';
+import { serializeSchemaGroup } from './serialize.js';
 
-/** /v4/schemas routes (read API issue). */
+/** No parameters are accepted. */
+const schemasQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
+/** /v4/schemas (beta): the schema groups of indexer/campaignData/schemas.ts; no storage read. */
 export function schemasRouter(_deps: ApiDeps): Router {
-  return new Router();
+  const router = new Router();
+  router.get(['/schemas', '/schemas/'], validate({ query: schemasQuery }), (ctx) => {
+    ctx.body = SCHEMA_GROUPS.map(serializeSchemaGroup);
+  });
+  return router;
 }

@@ -1,0 +1,67 @@
+import type { Context } from 'koa';
+import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
+import { toChainRecord, type ChainRecord } from '../../../indexer/documents/records.js';
+import { listChains } from '../../../indexer/store/chains.js';
+import { findCreator, listCreators, type CreatorRecord } from '../../../indexer/store/creators.js';
+import { indexNames } from '../../../internal/es.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { serializeCampaign } from '../campaigns/serialize.js';
+import { buildCreatorCampaignsQuery } from './query.js';
+import { loadDashboard } from './repo.js';
+import type { CreatorCampaignsQuery, CreatorParams, DashboardQuery, ListCreatorsQuery } from './schema.js';
+import { serializeCreator, serializeDashboard } from './serialize.js';
+
+async function creatorOr404(deps: ApiDeps, ctx: Context): Promise<CreatorRecord> {
+  const { creator } = ctx.state.params as CreatorParams;
+  const found = await findCreator(deps.pg, creator);
+  if (!found) throw new NotFoundError(`Creator ${creator} not found`);
+  return found;
+}
+
+/** GET /v4/creators: registered and implicit creators matching the filters. Tables creators, campaigns. */
+export function listCreatorsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    ctx.body = (await listCreators(deps.pg, ctx.state.query as ListCreatorsQuery)).map(serializeCreator);
+  };
+}
+
+/** GET /v4/creators/{creator}: one creator by slug or address (404 when unknown). */
+export function getCreatorHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    ctx.body = serializeCreator(await creatorOr404(deps, ctx));
+  };
+}
+
+/** GET /v4/creators/{creator}/dashboard: campaign counts, TVL, wallets and USD distributed (see loadDashboard). */
+export function dashboardHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const creator = await creatorOr404(deps, ctx);
+    const { test } = ctx.state.query as DashboardQuery;
+    const now = nowSeconds(deps);
+    const row = await loadDashboard(deps.pg, {
+      addresses: creator.addresses, now, test, freshPriceSince: new Date((now - deps.config.prices.maxAgeSeconds) * 1000),
+    });
+    ctx.body = serializeDashboard(row, creator);
+  };
+}
+
+/**
+ * GET /v4/creators/{creator}/campaigns: the creator's campaigns from the `<prefix>-campaigns` read
+ * alias (any of its addresses), optionally by status, serialized as GET /v4/campaigns does.
+ */
+export function creatorCampaignsHandler(deps: ApiDeps) {
+  const index = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
+  return async (ctx: Context): Promise<void> => {
+    const creator = await creatorOr404(deps, ctx);
+    const { status } = ctx.state.query as CreatorCampaignsQuery;
+    const now = nowSeconds(deps);
+    const [result, chainRows] = await Promise.all([
+      deps.es.search<CampaignDocument>({ index, ...buildCreatorCampaignsQuery(creator.addresses, status, now), timeout: `${deps.config.esRequestTimeoutMs}ms` }),
+      listChains(deps.pg, deps.config.chains.map((c) => c.id), now),
+    ]);
+    if (result.timed_out) throw new ServiceUnavailableError('elasticsearch');
+    const chains = new Map<number, ChainRecord>(chainRows.map((r) => [r.id, toChainRecord(r)]));
+    ctx.body = result.hits.hits.map((hit) => serializeCampaign(hit._source!, chains));
+  };
+}

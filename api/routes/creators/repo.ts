@@ -1,0 +1,41 @@
+import type { PgClient, PgPool } from '../../../internal/pg.js';
+
+/** Raw dashboard figures of a set of creator addresses. */
+export type DashboardRow = {
+  past: number; live: number; future: number; total: number; total_tvl: number; total_distributed: number; total_wallets: number;
+};
+
+export type LoadDashboardParams = { addresses: string[]; now: number; test: boolean; freshPriceSince: Date };
+
+/**
+ * Dashboard figures of the campaigns created from `addresses` (test chains only with `test`):
+ * counts by status at `now`; total TVL (USD) of the live ones (campaign_metrics); USD distributed so
+ * far (each started campaign's amount × elapsed share of its window × its token's fresh price);
+ * wallets = distinct recipients rewarded by those campaigns in any stored tree.
+ * Tables campaigns_current, chains, campaign_metrics, tokens, token_prices, reward_breakdowns.
+ */
+export async function loadDashboard(db: Pick<PgPool | PgClient, 'query'>, p: LoadDashboardParams): Promise<DashboardRow> {
+  const { rows } = await db.query<DashboardRow>(
+    `WITH c AS (
+       SELECT c.* FROM campaigns_current c LEFT JOIN chains ch ON ch.id = c.compute_chain_id
+       WHERE lower(c.creator) = ANY($1::text[]) AND ($3::boolean OR NOT coalesce(ch.is_test, false))
+     )
+     SELECT
+       count(*) FILTER (WHERE c.end_timestamp <= $2)::int AS past,
+       count(*) FILTER (WHERE c.start_timestamp <= $2 AND c.end_timestamp > $2)::int AS live,
+       count(*) FILTER (WHERE c.start_timestamp > $2)::int AS future,
+       count(*)::int AS total,
+       coalesce(sum(m.tvl_usd) FILTER (WHERE c.start_timestamp <= $2 AND c.end_timestamp > $2), 0)::float8 AS total_tvl,
+       coalesce(sum(
+         (c.amount / power(10::numeric, t.decimals))::float8 * p.price
+         * least(1, greatest(0, ($2 - c.start_timestamp)::float8 / greatest(c.end_timestamp - c.start_timestamp, 1)))
+       ), 0)::float8 AS total_distributed,
+       (SELECT count(DISTINCT b.recipient) FROM reward_breakdowns b JOIN c c2 ON b.chain_id = c2.distribution_chain_id AND b.campaign_id = c2.campaign_id)::int AS total_wallets
+     FROM c
+     LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id
+     LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = lower(c.reward_token)
+     LEFT JOIN token_prices p ON p.token_id = t.id AND p.updated_at >= $4`,
+    [p.addresses.map((a) => a.toLowerCase()), p.now, p.test, p.freshPriceSince],
+  );
+  return rows[0]!;
+}

@@ -1,0 +1,47 @@
+import { fields } from '../../validate.js';
+
+export const CREATOR_CAMPAIGN_STATUSES = ['PAST', 'LIVE', 'FUTURE'] as const;
+export type CreatorCampaignStatus = (typeof CREATOR_CAMPAIGN_STATUSES)[number];
+
+/** GET /v4/creators query. */
+export const listCreatorsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 64 },
+    address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    search: { type: 'string', minLength: 1, maxLength: 100 },
+    page: fields.page,
+    items: fields.items,
+  },
+} as const;
+
+export type ListCreatorsQuery = { id?: string; address?: string; search?: string; page: number; items: number };
+
+/** Path `{creator}`: a slug or an address (an implicit creator's id is its address). */
+export const creatorParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['creator'],
+  properties: { creator: { type: 'string', pattern: '^([a-zA-Z0-9][a-zA-Z0-9-]{0,63}|0x[0-9a-fA-F]{40})$' } },
+} as const;
+
+export type CreatorParams = { creator: string };
+
+/** GET /v4/creators/{creator}/dashboard query: `test` includes campaigns on test chains. */
+export const dashboardQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { test: { ...fields.boolean, default: false } },
+} as const;
+
+export type DashboardQuery = { test: boolean };
+
+/** GET /v4/creators/{creator}/campaigns query (api-facts §1.4: PAST, LIVE, FUTURE). */
+export const creatorCampaignsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { status: { type: 'string', enum: CREATOR_CAMPAIGN_STATUSES } },
+} as const;
+
+export type CreatorCampaignsQuery = { status?: CreatorCampaignStatus };

@@ -1,0 +1,30 @@
+import type { CreatorRecord } from '../../../indexer/store/creators.js';
+import type { DashboardRow } from './repo.js';
+
+/** Public Creator record (api-facts §2.1) plus our `tags`. */
+export type CreatorResponse = { id: string; name: string; icon: string | null; rebateFee: number; addresses: string[]; tags: string[] };
+
+/** Pure: a creator (registered or implicit) → the public record, every field named. */
+export function serializeCreator(c: CreatorRecord): CreatorResponse {
+  return { id: c.id, name: c.name, icon: c.icon, rebateFee: c.rebateFee, addresses: [...c.addresses], tags: [...c.tags] };
+}
+
+/** Dashboard of GET /v4/creators/{creator}/dashboard (api-facts §2.1). */
+export type DashboardResponse = {
+  pastCampaigns: number; liveCampaigns: number; futureCampaigns: number; totalTvl: number; totalWallets: number;
+  totalCampaigns: number; totalDistributed: number; creatorId: string | null;
+};
+
+/** Pure: dashboard figures → the public shape; `creatorId` is null for an implicit (unregistered) creator. */
+export function serializeDashboard(row: DashboardRow, creator: CreatorRecord): DashboardResponse {
+  return {
+    pastCampaigns: row.past,
+    liveCampaigns: row.live,
+    futureCampaigns: row.future,
+    totalTvl: row.total_tvl,
+    totalWallets: row.total_wallets,
+    totalCampaigns: row.total,
+    totalDistributed: row.total_distributed,
+    creatorId: creator.registered ? creator.id : null,
+  };
+}

@@ -1,0 +1,30 @@
+import { fields } from '../../validate.js';
+
+export const OPPORTUNITY_STATUSES = ['LIVE', 'PAST', 'SOON'] as const;
+export const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'] as const;
+const slug = { type: 'string', minLength: 1, maxLength: 100 } as const;
+
+/** GET /v4/protocols query (spec: Reference data › /v4/protocols/). */
+export const listProtocolsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    page: fields.page,
+    items: fields.items,
+    id: slug,
+    test: { ...fields.boolean, default: false },
+    ids: { type: 'array', items: slug, minItems: 1, maxItems: 100 },
+    name: slug,
+    tags: { type: 'array', items: slug, minItems: 1, maxItems: 20 },
+    opportunityTag: slug,
+    opportunityChain: fields.chainId,
+    status: fields.commaList(OPPORTUNITY_STATUSES),
+    tokenTypes: { type: 'array', items: { type: 'string', enum: TOKEN_TYPES }, minItems: 1 },
+    excludeSubCampaigns: { ...fields.boolean, default: false },
+  },
+} as const;
+
+export type ListProtocolsQuery = {
+  page: number; items: number; id?: string; test: boolean; ids?: string[]; name?: string; tags?: string[]; opportunityTag?: string;
+  opportunityChain?: number; status?: string; tokenTypes?: string[]; excludeSubCampaigns: boolean;
+};

@@ -1,0 +1,17 @@
+import { fields } from '../../validate.js';
+
+/** GET /v4/rewards query (spec: Reference data › /v4/rewards/); `campaignId` is the on-chain id. */
+export const listRewardsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId', 'campaignId'],
+  properties: {
+    chainId: fields.chainId,
+    campaignId: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+    hide: { ...fields.boolean, default: false },
+    page: fields.page,
+    items: fields.items,
+  },
+} as const;
+
+export type ListRewardsQuery = { chainId: number; campaignId: string; hide: boolean; page: number; items: number };

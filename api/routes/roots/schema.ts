@@ -1,0 +1,17 @@
+import { fields } from '../../validate.js';
+
+/** GET /v4/roots query: every parameter but paging is required (spec: Reference data › /v4/roots/). */
+export const listRootsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId', 'fromTimestamp', 'toTimestamp'],
+  properties: {
+    chainId: fields.chainId,
+    fromTimestamp: fields.unixSeconds,
+    toTimestamp: fields.unixSeconds,
+    page: fields.page,
+    items: fields.items,
+  },
+} as const;
+
+export type ListRootsQuery = { chainId: number; fromTimestamp: number; toTimestamp: number; page: number; items: number };

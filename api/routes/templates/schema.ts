@@ -1,0 +1,17 @@
+import { OPPORTUNITY_ACTIONS } from '../../../indexer/campaignTypes.js';
+import { fields } from '../../validate.js';
+
+/** GET /v4/templates query (spec: Reference data › /v4/templates/). */
+export const listTemplatesQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    protocolId: { type: 'string', minLength: 1, maxLength: 100 },
+    search: { type: 'string', minLength: 1, maxLength: 100 },
+    action: { type: 'array', items: { type: 'string', enum: OPPORTUNITY_ACTIONS }, minItems: 1 },
+    page: fields.page,
+    items: fields.items,
+  },
+} as const;
+
+export type ListTemplatesQuery = { protocolId?: string; search?: string; action?: string[]; page: number; items: number };

@@ -1,0 +1,58 @@
+import type { Context } from 'koa';
+import { toServedPrice } from '../../../indexer/prices/isStale.js';
+import { readTokenMetadata } from '../../../indexer/readTokenMetadata.js';
+import { loadTokenPrices } from '../../../indexer/store/prices.js';
+import { missingTokens } from '../../../indexer/store/tokens.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors.js';
+import { getTokenRow, listTokenRows, type TokenDbRow } from './repo.js';
+import { ADDRESS_RE, type ListTokensQuery, type TokenIdParams } from './schema.js';
+import { serializeChainToken, serializeToken, type TokenResponse } from './serialize.js';
+
+async function withPrices(deps: ApiDeps, rows: TokenDbRow[], now: Date): Promise<TokenResponse[]> {
+  const prices = await loadTokenPrices(deps.pg, rows.map((r) => r.id), now, deps.config.prices.maxAgeSeconds);
+  return rows.map((r) => serializeToken(r, toServedPrice(prices.get(r.id))));
+}
+
+/**
+ * An address unknown to the database on `chainId`, read from the chain (not stored). Empty when the
+ * chain is not ours or the contract is not an ERC20; an RPC failure is a 503.
+ */
+async function readUnknownToken(deps: ApiDeps, chainId: number, address: string): Promise<TokenResponse[]> {
+  const chain = deps.rpc.get(chainId);
+  if (!chain || !(await missingTokens(deps.pg, chainId, [address])).length) return [];
+  try {
+    return (await readTokenMetadata(chain, [address.toLowerCase()], deps.logger)).map(serializeChainToken);
+  } catch (error) {
+    throw new ServiceUnavailableError('rpc', error);
+  }
+}
+
+/**
+ * GET /v4/tokens: tokens matching the filters with their served price (tables tokens,
+ * token_prices). With `chainId` and a 0x address as `search` that matches no stored token, the
+ * token is read from the chain and returned with id `tmp-{chainId}-{address}`.
+ */
+export function listTokensHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const q = ctx.state.query as ListTokensQuery;
+    const now = new Date(nowSeconds(deps) * 1000);
+    const rows = await listTokenRows(deps.pg, q, now, deps.config.prices.maxAgeSeconds);
+    if (!rows.length && q.page === 0 && q.chainId !== undefined && q.search && ADDRESS_RE.test(q.search)) {
+      ctx.body = await readUnknownToken(deps, q.chainId, q.search);
+      return;
+    }
+    ctx.body = await withPrices(deps, rows, now);
+  };
+}
+
+/** GET /v4/tokens/{id}: one stored token (400 for a temporary `tmp-` id, 404 when unknown). */
+export function getTokenHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const { id } = ctx.state.params as TokenIdParams;
+    if (id.startsWith('tmp-')) throw new ValidationError([{ field: 'id', message: 'is a temporary id of a token not stored; look it up with chainId and search' }]);
+    const row = await getTokenRow(deps.pg, id);
+    if (!row) throw new NotFoundError(`Token ${id} not found`);
+    [ctx.body] = await withPrices(deps, [row], new Date(nowSeconds(deps) * 1000));
+  };
+}

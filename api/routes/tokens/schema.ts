@@ -1,0 +1,43 @@
+import { fields } from '../../validate.js';
+
+const text = { type: 'string', minLength: 1, maxLength: 100 } as const;
+
+/** GET /v4/tokens query (spec: Reference data › /v4/tokens/). `id` accepts one or many ids. */
+export const listTokensQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    page: fields.page,
+    items: fields.items,
+    id: { type: 'array', items: { type: 'string', pattern: '^[0-9]{1,20}$' }, minItems: 1, maxItems: 100 },
+    symbol: text,
+    displaySymbol: text,
+    chainId: fields.chainId,
+    isNative: fields.boolean,
+    address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    name: text,
+    search: text,
+    verified: fields.boolean,
+    test: { ...fields.boolean, default: false },
+    missingIcons: fields.boolean,
+    missingPrice: fields.boolean,
+  },
+} as const;
+
+export type ListTokensQuery = {
+  page: number; items: number; id?: string[]; symbol?: string; displaySymbol?: string; chainId?: number; isNative?: boolean;
+  address?: string; name?: string; search?: string; verified?: boolean; test: boolean; missingIcons?: boolean; missingPrice?: boolean;
+};
+
+/** GET /v4/tokens/{id}: a stored numeric id; a temporary `tmp-…` id passes the pattern and is refused by the handler. */
+export const tokenIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|tmp-[0-9]+-0x[0-9a-fA-F]{40})$' } },
+} as const;
+
+export type TokenIdParams = { id: string };
+
+/** A 20-byte hex address (the shape `search` must have to trigger an on-chain read). */
+export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;

@@ -1,0 +1,150 @@
+import { expect } from 'chai';
+import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
+
+const DEVNET_LABS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+const POOL_PARTNERS = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc';
+const IMPLICIT = '0x90f79bf6eb2c4f937b6d6aa5ce2e4d5a9f8aa7ad';
+
+type Creator = { id: string; name: string; icon: string | null; rebateFee: number; addresses: string[]; tags: string[] };
+
+describe('GET /v4/creators on the seeded demo (reference data)', function () {
+  let demo: ReferenceDemo;
+  const get = (path: string, query: Record<string, unknown> = {}) => demo.h.request().get(path).query(query);
+  const list = async (query: Record<string, unknown>) => (await get('/v4/creators/', query).expect(200)).body as Creator[];
+  const fields400 = async (path: string, query: Record<string, unknown> = {}) =>
+    ((await get(path, query).expect(400)).body.errors as { field: string }[]).map((e) => e.field).sort();
+
+  /** Campaign counts of `creator` at `now` straight from PostgreSQL. */
+  async function counts(creator: string, now: number) {
+    const { rows } = await demo.h.deps.pg.query<{ past: number; live: number; future: number; total: number }>(
+      `SELECT count(*) FILTER (WHERE end_timestamp <= $2)::int AS past, count(*) FILTER (WHERE start_timestamp <= $2 AND end_timestamp > $2)::int AS live,
+         count(*) FILTER (WHERE start_timestamp > $2)::int AS future, count(*)::int AS total FROM campaigns_current WHERE creator = $1`, [creator, now]);
+    return rows[0]!;
+  }
+
+  before(async function () {
+    this.timeout(600_000);
+    demo = await createReferenceDemo();
+    // Account #3 keeps its campaigns but loses its row: it is served as an implicit creator.
+    await demo.h.deps.pg.query(`DELETE FROM creators WHERE id = 'lending-dao'`);
+  });
+
+  after(async () => demo?.close());
+
+  describe('/v4/creators', function () {
+    it('lists registered creators, then implicit ones (id = address), every field named', async function () {
+      const res = await list({});
+      expect(res).to.deep.equal([
+        { id: 'devnet-labs', name: 'Devnet Labs', icon: null, rebateFee: 0, addresses: [DEVNET_LABS], tags: ['demo'] },
+        { id: 'pool-partners', name: 'Pool Partners', icon: null, rebateFee: 0, addresses: [POOL_PARTNERS], tags: ['demo', 'dex'] },
+        { id: IMPLICIT, name: IMPLICIT, icon: null, rebateFee: 0, addresses: [IMPLICIT], tags: [] },
+      ]);
+    });
+
+    it('filters by id, address and search', async function () {
+      expect((await list({ id: 'pool-partners' })).map((c) => c.id)).to.deep.equal(['pool-partners']);
+      expect(await list({ id: 'nobody' })).to.deep.equal([]);
+      expect((await list({ address: DEVNET_LABS.toUpperCase().replace('0X', '0x') })).map((c) => c.id)).to.deep.equal(['devnet-labs']);
+      expect((await list({ address: IMPLICIT })).map((c) => c.id)).to.deep.equal([IMPLICIT]);
+      expect(await list({ address: `0x${'5'.repeat(40)}` })).to.deep.equal([]);
+      expect((await list({ search: 'POOL' })).map((c) => c.id)).to.deep.equal(['pool-partners']);
+      expect((await list({ search: '0x90f7' })).map((c) => c.id)).to.deep.equal([IMPLICIT]);
+      expect(await list({ search: 'zzz' })).to.deep.equal([]);
+    });
+
+    it('pages with page and items', async function () {
+      expect((await list({ items: 1, page: 1 })).map((c) => c.id)).to.deep.equal(['pool-partners']);
+      expect(await list({ items: 2, page: 5 })).to.deep.equal([]);
+    });
+
+    it('answers 400 naming bad fields', async function () {
+      expect(await fields400('/v4/creators', { address: '0x1', items: 'many', page: -2, search: '' })).to.deep.equal(['address', 'items', 'page', 'search']);
+      expect(await fields400('/v4/creators', { slug: 'x' })).to.deep.equal(['slug']);
+    });
+  });
+
+  describe('/v4/creators/{creator}', function () {
+    it('returns a creator by slug or by one of its addresses, and an implicit one by address', async function () {
+      expect((await get('/v4/creators/devnet-labs').expect(200)).body).to.include({ id: 'devnet-labs', name: 'Devnet Labs' });
+      expect((await get(`/v4/creators/${POOL_PARTNERS}`).expect(200)).body).to.include({ id: 'pool-partners' });
+      expect((await get(`/v4/creators/${IMPLICIT}`).expect(200)).body).to.deep.include({ id: IMPLICIT, addresses: [IMPLICIT] });
+    });
+
+    it('answers 404 with a problem body for an unknown creator, 400 for a malformed one', async function () {
+      const res = await get('/v4/creators/nobody').expect(404);
+      expect(res.headers['content-type']).to.match(/application\/problem\+json/);
+      expect(res.body).to.include({ status: 404 });
+      await get(`/v4/creators/0x${'6'.repeat(40)}`).expect(404);
+      expect(await fields400('/v4/creators/bad_slug!')).to.deep.equal(['creator']);
+    });
+  });
+
+  describe('/v4/creators/{creator}/dashboard', function () {
+    it('counts campaigns by status and sums TVL, wallets and USD distributed', async function () {
+      const now = Math.floor(Date.now() / 1000);
+      const res = (await get('/v4/creators/devnet-labs/dashboard').expect(200)).body;
+      const c = await counts(DEVNET_LABS, now);
+      expect(res).to.have.all.keys('pastCampaigns', 'liveCampaigns', 'futureCampaigns', 'totalTvl', 'totalWallets', 'totalCampaigns', 'totalDistributed', 'creatorId');
+      expect(res).to.include({ pastCampaigns: c.past, liveCampaigns: c.live, futureCampaigns: c.future, totalCampaigns: c.total, creatorId: 'devnet-labs' });
+      expect(c.past * c.live * c.future).to.be.greaterThan(0);
+      const tvl = await demo.h.deps.pg.query<{ s: number }>(
+        `SELECT coalesce(sum(m.tvl_usd), 0)::float8 AS s FROM campaigns_current c JOIN campaign_metrics m ON m.campaign_db_id = c.id
+         WHERE c.creator = $1 AND c.start_timestamp <= $2 AND c.end_timestamp > $2`, [DEVNET_LABS, now]);
+      expect(res.totalTvl).to.be.closeTo(tvl.rows[0]!.s, 1e-6);
+      const wallets = await demo.h.deps.pg.query<{ n: number }>(
+        `SELECT count(DISTINCT b.recipient)::int AS n FROM reward_breakdowns b JOIN campaigns c ON c.campaign_id = b.campaign_id WHERE c.creator = $1`, [DEVNET_LABS]);
+      expect(res.totalWallets).to.equal(wallets.rows[0]!.n);
+      expect(res.totalDistributed).to.be.greaterThan(0);
+    });
+
+    it('serves creatorId null for an implicit creator, 404 for an unknown one', async function () {
+      expect((await get(`/v4/creators/${IMPLICIT}/dashboard`).expect(200)).body.creatorId).to.equal(null);
+      await get('/v4/creators/nobody/dashboard').expect(404);
+    });
+
+    it('leaves campaigns on test chains out unless test=true', async function () {
+      await demo.h.deps.pg.query('UPDATE chains SET is_test = true WHERE id = 31337');
+      try {
+        expect((await get('/v4/creators/devnet-labs/dashboard').expect(200)).body.totalCampaigns).to.equal(0);
+        expect((await get('/v4/creators/devnet-labs/dashboard', { test: true }).expect(200)).body.totalCampaigns).to.be.greaterThan(0);
+      } finally {
+        await demo.h.deps.pg.query('UPDATE chains SET is_test = false WHERE id = 31337');
+      }
+      expect(await fields400('/v4/creators/devnet-labs/dashboard', { test: 'perhaps' })).to.deep.equal(['test']);
+    });
+  });
+
+  describe('/v4/creators/{creator}/campaigns', function () {
+    it('returns the creator campaigns from Elasticsearch, serialized as /v4/campaigns', async function () {
+      const all = (await get('/v4/creators/pool-partners/campaigns').expect(200)).body as { creatorAddress: string; id: string; chain: unknown }[];
+      const c = await counts(POOL_PARTNERS, Math.floor(Date.now() / 1000));
+      expect(all).to.have.length(c.total);
+      expect(all.every((x) => x.creatorAddress === POOL_PARTNERS)).to.equal(true);
+      const reference = (await get('/v4/campaigns', { items: 100 }).expect(200)).body as { id: string }[];
+      expect(all[0]).to.deep.equal(reference.find((x) => x.id === all[0]!.id));
+    });
+
+    it('filters by status PAST, LIVE or FUTURE', async function () {
+      const c = await counts(POOL_PARTNERS, Math.floor(Date.now() / 1000));
+      for (const [status, n] of [['PAST', c.past], ['LIVE', c.live], ['FUTURE', c.future]] as const) {
+        expect((await get('/v4/creators/pool-partners/campaigns', { status }).expect(200)).body, status).to.have.length(n);
+      }
+      expect(await fields400('/v4/creators/pool-partners/campaigns', { status: 'SOON' })).to.deep.equal(['status']);
+      await get('/v4/creators/nobody/campaigns').expect(404);
+    });
+  });
+
+  describe('/v4/creators/campaigns/{campaignId}', function () {
+    it('serves the campaign metrics (same shape as /v4/campaigns/{id}/metrics)', async function () {
+      const { rows } = await demo.h.deps.pg.query<{ id: string }>('SELECT id FROM campaigns ORDER BY id LIMIT 1');
+      const res = (await get(`/v4/creators/campaigns/${rows[0]!.id}`).expect(200)).body;
+      expect(res).to.have.all.keys('tvlRecords', 'aprRecords', 'dailyRewardsRecords', 'walletCount', 'tvlInflowPerDollar');
+      expect(res).to.deep.equal((await get(`/v4/campaigns/${rows[0]!.id}/metrics`).expect(200)).body);
+    });
+
+    it('answers 404 for an unknown campaign and 400 for a malformed id', async function () {
+      await get('/v4/creators/campaigns/123').expect(404);
+      expect(await fields400('/v4/creators/campaigns/xyz')).to.deep.equal(['id']);
+    });
+  });
+});

@@ -1,0 +1,32 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
+import { DEMO_MARKETS, seedDemoCampaigns, type SeedDemoResult } from '../../../scripts/seedDemo.js';
+import { seedCreators } from '../../../indexer/store/creators.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+
+/** Jobs that fill every table the reference-data routes read, in dependency order. */
+const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
+
+export type ReferenceDemo = { h: Harness; api: PriceApiServer; seeded: SeedDemoResult; close(): Promise<void> };
+
+/**
+ * One devnet seeded with scripts/seedDemo.ts (16 markets, creators #0/#2/#3, three verified roots,
+ * claims), every job run once against a local price API, and the demo creators registered.
+ */
+export async function createReferenceDemo(): Promise<ReferenceDemo> {
+  const api = await startPriceApiServer();
+  const treeDir = mkdtempSync(join(tmpdir(), 'trees-'));
+  const h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir } });
+  const { devnet, stack } = h.chains[0]!;
+  const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
+  seeded.markets.forEach((m, i) => api.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd));
+  for (const job of JOBS) {
+    const run = await h.runJob(job);
+    if (run.status !== 'success') throw new Error(`job ${job} failed: ${JSON.stringify(run)}`);
+  }
+  await seedCreators(h.deps.pg);
+  await h.refresh();
+  return { h, api, seeded, close: async () => { await h.close(); await api.close(); } };
+}

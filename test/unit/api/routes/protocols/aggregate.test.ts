@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { aggregateProtocols } from '../../../../../api/routes/protocols/aggregate.js';
+import type { OpportunityFacts } from '../../../../../api/routes/protocols/repo.js';
+import type { ListProtocolsQuery } from '../../../../../api/routes/protocols/schema.js';
+import { serializeProtocol } from '../../../../../api/routes/protocols/serialize.js';
+
+const opp = (over: Partial<OpportunityFacts>): OpportunityFacts => ({
+  id: '1', chainId: 1, type: 'MORPHO', isTestChain: false, status: 'LIVE', dailyRewards: 10, liveCampaigns: 3, liveRootCampaigns: 2, tokenTypes: ['TOKEN'], tags: [], ...over,
+});
+const q = (over: Partial<ListProtocolsQuery> = {}): ListProtocolsQuery => ({ page: 0, items: 20, test: false, excludeSubCampaigns: false, ...over });
+
+const facts = [
+  opp({ id: 'a' }), opp({ id: 'b', dailyRewards: 5, chainId: 2, status: 'PAST', liveCampaigns: 0, liveRootCampaigns: 0, tokenTypes: ['POINT'] }),
+  opp({ id: 'c', type: 'CLAMM', dailyRewards: 100, isTestChain: true }), opp({ id: 'd', type: 'ERC20', dailyRewards: 1000 }),
+];
+
+describe('api/routes/protocols/aggregate aggregateProtocols', () => {
+  it('groups opportunities by protocol, sums figures, skips types without a protocol and test chains', () => {
+    const res = aggregateProtocols(facts, q());
+    expect(res.map((p) => [p.id, p.dailyRewards, p.numberOfLiveCampaigns])).to.deep.equal([['morpho', 15, 3]]);
+  });
+
+  it('includes test chains with test=true, sorted by daily rewards', () => {
+    expect(aggregateProtocols(facts, q({ test: true })).map((p) => p.id)).to.deep.equal(['uniswap-v3', 'morpho']);
+  });
+
+  it('applies opportunity filters before aggregating', () => {
+    expect(aggregateProtocols(facts, q({ opportunityChain: 2 }))[0]!.dailyRewards).to.equal(5);
+    expect(aggregateProtocols(facts, q({ status: 'LIVE' }))[0]!.dailyRewards).to.equal(10);
+    expect(aggregateProtocols(facts, q({ tokenTypes: ['POINT'] }))[0]!.dailyRewards).to.equal(5);
+    expect(aggregateProtocols(facts, q({ opportunityTag: 'x' }))).to.deep.equal([]);
+  });
+
+  it('counts only root campaigns with excludeSubCampaigns', () => {
+    expect(aggregateProtocols(facts, q({ excludeSubCampaigns: true }))[0]!.numberOfLiveCampaigns).to.equal(2);
+  });
+
+  it('filters protocols by id, ids, name and tags, and pages', () => {
+    const all = q({ test: true });
+    expect(aggregateProtocols(facts, { ...all, id: 'morpho' }).map((p) => p.id)).to.deep.equal(['morpho']);
+    expect(aggregateProtocols(facts, { ...all, ids: ['uniswap-v3', 'x'] }).map((p) => p.id)).to.deep.equal(['uniswap-v3']);
+    expect(aggregateProtocols(facts, { ...all, name: 'MORPH' }).map((p) => p.id)).to.deep.equal(['morpho']);
+    expect(aggregateProtocols(facts, { ...all, tags: ['dex'] }).map((p) => p.id)).to.deep.equal(['uniswap-v3']);
+    expect(aggregateProtocols(facts, { ...all, items: 1, page: 1 }).map((p) => p.id)).to.deep.equal(['morpho']);
+  });
+
+  it('serializes every protocol field with null banners and trustData', () => {
+    const p = serializeProtocol(aggregateProtocols(facts, q())[0]!);
+    expect(Object.keys(p)).to.have.members(['id', 'name', 'icon', 'description', 'url', 'tags', 'dailyRewards', 'numberOfLiveCampaigns', 'opportunityLiveTags',
+      'banner', 'opportunityBannerLight', 'opportunityBannerDark', 'trustData']);
+    expect(p).to.include({ banner: null, opportunityBannerLight: null, opportunityBannerDark: null, trustData: null });
+  });
+});
