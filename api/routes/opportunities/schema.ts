@@ -65,6 +65,13 @@ export const oppFiltersQuery = {
 /** CREATOR-OPP-FILTERS as a query schema (for /v4/creators/{creator}/opportunities). */
 export const creatorOppFiltersQuery = { type: 'object', additionalProperties: false, properties: creatorOppFilterProperties } as const;
 
+/** CREATOR-OPP-FILTERS without page and items (for /v4/creators/{creator}/opportunities/count). */
+export const creatorOppCountQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(Object.entries(creatorOppFilterProperties).filter(([k]) => k !== 'page' && k !== 'items')),
+} as const;
+
 /** Validated OPP-FILTERS (defaults applied). Lists stay comma strings; builders split them. */
 export type OppFilters = {
   page: number; items: number; name?: string; search?: string; campaignId?: string; creatorSlug?: string; chainId?: string; action?: string;

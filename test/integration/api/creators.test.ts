@@ -147,4 +147,33 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       expect(await fields400('/v4/creators/campaigns/xyz')).to.deep.equal(['id']);
     });
   });
+
+  describe('/v4/creators/{creator}/opportunities (+ /count)', function () {
+    /** Ids of the opportunities holding a campaign by `creator`, straight from PostgreSQL. */
+    async function opportunityIdsOf(creator: string): Promise<string[]> {
+      const { rows } = await demo.h.deps.pg.query<{ id: string }>('SELECT DISTINCT opportunity_id AS id FROM campaigns_current WHERE creator = $1', [creator]);
+      return rows.map((r) => r.id).sort();
+    }
+
+    it('returns exactly the opportunities with a campaign by the creator, counted alike', async function () {
+      const expected = await opportunityIdsOf(POOL_PARTNERS);
+      expect(expected.length).to.be.greaterThan(0);
+      const res = await get('/v4/creators/pool-partners/opportunities', { items: 100, point: undefined }).expect(200);
+      const ids = (res.body as { id: string }[]).map((o) => o.id).sort();
+      // Point-only opportunities are hidden by default, like GET /v4/opportunities.
+      expect(ids.every((id) => expected.includes(id))).to.equal(true);
+      const withPoints = await get('/v4/creators/pool-partners/opportunities', { items: 100, tokenTypes: 'TOKEN,PRETGE,POINT' }).expect(200);
+      expect((withPoints.body as { id: string }[]).map((o) => o.id).sort()).to.deep.equal(expected);
+      const count = await get('/v4/creators/pool-partners/opportunities/count', { tokenTypes: 'TOKEN,PRETGE,POINT' }).expect(200);
+      expect(count.body).to.equal(expected.length);
+    });
+
+    it('applies CREATOR-OPP-FILTERS and refuses the OPP-FILTERS it excludes', async function () {
+      const pools = await get('/v4/creators/pool-partners/opportunities', { action: 'POOL', items: 100, tokenTypes: 'TOKEN,PRETGE,POINT' }).expect(200);
+      expect((pools.body as { action: string }[]).every((o) => o.action === 'POOL')).to.equal(true);
+      expect(await fields400('/v4/creators/pool-partners/opportunities', { creatorAddress: DEVNET_LABS })).to.deep.equal(['creatorAddress']);
+      expect(await fields400('/v4/creators/pool-partners/opportunities/count', { page: 1 })).to.deep.equal(['page']);
+      await get('/v4/creators/nobody-here/opportunities').expect(404);
+    });
+  });
 });

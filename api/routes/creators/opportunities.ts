@@ -1,0 +1,55 @@
+import type { Context } from 'koa';
+import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
+import { findCreator } from '../../../indexer/store/creators.js';
+import { indexNames } from '../../../internal/es.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { searchPage } from '../../search/searchPage.js';
+import { buildCountQuery, buildOpportunityListQuery } from '../opportunities/query.js';
+import { loadChainContext } from '../opportunities/readContext.js';
+import type { OppFilters } from '../opportunities/schema.js';
+import { serializeOpportunity } from '../opportunities/serialize.js';
+import type { CreatorParams } from './schema.js';
+
+/** Pure: a filter query narrowed to opportunities holding a campaign by one of `addresses`. */
+export function scopeToCreator(query: Record<string, unknown>, addresses: string[]): Record<string, unknown> {
+  return { bool: { filter: [query, { terms: { creatorAddresses: addresses.map((a) => a.toLowerCase()) } }] } };
+}
+
+async function creatorAddresses(deps: ApiDeps, ctx: Context): Promise<string[]> {
+  const { creator } = ctx.state.params as CreatorParams;
+  const found = await findCreator(deps.pg, creator);
+  if (!found) throw new NotFoundError(`Creator ${creator} not found`);
+  return found.addresses;
+}
+
+/**
+ * GET /v4/creators/{creator}/opportunities: opportunities with a campaign by the creator, with the
+ * CREATOR-OPP-FILTERS of the spec, paged and sorted like GET /v4/opportunities.
+ */
+export function creatorOpportunitiesHandler(deps: ApiDeps) {
+  const index = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
+  return async (ctx: Context): Promise<void> => {
+    const addresses = await creatorAddresses(deps, ctx);
+    const q = ctx.state.query as OppFilters;
+    const now = nowSeconds(deps);
+    const { chains, testChainIds } = await loadChainContext(deps, now);
+    const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
+    const docs = await searchPage<OpportunityDocument>({ es: deps.es, index, query: scopeToCreator(query, addresses) as never, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
+    ctx.body = docs.map((d) => serializeOpportunity(d, chains, now));
+  };
+}
+
+/** GET /v4/creators/{creator}/opportunities/count: a bare JSON number. */
+export function creatorOpportunitiesCountHandler(deps: ApiDeps) {
+  const index = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
+  return async (ctx: Context): Promise<void> => {
+    const addresses = await creatorAddresses(deps, ctx);
+    const now = nowSeconds(deps);
+    const { testChainIds } = await loadChainContext(deps, now);
+    const { query } = buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds });
+    const res = await deps.es.count({ index, query: scopeToCreator(query, addresses) as never }, { requestTimeout: deps.config.esRequestTimeoutMs });
+    if (res._shards.failed > 0) throw new ServiceUnavailableError('elasticsearch');
+    ctx.body = res.count;
+  };
+}
