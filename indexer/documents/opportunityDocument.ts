@@ -112,6 +112,8 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     // Search-only: true when every reward token is a test token / a point token (`test`, `point` filters).
     allRewardsTest: src.campaigns.every((c) => c.reward_is_test === true),
     allRewardsPoint: src.campaigns.every((c) => c.reward_type === 'POINT'),
+    // excludeSubCampaigns keeps opportunities with at least one campaign that is not a sub-campaign.
+    hasRootCampaign: src.campaigns.some((c) => !c.parent_campaign_id),
     searchName: foldText(name),
     searchText: foldText([name, protocol?.name ?? '', src.type, campaignTypeName(src.campaigns[0]!.campaign_type), src.identifier, src.target?.symbol ?? '', src.target?.name ?? '', chainName, ...rewardSymbols].join(' ')),
     indexedAt: new Date(now * 1000).toISOString(),

@@ -7,6 +7,8 @@ export type OpportunityCampaign = {
   reward_token: string;
   reward_symbol: string | null;
   reward_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
+  /** Internal id of the parent campaign of a sub-campaign, else null. */
+  parent_campaign_id?: string | null;
   /** Whether the reward token is a test token (absent in sources built before the flag was loaded). */
   reward_is_test?: boolean | null;
   amount: string;
@@ -47,7 +49,8 @@ export async function loadOpportunitySources(client: PgClient, ids: string[]): P
        COALESCE((SELECT json_agg(json_build_object(
            'id', c.id, 'campaign_id', c.campaign_id, 'creator', c.creator, 'reward_token', c.reward_token,
            'reward_symbol', rt.symbol, 'reward_type', rt.type, 'reward_is_test', rt.is_test, 'amount', c.amount::text, 'campaign_type', c.campaign_type,
-           'start_timestamp', c.start_timestamp::text, 'end_timestamp', c.end_timestamp::text, 'params', c.params, 'created_at', c.created_at)
+           'start_timestamp', c.start_timestamp::text, 'end_timestamp', c.end_timestamp::text, 'params', c.params, 'created_at', c.created_at,
+           'parent_campaign_id', c.parent_campaign_id)
            ORDER BY c.created_at, c.id)
          FROM campaigns_current c
          LEFT JOIN tokens rt ON rt.chain_id = c.distribution_chain_id AND rt.address = c.reward_token

@@ -65,11 +65,12 @@ const FILTERS: ((q: OppFilters, c: FilterContext) => Part)[] = [
   (q) => (q.explorerAddress ? { filter: { term: { explorerAddress: q.explorerAddress.toLowerCase() } } } : null),
   (q) => (q.withInvalids ? null : { mustNot: { term: { action: 'INVALID' } } }),
   (q) => terms('campaignTypes', list(q.campaignTypes).map(Number)),
+  (q) => (q.excludeSubCampaigns ? { filter: { term: { hasRootCampaign: true } } } : null),
 ];
 
 /**
  * Pure: OPP-FILTERS (or CREATOR-OPP-FILTERS, whose parameters are a subset) → one bool query.
- * `excludeSubCampaigns` and paging/sort parameters are not filters and are ignored here.
+ * Paging and sort parameters are not filters and are ignored here.
  */
 export function buildOpportunityFilter(q: OppFilters, context: FilterContext): { bool: { filter: Clause[]; must_not: Clause[] } } {
   const parts = FILTERS.map((f) => f(q, context)).filter((p): p is NonNullable<Part> => p !== null);

@@ -76,7 +76,7 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     ['search: accent-insensitive', { search: 'CREME' }, ['A']], ['search: prefix with accent', { search: 'crè' }, ['A']],
     ['search: protocol name', { search: 'uniswap' }, ['B']], ['search: no match', { search: 'zzzq' }, []],
     ['name: prefix', { name: 'provide liq' }, ['B']], ['name: not the protocol', { name: 'uniswap' }, []],
-    ['excludeSubCampaigns accepted', { excludeSubCampaigns: 'true' }, ['F', 'A', 'B']],
+    ['excludeSubCampaigns keeps opportunities with a root campaign', { excludeSubCampaigns: 'true' }, ['F', 'A', 'B']],
     ['sort tvl asc', { sort: 'tvl', order: 'asc' }, ['A', 'F', 'B']], ['sort apr', { sort: 'apr' }, ['B', 'F', 'A']],
     ['sort rewards', { sort: 'rewards' }, ['B', 'F', 'A']], ['sort earliestCampaignStart asc', { sort: 'earliestCampaignStart', order: 'asc' }, ['F', 'A', 'B']],
   ];
