@@ -3,11 +3,9 @@ import type { CampaignFamilyRow } from '../../../indexer/store/campaignReads.js'
 import { toConfiguration } from '../../../indexer/transform/campaigns.js';
 import type { LinkedCampaignsQuery } from './schema.js';
 
-/** Campaign type 4 (JSON_AIRDROP) is stateless: nothing is indexed for it, so it stores nothing. */
-const STATELESS_TYPES = new Set([4]);
+import { storingIdsOf as storingIdsOfRow, type StoringIdsNode } from '../storingIds.js';
 
-/** One node of the storing-ids tree (api-facts §2.11). */
-export type StoringIdsNode = { campaignId: string; storingIds: string[]; subCampaigns: StoringIdsNode[] };
+export type { StoringIdsNode };
 
 /** Pure: a row's main parameter, derived from its campaign data for rows written before decoding existed. */
 function mainParameterOf(r: CampaignFamilyRow): string {
@@ -18,9 +16,9 @@ function mainParameterOf(r: CampaignFamilyRow): string {
   }).mainParameter;
 }
 
-/** Pure: storing ids of one campaign: `${computeChainId}_${mainParameter}`, none for stateless types. */
+/** Pure: storing ids of one campaign (see api/routes/storingIds.ts), its main parameter derived when missing. */
 export function storingIdsOf(r: CampaignFamilyRow): string[] {
-  return STATELESS_TYPES.has(r.campaign_type) ? [] : [`${r.compute_chain_id}_${mainParameterOf(r)}`];
+  return storingIdsOfRow({ ...r, main_parameter: mainParameterOf(r) });
 }
 
 /**

@@ -14,14 +14,14 @@ describe('api/routes/opportunities/storingIds', () => {
   ];
 
   it('builds one tree per LIVE root by default; sub-campaigns unfiltered; JSON_AIRDROP has no storing id', () => {
-    expect(buildStoringIdTrees(rows, 'opp', ['LIVE'], NOW)).to.deep.equal([{ campaignId: '0xa', storingIds: ['1_0xpool'], subCampaigns: [
-      { campaignId: '0xa1', storingIds: [], subCampaigns: [] },
-      { campaignId: '0xa2', storingIds: ['1_0xsub'], subCampaigns: [] },
+    expect(buildStoringIdTrees(rows, 'opp', ['LIVE'], NOW)).to.deep.equal([{ campaignId: 'a', storingIds: ['1_0xpool'], subCampaigns: [
+      { campaignId: 'a1', storingIds: [], subCampaigns: [] },
+      { campaignId: 'a2', storingIds: ['1_0xsub'], subCampaigns: [] },
     ] }]);
   });
 
   it('filters roots by campaignStatus and always excludes past roots', () => {
-    expect(buildStoringIdTrees(rows, 'opp', ['SOON'], NOW).map((t) => t.campaignId)).to.deep.equal(['0xb']);
-    expect(buildStoringIdTrees(rows, 'opp', ['LIVE', 'SOON', 'PAST'], NOW).map((t) => t.campaignId)).to.deep.equal(['0xa', '0xb']);
+    expect(buildStoringIdTrees(rows, 'opp', ['SOON'], NOW).map((t) => t.campaignId)).to.deep.equal(['b']);
+    expect(buildStoringIdTrees(rows, 'opp', ['LIVE', 'SOON', 'PAST'], NOW).map((t) => t.campaignId)).to.deep.equal(['a', 'b']);
   });
 });
