@@ -2,11 +2,11 @@ import type { Config } from '../internal/config.js';
 import type { EsClient } from '../internal/es.js';
 import { indexNames } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
-import type { PgPool } from '../internal/pg.js';
+import type { PgClient, PgPool } from '../internal/pg.js';
 import { withTransaction } from '../internal/pg.js';
 import { buildDocuments } from './buildDocuments.js';
 import { recordFirstPublication } from './freshness.js';
-import { bulkWrite } from './publish.js';
+import { bulkWrite, PublishError } from './publish.js';
 import { claimOutbox, deleteOutbox } from './store/outbox.js';
 
 export type ProjectOutboxParams = { config: Config; pg: PgPool; es: EsClient; logger: Logger; signal?: AbortSignal; maxBatches?: number };
@@ -36,8 +36,8 @@ export async function projectOutbox({ config, pg, es, logger, signal, maxBatches
       const campaigns = await buildDocuments(client, 'campaigns', idsOf('campaign'), { chainNames, now });
       const opportunities = await buildDocuments(client, 'opportunities', [...new Set([...idsOf('opportunity'), ...campaigns.opportunityIds])], { chainNames, now });
       const results = [
-        await bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes }),
-        await bulkWrite({ es, index: opportunityIndex, upserts: opportunities.upserts, deletes: opportunities.deletes }),
+        await writeOrDeadLetter(client, logger, 'campaign', () => bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes })),
+        await writeOrDeadLetter(client, logger, 'opportunity', () => bulkWrite({ es, index: opportunityIndex, upserts: opportunities.upserts, deletes: opportunities.deletes })),
       ];
       await recordFirstPublication(client, campaigns.upserts.map((u) => u.id));
       await deleteOutbox(client, entries.map((e) => e.id));
@@ -49,4 +49,26 @@ export async function projectOutbox({ config, pg, es, logger, signal, maxBatches
     if (done) break;
   }
   return { published, deleted };
+}
+
+/** A refusal that retrying the same document cannot fix (mapping violation, too large, bad request). */
+const isPermanent = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+/**
+ * Runs one bulk write; when every failed item is refused for good, records those documents in
+ * search_dead_letters (logged at error level) so the rest of the outbox keeps flowing. Any
+ * transient item failure rethrows: the transaction rolls back and the batch is retried.
+ */
+async function writeOrDeadLetter(client: PgClient, logger: Logger, entity: string, write: () => Promise<{ indexed: number; deleted: number }>) {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof PublishError) || !error.failures.every((f) => isPermanent(f.status))) throw error;
+    await client.query(
+      'INSERT INTO search_dead_letters (entity, entity_id, status, reason) SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])',
+      [entity, error.failures.map((f) => f.id), error.failures.map((f) => f.status), error.failures.map((f) => f.reason.slice(0, 2000))],
+    );
+    logger.error({ msg: 'documents refused by Elasticsearch; dead-lettered', entity, ids: error.failures.map((f) => f.id).slice(0, 20), count: error.failures.length, reason: error.failures[0]?.reason });
+    return { indexed: 0, deleted: 0, deadLettered: error.failures.length };
+  }
 }

@@ -7,6 +7,22 @@ import type { TokenRecord } from './records.js';
 export type CampaignWindow = { start: number; end: number };
 export type OpportunityStatus = 'NONE' | 'PAST' | 'LIVE' | 'SOON';
 
+/**
+ * Pure: the union of campaign windows as disjoint, sorted intervals. Status filters only need the
+ * union, and it keeps documents small (nested documents are capped per document) however many
+ * campaigns an opportunity has.
+ */
+export function mergeWindows(windows: CampaignWindow[]): CampaignWindow[] {
+  const sorted = [...windows].sort((a, b) => a.start - b.start);
+  const merged: CampaignWindow[] = [];
+  for (const w of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && w.start <= last.end) last.end = Math.max(last.end, w.end);
+    else merged.push({ ...w });
+  }
+  return merged;
+}
+
 /** Pure: LIVE when a campaign runs at `now`, else SOON when one starts later, else PAST; NONE without campaigns. */
 export function opportunityStatus(windows: CampaignWindow[], now: number): { status: OpportunityStatus; liveCampaigns: number } {
   const live = windows.filter((w) => w.start <= now && now < w.end).length;
@@ -35,8 +51,9 @@ export function opportunityName(src: Pick<OpportunitySource, 'action' | 'type' |
 
 /**
  * Pure: the denormalized opportunity document (public Opportunity record plus search-only fields)
- * from its PostgreSQL sources. `status` and `liveCampaigns` are as of `now`; readers recompute them
- * from `campaignWindows`. Figures the metrics job computes start at zero.
+ * from its PostgreSQL sources. `status` and `liveCampaigns` are as of `now`; readers recompute the
+ * status from `campaignWindows` (merged intervals) and keep `liveCampaigns` only while LIVE (the
+ * metrics job re-projects when the count changes). Figures the metrics job computes start at zero.
  * @returns null when the opportunity has no campaign left (its document is deleted).
  */
 export function toOpportunityDocument(src: OpportunitySource, chainName: string, now: number) {
@@ -100,7 +117,7 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     tvlRecord: (m?.records['tvlRecord'] as Record<string, unknown> | undefined) ?? { total: 0, timestamp, breakdowns: [] as unknown[] },
     rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? { total: 0, timestamp, breakdowns: [] as unknown[] },
     stablecoin: src.target?.is_stablecoin ?? false,
-    campaignWindows: windows,
+    campaignWindows: mergeWindows(windows),
     campaignTypes: [...new Set(src.campaigns.map((c) => c.campaign_type))],
     campaignIds: src.campaigns.map((c) => c.campaign_id),
     creatorAddresses: [...new Set(src.campaigns.map((c) => c.creator))],

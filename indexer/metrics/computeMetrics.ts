@@ -127,6 +127,7 @@ export function computeOpportunityMetrics(
     dailyRewards,
     nativeApr: 0,
     maxDailyRewards: live.length ? Math.max(...live.map((c) => c.dailyRewardsUsd ?? 0)) : null,
+    liveCampaigns: live.length,
     records: {
       aprRecord: {
         cumulated: apr, timestamp,

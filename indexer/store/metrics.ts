@@ -71,23 +71,24 @@ export async function upsertCampaignMetrics(client: PgClient, metrics: CampaignM
 export async function upsertOpportunityMetrics(client: PgClient, metrics: OpportunityMetrics[], computedAt: Date, ts: Date): Promise<string[]> {
   if (!metrics.length) return [];
   const cols = [metrics.map((m) => m.opportunityId), metrics.map((m) => m.tvl), metrics.map((m) => m.apr), metrics.map((m) => m.dailyRewards),
-    metrics.map((m) => m.nativeApr), metrics.map((m) => m.maxDailyRewards), metrics.map((m) => JSON.stringify(m.records)), metrics.map((m) => JSON.stringify(m.inputs))];
+    metrics.map((m) => m.nativeApr), metrics.map((m) => m.maxDailyRewards), metrics.map((m) => JSON.stringify(m.records)), metrics.map((m) => JSON.stringify(m.inputs)),
+    metrics.map((m) => m.liveCampaigns)];
   const { rows } = await client.query<{ id: string }>(
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[])
-         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs)),
+       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[], $9::int[])
+         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs, live)),
      changed AS (
        SELECT i.id FROM input i LEFT JOIN opportunity_metrics m ON m.opportunity_id = i.id
-       WHERE m.opportunity_id IS NULL OR (m.tvl, m.apr, m.daily_rewards, m.native_apr, m.max_daily_rewards)
-         IS DISTINCT FROM (i.tvl, i.apr, i.daily, i.native_apr, i.max_daily)),
+       WHERE m.opportunity_id IS NULL OR (m.tvl, m.apr, m.daily_rewards, m.native_apr, m.max_daily_rewards, m.live_campaigns)
+         IS DISTINCT FROM (i.tvl, i.apr, i.daily, i.native_apr, i.max_daily, i.live)),
      upsert AS (
-       INSERT INTO opportunity_metrics (opportunity_id, computed_at, tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, inputs)
-       SELECT id, $9, tvl, apr, daily, native_apr, max_daily, records, inputs FROM input
+       INSERT INTO opportunity_metrics (opportunity_id, computed_at, tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, inputs, live_campaigns)
+       SELECT id, $10, tvl, apr, daily, native_apr, max_daily, records, inputs, live FROM input
        ON CONFLICT (opportunity_id) DO UPDATE SET computed_at = EXCLUDED.computed_at, tvl = EXCLUDED.tvl, apr = EXCLUDED.apr,
          daily_rewards = EXCLUDED.daily_rewards, native_apr = EXCLUDED.native_apr, max_daily_rewards = EXCLUDED.max_daily_rewards,
-         records = EXCLUDED.records, inputs = EXCLUDED.inputs),
+         records = EXCLUDED.records, inputs = EXCLUDED.inputs, live_campaigns = EXCLUDED.live_campaigns),
      snap AS (
-       INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) SELECT id, $10, apr, tvl, native_apr, daily FROM input
+       INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) SELECT id, $11, apr, tvl, native_apr, daily FROM input
        ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr, daily_rewards = EXCLUDED.daily_rewards)
      SELECT id FROM changed`,
     [...cols, computedAt, ts],

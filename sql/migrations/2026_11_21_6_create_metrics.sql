@@ -22,6 +22,7 @@ CREATE TABLE opportunity_metrics (
   daily_rewards double precision NOT NULL,
   native_apr double precision NOT NULL DEFAULT 0,
   max_daily_rewards double precision,
+  live_campaigns integer NOT NULL DEFAULT 0,
   records jsonb NOT NULL,
   inputs jsonb NOT NULL
 );

@@ -9,7 +9,9 @@ type Rec = Record<string, unknown>;
  * from the campaign windows; `chain` is the current Chain record; bigints are decimal strings.
  */
 export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyMap<number, ChainRecord>, now: number) {
-  const { status, liveCampaigns } = opportunityStatus(doc.campaignWindows, now);
+  // Windows are merged intervals: the status is exact at `now`; the live count is the projected one.
+  const { status } = opportunityStatus(doc.campaignWindows, now);
+  const liveCampaigns = status === 'LIVE' ? Math.max(1, doc.liveCampaigns) : 0;
   const aprRecord = doc.aprRecord as Rec;
   const stored = (doc as { nativeAprRecord?: Rec }).nativeAprRecord;
   return {

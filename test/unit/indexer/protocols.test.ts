@@ -39,3 +39,13 @@ describe('indexer/protocols and opportunity documents', () => {
     expect(toOpportunityDocument(source({ campaigns: [] }), 'Devnet', 150)).to.equal(null);
   });
 });
+
+describe('indexer/documents/opportunityDocument mergeWindows', () => {
+  it('merges overlapping and touching windows into disjoint sorted intervals', async () => {
+    const { mergeWindows } = await import('../../../indexer/documents/opportunityDocument.js');
+    expect(mergeWindows([{ start: 50, end: 60 }, { start: 10, end: 20 }, { start: 15, end: 30 }, { start: 30, end: 40 }])).to.deep.equal([{ start: 10, end: 40 }, { start: 50, end: 60 }]);
+    expect(mergeWindows([])).to.deep.equal([]);
+    const many = Array.from({ length: 100_000 }, (_, i) => ({ start: 1000 + i, end: 1000 + i + 86_400 }));
+    expect(mergeWindows(many)).to.deep.equal([{ start: 1000, end: 1000 + 99_999 + 86_400 }]);
+  });
+});
