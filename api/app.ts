@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { describeError } from '../internal/errors.js';
 import type { ApiDeps } from './deps.js';
+import { bodyParser } from './middleware/bodyParser.js';
 import { cacheHeaders } from './middleware/cacheHeaders.js';
 import { errorHandler } from './middleware/errorHandler.js';
 import { requestLog } from './middleware/requestLog.js';
@@ -17,6 +18,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestLog(deps.logger));
   app.use(errorHandler);
   app.use(cacheHeaders());
+  app.use(bodyParser());
   app.use(routes.routes());
   app.use(routes.allowedMethods({ throw: true }));
   return app;
