@@ -1,0 +1,59 @@
+import type { Context } from 'koa';
+import type { ApiDeps } from '../../deps.js';
+import { AppError, NotFoundError, ValidationError } from '../../errors.js';
+import { withWriteTransaction } from '../../writeTransaction.js';
+import { canonicalJson, hashConfig, MAX_CONFIG_BYTES } from './canonicalJson.js';
+import { associateConfig, getConfig, insertConfig } from './repo.js';
+import type { ConfigHashParams, ConfigHashQuery } from './schema.js';
+
+/** Response of POST /v4/config/store: the `0x`-prefixed SHA-256 of the configuration's canonical JSON. */
+export type StoreConfigResult = { hash: string };
+
+/**
+ * POST /v4/config/store: stores a free-form configuration object (≤ 16,384 bytes of canonical
+ * JSON, else 413) keyed by its hash and answers `{ hash }`; the same configuration, whatever its
+ * key order or whitespace, always gets the same hash. Table campaign_configs.
+ */
+export function storeConfigHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const body = (ctx.request as { body?: unknown }).body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.keys(body).length) {
+      throw new ValidationError([{ field: 'body', message: 'must be a non-empty configuration object' }]);
+    }
+    const canonical = canonicalJson(body);
+    const sizeBytes = Buffer.byteLength(canonical, 'utf8');
+    if (sizeBytes > MAX_CONFIG_BYTES) {
+      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Configuration is ${sizeBytes} bytes of JSON; at most ${MAX_CONFIG_BYTES} are stored`,
+        { errors: [{ field: 'body', message: `must be at most ${MAX_CONFIG_BYTES} bytes JSON-encoded (got ${sizeBytes})` }] });
+    }
+    const hash = hashConfig(body);
+    await withWriteTransaction(deps.pg, (client) => insertConfig(client, { hash, canonical, sizeBytes }));
+    ctx.body = { hash } satisfies StoreConfigResult;
+  };
+}
+
+/**
+ * GET /v4/config/hash/{hash}: the stored configuration (404 when unknown). With both `campaignId`
+ * and `distributionChainId` it also records the association, idempotently, in the same
+ * transaction as the read. Tables campaign_configs, campaign_config_associations.
+ */
+export function getConfigHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const { hash: rawHash } = ctx.state.params as ConfigHashParams;
+    const { campaignId, distributionChainId } = ctx.state.query as ConfigHashQuery;
+    if ((campaignId === undefined) !== (distributionChainId === undefined)) {
+      const missing = campaignId === undefined ? 'campaignId' : 'distributionChainId';
+      throw new ValidationError([{ field: missing, message: 'is required to associate the configuration (give campaignId and distributionChainId together)' }]);
+    }
+    const hash = rawHash.toLowerCase();
+    const found = campaignId !== undefined && distributionChainId !== undefined
+      ? await withWriteTransaction(deps.pg, async (client) => {
+        const row = await getConfig(client, hash);
+        if (row) await associateConfig(client, { hash, distributionChainId, campaignId: campaignId.toLowerCase() });
+        return row;
+      })
+      : await getConfig(deps.pg, hash);
+    if (!found) throw new NotFoundError(`No configuration stored under ${hash}`);
+    ctx.body = found.config;
+  };
+}

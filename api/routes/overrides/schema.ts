@@ -1,0 +1,19 @@
+/** POST /v4/overrides/check body: exactly `oldConfig` and `newConfig`, both configuration objects. */
+export const checkOverrideBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['oldConfig', 'newConfig'],
+  properties: { oldConfig: { type: 'object' }, newConfig: { type: 'object' } },
+} as const;
+
+export type CheckOverrideBody = { oldConfig: Record<string, unknown>; newConfig: Record<string, unknown> };
+
+/** GET /v4/overrides/{id}/previous-configs: internal campaign id or `chainId-0x<campaignId>`. */
+export const previousConfigsParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,16}-0x[0-9a-fA-F]{64})$' } },
+} as const;
+
+export type PreviousConfigsParams = { id: string };
