@@ -1,0 +1,116 @@
+import type { Context } from 'koa';
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { distributionCreatorAbi } from '../../../../contracts/artifacts/index.js';
+import type { ApiDeps } from '../../../deps.js';
+import { ValidationError, type FieldError } from '../../../errors.js';
+import { buildCampaigns, type PlannedCampaign } from './buildCampaigns.js';
+import { toSafePayload } from './safePayload.js';
+import type { GeneratePayloadBody } from './schema.js';
+
+const BASE_9 = 1_000_000_000n;
+
+/** Plain words for the DistributionCreator's custom errors (chain-facts §1.11). */
+const REVERT_REASONS: Record<string, string> = {
+  CampaignRewardTokenNotWhitelisted: 'the reward token is not whitelisted on this chain',
+  CampaignRewardTooLow: 'an amount is below the per-hour minimum of the reward token',
+  CampaignDurationNull: 'a campaign has no duration',
+  CampaignAlreadyExists: 'a campaign with the same id already exists',
+  InvalidParam: 'a campaign parameter is invalid',
+};
+
+/** Pure: the creation fee rate of a campaign type (1e9 base): the type's own rate, 1 = waived, 0 = the default. */
+export function feeRate(defaultFees: bigint, typeFees: bigint): bigint {
+  return typeFees === 0n ? defaultFees : typeFees === 1n ? 0n : typeFees;
+}
+
+function revertReason(error: unknown): string {
+  const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : null;
+  const data = (error as { data?: Hex; cause?: { data?: Hex } })?.cause?.data ?? (error as { data?: Hex })?.data;
+  let name = reverted instanceof ContractFunctionRevertedError ? reverted.data?.errorName : undefined;
+  if (!name && typeof data === 'string' && data.length >= 10) {
+    try {
+      name = decodeErrorResult({ abi: [...distributionCreatorAbi, ...erc20Abi], data }).errorName;
+    } catch { /* not one of ours */ }
+  }
+  return (name && REVERT_REASONS[name]) ?? (name ? `the creation reverts with ${name}` : (error instanceof Error ? error.message.split('\n')[0]! : 'the creation reverts'));
+}
+
+/**
+ * POST /v4/campaigns/generate-payload: the `createCampaigns` transaction creating the body's
+ * campaigns on the distribution chain, the approval it needs, the id each campaign will get, and
+ * the same as a Safe batch. Checked against the chain first (fees, whitelist, per-hour minimum,
+ * existing ids) and simulated from the creator when it has approved enough; a creation that would
+ * revert is a 400 naming why.
+ */
+export function generatePayloadHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const body = ctx.state.body as GeneratePayloadBody;
+    const chain = deps.rpc.get(body.distributionChainId);
+    if (!chain) throw new ValidationError([{ field: 'distributionChainId', message: `is not a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})` }]);
+    const { campaigns, errors } = buildCampaigns(body);
+    if (errors.length) throw new ValidationError(errors);
+    const creatorContract = chain.chain.distributionCreator;
+    const types = [...new Set(campaigns.map((c) => c.campaignType))];
+    const reads = await chain.client.multicall({
+      allowFailure: true, deployless: true,
+      contracts: [
+        { address: creatorContract, abi: distributionCreatorAbi, functionName: 'defaultFees' },
+        { address: creatorContract, abi: distributionCreatorAbi, functionName: 'rewardTokenMinAmounts', args: [body.rewardToken] },
+        { address: body.rewardToken, abi: erc20Abi, functionName: 'allowance', args: [body.creatorAddress, creatorContract] },
+        { address: body.rewardToken, abi: erc20Abi, functionName: 'balanceOf', args: [body.creatorAddress] },
+        ...types.map((t) => ({ address: creatorContract, abi: distributionCreatorAbi, functionName: 'campaignSpecificFees' as const, args: [t] as const })),
+        ...campaigns.map((c) => ({ address: creatorContract, abi: distributionCreatorAbi, functionName: 'campaign' as const, args: [c.campaignId] as const })),
+      ] as never,
+    }) as { status: 'success' | 'failure'; result?: unknown }[];
+    const value = (i: number) => (reads[i]?.status === 'success' ? (reads[i]!.result as bigint) : undefined);
+    const [defaultFees, minPerHour, allowance, balance] = [value(0) ?? 0n, value(1) ?? 0n, value(2), value(3)];
+    const typeFees = new Map(types.map((t, i) => [t, value(4 + i) ?? 0n]));
+    const exists = campaigns.map((_, i) => reads[4 + types.length + i]?.status === 'success');
+    const problems: FieldError[] = [];
+    if (minPerHour === 0n) problems.push({ field: 'rewardToken', message: `is not whitelisted as a reward token on chain ${body.distributionChainId}` });
+    campaigns.forEach((c, i) => {
+      if (minPerHour > 0n && c.amount * 3600n < minPerHour * BigInt(c.duration)) {
+        problems.push({ field: `${c.field}.amount`, message: `is below the per-hour minimum: at least ${(minPerHour * BigInt(c.duration) + 3599n) / 3600n} for ${c.duration} s (${minPerHour} per hour)` });
+      }
+      if (exists[i]) problems.push({ field: c.field, message: `campaign ${c.campaignId} already exists on chain ${body.distributionChainId}: shift its start by a second` });
+    });
+    if (problems.length) throw new ValidationError(problems);
+
+    const args = [campaigns.map(({ campaignId: _, field: __, typeName: ___, ...c }) => ({ campaignId: `0x${'0'.repeat(64)}` as Hex, ...c }))] as const;
+    const data = encodeFunctionData({ abi: distributionCreatorAbi, functionName: 'createCampaigns', args: args as never });
+    const total = campaigns.reduce((sum, c) => sum + c.amount, 0n);
+    const simulation = await simulate(deps, chain.client, { from: body.creatorAddress, to: creatorContract, data, funded: allowance !== undefined && balance !== undefined && allowance >= total && balance >= total });
+    if (simulation.reverted) throw new ValidationError([{ field: 'campaignsParams', message: `the creation would revert: ${simulation.reason}` }]);
+    ctx.body = {
+      chainId: body.distributionChainId,
+      distributionCreator: creatorContract,
+      to: creatorContract,
+      data,
+      value: '0',
+      approval: { token: body.rewardToken, spender: creatorContract, amount: total.toString(), currentAllowance: allowance?.toString() ?? null, sufficient: allowance !== undefined && allowance >= total },
+      campaigns: campaigns.map((c) => serializePlanned(c, feeRate(defaultFees, typeFees.get(c.campaignType) ?? 0n))),
+      safe: toSafePayload({ chainId: body.distributionChainId, distributionCreator: creatorContract, rewardToken: body.rewardToken, total, campaigns, createdAt: Date.now() }),
+      simulation: { performed: simulation.performed, ...(simulation.performed ? {} : { reason: simulation.reason }) },
+    };
+  };
+}
+
+async function simulate(deps: ApiDeps, client: NonNullable<ReturnType<ApiDeps['rpc']['get']>>['client'], p: { from: `0x${string}`; to: `0x${string}`; data: Hex; funded: boolean }) {
+  if (!p.funded) return { performed: false, reverted: false, reason: 'the creator has not approved (or does not hold) the total amount yet; send the approval first' };
+  try {
+    await client.call({ account: p.from, to: p.to, data: p.data });
+    return { performed: true, reverted: false, reason: '' };
+  } catch (error) {
+    deps.logger.debug({ msg: 'payload simulation reverted', err: revertReason(error) });
+    return { performed: true, reverted: true, reason: revertReason(error) };
+  }
+}
+
+function serializePlanned(c: PlannedCampaign, rate: bigint) {
+  const net = (c.amount * (BASE_9 - rate)) / BASE_9;
+  return {
+    campaignId: c.campaignId, campaignType: c.campaignType, campaignTypeName: c.typeName, creator: c.creator, rewardToken: c.rewardToken,
+    amount: c.amount.toString(), fee: (c.amount - net).toString(), netAmount: net.toString(), feeRate: Number(rate) / 1e9,
+    startTimestamp: c.startTimestamp, endTimestamp: c.startTimestamp + c.duration, duration: c.duration, campaignData: c.campaignData,
+  };
+}

@@ -1,0 +1,36 @@
+const ADDRESS = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
+const UINT = { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1 } as const;
+
+/** Body of POST /v4/campaigns/generate-payload (spec table; numbers may arrive as numeric strings). */
+export const generatePayloadBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['creatorAddress', 'rewardToken', 'distributionChainId', 'startTimestamp', 'endTimestamp', 'campaignsParams'],
+  properties: {
+    creatorAddress: ADDRESS,
+    rewardToken: ADDRESS,
+    distributionChainId: { type: 'integer', minimum: 0, default: 0 },
+    startTimestamp: { ...UINT, default: 0 },
+    endTimestamp: { ...UINT, default: 0 },
+    campaignsParams: {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: 20,
+      additionalProperties: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 100,
+        items: { type: 'object', required: ['amount'], properties: { amount: { type: 'string', pattern: '^[0-9]{1,78}$' } }, additionalProperties: true },
+      },
+    },
+  },
+} as const;
+
+export type GeneratePayloadBody = {
+  creatorAddress: `0x${string}`;
+  rewardToken: `0x${string}`;
+  distributionChainId: number;
+  startTimestamp: number;
+  endTimestamp: number;
+  campaignsParams: Record<string, Record<string, unknown>[]>;
+};
