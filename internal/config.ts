@@ -53,6 +53,8 @@ export type Config = {
   prices: { apiUrl?: string; apiTimeoutMs: number; maxAgeSeconds: number };
   /** Where reward trees are published, keyed by root: an http(s) URL template or a directory path. */
   rewardTrees: { source?: string };
+  /** Live reference rate (percent) of the SOFR spread ratchet. */
+  ratchet: { liveRatePercent: number };
   /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
   schedules: Record<string, string>;
 };
@@ -151,6 +153,7 @@ const envSchema = {
     PRICE_API_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     PRICE_MAX_AGE_SECONDS: { type: 'integer', minimum: 1, maximum: 31536000, default: 3600 },
     REWARD_TREE_SOURCE: { type: 'string', minLength: 1 },
+    RATCHET_LIVE_RATE_PERCENT: { type: 'number', minimum: 0, maximum: 100, default: 4.3 },
   },
 } as const;
 
@@ -198,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     prices: { apiUrl: v['PRICE_API_URL'], apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'], maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'] },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
+    ratchet: { liveRatePercent: v['RATCHET_LIVE_RATE_PERCENT'] },
     schedules: Object.fromEntries(
       Object.entries(raw)
         .map(([key, value]) => [/^JOB_([A-Z0-9_]+)_CRON$/.exec(key)?.[1]?.toLowerCase(), String(value)] as const)

@@ -16,6 +16,7 @@ import { schemasRouter } from './schemas/router.js';
 import { creatorsRouter } from './creators/router.js';
 import { configRouter } from './config/router.js';
 import { overridesRouter } from './overrides/router.js';
+import { ratchetRouter } from './ratchet/router.js';
 
 /** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
 export function createRoutes(deps: ApiDeps): Router {
@@ -24,7 +25,7 @@ export function createRoutes(deps: ApiDeps): Router {
   root.use(metrics.routes(), metrics.allowedMethods({ throw: true }));
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
-    rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, configRouter, overridesRouter]) {
+    rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, configRouter, overridesRouter, ratchetRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }
