@@ -4,6 +4,9 @@ import type { ApiDeps } from './deps.js';
 import { bodyParser } from './middleware/bodyParser.js';
 import { cacheHeaders } from './middleware/cacheHeaders.js';
 import { errorHandler } from './middleware/errorHandler.js';
+import { authenticate } from './middleware/auth.js';
+import { rateLimit, type RateLimits } from './middleware/rateLimit.js';
+import { identityOf } from './identity/index.js';
 import { requestLog } from './middleware/requestLog.js';
 import { createRoutes } from './routes/index.js';
 
@@ -17,6 +20,12 @@ export function createApp(deps: ApiDeps): Koa {
   const routes = createRoutes(deps);
   app.use(requestLog(deps.logger));
   app.use(errorHandler);
+  const identity = identityOf(deps);
+  app.use(authenticate({ jwtSecret: deps.config.jwtSecret, lookup: identity.lookup, usage: identity.usage }));
+  // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
+  // limits, so suites firing many requests per second are not throttled.
+  const rateLimits: RateLimits | undefined = deps.config.rateLimits;
+  if (rateLimits || deps.config.env !== 'test') app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits }));
   app.use(cacheHeaders());
   app.use(bodyParser());
   app.use(routes.routes());

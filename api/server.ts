@@ -7,6 +7,7 @@ import { createEsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
 import { createPgPool } from '../internal/pg.js';
 import { createApp } from './app.js';
+import { flush } from './usage/usageBuffer.js';
 
 export type ApiServer = { server: Server; url: string; close(): Promise<void> };
 
@@ -36,6 +37,7 @@ export async function startApiServer({ config, logger }: { config: Config; logge
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await flush().catch((err: unknown) => logger.error({ msg: 'api key usage lost at shutdown', err: String(err) }));
       await Promise.allSettled([pg.end(), es.close()]);
     },
   };

@@ -53,6 +53,8 @@ export type Config = {
   prices: { apiUrl?: string; apiTimeoutMs: number; maxAgeSeconds: number };
   /** Where reward trees are published, keyed by root: an http(s) URL template or a directory path. */
   rewardTrees: { source?: string };
+  /** Requests per second per caller: without a key, then per API key tier 0, 1, 2 (unset: the middleware's defaults). */
+  rateLimits?: { anonymous: number; tiers: number[] };
   /** Live reference rate (percent) of the SOFR spread ratchet. */
   ratchet: { liveRatePercent: number };
   /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
@@ -154,6 +156,7 @@ const envSchema = {
     PRICE_MAX_AGE_SECONDS: { type: 'integer', minimum: 1, maximum: 31536000, default: 3600 },
     REWARD_TREE_SOURCE: { type: 'string', minLength: 1 },
     RATCHET_LIVE_RATE_PERCENT: { type: 'number', minimum: 0, maximum: 100, default: 4.3 },
+    RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
   },
 } as const;
 
@@ -202,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     prices: { apiUrl: v['PRICE_API_URL'], apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'], maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'] },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
     ratchet: { liveRatePercent: v['RATCHET_LIVE_RATE_PERCENT'] },
+    ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
     schedules: Object.fromEntries(
       Object.entries(raw)
         .map(([key, value]) => [/^JOB_([A-Z0-9_]+)_CRON$/.exec(key)?.[1]?.toLowerCase(), String(value)] as const)
@@ -232,4 +236,10 @@ function loadChains(env: Env): ChainConfig[] {
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice !== undefined) throw new ConfigError(`${source} lists chain id ${twice} twice`);
   return value;
+}
+
+/** `anonymous,tier0,tier1,tier2` requests per second → the rate-limit table. */
+function parseRateLimits(value: string): { anonymous: number; tiers: number[] } {
+  const [anonymous, ...tiers] = value.split(',').map(Number);
+  return { anonymous: anonymous!, tiers };
 }

@@ -14,6 +14,8 @@ import { nodeRouter } from './node/router.js';
 import { templatesRouter } from './templates/router.js';
 import { schemasRouter } from './schemas/router.js';
 import { creatorsRouter } from './creators/router.js';
+import { authRouter } from './auth/router.js';
+import { developerRouter } from './developer/router.js';
 import { configRouter } from './config/router.js';
 import { overridesRouter } from './overrides/router.js';
 import { ratchetRouter } from './ratchet/router.js';
@@ -25,7 +27,8 @@ export function createRoutes(deps: ApiDeps): Router {
   root.use(metrics.routes(), metrics.allowedMethods({ throw: true }));
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
-    rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, configRouter, overridesRouter, ratchetRouter]) {
+    rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter,
+    ratchetRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }

@@ -1,0 +1,29 @@
+/** Who is calling, as resolved by the `authenticate` middleware (ctx.state.auth). */
+export type Auth = {
+  kind: 'jwt' | 'apiKey';
+  /** Lower-case wallet address of the session, or of the key's owner. */
+  address: string;
+  tier: number;
+  /** Set when a valid `x-api-key` was sent (also alongside a session). */
+  keyId?: string;
+  /** Set for sessions: the JWT id, used for revocation. */
+  jti?: string;
+};
+
+/** Verified claims of a session JWT. */
+export type SessionClaims = { address: string; tier: number; provider: 'WALLET'; jti: string; iat: number; exp: number };
+
+/** An API key that resolved to an active key row. */
+export type ApiKeyIdentity = { id: string; ownerAddress: string; tier: number };
+
+/** Why a credential that was sent did not resolve (kept so guards can explain their 401). */
+export type CredentialProblem = 'invalid' | 'expired' | 'revoked' | 'unknown';
+
+/** The typed slice of ctx.state owned by the identity middlewares. */
+export type AuthState = {
+  auth: Auth | null;
+  session: SessionClaims | null;
+  apiKey: ApiKeyIdentity | null;
+  sessionProblem?: CredentialProblem;
+  apiKeyProblem?: CredentialProblem;
+};

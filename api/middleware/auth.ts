@@ -1,0 +1,76 @@
+import type { Context, Next, ParameterizedContext } from 'koa';
+import { AppError } from '../errors.js';
+import type { CredentialLookup } from '../identity/credentials.js';
+import { verifySession } from '../identity/jwt.js';
+import type { AuthState, CredentialProblem } from '../identity/types.js';
+import type { UsageBuffer } from '../usage/usageBuffer.js';
+
+/** Koa context whose state carries the resolved identity. */
+export type AuthContext = ParameterizedContext<AuthState>;
+
+export type AuthenticateParams = { jwtSecret: string; lookup: CredentialLookup; usage: UsageBuffer };
+
+/** The session token: cookie `jwt`, else `Authorization: Bearer <jwt>` (the cookie wins when both are sent). */
+export function sessionTokenOf(ctx: Context): string | undefined {
+  const cookie = ctx.cookies.get('jwt');
+  if (cookie) return cookie;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  return match?.[1];
+}
+
+/**
+ * Global, passive identity resolution (api-facts §4): sets ctx.state.auth from a valid session JWT
+ * (HS256, unexpired, not revoked) and/or a valid `x-api-key`, else null. Bad credentials are never
+ * refused here, only remembered for the guards (`requireSession`, `requireApiKey`). Every request
+ * with a valid key is counted per key × endpoint (method + route pattern) × day in memory.
+ * Tables: api_keys, revoked_tokens (through `lookup`).
+ */
+export function authenticate({ jwtSecret, lookup, usage }: AuthenticateParams) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const state = ctx.state as AuthState;
+    state.auth = null, state.session = null, state.apiKey = null;
+    const token = sessionTokenOf(ctx);
+    if (token) {
+      const verified = verifySession(token, jwtSecret);
+      if (!verified.ok) state.sessionProblem = verified.problem;
+      else if (await lookup.isRevoked(verified.claims.jti)) state.sessionProblem = 'revoked';
+      else state.session = verified.claims;
+    }
+    const rawKey = ctx.get('x-api-key');
+    if (rawKey) {
+      state.apiKey = await lookup.apiKey(rawKey);
+      if (!state.apiKey) state.apiKeyProblem = 'unknown';
+    }
+    const { session, apiKey } = state;
+    if (session) state.auth = { kind: 'jwt', address: session.address, tier: session.tier, jti: session.jti, ...(apiKey ? { keyId: apiKey.id } : {}) };
+    else if (apiKey) state.auth = { kind: 'apiKey', address: apiKey.ownerAddress, tier: apiKey.tier, keyId: apiKey.id };
+    try {
+      await next();
+    } finally {
+      if (apiKey) usage.record(apiKey.id, `${ctx.method} ${(ctx as { _matchedRoute?: string })._matchedRoute ?? '(unmatched)'}`);
+    }
+  };
+}
+
+const PROBLEM_TEXT: Record<CredentialProblem, string> = {
+  invalid: 'is not a valid token', expired: 'has expired', revoked: 'has been revoked', unknown: 'is unknown or revoked',
+};
+
+/** Route guard: a wallet session (JWT) is required; an API key alone is not enough (api-facts §4). */
+export async function requireSession(ctx: AuthContext, next: Next): Promise<void> {
+  if (!ctx.state.session) {
+    const problem = ctx.state.sessionProblem;
+    const detail = problem ? `The session ${PROBLEM_TEXT[problem]}` : 'A wallet session is required: sign in with POST /v4/auth/login';
+    throw new AppError(401, 'UNAUTHORIZED', detail);
+  }
+  await next();
+}
+
+/** Route guard: a valid, unrevoked `x-api-key` is required. */
+export async function requireApiKey(ctx: AuthContext, next: Next): Promise<void> {
+  if (!ctx.state.apiKey) {
+    const detail = ctx.state.apiKeyProblem ? `The API key ${PROBLEM_TEXT[ctx.state.apiKeyProblem]}` : 'An API key is required in the x-api-key header';
+    throw new AppError(401, 'UNAUTHORIZED', detail);
+  }
+  await next();
+}

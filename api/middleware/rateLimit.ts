@@ -1,0 +1,72 @@
+import type { Context, Next } from 'koa';
+import type { Logger } from '../../internal/logger.js';
+import type { PgPool } from '../../internal/pg.js';
+import { AppError } from '../errors.js';
+import { inWriteTransaction } from '../identity/db.js';
+import type { AuthState } from '../identity/types.js';
+
+/** Requests per second: without a (valid) key, and per API key tier (0 Basic, 1 Plus, 2 VIP; api-facts §6). */
+export type RateLimits = { anonymous: number; tiers: number[] };
+
+/** Defaults: 10/s without a key (the documented public limit), 50, 200 and 1000/s for tiers 0, 1, 2. */
+export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({ anonymous: 10, tiers: Object.freeze([50, 200, 1000]) as number[] });
+
+/** Paths never limited: probes and scraping must work under any load. */
+const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$)/;
+
+export type RateLimitParams = { pool: PgPool; logger: Logger; limits?: RateLimits };
+
+/** The limit of a caller: its key's tier (the highest known tier for larger tiers), else the anonymous one. */
+export function limitFor(limits: RateLimits, tier: number | null): number {
+  if (tier === null) return limits.anonymous;
+  return limits.tiers[Math.min(Math.max(tier, 0), limits.tiers.length - 1)] ?? limits.anonymous;
+}
+
+/**
+ * Fixed one-second windows shared by every API process: one atomic upsert per request counts the
+ * caller's bucket (its API key, else its client IP) in PostgreSQL. Over the limit → 429 problem
+ * with `Retry-After`; every limited response carries `RateLimit-Limit`, `RateLimit-Remaining` and
+ * `RateLimit-Reset` (seconds). Runs after `authenticate` (needs the key). If PostgreSQL fails, the
+ * request passes (availability first) and the failure is logged.
+ * Tables: rate_limit_windows (old windows are swept every minute).
+ */
+export function rateLimit({ pool, logger, limits = DEFAULT_RATE_LIMITS }: RateLimitParams) {
+  let nextSweep = 0;
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (UNLIMITED.test(ctx.path)) return next();
+    const apiKey = (ctx.state as AuthState).apiKey;
+    const bucket = apiKey ? `key:${apiKey.id}` : `ip:${ctx.ip}`;
+    const limit = limitFor(limits, apiKey ? apiKey.tier : null);
+    const nowMs = Date.now();
+    const windowStart = Math.floor(nowMs / 1000);
+    let count: number;
+    try {
+      count = await inWriteTransaction(pool, async (client) => {
+        const { rows } = await client.query<{ count: number }>(
+          `INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ($1, to_timestamp($2), 1)
+           ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count`,
+          [bucket, windowStart]);
+        return rows[0]!.count;
+      });
+    } catch (error) {
+      logger.error({ msg: 'rate limit check failed', bucket, err: (error as Error).message });
+      return next();
+    }
+    if (nowMs >= nextSweep) {
+      nextSweep = nowMs + 60_000;
+      void inWriteTransaction(pool, (client) => client.query("DELETE FROM rate_limit_windows WHERE window_start < now() - interval '1 minute'"))
+        .catch((error) => logger.warn({ msg: 'rate limit sweep failed', err: (error as Error).message }));
+    }
+    const reset = Math.max(1, Math.ceil((windowStart * 1000 + 1000 - nowMs) / 1000));
+    const headers = { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(Math.max(0, limit - count)), 'RateLimit-Reset': String(reset) };
+    if (count > limit) {
+      ctx.set({ ...headers, 'Retry-After': String(reset) });
+      throw new AppError(429, 'RATE_LIMITED', `Rate limit of ${limit} requests per second exceeded; retry in ${reset} s`, { extensions: { limit } });
+    }
+    try {
+      await next();
+    } finally {
+      ctx.set(headers);
+    }
+  };
+}

@@ -1,0 +1,139 @@
+import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
+import { getAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { parseSiweMessage } from 'viem/siwe';
+import { createApp } from '../../../api/app.js';
+import { signSession } from '../../../api/identity/jwt.js';
+import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import supertest from 'supertest';
+import { jwtCookieOf, login, signedLogin } from './authFlow.js';
+
+describe('wallet sessions: /v4/auth', function () {
+  let h: Harness;
+
+  before(async function () {
+    h = await createHarness({ chainIds: [31337] });
+  });
+  after(async () => h?.close());
+
+  it('issues an EIP-4361 message with a checksummed address, chain 1 and a 5-minute single-use nonce', async function () {
+    const address = privateKeyToAccount(HARDHAT_TEST_KEYS[0]).address;
+    const res = await h.request().get(`/v4/auth/nonce/${address.toLowerCase()}`).expect(200);
+    expect(res.body).to.have.keys('message', 'nonce');
+    const fields = parseSiweMessage(res.body.message);
+    expect(fields.address).to.equal(getAddress(address));
+    expect(res.body.message).to.include(getAddress(address));
+    expect(fields).to.include({ chainId: 1, nonce: res.body.nonce, version: '1' });
+    expect(fields.domain).to.match(/^127\.0\.0\.1(:\d+)?$/);
+    const ttl = fields.expirationTime!.getTime() - fields.issuedAt!.getTime();
+    expect(ttl).to.equal(5 * 60 * 1000);
+    const { rows } = await h.deps.pg.query('SELECT address, used_at FROM auth_nonces WHERE nonce = $1', [res.body.nonce]);
+    expect(rows).to.deep.equal([{ address: address.toLowerCase(), used_at: null }]);
+  });
+
+  it('refuses a nonce request for something that is not a 0x address, naming address', async function () {
+    const res = await h.request().get('/v4/auth/nonce/0x1234').expect(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['address']);
+  });
+
+  it('logs in with a real signature: httpOnly SameSite=Lax cookie, HS256 JWT with jti, 24 h expiry, no token in test env', async function () {
+    const body = await signedLogin(h, HARDHAT_TEST_KEYS[0]);
+    const res = await h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature }).expect(200);
+    expect(res.body).to.deep.equal({ success: true });
+    const setCookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('jwt='))!;
+    expect(setCookie).to.match(/httponly/i).and.match(/samesite=lax/i).and.not.match(/secure/i);
+    const decoded = jwt.decode(jwtCookieOf(res)!, { complete: true })!;
+    expect(decoded.header.alg).to.equal('HS256');
+    const payload = decoded.payload as Record<string, unknown>;
+    expect(payload).to.include({ address: body.address.toLowerCase(), tier: 0, provider: 'WALLET' });
+    expect(payload['jti']).to.be.a('string');
+    expect((payload['exp'] as number) - (payload['iat'] as number)).to.equal(86_400);
+  });
+
+  it('refuses a replayed message, and lets one of two parallel uses of a nonce log in', async function () {
+    const body = await signedLogin(h, HARDHAT_TEST_KEYS[1]);
+    const send = () => h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature });
+    const statuses = (await Promise.all([send(), send(), send()])).map((r) => r.status).sort();
+    expect(statuses).to.deep.equal([200, 401, 401]);
+    const replay = await send().expect(401);
+    expect(replay.headers['set-cookie'] ?? []).to.deep.equal([]);
+  });
+
+  it('refuses an expired nonce, a wrong signer, another address and extra properties', async function () {
+    const body = await signedLogin(h, HARDHAT_TEST_KEYS[2]);
+    await h.deps.pg.query("UPDATE auth_nonces SET expires_at = now() - interval '1 second' WHERE nonce = $1", [body.nonce]);
+    await h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature }).expect(401);
+
+    const fresh = await signedLogin(h, HARDHAT_TEST_KEYS[2]);
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const forged = await stranger.signMessage({ message: fresh.message });
+    const wrongSigner = await h.request().post('/v4/auth/login').send({ address: fresh.address, message: fresh.message, signature: forged }).expect(401);
+    expect(wrongSigner.body.errors[0].field).to.equal('signature');
+    const otherAddress = await h.request().post('/v4/auth/login').send({ address: stranger.address, message: fresh.message, signature: forged }).expect(400);
+    expect(otherAddress.body.errors[0].field).to.equal('message');
+    const extra = await h.request().post('/v4/auth/login').send({ ...fresh, admin: true }).expect(400);
+    expect(extra.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['admin', 'nonce']);
+    // The failed attempts did not burn the nonce.
+    await h.request().post('/v4/auth/login').send({ address: fresh.address, message: fresh.message, signature: fresh.signature }).expect(200);
+  });
+
+  it('adds the token to the login body in development only', async function () {
+    const dev = supertest(createApp({ config: { ...h.config, env: 'development' }, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const account = privateKeyToAccount(HARDHAT_TEST_KEYS[0]);
+    const nonce = await dev.get(`/v4/auth/nonce/${account.address}`).expect(200);
+    const signature = await account.signMessage({ message: nonce.body.message });
+    const res = await dev.post('/v4/auth/login').send({ address: account.address, message: nonce.body.message, signature }).expect(200);
+    expect(res.body).to.have.keys('success', 'token');
+    expect(res.body.token).to.equal(jwtCookieOf(res));
+    await dev.get('/v4/auth/me').set('Authorization', `Bearer ${res.body.token}`).expect(200);
+  });
+
+  it('verifies on a configured chain through the public client when chainId is given', async function () {
+    const body = await signedLogin(h, HARDHAT_TEST_KEYS[0]);
+    await h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature, chainId: 31337 }).expect(200);
+  });
+
+  it('GET /me returns exactly the session identity record (cookie or Bearer)', async function () {
+    const session = await login(h, HARDHAT_TEST_KEYS[0]);
+    await h.deps.pg.query("UPDATE users SET tags = '{creator}', tier = 1 WHERE address = $1", [session.address]);
+    const res = await h.request().get('/v4/auth/me').set('Cookie', session.cookie).expect(200);
+    expect(res.body).to.have.all.keys('address', 'authenticatedAt', 'expiresAt', 'tags', 'tier', 'provider', 'linkedIdp');
+    expect(res.body).to.include({ address: session.address, tier: 1, provider: 'WALLET', linkedIdp: false });
+    expect(res.body.tags).to.deep.equal(['creator']);
+    expect(res.body.expiresAt - res.body.authenticatedAt).to.equal(86_400);
+    expect(res.headers['cache-control']).to.equal('private, no-store');
+    const bearer = await h.request().get('/v4/auth/me').set('Authorization', `Bearer ${session.token}`).expect(200);
+    expect(bearer.body.address).to.equal(session.address);
+  });
+
+  it('refuses a token signed with another algorithm or secret, and an expired one', async function () {
+    const { claims } = signSession({ secret: h.config.jwtSecret, address: '0x' + '1'.repeat(40), tier: 2 });
+    const none = jwt.sign(claims, '', { algorithm: 'none', noTimestamp: true } as jwt.SignOptions);
+    const hs512 = jwt.sign(claims, h.config.jwtSecret, { algorithm: 'HS512', noTimestamp: true });
+    const otherSecret = signSession({ secret: 'x'.repeat(32), address: claims.address, tier: 2 }).token;
+    const expired = signSession({ secret: h.config.jwtSecret, address: claims.address, tier: 2, nowSeconds: Math.floor(Date.now() / 1000) - 90_000 }).token;
+    for (const token of [none, hs512, otherSecret, expired]) {
+      const res = await h.request().get('/v4/auth/me').set('Cookie', `jwt=${token}`).expect(401);
+      expect(res.headers['content-type']).to.match(/application\/problem\+json/);
+    }
+  });
+
+  it('revokes the session: cookie cleared, token refused afterwards, also by a second app instance', async function () {
+    const session = await login(h, HARDHAT_TEST_KEYS[1]);
+    const second = supertest(createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    await second.get('/v4/auth/me').set('Cookie', session.cookie).expect(200);
+    const res = await h.request().delete('/v4/auth/revoke').set('Cookie', session.cookie).expect(200);
+    expect(jwtCookieOf(res)).to.equal('');
+    await h.request().get('/v4/auth/me').set('Cookie', session.cookie).expect(401);
+    await second.get('/v4/auth/me').set('Authorization', `Bearer ${session.token}`).expect(401);
+    await second.delete('/v4/auth/revoke').set('Cookie', session.cookie).expect(401);
+    const { rows } = await h.deps.pg.query('SELECT expires_at FROM revoked_tokens');
+    expect(rows.length).to.be.greaterThan(0);
+  });
+
+  it('DELETE /revoke without a session is 401', async function () {
+    await h.request().delete('/v4/auth/revoke').expect(401);
+  });
+});

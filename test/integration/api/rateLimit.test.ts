@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { createApp } from '../../../api/app.js';
+import type { RateLimits } from '../../../api/middleware/rateLimit.js';
+import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import { login } from './authFlow.js';
+
+/** Waits for the start of the next wall-clock second, so a burst lands in one fixed window. */
+async function nextSecond(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+}
+
+describe('rate limits per tier, shared across API processes', function () {
+  const limits: RateLimits = { anonymous: 2, tiers: [3, 5, 8] };
+  let h: Harness;
+  let apps: ReturnType<typeof supertest>[];
+
+  before(async function () {
+    h = await createHarness({ chainIds: [31337] });
+    const make = () => supertest(createApp({ config: { ...h.config, rateLimits: limits } as typeof h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    apps = [make(), make()];
+  });
+  after(async () => h?.close());
+
+  it('answers 429 with RateLimit-* and Retry-After once a client IP passes the anonymous limit, across two apps', async function () {
+    await nextSecond();
+    const first = await apps[0]!.get('/v4/chains').expect(200);
+    expect(first.headers).to.include({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '1' });
+    const second = await apps[1]!.get('/v4/chains').expect(200);
+    expect(second.headers['ratelimit-remaining']).to.equal('0');
+    const refused = await apps[0]!.get('/v4/chains').expect(429);
+    expect(refused.headers).to.include({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'retry-after': '1' });
+    expect(refused.headers['content-type']).to.match(/application\/problem\+json/);
+    expect(refused.body).to.include({ status: 429, code: 'RATE_LIMITED' });
+    await nextSecond();
+    await apps[1]!.get('/v4/chains').expect(200);
+  });
+
+  it('gives a key its tier\'s limit (tier 0, then tier 1) in its own bucket', async function () {
+    const session = await login(h, HARDHAT_TEST_KEYS[0]);
+    await nextSecond();
+    const key = (await apps[0]!.post('/v4/developer/keys/').set('Cookie', session.cookie).send({ description: 'limited' }).expect(200)).body;
+    await nextSecond();
+    const burst = async (n: number) => (await Promise.all(Array.from({ length: n }, (_, i) => apps[i % 2]!.get('/v4/chains').set('x-api-key', key.rawKey)))).map((r) => r.status).sort();
+    expect(await burst(4)).to.deep.equal([200, 200, 200, 429]);
+    await h.deps.pg.query('UPDATE api_keys SET tier = 1 WHERE id = $1', [key.id]);
+    await nextSecond();
+    expect(await burst(6)).to.deep.equal([200, 200, 200, 200, 200, 429]);
+    const res = await apps[0]!.get('/v4/api-keys/validate').set('x-api-key', key.rawKey);
+    expect(res.headers['ratelimit-limit']).to.equal('5');
+  });
+
+  it('marks error responses too, and never limits /v4/health or /metrics', async function () {
+    await nextSecond();
+    const missing = await apps[0]!.get('/v4/no-such-route').expect(404);
+    expect(missing.headers['ratelimit-limit']).to.equal('2');
+    for (let i = 0; i < 4; i++) {
+      const health = await apps[0]!.get('/v4/health');
+      expect(health.status).not.to.equal(429);
+      expect(health.headers).not.to.have.property('ratelimit-limit');
+      const metrics = await apps[1]!.get('/metrics');
+      expect(metrics.status).not.to.equal(429);
+    }
+  });
+});
