@@ -18,6 +18,9 @@ import { authRouter } from './auth/router.js';
 import { developerRouter } from './developer/router.js';
 import { configRouter } from './config/router.js';
 import { overridesRouter } from './overrides/router.js';
+import { enumsRouter } from './enums/router.js';
+import { claimsRouter } from './claims/router.js';
+import { usersRouter } from './users/router.js';
 import { ratchetRouter } from './ratchet/router.js';
 
 /** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
@@ -27,8 +30,8 @@ export function createRoutes(deps: ApiDeps): Router {
   root.use(metrics.routes(), metrics.allowedMethods({ throw: true }));
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
-    rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter,
-    ratchetRouter]) {
+    rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
+    enumsRouter, claimsRouter, usersRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }

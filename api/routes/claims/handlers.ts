@@ -1,0 +1,81 @@
+import type { Context } from 'koa';
+import type { ApiDeps } from '../../deps.js';
+import { resolveChainIds } from '../users/handlers.js';
+import { countClaims, latestClaims, listClaims, loadClaimsSyncState } from './repo.js';
+import type { ChainIdsQuery, CountQuery, HistoryParams, ListClaimsQuery } from './schema.js';
+import { serializeClaim, serializeClaimsStatus, serializeCompactClaim, serializeWatermark } from './serialize.js';
+
+/** Deadline of the chain-head read of /v4/claims/status. */
+export const HEAD_TIMEOUT_MS = 2000;
+
+/** Compact claims per chain in /v4/claims/latest. */
+export const LATEST_CLAIMS = 100;
+
+/** GET /v4/claims: claims filtered by chain(s), recipient, token, campaign and attributed root, newest first. */
+export function listClaimsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const q = ctx.state.query as ListClaimsQuery;
+    const chainIds = q.chainIds ? resolveChainIds(deps, 'chainIds', q.chainIds) : q.chainId !== undefined ? [q.chainId] : undefined;
+    ctx.body = (await listClaims(deps.pg, { ...q, chainIds })).map(serializeClaim);
+  };
+}
+
+/** GET /v4/claims/history/{address}: that address's claims on the given (default: all) chains. */
+export function claimsHistoryHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const q = ctx.state.query as ChainIdsQuery;
+    const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
+    ctx.body = (await listClaims(deps.pg, { chainIds, recipient: (ctx.state.params as HistoryParams).address, page: q.page, items: q.items })).map(serializeClaim);
+  };
+}
+
+/** GET /v4/claims/latest: per chain, its latest compact claims and the claims job watermark. */
+export function latestClaimsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const chainIds = resolveChainIds(deps, 'chainIds', (ctx.state.query as ChainIdsQuery).chainIds);
+    const entries = await Promise.all(chainIds.map(async (chainId) => {
+      const [claims, state] = await Promise.all([latestClaims(deps.pg, chainId, LATEST_CLAIMS), loadClaimsSyncState(deps.pg, chainId)]);
+      return [chainId, { claims: claims.map(serializeCompactClaim), etlWatermark: serializeWatermark(state) }] as const;
+    }));
+    ctx.body = Object.fromEntries(entries);
+  };
+}
+
+async function readHead(deps: ApiDeps, chainId: number): Promise<{ number: number; timestamp: number } | null> {
+  const client = deps.rpc.get(chainId)?.client;
+  if (!client) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), HEAD_TIMEOUT_MS); });
+  const read = client.getBlock({ blockTag: 'latest' }).then((b) => ({ number: Number(b.number), timestamp: Number(b.timestamp) }), () => null);
+  try {
+    return await Promise.race([read, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** GET /v4/claims/status: per chain, the claims source's progress against the chain head (read with a timeout). */
+export function claimsStatusHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const chainIds = resolveChainIds(deps, 'chainIds', (ctx.state.query as ChainIdsQuery).chainIds);
+    const entries = await Promise.all(chainIds.map(async (chainId) => {
+      const [state, head] = await Promise.all([loadClaimsSyncState(deps.pg, chainId), readHead(deps, chainId)]);
+      return [chainId, serializeClaimsStatus(chainId, state, head)] as const;
+    }));
+    ctx.body = Object.fromEntries(entries);
+  };
+}
+
+/** GET /v4/claims/count?chainId: number of claims stored for the chain. */
+export function countClaimsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    ctx.body = await countClaims(deps.pg, (ctx.state.query as CountQuery).chainId);
+  };
+}
+
+/** GET /v4/claims/count/total: number of claims stored over every chain. */
+export function countTotalHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    ctx.body = await countClaims(deps.pg);
+  };
+}

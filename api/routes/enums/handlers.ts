@@ -1,0 +1,50 @@
+import type { Context } from 'koa';
+import { NotFoundError } from '../../errors.js';
+import { ENUMS, findEnum, type EnumDefinition } from './registry.js';
+import type { BatchConvertBody, ConvertParams, EnumParams } from './schema.js';
+import { convertEnumValue, serializeEnum, serializeEnumSummary } from './serialize.js';
+
+function enumOr404(name: string): EnumDefinition {
+  const e = findEnum(name);
+  if (!e) throw new NotFoundError(`Unknown enum ${name}; known: ${ENUMS.map((x) => x.name).join(', ')}`);
+  return e;
+}
+
+/** GET /v4/enums: every enum with its type and whether entries carry descriptions. */
+export function listEnumsHandler() {
+  return async (ctx: Context): Promise<void> => {
+    ctx.body = { enums: ENUMS.map(serializeEnumSummary) };
+  };
+}
+
+/** GET /v4/enums/{enumName}: its entries; 404 for an unknown enum. */
+export function getEnumHandler() {
+  return async (ctx: Context): Promise<void> => {
+    ctx.body = serializeEnum(enumOr404((ctx.state.params as EnumParams).enumName));
+  };
+}
+
+/** GET /v4/enums/{enumName}/convert/{value}: number ↔ name; 404 naming an unknown value. */
+export function convertHandler() {
+  return async (ctx: Context): Promise<void> => {
+    const { enumName, value } = ctx.state.params as ConvertParams;
+    const e = enumOr404(enumName);
+    const result = convertEnumValue(e, value);
+    if (!result) throw new NotFoundError(`Value ${value} is not in enum ${e.name}`);
+    ctx.body = result;
+  };
+}
+
+/** POST /v4/enums/{enumName}/batch-convert: converts every value; 404 naming the first unknown one. */
+export function batchConvertHandler() {
+  return async (ctx: Context): Promise<void> => {
+    const e = enumOr404((ctx.state.params as EnumParams).enumName);
+    const { values } = ctx.state.body as BatchConvertBody;
+    const results = values.map((v) => {
+      const r = convertEnumValue(e, v);
+      if (!r) throw new NotFoundError(`Value ${v} is not in enum ${e.name}`);
+      return r;
+    });
+    ctx.body = { results };
+  };
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'koa';
+import { loadChainContext } from '../opportunities/readContext.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { ValidationError } from '../../errors.js';
+import { splitChainIds, unsupportedChainErrors } from './params.js';
+import type { ProofCache } from './proofs.js';
+import { loadUserRewards } from './loadUserRewards.js';
+import type { UserParams, UserRewardsQuery } from './schema.js';
+import { serializeUserReward } from './serialize.js';
+
+/**
+ * Validated chain ids of a query list, each one a configured chain (else a 400 naming `field`).
+ * @returns the ids, or every configured chain when the list is absent.
+ */
+export function resolveChainIds(deps: ApiDeps, field: string, values: string[] | undefined): number[] {
+  const supported = new Set(deps.config.chains.map((c) => c.id));
+  const ids = splitChainIds(values) ?? [...supported];
+  const errors = unsupportedChainErrors(field, ids, supported);
+  if (errors.length) throw new ValidationError(errors);
+  return ids;
+}
+
+/**
+ * GET /v4/users/{address}/rewards: per requested chain, the user's rewards in the chain's LIVE root
+ * (verified trees only) with the proofs `claim` takes, claimed and pending amounts and breakdowns.
+ * `claimableOnly` keeps rewards with pending > 0; `type` keeps one token type; test tokens only with
+ * `test`. `reloadChainId` is accepted for compatibility (nothing is cached beyond immutable proofs).
+ */
+export function userRewardsHandler(deps: ApiDeps, proofs: ProofCache) {
+  return async (ctx: Context): Promise<void> => {
+    const { address } = ctx.state.params as UserParams;
+    const q = ctx.state.query as UserRewardsQuery;
+    const chainIds = resolveChainIds(deps, 'chainId', q.chainId);
+    const now = nowSeconds(deps);
+    const { chains } = await loadChainContext(deps, now);
+    ctx.body = await Promise.all(chainIds.map(async (chainId) => {
+      const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now });
+      const rewards = data.rewards
+        .filter((r) => (q.test || !r.token?.isTest) && (!q.type || (r.token?.type ?? 'TOKEN') === q.type))
+        .map((r) => serializeUserReward({ chainId, root: data.root!, ...r, campaigns: data.campaigns, now, breakdownPage: q.breakdownPage }))
+        .filter((r) => !q.claimableOnly || BigInt(r.pending) > 0n);
+      return { chain: chains.get(chainId) ?? null, rewards };
+    }));
+  };
+}

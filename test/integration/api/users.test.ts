@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import type Koa from 'koa';
+import supertest from 'supertest';
+import type { Address, Hex } from 'viem';
+import { createApp } from '../../../api/app.js';
+import { claim } from '../../../contracts/actions.js';
+import { distributorAbi } from '../../../contracts/artifacts/index.js';
+import { createDevnetClients } from '../../../contracts/clients.js';
+import { getLatestTimestamp } from '../../../contracts/time.js';
+import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
+
+type Reward = {
+  root: string; recipient: string; proofs: Hex[]; token: { address: string; chainId: number; symbol: string; decimals: number };
+  amount: string; claimed: string; pending: string; breakdowns: { reason: string; amount: string; claimed: string; pending: string; campaignId: string; campaignStatus?: string }[];
+};
+type ChainRewards = { chain: { id: number }; rewards: Reward[] };
+
+const CHAIN_ID = 31337;
+/** Demo recipients #7 (never claimed) and #6 (claimed against root 2, then its amount grew in root 3). */
+const UNCLAIMED = '0x14dc79964da2c08b23698b3d3cc7ca32193d9955';
+const PARTLY_CLAIMED = '0x976ea74026e726554db657fa54763abd0c3a0aa9';
+const STRANGER = '0x000000000000000000000000000000000000dead';
+
+describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
+  let demo: ReferenceDemo;
+  let app: Koa;
+  let chainNow: number;
+  const request = () => supertest(app.callback());
+  const rewardsOf = async (address: string, query: Record<string, unknown> = {}) =>
+    (await request().get(`/v4/users/${address}/rewards`).query({ chainId: CHAIN_ID, breakdownPage: 0, ...query }).expect(200)).body as ChainRewards[];
+
+  before(async function () {
+    this.timeout(600_000);
+    demo = await createReferenceDemo();
+    const { devnet } = demo.h.chains[0]!;
+    chainNow = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
+    // The API's clock is the devnet's, so its live root is the one Distributor.claim verifies against.
+    app = createApp({ config: demo.h.config, logger: demo.h.deps.logger, pg: demo.h.apiPg, es: demo.h.deps.es, rpc: demo.h.deps.rpc, now: () => chainNow });
+  });
+
+  after(async () => demo?.close());
+
+  it('serves the live root\'s leaf with proofs that the Distributor accepts, and claimed/pending follow the claims job', async function () {
+    const { devnet, stack } = demo.h.chains[0]!;
+    const target = { rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID, stack };
+    const onchainRoot = await createDevnetClients(target).publicClient.readContract({ address: stack.distributor, abi: distributorAbi, functionName: 'getMerkleRoot' });
+    const [entry] = await rewardsOf(PARTLY_CLAIMED);
+    expect(entry!.chain.id).to.equal(CHAIN_ID);
+    expect(entry!.rewards).to.have.length(1);
+    const reward = entry!.rewards[0]!;
+    expect(reward.root).to.equal(onchainRoot.toLowerCase());
+    expect(reward.recipient).to.equal(PARTLY_CLAIMED);
+    expect(BigInt(reward.claimed) > 0n, 'claimed against root 2').to.equal(true);
+    expect(BigInt(reward.pending) > 0n, 'pending').to.equal(true);
+    expect(BigInt(reward.amount) - BigInt(reward.claimed)).to.equal(BigInt(reward.pending));
+    expect(reward.breakdowns.reduce((s, b) => s + BigInt(b.amount), 0n)).to.equal(BigInt(reward.amount));
+    expect(reward.token).to.include({ chainId: CHAIN_ID, symbol: 'RWD', decimals: 18 });
+
+    // The governor (hardhat #0) claims for the user with exactly the served values.
+    const paid = await claim({ ...target, claims: [{ user: reward.recipient as Address, token: reward.token.address as Address, amount: BigInt(reward.amount), proof: reward.proofs }] });
+    expect(paid.claimed.map((c) => c.amount)).to.deep.equal([BigInt(reward.pending)]);
+
+    for (const job of ['blocks', 'claims']) expect((await demo.h.runJob(job)).status).to.equal('success');
+    const after = (await rewardsOf(PARTLY_CLAIMED))[0]!.rewards[0]!;
+    expect(after.claimed).to.equal(reward.amount);
+    expect(BigInt(after.claimed) > BigInt(reward.claimed), 'claimed increased').to.equal(true);
+    expect(after.pending).to.equal('0');
+    expect(after.breakdowns.every((b) => b.pending === '0' && b.claimed === b.amount)).to.equal(true);
+    expect((await rewardsOf(PARTLY_CLAIMED, { claimableOnly: true }))[0]!.rewards).to.deep.equal([]);
+    expect((await rewardsOf(UNCLAIMED, { claimableOnly: true }))[0]!.rewards).to.have.length(1);
+  });
+
+  it('gives every breakdown its campaign status and pages breakdowns with breakdownPage', async () => {
+    const reward = (await rewardsOf(UNCLAIMED))[0]!.rewards[0]!;
+    expect(reward.breakdowns.length).to.be.greaterThan(0);
+    for (const b of reward.breakdowns) expect(b.campaignStatus).to.be.oneOf(['LIVE', 'PAST', 'SOON']);
+    expect((await rewardsOf(UNCLAIMED, { breakdownPage: 1 }))[0]!.rewards[0]!.breakdowns).to.deep.equal([]);
+  });
+
+  it('returns no rewards for an address without a leaf, and filters on token type', async () => {
+    expect((await rewardsOf(STRANGER))[0]!.rewards).to.deep.equal([]);
+    expect((await rewardsOf(UNCLAIMED, { type: 'POINT' }))[0]!.rewards).to.deep.equal([]);
+    expect((await rewardsOf(UNCLAIMED, { type: 'TOKEN' }))[0]!.rewards).to.have.length(1);
+  });
+
+  it('serves the path with a trailing slash and a checksummed address', async () => {
+    const res = await request().get(`/v4/users/${UNCLAIMED.replace('0x14dc', '0x14Dc')}/rewards/`).query({ chainId: String(CHAIN_ID), breakdownPage: 0 }).expect(200);
+    expect(res.body[0].rewards[0].recipient).to.equal(UNCLAIMED);
+  });
+
+  const bad = async (path: string, query: Record<string, unknown>, field: string) => {
+    const res = await request().get(path).query(query).expect(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).to.include(field);
+  };
+
+  it('rejects a malformed address, chainId and breakdownPage, naming the field', async () => {
+    const path = `/v4/users/${UNCLAIMED}/rewards`;
+    await bad('/v4/users/0x123/rewards', { chainId: CHAIN_ID, breakdownPage: 0 }, 'address');
+    await bad(path, { breakdownPage: 0 }, 'chainId');
+    await bad(path, { chainId: 'abc', breakdownPage: 0 }, 'chainId.0');
+    await bad(path, { chainId: 424242, breakdownPage: 0 }, 'chainId');
+    await bad(path, { chainId: CHAIN_ID }, 'breakdownPage');
+    await bad(path, { chainId: CHAIN_ID, breakdownPage: -1 }, 'breakdownPage');
+    await bad(path, { chainId: CHAIN_ID, breakdownPage: 0, type: 'NFT' }, 'type');
+    await bad(path, { chainId: CHAIN_ID, breakdownPage: 0, claimableOnly: 'maybe' }, 'claimableOnly');
+  });
+});
