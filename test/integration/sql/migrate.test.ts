@@ -7,7 +7,9 @@ import { resetDatabase } from '../../helpers/database.js';
 import { TEST_DATABASE_URL } from '../../helpers/testConfig.js';
 
 const logger = createLogger({ level: 'silent', name: 'test' });
-const files = readdirSync(new URL('../../../sql/migrations/', import.meta.url)).filter((f) => f.endsWith('.sql')).sort();
+const files = readdirSync(new URL('../../../sql/migrations/', import.meta.url)).filter((f) => f.endsWith('.sql'))
+  // Same-day counters sort numerically (…_9 before …_10), as the runner orders them.
+  .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
 
 describe('sql/migrate', function () {
   let client: pg.Client;
