@@ -26,13 +26,15 @@ export function createPgPool(params: CreatePgPoolParams, onError: (err: Error) =
 }
 
 /**
- * Runs `fn` inside one transaction on a dedicated client: commit on success, rollback on any error.
+ * Runs `fn` inside one READ WRITE transaction on a dedicated client: commit on success, rollback on
+ * any error. READ WRITE also opens writes on the API's pool, whose sessions default to read only, so
+ * the few API routes that write opt in per transaction and a batch lands whole or not at all.
  * @returns what `fn` returns.
  */
 export async function withTransaction<T>(pool: PgPool, fn: (client: PgClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query('BEGIN READ WRITE');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

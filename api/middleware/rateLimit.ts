@@ -1,8 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../internal/logger.js';
-import type { PgPool } from '../../internal/pg.js';
 import { AppError } from '../errors.js';
-import { inWriteTransaction } from '../identity/db.js';
+import { withTransaction as inWriteTransaction, type PgPool } from '../../internal/pg.js';
 import type { AuthState } from '../identity/types.js';
 
 /** Requests per second: without a (valid) key, and per API key tier (0 Basic, 1 Plus, 2 VIP; api-facts §6). */

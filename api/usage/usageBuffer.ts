@@ -1,6 +1,5 @@
 import type { Logger } from '../../internal/logger.js';
-import type { PgPool } from '../../internal/pg.js';
-import { inWriteTransaction } from '../identity/db.js';
+import { withTransaction as inWriteTransaction, type PgPool } from '../../internal/pg.js';
 
 /** How often buffered usage is written, by default. */
 export const USAGE_FLUSH_INTERVAL_MS = 5000;

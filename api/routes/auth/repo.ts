@@ -1,5 +1,4 @@
-import type { PgPool } from '../../../internal/pg.js';
-import { inWriteTransaction } from '../../identity/db.js';
+import { withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
 
 /** Stores a freshly issued nonce with the exact message it belongs to. Tables: auth_nonces. */
 export async function insertNonce(pool: PgPool, params: { nonce: string; address: string; message: string; expiresAt: Date }): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
-import { withWriteTransaction } from '../../writeTransaction.js';
+import { withTransaction as withWriteTransaction } from '../../../internal/pg.js';
 import { canonicalJson, hashConfig, MAX_CONFIG_BYTES } from './canonicalJson.js';
 import { associateConfig, getConfig, insertConfig } from './repo.js';
 import type { ConfigHashParams, ConfigHashQuery } from './schema.js';

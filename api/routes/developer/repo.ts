@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { PgPool } from '../../../internal/pg.js';
 import { AppError } from '../../errors.js';
 import { hashApiKey } from '../../identity/credentials.js';
-import { inWriteTransaction } from '../../identity/db.js';
+import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import { MAX_ACTIVE_KEYS } from './schema.js';
 
 /** An api_keys row in TS names (never the hash). */

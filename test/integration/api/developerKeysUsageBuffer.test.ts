@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { inWriteTransaction } from '../../../api/identity/db.js';
+import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import { createUsageBuffer } from '../../../api/usage/usageBuffer.js';
 import { createLogger } from '../../../internal/logger.js';
 import { createPgPool, type PgPool } from '../../../internal/pg.js';
