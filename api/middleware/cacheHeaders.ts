@@ -1,5 +1,5 @@
 import conditional from 'koa-conditional-get';
-import etag from 'koa-etag';
+import etag from '@koa/etag';
 import type { Context, Next } from 'koa';
 
 /** Seconds a CDN may serve a public read before revalidating (and stale-while-revalidate after it). */

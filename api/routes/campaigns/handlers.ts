@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { toChainRecord, type ChainRecord } from '../../../indexer/documents/records.js';
 import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
-import { listChains } from '../../../indexer/store/chains.js';
+import { currentChainRows } from '../../chainRecords.js';
 import { loadCampaignListIds } from '../../../indexer/store/campaignLists.js';
 import { findCampaignIdsByTx } from '../../../indexer/store/campaignReads.js';
 import { indexNames } from '../../../internal/es.js';
@@ -15,7 +15,7 @@ import { serializeCampaign, serializeCampaignWithOpportunity } from './serialize
 
 /** Current chain records keyed by id (compute and distribution chains of a page). */
 async function chainMap(deps: ApiDeps, now: number): Promise<Map<number, ChainRecord>> {
-  const rows = await listChains(deps.pg, deps.config.chains.map((c) => c.id), now);
+  const rows = await currentChainRows(deps, now);
   return new Map(rows.map((r) => [r.id, toChainRecord(r)]));
 }
 

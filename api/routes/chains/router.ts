@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { toChainRecord } from '../../../indexer/documents/records.js';
-import { listChains } from '../../../indexer/store/chains.js';
+import { currentChainRows } from '../../chainRecords.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { listChainsQuery, type ListChainsQuery } from './schema.js';
@@ -14,7 +14,7 @@ export function chainsRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.get('/chains', validate({ query: listChainsQuery }), async (ctx) => {
     const query = ctx.state.query as ListChainsQuery;
-    const rows = await listChains(deps.pg, deps.config.chains.map((c) => c.id), nowSeconds(deps));
+    const rows = await currentChainRows(deps, nowSeconds(deps));
     const needle = query.name?.toLowerCase();
     ctx.body = rows
       .filter((r) => (query.test || !r.isTest) && (!needle || r.name.toLowerCase().includes(needle)))

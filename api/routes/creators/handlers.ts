@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
 import { toChainRecord, type ChainRecord } from '../../../indexer/documents/records.js';
-import { listChains } from '../../../indexer/store/chains.js';
+import { currentChainRows } from '../../chainRecords.js';
 import { findCreator, listCreators, type CreatorRecord } from '../../../indexer/store/creators.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
@@ -58,7 +58,7 @@ export function creatorCampaignsHandler(deps: ApiDeps) {
     const now = nowSeconds(deps);
     const [result, chainRows] = await Promise.all([
       deps.es.search<CampaignDocument>({ index, ...buildCreatorCampaignsQuery(creator.addresses, status, now), timeout: `${deps.config.esRequestTimeoutMs}ms` }),
-      listChains(deps.pg, deps.config.chains.map((c) => c.id), now),
+      currentChainRows(deps, now),
     ]);
     if (result.timed_out) throw new ServiceUnavailableError('elasticsearch');
     const chains = new Map<number, ChainRecord>(chainRows.map((r) => [r.id, toChainRecord(r)]));

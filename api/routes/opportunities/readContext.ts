@@ -3,7 +3,7 @@ import type { CampaignDocument } from '../../../indexer/documents/campaignDocume
 import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
 import { toChainRecord, type ChainRecord } from '../../../indexer/documents/records.js';
 import { opportunityDbId } from '../../../indexer/ids.js';
-import { listChains } from '../../../indexer/store/chains.js';
+import { currentChainRows } from '../../chainRecords.js';
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
@@ -14,7 +14,7 @@ const MAX_ATTACHED_CAMPAIGNS = 10_000;
 
 /** Current Chain records (table chains) and the ids of chains flagged as test chains. */
 export async function loadChainContext(deps: ApiDeps, now: number): Promise<{ chains: Map<number, ChainRecord>; testChainIds: number[] }> {
-  const rows = await listChains(deps.pg, deps.config.chains.map((c) => c.id), now);
+  const rows = await currentChainRows(deps, now);
   return { chains: new Map(rows.map((r) => [r.id, toChainRecord(r)])), testChainIds: rows.filter((r) => r.isTest).map((r) => r.id) };
 }
 

@@ -1,0 +1,220 @@
+/**
+ * Read API benchmark (a script that prints figures, never a timed test): `npm run bench:search`.
+ * Loads synthetic opportunities and campaigns (seeded, skewed distributions) into Elasticsearch and
+ * the same rows into PostgreSQL, then in one run measures p50/p99 of a mix of opportunity lists,
+ * free-text search, count, bins and aggregates (a) through our API over HTTP, (b) as the raw
+ * Elasticsearch requests our API sends, (c) as equivalent SQL on PostgreSQL, and prints the ratios
+ * API/raw-ES and PostgreSQL/API against the targets (API ≤ 1.3× raw ES at p50; PostgreSQL ≥ 5×
+ * slower than the API on filter+bins). Uses its own database (rewards_bench_search) and index
+ * prefix (benchsearch), both reset at the start.
+ * Options: BENCH_OPPORTUNITIES=200000 BENCH_CAMPAIGNS=1000000 BENCH_REQUESTS=300 BENCH_WARMUP=30 BENCH_SEED=42
+ * BENCH_MAX_MEASURE_SECONDS (unset: no cap)
+ */
+import http from 'node:http';
+import os from 'node:os';
+import { startApiServer } from '../../api/server.js';
+import { loadConfig, type ChainConfig } from '../../internal/config.js';
+import { createEsClient, indexNames } from '../../internal/es.js';
+import { createLogger } from '../../internal/logger.js';
+import { createPgPool } from '../../internal/pg.js';
+import { assertServerVersion, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
+import { resetDatabase } from '../../test/helpers/database.js';
+import { BENCH_CHAINS } from './searchData.js';
+import { loadDataSet } from './searchLoad.js';
+import { httpGet, KINDS, toFilters, type BenchTargets, type Kind } from './searchQueries.js';
+
+const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_search';
+const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
+const PREFIX = 'benchsearch';
+const envInt = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const OPPORTUNITIES = envInt('BENCH_OPPORTUNITIES', 200_000);
+const CAMPAIGNS = envInt('BENCH_CAMPAIGNS', 1_000_000);
+const REQUESTS = envInt('BENCH_REQUESTS', 300);
+const WARMUP = envInt('BENCH_WARMUP', 30);
+const SEED = envInt('BENCH_SEED', 42);
+/** Optional cap on the measuring phase; fewer rounds than BENCH_REQUESTS are then reported as such. */
+const MAX_MEASURE_SECONDS = process.env['BENCH_MAX_MEASURE_SECONDS'] ? envInt('BENCH_MAX_MEASURE_SECONDS', 1) : Infinity;
+const TIMEOUT_MS = 30_000;
+const PATHS = ['api', 'es', 'pg'] as const;
+type Path = (typeof PATHS)[number];
+
+/** Indexes a fair PostgreSQL competitor would add for these queries (bench database only). */
+const PG_INDEXES = [
+  'CREATE INDEX bench_campaigns_opp_window_idx ON campaigns (opportunity_id, start_timestamp, end_timestamp) INCLUDE (distribution_chain_id, reward_token)',
+  'CREATE INDEX bench_opportunities_chain_action_idx ON opportunities (chain_id, action)',
+  'CREATE INDEX bench_opportunities_action_idx ON opportunities (action)',
+  'CREATE INDEX bench_metrics_apr_idx ON opportunity_metrics (apr DESC) INCLUDE (tvl, daily_rewards)',
+  'CREATE INDEX bench_metrics_tvl_idx ON opportunity_metrics (tvl DESC) INCLUDE (apr, daily_rewards)',
+];
+
+const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench-search' });
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+
+function chainConfigs(): ChainConfig[] {
+  return BENCH_CHAINS.map((c) => ({ id: c.id, name: c.name, icon: '', rpcUrl: 'http://127.0.0.1:1', distributionCreator: `0x${'1'.repeat(40)}`, distributor: `0x${'2'.repeat(40)}`,
+    startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] }));
+}
+
+/** One request of `kind` through `path`; every request gets its own jitter so no two share a body (no request-cache hit). */
+async function runOnce(t: BenchTargets, kind: Kind, path: Path, jitter: number): Promise<number> {
+  const params = kind.params(jitter);
+  const t0 = performance.now();
+  const now = Math.floor(Date.now() / 1000);
+  if (path === 'api') await httpGet(t, kind.path, params);
+  else if (path === 'es') await kind.es(t, toFilters(params), now);
+  else await kind.sql(t, params, now);
+  return performance.now() - t0;
+}
+
+/** Warm-up, then REQUESTS rounds; each round runs every kind through the three paths in a rotating order so noise spreads evenly. */
+async function measure(t: BenchTargets): Promise<Map<string, Record<Path, number[]>>> {
+  const samples = new Map(KINDS.map((k) => [k.name, { api: [] as number[], es: [] as number[], pg: [] as number[] }]));
+  let jitter = 0;
+  const t0 = performance.now();
+  let m0 = Infinity;
+  for (let round = -WARMUP; round < REQUESTS; round++) {
+    if (round === 0) m0 = performance.now();
+    if ((performance.now() - m0) / 1000 > MAX_MEASURE_SECONDS) {
+      console.log(`  measuring stopped by BENCH_MAX_MEASURE_SECONDS after ${round} rounds (of ${REQUESTS})`);
+      break;
+    }
+    for (const kind of KINDS) {
+      for (let p = 0; p < PATHS.length; p++) {
+        const path = PATHS[(round + KINDS.indexOf(kind) + p + WARMUP * 3) % PATHS.length]!;
+        const elapsed = await runOnce(t, kind, path, ++jitter);
+        if (round >= 0) samples.get(kind.name)![path].push(elapsed);
+      }
+    }
+    if ((round + WARMUP) % 10 === 0) {
+      const done = (round + WARMUP + 1) / (REQUESTS + WARMUP);
+      const s = (performance.now() - t0) / 1000;
+      process.stderr.write(`  ${round < 0 ? 'warm-up' : 'measure'} round ${round + WARMUP + 1}/${REQUESTS + WARMUP}, ETA ${(s / done - s).toFixed(0)}s   \r`);
+    }
+  }
+  process.stderr.write('\n');
+  return samples;
+}
+
+/** Cross-checks the three paths once at a fixed `now`: counts and bins must agree (a benchmark of different answers is worthless). */
+async function crossCheck(t: BenchTargets): Promise<string[]> {
+  const notes: string[] = [];
+  const now = Math.floor(Date.now() / 1000);
+  for (const kind of KINDS.filter((k) => k.filterAndBins && !k.path.includes('aggregate'))) {
+    const params = kind.params(0);
+    const [es, pg] = [await kind.es(t, toFilters(params), now), await kind.sql(t, params, now)];
+    if (JSON.stringify(es) !== JSON.stringify(pg)) notes.push(`${kind.name}: ES ${JSON.stringify(es)} ≠ PostgreSQL ${JSON.stringify(pg)}`);
+  }
+  return notes;
+}
+
+async function main(): Promise<void> {
+  const es = createEsClient({ node: ES_URL, requestTimeoutMs: TIMEOUT_MS });
+  const esVersion = await assertServerVersion(es);
+  console.log(`search benchmark — ${new Date().toISOString()}`);
+  console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load avg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+  await resetDatabase(DATABASE_URL);
+  await deleteIndices({ es, prefix: PREFIX });
+  const concrete = await ensureIndices({ es, prefix: PREFIX, logger });
+  const pg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-search', max: 4 });
+  const pgVersion = (await pg.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+  const pgSettings = (await pg.query<{ name: string; setting: string }>(`SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'max_parallel_workers_per_gather')`)).rows;
+  const esNode = (await es.nodes.stats({ metric: 'jvm' })) as unknown as { nodes: Record<string, { jvm: { mem: { heap_max_in_bytes: number } } }> };
+  const heap = Object.values(esNode.nodes)[0]?.jvm.mem.heap_max_in_bytes ?? 0;
+  console.log(`versions: node ${process.version}, Elasticsearch ${esVersion} (heap ${(heap / 2 ** 20).toFixed(0)} MiB), PostgreSQL ${pgVersion} (${pgSettings.map((s) => `${s.name}=${s.setting}`).join(', ')})`);
+
+  console.log(`\nloading ${OPPORTUNITIES} opportunities and ${CAMPAIGNS} campaigns (seed ${SEED}) …`);
+  const now = Math.floor(Date.now() / 1000);
+  const load = await loadDataSet({ pg, es, indices: concrete, opportunities: OPPORTUNITIES, campaigns: CAMPAIGNS, now, seed: SEED });
+  const i0 = performance.now();
+  for (const sql of PG_INDEXES) await pg.query(sql);
+  await pg.query('VACUUM ANALYZE');
+  const indexSeconds = (performance.now() - i0) / 1000;
+  const esStats = await es.indices.stats({ index: `${concrete.opportunities},${concrete.campaigns}`, metric: 'docs,store,segments' });
+  const sizes = await pg.query<{ t: string; rows: string; size: string }>(
+    `SELECT relname AS t, n_live_tup::text AS rows, pg_size_pretty(pg_total_relation_size(relid)) AS size FROM pg_stat_user_tables WHERE relname IN ('opportunities', 'opportunity_metrics', 'campaigns', 'tokens') ORDER BY relname`);
+  const statuses = await es.search({ index: concrete.opportunities, size: 0, aggs: { s: { terms: { field: 'status' } } } });
+  console.log(`loaded in ${load.seconds.toFixed(0)} s (${((load.opportunities + load.campaigns) / load.seconds).toFixed(0)} rows/s), PostgreSQL indexes + VACUUM ANALYZE ${indexSeconds.toFixed(0)} s`);
+  console.log(`data: ${load.opportunities} opportunities, ${load.campaigns} campaigns (max ${load.maxCampaignsPerOpportunity} per opportunity; ${load.nestedWindows} nested campaign windows), ${BENCH_CHAINS.length} chains`);
+  console.log(`  opportunity status at load: ${(statuses.aggregations!['s'] as { buckets: { key: string; doc_count: number }[] }).buckets.map((b) => `${b.key} ${b.doc_count}`).join(', ')}`);
+  for (const [index, s] of Object.entries(esStats.indices ?? {})) {
+    const docs = (await es.count({ index })).count;
+    console.log(`  ES ${index}: ${docs} documents, ${((s.primaries?.store?.size_in_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB, ${s.primaries?.segments?.count} segments`);
+  }
+  for (const r of sizes.rows) console.log(`  PG ${r.t}: ${r.rows} rows, ${r.size} with indexes`);
+  console.log(`  PostgreSQL indexes added for the bench (besides the migrations' own):\n${PG_INDEXES.map((s) => `    ${s};`).join('\n')}`);
+
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(chainConfigs()) });
+  const api = await startApiServer({ config, logger });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const targets: BenchTargets = { apiUrl: api.url, agent, es, pg, index: indexNames(PREFIX, 'opportunities').read, timeoutMs: config.esRequestTimeoutMs };
+  try {
+    const mismatches = await crossCheck(targets);
+    console.log(mismatches.length ? `\ncross-check: MISMATCH\n  ${mismatches.join('\n  ')}` : '\ncross-check: count and bins agree between Elasticsearch and PostgreSQL');
+
+    // What every API request pays before its search: the chains context (listChains counts live campaigns per chain).
+    const ctx: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now();
+      await pg.query(`SELECT c.*, (SELECT count(*) FROM campaigns k WHERE k.compute_chain_id = c.id AND k.start_timestamp <= $2 AND k.end_timestamp > $2) AS live FROM chains c WHERE c.id = ANY($1::int[]) ORDER BY c.id`,
+        [BENCH_CHAINS.map((c) => c.id), Math.floor(Date.now() / 1000)]);
+      ctx.push(performance.now() - t0);
+    }
+    ctx.sort((a, b) => a - b);
+
+    console.log(`\nmeasuring: ${WARMUP} warm-up + ${REQUESTS} measured requests per kind and path, sequential (one in flight), ${KINDS.length} kinds …`);
+    const samples = await measure(targets);
+    printResults(samples, ctx);
+  } finally {
+    agent.destroy();
+    await api.close();
+    await pg.end();
+    await es.close();
+  }
+}
+
+function printResults(samples: Map<string, Record<Path, number[]>>, ctx: number[]): void {
+  const rows: { kind: Kind; p50: Record<Path, number>; p99: Record<Path, number> }[] = [];
+  for (const kind of KINDS) {
+    const s = samples.get(kind.name)!;
+    const p50 = {} as Record<Path, number>;
+    const p99 = {} as Record<Path, number>;
+    for (const path of PATHS) {
+      const sorted = [...s[path]].sort((a, b) => a - b);
+      p50[path] = percentile(sorted, 50);
+      p99[path] = percentile(sorted, 99);
+    }
+    rows.push({ kind, p50, p99 });
+  }
+  const w = Math.max(...KINDS.map((k) => k.name.length));
+  const col = (x: string) => x.padStart(16);
+  console.log(`\n${'query kind'.padEnd(w)} ${col('API p50/p99')} ${col('raw ES p50/p99')} ${col('PG p50/p99')} ${'API/ES'.padStart(7)} ${'PG/API'.padStart(7)}   (ms)`);
+  for (const r of rows) {
+    const cell = (p: Path) => col(`${ms(r.p50[p])} / ${ms(r.p99[p])}`);
+    console.log(`${r.kind.name.padEnd(w)} ${cell('api')} ${cell('es')} ${cell('pg')} ${(r.p50.api / r.p50.es).toFixed(2).padStart(7)} ${(r.p50.pg / r.p50.api).toFixed(1).padStart(7)}${r.kind.filterAndBins ? ' *' : ''}`);
+  }
+  console.log('  * filter+bins kinds (count, bins, aggregate): the PostgreSQL/API target applies to them');
+  console.log(`  API request overhead reference: the chains-context query every handler runs first (listChains) alone p50 ${ms(percentile(ctx, 50))} ms, p99 ${ms(percentile(ctx, 99))} ms`);
+
+  const apiEs = rows.map((r) => r.p50.api / r.p50.es);
+  const fb = rows.filter((r) => r.kind.filterAndBins);
+  const pgApi = fb.map((r) => r.p50.pg / r.p50.api);
+  const apiEsAll = geomean(apiEs);
+  console.log(`\nAPI / raw ES at p50: geometric mean ${apiEsAll.toFixed(2)}× (per kind ${Math.min(...apiEs).toFixed(2)}–${Math.max(...apiEs).toFixed(2)}×); target ≤ 1.3×: ${apiEsAll <= 1.3 ? 'MET' : 'NOT MET'}${apiEs.every((x) => x <= 1.3) ? ' (every kind)' : ` (${apiEs.filter((x) => x > 1.3).length}/${apiEs.length} kinds above 1.3×)`}`);
+  console.log(`PostgreSQL / API at p50 on filter+bins: geometric mean ${geomean(pgApi).toFixed(1)}× (per kind ${Math.min(...pgApi).toFixed(1)}–${Math.max(...pgApi).toFixed(1)}×); target ≥ 5×: ${pgApi.every((x) => x >= 5) ? 'MET (every kind)' : geomean(pgApi) >= 5 ? `MET on the mean, ${pgApi.filter((x) => x < 5).length} kind(s) below 5×` : 'NOT MET'}`);
+  console.log(`load avg at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (another process busy on the machine makes the figures noisy)`);
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`benchmark failed: ${(error instanceof Error ? (error.stack ?? error.message) : String(error)).split('\n').slice(0, 6).join('\n')}`);
+  process.exit(1);
+}
+process.exit(0);
