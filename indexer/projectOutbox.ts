@@ -7,13 +7,13 @@ import { withTransaction } from '../internal/pg.js';
 import { buildDocuments } from './buildDocuments.js';
 import { recordFirstPublication } from './freshness.js';
 import { bulkWrite, PublishError } from './publish.js';
-import { claimOutbox, deleteOutbox } from './store/outbox.js';
+import { claimOutbox, deleteOutbox, enqueueOutbox } from './store/outbox.js';
 
 export type ProjectOutboxParams = { config: Config; pg: PgPool; es: EsClient; logger: Logger; signal?: AbortSignal; maxBatches?: number };
 
 /**
  * Drains the search outbox: each batch locks entries, builds campaign and opportunity documents
- * from PostgreSQL (a campaign change also rebuilds its opportunity), bulk-writes them to the write
+ * from PostgreSQL (a campaign change queues its opportunity for a later batch), bulk-writes them to the write
  * aliases and deletes the entries, all before its transaction commits. If Elasticsearch fails the
  * transaction rolls back and the entries wait for the next run, so a crash at any point neither
  * loses nor duplicates a document (ids are deterministic). Campaigns written for the first time get
@@ -34,7 +34,12 @@ export async function projectOutbox({ config, pg, es, logger, signal, maxBatches
       const idsOf = (entity: string) => [...new Set(entries.filter((e) => e.entity === entity).map((e) => e.entityId))];
       const now = new Date();
       const campaigns = await buildDocuments(client, 'campaigns', idsOf('campaign'), { chainNames, now });
-      const opportunities = await buildDocuments(client, 'opportunities', [...new Set([...idsOf('opportunity'), ...campaigns.opportunityIds])], { chainNames, now });
+      // Opportunities of changed campaigns are queued, not rebuilt here: an opportunity with many
+      // campaigns changing over many batches is then rebuilt once, when its entries come up together.
+      const opportunityIds = idsOf('opportunity');
+      const queued = [...new Set(campaigns.opportunityIds)].filter((id) => !opportunityIds.includes(id));
+      await enqueueOutbox(client, 'opportunity', queued);
+      const opportunities = await buildDocuments(client, 'opportunities', opportunityIds, { chainNames, now });
       const results = [
         await writeOrDeadLetter(client, logger, 'campaign', () => bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes })),
         await writeOrDeadLetter(client, logger, 'opportunity', () => bulkWrite({ es, index: opportunityIndex, upserts: opportunities.upserts, deletes: opportunities.deletes })),
@@ -44,7 +49,7 @@ export async function projectOutbox({ config, pg, es, logger, signal, maxBatches
       published += results[0]!.indexed + results[1]!.indexed;
       deleted += results[0]!.deleted + results[1]!.deleted;
       logger.debug({ msg: 'outbox batch published', entries: entries.length, campaigns: campaigns.upserts.length, opportunities: opportunities.upserts.length });
-      return entries.length < config.indexer.publishBatch;
+      return entries.length < config.indexer.publishBatch && queued.length === 0;
     });
     if (done) break;
   }
