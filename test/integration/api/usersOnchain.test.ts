@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { parseAbi, zeroAddress } from 'viem';
+import { createDevnetClients } from '../../../contracts/clients.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+
+const USER = '0x976ea74026e726554db657fa54763abd0c3a0aa9';
+const OPERATOR = '0x14dc79964da2c08b23698b3d3cc7ca32193d9955';
+
+describe('GET /v4/users/{address} profile and on-chain claim settings', function () {
+  let h: Harness;
+
+  before(async function () {
+    h = await createHarness({ chainIds: [31337] });
+    await h.deps.pg.query(`INSERT INTO users (address, tags, tier) VALUES ($1, '{vip}', 2)`, [USER]);
+  });
+
+  after(async () => h?.close());
+
+  it('serves the profile from the users table, defaults for an unknown wallet', async function () {
+    expect((await h.request().get(`/v4/users/${USER}`).expect(200)).body).to.deep.equal({ address: USER, tags: ['vip'], creatorId: null, tier: 2, associated: [] });
+    const other = '0x1111111111111111111111111111111111111111';
+    expect((await h.request().get(`/v4/users/${other}/`).expect(200)).body).to.deep.equal({ address: other, tags: [], creatorId: null, tier: 0, associated: [] });
+    await h.request().get('/v4/users/0xnope').expect(400);
+  });
+
+  it('reads terms acceptance from the DistributionCreator: true while no message is set', async function () {
+    expect((await h.request().get(`/v4/users/${USER}/terms`).query({ chainId: 31337 }).expect(200)).body).to.equal(true);
+    const bad = await h.request().get(`/v4/users/${USER}/terms`).expect(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['chainId']);
+  });
+
+  it('reads operator rights from the Distributor, before and after the user toggles one', async function () {
+    expect((await h.request().get(`/v4/users/${USER}/operator/${OPERATOR}`).query({ chainId: 31337 }).expect(200)).body).to.deep.equal({ isOperator: false });
+    const { devnet, stack } = h.chains[0]!;
+    // Hardhat account #6 is USER: it toggles OPERATOR for itself.
+    const { walletClient, publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, privateKey: '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e' });
+    expect(walletClient.account.address.toLowerCase()).to.equal(USER);
+    const hash = await walletClient.writeContract({ address: stack.distributor, abi: parseAbi(['function toggleOperator(address user, address operator)']), functionName: 'toggleOperator', args: [USER, OPERATOR] });
+    await publicClient.waitForTransactionReceipt({ hash });
+    expect((await h.request().get(`/v4/users/${USER}/operator/${OPERATOR}`).query({ chainId: 31337 }).expect(200)).body).to.deep.equal({ isOperator: true });
+  });
+
+  it('answers the zero address as recipient when none is set (or the Distributor has none)', async function () {
+    const token = h.chains[0]!.stack.tokens.rewards[0]!.address;
+    expect((await h.request().get(`/v4/users/${USER}/recipient/${token}`).query({ chainId: 31337 }).expect(200)).body).to.deep.equal({ recipient: zeroAddress });
+  });
+});
