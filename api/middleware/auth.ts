@@ -74,3 +74,12 @@ export async function requireApiKey(ctx: AuthContext, next: Next): Promise<void>
   }
   await next();
 }
+
+/** Route guard: a wallet session or a valid `x-api-key` (the caller acts as the session's wallet or the key's owner). */
+export async function requireCredential(ctx: AuthContext, next: Next): Promise<void> {
+  if (!ctx.state.auth) {
+    const problem = ctx.state.sessionProblem ?? ctx.state.apiKeyProblem;
+    throw new AppError(401, 'UNAUTHORIZED', problem ? `The credential ${PROBLEM_TEXT[problem]}` : 'A wallet session (jwt cookie) or an x-api-key is required');
+  }
+  await next();
+}

@@ -22,6 +22,7 @@ import { enumsRouter } from './enums/router.js';
 import { claimsRouter } from './claims/router.js';
 import { usersRouter } from './users/router.js';
 import { ratchetRouter } from './ratchet/router.js';
+import { campaignListsRouter } from './campaign-lists/router.js';
 
 /** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
 export function createRoutes(deps: ApiDeps): Router {
@@ -31,7 +32,7 @@ export function createRoutes(deps: ApiDeps): Router {
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
-    enumsRouter, claimsRouter, usersRouter]) {
+    enumsRouter, claimsRouter, usersRouter, campaignListsRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }
