@@ -28,11 +28,24 @@ export async function parseJsonConfigFields(ctx: Context, next: Next): Promise<v
   await next();
 }
 
-/** POST /v4/overrides/check: `{ isValid, errors: [{ path, message }] }` per the spec's four override rules, as of now. */
+/** Rule of the spec each checked field stands for (malformed values break no rule but their own shape). */
+const RULES: Record<string, string> = {
+  rewardToken: 'REWARD_TOKEN_UNCHANGED', amount: 'AMOUNT_UNCHANGED', startTimestamp: 'START_UNCHANGED_ONCE_STARTED', endTimestamp: 'END_IN_FUTURE',
+};
+
+/**
+ * POST /v4/overrides/check, as of now, per the spec's four override rules. Both shapes clients use:
+ * `{ isValid, errors: [{ path, message }] }` (the real service) and `{ valid, violations: [{ rule, field, message }] }`.
+ */
 export function checkOverrideHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const { oldConfig, newConfig } = ctx.state.body as CheckOverrideBody;
-    ctx.body = checkOverride(oldConfig, newConfig, nowSeconds(deps));
+    const result = checkOverride(oldConfig, newConfig, nowSeconds(deps));
+    ctx.body = {
+      ...result,
+      valid: result.isValid,
+      violations: result.errors.map((e) => ({ rule: RULES[e.path] ?? 'WELL_FORMED', field: e.path, message: e.message })),
+    };
   };
 }
 
