@@ -1,59 +1,88 @@
+import { rateAt, type BenchmarkRate } from './benchmarkRates.js';
+
 /**
- * The SOFR spread ratchet (distribution type SOFR_SPREAD_RATCHET). Our definition, since no source
- * gives the curve: rewards target a baseline APY of `liveRate + spread`; when the opportunity's TVL,
- * frozen as its mean over the 14 days before the last recalculation, reaches `boostTvl`, the target
- * ratchets up to the boosted APY `baseline + boost`. Recalculations happen every `period` seconds
- * from the anchor. A campaign on the BASELINE curve pays the baseline target; one on the BOOST_GAP
- * curve pays only the gap between boosted and baseline APYs (zero until the TVL qualifies).
+ * The SOFR spread ratchet (distribution type SOFR_SPREAD_RATCHET).
+ *
+ * Recalculations happen at t_k = anchor + k·period. At each one the rate is frozen until the next:
+ * - frozen mean TVL = the opportunity's mean TVL over the 14 days before t_k;
+ * - baseline APY = benchmark rate in force at t_k (the last published day, carried forward over
+ *   weekends and holidays) + spread;
+ * - boosted APY = baseline APY + the boost of the highest TVL tier the frozen mean TVL reaches.
+ * A campaign on the BASELINE curve targets the baseline APY; one on the BOOST_GAP curve pays the gap
+ * between the boosted APY and the opportunity's native APR (never below zero).
+ *
+ * Worked example: spread 1, tiers [{ minTvl 1M, boost 1 }, { minTvl 5M, boost 2.5 }], anchor
+ * Monday 2026-01-05 00:00 UTC, period 14 days. At 2026-01-25 (t = anchor + 20 days) the last
+ * recalculation is t_1 = 2026-01-19 (a Monday; rate published that day 4.30) → baseline 5.30. The
+ * mean TVL over 2026-01-05..18 is 3.2M → tier 1 → boosted 6.30. With native APR 0.5 a BOOST_GAP
+ * campaign pays 5.80. Had t_1 fallen on a Sunday, Friday's rate would have been carried forward.
  */
+export type RatchetTier = { minTvl: number; boost: number };
+
 export type RatchetSettings = {
-  /** Percentage points added to the live rate. */
+  /** Percentage points over the benchmark rate. */
   spread: number;
-  /** Percentage points added to the baseline once the frozen TVL reaches boostTvl. */
-  boost: number;
-  /** USD TVL (frozen 14-day mean) that unlocks the boost. */
-  boostTvl: number;
-  curve: 'BASELINE' | 'BOOST_GAP';
   /** Seconds between recalculations. */
   period: number;
+  /** Start of the recalculation schedule; the campaign's start when not stored. */
+  anchor?: number;
+  curve: 'BASELINE' | 'BOOST_GAP';
+  /** TVL tiers (USD, frozen mean) → percentage points added to the baseline. */
+  tiers: RatchetTier[];
 };
 
-export const DEFAULT_RATCHET_SETTINGS: RatchetSettings = { spread: 1, boost: 2, boostTvl: 1_000_000, curve: 'BASELINE', period: 14 * 86_400 };
+export const DEFAULT_RATCHET_SETTINGS: RatchetSettings = {
+  spread: 1, period: 14 * 86_400, curve: 'BASELINE', tiers: [{ minTvl: 1_000_000, boost: 1 }, { minTvl: 5_000_000, boost: 2.5 }],
+};
 
 /** The window the frozen TVL is averaged over, before each recalculation. */
 export const FREEZE_WINDOW = 14 * 86_400;
 
 /** Pure: the last recalculation at or before `at` and the next one, counted from `anchor` every `period`. */
 export function recalculationTimes(anchor: number, at: number, period: number): { lastRecalculation: number; nextRecalculation: number } {
-  const elapsed = Math.max(0, at - anchor);
-  const last = anchor + Math.floor(elapsed / period) * period;
+  const last = anchor + Math.floor(Math.max(0, at - anchor) / period) * period;
   return { lastRecalculation: last, nextRecalculation: last + period };
 }
 
-/** Pure: the settings stored with a campaign (params.distributionMethodParameters.ratchet), over the defaults; bad values fall back. */
+/** Pure: the settings stored with a campaign (params.distributionMethodParameters.ratchet) over the defaults; bad values fall back. */
 export function ratchetSettingsOf(params: Record<string, unknown> | null | undefined): RatchetSettings {
-  const stored = ((params?.['distributionMethodParameters'] as Record<string, unknown> | undefined)?.['ratchet'] ?? {}) as Record<string, unknown>;
-  const num = (key: 'spread' | 'boost' | 'boostTvl' | 'period', min: number) => (typeof stored[key] === 'number' && stored[key] as number >= min ? stored[key] as number : DEFAULT_RATCHET_SETTINGS[key]);
-  return { spread: num('spread', 0), boost: num('boost', 0), boostTvl: num('boostTvl', 0), period: num('period', 3600), curve: stored['curve'] === 'BOOST_GAP' ? 'BOOST_GAP' : 'BASELINE' };
+  const s = ((params?.['distributionMethodParameters'] as Record<string, unknown> | undefined)?.['ratchet'] ?? {}) as Record<string, unknown>;
+  const num = (v: unknown, min: number) => (typeof v === 'number' && Number.isFinite(v) && v >= min ? v : undefined);
+  const tiers = Array.isArray(s['tiers']) ? (s['tiers'] as Record<string, unknown>[]).filter((t) => num(t['minTvl'], 0) !== undefined && num(t['boost'], 0) !== undefined)
+    .map((t) => ({ minTvl: t['minTvl'] as number, boost: t['boost'] as number })) : DEFAULT_RATCHET_SETTINGS.tiers;
+  const anchor = num(s['anchor'], 0);
+  return {
+    spread: num(s['spread'], 0) ?? DEFAULT_RATCHET_SETTINGS.spread, period: num(s['period'], 3600) ?? DEFAULT_RATCHET_SETTINGS.period,
+    curve: s['curve'] === 'BOOST_GAP' ? 'BOOST_GAP' : 'BASELINE', tiers, ...(anchor !== undefined ? { anchor } : {}),
+  };
 }
 
 export type RatchetResult = {
-  liveRate: number;
+  liveRate: number | null;
+  frozenRate: number | null;
+  frozenRateDay: string | null;
   frozenMeanTvl: number | null;
   lastRecalculation: number;
   nextRecalculation: number;
-  baselineApy: number;
-  boostedApy: number;
-  boostActive: boolean;
-  campaignApr: number;
+  baselineApy: number | null;
+  boostedApy: number | null;
+  campaignApr: number | null;
 };
 
-/** Pure: the ratchet's rates at one point. A missing frozen TVL (no history) never unlocks the boost. */
-export function computeRatchet(p: { liveRate: number; frozenMeanTvl: number | null; anchor: number; at: number; settings: RatchetSettings }): RatchetResult {
+/**
+ * Pure: the ratchet at time `at` (see the module comment). Without a benchmark rate in force at
+ * the recalculation the APYs are null, never guessed; a missing frozen TVL reaches no tier.
+ */
+export function computeRatchet(p: { rates: readonly BenchmarkRate[]; frozenMeanTvl: number | null; nativeApr: number; anchor: number; at: number; settings: RatchetSettings }): RatchetResult {
   const { lastRecalculation, nextRecalculation } = recalculationTimes(p.anchor, p.at, p.settings.period);
-  const baselineApy = p.liveRate + p.settings.spread;
-  const boostActive = p.frozenMeanTvl !== null && p.frozenMeanTvl >= p.settings.boostTvl;
-  const boostedApy = baselineApy + p.settings.boost;
-  const campaignApr = p.settings.curve === 'BASELINE' ? baselineApy : boostActive ? boostedApy - baselineApy : 0;
-  return { liveRate: p.liveRate, frozenMeanTvl: p.frozenMeanTvl, lastRecalculation, nextRecalculation, baselineApy, boostedApy, boostActive, campaignApr };
+  const frozen = rateAt(p.rates, lastRecalculation);
+  const live = rateAt(p.rates, p.at);
+  const boost = p.frozenMeanTvl === null ? 0 : Math.max(0, ...p.settings.tiers.filter((t) => p.frozenMeanTvl! >= t.minTvl).map((t) => t.boost));
+  const baselineApy = frozen ? frozen.rate + p.settings.spread : null;
+  const boostedApy = baselineApy === null ? null : baselineApy + boost;
+  const campaignApr = baselineApy === null || boostedApy === null ? null : p.settings.curve === 'BASELINE' ? baselineApy : Math.max(0, boostedApy - p.nativeApr);
+  return {
+    liveRate: live?.rate ?? null, frozenRate: frozen?.rate ?? null, frozenRateDay: frozen?.day ?? null, frozenMeanTvl: p.frozenMeanTvl,
+    lastRecalculation, nextRecalculation, baselineApy, boostedApy, campaignApr,
+  };
 }

@@ -55,8 +55,8 @@ export type Config = {
   rewardTrees: { source?: string };
   /** Requests per second per caller: without a key, then per API key tier 0, 1, 2 (unset: the middleware's defaults). */
   rateLimits?: { anonymous: number; tiers: number[] };
-  /** Live reference rate (percent) of the SOFR spread ratchet. */
-  ratchet: { liveRatePercent: number };
+  /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
+  ratchet: { benchmarkRateUrl?: string };
   /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
   schedules: Record<string, string>;
 };
@@ -155,7 +155,7 @@ const envSchema = {
     PRICE_API_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     PRICE_MAX_AGE_SECONDS: { type: 'integer', minimum: 1, maximum: 31536000, default: 3600 },
     REWARD_TREE_SOURCE: { type: 'string', minLength: 1 },
-    RATCHET_LIVE_RATE_PERCENT: { type: 'number', minimum: 0, maximum: 100, default: 4.3 },
+    BENCHMARK_RATE_URL: { type: 'string', pattern: '^https?://' },
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
   },
 } as const;
@@ -204,7 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     prices: { apiUrl: v['PRICE_API_URL'], apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'], maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'] },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
-    ratchet: { liveRatePercent: v['RATCHET_LIVE_RATE_PERCENT'] },
+    ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
     schedules: Object.fromEntries(
       Object.entries(raw)

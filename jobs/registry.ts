@@ -6,10 +6,11 @@ import { refreshPrices } from './refreshPrices.js';
 import { syncRoots } from './syncRoots.js';
 import { syncClaims } from './syncClaims.js';
 import { computeMetrics } from './computeMetrics.js';
+import { syncBenchmarkRate } from './syncBenchmarkRate.js';
 import type { Job } from './types.js';
 
 /** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
-export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncRoots, syncClaims, syncTokens, refreshPrices, computeMetrics, publishSearch];
+export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncRoots, syncClaims, syncTokens, refreshPrices, syncBenchmarkRate, computeMetrics, publishSearch];
 
 export function findJob(name: string): Job | undefined {
   return JOBS.find((j) => j.name === name);

@@ -1,3 +1,4 @@
+import type { BenchmarkRate } from '../../../indexer/benchmarkRates.js';
 import type { PgPool } from '../../../internal/pg.js';
 
 /** Mean TVL of an opportunity over [from, to) from its history snapshots; null without snapshots. */
@@ -9,6 +10,13 @@ export async function meanTvl(db: PgPool, opportunityId: string, from: number, t
   return rows[0]?.mean ?? null;
 }
 
+/** Stored benchmark rates published on or before `at`'s day (the year before it is plenty to carry forward). */
+export async function loadBenchmarkRates(db: PgPool, at: number): Promise<BenchmarkRate[]> {
+  const { rows } = await db.query<{ day: string; rate: number }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, rate FROM benchmark_rates WHERE day <= to_timestamp($1)::date AND day > to_timestamp($1)::date - 400 ORDER BY day`, [at]);
+  return rows;
+}
+
 /** The current configuration of a campaign needed by the ratchet. */
 export async function loadRatchetCampaign(db: PgPool, id: string): Promise<{ id: string; opportunity_id: string; start_timestamp: string; params: Record<string, unknown> } | null> {
   const { rows } = await db.query<{ id: string; opportunity_id: string; start_timestamp: string; params: Record<string, unknown> }>(
@@ -16,6 +24,9 @@ export async function loadRatchetCampaign(db: PgPool, id: string): Promise<{ id:
   return rows[0] ?? null;
 }
 
-export async function opportunityExists(db: PgPool, id: string): Promise<boolean> {
-  return ((await db.query('SELECT 1 FROM opportunities WHERE id = $1', [id])).rowCount ?? 0) > 0;
+/** Whether the opportunity exists, and its native APR (0 before the metrics job ran). */
+export async function loadOpportunityNativeApr(db: PgPool, id: string): Promise<number | null> {
+  const { rows } = await db.query<{ native_apr: number | null }>(
+    'SELECT m.native_apr FROM opportunities o LEFT JOIN opportunity_metrics m ON m.opportunity_id = o.id WHERE o.id = $1', [id]);
+  return rows[0] ? (rows[0].native_apr ?? 0) : null;
 }

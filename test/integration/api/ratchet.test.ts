@@ -1,18 +1,32 @@
 import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { campaignDbId } from '../../../indexer/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const DAY = 86_400;
+const dayOf = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
+
+/** A real local HTTP server publishing a benchmark-rate series in the public refRates shape. */
+async function startRateServer(rows: () => unknown[]): Promise<{ url: string; server: Server }> {
+  const server = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ refRates: rows() })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rates`, server };
+}
 
 describe('GET /v4/sofr-ratchet/*', function () {
   let h: Harness;
   let campaignId: string;
   let opportunityId: string;
   let start: number;
+  let rateRows: unknown[] = [];
+  let rateServer: Server;
 
   before(async function () {
-    h = await createHarness({ chainIds: [31337] });
+    const rates = await startRateServer(() => rateRows);
+    rateServer = rates.server;
+    h = await createHarness({ chainIds: [31337], env: { BENCHMARK_RATE_URL: rates.url } });
     const { devnet, stack } = h.chains[0]!;
     start = (await getLatestTimestamp({ rpcUrl: devnet.rpcUrl })) - 20 * DAY;
     const created = await createCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, campaigns: [{ rewardToken: stack.tokens.rewards[0]!.address,
@@ -28,19 +42,47 @@ describe('GET /v4/sofr-ratchet/*', function () {
     }
   });
 
-  after(async () => h?.close());
+  after(async () => {
+    await h?.close();
+    rateServer?.closeAllConnections();
+    await new Promise((resolve) => rateServer?.close(resolve));
+  });
+
+  it('answers null APYs, never a guess, before any benchmark rate is stored', async function () {
+    const res = await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200);
+    expect(res.body).to.include({ frozenRate: null, liveRate: null, baselineApy: null, boostedApy: null, campaignApr: null, frozenMeanTvl: 1_500_000 });
+  });
+
+  it('stores the published series with the benchmark-rate job (other types and bad rows skipped, reruns idempotent)', async function () {
+    rateRows = [
+      { effectiveDate: dayOf(start - DAY), type: 'SOFR', percentRate: 4.0 },
+      { effectiveDate: dayOf(start + 14 * DAY), type: 'SOFR', percentRate: '4.30' },
+      { effectiveDate: dayOf(start + 22 * DAY), type: 'SOFR', percentRate: 4.5 },
+      { effectiveDate: dayOf(start + 15 * DAY), type: 'EFFR', percentRate: 9.9 },
+      { effectiveDate: 'not a day', type: 'SOFR', percentRate: 1 },
+    ];
+    await h.runJob('benchmark-rate');
+    await h.runJob('benchmark-rate');
+    const { rows } = await h.apiPg.query<{ day: string; rate: number }>("SELECT to_char(day, 'YYYY-MM-DD') AS day, rate FROM benchmark_rates ORDER BY day");
+    expect(rows).to.deep.equal([{ day: dayOf(start - DAY), rate: 4 }, { day: dayOf(start + 14 * DAY), rate: 4.3 }, { day: dayOf(start + 22 * DAY), rate: 4.5 }]);
+  });
 
   it('rates a campaign from its stored settings: frozen mean TVL before the last recalculation, baseline target', async function () {
     const res = await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200);
-    expect(res.body).to.include({ campaignId, opportunityId, anchor: start, curve: 'BASELINE', lastRecalculation: start + 14 * DAY, nextRecalculation: start + 28 * DAY, liveRate: 4.3, frozenMeanTvl: 1_500_000, boostActive: true });
+    expect(res.body).to.include({ campaignId, opportunityId, anchor: start, curve: 'BASELINE', lastRecalculation: start + 14 * DAY, nextRecalculation: start + 28 * DAY,
+      frozenRate: 4.3, frozenRateDay: dayOf(start + 14 * DAY), frozenMeanTvl: 1_500_000, nativeApr: 0 });
     expect(res.body.baselineApy).to.be.closeTo(5.3, 1e-9);
+    // 1.5M reaches the 1M tier (+1) of the default tiers, not the 5M one.
+    expect(res.body.boostedApy).to.be.closeTo(6.3, 1e-9);
     expect(res.body.campaignApr).to.be.closeTo(5.3, 1e-9);
   });
 
   it('rates an opportunity at an explicit anchor and time; before a full window the mean is partial', async function () {
     const res = await h.request().get(`/v4/sofr-ratchet/opportunity/${opportunityId}`).query({ anchor: start + 7 * DAY, at: start + 22 * DAY, period: 14 * DAY }).expect(200);
     // Last recalculation start + 21 days: mean over days 7..20 = (7 × 1.5M + 7 × 0.5M) / 14.
-    expect(res.body).to.include({ lastRecalculation: start + 21 * DAY, frozenMeanTvl: 1_000_000, boostActive: true });
+    // No rate published on the recalculation day: the one of start + 14 days is carried forward; the live rate is newer.
+    expect(res.body).to.include({ lastRecalculation: start + 21 * DAY, frozenMeanTvl: 1_000_000, frozenRate: 4.3, frozenRateDay: dayOf(start + 14 * DAY), liveRate: 4.5 });
+    expect(res.body.boostedApy).to.be.closeTo(6.3, 1e-9);
   });
 
   it('answers 400 naming anchor when missing, 404 for unknown ids', async function () {

@@ -1,0 +1,25 @@
+import { fetchBenchmarkRates } from '../indexer/benchmarkRates.js';
+import { withTransaction } from '../internal/pg.js';
+import type { Job } from './types.js';
+
+/**
+ * The overnight benchmark rate series (SOFR) from BENCHMARK_RATE_URL into benchmark_rates, one row
+ * per published day (idempotent upsert); without a configured source the job does nothing.
+ * Tables: benchmark_rates.
+ */
+export const syncBenchmarkRate: Job = {
+  name: 'benchmark-rate',
+  defaultCron: '0 7 * * * *',
+  description: 'Overnight benchmark rate (SOFR) by day, for the spread ratchet.',
+  async run(deps) {
+    const url = deps.config.ratchet.benchmarkRateUrl;
+    if (!url) return { ranges: [], counts: { days: 0 } };
+    const rates = await fetchBenchmarkRates(url, deps.config.prices.apiTimeoutMs);
+    await withTransaction(deps.pg, (tx) => tx.query(
+      `INSERT INTO benchmark_rates (day, rate, source) SELECT d, r, $3 FROM unnest($1::date[], $2::float8[]) AS t(d, r)
+       ON CONFLICT (day) DO UPDATE SET rate = EXCLUDED.rate, source = EXCLUDED.source, fetched_at = now()`,
+      [rates.map((r) => r.day), rates.map((r) => r.rate), url],
+    ));
+    return { ranges: [], counts: { days: rates.length } };
+  },
+};
