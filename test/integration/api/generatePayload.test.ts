@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import { erc20Abi } from 'viem';
 import { getLatestTimestamp } from '../../../contracts/actions.js';
-import { createDevnetClients } from '../../../contracts/clients.js';
+import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
+import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { campaignDbId } from '../../../indexer/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
@@ -62,6 +64,36 @@ describe('POST /v4/campaigns/generate-payload', function () {
     // The same body again: the ids exist now, a 400 says so instead of a payload that would revert.
     const again = await h.request().post('/v4/campaigns/generate-payload').send(body).expect(400);
     expect(again.body.errors.map((e: { field: string }) => e.field)).to.include('campaignsParams.ERC20.0');
+  });
+
+  it('simulates before the approval with the approval assumed (state override), leaving the chain untouched', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const { walletClient, publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, privateKey: HARDHAT_TEST_KEYS[2] });
+    const creator = walletClient.account.address;
+    const hash = await walletClient.writeContract({ address: stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'acceptConditions' });
+    expect((await publicClient.waitForTransactionReceipt({ hash })).status).to.equal('success');
+    const res = await h.request().post('/v4/campaigns/generate-payload').send({ ...body, creatorAddress: creator, startTimestamp: now + 40 * DAY, endTimestamp: now + 41 * DAY }).expect(200);
+    expect(res.body.approval).to.include({ currentAllowance: '0', sufficient: false });
+    expect(res.body.simulation).to.deep.equal({ performed: true, assumedApproval: true });
+    const allowance = await publicClient.readContract({ address: stack.tokens.rewards[0]!.address, abi: erc20Abi, functionName: 'allowance', args: [creator, stack.distributionCreator] });
+    expect(allowance).to.equal(0n);
+  });
+
+  it('answers 400 with the revert reason when the simulation with the assumed approval reverts (creator has not accepted the conditions)', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const { walletClient, publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId });
+    const setMessage = async (message: string) => {
+      const hash = await walletClient.writeContract({ address: stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'setMessage', args: [message] });
+      expect((await publicClient.waitForTransactionReceipt({ hash })).status).to.equal('success');
+    };
+    await setMessage('terms of the campaign creators, v2');
+    try {
+      const res = await h.request().post('/v4/campaigns/generate-payload')
+        .send({ ...body, creatorAddress: '0x000000000000000000000000000000000000dEaD', startTimestamp: now + 40 * DAY, endTimestamp: now + 41 * DAY }).expect(400);
+      expect(res.body.errors, JSON.stringify(res.body.errors)).to.deep.include({ field: 'campaignsParams', message: 'the creation would revert: the creator has not accepted the conditions yet (acceptConditions on the DistributionCreator)' });
+    } finally {
+      await setMessage('');
+    }
   });
 
   it('accepts the body as a form with campaignsParams as JSON text', async function () {

@@ -1,13 +1,16 @@
 import type { Context } from 'koa';
-import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { distributionCreatorAbi } from '../../../../contracts/artifacts/index.js';
 import type { ApiDeps } from '../../../deps.js';
 import { ValidationError, type FieldError } from '../../../errors.js';
 import { buildCampaigns, type PlannedCampaign } from './buildCampaigns.js';
 import { toSafePayload } from './safePayload.js';
+import { fundedStateOverride } from './tokenStateOverride.js';
 import type { GeneratePayloadBody } from './schema.js';
 
 const BASE_9 = 1_000_000_000n;
+
+type PayloadClient = NonNullable<ReturnType<ApiDeps['rpc']['get']>>['client'];
 
 /** Plain words for the DistributionCreator's custom errors (chain-facts §1.11). */
 const REVERT_REASONS: Record<string, string> = {
@@ -16,6 +19,7 @@ const REVERT_REASONS: Record<string, string> = {
   CampaignDurationNull: 'a campaign has no duration',
   CampaignAlreadyExists: 'a campaign with the same id already exists',
   InvalidParam: 'a campaign parameter is invalid',
+  NotSigned: 'the creator has not accepted the conditions yet (acceptConditions on the DistributionCreator)',
 };
 
 /** Pure: the creation fee rate of a campaign type (1e9 base): the type's own rate, 1 = waived, 0 = the default. */
@@ -23,9 +27,20 @@ export function feeRate(defaultFees: bigint, typeFees: bigint): bigint {
   return typeFees === 0n ? defaultFees : typeFees === 1n ? 0n : typeFees;
 }
 
+/** The revert data anywhere in an error's cause chain (`data` as hex, or a node's `{ data: { data } }`). */
+function revertData(error: unknown): Hex | undefined {
+  for (let e = error as { data?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as typeof e, depth++) {
+    const d = e.data;
+    if (typeof d === 'string' && d.startsWith('0x')) return d as Hex;
+    const inner = (d as { data?: unknown } | undefined)?.data;
+    if (typeof inner === 'string' && inner.startsWith('0x')) return inner as Hex;
+  }
+  return undefined;
+}
+
 function revertReason(error: unknown): string {
   const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : null;
-  const data = (error as { data?: Hex; cause?: { data?: Hex } })?.cause?.data ?? (error as { data?: Hex })?.data;
+  const data = revertData(error);
   let name = reverted instanceof ContractFunctionRevertedError ? reverted.data?.errorName : undefined;
   if (!name && typeof data === 'string' && data.length >= 10) {
     try {
@@ -39,7 +54,7 @@ function revertReason(error: unknown): string {
  * POST /v4/campaigns/generate-payload: the `createCampaigns` transaction creating the body's
  * campaigns on the distribution chain, the approval it needs, the id each campaign will get, and
  * the same as a Safe batch. Checked against the chain first (fees, whitelist, per-hour minimum,
- * existing ids) and simulated from the creator when it has approved enough; a creation that would
+ * existing ids) and simulated from the creator (before its approval, with the approval assumed); a creation that would
  * revert is a 400 naming why.
  */
 export function generatePayloadHandler(deps: ApiDeps) {
@@ -79,7 +94,8 @@ export function generatePayloadHandler(deps: ApiDeps) {
     const args = [campaigns.map(({ campaignId: _, field: __, typeName: ___, ...c }) => ({ campaignId: `0x${'0'.repeat(64)}` as Hex, ...c }))] as const;
     const data = encodeFunctionData({ abi: distributionCreatorAbi, functionName: 'createCampaigns', args: args as never });
     const total = campaigns.reduce((sum, c) => sum + c.amount, 0n);
-    const simulation = await simulate(deps, chain.client, { from: body.creatorAddress, to: creatorContract, data, funded: allowance !== undefined && balance !== undefined && allowance >= total && balance >= total });
+    const funded = allowance !== undefined && balance !== undefined && allowance >= total && balance >= total;
+    const simulation = await simulate(deps, chain.client, { from: body.creatorAddress, to: creatorContract, data, funded, token: body.rewardToken, total });
     if (simulation.reverted) throw new ValidationError([{ field: 'campaignsParams', message: `the creation would revert: ${simulation.reason}` }]);
     ctx.body = {
       chainId: body.distributionChainId,
@@ -90,19 +106,27 @@ export function generatePayloadHandler(deps: ApiDeps) {
       approval: { token: body.rewardToken, spender: creatorContract, amount: total.toString(), currentAllowance: allowance?.toString() ?? null, sufficient: allowance !== undefined && allowance >= total },
       campaigns: campaigns.map((c) => serializePlanned(c, feeRate(defaultFees, typeFees.get(c.campaignType) ?? 0n))),
       safe: toSafePayload({ chainId: body.distributionChainId, distributionCreator: creatorContract, rewardToken: body.rewardToken, total, campaigns, createdAt: Date.now() }),
-      simulation: { performed: simulation.performed, ...(simulation.performed ? {} : { reason: simulation.reason }) },
+      simulation: { performed: simulation.performed, ...(simulation.assumedApproval ? { assumedApproval: true } : {}), ...(simulation.performed ? {} : { reason: simulation.reason }) },
     };
   };
 }
 
-async function simulate(deps: ApiDeps, client: NonNullable<ReturnType<ApiDeps['rpc']['get']>>['client'], p: { from: `0x${string}`; to: `0x${string}`; data: Hex; funded: boolean }) {
-  if (!p.funded) return { performed: false, reverted: false, reason: 'the creator has not approved (or does not hold) the total amount yet; send the approval first' };
+/**
+ * eth_call of the creation from the creator. Before the approval is sent, the call runs with a
+ * state override granting the creator the balance and allowance it will need (`assumedApproval`),
+ * so a creation that would revert for another reason is caught before anything is signed.
+ */
+async function simulate(deps: ApiDeps, client: PayloadClient, p: { from: Address; to: Address; data: Hex; funded: boolean; token: Address; total: bigint }) {
+  const stateOverride = p.funded ? undefined : await fundedStateOverride(client, { token: p.token, owner: p.from, spender: p.to, amount: p.total });
+  if (!p.funded && !stateOverride) {
+    return { performed: false, assumedApproval: false, reverted: false, reason: 'the creator has not approved (or does not hold) the total amount yet, and the reward token\'s storage layout is not the standard one to simulate it; send the approval first' };
+  }
   try {
-    await client.call({ account: p.from, to: p.to, data: p.data });
-    return { performed: true, reverted: false, reason: '' };
+    await client.call({ account: p.from, to: p.to, data: p.data, ...(stateOverride ? { stateOverride } : {}) });
+    return { performed: true, assumedApproval: !p.funded, reverted: false, reason: '' };
   } catch (error) {
-    deps.logger.debug({ msg: 'payload simulation reverted', err: revertReason(error) });
-    return { performed: true, reverted: true, reason: revertReason(error) };
+    deps.logger.debug({ msg: 'payload simulation reverted', err: revertReason(error), assumedApproval: !p.funded });
+    return { performed: true, assumedApproval: !p.funded, reverted: true, reason: revertReason(error) };
   }
 }
 
