@@ -2,10 +2,14 @@ import type { Context } from 'koa';
 import {
   loadAllCampaignSnapshots, loadCampaignEmission, loadCampaignFamily, loadCampaignSnapshots, loadWalletCounts, resolveCampaignDbId,
 } from '../../../indexer/store/campaignReads.js';
-import type { ApiDeps } from '../../deps.js';
-import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
+import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
+import { indexNames } from '../../../internal/es.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { NotFoundError, ServiceUnavailableError, ValidationError, type FieldError } from '../../errors.js';
+import { chainMap } from './handlers.js';
 import { dailyAmountInToken, parseSeriesPaging, tvlInflowPerDollar, type SeriesPaging } from './metrics.js';
 import { splitList } from './params.js';
+import { serializeCampaign } from './serialize.js';
 import { METRIC_SERIES, type LinkedCampaignsQuery, type MetricSeries } from './schema.js';
 import { buildLinkedList, buildStoringIdsTree } from './tree.js';
 
@@ -66,6 +70,21 @@ export function linkedCampaignsHandler(deps: ApiDeps) {
     const raw = ctx.state.query as LinkedCampaignsQuery;
     const q = { ...raw, tokenTypes: splitList(raw.tokenTypes) };
     const dbId = await resolveOr404(deps, ctx);
-    ctx.body = buildLinkedList(await loadCampaignFamily(deps.pg, dbId), q);
+    const nodes = buildLinkedList(await loadCampaignFamily(deps.pg, dbId), q);
+    if (!raw.campaigns) return void (ctx.body = nodes);
+    const records = await campaignRecords(deps, nodes.map((n) => n.campaignId));
+    ctx.body = nodes.map((n) => ({ ...n, campaign: records.get(n.campaignId) ?? null }));
   };
+}
+
+/** The public Campaign records of `ids` (one terms query on the campaigns alias); private ones are absent. */
+async function campaignRecords(deps: ApiDeps, ids: string[]): Promise<Map<string, ReturnType<typeof serializeCampaign>>> {
+  const timeoutMs = deps.config.esRequestTimeoutMs;
+  const res = await deps.es.search<CampaignDocument>({
+    index: indexNames(deps.config.esIndexPrefix, 'campaigns').read, size: ids.length, timeout: `${timeoutMs}ms`,
+    query: { bool: { filter: [{ terms: { id: ids } }], must_not: [{ term: { isPrivate: true } }] } },
+  }, { requestTimeout: timeoutMs });
+  if (res.timed_out) throw new ServiceUnavailableError('elasticsearch');
+  const chains = await chainMap(deps, nowSeconds(deps));
+  return new Map(res.hits.hits.map((h) => [h._source!.id, serializeCampaign(h._source!, chains)]));
 }

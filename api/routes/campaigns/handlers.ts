@@ -14,7 +14,7 @@ import type { CampaignTxQuery, ListCampaignsQuery } from './schema.js';
 import { serializeCampaign, serializeCampaignWithOpportunity } from './serialize.js';
 
 /** Current chain records keyed by id (compute and distribution chains of a page). */
-async function chainMap(deps: ApiDeps, now: number): Promise<Map<number, ChainRecord>> {
+export async function chainMap(deps: ApiDeps, now: number): Promise<Map<number, ChainRecord>> {
   const rows = await currentChainRows(deps, now);
   return new Map(rows.map((r) => [r.id, toChainRecord(r)]));
 }

@@ -49,5 +49,21 @@ describe('campaign trees on the seeded demo (storing-ids, linked)', function () 
     const fromParent = (await demo.h.request().get(`/v4/campaigns/${parent.id}/linked`).expect(200)).body as { campaignId: string; self: boolean }[];
     expect(fromParent.map((n) => n.campaignId).sort()).to.deep.equal([parent.id, ...children].sort());
     expect(fromParent.filter((n) => n.self).map((n) => n.campaignId)).to.deep.equal([parent.id]);
+    expect(fromParent[0]).to.not.have.property('campaign');
+  });
+
+  it('GET /v4/campaigns/{id}/linked?campaigns=true: each node carries its full Campaign record', async function () {
+    const nodes = (await demo.h.request().get(`/v4/campaigns/${parent.id}/linked`).query({ campaigns: 'true' }).expect(200)).body as
+      { campaignId: string; onChainCampaignId: string; campaign: { id: string; campaignId: string; opportunityId: string; rewardToken: unknown } | null }[];
+    expect(nodes.map((n) => n.campaignId).sort()).to.deep.equal([parent.id, ...children].sort());
+    for (const n of nodes) {
+      expect(n.campaign, n.campaignId).to.not.equal(null);
+      expect(n.campaign).to.include({ id: n.campaignId, campaignId: n.onChainCampaignId });
+      expect(n.campaign!.rewardToken).to.be.an('object');
+    }
+    const own = (await demo.h.request().get(`/v4/campaigns/${parent.id}`).expect(200)).body as Record<string, unknown>;
+    expect(nodes.find((n) => n.campaignId === parent.id)!.campaign).to.deep.equal(own);
+    const bad = await demo.h.request().get(`/v4/campaigns/${parent.id}/linked`).query({ campaigns: 'maybe' }).expect(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['campaigns']);
   });
 });
