@@ -11,7 +11,7 @@ import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const NOW = 2_000_000_000;
 
-describe('GET /v4/opportunities: sub-campaign filter and a slow Elasticsearch', function () {
+describe('GET /v4/opportunities and /v4/campaigns: sub-campaign filter and a slow Elasticsearch', function () {
   let h: Harness;
   let hung: Server;
   const docs = {
@@ -45,7 +45,7 @@ describe('GET /v4/opportunities: sub-campaign filter and a slow Elasticsearch', 
     expect((await app().get('/v4/opportunities/count').query({ excludeSubCampaigns: '1' }).expect(200)).body).to.equal(1);
   });
 
-  for (const path of ['/v4/opportunities', '/v4/opportunities/count', '/v4/opportunities/bins/tvl', '/v4/opportunities/aggregate/tvl']) {
+  for (const path of ['/v4/opportunities', '/v4/opportunities/count', '/v4/opportunities/bins/tvl', '/v4/opportunities/aggregate/tvl', '/v4/campaigns', '/v4/campaigns/31337-0x' + '1'.repeat(64)]) {
     it(`${path} answers a 503 problem body within the timeout when Elasticsearch does not answer`, async function () {
       const timeoutMs = 300;
       const slow = createEsClient({ node: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`, requestTimeoutMs: timeoutMs });
