@@ -1,3 +1,4 @@
+import { toChainRecord, type ChainRecord } from '../indexer/documents/records.js';
 import { listChains, type ChainRow } from '../indexer/store/chains.js';
 import type { PgPool } from '../internal/pg.js';
 import type { ApiDeps } from './deps.js';
@@ -20,4 +21,9 @@ export function currentChainRows(deps: Pick<ApiDeps, 'pg' | 'config'>, now: numb
   cache.set(deps.pg, { key, expires: Date.now() + TTL_MS, rows });
   rows.catch(() => cache.delete(deps.pg));
   return rows;
+}
+
+/** The configured chains as Chain records keyed by id (currentChainRows, serialized). */
+export async function currentChainRecords(deps: Pick<ApiDeps, 'pg' | 'config'>, now: number): Promise<Map<number, ChainRecord>> {
+  return new Map((await currentChainRows(deps, now)).map((r) => [r.id, toChainRecord(r)]));
 }

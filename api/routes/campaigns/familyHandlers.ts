@@ -5,8 +5,9 @@ import {
 import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { NotFoundError, ServiceUnavailableError, ValidationError, type FieldError } from '../../errors.js';
-import { chainMap } from './handlers.js';
+import { currentChainRecords } from '../../chainRecords.js';
+import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
+import { searchOnce } from '../../search/searchOnce.js';
 import { dailyAmountInToken, parseSeriesPaging, tvlInflowPerDollar, type SeriesPaging } from './metrics.js';
 import { splitList } from './params.js';
 import { serializeCampaign } from './serialize.js';
@@ -79,12 +80,11 @@ export function linkedCampaignsHandler(deps: ApiDeps) {
 
 /** The public Campaign records of `ids` (one terms query on the campaigns alias); private ones are absent. */
 async function campaignRecords(deps: ApiDeps, ids: string[]): Promise<Map<string, ReturnType<typeof serializeCampaign>>> {
-  const timeoutMs = deps.config.esRequestTimeoutMs;
-  const res = await deps.es.search<CampaignDocument>({
-    index: indexNames(deps.config.esIndexPrefix, 'campaigns').read, size: ids.length, timeout: `${timeoutMs}ms`,
-    query: { bool: { filter: [{ terms: { id: ids } }], must_not: [{ term: { isPrivate: true } }] } },
-  }, { requestTimeout: timeoutMs });
-  if (res.timed_out) throw new ServiceUnavailableError('elasticsearch');
-  const chains = await chainMap(deps, nowSeconds(deps));
+  const [res, chains] = await Promise.all([
+    searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
+      size: ids.length, query: { bool: { filter: [{ terms: { id: ids } }], must_not: [{ term: { isPrivate: true } }] } },
+    }),
+    currentChainRecords(deps, nowSeconds(deps)),
+  ]);
   return new Map(res.hits.hits.map((h) => [h._source!.id, serializeCampaign(h._source!, chains)]));
 }

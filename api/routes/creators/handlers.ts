@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
-import { toChainRecord, type ChainRecord } from '../../../indexer/documents/records.js';
-import { currentChainRows } from '../../chainRecords.js';
+import { currentChainRecords } from '../../chainRecords.js';
 import { findCreator, listCreators, type CreatorRecord } from '../../../indexer/store/creators.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
+import { searchOnce } from '../../search/searchOnce.js';
 import { serializeCampaign } from '../campaigns/serialize.js';
 import { buildCreatorCampaignsQuery } from './query.js';
 import { loadDashboard } from './repo.js';
@@ -56,12 +56,10 @@ export function creatorCampaignsHandler(deps: ApiDeps) {
     const creator = await creatorOr404(deps, ctx);
     const { status } = ctx.state.query as CreatorCampaignsQuery;
     const now = nowSeconds(deps);
-    const [result, chainRows] = await Promise.all([
-      deps.es.search<CampaignDocument>({ index, ...buildCreatorCampaignsQuery(creator.addresses, status, now), timeout: `${deps.config.esRequestTimeoutMs}ms` }),
-      currentChainRows(deps, now),
+    const [result, chains] = await Promise.all([
+      searchOnce<CampaignDocument>(deps, index, buildCreatorCampaignsQuery(creator.addresses, status, now)),
+      currentChainRecords(deps, now),
     ]);
-    if (result.timed_out) throw new ServiceUnavailableError('elasticsearch');
-    const chains = new Map<number, ChainRecord>(chainRows.map((r) => [r.id, toChainRecord(r)]));
     ctx.body = result.hits.hits.map((hit) => serializeCampaign(hit._source!, chains));
   };
 }

@@ -6,7 +6,8 @@ import { ServiceUnavailableError } from '../../errors.js';
 import { searchPage } from '../../search/searchPage.js';
 import { binEdges } from './bins.js';
 import { buildAggregateQuery, buildBinsQuery, buildCountQuery, buildExtremumQuery, buildOpportunityListQuery, buildStatsQuery } from './query.js';
-import { loadCampaignsOf, loadChainContext, searchOnce } from './readContext.js';
+import { searchOnce } from '../../search/searchOnce.js';
+import { loadCampaignsOf, loadChainContext } from './readContext.js';
 import type { GroupField, NumericField, OppFilters } from './schema.js';
 import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity } from './serialize.js';
 

@@ -1,4 +1,3 @@
-import type { estypes } from '@elastic/elasticsearch';
 import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
 import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
 import { toChainRecord, type ChainRecord } from '../../../indexer/documents/records.js';
@@ -6,7 +5,8 @@ import { opportunityDbId } from '../../../indexer/ids.js';
 import { currentChainRows } from '../../chainRecords.js';
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
-import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
+import { searchOnce } from '../../search/searchOnce.js';
 import { serializeCampaign } from '../campaigns/serialize.js';
 
 /** Campaigns attached per request with `campaigns=true` (one terms query for the whole page). */
@@ -22,14 +22,6 @@ export async function loadChainContext(deps: ApiDeps, now: number): Promise<{ ch
 export function resolveOpportunityId(id: string): string {
   const composite = /^(\d+)-([0-9A-Z_]+)-(.+)$/.exec(id);
   return composite ? opportunityDbId(Number(composite[1]), composite[2]!, composite[3]!) : id;
-}
-
-/** Runs one search on an index with the configured timeout; `timed_out` is a 503, never a partial answer. */
-export async function searchOnce<T>(deps: ApiDeps, index: string, body: Record<string, unknown>): Promise<estypes.SearchResponse<T>> {
-  const timeoutMs = deps.config.esRequestTimeoutMs;
-  const res = await deps.es.search<T>({ index, ...body, timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs });
-  if (res.timed_out) throw new ServiceUnavailableError('elasticsearch');
-  return res;
 }
 
 /** The opportunity document of a path id from the read alias <prefix>-opportunities, or a 404. */
