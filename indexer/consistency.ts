@@ -4,6 +4,7 @@ import { indexNames } from '../internal/es.js';
 import type { PgClient, PgPool } from '../internal/pg.js';
 import { INDEX_FAMILIES, type IndexFamily } from '../search-mappings/aliases.js';
 import { buildDocuments } from './buildDocuments.js';
+import { outboxDepth } from './store/outbox.js';
 import { COMPARED_FIELDS, compareDocuments, type FieldDifference } from './compareDocuments.js';
 
 /** Table each family's ids come from. */
@@ -64,7 +65,7 @@ export async function checkConsistency({ config, pg, es, families = INDEX_FAMILI
       const split = (pick: (id: string) => boolean) => toDifferences(confirmed, pick, maxIds);
       reports.push({ family, index: ctx.index, postgres, elasticsearch, ...split((id) => !pending.has(id)), pending: split((id) => pending.has(id)) });
     }
-    const depth = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM search_outbox')).rows[0]!.n);
+    const { depth } = await outboxDepth(client);
     const ok = reports.every((r) => r.missing.count + r.extra.count + r.stale.count === 0);
     return { ok, checkedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outboxDepth: depth, families: reports };
   } finally {

@@ -1,4 +1,4 @@
-import { computeCampaignMetrics, computeOpportunityMetrics, type CampaignMetrics, type TvlReading } from '../indexer/metrics/computeMetrics.js';
+import { computeCampaignMetrics, computeOpportunityMetrics, tvlUsdOf, type CampaignMetrics, type TvlReading } from '../indexer/metrics/computeMetrics.js';
 import { readTvl } from '../indexer/metrics/readTvl.js';
 import { tokenDbId } from '../indexer/ids.js';
 import { insertSnapshots, loadMetricsCampaigns, loadMetricsOpportunities, upsertCampaignMetrics, upsertOpportunityMetrics, type MetricsCampaignRow } from '../indexer/store/metrics.js';
@@ -47,13 +47,18 @@ export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: Ru
   const priced = new Map([...readings].map(([id, r]) => [id, { ...r, price: r.tokenId ? prices.get(r.tokenId) : undefined } as TvlReading]));
   const tvlOf = (opportunityId: string) => {
     const r = priced.get(opportunityId);
-    return r && r.method !== 'NONE' && r.price && !r.price.stale && r.amount !== null && r.decimals !== null
-      ? computeOpportunityMetrics(opportunityId, [], r, now).tvl : null;
+    return r ? tvlUsdOf(r) : null;
   };
   const campaignMetrics = campaigns.map((c) => ({ row: c, metrics: computeCampaignMetrics(toInput(c, prices), tvlOf(c.opportunity_id), now, now) }));
+  const byOpportunity = new Map<string, typeof campaignMetrics>();
+  for (const c of campaignMetrics) {
+    const list = byOpportunity.get(c.row.opportunity_id);
+    if (list) list.push(c);
+    else byOpportunity.set(c.row.opportunity_id, [c]);
+  }
   const opportunityMetrics = opportunities.map((o) => computeOpportunityMetrics(
     o.id,
-    campaignMetrics.filter((c) => c.row.opportunity_id === o.id).map(({ row, metrics }) => ({ ...metrics, campaignId: row.campaign_id, amount: row.amount, token: tokenOf(row) })),
+    (byOpportunity.get(o.id) ?? []).map(({ row, metrics }) => ({ ...metrics, campaignId: row.campaign_id, amount: row.amount, token: tokenOf(row) })),
     priced.get(o.id) ?? { method: 'NONE', tokenId: null, tokenAddress: null, amount: null, decimals: null, price: undefined },
     now,
   ));

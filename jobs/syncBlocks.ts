@@ -82,11 +82,16 @@ async function fetchHeaders({ chain, client }: ChainClient, from: number, to: nu
 }
 
 /**
- * Highest stored block at or below `from` whose hash the node still reports (the common ancestor),
- * walking back ANCESTOR_STEP headers at a time; startBlock − 1 when none is left.
+ * Highest stored block at or below `from` whose hash the node still reports (the common ancestor):
+ * `from` itself in the usual case (one header read), otherwise walking back ANCESTOR_STEP headers
+ * at a time; startBlock − 1 when none is left.
  */
 async function findCommonAncestor(pg: PgPool, chainClient: ChainClient, from: number): Promise<number> {
   const { chain, client } = chainClient;
+  if (from >= chain.startBlock) {
+    const [stored, remote] = await Promise.all([getBlockHash(pg, chain.id, from), client.getBlock({ blockNumber: BigInt(from) })]);
+    if (stored !== null && stored === remote.hash) return from;
+  }
   for (let top = from; top >= chain.startBlock; top -= ANCESTOR_STEP) {
     if (from - top > MAX_REORG_DEPTH) throw new Error(`chain ${chain.id}: reorganization deeper than ${MAX_REORG_DEPTH} blocks below ${from}`);
     const bottom = Math.max(chain.startBlock, top - ANCESTOR_STEP + 1);

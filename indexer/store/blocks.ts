@@ -1,4 +1,4 @@
-import type { PgClient } from '../../internal/pg.js';
+import type { PgClient, PgPool } from '../../internal/pg.js';
 
 export type BlockRow = { chainId: number; number: number; hash: string; parentHash: string; timestamp: number };
 
@@ -15,7 +15,7 @@ export async function upsertBlocks(client: PgClient, rows: BlockRow[]): Promise<
 }
 
 /** Hash of a stored block, to check that the next batch extends it. */
-export async function getBlockHash(client: PgClient, chainId: number, number: number): Promise<string | null> {
+export async function getBlockHash(client: Pick<PgClient, 'query'> | PgPool, chainId: number, number: number): Promise<string | null> {
   const { rows } = await client.query<{ hash: string }>('SELECT hash FROM blocks WHERE chain_id = $1 AND number = $2', [chainId, number]);
   return rows[0]?.hash ?? null;
 }

@@ -1,4 +1,5 @@
 import type { PgClient } from '../../internal/pg.js';
+import { getCursor } from './cursor.js';
 
 /** Namespace of the per-chain write locks (first key of the two-key advisory lock). */
 const CHAIN_LOCK_NAMESPACE = 0x636861; // "cha"
@@ -18,8 +19,7 @@ export async function lockChainForWrite(client: PgClient, chainId: number): Prom
 
 /** Last block of the canonical header chain stored by the blocks job, or null before its first run. */
 export async function canonicalHead(db: Pick<PgClient, 'query'>, chainId: number): Promise<number | null> {
-  const { rows } = await db.query<{ n: string | null }>(`SELECT block_number AS n FROM cursors WHERE job = 'blocks' AND chain_id = $1`, [chainId]);
-  return rows[0]?.n == null ? null : Number(rows[0].n);
+  return getCursor(db, 'blocks', chainId);
 }
 
 /**

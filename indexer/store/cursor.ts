@@ -1,7 +1,7 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
 
 /** Last processed block of `job` on `chainId`, or null when it never ran there. */
-export async function getCursor(db: PgClient | PgPool, job: string, chainId: number): Promise<number | null> {
+export async function getCursor(db: Pick<PgClient, 'query'> | PgPool, job: string, chainId: number): Promise<number | null> {
   const { rows } = await db.query<{ block_number: string }>('SELECT block_number FROM cursors WHERE job = $1 AND chain_id = $2', [job, chainId]);
   return rows[0] ? Number(rows[0].block_number) : null;
 }

@@ -23,7 +23,7 @@ export async function deleteOutbox(client: PgClient, ids: number[]): Promise<voi
 }
 
 /** Number of entries waiting and the age in seconds of the oldest. */
-export async function outboxDepth(db: PgPool): Promise<{ depth: number; oldestAgeSeconds: number | null }> {
+export async function outboxDepth(db: Pick<PgClient, 'query'> | PgPool): Promise<{ depth: number; oldestAgeSeconds: number | null }> {
   const { rows } = await db.query<{ depth: string; oldest: number | null }>(
     'SELECT count(*) AS depth, extract(epoch FROM now() - min(enqueued_at))::float8 AS oldest FROM search_outbox',
   );

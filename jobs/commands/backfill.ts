@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { canonicalHead, lockChainForWrite } from '../../indexer/store/chainGuard.js';
+import { getCursor } from '../../indexer/store/cursor.js';
 import { rollbackChain } from '../../indexer/store/rollback.js';
 import { withTransaction, type PgPool } from '../../internal/pg.js';
 import { findJob, JOBS } from '../registry.js';
@@ -104,7 +105,7 @@ async function rewindCursor(ctx: CommandContext, job: string, chainId: number, t
 async function runUntilCaughtUp(ctx: CommandContext, jobs: Job[], chainId: number, fromBlock: number, target: number): Promise<void> {
   const span = Math.max(0, target - fromBlock + 1);
   const bar = createProgressBar({ stream: ctx.err, label: `backfill chain ${chainId}`, unit: 'blocks', total: span * jobs.length });
-  const cursorOf = async (job: string) => Number((await ctx.deps.pg.query<{ n: string }>('SELECT block_number AS n FROM cursors WHERE job = $1 AND chain_id = $2', [job, chainId])).rows[0]?.n ?? fromBlock - 1);
+  const cursorOf = async (job: string) => (await getCursor(ctx.deps.pg, job, chainId)) ?? fromBlock - 1;
   const doneOf = (cursor: number) => Math.min(span, Math.max(0, cursor - fromBlock + 1));
   for (const [index, job] of jobs.entries()) {
     let idle = 0;
