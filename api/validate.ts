@@ -41,11 +41,12 @@ export type ValidateSchemas = { query?: Schema; params?: Schema; body?: Schema }
  */
 export function validate(schemas: ValidateSchemas) {
   const compiled = Object.entries(schemas).map(([where, schema]) => [where, ajv.compile(schema)] as [keyof ValidateSchemas, ValidateFunction]);
+  const booleanKeys = new Set(Object.entries(schemaOf(schemas.query)).filter(([, p]) => p.type === 'boolean').map(([key]) => key));
   return async (ctx: Context, next: Next): Promise<void> => {
     const errors: FieldError[] = [];
     for (const [where, check] of compiled) {
       const source = where === 'query' ? { ...ctx.query } : where === 'params' ? { ...ctx.params } : (ctx.request as { body?: unknown }).body ?? {};
-      const value = where === 'query' ? numericBooleans(structuredClone(source), schemaOf(schemas.query)) : structuredClone(source);
+      const value = where === 'query' ? numericBooleans(structuredClone(source), booleanKeys) : structuredClone(source);
       if (check(value)) ctx.state[where] = value;
       else errors.push(...toFieldErrors(check.errors, where));
     }
@@ -59,9 +60,9 @@ function schemaOf(schema: Schema | undefined): Record<string, { type?: unknown }
 }
 
 /** Query booleans also arrive as `1` / `0`; ajv itself coerces only `true` / `false`. */
-function numericBooleans(query: Record<string, unknown>, properties: Record<string, { type?: unknown }>): Record<string, unknown> {
+function numericBooleans(query: Record<string, unknown>, booleanKeys: ReadonlySet<string>): Record<string, unknown> {
   for (const [key, value] of Object.entries(query)) {
-    if (properties[key]?.type === 'boolean' && (value === '1' || value === '0')) query[key] = value === '1';
+    if (booleanKeys.has(key) && (value === '1' || value === '0')) query[key] = value === '1';
   }
   return query;
 }
@@ -73,6 +74,10 @@ export const fields = {
   chainId: { type: 'integer', minimum: 1, maximum: 2 ** 53 - 1 },
   unixSeconds: { type: 'integer', minimum: 0, maximum: 2 ** 53 - 1 },
   boolean: { type: 'boolean' },
+  /** A 20-byte hex address, any case. */
+  address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+  /** A 32-byte hex value (hashes, roots, on-chain campaign ids). */
+  bytes32: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
   /** Comma-separated list of enum values, e.g. `LIVE,PAST`. */
   commaList: (values: readonly string[]) => ({ type: 'string', pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`, 'x-comma-list': [...values] }),
 } as const;

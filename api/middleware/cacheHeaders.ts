@@ -24,8 +24,9 @@ export function cacheHeaders() {
       await tag(ctx, async () => {
         await next();
         if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.status !== 200 || ctx.response.get('cache-control')) return;
-        ctx.set('cache-control', isPrivateRequest(ctx) ? 'private, no-store' : `public, max-age=${PUBLIC_MAX_AGE}, stale-while-revalidate=${2 * PUBLIC_MAX_AGE}`);
-        if (isPrivateRequest(ctx)) ctx.vary('cookie');
+        const isPrivate = isPrivateRequest(ctx);
+        ctx.set('cache-control', isPrivate ? 'private, no-store' : `public, max-age=${PUBLIC_MAX_AGE}, stale-while-revalidate=${2 * PUBLIC_MAX_AGE}`);
+        if (isPrivate) ctx.vary('cookie');
       });
     });
   };

@@ -3,14 +3,14 @@ import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import { requireCredential, type AuthContext } from '../../middleware/auth.js';
-import { validate } from '../../validate.js';
+import { fields, validate } from '../../validate.js';
 import { createCampaignList, deleteCampaignList, getCampaignList, listCampaignLists, updateCampaignList, type CampaignListRow } from './repo.js';
 
 /** Most campaign ids one list holds. */
 const MAX_IDS = 10_000;
 const NAME = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9 _.-]+$' } as const;
 const IDS = { type: 'array', maxItems: MAX_IDS, items: { type: 'string', pattern: '^[0-9]{1,20}$' } } as const;
-const ADDRESS = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
+const ADDRESS = fields.address;
 const none = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 const serialize = (r: CampaignListRow) => ({ owner: r.owner, name: r.name, campaignIds: r.campaign_ids, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString() });

@@ -7,7 +7,7 @@ export const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'] as const;
 export const DISTRIBUTION_FILTER_TYPES = ['FIX_REWARD', 'MAX_REWARD', 'DUTCH_AUCTION', 'TOTAL_APR'] as const;
 
 const text = { type: 'string', minLength: 1, maxLength: 256 } as const;
-const address = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
+const address = fields.address;
 /** Array parameters: repeated keys (`?a=1&a=2`) or comma lists (`?a=1,2`), split by toListParams. */
 const list = (item: Record<string, unknown> = { type: 'string', minLength: 1, maxLength: 4096 }) => ({ type: 'array', maxItems: 100, items: item }) as const;
 const commaItems = (pattern: string) => list({ type: 'string', pattern: `^(${pattern})(,(${pattern}))*$`, maxLength: 8192 });
@@ -96,7 +96,7 @@ export const campaignTxQuery = {
   type: 'object',
   additionalProperties: false,
   required: ['hash', 'chainId'],
-  properties: { hash: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' }, chainId: fields.chainId },
+  properties: { hash: fields.bytes32, chainId: fields.chainId },
 } as const;
 
 export type CampaignTxQuery = { hash: string; chainId: number };

@@ -1,7 +1,7 @@
 import { fields } from '../../validate.js';
 import { addressField, chainIdListField } from '../users/params.js';
 
-const bytes32 = { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } as const;
+const bytes32 = fields.bytes32;
 
 /** GET /v4/claims query (api-facts §3.3). */
 export const listClaimsQuery = {

@@ -5,7 +5,7 @@ export const configHashParams = {
   type: 'object',
   additionalProperties: false,
   required: ['hash'],
-  properties: { hash: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } },
+  properties: { hash: fields.bytes32 },
 } as const;
 
 /**

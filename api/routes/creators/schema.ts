@@ -9,7 +9,7 @@ export const listCreatorsQuery = {
   additionalProperties: false,
   properties: {
     id: { type: 'string', minLength: 1, maxLength: 64 },
-    address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    address: fields.address,
     search: { type: 'string', minLength: 1, maxLength: 100 },
     page: fields.page,
     items: fields.items,

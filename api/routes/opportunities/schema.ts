@@ -1,10 +1,12 @@
 import { OPPORTUNITY_ACTIONS } from '../../../indexer/campaignTypes.js';
 import { fields } from '../../validate.js';
+import { CAMPAIGN_STATUSES, DISTRIBUTION_FILTER_TYPES, TOKEN_TYPES, type CampaignStatus } from '../campaigns/schema.js';
 
-export const OPPORTUNITY_STATUSES = ['LIVE', 'PAST', 'SOON'] as const;
-export type OpportunityStatusFilter = (typeof OPPORTUNITY_STATUSES)[number];
-export const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'] as const;
-export const DISTRIBUTION_TYPES = ['FIX_REWARD', 'MAX_REWARD', 'DUTCH_AUCTION', 'TOTAL_APR'] as const;
+/** The status, token-type and distribution filters are the campaign list's (one declaration). */
+export const OPPORTUNITY_STATUSES = CAMPAIGN_STATUSES;
+export type OpportunityStatusFilter = CampaignStatus;
+export { TOKEN_TYPES };
+export const DISTRIBUTION_TYPES = DISTRIBUTION_FILTER_TYPES;
 /** Accepted `sort` values → the document field sorted on (`rewards` is dailyRewards). */
 export const SORT_FIELDS = {
   apr: 'apr', tvl: 'tvl', rewards: 'dailyRewards', maxDailyRewards: 'maxDailyRewards', lastCampaignCreatedAt: 'lastCampaignCreatedAt',
@@ -24,7 +26,7 @@ const plainList = { type: 'string', minLength: 1, maxLength: 2000 };
 /** Comma list that may also be repeated (`?tokenTypes=TOKEN&tokenTypes=POINT`); coerced to an array. */
 const repeatableList = (values: readonly string[]) => ({ type: 'array', maxItems: 10, items: fields.commaList(values) });
 const amount = { type: 'number', minimum: -1e308, maximum: 1e308 };
-const address = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' };
+const address = fields.address;
 
 /** CREATOR-OPP-FILTERS (spec): OPP-FILTERS without campaignId, creator*, point, campaigns, excludeSubCampaigns, withInvalids. */
 const creatorOppFilterProperties = {

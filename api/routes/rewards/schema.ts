@@ -7,7 +7,7 @@ export const listRewardsQuery = {
   required: ['chainId', 'campaignId'],
   properties: {
     chainId: fields.chainId,
-    campaignId: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+    campaignId: fields.bytes32,
     hide: { ...fields.boolean, default: false },
     page: fields.page,
     items: fields.items,

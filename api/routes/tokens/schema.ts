@@ -14,7 +14,7 @@ export const listTokensQuery = {
     displaySymbol: text,
     chainId: fields.chainId,
     isNative: fields.boolean,
-    address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    address: fields.address,
     name: text,
     search: text,
     verified: fields.boolean,

@@ -1,7 +1,8 @@
+import { fields } from '../../validate.js';
 import type { FieldError } from '../../errors.js';
 
 /** Schema of an address (path or query). */
-export const addressField = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
+export const addressField = fields.address;
 
 /** Schema of a chain id list: repeated keys (`?chainId=1&chainId=2`) or comma lists (`?chainId=1,2`). */
 export const chainIdListField = { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', pattern: '^[0-9]{1,15}(,[0-9]{1,15})*$' } } as const;

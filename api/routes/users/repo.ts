@@ -29,18 +29,6 @@ export async function loadCampaignInfo(db: Db, chainId: number, campaignIds: rea
   return new Map(rows.map((r) => [r.campaign_id, { campaignId: r.campaign_id, start: Number(r.start), end: Number(r.end), opportunityId: r.opportunity_id }]));
 }
 
-/** An opportunity row (table opportunities). */
-export type OpportunityInfo = { id: string; chainId: number; type: string; identifier: string; action: string };
-
-/** Opportunities by id (table opportunities). */
-export async function loadOpportunities(db: Db, ids: readonly string[]): Promise<Map<string, OpportunityInfo>> {
-  if (!ids.length) return new Map();
-  const { rows } = await db.query<{ id: string; chain_id: number; type: string; identifier: string; action: string }>(
-    'SELECT id, chain_id, type, identifier, action FROM opportunities WHERE id = ANY($1::text[])', [[...new Set(ids)]],
-  );
-  return new Map(rows.map((r) => [r.id, { id: r.id, chainId: r.chain_id, type: r.type, identifier: r.identifier, action: r.action }]));
-}
-
 /** A users row. */
 export type UserRow = { address: string; tags: string[]; tier: number };
 

@@ -28,27 +28,9 @@ export const userRewardsQuery = {
   },
 } as const;
 
-/** GET /v4/users/{address}/rewards/breakdowns query. */
-export const userBreakdownsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    chainIds: chainIdListField,
-    tags: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 64 } },
-    reloadChainId: fields.chainId,
-    test: { ...fields.boolean, default: false },
-    claimableOnly: { ...fields.boolean, default: false },
-  },
-} as const;
-
-/** Query of the on-chain reads (terms, recipient, operator): one chain. */
-export const chainQuery = { type: 'object', additionalProperties: false, required: ['chainId'], properties: { chainId: fields.chainId } } as const;
-
 export type UserParams = { address: string };
 export type RecipientParams = { address: string; token: string };
 export type OperatorParams = { address: string; operatorAddress: string };
 export type UserRewardsQuery = {
   chainId: string[]; breakdownPage: number; reloadChainId?: number; test: boolean; claimableOnly: boolean; type?: (typeof TOKEN_TYPES)[number];
 };
-export type UserBreakdownsQuery = { chainIds?: string[]; tags?: string[]; reloadChainId?: number; test: boolean; claimableOnly: boolean };
-export type ChainQuery = { chainId: number };

@@ -1,4 +1,5 @@
-const ADDRESS = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
+import { fields } from '../../../validate.js';
+const ADDRESS = fields.address;
 const UINT = { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1 } as const;
 
 /** Body of POST /v4/campaigns/generate-payload (spec table; numbers may arrive as numeric strings). */
