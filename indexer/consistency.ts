@@ -4,12 +4,11 @@ import { indexNames } from '../internal/es.js';
 import type { PgClient, PgPool } from '../internal/pg.js';
 import { INDEX_FAMILIES, type IndexFamily } from '../search-mappings/aliases.js';
 import { buildDocuments } from './buildDocuments.js';
+import { familyIdPages } from './familyIds.js';
 import { outboxDepth } from './store/outbox.js';
 import { COMPARED_FIELDS, compareDocuments, type FieldDifference } from './compareDocuments.js';
 
 /** Table each family's ids come from. */
-const SOURCE_TABLE: Record<IndexFamily, string> = { campaigns: 'campaigns', opportunities: 'opportunities' };
-
 export type StaleDocument = { id: string; differences: FieldDifference[] };
 
 /** Differences of one kind; `ids`/`documents` list at most `maxIds` of them, `count` all. */
@@ -79,17 +78,10 @@ type Finding = { id: string; kind: 'missing' | 'extra' | 'stale'; differences: F
 
 /** Pass 1: every id of the table, built and compared with the realtime document. */
 async function scanPostgres(ctx: FamilyContext): Promise<{ suspects: { ids: string[]; expected: Set<string> }; postgres: number }> {
-  const table = SOURCE_TABLE[ctx.family];
   const expected = new Set<string>();
   const ids: string[] = [];
-  let last: string | null = null;
-  for (;;) {
-    const page: { rows: { id: string }[] } = last === null
-      ? await ctx.client.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY id LIMIT $1`, [ctx.batchSize])
-      : await ctx.client.query<{ id: string }>(`SELECT id FROM ${table} WHERE id > $1 ORDER BY id LIMIT $2`, [last, ctx.batchSize]);
-    if (!page.rows.length) break;
-    last = page.rows[page.rows.length - 1]!.id;
-    const findings = await compareIds(ctx, page.rows.map((r) => r.id), (id) => expected.add(id));
+  for await (const page of familyIdPages(ctx.client, ctx.family, ctx.batchSize)) {
+    const findings = await compareIds(ctx, page, (id) => expected.add(id));
     ids.push(...findings.map((f) => f.id));
   }
   return { suspects: { ids, expected }, postgres: expected.size };

@@ -9,6 +9,7 @@ import type { PgPool } from '../internal/pg.js';
 import type { IndexFamily } from '../search-mappings/aliases.js';
 import { createIndex, latestVersion, listFamilyIndices, loadIndexDefinition, nextIndexName } from '../search-mappings/aliases.js';
 import { buildDocuments } from './buildDocuments.js';
+import { familyIdPages, SOURCE_TABLE } from './familyIds.js';
 import { bulkWrite } from './publish.js';
 import { discardReindexWindow, openReindexWindow, replayAbandonedWindows, swapWithReplay } from './reindexWindow.js';
 
@@ -16,8 +17,6 @@ import { discardReindexWindow, openReindexWindow, replayAbandonedWindows, swapWi
 const REINDEX_LOCK_NAMESPACE = 0x726978; // "rix"
 
 /** Table each family's ids are streamed from. */
-const SOURCE_TABLE: Record<IndexFamily, string> = { campaigns: 'campaigns', opportunities: 'opportunities' };
-
 export class ReindexError extends BaseError {
   override name = 'ReindexError';
 }
@@ -164,20 +163,17 @@ async function streamDocuments({ config, pg, es, logger, family, index, batchSiz
     const progress = createProgress({ logger, total, unit: 'rows', minTotal: 1 });
     let rows = 0;
     let documents = 0;
-    let last: string | null = null;
-    for (;;) {
+    const checkAborted = () => {
       if (signal?.aborted) throw new ReindexError('reindex aborted', { details: { family, rows } });
-      const page: { rows: { id: string }[] } = last === null
-        ? await client.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY id LIMIT $1`, [batchSize])
-        : await client.query<{ id: string }>(`SELECT id FROM ${table} WHERE id > $1 ORDER BY id LIMIT $2`, [last, batchSize]);
-      if (!page.rows.length) break;
-      const ids = page.rows.map((r) => r.id);
-      last = ids[ids.length - 1]!;
+    };
+    checkAborted();
+    for await (const ids of familyIdPages(client, family, batchSize)) {
       const built = await buildDocuments(client, family, ids, { chainNames, now: new Date() });
       documents += (await bulkWrite({ es, index, upserts: built.upserts })).indexed;
       rows += ids.length;
       progress.advance(ids.length, { index, documents });
       await onProgress?.({ done: rows, total: Math.max(total, rows) });
+      checkAborted(); // before the next page is read
     }
     return { rows, documents };
   } finally {

@@ -20,8 +20,12 @@ export const syncTokens: Job = {
       if (deps.signal.aborted) break;
       const chainClient = deps.rpc.get(chain.id);
       if (!chainClient) continue;
-      const metadata = await readTokenMetadata(chainClient, await listTokenAddresses(deps.pg, chain.id), deps.logger);
-      const configured = await readTokenMetadata(chainClient, chain.tokens.map((t) => t.address.toLowerCase()), deps.logger);
+      // One metadata read over the stored and the configured tokens (after the first run, the same ones).
+      const stored = new Set(await listTokenAddresses(deps.pg, chain.id));
+      const configuredAddresses = new Set(chain.tokens.map((t) => t.address.toLowerCase()));
+      const rows = await readTokenMetadata(chainClient, [...new Set([...stored, ...configuredAddresses])], deps.logger);
+      const metadata = rows.filter((r) => stored.has(r.address));
+      const configured = rows.filter((r) => configuredAddresses.has(r.address));
       await withTransaction(deps.pg, async (tx) => {
         await upsertTokens(tx, [...configured, { chainId: chain.id, address: NATIVE_TOKEN_ADDRESS, ...chain.nativeToken }]);
         const touched = new Set([
