@@ -21,7 +21,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestLog(deps.logger));
   app.use(errorHandler);
   const identity = identityOf(deps);
-  app.use(authenticate({ jwtSecret: deps.config.jwtSecret, lookup: identity.lookup, usage: identity.usage }));
+  app.use(authenticate({ jwtSecret: deps.config.jwtSecret, backOfficeToken: deps.config.backOfficeToken, lookup: identity.lookup, usage: identity.usage }));
   // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
   // limits, so suites firing many requests per second are not throttled.
   const rateLimits: RateLimits | undefined = deps.config.rateLimits;

@@ -48,6 +48,8 @@ export type Config = {
   esIndexPrefix: string;
   esRequestTimeoutMs: number;
   jwtSecret: string;
+  /** The back-office credential (header `authorization`); unset = no caller is back office. */
+  backOfficeToken?: string;
   chains: ChainConfig[];
   indexer: { maxLogRange: number; maxBlockBatch: number; rpcTimeoutMs: number; rpcRetries: number; publishBatch: number };
   prices: { apiUrl?: string; apiTimeoutMs: number; maxAgeSeconds: number };
@@ -144,6 +146,7 @@ const envSchema = {
     ES_INDEX_PREFIX: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,40}$', default: 'rewards' },
     ES_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     JWT_SECRET: { type: 'string', minLength: 32 },
+    BACK_OFFICE_TOKEN: { type: 'string', minLength: 32, pattern: '^\\S+$' },
     CHAINS: { type: 'string' },
     CHAINS_FILE: { type: 'string' },
     INDEXER_MAX_LOG_RANGE: { type: 'integer', minimum: 1, maximum: 1000000, default: 5000 },
@@ -194,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     esIndexPrefix: v['ES_INDEX_PREFIX'],
     esRequestTimeoutMs: v['ES_REQUEST_TIMEOUT_MS'],
     jwtSecret,
+    ...(v['BACK_OFFICE_TOKEN'] ? { backOfficeToken: v['BACK_OFFICE_TOKEN'] } : {}),
     chains: loadChains(env),
     indexer: {
       maxLogRange: v['INDEXER_MAX_LOG_RANGE'],

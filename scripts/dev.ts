@@ -25,8 +25,8 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = `${ROOT}.data`;
 
 /** A development JWT secret generated once and kept in .data (never committed). */
-function devSecret(): string {
-  const file = `${DATA}/dev-jwt-secret`;
+function devSecret(name = 'dev-jwt-secret'): string {
+  const file = `${DATA}/${name}`;
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
@@ -40,6 +40,7 @@ function devSecret(): string {
 async function main(): Promise<void> {
   mkdirSync(DATA, { recursive: true });
   process.env['JWT_SECRET'] ||= devSecret();
+  process.env['BACK_OFFICE_TOKEN'] ||= devSecret('dev-back-office-token');
   // External sources of the demo: a local coins-price API (markets have no feed) and a tree directory.
   const priceApi = await startPriceApiServer();
   process.env['PRICE_API_URL'] ||= priceApi.url;
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
   stops.push(() => scheduler.stop());
   const api = await startApiServer({ config, logger });
   stops.push(() => api.close());
-  logger.info({ msg: 'ready', api: api.url, try: `${api.url}/v4/campaigns`, health: `${api.url}/v4/health` });
+  logger.info({ msg: 'ready', api: api.url, try: `${api.url}/v4/campaigns`, health: `${api.url}/v4/health`, back_office_token_file: `${DATA}/dev-back-office-token` });
 }
 
 main().catch((error) => {

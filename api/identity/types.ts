@@ -24,6 +24,8 @@ export type AuthState = {
   auth: Auth | null;
   session: SessionClaims | null;
   apiKey: ApiKeyIdentity | null;
+  /** The `authorization` header carried the back-office token (api-facts §4: no address, tier 0). */
+  backOffice: boolean;
   sessionProblem?: CredentialProblem;
   apiKeyProblem?: CredentialProblem;
 };

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next, ParameterizedContext } from 'koa';
 import { AppError } from '../errors.js';
 import type { CredentialLookup } from '../identity/credentials.js';
@@ -8,7 +9,7 @@ import type { UsageBuffer } from '../usage/usageBuffer.js';
 /** Koa context whose state carries the resolved identity. */
 export type AuthContext = ParameterizedContext<AuthState>;
 
-export type AuthenticateParams = { jwtSecret: string; lookup: CredentialLookup; usage: UsageBuffer };
+export type AuthenticateParams = { jwtSecret: string; backOfficeToken?: string; lookup: CredentialLookup; usage: UsageBuffer };
 
 /** The session token: cookie `jwt`, else `Authorization: Bearer <jwt>` (the cookie wins when both are sent). */
 export function sessionTokenOf(ctx: Context): string | undefined {
@@ -25,11 +26,13 @@ export function sessionTokenOf(ctx: Context): string | undefined {
  * with a valid key is counted per key × endpoint (method + route pattern) × day in memory.
  * Tables: api_keys, revoked_tokens (through `lookup`).
  */
-export function authenticate({ jwtSecret, lookup, usage }: AuthenticateParams) {
+export function authenticate({ jwtSecret, backOfficeToken, lookup, usage }: AuthenticateParams) {
+  const isBackOffice = backOfficeMatcher(backOfficeToken);
   return async (ctx: Context, next: Next): Promise<void> => {
     const state = ctx.state as AuthState;
     state.auth = null, state.session = null, state.apiKey = null;
-    const token = sessionTokenOf(ctx);
+    state.backOffice = isBackOffice(ctx.get('authorization'));
+    const token = state.backOffice ? ctx.cookies.get('jwt') : sessionTokenOf(ctx);
     if (token) {
       const verified = verifySession(token, jwtSecret);
       if (!verified.ok) state.sessionProblem = verified.problem;
@@ -49,6 +52,19 @@ export function authenticate({ jwtSecret, lookup, usage }: AuthenticateParams) {
     } finally {
       if (apiKey) usage.record(apiKey.id, `${ctx.method} ${(ctx as { _matchedRoute?: string })._matchedRoute ?? '(unmatched)'}`);
     }
+  };
+}
+
+/**
+ * Whether an `authorization` header carries the back-office token (raw or `Bearer <token>`),
+ * compared in constant time over sha-256 digests so neither length nor content leaks.
+ */
+export function backOfficeMatcher(token: string | undefined): (header: string) => boolean {
+  if (!token) return () => false;
+  const expected = createHash('sha256').update(token).digest();
+  return (header) => {
+    const value = header.replace(/^Bearer\s+/i, '').trim();
+    return value.length > 0 && timingSafeEqual(createHash('sha256').update(value).digest(), expected);
   };
 }
 
@@ -80,6 +96,18 @@ export async function requireCredential(ctx: AuthContext, next: Next): Promise<v
   if (!ctx.state.auth) {
     const problem = ctx.state.sessionProblem ?? ctx.state.apiKeyProblem;
     throw new AppError(401, 'UNAUTHORIZED', problem ? `The credential ${PROBLEM_TEXT[problem]}` : 'A wallet session (jwt cookie) or an x-api-key is required');
+  }
+  await next();
+}
+
+/**
+ * Route guard: the back-office credential (header `authorization`) is required. No credential or a
+ * bad one is 401; a valid wallet session or API key that is not back office is 403.
+ */
+export async function requireBackOffice(ctx: AuthContext, next: Next): Promise<void> {
+  if (!ctx.state.backOffice) {
+    if (ctx.state.auth) throw new AppError(403, 'FORBIDDEN', 'This route is restricted to the back office');
+    throw new AppError(401, 'UNAUTHORIZED', 'The back-office credential is required in the authorization header');
   }
   await next();
 }

@@ -4,6 +4,9 @@ import type { Devnet } from '../../contracts/devnet.js';
 import { loadConfig, type ChainConfig, type Config } from '../../internal/config.js';
 
 /** Database of the test suite; never the quick start's. */
+/** The back-office credential every test config carries (header `authorization`). */
+export const TEST_BACK_OFFICE_TOKEN = 'test-back-office-token-0123456789abcdef';
+
 export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_test';
 export const TEST_ES_URL = process.env['TEST_ES_URL'] ?? process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 
@@ -46,6 +49,7 @@ export function testConfig({ chains, esIndexPrefix, env = {} }: { chains: ChainC
     ES_INDEX_PREFIX: esIndexPrefix,
     CHAINS: JSON.stringify(chains),
     RPC_RETRIES: '1',
+    BACK_OFFICE_TOKEN: TEST_BACK_OFFICE_TOKEN,
     ...env,
   });
 }
