@@ -1,23 +1,36 @@
+import type { Context, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 
 /** Largest accepted request body (JSON, form or multipart fields). */
-const BODY_LIMIT = '64kb';
+const BODY_LIMIT = 64 * 1024;
+/**
+ * Routes whose bodies are legitimately larger, with their limit: a key-value batch holds up to
+ * 1000 entries of a 66-character address and a 1024-character value (≈ 1.1 MB of JSON).
+ */
+const LARGE_BODY_ROUTES: [RegExp, number][] = [[/^\/v4\/key-value-stores\/[^/]+\/entries\/batch\/?$/, 2 * 1024 * 1024]];
+
+function parserWithLimit(limit: number) {
+  return koaBody({
+    json: true,
+    urlencoded: true,
+    multipart: true,
+    jsonLimit: limit,
+    formLimit: limit,
+    textLimit: limit,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    formidable: { maxFileSize: 0, maxFields: 1000, maxFieldsSize: limit, allowEmptyFiles: false },
+  });
+}
 
 /**
  * Request bodies for write routes, accepted as application/json, application/x-www-form-urlencoded
  * or multipart/form-data (spec: shared conventions); the values arrive on ctx.request.body, where
  * route schemas coerce numbers and booleans sent as strings. A malformed or oversized body is a
- * 400/413 problem (the error handler maps koa-body's HTTP errors).
+ * 400/413 problem (the error handler maps koa-body's HTTP errors). 64 KiB, except the routes of
+ * LARGE_BODY_ROUTES.
  */
 export function bodyParser() {
-  return koaBody({
-    json: true,
-    urlencoded: true,
-    multipart: true,
-    jsonLimit: BODY_LIMIT,
-    formLimit: BODY_LIMIT,
-    textLimit: BODY_LIMIT,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    formidable: { maxFileSize: 0, maxFields: 1000, maxFieldsSize: 64 * 1024, allowEmptyFiles: false },
-  });
+  const standard = parserWithLimit(BODY_LIMIT);
+  const large = LARGE_BODY_ROUTES.map(([path, limit]) => [path, parserWithLimit(limit)] as const);
+  return (ctx: Context, next: Next) => (large.find(([path]) => path.test(ctx.path))?.[1] ?? standard)(ctx, next);
 }

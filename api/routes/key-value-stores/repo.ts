@@ -1,0 +1,159 @@
+import { withTransaction as inWriteTransaction, type PgClient, type PgPool } from '../../../internal/pg.js';
+import type { AccessMode, CreateStoreBody, EntryInput, QuotaBody, StoreType, UpdateStoreBody } from './schema.js';
+
+export type QuotaRow = { owner_address: string; max_configs: number; max_size_limit: number; allowed_types: StoreType[]; created_at: Date; updated_at: Date };
+export type StoreRow = {
+  key: string; id: string; owner_address: string; type: StoreType; description: string | null; size_limit: number;
+  public_read: boolean; access_mode: AccessMode; entry_count: number; created_at: Date; updated_at: Date;
+};
+export type EntryRow = { address: string; value: string; written_by: string; created_at: Date; updated_at: Date };
+
+/** Why a write was refused; the router turns each into its problem body. */
+export type KvRefusal =
+  | { refused: 'no-quota' }
+  | { refused: 'type-not-allowed'; allowed: StoreType[] }
+  | { refused: 'size-over-quota'; max: number }
+  | { refused: 'too-many-stores'; max: number }
+  | { refused: 'exists' }
+  | { refused: 'missing' }
+  | { refused: 'below-count'; count: number }
+  | { refused: 'store-full'; sizeLimit: number; count: number; adding: number };
+
+export const isRefusal = (r: unknown): r is KvRefusal => typeof r === 'object' && r !== null && 'refused' in r;
+
+/** Grants or replaces a creator's quota (back office). Tables: kv_quotas. */
+export async function upsertQuota(db: PgPool, q: QuotaBody): Promise<QuotaRow> {
+  return inWriteTransaction(db, async (tx) => (await tx.query<QuotaRow>(
+    `INSERT INTO kv_quotas (owner_address, max_configs, max_size_limit, allowed_types) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (owner_address) DO UPDATE SET max_configs = EXCLUDED.max_configs, max_size_limit = EXCLUDED.max_size_limit,
+       allowed_types = EXCLUDED.allowed_types, updated_at = now()
+     RETURNING *`, [q.ownerAddress.toLowerCase(), q.maxConfigs, q.maxSizeLimit, q.allowedTypes],
+  )).rows[0]!);
+}
+
+/**
+ * Creates a store under the owner's quota, which is locked for the transaction so two racing
+ * creations cannot both pass `maxConfigs`. `sizeLimit` defaults to the quota's `maxSizeLimit`.
+ * Tables: kv_quotas, kv_stores.
+ */
+export async function createStore(db: PgPool, owner: string, key: string, body: CreateStoreBody): Promise<StoreRow | KvRefusal> {
+  return inWriteTransaction(db, async (tx) => {
+    const quota = (await tx.query<QuotaRow>('SELECT * FROM kv_quotas WHERE owner_address = $1 FOR UPDATE', [owner])).rows[0];
+    if (!quota) return { refused: 'no-quota' };
+    if (!quota.allowed_types.includes(body.type)) return { refused: 'type-not-allowed', allowed: quota.allowed_types };
+    const sizeLimit = body.sizeLimit ?? quota.max_size_limit;
+    if (sizeLimit > quota.max_size_limit) return { refused: 'size-over-quota', max: quota.max_size_limit };
+    const { rows: [owned] } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM kv_stores WHERE owner_address = $1', [owner]);
+    if (owned!.n >= quota.max_configs) return { refused: 'too-many-stores', max: quota.max_configs };
+    const { rows } = await tx.query<StoreRow>(
+      `INSERT INTO kv_stores (key, owner_address, type, description, size_limit, public_read, access_mode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING RETURNING *`,
+      [key, owner, body.type, body.description ?? null, sizeLimit, body.publicRead, body.accessMode],
+    );
+    return rows[0] ?? { refused: 'exists' };
+  });
+}
+
+/** Stores owned by an address, by key. Tables: kv_stores. */
+export async function listStores(db: PgPool, owner: string): Promise<StoreRow[]> {
+  return (await db.query<StoreRow>('SELECT * FROM kv_stores WHERE owner_address = $1 ORDER BY key', [owner])).rows;
+}
+
+export async function getStore(db: PgPool, key: string): Promise<StoreRow | null> {
+  return (await db.query<StoreRow>('SELECT * FROM kv_stores WHERE key = $1', [key])).rows[0] ?? null;
+}
+
+/**
+ * Updates an owned store. A new `sizeLimit` must fit the owner's current quota and hold the entries
+ * already stored. Tables: kv_quotas, kv_stores.
+ */
+export async function updateStore(db: PgPool, owner: string, key: string, patch: UpdateStoreBody): Promise<StoreRow | KvRefusal> {
+  return inWriteTransaction(db, async (tx) => {
+    const store = await lockStore(tx, key);
+    if (!store || store.owner_address !== owner) return { refused: 'missing' };
+    if (patch.sizeLimit !== undefined) {
+      const quota = (await tx.query<QuotaRow>('SELECT * FROM kv_quotas WHERE owner_address = $1', [owner])).rows[0];
+      if (!quota) return { refused: 'no-quota' };
+      if (patch.sizeLimit > quota.max_size_limit) return { refused: 'size-over-quota', max: quota.max_size_limit };
+      if (patch.sizeLimit < store.entry_count) return { refused: 'below-count', count: store.entry_count };
+    }
+    return (await tx.query<StoreRow>(
+      `UPDATE kv_stores SET description = CASE WHEN $2::boolean THEN $3 ELSE description END, public_read = COALESCE($4, public_read),
+         size_limit = COALESCE($5, size_limit), access_mode = COALESCE($6, access_mode), updated_at = now()
+       WHERE key = $1 RETURNING *`,
+      [key, patch.description !== undefined, patch.description ?? null, patch.publicRead ?? null, patch.sizeLimit ?? null, patch.accessMode ?? null],
+    )).rows[0]!;
+  });
+}
+
+/** Deletes an owned store with all its entries (cascade). Tables: kv_stores, kv_entries. */
+export async function deleteStore(db: PgPool, owner: string, key: string): Promise<boolean> {
+  return inWriteTransaction(db, async (tx) => Boolean((await tx.query('DELETE FROM kv_stores WHERE key = $1 AND owner_address = $2', [key, owner])).rowCount));
+}
+
+async function lockStore(tx: PgClient, key: string): Promise<StoreRow | undefined> {
+  return (await tx.query<StoreRow>('SELECT * FROM kv_stores WHERE key = $1 FOR UPDATE', [key])).rows[0];
+}
+
+/**
+ * Upserts entries (de-duplicated by address, the last one wins) as one transaction under the store
+ * row's lock: the entries that are new are counted and, if the store would pass its `sizeLimit`,
+ * the whole batch is rolled back. Racing batches serialize on the lock, so the limit always holds.
+ * Tables: kv_stores, kv_entries.
+ */
+export async function upsertEntries(db: PgPool, key: string, entries: EntryInput[], writer: string): Promise<{ rows: EntryRow[] } | KvRefusal> {
+  const byAddress = new Map(entries.map((e) => [e.address.toLowerCase(), e.value]));
+  return inWriteTransaction<{ rows: EntryRow[] } | KvRefusal>(db, async (tx) => {
+    const store = await lockStore(tx, key);
+    if (!store) return { refused: 'missing' };
+    const { rows } = await tx.query<EntryRow & { inserted: boolean }>(
+      `INSERT INTO kv_entries (store_key, address, value, written_by)
+       SELECT $1, a, v, $4 FROM unnest($2::text[], $3::text[]) AS t(a, v)
+       ON CONFLICT (store_key, address) DO UPDATE SET value = EXCLUDED.value, written_by = EXCLUDED.written_by, updated_at = now()
+       RETURNING address, value, written_by, created_at, updated_at, (xmax = 0) AS inserted`,
+      [key, [...byAddress.keys()], [...byAddress.values()], writer],
+    );
+    const adding = rows.filter((r) => r.inserted).length;
+    if (store.entry_count + adding > store.size_limit) {
+      // Throwing rolls the inserts back: a batch that does not fit lands not at all.
+      throw new StoreFullError({ refused: 'store-full', sizeLimit: store.size_limit, count: store.entry_count, adding });
+    }
+    if (adding) await tx.query('UPDATE kv_stores SET entry_count = entry_count + $2, updated_at = now() WHERE key = $1', [key, adding]);
+    return { rows };
+  }).catch((e: unknown) => {
+    if (e instanceof StoreFullError) return e.refusal;
+    throw e;
+  });
+}
+
+class StoreFullError extends Error {
+  override name = 'StoreFullError';
+  constructor(readonly refusal: KvRefusal) {
+    super('store full');
+  }
+}
+
+export async function getEntry(db: PgPool, key: string, address: string): Promise<EntryRow | null> {
+  return (await db.query<EntryRow>('SELECT * FROM kv_entries WHERE store_key = $1 AND address = $2', [key, address.toLowerCase()])).rows[0] ?? null;
+}
+
+/** One page of a store's entries by address, optionally only those whose value equals `value`. */
+export async function listEntries(db: PgPool, key: string, q: { page: number; pageSize: number; value?: string }): Promise<{ rows: EntryRow[]; total: number }> {
+  const params = [key, q.value ?? null];
+  const where = 'store_key = $1 AND ($2::text IS NULL OR value = $2)';
+  const [page, count] = await Promise.all([
+    db.query<EntryRow>(`SELECT * FROM kv_entries WHERE ${where} ORDER BY address LIMIT $3 OFFSET $4`, [...params, q.pageSize, q.page * q.pageSize]),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM kv_entries WHERE ${where}`, params),
+  ]);
+  return { rows: page.rows, total: count.rows[0]!.n };
+}
+
+/** Deletes one entry and releases its slot. Tables: kv_stores, kv_entries. */
+export async function deleteEntry(db: PgPool, key: string, address: string): Promise<boolean> {
+  return inWriteTransaction(db, async (tx) => {
+    if (!(await lockStore(tx, key))) return false;
+    const { rowCount } = await tx.query('DELETE FROM kv_entries WHERE store_key = $1 AND address = $2', [key, address.toLowerCase()]);
+    if (rowCount) await tx.query('UPDATE kv_stores SET entry_count = entry_count - 1, updated_at = now() WHERE key = $1', [key]);
+    return Boolean(rowCount);
+  });
+}
