@@ -24,6 +24,7 @@ import { usersRouter } from './users/router.js';
 import { ratchetRouter } from './ratchet/router.js';
 import { campaignListsRouter } from './campaign-lists/router.js';
 import { keyValueStoresRouter } from './key-value-stores/router.js';
+import { campaignAccessRouter } from './campaign-access/router.js';
 
 /** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
 export function createRoutes(deps: ApiDeps): Router {
@@ -31,7 +32,7 @@ export function createRoutes(deps: ApiDeps): Router {
   const metrics = metricsRouter(deps);
   root.use(metrics.routes(), metrics.allowedMethods({ throw: true }));
   const v4 = new Router({ prefix: '/v4' });
-  for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
+  for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignAccessRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
     enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter]) {
     const router = family(deps);

@@ -111,7 +111,7 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     pauseCompute: null,
     pausePrecompute: null,
     hasOverrides: src.has_overrides ?? false,
-    isPrivate: false,
+    isPrivate: src.is_private ?? false,
     hidden: false,
     hideLeaderboard: false,
     campaignEncodingHash: campaignEncodingHash(src.campaign_data),

@@ -17,6 +17,8 @@ export type CampaignSource = {
   opportunity_id: string | null;
   params: Record<string, unknown>;
   has_overrides: boolean;
+  /** Set by the creator or the back office (campaign_privacy); false when never set. */
+  is_private: boolean;
   parent_campaign_id: string | null;
   /** Topmost ancestor of a sub-campaign; null for a campaign without parent. */
   root_campaign_id: string | null;
@@ -49,7 +51,7 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
   const { rows } = await client.query<CampaignSource>(
     `SELECT c.id, c.distribution_chain_id, c.compute_chain_id, c.campaign_id, c.creator, c.reward_token, c.amount::text AS amount,
        c.campaign_type, c.start_timestamp, c.end_timestamp, c.campaign_data, c.main_parameter, c.opportunity_id, c.params,
-       c.has_overrides, c.parent_campaign_id, c.created_at,
+       c.has_overrides, COALESCE(pv.is_private, false) AS is_private, c.parent_campaign_id, c.created_at,
        COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns k WHERE k.parent_campaign_id = c.id), '{}') AS child_campaign_ids,
        CASE WHEN c.parent_campaign_id IS NULL THEN NULL ELSE (WITH RECURSIVE up(id, parent, depth) AS (
           SELECT p.id, p.parent_campaign_id, 1 FROM campaigns p WHERE p.id = c.parent_campaign_id
@@ -63,6 +65,7 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
      FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
      LEFT JOIN token_prices p ON p.token_id = t.id
      LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id
+     LEFT JOIN campaign_privacy pv ON pv.campaign_db_id = c.id
      WHERE c.id = ANY($1::text[])`,
     [ids],
   );

@@ -179,7 +179,7 @@ function campaignSourceOf(c: GeneratedBatch['campaigns'][number], reward: Reward
   return {
     id: c.id, distribution_chain_id: c.chainId, compute_chain_id: c.chainId, campaign_id: c.campaignId, creator: c.creator, reward_token: c.rewardToken,
     amount: c.amount, campaign_type: c.campaignType, start_timestamp: String(c.start), end_timestamp: String(c.end), campaign_data: c.data,
-    main_parameter: c.mainParameter, opportunity_id: c.opportunityId, params: c.params, has_overrides: false, parent_campaign_id: null, root_campaign_id: null,
+    main_parameter: c.mainParameter, opportunity_id: c.opportunityId, params: c.params, has_overrides: false, is_private: false, parent_campaign_id: null, root_campaign_id: null,
     child_campaign_ids: [], created_at: c.createdAt, token_id: reward.id, token_name: reward.symbol, token_symbol: reward.symbol,
     token_decimals: 18, token_icon: '', token_verified: true, token_is_native: false, token_is_test: reward.isTest, token_type: reward.type, token_display_symbol: null,
     token_price: null, token_price_source: null, token_price_updated_at: null, metric_apr: null, metric_daily_rewards: null, metric_daily_amount: null,

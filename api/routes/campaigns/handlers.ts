@@ -9,6 +9,8 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { searchPage } from '../../search/searchPage.js';
 import { toListParams } from './params.js';
+import type { AuthState } from '../../identity/types.js';
+import { privateVisibility } from '../campaign-access/visibility.js';
 import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery } from './query.js';
 import type { CampaignTxQuery, ListCampaignsQuery } from './schema.js';
 import { serializeCampaign, serializeCampaignWithOpportunity } from './serialize.js';
@@ -31,7 +33,8 @@ export function listCampaignsHandler(deps: ApiDeps) {
     const p = normalized.params;
     const listIds = p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
     const now = nowSeconds(deps);
-    const { query, sort } = buildListQuery(p, now, listIds);
+    const visible = await privateVisibility(deps, ctx.state as AuthState, q.showPrivate);
+    const { query, sort } = buildListQuery(p, now, listIds, visible);
     const [docs, chains] = await Promise.all([
       searchPage<CampaignDocument>({ es: deps.es, index, query, sort, page: p.page, items: p.items, timeoutMs: deps.config.esRequestTimeoutMs }),
       currentChainRecords(deps, now),
@@ -47,8 +50,9 @@ export function getCampaignHandler(deps: ApiDeps) {
   const index = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
   return async (ctx: Context): Promise<void> => {
     const { id } = ctx.state.params as { id: string };
-    if ((ctx.state.query as { showPrivate?: boolean }).showPrivate) ctx.state.private = true;
-    const res = await searchOnce<CampaignDocument>(deps, index, buildByIdQuery(id));
+    const { showPrivate } = ctx.state.query as { showPrivate?: boolean };
+    if (showPrivate) ctx.state.private = true;
+    const res = await searchOnce<CampaignDocument>(deps, index, buildByIdQuery(id, await privateVisibility(deps, ctx.state as AuthState, showPrivate)));
     const doc = res.hits.hits[0]?._source;
     if (!doc) throw new NotFoundError(`No campaign ${id}`);
     ctx.body = serializeCampaign(doc, await currentChainRecords(deps, nowSeconds(deps)));

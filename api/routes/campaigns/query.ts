@@ -78,10 +78,23 @@ function filters(q: Q, now: number, listCampaignIds: readonly string[] | undefin
   ];
 }
 
-/** Every exclusion. Private campaigns are never listed: no caller is authorized yet. */
-function exclusions(q: Q): (Clause | null)[] {
+/**
+ * Which private campaigns a caller may see (`showPrivate=true`): none (the default), every one
+ * (back office), or these internal ids (creator, authorized, grantee, recipient).
+ */
+export type PrivateVisibility = 'none' | 'all' | readonly string[];
+
+/** Private campaigns, except those the caller may see. */
+function privateExclusion(visible: PrivateVisibility): Clause | null {
+  if (visible === 'all') return null;
+  if (visible === 'none' || !visible.length) return term('isPrivate', true);
+  return { bool: { filter: [term('isPrivate', true)], must_not: [terms('id', visible)] } };
+}
+
+/** Every exclusion. Private campaigns are listed only to callers allowed to see them. */
+function exclusions(q: Q, visible: PrivateVisibility): (Clause | null)[] {
   return [
-    term('isPrivate', true),
+    privateExclusion(visible),
     q.test ? null : term('rewardToken.isTest', true),
     q.test ? null : term('hidden', true),
     q.point === false ? term('rewardToken.type', 'POINT') : null,
@@ -99,26 +112,26 @@ export const LIST_SORT: Record<string, 'asc' | 'desc'>[] = [{ createdAt: 'desc' 
  * the handler pages through searchPage with the same query and sort).
  * @param listCampaignIds ids of the requested campaign lists, when `campaignLists` was given.
  */
-export function buildListQuery(q: Q, now: number, listCampaignIds?: readonly string[]) {
+export function buildListQuery(q: Q, now: number, listCampaignIds?: readonly string[], visible: PrivateVisibility = 'none') {
   return {
     from: q.page * q.items,
     size: q.items,
     track_total_hits: false,
-    query: { bool: { filter: present(filters(q, now, listCampaignIds)), must_not: present(exclusions(q)) } },
+    query: { bool: { filter: present(filters(q, now, listCampaignIds)), must_not: present(exclusions(q, visible)) } },
     sort: LIST_SORT,
   };
 }
 
 /**
- * Pure: one campaign by internal id or by `distributionChainId-campaignId`; private campaigns are
- * not served (no caller is authorized yet).
+ * Pure: one campaign by internal id or by `distributionChainId-campaignId`; a private campaign only
+ * when `visible` allows it.
  */
-export function buildByIdQuery(id: string) {
+export function buildByIdQuery(id: string, visible: PrivateVisibility = 'none') {
   const composite = /^(\d+)-(0x[0-9a-fA-F]{64})$/.exec(id);
   const filter = composite
     ? [term('distributionChainId', Number(composite[1])), term('campaignId', composite[2]!.toLowerCase())]
     : [term('id', id)];
-  return { size: 1, query: { bool: { filter, must_not: [term('isPrivate', true)] } } };
+  return { size: 1, query: { bool: { filter, must_not: present([privateExclusion(visible)]) } } };
 }
 
 /** Light opportunity fields attached by `withOpportunity` (api-facts §1.7). */

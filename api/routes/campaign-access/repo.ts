@@ -1,0 +1,102 @@
+import { withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
+import { enqueueOutbox } from '../../../indexer/store/outbox.js';
+
+type Queryable = Pick<PgPool, 'query'>;
+
+export type AuthorizedAddress = { address: string; canManageAccess: boolean };
+export type PrivacyRow = { is_private: boolean; recipients_can_view: boolean; authorized: AuthorizedAddress[]; updated_at: Date | null };
+export type GrantRow = { user_address: string; can_manage_access: boolean; granted_by: string; granted_at: Date };
+/** The campaign an access route is about, with its creator (lower case). */
+export type AccessCampaign = { id: string; creator: string; distribution_chain_id: number; campaign_id: string };
+
+const PUBLIC_DEFAULTS: PrivacyRow = { is_private: false, recipients_can_view: true, authorized: [], updated_at: null };
+
+/** A path id (internal, or `distributionChainId-campaignId`) → the campaign and its creator, or null. Tables: campaigns. */
+export async function loadAccessCampaign(db: Queryable, id: string): Promise<AccessCampaign | null> {
+  const composite = /^(\d+)-(0x[0-9a-fA-F]{64})$/.exec(id);
+  const select = 'SELECT id, lower(creator) AS creator, distribution_chain_id, campaign_id FROM campaigns';
+  const { rows } = composite
+    ? await db.query<AccessCampaign>(`${select} WHERE distribution_chain_id = $1 AND campaign_id = $2`, [Number(composite[1]), composite[2]!.toLowerCase()])
+    : await db.query<AccessCampaign>(`${select} WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** The campaign's privacy settings (public defaults when never set). Tables: campaign_privacy. */
+export async function loadPrivacy(db: Queryable, campaignDbId: string): Promise<PrivacyRow> {
+  const { rows } = await db.query<PrivacyRow>('SELECT is_private, recipients_can_view, authorized, updated_at FROM campaign_privacy WHERE campaign_db_id = $1', [campaignDbId]);
+  return rows[0] ?? PUBLIC_DEFAULTS;
+}
+
+/** Active dynamic grants of a campaign, by address. Tables: campaign_access_grants. */
+export async function listGrants(db: Queryable, campaignDbId: string): Promise<GrantRow[]> {
+  return (await db.query<GrantRow>(
+    'SELECT user_address, can_manage_access, granted_by, granted_at FROM campaign_access_grants WHERE campaign_db_id = $1 AND revoked_at IS NULL ORDER BY user_address',
+    [campaignDbId],
+  )).rows;
+}
+
+/** Whether the address holds an active grant with `canManageAccess`. Tables: campaign_access_grants. */
+export async function isGrantManager(db: Queryable, campaignDbId: string, address: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'SELECT 1 FROM campaign_access_grants WHERE campaign_db_id = $1 AND user_address = $2 AND revoked_at IS NULL AND can_manage_access', [campaignDbId, address]);
+  return Boolean(rowCount);
+}
+
+export type PrivacyUpdate = { isPrivate?: boolean; recipientsCanView?: boolean; authorizedAddresses?: AuthorizedAddress[] };
+
+/**
+ * Writes the privacy settings and queues the campaign for the search projector, in one transaction
+ * (the campaign document's `isPrivate` follows). Tables: campaign_privacy, search_outbox.
+ */
+export async function updatePrivacy(db: PgPool, campaignDbId: string, u: PrivacyUpdate, by: string): Promise<PrivacyRow> {
+  return inWriteTransaction(db, async (tx) => {
+    const authorized = u.authorizedAddresses?.map((a) => ({ address: a.address.toLowerCase(), canManageAccess: a.canManageAccess }));
+    const { rows } = await tx.query<PrivacyRow>(
+      `INSERT INTO campaign_privacy (campaign_db_id, is_private, recipients_can_view, authorized, updated_by)
+       VALUES ($1, COALESCE($2, false), COALESCE($3, true), COALESCE($4::jsonb, '[]'), $5)
+       ON CONFLICT (campaign_db_id) DO UPDATE SET is_private = COALESCE($2, campaign_privacy.is_private),
+         recipients_can_view = COALESCE($3, campaign_privacy.recipients_can_view), authorized = COALESCE($4::jsonb, campaign_privacy.authorized),
+         updated_by = $5, updated_at = now()
+       RETURNING is_private, recipients_can_view, authorized, updated_at`,
+      [campaignDbId, u.isPrivate ?? null, u.recipientsCanView ?? null, authorized ? JSON.stringify(authorized) : null, by],
+    );
+    await enqueueOutbox(tx, 'campaign', [campaignDbId]);
+    return rows[0]!;
+  });
+}
+
+/** Grants (or re-activates, or changes) a dynamic grant. Tables: campaign_access_grants. */
+export async function grantAccess(db: PgPool, campaignDbId: string, user: string, canManageAccess: boolean, by: string): Promise<void> {
+  await inWriteTransaction(db, (tx) => tx.query(
+    `INSERT INTO campaign_access_grants (campaign_db_id, user_address, can_manage_access, granted_by) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (campaign_db_id, user_address) DO UPDATE SET can_manage_access = $3, granted_by = $4, granted_at = now(), revoked_at = NULL`,
+    [campaignDbId, user.toLowerCase(), canManageAccess, by],
+  ));
+}
+
+/** Revokes an active grant (soft delete). @returns false when there was none. Tables: campaign_access_grants. */
+export async function revokeAccess(db: PgPool, campaignDbId: string, user: string): Promise<boolean> {
+  return inWriteTransaction(db, async (tx) => Boolean((await tx.query(
+    'UPDATE campaign_access_grants SET revoked_at = now() WHERE campaign_db_id = $1 AND user_address = $2 AND revoked_at IS NULL', [campaignDbId, user.toLowerCase()],
+  )).rowCount));
+}
+
+/**
+ * Internal ids of the private campaigns an address may read (api-facts §3.2): as creator, in the
+ * static authorized list, with an active grant, or as a reward recipient when recipients may view.
+ * @param ids restrict to these ids (a by-id read); all when absent.
+ * Tables: campaign_privacy, campaigns, campaign_access_grants, reward_breakdowns.
+ */
+export async function readablePrivateIds(db: Queryable, address: string, ids?: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT pv.campaign_db_id AS id FROM campaign_privacy pv JOIN campaigns c ON c.id = pv.campaign_db_id
+     WHERE pv.is_private AND ($2::text[] IS NULL OR pv.campaign_db_id = ANY($2::text[])) AND (
+       lower(c.creator) = $1
+       OR pv.authorized @> jsonb_build_array(jsonb_build_object('address', $1::text))
+       OR EXISTS (SELECT 1 FROM campaign_access_grants g WHERE g.campaign_db_id = pv.campaign_db_id AND g.user_address = $1 AND g.revoked_at IS NULL)
+       OR (pv.recipients_can_view AND EXISTS (SELECT 1 FROM reward_breakdowns b
+             WHERE b.recipient = $1 AND b.chain_id = c.distribution_chain_id AND b.campaign_id = c.campaign_id)))`,
+    [address.toLowerCase(), ids ?? null],
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,93 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../../deps.js';
+import { AppError, NotFoundError } from '../../errors.js';
+import { indexNames } from '../../../internal/es.js';
+import type { AuthState } from '../../identity/types.js';
+import { fields, validate } from '../../validate.js';
+import * as repo from './repo.js';
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^([0-9]{1,20}|[0-9]{1,10}-0x[0-9a-fA-F]{64})$' } } } as const;
+const grantBody = {
+  type: 'object', additionalProperties: false, required: ['userAddress'],
+  properties: { userAddress: fields.address, canManageAccess: { ...fields.boolean, default: false } },
+} as const;
+const privacyBody = {
+  type: 'object', additionalProperties: false, minProperties: 1,
+  properties: {
+    isPrivate: fields.boolean,
+    recipientsCanView: fields.boolean,
+    authorizedAddresses: {
+      type: 'array', maxItems: 1000,
+      items: { type: 'object', additionalProperties: false, required: ['address'], properties: { address: fields.address, canManageAccess: { ...fields.boolean, default: false } } },
+    },
+  },
+} as const;
+const none = { type: 'object', additionalProperties: false, properties: {} } as const;
+
+type State = AuthState & { params: { id: string }; body: { userAddress: string; canManageAccess: boolean } & repo.PrivacyUpdate };
+
+const serializePrivacy = (p: repo.PrivacyRow, grants: repo.GrantRow[]) => ({
+  isPrivate: p.is_private, recipientsCanView: p.recipients_can_view, authorizedAddresses: p.authorized,
+  dynamicGrants: grants.map(serializeGrant), updatedAt: p.updated_at?.toISOString() ?? null,
+});
+const serializeGrant = (g: repo.GrantRow) => ({ userAddress: g.user_address, canManageAccess: g.can_manage_access, grantedBy: g.granted_by, grantedAt: g.granted_at.toISOString() });
+
+/**
+ * Campaign privacy (api-facts §3.2): the creator (wallet session or API key) or the back office
+ * toggles privacy (`PATCH /campaigns/{id}/privacy`); the creator, addresses of the static list or
+ * grantees with `canManageAccess`, and the back office inspect it and grant, revoke and list
+ * dynamic grants. No credential is 401, any other caller 403, an unknown campaign 404.
+ * Tables: campaigns, campaign_privacy, campaign_access_grants, search_outbox.
+ */
+export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
+  const router = new Router<State>();
+  const campaignIndex = indexNames(deps.config.esIndexPrefix, 'campaigns').write;
+
+  /** The campaign, after checking the caller may act on it: 'creator' (privacy) or 'manager' (grants). */
+  const authorize = async (state: State, role: 'creator' | 'manager'): Promise<repo.AccessCampaign> => {
+    if (!state.auth && !state.backOffice) throw new AppError(401, 'UNAUTHORIZED', 'A wallet session (jwt cookie), an x-api-key or the back-office credential is required');
+    const campaign = await repo.loadAccessCampaign(deps.pg, state.params.id);
+    if (!campaign) throw new NotFoundError(`No campaign ${state.params.id}`);
+    if (state.backOffice) return campaign;
+    const caller = state.auth!.address.toLowerCase();
+    if (caller === campaign.creator) return campaign;
+    if (role === 'manager') {
+      const privacy = await repo.loadPrivacy(deps.pg, campaign.id);
+      if (privacy.authorized.some((a) => a.address === caller && a.canManageAccess) || (await repo.isGrantManager(deps.pg, campaign.id, caller))) return campaign;
+    }
+    throw new AppError(403, 'FORBIDDEN', role === 'creator' ? 'Only the campaign creator or the back office may change its privacy' : 'Only the creator or an address with canManageAccess may manage access to this campaign');
+  };
+  const actor = (state: State) => state.auth?.address.toLowerCase() ?? 'back-office';
+
+  router.patch('/campaigns/:id/privacy', validate({ params: idParams, body: privacyBody }), async (ctx) => {
+    const campaign = await authorize(ctx.state, 'creator');
+    const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
+    // The outbox republishes the document; flipping the flag now closes the window before it runs.
+    await deps.es.update({ index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, retry_on_conflict: 3 }).catch((error: unknown) => {
+      if ((error as { meta?: { statusCode?: number } }).meta?.statusCode !== 404) deps.logger.warn({ msg: 'privacy flag not written to the campaign document yet; the outbox will', campaign_id: campaign.id, err: String(error) });
+    });
+    ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
+  });
+  router.get('/campaigns/:id/privacy', validate({ params: idParams, query: none }), async (ctx) => {
+    const campaign = await authorize(ctx.state, 'manager');
+    const [privacy, grants] = await Promise.all([repo.loadPrivacy(deps.pg, campaign.id), repo.listGrants(deps.pg, campaign.id)]);
+    ctx.body = serializePrivacy(privacy, grants);
+  });
+  router.post('/campaigns/:id/access/grant', validate({ params: idParams, body: grantBody }), async (ctx) => {
+    const campaign = await authorize(ctx.state, 'manager');
+    const { userAddress, canManageAccess } = ctx.state.body;
+    await repo.grantAccess(deps.pg, campaign.id, userAddress, canManageAccess, actor(ctx.state));
+    ctx.body = { success: true, message: `Access to campaign ${campaign.id} granted to ${userAddress.toLowerCase()}${canManageAccess ? ' (may manage access)' : ''}` };
+  });
+  router.delete('/campaigns/:id/access/revoke', validate({ params: idParams, body: grantBody }), async (ctx) => {
+    const campaign = await authorize(ctx.state, 'manager');
+    const { userAddress } = ctx.state.body;
+    if (!(await repo.revokeAccess(deps.pg, campaign.id, userAddress))) throw new NotFoundError(`${userAddress.toLowerCase()} has no active grant on campaign ${campaign.id}`);
+    ctx.body = { success: true, message: `Access to campaign ${campaign.id} revoked for ${userAddress.toLowerCase()}` };
+  });
+  router.get('/campaigns/:id/access/list', validate({ params: idParams, query: none }), async (ctx) => {
+    const campaign = await authorize(ctx.state, 'manager');
+    ctx.body = { dynamicGrants: (await repo.listGrants(deps.pg, campaign.id)).map(serializeGrant) };
+  });
+  return router as unknown as Router<AuthState>;
+}
