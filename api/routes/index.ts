@@ -25,6 +25,7 @@ import { ratchetRouter } from './ratchet/router.js';
 import { campaignListsRouter } from './campaign-lists/router.js';
 import { keyValueStoresRouter } from './key-value-stores/router.js';
 import { campaignAccessRouter } from './campaign-access/router.js';
+import { organizationsRouter } from './organizations/router.js';
 
 /** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
 export function createRoutes(deps: ApiDeps): Router {
@@ -34,7 +35,7 @@ export function createRoutes(deps: ApiDeps): Router {
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignAccessRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
-    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter]) {
+    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }

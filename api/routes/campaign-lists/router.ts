@@ -37,7 +37,6 @@ export function campaignListsRouter(deps: ApiDeps): Router {
     const body = ctx.state.body as { name: string; campaignIds: string[] };
     const list = await createCampaignList(deps.pg, ownerOf(ctx), body.name.toLowerCase(), body.campaignIds);
     if (!list) throw new AppError(409, 'CONFLICT', `You already have a list named ${body.name.toLowerCase()}`);
-    ctx.status = 201;
     ctx.body = serialize(list);
   });
   router.patch('/campaign-lists/:name', requireCredential, validate({

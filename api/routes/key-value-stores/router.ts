@@ -53,7 +53,6 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     const owner = ctx.state.apiKey!.ownerAddress;
     const result = await repo.createStore(deps.pg, owner, `${owner}:${body.key}`, body);
     if (repo.isRefusal(result)) throw refusalError(result, body.key);
-    ctx.status = 201;
     ctx.body = serializeStore(result);
   });
   router.get('/key-value-stores/self', requireApiKey, validate({ query: noQuery }), async (ctx) => {

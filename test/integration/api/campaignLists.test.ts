@@ -30,7 +30,7 @@ describe('campaign lists: owner-managed named lists, public reads, used by GET /
   const as = (s: Session | null) => (req: import('supertest').Test) => (s ? req.set('cookie', s.cookie) : req);
 
   it('lets an owner create, rename, edit and delete lists; names are case-insensitive', async function () {
-    const created = await as(alice)(h.request().post('/v4/campaign-lists').send({ name: 'Favourites', campaignIds: [ids[0], ids[1]] })).expect(201);
+    const created = await as(alice)(h.request().post('/v4/campaign-lists').send({ name: 'Favourites', campaignIds: [ids[0], ids[1]] })).expect(200);
     expect(created.body).to.include({ owner: alice.address, name: 'favourites' });
     await as(alice)(h.request().post('/v4/campaign-lists').send({ name: 'FAVOURITES' })).expect(409);
     const edited = await as(alice)(h.request().patch('/v4/campaign-lists/FAVOURITES').send({ add: [ids[2]], remove: [ids[0]] })).expect(200);
@@ -43,7 +43,7 @@ describe('campaign lists: owner-managed named lists, public reads, used by GET /
   });
 
   it('feeds the campaignLists + listOwner filter of GET /v4/campaigns (union of lists)', async function () {
-    await as(alice)(h.request().post('/v4/campaign-lists').send({ name: 'other', campaignIds: [ids[0]] })).expect(201);
+    await as(alice)(h.request().post('/v4/campaign-lists').send({ name: 'other', campaignIds: [ids[0]] })).expect(200);
     const res = await h.request().get('/v4/campaigns').query({ listOwner: alice.address, campaignLists: 'TOP,other' }).expect(200);
     expect(res.body.map((c: { id: string }) => c.id).sort()).to.deep.equal([...ids].sort());
   });

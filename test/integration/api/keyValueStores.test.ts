@@ -72,12 +72,12 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
     });
 
     it('creates a store under the owner-namespaced canonical key, with the quota as default size', async function () {
-      const res = await createStore(aliceKey, { key: 'Allow_list-1', type: 'WHITELIST', description: 'd'.repeat(512) }).expect(201);
+      const res = await createStore(aliceKey, { key: 'Allow_list-1', type: 'WHITELIST', description: 'd'.repeat(512) }).expect(200);
       expect(res.body).to.include({ key: `${alice.address}:Allow_list-1`, type: 'WHITELIST', sizeLimit: 2000, publicRead: true, accessMode: 'API_KEY', ownerAddress: alice.address, entryCount: 0 });
       await createStore(aliceKey, { key: 'Allow_list-1', type: 'WHITELIST' }).expect(409);
       // The same suffix under another owner is another store.
       await grant(bob.address);
-      expect((await createStore(bobKey, { key: 'Allow_list-1', type: 'WHITELIST' }).expect(201)).body.key).to.equal(`${bob.address}:Allow_list-1`);
+      expect((await createStore(bobKey, { key: 'Allow_list-1', type: 'WHITELIST' }).expect(200)).body.key).to.equal(`${bob.address}:Allow_list-1`);
     });
 
     it('enforces the limits of key, description and sizeLimit, and the quota', async function () {
@@ -90,14 +90,14 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
       expect(fieldsOf(await createStore(aliceKey, { key: 's-quota', type: 'WHITELIST', sizeLimit: 2001 }).expect(400))).to.include('sizeLimit');
       expect(fieldsOf(await createStore(aliceKey, { key: 'fwd', type: 'FORWARDER' }).expect(403))).to.include('type');
       expect(fieldsOf(await createStore(aliceKey, { key: 'x', type: 'NOPE' }).expect(400))).to.include('type');
-      const atBound = await createStore(aliceKey, { key: 'k'.repeat(128), type: 'BOOST', sizeLimit: '2000', publicRead: 'false' }).expect(201);
+      const atBound = await createStore(aliceKey, { key: 'k'.repeat(128), type: 'BOOST', sizeLimit: '2000', publicRead: 'false' }).expect(200);
       expect(atBound.body).to.include({ sizeLimit: 2000, publicRead: false });
       await h.request().delete(`/v4/key-value-stores/self/${atBound.body.key}`).set('x-api-key', aliceKey).expect(200);
     });
 
     it('counts stores against maxConfigs', async function () {
       await grant(alice.address, { maxConfigs: 2 });
-      await createStore(aliceKey, { key: 'second', type: 'BOOST' }).expect(201);
+      await createStore(aliceKey, { key: 'second', type: 'BOOST' }).expect(200);
       const res = await createStore(aliceKey, { key: 'third', type: 'BOOST' }).expect(403);
       expect(res.body.detail).to.match(/2 stores/);
       await h.request().delete(`/v4/key-value-stores/self/${alice.address}:second`).set('x-api-key', aliceKey).expect(200);
@@ -160,11 +160,11 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
       expect((await field(store, { address: wallet(2) }))[0]!.field).to.equal('value');
       // 32-byte addresses are accepted; APR stores take only campaign ids.
       await put(store, { address: campaignId(2), value: '{"multiplier":3}' }).expect(200);
-      const apr = (await createStore(aliceKey, { key: 'apr', type: 'APR' }).expect(201)).body.key;
+      const apr = (await createStore(aliceKey, { key: 'apr', type: 'APR' }).expect(200)).body.key;
       expect((await field(apr, { address: wallet(3), value: '{"apr":12.5}' }))[0]!.field).to.equal('address');
       await put(apr, { address: campaignId(3), value: '{"apr":12.5}' }).expect(200);
       // Value length: 1024 accepted, 1025 refused.
-      const list = (await createStore(aliceKey, { key: 'long-values', type: 'WHITELIST' }).expect(201)).body.key;
+      const list = (await createStore(aliceKey, { key: 'long-values', type: 'WHITELIST' }).expect(200)).body.key;
       await put(list, { address: wallet(4), value: paddedValue(1024) }).expect(200);
       expect((await field(list, { address: wallet(4), value: paddedValue(1025) }))[0]!.field).to.equal('value');
       for (const key of [apr, list]) await h.request().delete(`/v4/key-value-stores/self/${key}`).set('x-api-key', aliceKey).expect(200);
@@ -197,7 +197,7 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
     });
 
     it('batch-upserts 1 to 1000 entries with the owner\'s API key only, de-duplicated by address', async function () {
-      const big = (await createStore(aliceKey, { key: 'big', type: 'WHITELIST', sizeLimit: 1001 }).expect(201)).body.key;
+      const big = (await createStore(aliceKey, { key: 'big', type: 'WHITELIST', sizeLimit: 1001 }).expect(200)).body.key;
       const entries = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ address: wallet(1000 + from + i), value: '{}' }));
       const batch = (body: unknown, headers: Record<string, string> = { 'x-api-key': aliceKey }) => h.request().put(`/v4/key-value-stores/${big}/entries/batch`).set(headers).send(body as object);
       await batch({ entries: [] }).expect(400);
@@ -219,7 +219,7 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
     });
 
     it('never lets racing batches pass sizeLimit: a batch that does not fit fails whole', async function () {
-      const small = (await createStore(aliceKey, { key: 'race', type: 'WHITELIST', sizeLimit: 10 }).expect(201)).body.key;
+      const small = (await createStore(aliceKey, { key: 'race', type: 'WHITELIST', sizeLimit: 10 }).expect(200)).body.key;
       const results = await Promise.all(Array.from({ length: 8 }, (_, b) => h.request().put(`/v4/key-value-stores/${small}/entries/batch`).set('x-api-key', aliceKey)
         .send({ entries: Array.from({ length: 3 }, (_, i) => ({ address: wallet(2000 + b * 10 + i), value: '{}' })) })));
       const ok = results.filter((r) => r.status === 200).length;
