@@ -48,6 +48,8 @@ export type Config = {
   esIndexPrefix: string;
   esRequestTimeoutMs: number;
   jwtSecret: string;
+  /** OpenID Connect identity provider (authorization code + PKCE); absent when IDP_ISSUER_URL is unset. */
+  idp?: { issuerUrl: string; clientId: string; clientSecret?: string; redirectUri: string; successRedirect?: string };
   /** The back-office credential (header `authorization`); unset = no caller is back office. */
   backOfficeToken?: string;
   chains: ChainConfig[];
@@ -146,6 +148,11 @@ const envSchema = {
     ES_INDEX_PREFIX: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,40}$', default: 'rewards' },
     ES_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     JWT_SECRET: { type: 'string', minLength: 32 },
+    IDP_ISSUER_URL: { type: 'string', pattern: '^https?://' },
+    IDP_CLIENT_ID: { type: 'string', minLength: 1 },
+    IDP_CLIENT_SECRET: { type: 'string', minLength: 1 },
+    IDP_REDIRECT_URI: { type: 'string', pattern: '^https?://' },
+    IDP_SUCCESS_REDIRECT: { type: 'string', pattern: '^(https?://|/)' },
     BACK_OFFICE_TOKEN: { type: 'string', minLength: 32, pattern: '^\\S+$' },
     CHAINS: { type: 'string' },
     CHAINS_FILE: { type: 'string' },
@@ -197,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     esIndexPrefix: v['ES_INDEX_PREFIX'],
     esRequestTimeoutMs: v['ES_REQUEST_TIMEOUT_MS'],
     jwtSecret,
+    ...(loadIdp(v) ?? {}),
     ...(v['BACK_OFFICE_TOKEN'] ? { backOfficeToken: v['BACK_OFFICE_TOKEN'] } : {}),
     chains: loadChains(env),
     indexer: {
@@ -246,4 +254,22 @@ function loadChains(env: Env): ChainConfig[] {
 function parseRateLimits(value: string): { anonymous: number; tiers: number[] } {
   const [anonymous, ...tiers] = value.split(',').map(Number);
   return { anonymous: anonymous!, tiers };
+}
+
+/**
+ * The identity provider block: all of IDP_ISSUER_URL, IDP_CLIENT_ID and IDP_REDIRECT_URI, or none
+ * (the IdP routes then answer 404). The client secret is optional (public clients use PKCE only).
+ */
+function loadIdp(v: Record<string, string | undefined>): { idp: NonNullable<Config['idp']> } | null {
+  const names = ['IDP_ISSUER_URL', 'IDP_CLIENT_ID', 'IDP_REDIRECT_URI'] as const;
+  const set = names.filter((n) => v[n]);
+  if (!set.length) return null;
+  if (set.length < names.length) throw new ConfigError(`identity provider: ${names.filter((n) => !v[n]).join(', ')} must be set with ${set.join(', ')}`);
+  return {
+    idp: {
+      issuerUrl: v['IDP_ISSUER_URL']!, clientId: v['IDP_CLIENT_ID']!, redirectUri: v['IDP_REDIRECT_URI']!,
+      ...(v['IDP_CLIENT_SECRET'] ? { clientSecret: v['IDP_CLIENT_SECRET'] } : {}),
+      ...(v['IDP_SUCCESS_REDIRECT'] ? { successRedirect: v['IDP_SUCCESS_REDIRECT'] } : {}),
+    },
+  };
 }

@@ -11,7 +11,15 @@ export type Auth = {
 };
 
 /** Verified claims of a session JWT. */
-export type SessionClaims = { address: string; tier: number; provider: 'WALLET'; jti: string; iat: number; exp: number };
+export type SessionClaims = {
+  /** A lower-case wallet address, or `idp:<email>` for an identity-provider session without a linked wallet. */
+  address: string; tier: number; provider: 'WALLET' | 'IDP'; jti: string; iat: number; exp: number;
+  /** An identity-provider identity is linked to the wallet (spec: Session identity). */
+  linkedIdp?: boolean;
+  email?: string;
+  /** The provider identity of an IDP session (what `POST /auth/link/wallet` links). */
+  idp?: { iss: string; sub: string };
+};
 
 /** An API key that resolved to an active key row. */
 export type ApiKeyIdentity = { id: string; ownerAddress: string; tier: number };

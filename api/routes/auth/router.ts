@@ -1,22 +1,16 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
-import { AppError, ValidationError } from '../../errors.js';
 import { identityOf } from '../../identity/index.js';
-import { signSession, SESSION_TTL_SECONDS } from '../../identity/jwt.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireSession } from '../../middleware/auth.js';
 import { validate } from '../../validate.js';
-import { consumeNonceAndLoadUser, insertNonce, loadUser, revokeToken } from './repo.js';
+import { linkByWallet } from './idpRepo.js';
+import { idpRouter } from './idpRouter.js';
+import { insertNonce, loadUser, revokeToken } from './repo.js';
 import { loginBody, nonceParams, type LoginBody } from './schema.js';
-import { buildSignInMessage, checkSignIn } from './siwe.js';
-
-/** The `jwt` cookie: httpOnly, SameSite=Lax, Secure outside development and test (TLS ends in front of us). */
-function setSessionCookie(ctx: Context, deps: ApiDeps, token: string | null): void {
-  const secure = deps.config.env !== 'development' && deps.config.env !== 'test';
-  if (secure) ctx.cookies.secure = true; // we sit behind a TLS-terminating proxy (app.proxy is false)
-  ctx.cookies.set('jwt', token, { httpOnly: true, sameSite: 'lax', secure, path: '/', overwrite: true, ...(token ? { maxAge: SESSION_TTL_SECONDS * 1000 } : {}) });
-}
+import { setSessionCookie, issueSession, verifyWalletSignIn } from './session.js';
+import { buildSignInMessage } from './siwe.js';
 
 /** Our domain in the sign-in message: the request's Host when it is a plain authority, else config.host. */
 function domainOf(ctx: Context, deps: ApiDeps): string {
@@ -25,11 +19,14 @@ function domainOf(ctx: Context, deps: ApiDeps): string {
 
 /**
  * Wallet sessions (spec: Authentication): GET /auth/nonce/{address}, POST /auth/login,
- * GET /auth/me, DELETE /auth/revoke. Tables: auth_nonces, users, revoked_tokens.
+ * GET /auth/me, DELETE /auth/revoke; the identity-provider routes come from idpRouter.
+ * Tables: auth_nonces, users, revoked_tokens, idp_links.
  */
 export function authRouter(deps: ApiDeps): Router<AuthState> {
   const { lookup } = identityOf(deps);
   const router = new Router<AuthState>();
+  const idp = idpRouter(deps);
+  router.use(idp.routes(), idp.allowedMethods({ throw: true }));
   router.get('/auth/nonce/:address', validate({ params: nonceParams }), async (ctx) => {
     const { address } = (ctx.state as unknown as { params: { address: string } }).params;
     const domain = domainOf(ctx, deps);
@@ -41,17 +38,9 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
 
   router.post('/auth/login', validate({ body: loginBody }), async (ctx) => {
     const body = (ctx.state as unknown as { body: LoginBody }).body;
-    const client = body.chainId === undefined ? undefined : deps.rpc.get(body.chainId)?.client;
-    const checked = await checkSignIn({ address: body.address, message: body.message, signature: body.signature, client });
-    if (!checked.ok) {
-      if (checked.field === 'signature') throw new AppError(401, 'UNAUTHORIZED', `signature ${checked.reason}`, { errors: [{ field: 'signature', message: checked.reason }] });
-      throw new ValidationError([{ field: checked.field, message: checked.reason }]);
-    }
-    const user = await consumeNonceAndLoadUser(deps.pg, { nonce: checked.nonce, address: body.address, message: body.message });
-    if (!user) throw new AppError(401, 'UNAUTHORIZED', 'The nonce is unknown, expired or already used: request a new one', { errors: [{ field: 'message', message: 'nonce is unknown, expired or already used' }] });
-    const { token } = signSession({ secret: deps.config.jwtSecret, address: body.address, tier: user.tier });
-    setSessionCookie(ctx, deps, token);
-    ctx.body = deps.config.env === 'development' ? { success: true, token } : { success: true };
+    const user = await verifyWalletSignIn(deps, body);
+    const link = await linkByWallet(deps.pg, body.address);
+    issueSession(ctx, deps, { address: body.address, tier: user.tier, ...(link ? { linkedIdp: true, email: link.email } : {}) });
   });
 
   router.get('/auth/me', requireSession, async (ctx) => {
@@ -64,7 +53,8 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
       tags: user?.tags ?? [],
       tier: user?.tier ?? session.tier,
       provider: session.provider,
-      linkedIdp: false,
+      linkedIdp: session.linkedIdp ?? false,
+      ...(session.email ? { email: session.email } : {}),
     };
   });
 

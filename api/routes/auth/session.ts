@@ -1,0 +1,37 @@
+import type { Context } from 'koa';
+import type { ApiDeps } from '../../deps.js';
+import { AppError, ValidationError } from '../../errors.js';
+import { signSession, SESSION_TTL_SECONDS, type SignSessionParams } from '../../identity/jwt.js';
+import { consumeNonceAndLoadUser, type LoginUser } from './repo.js';
+import type { LoginBody } from './schema.js';
+import { checkSignIn } from './siwe.js';
+
+/** The `jwt` cookie: httpOnly, SameSite=Lax, Secure outside development and test (TLS ends in front of us). */
+export function setSessionCookie(ctx: Context, deps: ApiDeps, token: string | null): void {
+  const secure = deps.config.env !== 'development' && deps.config.env !== 'test';
+  if (secure) ctx.cookies.secure = true; // we sit behind a TLS-terminating proxy (app.proxy is false)
+  ctx.cookies.set('jwt', token, { httpOnly: true, sameSite: 'lax', secure, path: '/', overwrite: true, ...(token ? { maxAge: SESSION_TTL_SECONDS * 1000 } : {}) });
+}
+
+/** Signs a session, sets its cookie and answers the login body (`token` only in development). */
+export function issueSession(ctx: Context, deps: ApiDeps, params: Omit<SignSessionParams, 'secret'>): void {
+  const { token } = signSession({ secret: deps.config.jwtSecret, ...params });
+  setSessionCookie(ctx, deps, token);
+  ctx.body = deps.config.env === 'development' ? { success: true, token } : { success: true };
+}
+
+/**
+ * Checks a Sign-In with Ethereum body (EOA, or EIP-1271 on `chainId`) and consumes its nonce.
+ * @returns the user; throws 400 for a malformed message, 401 for a bad signature or a used nonce.
+ */
+export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promise<LoginUser> {
+  const client = body.chainId === undefined ? undefined : deps.rpc.get(body.chainId)?.client;
+  const checked = await checkSignIn({ address: body.address, message: body.message, signature: body.signature, client });
+  if (!checked.ok) {
+    if (checked.field === 'signature') throw new AppError(401, 'UNAUTHORIZED', `signature ${checked.reason}`, { errors: [{ field: 'signature', message: checked.reason }] });
+    throw new ValidationError([{ field: checked.field, message: checked.reason }]);
+  }
+  const user = await consumeNonceAndLoadUser(deps.pg, { nonce: checked.nonce, address: body.address, message: body.message });
+  if (!user) throw new AppError(401, 'UNAUTHORIZED', 'The nonce is unknown, expired or already used: request a new one', { errors: [{ field: 'message', message: 'nonce is unknown, expired or already used' }] });
+  return user;
+}
