@@ -102,6 +102,44 @@ describe('developer API keys: /v4/developer/keys', function () {
     expect(after.body.daily[0].endpoints['GET /v4/chains']).to.equal(4);
   });
 
+  it('adds no database round trip to the request path: a keyed request costs exactly its key lookup', async function () {
+    const key = (await create(bob, 'round-trips').expect(200)).body;
+    await flush();
+    // Count every statement the API pool runs (pool.query and clients checked out for transactions).
+    const statements: string[] = [];
+    const pool = h.apiPg as unknown as { query: (...a: unknown[]) => unknown; connect: (...a: unknown[]) => Promise<{ query: (...a: unknown[]) => unknown }> };
+    const { query, connect } = pool;
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      statements.push(String((args[0] as { text?: string }).text ?? args[0]));
+      return query.apply(this, args);
+    };
+    pool.connect = async function (this: unknown, ...args: unknown[]) {
+      const client = await connect.apply(this, args);
+      const clientQuery = client.query;
+      client.query = function (this: unknown, ...a: unknown[]) {
+        statements.push(String((a[0] as { text?: string }).text ?? a[0]));
+        return clientQuery.apply(this, a);
+      };
+      return client;
+    };
+    try {
+      // /v4/enums reads no table: anonymous, it runs no statement at all.
+      await h.request().get('/v4/enums').expect(200);
+      expect(statements.splice(0)).to.deep.equal([]);
+      for (let i = 0; i < 10; i++) await h.request().get('/v4/enums').set('x-api-key', key.rawKey).expect(200);
+      expect(statements.filter((q) => /api_key_usage/.test(q)), 'usage writes on the request path').to.deep.equal([]);
+      // Tests run without the credential cache, so each keyed request adds exactly one statement: its key lookup.
+      expect(statements.length).to.equal(10);
+      await flush();
+      expect(statements.filter((q) => /api_key_usage/.test(q)).length, 'one upsert for the whole buffer').to.equal(1);
+    } finally {
+      pool.query = query;
+      pool.connect = connect;
+    }
+    const daily = await h.request().get(`/v4/developer/keys/${key.id}/usage`).set('Cookie', bob.cookie).expect(200);
+    expect(daily.body.daily[0].endpoints['GET /v4/enums']).to.equal(10);
+  });
+
   it('bounds days to 1..90', async function () {
     for (const days of [0, 91, 'x']) {
       const res = await h.request().get(`/v4/developer/keys/usage?days=${days}`).set('Cookie', alice.cookie).expect(400);
