@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { fields, validate } from '../../validate.js';
+import { userBreakdownsHandler, userBreakdownsQuery } from './breakdowns.js';
 import { userRewardsHandler } from './handlers.js';
 import { createProofCache } from './proofs.js';
 import { userOperatorHandler, userProfileHandler, userRecipientHandler, userTermsHandler } from './onchainHandlers.js';
@@ -15,6 +16,7 @@ export function usersRouter(deps: ApiDeps): Router {
   const proofs = createProofCache({ db: deps.pg });
   const both = (path: string) => [path, `${path}/`];
   router.get(both('/users/:address/rewards'), validate({ params: userParams, query: userRewardsQuery }), userRewardsHandler(deps, proofs));
+  router.get(both('/users/:address/rewards/breakdowns'), validate({ params: userParams, query: userBreakdownsQuery }), userBreakdownsHandler(deps, proofs));
   router.get(both('/users/:address/terms'), validate({ params: userParams, query: chainQuery }), userTermsHandler(deps));
   router.get(both('/users/:address/recipient/:token'), validate({ params: recipientParams, query: chainQuery }), userRecipientHandler(deps));
   router.get(both('/users/:address/operator/:operatorAddress'), validate({ params: operatorParams, query: chainQuery }), userOperatorHandler(deps));

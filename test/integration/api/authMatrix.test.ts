@@ -81,7 +81,7 @@ const PUBLIC_ROUTES = [
   'GET /v4/sofr-ratchet/campaign/:campaignId', 'GET /v4/sofr-ratchet/opportunity/:id',
   'GET /v4/enums', 'GET /v4/enums/:enumName', 'GET /v4/enums/:enumName/convert/:value', 'POST /v4/enums/:enumName/batch-convert',
   'GET /v4/claims', 'GET /v4/claims/history/:address', 'GET /v4/claims/latest', 'GET /v4/claims/status', 'GET /v4/claims/count/total', 'GET /v4/claims/count',
-  'GET /v4/users/:address/rewards', 'GET /v4/users/:address/terms', 'GET /v4/users/:address/recipient/:token', 'GET /v4/users/:address/operator/:operatorAddress', 'GET /v4/users/:address',
+  'GET /v4/users/:address/rewards', 'GET /v4/users/:address/rewards/breakdowns', 'GET /v4/users/:address/terms', 'GET /v4/users/:address/recipient/:token', 'GET /v4/users/:address/operator/:operatorAddress', 'GET /v4/users/:address',
   'GET /v4/campaign-lists/:owner', 'GET /v4/campaign-lists/:owner/:name',
 ];
 

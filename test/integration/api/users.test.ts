@@ -104,4 +104,36 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
     await bad(path, { chainId: CHAIN_ID, breakdownPage: 0, type: 'NFT' }, 'type');
     await bad(path, { chainId: CHAIN_ID, breakdownPage: 0, claimableOnly: 'maybe' }, 'claimableOnly');
   });
+
+  describe('/rewards/breakdowns (grouped by opportunity)', () => {
+    type Group = { opportunityId: string | null; opportunity: { id: string } | null; amount: string; claimed: string; pending: string };
+    type Leaf = { root: string; distributionChainId: number; recipient: string; amount: string; claimed: string; pending: string; breakdowns: Group[] };
+
+    it('groups the live leaf by opportunity: amounts sum to the leaf, each group carries its Opportunity', async () => {
+      const [perCampaign] = (await rewardsOf(UNCLAIMED));
+      const res = await request().get(`/v4/users/${UNCLAIMED}/rewards/breakdowns`).query({ chainIds: CHAIN_ID }).expect(200);
+      expect(res.body).to.have.length(1);
+      expect(res.body[0].chain.id).to.equal(CHAIN_ID);
+      expect(res.body[0].distributor).to.equal(demo.h.chains[0]!.stack.distributor.toLowerCase());
+      const leaf = res.body[0].rewards[0] as Leaf;
+      const reward = perCampaign!.rewards[0]!;
+      expect(leaf).to.include({ root: reward.root, distributionChainId: CHAIN_ID, recipient: UNCLAIMED, amount: reward.amount, pending: reward.pending });
+      expect(leaf.breakdowns.reduce((s, g) => s + BigInt(g.amount), 0n)).to.equal(BigInt(leaf.amount));
+      expect(leaf.breakdowns.reduce((s, g) => s + BigInt(g.pending), 0n)).to.equal(BigInt(leaf.pending));
+      // Fewer groups than campaign breakdowns only if campaigns share an opportunity; every known one is attached.
+      expect(leaf.breakdowns.length).to.be.at.most(reward.breakdowns.length).and.greaterThan(0);
+      for (const g of leaf.breakdowns.filter((b) => b.opportunityId)) expect(g.opportunity?.id).to.equal(g.opportunityId);
+      const ids = (await request().get(`/v4/opportunities/${leaf.breakdowns[0]!.opportunityId}/campaigns?campaigns=true&test=true`).expect(200)).body.campaigns.map((c: { campaignId: string }) => c.campaignId.toLowerCase());
+      expect(reward.breakdowns.some((b) => ids.includes(b.campaignId.toLowerCase())), 'the group holds campaigns of that opportunity').to.equal(true);
+    });
+
+    it('defaults to every configured chain, filters claimable leaves and refuses unknown chains', async () => {
+      const all = await request().get(`/v4/users/${STRANGER}/rewards/breakdowns/`).expect(200);
+      expect(all.body.map((c: { chain: { id: number } | null; rewards: unknown[] }) => c.rewards)).to.deep.equal(demo.h.config.chains.map(() => []));
+      const claimable = await request().get(`/v4/users/${PARTLY_CLAIMED}/rewards/breakdowns`).query({ chainIds: CHAIN_ID, claimableOnly: 'true' }).expect(200);
+      for (const leaf of claimable.body[0].rewards as Leaf[]) expect(BigInt(leaf.pending) > 0n).to.equal(true);
+      await bad(`/v4/users/${UNCLAIMED}/rewards/breakdowns`, { chainIds: 424242 }, 'chainIds');
+      await bad(`/v4/users/${UNCLAIMED}/rewards/breakdowns`, { nope: 1 }, 'nope');
+    });
+  });
 });
