@@ -23,6 +23,7 @@ import { claimsRouter } from './claims/router.js';
 import { usersRouter } from './users/router.js';
 import { ratchetRouter } from './ratchet/router.js';
 import { campaignListsRouter } from './campaign-lists/router.js';
+import { internalJobsRouter } from './internal-jobs/router.js';
 
 /** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
 export function createRoutes(deps: ApiDeps): Router {
@@ -32,7 +33,7 @@ export function createRoutes(deps: ApiDeps): Router {
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
-    enumsRouter, claimsRouter, usersRouter, campaignListsRouter]) {
+    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, internalJobsRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }
