@@ -17,6 +17,8 @@ export type ApiDeps = {
    * plain queries, which the read-only `pg` refuses. Without it, run-now answers 503.
    */
   jobsPg?: PgPool;
+  /** Directory of the built web pages (default web/dist). */
+  webDist?: string;
   /** Current Unix time in seconds; injectable so status filters are testable. */
   now?: () => number;
 };

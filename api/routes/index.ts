@@ -24,8 +24,9 @@ import { usersRouter } from './users/router.js';
 import { ratchetRouter } from './ratchet/router.js';
 import { campaignListsRouter } from './campaign-lists/router.js';
 import { internalJobsRouter } from './internal-jobs/router.js';
+import { webRouter } from '../web/webRouter.js';
 
-/** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
+/** Mounts every route family at /v4, Prometheus' /metrics, and the explorer (/) and operations (/ops) pages at the root. */
 export function createRoutes(deps: ApiDeps): Router {
   const root = new Router();
   const metrics = metricsRouter(deps);
@@ -38,5 +39,7 @@ export function createRoutes(deps: ApiDeps): Router {
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }
   root.use(v4.routes(), v4.allowedMethods({ throw: true }));
+  const web = webRouter({ distDir: deps.webDist });
+  root.use(web.routes(), web.allowedMethods({ throw: true }));
   return root;
 }

@@ -1,0 +1,45 @@
+/** A non-2xx answer of the API, with the problem body's detail and field errors when present. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(readonly status: number, message: string, readonly errors: { field: string; message: string }[] = []) {
+    super(message);
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** `path?query` with empty values left out (the API answers 400 to empty list parameters). */
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Calls the public API (same origin) and parses JSON; throws ApiError on a non-2xx answer. */
+export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(path, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
+  const text = await res.text();
+  const body = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new ApiError(res.status, body?.detail ?? `HTTP ${res.status}`, body?.errors ?? []);
+  return body as T;
+}
+
+/** GET `/v4…` with a query. */
+export function apiGet<T>(path: string, query?: Query, headers?: Record<string, string>): Promise<T> {
+  return apiFetch<T>(withQuery(path, query), headers ? { headers } : {});
+}
+
+/** Downloads `path` as CSV (Accept: text/csv) under `filename`, through a temporary object URL. */
+export async function downloadCsv(path: string, filename: string): Promise<void> {
+  const res = await fetch(path, { headers: { accept: 'text/csv' } });
+  if (!res.ok) throw new ApiError(res.status, `CSV download failed (HTTP ${res.status})`);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
