@@ -173,6 +173,26 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     await screenshot(page, 'opportunity-phone');
   });
 
+  it('stays under the default anonymous rate limit (10/s): loading and filtering get no 429', async function () {
+    const { h } = demo;
+    const limited = createApp({ config: { ...h.config, rateLimits: { anonymous: 10, tiers: [50, 200, 1000] } }, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, webDist: dist }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => limited.once('listening', resolve));
+    const statuses: number[] = [];
+    page.on('response', (r) => statuses.push(r.status()));
+    try {
+      await page.goto(`http://127.0.0.1:${(limited.address() as { port: number }).port}/?status=LIVE`);
+      await page.locator('[data-testid=filter-action] input[value=LEND]').check();
+      await page.waitForURL(/action=LEND/);
+      await page.locator('[data-testid=filter-action] input[value=POOL]').check();
+      await page.waitForURL(/action=LEND%2CPOOL|action=LEND,POOL/);
+      await expectMatchesApi('rate limited');
+      expect(statuses.filter((s) => s === 429)).to.deep.equal([]);
+      expect(statuses.length).to.be.greaterThan(25);
+    } finally {
+      await new Promise((resolve) => limited.close(resolve));
+    }
+  });
+
   it('operations: asks for the back-office token, lists every job, pauses and resumes one with its state persisted', async function () {
     const { h } = demo;
     await page.goto(`${base}/ops`);
