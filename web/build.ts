@@ -23,7 +23,7 @@ export function pageHtml({ title, script, style }: { title: string; script: stri
 ${style ? `<link rel="stylesheet" href="/assets/${style}">\n` : ''}<script type="module" src="/assets/${script}"></script>
 </head>
 <body>
-<a class="skip" href="#main" hidden>Skip to content</a>
+<a class="skip" href="#main">Skip to content</a>
 <div id="app"></div>
 <noscript>This page needs JavaScript; the API itself is under /v4.</noscript>
 </body>

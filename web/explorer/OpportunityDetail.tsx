@@ -12,13 +12,15 @@ export type DetailProps = { state: ExplorerState; navigate: (next: ExplorerState
 type History = { apr: { t: number; v: number }[]; tvl: { t: number; v: number }[]; dailyRewards: { t: number; v: number }[] };
 
 const RECORDS_ITEMS = 100;
+/** Campaigns whose metrics make the daily-rewards history (latest starts first), to bound the calls. */
+const HISTORY_CAMPAIGNS = 20;
 
 async function loadHistory(id: string, campaigns: Campaign[], grain: Grain): Promise<History> {
   const q = { grain, items: RECORDS_ITEMS };
   const [apr, tvl, metrics] = await Promise.all([
     apiGet<{ timestamp: string; apr: number }[]>(`/v4/opportunities/${id}/apr-records`, q),
     apiGet<{ timestamp: string; tvl: number }[]>(`/v4/opportunities/${id}/tvl-records`, q),
-    Promise.all(campaigns.map((c) => apiGet<CampaignMetrics>(`/v4/campaigns/${c.id}/metrics`))),
+    Promise.all([...campaigns].sort((a, b) => Number(b.startTimestamp) - Number(a.startTimestamp)).slice(0, HISTORY_CAMPAIGNS).map((c) => apiGet<CampaignMetrics>(`/v4/campaigns/${c.id}/metrics`))),
   ]);
   return {
     apr: apr.map((r) => ({ t: Number(r.timestamp), v: r.apr })),
