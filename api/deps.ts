@@ -12,6 +12,13 @@ export type ApiDeps = {
   pg: PgPool;
   es: EsClient;
   rpc: ChainClients;
+  /**
+   * Read-write pool for operator job runs (POST /v4/internal/jobs/{name}/run): jobs write with
+   * plain queries, which the read-only `pg` refuses. Without it, run-now answers 503.
+   */
+  jobsPg?: PgPool;
+  /** Directory of the built web pages (default web/dist). */
+  webDist?: string;
   /** Current Unix time in seconds; injectable so status filters are testable. */
   now?: () => number;
 };

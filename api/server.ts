@@ -22,7 +22,9 @@ export async function startApiServer({ config, logger }: { config: Config; logge
   await upsertChains(writer, config.chains);
   await writer.end();
   const es = createEsClient({ node: config.esUrl, requestTimeoutMs: config.esRequestTimeoutMs });
-  const app = createApp({ config, logger, pg, es, rpc: createChainClients(config) });
+  // Operator runs from /ops (POST /v4/internal/jobs/{name}/run) write like the jobs process does.
+  const jobsPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-api-jobs', max: 3 }, onPgError);
+  const app = createApp({ config, logger, pg, es, rpc: createChainClients(config), jobsPg });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, config.host, resolve));
@@ -38,7 +40,7 @@ export async function startApiServer({ config, logger }: { config: Config; logge
         server.closeIdleConnections();
       });
       await flush().catch((err: unknown) => logger.error({ msg: 'api key usage lost at shutdown', err: String(err) }));
-      await Promise.allSettled([pg.end(), es.close()]);
+      await Promise.allSettled([pg.end(), jobsPg.end(), es.close()]);
     },
   };
 }

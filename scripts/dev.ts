@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   stops.push(() => scheduler.stop());
   const api = await startApiServer({ config, logger });
   stops.push(() => api.close());
-  logger.info({ msg: 'ready', api: api.url, try: `${api.url}/v4/campaigns`, health: `${api.url}/v4/health`, back_office_token_file: `${DATA}/dev-back-office-token` });
+  logger.info({ msg: 'ready', api: api.url, explorer: `${api.url}/`, operations: `${api.url}/ops`, try: `${api.url}/v4/campaigns`, health: `${api.url}/v4/health`, back_office_token_file: `${DATA}/dev-back-office-token` });
 }
 
 main().catch((error) => {

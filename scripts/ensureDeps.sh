@@ -8,3 +8,6 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "[deps] npm ci" >&2
   npm ci --no-audit --no-fund --loglevel=error
 fi
+# The explorer and operations pages (web/ → web/dist, git-ignored): bundled offline from node_modules
+# by esbuild in well under a second, so every install, quick start and test run serves fresh pages.
+npx --no-install tsx web/build.ts

@@ -10,8 +10,11 @@ export type RateLimits = { anonymous: number; tiers: number[] };
 /** Defaults: 10/s without a key (the documented public limit), 50, 200 and 1000/s for tiers 0, 1, 2. */
 export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({ anonymous: 10, tiers: Object.freeze([50, 200, 1000]) as number[] });
 
-/** Paths never limited: probes and scraping must work under any load. */
-const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$)/;
+/**
+ * Paths never limited: probes and scraping must work under any load; the explorer and operations
+ * pages and their hashed assets are static files (their API calls are limited like anyone's).
+ */
+const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$|ops$|assets\/|$)/;
 
 export type RateLimitParams = { pool: PgPool; logger: Logger; limits?: RateLimits };
 

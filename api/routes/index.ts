@@ -26,8 +26,10 @@ import { campaignListsRouter } from './campaign-lists/router.js';
 import { keyValueStoresRouter } from './key-value-stores/router.js';
 import { campaignAccessRouter } from './campaign-access/router.js';
 import { organizationsRouter } from './organizations/router.js';
+import { internalJobsRouter } from './internal-jobs/router.js';
+import { webRouter } from '../web/webRouter.js';
 
-/** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
+/** Mounts every route family at /v4, Prometheus' /metrics, and the explorer (/) and operations (/ops) pages at the root. */
 export function createRoutes(deps: ApiDeps): Router {
   const root = new Router();
   const metrics = metricsRouter(deps);
@@ -35,10 +37,12 @@ export function createRoutes(deps: ApiDeps): Router {
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignAccessRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
-    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter]) {
+    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter, internalJobsRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }
   root.use(v4.routes(), v4.allowedMethods({ throw: true }));
+  const web = webRouter({ distDir: deps.webDist });
+  root.use(web.routes(), web.allowedMethods({ throw: true }));
   return root;
 }

@@ -2,6 +2,9 @@ import { effectiveCron } from '../effectiveCron.js';
 import { loadJobStatuses, type JobStatus } from '../jobStatus.js';
 import { JOBS } from '../registry.js';
 import type { Job } from '../types.js';
+import type { Config } from '../../internal/config.js';
+import type { PgPool } from '../../internal/pg.js';
+import type { JobDeps } from '../types.js';
 import type { Command, CommandContext } from './types.js';
 
 /** Deadline of each chain's head request (the blocks job's lag is measured against the node). */
@@ -74,14 +77,25 @@ export function formatJobListings(listings: JobListing[]): string[] {
 export const listCommand: Command = {
   usage: 'list [--json]',
   async run(ctx: CommandContext, args: string[]) {
-    const statuses = new Map((await loadJobStatuses(ctx.deps.pg, JOBS.map((j) => j.name))).map((s) => [s.job, s]));
-    const heads = new Map(await Promise.all([...ctx.deps.rpc.values()].map(async ({ chain, client }) => [chain.id, await headWithin(client.getBlockNumber())] as const)));
-    const listings = JOBS.map((job) => toJobListing(job, statuses.get(job.name), ctx.config.schedules, heads));
+    const listings = await loadJobListings({ config: ctx.config, pg: ctx.deps.pg, rpc: ctx.deps.rpc });
     if (args.includes('--json')) ctx.out(JSON.stringify(listings, null, 2));
     else for (const line of formatJobListings(listings)) ctx.out(line);
     return 0;
   },
 };
+
+export type LoadJobListingsParams = { config: Pick<Config, 'schedules'>; pg: PgPool; rpc: JobDeps['rpc'] };
+
+/**
+ * Every registered job's listing (what `list` prints and the back-office jobs route serves): statuses
+ * from PostgreSQL, each chain's head from its node within RPC_TIMEOUT_MS (null when it does not answer).
+ * Tables: job_runs, job_state, cursors.
+ */
+export async function loadJobListings({ config, pg, rpc }: LoadJobListingsParams): Promise<JobListing[]> {
+  const statuses = new Map((await loadJobStatuses(pg, JOBS.map((j) => j.name))).map((s) => [s.job, s]));
+  const heads = new Map(await Promise.all([...rpc.values()].map(async ({ chain, client }) => [chain.id, await headWithin(client.getBlockNumber())] as const)));
+  return JOBS.map((job) => toJobListing(job, statuses.get(job.name), config.schedules, heads));
+}
 
 async function headWithin(request: Promise<bigint>): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;

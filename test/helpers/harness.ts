@@ -41,7 +41,7 @@ export async function createHarness({ chainIds, chainOverrides, env }: CreateHar
   const deps = createJobDeps(config, logger, new AbortController().signal);
   await ensureIndices({ es: deps.es, prefix, logger });
   const apiPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-api', readOnly: true });
-  const app = createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc });
+  const app = createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg });
   return {
     config,
     chains: testChains.chains,

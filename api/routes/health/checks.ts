@@ -64,7 +64,7 @@ export async function checkHealth(deps: ApiDeps) {
 }
 
 /** Public shape of freshness (null when PostgreSQL did not answer). */
-function toFreshnessBody(f: Freshness | null) {
+export function toFreshnessBody(f: Freshness | null) {
   return f && { windowSeconds: f.windowSeconds, samples: f.samples, p50Seconds: round(f.p50Seconds), p95Seconds: round(f.p95Seconds) };
 }
 

@@ -61,12 +61,17 @@ const MATRIX: Row[] = [
   row('post', '/v4/campaigns/:id/access/grant', /*                */ [401, 401, 401, 401, 403, 200, 200, 200], (f) => `/v4/campaigns/${f.campaign}/access/grant`, () => ({ userAddress: ALICE_ENTRY })),
   row('delete', '/v4/campaigns/:id/access/revoke', /*             */ [401, 401, 401, 401, 403, 200, 200, 200],
     async (f) => `/v4/campaigns/${f.campaign}/access/revoke?to=${await f.grantee()}`),
+  row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
+  row('post', '/v4/internal/jobs/:name/run', /*                   */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/run'),
+  row('post', '/v4/internal/jobs/:name/pause', /*                 */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/pause'),
+  row('post', '/v4/internal/jobs/:name/resume', /*                */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/resume'),
+  row('put', '/v4/internal/jobs/:name/schedule', /*               */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/schedule', () => ({ cron: null })),
   row('get', '/v4/campaigns/:id/access/list', /*                  */ [401, 401, 401, 401, 403, 200, 200, 200], (f) => `/v4/campaigns/${f.campaign}/access/list`),
 ];
 
 /** Routes that take no credential (some read one when given, e.g. showPrivate, but never require it). */
 const PUBLIC_ROUTES = [
-  'GET /metrics', 'GET /v4/health', 'GET /v4/chains', 'GET /v4/block-timestamp/block', 'GET /v4/block-timestamp/timestamp', 'GET /v4/block-timestamp/bounds',
+  'GET /', 'GET /ops', 'GET /assets/:file', 'GET /metrics', 'GET /v4/health', 'GET /v4/chains', 'GET /v4/block-timestamp/block', 'GET /v4/block-timestamp/timestamp', 'GET /v4/block-timestamp/bounds',
   'GET /v4/campaigns', 'POST /v4/campaigns/generate-payload', 'GET /v4/campaigns/tx', 'GET /v4/campaigns/:id', 'GET /v4/campaigns/:id/metrics',
   'GET /v4/campaigns/:id/storing-ids', 'GET /v4/campaigns/:id/linked',
   'GET /v4/opportunities', 'GET /v4/opportunities/count', 'GET /v4/opportunities/bins/apr', 'GET /v4/opportunities/bins/tvl', 'GET /v4/opportunities/bins/daily-rewards',

@@ -1,0 +1,92 @@
+import type { Context } from 'koa';
+import { loadJobListings } from '../../../jobs/commands/list.js';
+import { InvalidCronError, scheduleJob } from '../../../jobs/commands/schedule.js';
+import { setJobPaused } from '../../../jobs/jobState.js';
+import { loadRecentRuns } from '../../../jobs/recentRuns.js';
+import { findJob } from '../../../jobs/registry.js';
+import { runJob, type RunJobResult } from '../../../jobs/runJob.js';
+import { outboxDepth } from '../../../indexer/store/outbox.js';
+import { loadFreshness } from '../../../indexer/freshness.js';
+import { describeError } from '../../../internal/errors.js';
+import { withTransaction } from '../../../internal/pg.js';
+import type { ApiDeps } from '../../deps.js';
+import { ServiceUnavailableError, ValidationError } from '../../errors.js';
+import { toFreshnessBody } from '../health/checks.js';
+import type { JobNameParams, JobsListQuery, ScheduleBody } from './schema.js';
+import { serializeJob, serializeRun } from './serialize.js';
+
+/** How long run-now waits for the run before answering 202 (the run goes on in the background). */
+export const RUN_WAIT_MS = 10_000;
+
+type Validated = { params: JobNameParams; query: JobsListQuery; body: ScheduleBody };
+const v = (ctx: Context) => ctx.state as unknown as Validated;
+
+/** One job's listing and recent runs, as GET /internal/jobs serves it. */
+async function jobBody(deps: ApiDeps, name: string, runs = 5) {
+  const [listings, recent] = await Promise.all([loadJobListings(deps), loadRecentRuns(deps.pg, [name], runs)]);
+  return serializeJob(listings.find((l) => l.name === name)!, recent.get(name) ?? []);
+}
+
+/** GET /internal/jobs: every job (schedule, state, recent runs, lag per chain), outbox depth and freshness. */
+export function listJobsHandler(deps: ApiDeps) {
+  return async (ctx: Context) => {
+    const listings = await loadJobListings(deps);
+    const [recent, outbox, freshness] = await Promise.all([loadRecentRuns(deps.pg, listings.map((l) => l.name), v(ctx).query.runs), outboxDepth(deps.pg), loadFreshness(deps.pg)]);
+    ctx.set('cache-control', 'no-store');
+    ctx.body = { checkedAt: new Date().toISOString(), jobs: listings.map((l) => serializeJob(l, recent.get(l.name) ?? [])), outbox, freshness: toFreshnessBody(freshness) };
+  };
+}
+
+/** POST /internal/jobs/{name}/pause|resume: persisted in job_state; schedulers skip paused jobs at their next tick. */
+export function pauseHandler(deps: ApiDeps, paused: boolean) {
+  return async (ctx: Context) => {
+    const { name } = v(ctx).params;
+    await withTransaction(deps.pg, (client) => setJobPaused(client, name, paused));
+    ctx.body = await jobBody(deps, name);
+  };
+}
+
+/** PUT /internal/jobs/{name}/schedule: a cron override (null resets it); an invalid expression is a 400 naming `cron`. */
+export function scheduleHandler(deps: ApiDeps) {
+  return async (ctx: Context) => {
+    const { params: { name }, body } = v(ctx);
+    try {
+      await withTransaction(deps.pg, (client) => scheduleJob({ db: client, config: deps.config, job: findJob(name)!, expression: body.cron }));
+    } catch (error) {
+      if (error instanceof InvalidCronError) throw new ValidationError([{ field: 'cron', message: 'is not a valid cron expression (node-cron, 5 or 6 fields)' }]);
+      throw error;
+    }
+    ctx.body = await jobBody(deps, name);
+  };
+}
+
+/**
+ * POST /internal/jobs/{name}/run: runs the job once now, even when paused (as `jobs/cli.ts run`).
+ * Answers with the run when it ends within RUN_WAIT_MS, else 202 while it goes on; a run already
+ * in progress elsewhere is a 409. A failing job is reported in the body (status `failed`).
+ */
+export function runNowHandler(deps: ApiDeps) {
+  const signal = new AbortController().signal;
+  return async (ctx: Context) => {
+    const { name } = v(ctx).params;
+    if (!deps.jobsPg) throw new ServiceUnavailableError('The job runner (read-write PostgreSQL pool)');
+    const run = runJob(findJob(name)!, { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal }, { force: true })
+      .then((result): RunJobResult | { status: 'failed'; error: string } => result, (error: unknown) => ({ status: 'failed' as const, error: describeError(error).message }));
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([run, new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), RUN_WAIT_MS); })]);
+    clearTimeout(timer);
+    ctx.set('cache-control', 'no-store');
+    if (outcome === null) {
+      ctx.status = 202;
+      ctx.body = { job: name, status: 'running' };
+      return;
+    }
+    if (outcome.status === 'skipped') {
+      ctx.status = 409;
+      ctx.body = { job: name, status: 'skipped', reason: outcome.reason };
+      return;
+    }
+    const [last] = (await loadRecentRuns(deps.pg, [name], 1)).get(name) ?? [];
+    ctx.body = { job: name, status: outcome.status, ...(outcome.status === 'failed' ? { error: outcome.error } : {}), run: last ? serializeRun(last) : null };
+  };
+}

@@ -1,0 +1,36 @@
+import type { PgPool } from '../internal/pg.js';
+
+export type RecentRun = {
+  id: number;
+  status: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  durationMs: number | null;
+  /** Block ranges the run covered, as the job reported them (e.g. `[{ chainId, from, to }]`). */
+  ranges: unknown[];
+  counts: Record<string, number>;
+  error: string | null;
+};
+
+/**
+ * The latest `limit` runs of each named job, newest first (one index probe per job).
+ * Tables: job_runs (index job, started_at).
+ */
+export async function loadRecentRuns(pg: PgPool, names: readonly string[], limit: number): Promise<Map<string, RecentRun[]>> {
+  const { rows } = await pg.query<{ job: string; id: string; status: string; started_at: Date; finished_at: Date | null; ranges: unknown[]; counts: Record<string, number>; error: string | null }>(
+    `SELECT j.job, r.id, r.status, r.started_at, r.finished_at, r.ranges, r.counts, r.error
+     FROM unnest($1::text[]) AS j(job)
+     CROSS JOIN LATERAL (SELECT * FROM job_runs x WHERE x.job = j.job ORDER BY x.started_at DESC LIMIT $2) r
+     ORDER BY j.job, r.started_at DESC`,
+    [names, limit],
+  );
+  const out = new Map<string, RecentRun[]>(names.map((n) => [n, []]));
+  for (const r of rows) {
+    out.get(r.job)!.push({
+      id: Number(r.id), status: r.status, startedAt: r.started_at, finishedAt: r.finished_at,
+      durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null,
+      ranges: r.ranges, counts: r.counts, error: r.error,
+    });
+  }
+  return out;
+}

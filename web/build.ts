@@ -1,0 +1,65 @@
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** Where the built pages go (git-ignored); the API serves them (api/web/webRouter.ts). */
+export const WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), 'dist');
+
+const PAGES = [
+  { entry: 'explorer/main.tsx', html: 'index.html', title: 'Campaign rewards explorer' },
+  { entry: 'ops/main.tsx', html: 'ops.html', title: 'Operations · campaign rewards' },
+] as const;
+
+/** Pure: the HTML shell of one page, loading its content-hashed script and stylesheet. */
+export function pageHtml({ title, script, style }: { title: string; script: string; style: string | undefined }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+${style ? `<link rel="stylesheet" href="/assets/${style}">\n` : ''}<script type="module" src="/assets/${script}"></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<div id="app"></div>
+<noscript>This page needs JavaScript; the API itself is under /v4.</noscript>
+</body>
+</html>
+`;
+}
+
+/**
+ * Bundles the explorer and the operations page with esbuild (preact, minified, content-hashed
+ * names so assets can be cached for a year) and writes one HTML shell per page. Offline: every
+ * input comes from node_modules.
+ * @returns the files written, relative to WEB_DIST.
+ */
+export async function buildWeb({ outDir = WEB_DIST }: { outDir?: string } = {}): Promise<string[]> {
+  const root = dirname(fileURLToPath(import.meta.url));
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, 'assets'), { recursive: true });
+  const result = await build({
+    entryPoints: PAGES.map((p) => join(root, p.entry)),
+    outdir: join(outDir, 'assets'),
+    entryNames: '[dir]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    bundle: true, splitting: true, format: 'esm', minify: true, sourcemap: false, target: ['es2020'],
+    jsx: 'automatic', jsxImportSource: 'preact', metafile: true, logLevel: 'warning', legalComments: 'none',
+  });
+  const written = readdirSync(join(outDir, 'assets')).map((f) => `assets/${f}`);
+  for (const page of PAGES) {
+    const [script, meta] = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint?.endsWith(page.entry))!;
+    writeFileSync(join(outDir, page.html), pageHtml({ title: page.title, script: basename(script), style: meta.cssBundle ? basename(meta.cssBundle) : undefined }));
+    written.push(page.html);
+  }
+  return written;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = Date.now();
+  const files = await buildWeb();
+  console.log(`[web] built ${files.length} files into web/dist in ${Date.now() - started} ms`);
+}

@@ -1,0 +1,42 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { apiGet } from '../shared/api.js';
+import '../shared/styles.css';
+import { useApi } from '../shared/useApi.js';
+import { CampaignDetail } from './CampaignDetail.js';
+import { OpportunityDetail } from './OpportunityDetail.js';
+import { SearchView } from './SearchView.js';
+import { parseState, toSearch, type ExplorerState } from './state.js';
+import type { Chain, Protocol } from './types.js';
+
+/** The explorer: the URL query is the state; navigation pushes history entries (back/forward work). */
+function App() {
+  const [state, setState] = useState<ExplorerState>(() => parseState(location.search));
+  useEffect(() => {
+    const onPop = () => setState(parseState(location.search));
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+  const navigate = (next: ExplorerState) => {
+    const search = toSearch(next);
+    if (search !== location.search) history.pushState(null, '', `${location.pathname}${search}`);
+    setState(next);
+    if (next.opportunity !== state.opportunity || next.campaign !== state.campaign) scrollTo(0, 0);
+  };
+  const reference = useApi('reference', async () => {
+    const [chains, protocols] = await Promise.all([apiGet<Chain[]>('/v4/chains'), apiGet<Protocol[]>('/v4/protocols', { items: 100 })]);
+    return { chains, protocols };
+  });
+  return (
+    <>
+      <header class="top"><h1><a href="/">Campaign rewards explorer</a></h1><nav><a href="/ops">Operations</a></nav></header>
+      <main id="main">
+        {state.opportunity ? <OpportunityDetail state={state} navigate={navigate} />
+          : state.campaign ? <CampaignDetail state={state} navigate={navigate} />
+          : <SearchView state={state} navigate={navigate} chains={reference.data?.chains ?? []} protocols={reference.data?.protocols ?? []} />}
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

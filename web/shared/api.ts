@@ -1,0 +1,59 @@
+import { createRateGate } from './rateGate.js';
+
+/** A non-2xx answer of the API, with the problem body's detail and field errors when present. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(readonly status: number, message: string, readonly errors: { field: string; message: string }[] = []) {
+    super(message);
+  }
+}
+
+/** Below the API's default anonymous limit (10/s), so a page never trips it on its own. */
+const gate = createRateGate(8);
+/** Answers 429 are retried after Retry-After (another tab may share the caller's budget), this many times. */
+const RETRIES_429 = 3;
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** `path?query` with empty values left out (the API answers 400 to empty list parameters). */
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Calls the public API (same origin) and parses JSON; throws ApiError on a non-2xx answer. */
+export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
+  let res: Response;
+  for (let attempt = 0; ; attempt++) {
+    await gate();
+    res = await fetch(path, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
+    if (res.status !== 429 || attempt >= RETRIES_429) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(10, Number(res.headers.get('retry-after')) || 1)));
+  }
+  const text = await res.text();
+  const body = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new ApiError(res.status, body?.detail ?? `HTTP ${res.status}`, body?.errors ?? []);
+  return body as T;
+}
+
+/** GET `/v4…` with a query. */
+export function apiGet<T>(path: string, query?: Query, headers?: Record<string, string>): Promise<T> {
+  return apiFetch<T>(withQuery(path, query), headers ? { headers } : {});
+}
+
+/** Downloads `path` as CSV (Accept: text/csv) under `filename`, through a temporary object URL. */
+export async function downloadCsv(path: string, filename: string): Promise<void> {
+  await gate();
+  const res = await fetch(path, { headers: { accept: 'text/csv' } });
+  if (!res.ok) throw new ApiError(res.status, `CSV download failed (HTTP ${res.status})`);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
