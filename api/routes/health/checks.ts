@@ -2,6 +2,7 @@ import { loadFreshness, type Freshness } from '../../../indexer/freshness.js';
 import { outboxDepth } from '../../../indexer/store/outbox.js';
 import { loadJobStatuses, type JobStatus } from '../../../jobs/jobStatus.js';
 import { describeError } from '../../../internal/errors.js';
+import { loadPipelineFacts } from './pipeline.js';
 import type { ApiDeps } from '../../deps.js';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -29,7 +30,8 @@ async function probe<T extends Record<string, unknown>>(fn: () => Promise<T>): P
  * Health of the service: PostgreSQL, Elasticsearch, each chain's RPC (head block), each job's
  * last run, lag in blocks per chain (head − cursor), paused state and runs/errors in the last
  * 24 h, the search outbox depth, and freshness (chain event → searchable document, p50/p95 over
- * campaigns first published in the last 24 h). `status` is `ok` when every dependency answers,
+ * campaigns first published in the last 24 h), prices older than PRICE_MAX_AGE_SECONDS, reward
+ * trees not verified per chain, and each cursor's lag in chain seconds. `status` is `ok` when every dependency answers,
  * `degraded` otherwise (a paused job or errors do not degrade it: they are operators' facts).
  */
 export async function checkHealth(deps: ApiDeps) {
@@ -41,9 +43,10 @@ export async function checkHealth(deps: ApiDeps) {
     }),
     Promise.all([...deps.rpc.values()].map(async ({ chain, client }) => ({ id: chain.id, name: chain.name, rpc: await probe(async () => ({ head: Number(await client.getBlockNumber()) })) }))),
   ]);
-  const [statuses, outbox, freshness] = postgres.ok
-    ? await Promise.all([loadJobStatuses(deps.pg), outboxDepth(deps.pg), loadFreshness(deps.pg)]).catch(() => [[] as JobStatus[], null, null] as const)
-    : [[] as JobStatus[], null, null];
+  const [statuses, outbox, freshness, pipeline] = postgres.ok
+    ? await Promise.all([loadJobStatuses(deps.pg), outboxDepth(deps.pg), loadFreshness(deps.pg), loadPipelineFacts(deps.pg, deps.config.prices.maxAgeSeconds)])
+      .catch(() => [[] as JobStatus[], null, null, null] as const)
+    : [[] as JobStatus[], null, null, null];
   const heads = new Map(chains.map((c) => [c.id, c.rpc.ok ? (c.rpc as { head: number }).head : null]));
   const jobs = statuses.map((job) => ({
     name: job.job,
@@ -56,11 +59,17 @@ export async function checkHealth(deps: ApiDeps) {
     lagSeconds: job.lastSuccessAt ? Math.round((Date.now() - job.lastSuccessAt.getTime()) / 1000) : null,
     chains: job.chains.map((c) => {
       const head = heads.get(c.chainId) ?? null;
-      return { chainId: c.chainId, cursor: c.cursor, head, lagBlocks: head === null ? null : Math.max(0, head - c.cursor) };
+      return {
+        chainId: c.chainId, cursor: c.cursor, head, lagBlocks: head === null ? null : Math.max(0, head - c.cursor),
+        lagSeconds: pipeline?.cursorAges.get(`${job.job}:${c.chainId}`) ?? null,
+      };
     }),
   }));
   const ok = postgres.ok && elasticsearch.ok && chains.every((c) => c.rpc.ok);
-  return { status: ok ? 'ok' : 'degraded', checkedAt: new Date().toISOString(), postgres, elasticsearch, chains, jobs, outbox, freshness: toFreshnessBody(freshness) };
+  return {
+    status: ok ? 'ok' : 'degraded', checkedAt: new Date().toISOString(), postgres, elasticsearch, chains, jobs, outbox, freshness: toFreshnessBody(freshness),
+    prices: pipeline?.prices ?? null, unverifiedTrees: pipeline?.trees ?? null,
+  };
 }
 
 /** Public shape of freshness (null when PostgreSQL did not answer). */

@@ -38,4 +38,22 @@ describe('GET /v4/health: operators\' fields', function () {
     expect(res.body.freshness.p50Seconds).to.be.within(0, 120);
     expect(res.body.freshness.p95Seconds).to.be.within(res.body.freshness.p50Seconds, 120);
   });
+
+  it('reports stale prices, unverified reward trees per chain and each cursor\'s lag in chain seconds', async function () {
+    const pg = h.deps.pg;
+    await pg.query("INSERT INTO tokens (id, chain_id, address, name, symbol, decimals) VALUES ('t-fresh', 31337, '0x01', 'F', 'F', 18), ('t-stale', 31337, '0x02', 'S', 'S', 18)");
+    await pg.query("INSERT INTO token_prices (token_id, price, price_source, updated_at, fetched_at) VALUES ('t-fresh', 1, 'test', now(), now()), ('t-stale', 1, 'test', now() - interval '2 days', now())");
+    for (const [n, status] of [[1, 'pending'], [2, 'mismatch'], [3, 'verified']] as const) {
+      const root = `0x${n.toString(16).padStart(64, '0')}`;
+      await pg.query("INSERT INTO roots (chain_id, root, ipfs_hash, end_of_dispute_period, block_number, block_hash, tx_hash, log_index, timestamp) VALUES (31337, $1, 'bafy', 0, $2, $1, $1, 0, 1)", [root, n]);
+      await pg.query('INSERT INTO reward_trees (chain_id, root, status) VALUES (31337, $1, $2)', [root, status]);
+    }
+    const res = await h.request().get('/v4/health').expect(200);
+    expect(res.body.prices).to.deep.include({ tracked: 2, stale: 1, maxAgeSeconds: h.config.prices.maxAgeSeconds });
+    expect(res.body.prices.oldestAgeSeconds).to.be.within(2 * 86_400 - 60, 2 * 86_400 + 60);
+    expect(res.body.unverifiedTrees).to.deep.equal([{ chainId: 31337, pending: 1, mismatch: 1, unavailable: 0 }]);
+    const campaigns = res.body.jobs.find((j: { name: string }) => j.name === 'campaigns');
+    // The devnet's clock is the wall clock: the cursor block was mined moments ago.
+    expect(campaigns.chains[0].lagSeconds).to.be.a('number').and.within(0, 600);
+  });
 });
