@@ -61,6 +61,9 @@ const MATRIX: Row[] = [
   row('post', '/v4/campaigns/:id/access/grant', /*                */ [401, 401, 401, 401, 403, 200, 200, 200], (f) => `/v4/campaigns/${f.campaign}/access/grant`, () => ({ userAddress: ALICE_ENTRY })),
   row('delete', '/v4/campaigns/:id/access/revoke', /*             */ [401, 401, 401, 401, 403, 200, 200, 200],
     async (f) => `/v4/campaigns/${f.campaign}/access/revoke?to=${await f.grantee()}`),
+  row('post', '/v4/credits', /*                                   */ [401, 401, 401, 401, 403, 403, 403, 200], undefined, () => ({ creatorId: 'matrix', amount: 5, label: 'matrix' })),
+  row('post', '/v4/credits/subtract', /*                          */ [401, 401, 401, 401, 403, 403, 403, 200], undefined, () => ({ creatorId: 'matrix', amount: 1, label: 'matrix' })),
+  row('put', '/v4/credits/:creatorId/allowance', /*               */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/credits/matrix/allowance', () => ({ maxNegativeBalance: 10 })),
   row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row('post', '/v4/internal/jobs/:name/run', /*                   */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/run'),
   row('post', '/v4/internal/jobs/:name/pause', /*                 */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/pause'),
@@ -88,6 +91,7 @@ const PUBLIC_ROUTES = [
   'GET /v4/claims', 'GET /v4/claims/history/:address', 'GET /v4/claims/latest', 'GET /v4/claims/status', 'GET /v4/claims/count/total', 'GET /v4/claims/count',
   'GET /v4/users/:address/rewards', 'GET /v4/users/:address/rewards/breakdowns', 'GET /v4/users/:address/terms', 'GET /v4/users/:address/recipient/:token', 'GET /v4/users/:address/operator/:operatorAddress', 'GET /v4/users/:address',
   'GET /v4/campaign-lists/:owner', 'GET /v4/campaign-lists/:owner/:name',
+  'GET /v4/credits/pricing', 'GET /v4/credits/:creatorId', 'GET /v4/credits/:creatorId/operations',
 ];
 
 describe('authorization matrix: every credentialed route × every kind of credential', function () {
@@ -125,6 +129,7 @@ describe('authorization matrix: every credentialed route × every kind of creden
       await h.request().put(`/v4/key-value-stores/${kvKey}/entries`).set(asAlice).send({ address, value: '{}' }).expect(200);
       return address;
     };
+    await h.deps.pg.query("INSERT INTO creators (id, name) VALUES ('matrix', 'Matrix')");
     const campaign = '4242424242';
     await h.deps.pg.query(
       `INSERT INTO campaigns (id, distribution_chain_id, compute_chain_id, campaign_id, creator, reward_token, amount, campaign_type, start_timestamp,
