@@ -28,6 +28,8 @@ import { campaignAccessRouter } from './campaign-access/router.js';
 import { organizationsRouter } from './organizations/router.js';
 import { internalJobsRouter } from './internal-jobs/router.js';
 import { creditsRouter } from './credits/router.js';
+import { historicalRouter } from './historical/router.js';
+import { diffsRouter } from './diffs/router.js';
 import { webRouter } from '../web/webRouter.js';
 
 /** Mounts every route family at /v4, Prometheus' /metrics, and the explorer (/) and operations (/ops) pages at the root. */
@@ -38,7 +40,7 @@ export function createRoutes(deps: ApiDeps): Router {
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignAccessRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
-    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter, internalJobsRouter, creditsRouter]) {
+    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter, internalJobsRouter, creditsRouter, historicalRouter, diffsRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }

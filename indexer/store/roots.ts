@@ -136,3 +136,14 @@ export async function listRoots(db: PgPool | PgClient, chainId: number): Promise
   );
   return rows.map(toRootRecord);
 }
+
+/**
+ * The last root of `chainId` at or before `ts` (Unix seconds) whose reward tree is verified and
+ * which was not revoked, or null. Tables: roots, reward_trees.
+ */
+export async function loadVerifiedRootAt(db: PgPool | PgClient, chainId: number, ts: number): Promise<{ root: string; timestamp: number } | null> {
+  const { rows } = await db.query<{ root: string; timestamp: number }>(
+    `SELECT r.root, r.timestamp::float8 AS timestamp FROM roots r JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root AND t.status = 'verified'
+     WHERE r.chain_id = $1 AND r.timestamp <= $2 AND NOT r.revoked ORDER BY r.timestamp DESC, r.block_number DESC, r.log_index DESC LIMIT 1`, [chainId, ts]);
+  return rows[0] ?? null;
+}

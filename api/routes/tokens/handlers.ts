@@ -9,7 +9,8 @@ import { getTokenRow, listTokenRows, type TokenDbRow } from './repo.js';
 import { ADDRESS_RE, type ListTokensQuery, type TokenIdParams } from './schema.js';
 import { serializeChainToken, serializeToken, type TokenResponse } from './serialize.js';
 
-async function withPrices(deps: ApiDeps, rows: TokenDbRow[], now: Date): Promise<TokenResponse[]> {
+/** Token records of stored rows with their served (fresh or null) prices. */
+export async function withPrices(deps: ApiDeps, rows: TokenDbRow[], now: Date): Promise<TokenResponse[]> {
   const prices = await loadTokenPrices(deps.pg, rows.map((r) => r.id), now, deps.config.prices.maxAgeSeconds);
   return rows.map((r) => serializeToken(r, toServedPrice(prices.get(r.id))));
 }

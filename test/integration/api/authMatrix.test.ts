@@ -64,6 +64,12 @@ const MATRIX: Row[] = [
   row('post', '/v4/credits', /*                                   */ [401, 401, 401, 401, 403, 403, 403, 200], undefined, () => ({ creatorId: 'matrix', amount: 5, label: 'matrix' })),
   row('post', '/v4/credits/subtract', /*                          */ [401, 401, 401, 401, 403, 403, 403, 200], undefined, () => ({ creatorId: 'matrix', amount: 1, label: 'matrix' })),
   row('put', '/v4/credits/:creatorId/allowance', /*               */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/credits/matrix/allowance', () => ({ maxNegativeBalance: 10 })),
+  // No verified root in this suite: the back office gets past the guard and hears 404.
+  row('get', '/v4/historical/campaign/:campaignId', /*            */ [401, 401, 401, 401, 403, 403, 403, 404], (f) => `/v4/historical/campaign/${f.campaign}?chainId=31337&startDate=1&endDate=2`),
+  row('get', '/v4/historical/recipient/:recipient', /*            */ [401, 401, 401, 401, 403, 403, 403, 404], () => `/v4/historical/recipient/${ALICE_ENTRY}?chainId=31337&startDate=1&endDate=2`),
+  row('get', '/v4/diffs/leaves', /*                               */ [401, 401, 401, 401, 403, 403, 403, 404], () => `/v4/diffs/leaves?chainId=31337&tokenAddress=${ALICE_ENTRY}`),
+  row('get', '/v4/diffs/leaf-breakdowns', /*                      */ [401, 401, 401, 401, 403, 403, 403, 404], () => `/v4/diffs/leaf-breakdowns?chainId=31337&tokenAddress=${ALICE_ENTRY}`),
+  row('get', '/v4/diffs/leaf-tokens', /*                          */ [401, 401, 401, 401, 403, 403, 403, 404], () => '/v4/diffs/leaf-tokens?chainId=31337'),
   row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row('post', '/v4/internal/jobs/:name/run', /*                   */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/run'),
   row('post', '/v4/internal/jobs/:name/pause', /*                 */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/pause'),

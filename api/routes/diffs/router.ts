@@ -1,0 +1,115 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { loadVerifiedRootAt } from '../../../indexer/store/roots.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { NotFoundError } from '../../errors.js';
+import type { AuthState } from '../../identity/types.js';
+import { requireBackOffice } from '../../middleware/auth.js';
+import { fields, validate } from '../../validate.js';
+import type { TokenDbRow } from '../tokens/repo.js';
+import { withPrices } from '../tokens/handlers.js';
+
+const paging = { page: { type: 'integer', minimum: 0, maximum: 100_000, default: 0 }, items: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } } as const;
+const leavesQuery = {
+  type: 'object', additionalProperties: false, required: ['chainId', 'tokenAddress'],
+  properties: {
+    chainId: fields.chainId, tokenAddress: fields.address, recipient: fields.address,
+    sort: { type: 'string', enum: ['amount', 'claimed', 'pending', 'recipient'], default: 'amount' }, order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' }, ...paging,
+  },
+} as const;
+const breakdownsQuery = { ...leavesQuery, properties: { ...leavesQuery.properties, campaignId: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } } } as const;
+const tokensQuery = { type: 'object', additionalProperties: false, required: ['chainId'], properties: { chainId: fields.chainId } } as const;
+
+type LeavesQuery = { chainId: number; tokenAddress: string; recipient?: string; campaignId?: string; sort: 'amount' | 'claimed' | 'pending' | 'recipient'; order: 'asc' | 'desc'; page: number; items: number };
+
+/**
+ * Claimed per (recipient, token) on a chain, capped at the leaf amount. Breakdowns get a pro-rata
+ * share of it (largest remainder left to the first rows, as GET /users/{address}/rewards does).
+ */
+const LEAVES_SQL = `
+  WITH raw AS (
+    SELECT w.recipient, w.token, w.amount, COALESCE((SELECT sum(c.amount) FROM claims c WHERE c.chain_id = w.chain_id AND c.recipient = w.recipient AND c.token = w.token), 0) AS paid
+    FROM rewards w WHERE w.chain_id = $1 AND w.root = $2 AND w.token = $3 AND ($4::text IS NULL OR w.recipient = $4)),
+  leaves AS (SELECT recipient, token, amount, LEAST(amount, paid) AS claimed, GREATEST(paid - amount, 0) AS overpaid FROM raw)`;
+
+/**
+ * Reward-tree leaves of the latest verified root (api-facts §3.9; a newer root still being
+ * verified is not shown), back office only: per recipient of
+ * a token, the cumulative amount and what was claimed (capped at the amount), with a summary
+ * (`positiveAmount` sums what is still to claim, `negativeAmount` minus what was paid beyond leaves); per-campaign leaf
+ * breakdowns with their opportunity; and the tokens that have leaves. Paged and sortable.
+ * Tables: roots, reward_trees, rewards, reward_breakdowns, claims, campaigns, opportunities, tokens.
+ */
+export function diffsRouter(deps: ApiDeps): Router<AuthState> {
+  const router = new Router<AuthState>();
+  const liveVerifiedRoot = async (chainId: number) => {
+    const root = await loadVerifiedRootAt(deps.pg, chainId, nowSeconds(deps));
+    if (!root) throw new NotFoundError(`No verified reward root on chain ${chainId}`);
+    return root;
+  };
+  /** Sort on the numeric columns of `table` (the selected ones are text), the recipient breaking ties. */
+  const orderBy = (q: LeavesQuery, table: string) =>
+    `${q.sort === 'pending' ? `(${table}.amount - ${table}.claimed)` : `${table}.${q.sort}`} ${q.order === 'asc' ? 'ASC' : 'DESC'}, ${table}.recipient`;
+
+  router.get('/diffs/leaves', requireBackOffice, validate({ query: leavesQuery }), async (ctx: Context) => {
+    const q = ctx.state['query'] as LeavesQuery;
+    const live = await liveVerifiedRoot(q.chainId);
+    const args = [q.chainId, live.root, q.tokenAddress.toLowerCase(), q.recipient?.toLowerCase() ?? null];
+    const [page, summary] = await Promise.all([
+      deps.pg.query<{ recipient: string; token: string; amount: string; claimed: string }>(
+        `${LEAVES_SQL} SELECT recipient, token, amount::text, claimed::text FROM leaves ORDER BY ${orderBy(q, 'leaves')} LIMIT $5 OFFSET $6`, [...args, q.items, q.page * q.items]),
+      deps.pg.query<{ total: number; amount: string; claimed: string; positive: string; negative: string }>(
+        `${LEAVES_SQL} SELECT count(*)::int AS total, COALESCE(sum(amount), 0)::text AS amount, COALESCE(sum(claimed), 0)::text AS claimed,
+           COALESCE(sum(amount - claimed), 0)::text AS positive, (-COALESCE(sum(overpaid), 0))::text AS negative FROM leaves`, args),
+    ]);
+    const s = summary.rows[0]!;
+    ctx.body = {
+      root: live.root, count: s.total,
+      leaves: page.rows.map((r) => ({ distributionChainId: q.chainId, tokenAddress: r.token, recipient: r.recipient, amount: r.amount, claimed: r.claimed })),
+      summary: { total: s.total, totalAmount: s.amount, totalClaimed: s.claimed, positiveAmount: s.positive, negativeAmount: s.negative },
+    };
+  });
+
+  router.get('/diffs/leaf-breakdowns', requireBackOffice, validate({ query: breakdownsQuery }), async (ctx: Context) => {
+    const q = ctx.state['query'] as LeavesQuery;
+    const live = await liveVerifiedRoot(q.chainId);
+    const args = [q.chainId, live.root, q.tokenAddress.toLowerCase(), q.recipient?.toLowerCase() ?? null, q.campaignId?.toLowerCase() ?? null];
+    const { rows } = await deps.pg.query<{ recipient: string; campaign_id: string; reason: string; amount: string; claimed: string; total: number; opportunity_id: string | null; opportunity_name: string | null }>(
+      `${LEAVES_SQL},
+       parts AS (
+         SELECT b.recipient, lower(b.campaign_id) AS campaign_id, b.reason, b.amount,
+           CASE WHEN l.amount = 0 THEN 0 ELSE floor(b.amount * l.claimed / l.amount) END AS claimed
+         FROM reward_breakdowns b JOIN leaves l ON l.recipient = b.recipient
+         WHERE b.chain_id = $1 AND b.root = $2 AND b.token = $3 AND ($5::text IS NULL OR lower(b.campaign_id) = $5))
+       SELECT p.recipient, p.campaign_id, p.reason, p.amount::text, p.claimed::text, count(*) OVER ()::int AS total, c.opportunity_id, o.identifier AS opportunity_name
+       FROM parts p LEFT JOIN campaigns c ON c.distribution_chain_id = $1 AND lower(c.campaign_id) = p.campaign_id LEFT JOIN opportunities o ON o.id = c.opportunity_id
+       ORDER BY ${orderBy(q, 'p')}, p.campaign_id, p.reason LIMIT $6 OFFSET $7`,
+      [...args, q.items, q.page * q.items],
+    );
+    const opportunities: Record<string, { name: string | null; path: string }> = {};
+    for (const r of rows) if (r.opportunity_id) opportunities[r.opportunity_id] = { name: r.opportunity_name, path: `/v4/opportunities/${r.opportunity_id}` };
+    const amount = rows.reduce((t, r) => t + BigInt(r.amount), 0n);
+    const claimed = rows.reduce((t, r) => t + BigInt(r.claimed), 0n);
+    ctx.body = {
+      root: live.root, count: rows[0]?.total ?? 0,
+      breakdowns: rows.map((r) => ({
+        tokenAddress: q.tokenAddress.toLowerCase(), recipient: r.recipient, campaignId: r.campaign_id, reason: r.reason, amount: r.amount, claimed: r.claimed,
+        subCampaignId: null, lastProcessedTimestamp: live.timestamp, distributionChainId: q.chainId, opportunityId: r.opportunity_id,
+      })),
+      summary: { total: rows.length, totalAmount: amount.toString(), totalClaimed: claimed.toString(), positiveAmount: (amount - claimed).toString(), negativeAmount: '0' },
+      opportunities,
+    };
+  });
+
+  router.get('/diffs/leaf-tokens', requireBackOffice, validate({ query: tokensQuery }), async (ctx: Context) => {
+    const { chainId } = ctx.state['query'] as { chainId: number };
+    const live = await liveVerifiedRoot(chainId);
+    const { rows } = await deps.pg.query<TokenDbRow>(
+      `SELECT t.id, t.chain_id, t.address, t.name, t.symbol, t.decimals, t.icon, t.verified, t.is_native, t.is_test, t.type, t.display_symbol, t.underlying_token_id
+       FROM tokens t WHERE t.chain_id = $1 AND t.address IN (SELECT DISTINCT token FROM rewards WHERE chain_id = $1 AND root = $2) ORDER BY lower(t.symbol), t.address`,
+      [chainId, live.root],
+    );
+    ctx.body = await withPrices(deps, rows, new Date(nowSeconds(deps) * 1000));
+  });
+  return router;
+}
