@@ -1,7 +1,9 @@
 import type { Context } from 'koa';
 import { parseAbi, zeroAddress } from 'viem';
 import type { ApiDeps } from '../../deps.js';
-import { ValidationError } from '../../errors.js';
+import { AppError, ValidationError } from '../../errors.js';
+import type { AuthState } from '../../identity/types.js';
+import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import { loadCreatorId, loadUser } from './repo.js';
 
 const creatorAbi = parseAbi([
@@ -30,21 +32,47 @@ export function userProfileHandler(deps: ApiDeps) {
   };
 }
 
+/** The chain's current conditions hash and whether the user passes them on chain (chain-facts §1.2 hasSigned). */
+async function readTerms(deps: ApiDeps, chainId: number | undefined, user: `0x${string}`) {
+  const { client, chain } = chainOf(deps, chainId);
+  const [messageHash, signature, whitelist] = await client.multicall({ allowFailure: false, deployless: true, contracts: [
+    { address: chain.distributionCreator, abi: creatorAbi, functionName: 'messageHash' },
+    { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatures', args: [user] },
+    { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatureWhitelist', args: [user] },
+  ] });
+  return { chainId: chain.id, messageHash: messageHash.toLowerCase(), onChain: messageHash === ZERO_HASH || whitelist !== 0n || signature === messageHash };
+}
+
 /**
- * GET /v4/users/{address}/terms?chainId: whether the wallet passes the DistributionCreator's
- * conditions on that chain (chain-facts §1.2 hasSigned: no message set, a whitelisted signer, or
- * the current message's hash accepted).
+ * GET /v4/users/{address}/terms?chainId: whether the wallet accepted the conditions on that chain:
+ * on chain (no message set, a whitelisted signer, or the current message's hash signed), or through
+ * POST /terms for the current message. Tables: terms_acceptances.
  */
 export function userTermsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
-    const { client, chain } = chainOf(deps, (ctx.state.query as { chainId?: number }).chainId);
     const user = (ctx.state.params as { address: `0x${string}` }).address;
-    const [messageHash, signature, whitelist] = await client.multicall({ allowFailure: false, deployless: true, contracts: [
-      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'messageHash' },
-      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatures', args: [user] },
-      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatureWhitelist', args: [user] },
-    ] });
-    ctx.body = messageHash === ZERO_HASH || whitelist !== 0n || signature === messageHash;
+    const terms = await readTerms(deps, (ctx.state.query as { chainId?: number }).chainId, user);
+    if (terms.onChain) return void (ctx.body = true);
+    const { rowCount } = await deps.pg.query('SELECT 1 FROM terms_acceptances WHERE address = $1 AND chain_id = $2 AND message_hash = $3', [user.toLowerCase(), terms.chainId, terms.messageHash]);
+    ctx.body = Boolean(rowCount);
+  };
+}
+
+/**
+ * POST /v4/users/{address}/terms (body `chainId`): the wallet's own session records that it accepts
+ * the chain's current conditions (their hash is read from the DistributionCreator). Another
+ * wallet's session is 403. Answers the recorded acceptance. Tables: terms_acceptances.
+ */
+export function acceptTermsHandler(deps: ApiDeps) {
+  return async (ctx: Context): Promise<void> => {
+    const user = (ctx.state.params as { address: `0x${string}` }).address.toLowerCase() as `0x${string}`;
+    if ((ctx.state as AuthState).session!.address.toLowerCase() !== user) throw new AppError(403, 'FORBIDDEN', 'Only the wallet itself may accept the terms for its address');
+    const terms = await readTerms(deps, (ctx.state.body as { chainId?: number }).chainId, user);
+    const row = await inWriteTransaction(deps.pg, async (tx) => (await tx.query<{ accepted_at: Date }>(
+      `INSERT INTO terms_acceptances (address, chain_id, message_hash) VALUES ($1, $2, $3)
+       ON CONFLICT (address, chain_id, message_hash) DO UPDATE SET accepted_at = terms_acceptances.accepted_at RETURNING accepted_at`,
+      [user, terms.chainId, terms.messageHash])).rows[0]!);
+    ctx.body = { address: user, chainId: terms.chainId, messageHash: terms.messageHash, acceptedAt: row.accepted_at.toISOString(), onChain: terms.onChain };
   };
 }
 

@@ -13,7 +13,7 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** What a row needs from the suite's fixtures: ids of alice's resources, fresh ones for destructive calls. */
 type Fixtures = {
   keyId: string; freshKeyId(): Promise<string>; list: string; freshList(): Promise<string>; kvKey: string; freshKvKey(): Promise<string>;
-  entry: string; freshEntry(): Promise<string>; campaign: string; grantee(): Promise<string>; unique(): string;
+  entry: string; freshEntry(): Promise<string>; campaign: string; grantee(): Promise<string>; unique(): string; alice: string;
 };
 type Row = { method: Method; route: string; path: (f: Fixtures) => string | Promise<string>; body?: (f: Fixtures) => object; expected: number[] };
 
@@ -70,6 +70,7 @@ const MATRIX: Row[] = [
   row('get', '/v4/diffs/leaves', /*                               */ [401, 401, 401, 401, 403, 403, 403, 404], () => `/v4/diffs/leaves?chainId=31337&tokenAddress=${ALICE_ENTRY}`),
   row('get', '/v4/diffs/leaf-breakdowns', /*                      */ [401, 401, 401, 401, 403, 403, 403, 404], () => `/v4/diffs/leaf-breakdowns?chainId=31337&tokenAddress=${ALICE_ENTRY}`),
   row('get', '/v4/diffs/leaf-tokens', /*                          */ [401, 401, 401, 401, 403, 403, 403, 404], () => '/v4/diffs/leaf-tokens?chainId=31337'),
+  row('post', '/v4/users/:address/terms', /*  own wallet only      */ [401, 401, 401, 401, 403, 200, 401, 401], (f) => `/v4/users/${f.alice}/terms`, () => ({ chainId: 31337 })),
   row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row('post', '/v4/internal/jobs/:name/run', /*                   */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/run'),
   row('post', '/v4/internal/jobs/:name/pause', /*                 */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/pause'),
@@ -143,7 +144,7 @@ describe('authorization matrix: every credentialed route × every kind of creden
        VALUES ($1, 31337, 31337, $2, $3, $4, 1, 1, 0, 1, '0x', 1, $2, $2, 0, now(), '{}')`, [campaign, `0x${'42'.repeat(32)}`, alice.address, `0x${'01'.repeat(20)}`]);
     fixtures = {
       keyId: aliceKey.id, freshKeyId: async () => (await newKey(alice.cookie)).id, list: await freshList(), freshList, kvKey, freshKvKey,
-      entry: await freshEntry(), freshEntry, campaign, unique,
+      entry: await freshEntry(), freshEntry, campaign, unique, alice: alice.address,
       grantee: async () => {
         const who = `0x${(++n).toString(16).padStart(40, '0')}`;
         await h.request().post(`/v4/campaigns/${campaign}/access/grant`).set(asAlice).send({ userAddress: who }).expect(200);

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { parseAbi, zeroAddress } from 'viem';
-import { createDevnetClients } from '../../../contracts/clients.js';
+import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
+import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
+import { login } from './authFlow.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const USER = '0x976ea74026e726554db657fa54763abd0c3a0aa9';
@@ -27,6 +29,34 @@ describe('GET /v4/users/{address} profile and on-chain claim settings', function
     expect((await h.request().get(`/v4/users/${USER}/terms`).query({ chainId: 31337 }).expect(200)).body).to.equal(true);
     const bad = await h.request().get(`/v4/users/${USER}/terms`).expect(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['chainId']);
+  });
+
+  it('records a terms acceptance by the wallet\'s own session for the current message (POST /terms)', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const { walletClient, publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId });
+    const setMessage = async (message: string) => {
+      const hash = await walletClient.writeContract({ address: stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'setMessage', args: [message] });
+      await publicClient.waitForTransactionReceipt({ hash });
+    };
+    const user = await login(h, HARDHAT_TEST_KEYS[1]);
+    const terms = () => h.request().get(`/v4/users/${user.address}/terms`).query({ chainId: 31337 }).expect(200);
+    await setMessage('creator terms v1');
+    try {
+      expect((await terms()).body).to.equal(false);
+      await h.request().post(`/v4/users/${user.address}/terms`).send({ chainId: 31337 }).expect(401);
+      await h.request().post(`/v4/users/${USER}/terms`).set('Cookie', user.cookie).send({ chainId: 31337 }).expect(403);
+      const bad = await h.request().post(`/v4/users/${user.address}/terms`).set('Cookie', user.cookie).send({}).expect(400);
+      expect(bad.body.errors[0].field).to.equal('chainId');
+      const accepted = await h.request().post(`/v4/users/${user.address}/terms`).set('Cookie', user.cookie).send({ chainId: '31337' }).expect(200);
+      expect(accepted.body).to.include({ address: user.address, chainId: 31337, onChain: false });
+      expect(accepted.body.messageHash).to.match(/^0x[0-9a-f]{64}$/);
+      expect((await terms()).body).to.equal(true);
+      // A new message needs a new acceptance.
+      await setMessage('creator terms v2');
+      expect((await terms()).body).to.equal(false);
+    } finally {
+      await setMessage('');
+    }
   });
 
   it('reads operator rights from the Distributor, before and after the user toggles one', async function () {
