@@ -68,8 +68,28 @@ const object = (title: string, properties: Record<string, JsonSchema>, required:
   ({ $schema: JSON_SCHEMA_DIALECT, title, type: 'object', additionalProperties: false, properties, required });
 const POSITIVE: JsonSchema = { type: 'number', exclusiveMinimum: 0 };
 
+/**
+ * Settings of the SOFR spread ratchet (indexer/ratchet.ts): spread in percentage points over the
+ * benchmark rate, recalculation period in seconds (≥ 1 h; default 14 days), anchor (Unix seconds;
+ * default the campaign start), curve, and TVL tiers (USD) → boost in percentage points.
+ */
+export const RATCHET_SETTINGS_SCHEMA: JsonSchema = {
+  type: 'object', additionalProperties: false,
+  properties: {
+    spread: { type: 'number', minimum: 0, maximum: 100 },
+    period: { type: 'integer', minimum: 3600, maximum: 366 * 86_400 },
+    anchor: { type: 'integer', minimum: 0 },
+    curve: { type: 'string', enum: ['BASELINE', 'BOOST_GAP'] },
+    tiers: {
+      type: 'array', maxItems: 20,
+      items: { type: 'object', additionalProperties: false, required: ['minTvl', 'boost'], properties: { minTvl: { type: 'number', minimum: 0 }, boost: { type: 'number', minimum: 0, maximum: 100 } } },
+    },
+  },
+};
+
 /** Distribution methods (api-facts §8 distribution type) and the figure each one needs. */
-const DISTRIBUTION_METHODS: Record<string, JsonSchema> = {
+export const DISTRIBUTION_METHODS: Record<string, JsonSchema> = {
+  SOFR_SPREAD_RATCHET: object('SOFR spread ratchet', { ratchet: RATCHET_SETTINGS_SCHEMA }, []),
   DUTCH_AUCTION: object('Dutch auction', {}),
   ...Object.fromEntries(['VALUE_PER_LIQUIDITY_VALUE', 'AMOUNT_PER_LIQUIDITY_VALUE', 'VALUE_PER_LIQUIDITY_AMOUNT', 'AMOUNT_PER_LIQUIDITY_AMOUNT'].flatMap((k) => [
     [`FIX_REWARD_${k}`, object(`Fixed reward ${k.toLowerCase()}`, { targetAmount: POSITIVE })],

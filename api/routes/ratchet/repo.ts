@@ -17,11 +17,23 @@ export async function loadBenchmarkRates(db: PgPool, at: number): Promise<Benchm
   return rows;
 }
 
-/** The current configuration of a campaign needed by the ratchet. */
+/**
+ * The current configuration of a campaign needed by the ratchet. Distribution settings come from
+ * the configuration last associated with the campaign through the config store (its
+ * `distributionMethodParameters`), else from the campaign's own params.
+ * Tables: campaigns_current, campaign_config_associations, campaign_configs.
+ */
 export async function loadRatchetCampaign(db: PgPool, id: string): Promise<{ id: string; opportunity_id: string; start_timestamp: string; params: Record<string, unknown> } | null> {
-  const { rows } = await db.query<{ id: string; opportunity_id: string; start_timestamp: string; params: Record<string, unknown> }>(
-    'SELECT id, opportunity_id, start_timestamp::text, params FROM campaigns_current WHERE id = $1', [id]);
-  return rows[0] ?? null;
+  const { rows } = await db.query<{ id: string; opportunity_id: string; start_timestamp: string; params: Record<string, unknown>; stored: Record<string, unknown> | null }>(
+    `SELECT c.id, c.opportunity_id, c.start_timestamp::text, c.params,
+       (SELECT cfg.config -> 'distributionMethodParameters' FROM campaign_config_associations a JOIN campaign_configs cfg ON cfg.hash = a.config_hash
+        WHERE a.distribution_chain_id = c.distribution_chain_id AND lower(a.campaign_id) = lower(c.campaign_id) AND cfg.config ? 'distributionMethodParameters'
+        ORDER BY a.created_at DESC LIMIT 1) AS stored
+     FROM campaigns_current c WHERE c.id = $1`, [id]);
+  const row = rows[0];
+  if (!row) return null;
+  const { stored, ...campaign } = row;
+  return stored ? { ...campaign, params: { ...campaign.params, distributionMethodParameters: stored } } : campaign;
 }
 
 /** Whether the opportunity exists, and its native APR (0 before the metrics job ran). */

@@ -96,6 +96,14 @@ describe('POST /v4/campaigns/generate-payload', function () {
     }
   });
 
+  it('checks and echoes distribution parameters (the ratchet settings) per campaign', async function () {
+    const parameters = { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 2.5, period: 7 * DAY, curve: 'BOOST_GAP', tiers: [{ minTvl: 1000, boost: 1 }] } };
+    const res = await h.request().post('/v4/campaigns/generate-payload')
+      .send({ ...body, startTimestamp: now + 22 * DAY, endTimestamp: now + 23 * DAY, campaignsParams: { ERC20: [{ amount: '1000000000000000000', targetToken: h.chains[0]!.stack.tokens.targets[0]!.address, distributionMethodParameters: parameters }] } })
+      .expect(200);
+    expect(res.body.campaigns[0].distributionMethodParameters).to.deep.equal(parameters);
+  });
+
   it('accepts the body as a form with campaignsParams as JSON text', async function () {
     const form = { ...body, startTimestamp: String(now + 20 * DAY), endTimestamp: String(now + 21 * DAY), campaignsParams: JSON.stringify({ ERC20: [{ amount: '1000000000000000000', targetToken: h.chains[0]!.stack.tokens.targets[0]!.address }] }) };
     const res = await h.request().post('/v4/campaigns/generate-payload').type('form').send(form).expect(200);
@@ -111,6 +119,10 @@ describe('POST /v4/campaigns/generate-payload', function () {
     ['an unknown campaign type', (b) => ({ ...b, campaignsParams: { NOPE: [{ amount: '1' }] } }), 'campaignsParams.NOPE'],
     ['a parameter the type does not have', (b) => ({ ...b, campaignsParams: { ERC20: [{ amount: '10000000000000000000', targetToken: '0x2222222222222222222222222222222222222222', poolFee: 3 }] } }), 'campaignsParams.ERC20.0.poolFee'],
     ['a missing required parameter', (b) => ({ ...b, campaignsParams: { CLAMM: [{ amount: '10000000000000000000', weightFees: 1, weightToken0: 1, weightToken1: 1, isOutOfRangeIncentivized: 0 }] } }), 'campaignsParams.CLAMM.0.pool'],
+    ['ratchet settings out of bounds', (b) => ({ ...b, campaignsParams: { ERC20: [{ amount: '10000000000000000000', targetToken: '0x2222222222222222222222222222222222222222', distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: -1 } } }] } }), 'campaignsParams.ERC20.0.distributionMethodParameters.ratchet.spread'],
+    ['a ratchet tier without boost', (b) => ({ ...b, campaignsParams: { ERC20: [{ amount: '10000000000000000000', targetToken: '0x2222222222222222222222222222222222222222', distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { tiers: [{ minTvl: 1 }] } } }] } }), 'campaignsParams.ERC20.0.distributionMethodParameters.ratchet.tiers.0.boost'],
+    ['an unknown ratchet setting', (b) => ({ ...b, campaignsParams: { ERC20: [{ amount: '10000000000000000000', targetToken: '0x2222222222222222222222222222222222222222', distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { speed: 1 } } }] } }), 'campaignsParams.ERC20.0.distributionMethodParameters.ratchet.speed'],
+    ['an unknown distribution method', (b) => ({ ...b, campaignsParams: { ERC20: [{ amount: '10000000000000000000', targetToken: '0x2222222222222222222222222222222222222222', distributionMethodParameters: { distributionMethod: 'MAGIC' } }] } }), 'campaignsParams.ERC20.0.distributionMethodParameters.distributionMethod'],
     ['a missing top-level field', (b) => { const { creatorAddress: _, ...rest } = b; return rest; }, 'creatorAddress'],
   ];
   for (const [title, change, field] of cases) {

@@ -77,6 +77,18 @@ describe('GET /v4/sofr-ratchet/*', function () {
     expect(res.body.campaignApr).to.be.closeTo(5.3, 1e-9);
   });
 
+  it('takes the settings of the configuration associated with the campaign through the config store', async function () {
+    const onChainId = (await h.apiPg.query<{ campaign_id: string }>('SELECT campaign_id FROM campaigns WHERE id = $1', [campaignId])).rows[0]!.campaign_id;
+    const config = { distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 2, tiers: [] } } };
+    const { hash } = (await h.request().post('/v4/config/store').send(config).expect(200)).body;
+    await h.request().get(`/v4/config/hash/${hash}`).query({ campaignId: onChainId, distributionChainId: 31337 }).expect(200);
+    const res = await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200);
+    expect(res.body).to.include({ spread: 2, frozenRate: 4.3 });
+    expect(res.body.tiers).to.deep.equal([]);
+    expect(res.body.baselineApy).to.be.closeTo(6.3, 1e-9);
+    expect(res.body.boostedApy, 'no tiers: no boost').to.be.closeTo(6.3, 1e-9);
+  });
+
   it('rates an opportunity at an explicit anchor and time; before a full window the mean is partial', async function () {
     const res = await h.request().get(`/v4/sofr-ratchet/opportunity/${opportunityId}`).query({ anchor: start + 7 * DAY, at: start + 22 * DAY, period: 14 * DAY }).expect(200);
     // Last recalculation start + 21 days: mean over days 7..20 = (7 × 1.5M + 7 × 0.5M) / 14.

@@ -3,13 +3,13 @@ import { encodeAbiParameters, type Hex } from 'viem';
 import { computeCampaignId } from '../../../../contracts/campaignData.js';
 import { CAMPAIGN_TYPE_NAMES, campaignTypeName } from '../../../../indexer/campaignTypes.js';
 import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../../../../indexer/campaignData/layouts.js';
-import { campaignDataSchema } from '../../../../indexer/campaignData/schemas.js';
+import { campaignDataSchema, DISTRIBUTION_METHODS } from '../../../../indexer/campaignData/schemas.js';
 import { TEMPLATES } from '../../../../indexer/templates.js';
 import type { FieldError } from '../../../errors.js';
 import type { GeneratePayloadBody } from './schema.js';
 
 /** Keys of a campaign object that are campaign parameters, not campaign data. */
-const COMMON_KEYS = new Set(['amount', 'startTimestamp', 'endTimestamp', 'duration', 'rewardToken', 'creator']);
+const COMMON_KEYS = new Set(['amount', 'startTimestamp', 'endTimestamp', 'duration', 'rewardToken', 'creator', 'distributionMethodParameters']);
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: true });
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();
@@ -17,6 +17,27 @@ const validatorOf = (typeName: string) => {
   if (!validators.has(typeName)) validators.set(typeName, ajv.compile(campaignDataSchema(typeName)));
   return validators.get(typeName)!;
 };
+
+/** `distributionMethodParameters` of a campaign: `distributionMethod` plus that method's parameters (GET /v4/schemas, group distributionMethod). */
+const distributionParametersValidator = ajv.compile({
+  type: 'object', required: ['distributionMethod'],
+  properties: { distributionMethod: { type: 'string', enum: Object.keys(DISTRIBUTION_METHODS) } },
+  allOf: Object.entries(DISTRIBUTION_METHODS).map(([name, schema]) => ({
+    if: { properties: { distributionMethod: { const: name } } },
+    then: { ...schema, $schema: undefined, title: undefined, properties: { ...(schema['properties'] as object), distributionMethod: true }, required: ['distributionMethod', ...((schema['required'] as string[] | undefined) ?? [])] },
+  })),
+});
+
+/** Pure: the field errors of a campaign's distribution parameters, named under `field`. */
+function distributionParameterErrors(value: unknown, field: string): FieldError[] {
+  if (distributionParametersValidator(value)) return [];
+  return (distributionParametersValidator.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => {
+    const sub = e.keyword === 'required' ? String(e.params['missingProperty']) : e.keyword === 'additionalProperties' ? String(e.params['additionalProperty']) : '';
+    const path = [field, e.instancePath.slice(1).replace(/\//g, '.'), sub].filter(Boolean).join('.');
+    const message = e.keyword === 'enum' ? `must be one of ${(e.params['allowedValues'] as string[]).join(', ')}` : e.keyword === 'additionalProperties' ? 'is not a parameter of this distribution method' : e.message ?? 'is invalid';
+    return { field: path, message };
+  });
+}
 
 export type CampaignKind = { campaignType: number; typeName: string; base: Record<string, unknown> };
 
@@ -60,6 +81,8 @@ export type PlannedCampaign = {
   startTimestamp: number;
   duration: number;
   campaignData: Hex;
+  /** The distribution method and its parameters, when the campaign gave them (checked against its schema). */
+  distributionMethodParameters?: Record<string, unknown>;
 };
 
 /**
@@ -84,6 +107,10 @@ export function buildCampaigns(body: GeneratePayloadBody): { campaigns: PlannedC
         data['raw'] = encodeAbiParameters([{ type: 'address' }], [data['__address'] as `0x${string}`]);
       }
       delete data['__address'];
+      if (item['distributionMethodParameters'] !== undefined) {
+        const problems = distributionParameterErrors(item['distributionMethodParameters'], `${field}.distributionMethodParameters`);
+        if (problems.length) return void errors.push(...problems);
+      }
       const validate = validatorOf(kind.typeName);
       if (!validate(data)) {
         for (const e of validate.errors ?? []) {
@@ -96,7 +123,11 @@ export function buildCampaigns(body: GeneratePayloadBody): { campaigns: PlannedC
       const end = item['duration'] !== undefined ? start + Number(item['duration']) : Number(item['endTimestamp'] ?? body.endTimestamp);
       if (!(end > start)) return void errors.push({ field: `${field}.endTimestamp`, message: 'must be after startTimestamp (a campaign needs a duration)' });
       const campaignData = encodeCampaignData(kind.typeName, data);
-      const planned = { field, campaignType: kind.campaignType, typeName: kind.typeName, creator: body.creatorAddress, rewardToken: body.rewardToken, amount: BigInt(String(item['amount'])), startTimestamp: start, duration: end - start, campaignData };
+      const planned = {
+        field, campaignType: kind.campaignType, typeName: kind.typeName, creator: body.creatorAddress, rewardToken: body.rewardToken, amount: BigInt(String(item['amount'])),
+        startTimestamp: start, duration: end - start, campaignData,
+        ...(item['distributionMethodParameters'] !== undefined ? { distributionMethodParameters: item['distributionMethodParameters'] as Record<string, unknown> } : {}),
+      };
       campaigns.push({ ...planned, campaignId: computeCampaignId({ chainId: body.distributionChainId, ...planned }) });
     });
   }

@@ -136,5 +136,7 @@ function serializePlanned(c: PlannedCampaign, rate: bigint) {
     campaignId: c.campaignId, campaignType: c.campaignType, campaignTypeName: c.typeName, creator: c.creator, rewardToken: c.rewardToken,
     amount: c.amount.toString(), fee: (c.amount - net).toString(), netAmount: net.toString(), feeRate: Number(rate) / 1e9,
     startTimestamp: c.startTimestamp, endTimestamp: c.startTimestamp + c.duration, duration: c.duration, campaignData: c.campaignData,
+    // Not on chain: store `{ distributionMethodParameters }` with POST /v4/config/store and associate it with the campaign (GET /v4/config/hash/{hash}?campaignId&distributionChainId).
+    ...(c.distributionMethodParameters ? { distributionMethodParameters: c.distributionMethodParameters } : {}),
   };
 }
