@@ -113,8 +113,12 @@ describe('developer API keys: /v4/developer/keys', function () {
       statements.push(String((args[0] as { text?: string }).text ?? args[0]));
       return query.apply(this, args);
     };
-    pool.connect = async function (this: unknown, ...args: unknown[]) {
-      const client = await connect.apply(this, args);
+    pool.connect = function (this: unknown, ...args: unknown[]) {
+      // pool.query checks a client out with a callback: that path is already counted above.
+      if (typeof args[0] === 'function') return connect.apply(this, args);
+      return connect.apply(this, args).then((client) => wrapClient(client));
+    } as typeof connect;
+    const wrapClient = (client: { query: (...a: unknown[]) => unknown }) => {
       const clientQuery = client.query;
       client.query = function (this: unknown, ...a: unknown[]) {
         statements.push(String((a[0] as { text?: string }).text ?? a[0]));
