@@ -32,6 +32,7 @@ describe('contracts/build', () => {
       'Multicall3',
       'PriceFeed',
       'TestERC20',
+      'VyperLayoutToken',
     ]);
     for (const a of artifacts) {
       expect(a.bytecode).to.match(/^0x[0-9a-f]{100,}$/);
