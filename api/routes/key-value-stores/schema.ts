@@ -1,8 +1,10 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { fields } from '../../validate.js';
+import { STORE_TYPES as STORE_TYPE_DESCRIPTIONS } from '../enums/registry.js';
 
-export const STORE_TYPES = ['WHITELIST', 'BLACKLIST', 'BOOST', 'REFERRER', 'FORWARDER', 'APR'] as const;
-export type StoreType = (typeof STORE_TYPES)[number];
+/** The store types, as the StoreType enum of GET /v4/enums lists them (one declaration). */
+export type StoreType = keyof typeof STORE_TYPE_DESCRIPTIONS;
+export const STORE_TYPES = Object.keys(STORE_TYPE_DESCRIPTIONS) as StoreType[];
 
 /** Most entries one page of a listing returns; the default page size. */
 export const MAX_PAGE_SIZE = 1000;
