@@ -39,10 +39,10 @@ export type ValidateSchemas = { query?: Schema; params?: Schema; body?: Schema }
  * defaulted values are put on `ctx.state.query` / `.params` / `.body`; any failure is one 400
  * naming every bad field.
  */
-export function validate(schemas: ValidateSchemas) {
+export function validate(schemas: ValidateSchemas): ValidatingMiddleware {
   const compiled = Object.entries(schemas).map(([where, schema]) => [where, ajv.compile(schema)] as [keyof ValidateSchemas, ValidateFunction]);
   const booleanKeys = new Set(Object.entries(schemaOf(schemas.query)).filter(([, p]) => p.type === 'boolean').map(([key]) => key));
-  return async (ctx: Context, next: Next): Promise<void> => {
+  const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const errors: FieldError[] = [];
     for (const [where, check] of compiled) {
       const source = where === 'query' ? { ...ctx.query } : where === 'params' ? { ...ctx.params } : (ctx.request as { body?: unknown }).body ?? {};
@@ -53,7 +53,12 @@ export function validate(schemas: ValidateSchemas) {
     if (errors.length) throw new ValidationError(errors);
     await next();
   };
+  // The schemas ride on the middleware so the OpenAPI generator documents exactly what is validated.
+  return Object.assign(middleware, { schemas });
 }
+
+/** The middleware `validate()` returns, carrying its schemas for api/openapi. */
+export type ValidatingMiddleware = ((ctx: Context, next: Next) => Promise<void>) & { schemas: ValidateSchemas };
 
 function schemaOf(schema: Schema | undefined): Record<string, { type?: unknown }> {
   return ((schema?.['properties'] ?? {}) as Record<string, { type?: unknown }>);

@@ -23,8 +23,9 @@ import { claimsRouter } from './claims/router.js';
 import { usersRouter } from './users/router.js';
 import { ratchetRouter } from './ratchet/router.js';
 import { campaignListsRouter } from './campaign-lists/router.js';
+import { openApiRouter } from '../openapi/router.js';
 
-/** Mounts every route family at /v4, and Prometheus' /metrics at the root. */
+/** Mounts every route family at /v4 with the OpenAPI document of them all, and Prometheus' /metrics at the root. */
 export function createRoutes(deps: ApiDeps): Router {
   const root = new Router();
   const metrics = metricsRouter(deps);
@@ -36,6 +37,8 @@ export function createRoutes(deps: ApiDeps): Router {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }
+  const openApi = openApiRouter(() => root);
+  v4.use(openApi.routes(), openApi.allowedMethods({ throw: true }));
   root.use(v4.routes(), v4.allowedMethods({ throw: true }));
   return root;
 }

@@ -10,6 +10,10 @@ import { validate } from '../../validate.js';
 import { consumeNonceAndLoadUser, insertNonce, loadUser, revokeToken } from './repo.js';
 import { loginBody, nonceParams, type LoginBody } from './schema.js';
 import { buildSignInMessage, checkSignIn } from './siwe.js';
+import { describe } from '../../openapi/describe.js';
+import { arr, bool, int, obj, str } from '../../openapi/schemaHelpers.js';
+
+const meSchema = { ...obj({ address: str, authenticatedAt: int, expiresAt: int, tags: arr(str), tier: int, provider: { enum: ['WALLET', 'IDP'] }, linkedIdp: bool, email: str }, ['email']), additionalProperties: false };
 
 /** The `jwt` cookie: httpOnly, SameSite=Lax, Secure outside development and test (TLS ends in front of us). */
 function setSessionCookie(ctx: Context, deps: ApiDeps, token: string | null): void {
@@ -30,7 +34,7 @@ function domainOf(ctx: Context, deps: ApiDeps): string {
 export function authRouter(deps: ApiDeps): Router<AuthState> {
   const { lookup } = identityOf(deps);
   const router = new Router<AuthState>();
-  router.get('/auth/nonce/:address', validate({ params: nonceParams }), async (ctx) => {
+  router.get('/auth/nonce/:address', describe({ summary: 'A sign-in message and nonce for a wallet', response: obj({ message: str, nonce: str }) }), validate({ params: nonceParams }), async (ctx) => {
     const { address } = (ctx.state as unknown as { params: { address: string } }).params;
     const domain = domainOf(ctx, deps);
     const signIn = buildSignInMessage({ address, domain, uri: `${ctx.protocol}://${domain}` });
@@ -39,7 +43,7 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
     ctx.body = { message: signIn.message, nonce: signIn.nonce };
   });
 
-  router.post('/auth/login', validate({ body: loginBody }), async (ctx) => {
+  router.post('/auth/login', describe({ summary: 'Sign in with a wallet signature (sets the jwt cookie)', response: obj({ success: bool, token: str }, ['token']), errors: [401] }), validate({ body: loginBody }), async (ctx) => {
     const body = (ctx.state as unknown as { body: LoginBody }).body;
     const client = body.chainId === undefined ? undefined : deps.rpc.get(body.chainId)?.client;
     const checked = await checkSignIn({ address: body.address, message: body.message, signature: body.signature, client });
@@ -54,7 +58,7 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
     ctx.body = deps.config.env === 'development' ? { success: true, token } : { success: true };
   });
 
-  router.get('/auth/me', requireSession, async (ctx) => {
+  router.get('/auth/me', describe({ summary: 'The session identity', response: meSchema }), requireSession, async (ctx) => {
     const session = ctx.state.session!;
     const user = await loadUser(deps.pg, session.address);
     ctx.body = {
@@ -68,7 +72,7 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
     };
   });
 
-  router.delete('/auth/revoke', requireSession, async (ctx) => {
+  router.delete('/auth/revoke', describe({ summary: 'Revoke the session JWT and clear the cookie', response: obj({ success: bool }) }), requireSession, async (ctx) => {
     const session = ctx.state.session!;
     await revokeToken(deps.pg, session.jti, new Date(session.exp * 1000));
     lookup.forget(session.jti);
