@@ -9,6 +9,8 @@ import { rateLimit, type RateLimits } from './middleware/rateLimit.js';
 import { identityOf } from './identity/index.js';
 import { requestLog } from './middleware/requestLog.js';
 import { createRoutes } from './routes/index.js';
+import { docsRouter } from './docs/router.js';
+import { graphqlRouter } from './graphql/router.js';
 
 /** Builds the Koa application; never listens (api/server.ts does, tests use app.callback()). */
 export function createApp(deps: ApiDeps): Koa {
@@ -30,5 +32,9 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(bodyParser());
   app.use(routes.routes());
   app.use(routes.allowedMethods({ throw: true }));
+  for (const router of [docsRouter(), graphqlRouter(deps)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
   return app;
 }

@@ -6,7 +6,7 @@ import { AppError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
 const PROBLEM_TYPE_BASE = '/problems/';
 
 /** Maps failures of backing services to 503 and anything carrying an HTTP status to an AppError. */
-function toAppError(error: unknown): AppError | null {
+export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof esErrors.ConnectionError || error instanceof esErrors.TimeoutError || error instanceof esErrors.NoLivingConnectionsError) {
     return new ServiceUnavailableError('elasticsearch', error);
