@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createChainClients } from '../indexer/rpc.js';
 import { upsertChains } from '../indexer/store/chains.js';
@@ -8,6 +8,7 @@ import type { Logger } from '../internal/logger.js';
 import { createPgPool } from '../internal/pg.js';
 import { createApp } from './app.js';
 import { flush } from './usage/usageBuffer.js';
+import { createHttpServer } from './httpServer.js';
 
 export type ApiServer = { server: Server; url: string; close(): Promise<void> };
 
@@ -23,7 +24,7 @@ export async function startApiServer({ config, logger }: { config: Config; logge
   await writer.end();
   const es = createEsClient({ node: config.esUrl, requestTimeoutMs: config.esRequestTimeoutMs });
   const app = createApp({ config, logger, pg, es, rpc: createChainClients(config) });
-  const server = createServer(app.callback());
+  const server = createHttpServer(app);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, config.host, resolve));
   const address = server.address();
