@@ -51,8 +51,9 @@ describe('Schemathesis: property-based fuzzing of every operation of /v4/openapi
       '-H', `Cookie: ${session.cookie}`, '-H', `x-api-key: ${key.rawKey}`,
       '--report', 'junit', '--report-dir', reportDir,
     ];
+    // Run in the report directory: Schemathesis keeps a cache of past failures in its working directory.
     const run = await new Promise<{ code: number; out: string }>((done) => {
-      execFile(ST, args, { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' } }, (error, stdout, stderr) => {
+      execFile(ST, args, { cwd: reportDir, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' } }, (error, stdout, stderr) => {
         done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` });
       });
     });
