@@ -94,8 +94,8 @@ export const fields = {
   items: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
   /** Chain ids are PostgreSQL `integer`s: anything larger cannot exist. */
   chainId: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 },
-  /** Unix seconds up to 9999-12-31 (PostgreSQL timestamps end in year 294276; JavaScript dates earlier still). */
-  unixSeconds: { type: 'integer', minimum: 0, maximum: 253_402_300_799 },
+  /** Unix seconds within JavaScript's date range (8.64e12 s, year 275760; PostgreSQL timestamps end later, in 294276). */
+  unixSeconds: { type: 'integer', minimum: 0, maximum: 8_640_000_000_000 },
   boolean: { type: 'boolean' },
   /** A 20-byte hex address, any case. */
   address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
