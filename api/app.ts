@@ -9,6 +9,10 @@ import { rateLimit, type RateLimits } from './middleware/rateLimit.js';
 import { identityOf } from './identity/index.js';
 import { requestLog } from './middleware/requestLog.js';
 import { createRoutes } from './routes/index.js';
+import { docsRouter } from './docs/router.js';
+import { graphqlRouter } from './graphql/router.js';
+import { webRouter } from './web/webRouter.js';
+import { metricsRouter } from './routes/metrics/router.js';
 
 /** Builds the Koa application; never listens (api/server.ts does, tests use app.callback()). */
 export function createApp(deps: ApiDeps): Koa {
@@ -30,5 +34,11 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(bodyParser());
   app.use(routes.routes());
   app.use(routes.allowedMethods({ throw: true }));
+  // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (with
+  // it in the document, Swagger UI 5.35 stopped rendering after the second tag), pages, explorers.
+  for (const router of [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
   return app;
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createChainClients } from '../indexer/rpc.js';
 import { upsertChains } from '../indexer/store/chains.js';
@@ -8,6 +8,7 @@ import type { Logger } from '../internal/logger.js';
 import { createPgPool } from '../internal/pg.js';
 import { createApp } from './app.js';
 import { flush } from './usage/usageBuffer.js';
+import { createHttpServer } from './httpServer.js';
 
 export type ApiServer = { server: Server; url: string; close(): Promise<void> };
 
@@ -25,7 +26,7 @@ export async function startApiServer({ config, logger }: { config: Config; logge
   // Operator runs from /ops (POST /v4/internal/jobs/{name}/run) write like the jobs process does.
   const jobsPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-api-jobs', max: 3 }, onPgError);
   const app = createApp({ config, logger, pg, es, rpc: createChainClients(config), jobsPg });
-  const server = createServer(app.callback());
+  const server = createHttpServer(app);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, config.host, resolve));
   const address = server.address();

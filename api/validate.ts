@@ -39,20 +39,36 @@ export type ValidateSchemas = { query?: Schema; params?: Schema; body?: Schema }
  * defaulted values are put on `ctx.state.query` / `.params` / `.body`; any failure is one 400
  * naming every bad field.
  */
-export function validate(schemas: ValidateSchemas) {
+export function validate(schemas: ValidateSchemas): ValidatingMiddleware {
   const compiled = Object.entries(schemas).map(([where, schema]) => [where, ajv.compile(schema)] as [keyof ValidateSchemas, ValidateFunction]);
   const booleanKeys = new Set(Object.entries(schemaOf(schemas.query)).filter(([, p]) => p.type === 'boolean').map(([key]) => key));
-  return async (ctx: Context, next: Next): Promise<void> => {
+  const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const errors: FieldError[] = [];
     for (const [where, check] of compiled) {
       const source = where === 'query' ? { ...ctx.query } : where === 'params' ? { ...ctx.params } : (ctx.request as { body?: unknown }).body ?? {};
       const value = where === 'query' ? numericBooleans(structuredClone(source), booleanKeys) : structuredClone(source);
       if (check(value)) ctx.state[where] = value;
       else errors.push(...toFieldErrors(check.errors, where));
+      errors.push(...nulCharacterErrors(value, where));
     }
     if (errors.length) throw new ValidationError(errors);
     await next();
   };
+  // The schemas ride on the middleware so the OpenAPI generator documents exactly what is validated.
+  return Object.assign(middleware, { schemas });
+}
+
+/** The middleware `validate()` returns, carrying its schemas for api/openapi. */
+export type ValidatingMiddleware = ((ctx: Context, next: Next) => Promise<void>) & { schemas: ValidateSchemas };
+
+/** PostgreSQL text cannot hold U+0000: such a string anywhere in the input is a 400 naming its field, never a 500. */
+function nulCharacterErrors(value: unknown, where: string, path = ''): FieldError[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [{ field: path || where, message: 'must not contain NUL characters' }] : [];
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, v]) => [
+    ...(key.includes('\u0000') ? [{ field: path || where, message: 'must not have a key containing NUL characters' }] : []),
+    ...nulCharacterErrors(v, where, path ? `${path}.${key}` : key),
+  ]);
 }
 
 function schemaOf(schema: Schema | undefined): Record<string, { type?: unknown }> {
@@ -68,11 +84,18 @@ function numericBooleans(query: Record<string, unknown>, booleanKeys: ReadonlySe
 }
 
 /** Schema fragments shared by routes. */
+/** A decimal integer in 0..2^31-1 (PostgreSQL `integer` and Elasticsearch `integer` columns: chain ids, types). */
+const INT32 = '(\\d{1,9}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])';
+
 export const fields = {
+  /** Regex source of a decimal int32, for patterns embedding one (lists, composite ids). */
+  int32Pattern: INT32,
   page: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
   items: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-  chainId: { type: 'integer', minimum: 1, maximum: 2 ** 53 - 1 },
-  unixSeconds: { type: 'integer', minimum: 0, maximum: 2 ** 53 - 1 },
+  /** Chain ids are PostgreSQL `integer`s: anything larger cannot exist. */
+  chainId: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 },
+  /** Unix seconds within JavaScript's date range (8.64e12 s, year 275760; PostgreSQL timestamps end later, in 294276). */
+  unixSeconds: { type: 'integer', minimum: 0, maximum: 8_640_000_000_000 },
   boolean: { type: 'boolean' },
   /** A 20-byte hex address, any case. */
   address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },

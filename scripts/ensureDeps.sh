@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Installs the npm dependencies when node_modules is missing or older than package-lock.json.
+# Installs what the service needs when missing: the npm dependencies (when node_modules is missing
+# or older than package-lock.json), then bundles the pages. Test-only tools: ensureBrowser.sh,
+# ensureSchemathesis.sh (called by scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/services/lib.sh
 command -v node >/dev/null || { echo "Node.js >= 20.19 is required" >&2; exit 1; }
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<19)) { console.error("Node.js >= 20.19 required, found "+process.versions.node); process.exit(1) }'
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensureDeps.sh
 bash scripts/ensureBrowser.sh
+bash scripts/ensureSchemathesis.sh
 bash scripts/services/up.sh
 t0=$(date +%s)
 npx --no-install tsc -p . --noEmit

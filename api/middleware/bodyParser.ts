@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import { AppError } from '../errors.js';
 
 /** Largest accepted request body (JSON, form or multipart fields). */
 const BODY_LIMIT = 64 * 1024;
@@ -26,11 +27,23 @@ function parserWithLimit(limit: number) {
  * Request bodies for write routes, accepted as application/json, application/x-www-form-urlencoded
  * or multipart/form-data (spec: shared conventions); the values arrive on ctx.request.body, where
  * route schemas coerce numbers and booleans sent as strings. A malformed or oversized body is a
- * 400/413 problem (the error handler maps koa-body's HTTP errors). 64 KiB, except the routes of
- * LARGE_BODY_ROUTES.
+ * 400/413 problem (the error handler maps koa-body's HTTP errors); a parser failure without a
+ * status (e.g. multipart/form-data without a boundary, from formidable) is a 400 too, never a 500.
  */
 export function bodyParser() {
   const standard = parserWithLimit(BODY_LIMIT);
   const large = LARGE_BODY_ROUTES.map(([path, limit]) => [path, parserWithLimit(limit)] as const);
-  return (ctx: Context, next: Next) => (large.find(([path]) => path.test(ctx.path))?.[1] ?? standard)(ctx, next);
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const parse = large.find(([path]) => path.test(ctx.path))?.[1] ?? standard;
+    let parsed = false;
+    try {
+      await parse(ctx, async () => {
+        parsed = true;
+        await next();
+      });
+    } catch (error) {
+      if (parsed || typeof (error as { status?: unknown }).status === 'number') throw error;
+      throw new AppError(400, 'BAD_REQUEST', `The request body could not be parsed: ${(error as Error).message}`, { cause: error, errors: [{ field: 'body', message: 'could not be parsed' }] });
+    }
+  };
 }

@@ -6,7 +6,7 @@ import { AppError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
 const PROBLEM_TYPE_BASE = '/problems/';
 
 /** Maps failures of backing services to 503 and anything carrying an HTTP status to an AppError. */
-function toAppError(error: unknown): AppError | null {
+export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof esErrors.ConnectionError || error instanceof esErrors.TimeoutError || error instanceof esErrors.NoLivingConnectionsError) {
     return new ServiceUnavailableError('elasticsearch', error);
@@ -25,6 +25,8 @@ function toAppError(error: unknown): AppError | null {
   }
   const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
   const expose = (error as { expose?: boolean })?.expose;
+  // 501 is @koa/router refusing a method no route implements (e.g. TRACE): for the client that is a 405.
+  if (status === 501) return new AppError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed on this path');
   if (typeof status === 'number' && status >= 400 && status < 500 && expose !== false) {
     return new AppError(status, (STATUS_TITLES[status] ?? 'error').toUpperCase().replace(/ /g, '_'), (error as Error).message || STATUS_TITLES[status] || 'error');
   }

@@ -4,7 +4,6 @@ import { blockTimestampRouter } from './block-timestamp/router.js';
 import { campaignsRouter } from './campaigns/router.js';
 import { chainsRouter } from './chains/router.js';
 import { healthRouter } from './health/router.js';
-import { metricsRouter } from './metrics/router.js';
 import { opportunitiesRouter } from './opportunities/router.js';
 import { tokensRouter } from './tokens/router.js';
 import { protocolsRouter } from './protocols/router.js';
@@ -30,13 +29,12 @@ import { internalJobsRouter } from './internal-jobs/router.js';
 import { creditsRouter } from './credits/router.js';
 import { historicalRouter } from './historical/router.js';
 import { diffsRouter } from './diffs/router.js';
-import { webRouter } from '../web/webRouter.js';
 
-/** Mounts every route family at /v4, Prometheus' /metrics, and the explorer (/) and operations (/ops) pages at the root. */
+import { openApiRouter } from '../openapi/router.js';
+
+/** Mounts every route family at /v4 with the OpenAPI document of them all (Prometheus' /metrics, pages and explorers: api/app.ts). */
 export function createRoutes(deps: ApiDeps): Router {
   const root = new Router();
-  const metrics = metricsRouter(deps);
-  root.use(metrics.routes(), metrics.allowedMethods({ throw: true }));
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignAccessRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
@@ -44,8 +42,8 @@ export function createRoutes(deps: ApiDeps): Router {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }
+  const openApi = openApiRouter(() => root);
+  v4.use(openApi.routes(), openApi.allowedMethods({ throw: true }));
   root.use(v4.routes(), v4.allowedMethods({ throw: true }));
-  const web = webRouter({ distDir: deps.webDist });
-  root.use(web.routes(), web.allowedMethods({ throw: true }));
   return root;
 }

@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import { describe } from '../../openapi/describe.js';
+import { bool, obj, str } from '../../openapi/schemaHelpers.js';
 import * as oidc from 'openid-client';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, ValidationError } from '../../errors.js';
@@ -49,7 +51,7 @@ export function idpRouter(deps: ApiDeps): Router<AuthState> {
   };
   const tierOf = async (address: string) => (await loadUser(deps.pg, address))?.tier ?? 0;
 
-  router.get('/auth/idp/start', validate({ query: startQuery }), async (ctx) => {
+  router.get('/auth/idp/start', describe({ summary: 'Start an identity-provider sign-in (OpenID Connect, PKCE): the URL to send the browser to', response: obj({ authUrl: str }), errors: [401, 404, 409, 502] }), validate({ query: startQuery }), async (ctx) => {
     const idp = oidcClient();
     const { mode } = ctx.state['query'] as { mode: 'login' | 'link' };
     const session = ctx.state.session;
@@ -63,7 +65,7 @@ export function idpRouter(deps: ApiDeps): Router<AuthState> {
     ctx.body = { authUrl: flow.authUrl };
   });
 
-  router.get('/auth/idp/callback', validate({ query: callbackQuery }), async (ctx) => {
+  router.get('/auth/idp/callback', describe({ summary: 'Complete an identity-provider sign-in (sets the jwt cookie)', response: obj({ success: bool, token: str }, ['token']), errors: [401, 403, 404, 409, 502] }), validate({ query: callbackQuery }), async (ctx) => {
     const idp = oidcClient();
     const q = ctx.state['query'] as CallbackQuery;
     if (q.error) throw new AppError(401, 'UNAUTHORIZED', `The identity provider answered ${q.error}${q.error_description ? `: ${q.error_description}` : ''}`, { errors: [{ field: 'error', message: q.error }] });
@@ -91,7 +93,7 @@ export function idpRouter(deps: ApiDeps): Router<AuthState> {
     if (deps.config.idp?.successRedirect) ctx.redirect(deps.config.idp.successRedirect);
   });
 
-  router.post('/auth/link/wallet', requireSession, validate({ body: loginBody }), async (ctx) => {
+  router.post('/auth/link/wallet', describe({ summary: 'Merge a wallet into the identity-provider session (wallet signature as for login)', response: obj({ success: bool, token: str }, ['token']), errors: [403, 404, 409] }), requireSession, validate({ body: loginBody }), async (ctx) => {
     oidcClient();
     const session = ctx.state.session!;
     if (session.provider !== 'IDP' || !session.idp) throw new AppError(403, 'FORBIDDEN', 'Linking a wallet needs an identity-provider session: sign in with GET /v4/auth/idp/start?mode=login');

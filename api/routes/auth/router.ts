@@ -11,6 +11,10 @@ import { insertNonce, loadUser, revokeToken } from './repo.js';
 import { loginBody, nonceParams, type LoginBody } from './schema.js';
 import { setSessionCookie, issueSession, verifyWalletSignIn } from './session.js';
 import { buildSignInMessage } from './siwe.js';
+import { describe } from '../../openapi/describe.js';
+import { arr, bool, int, obj, str } from '../../openapi/schemaHelpers.js';
+
+const meSchema = { ...obj({ address: str, authenticatedAt: int, expiresAt: int, tags: arr(str), tier: int, provider: { enum: ['WALLET', 'IDP'] }, linkedIdp: bool, email: str }, ['email']), additionalProperties: false };
 
 /** Our domain in the sign-in message: the request's Host when it is a plain authority, else config.host. */
 function domainOf(ctx: Context, deps: ApiDeps): string {
@@ -27,7 +31,7 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();
   const idp = idpRouter(deps);
   router.use(idp.routes(), idp.allowedMethods({ throw: true }));
-  router.get('/auth/nonce/:address', validate({ params: nonceParams }), async (ctx) => {
+  router.get('/auth/nonce/:address', describe({ summary: 'A sign-in message and nonce for a wallet', response: obj({ message: str, nonce: str }) }), validate({ params: nonceParams }), async (ctx) => {
     const { address } = (ctx.state as unknown as { params: { address: string } }).params;
     const domain = domainOf(ctx, deps);
     const signIn = buildSignInMessage({ address, domain, uri: `${ctx.protocol}://${domain}` });
@@ -36,14 +40,14 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
     ctx.body = { message: signIn.message, nonce: signIn.nonce };
   });
 
-  router.post('/auth/login', validate({ body: loginBody }), async (ctx) => {
+  router.post('/auth/login', describe({ summary: 'Sign in with a wallet signature (sets the jwt cookie)', response: obj({ success: bool, token: str }, ['token']), errors: [401] }), validate({ body: loginBody }), async (ctx) => {
     const body = (ctx.state as unknown as { body: LoginBody }).body;
     const user = await verifyWalletSignIn(deps, body);
     const link = await linkByWallet(deps.pg, body.address);
     issueSession(ctx, deps, { address: body.address, tier: user.tier, ...(link ? { linkedIdp: true, email: link.email } : {}) });
   });
 
-  router.get('/auth/me', requireSession, async (ctx) => {
+  router.get('/auth/me', describe({ summary: 'The session identity', response: meSchema }), requireSession, async (ctx) => {
     const session = ctx.state.session!;
     const user = await loadUser(deps.pg, session.address);
     ctx.body = {
@@ -58,7 +62,7 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
     };
   });
 
-  router.delete('/auth/revoke', requireSession, async (ctx) => {
+  router.delete('/auth/revoke', describe({ summary: 'Revoke the session JWT and clear the cookie', response: obj({ success: bool }) }), requireSession, async (ctx) => {
     const session = ctx.state.session!;
     await revokeToken(deps.pg, session.jti, new Date(session.exp * 1000));
     lookup.forget(session.jti);

@@ -5,6 +5,10 @@ import { ValidationError } from '../../errors.js';
 import { validate } from '../../validate.js';
 import { findBlockBounds, findBlockTimestamp, findClosestBlock } from './blockLookup.js';
 import { blockQuery, boundsQuery, timestampQuery, type BlockQuery, type TimestampQuery } from './schema.js';
+import { describe } from '../../openapi/describe.js';
+import { bool, int, nullable, obj } from '../../openapi/schemaHelpers.js';
+
+const blockAt = nullable(obj({ blockNumber: int, timestamp: int }));
 
 /**
  * GET /v4/block-timestamp/block | /timestamp | /bounds — block ↔ timestamp resolution per chain,
@@ -17,15 +21,15 @@ export function blockTimestampRouter(deps: ApiDeps): Router {
     if (!chain) throw new ValidationError([{ field: 'chainId', message: `is not a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})` }]);
     return { pg: deps.pg, client: chain.client, chainId };
   };
-  router.get('/block', validate({ query: blockQuery }), async (ctx) => {
+  router.get('/block', describe({ summary: 'The block closest to a timestamp', response: obj({ blockNumber: int }) }), validate({ query: blockQuery }), async (ctx) => {
     const q = ctx.state.query as BlockQuery;
     ctx.body = { blockNumber: await findClosestBlock(source(ctx, q.chainId), q.timestamp) };
   });
-  router.get('/timestamp', validate({ query: timestampQuery }), async (ctx) => {
+  router.get('/timestamp', describe({ summary: 'The timestamp of a block', response: obj({ timestamp: int }) }), validate({ query: timestampQuery }), async (ctx) => {
     const q = ctx.state.query as TimestampQuery;
     ctx.body = { timestamp: await findBlockTimestamp(source(ctx, q.chainId), q.blockNumber) };
   });
-  router.get('/bounds', validate({ query: boundsQuery }), async (ctx) => {
+  router.get('/bounds', describe({ summary: 'The blocks just before and after a timestamp', response: obj({ lower: blockAt, upper: blockAt, exactMatch: bool }) }), validate({ query: boundsQuery }), async (ctx) => {
     const q = ctx.state.query as BlockQuery;
     ctx.body = await findBlockBounds(source(ctx, q.chainId), q.timestamp);
   });

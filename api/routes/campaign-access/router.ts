@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import { describe } from '../../openapi/describe.js';
+import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import { indexNames } from '../../../internal/es.js';
@@ -23,6 +25,12 @@ const privacyBody = {
   },
 } as const;
 const none = { type: 'object', additionalProperties: false, properties: {} } as const;
+
+const grantSchema = obj({ userAddress: str, canManageAccess: bool, grantedBy: str, grantedAt: str });
+const privacySchema = obj({
+  isPrivate: bool, recipientsCanView: bool, authorizedAddresses: arr(obj({ address: str, canManageAccess: bool })), dynamicGrants: arr(grantSchema), updatedAt: nullable(str),
+});
+const messageSchema = obj({ success: bool, message: str });
 
 type State = AuthState & { params: { id: string }; body: { userAddress: string; canManageAccess: boolean } & repo.PrivacyUpdate };
 
@@ -59,7 +67,7 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
   };
   const actor = (state: State) => state.auth?.address.toLowerCase() ?? 'back-office';
 
-  router.patch('/campaigns/:id/privacy', validate({ params: idParams, body: privacyBody }), async (ctx) => {
+  router.patch('/campaigns/:id/privacy', describe({ summary: 'Change the privacy of a campaign (creator or back office)', response: privacySchema, errors: [401, 403, 404] }), validate({ params: idParams, body: privacyBody }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'creator');
     const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
     // The outbox republishes the document; flipping the flag now closes the window before it runs.
@@ -68,24 +76,24 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     });
     ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
   });
-  router.get('/campaigns/:id/privacy', validate({ params: idParams, query: none }), async (ctx) => {
+  router.get('/campaigns/:id/privacy', describe({ summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)', response: privacySchema, errors: [401, 403, 404] }), validate({ params: idParams, query: none }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'manager');
     const [privacy, grants] = await Promise.all([repo.loadPrivacy(deps.pg, campaign.id), repo.listGrants(deps.pg, campaign.id)]);
     ctx.body = serializePrivacy(privacy, grants);
   });
-  router.post('/campaigns/:id/access/grant', validate({ params: idParams, body: grantBody }), async (ctx) => {
+  router.post('/campaigns/:id/access/grant', describe({ summary: 'Grant access to a private campaign', response: messageSchema, errors: [401, 403, 404] }), validate({ params: idParams, body: grantBody }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'manager');
     const { userAddress, canManageAccess } = ctx.state.body;
     await repo.grantAccess(deps.pg, campaign.id, userAddress, canManageAccess, actor(ctx.state));
     ctx.body = { success: true, message: `Access to campaign ${campaign.id} granted to ${userAddress.toLowerCase()}${canManageAccess ? ' (may manage access)' : ''}` };
   });
-  router.delete('/campaigns/:id/access/revoke', validate({ params: idParams, body: grantBody }), async (ctx) => {
+  router.delete('/campaigns/:id/access/revoke', describe({ summary: 'Revoke access to a private campaign', response: messageSchema, errors: [401, 403, 404] }), validate({ params: idParams, body: grantBody }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'manager');
     const { userAddress } = ctx.state.body;
     if (!(await repo.revokeAccess(deps.pg, campaign.id, userAddress))) throw new NotFoundError(`${userAddress.toLowerCase()} has no active grant on campaign ${campaign.id}`);
     ctx.body = { success: true, message: `Access to campaign ${campaign.id} revoked for ${userAddress.toLowerCase()}` };
   });
-  router.get('/campaigns/:id/access/list', validate({ params: idParams, query: none }), async (ctx) => {
+  router.get('/campaigns/:id/access/list', describe({ summary: 'Active dynamic access grants of a campaign', response: obj({ dynamicGrants: arr(grantSchema) }), errors: [401, 403, 404] }), validate({ params: idParams, query: none }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'manager');
     ctx.body = { dynamicGrants: (await repo.listGrants(deps.pg, campaign.id)).map(serializeGrant) };
   });

@@ -11,7 +11,7 @@ import { searchPage } from '../../search/searchPage.js';
 import { toListParams } from './params.js';
 import type { AuthState } from '../../identity/types.js';
 import { privateVisibility } from '../campaign-access/visibility.js';
-import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery } from './query.js';
+import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, type PrivateVisibility } from './query.js';
 import type { CampaignTxQuery, ListCampaignsQuery } from './schema.js';
 import { serializeCampaign, serializeCampaignWithOpportunity } from './serialize.js';
 
@@ -22,40 +22,52 @@ async function opportunitiesOf(deps: ApiDeps, docs: CampaignDocument[]): Promise
   return new Map(res.hits.hits.map((h) => [String(h._source!['id']), h._source!]));
 }
 
-/** GET /v4/campaigns: every spec filter over the read alias <prefix>-campaigns, paged by searchPage. */
+/**
+ * The campaigns of validated list parameters (every spec filter over the read alias
+ * <prefix>-campaigns, paged by searchPage), with their light opportunity when `withOpportunity`;
+ * private campaigns only as `visible` allows (GraphQL: none).
+ * Shared by GET /v4/campaigns and the GraphQL `campaigns` field.
+ */
+export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visible: PrivateVisibility = 'none') {
+  const normalized = toListParams(q);
+  if ('errors' in normalized) throw new ValidationError(normalized.errors);
+  const p = normalized.params;
+  const listIds = p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
+  const now = nowSeconds(deps);
+  const { query, sort } = buildListQuery(p, now, listIds, visible);
+  const [docs, chains] = await Promise.all([
+    searchPage<CampaignDocument>({ es: deps.es, index: indexNames(deps.config.esIndexPrefix, 'campaigns').read, query, sort, page: p.page, items: p.items, timeoutMs: deps.config.esRequestTimeoutMs }),
+    currentChainRecords(deps, now),
+  ]);
+  if (!q.withOpportunity) return docs.map((d) => serializeCampaign(d, chains));
+  const opportunities = await opportunitiesOf(deps, docs);
+  return docs.map((d) => serializeCampaignWithOpportunity(d, chains, opportunities));
+}
+
+/** GET /v4/campaigns: listCampaigns over the validated query. */
 export function listCampaignsHandler(deps: ApiDeps) {
-  const index = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ListCampaignsQuery;
     if (q.showPrivate) ctx.state.private = true;
-    const normalized = toListParams(q);
-    if ('errors' in normalized) throw new ValidationError(normalized.errors);
-    const p = normalized.params;
-    const listIds = p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
-    const now = nowSeconds(deps);
-    const visible = await privateVisibility(deps, ctx.state as AuthState, q.showPrivate);
-    const { query, sort } = buildListQuery(p, now, listIds, visible);
-    const [docs, chains] = await Promise.all([
-      searchPage<CampaignDocument>({ es: deps.es, index, query, sort, page: p.page, items: p.items, timeoutMs: deps.config.esRequestTimeoutMs }),
-      currentChainRecords(deps, now),
-    ]);
-    if (!q.withOpportunity) return void (ctx.body = docs.map((d) => serializeCampaign(d, chains)));
-    const opportunities = await opportunitiesOf(deps, docs);
-    ctx.body = docs.map((d) => serializeCampaignWithOpportunity(d, chains, opportunities));
+    ctx.body = await listCampaigns(deps, q, await privateVisibility(deps, ctx.state as AuthState, q.showPrivate));
   };
 }
 
-/** GET /v4/campaigns/{id}: one campaign by internal id or `distributionChainId-campaignId`; 404 when absent. */
+/** One campaign record by internal id or `distributionChainId-campaignId`; NotFoundError when absent. */
+export async function getCampaign(deps: ApiDeps, id: string, visible: PrivateVisibility = 'none') {
+  const res = await searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, buildByIdQuery(id, visible));
+  const doc = res.hits.hits[0]?._source;
+  if (!doc) throw new NotFoundError(`No campaign ${id}`);
+  return serializeCampaign(doc, await currentChainRecords(deps, nowSeconds(deps)));
+}
+
+/** GET /v4/campaigns/{id}: getCampaign; 404 when absent. */
 export function getCampaignHandler(deps: ApiDeps) {
-  const index = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
   return async (ctx: Context): Promise<void> => {
     const { id } = ctx.state.params as { id: string };
     const { showPrivate } = ctx.state.query as { showPrivate?: boolean };
     if (showPrivate) ctx.state.private = true;
-    const res = await searchOnce<CampaignDocument>(deps, index, buildByIdQuery(id, await privateVisibility(deps, ctx.state as AuthState, showPrivate)));
-    const doc = res.hits.hits[0]?._source;
-    if (!doc) throw new NotFoundError(`No campaign ${id}`);
-    ctx.body = serializeCampaign(doc, await currentChainRecords(deps, nowSeconds(deps)));
+    ctx.body = await getCampaign(deps, id, await privateVisibility(deps, ctx.state as AuthState, showPrivate));
   };
 }
 

@@ -68,7 +68,8 @@ export function parseCreatedBound(value: string | undefined): string | null | un
   if (v === '' || v === 'null') return null;
   if (/^\d{1,16}$/.test(v)) {
     const n = Number(v);
-    return new Date(n < 1e11 ? n * 1000 : n).toISOString();
+    const date = new Date(n < 1e11 ? n * 1000 : n);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString(); // past JavaScript's date range: unparseable
   }
   const ms = Date.parse(v);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();

@@ -32,7 +32,7 @@ export const listCampaignsQuery = {
     creatorId: text,
     chainId: fields.chainId,
     search: text,
-    distributionChainIds: commaItems('[0-9]{1,16}'),
+    distributionChainIds: commaItems(fields.int32Pattern),
     type: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' },
     types: commaItems('[A-Za-z0-9_]{1,64}'),
     subType: { type: 'integer', minimum: 0, maximum: 2 ** 31 - 1 },
@@ -83,7 +83,7 @@ export const campaignIdParams = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,16}-0x[0-9a-fA-F]{64})$' } },
+  properties: { id: { type: 'string', pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64})$` } },
 } as const;
 
 export const getCampaignQuery = {

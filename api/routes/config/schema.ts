@@ -33,3 +33,6 @@ export const decodeArgsBody = {
 } as const;
 
 export type DecodeArgsBody = { distributionChainId: number; args: unknown };
+
+/** POST /v4/config/store body: a free-form, non-empty configuration object (size and emptiness checked by the handler). */
+export const storeConfigBody = { type: 'object', description: 'Free-form campaign configuration, non-empty, at most 16,384 bytes of canonical JSON' } as const;

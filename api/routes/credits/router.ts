@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import { describe } from '../../openapi/describe.js';
+import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
@@ -29,6 +31,13 @@ const pageQuery = {
 } as const;
 const none = { type: 'object', additionalProperties: false, properties: {} } as const;
 const allowanceBody = { type: 'object', additionalProperties: false, required: ['maxNegativeBalance'], properties: { maxNegativeBalance: { type: 'number', minimum: 0, maximum: 1e12 } } } as const;
+
+const balanceSchema = obj({ creatorId: str, amount: num });
+const operationSchema = obj({ id: str, creatorId: str, type: { enum: ['ADD', 'SUBTRACT'] }, amount: num, label: str, balanceAfter: num, timestamp: str });
+const accountSchema = obj({
+  creatorId: str, amount: num, maxNegativeBalance: num,
+  Creator: obj({ id: str, icon: nullable(str), name: str, rebateFee: num, hubspotCompanyId: nullable(str) }), CreditOperations: arr(operationSchema),
+});
 
 type MoveBody = { creatorId: string; amount: number; label: string; idempotencyKey?: string };
 
@@ -69,17 +78,17 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
     ctx.body = { creatorId: body.creatorId, amount: Number(result.balance) };
   };
 
-  router.get('/credits/pricing', validate({ query: none }), (ctx) => void (ctx.body = CREDIT_PRICING));
-  router.post('/credits', requireBackOffice, validate({ body: moveBody }), move('ADD'));
-  router.post('/credits/subtract', requireBackOffice, validate({ body: moveBody }), move('SUBTRACT'));
-  router.put('/credits/:creatorId/allowance', requireBackOffice, validate({ params: creatorParams, body: allowanceBody }), async (ctx) => {
+  router.get('/credits/pricing', describe({ summary: 'Credit price list', response: obj(Object.fromEntries(Object.keys(CREDIT_PRICING).map((k) => [k, num]))) }), validate({ query: none }), (ctx) => void (ctx.body = CREDIT_PRICING));
+  router.post('/credits', describe({ summary: 'Add credits to a creator (back office; idempotent with Idempotency-Key)', response: balanceSchema, errors: [404, 409] }), requireBackOffice, validate({ body: moveBody }), move('ADD'));
+  router.post('/credits/subtract', describe({ summary: 'Subtract credits, never below the allowed negative balance (back office)', response: balanceSchema, errors: [404, 409] }), requireBackOffice, validate({ body: moveBody }), move('SUBTRACT'));
+  router.put('/credits/:creatorId/allowance', describe({ summary: 'Set how far below zero a creator balance may go (back office)', response: obj({ creatorId: str, amount: num, maxNegativeBalance: num }), errors: [404, 409] }), requireBackOffice, validate({ params: creatorParams, body: allowanceBody }), async (ctx) => {
     const { creatorId: id } = ctx.state['params'] as { creatorId: string };
     const result = await setMaxNegativeBalance(deps.pg, id, decimalOf((ctx.state['body'] as { maxNegativeBalance: number }).maxNegativeBalance, 'maxNegativeBalance'));
     if (result === 'no-creator') throw new NotFoundError(`No creator ${id}`);
     if (result === 'below') throw new AppError(409, 'CONFLICT', 'The balance is already below that allowance', { errors: [{ field: 'maxNegativeBalance', message: 'must cover the current negative balance' }] });
     ctx.body = { creatorId: id, amount: Number(result.balance), maxNegativeBalance: Number(result.max_negative_balance) };
   });
-  router.get('/credits/:creatorId', validate({ params: creatorParams, query: none }), async (ctx) => {
+  router.get('/credits/:creatorId', describe({ summary: 'Credit balance of a creator with its recent operations', response: accountSchema, errors: [404] }), validate({ params: creatorParams, query: none }), async (ctx) => {
     const { creatorId: id } = ctx.state['params'] as { creatorId: string };
     const { creator, account } = await loadAccount(deps.pg, id);
     if (!creator) throw new NotFoundError(`No creator ${id}`);
@@ -89,7 +98,7 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
       CreditOperations: (await listOperations(deps.pg, id, 0, 20)).map(serializeOperation),
     };
   });
-  router.get('/credits/:creatorId/operations', validate({ params: creatorParams, query: pageQuery }), async (ctx) => {
+  router.get('/credits/:creatorId/operations', describe({ summary: 'Credit operations of a creator, newest first', response: arr(operationSchema), errors: [404] }), validate({ params: creatorParams, query: pageQuery }), async (ctx) => {
     const { creatorId: id } = ctx.state['params'] as { creatorId: string };
     const { page, items } = ctx.state['query'] as { page: number; items: number };
     if (!(await loadAccount(deps.pg, id)).creator) throw new NotFoundError(`No creator ${id}`);

@@ -1,4 +1,7 @@
 import Router from '@koa/router';
+import { describe } from '../../openapi/describe.js';
+import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
+import { tokenSchema } from '../../openapi/records.js';
 import type { Context } from 'koa';
 import { loadVerifiedRootAt } from '../../../indexer/store/roots.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
@@ -19,6 +22,8 @@ const leavesQuery = {
 } as const;
 const breakdownsQuery = { ...leavesQuery, properties: { ...leavesQuery.properties, campaignId: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } } } as const;
 const tokensQuery = { type: 'object', additionalProperties: false, required: ['chainId'], properties: { chainId: fields.chainId } } as const;
+
+const summarySchema = obj({ total: int, totalAmount: decimal, totalClaimed: decimal, positiveAmount: decimal, negativeAmount: decimal });
 
 type LeavesQuery = { chainId: number; tokenAddress: string; recipient?: string; campaignId?: string; sort: 'amount' | 'claimed' | 'pending' | 'recipient'; order: 'asc' | 'desc'; page: number; items: number };
 
@@ -43,7 +48,8 @@ const LEAVES_SQL = `
 export function diffsRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();
   const liveVerifiedRoot = async (chainId: number) => {
-    const root = await loadVerifiedRootAt(deps.pg, chainId, nowSeconds(deps));
+    // The latest one, whatever the clock says (a devnet's chain time may run ahead of ours).
+    const root = await loadVerifiedRootAt(deps.pg, chainId, Number.MAX_SAFE_INTEGER);
     if (!root) throw new NotFoundError(`No verified reward root on chain ${chainId}`);
     return root;
   };
@@ -51,7 +57,7 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
   const orderBy = (q: LeavesQuery, table: string) =>
     `${q.sort === 'pending' ? `(${table}.amount - ${table}.claimed)` : `${table}.${q.sort}`} ${q.order === 'asc' ? 'ASC' : 'DESC'}, ${table}.recipient`;
 
-  router.get('/diffs/leaves', requireBackOffice, validate({ query: leavesQuery }), async (ctx: Context) => {
+  router.get('/diffs/leaves', describe({ summary: 'Leaves of a token in the latest verified root, with claimed amounts (back office)', response: obj({ root: str, count: int, leaves: arr(obj({ distributionChainId: int, tokenAddress: str, recipient: str, amount: decimal, claimed: decimal })), summary: summarySchema }), errors: [404] }), requireBackOffice, validate({ query: leavesQuery }), async (ctx: Context) => {
     const q = ctx.state['query'] as LeavesQuery;
     const live = await liveVerifiedRoot(q.chainId);
     const args = [q.chainId, live.root, q.tokenAddress.toLowerCase(), q.recipient?.toLowerCase() ?? null];
@@ -70,7 +76,7 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
     };
   });
 
-  router.get('/diffs/leaf-breakdowns', requireBackOffice, validate({ query: breakdownsQuery }), async (ctx: Context) => {
+  router.get('/diffs/leaf-breakdowns', describe({ summary: 'Per-campaign leaf breakdowns with pro-rata claims (back office)', response: obj({ root: str, count: int, breakdowns: arr(any), summary: summarySchema, opportunities: any }), errors: [404] }), requireBackOffice, validate({ query: breakdownsQuery }), async (ctx: Context) => {
     const q = ctx.state['query'] as LeavesQuery;
     const live = await liveVerifiedRoot(q.chainId);
     const args = [q.chainId, live.root, q.tokenAddress.toLowerCase(), q.recipient?.toLowerCase() ?? null, q.campaignId?.toLowerCase() ?? null];
@@ -101,7 +107,7 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
     };
   });
 
-  router.get('/diffs/leaf-tokens', requireBackOffice, validate({ query: tokensQuery }), async (ctx: Context) => {
+  router.get('/diffs/leaf-tokens', describe({ summary: 'Tokens with leaves in the latest verified root (back office)', response: arr(tokenSchema), errors: [404] }), requireBackOffice, validate({ query: tokensQuery }), async (ctx: Context) => {
     const { chainId } = ctx.state['query'] as { chainId: number };
     const live = await liveVerifiedRoot(chainId);
     const { rows } = await deps.pg.query<TokenDbRow>(

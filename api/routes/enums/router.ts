@@ -3,14 +3,20 @@ import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { batchConvertHandler, convertHandler, getEnumHandler, listEnumsHandler } from './handlers.js';
 import { batchConvertBody, convertParams, enumParams } from './schema.js';
+import { describe } from '../../openapi/describe.js';
+import { arr, bool, obj, str } from '../../openapi/schemaHelpers.js';
+
+const enumType = { enum: ['number', 'string'] } as const;
+const value = { type: ['string', 'number'] } as const;
+const convertSchema = obj({ input: value, output: value, description: str }, ['description']);
 
 /** /v4/enums: public enumerations (api-facts §3.8); no table, built from code constants. */
 export function enumsRouter(_deps: ApiDeps): Router {
   const router = new Router();
   const both = (path: string) => [path, `${path}/`];
-  router.get(both('/enums'), listEnumsHandler());
-  router.get(both('/enums/:enumName'), validate({ params: enumParams }), getEnumHandler());
-  router.get(both('/enums/:enumName/convert/:value'), validate({ params: convertParams }), convertHandler());
-  router.post(both('/enums/:enumName/batch-convert'), validate({ params: enumParams, body: batchConvertBody }), batchConvertHandler());
+  router.get(both('/enums'), describe({ summary: 'Public enumerations', response: obj({ enums: arr(obj({ name: str, type: enumType, hasMetadata: bool })) }) }), listEnumsHandler());
+  router.get(both('/enums/:enumName'), describe({ summary: 'One enumeration with its entries', response: obj({ name: str, type: enumType, entries: arr(obj({ key: str, value, description: str }, ['description'])) }) }), validate({ params: enumParams }), getEnumHandler());
+  router.get(both('/enums/:enumName/convert/:value'), describe({ summary: 'Convert one value between number and name', response: convertSchema }), validate({ params: convertParams }), convertHandler());
+  router.post(both('/enums/:enumName/batch-convert'), describe({ summary: 'Convert several values', response: obj({ results: arr(convertSchema) }) }), validate({ params: enumParams, body: batchConvertBody }), batchConvertHandler());
   return router;
 }

@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import { describe } from '../../openapi/describe.js';
+import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import type { Context } from 'koa';
 import { loadVerifiedRootAt } from '../../../indexer/store/roots.js';
 import type { ApiDeps } from '../../deps.js';
@@ -17,6 +19,12 @@ const historicalQuery = {
 } as const;
 const campaignParams = { type: 'object', required: ['campaignId'], properties: { campaignId: { type: 'string', pattern: '^(0x[0-9a-fA-F]{64}|[0-9]{1,20})$' } } } as const;
 const recipientParams = { type: 'object', required: ['recipient'], properties: { recipient: fields.address } } as const;
+
+const rootSchema = obj({ root: str, timestamp: num });
+const historicalSchema = obj({
+  startRoot: nullable(rootSchema), endRoot: rootSchema, count: int,
+  breakdowns: arr(obj({ campaignId: str, recipient: str, reason: str, rewardToken: str, startAmount: decimal, endAmount: decimal, diff: decimal })),
+});
 
 type HistoricalQuery = { chainId: number; startDate: string; endDate: string; page: number; items: number };
 
@@ -70,7 +78,7 @@ export function historicalRouter(deps: ApiDeps): Router<AuthState> {
       })),
     };
   };
-  router.get('/historical/campaign/:campaignId', requireBackOffice, validate({ params: campaignParams, query: historicalQuery }), diff('campaign'));
-  router.get('/historical/recipient/:recipient', requireBackOffice, validate({ params: recipientParams, query: historicalQuery }), diff('recipient'));
+  router.get('/historical/campaign/:campaignId', describe({ summary: 'Reward diffs of a campaign between two dates (back office)', response: historicalSchema, errors: [404] }), requireBackOffice, validate({ params: campaignParams, query: historicalQuery }), diff('campaign'));
+  router.get('/historical/recipient/:recipient', describe({ summary: 'Reward diffs of a recipient between two dates (back office)', response: historicalSchema, errors: [404] }), requireBackOffice, validate({ params: recipientParams, query: historicalQuery }), diff('recipient'));
   return router;
 }

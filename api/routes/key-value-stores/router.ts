@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import { describe } from '../../openapi/describe.js';
+import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import type { Context, Next } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
@@ -12,6 +14,14 @@ import {
   type CreateStoreBody, type EntryInput, type ListEntriesQuery, type QuotaBody, type UpdateStoreBody,
 } from './schema.js';
 import { refusalError, serializeEntry, serializeQuota, serializeStore } from './serialize.js';
+
+const quotaSchema = obj({ ownerAddress: str, maxConfigs: int, maxSizeLimit: int, allowedTypes: arr(str), createdAt: str, updatedAt: str });
+const storeSchema = obj({
+  id: str, key: str, description: nullable(str), accessMode: { enum: ['API_KEY', 'PUBLIC'] }, type: str, sizeLimit: int, publicRead: bool, ownerAddress: str,
+  entryCount: int, createdAt: str, updatedAt: str,
+});
+const entrySchema = obj({ address: str, value: str, createdAt: str, updatedAt: str });
+const successSchema = obj({ success: bool });
 
 type State = AuthState & { params: { key: string; address?: string }; query: ListEntriesQuery; body: unknown };
 
@@ -44,33 +54,33 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<State>();
   const loadStore = async (key: string) => (await repo.getStore(deps.pg, key)) ?? (() => { throw new NotFoundError(`No key-value store ${key}`); })();
 
-  router.post('/internal/key-value-stores/quotas', requireBackOffice, validate({ body: quotaBody }), async (ctx) => {
+  router.post('/internal/key-value-stores/quotas', describe({ summary: 'Grant or replace a creator quota for self-service stores (back office)', response: quotaSchema }), requireBackOffice, validate({ body: quotaBody }), async (ctx) => {
     ctx.body = serializeQuota(await repo.upsertQuota(deps.pg, ctx.state.body as QuotaBody));
   });
 
-  router.post('/key-value-stores/self', requireApiKey, validate({ body: createStoreBody }), async (ctx) => {
+  router.post('/key-value-stores/self', describe({ summary: 'Create a store owned by the API key owner, within its quota', response: storeSchema, errors: [403, 409] }), requireApiKey, validate({ body: createStoreBody }), async (ctx) => {
     const body = ctx.state.body as CreateStoreBody;
     const owner = ctx.state.apiKey!.ownerAddress;
     const result = await repo.createStore(deps.pg, owner, `${owner}:${body.key}`, body);
     if (repo.isRefusal(result)) throw refusalError(result, body.key);
     ctx.body = serializeStore(result);
   });
-  router.get('/key-value-stores/self', requireApiKey, validate({ query: noQuery }), async (ctx) => {
+  router.get('/key-value-stores/self', describe({ summary: 'Stores owned by the API key owner', response: arr(storeSchema) }), requireApiKey, validate({ query: noQuery }), async (ctx) => {
     ctx.body = (await repo.listStores(deps.pg, ctx.state.apiKey!.ownerAddress)).map(serializeStore);
   });
-  router.patch('/key-value-stores/self/:key', requireApiKey, validate({ params: storeKeyParams, body: updateStoreBody }), async (ctx) => {
+  router.patch('/key-value-stores/self/:key', describe({ summary: 'Update an owned store', response: storeSchema, errors: [404, 409] }), requireApiKey, validate({ params: storeKeyParams, body: updateStoreBody }), async (ctx) => {
     const { key } = ctx.state.params;
     const result = await repo.updateStore(deps.pg, ctx.state.apiKey!.ownerAddress, canonicalKeyOf(key), ctx.state.body as UpdateStoreBody);
     if (repo.isRefusal(result)) throw refusalError(result, key);
     ctx.body = serializeStore(result);
   });
-  router.delete('/key-value-stores/self/:key', requireApiKey, validate({ params: storeKeyParams }), async (ctx) => {
+  router.delete('/key-value-stores/self/:key', describe({ summary: 'Delete an owned store and its entries', response: successSchema, errors: [404] }), requireApiKey, validate({ params: storeKeyParams }), async (ctx) => {
     const { key } = ctx.state.params;
     if (!(await repo.deleteStore(deps.pg, ctx.state.apiKey!.ownerAddress, canonicalKeyOf(key)))) throw new NotFoundError(`You own no key-value store ${key}`);
     ctx.body = { success: true };
   });
 
-  router.put('/key-value-stores/:key/entries/batch', requireApiKey, validate({ params: storeKeyParams, body: batchUpsertBody }), async (ctx) => {
+  router.put('/key-value-stores/:key/entries/batch', describe({ summary: 'Upsert 1 to 1000 entries at once (owner API key; all or nothing)', response: obj({ success: bool, count: int }), errors: [403, 404, 409] }), requireApiKey, validate({ params: storeKeyParams, body: batchUpsertBody }), async (ctx) => {
     const store = await loadStore(canonicalKeyOf(ctx.state.params.key));
     if (store.owner_address !== ctx.state.apiKey!.ownerAddress) throw new AppError(403, 'FORBIDDEN', 'Only the API keys of the store owner may batch-write its entries');
     const { entries } = ctx.state.body as { entries: EntryInput[] };
@@ -79,7 +89,7 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     if (repo.isRefusal(result)) throw refusalError(result, store.key);
     ctx.body = { success: true, count: result.rows.length };
   });
-  router.put('/key-value-stores/:key/entries', requireCredential, validate({ params: storeKeyParams, body: upsertEntryBody }), async (ctx) => {
+  router.put('/key-value-stores/:key/entries', describe({ summary: 'Upsert one entry (owner, or a wallet for its own address in a PUBLIC store)', response: entrySchema, errors: [403, 404, 409] }), requireCredential, validate({ params: storeKeyParams, body: upsertEntryBody }), async (ctx) => {
     const store = await loadStore(canonicalKeyOf(ctx.state.params.key));
     const entry = ctx.state.body as EntryInput;
     const refusal = canWriteEntry(ctx.state, store, entry.address);
@@ -89,14 +99,14 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     if (repo.isRefusal(result)) throw refusalError(result, store.key);
     ctx.body = serializeEntry(result.rows[0]!);
   });
-  router.get('/key-value-stores/:key/entries', listingHeaders, validate({ params: storeKeyParams, query: listEntriesQuery }), async (ctx) => {
+  router.get('/key-value-stores/:key/entries', describe({ summary: 'Entries of a store, paged (page, pageSize, value also as headers)', response: obj({ entries: arr(entrySchema), total: int, page: int, pageSize: int }), errors: [401, 403, 404] }), listingHeaders, validate({ params: storeKeyParams, query: listEntriesQuery }), async (ctx) => {
     const store = await loadStore(canonicalKeyOf(ctx.state.params.key));
     assertCanRead(ctx.state, store);
     const q = ctx.state.query;
     const { rows, total } = await repo.listEntries(deps.pg, store.key, q);
     ctx.body = { entries: rows.map(serializeEntry), total, page: q.page, pageSize: q.pageSize };
   });
-  router.get('/key-value-stores/:key/entries/:address', validate({ params: entryParams, query: noQuery }), async (ctx) => {
+  router.get('/key-value-stores/:key/entries/:address', describe({ summary: 'One entry of a store', response: entrySchema, errors: [401, 403, 404] }), validate({ params: entryParams, query: noQuery }), async (ctx) => {
     const { key, address } = ctx.state.params;
     const store = await loadStore(canonicalKeyOf(key));
     assertCanRead(ctx.state, store);
@@ -104,7 +114,7 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     if (!row) throw new NotFoundError(`No entry ${address} in ${store.key}`);
     ctx.body = serializeEntry(row);
   });
-  router.delete('/key-value-stores/:key/entries/:address', requireCredentialOrBackOffice, validate({ params: entryParams }), async (ctx) => {
+  router.delete('/key-value-stores/:key/entries/:address', describe({ summary: 'Delete an entry (its own wallet in a PUBLIC store, the owner or the back office)', response: successSchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: entryParams }), async (ctx) => {
     const { key, address } = ctx.state.params;
     const store = await loadStore(canonicalKeyOf(key));
     const refusal = ctx.state.backOffice ? null : canWriteEntry(ctx.state, store, address!);

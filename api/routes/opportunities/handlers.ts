@@ -13,18 +13,25 @@ import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity 
 
 const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'opportunities').read;
 
-/** GET /v4/opportunities: one page of OPP-FILTERS matches (searchPage reaches past 10,000 hits), chains from PostgreSQL. */
+/**
+ * One page of OPP-FILTERS matches (searchPage reaches past 10,000 hits), chains from PostgreSQL,
+ * each with its campaigns when `campaigns`. Shared by GET /v4/opportunities and GraphQL `opportunities`.
+ */
+export async function listOpportunities(deps: ApiDeps, q: OppFilters) {
+  const now = nowSeconds(deps);
+  const { chains, testChainIds } = await loadChainContext(deps, now);
+  const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
+  const docs = await searchPage<OpportunityDocument>({ es: deps.es, index: readIndex(deps), query, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
+  const records = docs.map((d) => serializeOpportunity(d, chains, now));
+  if (!q.campaigns) return records;
+  const campaigns = await loadCampaignsOf(deps, records.map((r) => r.id), chains);
+  return records.map((r) => ({ ...r, campaigns: campaigns.get(r.id) ?? [] }));
+}
+
+/** GET /v4/opportunities: listOpportunities over the validated query. */
 export function listOpportunitiesHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as OppFilters;
-    const now = nowSeconds(deps);
-    const { chains, testChainIds } = await loadChainContext(deps, now);
-    const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
-    const docs = await searchPage<OpportunityDocument>({ es: deps.es, index: readIndex(deps), query, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
-    const records = docs.map((d) => serializeOpportunity(d, chains, now));
-    if (!q.campaigns) return void (ctx.body = records);
-    const campaigns = await loadCampaignsOf(deps, records.map((r) => r.id), chains);
-    ctx.body = records.map((r) => ({ ...r, campaigns: campaigns.get(r.id) ?? [] }));
+    ctx.body = await listOpportunities(deps, ctx.state.query as OppFilters);
   };
 }
 

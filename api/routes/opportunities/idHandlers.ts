@@ -8,12 +8,17 @@ import { buildStoringIdTrees } from './storingIds.js';
 
 const pathId = (ctx: Context) => (ctx.state.params as { id: string }).id;
 
-/** GET /v4/opportunities/{id}: one Opportunity by numeric or composite id, 404 when absent. */
+/** One Opportunity record by numeric or composite id; NotFoundError when absent. */
+export async function getOpportunity(deps: ApiDeps, id: string) {
+  const now = nowSeconds(deps);
+  const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, id), loadChainContext(deps, now)]);
+  return serializeOpportunity(doc, chains, now);
+}
+
+/** GET /v4/opportunities/{id}: getOpportunity, 404 when absent. */
 export function getOpportunityHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
-    const now = nowSeconds(deps);
-    const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, pathId(ctx)), loadChainContext(deps, now)]);
-    ctx.body = serializeOpportunity(doc, chains, now);
+    ctx.body = await getOpportunity(deps, pathId(ctx));
   };
 }
 

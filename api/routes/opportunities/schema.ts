@@ -21,7 +21,7 @@ export const GRAINS = ['hour', 'day', 'week', 'month'] as const;
 export type Grain = (typeof GRAINS)[number];
 
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });
-const intList = { type: 'string', pattern: '^\\d{1,10}(,\\d{1,10})*$', maxLength: 2000 };
+const intList = { type: 'string', pattern: `^${fields.int32Pattern}(,${fields.int32Pattern})*$`, maxLength: 2000 };
 const plainList = { type: 'string', minLength: 1, maxLength: 2000 };
 /** Comma list that may also be repeated (`?tokenTypes=TOKEN&tokenTypes=POINT`); coerced to an array. */
 const repeatableList = (values: readonly string[]) => ({ type: 'array', maxItems: 10, items: fields.commaList(values) });

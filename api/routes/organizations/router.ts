@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import { describe } from '../../openapi/describe.js';
+import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import type { ApiDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
@@ -10,6 +12,7 @@ type OrganizationRow = { id: string; name: string; owner_address: string; create
 
 const createBody = { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 128, pattern: '\\S' } } } as const;
 const none = { type: 'object', additionalProperties: false, properties: {} } as const;
+const organizationSchema = obj({ id: str, name: str, ownerAddress: str, createdAt: str });
 const serialize = (r: OrganizationRow) => ({ id: r.id, name: r.name, ownerAddress: r.owner_address, createdAt: r.created_at.toISOString() });
 
 /**
@@ -19,7 +22,7 @@ const serialize = (r: OrganizationRow) => ({ id: r.id, name: r.name, ownerAddres
  */
 export function organizationsRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();
-  router.post('/organizations', requireCredential, validate({ body: createBody }), async (ctx) => {
+  router.post('/organizations', describe({ summary: 'Create an organization owned by the caller', response: organizationSchema, errors: [409] }), requireCredential, validate({ body: createBody }), async (ctx) => {
     const { name } = ctx.state['body'] as { name: string };
     const owner = ctx.state.auth!.address.toLowerCase();
     const row = await inWriteTransaction(deps.pg, async (tx) => (await tx.query<OrganizationRow>(
@@ -28,7 +31,7 @@ export function organizationsRouter(deps: ApiDeps): Router<AuthState> {
     if (!row) throw new AppError(409, 'CONFLICT', `You already have an organization named ${name}`);
     ctx.body = serialize(row);
   });
-  router.get('/organizations', requireCredential, validate({ query: none }), async (ctx) => {
+  router.get('/organizations', describe({ summary: 'The caller\'s organizations', response: arr(organizationSchema) }), requireCredential, validate({ query: none }), async (ctx) => {
     const { rows } = await deps.pg.query<OrganizationRow>('SELECT * FROM organizations WHERE owner_address = $1 ORDER BY created_at, id', [ctx.state.auth!.address.toLowerCase()]);
     ctx.body = rows.map(serialize);
   });

@@ -1,3 +1,5 @@
+import { fields } from '../../validate.js';
+
 /** POST /v4/overrides/check body: exactly `oldConfig` and `newConfig`, both configuration objects. */
 export const checkOverrideBody = {
   type: 'object',
@@ -13,7 +15,7 @@ export const previousConfigsParams = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,16}-0x[0-9a-fA-F]{64})$' } },
+  properties: { id: { type: 'string', pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64})$` } },
 } as const;
 
 export type PreviousConfigsParams = { id: string };

@@ -3,10 +3,13 @@ import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { listProtocolsHandler } from './handlers.js';
 import { listProtocolsQuery } from './schema.js';
+import { describe } from '../../openapi/describe.js';
+import { protocolSchema } from '../../openapi/records.js';
+import { arr } from '../../openapi/schemaHelpers.js';
 
 /** /v4/protocols: supported protocols with aggregated opportunity figures. */
 export function protocolsRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/protocols', '/protocols/'], validate({ query: listProtocolsQuery }), listProtocolsHandler(deps));
+  router.get(['/protocols', '/protocols/'], describe({ summary: 'Supported protocols with aggregated opportunity figures', response: arr(protocolSchema) }), validate({ query: listProtocolsQuery }), listProtocolsHandler(deps));
   return router;
 }

@@ -7,6 +7,13 @@ import { NotFoundError } from '../../errors.js';
 import { fields, validate } from '../../validate.js';
 import { resolveOpportunityId } from '../opportunities/readContext.js';
 import { loadBenchmarkRates, loadOpportunityNativeApr, loadRatchetCampaign, meanTvl } from './repo.js';
+import { describe } from '../../openapi/describe.js';
+import { arr, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
+
+const rateFields = { anchor: int, at: int, period: int, spread: num, tiers: arr({ type: 'object' }), nativeApr: num, liveRate: nullable(num), frozenRate: nullable(num),
+  frozenRateDay: nullable(str), frozenMeanTvl: nullable(num), lastRecalculation: int, nextRecalculation: int, baselineApy: nullable(num), boostedApy: nullable(num), campaignApr: nullable(num) };
+const campaignRateSchema = obj({ campaignId: str, opportunityId: str, curve: str, ...rateFields });
+const opportunityRateSchema = obj({ opportunityId: str, ...rateFields });
 
 const idParams = (name: string) => ({ type: 'object', additionalProperties: false, required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } });
 const opportunityQuery = {
@@ -27,7 +34,7 @@ export function ratchetRouter(deps: ApiDeps): Router {
     return computeRatchet({ rates, frozenMeanTvl, nativeApr, anchor, at, settings });
   };
 
-  router.get('/campaign/:campaignId', validate({ params: idParams('campaignId') }), async (ctx: Context) => {
+  router.get('/campaign/:campaignId', describe({ summary: 'Current ratchet rate from the campaign settings', response: campaignRateSchema }), validate({ params: idParams('campaignId') }), async (ctx: Context) => {
     const { campaignId } = ctx.state.params as { campaignId: string };
     const dbId = await resolveCampaignDbId(deps.pg, campaignId);
     const campaign = dbId ? await loadRatchetCampaign(deps.pg, dbId) : null;
@@ -40,7 +47,7 @@ export function ratchetRouter(deps: ApiDeps): Router {
     ctx.body = { campaignId: campaign.id, opportunityId: campaign.opportunity_id, anchor, at, period: settings.period, curve: settings.curve, spread: settings.spread, tiers: settings.tiers, nativeApr, ...result };
   });
 
-  router.get('/opportunity/:id', validate({ params: idParams('id'), query: opportunityQuery }), async (ctx: Context) => {
+  router.get('/opportunity/:id', describe({ summary: 'Ratchet rate of an opportunity at an explicit anchor', response: opportunityRateSchema }), validate({ params: idParams('id'), query: opportunityQuery }), async (ctx: Context) => {
     const { id } = ctx.state.params as { id: string };
     const opportunityId = resolveOpportunityId(id);
     const nativeApr = await loadOpportunityNativeApr(deps.pg, opportunityId);

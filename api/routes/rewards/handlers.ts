@@ -6,18 +6,20 @@ import type { ListRewardsQuery } from './schema.js';
 import { serializeReward } from './serialize.js';
 
 /**
- * GET /v4/rewards: recipients of a campaign's rewards in the chain's LIVE root (loadLiveRoot), by
- * descending amount. Empty when there is no live root or its tree is not verified (only verified
- * trees are served). Tables roots, distributor_events, reward_trees, reward_breakdowns, claims.
+ * Recipients of a campaign's rewards in the chain's LIVE root (loadLiveRoot), by descending amount.
+ * Empty when there is no live root or its tree is not verified (only verified trees are served).
+ * Shared by GET /v4/rewards and GraphQL `rewards`. Tables roots, distributor_events, reward_trees,
+ * reward_breakdowns, claims.
  */
+export async function listRewards(deps: ApiDeps, q: ListRewardsQuery) {
+  const live = await loadLiveRoot(deps.pg, q.chainId, nowSeconds(deps));
+  if (!live || live.treeStatus !== 'verified') return [];
+  return (await listCampaignRewards(deps.pg, { ...q, root: live.root })).map(serializeReward);
+}
+
+/** GET /v4/rewards: listRewards over the validated query. */
 export function listRewardsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as ListRewardsQuery;
-    const live = await loadLiveRoot(deps.pg, q.chainId, nowSeconds(deps));
-    if (!live || live.treeStatus !== 'verified') {
-      ctx.body = [];
-      return;
-    }
-    ctx.body = (await listCampaignRewards(deps.pg, { ...q, root: live.root })).map(serializeReward);
+    ctx.body = await listRewards(deps, ctx.state.query as ListRewardsQuery);
   };
 }

@@ -3,6 +3,8 @@ import { SCHEMA_GROUPS } from '../../../indexer/campaignData/schemas.js';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { serializeSchemaGroup } from './serialize.js';
+import { describe } from '../../openapi/describe.js';
+import { arr, obj, str } from '../../openapi/schemaHelpers.js';
 
 /** No parameters are accepted. */
 const schemasQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
@@ -10,7 +12,7 @@ const schemasQuery = { type: 'object', additionalProperties: false, properties: 
 /** /v4/schemas (beta): the schema groups of indexer/campaignData/schemas.ts; no storage read. */
 export function schemasRouter(_deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/schemas', '/schemas/'], validate({ query: schemasQuery }), (ctx) => {
+  router.get(['/schemas', '/schemas/'], describe({ summary: 'Schema groups (beta): JSON schemas of campaign inputs per enum value', response: arr(obj({ name: str, description: str, enum: arr({ type: ['string', 'number'] }), schemas: { type: 'object' } })) }), validate({ query: schemasQuery }), (ctx) => {
     ctx.body = SCHEMA_GROUPS.map(serializeSchemaGroup);
   });
   return router;

@@ -3,11 +3,14 @@ import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { getTokenHandler, listTokensHandler } from './handlers.js';
 import { listTokensQuery, tokenIdParams } from './schema.js';
+import { describe } from '../../openapi/describe.js';
+import { tokenSchema } from '../../openapi/records.js';
+import { arr } from '../../openapi/schemaHelpers.js';
 
 /** /v4/tokens routes: list/search (`/tokens`, `/tokens/`) and one token by id. Tables tokens, token_prices. */
 export function tokensRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/tokens', '/tokens/'], validate({ query: listTokensQuery }), listTokensHandler(deps));
-  router.get('/tokens/:id', validate({ params: tokenIdParams }), getTokenHandler(deps));
+  router.get(['/tokens', '/tokens/'], describe({ summary: 'Search tokens, or resolve several ids', response: arr(tokenSchema) }), validate({ query: listTokensQuery }), listTokensHandler(deps));
+  router.get('/tokens/:id', describe({ summary: 'One token by id', response: tokenSchema }), validate({ params: tokenIdParams }), getTokenHandler(deps));
   return router;
 }

@@ -28,18 +28,21 @@ export function resolveChainIds(deps: ApiDeps, field: string, values: string[] |
  */
 export function userRewardsHandler(deps: ApiDeps, proofs: ProofCache) {
   return async (ctx: Context): Promise<void> => {
-    const { address } = ctx.state.params as UserParams;
-    const q = ctx.state.query as UserRewardsQuery;
-    const chainIds = resolveChainIds(deps, 'chainId', q.chainId);
-    const now = nowSeconds(deps);
-    const { chains } = await loadChainContext(deps, now);
-    ctx.body = await Promise.all(chainIds.map(async (chainId) => {
-      const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now });
-      const rewards = data.rewards
-        .filter((r) => (q.test || !r.token?.isTest) && (!q.type || (r.token?.type ?? 'TOKEN') === q.type))
-        .map((r) => serializeUserReward({ chainId, root: data.root!, ...r, campaigns: data.campaigns, now, breakdownPage: q.breakdownPage }))
-        .filter((r) => !q.claimableOnly || BigInt(r.pending) > 0n);
-      return { chain: chains.get(chainId) ?? null, rewards };
-    }));
+    ctx.body = await listUserRewards(deps, proofs, (ctx.state.params as UserParams).address, ctx.state.query as UserRewardsQuery);
   };
+}
+
+/** The rewards of `address` per requested chain (see userRewardsHandler); shared with GraphQL `user.rewards`. */
+export async function listUserRewards(deps: ApiDeps, proofs: ProofCache, address: string, q: UserRewardsQuery) {
+  const chainIds = resolveChainIds(deps, 'chainId', q.chainId);
+  const now = nowSeconds(deps);
+  const { chains } = await loadChainContext(deps, now);
+  return Promise.all(chainIds.map(async (chainId) => {
+    const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now });
+    const rewards = data.rewards
+      .filter((r) => (q.test || !r.token?.isTest) && (!q.type || (r.token?.type ?? 'TOKEN') === q.type))
+      .map((r) => serializeUserReward({ chainId, root: data.root!, ...r, campaigns: data.campaigns, now, breakdownPage: q.breakdownPage }))
+      .filter((r) => !q.claimableOnly || BigInt(r.pending) > 0n);
+    return { chain: chains.get(chainId) ?? null, rewards };
+  }));
 }

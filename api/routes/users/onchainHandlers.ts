@@ -33,8 +33,9 @@ export function userProfileHandler(deps: ApiDeps) {
 }
 
 /** The chain's current conditions hash and whether the user passes them on chain (chain-facts §1.2 hasSigned). */
-async function readTerms(deps: ApiDeps, chainId: number | undefined, user: `0x${string}`) {
+async function readTerms(deps: ApiDeps, chainId: number | undefined, address: string) {
   const { client, chain } = chainOf(deps, chainId);
+  const user = lower(address);
   const [messageHash, signature, whitelist] = await client.multicall({ allowFailure: false, deployless: true, contracts: [
     { address: chain.distributionCreator, abi: creatorAbi, functionName: 'messageHash' },
     { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatures', args: [user] },
@@ -84,7 +85,8 @@ export function acceptTermsHandler(deps: ApiDeps) {
 export function userRecipientHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const { client, chain } = chainOf(deps, (ctx.state.query as { chainId?: number }).chainId);
-    const { address, token } = ctx.state.params as { address: `0x${string}`; token: `0x${string}` };
+    const params = ctx.state.params as { address: string; token: string };
+    const [address, token] = [lower(params.address), lower(params.token)];
     const reads = await client.multicall({ allowFailure: true, deployless: true, contracts: [
       { address: chain.distributor, abi: distributorAbi, functionName: 'claimRecipient', args: [address, token] },
       { address: chain.distributor, abi: distributorAbi, functionName: 'claimRecipient', args: [address, zeroAddress] },
@@ -98,8 +100,12 @@ export function userRecipientHandler(deps: ApiDeps) {
 export function userOperatorHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const { client, chain } = chainOf(deps, (ctx.state.query as { chainId?: number }).chainId);
-    const { address, operatorAddress } = ctx.state.params as { address: `0x${string}`; operatorAddress: `0x${string}` };
+    const params = ctx.state.params as { address: string; operatorAddress: string };
+    const [address, operatorAddress] = [lower(params.address), lower(params.operatorAddress)];
     const toggled = await client.readContract({ address: chain.distributor, abi: distributorAbi, functionName: 'operators', args: [address, operatorAddress] });
     ctx.body = { isOperator: toggled !== 0n };
   };
 }
+
+/** Path addresses lower-cased: viem refuses mixed case that is not a valid checksum, and the schema accepts any case. */
+const lower = (address: string) => address.toLowerCase() as `0x${string}`;

@@ -81,7 +81,7 @@ const MATRIX: Row[] = [
 
 /** Routes that take no credential (some read one when given, e.g. showPrivate, but never require it). */
 const PUBLIC_ROUTES = [
-  'GET /', 'GET /ops', 'GET /assets/:file', 'GET /metrics', 'GET /v4/health', 'GET /v4/chains', 'GET /v4/block-timestamp/block', 'GET /v4/block-timestamp/timestamp', 'GET /v4/block-timestamp/bounds',
+  'GET /v4/openapi.json', 'GET /v4/health', 'GET /v4/chains', 'GET /v4/block-timestamp/block', 'GET /v4/block-timestamp/timestamp', 'GET /v4/block-timestamp/bounds',
   'GET /v4/campaigns', 'POST /v4/campaigns/generate-payload', 'GET /v4/campaigns/tx', 'GET /v4/campaigns/:id', 'GET /v4/campaigns/:id/metrics',
   'GET /v4/campaigns/:id/storing-ids', 'GET /v4/campaigns/:id/linked',
   'GET /v4/opportunities', 'GET /v4/opportunities/count', 'GET /v4/opportunities/bins/apr', 'GET /v4/opportunities/bins/tvl', 'GET /v4/opportunities/bins/daily-rewards',

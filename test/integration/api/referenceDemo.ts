@@ -15,10 +15,10 @@ export type ReferenceDemo = { h: Harness; api: PriceApiServer; seeded: SeedDemoR
  * One devnet seeded with scripts/seedDemo.ts (16 markets, creators #0/#2/#3, three verified roots,
  * claims), every job run once against a local price API, and the demo creators registered.
  */
-export async function createReferenceDemo(): Promise<ReferenceDemo> {
+export async function createReferenceDemo(env: Record<string, string> = {}): Promise<ReferenceDemo> {
   const api = await startPriceApiServer();
   const treeDir = mkdtempSync(join(tmpdir(), 'trees-'));
-  const h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir } });
+  const h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir, ...env } });
   const { devnet, stack } = h.chains[0]!;
   const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
   seeded.markets.forEach((m, i) => api.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd));

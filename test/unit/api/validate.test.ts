@@ -170,4 +170,23 @@ describe('api/validate', () => {
       expect((error as ValidationError).errors!.map((e) => e.field)).to.have.members(['items', 'page']);
     });
   });
+
+  describe('inputs PostgreSQL cannot store or hold', () => {
+    it('refuses NUL characters anywhere in a string, naming the field (PostgreSQL text cannot hold U+0000)', async () => {
+      const { error, nextCalls } = await run(validate({ query: listCampaignsQuery, body: { type: 'object' } }), fakeCtx({ query: { search: 'a\u0000b' }, request: { body: { deep: { name: 'x\u0000' } } } }));
+      expect(nextCalls).to.equal(0);
+      expect((error as ValidationError).errors).to.deep.equal([
+        { field: 'search', message: 'must not contain NUL characters' },
+        { field: 'deep.name', message: 'must not contain NUL characters' },
+      ]);
+    });
+
+    it('bounds chain ids and int32 patterns to 2^31-1 (integer columns)', async () => {
+      const int32 = new RegExp(`^${fields.int32Pattern}$`);
+      expect(['0', '2147483647', '1313161554', '999999999'].every((v) => int32.test(v))).to.equal(true);
+      expect(['2147483648', '5871920265', '99999999999', '-1'].some((v) => int32.test(v))).to.equal(false);
+      const { error } = await run(validate({ params: paramsSchema }), fakeCtx({ params: { chainId: String(2 ** 31) } }));
+      expect((error as ValidationError).errors!.map((e) => e.field)).to.deep.equal(['chainId']);
+    });
+  });
 });

@@ -5,6 +5,8 @@ import { ValidationError } from '../../../errors.js';
 import { validate } from '../../../validate.js';
 import { generatePayloadHandler } from './handlers.js';
 import { generatePayloadBody } from './schema.js';
+import { describe } from '../../../openapi/describe.js';
+import { generatePayloadSchema } from '../responses.js';
 
 /** Form and multipart bodies carry campaignsParams as JSON text: parse it before validation. */
 async function parseCampaignsParams(ctx: Context, next: Next): Promise<void> {
@@ -21,5 +23,5 @@ async function parseCampaignsParams(ctx: Context, next: Next): Promise<void> {
 
 /** Mounts POST /campaigns/generate-payload on the campaigns router (before the `/:id` routes). */
 export function mountGeneratePayload(router: Router, deps: ApiDeps): void {
-  router.post(['/campaigns/generate-payload', '/campaigns/generate-payload/'], parseCampaignsParams, validate({ body: generatePayloadBody }), generatePayloadHandler(deps));
+  router.post(['/campaigns/generate-payload', '/campaigns/generate-payload/'], describe({ summary: 'Build the createCampaigns transaction (simulated on chain)', response: generatePayloadSchema }), parseCampaignsParams, validate({ body: generatePayloadBody }), generatePayloadHandler(deps));
 }

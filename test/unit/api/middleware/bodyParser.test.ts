@@ -27,4 +27,9 @@ describe('api/middleware/bodyParser', () => {
     expect(bad.headers['content-type']).to.match(/^application\/problem\+json/);
     await request(echoApp()).post('/echo').send({ a: 'x'.repeat(100_000) }).expect(413);
   });
+
+  it('answers a body its parser cannot read (multipart without a boundary) with a 400 naming the body', async () => {
+    const res = await request(echoApp()).post('/echo').set('content-type', 'multipart/form-data').send('{"a":1}').expect(400);
+    expect(res.body.errors).to.deep.equal([{ field: 'body', message: 'could not be parsed' }]);
+  });
 });

@@ -145,6 +145,13 @@ describe('api/middleware/errorHandler', () => {
     expect(res.body).to.include({ status: 405, title: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' });
   });
 
+  it('serves the router refusing a method no route implements (its 501, e.g. TRACE) as a 405 problem, never a 5xx', async () => {
+    const { app, emitted } = appThrowing(() => Object.assign(new Error('Not Implemented'), { status: 501, expose: false }));
+    const res = await request(app.callback()).trace('/v4/campaigns').expect(405);
+    expect(res.body).to.include({ status: 405, title: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' });
+    expect(emitted).to.deep.equal([]);
+  });
+
   it('turns an unknown route into a 404 problem body', async () => {
     const { app, emitted } = appThrowing();
     const res = await request(app.callback()).get('/nope').expect(404);

@@ -9,6 +9,7 @@ describe('api/routes/campaigns/params', () => {
     }
     for (const v of [undefined, '', 'null']) it(`reads ${String(v)} as no bound`, () => expect(parseCreatedBound(v)).to.equal(null));
     it('rejects garbage', () => expect(parseCreatedBound('soon')).to.equal(undefined));
+    it('rejects milliseconds past the JavaScript date range instead of throwing', () => expect(parseCreatedBound('9999999999999999')).to.equal(undefined));
   });
 
   describe('splitList', () => {

@@ -1,0 +1,93 @@
+import { GraphQLBoolean, GraphQLID, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, GraphQLList } from 'graphql';
+import { NotFoundError } from '../errors.js';
+import { getCampaign, listCampaigns } from '../routes/campaigns/handlers.js';
+import { campaignIdParams, listCampaignsQuery, type ListCampaignsQuery } from '../routes/campaigns/schema.js';
+import { listOpportunities } from '../routes/opportunities/handlers.js';
+import { getOpportunity } from '../routes/opportunities/idHandlers.js';
+import { opportunityIdParams, oppFiltersQuery, type OppFilters } from '../routes/opportunities/schema.js';
+import { listRewards } from '../routes/rewards/handlers.js';
+import { listRewardsQuery, type ListRewardsQuery } from '../routes/rewards/schema.js';
+import { listUserRewards } from '../routes/users/handlers.js';
+import { userParams, userRewardsQuery, type UserRewardsQuery } from '../routes/users/schema.js';
+import { checkArgs, inputTypeFromSchema } from './args.js';
+import type { GraphqlContext } from './context.js';
+import { CampaignType, ChainRewardsType, OpportunityType, RewardType, listOf } from './types.js';
+
+/** Lists nest through their own fields in GraphQL, so the REST flags attaching them are left out. */
+const OpportunityFilter = inputTypeFromSchema('OpportunityFilter', oppFiltersQuery, ['page', 'items', 'campaigns']);
+const CampaignFilter = inputTypeFromSchema('CampaignFilter', listCampaignsQuery, ['page', 'items', 'withOpportunity', 'showPrivate']);
+const paging = { page: { type: GraphQLInt, description: '0-indexed page (default 0)' }, items: { type: GraphQLInt, description: 'Page size (default 20, at most 100)' } };
+
+type ListArgs = { filter?: Record<string, unknown> | null; page?: number | null; items?: number | null };
+const listArgs = (a: ListArgs) => ({ ...(a.filter ?? {}), page: a.page, items: a.items });
+
+/** A by-id read answering null rather than an error when the record does not exist. */
+async function orNull<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+const UserType = new GraphQLObjectType<{ address: string }, GraphqlContext>({
+  name: 'User',
+  fields: () => ({
+    address: { type: new GraphQLNonNull(GraphQLString) },
+    rewards: {
+      type: listOf(ChainRewardsType),
+      description: 'Rewards of the wallet per chain in the live root (as GET /v4/users/{address}/rewards)',
+      args: {
+        chainId: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLInt))) },
+        breakdownPage: { type: GraphQLInt, defaultValue: 0 }, test: { type: GraphQLBoolean }, claimableOnly: { type: GraphQLBoolean }, type: { type: GraphQLString },
+      },
+      resolve: (user, args: Record<string, unknown>, ctx) => {
+        const q = checkArgs<UserRewardsQuery>(userRewardsQuery, { ...args, chainId: (args['chainId'] as number[]).map(String) });
+        return listUserRewards(ctx.deps, ctx.proofs, user.address, q);
+      },
+    },
+  }),
+});
+
+/**
+ * The GraphQL schema of /graphql/v1 (issue #8): opportunities, campaigns, rewards and users. Lists
+ * take the REST filters (input types generated from the same ajv schemas, which validate them) and
+ * run the REST query functions; nested relations go through the per-request batch loaders.
+ */
+export function createGraphqlSchema(): GraphQLSchema {
+  const query = new GraphQLObjectType<unknown, GraphqlContext>({
+    name: 'Query',
+    fields: {
+      opportunities: {
+        type: listOf(OpportunityType), description: 'Opportunities matching OPP-FILTERS, sorted and paged as GET /v4/opportunities', args: { filter: { type: OpportunityFilter }, ...paging },
+        resolve: (_s, a: ListArgs, ctx) => listOpportunities(ctx.deps, checkArgs<OppFilters>(oppFiltersQuery, listArgs(a))),
+      },
+      opportunity: {
+        type: OpportunityType, description: 'One opportunity by numeric or composite id (null when unknown)', args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+        resolve: (_s, a: { id: string }, ctx) => orNull(getOpportunity(ctx.deps, checkArgs<{ id: string }>(opportunityIdParams, a).id)),
+      },
+      campaigns: {
+        type: listOf(CampaignType), description: 'Campaigns matching the filters of GET /v4/campaigns', args: { filter: { type: CampaignFilter }, ...paging },
+        resolve: (_s, a: ListArgs, ctx) => listCampaigns(ctx.deps, checkArgs<ListCampaignsQuery>(listCampaignsQuery, listArgs(a))),
+      },
+      campaign: {
+        type: CampaignType, description: 'One campaign by internal id or chainId-campaignId (null when unknown)', args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+        resolve: (_s, a: { id: string }, ctx) => orNull(getCampaign(ctx.deps, checkArgs<{ id: string }>(campaignIdParams, a).id)),
+      },
+      rewards: {
+        type: listOf(RewardType), description: 'Reward recipients of a campaign in the live root (as GET /v4/rewards)',
+        args: { chainId: { type: new GraphQLNonNull(GraphQLInt) }, campaignId: { type: new GraphQLNonNull(GraphQLString) }, hide: { type: GraphQLBoolean }, ...paging },
+        resolve: async (_s, a: Record<string, unknown>, ctx) => {
+          const q = checkArgs<ListRewardsQuery>(listRewardsQuery, a);
+          return (await listRewards(ctx.deps, q)).map((r) => ({ ...r, chainId: q.chainId }));
+        },
+      },
+      user: {
+        type: UserType, description: 'A wallet', args: { address: { type: new GraphQLNonNull(GraphQLString) } },
+        resolve: (_s, a: { address: string }) => ({ address: checkArgs<{ address: string }>(userParams, a).address }),
+      },
+    },
+  });
+  return new GraphQLSchema({ query });
+}

@@ -1,0 +1,35 @@
+import type { Middleware } from 'koa';
+import type { Schema } from '../validate.js';
+
+/** One documented response besides the problem bodies the generator adds on its own. */
+export type ResponseDoc = { description: string; schema?: Schema; contentType?: string };
+
+/**
+ * What a route says about itself for the OpenAPI document (issue #8): the request schemas come from
+ * its `validate()` middleware, everything else from this. `response` is the success body (200 unless
+ * `status` says otherwise); `errors` lists the problem statuses the handler itself throws (404, 409…).
+ */
+export type RouteDoc = {
+  summary: string;
+  description?: string;
+  status?: number;
+  response: Schema;
+  contentType?: string;
+  /** The same success response in other media types (content type → schema), e.g. text/csv. */
+  also?: Record<string, Schema>;
+  errors?: number[];
+  /** Extra responses (e.g. 503 from /health with its own body). */
+  responses?: Record<number, ResponseDoc>;
+};
+
+export type DescribedMiddleware = Middleware & { routeDoc: RouteDoc };
+
+/**
+ * A pass-through middleware carrying the route's documentation; the OpenAPI generator finds it in
+ * the router layer's stack, so the document is built from what is mounted, never written beside it.
+ */
+export function describe(doc: RouteDoc): DescribedMiddleware {
+  const middleware = (async (_ctx, next) => next()) as DescribedMiddleware;
+  middleware.routeDoc = doc;
+  return middleware;
+}

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createReferenceDemo, type ReferenceDemo } from '../referenceDemo.js';
+import { createHttpServer } from '../../../../api/httpServer.js';
+
+/** Debian's Chromium (scripts/ensureDeps.sh installs it). */
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+describe('browser: GraphiQL at /graphql/v1 and the /docs page, offline', function () {
+  let demo: ReferenceDemo;
+  let server: Server;
+  let base: string;
+  let browser: Browser;
+  const external: string[] = [];
+
+  before(async function () {
+    this.timeout(600_000);
+    demo = await createReferenceDemo();
+    server = createHttpServer(demo.h.app).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await demo?.close();
+  });
+
+  /** A page that may only reach our server: any other request is recorded and aborted (no internet). */
+  async function offlinePage(): Promise<Page> {
+    const page = await browser.newPage();
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(base) || url.startsWith('data:')) return route.continue();
+      external.push(url);
+      return route.abort();
+    });
+    return page;
+  }
+
+  it('serves pages whose scripts and styles are all ours (no CDN URL in the HTML)', async function () {
+    for (const path of ['/graphql/v1', '/docs']) {
+      const res = await demo.h.request().get(path).set('accept', 'text/html').expect(200).expect('content-type', /text\/html/);
+      expect(res.text).to.not.match(/(src|href)="(https?:)?\/\//);
+      for (const [, url] of res.text.matchAll(/(?:src|href)="([^"]+)"/g)) await demo.h.request().get(url!).expect(200);
+    }
+  });
+
+  it('loads GraphiQL, runs a query and shows its result', async function () {
+    this.timeout(60_000);
+    const [first] = (await demo.h.request().get('/v4/opportunities').query({ items: 5 }).expect(200)).body as { id: string }[];
+    const page = await offlinePage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/graphql/v1`);
+    await page.locator('.graphiql-execute-button').click({ timeout: 30_000 });
+    const result = page.locator('.result-window');
+    await result.getByText('"opportunities"').waitFor({ timeout: 30_000 });
+    expect(await result.innerText()).to.contain(first!.id);
+    expect(errors).to.deep.equal([]);
+    expect(external).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('renders the OpenAPI document in Swagger UI at /docs', async function () {
+    this.timeout(60_000);
+    const page = await offlinePage();
+    await page.goto(`${base}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    // Swagger UI renders the operations in several passes: wait for the whole document.
+    await page.waitForFunction(() => document.querySelectorAll('.opblock').length > 70, null, { timeout: 30_000 }).catch(() => {});
+    expect(await page.locator('.opblock').count()).to.be.greaterThan(70);
+    expect(await page.locator('.info .title').innerText()).to.contain('1.0.1');
+    expect(external).to.deep.equal([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,131 @@
+import { HARDHAT_TEST_KEYS } from '../../../../contracts/clients.js';
+import { login } from '../authFlow.js';
+import type { ReferenceDemo } from '../referenceDemo.js';
+import type { TestOidcProvider } from '../../../helpers/oidcProvider.js';
+import { TEST_BACK_OFFICE_TOKEN } from '../../../helpers/testConfig.js';
+
+/** One concrete request of a GET operation against the seeded demo. */
+export type GetSample = { path: string; query?: Record<string, string | number>; headers?: Record<string, string> };
+
+/**
+ * A request for every documented GET operation (keyed by OpenAPI path) built from the reference
+ * demo's data, so each response can be checked against its documented schema. A session, an API
+ * key, a stored configuration and a campaign list are created first for the routes that need them.
+ */
+export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Promise<Record<string, GetSample>> {
+  const { h } = demo;
+  const one = async <T>(sql: string) => (await h.deps.pg.query(sql)).rows[0] as T;
+  const campaign = await one<{ id: string; campaign_id: string; tx_hash: string; opportunity_id: string; creator: string }>(
+    `SELECT c.id, c.campaign_id, c.tx_hash, c.opportunity_id, c.creator FROM campaigns_current c
+       JOIN reward_breakdowns b ON b.campaign_id = c.campaign_id ORDER BY c.id LIMIT 1`);
+  const recipient = await one<{ recipient: string }>(`SELECT recipient FROM reward_breakdowns WHERE campaign_id = '${campaign.campaign_id}' ORDER BY amount DESC LIMIT 1`);
+  const token = await one<{ id: string; address: string }>(`SELECT id, address FROM tokens ORDER BY id LIMIT 1`);
+  const root = await one<{ from: string; to: string }>(`SELECT min(timestamp)::text AS "from", max(timestamp)::text AS "to" FROM roots WHERE chain_id = 31337`);
+  const block = await one<{ number: string; timestamp: string }>(`SELECT number::text, timestamp::text FROM blocks WHERE chain_id = 31337 ORDER BY number DESC LIMIT 1`);
+  const session = await login(h, HARDHAT_TEST_KEYS[0]);
+  const auth = { Cookie: session.cookie };
+  const key = (await h.request().post('/v4/developer/keys/').set(auth).send({ description: 'openapi samples' }).expect(200)).body as { id: string; rawKey: string };
+  const config = (await h.request().post('/v4/config/store').send({ rewardToken: token.address, amount: '1000' }).expect(200)).body as { hash: string };
+  await h.request().post('/v4/campaign-lists').set(auth).send({ name: 'samples', campaignIds: [campaign.id] }).expect(200);
+  const chain = { chainId: 31337 };
+  const user = recipient.recipient;
+  const backOffice = { authorization: TEST_BACK_OFFICE_TOKEN };
+  const apiKey = { 'x-api-key': key.rawKey };
+  await h.request().post('/v4/internal/key-value-stores/quotas').set(backOffice).send({ ownerAddress: session.address, maxConfigs: 5, maxSizeLimit: 100, allowedTypes: ['WHITELIST'] }).expect(200);
+  const store = (await h.request().post('/v4/key-value-stores/self').set(apiKey).send({ key: 'samples', type: 'WHITELIST' }).expect(200)).body.key as string;
+  await h.request().put(`/v4/key-value-stores/${store}/entries`).set(apiKey).send({ address: user, value: '{"label":"sample"}' }).expect(200);
+  await h.request().post('/v4/organizations').set(auth).send({ name: 'samples' }).expect(200);
+  await h.request().post('/v4/credits').set(backOffice).send({ creatorId: 'devnet-labs', amount: 100, label: 'samples' }).expect(200);
+  const leafToken = await one<{ token: string }>('SELECT token FROM rewards WHERE chain_id = 31337 ORDER BY token LIMIT 1');
+  const history = { ...chain, startDate: root.from, endDate: root.to };
+  // A completed sign-in at the provider: its callback URL is the callback sample.
+  const started = (await h.request().get('/v4/auth/idp/start').query({ mode: 'login' }).expect(200)).body as { authUrl: string };
+  const callback = await idp.signIn(started.authUrl, 'samples');
+  return {
+    '/v4/openapi.json': { path: '/v4/openapi.json' },
+    '/v4/health': { path: '/v4/health' },
+    '/v4/chains': { path: '/v4/chains' },
+    '/v4/block-timestamp/block': { path: '/v4/block-timestamp/block', query: { ...chain, timestamp: Number(block.timestamp) } },
+    '/v4/block-timestamp/timestamp': { path: '/v4/block-timestamp/timestamp', query: { ...chain, blockNumber: Number(block.number) } },
+    '/v4/block-timestamp/bounds': { path: '/v4/block-timestamp/bounds', query: { ...chain, timestamp: Number(block.timestamp) - 1 } },
+    '/v4/campaigns': { path: '/v4/campaigns', query: { items: 100 } },
+    '/v4/campaigns/tx': { path: '/v4/campaigns/tx', query: { hash: campaign.tx_hash, chainId: 31337 } },
+    '/v4/campaigns/{id}': { path: `/v4/campaigns/${campaign.id}` },
+    '/v4/campaigns/{id}/metrics': { path: `/v4/campaigns/${campaign.id}/metrics` },
+    '/v4/campaigns/{id}/storing-ids': { path: `/v4/campaigns/${campaign.id}/storing-ids` },
+    '/v4/campaigns/{id}/linked': { path: `/v4/campaigns/${campaign.id}/linked` },
+    '/v4/opportunities': { path: '/v4/opportunities', query: { items: 100 } },
+    '/v4/opportunities/count': { path: '/v4/opportunities/count' },
+    '/v4/opportunities/bins/apr': { path: '/v4/opportunities/bins/apr' },
+    '/v4/opportunities/bins/tvl': { path: '/v4/opportunities/bins/tvl' },
+    '/v4/opportunities/bins/daily-rewards': { path: '/v4/opportunities/bins/daily-rewards' },
+    '/v4/opportunities/aggregate/max/{field}': { path: '/v4/opportunities/aggregate/max/apr' },
+    '/v4/opportunities/aggregate/min/{field}': { path: '/v4/opportunities/aggregate/min/tvl' },
+    '/v4/opportunities/aggregate/{field}': { path: '/v4/opportunities/aggregate/protocolId' },
+    '/v4/opportunities/{id}': { path: `/v4/opportunities/${campaign.opportunity_id}` },
+    '/v4/opportunities/{id}/campaigns': { path: `/v4/opportunities/${campaign.opportunity_id}/campaigns` },
+    '/v4/opportunities/{id}/storing-ids': { path: `/v4/opportunities/${campaign.opportunity_id}/storing-ids` },
+    '/v4/opportunities/{id}/apr-records': { path: `/v4/opportunities/${campaign.opportunity_id}/apr-records` },
+    '/v4/opportunities/{id}/tvl-records': { path: `/v4/opportunities/${campaign.opportunity_id}/tvl-records` },
+    '/v4/opportunities/{id}/native-apr-records': { path: `/v4/opportunities/${campaign.opportunity_id}/native-apr-records` },
+    '/v4/tokens': { path: '/v4/tokens' },
+    '/v4/tokens/{id}': { path: `/v4/tokens/${token.id}` },
+    '/v4/protocols': { path: '/v4/protocols' },
+    '/v4/roots': { path: '/v4/roots', query: { ...chain, fromTimestamp: root.from, toTimestamp: root.to } },
+    '/v4/rewards': { path: '/v4/rewards', query: { ...chain, campaignId: campaign.campaign_id } },
+    '/v4/node': { path: '/v4/node', query: { addressOrId: h.chains[0]!.stack.distributor } },
+    '/v4/templates': { path: '/v4/templates' },
+    '/v4/schemas': { path: '/v4/schemas' },
+    '/v4/creators': { path: '/v4/creators' },
+    '/v4/creators/campaigns/{id}': { path: `/v4/creators/campaigns/${campaign.id}` },
+    '/v4/creators/{creator}': { path: '/v4/creators/devnet-labs' },
+    '/v4/creators/{creator}/dashboard': { path: '/v4/creators/devnet-labs/dashboard' },
+    '/v4/creators/{creator}/opportunities/count': { path: '/v4/creators/devnet-labs/opportunities/count' },
+    '/v4/creators/{creator}/opportunities': { path: '/v4/creators/devnet-labs/opportunities' },
+    '/v4/creators/{creator}/campaigns': { path: '/v4/creators/devnet-labs/campaigns' },
+    '/v4/auth/nonce/{address}': { path: `/v4/auth/nonce/${session.address}` },
+    '/v4/auth/me': { path: '/v4/auth/me', headers: auth },
+    '/v4/developer/keys': { path: '/v4/developer/keys/', headers: auth },
+    '/v4/developer/keys/usage': { path: '/v4/developer/keys/usage', headers: auth },
+    '/v4/developer/keys/{id}/usage': { path: `/v4/developer/keys/${key.id}/usage`, headers: auth },
+    '/v4/api-keys/validate': { path: '/v4/api-keys/validate', headers: { 'x-api-key': key.rawKey } },
+    '/v4/config/hash/{hash}': { path: `/v4/config/hash/${config.hash}` },
+    '/v4/overrides/{id}/previous-configs': { path: `/v4/overrides/${campaign.id}/previous-configs` },
+    '/v4/sofr-ratchet/campaign/{campaignId}': { path: `/v4/sofr-ratchet/campaign/${campaign.id}` },
+    '/v4/sofr-ratchet/opportunity/{id}': { path: `/v4/sofr-ratchet/opportunity/${campaign.opportunity_id}`, query: { anchor: Number(block.timestamp) - 86_400 } },
+    '/v4/enums': { path: '/v4/enums' },
+    '/v4/enums/{enumName}': { path: '/v4/enums/CampaignType' },
+    '/v4/enums/{enumName}/convert/{value}': { path: '/v4/enums/CampaignType/convert/1' },
+    '/v4/claims': { path: '/v4/claims' },
+    '/v4/claims/history/{address}': { path: `/v4/claims/history/${user}` },
+    '/v4/claims/latest': { path: '/v4/claims/latest' },
+    '/v4/claims/status': { path: '/v4/claims/status' },
+    '/v4/claims/count/total': { path: '/v4/claims/count/total' },
+    '/v4/claims/count': { path: '/v4/claims/count', query: chain },
+    '/v4/users/{address}/rewards': { path: `/v4/users/${user}/rewards`, query: { ...chain, breakdownPage: 0 } },
+    '/v4/users/{address}/terms': { path: `/v4/users/${user}/terms`, query: chain },
+    '/v4/users/{address}/recipient/{token}': { path: `/v4/users/${user}/recipient/${token.address}`, query: chain },
+    '/v4/users/{address}/operator/{operatorAddress}': { path: `/v4/users/${user}/operator/${session.address}`, query: chain },
+    '/v4/users/{address}': { path: `/v4/users/${user}` },
+    '/v4/campaign-lists/{owner}': { path: `/v4/campaign-lists/${session.address}` },
+    '/v4/campaign-lists/{owner}/{name}': { path: `/v4/campaign-lists/${session.address}/samples` },
+    '/v4/users/{address}/rewards/breakdowns': { path: `/v4/users/${user}/rewards/breakdowns`, query: { chainIds: 31337 } },
+    '/v4/auth/idp/start': { path: '/v4/auth/idp/start', query: { mode: 'login' } },
+    '/v4/auth/idp/callback': { path: `/v4/auth/idp/callback${callback.search}` },
+    '/v4/key-value-stores/self': { path: '/v4/key-value-stores/self', headers: apiKey },
+    '/v4/key-value-stores/{key}/entries': { path: `/v4/key-value-stores/${store}/entries` },
+    '/v4/key-value-stores/{key}/entries/{address}': { path: `/v4/key-value-stores/${store}/entries/${user}` },
+    '/v4/campaigns/{id}/privacy': { path: `/v4/campaigns/${campaign.id}/privacy`, headers: backOffice },
+    '/v4/campaigns/{id}/access/list': { path: `/v4/campaigns/${campaign.id}/access/list`, headers: backOffice },
+    '/v4/organizations': { path: '/v4/organizations', headers: auth },
+    '/v4/credits/pricing': { path: '/v4/credits/pricing' },
+    '/v4/credits/{creatorId}': { path: '/v4/credits/devnet-labs' },
+    '/v4/credits/{creatorId}/operations': { path: '/v4/credits/devnet-labs/operations' },
+    '/v4/historical/campaign/{campaignId}': { path: `/v4/historical/campaign/${campaign.campaign_id}`, query: history, headers: backOffice },
+    '/v4/historical/recipient/{recipient}': { path: `/v4/historical/recipient/${user}`, query: history, headers: backOffice },
+    '/v4/diffs/leaves': { path: '/v4/diffs/leaves', query: { ...chain, tokenAddress: leafToken.token }, headers: backOffice },
+    '/v4/diffs/leaf-breakdowns': { path: '/v4/diffs/leaf-breakdowns', query: { ...chain, tokenAddress: leafToken.token }, headers: backOffice },
+    '/v4/diffs/leaf-tokens': { path: '/v4/diffs/leaf-tokens', query: chain, headers: backOffice },
+    '/v4/internal/jobs': { path: '/v4/internal/jobs', headers: backOffice },
+  };
+}
