@@ -6,7 +6,7 @@
  * increasing fixed rates until a step has errors, p99 > BENCH_LOAD_P99_MS or cannot reach its rate.
  * Prints the highest sustained rate, p50/p99 at it, errors and the API process's peak RSS
  * (VmHWM), and writes every step to BENCH_OUT_DIR/load.json for the report.
- * Options: BENCH_LOAD_OPPORTUNITIES=20000 BENCH_LOAD_CAMPAIGNS=100000 BENCH_LOAD_START_RPS=50
+ * Options: BENCH_LOAD_OPPORTUNITIES=20000 BENCH_LOAD_CAMPAIGNS=100000 BENCH_LOAD_START_RPS=10
  * BENCH_LOAD_FACTOR=1.5 BENCH_LOAD_MAX_STEPS=12 BENCH_LOAD_STEP_SECONDS=10 BENCH_LOAD_CONNECTIONS=64
  * BENCH_LOAD_P99_MS=200 BENCH_SEED=42 BENCH_OUT_DIR=.data/bench
  */
@@ -39,7 +39,7 @@ const num = (name: string, fallback: number) => {
 };
 const OPPORTUNITIES = num('BENCH_LOAD_OPPORTUNITIES', 20_000);
 const CAMPAIGNS = num('BENCH_LOAD_CAMPAIGNS', 100_000);
-const START_RPS = num('BENCH_LOAD_START_RPS', 50);
+const START_RPS = num('BENCH_LOAD_START_RPS', 10);
 const FACTOR = num('BENCH_LOAD_FACTOR', 1.5);
 const MAX_STEPS = num('BENCH_LOAD_MAX_STEPS', 12);
 const STEP_SECONDS = num('BENCH_LOAD_STEP_SECONDS', 10);

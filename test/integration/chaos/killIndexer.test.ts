@@ -41,7 +41,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
 
   /** Starts the scheduler process; resolves with it once its first job has started. */
   const startIndexer = (extra: Record<string, string>) => new Promise<{ proc: ChildProcess; output: () => string }>((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], { cwd: ROOT, env: childProcessEnv(h.config, { LOG_LEVEL: 'info', ...EVERY_SECOND, ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], { cwd: ROOT, env: childProcessEnv(h.config, { LOG_LEVEL: 'debug', ...EVERY_SECOND, ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let started = false;
     const onData = (d: Buffer) => {
