@@ -32,7 +32,7 @@ export function startChainActivity({ rpcUrl, chainId, stack, treeDir, pauseMs = 
   const step = async (i: number) => {
     const now = await getLatestTimestamp({ rpcUrl });
     const created = await createCampaigns({ ...target, campaigns: Array.from({ length: 1 + (i % 2) }, (_, k) => ({ rewardToken, amount: 10n ** 18n, campaignType: 1,
-      startTimestamp: now - 60 + k, duration: 30 * 86_400, campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[(i + k) % stack.tokens.targets.length]!.address }) })) });
+      startTimestamp: now - 60 + k, duration: 30 * 86_400 + counts.campaigns + k, campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[(i + k) % stack.tokens.targets.length]!.address }) })) });
     ids.push(...created.campaignIds);
     counts.campaigns += created.campaignIds.length;
     if (i % 3 === 2) {
