@@ -19,13 +19,15 @@ export type StartChainActivityParams = { rpcUrl: string; chainId: number; stack:
 
 /**
  * Keeps a devnet busy the way production is: every step creates campaigns, every 3rd overrides an
- * earlier one, every 4th publishes a new (growing) reward tree to `treeDir` and on chain, then
+ * earlier one (keeping its start), every 4th publishes a new (growing, above the demo seed's amounts) reward tree to `treeDir` and on chain, then
  * claims against it for one recipient. Runs until `stop`.
  */
 export function startChainActivity({ rpcUrl, chainId, stack, treeDir, pauseMs = 100 }: StartChainActivityParams): ChainActivity {
   const target = { rpcUrl, chainId, stack };
   const counts: ChainActivityCounts = { campaigns: 0, overrides: 0, trees: 0, claims: 0 };
   const ids: Hex[] = [];
+  /** Start of each created campaign: an override may not move the start of a started campaign. */
+  const starts = new Map<Hex, number>();
   const rewardToken = stack.tokens.rewards[0]!.address;
   let stopped = false;
 
@@ -33,17 +35,19 @@ export function startChainActivity({ rpcUrl, chainId, stack, treeDir, pauseMs = 
     const now = await getLatestTimestamp({ rpcUrl });
     const created = await createCampaigns({ ...target, campaigns: Array.from({ length: 1 + (i % 2) }, (_, k) => ({ rewardToken, amount: 10n ** 18n, campaignType: 1,
       startTimestamp: now - 60 + k, duration: 30 * 86_400 + counts.campaigns + k, campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[(i + k) % stack.tokens.targets.length]!.address }) })) });
+    created.campaignIds.forEach((id, k) => starts.set(id, now - 60 + k));
     ids.push(...created.campaignIds);
     counts.campaigns += created.campaignIds.length;
     if (i % 3 === 2) {
-      await overrideCampaign({ ...target, campaignId: ids[i % ids.length]!, campaign: { campaignType: 1, startTimestamp: now - 30, duration: 40 * 86_400,
+      const campaignId = ids[i % ids.length]!;
+      await overrideCampaign({ ...target, campaignId, campaign: { campaignType: 1, startTimestamp: starts.get(campaignId)!, duration: 40 * 86_400 + i,
         campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[(i + 1) % stack.tokens.targets.length]!.address }) } });
       counts.overrides += 1;
     }
     if (i % 4 === 3) {
       const round = counts.trees + 1;
       const file = buildRewardTreeFile({ chainId, rewards: RECIPIENTS.map((recipient, r) => ({ recipient, token: rewardToken,
-        breakdowns: [{ campaignId: ids[(r + round) % ids.length]!, reason: 'holder', amount: 10n ** 15n * BigInt(round * (r + 1)) }] })) });
+        breakdowns: [{ campaignId: ids[(r + round) % ids.length]!, reason: 'holder', amount: 10n ** 20n * BigInt(round * (r + 1)) }] })) });
       await writeRewardTree(treeDir, file);
       await updateTree({ ...target, root: file.root, mineUntilLive: true });
       counts.trees += 1;
