@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../internal/config.js';
+import { backoffDelay } from '../indexer/retry.js';
 import { describeError } from '../internal/errors.js';
 import type { Logger } from '../internal/logger.js';
 import { createJobDeps } from './deps.js';
@@ -26,18 +27,21 @@ export type StartSchedulerParams = {
   jobs?: readonly Job[];
   /** How often job_state cron overrides are re-read, so `jobs/cli.ts schedule` applies without a restart. */
   refreshMs?: number;
+  /** After consecutive failed runs a job skips its ticks for base·2^(failures−1) ms, at most max (an RPC node or a database that is down is not hammered). */
+  failureBackoff?: { baseDelayMs: number; maxDelayMs: number };
 };
 
 /**
  * Schedules every job on its effective cron expression: job_state.cron (set by `jobs/cli.ts
  * schedule`) > JOB_<NAME>_CRON > the job's default. job_state is read before the first tick and
  * every `refreshMs`; a changed expression replaces the job's task. An invalid override is logged
- * and ignored. Paused jobs keep their ticks and runJob skips them. A tick never overlaps the same
+ * and ignored. Paused jobs keep their ticks and runJob skips them. After a failed run a job backs off
+ * (failureBackoff: its ticks are skipped for an exponentially growing delay, reset by a success). A tick never overlaps the same
  * job's previous run in this process, and the advisory lock in runJob keeps other processes out.
  * `stop` stops the ticks, aborts running jobs at their next step boundary and waits for them.
  * Tables read: job_state.
  */
-export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000 }: StartSchedulerParams): Scheduler {
+export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000, failureBackoff = { baseDelayMs: 5_000, maxDelayMs: 300_000 } }: StartSchedulerParams): Scheduler {
   // Environment and defaults are checked up front (a bad JOB_<NAME>_CRON stops startup by name).
   for (const job of jobs) {
     const { cron: expression } = effectiveCron({ envCron: config.schedules[job.name], defaultCron: job.defaultCron });
@@ -49,10 +53,24 @@ export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000
   const running = new Map<string, Promise<unknown>>();
   const tasks = new Map<string, { cron: string; task: ScheduledTask }>();
 
+  const failures = new Map<string, { count: number; retryAt: number }>();
+
   const tick = (job: Job) => {
     if (running.has(job.name) || controller.signal.aborted) return;
+    const failed = failures.get(job.name);
+    if (failed && Date.now() < failed.retryAt) return;
     const run = runJob(job, deps)
-      .catch(() => {}) // already logged and recorded in job_runs by runJob
+      .then(() => {
+        if (failed) logger.info({ msg: 'job recovered', job: job.name, failed_runs: failed.count });
+        failures.delete(job.name);
+      })
+      .catch(() => {
+        // The failure itself is already logged and recorded in job_runs by runJob.
+        const count = (failures.get(job.name)?.count ?? 0) + 1;
+        const delayMs = backoffDelay({ attempt: count, ...failureBackoff });
+        failures.set(job.name, { count, retryAt: Date.now() + delayMs });
+        logger.warn({ msg: 'job backing off', job: job.name, failed_runs: count, retry_in_ms: delayMs });
+      })
       .finally(() => running.delete(job.name));
     running.set(job.name, run);
   };

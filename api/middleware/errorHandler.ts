@@ -5,6 +5,21 @@ import { AppError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
 
 const PROBLEM_TYPE_BASE = '/problems/';
 
+const PG_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '53300']);
+const PG_UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|the database system is (starting up|shutting down)/i;
+
+/**
+ * PostgreSQL is down, restarting or out of connections: refused or reset sockets, admin/crash
+ * shutdown and cannot-connect-now (57P01–57P03), too many connections (53300), any SQLSTATE of
+ * class 08 (connection exception), and node-postgres' own "Connection terminated" errors for
+ * queries in flight when the server goes away.
+ */
+export function isPostgresUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  if (typeof code === 'string' && (PG_UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  return PG_UNAVAILABLE_MESSAGE.test(String((error as Error)?.message));
+}
+
 /** Maps failures of backing services to 503 and anything carrying an HTTP status to an AppError. */
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
@@ -19,10 +34,7 @@ export function toAppError(error: unknown): AppError | null {
     if (error.statusCode === 503 || error.statusCode === 429 || type === 'index_not_found_exception') return new ServiceUnavailableError('elasticsearch', error);
     return null;
   }
-  const code = (error as { code?: string })?.code;
-  if (code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === '53300' || /timeout exceeded when trying to connect/i.test(String((error as Error)?.message))) {
-    return new ServiceUnavailableError('postgresql', error);
-  }
+  if (isPostgresUnavailable(error)) return new ServiceUnavailableError('postgresql', error);
   const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
   const expose = (error as { expose?: boolean })?.expose;
   // 501 is @koa/router refusing a method no route implements (e.g. TRACE): for the client that is a 405.

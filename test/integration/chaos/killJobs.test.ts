@@ -9,13 +9,14 @@ import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
 import { indexNames } from '../../../internal/es.js';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { DEMO_MARKETS, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
+import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
-/** Kills per job; CHAOS_KILLS raises it for local soak runs. */
-const KILLS = Number(process.env['CHAOS_KILLS'] ?? 3);
+/** Kills per job (CHAOS_JOB_KILLS; `npm run chaos` raises it). */
+const KILLS = chaosSettings.jobKills;
 
 describe('chaos: every job killed with SIGKILL at random points', function () {
   let h: Harness;

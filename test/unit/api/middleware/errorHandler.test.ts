@@ -107,6 +107,20 @@ describe('api/middleware/errorHandler', () => {
     expect(res.body).to.include({ code: 'SERVICE_UNAVAILABLE', service: 'rpc' });
   });
 
+  for (const [what, make] of [
+    ['a query in flight when the server goes away', () => new Error('Connection terminated unexpectedly')],
+    ['an admin shutdown (57P01)', () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a server starting up (57P03)', () => Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
+    ['a connection exception (08006)', () => Object.assign(new Error('connection failure'), { code: '08006' })],
+    ['a reset socket', () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+  ] as const) {
+    it(`maps ${what} to 503 with service postgresql (PostgreSQL restarts)`, async () => {
+      const { app } = appThrowing(make);
+      const res = await request(app.callback()).get('/x').expect(503);
+      expect(res.body).to.include({ code: 'SERVICE_UNAVAILABLE', service: 'postgresql' });
+    });
+  }
+
   it('maps a refused PostgreSQL connection to 503 with service postgresql', async () => {
     const { app } = appThrowing(() => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:55432'), { code: 'ECONNREFUSED' }));
     const res = await request(app.callback()).get('/v4/chains').expect(503);

@@ -1,0 +1,196 @@
+/**
+ * Load benchmark (prints figures, never a timed test): `npm run bench:load`.
+ * Loads a synthetic data set (the search benchmark's generator, smaller by default) plus block
+ * headers, starts the API as its own process on loopback, sets up a key-value store with a real
+ * wallet login and API key, then drives the request mix of loadMix.ts with autocannon at
+ * increasing fixed rates until a step has errors, p99 > BENCH_LOAD_P99_MS or cannot reach its rate.
+ * Prints the highest sustained rate, p50/p99 at it, errors and the API process's peak RSS
+ * (VmHWM), and writes every step to BENCH_OUT_DIR/load.json for the report.
+ * Options: BENCH_LOAD_OPPORTUNITIES=20000 BENCH_LOAD_CAMPAIGNS=100000 BENCH_LOAD_START_RPS=10
+ * BENCH_LOAD_FACTOR=1.5 BENCH_LOAD_MAX_STEPS=12 BENCH_LOAD_STEP_SECONDS=10 BENCH_LOAD_CONNECTIONS=64
+ * BENCH_LOAD_P99_MS=200 BENCH_SEED=42 BENCH_OUT_DIR=.data/bench
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { privateKeyToAccount } from 'viem/accounts';
+import { findFreePort } from '../../contracts/devnet.js';
+import { HARDHAT_TEST_KEYS } from '../../contracts/clients.js';
+import { createEsClient, indexNames } from '../../internal/es.js';
+import { createLogger } from '../../internal/logger.js';
+import { createPgPool, type PgPool } from '../../internal/pg.js';
+import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
+import { resetDatabase } from '../../test/helpers/database.js';
+import { createRandom, BENCH_CHAINS } from './searchData.js';
+import { loadDataSet } from './searchLoad.js';
+import { pickRequest, type MixTargets } from './loadMix.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_load';
+const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
+const PREFIX = 'benchload';
+const BACK_OFFICE_TOKEN = 'bench-load-back-office-token-0123456789';
+const num = (name: string, fallback: number) => {
+  const v = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return v;
+};
+const OPPORTUNITIES = num('BENCH_LOAD_OPPORTUNITIES', 20_000);
+const CAMPAIGNS = num('BENCH_LOAD_CAMPAIGNS', 100_000);
+const START_RPS = num('BENCH_LOAD_START_RPS', 10);
+const FACTOR = num('BENCH_LOAD_FACTOR', 1.5);
+const MAX_STEPS = num('BENCH_LOAD_MAX_STEPS', 12);
+const STEP_SECONDS = num('BENCH_LOAD_STEP_SECONDS', 10);
+const CONNECTIONS = num('BENCH_LOAD_CONNECTIONS', 64);
+const P99_LIMIT_MS = num('BENCH_LOAD_P99_MS', 200);
+const SEED = num('BENCH_SEED', 42);
+const OUT_DIR = process.env['BENCH_OUT_DIR'] ?? `${ROOT}.data/bench`;
+const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench-load' });
+
+export type LoadStep = { targetRps: number; achievedRps: number; requests: number; errors: number; non2xx: number; timeouts: number;
+  latency: { p50: number; p90: number; p99: number; max: number; mean: number }; percentiles: Record<string, number>; ok: boolean; reason?: string };
+
+/** Synthetic headers: one block every 2 s per chain over the last BLOCKS blocks (block-timestamp lookups). */
+async function insertBlocks(pg: PgPool, now: number, blocks = 200_000): Promise<[number, number]> {
+  const first = now - 2 * blocks;
+  for (const chain of BENCH_CHAINS) {
+    await pg.query(`INSERT INTO blocks (chain_id, number, hash, parent_hash, timestamp)
+      SELECT $1, n, '0x' || lpad(to_hex(n), 64, '0'), '0x' || lpad(to_hex(n - 1), 64, '0'), $2 + 2 * n FROM generate_series(1, $3) AS n`, [chain.id, first, blocks]);
+    await pg.query(`INSERT INTO cursors (job, chain_id, block_number) VALUES ('blocks', $1, $2) ON CONFLICT DO NOTHING`, [chain.id, blocks]).catch(() => {});
+  }
+  return [first + 2, first + 2 * blocks];
+}
+
+function startApiProcess(port: number): Promise<ChildProcess> {
+  const chains = BENCH_CHAINS.map((c) => ({ id: c.id, name: c.name, icon: '', rpcUrl: 'http://127.0.0.1:1', distributionCreator: `0x${'1'.repeat(40)}`, distributor: `0x${'2'.repeat(40)}`,
+    startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] }));
+  const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port),
+    DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(chains), BACK_OFFICE_TOKEN, JWT_SECRET: 'bench-load-jwt-secret-0123456789abcdef0123',
+    RATE_LIMITS: '100000000,100000000,100000000,100000000' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output = (output + d).slice(-4000)));
+  child.stderr!.on('data', (d) => (output = (output + d).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 60_000;
+    const poll = async () => {
+      if (child.exitCode !== null) return reject(new Error(`api exited ${child.exitCode}: ${output}`));
+      if (Date.now() > deadline) return reject(new Error(`api did not answer within 60 s: ${output}`));
+      const ok = await fetch(`http://127.0.0.1:${port}/v4/chains`).then((r) => r.ok).catch(() => false);
+      if (ok) resolve(child);
+      else setTimeout(poll, 300);
+    };
+    void poll();
+  });
+}
+
+/** Peak resident set size of a process (VmHWM), in MiB. */
+function peakRssMiB(pid: number): number {
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 300)}`);
+  return { res, json: text ? JSON.parse(text) : null };
+}
+
+/** Wallet login (SIWE), an API key, a store quota from the back office, a store and 200 entries. */
+async function setUpKeyValueStore(base: string): Promise<MixTargets['kv']> {
+  const account = privateKeyToAccount(HARDHAT_TEST_KEYS[0]);
+  const nonce = (await call(base, 'GET', `/v4/auth/nonce/${account.address}`, {})).json as { message: string };
+  const signature = await account.signMessage({ message: nonce.message });
+  const login = await call(base, 'POST', '/v4/auth/login', {}, { address: account.address, message: nonce.message, signature });
+  const cookie = (login.res.headers.getSetCookie().find((c) => c.startsWith('jwt=')) ?? '').split(';')[0]!;
+  const apiKey = ((await call(base, 'POST', '/v4/developer/keys/', { cookie }, { description: 'bench-load' })).json as { rawKey: string }).rawKey;
+  await call(base, 'POST', '/v4/internal/key-value-stores/quotas', { authorization: BACK_OFFICE_TOKEN }, { ownerAddress: account.address.toLowerCase(), maxConfigs: 5, maxSizeLimit: 100_000, allowedTypes: ['WHITELIST'] });
+  const store = ((await call(base, 'POST', '/v4/key-value-stores/self', { 'x-api-key': apiKey }, { key: 'bench', type: 'WHITELIST', sizeLimit: 100_000 })).json as { key: string }).key;
+  const addresses = Array.from({ length: 200 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+  await call(base, 'PUT', `/v4/key-value-stores/${encodeURIComponent(store)}/entries/batch`, { 'x-api-key': apiKey }, { entries: addresses.map((address) => ({ address, value: '{"label":"x"}' })) });
+  return { store, apiKey, addresses };
+}
+
+function runStep(base: string, targets: MixTargets, rps: number, seed: number): Promise<LoadStep> {
+  const r = createRandom(seed).next;
+  let n = 0;
+  return new Promise((resolve, reject) => {
+    autocannon({
+      url: base, connections: CONNECTIONS, overallRate: Math.round(rps), duration: STEP_SECONDS, timeout: 10,
+      requests: [{ setupRequest: (req: Record<string, unknown>) => {
+        const m = pickRequest(targets, r, ++n);
+        return { ...req, method: m.method, path: m.path, headers: m.headers ?? {}, ...(m.body ? { body: m.body } : {}) };
+      } }],
+    } as unknown as autocannon.Options, (err, result) => {
+      if (err) return reject(err);
+      const achieved = result.requests.total / (result.duration || STEP_SECONDS);
+      const l = result.latency as unknown as Record<string, number>;
+      const step: LoadStep = { targetRps: Math.round(rps), achievedRps: achieved, requests: result.requests.total, errors: result.errors, non2xx: result.non2xx, timeouts: result.timeouts,
+        latency: { p50: l['p50']!, p90: l['p90']!, p99: l['p99']!, max: l['max']!, mean: l['mean']! },
+        percentiles: Object.fromEntries(Object.entries(l).filter(([k]) => /^p\d/.test(k))), ok: true };
+      if (step.errors + step.non2xx + step.timeouts > 0) Object.assign(step, { ok: false, reason: `${step.errors} errors, ${step.non2xx} non-2xx, ${step.timeouts} timeouts` });
+      else if (step.latency.p99 > P99_LIMIT_MS) Object.assign(step, { ok: false, reason: `p99 ${step.latency.p99} ms > ${P99_LIMIT_MS} ms` });
+      else if (achieved < 0.9 * rps) Object.assign(step, { ok: false, reason: `reached ${achieved.toFixed(0)} req/s of ${Math.round(rps)}` });
+      resolve(step);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  console.log(`load benchmark — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model}, load avg ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  await resetDatabase(DATABASE_URL);
+  const es = createEsClient({ node: ES_URL, requestTimeoutMs: 120_000 });
+  await deleteIndices({ es, prefix: PREFIX });
+  const concrete = await ensureIndices({ es, prefix: PREFIX, logger });
+  const pg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-load', max: 4 });
+  const now = Math.floor(Date.now() / 1000);
+  console.log(`loading ${OPPORTUNITIES} opportunities, ${CAMPAIGNS} campaigns and ${BENCH_CHAINS.length} × 200k block headers …`);
+  const load = await loadDataSet({ pg, es, indices: concrete as { opportunities: string; campaigns: string }, opportunities: OPPORTUNITIES, campaigns: CAMPAIGNS, now, seed: SEED });
+  const timestampRange = await insertBlocks(pg, now);
+  await pg.query('VACUUM ANALYZE');
+  const opportunityIds = (await pg.query<{ id: string }>('SELECT id FROM opportunities ORDER BY random() LIMIT 2000')).rows.map((x) => x.id);
+  const campaignIds = (await pg.query<{ id: string }>('SELECT id FROM campaigns ORDER BY random() LIMIT 2000')).rows.map((x) => x.id);
+  console.log(`loaded in ${load.seconds.toFixed(0)} s`);
+
+  const port = await findFreePort({ from: 39000, to: 39999 });
+  const api = await startApiProcess(port);
+  const base = `http://127.0.0.1:${port}`;
+  const steps: LoadStep[] = [];
+  try {
+    const kv = await setUpKeyValueStore(base);
+    const targets: MixTargets = { opportunityIds, campaignIds, chainIds: BENCH_CHAINS.map((c) => c.id), timestampRange, kv };
+    await runStep(base, targets, START_RPS, SEED); // warm-up, not reported
+    console.log(`\nsteps of ${STEP_SECONDS} s, ${CONNECTIONS} connections, fixed arrival rate (autocannon overallRate); stop at errors, p99 > ${P99_LIMIT_MS} ms or < 90 % of the rate`);
+    console.log(`${'target'.padStart(7)} ${'achieved'.padStart(9)} ${'p50'.padStart(7)} ${'p90'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} errors  (req/s, ms)`);
+    for (let i = 0, rps = START_RPS; i < MAX_STEPS; i++, rps *= FACTOR) {
+      const step = await runStep(base, targets, rps, SEED + i + 1);
+      steps.push(step);
+      console.log(`${String(step.targetRps).padStart(7)} ${step.achievedRps.toFixed(0).padStart(9)} ${String(step.latency.p50).padStart(7)} ${String(step.latency.p90).padStart(7)} ${String(step.latency.p99).padStart(7)} ${String(step.latency.max).padStart(7)} ${String(step.errors + step.non2xx + step.timeouts).padStart(6)}${step.ok ? '' : `  ← ${step.reason}`}`);
+      if (!step.ok) break;
+    }
+    const best = [...steps].reverse().find((s) => s.ok);
+    const rss = peakRssMiB(api.pid!);
+    console.log(best
+      ? `\nhighest sustained rate: ${best.achievedRps.toFixed(0)} req/s (target ${best.targetRps}); p50 ${best.latency.p50} ms, p99 ${best.latency.p99} ms, errors ${best.errors + best.non2xx + best.timeouts}; API peak RSS ${rss.toFixed(0)} MiB`
+      : `\nno step sustained: the first rate (${START_RPS} req/s) already failed (${steps[0]?.reason}); API peak RSS ${rss.toFixed(0)} MiB`);
+    console.log(`load avg at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (a busy machine lowers these figures)`);
+    mkdirSync(OUT_DIR, { recursive: true });
+    writeFileSync(`${OUT_DIR}/load.json`, JSON.stringify({ at: new Date().toISOString(), opportunities: OPPORTUNITIES, campaigns: CAMPAIGNS, connections: CONNECTIONS, stepSeconds: STEP_SECONDS,
+      p99LimitMs: P99_LIMIT_MS, steps, best: best ?? null, peakRssMiB: rss, loadAvg: os.loadavg() }, null, 2));
+  } finally {
+    api.kill('SIGTERM');
+    await pg.end();
+    await es.close();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`load benchmark failed: ${(error instanceof Error ? (error.stack ?? error.message) : String(error)).split('\n').slice(0, 6).join('\n')}`);
+  process.exit(1);
+}
+process.exit(0);

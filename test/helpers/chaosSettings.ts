@@ -1,0 +1,26 @@
+/**
+ * Sizes of the chaos suite. The defaults are the reduced counts `npm test` (and CI) runs;
+ * `npm run chaos` raises them (≥ 50 indexer kills, a 60 s Elasticsearch outage).
+ */
+const envNumber = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
+  return value;
+};
+
+export const chaosSettings = {
+  /** SIGKILLs of the whole indexer (scheduler process running every job) while the devnet keeps producing. */
+  indexerKills: envNumber('CHAOS_KILLS', 5),
+  /** Kills per job in the per-job kill test (8 jobs each). */
+  jobKills: envNumber('CHAOS_JOB_KILLS', 3),
+  /** Seconds Elasticsearch stays stopped under read and write load. */
+  esOutageSeconds: envNumber('CHAOS_ES_OUTAGE_SECONDS', 10),
+  /** Seconds PostgreSQL stays stopped between its stop and its restart. */
+  pgGapSeconds: envNumber('CHAOS_PG_GAP_SECONDS', 4),
+  /** Seconds the RPC endpoint stays stopped. */
+  rpcOutageSeconds: envNumber('CHAOS_RPC_OUTAGE_SECONDS', 6),
+  /** Deepest reorg of the depth matrix (depths 1..N). */
+  maxReorgDepth: envNumber('CHAOS_MAX_REORG_DEPTH', 12),
+};

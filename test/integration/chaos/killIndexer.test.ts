@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
+import { DEMO_MARKETS, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
+import { startChainActivity } from '../../helpers/chainActivity.js';
+import { chaosSettings } from '../../helpers/chaosSettings.js';
+import { expectIndexedLikeChain } from '../../helpers/expectIndexedLikeChain.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import { childProcessEnv } from '../../helpers/testConfig.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
+const EVERY_SECOND = Object.fromEntries(JOBS.map((job) => [`JOB_${job.toUpperCase()}_CRON`, '* * * * * *']));
+
+describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSettings.indexerKills} times while the devnet keeps producing`, function () {
+  let h: Harness;
+  let prices: PriceApiServer;
+  let treeDir: string;
+  let child: ChildProcess | undefined;
+
+  before(async function () {
+    this.timeout(300_000);
+    prices = await startPriceApiServer();
+    treeDir = mkdtempSync(join(tmpdir(), 'trees-'));
+    h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: prices.url, REWARD_TREE_SOURCE: treeDir } });
+    const { devnet, stack } = h.chains[0]!;
+    const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
+    seeded.markets.forEach((m, i) => prices.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd));
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    child?.kill('SIGKILL');
+    await h?.close();
+    await prices?.close();
+  });
+
+  /** Starts the scheduler process; resolves with it once its first job has started. */
+  const startIndexer = (extra: Record<string, string>) => new Promise<{ proc: ChildProcess; output: () => string }>((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], { cwd: ROOT, env: childProcessEnv(h.config, { LOG_LEVEL: 'debug', ...EVERY_SECOND, ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let started = false;
+    const onData = (d: Buffer) => {
+      output = (output + d.toString()).slice(-20_000);
+      if (!started && output.includes('"job started"')) {
+        started = true;
+        resolve({ proc, output: () => output });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code, signal) => started || reject(new Error(`scheduler exited (${code ?? signal}) before running a job: ${output.slice(-800)}`)));
+  });
+
+  it('after each restart the jobs resume from their cursors; at the end PostgreSQL equals the chain and Elasticsearch equals PostgreSQL, nothing duplicated', async function () {
+    this.timeout(300_000 + chaosSettings.indexerKills * 20_000);
+    const { devnet, stack } = h.chains[0]!;
+    const activity = startChainActivity({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
+    const killedAfterMs: number[] = [];
+    try {
+      for (let kill = 0; kill < chaosSettings.indexerKills; kill++) {
+        // Small batches: many commit points to be killed between.
+        const indexer = await startIndexer({ INDEXER_MAX_LOG_RANGE: '3', INDEXER_MAX_BLOCK_BATCH: '4', INDEXER_PUBLISH_BATCH: '5' });
+        child = indexer.proc;
+        const afterMs = 100 + Math.floor(Math.random() * 2500);
+        await new Promise((r) => setTimeout(r, afterMs));
+        const exited = new Promise((r) => indexer.proc.once('exit', r));
+        expect(indexer.proc.exitCode, `scheduler died by itself: ${indexer.output().slice(-600)}`).to.equal(null);
+        indexer.proc.kill('SIGKILL');
+        await exited;
+        killedAfterMs.push(afterMs);
+      }
+    } finally {
+      child = undefined;
+      var produced = await activity.stop();
+    }
+    expect(produced.campaigns, 'campaigns created during the kills').to.be.above(0);
+
+    // Catch-up: the indexer runs once more, undisturbed, until every job has reached the head.
+    const final = await startIndexer({});
+    child = final.proc;
+    const deadline = Date.now() + 120_000;
+    let lastError: unknown;
+    for (;;) {
+      try {
+        await new Promise((r) => setTimeout(r, 2000));
+        expect(final.proc.exitCode).to.equal(null);
+        var chain = await expectIndexedLikeChain(h);
+        break;
+      } catch (error) {
+        lastError = error;
+        if (Date.now() > deadline) throw lastError;
+      }
+    }
+    final.proc.kill('SIGTERM');
+    await new Promise((r) => final.proc.once('exit', r));
+    child = undefined;
+    console.log(`    ${killedAfterMs.length} SIGKILLs (after ${Math.min(...killedAfterMs)}–${Math.max(...killedAfterMs)} ms) while producing ${JSON.stringify(produced)}; chain totals ${JSON.stringify(chain)} all equal in PostgreSQL and Elasticsearch`);
+  });
+});
