@@ -29,6 +29,7 @@ import { internalJobsRouter } from './internal-jobs/router.js';
 import { creditsRouter } from './credits/router.js';
 import { historicalRouter } from './historical/router.js';
 import { diffsRouter } from './diffs/router.js';
+import { opportunityCurationRouter } from './opportunities/curation.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -38,7 +39,7 @@ export function createRoutes(deps: ApiDeps): Router {
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignAccessRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
-    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter, internalJobsRouter, creditsRouter, historicalRouter, diffsRouter]) {
+    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter, internalJobsRouter, creditsRouter, historicalRouter, diffsRouter, opportunityCurationRouter]) {
     const router = family(deps);
     v4.use(router.routes(), router.allowedMethods({ throw: true }));
   }

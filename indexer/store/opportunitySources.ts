@@ -31,6 +31,9 @@ export type OpportunitySource = {
   type: string;
   identifier: string;
   action: string;
+  /** Curated by the back office. */
+  tags: string[];
+  program_slugs: string[];
   campaigns: OpportunityCampaign[];
   /** The identifier's token row when the identifier is a token on the opportunity's chain. */
   target: OpportunityTarget | null;
@@ -45,7 +48,7 @@ export type OpportunitySource = {
 export async function loadOpportunitySources(client: PgClient, ids: string[]): Promise<OpportunitySource[]> {
   if (!ids.length) return [];
   const { rows } = await client.query<OpportunitySource>(
-    `SELECT o.id, o.chain_id, o.type, o.identifier, o.action,
+    `SELECT o.id, o.chain_id, o.type, o.identifier, o.action, o.tags, o.program_slugs,
        COALESCE((SELECT json_agg(json_build_object(
            'id', c.id, 'campaign_id', c.campaign_id, 'creator', c.creator, 'reward_token', c.reward_token,
            'reward_symbol', rt.symbol, 'reward_type', rt.type, 'reward_is_test', rt.is_test, 'amount', c.amount::text, 'campaign_type', c.campaign_type,

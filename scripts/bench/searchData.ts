@@ -165,7 +165,7 @@ export function generateBatch(r: Random, counts: Uint32Array, from: number, to: 
     out.metrics.push(metric);
     out.targets.push(target);
     const source: OpportunitySource = {
-      id, chain_id: chain.id, type, identifier, action, campaigns: oppCampaigns,
+      id, chain_id: chain.id, type, identifier, action, tags: [], program_slugs: [], campaigns: oppCampaigns,
       target: { id: target.id, name: target.name, address: identifier, symbol, decimals: 18, icon: '', verified: true, is_native: false, is_test: false, type: 'TOKEN',
         is_stablecoin: /USD|DAI|GHO|FRAX/.test(symbol) && action !== 'POOL', price: null, price_source: null, price_updated_at: null },
       metrics: { tvl, apr: metric.apr, daily_rewards: dailyRewards, native_apr: 0, max_daily_rewards: metric.maxDailyRewards, records: {} },

@@ -8,8 +8,8 @@ export class ApiError extends Error {
   }
 }
 
-/** Below the API's default anonymous limit (10/s), so a page never trips it on its own. */
-const gate = createRateGate(8);
+/** Well below the API's default anonymous limit (10/s, fixed one-second windows): requests held up by a busy browser and sent in a bunch still fit. */
+const gate = createRateGate(6);
 /** Answers 429 are retried after Retry-After (another tab may share the caller's budget), this many times. */
 const RETRIES_429 = 3;
 

@@ -71,6 +71,9 @@ const MATRIX: Row[] = [
   row('get', '/v4/diffs/leaf-breakdowns', /*                      */ [401, 401, 401, 401, 403, 403, 403, 404], () => `/v4/diffs/leaf-breakdowns?chainId=31337&tokenAddress=${ALICE_ENTRY}`),
   row('get', '/v4/diffs/leaf-tokens', /*                          */ [401, 401, 401, 401, 403, 403, 403, 404], () => '/v4/diffs/leaf-tokens?chainId=31337'),
   row('post', '/v4/users/:address/terms', /*  own wallet only      */ [401, 401, 401, 401, 403, 200, 401, 401], (f) => `/v4/users/${f.alice}/terms`, () => ({ chainId: 31337 })),
+  // No opportunity in this suite: the back office gets past the guard and hears 404.
+  row('patch', '/v4/opportunities/:id', /*                        */ [401, 401, 401, 401, 403, 403, 403, 404], () => '/v4/opportunities/123', () => ({ tags: ['x'] })),
+  row('patch', '/v4/opportunities/:id/tags', /*                   */ [401, 401, 401, 401, 403, 403, 403, 404], () => '/v4/opportunities/123/tags', () => ({ add: ['x'] })),
   row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row('post', '/v4/internal/jobs/:name/run', /*                   */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/run'),
   row('post', '/v4/internal/jobs/:name/pause', /*                 */ [401, 401, 401, 401, 403, 403, 403, 200], () => '/v4/internal/jobs/benchmark-rate/pause'),

@@ -25,8 +25,8 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     await upsertChains(h.deps.pg, h.config.chains);
     request = () => supertest(createApp({ config: h.config, logger: createLogger({ level: 'silent', name: 'test' }), pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, now: () => NOW }).callback());
     const d = (o: Parameters<typeof syntheticOpportunityDocument>[0]) => syntheticOpportunityDocument(o, NOW);
-    docs['A'] = d({ i: 1, symbol: 'Crème', tvl: 1000, apr: 12, daily: 5, creator: AAA, stablecoin: true, createdAt: NOW - 10 });
-    docs['B'] = d({ i: 2, campaignType: 2, action: 'POOL', symbol: 'TLP', windows: [[NOW + 500, NOW + 900]], tvl: 1e6, apr: 150, daily: 300, reward: { symbol: 'USDC' }, createdAt: NOW - 20 });
+    docs['A'] = d({ i: 1, symbol: 'Crème', tvl: 1000, apr: 12, daily: 5, creator: AAA, stablecoin: true, createdAt: NOW - 10, tags: ['featured', 'blue-chip'] });
+    docs['B'] = d({ i: 2, campaignType: 2, action: 'POOL', symbol: 'TLP', windows: [[NOW + 500, NOW + 900]], tvl: 1e6, apr: 150, daily: 300, reward: { symbol: 'USDC' }, createdAt: NOW - 20, tags: ['featured'], programSlugs: ['p2'] });
     docs['C'] = d({ i: 3, campaignType: 7, action: 'LEND', symbol: 'mUSD', windows: [[NOW - 900, NOW - 500]], reward: { symbol: 'PTS', type: 'POINT' }, createdAt: NOW - 30 });
     docs['D'] = d({ i: 4, symbol: 'TSTX', tvl: 50, apr: 3, daily: 1, reward: { symbol: 'TST', isTest: true }, createdAt: NOW - 40 });
     docs['E'] = d({ i: 5, campaignType: 0, action: 'INVALID', symbol: 'BAD', tvl: 20, apr: 1, daily: 0.5, createdAt: NOW - 50 });
@@ -56,7 +56,8 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     ['campaignTypes +', { campaignTypes: '2,13' }, ['B']], ['campaignTypes −', { campaignTypes: '7' }, []],
     ['creatorAddress +', { creatorAddress: AAA.toUpperCase().replace('0X', '0x') }, ['F', 'A']], ['creatorAddress −', { creatorAddress: `0x${'e'.repeat(40)}` }, []],
     ['creatorSlug + (an address)', { creatorSlug: AAA }, ['F', 'A']], ['creatorSlug −', { creatorSlug: 'acme' }, []],
-    ['tags − (no tags yet)', { tags: 'featured' }, []], ['programSlugs − (no programs yet)', { programSlugs: 'p1,p2' }, []],
+    ['tags +', { tags: 'featured' }, ['A', 'B']], ['tags + (any of a list)', { tags: 'blue-chip,nope' }, ['A']], ['tags −', { tags: 'nope' }, []],
+    ['programSlugs +', { programSlugs: 'p1,p2' }, ['B']], ['programSlugs −', { programSlugs: 'p1' }, []],
     ['TVL range +', { minimumTvl: 1000, maximumTvl: 300_000 }, ['F', 'A']], ['TVL range −', { minimumTvl: 2e6 }, []],
     ['APR min', { minimumApr: 40 }, ['F', 'B']], ['APR max', { maximumApr: 12 }, ['A']],
     ['daily rewards min', { minimumDailyRewards: 100 }, ['B']], ['daily rewards max −', { maximumDailyRewards: 1 }, []],

@@ -4,7 +4,7 @@ import { protocolOf } from '../../../indexer/protocols.js';
 import type { OpportunitySource } from '../../../indexer/store/opportunitySources.js';
 
 const source = (overrides: Partial<OpportunitySource> = {}): OpportunitySource => ({
-  id: '42', chain_id: 31337, type: 'CLAMM', identifier: '0x1111111111111111111111111111111111111111', action: 'POOL', target: null, metrics: null,
+  id: '42', chain_id: 31337, type: 'CLAMM', identifier: '0x1111111111111111111111111111111111111111', action: 'POOL', tags: [], program_slugs: [], target: null, metrics: null,
   campaigns: [{ id: '1', campaign_id: `0x${'ab'.repeat(32)}`, creator: '0xcc', reward_token: '0xdd', reward_symbol: 'RWD', reward_type: 'TOKEN', amount: '10',
     campaign_type: 2, start_timestamp: '100', end_timestamp: '200', params: {}, created_at: new Date(50_000) }],
   ...overrides,
