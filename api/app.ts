@@ -34,8 +34,8 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(bodyParser());
   app.use(routes.routes());
   app.use(routes.allowedMethods({ throw: true }));
-  // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (with
-  // it in the document, Swagger UI 5.35 stopped rendering after the second tag), pages, explorers.
+  // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (for
+  // scrapers, at the root), the pages and the explorers.
   for (const router of [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));
