@@ -1,6 +1,10 @@
 import type { ApiDeps } from '../deps.js';
 import type { ProofCache } from '../routes/users/proofs.js';
 import type { Loaders } from './loaders.js';
+import type { AuthState } from '../identity/types.js';
 
-/** What every resolver receives: the API deps, the proof cache and this request's batch loaders. */
-export type GraphqlContext = { deps: ApiDeps; proofs: ProofCache; loaders: Loaders };
+/**
+ * What every resolver receives: the API deps, the proof cache, this request's batch loaders and the
+ * caller's identity as the authenticate middleware resolved it (null when the handler ran without it).
+ */
+export type GraphqlContext = { deps: ApiDeps; proofs: ProofCache; loaders: Loaders; auth: AuthState | null };

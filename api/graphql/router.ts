@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { createHandler } from 'graphql-http/lib/use/koa';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import type { ApiDeps } from '../deps.js';
+import type { AuthState } from '../identity/types.js';
 import { createProofCache } from '../routes/users/proofs.js';
 import { servePackageAssets } from '../static/packageAssets.js';
 import { createFormatError } from './formatError.js';
@@ -24,12 +25,18 @@ const wantsExplorer = (ctx: Context) => ctx.method === 'GET' && ctx.accepts('app
 export function graphqlRouter(deps: ApiDeps): Router {
   const router = new Router();
   const proofs = createProofCache({ db: deps.pg });
-  const handle = createHandler({
+  // graphql-http hands the context factory the raw request only: the caller's identity rides on it.
+  const identities = new WeakMap<object, AuthState>();
+  const handler = createHandler({
     schema: createGraphqlSchema(),
-    context: () => ({ deps, proofs, loaders: createLoaders(deps) }),
+    context: (req) => ({ deps, proofs, loaders: createLoaders(deps), auth: identities.get(req.raw as object) ?? null }),
     validationRules: [queryLimitsRule()],
     formatError: createFormatError(deps.logger),
   });
+  const handle = (ctx: Context, next: Next) => {
+    identities.set(ctx.req, ctx.state as AuthState);
+    return handler(ctx, next);
+  };
   router.get(GRAPHQL_PATH, async (ctx, next) => {
     if (!wantsExplorer(ctx)) return handle(ctx, next);
     ctx.type = 'text/html; charset=utf-8';

@@ -11,11 +11,16 @@ import { listUserRewards } from '../routes/users/handlers.js';
 import { userParams, userRewardsQuery, type UserRewardsQuery } from '../routes/users/schema.js';
 import { checkArgs, inputTypeFromSchema } from './args.js';
 import type { GraphqlContext } from './context.js';
+import { privateVisibility } from '../routes/campaign-access/visibility.js';
+
+/** Private campaigns a resolver may show: as REST `showPrivate`, for the caller of this request. */
+const visibilityOf = (ctx: GraphqlContext, showPrivate: boolean | undefined) =>
+  ctx.auth ? privateVisibility(ctx.deps, ctx.auth, showPrivate) : Promise.resolve('none' as const);
 import { CampaignType, ChainRewardsType, OpportunityType, RewardType, listOf } from './types.js';
 
 /** Lists nest through their own fields in GraphQL, so the REST flags attaching them are left out. */
 const OpportunityFilter = inputTypeFromSchema('OpportunityFilter', oppFiltersQuery, ['page', 'items', 'campaigns']);
-const CampaignFilter = inputTypeFromSchema('CampaignFilter', listCampaignsQuery, ['page', 'items', 'withOpportunity', 'showPrivate']);
+const CampaignFilter = inputTypeFromSchema('CampaignFilter', listCampaignsQuery, ['page', 'items', 'withOpportunity']);
 const paging = { page: { type: GraphQLInt, description: '0-indexed page (default 0)' }, items: { type: GraphQLInt, description: 'Page size (default 20, at most 100)' } };
 
 type ListArgs = { filter?: Record<string, unknown> | null; page?: number | null; items?: number | null };
@@ -69,11 +74,16 @@ export function createGraphqlSchema(): GraphQLSchema {
       },
       campaigns: {
         type: listOf(CampaignType), description: 'Campaigns matching the filters of GET /v4/campaigns', args: { filter: { type: CampaignFilter }, ...paging },
-        resolve: (_s, a: ListArgs, ctx) => listCampaigns(ctx.deps, checkArgs<ListCampaignsQuery>(listCampaignsQuery, listArgs(a))),
+        resolve: async (_s, a: ListArgs, ctx) => {
+          const q = checkArgs<ListCampaignsQuery>(listCampaignsQuery, listArgs(a));
+          return listCampaigns(ctx.deps, q, await visibilityOf(ctx, q.showPrivate));
+        },
       },
       campaign: {
-        type: CampaignType, description: 'One campaign by internal id or chainId-campaignId (null when unknown)', args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-        resolve: (_s, a: { id: string }, ctx) => orNull(getCampaign(ctx.deps, checkArgs<{ id: string }>(campaignIdParams, a).id)),
+        type: CampaignType, description: 'One campaign by internal id or chainId-campaignId (null when unknown or private to the caller)',
+        args: { id: { type: new GraphQLNonNull(GraphQLID) }, showPrivate: { type: GraphQLBoolean, description: 'Also a private campaign the caller may read (as REST showPrivate)' } },
+        resolve: async (_s, a: { id: string; showPrivate?: boolean | null }, ctx) =>
+          orNull(getCampaign(ctx.deps, checkArgs<{ id: string }>(campaignIdParams, { id: a.id }).id, await visibilityOf(ctx, a.showPrivate ?? false))),
       },
       rewards: {
         type: listOf(RewardType), description: 'Reward recipients of a campaign in the live root (as GET /v4/rewards)',

@@ -47,6 +47,23 @@ describe('private campaigns: privacy toggle, access grants and showPrivate reads
     expect(await listIds(BACK_OFFICE)).to.include(id('c6'));
   });
 
+  it('applies the same rule to GraphQL: campaign(showPrivate) and campaigns(filter: { showPrivate })', async function () {
+    const gql = async (query: string, headers: Record<string, string> = {}) => {
+      const res = await h.request().post('/graphql/v1').set(headers).set('accept', 'application/json').send({ query }).expect(200);
+      expect(res.body.errors, JSON.stringify(res.body.errors)).to.equal(undefined);
+      return res.body.data;
+    };
+    const one = `{ campaign(id: "${id('c6')}", showPrivate: true) { id } }`;
+    expect((await gql(one)).campaign).to.equal(null);
+    expect((await gql(one, as(Y))).campaign).to.equal(null);
+    expect((await gql(one, as(X))).campaign).to.deep.equal({ id: id('c6') });
+    expect((await gql(`{ campaign(id: "${id('c6')}") { id } }`, as(X))).campaign, 'without showPrivate').to.equal(null);
+    const list = `{ campaigns(filter: { showPrivate: true, test: true }, items: 100) { id } }`;
+    expect((await gql(list, as(X))).campaigns.map((c: { id: string }) => c.id)).to.include(id('c6'));
+    expect((await gql(list, BACK_OFFICE)).campaigns.map((c: { id: string }) => c.id)).to.include(id('c6'));
+    expect((await gql(list)).campaigns.map((c: { id: string }) => c.id)).to.not.include(id('c6'));
+  });
+
   it('lets the creator grant and revoke access; grantees with canManageAccess manage others', async function () {
     const grant = (who: Record<string, string>, userAddress: string, canManageAccess?: boolean | string) =>
       h.request().post(`/v4/campaigns/${id('c6')}/access/grant`).set(who).send({ userAddress, ...(canManageAccess === undefined ? {} : { canManageAccess }) });
