@@ -59,6 +59,8 @@ export type Config = {
   rewardTrees: { source?: string };
   /** Requests per second per caller: without a key, then per API key tier 0, 1, 2 (unset: the middleware's defaults). */
   rateLimits?: { anonymous: number; tiers: number[] };
+  /** How long the retention job keeps job runs. */
+  retention: { jobRunsDays: number };
   /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
   ratchet: { benchmarkRateUrl?: string };
   /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
@@ -167,6 +169,7 @@ const envSchema = {
     REWARD_TREE_SOURCE: { type: 'string', minLength: 1 },
     BENCHMARK_RATE_URL: { type: 'string', pattern: '^https?://' },
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
+    JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
   },
 } as const;
 
@@ -216,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     prices: { apiUrl: v['PRICE_API_URL'], apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'], maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'] },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
+    retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
     schedules: Object.fromEntries(

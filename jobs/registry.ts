@@ -7,10 +7,11 @@ import { syncRoots } from './syncRoots.js';
 import { syncClaims } from './syncClaims.js';
 import { computeMetrics } from './computeMetrics.js';
 import { syncBenchmarkRate } from './syncBenchmarkRate.js';
+import { sweepRetention } from './sweepRetention.js';
 import type { Job } from './types.js';
 
 /** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
-export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncRoots, syncClaims, syncTokens, refreshPrices, syncBenchmarkRate, computeMetrics, publishSearch];
+export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncRoots, syncClaims, syncTokens, refreshPrices, syncBenchmarkRate, computeMetrics, publishSearch, sweepRetention];
 
 export function findJob(name: string): Job | undefined {
   return JOBS.find((j) => j.name === name);
