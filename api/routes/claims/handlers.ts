@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
-import { resolveChainIds } from '../users/handlers.js';
+import { resolveChainIds } from '../users/params.js';
 import { countClaims, latestClaims, listClaims, loadClaimsSyncState } from './repo.js';
 import type { ChainIdsQuery, CountQuery, HistoryParams, ListClaimsQuery } from './schema.js';
 import { serializeClaim, serializeClaimsStatus, serializeCompactClaim, serializeWatermark } from './serialize.js';

@@ -1,24 +1,11 @@
 import type { Context } from 'koa';
 import { loadChainContext } from '../opportunities/readContext.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { ValidationError } from '../../errors.js';
-import { splitChainIds, unsupportedChainErrors } from './params.js';
+import { resolveChainIds } from './params.js';
 import type { ProofCache } from './proofs.js';
 import { loadUserRewards } from './loadUserRewards.js';
 import type { UserParams, UserRewardsQuery } from './schema.js';
 import { serializeUserReward } from './serialize.js';
-
-/**
- * Validated chain ids of a query list, each one a configured chain (else a 400 naming `field`).
- * @returns the ids, or every configured chain when the list is absent.
- */
-export function resolveChainIds(deps: ApiDeps, field: string, values: string[] | undefined): number[] {
-  const supported = new Set(deps.config.chains.map((c) => c.id));
-  const ids = splitChainIds(values) ?? [...supported];
-  const errors = unsupportedChainErrors(field, ids, supported);
-  if (errors.length) throw new ValidationError(errors);
-  return ids;
-}
 
 /**
  * GET /v4/users/{address}/rewards: per requested chain, the user's rewards in the chain's LIVE root

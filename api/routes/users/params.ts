@@ -1,5 +1,6 @@
 import { fields } from '../../validate.js';
-import type { FieldError } from '../../errors.js';
+import type { ApiDeps } from '../../deps.js';
+import { ValidationError, type FieldError } from '../../errors.js';
 
 /** Schema of an address (path or query). */
 export const addressField = fields.address;
@@ -17,4 +18,16 @@ export function splitChainIds(values: readonly string[] | undefined): number[] |
 export function unsupportedChainErrors(field: string, chainIds: readonly number[], supported: ReadonlySet<number>): FieldError[] {
   const bad = chainIds.filter((id) => !supported.has(id));
   return bad.length ? [{ field, message: `is not a supported chain (${bad.join(', ')})` }] : [];
+}
+
+/**
+ * Validated chain ids of a query list, each one a configured chain (else a 400 naming `field`).
+ * @returns the ids, or every configured chain when the list is absent.
+ */
+export function resolveChainIds(deps: ApiDeps, field: string, values: string[] | undefined): number[] {
+  const supported = new Set(deps.config.chains.map((c) => c.id));
+  const ids = splitChainIds(values) ?? [...supported];
+  const errors = unsupportedChainErrors(field, ids, supported);
+  if (errors.length) throw new ValidationError(errors);
+  return ids;
 }
