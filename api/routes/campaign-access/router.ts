@@ -7,6 +7,7 @@ import { indexNames } from '../../../internal/es.js';
 import type { AuthState } from '../../identity/types.js';
 import { fields, validate } from '../../validate.js';
 import * as repo from './repo.js';
+import { updateDocumentNow } from '../../search/updateDocumentNow.js';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^([0-9]{1,20}|[0-9]{1,10}-0x[0-9a-fA-F]{64})$' } } } as const;
 const grantBody = {
@@ -71,9 +72,7 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     const campaign = await authorize(ctx.state, 'creator');
     const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
     // The outbox republishes the document; flipping the flag now closes the window before it runs.
-    await deps.es.update({ index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, retry_on_conflict: 3 }).catch((error: unknown) => {
-      if ((error as { meta?: { statusCode?: number } }).meta?.statusCode !== 404) deps.logger.warn({ msg: 'privacy flag not written to the campaign document yet; the outbox will', campaign_id: campaign.id, err: String(error) });
-    });
+    await updateDocumentNow(deps, { index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, what: 'privacy flag' });
     ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
   });
   router.get('/campaigns/:id/privacy', describe({ summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)', response: privacySchema, errors: [401, 403, 404] }), validate({ params: idParams, query: none }), async (ctx) => {

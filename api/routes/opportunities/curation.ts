@@ -10,6 +10,7 @@ import { requireBackOffice } from '../../middleware/auth.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, obj, str } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
+import { updateDocumentNow } from '../../search/updateDocumentNow.js';
 import { resolveOpportunityId } from './readContext.js';
 import { opportunityIdParams } from './schema.js';
 
@@ -40,9 +41,7 @@ export function opportunityCurationRouter(deps: ApiDeps): Router<AuthState> {
       return rows[0];
     });
     if (!row) throw new NotFoundError(`No opportunity ${(ctx.state['params'] as { id: string }).id}`);
-    await deps.es.update({ index: write, id, doc: { tags: row.tags, programSlugs: row.program_slugs }, retry_on_conflict: 3 }).catch((error: unknown) => {
-      if ((error as { meta?: { statusCode?: number } }).meta?.statusCode !== 404) deps.logger.warn({ msg: 'curation not written to the opportunity document yet; the outbox will', opportunity_id: id, err: String(error) });
-    });
+    await updateDocumentNow(deps, { index: write, id, doc: { tags: row.tags, programSlugs: row.program_slugs }, what: 'curation' });
     ctx.body = { id, tags: row.tags, programSlugs: row.program_slugs };
   };
 
