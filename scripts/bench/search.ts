@@ -12,13 +12,13 @@
  */
 import http from 'node:http';
 import os from 'node:os';
-import { startApiServer } from '../../api/server.js';
 import { loadConfig, type ChainConfig } from '../../internal/config.js';
 import { createEsClient, indexNames } from '../../internal/es.js';
 import { createLogger } from '../../internal/logger.js';
 import { createPgPool } from '../../internal/pg.js';
 import { assertServerVersion, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
+import { startBenchApi } from './apiProcess.js';
 import { BENCH_CHAINS } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
 import { httpGet, KINDS, toFilters, type BenchTargets, type Kind } from './searchQueries.js';
@@ -150,8 +150,10 @@ async function main(): Promise<void> {
   for (const r of sizes.rows) console.log(`  PG ${r.t}: ${r.rows} rows, ${r.size} with indexes`);
   console.log(`  PostgreSQL indexes added for the bench (besides the migrations' own):\n${PG_INDEXES.map((s) => `    ${s};`).join('\n')}`);
 
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(chainConfigs()) });
-  const api = await startApiServer({ config, logger });
+  const apiEnv = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(chainConfigs()) };
+  const config = loadConfig({ ...apiEnv, HOST: '127.0.0.1', PORT: '0' });
+  const api = await startBenchApi(apiEnv, logger);
+  console.log(`\nAPI under test: ${api.mode === 'process' ? 'its own process (tsx api/server.ts), as in production' : 'inside the bench process (BENCH_API_PROCESS=same)'}`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const targets: BenchTargets = { apiUrl: api.url, agent, es, pg, index: indexNames(PREFIX, 'opportunities').read, timeoutMs: config.esRequestTimeoutMs };
   try {
