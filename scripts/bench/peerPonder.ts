@@ -2,6 +2,8 @@
  * Ponder side of the peer benchmark: the app in bench/peer-ponder (its own package, installed on demand
  * so the root `npm ci` stays lean), run with `ponder start` as a child process against the benchmark
  * devnet, into a fresh database with no `.ponder` dir left from an earlier run (no cached RPC data).
+ * Its package.json overrides rollup (a vite dependency) to 4.67.4: this registry mirror lacks some platform
+ * packages of later rollups, and `npm ci` refuses a lockfile that misses them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -96,7 +98,8 @@ export async function runPonder({ rpcUrl, chainId, distributionCreator, database
   const killOnExit = () => signalGroup(child, 'SIGKILL');
   process.once('exit', killOnExit);
   const died = new AbortController();
-  child.once('exit', (code, signal) => died.abort(`ponder exited (code ${code}, signal ${signal})`));
+  // 'close' (not 'exit'): its output is fully read by then, so nothing is written to the log after it ends.
+  child.once('close', (code, signal) => died.abort(`ponder exited (code ${code}, signal ${signal})`));
   child.once('error', (error) => died.abort(`ponder could not be spawned: ${error.message}`));
 
   mkdirSync(dirname(logFile), { recursive: true });
@@ -105,7 +108,7 @@ export async function runPonder({ rpcUrl, chainId, distributionCreator, database
   let backfillStarted: number | undefined;
   let backfillCompleted: number | undefined;
   const onLine = (line: string) => {
-    log.write(`${line}\n`);
+    if (!log.writableEnded) log.write(`${line}\n`);
     tail.push(line);
     if (tail.length > 30) tail.shift();
     const msg = parseMsg(line);
