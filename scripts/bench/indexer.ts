@@ -7,71 +7,35 @@
  * polling every second. Uses its own database (rewards_bench) and index prefix (bench).
  * Options: BENCH_SIZES=10000,100000  BENCH_FRESHNESS_SAMPLES=40
  */
-import { maxUint256, type Hex } from 'viem';
-import { encodeErc20CampaignData, getLatestTimestamp } from '../../contracts/actions.js';
-import { distributionCreatorAbi } from '../../contracts/artifacts/index.js';
-import { createDevnetClients } from '../../contracts/clients.js';
-import { deployStack, type DeployedStack } from '../../contracts/deploy.js';
+import { deployStack } from '../../contracts/deploy.js';
 import { findFreePort, startDevnet } from '../../contracts/devnet.js';
-import { CAMPAIGN_EVENTS } from '../../indexer/abis/distributionCreator.js';
-import { decodeNewCampaign } from '../../indexer/decode.js';
-import { getLogsAdaptive } from '../../indexer/getLogsAdaptive.js';
 import { createChainClients } from '../../indexer/rpc.js';
-import { toCampaignRows } from '../../indexer/transform/campaigns.js';
 import { createJobDeps } from '../../jobs/deps.js';
 import { findJob } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runJob.js';
 import { startScheduler } from '../../jobs/scheduler.js';
-import { loadConfig, type ChainConfig } from '../../internal/config.js';
+import { loadConfig } from '../../internal/config.js';
 import { indexNames } from '../../internal/es.js';
 import { createLogger } from '../../internal/logger.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
+import { rawGetLogs } from './rawGetLogs.js';
+import { benchChainConfig, CAMPAIGNS_PER_TX, createCampaigns, startCampaignDevnet } from './campaignDevnet.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
 const PREFIX = 'bench';
-const PER_TX = 50;
 const sizes = (process.env['BENCH_SIZES'] ?? '10000,100000').split(',').map(Number);
 const freshnessSamples = Number(process.env['BENCH_FRESHNESS_SAMPLES'] ?? 40);
 const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench' });
 
-async function createMany(rpcUrl: string, chainId: number, stack: DeployedStack, count: number, startOffset: number): Promise<void> {
-  const { walletClient, publicClient } = createDevnetClients({ rpcUrl, chainId });
-  const now = await getLatestTimestamp({ rpcUrl });
-  const data = encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address });
-  const reward = stack.tokens.rewards[0]!.address;
-  for (let done = 0; done < count; done += PER_TX) {
-    const campaigns = Array.from({ length: Math.min(PER_TX, count - done) }, (_, i) => ({
-      campaignId: `0x${'0'.repeat(64)}` as Hex, creator: '0x0000000000000000000000000000000000000000' as Hex, rewardToken: reward,
-      amount: 10n ** 17n, campaignType: 1, startTimestamp: now + 3600 + startOffset + done + i, duration: 86_400, campaignData: data,
-    }));
-    const hash = await walletClient.writeContract({ address: stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'createCampaigns', args: [campaigns] });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`createCampaigns reverted at ${done}`);
-    if (done % (PER_TX * 100) === 0) process.stderr.write(`  created ${done + campaigns.length}/${count}\r`);
-  }
-  process.stderr.write('\n');
-}
-
-function chainConfig(rpcUrl: string, chainId: number, stack: DeployedStack): ChainConfig {
-  return { id: chainId, name: 'Bench', icon: '', rpcUrl, distributionCreator: stack.distributionCreator, distributor: stack.distributor, startBlock: 0,
-    confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] };
-}
-
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function benchSize(n: number): Promise<void> {
-  const port = await findFreePort();
-  const devnet = await startDevnet({ chainId: 31337, port });
+  const { devnet, stack, createSeconds } = await startCampaignDevnet({ chainId: 31337, campaigns: n });
   try {
-    const stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: 31337 });
-    const { walletClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: 31337 });
-    await walletClient.writeContract({ address: stack.tokens.rewards[0]!.address, abi: [{ type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [{ type: 'bool' }] }], functionName: 'approve', args: [stack.distributionCreator, maxUint256] });
-    const t0 = Date.now();
-    await createMany(devnet.rpcUrl, 31337, stack, n, 0);
-    console.log(`\nN = ${n}: created ${n} campaigns in ${((Date.now() - t0) / 1000).toFixed(1)} s (${n / PER_TX} txs)`);
+    console.log(`\nN = ${n}: created ${n} campaigns in ${createSeconds.toFixed(1)} s (${Math.ceil(n / CAMPAIGNS_PER_TX)} txs)`);
 
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify([chainConfig(devnet.rpcUrl, 31337, stack)]),
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
       INDEXER_MAX_LOG_RANGE: '2000', INDEXER_PUBLISH_BATCH: '2000', INDEXER_MAX_BLOCK_BATCH: '1000' });
     await resetDatabase(DATABASE_URL);
     const deps = createJobDeps(config, logger, new AbortController().signal);
@@ -80,15 +44,7 @@ async function benchSize(n: number): Promise<void> {
 
     // Raw getLogs + decode over the same logs (no storage).
     const { client } = createChainClients(config).get(31337)!;
-    const head = Number(await client.getBlockNumber());
-    const r0 = performance.now();
-    let decoded = 0;
-    for (let from = 0; from <= head; from += 2000) {
-      const logs = await getLogsAdaptive({ client, address: stack.distributionCreator, events: CAMPAIGN_EVENTS, range: { from, to: Math.min(head, from + 1999) } });
-      const events = logs.filter((l) => l.eventName === 'NewCampaign').map((l) => decodeNewCampaign(31337, l as never));
-      decoded += toCampaignRows(events, new Map(events.map((e) => [e.blockNumber, 0]))).length;
-    }
-    const rawSeconds = (performance.now() - r0) / 1000;
+    const { decoded, seconds: rawSeconds } = await rawGetLogs({ client, chainId: 31337, address: stack.distributionCreator, head: Number(await client.getBlockNumber()) });
 
     // End to end: headers, then campaigns (persist + publish), until all are searchable.
     await runJob(findJob('blocks')!, deps);
@@ -114,7 +70,7 @@ async function benchFreshness(): Promise<void> {
   const devnet = await startDevnet({ chainId: 31337, port });
   try {
     const stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: 31337 });
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify([chainConfig(devnet.rpcUrl, 31337, stack)]),
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
       JOB_BLOCKS_CRON: '* * * * * *', JOB_CAMPAIGNS_CRON: '* * * * * *', JOB_PUBLISH_CRON: '* * * * * *' });
     await resetDatabase(DATABASE_URL);
     const deps = createJobDeps(config, logger, new AbortController().signal);
@@ -125,7 +81,7 @@ async function benchFreshness(): Promise<void> {
     const samples: number[] = [];
     for (let i = 0; i < freshnessSamples; i++) {
       const minedAt = Date.now();
-      await createMany(devnet.rpcUrl, 31337, stack, 1, 10_000_000 + i);
+      await createCampaigns({ rpcUrl: devnet.rpcUrl, chainId: 31337, stack, count: 1, startOffset: 10_000_000 + i });
       for (let seen = 0; seen <= i; ) {
         await new Promise((r) => setTimeout(r, 50));
         seen = (await deps.es.count({ index })).count;
