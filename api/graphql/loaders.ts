@@ -1,11 +1,10 @@
 import DataLoader from 'dataloader';
 import type { CampaignDocument } from '../../indexer/documents/campaignDocument.js';
-import type { OpportunityDocument } from '../../indexer/documents/opportunityDocument.js';
 import type { ChainRecord } from '../../indexer/documents/records.js';
 import { indexNames } from '../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../deps.js';
 import { serializeCampaign } from '../routes/campaigns/serialize.js';
-import { loadCampaignsOf, loadChainContext } from '../routes/opportunities/readContext.js';
+import { loadCampaignsOf, loadChainContext, loadOpportunityDocuments } from '../routes/opportunities/readContext.js';
 import { serializeOpportunity } from '../routes/opportunities/serialize.js';
 import { searchOnce } from '../search/searchOnce.js';
 
@@ -31,7 +30,6 @@ export function createLoaders(deps: ApiDeps): Loaders {
   let chainsOnce: Promise<Map<number, ChainRecord>> | undefined;
   const chains = () => (chainsOnce ??= loadChainContext(deps, now).then((c) => c.chains));
   const campaignsIndex = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
-  const opportunitiesIndex = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
   return {
     chains,
     campaignsByOpportunity: new DataLoader(async (ids) => {
@@ -39,12 +37,11 @@ export function createLoaders(deps: ApiDeps): Loaders {
       return ids.map((id) => byOpportunity.get(id) ?? []);
     }),
     opportunityById: new DataLoader(async (ids) => {
-      const [res, chainMap] = await Promise.all([
-        searchOnce<OpportunityDocument>(deps, opportunitiesIndex, { size: ids.length, query: { terms: { id: [...ids] } } }),
-        chains(),
-      ]);
-      const found = new Map(res.hits.hits.map((h) => [h._source!.id, serializeOpportunity(h._source!, chainMap, now)]));
-      return ids.map((id) => found.get(id) ?? null);
+      const [docs, chainMap] = await Promise.all([loadOpportunityDocuments(deps, ids), chains()]);
+      return ids.map((id) => {
+        const doc = docs.get(id);
+        return doc ? serializeOpportunity(doc, chainMap, now) : null;
+      });
     }),
     campaignByOnChainId: new DataLoader(async (keys) => {
       const onChainIds = [...new Set(keys.map((k) => k.slice(k.indexOf(':') + 1).toLowerCase()))];

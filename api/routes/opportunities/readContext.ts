@@ -33,6 +33,13 @@ export async function getOpportunityDocument(deps: ApiDeps, pathId: string): Pro
   return doc;
 }
 
+/** Opportunity documents by internal id, from the read alias in one terms query (absent ids are simply missing). */
+export async function loadOpportunityDocuments(deps: ApiDeps, ids: readonly string[]): Promise<Map<string, OpportunityDocument>> {
+  if (!ids.length) return new Map();
+  const res = await searchOnce<OpportunityDocument>(deps, indexNames(deps.config.esIndexPrefix, 'opportunities').read, { size: ids.length, query: { terms: { id: [...ids] } } });
+  return new Map(res.hits.hits.map((h) => [h._source!.id, h._source!]));
+}
+
 /**
  * Campaign records of the given opportunities, grouped by opportunity id: one terms query on the
  * read alias <prefix>-campaigns, newest first.

@@ -1,10 +1,7 @@
 import type { Context } from 'koa';
-import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
-import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { searchOnce } from '../../search/searchOnce.js';
 import { fields } from '../../validate.js';
-import { loadChainContext } from '../opportunities/readContext.js';
+import { loadChainContext, loadOpportunityDocuments } from '../opportunities/readContext.js';
 import { serializeOpportunity, type SerializedOpportunity } from '../opportunities/serialize.js';
 import { loadUserRewards, type UserChainRewards } from './loadUserRewards.js';
 import { chainIdListField, resolveChainIds } from './params.js';
@@ -47,12 +44,6 @@ export function groupByOpportunity(breakdowns: readonly { campaignId: string; am
   return [...groups.values()].sort((a, b) => (b.amount > a.amount ? 1 : b.amount < a.amount ? -1 : 0));
 }
 
-async function loadOpportunities(deps: ApiDeps, ids: string[]): Promise<Map<string, OpportunityDocument>> {
-  if (!ids.length) return new Map();
-  const res = await searchOnce<OpportunityDocument>(deps, indexNames(deps.config.esIndexPrefix, 'opportunities').read, { size: ids.length, query: { terms: { id: ids } } });
-  return new Map(res.hits.hits.map((h) => [h._source!.id, h._source!]));
-}
-
 /**
  * GET /v4/users/{address}/rewards/breakdowns: per chain (all configured ones by default), the
  * user's leaves of the live verified root with their breakdowns grouped by opportunity (amount,
@@ -71,7 +62,7 @@ export function userBreakdownsHandler(deps: ApiDeps, proofs: ProofCache) {
       Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now }))),
     ]);
     const opportunityIds = [...new Set(perChain.flatMap((c) => [...c.campaigns.values()].map((i) => i.opportunityId).filter((id): id is string => id !== null)))];
-    const opportunities = await loadOpportunities(deps, opportunityIds);
+    const opportunities = await loadOpportunityDocuments(deps, opportunityIds);
     const tags = q.tags?.flatMap((t) => t.split(',')).filter(Boolean);
     const serialized = new Map<string, SerializedOpportunity>();
     const opportunityRecord = (id: string | null) => {
