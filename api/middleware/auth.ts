@@ -111,3 +111,15 @@ export async function requireBackOffice(ctx: AuthContext, next: Next): Promise<v
   }
   await next();
 }
+
+/**
+ * Route guard: a wallet session, a valid `x-api-key` or the back-office credential (routes whose
+ * handlers then decide by owner, e.g. campaign access and key-value entry deletion).
+ */
+export async function requireCredentialOrBackOffice(ctx: AuthContext, next: Next): Promise<void> {
+  if (!ctx.state.auth && !ctx.state.backOffice) {
+    const problem = ctx.state.sessionProblem ?? ctx.state.apiKeyProblem;
+    throw new AppError(401, 'UNAUTHORIZED', problem ? `The credential ${PROBLEM_TEXT[problem]}` : 'A wallet session (jwt cookie), an x-api-key or the back-office credential is required');
+  }
+  await next();
+}

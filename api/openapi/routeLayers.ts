@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { requireApiKey, requireBackOffice, requireCredential, requireSession } from '../middleware/auth.js';
+import { requireApiKey, requireBackOffice, requireCredential, requireCredentialOrBackOffice, requireSession } from '../middleware/auth.js';
 import type { ValidateSchemas } from '../validate.js';
 import type { RouteDoc } from './describe.js';
 
@@ -26,6 +26,7 @@ const GUARD_SECURITY = new Map<unknown, Record<string, string[]>[]>([
   [requireApiKey, [{ apiKey: [] }]],
   [requireCredential, [{ jwt: [] }, { apiKey: [] }]],
   [requireBackOffice, [{ backOffice: [] }]],
+  [requireCredentialOrBackOffice, [{ jwt: [] }, { apiKey: [] }, { backOffice: [] }]],
 ]);
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');

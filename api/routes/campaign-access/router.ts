@@ -5,6 +5,7 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import { indexNames } from '../../../internal/es.js';
 import type { AuthState } from '../../identity/types.js';
+import { requireCredentialOrBackOffice } from '../../middleware/auth.js';
 import { fields, validate } from '../../validate.js';
 import * as repo from './repo.js';
 import { updateDocumentNow } from '../../search/updateDocumentNow.js';
@@ -52,9 +53,8 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<State>();
   const campaignIndex = indexNames(deps.config.esIndexPrefix, 'campaigns').write;
 
-  /** The campaign, after checking the caller may act on it: 'creator' (privacy) or 'manager' (grants). */
+  /** The campaign, after checking the caller (past requireCredentialOrBackOffice) may act on it: 'creator' (privacy) or 'manager' (grants). */
   const authorize = async (state: State, role: 'creator' | 'manager'): Promise<repo.AccessCampaign> => {
-    if (!state.auth && !state.backOffice) throw new AppError(401, 'UNAUTHORIZED', 'A wallet session (jwt cookie), an x-api-key or the back-office credential is required');
     const campaign = await repo.loadAccessCampaign(deps.pg, state.params.id);
     if (!campaign) throw new NotFoundError(`No campaign ${state.params.id}`);
     if (state.backOffice) return campaign;
@@ -68,31 +68,31 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
   };
   const actor = (state: State) => state.auth?.address.toLowerCase() ?? 'back-office';
 
-  router.patch('/campaigns/:id/privacy', describe({ summary: 'Change the privacy of a campaign (creator or back office)', response: privacySchema, errors: [401, 403, 404] }), validate({ params: idParams, body: privacyBody }), async (ctx) => {
+  router.patch('/campaigns/:id/privacy', describe({ summary: 'Change the privacy of a campaign (creator or back office)', response: privacySchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, body: privacyBody }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'creator');
     const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
     // The outbox republishes the document; flipping the flag now closes the window before it runs.
     await updateDocumentNow(deps, { index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, what: 'privacy flag' });
     ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
   });
-  router.get('/campaigns/:id/privacy', describe({ summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)', response: privacySchema, errors: [401, 403, 404] }), validate({ params: idParams, query: none }), async (ctx) => {
+  router.get('/campaigns/:id/privacy', describe({ summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)', response: privacySchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, query: none }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'manager');
     const [privacy, grants] = await Promise.all([repo.loadPrivacy(deps.pg, campaign.id), repo.listGrants(deps.pg, campaign.id)]);
     ctx.body = serializePrivacy(privacy, grants);
   });
-  router.post('/campaigns/:id/access/grant', describe({ summary: 'Grant access to a private campaign', response: messageSchema, errors: [401, 403, 404] }), validate({ params: idParams, body: grantBody }), async (ctx) => {
+  router.post('/campaigns/:id/access/grant', describe({ summary: 'Grant access to a private campaign', response: messageSchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, body: grantBody }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'manager');
     const { userAddress, canManageAccess } = ctx.state.body;
     await repo.grantAccess(deps.pg, campaign.id, userAddress, canManageAccess, actor(ctx.state));
     ctx.body = { success: true, message: `Access to campaign ${campaign.id} granted to ${userAddress.toLowerCase()}${canManageAccess ? ' (may manage access)' : ''}` };
   });
-  router.delete('/campaigns/:id/access/revoke', describe({ summary: 'Revoke access to a private campaign', response: messageSchema, errors: [401, 403, 404] }), validate({ params: idParams, body: grantBody }), async (ctx) => {
+  router.delete('/campaigns/:id/access/revoke', describe({ summary: 'Revoke access to a private campaign', response: messageSchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, body: grantBody }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'manager');
     const { userAddress } = ctx.state.body;
     if (!(await repo.revokeAccess(deps.pg, campaign.id, userAddress))) throw new NotFoundError(`${userAddress.toLowerCase()} has no active grant on campaign ${campaign.id}`);
     ctx.body = { success: true, message: `Access to campaign ${campaign.id} revoked for ${userAddress.toLowerCase()}` };
   });
-  router.get('/campaigns/:id/access/list', describe({ summary: 'Active dynamic access grants of a campaign', response: obj({ dynamicGrants: arr(grantSchema) }), errors: [401, 403, 404] }), validate({ params: idParams, query: none }), async (ctx) => {
+  router.get('/campaigns/:id/access/list', describe({ summary: 'Active dynamic access grants of a campaign', response: obj({ dynamicGrants: arr(grantSchema) }), errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, query: none }), async (ctx) => {
     const campaign = await authorize(ctx.state, 'manager');
     ctx.body = { dynamicGrants: (await repo.listGrants(deps.pg, campaign.id)).map(serializeGrant) };
   });

@@ -5,7 +5,7 @@ import type { Context, Next } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
-import { requireApiKey, requireBackOffice, requireCredential } from '../../middleware/auth.js';
+import { requireApiKey, requireBackOffice, requireCredential, requireCredentialOrBackOffice } from '../../middleware/auth.js';
 import { validate } from '../../validate.js';
 import { canonicalKeyOf, canRead, canWriteEntry, ownerOfCaller } from './access.js';
 import * as repo from './repo.js';
@@ -129,9 +129,4 @@ function assertCanRead(state: AuthState, store: repo.StoreRow): void {
   const verdict = canRead(state, store);
   if (verdict === 'anonymous') throw new AppError(401, 'UNAUTHORIZED', `Store ${store.key} is not publicly readable: send the owner's x-api-key or jwt session`);
   if (verdict === 'forbidden') throw new AppError(403, 'FORBIDDEN', `Only the owner of ${store.key} or the back office may read it`);
-}
-
-async function requireCredentialOrBackOffice(ctx: Context, next: Next): Promise<void> {
-  if ((ctx.state as AuthState).backOffice) return void (await next());
-  await requireCredential(ctx as never, next);
 }
