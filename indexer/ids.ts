@@ -22,3 +22,12 @@ export function tokenDbId(chainId: number, address: string): string {
 export function opportunityDbId(chainId: number, type: string, identifier: string): string {
   return numericHashId(`${chainId}-${type}-${identifier.toLowerCase()}`);
 }
+
+/** A campaign as a path names it: `distributionChainId-campaignId` (any case), else the internal id. */
+export type CampaignPathId = { kind: 'composite'; distributionChainId: number; campaignId: string } | { kind: 'internal'; id: string };
+
+/** Pure: reads a campaign path id (the composite form's on-chain id lower-cased). */
+export function parseCampaignPathId(id: string): CampaignPathId {
+  const composite = /^(\d+)-(0x[0-9a-fA-F]{64})$/.exec(id);
+  return composite ? { kind: 'composite', distributionChainId: Number(composite[1]), campaignId: composite[2]!.toLowerCase() } : { kind: 'internal', id };
+}

@@ -1,4 +1,5 @@
 import type { PgPool } from '../../internal/pg.js';
+import { parseCampaignPathId } from '../ids.js';
 
 type Queryable = Pick<PgPool, 'query'>;
 
@@ -25,10 +26,10 @@ export type CampaignFamilyRow = {
  * Tables: campaigns. @returns null when no campaign has that id.
  */
 export async function resolveCampaignDbId(client: Queryable, id: string): Promise<string | null> {
-  const composite = /^(\d+)-(0x[0-9a-fA-F]{64})$/.exec(id);
-  const { rows } = composite
-    ? await client.query<{ id: string }>('SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND campaign_id = $2', [Number(composite[1]), composite[2]!.toLowerCase()])
-    : await client.query<{ id: string }>('SELECT id FROM campaigns WHERE id = $1', [id]);
+  const key = parseCampaignPathId(id);
+  const { rows } = key.kind === 'composite'
+    ? await client.query<{ id: string }>('SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND campaign_id = $2', [key.distributionChainId, key.campaignId])
+    : await client.query<{ id: string }>('SELECT id FROM campaigns WHERE id = $1', [key.id]);
   return rows[0]?.id ?? null;
 }
 

@@ -1,5 +1,6 @@
 import { withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
 import { enqueueOutbox } from '../../../indexer/store/outbox.js';
+import { parseCampaignPathId } from '../../../indexer/ids.js';
 
 type Queryable = Pick<PgPool, 'query'>;
 
@@ -13,11 +14,11 @@ const PUBLIC_DEFAULTS: PrivacyRow = { is_private: false, recipients_can_view: tr
 
 /** A path id (internal, or `distributionChainId-campaignId`) → the campaign and its creator, or null. Tables: campaigns. */
 export async function loadAccessCampaign(db: Queryable, id: string): Promise<AccessCampaign | null> {
-  const composite = /^(\d+)-(0x[0-9a-fA-F]{64})$/.exec(id);
+  const key = parseCampaignPathId(id);
   const select = 'SELECT id, lower(creator) AS creator, distribution_chain_id, campaign_id FROM campaigns';
-  const { rows } = composite
-    ? await db.query<AccessCampaign>(`${select} WHERE distribution_chain_id = $1 AND campaign_id = $2`, [Number(composite[1]), composite[2]!.toLowerCase()])
-    : await db.query<AccessCampaign>(`${select} WHERE id = $1`, [id]);
+  const { rows } = key.kind === 'composite'
+    ? await db.query<AccessCampaign>(`${select} WHERE distribution_chain_id = $1 AND campaign_id = $2`, [key.distributionChainId, key.campaignId])
+    : await db.query<AccessCampaign>(`${select} WHERE id = $1`, [key.id]);
   return rows[0] ?? null;
 }
 

@@ -1,4 +1,5 @@
 import { foldSearchText } from '../../../indexer/documents/campaignDocument.js';
+import { parseCampaignPathId } from '../../../indexer/ids.js';
 import type { CampaignListParams } from './params.js';
 import type { CampaignStatus } from './schema.js';
 
@@ -127,10 +128,8 @@ export function buildListQuery(q: Q, now: number, listCampaignIds?: readonly str
  * when `visible` allows it.
  */
 export function buildByIdQuery(id: string, visible: PrivateVisibility = 'none') {
-  const composite = /^(\d+)-(0x[0-9a-fA-F]{64})$/.exec(id);
-  const filter = composite
-    ? [term('distributionChainId', Number(composite[1])), term('campaignId', composite[2]!.toLowerCase())]
-    : [term('id', id)];
+  const key = parseCampaignPathId(id);
+  const filter = key.kind === 'composite' ? [term('distributionChainId', key.distributionChainId), term('campaignId', key.campaignId)] : [term('id', key.id)];
   return { size: 1, query: { bool: { filter, must_not: present([privateExclusion(visible)]) } } };
 }
 
