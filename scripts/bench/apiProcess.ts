@@ -7,10 +7,11 @@ import type { Logger } from '../../internal/logger.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export type BenchApi = { url: string; mode: 'process' | 'in-bench'; close(): Promise<void> };
+export type BenchApi = { url: string; mode: 'process' | 'in-bench'; /** The process serving the API (the bench's own in-bench). */ pid: number; close(): Promise<void> };
 
 /**
- * The API under benchmark. By default in its own process (`tsx api/server.ts`), as it runs in
+ * The API under benchmark. By default in its own process (`node --import tsx api/server.ts`: one
+ * process, so its pid is the server's for RSS figures), as it runs in
  * production: in the bench's own process its work would share one event loop with the load
  * generator and the raw Elasticsearch client it is compared with. BENCH_API_PROCESS=same keeps it
  * in-process (the earlier measurements).
@@ -18,10 +19,10 @@ export type BenchApi = { url: string; mode: 'process' | 'in-bench'; close(): Pro
 export async function startBenchApi(env: Record<string, string>, logger: Logger): Promise<BenchApi> {
   if (process.env['BENCH_API_PROCESS'] === 'same') {
     const api = await startApiServer({ config: loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0' }), logger });
-    return { url: api.url, mode: 'in-bench', close: () => api.close() };
+    return { url: api.url, mode: 'in-bench', pid: process.pid, close: () => api.close() };
   }
   const port = await findFreePort({ from: 41000, to: 41999 });
-  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['api/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
     cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -35,7 +36,7 @@ export async function startBenchApi(env: Record<string, string>, logger: Logger)
   }
   exited.catch(() => {});
   return {
-    url, mode: 'process',
+    url, mode: 'process', pid: child.pid!,
     close: () => new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once('exit', () => resolve());

@@ -11,21 +11,20 @@
  * BENCH_LOAD_P99_MS=200 BENCH_SEED=42 BENCH_OUT_DIR=.data/bench
  */
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
-import { findFreePort } from '../../contracts/devnet.js';
 import { HARDHAT_TEST_KEYS } from '../../contracts/clients.js';
 import { createEsClient, indexNames } from '../../internal/es.js';
 import { createLogger } from '../../internal/logger.js';
 import { createPgPool, type PgPool } from '../../internal/pg.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
-import { createRandom, BENCH_CHAINS } from './searchData.js';
+import { benchChainConfigs, createRandom, BENCH_CHAINS } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
 import { pickRequest, type MixTargets } from './loadMix.js';
+import { startBenchApi } from './apiProcess.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_load';
@@ -63,27 +62,10 @@ async function insertBlocks(pg: PgPool, now: number, blocks = 200_000): Promise<
   return [first + 2, first + 2 * blocks];
 }
 
-function startApiProcess(port: number): Promise<ChildProcess> {
-  const chains = BENCH_CHAINS.map((c) => ({ id: c.id, name: c.name, icon: '', rpcUrl: 'http://127.0.0.1:1', distributionCreator: `0x${'1'.repeat(40)}`, distributor: `0x${'2'.repeat(40)}`,
-    startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] }));
-  const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port),
-    DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(chains), BACK_OFFICE_TOKEN, JWT_SECRET: 'bench-load-jwt-secret-0123456789abcdef0123',
-    RATE_LIMITS: '100000000,100000000,100000000,100000000' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => (output = (output + d).slice(-4000)));
-  child.stderr!.on('data', (d) => (output = (output + d).slice(-4000)));
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 60_000;
-    const poll = async () => {
-      if (child.exitCode !== null) return reject(new Error(`api exited ${child.exitCode}: ${output}`));
-      if (Date.now() > deadline) return reject(new Error(`api did not answer within 60 s: ${output}`));
-      const ok = await fetch(`http://127.0.0.1:${port}/v4/chains`).then((r) => r.ok).catch(() => false);
-      if (ok) resolve(child);
-      else setTimeout(poll, 300);
-    };
-    void poll();
-  });
+/** Environment of the API under load: production mode, rate limits out of the way, the bench's chains (their RPCs unused). */
+function apiEnv(): Record<string, string> {
+  return { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(benchChainConfigs()), BACK_OFFICE_TOKEN,
+    JWT_SECRET: 'bench-load-jwt-secret-0123456789abcdef0123', RATE_LIMITS: '100000000,100000000,100000000,100000000' };
 }
 
 /** Peak resident set size of a process (VmHWM), in MiB. */
@@ -155,9 +137,8 @@ async function main(): Promise<void> {
   const campaignIds = (await pg.query<{ id: string }>('SELECT id FROM campaigns ORDER BY random() LIMIT 2000')).rows.map((x) => x.id);
   console.log(`loaded in ${load.seconds.toFixed(0)} s`);
 
-  const port = await findFreePort({ from: 39000, to: 39999 });
-  const api = await startApiProcess(port);
-  const base = `http://127.0.0.1:${port}`;
+  const api = await startBenchApi(apiEnv(), logger);
+  const base = api.url;
   const steps: LoadStep[] = [];
   try {
     const kv = await setUpKeyValueStore(base);
@@ -172,7 +153,7 @@ async function main(): Promise<void> {
       if (!step.ok) break;
     }
     const best = [...steps].reverse().find((s) => s.ok);
-    const rss = peakRssMiB(api.pid!);
+    const rss = peakRssMiB(api.pid);
     console.log(best
       ? `\nhighest sustained rate: ${best.achievedRps.toFixed(0)} req/s (target ${best.targetRps}); p50 ${best.latency.p50} ms, p99 ${best.latency.p99} ms, errors ${best.errors + best.non2xx + best.timeouts}; API peak RSS ${rss.toFixed(0)} MiB`
       : `\nno step sustained: the first rate (${START_RPS} req/s) already failed (${steps[0]?.reason}); API peak RSS ${rss.toFixed(0)} MiB`);
@@ -181,7 +162,7 @@ async function main(): Promise<void> {
     writeFileSync(`${OUT_DIR}/load.json`, JSON.stringify({ at: new Date().toISOString(), opportunities: OPPORTUNITIES, campaigns: CAMPAIGNS, connections: CONNECTIONS, stepSeconds: STEP_SECONDS,
       p99LimitMs: P99_LIMIT_MS, steps, best: best ?? null, peakRssMiB: rss, loadAvg: os.loadavg() }, null, 2));
   } finally {
-    api.kill('SIGTERM');
+    await api.close();
     await pg.end();
     await es.close();
   }

@@ -12,14 +12,14 @@
  */
 import http from 'node:http';
 import os from 'node:os';
-import { loadConfig, type ChainConfig } from '../../internal/config.js';
+import { loadConfig } from '../../internal/config.js';
 import { createEsClient, indexNames } from '../../internal/es.js';
 import { createLogger } from '../../internal/logger.js';
 import { createPgPool } from '../../internal/pg.js';
 import { assertServerVersion, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi } from './apiProcess.js';
-import { BENCH_CHAINS } from './searchData.js';
+import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
 import { httpGet, KINDS, toFilters, type BenchTargets, type Kind } from './searchQueries.js';
 
@@ -55,11 +55,6 @@ const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: '
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
-
-function chainConfigs(): ChainConfig[] {
-  return BENCH_CHAINS.map((c) => ({ id: c.id, name: c.name, icon: '', rpcUrl: 'http://127.0.0.1:1', distributionCreator: `0x${'1'.repeat(40)}`, distributor: `0x${'2'.repeat(40)}`,
-    startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] }));
-}
 
 /** One request of `kind` through `path`; every request gets its own jitter so no two share a body (no request-cache hit). */
 async function runOnce(t: BenchTargets, kind: Kind, path: Path, jitter: number): Promise<number> {
@@ -150,10 +145,10 @@ async function main(): Promise<void> {
   for (const r of sizes.rows) console.log(`  PG ${r.t}: ${r.rows} rows, ${r.size} with indexes`);
   console.log(`  PostgreSQL indexes added for the bench (besides the migrations' own):\n${PG_INDEXES.map((s) => `    ${s};`).join('\n')}`);
 
-  const apiEnv = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(chainConfigs()) };
+  const apiEnv = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(benchChainConfigs()) };
   const config = loadConfig({ ...apiEnv, HOST: '127.0.0.1', PORT: '0' });
   const api = await startBenchApi(apiEnv, logger);
-  console.log(`\nAPI under test: ${api.mode === 'process' ? 'its own process (tsx api/server.ts), as in production' : 'inside the bench process (BENCH_API_PROCESS=same)'}`);
+  console.log(`\nAPI under test: ${api.mode === 'process' ? 'its own process (node --import tsx api/server.ts), as in production' : 'inside the bench process (BENCH_API_PROCESS=same)'}`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const targets: BenchTargets = { apiUrl: api.url, agent, es, pg, index: indexNames(PREFIX, 'opportunities').read, timeoutMs: config.esRequestTimeoutMs };
   try {

@@ -9,6 +9,7 @@ import { toOpportunityDocument, type OpportunityDocument } from '../../indexer/d
 import { campaignDbId, opportunityDbId, tokenDbId } from '../../indexer/ids.js';
 import type { CampaignSource } from '../../indexer/store/campaignSources.js';
 import type { OpportunityCampaign, OpportunitySource } from '../../indexer/store/opportunitySources.js';
+import type { ChainConfig } from '../../internal/config.js';
 
 /** mulberry32: small, fast, seeded; the same seed gives the same data set on every run. */
 export function createRandom(seed: number) {
@@ -52,6 +53,12 @@ export const BENCH_CHAINS = [
   { id: 1, name: 'Ethereum', weight: 0.34 }, { id: 42161, name: 'Arbitrum', weight: 0.2 }, { id: 8453, name: 'Base', weight: 0.2 },
   { id: 10, name: 'Optimism', weight: 0.1 }, { id: 137, name: 'Polygon', weight: 0.1 }, { id: 56, name: 'BNB Chain', weight: 0.06 },
 ] as const;
+
+/** The bench chains as API configuration (their RPC URLs and contracts are never called by the read API). */
+export function benchChainConfigs(): ChainConfig[] {
+  return BENCH_CHAINS.map((c) => ({ id: c.id, name: c.name, icon: '', rpcUrl: 'http://127.0.0.1:1', distributionCreator: `0x${'1'.repeat(40)}`, distributor: `0x${'2'.repeat(40)}`,
+    startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] }));
+}
 const pickChain = weighted(BENCH_CHAINS.map((c) => [c, c.weight] as const));
 /** Campaign type ids (indexer/campaignTypes.ts) by share of opportunities: token holding and pools dominate. */
 const pickType = weighted([[1, 30], [2, 25], [13, 8], [7, 8], [12, 5], [5, 3], [11, 4], [10, 3], [15, 3], [21, 2], [4, 3], [20, 2], [19, 3], [0, 1]] as const);
