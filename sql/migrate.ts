@@ -30,8 +30,8 @@ export async function migrate({ databaseUrl, logger, schema = 'public' }: Migrat
   return names;
 }
 
-/** Creates the database named in `databaseUrl` when it does not exist yet (dev and test convenience). */
-export async function ensureDatabase(databaseUrl: string): Promise<void> {
+/** Runs `fn` on a connection to the server's `postgres` database, with the (quoted) name of the database `databaseUrl` names. */
+async function withServerClient<T>(databaseUrl: string, fn: (client: import('pg').Client, name: string, quoted: string) => Promise<T>): Promise<T> {
   const { default: pg } = await import('pg');
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
@@ -39,13 +39,28 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((e: { code?: string }) => {
-      if (e.code !== '42P04') throw e; // created concurrently by another process
-    });
+    return await fn(client, name, `"${name.replace(/"/g, '""')}"`);
   } finally {
     await client.end();
   }
+}
+
+/** Creates the database named in `databaseUrl` when it does not exist yet (dev and test convenience). */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  await withServerClient(databaseUrl, async (client, name, quoted) => {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${quoted}`).catch((e: { code?: string }) => {
+      if (e.code !== '42P04') throw e; // created concurrently by another process
+    });
+  });
+}
+
+/** Drops (disconnecting its sessions) and recreates the database named in `databaseUrl` (benchmarks' fresh state). */
+export async function recreateDatabase(databaseUrl: string): Promise<void> {
+  await withServerClient(databaseUrl, async (client, _name, quoted) => {
+    await client.query(`DROP DATABASE IF EXISTS ${quoted} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${quoted}`);
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

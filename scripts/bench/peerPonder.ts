@@ -10,8 +10,8 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from '
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { findFreePort } from '../../contracts/devnet.js';
+import { recreateDatabase } from '../../sql/migrate.js';
 import { waitForRowCount } from './waitForRowCount.js';
 
 export const PONDER_DIR = fileURLToPath(new URL('../../bench/peer-ponder/', import.meta.url));
@@ -42,21 +42,6 @@ export async function ensurePonderInstalled(): Promise<{ version: string; instal
   return { version: wanted, installSeconds: (performance.now() - t0) / 1000 };
 }
 
-/** Drops and recreates Ponder's database, so no sync cache (`ponder_sync`) survives from a previous run. */
-export async function resetPonderDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    const quoted = `"${name.replace(/"/g, '""')}"`;
-    await client.query(`DROP DATABASE IF EXISTS ${quoted} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${quoted}`);
-  } finally {
-    await client.end();
-  }
-}
 
 export type RunPonderParams = {
   rpcUrl: string;
@@ -86,7 +71,8 @@ export type RunPonderResult = {
  */
 export async function runPonder({ rpcUrl, chainId, distributionCreator, databaseUrl, expected, timeoutMs, logFile }: RunPonderParams): Promise<RunPonderResult> {
   rmSync(`${PONDER_DIR}.ponder`, { recursive: true, force: true });
-  await resetPonderDatabase(databaseUrl);
+  // A fresh database: no sync cache (`ponder_sync`) survives from a previous run.
+  await recreateDatabase(databaseUrl);
   const port = await findFreePort(PONDER_PORTS);
   const t0 = performance.now();
   const child = spawn(process.execPath, [PONDER_BIN, 'start', '--root', PONDER_DIR, '--schema', SCHEMA, '--port', String(port), '--hostname', '127.0.0.1', '--log-format', 'json', '--log-level', 'info'], {
