@@ -81,7 +81,8 @@ async function send(params: ActionTarget, call: { address: Address; abi: Abi; fu
   return confirm(clients, await clients.walletClient.writeContract(request as never));
 }
 
-function toCampaignTuple(c: CampaignInput) {
+/** Pure: a campaign to create as the contract's CampaignParameters tuple (id zero: the contract derives it). */
+export function toCampaignTuple(c: CampaignInput) {
   return {
     campaignId: zeroHash,
     creator: c.creator ?? zeroAddress,

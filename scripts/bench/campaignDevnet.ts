@@ -3,8 +3,8 @@
  * scripts/bench/peer.ts): a fresh Hardhat node, our contract stack, the reward token approved, and
  * campaigns created in batches of 50 per `createCampaigns` transaction.
  */
-import { maxUint256, type Hex } from 'viem';
-import { encodeErc20CampaignData, getLatestTimestamp } from '../../contracts/actions.js';
+import { erc20Abi, maxUint256 } from 'viem';
+import { encodeErc20CampaignData, getLatestTimestamp, toCampaignTuple } from '../../contracts/actions.js';
 import { distributionCreatorAbi } from '../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../contracts/clients.js';
 import { deployStack, type DeployedStack } from '../../contracts/deploy.js';
@@ -35,9 +35,8 @@ export async function createCampaigns({ rpcUrl, chainId, stack, count, startOffs
   const reward = stack.tokens.rewards[0]!.address;
   let gas: bigint | undefined;
   for (let done = 0; done < count; done += CAMPAIGNS_PER_TX) {
-    const campaigns = Array.from({ length: Math.min(CAMPAIGNS_PER_TX, count - done) }, (_, i) => ({
-      campaignId: `0x${'0'.repeat(64)}` as Hex, creator: '0x0000000000000000000000000000000000000000' as Hex, rewardToken: reward,
-      amount: 10n ** 17n, campaignType: 1, startTimestamp: now + 3600 + startOffset + done + i, duration: 86_400, campaignData: data,
+    const campaigns = Array.from({ length: Math.min(CAMPAIGNS_PER_TX, count - done) }, (_, i) => toCampaignTuple({
+      rewardToken: reward, amount: 10n ** 17n, campaignType: 1, startTimestamp: now + 3600 + startOffset + done + i, duration: 86_400, campaignData: data,
     }));
     const call = { address: stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'createCampaigns', args: [campaigns] } as const;
     // Estimated once, with a margin: every full batch costs about the same, and estimating each one would run
@@ -76,7 +75,7 @@ export async function startCampaignDevnet({ chainId, campaigns, extraBlocks = 0 
   try {
     const stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId });
     const { walletClient, publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId });
-    await walletClient.writeContract({ address: stack.tokens.rewards[0]!.address, abi: [{ type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [{ type: 'bool' }] }], functionName: 'approve', args: [stack.distributionCreator, maxUint256] });
+    await walletClient.writeContract({ address: stack.tokens.rewards[0]!.address, abi: erc20Abi, functionName: 'approve', args: [stack.distributionCreator, maxUint256] });
     const t0 = performance.now();
     await createCampaigns({ rpcUrl: devnet.rpcUrl, chainId, stack, count: campaigns, startOffset: 0 });
     const createSeconds = (performance.now() - t0) / 1000;
