@@ -52,7 +52,11 @@ function checkEntries(type: repo.StoreRow['type'], entries: EntryInput[], prefix
  */
 export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<State>();
-  const loadStore = async (key: string) => (await repo.getStore(deps.pg, key)) ?? (() => { throw new NotFoundError(`No key-value store ${key}`); })();
+  const loadStore = async (key: string): Promise<repo.StoreRow> => {
+    const store = await repo.getStore(deps.pg, key);
+    if (!store) throw new NotFoundError(`No key-value store ${key}`);
+    return store;
+  };
 
   router.post('/internal/key-value-stores/quotas', describe({ summary: 'Grant or replace a creator quota for self-service stores (back office)', response: quotaSchema }), requireBackOffice, validate({ body: quotaBody }), async (ctx) => {
     ctx.body = serializeQuota(await repo.upsertQuota(deps.pg, ctx.state.body as QuotaBody));
