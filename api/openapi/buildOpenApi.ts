@@ -59,8 +59,7 @@ function operationIdOf(op: RouteOperation): string {
   return op.method + words.join('');
 }
 
-/** An operation's tag: its first path segment under /v4 (`openapi.json` → `openapi`: Swagger UI's deep links choke on a dot in a tag). */
-const tagOf = (op: RouteOperation) => (op.openApiPath.split('/').filter((s) => s && s !== 'v4')[0] ?? 'root').replace(/\.[a-z]+$/, '');
+const tagOf = (op: RouteOperation) => op.openApiPath.split('/').filter((s) => s && s !== 'v4')[0] ?? 'root';
 
 /**
  * The OpenAPI 3.1 document of every operation `router` serves, read from the router stack (issue
