@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { collectMetrics } from './collectMetrics.js';
 import { createMetricsRegistry } from './createMetricsRegistry.js';
-import { describe } from '../../openapi/describe.js';
 
 /**
  * GET /metrics (root path, Prometheus text format 0.0.4): per job last success, last run status and
@@ -15,7 +14,7 @@ export function metricsRouter(deps: ApiDeps): Router {
   const router = new Router();
   const metrics = createMetricsRegistry();
   let queue: Promise<unknown> = Promise.resolve();
-  router.get('/metrics', describe({ summary: 'Prometheus metrics (text format 0.0.4)', response: { type: 'string' }, contentType: 'text/plain' }), async (ctx) => {
+  router.get('/metrics', async (ctx) => {
     // Scrapes are serialized: each resets and refills the same gauges.
     const body = (queue = queue.catch(() => {}).then(async () => {
       metrics.update(await collectMetrics(deps));
