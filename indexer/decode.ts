@@ -1,5 +1,6 @@
 import { decodeAbiParameters, type Hex } from 'viem';
 import { CROSS_CHAIN_LAYOUT, CROSS_CHAIN_SUFFIX } from './campaignData/layouts.js';
+import type { CampaignTuple } from './newCampaignData.js';
 
 /** Where a log sits on its chain. */
 export type LogPosition = { chainId: number; blockNumber: number; blockHash: Hex; txHash: Hex; logIndex: number };
@@ -17,7 +18,6 @@ export type NewCampaignEvent = LogPosition & {
   campaignData: Hex;
 };
 
-type CampaignTuple = { campaignId: Hex; creator: Hex; rewardToken: Hex; amount: bigint; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex };
 type RawLog<A> = { args: A; blockNumber: bigint | null; blockHash: Hex | null; transactionHash: Hex | null; logIndex: number | null };
 
 export class DecodeError extends Error {
@@ -58,7 +58,8 @@ export function decodeCampaignReallocation(chainId: number, log: RawLog<{ _campa
  * chain-facts §1.10) into its compute chain and inner data; other data is returned as is.
  */
 export function unwrapCampaignData(data: Hex): { computeChainId: number | null; data: Hex } {
-  if (!data.toLowerCase().endsWith(CROSS_CHAIN_SUFFIX) || data.length < 2 + 64 * 3 + 8) return { computeChainId: null, data };
+  // The suffix alone is lower-cased: campaign data runs to kilobytes and nearly none is wrapped.
+  if (data.length < 2 + 64 * 3 + 8 || data.slice(-CROSS_CHAIN_SUFFIX.length).toLowerCase() !== CROSS_CHAIN_SUFFIX) return { computeChainId: null, data };
   try {
     const [computeChainId, inner] = decodeAbiParameters(CROSS_CHAIN_LAYOUT, data.slice(0, -8) as Hex);
     return { computeChainId, data: inner };

@@ -1,4 +1,5 @@
 import { formatLog, parseEventLogs, toEventSelector, toHex, type AbiEvent, type Address, type Log, type ParseEventLogsReturnType, type PublicClient, type RpcLog } from 'viem';
+import type { LogSpan } from './logSpan.js';
 import type { BlockRange } from './plan.js';
 import { withRetry } from './retry.js';
 import { isRangeTooLargeError, isRetryableRpcError } from './rpc.js';
@@ -14,28 +15,65 @@ export type GetLogsAdaptiveParams<E extends readonly AbiEvent[]> = {
   signal?: AbortSignal;
 };
 
+/** One eth_getLogs call over `range`, transient failures retried with exponential backoff; a range refused as too large is thrown at once. */
+function requestLogs<E extends readonly AbiEvent[]>({ client, address, events, range, retries = 3, signal }: GetLogsAdaptiveParams<E>): Promise<RpcLog[]> {
+  return withRetry(
+    () => client.request(
+      { method: 'eth_getLogs', params: [{ address, topics: [events.map((e) => toEventSelector(e))], fromBlock: toHex(range.from), toBlock: toHex(range.to) }] },
+      { retryCount: 0 },
+    ) as Promise<RpcLog[]>,
+    { retries, baseDelayMs: 250, maxDelayMs: 5000, shouldRetry: (e) => !isRangeTooLargeError(e) && isRetryableRpcError(e), ...(signal ? { signal } : {}) },
+  );
+}
+
 /**
- * eth_getLogs over an inclusive block range. A node refusing the range's size gets the range halved
- * at once (adaptive splitting, never retried as is); transient failures are retried with
- * exponential backoff up to `retries` times; anything else propagates.
- * @returns the decoded logs in chain order.
+ * eth_getLogs over an inclusive block range. A node refusing the range's size (block range, result
+ * count or response size) gets the range halved at once (adaptive splitting, never retried as is);
+ * transient failures are retried up to `retries` times; anything else propagates.
+ * @returns the logs as the node sent them (hex quantities), in chain order.
  */
-export async function getLogsAdaptive<const E extends readonly AbiEvent[]>(params: GetLogsAdaptiveParams<E>): Promise<ParseEventLogsReturnType<E, undefined, true>> {
-  const { client, address, events, range, retries = 3, signal } = params;
+export async function fetchLogsAdaptive<E extends readonly AbiEvent[]>(params: GetLogsAdaptiveParams<E>): Promise<RpcLog[]> {
+  const { range } = params;
   try {
-    const raw = await withRetry(
-      () => client.request(
-        { method: 'eth_getLogs', params: [{ address, topics: [events.map((e) => toEventSelector(e))], fromBlock: toHex(range.from), toBlock: toHex(range.to) }] },
-        { retryCount: 0 },
-      ) as Promise<RpcLog[]>,
-      { retries, baseDelayMs: 250, maxDelayMs: 5000, shouldRetry: (e) => !isRangeTooLargeError(e) && isRetryableRpcError(e), ...(signal ? { signal } : {}) },
-    );
-    return parseEventLogs({ abi: events, logs: raw.map((l) => formatLog(l) as Log), strict: true }) as ParseEventLogsReturnType<E, undefined, true>;
+    return await requestLogs(params);
   } catch (error) {
     if (range.to === range.from || !isRangeTooLargeError(error)) throw error;
     const mid = Math.floor((range.from + range.to) / 2);
-    const left = await getLogsAdaptive({ ...params, range: { from: range.from, to: mid } });
-    const right = await getLogsAdaptive({ ...params, range: { from: mid + 1, to: range.to } });
-    return [...left, ...right] as ParseEventLogsReturnType<E, undefined, true>;
+    const left = await fetchLogsAdaptive({ ...params, range: { from: range.from, to: mid } });
+    const right = await fetchLogsAdaptive({ ...params, range: { from: mid + 1, to: range.to } });
+    return left.concat(right);
+  }
+}
+
+/** fetchLogsAdaptive, decoded by viem (logs of none of `events` are dropped, as parseEventLogs strict does). */
+export async function getLogsAdaptive<const E extends readonly AbiEvent[]>(params: GetLogsAdaptiveParams<E>): Promise<ParseEventLogsReturnType<E, undefined, true>> {
+  const raw = await fetchLogsAdaptive(params);
+  return parseEventLogs({ abi: params.events, logs: raw.map((l) => formatLog(l) as Log), strict: true }) as ParseEventLogsReturnType<E, undefined, true>;
+}
+
+export type FetchNextLogsParams<E extends readonly AbiEvent[]> = Omit<GetLogsAdaptiveParams<E>, 'range'> & {
+  /** First block to read. */
+  from: number;
+  /** Last block that may be read (inclusive). */
+  limit: number;
+  span: LogSpan;
+};
+
+/**
+ * The logs of the next range from `from`, as wide as `span` allows: a range refused as too large
+ * shrinks the span and is asked again narrower (down to one block, then the refusal propagates).
+ * @returns the range actually read and its logs as the node sent them.
+ */
+export async function fetchNextLogs<E extends readonly AbiEvent[]>({ from, limit, span, ...params }: FetchNextLogsParams<E>): Promise<{ range: BlockRange; logs: RpcLog[] }> {
+  for (;;) {
+    const range = { from, to: Math.min(limit, from + span.current() - 1) };
+    try {
+      const logs = await requestLogs({ ...params, range });
+      span.answered();
+      return { range, logs };
+    } catch (error) {
+      if (range.to === range.from || !isRangeTooLargeError(error)) throw error;
+      span.refused(range.to - range.from + 1);
+    }
   }
 }

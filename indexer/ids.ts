@@ -5,7 +5,8 @@ import { keccak256, stringToBytes } from 'viem';
  * the real service's internal ids (1 to 20 digits).
  */
 export function numericHashId(key: string): string {
-  return BigInt(keccak256(stringToBytes(key)).slice(0, 18)).toString();
+  const hash = keccak256(stringToBytes(key), 'bytes');
+  return new DataView(hash.buffer, hash.byteOffset, 8).getBigUint64(0).toString();
 }
 
 /** Internal id of a campaign: one per (distribution chain, on-chain campaignId). */

@@ -1,8 +1,9 @@
 import { CAMPAIGN_EVENTS } from '../indexer/abis/distributionCreator.js';
-import { decodeCampaignOverride, decodeCampaignReallocation, decodeNewCampaign } from '../indexer/decode.js';
-import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
+import { decodeCampaignLogs } from '../indexer/campaignLogs.js';
+import { fetchNextLogs } from '../indexer/getLogsAdaptive.js';
+import { createLogSpan, type LogSpan } from '../indexer/logSpan.js';
 import { readTokenMetadata } from '../indexer/readTokenMetadata.js';
-import { planRanges, type BlockRange } from '../indexer/plan.js';
+import type { BlockRange } from '../indexer/plan.js';
 import { projectOutbox } from '../indexer/projectOutbox.js';
 import type { ChainClient } from '../indexer/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
@@ -28,7 +29,8 @@ type Batch = ReturnType<typeof transformBatch>;
  * transaction per range with the search outbox entries and the cursor; then the outbox is projected
  * to Elasticsearch. Ranges stop at the canonical headers stored by the blocks job, and a batch read
  * from blocks that are no longer canonical is refused (the reorg is rolled back by the blocks job).
- * Steps: plan → fetch → decode/transform → persist → publish.
+ * Steps: fetch (the next range, while the current one is written) → decode/transform → persist → publish.
+ * Ranges: the span of each getLogs call is learned per run (indexer/logSpan.ts), up to INDEXER_MAX_LOG_RANGE.
  * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, cursors.
  */
 export const syncCampaigns: Job = {
@@ -44,48 +46,80 @@ export const syncCampaigns: Job = {
       const head = await canonicalHead(deps.pg, chain.id);
       if (head === null) continue;
       const cursor = await getCursor(deps.pg, NAME, chain.id);
-      const planned = planRanges({ cursor, startBlock: chain.startBlock, head, confirmations: 0, maxRange: deps.config.indexer.maxLogRange, maxRanges: 1000 });
-      const progress = createProgress({ logger: deps.logger, total: planned.reduce((n, r) => n + r.to - r.from + 1, 0), unit: 'blocks' });
+      const from = cursor === null ? chain.startBlock : Math.max(cursor + 1, chain.startBlock);
+      // One run reads a bounded number of blocks (the configured range, 1000 times) up to the stored canonical head.
+      const limit = Math.min(head, from + deps.config.indexer.maxLogRange * MAX_RANGES_PER_RUN - 1);
+      if (from > limit) continue;
+      const progress = createProgress({ logger: deps.logger, total: limit - from + 1, unit: 'blocks' });
+      const span = createLogSpan({ max: deps.config.indexer.maxLogRange });
+      // The next range is fetched while the current one is decoded and written (the node and the database work in parallel).
+      const fetchFrom = (at: number) => fetchBatch(deps, chainClient, { from: at, limit, span });
+      let next: Promise<Fetched> | null = fetchFrom(from);
       try {
-        for (const range of planned) {
-          if (deps.signal.aborted) break;
-          const batch = transformBatch(chain.id, await fetchBatch(deps, chainClient, range));
+        while (next && !deps.signal.aborted) {
+          const fetched: Fetched = await next;
+          const { range } = fetched;
+          next = range.to < limit ? fetchFrom(range.to + 1) : null;
+          const t0 = performance.now();
+          const batch = transformBatch(chain.id, fetched);
           const tokens = await fetchTokenMetadata(deps, chainClient, batch.tokenAddresses);
+          const t1 = performance.now();
           await persistBatch(deps, chain.id, range, batch, tokens);
           counts.campaigns += batch.campaigns.length;
           counts.overrides += batch.overrides.length;
           counts.reallocations += batch.reallocations.length;
-          ranges.push({ chainId: chain.id, ...range });
+          addRange(ranges, chain.id, range);
           const written = batch.campaigns.length + batch.overrides.length + batch.reallocations.length;
           deps.logger[written ? 'info' : 'debug']({ msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to,
-            campaigns: batch.campaigns.length, overrides: batch.overrides.length, reallocations: batch.reallocations.length });
+            campaigns: batch.campaigns.length, overrides: batch.overrides.length, reallocations: batch.reallocations.length,
+            fetch_ms: Math.round(fetched.ms), transform_ms: Math.round(t1 - t0), persist_ms: Math.round(performance.now() - t1) });
           progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
         }
       } catch (error) {
+        // A prefetch still in flight is not needed any more; its failure is not this one's.
+        next?.catch(() => undefined);
         if (!(error instanceof ReorgDetectedError)) throw error;
         // The blocks job rolls the chain back; this chain resumes from its cursor on the next run.
         counts.reorgRetries += 1;
         deps.logger.warn({ msg: 'batch refused: chain reorganized under it', chain_id: chain.id, reason: error.message });
       }
+      // Aborted between ranges: let the prefetch settle quietly.
+      next?.catch(() => undefined);
     }
     const { published, deleted } = await projectOutbox({ ...deps });
     return { ranges, counts: { ...counts, published, deleted } };
   },
 };
 
-async function fetchBatch(deps: JobDeps, { chain, client }: ChainClient, range: BlockRange) {
-  const logs = await getLogsAdaptive({ client, address: chain.distributionCreator, events: CAMPAIGN_EVENTS, range, retries: deps.config.indexer.rpcRetries, signal: deps.signal });
-  const timestamps = await loadBlockTimestamps(deps.pg, chain.id, logs.map((l) => Number(l.blockNumber)));
-  return { logs, timestamps };
+/** Campaigns read per run at most: the configured log range, this many times. */
+const MAX_RANGES_PER_RUN = 1000;
+
+type Fetched = Awaited<ReturnType<typeof fetchBatch>>;
+
+/** Appends a processed range to the run's record, merged with the previous one when contiguous. */
+function addRange(ranges: JobRange[], chainId: number, range: BlockRange): void {
+  const last = ranges[ranges.length - 1];
+  if (last && last.chainId === chainId && last.to + 1 === range.from) last.to = range.to;
+  else ranges.push({ chainId, ...range });
+}
+
+/** The logs of the next range the span allows from `from`, decoded, with the timestamps of their blocks. */
+async function fetchBatch(deps: JobDeps, { chain, client }: ChainClient, { from, limit, span }: { from: number; limit: number; span: LogSpan }) {
+  const t0 = performance.now();
+  const { range, logs } = await fetchNextLogs({ client, address: chain.distributionCreator, events: CAMPAIGN_EVENTS, from, limit, span, retries: deps.config.indexer.rpcRetries, signal: deps.signal });
+  const events = decodeCampaignLogs(chain.id, logs);
+  const blocks = [...events.newCampaigns, ...events.overrides, ...events.reallocations].map((e) => e.blockNumber);
+  const timestamps = await loadBlockTimestamps(deps.pg, chain.id, blocks);
+  return { range, events, timestamps, ms: performance.now() - t0 };
 }
 
 /** Pure: a range's logs → rows, the opportunities touched, the tokens to know, the blocks read. */
-function transformBatch(chainId: number, { logs, timestamps }: Awaited<ReturnType<typeof fetchBatch>>) {
-  const campaigns = toCampaignRows(logs.filter((l) => l.eventName === 'NewCampaign').map((l) => decodeNewCampaign(chainId, l as never)), timestamps);
-  const overrides = toOverrideRows(logs.filter((l) => l.eventName === 'CampaignOverride').map((l) => decodeCampaignOverride(chainId, l as never)), timestamps);
-  const reallocations = toReallocationRows(logs.filter((l) => l.eventName === 'CampaignReallocation').map((l) => decodeCampaignReallocation(chainId, l as never)), timestamps);
+function transformBatch(chainId: number, { events, timestamps }: Awaited<ReturnType<typeof fetchBatch>>) {
+  const campaigns = toCampaignRows(events.newCampaigns, timestamps);
+  const overrides = toOverrideRows(events.overrides, timestamps);
+  const reallocations = toReallocationRows(events.reallocations, timestamps);
   const configs = [...campaigns, ...overrides];
-  const blockHashes = new Map(logs.map((l) => [Number(l.blockNumber), l.blockHash as string]));
+  const blockHashes = new Map([...events.newCampaigns, ...events.overrides, ...events.reallocations].map((e) => [e.blockNumber, e.blockHash as string]));
   // Targets on this chain are tokens too (names of opportunities); identifiers that are not addresses are skipped.
   const tokenAddresses = [...campaigns.map((c) => c.rewardToken), ...configs.filter((c) => c.computeChainId === chainId && /^0x[0-9a-f]{40}$/.test(c.mainParameter)).map((c) => c.mainParameter)];
   return { campaigns, overrides, reallocations, opportunities: toOpportunityRows(configs), blockHashes, tokenAddresses };

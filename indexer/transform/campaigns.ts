@@ -1,6 +1,7 @@
 import { keccak256, type Hex } from 'viem';
+import { boundedMemo } from '../../internal/boundedMemo.js';
 import { actionOf, campaignTypeName, type OpportunityAction } from '../campaignTypes.js';
-import { decodeCampaignData } from '../campaignData/decodeCampaignData.js';
+import { decodeCampaignData, type DecodedCampaignData } from '../campaignData/decodeCampaignData.js';
 import type { CampaignOverrideEvent, CampaignReallocationEvent, LogPosition, NewCampaignEvent } from '../decode.js';
 import { campaignDbId, opportunityDbId } from '../ids.js';
 
@@ -48,11 +49,33 @@ function timestampOf(e: LogPosition, blockTimestamps: ReadonlyMap<number, number
 }
 
 /**
+ * decodeCampaignData and the opportunity id, remembered per distinct input: the campaigns of a
+ * program mostly repeat one data payload (same pool or token), and decoding plus hashing was most
+ * of the indexer's CPU time per campaign (bench:peer). The decoded value is frozen: it is shared.
+ */
+const decodeRemembered = boundedMemo((key: string): Readonly<DecodedCampaignData> => {
+  const colon = key.indexOf(':');
+  return deepFreeze(decodeCampaignData(Number(key.slice(0, colon)), key.slice(colon + 1) as Hex));
+});
+const opportunityIdRemembered = boundedMemo((key: string) => {
+  const [chainId, type, identifier] = key.split('\n') as [string, string, string];
+  return opportunityDbId(Number(chainId), type, identifier);
+});
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
  * Pure: a campaign configuration, decoded, with the opportunity it belongs to: grouping key
  * compute chain + type name + identifier (the data's pool/vault/token, else the campaign id).
  */
 export function toConfiguration(c: { distributionChainId: number; campaignId: string; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex }): Configuration {
-  const decoded = decodeCampaignData(c.campaignType, c.campaignData);
+  const decoded = decodeRemembered(`${c.campaignType}:${c.campaignData}`);
   const computeChainId = decoded.computeChainId ?? c.distributionChainId;
   const mainParameter = decoded.mainParameter ?? c.campaignId.toLowerCase();
   return {
@@ -62,7 +85,7 @@ export function toConfiguration(c: { distributionChainId: number; campaignId: st
     endTimestamp: c.startTimestamp + c.duration,
     campaignData: c.campaignData,
     mainParameter,
-    opportunityId: opportunityDbId(computeChainId, campaignTypeName(c.campaignType), mainParameter),
+    opportunityId: opportunityIdRemembered(`${computeChainId}\n${campaignTypeName(c.campaignType)}\n${mainParameter}`),
     parentCampaignId: decoded.parentCampaignId ? campaignDbId(c.distributionChainId, decoded.parentCampaignId) : null,
     params: decoded.decodeError ? { ...decoded.params, decodeError: decoded.decodeError } : decoded.params,
   };

@@ -5,6 +5,7 @@ import { publishSearch } from '../../../jobs/publishSearch.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
 import { createEsClient, indexNames } from '../../../internal/es.js';
+import { claimOutbox, enqueueOutbox } from '../../../indexer/store/outbox.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import supertest from 'supertest';
 
@@ -52,6 +53,32 @@ describe('search outbox while Elasticsearch is unreachable', function () {
     expect(search.count).to.equal(5);
     const opportunities = await h.deps.es.count({ index: indexNames(h.config.esIndexPrefix, 'opportunities').read });
     expect(opportunities.count).to.equal(1);
+  });
+
+  it('claims with a batch the later entries of the same entities, so one rebuild covers them; another projector gets the rest', async () => {
+    await h.deps.pg.query('DELETE FROM search_outbox');
+    const a = await h.deps.pg.connect();
+    const b = await h.deps.pg.connect();
+    try {
+      await a.query('BEGIN');
+      await enqueueOutbox(a, 'opportunity', ['o1']);
+      await enqueueOutbox(a, 'campaign', ['c1', 'c2']);
+      await enqueueOutbox(a, 'opportunity', ['o1', 'o2']);
+      await enqueueOutbox(a, 'campaign', ['c3', 'c1']);
+      await a.query('COMMIT');
+      await a.query('BEGIN');
+      const claimed = await claimOutbox(a, 2); // the head: o1, c1, and their later entries
+      expect(claimed.map((e) => `${e.entity}:${e.entityId}`).sort()).to.deep.equal(['campaign:c1', 'campaign:c1', 'opportunity:o1', 'opportunity:o1']);
+      await b.query('BEGIN');
+      const rest = await claimOutbox(b, 10);
+      expect(rest.map((e) => `${e.entity}:${e.entityId}`).sort()).to.deep.equal(['campaign:c2', 'campaign:c3', 'opportunity:o2']);
+    } finally {
+      await a.query('ROLLBACK');
+      await b.query('ROLLBACK');
+      a.release();
+      b.release();
+      await h.deps.pg.query('DELETE FROM search_outbox');
+    }
   });
 
   it('answers 503 problem bodies, not 500, when the API cannot reach Elasticsearch', async function () {
