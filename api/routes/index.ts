@@ -33,18 +33,20 @@ import { opportunityCurationRouter } from './opportunities/curation.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
-/** Mounts every route family at /v4 with the OpenAPI document of them all (Prometheus' /metrics, pages and explorers: api/app.ts). */
+/** Mounts every route family at /v4 with the OpenAPI document of them all (Prometheus' /metrics, pages and explorers, and the 405/501 answers: api/app.ts). */
 export function createRoutes(deps: ApiDeps): Router {
   const root = new Router();
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignAccessRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
     rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
     enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter, internalJobsRouter, creditsRouter, historicalRouter, diffsRouter, opportunityCurationRouter]) {
-    const router = family(deps);
-    v4.use(router.routes(), router.allowedMethods({ throw: true }));
+    v4.use(family(deps).routes());
   }
-  const openApi = openApiRouter(() => root);
-  v4.use(openApi.routes(), openApi.allowedMethods({ throw: true }));
-  root.use(v4.routes(), v4.allowedMethods({ throw: true }));
+  v4.use(openApiRouter(() => root).routes());
+  // Nested routes are copied into the parent's stack, so the app's one allowedMethods (api/app.ts)
+  // sees every matched route: per-family ones would add two functions per family to every
+  // request's middleware chain, which @koa/router composes (and koa-compose flattens, in time
+  // quadratic in its length) on every request.
+  root.use(v4.routes());
   return root;
 }
