@@ -4,7 +4,8 @@
  * docs/benchmarks/report.md (figures as printed, machine facts, versions) plus PNG charts of the
  * load test's latency distributions under docs/benchmarks/. Sizes default to runs of a few minutes
  * (each benchmark's own variables override them).
- * Options: BENCH_REPORT_ONLY=search,indexer,load (subset) BENCH_REPORT_DIR=docs/benchmarks
+ * Options: BENCH_REPORT_ONLY=search,indexer,load (subset; with it, the sections of the existing report
+ * that are not re-run are kept, marked with the date of their run) BENCH_REPORT_DIR=docs/benchmarks
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -56,11 +57,36 @@ function loadCharts(): string[] {
   return ['', '![load latency distribution per rate](load-latency.png)'];
 }
 
+const KEPT_NOTE = 'Kept from an earlier run of this report (not re-run this time; its own header gives its date and machine load).';
+
+/** The sections of an existing report (`## name (...)` up to the next section), by name. */
+function previousSections(): Map<string, string[]> {
+  const file = `${OUT}/report.md`;
+  const out = new Map<string, string[]>();
+  if (!existsSync(file)) return out;
+  let current: string[] | null = null;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const name = /^## (\S+) \(/.exec(line)?.[1];
+    if (name && SECTIONS.some((s) => s.name === name)) out.set(name, (current = [line]));
+    else if (line.startsWith('## ')) current = null;
+    else current?.push(line);
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const started = machineFacts();
+  const kept = ONLY ? previousSections() : new Map<string, string[]>();
   const parts: string[] = [];
-  for (const s of SECTIONS.filter((x) => !ONLY || ONLY.includes(x.name))) {
+  for (const s of SECTIONS) {
+    if (ONLY && !ONLY.includes(s.name)) {
+      const previous = kept.get(s.name);
+      if (!previous) continue;
+      const body = previous.slice(1).filter((l) => l !== KEPT_NOTE).join('\n').trim();
+      parts.push(previous[0]!, '', KEPT_NOTE, '', body, '');
+      continue;
+    }
     console.log(`\n=== bench ${s.name} ===`);
     const r = await runSection(s);
     parts.push(`## ${s.name} (${r.seconds.toFixed(0)} s${r.code === 0 ? '' : `, exit ${r.code}`})`, '', '```', r.output.trim(), '```');

@@ -80,29 +80,33 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
     const q = ctx.state['query'] as LeavesQuery;
     const live = await liveVerifiedRoot(q.chainId);
     const args = [q.chainId, live.root, q.tokenAddress.toLowerCase(), q.recipient?.toLowerCase() ?? null, q.campaignId?.toLowerCase() ?? null];
-    const { rows } = await deps.pg.query<{ recipient: string; campaign_id: string; reason: string; amount: string; claimed: string; total: number; opportunity_id: string | null; opportunity_name: string | null }>(
-      `${LEAVES_SQL},
+    const partsSql = `${LEAVES_SQL},
        parts AS (
          SELECT b.recipient, lower(b.campaign_id) AS campaign_id, b.reason, b.amount,
            CASE WHEN l.amount = 0 THEN 0 ELSE floor(b.amount * l.claimed / l.amount) END AS claimed
          FROM reward_breakdowns b JOIN leaves l ON l.recipient = b.recipient
-         WHERE b.chain_id = $1 AND b.root = $2 AND b.token = $3 AND ($5::text IS NULL OR lower(b.campaign_id) = $5))
-       SELECT p.recipient, p.campaign_id, p.reason, p.amount::text, p.claimed::text, count(*) OVER ()::int AS total, c.opportunity_id, o.identifier AS opportunity_name
-       FROM parts p LEFT JOIN campaigns c ON c.distribution_chain_id = $1 AND lower(c.campaign_id) = p.campaign_id LEFT JOIN opportunities o ON o.id = c.opportunity_id
-       ORDER BY ${orderBy(q, 'p')}, p.campaign_id, p.reason LIMIT $6 OFFSET $7`,
-      [...args, q.items, q.page * q.items],
-    );
+         WHERE b.chain_id = $1 AND b.root = $2 AND b.token = $3 AND ($5::text IS NULL OR lower(b.campaign_id) = $5))`;
+    // The page, and the count and summary of every matching breakdown (not of the page).
+    const [{ rows }, summary] = await Promise.all([
+      deps.pg.query<{ recipient: string; campaign_id: string; reason: string; amount: string; claimed: string; opportunity_id: string | null; opportunity_name: string | null }>(
+        `${partsSql}
+         SELECT p.recipient, p.campaign_id, p.reason, p.amount::text, p.claimed::text, c.opportunity_id, o.identifier AS opportunity_name
+         FROM parts p LEFT JOIN campaigns c ON c.distribution_chain_id = $1 AND lower(c.campaign_id) = p.campaign_id LEFT JOIN opportunities o ON o.id = c.opportunity_id
+         ORDER BY ${orderBy(q, 'p')}, p.campaign_id, p.reason LIMIT $6 OFFSET $7`,
+        [...args, q.items, q.page * q.items]),
+      deps.pg.query<{ total: number; amount: string; claimed: string }>(
+        `${partsSql} SELECT count(*)::int AS total, COALESCE(sum(amount), 0)::text AS amount, COALESCE(sum(claimed), 0)::text AS claimed FROM parts`, args),
+    ]);
     const opportunities: Record<string, { name: string | null; path: string }> = {};
     for (const r of rows) if (r.opportunity_id) opportunities[r.opportunity_id] = { name: r.opportunity_name, path: `/v4/opportunities/${r.opportunity_id}` };
-    const amount = rows.reduce((t, r) => t + BigInt(r.amount), 0n);
-    const claimed = rows.reduce((t, r) => t + BigInt(r.claimed), 0n);
+    const s = summary.rows[0]!;
     ctx.body = {
-      root: live.root, count: rows[0]?.total ?? 0,
+      root: live.root, count: s.total,
       breakdowns: rows.map((r) => ({
         tokenAddress: q.tokenAddress.toLowerCase(), recipient: r.recipient, campaignId: r.campaign_id, reason: r.reason, amount: r.amount, claimed: r.claimed,
         subCampaignId: null, lastProcessedTimestamp: live.timestamp, distributionChainId: q.chainId, opportunityId: r.opportunity_id,
       })),
-      summary: { total: rows.length, totalAmount: amount.toString(), totalClaimed: claimed.toString(), positiveAmount: (amount - claimed).toString(), negativeAmount: '0' },
+      summary: { total: s.total, totalAmount: s.amount, totalClaimed: s.claimed, positiveAmount: (BigInt(s.amount) - BigInt(s.claimed)).toString(), negativeAmount: '0' },
       opportunities,
     };
   });

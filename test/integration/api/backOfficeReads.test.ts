@@ -59,6 +59,9 @@ describe('back-office reads: historical diffs and reward-tree leaves', function 
       [A, TOKEN, '100', '200', '100'], [B, TOKEN, '0', '50', '50'], [B, OTHER_TOKEN, '0', '7', '7'],
     ]);
     expect(res.body.count).to.equal(3);
+    const past = await h.request().get(`/v4/historical/campaign/${C1}`).query({ chainId: CHAIN, startDate: '1500', endDate: '2500', page: 5, items: 2 }).set(BO).expect(200);
+    expect(past.body.breakdowns, 'a page past the end is empty').to.deep.equal([]);
+    expect(past.body.count, 'and still counts every breakdown').to.equal(3);
   });
 
   it('diffs a recipient, with a null start root before the first one', async function () {
@@ -95,6 +98,13 @@ describe('back-office reads: historical diffs and reward-tree leaves', function 
     expect(res.body.breakdowns.map((b: Record<string, string>) => [b.campaignId, b.amount, b.claimed])).to.deep.equal([[C1, '200', '80'], [C2, '100', '40']]);
     const one = await h.request().get('/v4/diffs/leaf-breakdowns').query({ chainId: CHAIN, tokenAddress: TOKEN, campaignId: C2 }).set(BO).expect(200);
     expect(one.body.count).to.equal(1);
+    // Count and summary cover every matching breakdown, whatever the page: A's C1 200 (80 claimed) + C2 100 (40) + B's C1 50 (50).
+    const whole = { total: 3, totalAmount: '350', totalClaimed: '170', positiveAmount: '180', negativeAmount: '0' };
+    const first = await h.request().get('/v4/diffs/leaf-breakdowns').query({ chainId: CHAIN, tokenAddress: TOKEN, items: 1 }).set(BO).expect(200);
+    expect(first.body.breakdowns).to.have.length(1);
+    expect([first.body.count, first.body.summary]).to.deep.equal([3, whole]);
+    const past = await h.request().get('/v4/diffs/leaf-breakdowns').query({ chainId: CHAIN, tokenAddress: TOKEN, items: 2, page: 9 }).set(BO).expect(200);
+    expect([past.body.breakdowns, past.body.count, past.body.summary]).to.deep.equal([[], 3, whole]);
     const tokens = await h.request().get('/v4/diffs/leaf-tokens').query({ chainId: CHAIN }).set(BO).expect(200);
     expect(tokens.body.map((t: { symbol: string }) => t.symbol)).to.deep.equal(['OTH', 'RWD']);
     await h.request().get('/v4/diffs/leaf-tokens').query({ chainId: 999 }).set(BO).expect(404);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { forgetChainRows } from '../../../api/chainRecords.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 type Protocol = { id: string; name: string; dailyRewards: number; numberOfLiveCampaigns: number; tags: string[] } & Record<string, unknown>;
@@ -62,11 +63,13 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
     expect(await list({ opportunityChain: 31337 })).to.have.length(4);
     expect(await list({ opportunityChain: '999' })).to.deep.equal([]);
     await demo.h.deps.pg.query('UPDATE chains SET is_test = true WHERE id = 31337');
+    forgetChainRows(demo.h.apiPg); // the API keeps chain rows for a while
     try {
       expect(await list({})).to.deep.equal([]);
       expect(await list({ test: true })).to.have.length(4);
     } finally {
       await demo.h.deps.pg.query('UPDATE chains SET is_test = false WHERE id = 31337');
+        forgetChainRows(demo.h.apiPg);
     }
   });
 
