@@ -41,6 +41,8 @@ const MAX_MEASURE_SECONDS = process.env['BENCH_MAX_MEASURE_SECONDS'] ? envInt('B
 const TIMEOUT_MS = 30_000;
 const PATHS = ['api', 'es', 'pg'] as const;
 type Path = (typeof PATHS)[number];
+/** The other cyclic succession of the three paths (see measure). */
+const ORDER_REVERSED: readonly Path[] = ['api', 'pg', 'es'];
 
 /** Indexes a fair PostgreSQL competitor would add for these queries (bench database only). */
 const PG_INDEXES = [
@@ -67,7 +69,13 @@ async function runOnce(t: BenchTargets, kind: Kind, path: Path, jitter: number):
   return performance.now() - t0;
 }
 
-/** Warm-up, then REQUESTS rounds; each round runs every kind through the three paths in a rotating order so noise spreads evenly. */
+/**
+ * Warm-up, then REQUESTS rounds; each round runs every kind through the three paths in a rotating
+ * order so noise spreads evenly. Rotation alone would keep one cyclic succession (API after
+ * PostgreSQL, raw ES after the API, ...): the request right after a heavy PostgreSQL query meets
+ * cold CPU caches and parked Elasticsearch threads, and would nearly always be the API's. Even
+ * rounds rotate API → ES → PG, odd rounds API → PG → ES, so every path follows each other path equally often.
+ */
 async function measure(t: BenchTargets): Promise<Map<string, Record<Path, number[]>>> {
   const samples = new Map(KINDS.map((k) => [k.name, { api: [] as number[], es: [] as number[], pg: [] as number[] }]));
   let jitter = 0;
@@ -81,7 +89,8 @@ async function measure(t: BenchTargets): Promise<Map<string, Record<Path, number
     }
     for (const kind of KINDS) {
       for (let p = 0; p < PATHS.length; p++) {
-        const path = PATHS[(round + KINDS.indexOf(kind) + p + WARMUP * 3) % PATHS.length]!;
+        const order = (round + WARMUP) % 2 === 0 ? PATHS : ORDER_REVERSED;
+        const path = order[(Math.floor((round + WARMUP) / 2) + KINDS.indexOf(kind) + p) % order.length]!;
         const elapsed = await runOnce(t, kind, path, ++jitter);
         if (round >= 0) samples.get(kind.name)![path].push(elapsed);
       }
