@@ -91,7 +91,7 @@ export const syncCampaigns: Job = {
   },
 };
 
-/** Campaigns read per run at most: the configured log range, this many times. */
+/** Blocks read per chain and run at most: the configured log range, this many times. */
 const MAX_RANGES_PER_RUN = 1000;
 
 type Fetched = Awaited<ReturnType<typeof fetchBatch>>;
