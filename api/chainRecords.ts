@@ -8,39 +8,45 @@ const FRESH_MS = 2000;
 /** Older rows, up to this age, are served while one refresh runs in the background; older still, a request waits for fresh ones. */
 const STALE_MS = 60_000;
 
-type Entry = { key: string; loadedAt: number; rows: Promise<ChainRow[]>; refreshing: boolean };
+/** The chains as every read route needs them, derived once per load. */
+export type ChainContext = { rows: ChainRow[]; chains: Map<number, ChainRecord>; testChainIds: number[] };
+
+type Entry = { key: string; loadedAt: number; context: Promise<ChainContext>; refreshing: boolean };
 const cache = new WeakMap<PgPool, Entry>();
 
 function load(deps: Pick<ApiDeps, 'pg' | 'config'>, key: string, now: number): Entry {
-  const entry: Entry = { key, loadedAt: Date.now(), rows: listChains(deps.pg, deps.config.chains.map((c) => c.id), now), refreshing: false };
-  entry.rows.catch(() => cache.get(deps.pg) === entry && cache.delete(deps.pg));
+  const context = listChains(deps.pg, deps.config.chains.map((c) => c.id), now).then((rows) => ({
+    rows, chains: new Map(rows.map((r) => [r.id, toChainRecord(r)])), testChainIds: rows.filter((r) => r.isTest).map((r) => r.id),
+  }));
+  const entry: Entry = { key, loadedAt: Date.now(), context, refreshing: false };
+  entry.context.catch(() => cache.get(deps.pg) === entry && cache.delete(deps.pg));
   return entry;
 }
 
 /**
- * The configured chains' rows as of `now`, shared by every request: each read route needs them
- * (chain records, test chains), and counting live campaigns per chain takes ~20 ms at a million
+ * The configured chains as of `now` (rows, Chain records by id, test chain ids), shared by every
+ * request: each read route needs them, and counting live campaigns per chain takes ~20 ms at a million
  * campaigns (bench:search). Rows are reused for 2 s, then served stale for up to a minute while a
  * single background refresh replaces them, so no request waits for the count after the first.
  * A caller-set clock (`deps.now`, tests) keys the rows by its ten-second bucket instead.
  */
-export function currentChainRows(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<ChainRow[]> {
+export function currentChainContext(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<ChainContext> {
   const key = deps.now ? `${now}`.slice(0, -1) : 'wall-clock';
   const hit = cache.get(deps.pg);
   const age = hit ? Date.now() - hit.loadedAt : Infinity;
-  if (hit && hit.key === key && age < FRESH_MS) return hit.rows;
+  if (hit && hit.key === key && age < FRESH_MS) return hit.context;
   if (hit && hit.key === key && age < STALE_MS) {
     if (!hit.refreshing) {
       hit.refreshing = true;
       const next = load(deps, key, now);
       // Swapped in once loaded; a failed refresh leaves the stale rows (and lets the next request try again).
-      next.rows.then(() => cache.set(deps.pg, next), () => (hit.refreshing = false));
+      next.context.then(() => cache.set(deps.pg, next), () => (hit.refreshing = false));
     }
-    return hit.rows;
+    return hit.context;
   }
   const entry = load(deps, key, now);
   cache.set(deps.pg, entry);
-  return entry.rows;
+  return entry.context;
 }
 
 /** Drops the rows kept for `pg` (after changing the chains table directly, as tests do). */
@@ -48,7 +54,12 @@ export function forgetChainRows(pg: PgPool): void {
   cache.delete(pg);
 }
 
-/** The configured chains as Chain records keyed by id (currentChainRows, serialized). */
+/** The configured chains' rows (currentChainContext). */
+export async function currentChainRows(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<ChainRow[]> {
+  return (await currentChainContext(deps, now)).rows;
+}
+
+/** The configured chains as Chain records keyed by id (currentChainContext). */
 export async function currentChainRecords(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<Map<number, ChainRecord>> {
-  return new Map((await currentChainRows(deps, now)).map((r) => [r.id, toChainRecord(r)]));
+  return (await currentChainContext(deps, now)).chains;
 }

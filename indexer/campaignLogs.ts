@@ -1,6 +1,6 @@
 import { formatLog, parseEventLogs, toEventSelector, type Hex, type Log, type RpcLog } from 'viem';
 import { CAMPAIGN_EVENTS, newCampaignEvent } from './abis/distributionCreator.js';
-import { decodeCampaignOverride, decodeCampaignReallocation, decodeNewCampaign, DecodeError, type CampaignOverrideEvent, type CampaignReallocationEvent, type NewCampaignEvent } from './decode.js';
+import { decodeCampaignOverride, decodeCampaignReallocation, decodeNewCampaign, positionOf, type CampaignOverrideEvent, type CampaignReallocationEvent, type NewCampaignEvent } from './decode.js';
 import { decodeCampaignTupleData } from './newCampaignData.js';
 
 /** A range's DistributionCreator events, each list in chain order; NewCampaign addresses lower-case. */
@@ -8,13 +8,12 @@ export type CampaignLogs = { newCampaigns: NewCampaignEvent[]; overrides: Campai
 
 const NEW_CAMPAIGN_TOPIC = toEventSelector(newCampaignEvent);
 
-/** Pure: the position of a log as the node sent it (hex quantities); pending logs are refused. */
-function rawPositionOf(chainId: number, log: RpcLog) {
-  if (log.blockNumber === null || !log.blockHash || !log.transactionHash || log.logIndex === null) {
-    throw new DecodeError(`NewCampaign log without block position on chain ${chainId}`);
-  }
-  return { chainId, blockNumber: parseInt(log.blockNumber, 16), blockHash: log.blockHash, txHash: log.transactionHash, logIndex: parseInt(log.logIndex, 16) };
-}
+/** Pure: the position of a log as the node sent it (hex quantities), through positionOf (pending logs are refused). */
+const rawPositionOf = (chainId: number, { blockNumber, blockHash, transactionHash, logIndex }: RpcLog) =>
+  positionOf(chainId, { blockNumber: blockNumber === null ? null : BigInt(blockNumber), blockHash, transactionHash, logIndex: logIndex === null ? null : parseInt(logIndex, 16) }, 'NewCampaign');
+
+/** Every event of a range, whatever its kind (block numbers and hashes are read from all of them). */
+export const allCampaignEvents = (logs: CampaignLogs) => [...logs.newCampaigns, ...logs.overrides, ...logs.reallocations];
 
 const lowerCaseAddresses = (e: NewCampaignEvent): NewCampaignEvent => ({ ...e, creator: e.creator.toLowerCase() as Hex, rewardToken: e.rewardToken.toLowerCase() as Hex });
 

@@ -25,7 +25,7 @@ export class DecodeError extends Error {
 }
 
 /** Pure: the chain position of a viem log; pending logs (no block) are refused. */
-export function positionOf(chainId: number, log: RawLog<unknown>, eventName: string): LogPosition {
+export function positionOf(chainId: number, log: Omit<RawLog<unknown>, 'args'>, eventName: string): LogPosition {
   if (log.blockNumber === null || !log.blockHash || !log.transactionHash || log.logIndex === null) {
     throw new DecodeError(`${eventName} log without block position on chain ${chainId}`);
   }

@@ -1,5 +1,5 @@
 import { formatLog, parseEventLogs, toEventSelector, toHex, type AbiEvent, type Address, type Log, type ParseEventLogsReturnType, type PublicClient, type RpcLog } from 'viem';
-import type { LogSpan } from './logSpan.js';
+import { createLogSpan, type LogSpan } from './logSpan.js';
 import type { BlockRange } from './plan.js';
 import { withRetry } from './retry.js';
 import { isRangeTooLargeError, isRetryableRpcError } from './rpc.js';
@@ -27,27 +27,21 @@ function requestLogs<E extends readonly AbiEvent[]>({ client, address, events, r
 }
 
 /**
- * eth_getLogs over an inclusive block range. A node refusing the range's size (block range, result
- * count or response size) gets the range halved at once (adaptive splitting, never retried as is);
- * transient failures are retried up to `retries` times; anything else propagates.
- * @returns the logs as the node sent them (hex quantities), in chain order.
+ * eth_getLogs over an inclusive block range, decoded by viem (logs of none of `events` are dropped,
+ * as parseEventLogs strict does). A node refusing a span as too large (block range, result count or
+ * response size) gets it halved at once and the walk goes on at that span (fetchNextLogs, never
+ * retried as is); transient failures are retried up to `retries` times; anything else propagates.
  */
-export async function fetchLogsAdaptive<E extends readonly AbiEvent[]>(params: GetLogsAdaptiveParams<E>): Promise<RpcLog[]> {
-  const { range } = params;
-  try {
-    return await requestLogs(params);
-  } catch (error) {
-    if (range.to === range.from || !isRangeTooLargeError(error)) throw error;
-    const mid = Math.floor((range.from + range.to) / 2);
-    const left = await fetchLogsAdaptive({ ...params, range: { from: range.from, to: mid } });
-    const right = await fetchLogsAdaptive({ ...params, range: { from: mid + 1, to: range.to } });
-    return left.concat(right);
-  }
-}
-
-/** fetchLogsAdaptive, decoded by viem (logs of none of `events` are dropped, as parseEventLogs strict does). */
 export async function getLogsAdaptive<const E extends readonly AbiEvent[]>(params: GetLogsAdaptiveParams<E>): Promise<ParseEventLogsReturnType<E, undefined, true>> {
-  const raw = await fetchLogsAdaptive(params);
+  const { range, ...rest } = params;
+  const blocks = range.to - range.from + 1;
+  const span = createLogSpan({ max: blocks, initial: blocks });
+  const raw: RpcLog[] = [];
+  for (let from = range.from; from <= range.to;) {
+    const next = await fetchNextLogs({ ...rest, from, limit: range.to, span });
+    for (const log of next.logs) raw.push(log);
+    from = next.range.to + 1;
+  }
   return parseEventLogs({ abi: params.events, logs: raw.map((l) => formatLog(l) as Log), strict: true }) as ParseEventLogsReturnType<E, undefined, true>;
 }
 

@@ -1,5 +1,5 @@
 import { CAMPAIGN_EVENTS } from '../indexer/abis/distributionCreator.js';
-import { decodeCampaignLogs } from '../indexer/campaignLogs.js';
+import { allCampaignEvents, decodeCampaignLogs } from '../indexer/campaignLogs.js';
 import { fetchNextLogs } from '../indexer/getLogsAdaptive.js';
 import { createLogSpan, type LogSpan } from '../indexer/logSpan.js';
 import { readTokenMetadata } from '../indexer/readTokenMetadata.js';
@@ -76,15 +76,14 @@ export const syncCampaigns: Job = {
           progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
         }
       } catch (error) {
-        // A prefetch still in flight is not needed any more; its failure is not this one's.
-        next?.catch(() => undefined);
         if (!(error instanceof ReorgDetectedError)) throw error;
         // The blocks job rolls the chain back; this chain resumes from its cursor on the next run.
         counts.reorgRetries += 1;
         deps.logger.warn({ msg: 'batch refused: chain reorganized under it', chain_id: chain.id, reason: error.message });
+      } finally {
+        // A prefetch still in flight (after a failure, a reorg or an abort) is not needed; its own failure is not reported.
+        next?.catch(() => undefined);
       }
-      // Aborted between ranges: let the prefetch settle quietly.
-      next?.catch(() => undefined);
     }
     const { published, deleted } = await projectOutbox({ ...deps });
     return { ranges, counts: { ...counts, published, deleted } };
@@ -108,8 +107,7 @@ async function fetchBatch(deps: JobDeps, { chain, client }: ChainClient, { from,
   const t0 = performance.now();
   const { range, logs } = await fetchNextLogs({ client, address: chain.distributionCreator, events: CAMPAIGN_EVENTS, from, limit, span, retries: deps.config.indexer.rpcRetries, signal: deps.signal });
   const events = decodeCampaignLogs(chain.id, logs);
-  const blocks = [...events.newCampaigns, ...events.overrides, ...events.reallocations].map((e) => e.blockNumber);
-  const timestamps = await loadBlockTimestamps(deps.pg, chain.id, blocks);
+  const timestamps = await loadBlockTimestamps(deps.pg, chain.id, allCampaignEvents(events).map((e) => e.blockNumber));
   return { range, events, timestamps, ms: performance.now() - t0 };
 }
 
@@ -119,7 +117,7 @@ function transformBatch(chainId: number, { events, timestamps }: Awaited<ReturnT
   const overrides = toOverrideRows(events.overrides, timestamps);
   const reallocations = toReallocationRows(events.reallocations, timestamps);
   const configs = [...campaigns, ...overrides];
-  const blockHashes = new Map([...events.newCampaigns, ...events.overrides, ...events.reallocations].map((e) => [e.blockNumber, e.blockHash as string]));
+  const blockHashes = new Map(allCampaignEvents(events).map((e) => [e.blockNumber, e.blockHash as string]));
   // Targets on this chain are tokens too (names of opportunities); identifiers that are not addresses are skipped.
   const tokenAddresses = [...campaigns.map((c) => c.rewardToken), ...configs.filter((c) => c.computeChainId === chainId && /^0x[0-9a-f]{40}$/.test(c.mainParameter)).map((c) => c.mainParameter)];
   return { campaigns, overrides, reallocations, opportunities: toOpportunityRows(configs), blockHashes, tokenAddresses };

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { servePackageAssets } from '../static/packageAssets.js';
+import { servePackageAssets, serveScript } from '../static/packageAssets.js';
 
 const ASSETS = '/docs/assets';
 
@@ -34,10 +34,7 @@ export function docsRouter(): Router {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = DOCS_HTML;
   });
-  router.get(`${ASSETS}/init.js`, (ctx) => {
-    ctx.type = 'application/javascript; charset=utf-8';
-    ctx.body = INIT_JS;
-  });
+  serveScript(router, `${ASSETS}/init.js`, INIT_JS);
   servePackageAssets(router, ASSETS, {
     'swagger-ui.css': { pkg: 'swagger-ui-dist', file: 'swagger-ui.css', type: 'text/css; charset=utf-8' },
     'swagger-ui-bundle.js': { pkg: 'swagger-ui-dist', file: 'swagger-ui-bundle.js', type: 'application/javascript; charset=utf-8' },

@@ -4,7 +4,8 @@ import type { ChainRecord } from '../../indexer/documents/records.js';
 import { indexNames } from '../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../deps.js';
 import { serializeCampaign } from '../routes/campaigns/serialize.js';
-import { loadCampaignsOf, loadChainContext, loadOpportunityDocuments } from '../routes/opportunities/readContext.js';
+import { loadCampaignsOf, loadOpportunityDocuments } from '../routes/opportunities/readContext.js';
+import { currentChainContext } from '../chainRecords.js';
 import { serializeOpportunity } from '../routes/opportunities/serialize.js';
 import { searchOnce } from '../search/searchOnce.js';
 
@@ -28,7 +29,7 @@ export type Loaders = {
 export function createLoaders(deps: ApiDeps): Loaders {
   const now = nowSeconds(deps);
   let chainsOnce: Promise<Map<number, ChainRecord>> | undefined;
-  const chains = () => (chainsOnce ??= loadChainContext(deps, now).then((c) => c.chains));
+  const chains = () => (chainsOnce ??= currentChainContext(deps, now).then((c) => c.chains));
   const campaignsIndex = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
   return {
     chains,

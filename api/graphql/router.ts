@@ -4,7 +4,7 @@ import type { Context, Next } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import type { AuthState } from '../identity/types.js';
 import { createProofCache } from '../routes/users/proofs.js';
-import { servePackageAssets } from '../static/packageAssets.js';
+import { servePackageAssets, serveScript } from '../static/packageAssets.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlHtml, GRAPHIQL_INIT_JS } from './graphiql.js';
 import { queryLimitsRule } from './limits.js';
@@ -44,10 +44,7 @@ export function graphqlRouter(deps: ApiDeps): Router {
     ctx.body = graphiqlHtml(ASSETS);
   });
   router.post(GRAPHQL_PATH, (ctx, next) => handle(ctx, next));
-  router.get(`${ASSETS}/init.js`, (ctx) => {
-    ctx.type = 'application/javascript; charset=utf-8';
-    ctx.body = GRAPHIQL_INIT_JS;
-  });
+  serveScript(router, `${ASSETS}/init.js`, GRAPHIQL_INIT_JS);
   servePackageAssets(router, ASSETS, {
     'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'application/javascript; charset=utf-8' },
     'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'application/javascript; charset=utf-8' },

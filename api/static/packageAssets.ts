@@ -31,3 +31,11 @@ export function servePackageAssets(router: Router, prefix: string, assets: Recor
     ctx.body = body;
   });
 }
+
+/** Mounts GET `path` answering a script of our own (a page's start-up code beside its package assets). */
+export function serveScript(router: Router, path: string, script: string): void {
+  router.get(path, (ctx) => {
+    ctx.type = 'application/javascript; charset=utf-8';
+    ctx.body = script;
+  });
+}

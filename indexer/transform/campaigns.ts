@@ -53,14 +53,11 @@ function timestampOf(e: LogPosition, blockTimestamps: ReadonlyMap<number, number
  * program mostly repeat one data payload (same pool or token), and decoding plus hashing was most
  * of the indexer's CPU time per campaign (bench:peer). The decoded value is frozen: it is shared.
  */
-const decodeRemembered = boundedMemo((key: string): Readonly<DecodedCampaignData> => {
-  const colon = key.indexOf(':');
-  return deepFreeze(decodeCampaignData(Number(key.slice(0, colon)), key.slice(colon + 1) as Hex));
-});
-const opportunityIdRemembered = boundedMemo((key: string) => {
-  const [chainId, type, identifier] = key.split('\n') as [string, string, string];
-  return opportunityDbId(Number(chainId), type, identifier);
-});
+const decodeRemembered = boundedMemo(
+  (campaignType: number, campaignData: Hex): Readonly<DecodedCampaignData> => deepFreeze(decodeCampaignData(campaignType, campaignData)),
+  (campaignType, campaignData) => `${campaignType}:${campaignData}`,
+);
+const opportunityIdRemembered = boundedMemo(opportunityDbId, (chainId, type, identifier) => `${chainId}\n${type}\n${identifier}`);
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -75,7 +72,7 @@ function deepFreeze<T>(value: T): T {
  * compute chain + type name + identifier (the data's pool/vault/token, else the campaign id).
  */
 export function toConfiguration(c: { distributionChainId: number; campaignId: string; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex }): Configuration {
-  const decoded = decodeRemembered(`${c.campaignType}:${c.campaignData}`);
+  const decoded = decodeRemembered(c.campaignType, c.campaignData);
   const computeChainId = decoded.computeChainId ?? c.distributionChainId;
   const mainParameter = decoded.mainParameter ?? c.campaignId.toLowerCase();
   return {
@@ -85,7 +82,7 @@ export function toConfiguration(c: { distributionChainId: number; campaignId: st
     endTimestamp: c.startTimestamp + c.duration,
     campaignData: c.campaignData,
     mainParameter,
-    opportunityId: opportunityIdRemembered(`${computeChainId}\n${campaignTypeName(c.campaignType)}\n${mainParameter}`),
+    opportunityId: opportunityIdRemembered(computeChainId, campaignTypeName(c.campaignType), mainParameter),
     parentCampaignId: decoded.parentCampaignId ? campaignDbId(c.distributionChainId, decoded.parentCampaignId) : null,
     params: decoded.decodeError ? { ...decoded.params, decodeError: decoded.decodeError } : decoded.params,
   };

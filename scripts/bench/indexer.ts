@@ -21,14 +21,13 @@ import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { rawGetLogs } from './rawGetLogs.js';
 import { benchChainConfig, CAMPAIGNS_PER_TX, createCampaigns, startCampaignDevnet } from './campaignDevnet.js';
+import { percentile } from './benchParams.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
 const PREFIX = 'bench';
 const sizes = (process.env['BENCH_SIZES'] ?? '10000,100000').split(',').map(Number);
 const freshnessSamples = Number(process.env['BENCH_FRESHNESS_SAMPLES'] ?? 40);
 const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench' });
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function benchSize(n: number): Promise<void> {
   const { devnet, stack, createSeconds } = await startCampaignDevnet({ chainId: 31337, campaigns: n });

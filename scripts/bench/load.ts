@@ -25,26 +25,22 @@ import { benchChainConfigs, createRandom, BENCH_CHAINS } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
 import { pickRequest, type MixTargets } from './loadMix.js';
 import { startBenchApi } from './apiProcess.js';
+import { envPositiveNumber } from './benchParams.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_load';
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 const PREFIX = 'benchload';
 const BACK_OFFICE_TOKEN = 'bench-load-back-office-token-0123456789';
-const num = (name: string, fallback: number) => {
-  const v = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
-  return v;
-};
-const OPPORTUNITIES = num('BENCH_LOAD_OPPORTUNITIES', 20_000);
-const CAMPAIGNS = num('BENCH_LOAD_CAMPAIGNS', 100_000);
-const START_RPS = num('BENCH_LOAD_START_RPS', 10);
-const FACTOR = num('BENCH_LOAD_FACTOR', 1.5);
-const MAX_STEPS = num('BENCH_LOAD_MAX_STEPS', 12);
-const STEP_SECONDS = num('BENCH_LOAD_STEP_SECONDS', 10);
-const CONNECTIONS = num('BENCH_LOAD_CONNECTIONS', 64);
-const P99_LIMIT_MS = num('BENCH_LOAD_P99_MS', 200);
-const SEED = num('BENCH_SEED', 42);
+const OPPORTUNITIES = envPositiveNumber('BENCH_LOAD_OPPORTUNITIES', 20_000);
+const CAMPAIGNS = envPositiveNumber('BENCH_LOAD_CAMPAIGNS', 100_000);
+const START_RPS = envPositiveNumber('BENCH_LOAD_START_RPS', 10);
+const FACTOR = envPositiveNumber('BENCH_LOAD_FACTOR', 1.5);
+const MAX_STEPS = envPositiveNumber('BENCH_LOAD_MAX_STEPS', 12);
+const STEP_SECONDS = envPositiveNumber('BENCH_LOAD_STEP_SECONDS', 10);
+const CONNECTIONS = envPositiveNumber('BENCH_LOAD_CONNECTIONS', 64);
+const P99_LIMIT_MS = envPositiveNumber('BENCH_LOAD_P99_MS', 200);
+const SEED = envPositiveNumber('BENCH_SEED', 42);
 const OUT_DIR = process.env['BENCH_OUT_DIR'] ?? `${ROOT}.data/bench`;
 const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench-load' });
 

@@ -19,6 +19,7 @@ import { createPgPool } from '../../internal/pg.js';
 import { assertServerVersion, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi } from './apiProcess.js';
+import { envPositiveInt, percentile } from './benchParams.js';
 import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
 import { httpGet, KINDS, toFilters, type BenchTargets, type Kind } from './searchQueries.js';
@@ -26,18 +27,13 @@ import { httpGet, KINDS, toFilters, type BenchTargets, type Kind } from './searc
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_search';
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 const PREFIX = 'benchsearch';
-const envInt = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-};
-const OPPORTUNITIES = envInt('BENCH_OPPORTUNITIES', 200_000);
-const CAMPAIGNS = envInt('BENCH_CAMPAIGNS', 1_000_000);
-const REQUESTS = envInt('BENCH_REQUESTS', 300);
-const WARMUP = envInt('BENCH_WARMUP', 30);
-const SEED = envInt('BENCH_SEED', 42);
+const OPPORTUNITIES = envPositiveInt('BENCH_OPPORTUNITIES', 200_000);
+const CAMPAIGNS = envPositiveInt('BENCH_CAMPAIGNS', 1_000_000);
+const REQUESTS = envPositiveInt('BENCH_REQUESTS', 300);
+const WARMUP = envPositiveInt('BENCH_WARMUP', 30);
+const SEED = envPositiveInt('BENCH_SEED', 42);
 /** Optional cap on the measuring phase; fewer rounds than BENCH_REQUESTS are then reported as such. */
-const MAX_MEASURE_SECONDS = process.env['BENCH_MAX_MEASURE_SECONDS'] ? envInt('BENCH_MAX_MEASURE_SECONDS', 1) : Infinity;
+const MAX_MEASURE_SECONDS = process.env['BENCH_MAX_MEASURE_SECONDS'] ? envPositiveInt('BENCH_MAX_MEASURE_SECONDS', 1) : Infinity;
 const TIMEOUT_MS = 30_000;
 const PATHS = ['api', 'es', 'pg'] as const;
 type Path = (typeof PATHS)[number];
@@ -54,7 +50,6 @@ const PG_INDEXES = [
 ];
 
 const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench-search' });
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 

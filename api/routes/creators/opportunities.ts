@@ -6,7 +6,7 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { searchPage } from '../../search/searchPage.js';
 import { buildCountQuery, buildOpportunityListQuery } from '../opportunities/query.js';
-import { loadChainContext } from '../opportunities/readContext.js';
+import { currentChainContext } from '../../chainRecords.js';
 import type { OppFilters } from '../opportunities/schema.js';
 import { serializeOpportunity } from '../opportunities/serialize.js';
 import type { CreatorParams } from './schema.js';
@@ -33,7 +33,7 @@ export function creatorOpportunitiesHandler(deps: ApiDeps) {
     const addresses = await creatorAddresses(deps, ctx);
     const q = ctx.state.query as OppFilters;
     const now = nowSeconds(deps);
-    const { chains, testChainIds } = await loadChainContext(deps, now);
+    const { chains, testChainIds } = await currentChainContext(deps, now);
     const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
     const docs = await searchPage<OpportunityDocument>({ es: deps.es, index, query: scopeToCreator(query, addresses) as never, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
     ctx.body = docs.map((d) => serializeOpportunity(d, chains, now));
@@ -46,7 +46,7 @@ export function creatorOpportunitiesCountHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const addresses = await creatorAddresses(deps, ctx);
     const now = nowSeconds(deps);
-    const { testChainIds } = await loadChainContext(deps, now);
+    const { testChainIds } = await currentChainContext(deps, now);
     const { query } = buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds });
     const res = await deps.es.count({ index, query: scopeToCreator(query, addresses) as never }, { requestTimeout: deps.config.esRequestTimeoutMs });
     if (res._shards.failed > 0) throw new ServiceUnavailableError('elasticsearch');

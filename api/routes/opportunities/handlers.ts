@@ -7,7 +7,8 @@ import { searchPage } from '../../search/searchPage.js';
 import { binEdges } from './bins.js';
 import { buildAggregateQuery, buildBinsQuery, buildCountQuery, buildExtremumQuery, buildOpportunityListQuery, buildStatsQuery } from './query.js';
 import { searchOnce } from '../../search/searchOnce.js';
-import { loadCampaignsOf, loadChainContext } from './readContext.js';
+import { loadCampaignsOf } from './readContext.js';
+import { currentChainContext } from '../../chainRecords.js';
 import type { GroupField, NumericField, OppFilters } from './schema.js';
 import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity } from './serialize.js';
 
@@ -19,7 +20,7 @@ const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'oppo
  */
 export async function listOpportunities(deps: ApiDeps, q: OppFilters) {
   const now = nowSeconds(deps);
-  const { chains, testChainIds } = await loadChainContext(deps, now);
+  const { chains, testChainIds } = await currentChainContext(deps, now);
   const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
   const docs = await searchPage<OpportunityDocument>({ es: deps.es, index: readIndex(deps), query, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
   const records = docs.map((d) => serializeOpportunity(d, chains, now));
@@ -39,7 +40,7 @@ export function listOpportunitiesHandler(deps: ApiDeps) {
 export function countOpportunitiesHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const now = nowSeconds(deps);
-    const { testChainIds } = await loadChainContext(deps, now);
+    const { testChainIds } = await currentChainContext(deps, now);
     const timeoutMs = deps.config.esRequestTimeoutMs;
     const res = await deps.es.count({ index: readIndex(deps), ...buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds }) }, { requestTimeout: timeoutMs });
     if (res._shards.failed > 0) throw new ServiceUnavailableError('elasticsearch');
@@ -52,7 +53,7 @@ export function binsHandler(deps: ApiDeps, metric: NumericField) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as OppFilters;
     const now = nowSeconds(deps);
-    const { testChainIds } = await loadChainContext(deps, now);
+    const { testChainIds } = await currentChainContext(deps, now);
     const stats = await searchOnce<never>(deps, readIndex(deps), buildStatsQuery(q, metric, now, { testChainIds }));
     const { min, max } = stats.aggregations!['stats'] as { min: number | null; max: number | null };
     const edges = binEdges(metric, min, max);
@@ -67,7 +68,7 @@ export function aggregateHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const field = (ctx.state.params as { field: NumericField | GroupField }).field;
     const now = nowSeconds(deps);
-    const { testChainIds } = await loadChainContext(deps, now);
+    const { testChainIds } = await currentChainContext(deps, now);
     const res = await searchOnce<never>(deps, readIndex(deps), buildAggregateQuery(ctx.state.query as OppFilters, field, now, { testChainIds }));
     const aggs = res.aggregations as Record<string, { value?: number | null; buckets?: never[] }>;
     ctx.body = aggs['groups'] ? serializeGroups(aggs['groups'].buckets!) : { sum: serializeDecimal(aggs['value']!.value ?? 0) };
@@ -79,7 +80,7 @@ export function extremumHandler(deps: ApiDeps, kind: 'max' | 'min') {
   return async (ctx: Context): Promise<void> => {
     const field = (ctx.state.params as { field: NumericField }).field;
     const now = nowSeconds(deps);
-    const { testChainIds } = await loadChainContext(deps, now);
+    const { testChainIds } = await currentChainContext(deps, now);
     const res = await searchOnce<never>(deps, readIndex(deps), buildExtremumQuery(ctx.state.query as OppFilters, kind, field, now, { testChainIds }));
     ctx.body = { [kind]: serializeDecimal((res.aggregations!['value'] as { value: number | null }).value) };
   };

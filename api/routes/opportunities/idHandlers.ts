@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { loadOpportunityCampaignTree, loadOpportunityHistory, type HistoryMetric } from '../../../indexer/store/opportunityHistory.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { getOpportunityDocument, loadCampaignsOf, loadChainContext } from './readContext.js';
+import { getOpportunityDocument, loadCampaignsOf } from './readContext.js';
+import { currentChainContext } from '../../chainRecords.js';
 import type { OpportunityCampaignsQuery, OpportunityStatusFilter, RecordsQuery } from './schema.js';
 import { serializeOpportunity } from './serialize.js';
 import { buildStoringIdTrees } from './storingIds.js';
@@ -11,7 +12,7 @@ const pathId = (ctx: Context) => (ctx.state.params as { id: string }).id;
 /** One Opportunity record by numeric or composite id; NotFoundError when absent. */
 export async function getOpportunity(deps: ApiDeps, id: string) {
   const now = nowSeconds(deps);
-  const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, id), loadChainContext(deps, now)]);
+  const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, id), currentChainContext(deps, now)]);
   return serializeOpportunity(doc, chains, now);
 }
 
@@ -27,7 +28,7 @@ export function opportunityCampaignsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as OpportunityCampaignsQuery;
     const now = nowSeconds(deps);
-    const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, pathId(ctx)), loadChainContext(deps, now)]);
+    const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, pathId(ctx)), currentChainContext(deps, now)]);
     const campaigns = q.campaigns ? (await loadCampaignsOf(deps, [doc.id], chains)).get(doc.id) ?? [] : [];
     const kept = campaigns.filter((c) => (q.test || !c.rewardToken.isTest) && (!q.tokenTypes?.length || q.tokenTypes.join(',').split(',').includes(c.rewardToken.type))
       && (q.point || q.tokenTypes?.join(',').includes('POINT') || c.rewardToken.type !== 'POINT') && (!q.excludeSubCampaigns || !c.parentCampaignId));

@@ -1,8 +1,7 @@
 import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
 import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
-import { toChainRecord, type ChainRecord } from '../../../indexer/documents/records.js';
+import type { ChainRecord } from '../../../indexer/documents/records.js';
 import { opportunityDbId } from '../../../indexer/ids.js';
-import { currentChainRows } from '../../chainRecords.js';
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
@@ -11,12 +10,6 @@ import { serializeCampaign } from '../campaigns/serialize.js';
 
 /** Campaigns attached per request with `campaigns=true` (one terms query for the whole page). */
 const MAX_ATTACHED_CAMPAIGNS = 10_000;
-
-/** Current Chain records (table chains) and the ids of chains flagged as test chains. */
-export async function loadChainContext(deps: ApiDeps, now: number): Promise<{ chains: Map<number, ChainRecord>; testChainIds: number[] }> {
-  const rows = await currentChainRows(deps, now);
-  return { chains: new Map(rows.map((r) => [r.id, toChainRecord(r)])), testChainIds: rows.filter((r) => r.isTest).map((r) => r.id) };
-}
 
 /** Pure: the internal id of a path id, a numeric hash as is or the hash of composite `chainId-TYPE-identifier`. */
 export function resolveOpportunityId(id: string): string {

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { fields } from '../../validate.js';
-import { loadChainContext, loadOpportunityDocuments } from '../opportunities/readContext.js';
+import { loadOpportunityDocuments } from '../opportunities/readContext.js';
+import { currentChainContext } from '../../chainRecords.js';
 import { serializeOpportunity, type SerializedOpportunity } from '../opportunities/serialize.js';
 import { loadUserRewards, type UserChainRewards } from './loadUserRewards.js';
 import { chainIdListField, resolveChainIds } from './params.js';
@@ -58,7 +59,7 @@ export function userBreakdownsHandler(deps: ApiDeps, proofs: ProofCache) {
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
     const now = nowSeconds(deps);
     const [{ chains }, perChain] = await Promise.all([
-      loadChainContext(deps, now),
+      currentChainContext(deps, now),
       Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now }))),
     ]);
     const opportunityIds = [...new Set(perChain.flatMap((c) => [...c.campaigns.values()].map((i) => i.opportunityId).filter((id): id is string => id !== null)))];

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { loadChainContext } from '../opportunities/readContext.js';
+import { currentChainContext } from '../../chainRecords.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { resolveChainIds } from './params.js';
 import type { ProofCache } from './proofs.js';
@@ -23,7 +23,7 @@ export function userRewardsHandler(deps: ApiDeps, proofs: ProofCache) {
 export async function listUserRewards(deps: ApiDeps, proofs: ProofCache, address: string, q: UserRewardsQuery) {
   const chainIds = resolveChainIds(deps, 'chainId', q.chainId);
   const now = nowSeconds(deps);
-  const { chains } = await loadChainContext(deps, now);
+  const { chains } = await currentChainContext(deps, now);
   return Promise.all(chainIds.map(async (chainId) => {
     const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now });
     const rewards = data.rewards

@@ -1,0 +1,18 @@
+/** Shared by the benchmark scripts: their numeric options and the percentile of a sorted sample. */
+
+/** A positive integer option from the environment (its fallback otherwise); anything else stops the benchmark naming the variable. */
+export function envPositiveInt(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+/** A positive number option from the environment (its fallback otherwise); anything else stops the benchmark naming the variable. */
+export function envPositiveNumber(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+/** Pure: the p-th percentile (0–100) of an ascending sample (nearest rank, clamped to the last). */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
