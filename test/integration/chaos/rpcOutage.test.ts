@@ -86,12 +86,20 @@ describe('chaos: the RPC node stopped and restarted under a running scheduler', 
 
     await rpc.start();
     const upAt = Date.now();
+    // A run records its success only after its transaction committed, so the campaigns can be visible a moment
+    // before the run that stored them is: wait for both.
+    const resumedRuns = async () => (await h.deps.pg.query<{ job: string; ranges: { from: number }[] }>(
+      `SELECT DISTINCT ON (job) job, ranges FROM job_runs WHERE job IN ('blocks', 'campaigns') AND status = 'success' AND started_at >= $1 AND jsonb_array_length(ranges) > 0 ORDER BY job, started_at`, [downAt])).rows;
     await waitFor('indexing to resume after the RPC restart', 30_000, async () => (await stored()) === created);
     const resumedSeconds = (Date.now() - upAt) / 1000;
+    await waitFor('the resumed runs of both jobs to be recorded', 10_000, async () => (await resumedRuns()).length === 2)
+      .catch(async (error) => {
+        const { rows } = await h.deps.pg.query(`SELECT job, status, ranges, started_at FROM job_runs WHERE started_at >= $1 ORDER BY id DESC LIMIT 8`, [downAt]);
+        throw new Error(`${(error as Error).message}; latest runs ${JSON.stringify(rows)}`);
+      });
     expect((await api.get('/v4/health')).status).to.equal(200);
     // The first successful run after the outage starts right after the cursor it had: nothing skipped, nothing read twice.
-    const { rows: resumed } = await h.deps.pg.query<{ job: string; ranges: { from: number }[] }>(
-      `SELECT DISTINCT ON (job) job, ranges FROM job_runs WHERE job IN ('blocks', 'campaigns') AND status = 'success' AND started_at >= $1 AND jsonb_array_length(ranges) > 0 ORDER BY job, started_at`, [downAt]);
+    const resumed = await resumedRuns();
     for (const run of resumed) expect(run.ranges[0]!.from, run.job).to.equal(cursorsAtOutage[run.job as 'blocks' | 'campaigns'] + 1);
     expect(resumed.map((r) => r.job).sort()).to.deep.equal(['blocks', 'campaigns']);
     const { rows: dupes } = await h.deps.pg.query(`SELECT campaign_id FROM campaigns GROUP BY campaign_id HAVING count(*) > 1`);
