@@ -53,15 +53,21 @@ const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: '
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 
-/** One request of `kind` through `path`; every request gets its own jitter so no two share a body (no request-cache hit). */
-async function runOnce(t: BenchTargets, kind: Kind, path: Path, jitter: number): Promise<number> {
+/**
+ * One request of `kind` through `path`; every request gets its own jitter so no two share a body
+ * (no request-cache hit). Through the API, also the time the API process says it spent (Server-Timing).
+ */
+async function runOnce(t: BenchTargets, kind: Kind, path: Path, jitter: number): Promise<{ elapsed: number; serverMs?: number }> {
   const params = kind.params(jitter);
   const t0 = performance.now();
   const now = Math.floor(Date.now() / 1000);
-  if (path === 'api') await httpGet(t, kind.path, params);
-  else if (path === 'es') await kind.es(t, toFilters(params), now);
+  if (path === 'api') {
+    const { serverMs } = await httpGet(t, kind.path, params);
+    return { elapsed: performance.now() - t0, serverMs };
+  }
+  if (path === 'es') await kind.es(t, toFilters(params), now);
   else await kind.sql(t, params, now);
-  return performance.now() - t0;
+  return { elapsed: performance.now() - t0 };
 }
 
 /**
@@ -71,8 +77,9 @@ async function runOnce(t: BenchTargets, kind: Kind, path: Path, jitter: number):
  * cold CPU caches and parked Elasticsearch threads, and would nearly always be the API's. Even
  * rounds rotate API → ES → PG, odd rounds API → PG → ES, so every path follows each other path equally often.
  */
-async function measure(t: BenchTargets): Promise<Map<string, Record<Path, number[]>>> {
-  const samples = new Map(KINDS.map((k) => [k.name, { api: [] as number[], es: [] as number[], pg: [] as number[] }]));
+type Samples = Record<Path | 'apiServer', number[]>;
+async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
+  const samples = new Map(KINDS.map((k) => [k.name, { api: [] as number[], es: [] as number[], pg: [] as number[], apiServer: [] as number[] }]));
   let jitter = 0;
   const t0 = performance.now();
   let m0 = Infinity;
@@ -86,8 +93,10 @@ async function measure(t: BenchTargets): Promise<Map<string, Record<Path, number
       for (let p = 0; p < PATHS.length; p++) {
         const order = (round + WARMUP) % 2 === 0 ? PATHS : ORDER_REVERSED;
         const path = order[(Math.floor((round + WARMUP) / 2) + KINDS.indexOf(kind) + p) % order.length]!;
-        const elapsed = await runOnce(t, kind, path, ++jitter);
-        if (round >= 0) samples.get(kind.name)![path].push(elapsed);
+        const { elapsed, serverMs } = await runOnce(t, kind, path, ++jitter);
+        if (round < 0) continue;
+        samples.get(kind.name)![path].push(elapsed);
+        if (serverMs !== undefined && Number.isFinite(serverMs)) samples.get(kind.name)!.apiServer.push(serverMs);
       }
     }
     if ((round + WARMUP) % 10 === 0) {
@@ -149,7 +158,9 @@ async function main(): Promise<void> {
   for (const r of sizes.rows) console.log(`  PG ${r.t}: ${r.rows} rows, ${r.size} with indexes`);
   console.log(`  PostgreSQL indexes added for the bench (besides the migrations' own):\n${PG_INDEXES.map((s) => `    ${s};`).join('\n')}`);
 
-  const apiEnv = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(benchChainConfigs()) };
+  // The production middleware stack, rate limiting included (one counter upsert per request), with limits the sequential bench never reaches.
+  const apiEnv = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(benchChainConfigs()),
+    JWT_SECRET: 'bench-search-jwt-secret-0123456789abcdef012', RATE_LIMITS: '100000000,100000000,100000000,100000000' };
   const config = loadConfig({ ...apiEnv, HOST: '127.0.0.1', PORT: '0' });
   const api = await startBenchApi(apiEnv, logger);
   console.log(`\nAPI under test: ${api.mode === 'process' ? 'its own process (node --import tsx api/server.ts), as in production' : 'inside the bench process (BENCH_API_PROCESS=same)'}`);
@@ -180,16 +191,16 @@ async function main(): Promise<void> {
   }
 }
 
-function printResults(samples: Map<string, Record<Path, number[]>>, ctx: number[]): void {
-  const rows: { kind: Kind; p50: Record<Path, number>; p99: Record<Path, number> }[] = [];
+function printResults(samples: Map<string, Samples>, ctx: number[]): void {
+  const rows: { kind: Kind; p50: Record<Path | 'apiServer', number>; p99: Record<Path | 'apiServer', number> }[] = [];
   for (const kind of KINDS) {
     const s = samples.get(kind.name)!;
-    const p50 = {} as Record<Path, number>;
-    const p99 = {} as Record<Path, number>;
-    for (const path of PATHS) {
+    const p50 = {} as Record<Path | 'apiServer', number>;
+    const p99 = {} as Record<Path | 'apiServer', number>;
+    for (const path of [...PATHS, 'apiServer'] as const) {
       const sorted = [...s[path]].sort((a, b) => a - b);
-      p50[path] = percentile(sorted, 50);
-      p99[path] = percentile(sorted, 99);
+      p50[path] = sorted.length ? percentile(sorted, 50) : NaN;
+      p99[path] = sorted.length ? percentile(sorted, 99) : NaN;
     }
     rows.push({ kind, p50, p99 });
   }
@@ -201,6 +212,13 @@ function printResults(samples: Map<string, Record<Path, number[]>>, ctx: number[
     console.log(`${r.kind.name.padEnd(w)} ${cell('api')} ${cell('es')} ${cell('pg')} ${(r.p50.api / r.p50.es).toFixed(2).padStart(7)} ${(r.p50.pg / r.p50.api).toFixed(1).padStart(7)}${r.kind.filterAndBins ? ' *' : ''}`);
   }
   console.log('  * filter+bins kinds (count, bins, aggregate): the PostgreSQL/API target applies to them');
+  // Where the API's extra time goes (differences of medians, so approximate): inside the API process
+  // (its Server-Timing, minus the raw ES time of the same requests) and outside it (the extra HTTP hop:
+  // the bench's client, the loopback socket and waking the API process).
+  console.log(`\n${'API overhead at p50'.padEnd(w)} ${col('API − raw ES')} ${col('in API process')} ${col('hop')}   (ms; in-process = Server-Timing p50 − raw ES p50)`);
+  for (const r of rows) {
+    console.log(`${r.kind.name.padEnd(w)} ${col(ms(r.p50.api - r.p50.es))} ${col(ms(r.p50.apiServer - r.p50.es))} ${col(ms(r.p50.api - r.p50.apiServer))}`);
+  }
   console.log(`  chains-context query (listChains; the API refreshes it in the background at most every 2 s, off the request path) alone p50 ${ms(percentile(ctx, 50))} ms, p99 ${ms(percentile(ctx, 99))} ms`);
 
   const apiEs = rows.map((r) => r.p50.api / r.p50.es);

@@ -34,14 +34,18 @@ export function toFilters(p: Params): OppFilters {
   return q as unknown as OppFilters;
 }
 
-/** GET over the keep-alive agent; resolves with the body, rejects on a non-200. */
-export function httpGet(t: BenchTargets, path: string, p: Params): Promise<string> {
+/**
+ * GET over the keep-alive agent; resolves with the body and the time the API says it spent
+ * (`Server-Timing: app;dur=`, NaN when absent), rejects on a non-200.
+ */
+export function httpGet(t: BenchTargets, path: string, p: Params): Promise<{ body: string; serverMs: number }> {
   const url = `${t.apiUrl}${path}?${new URLSearchParams(p).toString()}`;
   return new Promise((resolve, reject) => {
     http.get(url, { agent: t.agent }, (res) => {
       const chunks: Buffer[] = [];
+      const serverMs = Number(/app;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''))?.[1] ?? NaN);
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString()) : reject(new Error(`GET ${url} → ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
+      res.on('end', () => (res.statusCode === 200 ? resolve({ body: Buffer.concat(chunks).toString(), serverMs }) : reject(new Error(`GET ${url} → ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
       res.on('error', reject);
     }).on('error', reject);
   });

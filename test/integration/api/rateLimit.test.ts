@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
-import type { RateLimits } from '../../../api/middleware/rateLimit.js';
+import { countHit, type RateLimits } from '../../../api/middleware/rateLimit.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { login } from './authFlow.js';
@@ -62,5 +62,18 @@ describe('rate limits per tier, shared across API processes', function () {
       const metrics = await apps[1]!.get('/metrics');
       expect(metrics.status).not.to.equal(429);
     }
+  });
+
+  it('counts hits exactly under concurrency, in one statement batch that takes any bucket text literally, and drops a failed connection', async function () {
+    const window = Math.floor(Date.now() / 1000) + 3600; // a window no request of the other tests uses
+    const bucket = "ip:'; DROP TABLE rate_limit_windows; --\\";
+    const counts = await Promise.all(Array.from({ length: 25 }, () => countHit(h.apiPg, bucket, window)));
+    expect([...counts].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 25 }, (_, i) => i + 1));
+    const { rows } = await h.deps.pg.query<{ count: number }>('SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = to_timestamp($2)', [bucket, window]);
+    expect(rows).to.deep.equal([{ count: 25 }]);
+    // Out of range for to_timestamp: the statement fails inside the transaction; the pool still serves the next hit.
+    await countHit(h.apiPg, 'ip:x', 9e15).then(() => expect.fail('accepted an impossible window'), (error: Error) => expect(error.message).to.match(/out of range/));
+    expect(await countHit(h.apiPg, bucket, window)).to.equal(26);
+    await countHit(h.apiPg, bucket, 1.5).then(() => expect.fail('accepted a fractional window'), (error: Error) => expect(error).to.be.instanceOf(TypeError));
   });
 });
