@@ -3,6 +3,7 @@ import type { Logger } from '../../internal/logger.js';
 import { AppError } from '../errors.js';
 import { withTransaction as inWriteTransaction, type PgPool } from '../../internal/pg.js';
 import type { AuthState } from '../identity/types.js';
+import { claimQuotaIn, QuotaLeases, type QuotaDecision } from './quotaLeases.js';
 
 /** Requests per second: without a (valid) key, and per API key tier (0 Basic, 1 Plus, 2 VIP; api-facts §6). */
 export type RateLimits = { anonymous: number; tiers: number[] };
@@ -16,30 +17,6 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({ anonymous: 10, ti
  */
 const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$|ops$|assets\/|$)/;
 
-/**
- * Counts one hit of `bucket` in the window starting at `windowStart` (epoch seconds) and returns
- * the window's count: the whole transaction in one round trip (one simple-protocol message, values
- * as escaped literals), committed without waiting for the WAL flush: a counter lost in a crash only
- * forgets part of a one-second window, and every request pays for this.
- */
-export async function countHit(pool: PgPool, bucket: string, windowStart: number): Promise<number> {
-  if (!Number.isSafeInteger(windowStart)) throw new TypeError(`window start ${windowStart} is not an integer`);
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    const results = (await client.query(`BEGIN READ WRITE; SET LOCAL synchronous_commit = off;
-      INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES (${client.escapeLiteral(bucket)}, to_timestamp(${windowStart}), 1)
-      ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count; COMMIT`)) as unknown as { rows: { count: number }[] }[];
-    return results[2]!.rows[0]!.count;
-  } catch (error) {
-    failure = error as Error;
-    throw error;
-  } finally {
-    // A statement failed inside the explicit transaction: the connection is left in it, so it is dropped.
-    client.release(failure);
-  }
-}
-
 export type RateLimitParams = { pool: PgPool; logger: Logger; limits?: RateLimits };
 
 /** The limit of a caller: its key's tier (the highest known tier for larger tiers), else the anonymous one. */
@@ -49,14 +26,16 @@ export function limitFor(limits: RateLimits, tier: number | null): number {
 }
 
 /**
- * Fixed one-second windows shared by every API process: one atomic upsert per request counts the
- * caller's bucket (its API key, else its client IP) in PostgreSQL. Over the limit → 429 problem
- * with `Retry-After`; every limited response carries `RateLimit-Limit`, `RateLimit-Remaining` and
- * `RateLimit-Reset` (seconds). Runs after `authenticate` (needs the key). If PostgreSQL fails, the
- * request passes (availability first) and the failure is logged.
+ * Fixed one-second windows shared by every API process: each caller's bucket (its API key, else its
+ * client IP) is counted in PostgreSQL, claimed in leases (QuotaLeases: one upsert per request at
+ * small limits, one per ⌊limit/20⌋ requests at large ones, never more grants than the limit). Over
+ * the limit → 429 problem with `Retry-After`; every limited response carries `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset` (seconds). Runs after `authenticate` (needs the key).
+ * If PostgreSQL fails, the request passes (availability first) and the failure is logged.
  * Tables: rate_limit_windows (old windows are swept every minute).
  */
 export function rateLimit({ pool, logger, limits = DEFAULT_RATE_LIMITS }: RateLimitParams) {
+  const leases = new QuotaLeases(claimQuotaIn(pool));
   let nextSweep = 0;
   return async (ctx: Context, next: Next): Promise<void> => {
     if (UNLIMITED.test(ctx.path)) return next();
@@ -65,9 +44,9 @@ export function rateLimit({ pool, logger, limits = DEFAULT_RATE_LIMITS }: RateLi
     const limit = limitFor(limits, apiKey ? apiKey.tier : null);
     const nowMs = Date.now();
     const windowStart = Math.floor(nowMs / 1000);
-    let count: number;
+    let decision: QuotaDecision;
     try {
-      count = await countHit(pool, bucket, windowStart);
+      decision = await leases.take(bucket, windowStart, limit);
     } catch (error) {
       logger.error({ msg: 'rate limit check failed', bucket, err: (error as Error).message });
       return next();
@@ -78,8 +57,8 @@ export function rateLimit({ pool, logger, limits = DEFAULT_RATE_LIMITS }: RateLi
         .catch((error) => logger.warn({ msg: 'rate limit sweep failed', err: (error as Error).message }));
     }
     const reset = Math.max(1, Math.ceil((windowStart * 1000 + 1000 - nowMs) / 1000));
-    const headers = { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(Math.max(0, limit - count)), 'RateLimit-Reset': String(reset) };
-    if (count > limit) {
+    const headers = { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(decision.remaining), 'RateLimit-Reset': String(reset) };
+    if (!decision.allowed) {
       ctx.set({ ...headers, 'Retry-After': String(reset) });
       throw new AppError(429, 'RATE_LIMITED', `Rate limit of ${limit} requests per second exceeded; retry in ${reset} s`, { extensions: { limit } });
     }

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
-import { countHit, type RateLimits } from '../../../api/middleware/rateLimit.js';
+import { claimQuotaIn } from '../../../api/middleware/quotaLeases.js';
+import type { RateLimits } from '../../../api/middleware/rateLimit.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { login } from './authFlow.js';
@@ -64,16 +65,38 @@ describe('rate limits per tier, shared across API processes', function () {
     }
   });
 
-  it('counts hits exactly under concurrency, in one statement batch that takes any bucket text literally, and drops a failed connection', async function () {
+  it('claims quota exactly under concurrency, in one statement batch that takes any bucket text literally, and drops a failed connection', async function () {
+    const claim = claimQuotaIn(h.apiPg);
     const window = Math.floor(Date.now() / 1000) + 3600; // a window no request of the other tests uses
     const bucket = "ip:'; DROP TABLE rate_limit_windows; --\\";
-    const counts = await Promise.all(Array.from({ length: 25 }, () => countHit(h.apiPg, bucket, window)));
-    expect([...counts].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 25 }, (_, i) => i + 1));
+    const counts = await Promise.all(Array.from({ length: 25 }, () => claim(bucket, window, 2)));
+    expect([...counts].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 25 }, (_, i) => 2 * (i + 1)));
     const { rows } = await h.deps.pg.query<{ count: number }>('SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = to_timestamp($2)', [bucket, window]);
-    expect(rows).to.deep.equal([{ count: 25 }]);
-    // Out of range for to_timestamp: the statement fails inside the transaction; the pool still serves the next hit.
-    await countHit(h.apiPg, 'ip:x', 9e15).then(() => expect.fail('accepted an impossible window'), (error: Error) => expect(error.message).to.match(/out of range/));
-    expect(await countHit(h.apiPg, bucket, window)).to.equal(26);
-    await countHit(h.apiPg, bucket, 1.5).then(() => expect.fail('accepted a fractional window'), (error: Error) => expect(error).to.be.instanceOf(TypeError));
+    expect(rows).to.deep.equal([{ count: 50 }]);
+    // Out of range for to_timestamp: the statement fails inside the transaction; the pool still serves the next claim.
+    await claim('ip:x', 9e15, 1).then(() => expect.fail('accepted an impossible window'), (error: Error) => expect(error.message).to.match(/out of range/));
+    expect(await claim(bucket, window, 1)).to.equal(51);
+    for (const [w, n] of [[1.5, 1], [window, 0], [window, 2.5]] as const) {
+      await claim(bucket, w, n).then(() => expect.fail(`accepted window ${w}, claim ${n}`), (error: Error) => expect(error).to.be.instanceOf(TypeError));
+    }
+  });
+
+  it('leases large limits in chunks: one upsert per ⌊limit/20⌋ requests, and two processes together never pass the limit', async function () {
+    const big = { anonymous: 40, tiers: [40, 40, 40] };
+    const make = () => supertest(createApp({ config: { ...h.config, rateLimits: big } as typeof h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const pair = [make(), make()];
+    await nextSecond();
+    const window = Math.floor(Date.now() / 1000);
+    const first = await pair[0]!.get('/v4/chains').expect(200);
+    expect(first.headers['ratelimit-remaining']).to.equal('39');
+    const counted = async () => (await h.deps.pg.query<{ count: number }>(`SELECT count FROM rate_limit_windows WHERE bucket LIKE 'ip:%' AND window_start = to_timestamp($1)`, [window])).rows[0]?.count;
+    expect(await counted(), 'one claim of ⌊40/20⌋ = 2 hits').to.equal(2);
+    await pair[0]!.get('/v4/chains').expect(200);
+    expect(await counted(), 'the second request is served from the lease').to.equal(2);
+    const statuses: number[] = [];
+    for (let i = 0; i < 44; i++) statuses.push((await pair[i % 2]!.get('/v4/chains')).status);
+    expect(Math.floor(Date.now() / 1000), 'the burst stayed in one window').to.equal(window);
+    expect(statuses.filter((s) => s === 200).length, 'passed of the 44 after the first two').to.equal(38);
+    expect(statuses.slice(-4)).to.deep.equal([429, 429, 429, 429]);
   });
 });

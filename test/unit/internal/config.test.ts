@@ -85,6 +85,12 @@ describe('internal/config', () => {
       expect(configError({ PORT: '70000' }).message).to.match(/\bPORT\b/);
     });
 
+    it('reads RATE_LIMITS and throws naming it for a limit of 0 or past 10⁹ per second', () => {
+      expect(loadConfig({ RATE_LIMITS: '5,10,20,1000000000' }).rateLimits).to.deep.equal({ anonymous: 5, tiers: [10, 20, 1_000_000_000] });
+      expect(configError({ RATE_LIMITS: '0,10,20,30' }).message).to.match(/\bRATE_LIMITS\b/);
+      expect(configError({ RATE_LIMITS: '5,10,20,1000000001' }).message).to.match(/\bRATE_LIMITS\b/);
+    });
+
     it('throws a ConfigError naming NODE_ENV for NODE_ENV=staging', () => {
       expect(configError({ NODE_ENV: 'staging' }).message).to.match(/\bNODE_ENV\b/);
     });
