@@ -1,0 +1,72 @@
+/**
+ * Why bench:search does not interleave PostgreSQL with the API and raw Elasticsearch (a script
+ * that prints figures): `npm run bench:idle-gap`, on the data the last `npm run bench:search` left
+ * (database rewards_bench_search, index prefix benchsearch). For each idle gap it sends the count
+ * kind of the mix alternately through the API (its own process, production stack) and raw to
+ * Elasticsearch, sleeping the gap before each request, and prints both p50s and their difference.
+ * Options: BENCH_IDLE_GAPS_MS=0,2,20 BENCH_REQUESTS=600
+ */
+import http from 'node:http';
+import { createEsClient, indexNames } from '../../internal/es.js';
+import { createLogger } from '../../internal/logger.js';
+import { createPgPool } from '../../internal/pg.js';
+import { startBenchApi } from './apiProcess.js';
+import { envPositiveInt, percentile } from './benchParams.js';
+import { benchChainConfigs } from './searchData.js';
+import { httpGet, KINDS, toFilters, type BenchTargets } from './searchQueries.js';
+
+const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_search';
+const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
+const PREFIX = 'benchsearch';
+const REQUESTS = envPositiveInt('BENCH_REQUESTS', 600);
+const GAPS = (process.env['BENCH_IDLE_GAPS_MS'] ?? '0,2,20').split(',').map(Number);
+if (GAPS.some((g) => !Number.isFinite(g) || g < 0)) throw new Error('BENCH_IDLE_GAPS_MS must list non-negative numbers of milliseconds');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const kind = KINDS.find((k) => k.path === '/v4/opportunities/count')!;
+
+async function main(): Promise<void> {
+  const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
+  const index = indexNames(PREFIX, 'opportunities').read;
+  const docs = await es.count({ index }).then((r) => r.count, () => 0);
+  if (!docs) throw new Error(`no ${index} documents: run npm run bench:search first`);
+  const pg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-idle-gap', max: 1 });
+  const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(benchChainConfigs()),
+    JWT_SECRET: 'bench-idle-gap-jwt-secret-0123456789abcdef', RATE_LIMITS: '100000000,100000000,100000000,100000000' };
+  const api = await startBenchApi(env, createLogger({ level: 'warn', name: 'bench-idle-gap' }));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const t: BenchTargets = { apiUrl: api.url, agent, es, pg, index, timeoutMs: 30_000 };
+  console.log(`idle-gap probe: ${kind.name}, ${docs} opportunities, ${REQUESTS} requests per path and gap (after ${REQUESTS / 10} warm-up), alternating API and raw ES`);
+  let jitter = 0;
+  try {
+    for (const gap of GAPS) {
+      const api: number[] = [];
+      const raw: number[] = [];
+      for (let i = -REQUESTS / 10; i < REQUESTS; i++) {
+        for (const path of i % 2 === 0 ? ['api', 'es'] : ['es', 'api']) {
+          if (gap) await sleep(gap);
+          const params = kind.params(++jitter);
+          const t0 = performance.now();
+          if (path === 'api') await httpGet(t, kind.path, params);
+          else await kind.es(t, toFilters(params), Math.floor(Date.now() / 1000));
+          if (i >= 0) (path === 'api' ? api : raw).push(performance.now() - t0);
+        }
+      }
+      const [a, r] = [api, raw].map((s) => percentile(s.sort((x, y) => x - y), 50)) as [number, number];
+      console.log(`  idle ${String(gap).padStart(3)} ms before each request: API p50 ${a.toFixed(2)} ms, raw ES p50 ${r.toFixed(2)} ms, API − ES ${(a - r).toFixed(2)} ms (${(a / r).toFixed(2)}×)`);
+    }
+  } finally {
+    agent.destroy();
+    await api.close();
+    await pg.end();
+    await es.close();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+process.exit(0);
