@@ -16,13 +16,16 @@ export type BenchApi = { url: string; mode: 'process' | 'in-bench'; /** The proc
  * generator and the raw Elasticsearch client it is compared with. BENCH_API_PROCESS=same keeps it
  * in-process (the earlier measurements).
  */
+/** Extra node options for the API process, e.g. BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it. */
+const nodeArgs = () => (process.env['BENCH_API_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+
 export async function startBenchApi(env: Record<string, string>, logger: Logger): Promise<BenchApi> {
   if (process.env['BENCH_API_PROCESS'] === 'same') {
     const api = await startApiServer({ config: loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0' }), logger });
     return { url: api.url, mode: 'in-bench', pid: process.pid, close: () => api.close() };
   }
   const port = await findFreePort({ from: 41000, to: 41999 });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs(), '--import', 'tsx', 'api/server.ts'], {
     cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
