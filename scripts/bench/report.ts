@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: runs the search, indexer and load benchmarks (and the peer comparison when
+ * `npm run bench`: runs the search (then bench:idle-gap on its data), indexer and load benchmarks (and the peer comparison when
  * scripts/bench/peer.ts exists) one after another, each as its own process, and writes one report:
  * docs/benchmarks/report.md (figures as printed, machine facts, versions) plus PNG charts of the
  * load test's latency distributions under docs/benchmarks/. Sizes default to runs of a few minutes
  * (each benchmark's own variables override them).
- * Options: BENCH_REPORT_ONLY=search,indexer,load (subset; with it, the sections of the existing report
+ * Options: BENCH_REPORT_ONLY=search,idle-gap,indexer,load,peer (subset; with it, the sections of the existing report
  * that are not re-run are kept, marked with the date of their run) BENCH_REPORT_DIR=docs/benchmarks
  */
 import { spawn } from 'node:child_process';
@@ -22,6 +22,8 @@ const ONLY = process.env['BENCH_REPORT_ONLY']?.split(',');
 type Section = { name: string; script: string; env: Record<string, string> };
 const SECTIONS: Section[] = [
   { name: 'search', script: 'scripts/bench/search.ts', env: { BENCH_OPPORTUNITIES: '20000', BENCH_CAMPAIGNS: '100000', BENCH_REQUESTS: '100', BENCH_WARMUP: '10' } },
+  // Right after search, on the data it left: why search measures the API and raw ES apart from PostgreSQL, and the floor of any API in front of ES.
+  { name: 'idle-gap', script: 'scripts/bench/idleGap.ts', env: {} },
   { name: 'indexer', script: 'scripts/bench/indexer.ts', env: { BENCH_SIZES: '10000', BENCH_FRESHNESS_SAMPLES: '10' } },
   { name: 'load', script: 'scripts/bench/load.ts', env: { BENCH_OUT_DIR: DATA } },
   ...(existsSync(`${ROOT}scripts/bench/peer.ts`) ? [{ name: 'peer', script: 'scripts/bench/peer.ts', env: {} }] : []),
