@@ -45,3 +45,29 @@ export async function withTransaction<T>(pool: PgPool, fn: (client: PgClient) =>
     client.release();
   }
 }
+
+/**
+ * Runs `statements` as one READ WRITE transaction in a single round trip: one simple-protocol
+ * message `BEGIN READ WRITE; …; COMMIT`, so the locks taken inside are held for PostgreSQL's own
+ * time only, never across the client's event loop (for writes that contend on one row). The simple
+ * protocol has no bind parameters: `build` gets `literal`, the driver's escaping, for every value
+ * it puts into the text. `asyncCommit` commits without waiting for the WAL flush. A failing
+ * statement rolls the whole back and rejects with its error.
+ * @returns the result of each of `statements`, in order.
+ */
+export async function writeInOneRoundTrip(pool: PgPool, build: (literal: (value: string) => string) => string[], options: { asyncCommit?: boolean } = {}): Promise<pg.QueryResult[]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const statements = build((value) => client.escapeLiteral(value));
+    const prelude = ['BEGIN READ WRITE', ...(options.asyncCommit ? ['SET LOCAL synchronous_commit = off'] : [])];
+    const results = (await client.query([...prelude, ...statements, 'COMMIT'].join(';\n'))) as unknown as pg.QueryResult[];
+    return results.slice(prelude.length, prelude.length + statements.length);
+  } catch (error) {
+    // The failed statement left the session inside the aborted transaction; a session that cannot even roll back is dropped.
+    await client.query('ROLLBACK').catch((rollbackError: Error) => void (broken = rollbackError));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,4 +1,4 @@
-import type { PgPool } from '../../internal/pg.js';
+import { writeInOneRoundTrip, type PgPool } from '../../internal/pg.js';
 
 /** Claims `n` hits of `bucket` in the window starting at `windowStart` (epoch seconds); resolves with the window's count after the claim. */
 export type ClaimQuota = (bucket: string, windowStart: number, n: number) => Promise<number>;
@@ -87,28 +87,17 @@ function remainingOf(lease: Lease, limit: number): number {
 }
 
 /**
- * ClaimQuota on table rate_limit_windows: the whole transaction in one round trip (one
- * simple-protocol message, values as escaped literals) on the API's read-only pool. The table is
- * unlogged and the commit does not wait for a WAL flush: a counter lost in a crash only forgets
- * part of a one-second window.
+ * ClaimQuota on table rate_limit_windows, in one round trip on the API's read-only pool
+ * (writeInOneRoundTrip). The table is unlogged and the commit does not wait for a WAL flush: a
+ * counter lost in a crash only forgets part of a one-second window.
  */
 export function claimQuotaIn(pool: PgPool): ClaimQuota {
   return async (bucket, windowStart, n) => {
     if (!Number.isSafeInteger(windowStart)) throw new TypeError(`window start ${windowStart} is not an integer`);
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`claim of ${n} hits is not a positive integer`);
-    const client = await pool.connect();
-    let failure: Error | undefined;
-    try {
-      const results = (await client.query(`BEGIN READ WRITE; SET LOCAL synchronous_commit = off;
-        INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES (${client.escapeLiteral(bucket)}, to_timestamp(${windowStart}), ${n})
-        ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + ${n} RETURNING count; COMMIT`)) as unknown as { rows: { count: number }[] }[];
-      return results[2]!.rows[0]!.count;
-    } catch (error) {
-      failure = error as Error;
-      throw error;
-    } finally {
-      // A statement failed inside the explicit transaction: the connection is left in it, so it is dropped.
-      client.release(failure);
-    }
+    const [claimed] = await writeInOneRoundTrip(pool, (literal) => [
+      `INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES (${literal(bucket)}, to_timestamp(${windowStart}), ${n})
+       ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + ${n} RETURNING count`], { asyncCommit: true });
+    return (claimed!.rows[0] as { count: number }).count;
   };
 }

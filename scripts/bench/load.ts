@@ -7,7 +7,7 @@
  * Prints the highest sustained rate, p50/p99 at it, errors and the API process's peak RSS
  * (VmHWM), and writes every step to BENCH_OUT_DIR/load.json for the report.
  * Options: BENCH_LOAD_OPPORTUNITIES=20000 BENCH_LOAD_CAMPAIGNS=100000 BENCH_LOAD_START_RPS=10
- * BENCH_LOAD_FACTOR=1.5 BENCH_LOAD_MAX_STEPS=12 BENCH_LOAD_STEP_SECONDS=10 BENCH_LOAD_CONNECTIONS=64
+ * BENCH_LOAD_FACTOR=1.5 BENCH_LOAD_MAX_STEPS=16 BENCH_LOAD_STEP_SECONDS=10 BENCH_LOAD_CONNECTIONS=64
  * BENCH_LOAD_P99_MS=200 BENCH_SEED=42 BENCH_OUT_DIR=.data/bench
  */
 import autocannon from 'autocannon';
@@ -25,7 +25,7 @@ import { benchChainConfigs, createRandom, BENCH_CHAINS } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
 import { pickRequest, type MixTargets } from './loadMix.js';
 import { startBenchApi } from './apiProcess.js';
-import { envPositiveNumber } from './benchParams.js';
+import { envPositiveNumber, percentile } from './benchParams.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_load';
@@ -36,7 +36,7 @@ const OPPORTUNITIES = envPositiveNumber('BENCH_LOAD_OPPORTUNITIES', 20_000);
 const CAMPAIGNS = envPositiveNumber('BENCH_LOAD_CAMPAIGNS', 100_000);
 const START_RPS = envPositiveNumber('BENCH_LOAD_START_RPS', 10);
 const FACTOR = envPositiveNumber('BENCH_LOAD_FACTOR', 1.5);
-const MAX_STEPS = envPositiveNumber('BENCH_LOAD_MAX_STEPS', 12);
+const MAX_STEPS = envPositiveNumber('BENCH_LOAD_MAX_STEPS', 16);
 const STEP_SECONDS = envPositiveNumber('BENCH_LOAD_STEP_SECONDS', 10);
 const CONNECTIONS = envPositiveNumber('BENCH_LOAD_CONNECTIONS', 64);
 const P99_LIMIT_MS = envPositiveNumber('BENCH_LOAD_P99_MS', 200);
@@ -45,7 +45,17 @@ const OUT_DIR = process.env['BENCH_OUT_DIR'] ?? `${ROOT}.data/bench`;
 const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench-load' });
 
 export type LoadStep = { targetRps: number; achievedRps: number; requests: number; errors: number; non2xx: number; timeouts: number;
-  latency: { p50: number; p90: number; p99: number; max: number; mean: number }; percentiles: Record<string, number>; ok: boolean; reason?: string };
+  latency: { p50: number; p90: number; p99: number; max: number; mean: number }; percentiles: Record<string, number>; ok: boolean; reason?: string;
+  /** Per kind of the mix: the time the API says it spent (Server-Timing), apart from queueing on the way to it. */
+  serverMsByKind: Record<string, { n: number; p50: number; p99: number; max: number }> };
+
+/** Pure: p50/p99/max of each kind's samples. */
+function summarize(byKind: Map<string, number[]>): LoadStep['serverMsByKind'] {
+  return Object.fromEntries([...byKind].map(([kind, xs]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return [kind, { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1]! }];
+  }));
+}
 
 /** Synthetic headers: one block every 2 s per chain over the last BLOCKS blocks (block-timestamp lookups). */
 async function insertBlocks(pg: PgPool, now: number, blocks = 200_000): Promise<[number, number]> {
@@ -95,20 +105,29 @@ async function setUpKeyValueStore(base: string): Promise<MixTargets['kv']> {
 function runStep(base: string, targets: MixTargets, rps: number, seed: number): Promise<LoadStep> {
   const r = createRandom(seed).next;
   let n = 0;
+  const serverMs = new Map<string, number[]>();
   return new Promise((resolve, reject) => {
     autocannon({
       url: base, connections: CONNECTIONS, overallRate: Math.round(rps), duration: STEP_SECONDS, timeout: 10,
-      requests: [{ setupRequest: (req: Record<string, unknown>) => {
-        const m = pickRequest(targets, r, ++n);
-        return { ...req, method: m.method, path: m.path, headers: m.headers ?? {}, ...(m.body ? { body: m.body } : {}) };
-      } }],
+      requests: [{
+        // One request in flight per connection: its context carries the kind to the response.
+        setupRequest: (req: Record<string, unknown>, context: { kind?: string }) => {
+          const m = pickRequest(targets, r, ++n);
+          context.kind = m.kind;
+          return { ...req, method: m.method, path: m.path, headers: m.headers ?? {}, ...(m.body ? { body: m.body } : {}) };
+        },
+        onResponse: (_status: number, _body: string, context: { kind?: string }, headers: Record<string, string>) => {
+          const ms = Number(/app;dur=([\d.]+)/.exec(headers['server-timing'] ?? '')?.[1]);
+          if (context.kind && Number.isFinite(ms)) serverMs.set(context.kind, [...(serverMs.get(context.kind) ?? []), ms]);
+        },
+      }],
     } as unknown as autocannon.Options, (err, result) => {
       if (err) return reject(err);
       const achieved = result.requests.total / (result.duration || STEP_SECONDS);
       const l = result.latency as unknown as Record<string, number>;
       const step: LoadStep = { targetRps: Math.round(rps), achievedRps: achieved, requests: result.requests.total, errors: result.errors, non2xx: result.non2xx, timeouts: result.timeouts,
         latency: { p50: l['p50']!, p90: l['p90']!, p99: l['p99']!, max: l['max']!, mean: l['mean']! },
-        percentiles: Object.fromEntries(Object.entries(l).filter(([k]) => /^p\d/.test(k))), ok: true };
+        percentiles: Object.fromEntries(Object.entries(l).filter(([k]) => /^p\d/.test(k))), ok: true, serverMsByKind: summarize(serverMs) };
       if (step.errors + step.non2xx + step.timeouts > 0) Object.assign(step, { ok: false, reason: `${step.errors} errors, ${step.non2xx} non-2xx, ${step.timeouts} timeouts` });
       else if (step.latency.p99 > P99_LIMIT_MS) Object.assign(step, { ok: false, reason: `p99 ${step.latency.p99} ms > ${P99_LIMIT_MS} ms` });
       else if (achieved < 0.9 * rps) Object.assign(step, { ok: false, reason: `reached ${achieved.toFixed(0)} req/s of ${Math.round(rps)}` });
@@ -150,8 +169,12 @@ async function main(): Promise<void> {
     }
     const best = [...steps].reverse().find((s) => s.ok);
     const rss = peakRssMiB(api.pid);
+    for (const step of [best, steps.find((s) => !s.ok)].filter((s): s is LoadStep => s !== undefined)) {
+      console.log(`\ntime inside the API per kind at ${step.targetRps} req/s (Server-Timing; the rest of a request's latency is queueing before it reaches the API):`);
+      for (const [kind, s] of Object.entries(step.serverMsByKind)) console.log(`  ${kind.padEnd(20)} n ${String(s.n).padStart(5)}  p50 ${s.p50.toFixed(1).padStart(6)}  p99 ${s.p99.toFixed(1).padStart(6)}  max ${s.max.toFixed(1).padStart(6)} ms`);
+    }
     console.log(best
-      ? `\nhighest sustained rate: ${best.achievedRps.toFixed(0)} req/s (target ${best.targetRps}); p50 ${best.latency.p50} ms, p99 ${best.latency.p99} ms, errors ${best.errors + best.non2xx + best.timeouts}; API peak RSS ${rss.toFixed(0)} MiB`
+      ? `\nhighest sustained rate: ${best.achievedRps.toFixed(0)} req/s (target ${best.targetRps}); p50 ${best.latency.p50} ms, p99 ${best.latency.p99} ms, errors ${best.errors + best.non2xx + best.timeouts}; API peak RSS ${rss.toFixed(0)} MiB${best === steps[steps.length - 1] ? `\n  (every step held, up to the last of BENCH_LOAD_MAX_STEPS=${MAX_STEPS}: the ceiling lies higher)` : ''}`
       : `\nno step sustained: the first rate (${START_RPS} req/s) already failed (${steps[0]?.reason}); API peak RSS ${rss.toFixed(0)} MiB`);
     console.log(`load avg at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (a busy machine lowers these figures)`);
     mkdirSync(OUT_DIR, { recursive: true });

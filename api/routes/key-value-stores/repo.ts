@@ -1,4 +1,4 @@
-import { withTransaction as inWriteTransaction, type PgClient, type PgPool } from '../../../internal/pg.js';
+import { withTransaction as inWriteTransaction, writeInOneRoundTrip, type PgClient, type PgPool } from '../../../internal/pg.js';
 import type { AccessMode, CreateStoreBody, EntryInput, QuotaBody, StoreType, UpdateStoreBody } from './schema.js';
 
 export type QuotaRow = { owner_address: string; max_configs: number; max_size_limit: number; allowed_types: StoreType[]; created_at: Date; updated_at: Date };
@@ -96,41 +96,48 @@ async function lockStore(tx: PgClient, key: string): Promise<StoreRow | undefine
 }
 
 /**
- * Upserts entries (de-duplicated by address, the last one wins) as one transaction under the store
- * row's lock: the entries that are new are counted and, if the store would pass its `sizeLimit`,
- * the whole batch is rolled back. Racing batches serialize on the lock, so the limit always holds.
+ * Upserts entries (de-duplicated by address, the last one wins) in one transaction under the store
+ * row's lock, sent in one round trip (writeInOneRoundTrip) so concurrent writers of a store wait
+ * for PostgreSQL's work only: the store row is locked first, the entries are written in address
+ * order (no two batches can deadlock on each other's entries), and the store's entry_count grows by
+ * the new ones. If that passes its `size_limit`, the table's CHECK fails the statement and the
+ * whole batch is rolled back: a batch that does not fit lands not at all, under any concurrency.
  * Tables: kv_stores, kv_entries.
  */
 export async function upsertEntries(db: PgPool, key: string, entries: EntryInput[], writer: string): Promise<{ rows: EntryRow[] } | KvRefusal> {
   const byAddress = new Map(entries.map((e) => [e.address.toLowerCase(), e.value]));
-  return inWriteTransaction<{ rows: EntryRow[] } | KvRefusal>(db, async (tx) => {
-    const store = await lockStore(tx, key);
-    if (!store) return { refused: 'missing' };
-    const { rows } = await tx.query<EntryRow & { inserted: boolean }>(
-      `INSERT INTO kv_entries (store_key, address, value, written_by)
-       SELECT $1, a, v, $4 FROM unnest($2::text[], $3::text[]) AS t(a, v)
-       ON CONFLICT (store_key, address) DO UPDATE SET value = EXCLUDED.value, written_by = EXCLUDED.written_by, updated_at = now()
-       RETURNING address, value, written_by, created_at, updated_at, (xmax = 0) AS inserted`,
-      [key, [...byAddress.keys()], [...byAddress.values()], writer],
-    );
-    const adding = rows.filter((r) => r.inserted).length;
-    if (store.entry_count + adding > store.size_limit) {
-      // Throwing rolls the inserts back: a batch that does not fit lands not at all.
-      throw new StoreFullError({ refused: 'store-full', sizeLimit: store.size_limit, count: store.entry_count, adding });
-    }
-    if (adding) await tx.query('UPDATE kv_stores SET entry_count = entry_count + $2, updated_at = now() WHERE key = $1', [key, adding]);
-    return { rows };
-  }).catch((e: unknown) => {
-    if (e instanceof StoreFullError) return e.refusal;
-    throw e;
-  });
+  const addresses = [...byAddress.keys()].sort();
+  try {
+    const [written] = await writeInOneRoundTrip(db, (literal) => {
+      const array = (xs: string[]) => `ARRAY[${xs.map(literal).join(', ')}]::text[]`;
+      return [`WITH store AS (SELECT key FROM kv_stores WHERE key = ${literal(key)} FOR UPDATE),
+        ins AS (
+          INSERT INTO kv_entries (store_key, address, value, written_by)
+          SELECT s.key, t.a, t.v, ${literal(writer)} FROM store s, unnest(${array(addresses)}, ${array(addresses.map((a) => byAddress.get(a)!))}) AS t(a, v) ORDER BY t.a
+          ON CONFLICT (store_key, address) DO UPDATE SET value = EXCLUDED.value, written_by = EXCLUDED.written_by, updated_at = now()
+          RETURNING address, value, written_by, created_at, updated_at, (xmax = 0) AS inserted),
+        grown AS (
+          UPDATE kv_stores SET entry_count = entry_count + n.added, updated_at = now()
+          FROM (SELECT count(*)::int AS added FROM ins WHERE inserted) n WHERE key = ${literal(key)} AND n.added > 0 RETURNING entry_count)
+        SELECT address, value, written_by, created_at, updated_at, inserted FROM ins ORDER BY address`];
+    });
+    const rows = new Map((written!.rows as (EntryRow & { inserted: boolean })[]).map(({ inserted: _, ...row }) => [row.address, row]));
+    if (!rows.size) return { refused: 'missing' };
+    return { rows: [...byAddress.keys()].map((a) => rows.get(a)!) }; // in the caller's order
+  } catch (error) {
+    const e = error as { code?: string; table?: string };
+    if (e.code !== '23514' || e.table !== 'kv_stores') throw error;
+    return storeFullRefusal(db, key, addresses);
+  }
 }
 
-class StoreFullError extends Error {
-  override name = 'StoreFullError';
-  constructor(readonly refusal: KvRefusal) {
-    super('store full');
-  }
+/** What a refused batch would have added, for the 409 body (read after the rollback: a moment later, so indicative). */
+async function storeFullRefusal(db: PgPool, key: string, addresses: string[]): Promise<KvRefusal> {
+  const { rows } = await db.query<{ size_limit: number; entry_count: number; adding: number }>(
+    `SELECT size_limit, entry_count, (SELECT count(*)::int FROM unnest($2::text[]) AS a WHERE NOT EXISTS (SELECT 1 FROM kv_entries e WHERE e.store_key = $1 AND e.address = a)) AS adding
+     FROM kv_stores WHERE key = $1`, [key, addresses]);
+  const store = rows[0];
+  return store ? { refused: 'store-full', sizeLimit: store.size_limit, count: store.entry_count, adding: store.adding } : { refused: 'missing' };
 }
 
 export async function getEntry(db: PgPool, key: string, address: string): Promise<EntryRow | null> {

@@ -65,7 +65,7 @@ describe('rate limits per tier, shared across API processes', function () {
     }
   });
 
-  it('claims quota exactly under concurrency, in one statement batch that takes any bucket text literally, and drops a failed connection', async function () {
+  it('claims quota exactly under concurrency, in one statement batch that takes any bucket text literally, and rolls back a failed one', async function () {
     const claim = claimQuotaIn(h.apiPg);
     const window = Math.floor(Date.now() / 1000) + 3600; // a window no request of the other tests uses
     const bucket = "ip:'; DROP TABLE rate_limit_windows; --\\";
