@@ -2,15 +2,15 @@
  * Load benchmark (prints figures, never a timed test): `npm run bench:load`.
  * Loads a synthetic data set (the search benchmark's generator, smaller by default) plus block
  * headers, starts the API as its own process on loopback, sets up a key-value store with a real
- * wallet login and API key, then drives the request mix of loadMix.ts with autocannon at
- * increasing fixed rates until a step has errors, p99 > BENCH_LOAD_P99_MS or cannot reach its rate.
+ * wallet login and API key, then drives the request mix of loadMix.ts at increasing rates with
+ * evenly spaced arrivals (pacedLoad.ts: open loop, at most BENCH_LOAD_CONNECTIONS sockets) until a
+ * step has errors, p99 > BENCH_LOAD_P99_MS or cannot reach its rate.
  * Prints the highest sustained rate, p50/p99 at it, errors and the API process's peak RSS
  * (VmHWM), and writes every step to BENCH_OUT_DIR/load.json for the report.
  * Options: BENCH_LOAD_OPPORTUNITIES=20000 BENCH_LOAD_CAMPAIGNS=100000 BENCH_LOAD_START_RPS=10
  * BENCH_LOAD_FACTOR=1.5 BENCH_LOAD_MAX_STEPS=16 BENCH_LOAD_STEP_SECONDS=10 BENCH_LOAD_CONNECTIONS=64
  * BENCH_LOAD_P99_MS=200 BENCH_SEED=42 BENCH_OUT_DIR=.data/bench
  */
-import autocannon from 'autocannon';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { loadDataSet } from './searchLoad.js';
 import { pickRequest, type MixTargets } from './loadMix.js';
 import { startBenchApi } from './apiProcess.js';
 import { envPositiveNumber, percentile } from './benchParams.js';
+import { runPaced } from './pacedLoad.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_load';
@@ -102,38 +103,22 @@ async function setUpKeyValueStore(base: string): Promise<MixTargets['kv']> {
   return { store, apiKey, addresses };
 }
 
-function runStep(base: string, targets: MixTargets, rps: number, seed: number): Promise<LoadStep> {
+/** Percentiles of the latency chart (keys as the report reads them: p97_5 is the 97.5th). */
+const CHART_PERCENTILES = [1, 10, 25, 50, 75, 90, 97.5, 99, 99.9];
+
+async function runStep(base: string, targets: MixTargets, rps: number, seed: number): Promise<LoadStep> {
   const r = createRandom(seed).next;
   let n = 0;
-  const serverMs = new Map<string, number[]>();
-  return new Promise((resolve, reject) => {
-    autocannon({
-      url: base, connections: CONNECTIONS, overallRate: Math.round(rps), duration: STEP_SECONDS, timeout: 10,
-      requests: [{
-        // One request in flight per connection: its context carries the kind to the response.
-        setupRequest: (req: Record<string, unknown>, context: { kind?: string }) => {
-          const m = pickRequest(targets, r, ++n);
-          context.kind = m.kind;
-          return { ...req, method: m.method, path: m.path, headers: m.headers ?? {}, ...(m.body ? { body: m.body } : {}) };
-        },
-        onResponse: (_status: number, _body: string, context: { kind?: string }, headers: Record<string, string>) => {
-          const ms = Number(/app;dur=([\d.]+)/.exec(headers['server-timing'] ?? '')?.[1]);
-          if (context.kind && Number.isFinite(ms)) serverMs.set(context.kind, [...(serverMs.get(context.kind) ?? []), ms]);
-        },
-      }],
-    } as unknown as autocannon.Options, (err, result) => {
-      if (err) return reject(err);
-      const achieved = result.requests.total / (result.duration || STEP_SECONDS);
-      const l = result.latency as unknown as Record<string, number>;
-      const step: LoadStep = { targetRps: Math.round(rps), achievedRps: achieved, requests: result.requests.total, errors: result.errors, non2xx: result.non2xx, timeouts: result.timeouts,
-        latency: { p50: l['p50']!, p90: l['p90']!, p99: l['p99']!, max: l['max']!, mean: l['mean']! },
-        percentiles: Object.fromEntries(Object.entries(l).filter(([k]) => /^p\d/.test(k))), ok: true, serverMsByKind: summarize(serverMs) };
-      if (step.errors + step.non2xx + step.timeouts > 0) Object.assign(step, { ok: false, reason: `${step.errors} errors, ${step.non2xx} non-2xx, ${step.timeouts} timeouts` });
-      else if (step.latency.p99 > P99_LIMIT_MS) Object.assign(step, { ok: false, reason: `p99 ${step.latency.p99} ms > ${P99_LIMIT_MS} ms` });
-      else if (achieved < 0.9 * rps) Object.assign(step, { ok: false, reason: `reached ${achieved.toFixed(0)} req/s of ${Math.round(rps)}` });
-      resolve(step);
-    });
-  });
+  const paced = await runPaced({ base, rps, seconds: STEP_SECONDS, connections: CONNECTIONS, timeoutMs: 10_000, next: () => pickRequest(targets, r, ++n) });
+  const l = paced.latencies;
+  const at = (p: number) => (l.length ? Math.round(percentile(l, p)) : NaN);
+  const step: LoadStep = { targetRps: Math.round(rps), achievedRps: paced.achievedRps, requests: paced.answered, errors: paced.errors, non2xx: paced.non2xx, timeouts: paced.timeouts,
+    latency: { p50: at(50), p90: at(90), p99: at(99), max: l.length ? Math.round(l[l.length - 1]!) : NaN, mean: l.length ? Math.round(l.reduce((a, b) => a + b, 0) / l.length) : NaN },
+    percentiles: Object.fromEntries(CHART_PERCENTILES.map((p) => [`p${String(p).replace('.', '_')}`, at(p)])), ok: true, serverMsByKind: summarize(paced.serverMs) };
+  if (step.errors + step.non2xx + step.timeouts > 0) Object.assign(step, { ok: false, reason: `${step.errors} errors, ${step.non2xx} non-2xx, ${step.timeouts} timeouts` });
+  else if (step.latency.p99 > P99_LIMIT_MS) Object.assign(step, { ok: false, reason: `p99 ${step.latency.p99} ms > ${P99_LIMIT_MS} ms` });
+  else if (step.achievedRps < 0.9 * rps) Object.assign(step, { ok: false, reason: `reached ${step.achievedRps.toFixed(0)} req/s of ${Math.round(rps)}` });
+  return step;
 }
 
 async function main(): Promise<void> {
@@ -159,7 +144,7 @@ async function main(): Promise<void> {
     const kv = await setUpKeyValueStore(base);
     const targets: MixTargets = { opportunityIds, campaignIds, chainIds: BENCH_CHAINS.map((c) => c.id), timestampRange, kv };
     await runStep(base, targets, START_RPS, SEED); // warm-up, not reported
-    console.log(`\nsteps of ${STEP_SECONDS} s, ${CONNECTIONS} connections, fixed arrival rate (autocannon overallRate); stop at errors, p99 > ${P99_LIMIT_MS} ms or < 90 % of the rate`);
+    console.log(`\nsteps of ${STEP_SECONDS} s, ${CONNECTIONS} connections, evenly spaced arrivals, open loop (latency from each request's scheduled time); stop at errors, p99 > ${P99_LIMIT_MS} ms or < 90 % of the rate`);
     console.log(`${'target'.padStart(7)} ${'achieved'.padStart(9)} ${'p50'.padStart(7)} ${'p90'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} errors  (req/s, ms)`);
     for (let i = 0, rps = START_RPS; i < MAX_STEPS; i++, rps *= FACTOR) {
       const step = await runStep(base, targets, rps, SEED + i + 1);
