@@ -254,10 +254,10 @@ function loadChains(env: Env): ChainConfig[] {
   return value;
 }
 
-/** `anonymous,tier0,tier1,tier2` requests per second → the rate-limit table. */
 /** Requests per second a limit may allow: the shared window counters are PostgreSQL integers. */
 const MAX_RATE_LIMIT = 1_000_000_000;
 
+/** `anonymous,tier0,tier1,tier2` requests per second → the rate-limit table. */
 function parseRateLimits(value: string): { anonymous: number; tiers: number[] } {
   const [anonymous, ...tiers] = value.split(',').map(Number);
   if ([anonymous!, ...tiers].some((n) => n < 1 || n > MAX_RATE_LIMIT)) throw new ConfigError(`RATE_LIMITS: every limit must be between 1 and ${MAX_RATE_LIMIT} requests per second (got ${value})`);

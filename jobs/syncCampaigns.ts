@@ -112,7 +112,7 @@ async function fetchBatch(deps: JobDeps, { chain, client }: ChainClient, { from,
 }
 
 /** Pure: a range's logs → rows, the opportunities touched, the tokens to know, the blocks read. */
-function transformBatch(chainId: number, { events, timestamps }: Awaited<ReturnType<typeof fetchBatch>>) {
+function transformBatch(chainId: number, { events, timestamps }: Fetched) {
   const campaigns = toCampaignRows(events.newCampaigns, timestamps);
   const overrides = toOverrideRows(events.overrides, timestamps);
   const reallocations = toReallocationRows(events.reallocations, timestamps);

@@ -9,6 +9,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export type BenchApi = { url: string; mode: 'process' | 'in-bench'; /** The process serving the API (the bench's own in-bench). */ pid: number; close(): Promise<void> };
 
+/** Extra node options for the API process, e.g. BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it. */
+const nodeArgs = () => (process.env['BENCH_API_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+
 /**
  * The API under benchmark. By default in its own process (`node --import tsx api/server.ts`: one
  * process, so its pid is the server's for RSS figures), as it runs in
@@ -16,9 +19,6 @@ export type BenchApi = { url: string; mode: 'process' | 'in-bench'; /** The proc
  * generator and the raw Elasticsearch client it is compared with. BENCH_API_PROCESS=same keeps it
  * in-process (the earlier measurements).
  */
-/** Extra node options for the API process, e.g. BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it. */
-const nodeArgs = () => (process.env['BENCH_API_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-
 export async function startBenchApi(env: Record<string, string>, logger: Logger): Promise<BenchApi> {
   if (process.env['BENCH_API_PROCESS'] === 'same') {
     const api = await startApiServer({ config: loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0' }), logger });

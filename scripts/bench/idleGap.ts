@@ -18,7 +18,7 @@ import { startBenchApi, type BenchApi } from './apiProcess.js';
 import { findFreePort } from '../../contracts/devnet.js';
 import { envPositiveInt, percentile } from './benchParams.js';
 import { benchChainConfigs } from './searchData.js';
-import { httpGet, KINDS, toFilters, type BenchTargets } from './searchQueries.js';
+import { KINDS, timeRequest, type BenchPath, type BenchTargets } from './searchQueries.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_search';
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
@@ -44,14 +44,12 @@ async function measureGap(t: BenchTargets, gap: number, nextJitter: () => number
   const raw: number[] = [];
   const server: number[] = [];
   for (let i = -REQUESTS / 10; i < REQUESTS; i++) {
-    for (const path of i % 2 === 0 ? ['api', 'es'] : ['es', 'api']) {
+    for (const path of (i % 2 === 0 ? ['api', 'es'] : ['es', 'api']) as BenchPath[]) {
       if (gap) await sleep(gap);
-      const params = kind.params(nextJitter());
-      const t0 = performance.now();
-      const serverMs = path === 'api' ? (await httpGet(t, kind.path, params)).serverMs : await kind.es(t, toFilters(params), Math.floor(Date.now() / 1000)).then(() => NaN);
+      const { elapsed, serverMs } = await timeRequest(t, kind, path, kind.params(nextJitter()));
       if (i < 0) continue;
-      (path === 'api' ? api : raw).push(performance.now() - t0);
-      if (Number.isFinite(serverMs)) server.push(serverMs);
+      (path === 'api' ? api : raw).push(elapsed);
+      if (serverMs !== undefined && Number.isFinite(serverMs)) server.push(serverMs);
     }
   }
   const [a, r, sv] = [api, raw, server].map((s) => percentile(s.sort((x, y) => x - y), 50)) as [number, number, number];

@@ -7,6 +7,7 @@
  * took to drain, not the service at that rate.
  */
 import http from 'node:http';
+import { serverTimingMs } from './benchParams.js';
 
 export type PacedRequest = { kind: string; method: 'GET' | 'PUT'; path: string; headers?: Record<string, string>; body?: string };
 
@@ -26,7 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function send(agent: http.Agent, base: URL, m: PacedRequest, timeoutMs: number): Promise<{ status: number; serverMs: number }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: base.hostname, port: base.port, method: m.method, path: m.path, headers: m.headers ?? {}, agent, timeout: timeoutMs }, (res) => {
-      const serverMs = Number(/app;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''))?.[1]);
+      const serverMs = serverTimingMs(res.headers['server-timing']);
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, serverMs }));
       res.on('error', reject);
@@ -59,7 +60,10 @@ export async function runPaced({ base, rps, seconds, connections, timeoutMs, nex
         result.answered += 1;
         result.latencies.push(lastAnswer - due);
         if (status < 200 || status >= 300) result.non2xx += 1;
-        if (Number.isFinite(serverMs)) result.serverMs.set(m.kind, [...(result.serverMs.get(m.kind) ?? []), serverMs]);
+        if (!Number.isFinite(serverMs)) return;
+        const samples = result.serverMs.get(m.kind);
+        if (samples) samples.push(serverMs);
+        else result.serverMs.set(m.kind, [serverMs]);
       }, (error: NodeJS.ErrnoException) => {
         if (error.code === 'TIMEOUT') result.timeouts += 1;
         else result.errors += 1;

@@ -22,7 +22,7 @@ import { startBenchApi } from './apiProcess.js';
 import { envPositiveInt, percentile } from './benchParams.js';
 import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
-import { httpGet, KINDS, toFilters, type BenchTargets, type Kind } from './searchQueries.js';
+import { KINDS, timeRequest, toFilters, type BenchPath, type BenchTargets, type Kind } from './searchQueries.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_search';
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
@@ -35,8 +35,8 @@ const SEED = envPositiveInt('BENCH_SEED', 42);
 /** Optional cap on the measuring phase; fewer rounds than BENCH_REQUESTS are then reported as such. */
 const MAX_MEASURE_SECONDS = process.env['BENCH_MAX_MEASURE_SECONDS'] ? envPositiveInt('BENCH_MAX_MEASURE_SECONDS', 1) : Infinity;
 const TIMEOUT_MS = 30_000;
-const PATHS = ['api', 'es', 'pg'] as const;
-type Path = (typeof PATHS)[number];
+const PATHS: readonly BenchPath[] = ['api', 'es', 'pg'];
+type Path = BenchPath;
 
 /** Indexes a fair PostgreSQL competitor would add for these queries (bench database only). */
 const PG_INDEXES = [
@@ -51,22 +51,7 @@ const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: '
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 
-/**
- * One request of `kind` through `path`; every request gets its own jitter so no two share a body
- * (no request-cache hit). Through the API, also the time the API process says it spent (Server-Timing).
- */
-async function runOnce(t: BenchTargets, kind: Kind, path: Path, jitter: number): Promise<{ elapsed: number; serverMs?: number }> {
-  const params = kind.params(jitter);
-  const t0 = performance.now();
-  const now = Math.floor(Date.now() / 1000);
-  if (path === 'api') {
-    const { serverMs } = await httpGet(t, kind.path, params);
-    return { elapsed: performance.now() - t0, serverMs };
-  }
-  if (path === 'es') await kind.es(t, toFilters(params), now);
-  else await kind.sql(t, params, now);
-  return { elapsed: performance.now() - t0 };
-}
+type Samples = Record<Path | 'apiServer', number[]>;
 
 /**
  * Two phases, each a warm-up then REQUESTS rounds over every kind: (1) the API and raw
@@ -78,7 +63,6 @@ async function runOnce(t: BenchTargets, kind: Kind, path: Path, jitter: number):
  * PostgreSQL query of 15–1,000 ms right before a request made that request cold, more so the
  * API's, which crosses two processes. Within a phase every path meets the same steady traffic.
  */
-type Samples = Record<Path | 'apiServer', number[]>;
 async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
   const samples = new Map(KINDS.map((k) => [k.name, { api: [] as number[], es: [] as number[], pg: [] as number[], apiServer: [] as number[] }]));
   let jitter = 0;
@@ -95,7 +79,8 @@ async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
         // Strictly alternating (API, ES, API, ES … or ES, API, ES, API …): each path waits the same one request of the other between two of its own.
         const order = (round + WARMUP) % 2 === 0 ? paths : [...paths].reverse();
         for (const path of order) {
-          const { elapsed, serverMs } = await runOnce(t, kind, path, ++jitter);
+          // Every request gets its own jitter, so no two share a body (no request-cache hit).
+          const { elapsed, serverMs } = await timeRequest(t, kind, path, kind.params(++jitter));
           if (round < 0) continue;
           samples.get(kind.name)![path].push(elapsed);
           if (serverMs !== undefined && Number.isFinite(serverMs)) samples.get(kind.name)!.apiServer.push(serverMs);
@@ -161,7 +146,7 @@ async function main(): Promise<void> {
   for (const r of sizes.rows) console.log(`  PG ${r.t}: ${r.rows} rows, ${r.size} with indexes`);
   console.log(`  PostgreSQL indexes added for the bench (besides the migrations' own):\n${PG_INDEXES.map((s) => `    ${s};`).join('\n')}`);
 
-  // The production middleware stack, rate limiting included (one counter upsert per request), with limits the sequential bench never reaches.
+  // The production middleware stack, rate limiting included, with limits the sequential bench never reaches.
   const apiEnv = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(benchChainConfigs()),
     JWT_SECRET: 'bench-search-jwt-secret-0123456789abcdef012', RATE_LIMITS: '100000000,100000000,100000000,100000000' };
   const config = loadConfig({ ...apiEnv, HOST: '127.0.0.1', PORT: '0' });

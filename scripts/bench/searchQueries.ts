@@ -10,6 +10,7 @@ import { oppFiltersQuery, type NumericField, type OppFilters } from '../../api/r
 import { ajv } from '../../api/validate.js';
 import type { EsClient } from '../../internal/es.js';
 import type { PgPool } from '../../internal/pg.js';
+import { serverTimingMs } from './benchParams.js';
 
 /** Query-string parameters of one request (strings, as a client sends them). */
 export type Params = Record<string, string>;
@@ -35,20 +36,39 @@ export function toFilters(p: Params): OppFilters {
 }
 
 /**
- * GET over the keep-alive agent; resolves with the body and the time the API says it spent
+ * GET over the keep-alive agent, body read; resolves with the time the API says it spent
  * (`Server-Timing: app;dur=`, NaN when absent), rejects on a non-200.
  */
-export function httpGet(t: BenchTargets, path: string, p: Params): Promise<{ body: string; serverMs: number }> {
+function httpGet(t: BenchTargets, path: string, p: Params): Promise<number> {
   const url = `${t.apiUrl}${path}?${new URLSearchParams(p).toString()}`;
   return new Promise((resolve, reject) => {
     http.get(url, { agent: t.agent }, (res) => {
       const chunks: Buffer[] = [];
-      const serverMs = Number(/app;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''))?.[1] ?? NaN);
+      const serverMs = serverTimingMs(res.headers['server-timing']);
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve({ body: Buffer.concat(chunks).toString(), serverMs }) : reject(new Error(`GET ${url} → ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
+      res.on('end', () => (res.statusCode === 200 ? resolve(serverMs) : reject(new Error(`GET ${url} → ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
       res.on('error', reject);
     }).on('error', reject);
   });
+}
+
+/** The three ways a request of the mix is served. */
+export type BenchPath = 'api' | 'es' | 'pg';
+
+/**
+ * One request of `kind` with `params` through `path`, timed (ms). Through the API, also the time
+ * the API process says it spent (Server-Timing; NaN when absent).
+ */
+export async function timeRequest(t: BenchTargets, kind: Kind, path: BenchPath, params: Params): Promise<{ elapsed: number; serverMs?: number }> {
+  const t0 = performance.now();
+  const now = Math.floor(Date.now() / 1000);
+  if (path === 'api') {
+    const serverMs = await httpGet(t, kind.path, params);
+    return { elapsed: performance.now() - t0, serverMs };
+  }
+  if (path === 'es') await kind.es(t, toFilters(params), now);
+  else await kind.sql(t, params, now);
+  return { elapsed: performance.now() - t0 };
 }
 
 // (b) raw Elasticsearch: the same requests as searchPage / searchOnce / es.count in the handlers.

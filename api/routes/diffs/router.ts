@@ -11,6 +11,7 @@ import { requireBackOffice } from '../../middleware/auth.js';
 import { fields, validate } from '../../validate.js';
 import type { TokenDbRow } from '../tokens/repo.js';
 import { withPrices } from '../tokens/handlers.js';
+import { queryPageWithTotals } from '../../sql/pageWithTotals.js';
 
 const paging = { page: { type: 'integer', minimum: 0, maximum: 100_000, default: 0 }, items: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } } as const;
 const leavesQuery = {
@@ -61,18 +62,17 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
     const q = ctx.state['query'] as LeavesQuery;
     const live = await liveVerifiedRoot(q.chainId);
     const args = [q.chainId, live.root, q.tokenAddress.toLowerCase(), q.recipient?.toLowerCase() ?? null];
-    const [page, summary] = await Promise.all([
-      deps.pg.query<{ recipient: string; token: string; amount: string; claimed: string }>(
-        `${LEAVES_SQL} SELECT recipient, token, amount::text, claimed::text FROM leaves ORDER BY ${orderBy(q, 'leaves')} LIMIT $5 OFFSET $6`, [...args, q.items, q.page * q.items]),
-      deps.pg.query<{ total: number; amount: string; claimed: string; positive: string; negative: string }>(
-        `${LEAVES_SQL} SELECT count(*)::int AS total, COALESCE(sum(amount), 0)::text AS amount, COALESCE(sum(claimed), 0)::text AS claimed,
-           COALESCE(sum(amount - claimed), 0)::text AS positive, (-COALESCE(sum(overpaid), 0))::text AS negative FROM leaves`, args),
-    ]);
-    const s = summary.rows[0]!;
+    const { rows, totals: s } = await queryPageWithTotals<{ recipient: string; token: string; amount: string; claimed: string },
+      { total_count: number; total_amount: string; total_claimed: string; total_positive: string; total_negative: string }>(deps.pg, {
+      ctes: LEAVES_SQL,
+      page: `SELECT recipient, token, amount::text, claimed::text, row_number() OVER (ORDER BY ${orderBy(q, 'leaves')}) AS page_row FROM leaves ORDER BY page_row LIMIT $5 OFFSET $6`,
+      totals: `SELECT count(*)::int AS total_count, COALESCE(sum(amount), 0)::text AS total_amount, COALESCE(sum(claimed), 0)::text AS total_claimed,
+        COALESCE(sum(amount - claimed), 0)::text AS total_positive, (-COALESCE(sum(overpaid), 0))::text AS total_negative FROM leaves`,
+    }, [...args, q.items, q.page * q.items]);
     ctx.body = {
-      root: live.root, count: s.total,
-      leaves: page.rows.map((r) => ({ distributionChainId: q.chainId, tokenAddress: r.token, recipient: r.recipient, amount: r.amount, claimed: r.claimed })),
-      summary: { total: s.total, totalAmount: s.amount, totalClaimed: s.claimed, positiveAmount: s.positive, negativeAmount: s.negative },
+      root: live.root, count: s.total_count,
+      leaves: rows.map((r) => ({ distributionChainId: q.chainId, tokenAddress: r.token, recipient: r.recipient, amount: r.amount, claimed: r.claimed })),
+      summary: { total: s.total_count, totalAmount: s.total_amount, totalClaimed: s.total_claimed, positiveAmount: s.total_positive, negativeAmount: s.total_negative },
     };
   });
 
@@ -87,26 +87,24 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
          FROM reward_breakdowns b JOIN leaves l ON l.recipient = b.recipient
          WHERE b.chain_id = $1 AND b.root = $2 AND b.token = $3 AND ($5::text IS NULL OR lower(b.campaign_id) = $5))`;
     // The page, and the count and summary of every matching breakdown (not of the page).
-    const [{ rows }, summary] = await Promise.all([
-      deps.pg.query<{ recipient: string; campaign_id: string; reason: string; amount: string; claimed: string; opportunity_id: string | null; opportunity_name: string | null }>(
-        `${partsSql}
-         SELECT p.recipient, p.campaign_id, p.reason, p.amount::text, p.claimed::text, c.opportunity_id, o.identifier AS opportunity_name
-         FROM parts p LEFT JOIN campaigns c ON c.distribution_chain_id = $1 AND lower(c.campaign_id) = p.campaign_id LEFT JOIN opportunities o ON o.id = c.opportunity_id
-         ORDER BY ${orderBy(q, 'p')}, p.campaign_id, p.reason LIMIT $6 OFFSET $7`,
-        [...args, q.items, q.page * q.items]),
-      deps.pg.query<{ total: number; amount: string; claimed: string }>(
-        `${partsSql} SELECT count(*)::int AS total, COALESCE(sum(amount), 0)::text AS amount, COALESCE(sum(claimed), 0)::text AS claimed FROM parts`, args),
-    ]);
+    const { rows, totals: s } = await queryPageWithTotals<{ recipient: string; campaign_id: string; reason: string; amount: string; claimed: string; opportunity_id: string | null; opportunity_name: string | null },
+      { total_count: number; total_amount: string; total_claimed: string }>(deps.pg, {
+      ctes: partsSql,
+      page: `SELECT p.recipient, p.campaign_id, p.reason, p.amount::text, p.claimed::text, c.opportunity_id, o.identifier AS opportunity_name,
+          row_number() OVER (ORDER BY ${orderBy(q, 'p')}, p.campaign_id, p.reason) AS page_row
+        FROM parts p LEFT JOIN campaigns c ON c.distribution_chain_id = $1 AND lower(c.campaign_id) = p.campaign_id LEFT JOIN opportunities o ON o.id = c.opportunity_id
+        ORDER BY page_row LIMIT $6 OFFSET $7`,
+      totals: 'SELECT count(*)::int AS total_count, COALESCE(sum(amount), 0)::text AS total_amount, COALESCE(sum(claimed), 0)::text AS total_claimed FROM parts',
+    }, [...args, q.items, q.page * q.items]);
     const opportunities: Record<string, { name: string | null; path: string }> = {};
     for (const r of rows) if (r.opportunity_id) opportunities[r.opportunity_id] = { name: r.opportunity_name, path: `/v4/opportunities/${r.opportunity_id}` };
-    const s = summary.rows[0]!;
     ctx.body = {
-      root: live.root, count: s.total,
+      root: live.root, count: s.total_count,
       breakdowns: rows.map((r) => ({
         tokenAddress: q.tokenAddress.toLowerCase(), recipient: r.recipient, campaignId: r.campaign_id, reason: r.reason, amount: r.amount, claimed: r.claimed,
         subCampaignId: null, lastProcessedTimestamp: live.timestamp, distributionChainId: q.chainId, opportunityId: r.opportunity_id,
       })),
-      summary: { total: s.total, totalAmount: s.amount, totalClaimed: s.claimed, positiveAmount: (BigInt(s.amount) - BigInt(s.claimed)).toString(), negativeAmount: '0' },
+      summary: { total: s.total_count, totalAmount: s.total_amount, totalClaimed: s.total_claimed, positiveAmount: (BigInt(s.total_amount) - BigInt(s.total_claimed)).toString(), negativeAmount: '0' },
       opportunities,
     };
   });

@@ -8,6 +8,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
 import { fields, validate } from '../../validate.js';
+import { queryPageWithTotals } from '../../sql/pageWithTotals.js';
 
 const dateField = { type: 'string', minLength: 1, maxLength: 40 } as const;
 const historicalQuery = {
@@ -61,22 +62,20 @@ export function historicalRouter(deps: ApiDeps): Router<AuthState> {
     const [startRoot, endRoot] = await Promise.all([rootAt(q.chainId, start), rootAt(q.chainId, end)]);
     if (!endRoot) throw new NotFoundError(`No verified reward root on chain ${q.chainId} at or before ${q.endDate}`);
     const column = by === 'campaign' ? 'lower(campaign_id)' : 'recipient';
-    const diffSql = `WITH s AS (SELECT lower(campaign_id) AS campaign_id, recipient, reason, token, amount FROM reward_breakdowns WHERE chain_id = $1 AND root = $2 AND ${column} = $4),
-            e AS (SELECT lower(campaign_id) AS campaign_id, recipient, reason, token, amount FROM reward_breakdowns WHERE chain_id = $1 AND root = $3 AND ${column} = $4)`;
-    const args = [q.chainId, startRoot?.root ?? '', endRoot.root, key];
     // The page, and the count of every breakdown (a page past the end still says how many there are).
-    const [{ rows }, counted] = await Promise.all([
-      deps.pg.query<{ campaign_id: string; recipient: string; reason: string; token: string; start_amount: string; end_amount: string }>(
-        `${diffSql}
-         SELECT COALESCE(e.campaign_id, s.campaign_id) AS campaign_id, COALESCE(e.recipient, s.recipient) AS recipient, COALESCE(e.reason, s.reason) AS reason,
-           COALESCE(e.token, s.token) AS token, COALESCE(s.amount, 0)::text AS start_amount, COALESCE(e.amount, 0)::text AS end_amount
-         FROM e FULL OUTER JOIN s USING (campaign_id, recipient, reason, token)
-         ORDER BY COALESCE(e.amount, 0) - COALESCE(s.amount, 0) DESC, 1, 2, 3, 4 LIMIT $5 OFFSET $6`,
-        [...args, q.items, q.page * q.items]),
-      deps.pg.query<{ total: number }>(`${diffSql} SELECT count(*)::int AS total FROM e FULL OUTER JOIN s USING (campaign_id, recipient, reason, token)`, args),
-    ]);
+    const { rows, totals } = await queryPageWithTotals<{ campaign_id: string; recipient: string; reason: string; token: string; start_amount: string; end_amount: string }, { total_count: number }>(deps.pg, {
+      ctes: `WITH s AS (SELECT lower(campaign_id) AS campaign_id, recipient, reason, token, amount FROM reward_breakdowns WHERE chain_id = $1 AND root = $2 AND ${column} = $4),
+        e AS (SELECT lower(campaign_id) AS campaign_id, recipient, reason, token, amount FROM reward_breakdowns WHERE chain_id = $1 AND root = $3 AND ${column} = $4),
+        d AS (SELECT COALESCE(e.campaign_id, s.campaign_id) AS campaign_id, COALESCE(e.recipient, s.recipient) AS recipient, COALESCE(e.reason, s.reason) AS reason,
+          COALESCE(e.token, s.token) AS token, COALESCE(s.amount, 0) AS start_amount, COALESCE(e.amount, 0) AS end_amount
+          FROM e FULL OUTER JOIN s USING (campaign_id, recipient, reason, token))`,
+      page: `SELECT campaign_id, recipient, reason, token, start_amount::text, end_amount::text,
+          row_number() OVER (ORDER BY d.end_amount - d.start_amount DESC, d.campaign_id, d.recipient, d.reason, d.token) AS page_row
+        FROM d ORDER BY page_row LIMIT $5 OFFSET $6`,
+      totals: 'SELECT count(*)::int AS total_count FROM d',
+    }, [q.chainId, startRoot?.root ?? '', endRoot.root, key, q.items, q.page * q.items]);
     ctx.body = {
-      startRoot, endRoot, count: counted.rows[0]!.total,
+      startRoot, endRoot, count: totals.total_count,
       breakdowns: rows.map((r) => ({
         campaignId: r.campaign_id, recipient: r.recipient, reason: r.reason, rewardToken: r.token, startAmount: r.start_amount, endAmount: r.end_amount,
         diff: (BigInt(r.end_amount) - BigInt(r.start_amount)).toString(),

@@ -118,10 +118,10 @@ export async function upsertEntries(db: PgPool, key: string, entries: EntryInput
           RETURNING address, value, written_by, created_at, updated_at, (xmax = 0) AS inserted),
         grown AS (
           UPDATE kv_stores SET entry_count = entry_count + n.added, updated_at = now()
-          FROM (SELECT count(*)::int AS added FROM ins WHERE inserted) n WHERE key = ${literal(key)} AND n.added > 0 RETURNING entry_count)
-        SELECT address, value, written_by, created_at, updated_at, inserted FROM ins ORDER BY address`];
+          FROM (SELECT count(*)::int AS added FROM ins WHERE inserted) n WHERE key = ${literal(key)} AND n.added > 0)
+        SELECT address, value, written_by, created_at, updated_at FROM ins`];
     });
-    const rows = new Map((written!.rows as (EntryRow & { inserted: boolean })[]).map(({ inserted: _, ...row }) => [row.address, row]));
+    const rows = new Map((written!.rows as EntryRow[]).map((row) => [row.address, row]));
     if (!rows.size) return { refused: 'missing' };
     return { rows: [...byAddress.keys()].map((a) => rows.get(a)!) }; // in the caller's order
   } catch (error) {
