@@ -1,4 +1,4 @@
-import { toChainRecord, type ChainRecord } from '../indexer/documents/records.js';
+import { toChainRecord, type ChainRecord } from '../domain/documents/records.js';
 import { listChains, type ChainRow } from '../indexer/store/chains.js';
 import type { PgPool } from '../internal/pg.js';
 import type { ApiDeps } from './deps.js';

@@ -1,4 +1,4 @@
-import type { ChainClients } from '../indexer/rpc.js';
+import type { ChainClients } from '../internal/rpc.js';
 import type { Config } from '../internal/config.js';
 import type { EsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createChainClients } from '../indexer/rpc.js';
+import { createChainClients } from '../internal/rpc.js';
 import { upsertChains } from '../indexer/store/chains.js';
 import type { Config } from '../internal/config.js';
 import { createEsClient } from '../internal/es.js';

@@ -175,7 +175,7 @@ export async function setDisputePeriod(params: ActionTarget & { disputePeriod: n
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
-/** One claim line: the cumulative amount in the live tree and its proof (see indexer/rewardTree.ts). */
+/** One claim line: the cumulative amount in the live tree and its proof (see domain/rewardTree.ts). */
 export type ClaimInput = { user: Address; token: Address; amount: bigint; proof: readonly Hex[] };
 
 export type ClaimParams = ActionTarget & { claims: readonly ClaimInput[] };

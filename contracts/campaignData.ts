@@ -4,7 +4,7 @@
  */
 import { encodeAbiParameters, encodePacked, keccak256 } from 'viem';
 import type { Address, Hex } from 'viem';
-import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../indexer/campaignData/layouts.js';
+import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../domain/campaignData/layouts.js';
 
 export type EncodeErc20CampaignDataParams = {
   targetToken: Address;

@@ -1,4 +1,4 @@
-import { withRetry } from './retry.js';
+import { withRetry } from '../internal/retry.js';
 
 export type BenchmarkRate = { day: string; rate: number };
 

@@ -1,7 +1,7 @@
 import type { PgClient } from '../internal/pg.js';
 import type { IndexFamily } from '../search-mappings/aliases.js';
-import { toCampaignDocument } from './documents/campaignDocument.js';
-import { toOpportunityDocument } from './documents/opportunityDocument.js';
+import { toCampaignDocument } from '../domain/documents/campaignDocument.js';
+import { toOpportunityDocument } from '../domain/documents/opportunityDocument.js';
 import { loadCampaignSources } from './store/campaignSources.js';
 import { loadOpportunitySources } from './store/opportunitySources.js';
 

@@ -1,5 +1,5 @@
 import { formatLog, parseEventLogs, toEventSelector, type Hex, type Log, type RpcLog } from 'viem';
-import { CAMPAIGN_EVENTS, newCampaignEvent } from './abis/distributionCreator.js';
+import { CAMPAIGN_EVENTS, newCampaignEvent } from '../domain/abis/distributionCreator.js';
 import { decodeCampaignOverride, decodeCampaignReallocation, decodeNewCampaign, positionOf, type CampaignOverrideEvent, type CampaignReallocationEvent, type NewCampaignEvent } from './decode.js';
 import { decodeCampaignTupleData } from './newCampaignData.js';
 

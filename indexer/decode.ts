@@ -1,5 +1,5 @@
 import { decodeAbiParameters, type Hex } from 'viem';
-import { CROSS_CHAIN_LAYOUT, CROSS_CHAIN_SUFFIX } from './campaignData/layouts.js';
+import { CROSS_CHAIN_LAYOUT, CROSS_CHAIN_SUFFIX } from '../domain/campaignData/layouts.js';
 import type { CampaignTuple } from './newCampaignData.js';
 
 /** Where a log sits on its chain. */

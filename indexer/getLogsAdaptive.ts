@@ -1,8 +1,8 @@
 import { formatLog, parseEventLogs, toEventSelector, toHex, type AbiEvent, type Address, type Log, type ParseEventLogsReturnType, type PublicClient, type RpcLog } from 'viem';
 import { createLogSpan, type LogSpan } from './logSpan.js';
 import type { BlockRange } from './plan.js';
-import { withRetry } from './retry.js';
-import { isRangeTooLargeError, isRetryableRpcError } from './rpc.js';
+import { withRetry } from '../internal/retry.js';
+import { isRangeTooLargeError, isRetryableRpcError } from '../internal/rpc.js';
 
 export type GetLogsAdaptiveParams<E extends readonly AbiEvent[]> = {
   client: PublicClient;

@@ -1,6 +1,6 @@
 import { computeCampaignMetrics, computeOpportunityMetrics, tvlUsdOf, type CampaignMetrics, type TvlReading } from '../indexer/metrics/computeMetrics.js';
 import { readTvl } from '../indexer/metrics/readTvl.js';
-import { tokenDbId } from '../indexer/ids.js';
+import { tokenDbId } from '../domain/ids.js';
 import { insertSnapshots, loadMetricsCampaigns, loadMetricsOpportunities, upsertCampaignMetrics, upsertOpportunityMetrics, type MetricsCampaignRow } from '../indexer/store/metrics.js';
 import { enqueueOutbox } from '../indexer/store/outbox.js';
 import { loadTokenPrices } from '../indexer/store/prices.js';
@@ -80,7 +80,7 @@ export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: Ru
   return { ranges: [], counts: { campaigns: campaigns.length, opportunities: opportunities.length, changedCampaigns: changed.campaigns, changedOpportunities: changed.opportunities, missingPrices } };
 }
 
-function toInput(c: MetricsCampaignRow, prices: Map<string, import('../indexer/prices/isStale.js').StoredPrice>): Parameters<typeof computeCampaignMetrics>[0] {
+function toInput(c: MetricsCampaignRow, prices: Map<string, import('../domain/prices/isStale.js').StoredPrice>): Parameters<typeof computeCampaignMetrics>[0] {
   const rewardTokenId = c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token);
   return {
     id: c.id, campaignId: c.campaign_id, opportunityId: c.opportunity_id, rewardTokenId, rewardDecimals: c.reward_decimals ?? 18,

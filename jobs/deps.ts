@@ -1,4 +1,4 @@
-import { createChainClients } from '../indexer/rpc.js';
+import { createChainClients } from '../internal/rpc.js';
 import type { Config } from '../internal/config.js';
 import { createEsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';

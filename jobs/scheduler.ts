@@ -1,7 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../internal/config.js';
-import { backoffDelay } from '../indexer/retry.js';
+import { backoffDelay } from '../internal/retry.js';
 import { describeError } from '../internal/errors.js';
 import type { Logger } from '../internal/logger.js';
 import { createJobDeps } from './deps.js';

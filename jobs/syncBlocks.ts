@@ -1,5 +1,5 @@
 import { planRanges } from '../indexer/plan.js';
-import type { ChainClient } from '../indexer/rpc.js';
+import type { ChainClient } from '../internal/rpc.js';
 import { getBlockHash, upsertBlocks, type BlockRow } from '../indexer/store/blocks.js';
 import { lockChainForWrite, ReorgDetectedError } from '../indexer/store/chainGuard.js';
 import { upsertChains } from '../indexer/store/chains.js';

@@ -1,11 +1,11 @@
-import { CAMPAIGN_EVENTS } from '../indexer/abis/distributionCreator.js';
+import { CAMPAIGN_EVENTS } from '../domain/abis/distributionCreator.js';
 import { allCampaignEvents, decodeCampaignLogs } from '../indexer/campaignLogs.js';
 import { fetchNextLogs } from '../indexer/getLogsAdaptive.js';
 import { createLogSpan, type LogSpan } from '../indexer/logSpan.js';
-import { readTokenMetadata } from '../indexer/readTokenMetadata.js';
+import { readTokenMetadata } from '../internal/readTokenMetadata.js';
 import type { BlockRange } from '../indexer/plan.js';
 import { projectOutbox } from '../indexer/projectOutbox.js';
-import type { ChainClient } from '../indexer/rpc.js';
+import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { currentOpportunityIds, upsertCampaigns, upsertOpportunities, upsertOverrides, upsertReallocations } from '../indexer/store/campaigns.js';
 import { assertCanonical, canonicalHead, lockChainForWrite, ReorgDetectedError } from '../indexer/store/chainGuard.js';

@@ -1,8 +1,8 @@
-import { claimedEvent } from '../indexer/abis/distributor.js';
+import { claimedEvent } from '../domain/abis/distributor.js';
 import { blockHashesOf, decodeClaimedLog, type ClaimedEvent, type ClaimedLog } from '../indexer/decodeDistributor.js';
 import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/plan.js';
-import type { ChainClient } from '../indexer/rpc.js';
+import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { assertCanonical, canonicalHead, lockChainForWrite } from '../indexer/store/chainGuard.js';
 import { upsertChains } from '../indexer/store/chains.js';

@@ -1,11 +1,11 @@
-import { rootLifecycleEvents } from '../indexer/abis/distributor.js';
+import { rootLifecycleEvents } from '../domain/abis/distributor.js';
 import { blockHashesOf, compareLogPosition, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decodeDistributor.js';
 import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/plan.js';
 import { createRewardTreeSource, RewardTreeFetchError, type RewardTreeSource } from '../indexer/rewardTrees/createRewardTreeSource.js';
 import { RewardTreeFormatError, type RewardTreeFile } from '../indexer/rewardTrees/parseRewardTree.js';
 import { verifyRewardTree } from '../indexer/rewardTrees/verifyRewardTree.js';
-import type { ChainClient } from '../indexer/rpc.js';
+import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { assertCanonical, canonicalHead, lockChainForWrite } from '../indexer/store/chainGuard.js';
 import { upsertChains } from '../indexer/store/chains.js';

@@ -2,7 +2,7 @@ import type { Config } from '../internal/config.js';
 import type { EsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
 import type { PgPool } from '../internal/pg.js';
-import type { ChainClients } from '../indexer/rpc.js';
+import type { ChainClients } from '../internal/rpc.js';
 
 /** What every job receives (STYLE §5); the scheduler only decides when a job runs. */
 export type JobDeps = {

@@ -3,9 +3,9 @@ import { claim, createCampaigns, encodeClammCampaignData, encodeErc20CampaignDat
 import { distributionCreatorAbi, distributorAbi, testErc20Abi, testErc20Bytecode } from '../contracts/artifacts/index.js';
 import { createDevnetClients, HARDHAT_TEST_KEYS, type DevnetClients } from '../contracts/clients.js';
 import type { DeployedStack } from '../contracts/deploy.js';
-import { buildRewardTree } from '../indexer/rewardTree.js';
-import { buildRewardTreeFile } from '../indexer/rewardTrees/buildRewardTreeFile.js';
-import { writeRewardTree } from '../indexer/rewardTrees/writeRewardTree.js';
+import { buildRewardTree } from '../domain/rewardTree.js';
+import { buildRewardTreeFile } from '../contracts/rewardTrees/buildRewardTreeFile.js';
+import { writeRewardTree } from '../contracts/rewardTrees/writeRewardTree.js';
 import { DEVNET_PRETGE_TOKEN } from '../internal/devnetChains.js';
 
 const HOUR = 3600;

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { CampaignDocument } from '../../indexer/documents/campaignDocument.js';
-import type { ChainRecord } from '../../indexer/documents/records.js';
+import type { CampaignDocument } from '../../domain/documents/campaignDocument.js';
+import type { ChainRecord } from '../../domain/documents/records.js';
 import { indexNames } from '../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../deps.js';
 import { serializeCampaign } from '../routes/campaigns/serialize.js';

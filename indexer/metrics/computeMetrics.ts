@@ -1,4 +1,4 @@
-import type { StoredPrice } from '../prices/isStale.js';
+import type { StoredPrice } from '../../domain/prices/isStale.js';
 
 const DAY = 86_400;
 

@@ -1,6 +1,6 @@
 import { parseAbi } from 'viem';
-import type { ChainClient } from '../rpc.js';
-import { tokenDbId } from '../ids.js';
+import type { ChainClient } from '../../internal/rpc.js';
+import { tokenDbId } from '../../domain/ids.js';
 import type { TvlReading } from './computeMetrics.js';
 
 const tvlAbi = parseAbi([

@@ -1,4 +1,4 @@
-import { isStale } from './isStale.js';
+import { isStale } from '../../domain/prices/isStale.js';
 import type { PriceMap } from './types.js';
 
 /** A row of token_prices (current price per token). */

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import { buildRewardTree, RewardTreeError } from '../rewardTree.js';
+import { buildRewardTree, RewardTreeError } from '../../domain/rewardTree.js';
 import type { RewardTreeFile } from './parseRewardTree.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { PgPool } from '../../internal/pg.js';
-import { parseCampaignPathId } from '../ids.js';
+import { parseCampaignPathId } from '../../domain/ids.js';
 
 type Queryable = Pick<PgPool, 'query'>;
 

@@ -1,5 +1,5 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
-import { isStale, type StoredPrice } from '../prices/isStale.js';
+import { isStale, type StoredPrice } from '../../domain/prices/isStale.js';
 import type { PriceHistoryRow, TokenPriceRow } from '../prices/toPriceRows.js';
 import type { PriceToken } from '../prices/types.js';
 

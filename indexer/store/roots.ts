@@ -1,5 +1,5 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
-import { isDisputeOpen, liveRoot } from '../liveRoot.js';
+import { isDisputeOpen, liveRoot } from '../../domain/liveRoot.js';
 import type { DistributorEventRow, RootRow } from '../transform/roots.js';
 import type { RewardTreeStatus } from './rewardTrees.js';
 

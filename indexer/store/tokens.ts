@@ -1,6 +1,6 @@
 import type { TokenFlagsConfig } from '../../internal/config.js';
 import type { PgClient, PgPool } from '../../internal/pg.js';
-import { tokenDbId } from '../ids.js';
+import { tokenDbId } from '../../domain/ids.js';
 
 export type TokenRow = { chainId: number; address: string; name: string | null; symbol: string; decimals: number };
 

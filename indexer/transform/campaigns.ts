@@ -1,9 +1,9 @@
 import { keccak256, type Hex } from 'viem';
 import { boundedMemo } from '../../internal/boundedMemo.js';
-import { actionOf, campaignTypeName, type OpportunityAction } from '../campaignTypes.js';
-import { decodeCampaignData, type DecodedCampaignData } from '../campaignData/decodeCampaignData.js';
+import { actionOf, campaignTypeName, type OpportunityAction } from '../../domain/campaignTypes.js';
+import { decodeCampaignData, type DecodedCampaignData } from '../../domain/campaignData/decodeCampaignData.js';
 import type { CampaignOverrideEvent, CampaignReallocationEvent, LogPosition, NewCampaignEvent } from '../decode.js';
-import { campaignDbId, opportunityDbId } from '../ids.js';
+import { campaignDbId, opportunityDbId } from '../../domain/ids.js';
 
 /** What every chain-derived row carries to be rolled back on a reorg. */
 type Positioned = { blockNumber: number; blockHash: string; txHash: string; logIndex: number };

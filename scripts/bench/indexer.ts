@@ -9,7 +9,7 @@
  */
 import { deployStack } from '../../contracts/deploy.js';
 import { findFreePort, startDevnet } from '../../contracts/devnet.js';
-import { createChainClients } from '../../indexer/rpc.js';
+import { createChainClients } from '../../internal/rpc.js';
 import { createJobDeps } from '../../jobs/deps.js';
 import { findJob } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runJob.js';

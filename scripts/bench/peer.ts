@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createChainClients } from '../../indexer/rpc.js';
+import { createChainClients } from '../../internal/rpc.js';
 import { loadConfig } from '../../internal/config.js';
 import { createLogger } from '../../internal/logger.js';
 import { benchChainConfig, CAMPAIGNS_PER_TX, startCampaignDevnet } from './campaignDevnet.js';

@@ -4,7 +4,7 @@
  * decoding as the campaigns job, one range after the other.
  */
 import type { Address, PublicClient } from 'viem';
-import { CAMPAIGN_EVENTS } from '../../indexer/abis/distributionCreator.js';
+import { CAMPAIGN_EVENTS } from '../../domain/abis/distributionCreator.js';
 import { decodeCampaignLogs } from '../../indexer/campaignLogs.js';
 import { fetchNextLogs } from '../../indexer/getLogsAdaptive.js';
 import { createLogSpan } from '../../indexer/logSpan.js';

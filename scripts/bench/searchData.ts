@@ -3,10 +3,10 @@
  * types, tokens and skewed figures drawn from a seeded PRNG, turned into PostgreSQL rows and into
  * Elasticsearch documents with the real document builders (toOpportunityDocument, toCampaignDocument).
  */
-import { actionOf, campaignTypeName } from '../../indexer/campaignTypes.js';
-import { toCampaignDocument, type CampaignDocument } from '../../indexer/documents/campaignDocument.js';
-import { toOpportunityDocument, type OpportunityDocument } from '../../indexer/documents/opportunityDocument.js';
-import { campaignDbId, opportunityDbId, tokenDbId } from '../../indexer/ids.js';
+import { actionOf, campaignTypeName } from '../../domain/campaignTypes.js';
+import { toCampaignDocument, type CampaignDocument } from '../../domain/documents/campaignDocument.js';
+import { toOpportunityDocument, type OpportunityDocument } from '../../domain/documents/opportunityDocument.js';
+import { campaignDbId, opportunityDbId, tokenDbId } from '../../domain/ids.js';
 import type { CampaignSource } from '../../indexer/store/campaignSources.js';
 import type { OpportunityCampaign, OpportunitySource } from '../../indexer/store/opportunitySources.js';
 import type { ChainConfig } from '../../internal/config.js';
@@ -60,7 +60,7 @@ export function benchChainConfigs(): ChainConfig[] {
     startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] }));
 }
 const pickChain = weighted(BENCH_CHAINS.map((c) => [c, c.weight] as const));
-/** Campaign type ids (indexer/campaignTypes.ts) by share of opportunities: token holding and pools dominate. */
+/** Campaign type ids (domain/campaignTypes.ts) by share of opportunities: token holding and pools dominate. */
 const pickType = weighted([[1, 30], [2, 25], [13, 8], [7, 8], [12, 5], [5, 3], [11, 4], [10, 3], [15, 3], [21, 2], [4, 3], [20, 2], [19, 3], [0, 1]] as const);
 const SYMBOLS = ['WETH', 'USDC', 'USDT', 'WBTC', 'DAI', 'stETH', 'wstETH', 'weETH', 'ARB', 'OP', 'cbETH', 'rETH', 'GHO', 'crvUSD', 'FRAX', 'LUSD', 'sUSDe',
   'USDe', 'ezETH', 'rsETH', 'PENDLE', 'AAVE', 'UNI', 'LINK', 'MKR', 'COMP', 'CRV', 'LDO', 'EURC', 'POL', 'BNB', 'AERO', 'MORPHO', 'EIGEN', 'ENA', 'tBTC',

@@ -1,9 +1,9 @@
 import type { Address, Hex } from 'viem';
 import { claim, createCampaigns, encodeErc20CampaignData, getLatestTimestamp, overrideCampaign, updateTree } from '../../contracts/actions.js';
 import type { DeployedStack } from '../../contracts/deploy.js';
-import { buildRewardTree } from '../../indexer/rewardTree.js';
-import { buildRewardTreeFile } from '../../indexer/rewardTrees/buildRewardTreeFile.js';
-import { writeRewardTree } from '../../indexer/rewardTrees/writeRewardTree.js';
+import { buildRewardTree } from '../../domain/rewardTree.js';
+import { buildRewardTreeFile } from '../../contracts/rewardTrees/buildRewardTreeFile.js';
+import { writeRewardTree } from '../../contracts/rewardTrees/writeRewardTree.js';
 
 const RECIPIENTS: Address[] = ['0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc', '0x976ea74026e726554db657fa54763abd0c3a0aa9', '0x14dc79964da2c08b23698b3d3cc7ca32193d9955'];
 

@@ -1,5 +1,5 @@
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../contracts/actions.js';
-import { campaignDbId } from '../../indexer/ids.js';
+import { campaignDbId } from '../../domain/ids.js';
 import type { TestChain } from './testChains.js';
 
 export type SeedCampaignsParams = {

@@ -1,5 +1,5 @@
 import { getAddress, isAddressEqual, verifyMessage, type PublicClient } from 'viem';
-import { isRetryableRpcError } from '../../../indexer/rpc.js';
+import { isRetryableRpcError } from '../../../internal/rpc.js';
 import { createSiweMessage, generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 
 /** How long a sign-in nonce stays valid. */

@@ -1,6 +1,6 @@
 import { withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
 import { enqueueOutbox } from '../../../indexer/store/outbox.js';
-import { parseCampaignPathId } from '../../../indexer/ids.js';
+import { parseCampaignPathId } from '../../../domain/ids.js';
 
 type Queryable = Pick<PgPool, 'query'>;
 

@@ -1,5 +1,5 @@
 import type { FieldError } from '../../errors.js';
-import { CAMPAIGN_TYPE_NAMES } from '../../../indexer/campaignTypes.js';
+import { CAMPAIGN_TYPE_NAMES } from '../../../domain/campaignTypes.js';
 import type { CampaignStatus, ListCampaignsQuery } from './schema.js';
 
 /** Campaign list filters after normalization: lists split, precedence applied, values canonical. */

@@ -1,5 +1,5 @@
-import { foldSearchText } from '../../../indexer/documents/campaignDocument.js';
-import { parseCampaignPathId } from '../../../indexer/ids.js';
+import { foldSearchText } from '../../../domain/documents/campaignDocument.js';
+import { parseCampaignPathId } from '../../../domain/ids.js';
 import type { CampaignListParams } from './params.js';
 import type { CampaignStatus } from './schema.js';
 

@@ -1,5 +1,5 @@
-import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
-import type { ChainRecord } from '../../../indexer/documents/records.js';
+import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
+import type { ChainRecord } from '../../../domain/documents/records.js';
 import { LIGHT_OPPORTUNITY_FIELDS } from './query.js';
 
 /** Light opportunity attached by `withOpportunity`: the fields of api-facts §1.7, absent ones null. */

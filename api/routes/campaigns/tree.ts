@@ -1,4 +1,4 @@
-import { campaignTypeName } from '../../../indexer/campaignTypes.js';
+import { campaignTypeName } from '../../../domain/campaignTypes.js';
 import type { CampaignFamilyRow } from '../../../indexer/store/campaignReads.js';
 import { toConfiguration } from '../../../indexer/transform/campaigns.js';
 import type { LinkedCampaignsQuery } from './schema.js';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { toChainRecord } from '../../../indexer/documents/records.js';
+import { toChainRecord } from '../../../domain/documents/records.js';
 import { currentChainRows } from '../../chainRecords.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';

@@ -1,6 +1,6 @@
 import { formatUnits, zeroAddress } from 'viem';
-import { decodeCampaignData } from '../../../indexer/campaignData/decodeCampaignData.js';
-import { campaignTypeName } from '../../../indexer/campaignTypes.js';
+import { decodeCampaignData } from '../../../domain/campaignData/decodeCampaignData.js';
+import { campaignTypeName } from '../../../domain/campaignTypes.js';
 import { computeCampaignId } from '../../../contracts/campaignData.js';
 import type { CampaignTuple } from './decodeCreateCampaignArgs.js';
 

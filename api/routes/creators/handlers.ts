@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
+import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { currentChainRecords } from '../../chainRecords.js';
 import { findCreator, listCreators, type CreatorRecord } from '../../../indexer/store/creators.js';
 import { indexNames } from '../../../internal/es.js';

@@ -3,8 +3,8 @@
  * the rest of the code base already uses; lists that only existed as TS types are declared here
  * once, checked against those types with `satisfies`.
  */
-import { CAMPAIGN_TYPE_NAMES, OPPORTUNITY_ACTIONS } from '../../../indexer/campaignTypes.js';
-import type { OpportunityStatus } from '../../../indexer/documents/opportunityDocument.js';
+import { CAMPAIGN_TYPE_NAMES, OPPORTUNITY_ACTIONS } from '../../../domain/campaignTypes.js';
+import type { OpportunityStatus } from '../../../domain/documents/opportunityDocument.js';
 import type { CampaignStatusRecord } from '../../../indexer/metrics/computeMetrics.js';
 import type { ExplorerConfig } from '../../../internal/config.js';
 import { CAMPAIGN_STATUSES, TOKEN_TYPES } from '../campaigns/schema.js';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
+import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError } from '../../errors.js';

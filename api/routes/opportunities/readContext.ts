@@ -1,7 +1,7 @@
-import type { CampaignDocument } from '../../../indexer/documents/campaignDocument.js';
-import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
-import type { ChainRecord } from '../../../indexer/documents/records.js';
-import { opportunityDbId } from '../../../indexer/ids.js';
+import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
+import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
+import type { ChainRecord } from '../../../domain/documents/records.js';
+import { opportunityDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';

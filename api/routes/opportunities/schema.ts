@@ -1,4 +1,4 @@
-import { OPPORTUNITY_ACTIONS } from '../../../indexer/campaignTypes.js';
+import { OPPORTUNITY_ACTIONS } from '../../../domain/campaignTypes.js';
 import { fields } from '../../validate.js';
 import { CAMPAIGN_STATUSES, DISTRIBUTION_FILTER_TYPES, TOKEN_TYPES, type CampaignStatus } from '../campaigns/schema.js';
 

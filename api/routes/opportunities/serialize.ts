@@ -1,5 +1,5 @@
-import { opportunityStatus, type OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
-import type { ChainRecord } from '../../../indexer/documents/records.js';
+import { opportunityStatus, type OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
+import type { ChainRecord } from '../../../domain/documents/records.js';
 
 type Rec = Record<string, unknown>;
 

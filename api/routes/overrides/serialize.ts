@@ -1,4 +1,4 @@
-import { opportunityName } from '../../../indexer/documents/opportunityDocument.js';
+import { opportunityName } from '../../../domain/documents/opportunityDocument.js';
 import type { CampaignVersionRow } from './repo.js';
 
 /** The opportunity a previous configuration was linked to (api-facts §1.7). */

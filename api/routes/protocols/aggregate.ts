@@ -1,4 +1,4 @@
-import { protocolOf, type Protocol } from '../../../indexer/protocols.js';
+import { protocolOf, type Protocol } from '../../../domain/protocols.js';
 import type { OpportunityFacts } from './repo.js';
 import type { ListProtocolsQuery } from './schema.js';
 
@@ -25,7 +25,7 @@ export function protocolMatches(p: Protocol, q: ListProtocolsQuery): boolean {
 }
 
 /**
- * Pure: groups matching opportunities by the protocol of their campaign type (indexer/protocols.ts;
+ * Pure: groups matching opportunities by the protocol of their campaign type (domain/protocols.ts;
  * types naming none are skipped), sums daily rewards and live campaigns (sub-campaigns left out with
  * `excludeSubCampaigns`), then sorts by daily rewards, live campaigns (both descending) and id, and
  * returns the requested page.

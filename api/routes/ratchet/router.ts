@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { computeRatchet, DEFAULT_RATCHET_SETTINGS, FREEZE_WINDOW, ratchetSettingsOf, recalculationTimes, type RatchetSettings } from '../../../indexer/ratchet.js';
+import { computeRatchet, DEFAULT_RATCHET_SETTINGS, FREEZE_WINDOW, ratchetSettingsOf, recalculationTimes, type RatchetSettings } from '../../../domain/ratchet.js';
 import { resolveCampaignDbId } from '../../../indexer/store/campaignReads.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
@@ -23,7 +23,7 @@ const opportunityQuery = {
 
 /**
  * GET /v4/sofr-ratchet/campaign/{campaignId} and /opportunity/{id}: the spread ratchet of
- * indexer/ratchet.ts from the stored benchmark rates (benchmark-rate job), the opportunity's TVL
+ * domain/ratchet.ts from the stored benchmark rates (benchmark-rate job), the opportunity's TVL
  * history (opportunity_snapshots) and native APR (opportunity_metrics).
  */
 export function ratchetRouter(deps: ApiDeps): Router {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { SCHEMA_GROUPS } from '../../../indexer/campaignData/schemas.js';
+import { SCHEMA_GROUPS } from '../../../domain/campaignData/schemas.js';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { serializeSchemaGroup } from './serialize.js';
@@ -9,7 +9,7 @@ import { arr, obj, str } from '../../openapi/schemaHelpers.js';
 /** No parameters are accepted. */
 const schemasQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
-/** /v4/schemas (beta): the schema groups of indexer/campaignData/schemas.ts; no storage read. */
+/** /v4/schemas (beta): the schema groups of domain/campaignData/schemas.ts; no storage read. */
 export function schemasRouter(_deps: ApiDeps): Router {
   const router = new Router();
   router.get(['/schemas', '/schemas/'], describe({ summary: 'Schema groups (beta): JSON schemas of campaign inputs per enum value', response: arr(obj({ name: str, description: str, enum: arr({ type: ['string', 'number'] }), schemas: { type: 'object' } })) }), validate({ query: schemasQuery }), (ctx) => {

@@ -1,4 +1,4 @@
-import type { SchemaGroup } from '../../../indexer/campaignData/schemas.js';
+import type { SchemaGroup } from '../../../domain/campaignData/schemas.js';
 
 /** Pure: a schema group → `{ name, description, enum, schemas }` (enum value → JSON Schema, draft 2020-12). */
 export function serializeSchemaGroup(g: SchemaGroup) {

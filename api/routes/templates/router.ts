@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { TEMPLATES } from '../../../indexer/templates.js';
+import { TEMPLATES } from '../../../domain/templates.js';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { listTemplatesQuery, type ListTemplatesQuery } from './schema.js';
@@ -9,7 +9,7 @@ import { any, arr, obj, str } from '../../openapi/schemaHelpers.js';
 
 const templateSchema = obj({ id: str, name: str, icon: str, description: str, baseConfig: any, completionConfig: any, protocolId: str, protocol: { type: 'object' }, action: str }, ['icon', 'protocolId', 'protocol']);
 
-/** /v4/templates: campaign templates from the static registry (indexer/templates.ts); no storage read. */
+/** /v4/templates: campaign templates from the static registry (domain/templates.ts); no storage read. */
 export function templatesRouter(_deps: ApiDeps): Router {
   const router = new Router();
   router.get(['/templates', '/templates/'], describe({ summary: 'Campaign templates matching the filters', response: arr(templateSchema) }), validate({ query: listTemplatesQuery }), (ctx) => {

@@ -1,4 +1,4 @@
-import { OPPORTUNITY_ACTIONS } from '../../../indexer/campaignTypes.js';
+import { OPPORTUNITY_ACTIONS } from '../../../domain/campaignTypes.js';
 import { fields } from '../../validate.js';
 
 /** GET /v4/templates query (spec: Reference data › /v4/templates/). */

@@ -1,4 +1,4 @@
-import type { Template } from '../../../indexer/templates.js';
+import type { Template } from '../../../domain/templates.js';
 import type { ListTemplatesQuery } from './schema.js';
 
 /** Pure: templates matching protocolId (exact), search (case-insensitive substring of name or description) and any of `action`, paged. */

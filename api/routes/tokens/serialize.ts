@@ -1,4 +1,4 @@
-import type { ServedPrice } from '../../../indexer/prices/isStale.js';
+import type { ServedPrice } from '../../../domain/prices/isStale.js';
 import type { TokenRow } from '../../../indexer/store/tokens.js';
 import type { TokenDbRow } from './repo.js';
 

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import { buildRewardTree, rewardTreeKey } from '../../../indexer/rewardTree.js';
+import { buildRewardTree, rewardTreeKey } from '../../../domain/rewardTree.js';
 import { loadRewardLeaves } from '../../../indexer/store/rewardLeaves.js';
 import type { PgPool } from '../../../internal/pg.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { generatePrivateKey } from 'viem/accounts';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
-import { campaignDbId } from '../../../indexer/ids.js';
+import { campaignDbId } from '../../../domain/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { login, type Session } from './authFlow.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Hex } from 'viem';
 import { computeCampaignId, createCampaigns, encodeClammCampaignData, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
-import { campaignDbId } from '../../../indexer/ids.js';
+import { campaignDbId } from '../../../domain/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const DAY = 86_400;

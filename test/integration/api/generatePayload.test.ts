@@ -3,7 +3,7 @@ import { erc20Abi } from 'viem';
 import { getLatestTimestamp } from '../../../contracts/actions.js';
 import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
-import { campaignDbId } from '../../../indexer/ids.js';
+import { campaignDbId } from '../../../domain/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const DAY = 86_400;

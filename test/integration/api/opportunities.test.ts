@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
-import { toCampaignDocument } from '../../../indexer/documents/campaignDocument.js';
-import type { OpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
+import { toCampaignDocument } from '../../../domain/documents/campaignDocument.js';
+import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import { upsertChains } from '../../../indexer/store/chains.js';
 import { indexNames } from '../../../internal/es.js';
 import { createLogger } from '../../../internal/logger.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Hex } from 'viem';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp, overrideCampaign } from '../../../contracts/actions.js';
-import { campaignDbId } from '../../../indexer/ids.js';
+import { campaignDbId } from '../../../domain/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const DAY = 86_400;

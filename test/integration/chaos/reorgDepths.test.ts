@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Hex } from 'viem';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp, mine, revert, snapshot } from '../../../contracts/actions.js';
 import { jsonRpc } from '../../../contracts/devnet.js';
-import { campaignDbId } from '../../../indexer/ids.js';
+import { campaignDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';

@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { jsonRpc } from '../../../contracts/devnet.js';
-import { createChainClients } from '../../../indexer/rpc.js';
+import { createChainClients } from '../../../internal/rpc.js';
 import { findJob } from '../../../jobs/registry.js';
 import { startScheduler, type Scheduler } from '../../../jobs/scheduler.js';
 import { createLogger } from '../../../internal/logger.js';

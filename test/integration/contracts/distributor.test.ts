@@ -10,8 +10,8 @@ import { deployStack } from '../../../contracts/deploy.js';
 import type { DeployedStack } from '../../../contracts/deploy.js';
 import { findFreePort, startDevnet } from '../../../contracts/devnet.js';
 import type { Devnet } from '../../../contracts/devnet.js';
-import { buildRewardTree, rewardTreeKey } from '../../../indexer/rewardTree.js';
-import type { RewardLeaf, RewardTree } from '../../../indexer/rewardTree.js';
+import { buildRewardTree, rewardTreeKey } from '../../../domain/rewardTree.js';
+import type { RewardLeaf, RewardTree } from '../../../domain/rewardTree.js';
 import { expectRevert } from './expectRevert.js';
 
 const CHAIN_ID = 31338;

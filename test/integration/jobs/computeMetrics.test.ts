@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
-import { campaignDbId } from '../../../indexer/ids.js';
+import { campaignDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { recomputeMetrics } from '../../../scripts/recomputeMetrics.js';

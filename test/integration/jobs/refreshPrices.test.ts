@@ -6,9 +6,9 @@ import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp, mine, set
 import { priceFeedAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
 import { findFreePort } from '../../../contracts/devnet.js';
-import { toServedPrice } from '../../../indexer/prices/isStale.js';
-import { tokenDbId } from '../../../indexer/ids.js';
-import { createChainClients } from '../../../indexer/rpc.js';
+import { toServedPrice } from '../../../domain/prices/isStale.js';
+import { tokenDbId } from '../../../domain/ids.js';
+import { createChainClients } from '../../../internal/rpc.js';
 import { loadTokenPrices } from '../../../indexer/store/prices.js';
 import { upsertTokens } from '../../../indexer/store/tokens.js';
 import { withTransaction } from '../../../internal/pg.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
-import { createChainClients } from '../../../indexer/rpc.js';
+import { createChainClients } from '../../../internal/rpc.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
 import type { JobDeps } from '../../../jobs/types.js';

@@ -5,7 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { claim, updateTree, type ActionTarget } from '../../../contracts/actions.js';
 import { distributorAbi, testErc20Abi } from '../../../contracts/artifacts/index.js';
 import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
-import { buildRewardTree, rewardTreeKey, type RewardLeaf, type RewardTree } from '../../../indexer/rewardTree.js';
+import { buildRewardTree, rewardTreeKey, type RewardLeaf, type RewardTree } from '../../../domain/rewardTree.js';
 import { claimedTotals } from '../../../indexer/store/claims.js';
 import { getCursor } from '../../../indexer/store/cursor.js';
 import { runJob } from '../../../jobs/runJob.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
-import { campaignDbId } from '../../../indexer/ids.js';
+import { campaignDbId } from '../../../domain/ids.js';
 import { NATIVE_TOKEN_ADDRESS } from '../../../indexer/store/tokens.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 

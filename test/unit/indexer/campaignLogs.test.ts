@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { encodeAbiParameters, encodeEventTopics, formatLog, keccak256, numberToHex, parseEventLogs, toHex, type Hex, type Log, type RpcLog } from 'viem';
-import { CAMPAIGN_EVENTS, campaignOverrideEvent, newCampaignEvent } from '../../../indexer/abis/distributionCreator.js';
+import { CAMPAIGN_EVENTS, campaignOverrideEvent, newCampaignEvent } from '../../../domain/abis/distributionCreator.js';
 import { decodeCampaignLogs } from '../../../indexer/campaignLogs.js';
 import { decodeCampaignOverride, decodeNewCampaign } from '../../../indexer/decode.js';
 import { decodeCampaignTupleData, type CampaignTuple } from '../../../indexer/newCampaignData.js';

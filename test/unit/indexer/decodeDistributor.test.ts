@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { encodeAbiParameters, encodeEventTopics, parseEventLogs, toEventSelector } from 'viem';
 import type { Hex, Log } from 'viem';
-import { distributorAbi } from '../../../indexer/abis/distributor.js';
+import { distributorAbi } from '../../../domain/abis/distributor.js';
 import { DecodeError } from '../../../indexer/decode.js';
 import { blockHashesOf, decodeClaimedLog, decodeRootLifecycleLog, type ClaimedLog, type RootLifecycleLog } from '../../../indexer/decodeDistributor.js';
 

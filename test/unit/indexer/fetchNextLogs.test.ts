@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { hexToNumber, type Hex, type PublicClient } from 'viem';
-import { campaignOverrideEvent } from '../../../indexer/abis/distributionCreator.js';
+import { campaignOverrideEvent } from '../../../domain/abis/distributionCreator.js';
 import { fetchNextLogs } from '../../../indexer/getLogsAdaptive.js';
 import { createLogSpan } from '../../../indexer/logSpan.js';
 

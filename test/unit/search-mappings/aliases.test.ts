@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { toCampaignDocument } from '../../../indexer/documents/campaignDocument.js';
+import { toCampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { concreteIndexName, INDEX_FAMILIES, latestVersion, loadIndexDefinition, nextIndexName, parseConcreteIndexName } from '../../../search-mappings/aliases.js';
 import { campaignSource, NO_TOKEN_ROW } from '../../fixtures/indexer/campaignSource.js';
 

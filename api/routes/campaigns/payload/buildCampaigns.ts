@@ -1,10 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { encodeAbiParameters, type Hex } from 'viem';
 import { computeCampaignId } from '../../../../contracts/campaignData.js';
-import { CAMPAIGN_TYPE_NAMES, campaignTypeName } from '../../../../indexer/campaignTypes.js';
-import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../../../../indexer/campaignData/layouts.js';
-import { campaignDataSchema, DISTRIBUTION_METHODS } from '../../../../indexer/campaignData/schemas.js';
-import { TEMPLATES } from '../../../../indexer/templates.js';
+import { CAMPAIGN_TYPE_NAMES, campaignTypeName } from '../../../../domain/campaignTypes.js';
+import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../../../../domain/campaignData/layouts.js';
+import { campaignDataSchema, DISTRIBUTION_METHODS } from '../../../../domain/campaignData/schemas.js';
+import { TEMPLATES } from '../../../../domain/templates.js';
 import type { FieldError } from '../../../errors.js';
 import type { GeneratePayloadBody } from './schema.js';
 
@@ -43,7 +43,7 @@ export type CampaignKind = { campaignType: number; typeName: string; base: Recor
 
 /**
  * Pure: what a `campaignsParams` key names: a campaign type (name like `ERC20` or numeric id) or a
- * template id of indexer/templates.ts (whose base campaign data the objects complete). Null when unknown.
+ * template id of domain/templates.ts (whose base campaign data the objects complete). Null when unknown.
  */
 export function resolveKind(key: string): CampaignKind | null {
   const template = TEMPLATES.find((t) => t.id === key);

@@ -9,7 +9,7 @@ import {
   RewardTreeSourceError,
 } from '../../../../indexer/rewardTrees/createRewardTreeSource.js';
 import { RewardTreeFormatError, type RewardTreeFile } from '../../../../indexer/rewardTrees/parseRewardTree.js';
-import { writeRewardTree } from '../../../../indexer/rewardTrees/writeRewardTree.js';
+import { writeRewardTree } from '../../../../contracts/rewardTrees/writeRewardTree.js';
 import { startTreeServer, type TreeServer } from '../../../helpers/treeServer.js';
 
 const ROOT = '0x11fdcd9ebf942d9adcbc959f258b9e7d261b064ba41ce68d3c7ecee547d5f85e';

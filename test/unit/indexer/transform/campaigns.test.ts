@@ -3,9 +3,9 @@ import { encodeAbiParameters, keccak256 } from 'viem';
 import type { Address, Hex } from 'viem';
 import { encodeErc20CampaignData } from '../../../../contracts/campaignData.js';
 import type { NewCampaignEvent } from '../../../../indexer/decode.js';
-import { campaignDbId } from '../../../../indexer/ids.js';
+import { campaignDbId } from '../../../../domain/ids.js';
 import { campaignEncodingHash, toCampaignRows, toConfiguration, toOpportunityRows } from '../../../../indexer/transform/campaigns.js';
-import { opportunityDbId } from '../../../../indexer/ids.js';
+import { opportunityDbId } from '../../../../domain/ids.js';
 
 const targetToken: Address = '0x1111111111111111111111111111111111111111';
 const erc20Data = encodeErc20CampaignData({ targetToken });

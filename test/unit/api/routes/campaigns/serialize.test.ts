@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { toCampaignDocument } from '../../../../../indexer/documents/campaignDocument.js';
-import type { ChainRecord } from '../../../../../indexer/documents/records.js';
+import { toCampaignDocument } from '../../../../../domain/documents/campaignDocument.js';
+import type { ChainRecord } from '../../../../../domain/documents/records.js';
 import { serializeCampaign } from '../../../../../api/routes/campaigns/serialize.js';
 import { campaignSource } from '../../../../fixtures/indexer/campaignSource.js';
 

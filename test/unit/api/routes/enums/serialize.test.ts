@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CAMPAIGN_TYPE_NAMES, OPPORTUNITY_ACTIONS } from '../../../../../indexer/campaignTypes.js';
+import { CAMPAIGN_TYPE_NAMES, OPPORTUNITY_ACTIONS } from '../../../../../domain/campaignTypes.js';
 import { ENUMS, findEnum } from '../../../../../api/routes/enums/registry.js';
 import { convertEnumValue, serializeEnum, serializeEnumSummary } from '../../../../../api/routes/enums/serialize.js';
 

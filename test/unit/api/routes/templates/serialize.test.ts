@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { filterTemplates, serializeTemplate } from '../../../../../api/routes/templates/serialize.js';
-import { TEMPLATES } from '../../../../../indexer/templates.js';
+import { TEMPLATES } from '../../../../../domain/templates.js';
 
 const q = { page: 0, items: 20 };
 

@@ -2,7 +2,7 @@
  * Campaign templates (GET /v4/templates): one per campaign type we can encode, a static registry
  * (no table: templates change with code, like the layouts they derive from). `baseConfig` is the
  * part of a campaign configuration the template fixes; `completionConfig` maps each field the
- * creator still has to provide to its JSON Schema (from indexer/campaignData/schemas.ts).
+ * creator still has to provide to its JSON Schema (from domain/campaignData/schemas.ts).
  */
 import type { OpportunityAction } from './campaignTypes.js';
 import { CLAMM_DATA_SCHEMA, ERC20_DATA_SCHEMA, type JsonSchema } from './campaignData/schemas.js';

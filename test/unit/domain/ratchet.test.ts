@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseBenchmarkRates, rateAt } from '../../../indexer/benchmarkRates.js';
-import { computeRatchet, DEFAULT_RATCHET_SETTINGS, ratchetSettingsOf, recalculationTimes } from '../../../indexer/ratchet.js';
+import { computeRatchet, DEFAULT_RATCHET_SETTINGS, ratchetSettingsOf, recalculationTimes } from '../../../domain/ratchet.js';
 
 const t = (iso: string) => Date.parse(iso) / 1000;
 const DAY = 86_400;
@@ -9,7 +9,7 @@ const RATES = [
   { day: '2026-01-02', rate: 4.4 }, { day: '2026-01-05', rate: 4.35 }, { day: '2026-01-16', rate: 4.32 }, { day: '2026-01-20', rate: 4.3 },
 ];
 
-describe('indexer/ratchet and benchmark rates', () => {
+describe('domain/ratchet and benchmark rates', () => {
   it('parses the daily published JSON shape and skips other rate types and bad rows', () => {
     const body = { refRates: [{ effectiveDate: '2026-01-05', type: 'SOFR', percentRate: 4.35 }, { effectiveDate: '2026-01-05', type: 'EFFR', percentRate: 4.33 },
       { effectiveDate: 'bad', type: 'SOFR', percentRate: 1 }, { effectiveDate: '2026-01-06', type: 'SOFR', percentRate: 'x' }] };

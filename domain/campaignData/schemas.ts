@@ -69,7 +69,7 @@ const object = (title: string, properties: Record<string, JsonSchema>, required:
 const POSITIVE: JsonSchema = { type: 'number', exclusiveMinimum: 0 };
 
 /**
- * Settings of the SOFR spread ratchet (indexer/ratchet.ts): spread in percentage points over the
+ * Settings of the SOFR spread ratchet (domain/ratchet.ts): spread in percentage points over the
  * benchmark rate, recalculation period in seconds (≥ 1 h; default 14 days), anchor (Unix seconds;
  * default the campaign start), curve, and TVL tiers (USD) → boost in percentage points.
  */

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { backoffDelay, RetriesExhaustedError, withRetry } from '../../../indexer/retry.js';
+import { backoffDelay, RetriesExhaustedError, withRetry } from '../../../internal/retry.js';
 
 class Transient extends Error {}
 class Fatal extends Error {}
 const fast = { baseDelayMs: 1, maxDelayMs: 4, shouldRetry: (e: unknown) => e instanceof Transient };
 
-describe('indexer/retry', () => {
+describe('internal/retry', () => {
   describe('backoffDelay', () => {
     it('doubles from the base delay with each retry', () => {
       expect([1, 2, 3, 4].map((attempt) => backoffDelay({ attempt, baseDelayMs: 250, maxDelayMs: 60_000 }))).to.deep.equal([250, 500, 1000, 2000]);

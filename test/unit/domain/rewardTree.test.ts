@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { keccak256, zeroHash } from 'viem';
 import type { Address, Hex } from 'viem';
-import { buildRewardTree, hashLeaf, RewardTreeError, rewardTreeKey, verifyProof } from '../../../indexer/rewardTree.js';
+import { buildRewardTree, hashLeaf, RewardTreeError, rewardTreeKey, verifyProof } from '../../../domain/rewardTree.js';
 
 // Vectors from chain-facts §2.4.
 const token: Address = '0x2222222222222222222222222222222222222222';

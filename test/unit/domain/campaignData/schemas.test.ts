@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { encodeClammCampaignData, encodeErc20CampaignData } from '../../../../contracts/actions.js';
-import { decodeCampaignData } from '../../../../indexer/campaignData/decodeCampaignData.js';
-import { abiTypeSchema, campaignDataSchema, SCHEMA_GROUPS } from '../../../../indexer/campaignData/schemas.js';
+import { decodeCampaignData } from '../../../../domain/campaignData/decodeCampaignData.js';
+import { abiTypeSchema, campaignDataSchema, SCHEMA_GROUPS } from '../../../../domain/campaignData/schemas.js';
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 const TOKEN = '0x00000000000000000000000000000000000000a1';
 
-describe('indexer/campaignData/schemas', () => {
+describe('domain/campaignData/schemas', () => {
   it('every schema of every group compiles as draft 2020-12', () => {
     for (const g of SCHEMA_GROUPS) for (const [value, schema] of Object.entries(g.schemas)) expect(() => ajv.compile(schema), `${g.name}.${value}`).not.to.throw();
   });

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { isDisputeOpen, liveRoot, type RootEntry } from '../../../indexer/liveRoot.js';
+import { isDisputeOpen, liveRoot, type RootEntry } from '../../../domain/liveRoot.js';
 
 const root = (name: string, blockNumber: number, endOfDisputePeriod: number, revoked = false, logIndex = 0): RootEntry => ({
   root: name, blockNumber, logIndex, endOfDisputePeriod, revoked,
 });
 
-describe('indexer/liveRoot', () => {
+describe('domain/liveRoot', () => {
   describe('liveRoot', () => {
     const r1 = root('r1', 10, 1000);
     const r2 = root('r2', 20, 2000);

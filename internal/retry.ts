@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BaseError } from '../internal/errors.js';
+import { BaseError } from './errors.js';
 
 export type BackoffDelayParams = { attempt: number; baseDelayMs: number; maxDelayMs: number };
 

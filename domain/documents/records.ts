@@ -1,4 +1,4 @@
-import type { ChainRow } from '../store/chains.js';
+import type { ChainRow } from '../../indexer/store/chains.js';
 
 /** Public Chain record (spec: Resources › Chain). */
 export type ChainRecord = {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { keccak256, stringToBytes } from 'viem';
-import { campaignDbId, numericHashId, opportunityDbId, tokenDbId } from '../../../indexer/ids.js';
+import { campaignDbId, numericHashId, opportunityDbId, tokenDbId } from '../../../domain/ids.js';
 
-describe('indexer/ids', () => {
+describe('domain/ids', () => {
   describe('numericHashId', () => {
     it('is the decimal form of the first 8 bytes of keccak256(key)', () => {
       // keccak256('abc') = 0x4e03657aea45a94f…

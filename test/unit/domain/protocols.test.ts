@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { opportunityName, opportunityStatus, toOpportunityDocument } from '../../../indexer/documents/opportunityDocument.js';
-import { protocolOf } from '../../../indexer/protocols.js';
+import { opportunityName, opportunityStatus, toOpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
+import { protocolOf } from '../../../domain/protocols.js';
 import type { OpportunitySource } from '../../../indexer/store/opportunitySources.js';
 
 const source = (overrides: Partial<OpportunitySource> = {}): OpportunitySource => ({
@@ -10,7 +10,7 @@ const source = (overrides: Partial<OpportunitySource> = {}): OpportunitySource =
   ...overrides,
 });
 
-describe('indexer/protocols and opportunity documents', () => {
+describe('domain/protocols and opportunity documents', () => {
   it('names the protocol of protocol-specific campaign types, none for token holding', () => {
     expect(protocolOf('CLAMM')).to.include({ id: 'uniswap-v3', name: 'Uniswap V3' });
     expect(protocolOf('MORPHO')).to.include({ id: 'morpho' });
@@ -40,9 +40,9 @@ describe('indexer/protocols and opportunity documents', () => {
   });
 });
 
-describe('indexer/documents/opportunityDocument mergeWindows', () => {
+describe('domain/documents/opportunityDocument mergeWindows', () => {
   it('merges overlapping and touching windows into disjoint sorted intervals', async () => {
-    const { mergeWindows } = await import('../../../indexer/documents/opportunityDocument.js');
+    const { mergeWindows } = await import('../../../domain/documents/opportunityDocument.js');
     expect(mergeWindows([{ start: 50, end: 60 }, { start: 10, end: 20 }, { start: 15, end: 30 }, { start: 30, end: 40 }])).to.deep.equal([{ start: 10, end: 40 }, { start: 50, end: 60 }]);
     expect(mergeWindows([])).to.deep.equal([]);
     const many = Array.from({ length: 100_000 }, (_, i) => ({ start: 1000 + i, end: 1000 + i + 86_400 }));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { distributionFamilyOf, foldSearchText, toCampaignDocument } from '../../../../indexer/documents/campaignDocument.js';
-import { opportunityDbId, tokenDbId } from '../../../../indexer/ids.js';
+import { distributionFamilyOf, foldSearchText, toCampaignDocument } from '../../../../domain/documents/campaignDocument.js';
+import { opportunityDbId, tokenDbId } from '../../../../domain/ids.js';
 import { campaignEncodingHash } from '../../../../indexer/transform/campaigns.js';
 import { campaignSource, FIXTURE_TARGET_TOKEN, NO_TOKEN_ROW } from '../../../fixtures/indexer/campaignSource.js';
 
@@ -9,7 +9,7 @@ const campaignData = campaignSource().campaign_data;
 const indexedAt = new Date('2024-05-01T12:00:00.000Z');
 const chainNames = new Map([[31337, 'Devnet Alpha'], [31338, 'Devnet Beta']]);
 
-describe('indexer/documents/campaignDocument', () => {
+describe('domain/documents/campaignDocument', () => {
   describe('toCampaignDocument', () => {
     it('copies the campaign columns and names the campaign type', () => {
       const doc = toCampaignDocument(campaignSource(), chainNames, indexedAt);

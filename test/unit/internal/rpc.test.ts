@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { HttpRequestError, TimeoutError } from 'viem';
-import { isRangeTooLargeError, isRetryableRpcError } from '../../../indexer/rpc.js';
+import { isRangeTooLargeError, isRetryableRpcError } from '../../../internal/rpc.js';
 
-describe('indexer/rpc error classification', () => {
+describe('internal/rpc error classification', () => {
   it('recognizes the ways nodes refuse a getLogs range as "ask for fewer blocks"', () => {
     for (const message of [
       'query exceeds the block range limit of 3', 'query returned more than 10000 results', 'Log response size exceeded',

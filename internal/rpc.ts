@@ -1,5 +1,5 @@
 import { createPublicClient, defineChain, http, HttpRequestError, TimeoutError, type PublicClient } from 'viem';
-import type { ChainConfig, Config } from '../internal/config.js';
+import type { ChainConfig, Config } from './config.js';
 
 export type ChainClient = { chain: ChainConfig; client: PublicClient };
 export type ChainClients = Map<number, ChainClient>;

@@ -1,7 +1,7 @@
-import type { Logger } from '../internal/logger.js';
-import { erc20MetadataAbi } from './abis/erc20.js';
+import type { Logger } from './logger.js';
+import { erc20MetadataAbi } from '../domain/abis/erc20.js';
 import type { ChainClient } from './rpc.js';
-import type { TokenRow } from './store/tokens.js';
+import type { TokenRow } from '../indexer/store/tokens.js';
 
 /** Tokens per multicall (3 calls each). */
 const CHUNK = 200;

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { buildRewardTreeFile } from '../../../../indexer/rewardTrees/buildRewardTreeFile.js';
+import { buildRewardTreeFile } from '../../../../contracts/rewardTrees/buildRewardTreeFile.js';
 import { parseRewardTree } from '../../../../indexer/rewardTrees/parseRewardTree.js';
 import { verifyRewardTree } from '../../../../indexer/rewardTrees/verifyRewardTree.js';
 
-describe('indexer/rewardTrees/buildRewardTreeFile', () => {
+describe('contracts/rewardTrees/buildRewardTreeFile', () => {
   it('sums breakdowns per entry and computes the chain-facts root, giving a valid, verifiable document', () => {
     const token = '0x2222222222222222222222222222222222222222';
     const tree = buildRewardTreeFile({
