@@ -3,7 +3,7 @@
  * indexed roots. Mirrors `getMerkleRoot()`: the latest tree once its dispute period is over and no
  * dispute is open, otherwise the tree before it.
  */
-import { compareLogPosition } from '../indexer/decodeDistributor.js';
+import { compareLogPosition } from './logPosition.js';
 
 /** What the rule needs of a `roots` row. */
 export type RootEntry = { root: string; endOfDisputePeriod: number; blockNumber: number; logIndex: number; revoked: boolean };

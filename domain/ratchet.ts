@@ -1,4 +1,4 @@
-import { rateAt, type BenchmarkRate } from '../indexer/benchmarkRates.js';
+import { rateAt, type BenchmarkRate } from './benchmarkRates.js';
 
 /**
  * The SOFR spread ratchet (distribution type SOFR_SPREAD_RATCHET).

@@ -3,10 +3,9 @@
  * addresses come out lower-case, as they are stored.
  */
 import type { Hex } from 'viem';
+import type { LogPosition } from '../domain/logPosition.js';
 import { DecodeError } from './decode.js';
 
-/** Where a log sits on its chain. */
-export type LogPosition = { chainId: number; blockNumber: number; blockHash: Hex; txHash: Hex; logIndex: number };
 
 export type TreeUpdatedEvent = LogPosition & { kind: 'tree_updated'; root: Hex; ipfsHash: Hex; endOfDisputePeriod: number };
 export type RevokedEvent = LogPosition & { kind: 'revoked' };
@@ -71,11 +70,6 @@ export function decodeClaimedLog(chainId: number, log: ClaimedLog): ClaimedEvent
     token: log.args.token.toLowerCase() as Hex,
     amount: log.args.amount,
   };
-}
-
-/** Pure: chain order of logs (block number, then log index). */
-export function compareLogPosition(a: Pick<LogPosition, 'blockNumber' | 'logIndex'>, b: Pick<LogPosition, 'blockNumber' | 'logIndex'>): number {
-  return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 }
 
 /**

@@ -2,7 +2,7 @@ import { CAMPAIGN_EVENTS } from '../domain/abis/distributionCreator.js';
 import { allCampaignEvents, decodeCampaignLogs } from '../indexer/campaignLogs.js';
 import { fetchNextLogs } from '../indexer/getLogsAdaptive.js';
 import { createLogSpan, type LogSpan } from '../indexer/logSpan.js';
-import { readTokenMetadata } from '../internal/readTokenMetadata.js';
+import { readTokenMetadata } from '../domain/readTokenMetadata.js';
 import type { BlockRange } from '../indexer/plan.js';
 import { projectOutbox } from '../indexer/projectOutbox.js';
 import type { ChainClient } from '../internal/rpc.js';
@@ -12,7 +12,8 @@ import { assertCanonical, canonicalHead, lockChainForWrite, ReorgDetectedError }
 import { upsertChains } from '../indexer/store/chains.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { enqueueOutbox } from '../indexer/store/outbox.js';
-import { missingTokens, upsertTokens, type TokenRow } from '../indexer/store/tokens.js';
+import { missingTokens, upsertTokens } from '../indexer/store/tokens.js';
+import type { TokenRow } from '../domain/readTokenMetadata.js';
 import { toCampaignRows, toOpportunityRows, toOverrideRows, toReallocationRows } from '../indexer/transform/campaigns.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from './progress.js';

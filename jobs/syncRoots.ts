@@ -1,5 +1,6 @@
 import { rootLifecycleEvents } from '../domain/abis/distributor.js';
-import { blockHashesOf, compareLogPosition, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decodeDistributor.js';
+import { compareLogPosition } from '../domain/logPosition.js';
+import { blockHashesOf, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decodeDistributor.js';
 import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/plan.js';
 import { createRewardTreeSource, RewardTreeFetchError, type RewardTreeSource } from '../indexer/rewardTrees/createRewardTreeSource.js';

@@ -1,4 +1,4 @@
-import { readTokenMetadata } from '../internal/readTokenMetadata.js';
+import { readTokenMetadata } from '../domain/readTokenMetadata.js';
 import { enqueueOutbox } from '../indexer/store/outbox.js';
 import { applyTokenFlags, documentsUsingTokens, listTokenAddresses, NATIVE_TOKEN_ADDRESS, updateTokenMetadata, upsertTokens } from '../indexer/store/tokens.js';
 import { withTransaction } from '../internal/pg.js';

@@ -1,5 +1,5 @@
 import { decodeAbiParameters, type Hex } from 'viem';
-import { leadingAddress, unwrapCampaignData } from '../../indexer/decode.js';
+import { leadingAddress, unwrapCampaignData } from './unwrapCampaignData.js';
 import { CLAMM_LAYOUT, ERC20_LAYOUT, ERC20_LEGACY_LAYOUT } from './layouts.js';
 
 /** Campaign types whose data uses the ERC20 / token-holding layout (chain-facts §1.10, §3). */

@@ -1,8 +1,8 @@
 import { campaignTypeName } from '../campaignTypes.js';
 import { opportunityDbId, tokenDbId } from '../ids.js';
 import { protocolOf } from '../protocols.js';
-import type { CampaignSource } from '../../indexer/store/campaignSources.js';
-import { campaignEncodingHash, toConfiguration } from '../../indexer/transform/campaigns.js';
+import type { CampaignSource } from './sources.js';
+import { campaignEncodingHash, toConfiguration } from '../campaignData/toConfiguration.js';
 import type { TokenRecord } from './records.js';
 
 /**

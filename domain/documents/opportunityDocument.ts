@@ -1,7 +1,7 @@
 import { campaignTypeName } from '../campaignTypes.js';
 import { tokenDbId } from '../ids.js';
 import { protocolOf } from '../protocols.js';
-import type { OpportunitySource } from '../../indexer/store/opportunitySources.js';
+import type { OpportunitySource } from './sources.js';
 import type { TokenRecord } from './records.js';
 
 export type CampaignWindow = { start: number; end: number };

@@ -1,6 +1,16 @@
-import type { ChainRow } from '../../indexer/store/chains.js';
-
 /** Public Chain record (spec: Resources › Chain). */
+/** A chains table row with its live figures (api reads it, toChainRecord serves it). */
+export type ChainRow = {
+  id: number;
+  name: string;
+  icon: string;
+  explorers: { type: string; url: string }[];
+  isTest: boolean;
+  endOfDisputePeriod: number;
+  lastClaimsOnchainFetchAt: Date | null;
+  liveCampaigns: number;
+};
+
 export type ChainRecord = {
   id: number;
   name: string;

@@ -1,49 +1,5 @@
 import type { PgClient } from '../../internal/pg.js';
-
-/** A campaign as it stands now (latest override applied) joined with its reward token. */
-export type CampaignSource = {
-  id: string;
-  distribution_chain_id: number;
-  compute_chain_id: number;
-  campaign_id: string;
-  creator: string;
-  reward_token: string;
-  amount: string;
-  campaign_type: number;
-  start_timestamp: string;
-  end_timestamp: string;
-  campaign_data: `0x${string}`;
-  main_parameter: string | null;
-  opportunity_id: string | null;
-  params: Record<string, unknown>;
-  has_overrides: boolean;
-  /** Set by the creator or the back office (campaign_privacy); false when never set. */
-  is_private: boolean;
-  parent_campaign_id: string | null;
-  /** Topmost ancestor of a sub-campaign; null for a campaign without parent. */
-  root_campaign_id: string | null;
-  child_campaign_ids: string[];
-  created_at: Date;
-  token_id: string | null;
-  token_name: string | null;
-  token_symbol: string | null;
-  token_decimals: number | null;
-  token_icon: string | null;
-  token_verified: boolean | null;
-  token_is_native: boolean | null;
-  token_is_test: boolean | null;
-  token_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
-  token_display_symbol: string | null;
-  token_price: number | null;
-  token_price_source: string | null;
-  token_price_updated_at: Date | null;
-  /** Latest metrics job output for the campaign (null before its first run). */
-  metric_apr: number | null;
-  metric_daily_rewards: number | null;
-  metric_daily_amount: string | null;
-  metric_computed_at: Date | null;
-  metric_campaign_status: Record<string, unknown> | null;
-};
+import type { CampaignSource } from '../../domain/documents/sources.js';
 
 /** Loads the sources of the given campaign ids in one query; ids with no row are simply absent. */
 export async function loadCampaignSources(client: PgClient, ids: string[]): Promise<CampaignSource[]> {

@@ -1,5 +1,6 @@
 import type { ChainConfig } from '../../internal/config.js';
 import type { PgPool } from '../../internal/pg.js';
+import type { ChainRow } from '../../domain/documents/records.js';
 
 /** Writes the configured chains' static fields (name, icon, explorers, test flag). */
 export async function upsertChains(db: PgPool, chains: ChainConfig[]): Promise<void> {
@@ -11,17 +12,6 @@ export async function upsertChains(db: PgPool, chains: ChainConfig[]): Promise<v
     [chains.map((c) => c.id), chains.map((c) => c.name), chains.map((c) => c.icon), chains.map((c) => JSON.stringify(c.explorers)), chains.map((c) => c.test)],
   );
 }
-
-export type ChainRow = {
-  id: number;
-  name: string;
-  icon: string;
-  explorers: { type: string; url: string }[];
-  isTest: boolean;
-  endOfDisputePeriod: number;
-  lastClaimsOnchainFetchAt: Date | null;
-  liveCampaigns: number;
-};
 
 /**
  * Chains with their live campaign count (campaigns computed on the chain whose

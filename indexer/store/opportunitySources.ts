@@ -1,45 +1,5 @@
 import type { PgClient } from '../../internal/pg.js';
-
-export type OpportunityCampaign = {
-  id: string;
-  campaign_id: string;
-  creator: string;
-  reward_token: string;
-  reward_symbol: string | null;
-  reward_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
-  /** Internal id of the parent campaign of a sub-campaign, else null. */
-  parent_campaign_id?: string | null;
-  /** Whether the reward token is a test token (absent in sources built before the flag was loaded). */
-  reward_is_test?: boolean | null;
-  amount: string;
-  campaign_type: number;
-  start_timestamp: string;
-  end_timestamp: string;
-  params: Record<string, unknown>;
-  created_at: Date;
-};
-
-export type OpportunityTarget = {
-  id: string; name: string | null; address: string; symbol: string; decimals: number; icon: string;
-  verified: boolean; is_native: boolean; is_test: boolean; type: 'TOKEN' | 'PRETGE' | 'POINT'; is_stablecoin: boolean;
-  price: number | null; price_source: string | null; price_updated_at: string | null;
-};
-
-export type OpportunitySource = {
-  id: string;
-  chain_id: number;
-  type: string;
-  identifier: string;
-  action: string;
-  /** Curated by the back office. */
-  tags: string[];
-  program_slugs: string[];
-  campaigns: OpportunityCampaign[];
-  /** The identifier's token row when the identifier is a token on the opportunity's chain. */
-  target: OpportunityTarget | null;
-  /** Latest metrics job output (null before its first run). */
-  metrics: { tvl: number; apr: number; daily_rewards: number; native_apr: number; max_daily_rewards: number | null; records: Record<string, unknown> } | null;
-};
+import type { OpportunitySource } from '../../domain/documents/sources.js';
 
 /**
  * Loads opportunities with their current campaigns (overrides applied) and target token in one

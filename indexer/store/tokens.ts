@@ -1,8 +1,8 @@
 import type { TokenFlagsConfig } from '../../internal/config.js';
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { tokenDbId } from '../../domain/ids.js';
+import type { TokenRow } from '../../domain/readTokenMetadata.js';
 
-export type TokenRow = { chainId: number; address: string; name: string | null; symbol: string; decimals: number };
 
 /** Addresses (lower-cased) among `addresses` that have no token row on `chainId` yet. */
 export async function missingTokens(client: PgClient | PgPool, chainId: number, addresses: string[]): Promise<string[]> {

@@ -1,26 +1,11 @@
-import { keccak256, type Hex } from 'viem';
-import { boundedMemo } from '../../internal/boundedMemo.js';
 import { actionOf, campaignTypeName, type OpportunityAction } from '../../domain/campaignTypes.js';
-import { decodeCampaignData, type DecodedCampaignData } from '../../domain/campaignData/decodeCampaignData.js';
-import type { CampaignOverrideEvent, CampaignReallocationEvent, LogPosition, NewCampaignEvent } from '../decode.js';
+import { toConfiguration, type Configuration } from '../../domain/campaignData/toConfiguration.js';
+import type { LogPosition } from '../../domain/logPosition.js';
+import type { CampaignOverrideEvent, CampaignReallocationEvent, NewCampaignEvent } from '../decode.js';
 import { campaignDbId, opportunityDbId } from '../../domain/ids.js';
 
 /** What every chain-derived row carries to be rolled back on a reorg. */
 type Positioned = { blockNumber: number; blockHash: string; txHash: string; logIndex: number };
-
-/** The configuration fields a creation and an override both set. */
-type Configuration = {
-  campaignType: number;
-  computeChainId: number;
-  startTimestamp: number;
-  endTimestamp: number;
-  campaignData: Hex;
-  mainParameter: string;
-  opportunityId: string;
-  /** Internal id of the parent campaign of a sub-campaign, else null. */
-  parentCampaignId: string | null;
-  params: Record<string, unknown>;
-};
 
 export type CampaignRow = Positioned & Configuration & {
   id: string;
@@ -46,46 +31,6 @@ function timestampOf(e: LogPosition, blockTimestamps: ReadonlyMap<number, number
   const ts = blockTimestamps.get(e.blockNumber);
   if (ts === undefined) throw new Error(`missing timestamp of block ${e.blockNumber} on chain ${e.chainId}`);
   return ts;
-}
-
-/**
- * decodeCampaignData and the opportunity id, remembered per distinct input: the campaigns of a
- * program mostly repeat one data payload (same pool or token), and decoding plus hashing was most
- * of the indexer's CPU time per campaign (bench:peer). The decoded value is frozen: it is shared.
- */
-const decodeRemembered = boundedMemo(
-  (campaignType: number, campaignData: Hex): Readonly<DecodedCampaignData> => deepFreeze(decodeCampaignData(campaignType, campaignData)),
-  (campaignType, campaignData) => `${campaignType}:${campaignData}`,
-);
-const opportunityIdRemembered = boundedMemo(opportunityDbId, (chainId, type, identifier) => `${chainId}\n${type}\n${identifier}`);
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/**
- * Pure: a campaign configuration, decoded, with the opportunity it belongs to: grouping key
- * compute chain + type name + identifier (the data's pool/vault/token, else the campaign id).
- */
-export function toConfiguration(c: { distributionChainId: number; campaignId: string; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex }): Configuration {
-  const decoded = decodeRemembered(c.campaignType, c.campaignData);
-  const computeChainId = decoded.computeChainId ?? c.distributionChainId;
-  const mainParameter = decoded.mainParameter ?? c.campaignId.toLowerCase();
-  return {
-    campaignType: c.campaignType,
-    computeChainId,
-    startTimestamp: c.startTimestamp,
-    endTimestamp: c.startTimestamp + c.duration,
-    campaignData: c.campaignData,
-    mainParameter,
-    opportunityId: opportunityIdRemembered(computeChainId, campaignTypeName(c.campaignType), mainParameter),
-    parentCampaignId: decoded.parentCampaignId ? campaignDbId(c.distributionChainId, decoded.parentCampaignId) : null,
-    params: decoded.decodeError ? { ...decoded.params, decodeError: decoded.decodeError } : decoded.params,
-  };
 }
 
 /**
@@ -139,9 +84,4 @@ export function toOpportunityRows(configs: Configuration[]): OpportunityRow[] {
     byId.set(c.opportunityId, { id: c.opportunityId, chainId: c.computeChainId, type, identifier: c.mainParameter, action: actionOf(type) });
   }
   return [...byId.values()];
-}
-
-/** Pure: hash of the campaign configuration encoding (the Campaign `campaignEncodingHash` field). */
-export function campaignEncodingHash(data: Hex): string {
-  return keccak256(data);
 }

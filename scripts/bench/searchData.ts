@@ -7,8 +7,8 @@ import { actionOf, campaignTypeName } from '../../domain/campaignTypes.js';
 import { toCampaignDocument, type CampaignDocument } from '../../domain/documents/campaignDocument.js';
 import { toOpportunityDocument, type OpportunityDocument } from '../../domain/documents/opportunityDocument.js';
 import { campaignDbId, opportunityDbId, tokenDbId } from '../../domain/ids.js';
-import type { CampaignSource } from '../../indexer/store/campaignSources.js';
-import type { OpportunityCampaign, OpportunitySource } from '../../indexer/store/opportunitySources.js';
+import type { CampaignSource } from '../../domain/documents/sources.js';
+import type { OpportunityCampaign, OpportunitySource } from '../../domain/documents/sources.js';
 import type { ChainConfig } from '../../internal/config.js';
 
 /** mulberry32: small, fast, seeded; the same seed gives the same data set on every run. */

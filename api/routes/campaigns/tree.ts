@@ -1,6 +1,6 @@
 import { campaignTypeName } from '../../../domain/campaignTypes.js';
 import type { CampaignFamilyRow } from '../../../indexer/store/campaignReads.js';
-import { toConfiguration } from '../../../indexer/transform/campaigns.js';
+import { toConfiguration } from '../../../domain/campaignData/toConfiguration.js';
 import type { LinkedCampaignsQuery } from './schema.js';
 
 import { storingIdsOf as storingIdsOfRow, type StoringIdsNode } from '../storingIds.js';

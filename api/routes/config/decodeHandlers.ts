@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { readTokenMetadata } from '../../../internal/readTokenMetadata.js';
+import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
 import type { ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { DecodeArgsError, decodeCreateCampaignArgs, type CampaignTuple } from './decodeCreateCampaignArgs.js';

@@ -1,4 +1,4 @@
-import type { BenchmarkRate } from '../../../indexer/benchmarkRates.js';
+import type { BenchmarkRate } from '../../../domain/benchmarkRates.js';
 import type { PgPool } from '../../../internal/pg.js';
 
 /** Mean TVL of an opportunity over [from, to) from its history snapshots; null without snapshots. */

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { toServedPrice } from '../../../domain/prices/isStale.js';
-import { readTokenMetadata } from '../../../internal/readTokenMetadata.js';
+import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
 import { loadTokenPrices } from '../../../indexer/store/prices.js';
 import { missingTokens } from '../../../indexer/store/tokens.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';

@@ -1,5 +1,5 @@
 import type { ServedPrice } from '../../../domain/prices/isStale.js';
-import type { TokenRow } from '../../../indexer/store/tokens.js';
+import type { TokenRow } from '../../../domain/readTokenMetadata.js';
 import type { TokenDbRow } from './repo.js';
 
 /** Public Token record (spec: Resources › Token), every field named. */

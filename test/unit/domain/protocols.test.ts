@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { opportunityName, opportunityStatus, toOpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import { protocolOf } from '../../../domain/protocols.js';
-import type { OpportunitySource } from '../../../indexer/store/opportunitySources.js';
+import type { OpportunitySource } from '../../../domain/documents/sources.js';
 
 const source = (overrides: Partial<OpportunitySource> = {}): OpportunitySource => ({
   id: '42', chain_id: 31337, type: 'CLAMM', identifier: '0x1111111111111111111111111111111111111111', action: 'POOL', tags: [], program_slugs: [], target: null, metrics: null,

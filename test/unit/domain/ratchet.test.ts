@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseBenchmarkRates, rateAt } from '../../../indexer/benchmarkRates.js';
+import { parseBenchmarkRates, rateAt } from '../../../domain/benchmarkRates.js';
 import { computeRatchet, DEFAULT_RATCHET_SETTINGS, ratchetSettingsOf, recalculationTimes } from '../../../domain/ratchet.js';
 
 const t = (iso: string) => Date.parse(iso) / 1000;

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { encodeAbiParameters, pad } from 'viem';
 import type { Address, Hex } from 'viem';
 import { encodeErc20CampaignData } from '../../../contracts/campaignData.js';
-import { DecodeError, decodeNewCampaign, leadingAddress, unwrapCampaignData } from '../../../indexer/decode.js';
+import { DecodeError, decodeNewCampaign } from '../../../indexer/decode.js';
+import { leadingAddress, unwrapCampaignData } from '../../../domain/campaignData/unwrapCampaignData.js';
 
 type DecodedLog = Parameters<typeof decodeNewCampaign>[1];
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { distributionFamilyOf, foldSearchText, toCampaignDocument } from '../../../../domain/documents/campaignDocument.js';
 import { opportunityDbId, tokenDbId } from '../../../../domain/ids.js';
-import { campaignEncodingHash } from '../../../../indexer/transform/campaigns.js';
+import { campaignEncodingHash } from '../../../../domain/campaignData/toConfiguration.js';
 import { campaignSource, FIXTURE_TARGET_TOKEN, NO_TOKEN_ROW } from '../../../fixtures/indexer/campaignSource.js';
 
 const targetToken = FIXTURE_TARGET_TOKEN;

@@ -4,7 +4,8 @@ import type { Address, Hex } from 'viem';
 import { encodeErc20CampaignData } from '../../../../contracts/campaignData.js';
 import type { NewCampaignEvent } from '../../../../indexer/decode.js';
 import { campaignDbId } from '../../../../domain/ids.js';
-import { campaignEncodingHash, toCampaignRows, toConfiguration, toOpportunityRows } from '../../../../indexer/transform/campaigns.js';
+import { campaignEncodingHash, toConfiguration } from '../../../../domain/campaignData/toConfiguration.js';
+import { toCampaignRows, toOpportunityRows } from '../../../../indexer/transform/campaigns.js';
 import { opportunityDbId } from '../../../../domain/ids.js';
 
 const targetToken: Address = '0x1111111111111111111111111111111111111111';

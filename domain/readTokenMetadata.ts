@@ -1,7 +1,9 @@
-import type { Logger } from './logger.js';
-import { erc20MetadataAbi } from '../domain/abis/erc20.js';
-import type { ChainClient } from './rpc.js';
-import type { TokenRow } from '../indexer/store/tokens.js';
+import type { Logger } from '../internal/logger.js';
+import { erc20MetadataAbi } from './abis/erc20.js';
+import type { ChainClient } from '../internal/rpc.js';
+
+/** A token's ERC20 metadata as read on chain (the tokens table's metadata columns). */
+export type TokenRow = { chainId: number; address: string; name: string | null; symbol: string; decimals: number };
 
 /** Tokens per multicall (3 calls each). */
 const CHUNK = 200;

@@ -1,0 +1,87 @@
+/** The PostgreSQL rows search documents are built from (loaded by the projector, indexer/store/*Sources.ts). */
+
+/** A campaign as it stands now (latest override applied) joined with its reward token. */
+export type CampaignSource = {
+  id: string;
+  distribution_chain_id: number;
+  compute_chain_id: number;
+  campaign_id: string;
+  creator: string;
+  reward_token: string;
+  amount: string;
+  campaign_type: number;
+  start_timestamp: string;
+  end_timestamp: string;
+  campaign_data: `0x${string}`;
+  main_parameter: string | null;
+  opportunity_id: string | null;
+  params: Record<string, unknown>;
+  has_overrides: boolean;
+  /** Set by the creator or the back office (campaign_privacy); false when never set. */
+  is_private: boolean;
+  parent_campaign_id: string | null;
+  /** Topmost ancestor of a sub-campaign; null for a campaign without parent. */
+  root_campaign_id: string | null;
+  child_campaign_ids: string[];
+  created_at: Date;
+  token_id: string | null;
+  token_name: string | null;
+  token_symbol: string | null;
+  token_decimals: number | null;
+  token_icon: string | null;
+  token_verified: boolean | null;
+  token_is_native: boolean | null;
+  token_is_test: boolean | null;
+  token_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
+  token_display_symbol: string | null;
+  token_price: number | null;
+  token_price_source: string | null;
+  token_price_updated_at: Date | null;
+  /** Latest metrics job output for the campaign (null before its first run). */
+  metric_apr: number | null;
+  metric_daily_rewards: number | null;
+  metric_daily_amount: string | null;
+  metric_computed_at: Date | null;
+  metric_campaign_status: Record<string, unknown> | null;
+};
+
+export type OpportunityCampaign = {
+  id: string;
+  campaign_id: string;
+  creator: string;
+  reward_token: string;
+  reward_symbol: string | null;
+  reward_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
+  /** Internal id of the parent campaign of a sub-campaign, else null. */
+  parent_campaign_id?: string | null;
+  /** Whether the reward token is a test token (absent in sources built before the flag was loaded). */
+  reward_is_test?: boolean | null;
+  amount: string;
+  campaign_type: number;
+  start_timestamp: string;
+  end_timestamp: string;
+  params: Record<string, unknown>;
+  created_at: Date;
+};
+
+export type OpportunityTarget = {
+  id: string; name: string | null; address: string; symbol: string; decimals: number; icon: string;
+  verified: boolean; is_native: boolean; is_test: boolean; type: 'TOKEN' | 'PRETGE' | 'POINT'; is_stablecoin: boolean;
+  price: number | null; price_source: string | null; price_updated_at: string | null;
+};
+
+export type OpportunitySource = {
+  id: string;
+  chain_id: number;
+  type: string;
+  identifier: string;
+  action: string;
+  /** Curated by the back office. */
+  tags: string[];
+  program_slugs: string[];
+  campaigns: OpportunityCampaign[];
+  /** The identifier's token row when the identifier is a token on the opportunity's chain. */
+  target: OpportunityTarget | null;
+  /** Latest metrics job output (null before its first run). */
+  metrics: { tvl: number; apr: number; daily_rewards: number; native_apr: number; max_daily_rewards: number | null; records: Record<string, unknown> } | null;
+};
