@@ -1,5 +1,5 @@
 import { toChainRecord, type ChainRecord } from '../domain/documents/records.js';
-import { listChains } from '../indexer/store/chains.js';
+import { listChains } from './reads/chains.js';
 import type { ChainRow } from '../domain/documents/records.js';
 import type { PgPool } from '../internal/pg.js';
 import type { ApiDeps } from './deps.js';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createChainClients } from '../internal/rpc.js';
-import { upsertChains } from '../indexer/store/chains.js';
+import { upsertChains } from '../domain/tables/chains.js';
 import type { Config } from '../internal/config.js';
 import { createEsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';

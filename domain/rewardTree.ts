@@ -1,3 +1,5 @@
+
+
 /**
  * Reward Merkle trees exactly as the Distributor verifies them (chain-facts §2.4): leaf =
  * keccak256(abi.encode(user, token, cumulativeAmount)) hashed once, leaves sorted ascending, zero amounts
@@ -104,3 +106,5 @@ export function verifyProof({ leaf, proof, root }: { leaf: Hex; proof: readonly 
   const computed = proof.reduce<Hex>((h, p) => hashPair(h, p), leaf);
   return computed.toLowerCase() === root.toLowerCase();
 }
+
+export type RewardTreeStatus = 'pending' | 'verified' | 'mismatch' | 'unavailable';

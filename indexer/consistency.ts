@@ -5,7 +5,7 @@ import type { PgClient, PgPool } from '../internal/pg.js';
 import { INDEX_FAMILIES, type IndexFamily } from '../search-mappings/aliases.js';
 import { buildDocuments } from './buildDocuments.js';
 import { familyIdPages } from './familyIds.js';
-import { outboxDepth } from './store/outbox.js';
+import { outboxDepth } from '../domain/tables/outbox.js';
 import { COMPARED_FIELDS, compareDocuments, type FieldDifference } from './compareDocuments.js';
 
 /** Table each family's ids come from. */

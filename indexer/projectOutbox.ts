@@ -7,7 +7,8 @@ import { withTransaction } from '../internal/pg.js';
 import { buildDocuments } from './buildDocuments.js';
 import { recordFirstPublication } from './freshness.js';
 import { bulkWrite, PublishError } from './publish.js';
-import { claimOutbox, deleteOutbox, enqueueOutbox } from './store/outbox.js';
+import { claimOutbox, deleteOutbox } from './store/outbox.js';
+import { enqueueOutbox } from '../domain/tables/outbox.js';
 
 export type ProjectOutboxParams = { config: Config; pg: PgPool; es: EsClient; logger: Logger; signal?: AbortSignal; maxBatches?: number };
 

@@ -2,6 +2,8 @@ import pg from 'pg';
 
 export type PgPool = pg.Pool;
 export type PgClient = pg.PoolClient;
+/** Anything that runs a query: the pool or a client inside a transaction. */
+export type Queryable = Pick<PgClient | PgPool, 'query'>;
 
 export type CreatePgPoolParams = {
   connectionString: string;

@@ -2,8 +2,8 @@ import { computeCampaignMetrics, computeOpportunityMetrics, tvlUsdOf, type Campa
 import { readTvl } from '../indexer/metrics/readTvl.js';
 import { tokenDbId } from '../domain/ids.js';
 import { insertSnapshots, loadMetricsCampaigns, loadMetricsOpportunities, upsertCampaignMetrics, upsertOpportunityMetrics, type MetricsCampaignRow } from '../indexer/store/metrics.js';
-import { enqueueOutbox } from '../indexer/store/outbox.js';
-import { loadTokenPrices } from '../indexer/store/prices.js';
+import { enqueueOutbox } from '../domain/tables/outbox.js';
+import { loadTokenPrices } from '../domain/tables/prices.js';
 import { withTransaction } from '../internal/pg.js';
 import type { Job, JobDeps, JobResult } from './types.js';
 

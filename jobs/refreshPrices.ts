@@ -3,7 +3,7 @@ import { createOnchainFeedSource } from '../indexer/prices/onchainFeedSource.js'
 import { selectPrices } from '../indexer/prices/selectPrices.js';
 import { toPriceRows } from '../indexer/prices/toPriceRows.js';
 import type { PriceMap, PriceSource, PriceToken } from '../indexer/prices/types.js';
-import { enqueueOutbox } from '../indexer/store/outbox.js';
+import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { campaignsUsingTokens, listTokensToPrice, upsertPriceHistory, upsertTokenPrices } from '../indexer/store/prices.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from './progress.js';

@@ -2,7 +2,7 @@ import { planRanges } from '../indexer/plan.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { getBlockHash, upsertBlocks, type BlockRow } from '../indexer/store/blocks.js';
 import { lockChainForWrite, ReorgDetectedError } from '../indexer/store/chainGuard.js';
-import { upsertChains } from '../indexer/store/chains.js';
+import { upsertChains } from '../domain/tables/chains.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { rollbackChain } from '../indexer/store/rollback.js';
 import type { PgPool } from '../internal/pg.js';

@@ -5,7 +5,7 @@ import { planRanges, type BlockRange } from '../indexer/plan.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { assertCanonical, canonicalHead, lockChainForWrite } from '../indexer/store/chainGuard.js';
-import { upsertChains } from '../indexer/store/chains.js';
+import { upsertChains } from '../domain/tables/chains.js';
 import { markClaimsFetched, upsertClaims } from '../indexer/store/claims.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { toClaimRows } from '../indexer/transform/claims.js';

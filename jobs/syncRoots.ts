@@ -9,7 +9,7 @@ import { verifyRewardTree } from '../indexer/rewardTrees/verifyRewardTree.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { assertCanonical, canonicalHead, lockChainForWrite } from '../indexer/store/chainGuard.js';
-import { upsertChains } from '../indexer/store/chains.js';
+import { upsertChains } from '../domain/tables/chains.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { listTreesToCheck, markTree, storeVerifiedTree, type RewardTreeRecord } from '../indexer/store/rewardTrees.js';
 import { ensureRewardTrees, refreshRootState, upsertDistributorEvents, upsertRoots } from '../indexer/store/roots.js';

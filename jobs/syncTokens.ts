@@ -1,5 +1,5 @@
 import { readTokenMetadata } from '../domain/readTokenMetadata.js';
-import { enqueueOutbox } from '../indexer/store/outbox.js';
+import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { applyTokenFlags, documentsUsingTokens, listTokenAddresses, NATIVE_TOKEN_ADDRESS, updateTokenMetadata, upsertTokens } from '../indexer/store/tokens.js';
 import { withTransaction } from '../internal/pg.js';
 import type { Job } from './types.js';

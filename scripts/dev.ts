@@ -19,7 +19,7 @@ import { ensureDatabase, migrate } from '../sql/migrate.js';
 import { DEMO_MARKETS, demoMarketAddress, seedDemoCampaigns } from './seedDemo.js';
 import { startPriceApiServer } from './priceApiServer.js';
 import { runMetrics } from '../jobs/computeMetrics.js';
-import { seedCreators } from '../indexer/store/creators.js';
+import { seedCreators } from './seedCreators.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = `${ROOT}.data`;

@@ -1,13 +1,5 @@
-import type { PgClient, PgPool } from '../../internal/pg.js';
-
-export type OutboxEntity = 'campaign' | 'opportunity';
-export type OutboxEntry = { id: number; entity: OutboxEntity; entityId: string };
-
-/** Enqueues entity ids for the search projector, inside the caller's transaction. */
-export async function enqueueOutbox(client: PgClient, entity: OutboxEntity, ids: string[]): Promise<void> {
-  if (!ids.length) return;
-  await client.query('INSERT INTO search_outbox (entity, entity_id) SELECT $1, unnest($2::text[])', [entity, ids]);
-}
+import type { PgClient } from '../../internal/pg.js';
+import type { OutboxEntity, OutboxEntry } from '../../domain/tables/outbox.js';
 
 /**
  * Locks the oldest entries for this transaction (SKIP LOCKED: two projectors never take the same
@@ -31,12 +23,4 @@ export async function claimOutbox(client: PgClient, limit: number): Promise<Outb
 
 export async function deleteOutbox(client: PgClient, ids: number[]): Promise<void> {
   if (ids.length) await client.query('DELETE FROM search_outbox WHERE id = ANY($1::bigint[])', [ids]);
-}
-
-/** Number of entries waiting and the age in seconds of the oldest. */
-export async function outboxDepth(db: Pick<PgClient, 'query'> | PgPool): Promise<{ depth: number; oldestAgeSeconds: number | null }> {
-  const { rows } = await db.query<{ depth: string; oldest: number | null }>(
-    'SELECT count(*) AS depth, extract(epoch FROM now() - min(enqueued_at))::float8 AS oldest FROM search_outbox',
-  );
-  return { depth: Number(rows[0]?.depth ?? 0), oldestAgeSeconds: rows[0]?.oldest ?? null };
 }

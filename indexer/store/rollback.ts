@@ -1,6 +1,6 @@
 import type { PgClient } from '../../internal/pg.js';
-import type { OutboxEntity } from './outbox.js';
-import { enqueueOutbox } from './outbox.js';
+import type { OutboxEntity } from '../../domain/tables/outbox.js';
+import { enqueueOutbox } from '../../domain/tables/outbox.js';
 
 /**
  * Every table whose rows derive from a chain's blocks: on a reorg, rows above the common ancestor

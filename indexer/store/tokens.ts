@@ -3,16 +3,6 @@ import type { PgClient, PgPool } from '../../internal/pg.js';
 import { tokenDbId } from '../../domain/ids.js';
 import type { TokenRow } from '../../domain/readTokenMetadata.js';
 
-
-/** Addresses (lower-cased) among `addresses` that have no token row on `chainId` yet. */
-export async function missingTokens(client: PgClient | PgPool, chainId: number, addresses: string[]): Promise<string[]> {
-  const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
-  if (!unique.length) return [];
-  const { rows } = await client.query<{ address: string }>('SELECT address FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])', [chainId, unique]);
-  const known = new Set(rows.map((r) => r.address));
-  return unique.filter((a) => !known.has(a));
-}
-
 /** Batch upsert of ERC20 metadata; flags (verified, type, ...) set by operators are left alone. */
 export async function upsertTokens(client: PgClient, rows: TokenRow[]): Promise<void> {
   if (!rows.length) return;
@@ -91,3 +81,4 @@ export async function documentsUsingTokens(client: PgClient, chainId: number, ad
   ]);
   return { campaigns: c.rows.map((r) => r.id), opportunities: o.rows.map((r) => r.id) };
 }
+

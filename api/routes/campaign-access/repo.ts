@@ -1,5 +1,5 @@
 import { withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
-import { enqueueOutbox } from '../../../indexer/store/outbox.js';
+import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { parseCampaignPathId } from '../../../domain/ids.js';
 
 type Queryable = Pick<PgPool, 'query'>;

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import {
   loadAllCampaignSnapshots, loadCampaignEmission, loadCampaignFamily, loadCampaignSnapshots, loadWalletCounts, resolveCampaignDbId,
-} from '../../../indexer/store/campaignReads.js';
+} from '../../reads/campaignReads.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { currentChainRecords } from '../../chainRecords.js';
-import { loadCampaignListIds } from '../../../indexer/store/campaignLists.js';
-import { findCampaignIdsByTx } from '../../../indexer/store/campaignReads.js';
+import { loadCampaignListIds } from '../../reads/campaignLists.js';
+import { findCampaignIdsByTx } from '../../reads/campaignReads.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../errors.js';

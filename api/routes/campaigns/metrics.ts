@@ -1,5 +1,5 @@
 import type { FieldError } from '../../errors.js';
-import type { CampaignSnapshotRow } from '../../../indexer/store/campaignReads.js';
+import type { CampaignSnapshotRow } from '../../reads/campaignReads.js';
 import type { MetricSeries } from './schema.js';
 
 /** Paging of one metrics series. */

@@ -1,5 +1,5 @@
 import { campaignTypeName } from '../../../domain/campaignTypes.js';
-import type { CampaignFamilyRow } from '../../../indexer/store/campaignReads.js';
+import type { CampaignFamilyRow } from '../../reads/campaignReads.js';
 import { toConfiguration } from '../../../domain/campaignData/toConfiguration.js';
 import type { LinkedCampaignsQuery } from './schema.js';
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { currentChainRecords } from '../../chainRecords.js';
-import { findCreator, listCreators, type CreatorRecord } from '../../../indexer/store/creators.js';
+import { findCreator, listCreators, type CreatorRecord } from '../../reads/creators.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';

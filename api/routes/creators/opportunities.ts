@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
-import { findCreator } from '../../../indexer/store/creators.js';
+import { findCreator } from '../../reads/creators.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ServiceUnavailableError } from '../../errors.js';

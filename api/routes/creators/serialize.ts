@@ -1,4 +1,4 @@
-import type { CreatorRecord } from '../../../indexer/store/creators.js';
+import type { CreatorRecord } from '../../reads/creators.js';
 import type { DashboardRow } from './repo.js';
 
 /** Public Creator record (api-facts §2.1) plus our `tags`. */

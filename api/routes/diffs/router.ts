@@ -3,7 +3,7 @@ import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { tokenSchema } from '../../openapi/records.js';
 import type { Context } from 'koa';
-import { loadVerifiedRootAt } from '../../../indexer/store/roots.js';
+import { loadVerifiedRootAt } from '../../reads/roots.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';

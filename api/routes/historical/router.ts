@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import type { Context } from 'koa';
-import { loadVerifiedRootAt } from '../../../indexer/store/roots.js';
+import { loadVerifiedRootAt } from '../../reads/roots.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';

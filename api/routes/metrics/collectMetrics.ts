@@ -1,5 +1,5 @@
-import { loadFreshness, type Freshness } from '../../../indexer/freshness.js';
-import { outboxDepth } from '../../../indexer/store/outbox.js';
+import { loadFreshness, type Freshness } from '../../reads/freshness.js';
+import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadJobStatuses, type JobStatus } from '../../../jobs/jobStatus.js';
 import type { ApiDeps } from '../../deps.js';
 

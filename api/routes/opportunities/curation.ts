@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { enqueueOutbox } from '../../../indexer/store/outbox.js';
+import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { indexNames } from '../../../internal/es.js';
 import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import type { ApiDeps } from '../../deps.js';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { loadOpportunityCampaignTree, loadOpportunityHistory, type HistoryMetric } from '../../../indexer/store/opportunityHistory.js';
+import { loadOpportunityCampaignTree, loadOpportunityHistory, type HistoryMetric } from '../../reads/opportunityHistory.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { getOpportunityDocument, loadCampaignsOf } from './readContext.js';
 import { currentChainContext } from '../../chainRecords.js';

@@ -1,4 +1,4 @@
-import type { StoringCampaignRow } from '../../../indexer/store/opportunityHistory.js';
+import type { StoringCampaignRow } from '../../reads/opportunityHistory.js';
 import { storingIdsOf, type StoringIdsNode } from '../storingIds.js';
 import type { OpportunityStatusFilter } from './schema.js';
 

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { resolveCampaignDbId } from '../../../indexer/store/campaignReads.js';
+import { resolveCampaignDbId } from '../../reads/campaignReads.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { checkOverride } from './checkOverride.js';

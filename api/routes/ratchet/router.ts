@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { computeRatchet, DEFAULT_RATCHET_SETTINGS, FREEZE_WINDOW, ratchetSettingsOf, recalculationTimes, type RatchetSettings } from '../../../domain/ratchet.js';
-import { resolveCampaignDbId } from '../../../indexer/store/campaignReads.js';
+import { resolveCampaignDbId } from '../../reads/campaignReads.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { fields, validate } from '../../validate.js';

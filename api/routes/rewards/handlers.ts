@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { loadLiveRoot } from '../../../indexer/store/roots.js';
+import { loadLiveRoot } from '../../reads/roots.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { listCampaignRewards } from './repo.js';
 import type { ListRewardsQuery } from './schema.js';

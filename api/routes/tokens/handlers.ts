@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { toServedPrice } from '../../../domain/prices/isStale.js';
 import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
-import { loadTokenPrices } from '../../../indexer/store/prices.js';
-import { missingTokens } from '../../../indexer/store/tokens.js';
+import { loadTokenPrices } from '../../../domain/tables/prices.js';
+import { missingTokens } from '../../../domain/tables/tokens.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { getTokenRow, listTokenRows, type TokenDbRow } from './repo.js';

@@ -1,6 +1,6 @@
-import { loadLiveRoot } from '../../../indexer/store/roots.js';
-import { claimedTotals } from '../../../indexer/store/claims.js';
-import { loadRewards, type RewardRecord } from '../../../indexer/store/rewardTrees.js';
+import { loadLiveRoot } from '../../reads/roots.js';
+import { claimedTotals } from '../../reads/claims.js';
+import { loadRewards, type RewardRecord } from '../../reads/rewards.js';
 import type { ApiDeps } from '../../deps.js';
 import type { ProofCache } from './proofs.js';
 import { loadCampaignInfo, loadTokenInfo, type CampaignInfo, type TokenInfo } from './repo.js';

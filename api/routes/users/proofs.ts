@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem';
 import { buildRewardTree, rewardTreeKey } from '../../../domain/rewardTree.js';
-import { loadRewardLeaves } from '../../../indexer/store/rewardLeaves.js';
+import { loadRewardLeaves } from '../../reads/rewardLeaves.js';
 import type { PgPool } from '../../../internal/pg.js';
 
 /** Proofs of one verified tree, by rewardTreeKey(user, token). */

@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
 import { toCampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
-import { upsertChains } from '../../../indexer/store/chains.js';
+import { upsertChains } from '../../../domain/tables/chains.js';
 import { indexNames } from '../../../internal/es.js';
 import { createLogger } from '../../../internal/logger.js';
 import { syntheticIdentifier, syntheticOpportunityDocument } from '../../fixtures/api/opportunities/syntheticOpportunity.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
-import { upsertChains } from '../../../indexer/store/chains.js';
+import { upsertChains } from '../../../domain/tables/chains.js';
 import { indexNames } from '../../../internal/es.js';
 import { createLogger } from '../../../internal/logger.js';
 import { syntheticOpportunityDocument } from '../../fixtures/api/opportunities/syntheticOpportunity.js';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
-import { upsertChains } from '../../../indexer/store/chains.js';
+import { upsertChains } from '../../../domain/tables/chains.js';
 import { createEsClient, indexNames } from '../../../internal/es.js';
 import { createLogger } from '../../../internal/logger.js';
 import { syntheticOpportunityDocument } from '../../fixtures/api/opportunities/syntheticOpportunity.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { DEMO_MARKETS, seedDemoCampaigns, type SeedDemoResult } from '../../../scripts/seedDemo.js';
-import { seedCreators } from '../../../indexer/store/creators.js';
+import { seedCreators } from '../../../scripts/seedCreators.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 /** Jobs that fill every table the reference-data routes read, in dependency order. */

@@ -9,7 +9,7 @@ import { findFreePort } from '../../../contracts/devnet.js';
 import { toServedPrice } from '../../../domain/prices/isStale.js';
 import { tokenDbId } from '../../../domain/ids.js';
 import { createChainClients } from '../../../internal/rpc.js';
-import { loadTokenPrices } from '../../../indexer/store/prices.js';
+import { loadTokenPrices } from '../../../domain/tables/prices.js';
 import { upsertTokens } from '../../../indexer/store/tokens.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { refreshPrices } from '../../../jobs/refreshPrices.js';

@@ -6,7 +6,7 @@ import { claim, updateTree, type ActionTarget } from '../../../contracts/actions
 import { distributorAbi, testErc20Abi } from '../../../contracts/artifacts/index.js';
 import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
 import { buildRewardTree, rewardTreeKey, type RewardLeaf, type RewardTree } from '../../../domain/rewardTree.js';
-import { claimedTotals } from '../../../indexer/store/claims.js';
+import { claimedTotals } from '../../../api/reads/claims.js';
 import { getCursor } from '../../../indexer/store/cursor.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncClaims } from '../../../jobs/syncClaims.js';

@@ -14,8 +14,9 @@ import type { RewardTreeFile } from '../../../indexer/rewardTrees/parseRewardTre
 import { writeRewardTree } from '../../../contracts/rewardTrees/writeRewardTree.js';
 import { createChainClients } from '../../../internal/rpc.js';
 import { getCursor } from '../../../indexer/store/cursor.js';
-import { getRewardTree, loadRewards } from '../../../indexer/store/rewardTrees.js';
-import { listRoots, loadLiveRoot } from '../../../indexer/store/roots.js';
+import { getRewardTree } from '../../../indexer/store/rewardTrees.js';
+import { loadRewards } from '../../../api/reads/rewards.js';
+import { listRoots, loadLiveRoot } from '../../../api/reads/roots.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncRoots } from '../../../jobs/syncRoots.js';
 import type { JobDeps } from '../../../jobs/types.js';

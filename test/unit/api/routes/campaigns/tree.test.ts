@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CampaignFamilyRow } from '../../../../../indexer/store/campaignReads.js';
+import type { CampaignFamilyRow } from '../../../../../api/reads/campaignReads.js';
 import { buildLinkedList, buildStoringIdsTree, storingIdsOf } from '../../../../../api/routes/campaigns/tree.js';
 
 const row = (id: string, depth: number, parent: string | null, extra: Partial<CampaignFamilyRow> = {}): CampaignFamilyRow => ({

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildCreatorCampaignsQuery, creatorStatusClause } from '../../../../../api/routes/creators/query.js';
 import { serializeCreator, serializeDashboard } from '../../../../../api/routes/creators/serialize.js';
-import type { CreatorRecord } from '../../../../../indexer/store/creators.js';
+import type { CreatorRecord } from '../../../../../api/reads/creators.js';
 
 const creator: CreatorRecord = { id: 'acme', name: 'Acme', icon: null, rebateFee: 1.5, addresses: ['0xaa'], tags: ['x'], registered: true };
 const row = { past: 1, live: 2, future: 3, total: 6, total_tvl: 10.5, total_distributed: 7, total_wallets: 4 };

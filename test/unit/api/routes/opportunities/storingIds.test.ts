@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildStoringIdTrees } from '../../../../../api/routes/opportunities/storingIds.js';
-import type { StoringCampaignRow } from '../../../../../indexer/store/opportunityHistory.js';
+import type { StoringCampaignRow } from '../../../../../api/reads/opportunityHistory.js';
 
 const NOW = 1000;
 const row = (id: string, o: Partial<StoringCampaignRow> = {}): StoringCampaignRow => ({

@@ -1,38 +1,8 @@
-import type { PgClient, PgPool } from '../../internal/pg.js';
+import type { Queryable } from '../../internal/pg.js';
 
-type Queryable = Pick<PgClient | PgPool, 'query'>;
 
 /** A creator: a `creators` row, or an implicit one (an address with campaigns and no row; id = address). */
 export type CreatorRecord = { id: string; name: string; icon: string | null; rebateFee: number; addresses: string[]; tags: string[]; registered: boolean };
-
-export type CreatorInput = { id: string; name: string; icon?: string | null; rebateFee?: number; addresses: string[]; tags?: string[] };
-
-/** Creators of the quick start's demo (hardhat accounts #0, #2 and #3 create its campaigns, see scripts/seedDemo.ts). */
-export const DEMO_CREATORS: readonly CreatorInput[] = [
-  { id: 'devnet-labs', name: 'Devnet Labs', addresses: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'], tags: ['demo'] },
-  { id: 'pool-partners', name: 'Pool Partners', addresses: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'], tags: ['demo', 'dex'] },
-  { id: 'lending-dao', name: 'Lending DAO', addresses: ['0x90f79bf6eb2c4f937b6d6aa5ce2e4d5a9f8aa7ad'], tags: ['demo', 'lending'] },
-];
-
-/** Batch upsert of creators by id (addresses lower-cased); re-running is harmless. */
-export async function upsertCreators(db: Queryable, creators: readonly CreatorInput[]): Promise<void> {
-  if (!creators.length) return;
-  await db.query(
-    `INSERT INTO creators (id, name, icon, rebate_fee, addresses, tags)
-     SELECT c.id, c.name, c.icon, c.rebate_fee, ARRAY(SELECT json_array_elements_text(c.addresses)), ARRAY(SELECT json_array_elements_text(c.tags))
-     FROM json_to_recordset($1::json) AS c(id text, name text, icon text, rebate_fee float8, addresses json, tags json)
-     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, icon = EXCLUDED.icon, rebate_fee = EXCLUDED.rebate_fee,
-       addresses = EXCLUDED.addresses, tags = EXCLUDED.tags, updated_at = now()`,
-    [JSON.stringify(creators.map((c) => ({
-      id: c.id, name: c.name, icon: c.icon ?? null, rebate_fee: c.rebateFee ?? 0, addresses: c.addresses.map((a) => a.toLowerCase()), tags: c.tags ?? [],
-    })))],
-  );
-}
-
-/** Seeds the demo creators (DEMO_CREATORS) for the quick start. Table creators. */
-export async function seedCreators(db: Queryable): Promise<void> {
-  await upsertCreators(db, DEMO_CREATORS);
-}
 
 export type ListCreatorsParams = { id?: string; address?: string; search?: string; page: number; items: number };
 
@@ -82,3 +52,4 @@ type CreatorDbRow = { id: string; name: string; icon: string | null; rebate_fee:
 const toCreatorRecord = (r: CreatorDbRow): CreatorRecord => ({
   id: r.id, name: r.name, icon: r.icon, rebateFee: Number(r.rebate_fee), addresses: r.addresses, tags: r.tags, registered: r.registered,
 });
+

@@ -1,17 +1,5 @@
-import type { ChainConfig } from '../../internal/config.js';
 import type { PgPool } from '../../internal/pg.js';
 import type { ChainRow } from '../../domain/documents/records.js';
-
-/** Writes the configured chains' static fields (name, icon, explorers, test flag). */
-export async function upsertChains(db: PgPool, chains: ChainConfig[]): Promise<void> {
-  await db.query(
-    `INSERT INTO chains (id, name, icon, explorers, is_test)
-     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::jsonb[], $5::bool[])
-     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, icon = EXCLUDED.icon, explorers = EXCLUDED.explorers,
-       is_test = EXCLUDED.is_test, updated_at = now()`,
-    [chains.map((c) => c.id), chains.map((c) => c.name), chains.map((c) => c.icon), chains.map((c) => JSON.stringify(c.explorers)), chains.map((c) => c.test)],
-  );
-}
 
 /**
  * Chains with their live campaign count (campaigns computed on the chain whose
@@ -31,3 +19,4 @@ export async function listChains(db: PgPool, ids: number[], nowSeconds: number):
     endOfDisputePeriod: Number(r.end_of_dispute_period), lastClaimsOnchainFetchAt: r.last_claims_onchain_fetch_at, liveCampaigns: Number(r.live),
   }));
 }
+
