@@ -12,8 +12,10 @@ import type { DevnetClients } from './clients.js';
 import type { DeployedStack } from './deploy.js';
 import { getLatestTimestamp, mine } from './time.js';
 
-export { computeCampaignId, encodeClammCampaignData, encodeErc20CampaignData } from './campaignData.js';
-export type { ComputeCampaignIdParams, EncodeClammCampaignDataParams, EncodeErc20CampaignDataParams } from './campaignData.js';
+export { encodeClammCampaignData, encodeErc20CampaignData } from './campaignData.js';
+export type { EncodeClammCampaignDataParams, EncodeErc20CampaignDataParams } from './campaignData.js';
+export { computeCampaignId } from '../domain/campaignId.js';
+export type { ComputeCampaignIdParams } from '../domain/campaignId.js';
 export { getLatestTimestamp, mine, revert, setNextBlockTimestamp, snapshot } from './time.js';
 export type { MineParams } from './time.js';
 

@@ -1,8 +1,5 @@
-/**
- * Pure encoders for `CampaignParameters.campaignData` (chain-facts §1.10) and the on-chain campaignId
- * derivation (chain-facts §1.3).
- */
-import { encodeAbiParameters, encodePacked, keccak256 } from 'viem';
+/** Pure encoders for `CampaignParameters.campaignData` (docs/contracts.md); the campaignId derivation is domain/campaignId.ts. */
+import { encodeAbiParameters } from 'viem';
 import type { Address, Hex } from 'viem';
 import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../domain/campaignData/layouts.js';
 
@@ -77,37 +74,5 @@ export function encodeClammCampaignData(params: EncodeClammCampaignDataParams): 
       params.forwarders ?? [],
       params.hooks ?? [],
     ],
-  );
-}
-
-export type ComputeCampaignIdParams = {
-  chainId: number | bigint;
-  /** The final creator: pass `msg.sender` when the call used the zero address. */
-  creator: Address;
-  rewardToken: Address;
-  campaignType: number;
-  startTimestamp: number;
-  duration: number;
-  campaignData: Hex;
-};
-
-/**
- * Computes the on-chain campaignId: `keccak256(abi.encodePacked(uint256 chainId, creator, rewardToken,
- * uint32 campaignType, uint32 startTimestamp, uint32 duration, campaignData))`. The amount is not hashed.
- */
-export function computeCampaignId(params: ComputeCampaignIdParams): Hex {
-  return keccak256(
-    encodePacked(
-      ['uint256', 'address', 'address', 'uint32', 'uint32', 'uint32', 'bytes'],
-      [
-        BigInt(params.chainId),
-        params.creator,
-        params.rewardToken,
-        params.campaignType,
-        params.startTimestamp,
-        params.duration,
-        params.campaignData,
-      ],
-    ),
   );
 }

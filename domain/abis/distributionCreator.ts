@@ -1,12 +1,37 @@
 import { parseAbi } from 'viem';
 
-/** DistributionCreator events and reads we index (chain-facts §1.6, §6). */
+/**
+ * The DistributionCreator interface we use: the events the indexer reads, the fee and minimum-amount
+ * reads and the creation calls the payload builder encodes and simulates, and the contract's errors
+ * (decoded from a failed simulation). See docs/contracts.md.
+ */
 export const distributionCreatorAbi = parseAbi([
   'struct CampaignParameters { bytes32 campaignId; address creator; address rewardToken; uint256 amount; uint32 campaignType; uint32 startTimestamp; uint32 duration; bytes campaignData; }',
   'event NewCampaign(CampaignParameters campaign)',
   'event CampaignOverride(bytes32 _campaignId, CampaignParameters campaign)',
   'event CampaignReallocation(bytes32 _campaignId, address[] from, address indexed to)',
   'function campaign(bytes32 _campaignId) view returns (CampaignParameters)',
+  'function defaultFees() view returns (uint256)',
+  'function feeRebate(address user) view returns (uint256)',
+  'function rewardTokenMinAmounts(address token) view returns (uint256)',
+  'function campaignSpecificFees(uint32 campaignType) view returns (uint256)',
+  'function createCampaign(CampaignParameters newCampaign) returns (bytes32)',
+  'function createCampaigns(CampaignParameters[] campaigns) returns (bytes32[])',
+  'error CampaignDurationNull()',
+  'error CampaignRewardTokenNotWhitelisted()',
+  'error CampaignRewardTooLow()',
+  'error CampaignAlreadyExists()',
+  'error CampaignDoesNotExist()',
+  'error InvalidOverride()',
+  'error InvalidReallocation()',
+  'error InvalidLengths()',
+  'error InvalidParam()',
+  'error ZeroAddress()',
+  'error NotGovernor()',
+  'error NotSigned()',
+  'error OperatorNotAllowed()',
+  'error ReentrantCall()',
+  'error TokenTransferFailed(address token)',
 ]);
 
 const event = <N extends string>(name: N) => distributionCreatorAbi.find((x): x is Extract<(typeof distributionCreatorAbi)[number], { type: 'event'; name: N }> => x.type === 'event' && x.name === name)!;

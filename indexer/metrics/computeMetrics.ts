@@ -1,4 +1,5 @@
 import type { StoredPrice } from '../../domain/prices/isStale.js';
+import type { CampaignStatusRecord } from '../../domain/campaignStatus.js';
 
 const DAY = 86_400;
 
@@ -20,17 +21,6 @@ export type CampaignMetricsInput = {
   start: number;
   end: number;
   rewardPrice: StoredPrice | undefined;
-};
-
-export type CampaignStatusRecord = {
-  campaignId: string;
-  computedUntil: number;
-  processingStarted: number;
-  status: 'PROCESSING' | 'SUCCESS' | 'FAILED' | 'SKIPPED';
-  preComputeProcessingStarted: number;
-  preComputeStatus: 'PROCESSING' | 'SUCCESS' | 'FAILED' | 'SKIPPED';
-  delay: number;
-  error?: string;
 };
 
 export type CampaignMetrics = {
@@ -148,3 +138,4 @@ export function computeOpportunityMetrics(
     inputs: { tvl: { method: reading.method, tokenAddress: reading.tokenAddress, amount: reading.amount, decimals: reading.decimals, price: reading.price ?? null }, liveCampaigns: live.map((c) => c.id) },
   };
 }
+

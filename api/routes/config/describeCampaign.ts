@@ -1,7 +1,7 @@
 import { formatUnits, zeroAddress } from 'viem';
 import { decodeCampaignData } from '../../../domain/campaignData/decodeCampaignData.js';
 import { campaignTypeName } from '../../../domain/campaignTypes.js';
-import { computeCampaignId } from '../../../contracts/campaignData.js';
+import { computeCampaignId } from '../../../domain/campaignId.js';
 import type { CampaignTuple } from './decodeCreateCampaignArgs.js';
 
 /** Reward token metadata (tokens table, else read from the chain; null fields when neither knows it). */

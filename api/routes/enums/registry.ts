@@ -5,7 +5,7 @@
  */
 import { CAMPAIGN_TYPE_NAMES, OPPORTUNITY_ACTIONS } from '../../../domain/campaignTypes.js';
 import type { OpportunityStatus } from '../../../domain/documents/opportunityDocument.js';
-import type { CampaignStatusRecord } from '../../../indexer/metrics/computeMetrics.js';
+import type { CampaignStatusRecord } from '../../../domain/campaignStatus.js';
 import type { ExplorerConfig } from '../../../internal/config.js';
 import { CAMPAIGN_STATUSES, TOKEN_TYPES } from '../campaigns/schema.js';
 

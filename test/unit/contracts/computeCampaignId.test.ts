@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { decodeAbiParameters, size, sliceHex } from 'viem';
 import type { Address } from 'viem';
-import { computeCampaignId, encodeClammCampaignData, encodeErc20CampaignData } from '../../../contracts/campaignData.js';
+import { encodeClammCampaignData, encodeErc20CampaignData } from '../../../contracts/campaignData.js';
+import { computeCampaignId } from '../../../domain/campaignId.js';
 
 // Vectors from chain-facts §1.3.
 const base = {

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { encodeAbiParameters, type Hex } from 'viem';
-import { computeCampaignId } from '../../../../contracts/campaignData.js';
+import { computeCampaignId } from '../../../../domain/campaignId.js';
 import { CAMPAIGN_TYPE_NAMES, campaignTypeName } from '../../../../domain/campaignTypes.js';
 import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../../../../domain/campaignData/layouts.js';
 import { campaignDataSchema, DISTRIBUTION_METHODS } from '../../../../domain/campaignData/schemas.js';

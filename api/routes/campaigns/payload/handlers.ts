@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
-import { distributionCreatorAbi } from '../../../../contracts/artifacts/index.js';
+import { distributionCreatorAbi } from '../../../../domain/abis/distributionCreator.js';
 import type { ApiDeps } from '../../../deps.js';
 import { ValidationError, type FieldError } from '../../../errors.js';
 import { buildCampaigns, type PlannedCampaign } from './buildCampaigns.js';

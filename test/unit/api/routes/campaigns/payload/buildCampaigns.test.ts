@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { computeCampaignId, encodeClammCampaignData, encodeErc20CampaignData } from '../../../../../../contracts/campaignData.js';
+import { encodeClammCampaignData, encodeErc20CampaignData } from '../../../../../../contracts/campaignData.js';
+import { computeCampaignId } from '../../../../../../domain/campaignId.js';
 import { buildCampaigns, resolveKind } from '../../../../../../api/routes/campaigns/payload/buildCampaigns.js';
 import { feeRate } from '../../../../../../api/routes/campaigns/payload/handlers.js';
 import { toSafePayload } from '../../../../../../api/routes/campaigns/payload/safePayload.js';
