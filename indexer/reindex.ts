@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createProgress } from '../jobs/progress.js';
+import { createProgress } from '../internal/progress.js';
 import type { Config } from '../internal/config.js';
 import type { EsClient } from '../internal/es.js';
 import { indexNames } from '../internal/es.js';

@@ -5,7 +5,8 @@ import { insertSnapshots, loadMetricsCampaigns, loadMetricsOpportunities, upsert
 import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { loadTokenPrices } from '../domain/tables/prices.js';
 import { withTransaction } from '../internal/pg.js';
-import type { Job, JobDeps, JobResult } from './types.js';
+import type { Job, JobDeps, JobResult } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 /**
  * Figures of every campaign and opportunity: TVL from on-chain reads × price, dailyRewards, APR,
@@ -15,9 +16,7 @@ import type { Job, JobDeps, JobResult } from './types.js';
  * Tables: campaign_metrics, opportunity_metrics, campaign_snapshots, opportunity_snapshots, search_outbox.
  */
 export const computeMetrics: Job = {
-  name: 'metrics',
-  defaultCron: '15 * * * * *',
-  description: 'TVL, daily rewards, APR and statuses of campaigns and opportunities, with history snapshots.',
+  ...jobInfo('metrics'),
   run: (deps) => runMetrics(deps),
 };
 

@@ -3,7 +3,7 @@ import type { Config } from '../internal/config.js';
 import { createEsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
 import { createPgPool } from '../internal/pg.js';
-import type { JobDeps } from './types.js';
+import type { JobDeps } from './control/types.js';
 
 /** Builds the clients jobs share; `close` ends them all. */
 export function createJobDeps(config: Config, logger: Logger, signal: AbortSignal): JobDeps & { close(): Promise<void> } {

@@ -1,11 +1,10 @@
 import { projectOutbox } from '../indexer/projectOutbox.js';
-import type { Job } from './types.js';
+import type { Job } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 /** Drains the search outbox into Elasticsearch (also after an Elasticsearch outage). */
 export const publishSearch: Job = {
-  name: 'publish',
-  defaultCron: '*/2 * * * * *',
-  description: 'Projects queued campaign and opportunity changes from PostgreSQL into Elasticsearch.',
+  ...jobInfo('publish'),
   async run(deps) {
     const { published, deleted } = await projectOutbox(deps);
     return { ranges: [], counts: { published, deleted } };

@@ -6,8 +6,9 @@ import type { PriceMap, PriceSource, PriceToken } from '../indexer/prices/types.
 import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { campaignsUsingTokens, listTokensToPrice, upsertPriceHistory, upsertTokenPrices } from '../indexer/store/prices.js';
 import { withTransaction } from '../internal/pg.js';
-import { createProgress } from './progress.js';
-import type { Job, JobDeps } from './types.js';
+import { createProgress } from '../internal/progress.js';
+import type { Job, JobDeps } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 const NAME = 'prices';
 
@@ -34,9 +35,7 @@ export function createPriceSources(deps: Pick<JobDeps, 'config' | 'logger' | 'rp
  * Tables: tokens (read), campaigns (read), token_prices, token_price_history, search_outbox.
  */
 export const refreshPrices: Job = {
-  name: NAME,
-  defaultCron: '0 * * * * *',
-  description: 'Token USD prices from on-chain feeds, then the HTTP price API, into PostgreSQL; repriced campaigns to the search outbox.',
+  ...jobInfo(NAME),
   async run(deps) {
     const tokens = await listTokensToPrice(deps.pg);
     const sources = createPriceSources(deps);

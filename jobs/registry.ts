@@ -8,7 +8,7 @@ import { syncClaims } from './syncClaims.js';
 import { computeMetrics } from './computeMetrics.js';
 import { syncBenchmarkRate } from './syncBenchmarkRate.js';
 import { sweepRetention } from './sweepRetention.js';
-import type { Job } from './types.js';
+import type { Job } from './control/types.js';
 
 /** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
 export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncRoots, syncClaims, syncTokens, refreshPrices, syncBenchmarkRate, computeMetrics, publishSearch, sweepRetention];

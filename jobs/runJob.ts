@@ -1,11 +1,9 @@
 import { describeError } from '../internal/errors.js';
-import { isJobPaused } from './jobState.js';
-import type { Job, JobDeps, JobResult } from './types.js';
+import { isJobPaused } from './control/jobState.js';
+import type { Job, JobDeps, RunJobResult } from './control/types.js';
 
 /** Namespace of our advisory locks (first key of the two-key form), so they never clash with others. */
 export const JOB_LOCK_NAMESPACE = 0x6a6f62; // "job"
-
-export type RunJobResult = { status: 'success'; runId: number; result: JobResult; durationMs: number } | { status: 'skipped'; reason: 'locked' | 'paused' };
 
 export type RunJobOptions = {
   /** Run even when the job is paused (an operator's `jobs/cli.ts run <job>`). */
@@ -80,3 +78,4 @@ export async function lastRuns(deps: Pick<JobDeps, 'pg'>): Promise<(LastRun & { 
   );
   return rows.map((r) => ({ job: r.job, status: r.status, startedAt: r.started_at, finishedAt: r.finished_at, error: r.error, counts: r.counts, lastSuccessAt: r.last_success_at }));
 }
+

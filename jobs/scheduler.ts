@@ -5,11 +5,11 @@ import { backoffDelay } from '../internal/retry.js';
 import { describeError } from '../internal/errors.js';
 import type { Logger } from '../internal/logger.js';
 import { createJobDeps } from './deps.js';
-import { effectiveCron } from './effectiveCron.js';
-import { loadJobStates } from './jobState.js';
+import { effectiveCron } from './control/effectiveCron.js';
+import { loadJobStates } from './control/jobState.js';
 import { JOBS } from './registry.js';
 import { runJob } from './runJob.js';
-import type { Job } from './types.js';
+import type { Job } from './control/types.js';
 
 export type Scheduler = {
   /** Resolves once job_state has been read and every job is scheduled. */

@@ -1,5 +1,6 @@
 import { withTransaction } from '../internal/pg.js';
-import type { Job } from './types.js';
+import type { Job } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 /**
  * Deletes what has outlived its use, once a day: job runs older than JOB_RUNS_RETENTION_DAYS
@@ -9,9 +10,7 @@ import type { Job } from './types.js';
  * Tables: job_runs, auth_nonces, idp_flows, revoked_tokens, rate_limit_windows.
  */
 export const sweepRetention: Job = {
-  name: 'retention',
-  defaultCron: '0 17 3 * * *',
-  description: 'Deletes old job runs, expired nonces, IdP flows, token revocations and rate-limit windows.',
+  ...jobInfo('retention'),
   async run(deps) {
     const sweeps: [name: string, sql: string, values: unknown[]][] = [
       ['jobRuns', 'DELETE FROM job_runs WHERE started_at < now() - make_interval(days => $1)', [deps.config.retention.jobRunsDays]],

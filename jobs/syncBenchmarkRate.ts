@@ -1,6 +1,7 @@
 import { fetchBenchmarkRates } from '../indexer/benchmarkRates.js';
 import { withTransaction } from '../internal/pg.js';
-import type { Job } from './types.js';
+import type { Job } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 /**
  * The overnight benchmark rate series (SOFR) from BENCHMARK_RATE_URL into benchmark_rates, one row
@@ -8,9 +9,7 @@ import type { Job } from './types.js';
  * Tables: benchmark_rates.
  */
 export const syncBenchmarkRate: Job = {
-  name: 'benchmark-rate',
-  defaultCron: '0 7 * * * *',
-  description: 'Overnight benchmark rate (SOFR) by day, for the spread ratchet.',
+  ...jobInfo('benchmark-rate'),
   async run(deps) {
     const url = deps.config.ratchet.benchmarkRateUrl;
     if (!url) return { ranges: [], counts: { days: 0 } };

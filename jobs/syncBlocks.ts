@@ -7,8 +7,9 @@ import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { rollbackChain } from '../indexer/store/rollback.js';
 import type { PgPool } from '../internal/pg.js';
 import { withTransaction } from '../internal/pg.js';
-import { createProgress } from './progress.js';
-import type { Job, JobDeps, JobRange } from './types.js';
+import { createProgress } from '../internal/progress.js';
+import type { Job, JobDeps, JobRange } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 const NAME = 'blocks';
 /** Deepest reorganization we resolve automatically; anything deeper stops the job loudly. */
@@ -27,9 +28,7 @@ export { ReorgDetectedError };
  * other jobs re-index the new branch. Tables: chains, blocks, cursors (+ rollback of derived tables).
  */
 export const syncBlocks: Job = {
-  name: NAME,
-  defaultCron: '*/5 * * * * *',
-  description: 'Canonical block headers of every chain into PostgreSQL, rolling back reorganized blocks.',
+  ...jobInfo(NAME),
   async run(deps) {
     await upsertChains(deps.pg, deps.config.chains);
     const ranges: JobRange[] = [];

@@ -17,8 +17,9 @@ import { missingTokens } from '../domain/tables/tokens.js';
 import type { TokenRow } from '../domain/readTokenMetadata.js';
 import { toCampaignRows, toOpportunityRows, toOverrideRows, toReallocationRows } from '../indexer/transform/campaigns.js';
 import { withTransaction } from '../internal/pg.js';
-import { createProgress } from './progress.js';
-import type { Job, JobDeps, JobRange } from './types.js';
+import { createProgress } from '../internal/progress.js';
+import type { Job, JobDeps, JobRange } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 const NAME = 'campaigns';
 
@@ -36,9 +37,7 @@ type Batch = ReturnType<typeof transformBatch>;
  * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, cursors.
  */
 export const syncCampaigns: Job = {
-  name: NAME,
-  defaultCron: '*/5 * * * * *',
-  description: 'DistributionCreator events into PostgreSQL, then campaign and opportunity documents to Elasticsearch.',
+  ...jobInfo(NAME),
   async run(deps) {
     await upsertChains(deps.pg, deps.config.chains);
     const ranges: JobRange[] = [];

@@ -10,8 +10,9 @@ import { markClaimsFetched, upsertClaims } from '../indexer/store/claims.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { toClaimRows } from '../indexer/transform/claims.js';
 import { withTransaction } from '../internal/pg.js';
-import { createProgress } from './progress.js';
-import type { Job, JobDeps, JobRange } from './types.js';
+import { createProgress } from '../internal/progress.js';
+import type { Job, JobDeps, JobRange } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 const NAME = 'claims';
 
@@ -24,9 +25,7 @@ const NAME = 'claims';
  * Tables: claims, chains, cursors.
  */
 export const syncClaims: Job = {
-  name: NAME,
-  defaultCron: '*/10 * * * * *',
-  description: 'Distributor Claimed events into PostgreSQL (claimed deltas per recipient and token).',
+  ...jobInfo(NAME),
   async run(deps) {
     await upsertChains(deps.pg, deps.config.chains);
     const ranges: JobRange[] = [];

@@ -15,8 +15,9 @@ import { listTreesToCheck, markTree, storeVerifiedTree, type RewardTreeRecord } 
 import { ensureRewardTrees, refreshRootState, upsertDistributorEvents, upsertRoots } from '../indexer/store/roots.js';
 import { toRootRows } from '../indexer/transform/roots.js';
 import { withTransaction } from '../internal/pg.js';
-import { createProgress } from './progress.js';
-import type { Job, JobDeps, JobRange } from './types.js';
+import { createProgress } from '../internal/progress.js';
+import type { Job, JobDeps, JobRange } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 const NAME = 'roots';
 /** Bound on tree fetches per chain and run; the rest wait for the next run (least recently checked first). */
@@ -36,9 +37,7 @@ type Counts = { roots: number; distributor_events: number; trees_verified: numbe
  * Tables: roots, distributor_events, reward_trees, rewards, reward_breakdowns, chains, cursors.
  */
 export const syncRoots: Job = {
-  name: NAME,
-  defaultCron: '*/10 * * * * *',
-  description: 'Distributor roots into PostgreSQL; reward trees fetched, verified against the on-chain root, then stored.',
+  ...jobInfo(NAME),
   async run(deps) {
     await upsertChains(deps.pg, deps.config.chains);
     const source = deps.config.rewardTrees.source ? createRewardTreeSource(deps.config.rewardTrees.source) : null;

@@ -2,7 +2,8 @@ import { readTokenMetadata } from '../domain/readTokenMetadata.js';
 import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { applyTokenFlags, documentsUsingTokens, listTokenAddresses, NATIVE_TOKEN_ADDRESS, updateTokenMetadata, upsertTokens } from '../indexer/store/tokens.js';
 import { withTransaction } from '../internal/pg.js';
-import type { Job } from './types.js';
+import type { Job } from './control/types.js';
+import { jobInfo } from './control/catalog.js';
 
 /**
  * Token records: each chain's native token, ERC20 metadata of every stored token re-read with
@@ -11,9 +12,7 @@ import type { Job } from './types.js';
  * opportunities whose tokens changed are queued for re-projection. Tables: tokens, search_outbox.
  */
 export const syncTokens: Job = {
-  name: 'tokens',
-  defaultCron: '0 */5 * * * *',
-  description: 'Native tokens, ERC20 metadata refresh and operator token flags.',
+  ...jobInfo('tokens'),
   async run(deps) {
     let changed = 0;
     for (const chain of deps.config.chains) {

@@ -1,42 +1,7 @@
-import cron from 'node-cron';
-import type { Config } from '../../internal/config.js';
-import type { PgClient, PgPool } from '../../internal/pg.js';
-import { effectiveCron, type CronSource } from '../effectiveCron.js';
-import { setJobCron } from '../jobState.js';
 import { findJob } from '../registry.js';
-import type { Job } from '../types.js';
 import { unknownJob } from './run.js';
 import { UsageError, type Command } from './types.js';
-
-/** The expression is not a node-cron expression (with optional seconds). */
-export class InvalidCronError extends UsageError {
-  override name = 'InvalidCronError';
-  constructor(readonly expression: string) {
-    super(`schedule: "${expression}" is not a valid cron expression`);
-  }
-}
-
-export type ScheduleJobParams = {
-  db: Pick<PgPool | PgClient, 'query'>;
-  config: Pick<Config, 'schedules'>;
-  job: Job;
-  /** A node-cron expression, or null to remove the override (back to JOB_<NAME>_CRON or the default). */
-  expression: string | null;
-};
-
-/**
- * Validates and persists a job's cron override in job_state; running schedulers pick it up at their
- * next job_state refresh (every 10 s), no restart needed. Shared by the CLI and the back-office API.
- * @returns the schedule the job now runs on and where it comes from.
- * @throws InvalidCronError when `expression` is not valid.
- * Tables: job_state.
- */
-export async function scheduleJob({ db, config, job, expression }: ScheduleJobParams): Promise<{ cron: string; source: CronSource }> {
-  const override = expression?.trim() || null;
-  if (override !== null && !cron.validate(override)) throw new InvalidCronError(override);
-  await setJobCron(db, job.name, override);
-  return effectiveCron({ stateCron: override, envCron: config.schedules[job.name], defaultCron: job.defaultCron });
-}
+import { InvalidCronError, scheduleJob } from '../control/scheduleJob.js';
 
 /** `schedule <job> <cron|default>`: persists a cron override in job_state, or removes it with `default`. */
 export const scheduleCommand: Command = {
@@ -46,8 +11,11 @@ export const scheduleCommand: Command = {
     const expression = rest.join(' ').trim();
     if (!name || !expression) throw new UsageError('schedule: name a job and a cron expression (quoted) or "default"');
     const job = findJob(name) ?? unknownJob(name);
-    const effective = await scheduleJob({ db: ctx.deps.pg, config: ctx.config, job, expression: expression === 'default' ? null : expression });
+    const effective = await scheduleJob({ db: ctx.deps.pg, config: ctx.config, job, expression: expression === 'default' ? null : expression }).catch((error: unknown) => {
+      throw error instanceof InvalidCronError ? new UsageError(error.message) : error;
+    });
     ctx.out(`${job.name}: schedule ${effective.cron} (${effective.source}); running schedulers apply it within 10 s`);
     return 0;
   },
 };
+

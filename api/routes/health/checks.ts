@@ -1,6 +1,6 @@
 import { loadFreshness, type Freshness } from '../../reads/freshness.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
-import { loadJobStatuses, type JobStatus } from '../../../jobs/jobStatus.js';
+import { loadJobStatuses, type JobStatus } from '../../../jobs/control/jobStatus.js';
 import { describeError } from '../../../internal/errors.js';
 import { loadPipelineFacts } from './pipeline.js';
 import type { ApiDeps } from '../../deps.js';

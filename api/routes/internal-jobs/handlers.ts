@@ -1,10 +1,11 @@
 import type { Context } from 'koa';
-import { loadJobListings } from '../../../jobs/commands/list.js';
-import { InvalidCronError, scheduleJob } from '../../../jobs/commands/schedule.js';
-import { setJobPaused } from '../../../jobs/jobState.js';
-import { loadRecentRuns } from '../../../jobs/recentRuns.js';
-import { findJob } from '../../../jobs/registry.js';
-import { runJob, type RunJobResult } from '../../../jobs/runJob.js';
+import { loadJobListings } from '../../../jobs/control/listJobs.js';
+import { InvalidCronError, scheduleJob } from '../../../jobs/control/scheduleJob.js';
+import { setJobPaused } from '../../../jobs/control/jobState.js';
+import { loadRecentRuns } from '../../../jobs/control/recentRuns.js';
+import { jobInfo } from '../../../jobs/control/catalog.js';
+import { runJobNow } from '../../../jobs/control/runJobNow.js';
+import type { RunJobResult } from '../../../jobs/control/types.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadFreshness } from '../../reads/freshness.js';
 import { describeError } from '../../../internal/errors.js';
@@ -51,7 +52,7 @@ export function scheduleHandler(deps: ApiDeps) {
   return async (ctx: Context) => {
     const { params: { name }, body } = v(ctx);
     try {
-      await withTransaction(deps.pg, (client) => scheduleJob({ db: client, config: deps.config, job: findJob(name)!, expression: body.cron }));
+      await withTransaction(deps.pg, (client) => scheduleJob({ db: client, config: deps.config, job: jobInfo(name), expression: body.cron }));
     } catch (error) {
       if (error instanceof InvalidCronError) throw new ValidationError([{ field: 'cron', message: 'is not a valid cron expression (node-cron, 5 or 6 fields)' }]);
       throw error;
@@ -70,7 +71,7 @@ export function runNowHandler(deps: ApiDeps) {
   return async (ctx: Context) => {
     const { name } = v(ctx).params;
     if (!deps.jobsPg) throw new ServiceUnavailableError('The job runner (read-write PostgreSQL pool)');
-    const run = runJob(findJob(name)!, { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal }, { force: true })
+    const run = runJobNow(name, { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal })
       .then((result): RunJobResult | { status: 'failed'; error: string } => result, (error: unknown) => ({ status: 'failed' as const, error: describeError(error).message }));
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([run, new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), RUN_WAIT_MS); })]);

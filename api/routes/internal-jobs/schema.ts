@@ -1,9 +1,9 @@
-import { JOBS } from '../../../jobs/registry.js';
+import { JOB_NAMES } from '../../../jobs/control/catalog.js';
 
 /** Path `name`: one of the registered jobs (anything else is a 400 naming `name`). */
 export const jobNameParams = {
   type: 'object', additionalProperties: false, required: ['name'],
-  properties: { name: { type: 'string', enum: JOBS.map((j) => j.name) } },
+  properties: { name: { type: 'string', enum: [...JOB_NAMES] } },
 } as const;
 
 /** Query of the jobs listing: how many recent runs per job. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { setJobPaused } from '../../../jobs/jobState.js';
+import { setJobPaused } from '../../../jobs/control/jobState.js';
 import { runJob } from '../../../jobs/runJob.js';
-import type { Job } from '../../../jobs/types.js';
+import type { Job } from '../../../jobs/control/types.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { mine } from '../../../contracts/actions.js';
 import { createApp } from '../../../api/app.js';
-import { setJobPaused } from '../../../jobs/jobState.js';
+import { setJobPaused } from '../../../jobs/control/jobState.js';
 import { runJob } from '../../../jobs/runJob.js';
-import type { Job } from '../../../jobs/types.js';
+import type { Job } from '../../../jobs/control/types.js';
 import { createPgPool } from '../../../internal/pg.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';

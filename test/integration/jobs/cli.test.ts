@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { indexNames } from '../../../internal/es.js';
-import type { JobListing } from '../../../jobs/commands/list.js';
+import type { JobListing } from '../../../jobs/control/listJobs.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { formatJobListings, toJobListing } from '../../../../jobs/commands/list.js';
-import type { JobStatus } from '../../../../jobs/jobStatus.js';
-import type { Job } from '../../../../jobs/types.js';
+import { formatJobListings } from '../../../../jobs/commands/list.js';
+import { toJobListing } from '../../../../jobs/control/listJobs.js';
+import type { JobStatus } from '../../../../jobs/control/jobStatus.js';
+import type { Job } from '../../../../jobs/control/types.js';
 
 const job = (name: string): Job => ({ name, description: `${name} job`, defaultCron: '*/5 * * * * *', run: async () => ({ ranges: [], counts: {} }) });
 

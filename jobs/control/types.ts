@@ -1,8 +1,8 @@
-import type { Config } from '../internal/config.js';
-import type { EsClient } from '../internal/es.js';
-import type { Logger } from '../internal/logger.js';
-import type { PgPool } from '../internal/pg.js';
-import type { ChainClients } from '../internal/rpc.js';
+import type { Config } from '../../internal/config.js';
+import type { EsClient } from '../../internal/es.js';
+import type { Logger } from '../../internal/logger.js';
+import type { PgPool } from '../../internal/pg.js';
+import type { ChainClients } from '../../internal/rpc.js';
 
 /** What every job receives (STYLE §5); the scheduler only decides when a job runs. */
 export type JobDeps = {
@@ -19,10 +19,14 @@ export type JobRange = { chainId: number; from: number; to: number };
 /** Recorded in job_runs: the block ranges covered and what was written. */
 export type JobResult = { ranges: JobRange[]; counts: Record<string, number> };
 
-export type Job = {
+/** What the catalog says of a job (jobs/control/catalog.ts). */
+export type JobInfo = {
   name: string;
   description: string;
   /** node-cron expression (with seconds) used unless JOB_<NAME>_CRON overrides it. */
   defaultCron: string;
-  run(deps: JobDeps): Promise<JobResult>;
 };
+
+export type Job = JobInfo & { run(deps: JobDeps): Promise<JobResult> };
+
+export type RunJobResult = { status: 'success'; runId: number; result: JobResult; durationMs: number } | { status: 'skipped'; reason: 'locked' | 'paused' };

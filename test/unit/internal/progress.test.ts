@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { createProgress } from '../../../jobs/progress.js';
+import { createProgress } from '../../../internal/progress.js';
 
 /** A pino logger writing JSON lines into `lines`. */
 function memoryLogger() {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { effectiveCron } from '../../../jobs/effectiveCron.js';
+import { effectiveCron } from '../../../../jobs/control/effectiveCron.js';
 
-describe('jobs/effectiveCron', () => {
+describe('jobs/control/effectiveCron', () => {
   it('prefers the job_state override over JOB_<NAME>_CRON and the default', () => {
     expect(effectiveCron({ stateCron: '*/30 * * * * *', envCron: '*/10 * * * * *', defaultCron: '*/5 * * * * *' })).to.deep.equal({ cron: '*/30 * * * * *', source: 'job_state' });
   });

@@ -1,4 +1,4 @@
-import type { PgPool } from '../internal/pg.js';
+import type { PgPool } from '../../internal/pg.js';
 
 export type RecentRun = {
   id: number;

@@ -1,4 +1,4 @@
-import type { PgClient, PgPool } from '../internal/pg.js';
+import type { PgClient, PgPool } from '../../internal/pg.js';
 
 /** Operator state of one job (table job_state); a job without a row is active on its configured schedule. */
 export type JobState = { job: string; paused: boolean; pausedAt: Date | null; cron: string | null; updatedAt: Date };

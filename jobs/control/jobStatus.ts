@@ -1,4 +1,4 @@
-import type { PgPool } from '../internal/pg.js';
+import type { PgPool } from '../../internal/pg.js';
 import { loadJobStates } from './jobState.js';
 
 /** Window of the run and error counts. */

@@ -1,4 +1,4 @@
-import type { Logger } from '../internal/logger.js';
+import type { Logger } from './logger.js';
 
 /**
  * Logs progress of a long run: done/total, rate and ETA, at most once per `intervalMs`

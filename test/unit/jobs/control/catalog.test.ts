@@ -1,0 +1,15 @@
+import { expect } from 'chai';
+import { JOB_CATALOG, JOB_NAMES, jobInfo } from '../../../../jobs/control/catalog.js';
+import { JOBS } from '../../../../jobs/registry.js';
+
+describe('jobs/control/catalog', () => {
+  it('names every registered job, in the registry order, with the schedule and description the job runs with', () => {
+    expect(JOBS.map((j) => ({ name: j.name, defaultCron: j.defaultCron, description: j.description }))).to.deep.equal(JOB_CATALOG.map((j) => ({ ...j })));
+    expect(JOB_NAMES).to.deep.equal(JOBS.map((j) => j.name));
+  });
+
+  it('refuses a name that is not a job', () => {
+    expect(jobInfo('publish').name).to.equal('publish');
+    expect(() => jobInfo('nope')).to.throw('unknown job nope');
+  });
+});
