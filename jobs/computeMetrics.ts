@@ -1,5 +1,5 @@
-import { computeCampaignMetrics, computeOpportunityMetrics, tvlUsdOf, type CampaignMetrics, type TvlReading } from '../indexer/metrics/computeMetrics.js';
-import { readTvl } from '../indexer/metrics/readTvl.js';
+import { computeCampaignMetrics, computeOpportunityMetrics, tvlUsdOf, type CampaignMetrics, type TvlReading } from '../indexer/transform/computeMetrics.js';
+import { readTvl } from '../indexer/fetch/readTvl.js';
 import { tokenDbId } from '../domain/ids.js';
 import { insertSnapshots, loadMetricsCampaigns, loadMetricsOpportunities, upsertCampaignMetrics, upsertOpportunityMetrics, type MetricsCampaignRow } from '../indexer/store/metrics.js';
 import { enqueueOutbox } from '../domain/tables/outbox.js';

@@ -1,4 +1,4 @@
-import { projectOutbox } from '../indexer/projectOutbox.js';
+import { projectOutbox } from '../indexer/project/projectOutbox.js';
 import type { Job } from './control/types.js';
 import { jobInfo } from './control/catalog.js';
 

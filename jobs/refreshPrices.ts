@@ -1,8 +1,8 @@
-import { createHttpPriceSource } from '../indexer/prices/httpPriceSource.js';
-import { createOnchainFeedSource } from '../indexer/prices/onchainFeedSource.js';
-import { selectPrices } from '../indexer/prices/selectPrices.js';
-import { toPriceRows } from '../indexer/prices/toPriceRows.js';
-import type { PriceMap, PriceSource, PriceToken } from '../indexer/prices/types.js';
+import { createHttpPriceSource } from '../indexer/fetch/prices/httpPriceSource.js';
+import { createOnchainFeedSource } from '../indexer/fetch/prices/onchainFeedSource.js';
+import { selectPrices } from '../indexer/transform/selectPrices.js';
+import { toPriceRows } from '../indexer/transform/toPriceRows.js';
+import type { PriceMap, PriceSource, PriceToken } from '../indexer/fetch/prices/types.js';
 import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { campaignsUsingTokens, listTokensToPrice, upsertPriceHistory, upsertTokenPrices } from '../indexer/store/prices.js';
 import { withTransaction } from '../internal/pg.js';

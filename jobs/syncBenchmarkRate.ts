@@ -1,4 +1,4 @@
-import { fetchBenchmarkRates } from '../indexer/benchmarkRates.js';
+import { fetchBenchmarkRates } from '../indexer/fetch/fetchBenchmarkRates.js';
 import { withTransaction } from '../internal/pg.js';
 import type { Job } from './control/types.js';
 import { jobInfo } from './control/catalog.js';

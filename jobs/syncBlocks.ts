@@ -1,4 +1,4 @@
-import { planRanges } from '../indexer/plan.js';
+import { planRanges } from '../indexer/fetch/planRanges.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { getBlockHash, upsertBlocks, type BlockRow } from '../indexer/store/blocks.js';
 import { lockChainForWrite, ReorgDetectedError } from '../indexer/store/chainGuard.js';

@@ -1,10 +1,10 @@
 import { CAMPAIGN_EVENTS } from '../domain/abis/distributionCreator.js';
-import { allCampaignEvents, decodeCampaignLogs } from '../indexer/campaignLogs.js';
-import { fetchNextLogs } from '../indexer/getLogsAdaptive.js';
-import { createLogSpan, type LogSpan } from '../indexer/logSpan.js';
+import { allCampaignEvents, decodeCampaignLogs } from '../indexer/decode/campaignLogs.js';
+import { fetchNextLogs } from '../indexer/fetch/getLogsAdaptive.js';
+import { createLogSpan, type LogSpan } from '../indexer/fetch/logSpan.js';
 import { readTokenMetadata } from '../domain/readTokenMetadata.js';
-import type { BlockRange } from '../indexer/plan.js';
-import { projectOutbox } from '../indexer/projectOutbox.js';
+import type { BlockRange } from '../indexer/fetch/planRanges.js';
+import { projectOutbox } from '../indexer/project/projectOutbox.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { currentOpportunityIds, upsertCampaigns, upsertOpportunities, upsertOverrides, upsertReallocations } from '../indexer/store/campaigns.js';
@@ -33,7 +33,7 @@ type Batch = ReturnType<typeof transformBatch>;
  * to Elasticsearch. Ranges stop at the canonical headers stored by the blocks job, and a batch read
  * from blocks that are no longer canonical is refused (the reorg is rolled back by the blocks job).
  * Steps: fetch (the next range, while the current one is written) → decode/transform → persist → publish.
- * Ranges: the span of each getLogs call is learned per run (indexer/logSpan.ts), up to INDEXER_MAX_LOG_RANGE.
+ * Ranges: the span of each getLogs call is learned per run (indexer/fetch/logSpan.ts), up to INDEXER_MAX_LOG_RANGE.
  * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, cursors.
  */
 export const syncCampaigns: Job = {

@@ -1,7 +1,7 @@
 import { claimedEvent } from '../domain/abis/distributor.js';
-import { blockHashesOf, decodeClaimedLog, type ClaimedEvent, type ClaimedLog } from '../indexer/decodeDistributor.js';
-import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
-import { planRanges, type BlockRange } from '../indexer/plan.js';
+import { blockHashesOf, decodeClaimedLog, type ClaimedEvent, type ClaimedLog } from '../indexer/decode/distributorEvents.js';
+import { getLogsAdaptive } from '../indexer/fetch/getLogsAdaptive.js';
+import { planRanges, type BlockRange } from '../indexer/fetch/planRanges.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { assertCanonical, canonicalHead, lockChainForWrite } from '../indexer/store/chainGuard.js';

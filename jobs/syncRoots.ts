@@ -1,11 +1,11 @@
 import { rootLifecycleEvents } from '../domain/abis/distributor.js';
 import { compareLogPosition } from '../domain/logPosition.js';
-import { blockHashesOf, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decodeDistributor.js';
-import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
-import { planRanges, type BlockRange } from '../indexer/plan.js';
-import { createRewardTreeSource, RewardTreeFetchError, type RewardTreeSource } from '../indexer/rewardTrees/createRewardTreeSource.js';
-import { RewardTreeFormatError, type RewardTreeFile } from '../indexer/rewardTrees/parseRewardTree.js';
-import { verifyRewardTree } from '../indexer/rewardTrees/verifyRewardTree.js';
+import { blockHashesOf, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decode/distributorEvents.js';
+import { getLogsAdaptive } from '../indexer/fetch/getLogsAdaptive.js';
+import { planRanges, type BlockRange } from '../indexer/fetch/planRanges.js';
+import { createRewardTreeSource, RewardTreeFetchError, type RewardTreeSource } from '../indexer/fetch/createRewardTreeSource.js';
+import { RewardTreeFormatError, type RewardTreeFile } from '../indexer/decode/parseRewardTree.js';
+import { verifyRewardTree } from '../indexer/transform/verifyRewardTree.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { assertCanonical, canonicalHead, lockChainForWrite } from '../indexer/store/chainGuard.js';

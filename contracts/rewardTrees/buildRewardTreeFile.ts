@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { buildRewardTree } from '../../domain/rewardTree.js';
-import type { RewardTreeFile } from '../../indexer/rewardTrees/parseRewardTree.js';
+import type { RewardTreeFile } from '../../indexer/decode/parseRewardTree.js';
 
 export type BuildRewardTreeFileParams = {
   chainId: number;

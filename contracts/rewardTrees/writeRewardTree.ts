@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RewardTreeFile } from '../../indexer/rewardTrees/parseRewardTree.js';
+import type { RewardTreeFile } from '../../indexer/decode/parseRewardTree.js';
 
 /**
  * Publishes a tree into a directory source: `<dir>/<chainId>/<root>.json` (root lower-case),

@@ -1,5 +1,5 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
-import type { CampaignMetrics, OpportunityMetrics } from '../metrics/computeMetrics.js';
+import type { CampaignMetrics, OpportunityMetrics } from '../transform/computeMetrics.js';
 
 export type MetricsCampaignRow = {
   id: string;

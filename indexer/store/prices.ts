@@ -1,6 +1,6 @@
 import type { PgClient, Queryable } from '../../internal/pg.js';
-import type { PriceHistoryRow, TokenPriceRow } from '../prices/toPriceRows.js';
-import type { PriceToken } from '../prices/types.js';
+import type { PriceHistoryRow, TokenPriceRow } from '../transform/toPriceRows.js';
+import type { PriceToken } from '../fetch/prices/types.js';
 
 
 /** Every stored token, as the prices job asks for it (address lower-case), in id order. */

@@ -1,5 +1,5 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
-import type { RewardTreeFile } from '../rewardTrees/parseRewardTree.js';
+import type { RewardTreeFile } from '../decode/parseRewardTree.js';
 import type { RewardTreeStatus } from '../../domain/rewardTree.js';
 
 /** A `reward_trees` row in TS form. */

@@ -1,7 +1,7 @@
 import { actionOf, campaignTypeName, type OpportunityAction } from '../../domain/campaignTypes.js';
 import { toConfiguration, type Configuration } from '../../domain/campaignData/toConfiguration.js';
 import type { LogPosition } from '../../domain/logPosition.js';
-import type { CampaignOverrideEvent, CampaignReallocationEvent, NewCampaignEvent } from '../decode.js';
+import type { CampaignOverrideEvent, CampaignReallocationEvent, NewCampaignEvent } from '../decode/campaignEvents.js';
 import { campaignDbId, opportunityDbId } from '../../domain/ids.js';
 
 /** What every chain-derived row carries to be rolled back on a reorg. */

@@ -1,4 +1,4 @@
-import type { ClaimedEvent } from '../decodeDistributor.js';
+import type { ClaimedEvent } from '../decode/distributorEvents.js';
 import { positionedRow } from './roots.js';
 
 /** A `claims` row: the delta paid to `recipient` in one Claimed log (decimal string). */

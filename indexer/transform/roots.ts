@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 import type { LogPosition } from '../../domain/logPosition.js';
-import type { RootLifecycleEvent } from '../decodeDistributor.js';
+import type { RootLifecycleEvent } from '../decode/distributorEvents.js';
 
 type Positioned = { chainId: number; blockNumber: number; blockHash: string; txHash: string; logIndex: number; timestamp: number };
 

@@ -1,4 +1,4 @@
-import { checkConsistency, type ConsistencyReport, type Differences } from '../../indexer/consistency.js';
+import { checkConsistency, type ConsistencyReport, type Differences } from '../../indexer/project/consistency.js';
 import type { Command } from './types.js';
 
 /** Ids listed per kind in the human report. */

@@ -1,11 +1,11 @@
-import { reindexFamily } from '../../indexer/reindex.js';
+import { reindexFamily } from '../../indexer/project/reindex.js';
 import { INDEX_FAMILIES, type IndexFamily } from '../../search-mappings/aliases.js';
 import { createProgressBar } from './progressBar.js';
 import { UsageError, type Command } from './types.js';
 
 /**
  * `reindex <campaigns|opportunities|all>`: rebuilds each family from PostgreSQL into a new index and
- * swaps its aliases atomically (indexer/reindex.ts); progress bar on stderr, progress logs
+ * swaps its aliases atomically (indexer/project/reindex.ts); progress bar on stderr, progress logs
  * (count, rate, ETA) on stdout.
  */
 export const reindexCommand: Command = {

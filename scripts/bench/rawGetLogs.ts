@@ -5,9 +5,9 @@
  */
 import type { Address, PublicClient } from 'viem';
 import { CAMPAIGN_EVENTS } from '../../domain/abis/distributionCreator.js';
-import { decodeCampaignLogs } from '../../indexer/campaignLogs.js';
-import { fetchNextLogs } from '../../indexer/getLogsAdaptive.js';
-import { createLogSpan } from '../../indexer/logSpan.js';
+import { decodeCampaignLogs } from '../../indexer/decode/campaignLogs.js';
+import { fetchNextLogs } from '../../indexer/fetch/getLogsAdaptive.js';
+import { createLogSpan } from '../../indexer/fetch/logSpan.js';
 import { toCampaignRows } from '../../indexer/transform/campaigns.js';
 
 export type RawGetLogsParams = { client: PublicClient; chainId: number; address: Address; head: number; rangeSize?: number };

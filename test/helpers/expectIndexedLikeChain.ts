@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createPublicClient, http, parseAbi } from 'viem';
 import { distributionCreatorAbi } from '../../contracts/artifacts/index.js';
-import { checkConsistency } from '../../indexer/consistency.js';
+import { checkConsistency } from '../../indexer/project/consistency.js';
 import { indexNames } from '../../internal/es.js';
 import type { Harness } from './harness.js';
 

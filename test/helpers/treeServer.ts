@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RewardTreeFile } from '../../indexer/rewardTrees/parseRewardTree.js';
+import type { RewardTreeFile } from '../../indexer/decode/parseRewardTree.js';
 
 export type TreeServer = {
   /** `http://127.0.0.1:<port>/trees/{chainId}/{root}.json`, the REWARD_TREE_SOURCE template. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startApiServer, type ApiServer } from '../../../api/server.js';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
-import { checkConsistency } from '../../../indexer/consistency.js';
+import { checkConsistency } from '../../../indexer/project/consistency.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { createLogger } from '../../../internal/logger.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { checkConsistency, type ConsistencyReport } from '../../../indexer/consistency.js';
-import { reindexFamily } from '../../../indexer/reindex.js';
+import { checkConsistency, type ConsistencyReport } from '../../../indexer/project/consistency.js';
+import { reindexFamily } from '../../../indexer/project/reindex.js';
 import { indexNames } from '../../../internal/es.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
-describe('indexer/consistency: PostgreSQL against Elasticsearch', function () {
+describe('indexer/project/consistency: PostgreSQL against Elasticsearch', function () {
   let h: Harness;
   let ids: string[] = [];
 

@@ -5,7 +5,7 @@ import { publishSearch } from '../../../jobs/publishSearch.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
 import { createEsClient, indexNames } from '../../../internal/es.js';
-import { claimOutbox } from '../../../indexer/store/outbox.js';
+import { claimOutbox } from '../../../indexer/project/outbox.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import supertest from 'supertest';

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeErc20CampaignData, overrideCampaign } from '../../../contracts/actions.js';
-import { checkConsistency } from '../../../indexer/consistency.js';
-import { reindexFamily, ReindexError } from '../../../indexer/reindex.js';
+import { checkConsistency } from '../../../indexer/project/consistency.js';
+import { reindexFamily, ReindexError } from '../../../indexer/project/reindex.js';
 import { indexNames } from '../../../internal/es.js';
 import { listFamilyIndices } from '../../../search-mappings/aliases.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
-describe('indexer/reindex: full rebuild from PostgreSQL with an atomic alias swap', function () {
+describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic alias swap', function () {
   let h: Harness;
   let initial: string[] = [];
 

@@ -10,7 +10,7 @@ import { getLatestTimestamp, mine, revert, snapshot, updateTree, type ActionTarg
 import { distributorAbi } from '../../../contracts/artifacts/index.js';
 import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
 import { buildRewardTree } from '../../../domain/rewardTree.js';
-import type { RewardTreeFile } from '../../../indexer/rewardTrees/parseRewardTree.js';
+import type { RewardTreeFile } from '../../../indexer/decode/parseRewardTree.js';
 import { writeRewardTree } from '../../../contracts/rewardTrees/writeRewardTree.js';
 import { createChainClients } from '../../../internal/rpc.js';
 import { getCursor } from '../../../indexer/store/cursor.js';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { hexToNumber, type Hex, type PublicClient } from 'viem';
 import { campaignOverrideEvent } from '../../../domain/abis/distributionCreator.js';
-import { fetchNextLogs } from '../../../indexer/getLogsAdaptive.js';
-import { createLogSpan } from '../../../indexer/logSpan.js';
+import { fetchNextLogs } from '../../../indexer/fetch/getLogsAdaptive.js';
+import { createLogSpan } from '../../../indexer/fetch/logSpan.js';
 
 /**
  * A JSON-RPC node (the external service, not our storage) that refuses eth_getLogs over more than

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildRewardTreeFile } from '../../../../contracts/rewardTrees/buildRewardTreeFile.js';
-import { parseRewardTree } from '../../../../indexer/rewardTrees/parseRewardTree.js';
-import { verifyRewardTree } from '../../../../indexer/rewardTrees/verifyRewardTree.js';
+import { parseRewardTree } from '../../../../indexer/decode/parseRewardTree.js';
+import { verifyRewardTree } from '../../../../indexer/transform/verifyRewardTree.js';
 
 describe('contracts/rewardTrees/buildRewardTreeFile', () => {
   it('sums breakdowns per entry and computes the chain-facts root, giving a valid, verifiable document', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { encodeAbiParameters, keccak256 } from 'viem';
 import type { Address, Hex } from 'viem';
 import { encodeErc20CampaignData } from '../../../../contracts/campaignData.js';
-import type { NewCampaignEvent } from '../../../../indexer/decode.js';
+import type { NewCampaignEvent } from '../../../../indexer/decode/campaignEvents.js';
 import { campaignDbId } from '../../../../domain/ids.js';
 import { campaignEncodingHash, toConfiguration } from '../../../../domain/campaignData/toConfiguration.js';
 import { toCampaignRows, toOpportunityRows } from '../../../../indexer/transform/campaigns.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ClaimedEvent, RootLifecycleEvent } from '../../../../indexer/decodeDistributor.js';
+import type { ClaimedEvent, RootLifecycleEvent } from '../../../../indexer/decode/distributorEvents.js';
 import { toClaimRows } from '../../../../indexer/transform/claims.js';
 import { MissingBlockTimestampError, toRootRows } from '../../../../indexer/transform/roots.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ConsistencyReport, Differences } from '../../../../indexer/consistency.js';
+import type { ConsistencyReport, Differences } from '../../../../indexer/project/consistency.js';
 import { formatConsistencyReport } from '../../../../jobs/commands/check.js';
 
 const none: Differences = { missing: { count: 0, ids: [] }, extra: { count: 0, ids: [] }, stale: { count: 0, documents: [] } };

@@ -1,0 +1,80 @@
+import type { Config } from '../../internal/config.js';
+import type { EsClient } from '../../internal/es.js';
+import { indexNames } from '../../internal/es.js';
+import type { Logger } from '../../internal/logger.js';
+import type { PgClient, PgPool } from '../../internal/pg.js';
+import { withTransaction } from '../../internal/pg.js';
+import { buildDocuments } from './buildDocuments.js';
+import { recordFirstPublication } from './freshness.js';
+import { bulkWrite, PublishError } from './publish.js';
+import { claimOutbox, deleteOutbox } from './outbox.js';
+import { enqueueOutbox } from '../../domain/tables/outbox.js';
+
+export type ProjectOutboxParams = { config: Config; pg: PgPool; es: EsClient; logger: Logger; signal?: AbortSignal; maxBatches?: number };
+
+/**
+ * Drains the search outbox: each batch locks entries, builds campaign and opportunity documents
+ * from PostgreSQL (a campaign change queues its opportunity for a later batch), bulk-writes them to the write
+ * aliases and deletes the entries, all before its transaction commits. If Elasticsearch fails the
+ * transaction rolls back and the entries wait for the next run, so a crash at any point neither
+ * loses nor duplicates a document (ids are deterministic). Campaigns written for the first time get
+ * their first_published_at (freshness). While a reindex is open, the entries deleted here are kept
+ * for replay by a trigger (see indexer/project/reindex.ts).
+ * Tables: search_outbox, campaigns_current, campaigns (first_published_at), opportunities, tokens. Indices: <prefix>-{campaigns,opportunities}_write.
+ */
+export async function projectOutbox({ config, pg, es, logger, signal, maxBatches = 1000 }: ProjectOutboxParams) {
+  const chainNames = new Map(config.chains.map((c) => [c.id, c.name]));
+  const campaignIndex = indexNames(config.esIndexPrefix, 'campaigns').write;
+  const opportunityIndex = indexNames(config.esIndexPrefix, 'opportunities').write;
+  let published = 0;
+  let deleted = 0;
+  for (let batch = 0; batch < maxBatches && !signal?.aborted; batch++) {
+    const done = await withTransaction(pg, async (client) => {
+      const entries = await claimOutbox(client, config.indexer.publishBatch);
+      if (!entries.length) return true;
+      const idsOf = (entity: string) => [...new Set(entries.filter((e) => e.entity === entity).map((e) => e.entityId))];
+      const now = new Date();
+      const campaigns = await buildDocuments(client, 'campaigns', idsOf('campaign'), { chainNames, now });
+      // Opportunities of changed campaigns are queued, not rebuilt here: an opportunity with many
+      // campaigns changing over many batches is then rebuilt once, when its entries come up together.
+      const opportunityIds = idsOf('opportunity');
+      const queued = [...new Set(campaigns.opportunityIds)].filter((id) => !opportunityIds.includes(id));
+      await enqueueOutbox(client, 'opportunity', queued);
+      const opportunities = await buildDocuments(client, 'opportunities', opportunityIds, { chainNames, now });
+      const results = [
+        await writeOrDeadLetter(client, logger, 'campaign', () => bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes })),
+        await writeOrDeadLetter(client, logger, 'opportunity', () => bulkWrite({ es, index: opportunityIndex, upserts: opportunities.upserts, deletes: opportunities.deletes })),
+      ];
+      await recordFirstPublication(client, campaigns.upserts.map((u) => u.id));
+      await deleteOutbox(client, entries.map((e) => e.id));
+      published += results[0]!.indexed + results[1]!.indexed;
+      deleted += results[0]!.deleted + results[1]!.deleted;
+      logger.debug({ msg: 'outbox batch published', entries: entries.length, campaigns: campaigns.upserts.length, opportunities: opportunities.upserts.length });
+      return entries.length < config.indexer.publishBatch && queued.length === 0;
+    });
+    if (done) break;
+  }
+  return { published, deleted };
+}
+
+/** A refusal that retrying the same document cannot fix (mapping violation, too large, bad request). */
+const isPermanent = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+/**
+ * Runs one bulk write; when every failed item is refused for good, records those documents in
+ * search_dead_letters (logged at error level) so the rest of the outbox keeps flowing. Any
+ * transient item failure rethrows: the transaction rolls back and the batch is retried.
+ */
+async function writeOrDeadLetter(client: PgClient, logger: Logger, entity: string, write: () => Promise<{ indexed: number; deleted: number }>) {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof PublishError) || !error.failures.every((f) => isPermanent(f.status))) throw error;
+    await client.query(
+      'INSERT INTO search_dead_letters (entity, entity_id, status, reason) SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])',
+      [entity, error.failures.map((f) => f.id), error.failures.map((f) => f.status), error.failures.map((f) => f.reason.slice(0, 2000))],
+    );
+    logger.error({ msg: 'documents refused by Elasticsearch; dead-lettered', entity, ids: error.failures.map((f) => f.id).slice(0, 20), count: error.failures.length, reason: error.failures[0]?.reason });
+    return { indexed: 0, deleted: 0, deadLettered: error.failures.length };
+  }
+}
