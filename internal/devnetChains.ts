@@ -1,5 +1,5 @@
 import { getContractAddress } from 'viem';
-import type { ChainConfig } from './config.js';
+import type { ChainConfig } from './chainConfig.js';
 
 /** Hardhat's public test account #0, which deploys our contracts on every devnet. */
 export const DEVNET_DEPLOYER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
