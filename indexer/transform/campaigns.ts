@@ -2,7 +2,7 @@ import { actionOf, campaignTypeName, type OpportunityAction } from '../../domain
 import { toConfiguration, type Configuration } from '../../domain/campaignData/toConfiguration.js';
 import type { LogPosition } from '../../domain/logPosition.js';
 import type { CampaignOverrideEvent, CampaignReallocationEvent, NewCampaignEvent } from '../decode/campaignEvents.js';
-import { campaignDbId, opportunityDbId } from '../../domain/ids.js';
+import { campaignDbId } from '../../domain/ids.js';
 
 /** What every chain-derived row carries to be rolled back on a reorg. */
 type Positioned = { blockNumber: number; blockHash: string; txHash: string; logIndex: number };

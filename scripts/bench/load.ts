@@ -16,7 +16,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { HARDHAT_TEST_KEYS } from '../../contracts/clients.js';
-import { createEsClient, indexNames } from '../../internal/es.js';
+import { createEsClient } from '../../internal/es.js';
 import { createLogger } from '../../internal/logger.js';
 import { createPgPool, type PgPool } from '../../internal/pg.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';

@@ -34,7 +34,7 @@ export type Random = ReturnType<typeof createRandom>;
 /** Weighted choice over a fixed table (cumulative weights, binary search). */
 function weighted<T>(items: readonly (readonly [T, number])[]) {
   const total = items.reduce((s, [, w]) => s + w, 0);
-  const cumulative = items.map(([, w], i) => items.slice(0, i + 1).reduce((s, [, x]) => s + x, 0) / total);
+  const cumulative = items.map((_, i) => items.slice(0, i + 1).reduce((s, [, x]) => s + x, 0) / total);
   return (r: Random): T => {
     const u = r.next();
     let lo = 0;

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
 import { validate } from '../../validate.js';
@@ -16,22 +15,22 @@ const blockAt = nullable(obj({ blockNumber: int, timestamp: int }));
  */
 export function blockTimestampRouter(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/block-timestamp' });
-  const source = (ctx: Context, chainId: number) => {
+  const source = (chainId: number) => {
     const chain = deps.rpc.get(chainId);
     if (!chain) throw new ValidationError([{ field: 'chainId', message: `is not a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})` }]);
     return { pg: deps.pg, client: chain.client, chainId };
   };
   router.get('/block', describe({ summary: 'The block closest to a timestamp', response: obj({ blockNumber: int }) }), validate({ query: blockQuery }), async (ctx) => {
     const q = ctx.state.query as BlockQuery;
-    ctx.body = { blockNumber: await findClosestBlock(source(ctx, q.chainId), q.timestamp) };
+    ctx.body = { blockNumber: await findClosestBlock(source(q.chainId), q.timestamp) };
   });
   router.get('/timestamp', describe({ summary: 'The timestamp of a block', response: obj({ timestamp: int }) }), validate({ query: timestampQuery }), async (ctx) => {
     const q = ctx.state.query as TimestampQuery;
-    ctx.body = { timestamp: await findBlockTimestamp(source(ctx, q.chainId), q.blockNumber) };
+    ctx.body = { timestamp: await findBlockTimestamp(source(q.chainId), q.blockNumber) };
   });
   router.get('/bounds', describe({ summary: 'The blocks just before and after a timestamp', response: obj({ lower: blockAt, upper: blockAt, exactMatch: bool }) }), validate({ query: boundsQuery }), async (ctx) => {
     const q = ctx.state.query as BlockQuery;
-    ctx.body = await findBlockBounds(source(ctx, q.chainId), q.timestamp);
+    ctx.body = await findBlockBounds(source(q.chainId), q.timestamp);
   });
   return router;
 }

@@ -93,7 +93,7 @@ export function toListParams(q: ListCampaignsQuery): { params: CampaignListParam
 
   const typeValues = q.type !== undefined ? [q.type] : splitList(q.types);
   const typeNumbers = typeValues?.map((t) => (/^\d+$/.test(t) ? Number(t) : TYPE_NUMBER_BY_NAME.get(t.toUpperCase())));
-  const unknownNames = typeValues?.filter((t, i) => typeNumbers![i] === undefined).map((t) => t.toUpperCase());
+  const unknownNames = typeValues?.filter((_, i) => typeNumbers![i] === undefined).map((t) => t.toUpperCase());
   const params: CampaignListParams = {
     page: q.page,
     items: q.items,

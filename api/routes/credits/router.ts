@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
-import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
+import { arr, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';

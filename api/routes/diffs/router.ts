@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
-import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
+import { any, arr, decimal, int, obj, str } from '../../openapi/schemaHelpers.js';
 import { tokenSchema } from '../../openapi/records.js';
 import type { Context } from 'koa';
 import { loadVerifiedRootAt } from '../../reads/roots.js';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
-import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
+import { arr, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import type { Context } from 'koa';
 import { loadVerifiedRootAt } from '../../reads/roots.js';
 import type { ApiDeps } from '../../deps.js';

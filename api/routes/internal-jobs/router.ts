@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
-import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
+import { any, arr, obj, str } from '../../openapi/schemaHelpers.js';
 import type { ApiDeps } from '../../deps.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';

@@ -2,7 +2,7 @@ import type { ChainConfig } from '../../../internal/config.js';
 import { BaseError } from '../../../internal/errors.js';
 import type { Logger } from '../../../internal/logger.js';
 import { withRetry } from '../../../internal/retry.js';
-import type { PriceMap, PriceSource, PriceToken } from './types.js';
+import type { PriceMap, PriceSource } from './types.js';
 
 /** The price API answered something we must not retry blindly, or failed in a retryable way. */
 export class PriceApiError extends BaseError {
