@@ -7,12 +7,35 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 export type MigrateParams = { databaseUrl: string; logger: Logger; schema?: string };
 
 /**
+ * Migrations are named `YYYY_MM_DD_NN_description`, with a two-digit same-day counter so that a
+ * listing sorts as the runner applies them. The first ones had unpadded counters
+ * (`2026_11_21_4_…`, renamed on 2026-11-24): their ledger rows are renamed to the padded names, in
+ * one statement, before the runner compares the ledger with the files.
+ */
+async function renameUnpaddedLedgerRows(databaseUrl: string, schema: string): Promise<number> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const table = `"${schema.replace(/"/g, '""')}".schema_migrations`;
+    const { rows } = await client.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [table]);
+    if (!rows[0]?.exists) return 0;
+    const res = await client.query(`UPDATE ${table} SET name = regexp_replace(name, '^(\\d{4}_\\d{2}_\\d{2})_(\\d)_', '\\1_0\\2_') WHERE name ~ '^\\d{4}_\\d{2}_\\d{2}_\\d_'`);
+    return res.rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * Applies pending forward-only SQL migrations from sql/migrations in file-name order
- * (date prefix), one transaction each, under node-pg-migrate's advisory lock (waiting for a
+ * (date prefix, two-digit same-day counter), one transaction each, under node-pg-migrate's advisory lock (waiting for a
  * concurrent runner rather than racing it), recorded in the `schema_migrations` ledger.
  * @returns the names of the migrations applied by this call.
  */
 export async function migrate({ databaseUrl, logger, schema = 'public' }: MigrateParams): Promise<string[]> {
+  const renamed = await renameUnpaddedLedgerRows(databaseUrl, schema);
+  if (renamed) logger.info({ msg: 'migration ledger renamed to padded counters', count: renamed });
   const applied = await runner({
     databaseUrl,
     dir: MIGRATIONS_DIR,

@@ -8,7 +8,7 @@ import { swapAliases } from '../../search-mappings/aliases.js';
 /*
  * Reindex windows (table search_reindexes): while one is open, the trigger on search_outbox copies
  * every entry the projector deletes into search_outbox_replay (see the invariant on reindexFamily
- * in indexer/project/reindex.ts and migration 2026_11_21_4).
+ * in indexer/project/reindex.ts and migration 2026_11_21_04).
  */
 
 /**

@@ -7,9 +7,8 @@ import { resetDatabase } from '../../helpers/database.js';
 import { TEST_DATABASE_URL } from '../../helpers/testConfig.js';
 
 const logger = createLogger({ level: 'silent', name: 'test' });
-const files = readdirSync(new URL('../../../sql/migrations/', import.meta.url)).filter((f) => f.endsWith('.sql'))
-  // Same-day counters sort numerically (…_9 before …_10), as the runner orders them.
-  .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+// Names carry a two-digit same-day counter, so a plain sort is the order the runner applies them in.
+const files = readdirSync(new URL('../../../sql/migrations/', import.meta.url)).filter((f) => f.endsWith('.sql')).sort();
 
 describe('sql/migrate', function () {
   let client: pg.Client;
@@ -37,6 +36,19 @@ describe('sql/migrate', function () {
     expect(results.flat().sort()).to.deep.equal(files.map((f) => f.replace(/\.sql$/, '')).sort());
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM schema_migrations');
     expect(Number(rows[0]!.n)).to.equal(files.length);
+  });
+
+  it('every migration name has a two-digit same-day counter', function () {
+    expect(files.filter((f) => !/^\d{4}_\d{2}_\d{2}_\d{2}_[a-z0-9_]+\.sql$/.test(f))).to.deep.equal([]);
+  });
+
+  it('renames a ledger written under the unpadded names (…_4_…) and applies nothing again', async function () {
+    await client.query(`UPDATE schema_migrations SET name = regexp_replace(name, '^(\\d{4}_\\d{2}_\\d{2})_0(\\d)_', '\\1_\\2_')`);
+    const { rows: before } = await client.query<{ name: string }>("SELECT name FROM schema_migrations WHERE name LIKE '2026\\_11\\_21\\_4\\_%'");
+    expect(before).to.have.length(1);
+    expect(await migrate({ databaseUrl: TEST_DATABASE_URL, logger })).to.deep.equal([]);
+    const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY id');
+    expect(rows.map((r) => `${r.name}.sql`)).to.deep.equal(files);
   });
 
   it('stores uint256 amounts as numeric(78,0)', async function () {
