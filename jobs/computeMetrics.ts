@@ -79,7 +79,7 @@ export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: Ru
   return { ranges: [], counts: { campaigns: campaigns.length, opportunities: opportunities.length, changedCampaigns: changed.campaigns, changedOpportunities: changed.opportunities, missingPrices } };
 }
 
-function toInput(c: MetricsCampaignRow, prices: Map<string, import('../domain/prices/isStale.js').StoredPrice>): Parameters<typeof computeCampaignMetrics>[0] {
+function toInput(c: MetricsCampaignRow, prices: Map<string, import('../domain/prices.js').StoredPrice>): Parameters<typeof computeCampaignMetrics>[0] {
   const rewardTokenId = c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token);
   return {
     id: c.id, campaignId: c.campaign_id, opportunityId: c.opportunity_id, rewardTokenId, rewardDecimals: c.reward_decimals ?? 18,

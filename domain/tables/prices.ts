@@ -1,4 +1,4 @@
-import { isStale, type StoredPrice } from '../prices/isStale.js';
+import { isStale, type StoredPrice } from '../prices.js';
 import type { Queryable } from '../../internal/pg.js';
 
 /**

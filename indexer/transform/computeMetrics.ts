@@ -1,4 +1,4 @@
-import type { StoredPrice } from '../../domain/prices/isStale.js';
+import type { StoredPrice } from '../../domain/prices.js';
 import type { CampaignStatusRecord } from '../../domain/campaignStatus.js';
 
 const DAY = 86_400;

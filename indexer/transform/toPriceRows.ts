@@ -1,4 +1,4 @@
-import { isStale } from '../../domain/prices/isStale.js';
+import { isStale } from '../../domain/prices.js';
 import type { PriceMap } from '../fetch/prices/types.js';
 
 /** A row of token_prices (current price per token). */

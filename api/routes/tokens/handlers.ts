@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { toServedPrice } from '../../../domain/prices/isStale.js';
+import { toServedPrice } from '../../../domain/prices.js';
 import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
 import { loadTokenPrices } from '../../../domain/tables/prices.js';
 import { missingTokens } from '../../../domain/tables/tokens.js';

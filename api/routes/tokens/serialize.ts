@@ -1,4 +1,4 @@
-import type { ServedPrice } from '../../../domain/prices/isStale.js';
+import type { ServedPrice } from '../../../domain/prices.js';
 import type { TokenRow } from '../../../domain/readTokenMetadata.js';
 import type { TokenDbRow } from './repo.js';
 

@@ -6,7 +6,7 @@ import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp, mine, set
 import { priceFeedAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
 import { findFreePort } from '../../../contracts/devnet.js';
-import { toServedPrice } from '../../../domain/prices/isStale.js';
+import { toServedPrice } from '../../../domain/prices.js';
 import { tokenDbId } from '../../../domain/ids.js';
 import { createChainClients } from '../../../internal/rpc.js';
 import { loadTokenPrices } from '../../../domain/tables/prices.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { serializeChainToken, serializeToken, tmpTokenId } from '../../../../../api/routes/tokens/serialize.js';
 import type { TokenDbRow } from '../../../../../api/routes/tokens/repo.js';
-import { toServedPrice } from '../../../../../domain/prices/isStale.js';
+import { toServedPrice } from '../../../../../domain/prices.js';
 
 /** Resources › Token of the API spec, always present (underlyingTokenId and priceAlertDismissedAt only when set). */
 const TOKEN_FIELDS = ['id', 'name', 'chainId', 'address', 'decimals', 'symbol', 'icon', 'verified', 'isNative', 'isTest', 'type', 'price', 'updatedAt',

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { isStale, toServedPrice } from '../../../../domain/prices/isStale.js';
+import { isStale, toServedPrice } from '../../../domain/prices.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
 
-describe('domain/prices/isStale', () => {
+describe('domain/prices', () => {
   describe('isStale', () => {
     it('is fresh up to and including maxAgeSeconds', () => {
       expect(isStale({ updatedAt: now, now, maxAgeSeconds: 3600 })).to.equal(false);
