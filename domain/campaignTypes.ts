@@ -1,4 +1,4 @@
-/** Numeric campaign type ids and their names (chain-facts §3; 14–17 and 19–22 are inferred there). */
+/** Numeric campaign type ids and their names (docs/contracts.md#campaign-type-ids; 14–17 and 19–22 are inferred). */
 export const CAMPAIGN_TYPE_NAMES: Readonly<Record<number, string>> = {
   0: 'INVALID', 1: 'ERC20', 2: 'CLAMM', 3: 'ERC20_SNAPSHOT', 4: 'JSON_AIRDROP', 5: 'SILO', 6: 'RADIANT',
   7: 'MORPHO', 8: 'DOLOMITE', 9: 'BADGER', 10: 'COMPOUND', 11: 'AJNA', 12: 'EULER', 13: 'UNISWAP_V4',

@@ -1,7 +1,7 @@
 /**
- * Pure: which reward root the Distributor serves claims against (chain-facts §2.5), from the
- * indexed roots. Mirrors `getMerkleRoot()`: the latest tree once its dispute period is over and no
- * dispute is open, otherwise the tree before it.
+ * Pure: which reward root the Distributor serves claims against (docs/contracts.md#dispute-period-and-the-live-root),
+ * from the indexed roots. Mirrors `getMerkleRoot()`: the latest tree once its dispute period is over and no dispute is
+ * open, otherwise the tree before it.
  */
 import { compareLogPosition } from './logPosition.js';
 

@@ -6,7 +6,7 @@ const protocol = (id: string, name: string, url: string, tags: string[]): Protoc
 });
 
 /**
- * The protocol of each campaign type whose type names one (chain-facts §3). Token-holding types
+ * The protocol of each campaign type whose type names one (docs/contracts.md#campaign-type-ids). Token-holding types
  * (ERC20 family) name no protocol: their opportunity's protocol is null.
  */
 const PROTOCOL_BY_TYPE: Readonly<Record<string, Protocol>> = {

@@ -1,7 +1,7 @@
 
 
 /**
- * Reward Merkle trees exactly as the Distributor verifies them (chain-facts §2.4): leaf =
+ * Reward Merkle trees exactly as the Distributor verifies them (docs/contracts.md#reward-tree): leaf =
  * keccak256(abi.encode(user, token, cumulativeAmount)) hashed once, leaves sorted ascending, zero amounts
  * dropped, pairs hashed in sorted order, an odd node promoted unchanged (merkletreejs with
  * `{ sortLeaves: true, sortPairs: true, hashLeaves: false }`, `duplicateOdd: false`).

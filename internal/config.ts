@@ -147,7 +147,7 @@ const validateEnv = ajv.compile(envSchema);
 const validateChains = ajv.compile(chainsSchema);
 
 /**
- * Reads and validates the configuration once at startup (STYLE §3). A bad or missing variable
+ * Reads and validates the configuration once at startup. A bad or missing variable
  * throws a ConfigError naming it; secrets have no default outside development and test.
  * @param env usually `process.env`; never mutated.
  * @returns a frozen Config.

@@ -1,4 +1,4 @@
-/** Base class of our errors: a short message, structured details and a cause (STYLE §3). */
+/** Base class of our errors: a short message, structured details and a cause. */
 export class BaseError extends Error {
   override name = 'BaseError';
   readonly details: Record<string, unknown>;

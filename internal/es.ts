@@ -22,7 +22,9 @@ export function createEsClient({ node, requestTimeoutMs }: { node: string; reque
   return new Client({ node, requestTimeout: requestTimeoutMs, maxRetries: 1, Transport: ShortBackoffTransport });
 }
 
-/** Names of the read alias, write alias and concrete index of one index family (STYLE §6). */
+/**
+ * Names of the read alias, write alias and concrete index of one index family (docs/architecture.md#jobs-and-storage).
+ */
 export function indexNames(prefix: string, family: 'campaigns' | 'opportunities', version?: number) {
   const read = `${prefix}-${family}`;
   return { read, write: `${read}_write`, concrete: version === undefined ? undefined : `${read}_v${version}` };

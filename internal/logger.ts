@@ -5,7 +5,7 @@ export type { Logger };
 export type CreateLoggerParams = { level: string; name: string };
 
 /**
- * Structured JSON logger: `msg` plus snake_case fields, one line per event (STYLE §2).
+ * Structured JSON logger: `msg` plus snake_case fields, one line per event.
  * @returns a pino logger writing to stdout.
  */
 export function createLogger({ level, name }: CreateLoggerParams): Logger {

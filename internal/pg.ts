@@ -9,7 +9,7 @@ export type CreatePgPoolParams = {
   connectionString: string;
   applicationName: string;
   max?: number;
-  /** API read pools: sessions are READ ONLY with a statement and lock timeout (STYLE §6). */
+  /** API read pools: sessions are READ ONLY with a statement and lock timeout. */
   readOnly?: boolean;
 };
 

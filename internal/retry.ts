@@ -28,8 +28,8 @@ export type WithRetryParams = {
 };
 
 /**
- * Runs `fn` with bounded retries and exponential backoff (STYLE §3): a retryable error is retried
- * up to `retries` times; a fatal one is rethrown at once.
+ * Runs `fn` with bounded retries and exponential backoff (docs/architecture.md#errors-and-retries): a retryable error
+ * is retried up to `retries` times; a fatal one is rethrown at once.
  * @param fn receives the 1-based attempt number.
  * @throws the fatal error as is, or RetriesExhaustedError (cause: the last error) after the bound.
  */

@@ -39,7 +39,7 @@ function causes(error: unknown): unknown[] {
   return chain;
 }
 
-/** Retryable (network, timeout, 429, 5xx, node-side limits) versus fatal (bad params, decode) RPC failures (STYLE §3). */
+/** Retryable (network, timeout, 429, 5xx, node-side limits) versus fatal (bad params, decode) RPC failures. */
 export function isRetryableRpcError(error: unknown): boolean {
   return causes(error).some((e) => {
     if (e instanceof TimeoutError) return true;

@@ -1,6 +1,6 @@
 import { parseAbi } from 'viem';
 
-/** Distributor events we index (chain-facts §2.3, §6); topic0 depends only on the types. */
+/** Distributor events we index (docs/contracts.md#distributor-events); topic0 depends only on the types. */
 export const distributorAbi = parseAbi([
   'event TreeUpdated(bytes32 merkleRoot, bytes32 ipfsHash, uint48 endOfDisputePeriod)',
   'event Revoked()',

@@ -2,7 +2,7 @@ import { decodeAbiParameters, type Hex } from 'viem';
 import { leadingAddress, unwrapCampaignData } from './unwrapCampaignData.js';
 import { CLAMM_LAYOUT, ERC20_LAYOUT, ERC20_LEGACY_LAYOUT } from './layouts.js';
 
-/** Campaign types whose data uses the ERC20 / token-holding layout (chain-facts §1.10, §3). */
+/** Campaign types whose data uses the ERC20 / token-holding layout (docs/contracts.md#campaign-data-encodings). */
 const ERC20_FAMILY = new Set([1, 3, 16, 17, 18, 19, 20]);
 /** Campaign types whose data uses the CLAMM pool layout. */
 const CLAMM_FAMILY = new Set([2]);

@@ -1,6 +1,6 @@
 /**
- * ABI layouts of `campaignData` per campaign type (chain-facts §1.10), shared by the decoder (indexer)
- * and the encoders (payload building, devnet seeding) so both always agree.
+ * ABI layouts of `campaignData` per campaign type (docs/contracts.md#campaign-data-encodings), shared by the decoder
+ * (indexer) and the encoders (payload building, devnet seeding) so both always agree.
  */
 
 /** Type 1 ERC20 / token holding, current (2024-12 →): 7 head words. */
@@ -25,7 +25,7 @@ export const ERC20_LEGACY_LAYOUT = [
 
 /**
  * Type 2 CLAMM pool, current: 7 static head words then 5 dynamic fields (their types inferred,
- * chain-facts §1.10). Weights are in base 10 000; the out-of-range flag is 0 or 1.
+ * docs/contracts.md#campaign-data-encodings). Weights are in base 10 000; the out-of-range flag is 0 or 1.
  */
 export const CLAMM_LAYOUT = [
   { name: 'pool', type: 'address' },

@@ -87,7 +87,7 @@ export const RATCHET_SETTINGS_SCHEMA: JsonSchema = {
   },
 };
 
-/** Distribution methods (api-facts §8 distribution type) and the figure each one needs. */
+/** Distribution methods (the API contract's distribution types) and the figure each one needs. */
 export const DISTRIBUTION_METHODS: Record<string, JsonSchema> = {
   SOFR_SPREAD_RATCHET: object('SOFR spread ratchet', { ratchet: RATCHET_SETTINGS_SCHEMA }, []),
   DUTCH_AUCTION: object('Dutch auction', {}),

@@ -3,7 +3,7 @@ import { CROSS_CHAIN_LAYOUT, CROSS_CHAIN_SUFFIX } from './layouts.js';
 
 /**
  * Pure: splits a cross-chain wrapped campaignData (`abi.encode(uint32 computeChainId, bytes inner) ++ 0xc0c0c0c0`,
- * chain-facts §1.10) into its compute chain and inner data; other data is returned as is.
+ * docs/contracts.md#campaign-data-encodings) into its compute chain and inner data; other data is returned as is.
  */
 export function unwrapCampaignData(data: Hex): { computeChainId: number | null; data: Hex } {
   // The suffix alone is lower-cased: campaign data runs to kilobytes and nearly none is wrapped.
@@ -18,7 +18,7 @@ export function unwrapCampaignData(data: Hex): { computeChainId: number | null; 
 
 /**
  * Pure: the opportunity identifier (mainParameter) of a campaign when its data starts with an
- * address word (ERC20 target token, CLAMM pool, ... chain-facts §1.10); null when it does not.
+ * address word (ERC20 target token, CLAMM pool, ...: docs/contracts.md#campaign-data-encodings); null when it does not.
  */
 export function leadingAddress(data: Hex): Hex | null {
   const word = data.slice(2, 66);

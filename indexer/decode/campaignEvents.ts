@@ -4,7 +4,7 @@ import type { CampaignTuple } from './newCampaignData.js';
 
 
 
-/** A NewCampaign log as a typed domain event (chain-facts §1.1, §1.6). */
+/** A NewCampaign log as a typed domain event (docs/contracts.md#distributioncreator-events). */
 export type NewCampaignEvent = LogPosition & {
   campaignId: Hex;
   creator: Hex;
@@ -37,7 +37,7 @@ export function decodeNewCampaign(chainId: number, log: RawLog<{ campaign: Campa
   return { ...positionOf(chainId, log, 'NewCampaign'), campaignId, creator, rewardToken, amount, campaignType, startTimestamp, duration, campaignData };
 }
 
-/** A CampaignOverride log: the campaign's whole new configuration (chain-facts §1.8). */
+/** A CampaignOverride log: the campaign's whole new configuration (docs/contracts.md#overrides-and-reallocations). */
 export type CampaignOverrideEvent = LogPosition & { campaignId: Hex; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex };
 
 export function decodeCampaignOverride(chainId: number, log: RawLog<{ _campaignId: Hex; campaign: CampaignTuple }>): CampaignOverrideEvent {

@@ -1,5 +1,5 @@
 /**
- * Pure: viem-decoded Distributor logs → typed domain events (chain-facts §2.3). Hashes and
+ * Pure: viem-decoded Distributor logs → typed domain events (docs/contracts.md#distributor-events). Hashes and
  * addresses come out lower-case, as they are stored.
  */
 import type { Hex } from 'viem';

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 
-/** The CampaignParameters tuple of a NewCampaign / CampaignOverride log (chain-facts §1.6). */
+/** The CampaignParameters tuple of a NewCampaign / CampaignOverride log (docs/contracts.md#campaignparameters). */
 export type CampaignTuple = { campaignId: Hex; creator: Hex; rewardToken: Hex; amount: bigint; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex };
 
 const HEX = /^0x(?:[0-9a-fA-F]{64})*$/;

@@ -30,7 +30,7 @@ export type RewardTreeEntry = { recipient: Address; token: Address; amount: stri
  * Addresses and the root may be of any case (they are lower-cased when parsed); amounts are
  * non-negative integers without leading zeros (at most 78 digits, uint256); unknown fields are
  * ignored. One entry per (recipient, token): the leaf is `keccak256(abi.encode(recipient, token,
- * amount))` (chain-facts §2.4).
+ * amount))` (docs/contracts.md#reward-tree).
  */
 export type RewardTreeFile = { root: Hex; chainId: number; rewards: RewardTreeEntry[] };
 

@@ -32,7 +32,7 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
 /**
  * Recomputes the state derived from a chain's root-lifecycle rows, inside the caller's
  * transaction: `roots.revoked` (a root is revoked when the next lifecycle log after it is a Revoked
- * one: revokeTree emits Revoked then TreeUpdated(lastRoot), chain-facts §2.5) and
+ * one: revokeTree emits Revoked then TreeUpdated(lastRoot), docs/contracts.md#dispute-period-and-the-live-root) and
  * `chains.end_of_dispute_period` (that of the latest TreeUpdated, 0 without one). Derived rather
  * than set once, so a reorg rollback of the Revoked or TreeUpdated rows is reflected by the next batch.
  */

@@ -31,7 +31,7 @@ function describe(entries: RewardTreeFile['rewards']): string {
 }
 
 /**
- * Pure: verifies a published tree against the root the Distributor holds (chain-facts §2.4).
+ * Pure: verifies a published tree against the root the Distributor holds (docs/contracts.md#reward-tree).
  * @param onchainRoot the root of the TreeUpdated log (any case).
  * @returns ok only if the computed root equals `onchainRoot` and every breakdown sums to its entry.
  */
@@ -54,7 +54,7 @@ export function verifyRewardTree(tree: RewardTreeFile, onchainRoot: string): Ver
     errors.push(error.message);
   }
   const unbalanced = tree.rewards.filter((r) => r.breakdowns.reduce((sum, b) => sum + BigInt(b.amount), 0n) !== BigInt(r.amount));
-  // A breakdown is keyed by (campaignId, reason) within its entry (api-facts §3.9: breakdown key = leaf key + campaignId, reason).
+  // A breakdown is keyed by (campaignId, reason) within its entry (breakdown key = leaf key + campaignId, reason).
   const repeated = tree.rewards.filter((r) => new Set(r.breakdowns.map((b) => `${b.campaignId}\u0000${b.reason}`)).size !== r.breakdowns.length);
   if (unbalanced.length) errors.push(`breakdowns do not sum to the amount for ${describe(unbalanced)}`);
   if (repeated.length) errors.push(`breakdowns repeat a (campaignId, reason) pair for ${describe(repeated)}`);

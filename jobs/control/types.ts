@@ -4,7 +4,7 @@ import type { Logger } from '../../internal/logger.js';
 import type { PgPool } from '../../internal/pg.js';
 import type { ChainClients } from '../../internal/rpc.js';
 
-/** What every job receives (STYLE §5); the scheduler only decides when a job runs. */
+/** What every job receives (docs/architecture.md#jobs-and-storage); the scheduler only decides when a job runs. */
 export type JobDeps = {
   config: Config;
   logger: Logger;

@@ -1,11 +1,11 @@
 -- Up Migration
 -- Reward roots (Distributor TreeUpdated / Revoked / Disputed / DisputeResolved), the reward trees
 -- published for them (content-addressed by root, verified before any reward is stored) and
--- claims (Claimed deltas). chain-facts §2. Addresses and hashes are stored lower-case.
+-- claims (Claimed deltas; docs/contracts.md#distributor-events). Addresses and hashes are stored lower-case.
 
 -- One row per TreeUpdated log. A root can appear more than once (a revoke re-emits the previous
 -- root). `revoked` is derived: true when the next root-lifecycle event after this row is a
--- Revoked log (chain-facts §2.5); the roots job recomputes it in every batch.
+-- Revoked log (docs/contracts.md#dispute-period-and-the-live-root); the roots job recomputes it in every batch.
 CREATE TABLE roots (
   chain_id integer NOT NULL,
   root text NOT NULL CHECK (root = lower(root)),

@@ -1,7 +1,7 @@
 -- Up Migration
--- Campaign privacy (api-facts §3.2): the privacy settings of a campaign (set by its creator or the
--- back office) and the dynamic access grants of private campaigns. Keyed by the internal campaign
--- id without a foreign key: a campaign removed by a reorg and mined again keeps its settings.
+-- Campaign privacy (docs/api-behaviour.md#campaign-privacy): the privacy settings of a campaign (set by its creator or
+-- the back office) and the dynamic access grants of private campaigns. Keyed by the internal campaign id without a
+-- foreign key: a campaign removed by a reorg and mined again keeps its settings.
 
 CREATE TABLE campaign_privacy (
   campaign_db_id text PRIMARY KEY,

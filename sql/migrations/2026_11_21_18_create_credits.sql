@@ -1,5 +1,5 @@
 -- Up Migration
--- Credits (api-facts §3.6): a balance per creator, moved only by recorded operations. A balance may
+-- Credits (docs/api-behaviour.md#credits): a balance per creator, moved only by recorded operations. A balance may
 -- go below zero down to -max_negative_balance (the creator's allowance), never further.
 CREATE TABLE credit_accounts (
   creator_id text PRIMARY KEY REFERENCES creators (id) ON DELETE CASCADE,
