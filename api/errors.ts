@@ -2,8 +2,8 @@
 export type FieldError = { field: string; message: string };
 
 /**
- * An error the API exposes as an RFC 9457 problem body (STYLE §3). `code` names the problem kind;
- * `expose` false turns it into a generic 500.
+ * An error the API exposes as an RFC 9457 problem body (docs/architecture.md#errors-and-retries). `code` names the
+ * problem kind; `expose` false turns it into a generic 500.
  */
 export class AppError extends Error {
   override name = 'AppError';

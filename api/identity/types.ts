@@ -32,7 +32,10 @@ export type AuthState = {
   auth: Auth | null;
   session: SessionClaims | null;
   apiKey: ApiKeyIdentity | null;
-  /** The `authorization` header carried the back-office token (api-facts §4: no address, tier 0). */
+  /**
+   * The `authorization` header carried the back-office token (no address, tier 0;
+   * docs/api-behaviour.md#credentials-and-guards).
+   */
   backOffice: boolean;
   sessionProblem?: CredentialProblem;
   apiKeyProblem?: CredentialProblem;

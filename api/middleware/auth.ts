@@ -20,11 +20,10 @@ export function sessionTokenOf(ctx: Context): string | undefined {
 }
 
 /**
- * Global, passive identity resolution (api-facts §4): sets ctx.state.auth from a valid session JWT
- * (HS256, unexpired, not revoked) and/or a valid `x-api-key`, else null. Bad credentials are never
- * refused here, only remembered for the guards (`requireSession`, `requireApiKey`). Every request
- * with a valid key is counted per key × endpoint (method + route pattern) × day in memory.
- * Tables: api_keys, revoked_tokens (through `lookup`).
+ * Global, passive identity resolution (docs/api-behaviour.md#credentials-and-guards): sets ctx.state.auth from a valid
+ * session JWT (HS256, unexpired, not revoked) and/or a valid `x-api-key`, else null. Bad credentials are never refused
+ * here, only remembered for the guards (`requireSession`, `requireApiKey`). Every request with a valid key is counted
+ * per key × endpoint (method + route pattern) × day in memory. Tables: api_keys, revoked_tokens (through `lookup`).
  */
 export function authenticate({ jwtSecret, backOfficeToken, lookup, usage }: AuthenticateParams) {
   const isBackOffice = backOfficeMatcher(backOfficeToken);
@@ -72,7 +71,7 @@ const PROBLEM_TEXT: Record<CredentialProblem, string> = {
   invalid: 'is not a valid token', expired: 'has expired', revoked: 'has been revoked', unknown: 'is unknown or revoked',
 };
 
-/** Route guard: a wallet session (JWT) is required; an API key alone is not enough (api-facts §4). */
+/** Route guard: a wallet session (JWT) is required; an API key alone is not enough. */
 export async function requireSession(ctx: AuthContext, next: Next): Promise<void> {
   if (!ctx.state.session) {
     const problem = ctx.state.sessionProblem;

@@ -5,7 +5,10 @@ import { withTransaction as inWriteTransaction, type PgPool } from '../../intern
 import type { AuthState } from '../identity/types.js';
 import { claimQuotaIn, QuotaLeases, type QuotaDecision } from './quotaLeases.js';
 
-/** Requests per second: without a (valid) key, and per API key tier (0 Basic, 1 Plus, 2 VIP; api-facts §6). */
+/**
+ * Requests per second: without a (valid) key, and per API key tier (0 Basic, 1 Plus, 2 VIP;
+ * docs/api-behaviour.md#limits-and-tiers).
+ */
 export type RateLimits = { anonymous: number; tiers: number[] };
 
 /** Defaults: 10/s without a key (the documented public limit), 50, 200 and 1000/s for tiers 0, 1, 2. */

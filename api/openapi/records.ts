@@ -38,7 +38,10 @@ export const campaignSchema = component('Campaign', obj({
 const opportunityStatus = { enum: ['NONE', 'PAST', 'LIVE', 'SOON'] } as const;
 const depositUrl = obj({ id: str, title: str, url: str, subtitle: str, icon: str, priority: num }, ['id', 'title', 'subtitle', 'icon', 'priority']);
 
-/** The light opportunity a campaign list attaches under `Opportunity` (api-facts §1.7): absent fields are null. */
+/**
+ * The light opportunity a campaign list attaches under `Opportunity` (docs/api-behaviour.md#light-opportunity): absent
+ * fields are null.
+ */
 export const lightOpportunitySchema = component('LightOpportunity', {
   type: 'object',
   required: ['id', 'type', 'identifier', 'name', 'status', 'chainId'],

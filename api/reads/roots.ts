@@ -37,7 +37,7 @@ function toRootRecord(r: RootDbRow): RootRecord & { treeStatus: RewardTreeStatus
 
 /**
  * The root claims are served against on `chainId` at `now` (Unix seconds), by the live-root rule
- * (`liveRoot`, chain-facts §2.5) over the indexed roots and disputes.
+ * (`liveRoot`, docs/contracts.md#dispute-period-and-the-live-root) over the indexed roots and disputes.
  * @returns the live root with its tree status, or null when there is none yet.
  */
 export async function loadLiveRoot(db: PgPool | PgClient, chainId: number, now: number): Promise<LiveRootRecord | null> {

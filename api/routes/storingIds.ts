@@ -3,7 +3,7 @@ const STATELESS_TYPES = new Set([4]);
 
 /**
  * One node of a storing-ids tree: `campaignId` is the internal campaign id (as Campaign.id), and
- * `subCampaigns` its sub-campaigns recursively (api-facts §2.11, shared by the campaign and
+ * `subCampaigns` its sub-campaigns recursively (docs/api-behaviour.md#storing-ids, shared by the campaign and
  * opportunity routes).
  */
 export type StoringIdsNode = { campaignId: string; storingIds: string[]; subCampaigns: StoringIdsNode[] };

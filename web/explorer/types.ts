@@ -1,4 +1,4 @@
-/** The fields of the API's records the explorer reads (api-spec: Opportunity, Campaign). */
+/** The fields of the API's records the explorer reads (the API contract: Opportunity, Campaign). */
 export type Token = { id: string; symbol: string; name: string; address: string; decimals: number; type: string; price: number | null; chainId: number };
 export type Chain = { id: number; name: string };
 export type Protocol = { id: string; name: string };

@@ -83,8 +83,8 @@ export async function revokeAccess(db: PgPool, campaignDbId: string, user: strin
 }
 
 /**
- * Internal ids of the private campaigns an address may read (api-facts §3.2): as creator, in the
- * static authorized list, with an active grant, or as a reward recipient when recipients may view.
+ * Internal ids of the private campaigns an address may read (docs/api-behaviour.md#campaign-privacy): as creator, in
+ * the static authorized list, with an active grant, or as a reward recipient when recipients may view.
  * @param ids restrict to these ids (a by-id read); all when absent.
  * Tables: campaign_privacy, campaigns, campaign_access_grants, reward_breakdowns.
  */

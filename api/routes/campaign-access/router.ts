@@ -43,7 +43,7 @@ const serializePrivacy = (p: repo.PrivacyRow, grants: repo.GrantRow[]) => ({
 const serializeGrant = (g: repo.GrantRow) => ({ userAddress: g.user_address, canManageAccess: g.can_manage_access, grantedBy: g.granted_by, grantedAt: g.granted_at.toISOString() });
 
 /**
- * Campaign privacy (api-facts §3.2): the creator (wallet session or API key) or the back office
+ * Campaign privacy (docs/api-behaviour.md#campaign-privacy): the creator (wallet session or API key) or the back office
  * toggles privacy (`PATCH /campaigns/{id}/privacy`); the creator, addresses of the static list or
  * grantees with `canManageAccess`, and the back office inspect it and grant, revoke and list
  * dynamic grants. No credential is 401, any other caller 403, an unknown campaign 404.

@@ -133,7 +133,7 @@ export function buildByIdQuery(id: string, visible: PrivateVisibility = 'none') 
   return { size: 1, query: { bool: { filter, must_not: present([privateExclusion(visible)]) } } };
 }
 
-/** Light opportunity fields attached by `withOpportunity` (api-facts §1.7). */
+/** Light opportunity fields attached by `withOpportunity` (docs/api-behaviour.md#light-opportunity). */
 export const LIGHT_OPPORTUNITY_FIELDS = [
   'id', 'type', 'identifier', 'name', 'status', 'action', 'description', 'howToSteps', 'mainProtocol', 'depositUrl', 'depositUrls',
   'explorerAddress', 'tags', 'chainId', 'apr', 'nativeApr', 'dailyRewards', 'maxDailyRewards', 'tvl', 'hidden', 'liveCampaigns',

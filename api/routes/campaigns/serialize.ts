@@ -2,7 +2,10 @@ import type { CampaignDocument } from '../../../domain/documents/campaignDocumen
 import type { ChainRecord } from '../../../domain/documents/records.js';
 import { LIGHT_OPPORTUNITY_FIELDS } from './query.js';
 
-/** Light opportunity attached by `withOpportunity`: the fields of api-facts §1.7, absent ones null. */
+/**
+ * Light opportunity attached by `withOpportunity`: the fields of docs/api-behaviour.md#light-opportunity, absent ones
+ * null.
+ */
 export type LightOpportunity = Record<(typeof LIGHT_OPPORTUNITY_FIELDS)[number], unknown>;
 
 /** Pure: an opportunity search document → the light opportunity of a campaign, every field named. */

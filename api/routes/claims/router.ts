@@ -17,7 +17,10 @@ const latestSchema = stringMap(obj({
 const statusSchema = stringMap(obj({ chainId: int, sources: arr(obj({ sourceId: str, chainId: int, currentBlock: nullable(int), lastFetchedBlock: int, blockDifference: nullable(int), claimCount: num, timeBehind: nullable(num) })) }));
 const countSchema = { type: 'integer', minimum: 0 } as const;
 
-/** /v4/claims: indexed Claimed deltas and the claims pipeline's state (api-facts §3.3). Tables claims, roots, reward_breakdowns, cursors, blocks. */
+/**
+ * /v4/claims: indexed Claimed deltas and the claims pipeline's state (docs/api-behaviour.md#claims). Tables claims,
+ * roots, reward_breakdowns, cursors, blocks.
+ */
 export function claimsRouter(deps: ApiDeps): Router {
   const router = new Router();
   const both = (path: string) => [path, `${path}/`];

@@ -3,7 +3,7 @@ import { addressField, chainIdListField } from '../users/params.js';
 
 const bytes32 = fields.bytes32;
 
-/** GET /v4/claims query (api-facts §3.3). */
+/** GET /v4/claims query (docs/api-behaviour.md#claims). */
 export const listClaimsQuery = {
   type: 'object',
   additionalProperties: false,

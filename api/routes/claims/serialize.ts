@@ -1,6 +1,6 @@
 import type { ClaimDbRow, ClaimsSyncState, CompactClaimRow } from './repo.js';
 
-/** Claim record (api-facts §3.3). */
+/** Claim record (docs/api-behaviour.md#claims). */
 export type ClaimResponse = {
   id: string; chainId: number; recipient: string; blockNumber: number; timestamp: number; token: string; campaignId: string | null;
   reason: string | null; root: string | null; amount: string; metadata: ClaimMetadata; isLatest: boolean;

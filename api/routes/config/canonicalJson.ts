@@ -25,5 +25,5 @@ export function hashConfig(config: unknown): `0x${string}` {
   return `0x${createHash('sha256').update(canonicalJson(config), 'utf8').digest('hex')}`;
 }
 
-/** Largest stored configuration: 16,384 bytes of canonical JSON (api-facts §1.7, §6). */
+/** Largest stored configuration: 16,384 bytes of canonical JSON (docs/api-behaviour.md#stored-configurations). */
 export const MAX_CONFIG_BYTES = 16_384;

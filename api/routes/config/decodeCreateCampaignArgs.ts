@@ -1,7 +1,7 @@
 import { decodeAbiParameters, decodeFunctionData, isAddress, isHex, parseAbi, zeroHash, type Address, type Hex } from 'viem';
 import type { FieldError } from '../../errors.js';
 
-/** The `CampaignParameters` struct (chain-facts §1.1) with each field typed as viem decodes it. */
+/** The `CampaignParameters` struct (docs/contracts.md#campaignparameters) with each field typed as viem decodes it. */
 export type CampaignTuple = {
   campaignId: Hex; creator: Address; rewardToken: Address; amount: bigint; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex;
 };
@@ -18,7 +18,7 @@ export class DecodeArgsError extends Error {
 export const CAMPAIGN_FIELDS = ['campaignId', 'creator', 'rewardToken', 'amount', 'campaignType', 'startTimestamp', 'duration', 'campaignData'] as const;
 const TUPLE = '(bytes32 campaignId,address creator,address rewardToken,uint256 amount,uint32 campaignType,uint32 startTimestamp,uint32 duration,bytes campaignData)';
 const CREATION_ABI = parseAbi([`function createCampaign(${TUPLE} newCampaign) returns (bytes32)`, `function createCampaigns(${TUPLE}[] campaigns) returns (bytes32[])`]);
-/** Selectors of createCampaign and createCampaigns (chain-facts §1.2). */
+/** Selectors of createCampaign and createCampaigns (docs/contracts.md#creating-campaigns). */
 export const CREATE_CAMPAIGN_SELECTOR = '0xa63f05ad';
 export const CREATE_CAMPAIGNS_SELECTOR = '0x4129fe4c';
 

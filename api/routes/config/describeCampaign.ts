@@ -27,7 +27,7 @@ const iso = (seconds: number): string => new Date(seconds * 1000).toISOString();
 
 /**
  * Pure: a decoded CampaignParameters tuple → its human-readable description, with the on-chain
- * campaignId it gets on `distributionChainId` (chain-facts §1.3; the creator is hashed as given).
+ * campaignId it gets on `distributionChainId` (docs/contracts.md#campaign-id; the creator is hashed as given).
  * @returns the description, or `decodeError` when a known type's campaignData does not match its layout.
  */
 export function describeCampaign(t: CampaignTuple, distributionChainId: number, token: RewardTokenInfo): { campaign: DescribedCampaign; decodeError?: string } {

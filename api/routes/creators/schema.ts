@@ -37,7 +37,7 @@ export const dashboardQuery = {
 
 export type DashboardQuery = { test: boolean };
 
-/** GET /v4/creators/{creator}/campaigns query (api-facts §1.4: PAST, LIVE, FUTURE). */
+/** GET /v4/creators/{creator}/campaigns query (PAST, LIVE, FUTURE: docs/api-behaviour.md#creator-campaign-status). */
 export const creatorCampaignsQuery = {
   type: 'object',
   additionalProperties: false,

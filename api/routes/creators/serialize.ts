@@ -1,7 +1,7 @@
 import type { CreatorRecord } from '../../reads/creators.js';
 import type { DashboardRow } from './repo.js';
 
-/** Public Creator record (api-facts §2.1) plus our `tags`. */
+/** Public Creator record (docs/api-behaviour.md#creators) plus our `tags`. */
 export type CreatorResponse = { id: string; name: string; icon: string | null; rebateFee: number; addresses: string[]; tags: string[] };
 
 /** Pure: a creator (registered or implicit) → the public record, every field named. */
@@ -9,7 +9,7 @@ export function serializeCreator(c: CreatorRecord): CreatorResponse {
   return { id: c.id, name: c.name, icon: c.icon, rebateFee: c.rebateFee, addresses: [...c.addresses], tags: [...c.tags] };
 }
 
-/** Dashboard of GET /v4/creators/{creator}/dashboard (api-facts §2.1). */
+/** Dashboard of GET /v4/creators/{creator}/dashboard (docs/api-behaviour.md#creators). */
 export type DashboardResponse = {
   pastCampaigns: number; liveCampaigns: number; futureCampaigns: number; totalTvl: number; totalWallets: number;
   totalCampaigns: number; totalDistributed: number; creatorId: string | null;

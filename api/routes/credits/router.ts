@@ -10,7 +10,7 @@ import { validate } from '../../validate.js';
 import { listOperations, loadAccount, moveCredits, setMaxNegativeBalance, type CreditOperationRow } from './repo.js';
 
 /**
- * What campaigns cost in credits (our published price list; api-facts §3.6 names the fields, not
+ * What campaigns cost in credits (our published price list; docs/api-behaviour.md#credits: the fields are named, not
  * the values): a base per week, a cost per rewarded recipient above the free tier, and weekly rates
  * per storing id and per tree depth; top-ups start at `minTopUpAmount`.
  */
@@ -53,7 +53,7 @@ function decimalOf(value: number, field: string): string {
 }
 
 /**
- * Credits (api-facts §3.6): public pricing, balance with recent operations, and paged operations
+ * Credits (docs/api-behaviour.md#credits): public pricing, balance with recent operations, and paged operations
  * per creator; back-office add, subtract and the negative-balance allowance. Moves are atomic,
  * never take a balance below -maxNegativeBalance, and are idempotent with a client key (header
  * `Idempotency-Key` or body `idempotencyKey`): a retry answers the first result, the same key for

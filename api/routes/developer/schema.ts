@@ -12,5 +12,8 @@ export const keyIdParams = { type: 'object', additionalProperties: false, requir
 /** Query `days`: default 30, 1 to 90 (spec: Limits). */
 export const usageQuery = { type: 'object', additionalProperties: false, properties: { days: { type: 'integer', minimum: 1, maximum: 90, default: 30 } } };
 
-/** Active (unrevoked) keys one user may hold at once (api-facts §6: capped; the number is ours). */
+/**
+ * Active (unrevoked) keys one user may hold at once (docs/api-behaviour.md#limits-and-tiers: capped; the number is
+ * ours).
+ */
 export const MAX_ACTIVE_KEYS = 20;

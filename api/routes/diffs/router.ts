@@ -39,7 +39,7 @@ const LEAVES_SQL = `
   leaves AS (SELECT recipient, token, amount, LEAST(amount, paid) AS claimed, GREATEST(paid - amount, 0) AS overpaid FROM raw)`;
 
 /**
- * Reward-tree leaves of the latest verified root (api-facts §3.9; a newer root still being
+ * Reward-tree leaves of the latest verified root (docs/api-behaviour.md#reward-leaves; a newer root still being
  * verified is not shown), back office only: per recipient of
  * a token, the cumulative amount and what was claimed (capped at the amount), with a summary
  * (`positiveAmount` sums what is still to claim, `negativeAmount` minus what was paid beyond leaves); per-campaign leaf

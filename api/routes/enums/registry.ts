@@ -1,5 +1,5 @@
 /**
- * Registry of the enumerations served by /v4/enums (api-facts §3.8, §8). Built from the constants
+ * Registry of the enumerations served by /v4/enums (docs/api-behaviour.md#enumerations). Built from the constants
  * the rest of the code base already uses; lists that only existed as TS types are declared here
  * once, checked against those types with `satisfies`.
  */

@@ -10,7 +10,7 @@ const enumType = { enum: ['number', 'string'] } as const;
 const value = { type: ['string', 'number'] } as const;
 const convertSchema = obj({ input: value, output: value, description: str }, ['description']);
 
-/** /v4/enums: public enumerations (api-facts §3.8); no table, built from code constants. */
+/** /v4/enums: public enumerations (docs/api-behaviour.md#enumerations); no table, built from code constants. */
 export function enumsRouter(_deps: ApiDeps): Router {
   const router = new Router();
   const both = (path: string) => [path, `${path}/`];

@@ -38,11 +38,10 @@ export function toUnixSeconds(value: string, field: string): number {
 }
 
 /**
- * Reward state between two dates (api-facts §3.4), back office only: the last verified root at or
- * before each date, and per (campaign, recipient, reason, token) breakdown the amounts in both
- * roots and their difference (amounts are cumulative, so the diff is what accrued in between).
- * `startRoot` is null when no root precedes the start; a missing end root is a 404.
- * Tables: roots, reward_trees, reward_breakdowns, campaigns.
+ * Reward state between two dates (docs/api-behaviour.md#historical-reward-state), back office only: the last verified
+ * root at or before each date, and per (campaign, recipient, reason, token) breakdown the amounts in both roots and
+ * their difference (amounts are cumulative, so the diff is what accrued in between). `startRoot` is null when no root
+ * precedes the start; a missing end root is a 404. Tables: roots, reward_trees, reward_breakdowns, campaigns.
  */
 export function historicalRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();

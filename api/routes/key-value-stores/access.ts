@@ -18,8 +18,8 @@ function isOwner(state: AuthState, store: StoreRow): boolean {
 }
 
 /**
- * Read access (api-facts §4): anyone for a `publicRead` store; otherwise the owner (session or API
- * key) or the back office. 'anonymous' (no valid credential → 401) and 'forbidden' (→ 403) refuse.
+ * Read access (docs/api-behaviour.md#key-value-stores): anyone for a `publicRead` store; otherwise the owner (session
+ * or API key) or the back office. 'anonymous' (no valid credential → 401) and 'forbidden' (→ 403) refuse.
  */
 export function canRead(state: AuthState, store: StoreRow): 'ok' | 'anonymous' | 'forbidden' {
   if (store.public_read || state.backOffice || isOwner(state, store)) return 'ok';

@@ -28,7 +28,7 @@ export const entryParams = { type: 'object', required: ['key', 'address'], prope
 export const noQuery = none;
 
 /**
- * Who writes entries (api-facts §2.9): API_KEY (default) — the owner only; PUBLIC — also any
+ * Who writes entries (docs/api-behaviour.md#key-value-stores): API_KEY (default) — the owner only; PUBLIC — also any
  * signed-in wallet, for the entry of its own address.
  */
 export const ACCESS_MODES = ['API_KEY', 'PUBLIC'] as const;

@@ -1,7 +1,7 @@
 import type { ChainConfig } from '../../../internal/config.js';
 import type { OpportunityNodeRow } from './repo.js';
 
-/** A labelled node (api-facts §2.7). */
+/** A labelled node (docs/api-behaviour.md#nodes). */
 export type NodeResponse = {
   id: string; chainId: number; protocol: string; recipient: string; nodesSourceId: string; creationBlockNumber: number; metadata: Record<string, unknown>;
   nodeSource: { id: string; protocol: string; lastFetchedBlockNumber: number; chainId: number; source: string; topics: string[] };

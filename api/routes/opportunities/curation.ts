@@ -23,11 +23,10 @@ const curationSchema = obj({ id: str, tags: arr(str), programSlugs: arr(str) });
 type Curation = { tags: string[]; program_slugs: string[] };
 
 /**
- * Back-office curation of opportunities (api-facts §4 admin routes): `PATCH /opportunities/{id}`
- * replaces its `tags` and/or `programSlugs`, `PATCH /opportunities/{id}/tags` adds and removes tags
- * (lower-case slugs). The write and the opportunity's outbox entry commit together; the document's
- * fields are also updated at once, so the `tags` / `programSlugs` filters see the change.
- * Tables: opportunities, search_outbox.
+ * Back-office curation of opportunities (back office only, docs/api-behaviour.md#credentials-and-guards): `PATCH
+ * /opportunities/{id}` replaces its `tags` and/or `programSlugs`, `PATCH /opportunities/{id}/tags` adds and removes
+ * tags (lower-case slugs). The write and the opportunity's outbox entry commit together; the document's fields are also
+ * updated at once, so the `tags` / `programSlugs` filters see the change. Tables: opportunities, search_outbox.
  */
 export function opportunityCurationRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();

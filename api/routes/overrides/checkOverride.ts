@@ -1,6 +1,6 @@
 /** One broken override rule: the configuration field at fault and why. */
 export type OverrideError = { path: string; message: string };
-/** Response of POST /v4/overrides/check (api-facts §1.7). */
+/** Response of POST /v4/overrides/check (docs/api-behaviour.md#overrides). */
 export type CheckOverrideResult = { isValid: boolean; errors: OverrideError[] };
 
 type Config = Record<string, unknown>;

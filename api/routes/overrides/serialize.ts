@@ -1,11 +1,11 @@
 import { opportunityName } from '../../../domain/documents/opportunityDocument.js';
 import type { CampaignVersionRow } from './repo.js';
 
-/** The opportunity a previous configuration was linked to (api-facts §1.7). */
+/** The opportunity a previous configuration was linked to (docs/api-behaviour.md#overrides). */
 export type PreviousConfigOpportunity = { id: string; chainId: number; type: string; identifier: string; name: string; description?: string };
 
 /**
- * One previous configuration (api-facts §1.7). `id` is the key of the event that set it
+ * One previous configuration (docs/api-behaviour.md#overrides). `id` is the key of the event that set it
  * (`chainId-txHash-logIndex` of the creation or override log); `overrideTimestamp` is when it took
  * effect (Unix seconds of that block); `config` is the full configuration: the decoded campaign
  * data fields, then the common fields (which win on a name clash).

@@ -1,6 +1,9 @@
 import type { CampaignRewardRow } from './repo.js';
 
-/** Reward recipient row of GET /v4/rewards (api-facts §2.4); amounts are integer token units as strings. */
+/**
+ * Reward recipient row of GET /v4/rewards (docs/api-behaviour.md#reward-recipients); amounts are integer token units as
+ * strings.
+ */
 export type RewardResponse = {
   recipient: string; campaignId: string; reason: string; rewardTokenAddress: string; amount: string; claimed: string; pending: string;
 };

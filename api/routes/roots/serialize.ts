@@ -3,7 +3,7 @@ import type { RootWindowRow } from './repo.js';
 /** Length of a reward epoch in seconds: roots are pushed at most once per hour-long epoch. */
 export const EPOCH_SECONDS = 3600;
 
-/** Public root record of GET /v4/roots (api-facts §2.5). */
+/** Public root record of GET /v4/roots (docs/api-behaviour.md#roots). */
 export type RootResponse = { root: string; chainId: number; epoch: number; timestamp: string; isLatest: boolean };
 
 /**

@@ -11,7 +11,10 @@ export function filterTemplates(templates: readonly Template[], q: ListTemplates
     .slice(q.page * q.items, (q.page + 1) * q.items);
 }
 
-/** Pure: a template → the public Template record (api-facts §2.8), every field named; optional ones only when set. */
+/**
+ * Pure: a template → the public Template record (docs/api-behaviour.md#templates), every field named; optional ones
+ * only when set.
+ */
 export function serializeTemplate(t: Template) {
   return {
     id: t.id,

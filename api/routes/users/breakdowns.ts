@@ -10,7 +10,7 @@ import type { ProofCache } from './proofs.js';
 import type { UserParams } from './schema.js';
 import { cappedClaimed, splitClaimed } from './serialize.js';
 
-/** GET /v4/users/{address}/rewards/breakdowns query (api-facts §3.1). */
+/** GET /v4/users/{address}/rewards/breakdowns query (docs/api-behaviour.md#user-rewards). */
 export const userBreakdownsQuery = {
   type: 'object',
   additionalProperties: false,

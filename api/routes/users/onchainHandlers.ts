@@ -32,7 +32,10 @@ export function userProfileHandler(deps: ApiDeps) {
   };
 }
 
-/** The chain's current conditions hash and whether the user passes them on chain (chain-facts §1.2 hasSigned). */
+/**
+ * The chain's current conditions hash and whether the user passes them on chain (the hasSigned gate,
+ * docs/contracts.md#creating-campaigns).
+ */
 async function readTerms(deps: ApiDeps, chainId: number | undefined, address: string) {
   const { client, chain } = chainOf(deps, chainId);
   const user = lower(address);

@@ -31,7 +31,10 @@ const chainQuery = { type: 'object', additionalProperties: false, properties: { 
 const termsBody = { type: 'object', additionalProperties: false, required: ['chainId'], properties: { chainId: fields.chainId } } as const;
 const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
-/** /v4/users: public reads of a wallet's rewards, profile and on-chain claim settings (api-facts §3.1). */
+/**
+ * /v4/users: public reads of a wallet's rewards, profile and on-chain claim settings
+ * (docs/api-behaviour.md#user-rewards).
+ */
 export function usersRouter(deps: ApiDeps): Router {
   const router = new Router();
   const proofs = createProofCache({ db: deps.pg });

@@ -13,7 +13,7 @@ export const operatorParams = {
   ...userParams, required: ['address', 'operatorAddress'], properties: { address: addressField, operatorAddress: addressField },
 } as const;
 
-/** GET /v4/users/{address}/rewards query (api-facts §3.1): `chainId` and `breakdownPage` are required. */
+/** GET /v4/users/{address}/rewards query: `chainId` and `breakdownPage` are required. */
 export const userRewardsQuery = {
   type: 'object',
   additionalProperties: false,

@@ -49,7 +49,7 @@ export type SerializeUserRewardParams = {
 };
 
 /**
- * Pure: one leaf of the live tree → the public reward (api-facts §3.1 R). `amount` is the
+ * Pure: one leaf of the live tree → the public reward (docs/api-behaviour.md#user-rewards). `amount` is the
  * cumulative amount of the leaf (what `claim` takes), `claimed` the capped claimed total, `pending`
  * their difference; breakdowns get a pro-rata share of `claimed` and are paged by `breakdownPage`.
  */

@@ -87,7 +87,7 @@ export type PlannedCampaign = {
 
 /**
  * Pure: the body's campaigns as CampaignParameters, with the id the contract will derive for each
- * (chain-facts §1.3: creator = creatorAddress, which the contract keeps since it is not zero).
+ * (docs/contracts.md#campaign-id: creator = creatorAddress, which the contract keeps since it is not zero).
  * @returns the campaigns, or the field errors naming `campaignsParams.<key>.<i>.<field>`.
  */
 export function buildCampaigns(body: GeneratePayloadBody): { campaigns: PlannedCampaign[]; errors: FieldError[] } {

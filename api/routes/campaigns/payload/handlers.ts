@@ -12,7 +12,7 @@ const BASE_9 = 1_000_000_000n;
 
 type PayloadClient = NonNullable<ReturnType<ApiDeps['rpc']['get']>>['client'];
 
-/** Plain words for the DistributionCreator's custom errors (chain-facts §1.11). */
+/** Plain words for the DistributionCreator's custom errors (docs/contracts.md#distributioncreator-errors). */
 const REVERT_REASONS: Record<string, string> = {
   CampaignRewardTokenNotWhitelisted: 'the reward token is not whitelisted on this chain',
   CampaignRewardTooLow: 'an amount is below the per-hour minimum of the reward token',

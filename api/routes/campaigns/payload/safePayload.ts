@@ -12,7 +12,7 @@ const CAMPAIGN_COMPONENTS = [
 ];
 
 /**
- * Pure: the same transactions as a Safe Transaction Builder batch (chain-facts §5.1): one ERC20
+ * Pure: the same transactions as a Safe Transaction Builder batch (docs/api-behaviour.md#campaign-payloads): one ERC20
  * approval of the total, then one `createCampaign` per campaign with the tuple as a JSON string
  * in struct order (ids zero: the contract computes them; amount a string, uint32 fields numbers).
  */
