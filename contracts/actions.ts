@@ -149,7 +149,8 @@ export type UpdateTreeParams = ActionTarget & {
   ipfsHash?: Hex;
   /**
    * Mine one block at `endOfDisputePeriod` (when it is in the future) so the new root is live on return.
-   * Even with dispute period 0 the root only goes live at the next epoch boundary (chain-facts §2.5).
+   * Even with dispute period 0 the root only goes live at the next epoch boundary
+   * (docs/contracts.md#dispute-period-and-the-live-root).
    */
   mineUntilLive?: boolean;
 };

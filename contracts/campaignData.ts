@@ -50,8 +50,8 @@ export type EncodeClammCampaignDataParams = {
 };
 
 /**
- * Encodes type-2 (CLAMM pool) campaign data. Layout (our reading of chain-facts §1.10 "current", with
- * the dynamic tail types inferred, not confirmed):
+ * Encodes type-2 (CLAMM pool) campaign data. Layout (our reading of the "current" CLAMM layout in
+ * docs/contracts.md#campaign-data-encodings, with the dynamic tail types inferred, not confirmed):
  * `abi.encode(address pool, uint32 weightFees, uint32 weightToken0, uint32 weightToken1,
  * uint32 isOutOfRangeIncentivized (0|1), address boostingAddress, uint32 boostedReward,
  * address[] whitelist, address[] blacklist, string url, bytes[] forwarders, bytes[] hooks)`:

@@ -19,7 +19,7 @@ import { MULTICALL3_ADDRESS, createDevnetClients } from './clients.js';
 import type { DevnetClients } from './clients.js';
 import { jsonRpc } from './devnet.js';
 
-/** Fee of the stand-in DistributionCreator: 3e7 in base 1e9 = 3% (chain-facts §1.4). */
+/** Fee of the stand-in DistributionCreator: 3e7 in base 1e9 = 3% (docs/contracts.md#fees-and-rebates). */
 export const DEVNET_DEFAULT_FEES = 30_000_000n;
 
 /** Reward tokens in deployment order, with their per-hour minimum and the initial USD price (8 decimals). */

@@ -3,7 +3,7 @@ pragma solidity ^0.8.24;
 
 import { TokenTransfers } from "./TokenTransfers.sol";
 
-/// @notice Campaign as passed to `createCampaign` and emitted in `NewCampaign` (chain-facts §1.1).
+/// @notice Campaign as passed to `createCampaign` and emitted in `NewCampaign` (docs/contracts.md#campaignparameters).
 /// @dev Field order is part of the ABI (tuple `(bytes32,address,address,uint256,uint32,uint32,uint32,bytes)`).
 struct CampaignParameters {
     bytes32 campaignId;
@@ -16,7 +16,8 @@ struct CampaignParameters {
     bytes campaignData;
 }
 
-/// @notice `(token, minimumAmountPerHour)` pair returned by `getValidRewardTokens` (chain-facts §1.1).
+/// @notice `(token, minimumAmountPerHour)` pair returned by `getValidRewardTokens`
+///         (docs/contracts.md#reward-token-minimum-amounts).
 struct RewardTokenAmounts {
     address token;
     uint256 minimumAmountPerEpoch;
@@ -24,7 +25,8 @@ struct RewardTokenAmounts {
 
 /// @title DistributionCreator (devnet stand-in)
 /// @notice Minimal, non-upgradeable re-implementation of the public interface of the production
-///         DistributionCreator (chain-facts §1, §7). Access control is a single owner acting as governor.
+///         DistributionCreator (docs/contracts.md#devnet-stand-ins). Access control is a single owner acting as
+///         governor.
 /// @dev Not implemented: predeposited balances, creator allowances, signatures (`messageHash` stays 0
 ///      unless `setMessage` is called, so `hasSigned` passes for everyone as in production).
 contract DistributionCreator {
@@ -131,13 +133,13 @@ contract DistributionCreator {
         for (uint256 i; i < campaigns.length; ++i) ids[i] = _createCampaign(campaigns[i]);
     }
 
-    /// @notice Records that the caller accepted the current conditions (chain-facts §1.2).
+    /// @notice Records that the caller accepted the current conditions (docs/contracts.md#creating-campaigns).
     function acceptConditions() external {
         userSignatures[msg.sender] = messageHash;
         emit ConditionsAccepted(msg.sender, messageHash);
     }
 
-    /// @notice Replaces the mutable parameters of a campaign (chain-facts §1.8).
+    /// @notice Replaces the mutable parameters of a campaign (docs/contracts.md#overrides-and-reallocations).
     /// @dev campaignId, creator, rewardToken and amount are forced to the original values.
     function overrideCampaign(bytes32 _campaignId, CampaignParameters memory newCampaign) external {
         CampaignParameters memory original = campaign(_campaignId);
@@ -155,7 +157,8 @@ contract DistributionCreator {
         emit CampaignOverride(_campaignId, newCampaign);
     }
 
-    /// @notice Reallocates the unclaimed rewards of `froms` to `to` once the campaign has ended (chain-facts §1.8).
+    /// @notice Reallocates the unclaimed rewards of `froms` to `to` once the campaign has ended
+    ///         (docs/contracts.md#overrides-and-reallocations).
     function reallocateCampaignRewards(bytes32 _campaignId, address[] memory froms, address to) external {
         CampaignParameters memory original = campaign(_campaignId);
         _checkOperator(original.creator);
@@ -179,7 +182,7 @@ contract DistributionCreator {
 
     // ------------------------------------------------------------------ views
 
-    /// @notice campaignId as in chain-facts §1.3; the incoming campaignId and amount are not hashed.
+    /// @notice campaignId as in docs/contracts.md#campaign-id; the incoming campaignId and amount are not hashed.
     function campaignId(CampaignParameters memory campaignData) public view returns (bytes32) {
         return
             keccak256(
@@ -238,7 +241,7 @@ contract DistributionCreator {
 
     // ------------------------------------------------------------------ governance
 
-    /// @notice Sets per-hour minimums; 0 de-whitelists a token (chain-facts §1.5).
+    /// @notice Sets per-hour minimums; 0 de-whitelists a token (docs/contracts.md#reward-token-minimum-amounts).
     function setRewardTokenMinAmounts(address[] calldata tokens, uint256[] calldata amounts) external onlyGovernor {
         if (tokens.length != amounts.length) revert InvalidLengths();
         for (uint256 i; i < tokens.length; ++i) {
@@ -291,7 +294,8 @@ contract DistributionCreator {
 
     // ------------------------------------------------------------------ internals
 
-    /// @dev Steps of chain-facts §1.2: checks on the gross amount, creator substitution, id, funding, event.
+    /// @dev Steps of docs/contracts.md#creating-campaigns: checks on the gross amount, creator substitution, id,
+    ///      funding, event.
     function _createCampaign(CampaignParameters memory newCampaign) internal returns (bytes32) {
         uint256 minPerHour = rewardTokenMinAmounts[newCampaign.rewardToken];
         if (newCampaign.duration < 1) revert CampaignDurationNull();
@@ -317,7 +321,8 @@ contract DistributionCreator {
         return id;
     }
 
-    /// @dev Fee rate for the type, reduced by the caller's rebate; rounds the net amount down (chain-facts §1.4).
+    /// @dev Fee rate for the type, reduced by the caller's rebate; rounds the net amount down
+    ///      (docs/contracts.md#fees-and-rebates).
     function _netAmount(uint256 amount, uint32 campaignType) internal view returns (uint256) {
         uint256 baseFees = campaignSpecificFees[campaignType];
         if (baseFees == 1) baseFees = 0;

@@ -3,13 +3,14 @@ pragma solidity ^0.8.24;
 
 import { TokenTransfers } from "./TokenTransfers.sol";
 
-/// @notice Merkle root plus the (deprecated but still emitted) IPFS hash of the tree (chain-facts §2.1).
+/// @notice Merkle root plus the (deprecated but still emitted) IPFS hash of the tree
+///         (docs/contracts.md#distributor-structs).
 struct MerkleTree {
     bytes32 merkleRoot;
     bytes32 ipfsHash;
 }
 
-/// @notice What a user already claimed of a token (chain-facts §2.1).
+/// @notice What a user already claimed of a token (docs/contracts.md#distributor-structs).
 struct Claim {
     uint208 amount;
     uint48 timestamp;
@@ -18,7 +19,7 @@ struct Claim {
 
 /// @title Distributor (devnet stand-in)
 /// @notice Minimal, non-upgradeable re-implementation of the production Distributor's root update and
-///         claim logic (chain-facts §2, §7). The owner is the governor.
+///         claim logic (docs/contracts.md#devnet-stand-ins). The owner is the governor.
 /// @dev Not implemented: disputes (`disputer()` is always zero), trusted updaters, claim recipients,
 ///      main operators, `claimWithRecipient`.
 contract Distributor {
@@ -27,7 +28,8 @@ contract Distributor {
     address public governor;
     MerkleTree public tree;
     MerkleTree public lastTree;
-    /// @dev Time from which `tree` is live; before that `lastTree` is (chain-facts §2.5).
+    /// @dev Time from which `tree` is live; before that `lastTree` is
+    ///      (docs/contracts.md#dispute-period-and-the-live-root).
     uint48 public endOfDisputePeriod;
     /// @dev Counted in epochs of `getEpochDuration()` seconds.
     uint48 public disputePeriod;
@@ -68,7 +70,7 @@ contract Distributor {
         emit TreeUpdated(_tree.merkleRoot, _tree.ipfsHash, end);
     }
 
-    /// @notice Rolls `tree` back to `lastTree`, live immediately (chain-facts §2.5).
+    /// @notice Rolls `tree` back to `lastTree`, live immediately (docs/contracts.md#dispute-period-and-the-live-root).
     function revokeTree() external onlyGovernor {
         MerkleTree memory previous = lastTree;
         tree = previous;
@@ -131,13 +133,14 @@ contract Distributor {
         emit EpochDurationUpdated(epochDuration);
     }
 
-    /// @dev `(floor((t-1)/E) + 1 + P) * E`: round t up to an epoch boundary, then add P epochs (chain-facts §2.5).
+    /// @dev `(floor((t-1)/E) + 1 + P) * E`: round t up to an epoch boundary, then add P epochs
+    ///      (docs/contracts.md#dispute-period-and-the-live-root).
     function _endOfDisputePeriod(uint256 t) internal view returns (uint48) {
         uint256 e = _epochDuration;
         return uint48(((t - 1) / e + 1 + disputePeriod) * e);
     }
 
-    /// @dev Sorted-pair hashing, as built by merkletreejs with sortPairs (chain-facts §2.4).
+    /// @dev Sorted-pair hashing, as built by merkletreejs with sortPairs (docs/contracts.md#reward-tree).
     function _processProof(bytes32 leaf, bytes32[] calldata proof) internal pure returns (bytes32 h) {
         h = leaf;
         for (uint256 i; i < proof.length; ++i) {
