@@ -4,7 +4,7 @@ import { ensureDatabase, migrate } from '../../sql/migrate.js';
 
 /**
  * Drops and recreates the public schema of the test database, then applies every migration
- * (STYLE §7: reset the schema and migrate for isolation).
+ * (reset the schema and migrate for isolation).
  */
 export async function resetDatabase(databaseUrl: string): Promise<void> {
   await ensureDatabase(databaseUrl);

@@ -16,7 +16,7 @@ export type TreeServer = {
   close(): Promise<void>;
 };
 
-/** A real local HTTP server publishing reward trees (STYLE §7: external sources are real servers). */
+/** A real local HTTP server publishing reward trees (external sources are real servers, never mocks). */
 export async function startTreeServer(): Promise<TreeServer> {
   const files = new Map<string, string>();
   const requests: string[] = [];

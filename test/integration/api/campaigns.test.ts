@@ -53,7 +53,7 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
       chainId: b.devnet.chainId, campaignId: txB.campaignIds[i]!, amount: net(s.amount), type: s.typeName, symbol: s.rewardToken.symbol, decimals: s.rewardToken.decimals,
       start: nowB - 60, end: nowB - 60 + 30 * DAY, status: 'LIVE', mainParameter: s.main.toLowerCase(),
     }));
-    // The ids the contract emitted are the ones derived off-chain (chain-facts §1.3).
+    // The ids the contract emitted are the ones derived off-chain (docs/contracts.md#campaign-id).
     expect(txA.campaignIds[0]).to.equal(computeCampaignId({ chainId: a.devnet.chainId, creator: a.stack.deployer, rewardToken: rwdA!.address, campaignType: 1, startTimestamp: specsA[0]!.start, duration: specsA[0]!.duration, campaignData: dataA }));
 
     expect((await h.runJob('blocks')).status).to.equal('success');

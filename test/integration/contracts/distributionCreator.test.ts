@@ -179,7 +179,7 @@ describe('contracts/DistributionCreator on a devnet', function () {
     const input = await erc20Campaign();
     await createCampaigns({ ...target, campaigns: [input] });
     await expectRevert(createCampaigns({ ...target, campaigns: [{ ...input, amount: input.amount * 2n }] }), 'CampaignAlreadyExists');
-    // Shifting the start by one second gives a new id (chain-facts §1.3).
+    // Shifting the start by one second gives a new id (docs/contracts.md#campaign-id).
     await createCampaigns({ ...target, campaigns: [{ ...input, startTimestamp: input.startTimestamp + 1 }] });
   });
 

@@ -21,7 +21,7 @@ const alice = privateKeyToAccount(aliceKey).address;
 const bob = privateKeyToAccount(bobKey).address;
 const carol = privateKeyToAccount(carolKey).address;
 
-/** chain-facts §2.5: round t up to an epoch boundary, then add P epochs. */
+/** docs/contracts.md#dispute-period-and-the-live-root: round t up to an epoch boundary, then add P epochs. */
 const expectedEndOfDispute = (t: number, period: number, epoch = EPOCH) => (Math.floor((t - 1) / epoch) + 1 + period) * epoch;
 
 describe('contracts/Distributor on a devnet', function () {
@@ -82,7 +82,7 @@ describe('contracts/Distributor on a devnet', function () {
     );
   });
 
-  it('the §2.5 formula helper reproduces the chain-facts example', () => {
+  it('the dispute-period formula helper reproduces the documented example', () => {
     expect(expectedEndOfDispute(1700000100, 1)).to.equal(1700006400);
   });
 

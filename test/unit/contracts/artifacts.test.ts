@@ -17,7 +17,7 @@ function errorSelectors(abi: Abi): Map<string, string> {
   );
 }
 
-// Selectors and topics from chain-facts §1.2, §1.4–§1.7, §1.11, §2.2, §2.3.
+// Selectors and topics as listed in docs/contracts.md.
 describe('contracts/artifacts (stand-in ABI matches the production interface)', () => {
   it('DistributionCreator function selectors', () => {
     const s = functionSelectors(distributionCreatorAbi);

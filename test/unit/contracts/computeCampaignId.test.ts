@@ -4,7 +4,7 @@ import type { Address } from 'viem';
 import { encodeClammCampaignData, encodeErc20CampaignData } from '../../../contracts/campaignData.js';
 import { computeCampaignId } from '../../../domain/campaignId.js';
 
-// Vectors from chain-facts §1.3.
+// Vectors from docs/contracts.md#campaign-id.
 const base = {
   creator: '0x1111111111111111111111111111111111111111' as Address,
   rewardToken: '0x2222222222222222222222222222222222222222' as Address,
@@ -74,19 +74,19 @@ describe('contracts/campaignData', () => {
   describe('computeCampaignId', () => {
     const campaignData = encodeErc20CampaignData({ targetToken: target });
 
-    it('matches the chain-facts vector for chainId 1', () => {
+    it('matches the documented vector for chainId 1', () => {
       expect(computeCampaignId({ ...base, chainId: 1, campaignData })).to.equal(
         '0x333b5fc48513d5a8c20cd3dc29bcdb344da473474fac39a5d3799eff7f8b4163',
       );
     });
 
-    it('matches the chain-facts vector for chainId 31337', () => {
+    it('matches the documented vector for chainId 31337', () => {
       expect(computeCampaignId({ ...base, chainId: 31337n, campaignData })).to.equal(
         '0xecd3fdd97eedc6d320ad104a4a4a7a114022665f3251ccf12fa125b191c20cc1',
       );
     });
 
-    it('matches the chain-facts vector for empty campaignData', () => {
+    it('matches the documented vector for empty campaignData', () => {
       expect(computeCampaignId({ ...base, chainId: 1, campaignData: '0x' })).to.equal(
         '0xdc1e03029cf3185fdc740f108b7288f9392b39b30e3105ae2547112693a91da7',
       );

@@ -3,7 +3,7 @@ import { keccak256, zeroHash } from 'viem';
 import type { Address, Hex } from 'viem';
 import { buildRewardTree, hashLeaf, RewardTreeError, rewardTreeKey, verifyProof } from '../../../domain/rewardTree.js';
 
-// Vectors from chain-facts §2.4.
+// Vectors from docs/contracts.md#reward-tree.
 const token: Address = '0x2222222222222222222222222222222222222222';
 const userA: Address = '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const userB: Address = '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -20,7 +20,7 @@ const vectorLeaves = [
 
 describe('indexer/rewardTree', () => {
   describe('hashLeaf', () => {
-    it('hashes abi.encode(user, token, amount) once (chain-facts §2.4 vectors)', () => {
+    it('hashes abi.encode(user, token, amount) once (documented vectors)', () => {
       expect(hashLeaf(vectorLeaves[0]!)).to.equal(leafA);
       expect(hashLeaf(vectorLeaves[1]!)).to.equal(leafB);
       expect(hashLeaf(vectorLeaves[2]!)).to.equal(leafC);
@@ -32,7 +32,7 @@ describe('indexer/rewardTree', () => {
   });
 
   describe('buildRewardTree', () => {
-    it('reproduces the chain-facts root and both proofs', () => {
+    it('reproduces the documented root and both proofs', () => {
       const tree = buildRewardTree(vectorLeaves);
       expect(tree.root).to.equal(root);
       expect(tree.proofs.get(rewardTreeKey(userB, token))).to.deep.equal([
@@ -115,7 +115,7 @@ describe('indexer/rewardTree', () => {
   });
 
   describe('verifyProof', () => {
-    it('accepts the chain-facts proofs and rejects a wrong amount or proof', () => {
+    it('accepts the documented proofs and rejects a wrong amount or proof', () => {
       expect(verifyProof({ leaf: leafA, proof: [leafC, leafB], root })).to.equal(true);
       const proofB: Hex[] = ['0x307c45ab6530d9f3ace51e7595b537a758cd15c2ccd6a42f0ade16bf9c2534b1'];
       expect(verifyProof({ leaf: leafB, proof: proofB, root })).to.equal(true);

@@ -4,7 +4,7 @@ import { parseRewardTree } from '../../../../indexer/decode/parseRewardTree.js';
 import { verifyRewardTree } from '../../../../indexer/transform/verifyRewardTree.js';
 
 describe('contracts/rewardTrees/buildRewardTreeFile', () => {
-  it('sums breakdowns per entry and computes the chain-facts root, giving a valid, verifiable document', () => {
+  it('sums breakdowns per entry and computes the documented root, giving a valid, verifiable document', () => {
     const token = '0x2222222222222222222222222222222222222222';
     const tree = buildRewardTreeFile({
       chainId: 1,

@@ -10,7 +10,7 @@ type DecodedLog = Parameters<typeof decodeNewCampaign>[1];
 const targetToken: Address = '0x1111111111111111111111111111111111111111';
 const erc20Data = encodeErc20CampaignData({ targetToken });
 
-/** chain-facts §1.10: abi.encode(uint32 computeChainId, bytes inner) ++ 0xc0c0c0c0. */
+/** docs/contracts.md#campaign-data-encodings: abi.encode(uint32 computeChainId, bytes inner) ++ 0xc0c0c0c0. */
 function wrapCrossChain(computeChainId: number, inner: Hex): Hex {
   return `${encodeAbiParameters([{ type: 'uint32' }, { type: 'bytes' }], [computeChainId, inner])}c0c0c0c0`;
 }

@@ -18,7 +18,7 @@ function rawLog(topics: Hex[], data: Hex, logIndex = 3): Log {
 const decoded = (log: Log) => parseEventLogs({ abi: distributorAbi, logs: [log], strict: true })[0]!;
 
 describe('indexer/decode/distributorEvents', () => {
-  it('uses the chain-facts §2.3 topic0 of each indexed event', () => {
+  it('uses the documented topic0 of each indexed event', () => {
     const topic = (name: string) => toEventSelector(distributorAbi.find((e) => e.name === name)!);
     expect(topic('TreeUpdated')).to.equal('0x23aa2e4f757a7bd974085d3e11439a843b137b30905e3ffd51b2097c34aef62e');
     expect(topic('Claimed')).to.equal('0xf7a40077ff7a04c7e61f6f26fb13774259ddf1b6bce9ecf26a8276cdd3992683');

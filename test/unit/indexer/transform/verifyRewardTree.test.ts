@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { RewardTreeFile } from '../../../../indexer/decode/parseRewardTree.js';
 import { verifyRewardTree } from '../../../../indexer/transform/verifyRewardTree.js';
 
-// chain-facts §2.4 vectors.
+// Vectors of docs/contracts.md#reward-tree.
 const ROOT = '0x11fdcd9ebf942d9adcbc959f258b9e7d261b064ba41ce68d3c7ecee547d5f85e';
 const TOKEN = '0x2222222222222222222222222222222222222222';
 const CAMPAIGN_1 = '0x0000000000000000000000000000000000000000000000000000000000000001';
@@ -23,7 +23,7 @@ function vectorTree(): RewardTreeFile {
 }
 
 describe('indexer/transform/verifyRewardTree', () => {
-  it('accepts the chain-facts vector tree against its root 0x11fdcd9e…', () => {
+  it('accepts the documented vector tree against its root 0x11fdcd9e…', () => {
     expect(verifyRewardTree(vectorTree(), ROOT)).to.deep.equal({ ok: true, computedRoot: ROOT, leaves: 3, failed: [], errors: [] });
   });
 

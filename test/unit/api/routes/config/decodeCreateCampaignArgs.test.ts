@@ -21,7 +21,7 @@ const fieldsOf = (fn: () => unknown): string[] => {
 };
 
 describe('decodeCreateCampaignArgs', () => {
-  it('uses the chain-facts selectors', () => {
+  it('uses the documented selectors', () => {
     expect(toFunctionSelector(abi[0])).to.equal(CREATE_CAMPAIGN_SELECTOR).and.equal('0xa63f05ad');
     expect(toFunctionSelector(abi[1])).to.equal(CREATE_CAMPAIGNS_SELECTOR).and.equal('0x4129fe4c');
   });
@@ -51,7 +51,7 @@ describe('decodeCreateCampaignArgs', () => {
 });
 
 describe('describeCampaign', () => {
-  it('predicts the chain-facts §1.3 campaignId vectors (chain 1 and 31337)', () => {
+  it('predicts the documented campaignId vectors (chain 1 and 31337)', () => {
     expect(describeCampaign(tuple, 1, token).campaign.campaignId).to.equal('0x333b5fc48513d5a8c20cd3dc29bcdb344da473474fac39a5d3799eff7f8b4163');
     expect(describeCampaign(tuple, 31337, token).campaign.campaignId).to.equal('0xecd3fdd97eedc6d320ad104a4a4a7a114022665f3251ccf12fa125b191c20cc1');
     expect(describeCampaign({ ...tuple, campaignData: '0x' }, 1, token).campaign.campaignId).to.equal('0xdc1e03029cf3185fdc740f108b7288f9392b39b30e3105ae2547112693a91da7');

@@ -20,7 +20,7 @@ describe('api/routes/campaigns/payload', () => {
     expect(resolveKind('NOPE')).to.equal(null);
   });
 
-  it('encodes campaign data like the shared encoders and predicts the contract\'s campaign id (chain-facts §1.3 vector)', () => {
+  it('encodes campaign data like the shared encoders and predicts the campaign id (documented vector)', () => {
     const { campaigns, errors } = buildCampaigns(body({ ERC20: [{ amount: '10', targetToken: target }] }));
     expect(errors).to.deep.equal([]);
     expect(campaigns[0]!.campaignData).to.equal(encodeErc20CampaignData({ targetToken: target }));
