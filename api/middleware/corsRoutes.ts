@@ -20,8 +20,12 @@ const GUARD_HEADERS = new Map<unknown, string[]>([
   [requireCredentialOrBackOffice, ['authorization', 'x-api-key']],
 ]);
 
-/** Read on every route: the optional API key (rate-limit tier), the request id (requestLog). */
-const EVERY_ROUTE_HEADERS = ['x-api-key', 'x-request-id'];
+/**
+ * Read on every route (authenticate, requestLog): the optional API key (rate-limit tier), the
+ * session as `Authorization: Bearer` (e.g. `showPrivate`; preflights offer it to listed origins
+ * only), the request id.
+ */
+const EVERY_ROUTE_HEADERS = ['authorization', 'x-api-key', 'x-request-id'];
 /** Read on every GET: conditional requests (cacheHeaders). */
 const READ_HEADERS = ['if-none-match', 'if-modified-since'];
 

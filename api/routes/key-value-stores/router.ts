@@ -1,3 +1,4 @@
+import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
@@ -33,6 +34,7 @@ async function listingHeaders(ctx: Context, next: Next): Promise<void> {
   if (Object.keys(fromHeaders).length) ctx.query = { ...ctx.query, ...fromHeaders };
   await next();
 }
+acceptsHeaders(listingHeaders, ['page', 'pageSize', 'value']);
 
 /** Every entry's address and value checked against the store's type; one 400 naming each bad one. */
 function checkEntries(type: repo.StoreRow['type'], entries: EntryInput[], prefix: string): void {
