@@ -278,7 +278,7 @@ function parseCorsOrigins(value: string | undefined): string[] {
     let origin: string | undefined;
     try {
       const url = new URL(item);
-      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.hostname.includes('*')) origin = url.origin;
     } catch { /* reported below */ }
     if (!origin || origin !== item.toLowerCase()) throw new ConfigError(`CORS_ORIGINS: ${JSON.stringify(item)} is not an origin (expected scheme://host[:port], e.g. https://app.example)`);
     return origin;
