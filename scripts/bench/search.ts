@@ -8,7 +8,8 @@
  * slower than the API on filter+bins). Uses its own database (rewards_bench_search) and index
  * prefix (benchsearch), both reset at the start.
  * Options: BENCH_OPPORTUNITIES=200000 BENCH_CAMPAIGNS=1000000 BENCH_REQUESTS=300 BENCH_WARMUP=30 BENCH_SEED=42
- * BENCH_MAX_MEASURE_SECONDS (unset: no cap)
+ * BENCH_MAX_MEASURE_SECONDS (unset: no cap) BENCH_INDEX_PREFIX=benchsearch BENCH_ACCEPT_ENCODING (unset: API answers
+ * uncompressed; `gzip, br`: compressed as a browser gets them)
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -22,11 +23,11 @@ import { startBenchApi } from './apiProcess.js';
 import { envPositiveInt, percentile } from './benchParams.js';
 import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
-import { KINDS, timeRequest, toFilters, type BenchPath, type BenchTargets, type Kind } from './searchQueries.js';
+import { BENCH_ACCEPT_ENCODING, KINDS, timeRequest, toFilters, type BenchPath, type BenchTargets, type Kind } from './searchQueries.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_search';
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
-const PREFIX = 'benchsearch';
+const PREFIX = process.env['BENCH_INDEX_PREFIX'] ?? 'benchsearch';
 const OPPORTUNITIES = envPositiveInt('BENCH_OPPORTUNITIES', 200_000);
 const CAMPAIGNS = envPositiveInt('BENCH_CAMPAIGNS', 1_000_000);
 const REQUESTS = envPositiveInt('BENCH_REQUESTS', 300);
@@ -168,6 +169,7 @@ async function main(): Promise<void> {
     }
     ctx.sort((a, b) => a - b);
 
+    console.log(`\nAPI requests' Accept-Encoding: ${BENCH_ACCEPT_ENCODING ?? '(none: identity)'}`);
     console.log(`\nmeasuring: ${WARMUP} warm-up + ${REQUESTS} measured requests per kind and path, sequential (one in flight), ${KINDS.length} kinds; API and raw ES alternating back to back, then PostgreSQL …`);
     const samples = await measure(targets);
     printResults(samples, ctx);

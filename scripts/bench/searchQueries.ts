@@ -39,10 +39,14 @@ export function toFilters(p: Params): OppFilters {
  * GET over the keep-alive agent, body read; resolves with the time the API says it spent
  * (`Server-Timing: app;dur=`, NaN when absent), rejects on a non-200.
  */
+/** `Accept-Encoding` of API requests (BENCH_ACCEPT_ENCODING, e.g. `gzip, br` as browsers send): unset, answers are not compressed. */
+export const BENCH_ACCEPT_ENCODING = process.env['BENCH_ACCEPT_ENCODING'] || undefined;
+
 function httpGet(t: BenchTargets, path: string, p: Params): Promise<number> {
   const url = `${t.apiUrl}${path}?${new URLSearchParams(p).toString()}`;
+  const headers = BENCH_ACCEPT_ENCODING ? { 'accept-encoding': BENCH_ACCEPT_ENCODING } : {};
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: t.agent }, (res) => {
+    http.get(url, { agent: t.agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       const serverMs = serverTimingMs(res.headers['server-timing']);
       res.on('data', (c: Buffer) => chunks.push(c));
