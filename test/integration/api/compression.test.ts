@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { createApp } from '../../../api/app.js';
 import { createHttpServer } from '../../../api/httpServer.js';
-import { COMPRESSION_THRESHOLD_BYTES } from '../../../api/middleware/compression.js';
+import { BROTLI_QUALITY, COMPRESSION_THRESHOLD_BYTES, GZIP_LEVEL } from '../../../api/middleware/compression.js';
 import { buildWeb } from '../../../web/build.js';
 import { ARTIFACTS_DIR } from '../../helpers/browser.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
@@ -128,7 +128,8 @@ describe('response compression (gzip, brotli) on the demo data', function () {
       .map(([path]) => path.replace(/\{(\w+)\}/g, (_, name: string) => fill[name]!))
       .flatMap((path) => (path === '/v4/opportunities' || path === '/v4/campaigns' || path === '/v4/claims' ? [`${path}?items=100`] : [path]));
     paths.push(`/v4/users/${RECIPIENT}/rewards?chainId=31337`);
-    const rows: { path: string; identity: number; gzip: number; br: number }[] = [];
+    const rows: { path: string; identity: number; gzip: number; br: number; gzipMs?: number; brMs?: number }[] = [];
+    const bodies = new Map<string, Buffer>();
     for (const path of [...new Set(paths)]) {
       const identity = await rawGet(base, path);
       if (identity.status !== 200) continue;
@@ -138,13 +139,21 @@ describe('response compression (gzip, brotli) on the demo data', function () {
       if (stable) expect(decode(br!).equals(identity.bytes), path).to.equal(true);
       else expect(() => JSON.parse(decode(br!).toString()), path).not.to.throw();
       rows.push({ path, identity: identity.bytes.length, gzip: gzip!.bytes.length, br: br!.bytes.length });
+      bodies.set(path, identity.bytes);
     }
     rows.sort((a, b) => b.identity - a.identity);
     const largest = rows.slice(0, 5);
     expect(largest).to.have.length(5);
     for (const row of largest) expect(row.br, row.path).to.be.below(row.identity / 3);
+    // CPU per response at the middleware's settings (median of 15, this process, same zlib).
+    const median = (f: () => void) => Array.from({ length: 15 }, () => { const t0 = performance.now(); f(); return performance.now() - t0; }).sort((a, b) => a - b)[7]!;
+    for (const row of largest) {
+      const body = bodies.get(row.path)!;
+      row.brMs = median(() => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }));
+      row.gzipMs = median(() => gzipSync(body, { level: GZIP_LEVEL }));
+    }
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     writeFileSync(join(ARTIFACTS_DIR, 'compression.json'), JSON.stringify(rows, null, 2));
-    console.log(largest.map((r) => `      ${r.path}: ${r.identity} B → gzip ${r.gzip} B (−${(100 - (100 * r.gzip) / r.identity).toFixed(0)} %), br ${r.br} B (−${(100 - (100 * r.br) / r.identity).toFixed(0)} %)`).join('\n'));
+    console.log(largest.map((r) => `      ${r.path}: ${r.identity} B → gzip ${r.gzip} B (−${(100 - (100 * r.gzip) / r.identity).toFixed(0)} %), br ${r.br} B (−${(100 - (100 * r.br) / r.identity).toFixed(0)} %); CPU br ${r.brMs!.toFixed(2)} ms, gzip ${r.gzipMs!.toFixed(2)} ms`).join('\n'));
   });
 });
