@@ -1,4 +1,3 @@
-import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
@@ -7,6 +6,7 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireApiKey, requireBackOffice, requireCredential, requireCredentialOrBackOffice } from '../../middleware/auth.js';
+import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 import { validate } from '../../validate.js';
 import { canonicalKeyOf, canRead, canWriteEntry, ownerOfCaller } from './access.js';
 import * as repo from './repo.js';
