@@ -3,6 +3,8 @@ import { describeError } from '../internal/errors.js';
 import type { ApiDeps } from './deps.js';
 import { bodyParser } from './middleware/bodyParser.js';
 import { cacheHeaders } from './middleware/cacheHeaders.js';
+import { compression } from './middleware/compression.js';
+import { cors } from './middleware/cors.js';
 import { errorHandler } from './middleware/errorHandler.js';
 import { authenticate } from './middleware/auth.js';
 import { rateLimit, type RateLimits } from './middleware/rateLimit.js';
@@ -24,19 +26,23 @@ export function createApp(deps: ApiDeps): Koa {
   const routes = createRoutes(deps);
   app.use(requestLog(deps.logger));
   app.use(errorHandler);
+  const pageRouters = [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })];
+  // Before authenticate and the rate limit: preflights are answered without touching PostgreSQL.
+  app.use(cors({ allowedOrigins: deps.config.corsOrigins ?? [], routers: () => [routes, ...pageRouters] }));
   const identity = identityOf(deps);
   app.use(authenticate({ jwtSecret: deps.config.jwtSecret, backOfficeToken: deps.config.backOfficeToken, lookup: identity.lookup, usage: identity.usage }));
   // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
   // limits, so suites firing many requests per second are not throttled.
   const rateLimits: RateLimits | undefined = deps.config.rateLimits;
   if (rateLimits || deps.config.env !== 'test') app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits }));
+  app.use(compression());
   app.use(cacheHeaders());
   app.use(bodyParser());
   app.use(routes.routes());
   app.use(routes.allowedMethods({ throw: true }));
   // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (for
   // scrapers, at the root), the pages and the explorers.
-  for (const router of [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })]) {
+  for (const router of pageRouters) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));
   }

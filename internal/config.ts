@@ -34,6 +34,8 @@ export type Config = {
   ratchet: { benchmarkRateUrl?: string };
   /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
   schedules: Record<string, string>;
+  /** Browser origins (`scheme://host[:port]`) allowed to call credentialed routes (CORS_ORIGINS); public reads answer any origin. */
+  corsOrigins: string[];
 };
 
 type Env = Record<string, string | undefined>;
@@ -138,6 +140,7 @@ const envSchema = {
     REWARD_TREE_SOURCE: { type: 'string', minLength: 1 },
     BENCHMARK_RATE_URL: { type: 'string', pattern: '^https?://' },
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
+    CORS_ORIGINS: { type: 'string' },
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
   },
 } as const;
@@ -191,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
+    corsOrigins: parseCorsOrigins(v['CORS_ORIGINS']),
     schedules: Object.fromEntries(
       Object.entries(raw)
         .map(([key, value]) => [/^JOB_([A-Z0-9_]+)_CRON$/.exec(key)?.[1]?.toLowerCase(), String(value)] as const)
@@ -231,6 +235,23 @@ function parseRateLimits(value: string): { anonymous: number; tiers: number[] } 
   const [anonymous, ...tiers] = value.split(',').map(Number);
   if ([anonymous!, ...tiers].some((n) => n < 1 || n > MAX_RATE_LIMIT)) throw new ConfigError(`RATE_LIMITS: every limit must be between 1 and ${MAX_RATE_LIMIT} requests per second (got ${value})`);
   return { anonymous: anonymous!, tiers };
+}
+
+/**
+ * `CORS_ORIGINS`: comma-separated browser origins, each exactly `http(s)://host[:port]` (no path,
+ * no trailing slash, no wildcard: credentialed answers name one origin), lower-cased as browsers send them.
+ */
+function parseCorsOrigins(value: string | undefined): string[] {
+  const items = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return [...new Set(items.map((item) => {
+    let origin: string | undefined;
+    try {
+      const url = new URL(item);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.hostname.includes('*')) origin = url.origin;
+    } catch { /* reported below */ }
+    if (!origin || origin !== item.toLowerCase()) throw new ConfigError(`CORS_ORIGINS: ${JSON.stringify(item)} is not an origin (expected scheme://host[:port], e.g. https://app.example)`);
+    return origin;
+  }))];
 }
 
 /**

@@ -31,7 +31,7 @@ function serializeOnce(ctx: Context): void {
  */
 export function cacheHeaders() {
   const conditionalGet = conditional();
-  const tag = etag();
+  const tag = etag({ weak: true });
   return async (ctx: Context, next: Next): Promise<void> => {
     await conditionalGet(ctx, async () => {
       await tag(ctx, async () => {

@@ -8,7 +8,9 @@
  * slower than the API on filter+bins). Uses its own database (rewards_bench_search) and index
  * prefix (benchsearch), both reset at the start.
  * Options: BENCH_OPPORTUNITIES=200000 BENCH_CAMPAIGNS=1000000 BENCH_REQUESTS=300 BENCH_WARMUP=30 BENCH_SEED=42
- * BENCH_MAX_MEASURE_SECONDS (unset: no cap)
+ * BENCH_MAX_MEASURE_SECONDS (unset: no cap) BENCH_INDEX_PREFIX=benchsearch BENCH_ACCEPT_ENCODING (e.g. `gzip, br`: the
+ * API is also measured with that header, answers compressed as a browser gets them, interleaved with the
+ * identity requests and raw ES in the same rounds; unset: identity only)
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -22,11 +24,11 @@ import { startBenchApi } from './apiProcess.js';
 import { envPositiveInt, percentile } from './benchParams.js';
 import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
-import { KINDS, timeRequest, toFilters, type BenchPath, type BenchTargets, type Kind } from './searchQueries.js';
+import { BENCH_ACCEPT_ENCODING, KINDS, timeRequest, toFilters, type BenchPath, type BenchTargets, type Kind } from './searchQueries.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_search';
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
-const PREFIX = 'benchsearch';
+const PREFIX = process.env['BENCH_INDEX_PREFIX'] ?? 'benchsearch';
 const OPPORTUNITIES = envPositiveInt('BENCH_OPPORTUNITIES', 200_000);
 const CAMPAIGNS = envPositiveInt('BENCH_CAMPAIGNS', 1_000_000);
 const REQUESTS = envPositiveInt('BENCH_REQUESTS', 300);
@@ -36,6 +38,8 @@ const SEED = envPositiveInt('BENCH_SEED', 42);
 const MAX_MEASURE_SECONDS = process.env['BENCH_MAX_MEASURE_SECONDS'] ? envPositiveInt('BENCH_MAX_MEASURE_SECONDS', 1) : Infinity;
 const TIMEOUT_MS = 30_000;
 const PATHS: readonly BenchPath[] = ['api', 'es', 'pg'];
+/** Paths of the first phase: the API (also compressed, with BENCH_ACCEPT_ENCODING) and raw Elasticsearch. */
+const PHASE_ONE: BenchPath[] = BENCH_ACCEPT_ENCODING ? ['api', 'apiEncoded', 'es'] : ['api', 'es'];
 type Path = BenchPath;
 
 /** Indexes a fair PostgreSQL competitor would add for these queries (bench database only). */
@@ -64,10 +68,10 @@ type Samples = Record<Path | 'apiServer', number[]>;
  * API's, which crosses two processes. Within a phase every path meets the same steady traffic.
  */
 async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
-  const samples = new Map(KINDS.map((k) => [k.name, { api: [] as number[], es: [] as number[], pg: [] as number[], apiServer: [] as number[] }]));
+  const samples = new Map(KINDS.map((k) => [k.name, { api: [] as number[], apiEncoded: [] as number[], es: [] as number[], pg: [] as number[], apiServer: [] as number[] }]));
   let jitter = 0;
   let m0 = performance.now();
-  for (const [label, paths] of [['API and raw ES', ['api', 'es']], ['PostgreSQL', ['pg']]] as [string, Path[]][]) {
+  for (const [label, paths] of [['API and raw ES', PHASE_ONE], ['PostgreSQL', ['pg']]] as [string, Path[]][]) {
     const t0 = performance.now();
     for (let round = -WARMUP; round < REQUESTS; round++) {
       if (round === 0) m0 = performance.now();
@@ -77,13 +81,14 @@ async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
       }
       for (const kind of KINDS) {
         // Strictly alternating (API, ES, API, ES … or ES, API, ES, API …): each path waits the same one request of the other between two of its own.
-        const order = (round + WARMUP) % 2 === 0 ? paths : [...paths].reverse();
+        // With three paths (API identity, API compressed, ES), each round starts with the next one.
+        const order = paths.length === 3 ? [...paths.slice((round + WARMUP) % 3), ...paths.slice(0, (round + WARMUP) % 3)] : (round + WARMUP) % 2 === 0 ? paths : [...paths].reverse();
         for (const path of order) {
           // Every request gets its own jitter, so no two share a body (no request-cache hit).
           const { elapsed, serverMs } = await timeRequest(t, kind, path, kind.params(++jitter));
           if (round < 0) continue;
           samples.get(kind.name)![path].push(elapsed);
-          if (serverMs !== undefined && Number.isFinite(serverMs)) samples.get(kind.name)!.apiServer.push(serverMs);
+          if (path === 'api' && serverMs !== undefined && Number.isFinite(serverMs)) samples.get(kind.name)!.apiServer.push(serverMs);
         }
       }
       if ((round + WARMUP) % 10 === 0) {
@@ -168,6 +173,7 @@ async function main(): Promise<void> {
     }
     ctx.sort((a, b) => a - b);
 
+    console.log(`\nAPI requests' Accept-Encoding: ${BENCH_ACCEPT_ENCODING ?? '(none: identity)'}`);
     console.log(`\nmeasuring: ${WARMUP} warm-up + ${REQUESTS} measured requests per kind and path, sequential (one in flight), ${KINDS.length} kinds; API and raw ES alternating back to back, then PostgreSQL …`);
     const samples = await measure(targets);
     printResults(samples, ctx);
@@ -185,7 +191,7 @@ function printResults(samples: Map<string, Samples>, ctx: number[]): void {
     const s = samples.get(kind.name)!;
     const p50 = {} as Record<Path | 'apiServer', number>;
     const p99 = {} as Record<Path | 'apiServer', number>;
-    for (const path of [...PATHS, 'apiServer'] as const) {
+    for (const path of [...PATHS, 'apiEncoded', 'apiServer'] as const) {
       const sorted = [...s[path]].sort((a, b) => a - b);
       p50[path] = sorted.length ? percentile(sorted, 50) : NaN;
       p99[path] = sorted.length ? percentile(sorted, 99) : NaN;
@@ -214,6 +220,11 @@ function printResults(samples: Map<string, Samples>, ctx: number[]): void {
   const pgApi = fb.map((r) => r.p50.pg / r.p50.api);
   const apiEsAll = geomean(apiEs);
   console.log(`\nAPI / raw ES at p50: geometric mean ${apiEsAll.toFixed(2)}× (per kind ${Math.min(...apiEs).toFixed(2)}–${Math.max(...apiEs).toFixed(2)}×); target ≤ 1.3×: ${apiEsAll <= 1.3 ? 'MET' : 'NOT MET'}${apiEs.every((x) => x <= 1.3) ? ' (every kind)' : ` (${apiEs.filter((x) => x > 1.3).length}/${apiEs.length} kinds above 1.3×)`}`);
+  if (BENCH_ACCEPT_ENCODING) {
+    const encodedEs = rows.map((r) => r.p50.apiEncoded / r.p50.es);
+    const encodedApi = rows.map((r) => r.p50.apiEncoded / r.p50.api);
+    console.log(`API with Accept-Encoding: ${BENCH_ACCEPT_ENCODING} / raw ES at p50: geometric mean ${geomean(encodedEs).toFixed(2)}× (per kind ${Math.min(...encodedEs).toFixed(2)}–${Math.max(...encodedEs).toFixed(2)}×); compressed / identity API p50: ${geomean(encodedApi).toFixed(3)}× (per kind ${rows.map((r, i) => `${r.kind.name.split(' ')[0]} ${encodedApi[i]!.toFixed(2)}`).join(', ')})`);
+  }
   console.log(`PostgreSQL / API at p50 on filter+bins: geometric mean ${geomean(pgApi).toFixed(1)}× (per kind ${Math.min(...pgApi).toFixed(1)}–${Math.max(...pgApi).toFixed(1)}×); target ≥ 5×: ${pgApi.every((x) => x >= 5) ? 'MET (every kind)' : geomean(pgApi) >= 5 ? `MET on the mean, ${pgApi.filter((x) => x < 5).length} kind(s) below 5×` : 'NOT MET'}`);
   console.log(`load avg at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (another process busy on the machine makes the figures noisy)`);
 }

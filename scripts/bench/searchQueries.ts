@@ -39,10 +39,17 @@ export function toFilters(p: Params): OppFilters {
  * GET over the keep-alive agent, body read; resolves with the time the API says it spent
  * (`Server-Timing: app;dur=`, NaN when absent), rejects on a non-200.
  */
-function httpGet(t: BenchTargets, path: string, p: Params): Promise<number> {
+/**
+ * `Accept-Encoding` of the `apiEncoded` path (BENCH_ACCEPT_ENCODING, e.g. `gzip, br` as browsers
+ * send): the same API requests, answered compressed. The `api` path sends none (identity).
+ */
+export const BENCH_ACCEPT_ENCODING = process.env['BENCH_ACCEPT_ENCODING'] || undefined;
+
+function httpGet(t: BenchTargets, path: string, p: Params, acceptEncoding?: string): Promise<number> {
   const url = `${t.apiUrl}${path}?${new URLSearchParams(p).toString()}`;
+  const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: t.agent }, (res) => {
+    http.get(url, { agent: t.agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       const serverMs = serverTimingMs(res.headers['server-timing']);
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -52,8 +59,8 @@ function httpGet(t: BenchTargets, path: string, p: Params): Promise<number> {
   });
 }
 
-/** The three ways a request of the mix is served. */
-export type BenchPath = 'api' | 'es' | 'pg';
+/** The ways a request of the mix is served (`apiEncoded`: through the API with BENCH_ACCEPT_ENCODING). */
+export type BenchPath = 'api' | 'apiEncoded' | 'es' | 'pg';
 
 /**
  * One request of `kind` with `params` through `path`, timed (ms). Through the API, also the time
@@ -62,8 +69,8 @@ export type BenchPath = 'api' | 'es' | 'pg';
 export async function timeRequest(t: BenchTargets, kind: Kind, path: BenchPath, params: Params): Promise<{ elapsed: number; serverMs?: number }> {
   const t0 = performance.now();
   const now = Math.floor(Date.now() / 1000);
-  if (path === 'api') {
-    const serverMs = await httpGet(t, kind.path, params);
+  if (path === 'api' || path === 'apiEncoded') {
+    const serverMs = await httpGet(t, kind.path, params, path === 'apiEncoded' ? BENCH_ACCEPT_ENCODING : undefined);
     return { elapsed: performance.now() - t0, serverMs };
   }
   if (path === 'es') await kind.es(t, toFilters(params), now);

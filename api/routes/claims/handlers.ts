@@ -16,8 +16,20 @@ export function listClaimsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ListClaimsQuery;
     const chainIds = q.chainIds ? resolveChainIds(deps, 'chainIds', q.chainIds) : q.chainId !== undefined ? [q.chainId] : undefined;
-    ctx.body = (await listClaims(deps.pg, { ...q, chainIds })).map(serializeClaim);
+    const rows = await listClaims(deps.pg, { ...q, chainIds });
+    setLastModified(ctx, rows);
+    ctx.body = rows.map(serializeClaim);
   };
+}
+
+/**
+ * `Last-Modified`: the block time of the newest claim answered (lists are newest first, so a new
+ * claim moves a newer one into every page). The weak ETag stays the exact validator: a client
+ * sending both gets a 304 only when both match.
+ */
+function setLastModified(ctx: Context, rows: { timestamp: string }[]): void {
+  const newest = rows.reduce((max, r) => Math.max(max, Number(r.timestamp)), 0);
+  if (newest > 0) ctx.lastModified = new Date(newest * 1000);
 }
 
 /** GET /v4/claims/history/{address}: that address's claims on the given (default: all) chains. */
@@ -25,7 +37,9 @@ export function claimsHistoryHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ChainIdsQuery;
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
-    ctx.body = (await listClaims(deps.pg, { chainIds, recipient: (ctx.state.params as HistoryParams).address, page: q.page, items: q.items })).map(serializeClaim);
+    const rows = await listClaims(deps.pg, { chainIds, recipient: (ctx.state.params as HistoryParams).address, page: q.page, items: q.items });
+    setLastModified(ctx, rows);
+    ctx.body = rows.map(serializeClaim);
   };
 }
 

@@ -6,6 +6,7 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
+import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 import { validate } from '../../validate.js';
 import { listOperations, loadAccount, moveCredits, setMaxNegativeBalance, type CreditOperationRow } from './repo.js';
 
@@ -61,7 +62,7 @@ function decimalOf(value: number, field: string): string {
  */
 export function creditsRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();
-  const move = (type: 'ADD' | 'SUBTRACT') => async (ctx: Context) => {
+  const move = (type: 'ADD' | 'SUBTRACT') => acceptsHeaders(async (ctx: Context) => {
     const body = ctx.state['body'] as MoveBody;
     const idempotencyKey = body.idempotencyKey ?? (ctx.get('idempotency-key') || undefined);
     if (idempotencyKey && idempotencyKey.length > 128) throw new ValidationError([{ field: 'Idempotency-Key', message: 'must be at most 128 characters' }]);
@@ -76,7 +77,7 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
     }
     if (result.replayed) ctx.set('idempotent-replayed', 'true');
     ctx.body = { creatorId: body.creatorId, amount: Number(result.balance) };
-  };
+  }, ['idempotency-key']);
 
   router.get('/credits/pricing', describe({ summary: 'Credit price list', response: obj(Object.fromEntries(Object.keys(CREDIT_PRICING).map((k) => [k, num]))) }), validate({ query: none }), (ctx) => void (ctx.body = CREDIT_PRICING));
   router.post('/credits', describe({ summary: 'Add credits to a creator (back office; idempotent with Idempotency-Key)', response: balanceSchema, errors: [404, 409] }), requireBackOffice, validate({ body: moveBody }), move('ADD'));

@@ -6,6 +6,7 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireApiKey, requireBackOffice, requireCredential, requireCredentialOrBackOffice } from '../../middleware/auth.js';
+import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 import { validate } from '../../validate.js';
 import { canonicalKeyOf, canRead, canWriteEntry, ownerOfCaller } from './access.js';
 import * as repo from './repo.js';
@@ -33,6 +34,7 @@ async function listingHeaders(ctx: Context, next: Next): Promise<void> {
   if (Object.keys(fromHeaders).length) ctx.query = { ...ctx.query, ...fromHeaders };
   await next();
 }
+acceptsHeaders(listingHeaders, ['page', 'pageSize', 'value']);
 
 /** Every entry's address and value checked against the store's type; one 400 naming each bad one. */
 function checkEntries(type: repo.StoreRow['type'], entries: EntryInput[], prefix: string): void {
