@@ -10,7 +10,12 @@ export type RunJobResult = { status: 'success'; runId: number; result: JobResult
 export type RunJobOptions = {
   /** Run even when the job is paused (an operator's `jobs/cli.ts run <job>`). */
   force?: boolean;
+  /** What started the run, recorded in job_runs.trigger (default: its schedule). */
+  trigger?: RunTrigger;
 };
+
+/** What started a run: the scheduler, an operator through the API (ops page), the command line, a backfill. */
+export type RunTrigger = 'schedule' | 'manual' | 'cli' | 'backfill';
 
 /**
  * Runs one job once: takes the job's Postgres advisory lock on a dedicated connection (a second
@@ -21,7 +26,7 @@ export type RunJobOptions = {
  * a run already in progress when the job was paused finishes normally.
  * @throws the job's error after recording it.
  */
-export async function runJob(job: Job, deps: JobDeps, { force = false }: RunJobOptions = {}): Promise<RunJobResult> {
+export async function runJob(job: Job, deps: JobDeps, { force = false, trigger = 'schedule' }: RunJobOptions = {}): Promise<RunJobResult> {
   const logger = deps.logger.child({ job: job.name });
   if (!force && (await isJobPaused(deps.pg, job.name))) {
     logger.debug({ msg: 'job skipped: paused' });
@@ -41,7 +46,7 @@ export async function runJob(job: Job, deps: JobDeps, { force = false }: RunJobO
       [job.name],
     );
     const started = Date.now();
-    const { rows } = await deps.pg.query<{ id: string }>(`INSERT INTO job_runs (job, status) VALUES ($1, 'running') RETURNING id`, [job.name]);
+    const { rows } = await deps.pg.query<{ id: string }>(`INSERT INTO job_runs (job, status, trigger) VALUES ($1, 'running', $2) RETURNING id`, [job.name, trigger]);
     const runId = Number(rows[0]!.id);
     logger.debug({ msg: 'job started', run_id: runId });
     try {

@@ -1,3 +1,4 @@
+import { axisTicks } from './axisTicks.js';
 import { formatCompact } from './format.js';
 
 export type HistogramBin = { min: number; max: number; count: number };
@@ -14,12 +15,6 @@ export type HistogramProps = {
   loading?: boolean;
 };
 
-/** Pure: the edges labelled under the axis (between bars), thinned to at most `most` labels: `{ at: 0..1, value }`. */
-export function axisTicks(bins: HistogramBin[], most = 5): { at: number; value: number }[] {
-  const inner = bins.slice(1).map((b, i) => ({ at: (i + 1) / bins.length, value: b.min }));
-  const step = Math.max(1, Math.ceil(inner.length / most));
-  return inner.filter((_, i) => i % step === 0);
-}
 
 /** Pure: a bin's label; the first bin is open below and the last open above (API bins). */
 export function binLabel(bins: HistogramBin[], index: number, format: (v: number) => string): string {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { axisTicks } from '../../../../web/shared/Histogram.js';
+import { axisTicks } from '../../../../web/shared/axisTicks.js';
 
-describe('web/shared/Histogram axisTicks', () => {
+describe('web/shared/axisTicks', () => {
   const bins = (edges: number[]) => edges.slice(0, -1).map((min, i) => ({ min, max: edges[i + 1]!, count: 1 }));
 
   it('labels the edges between bars at their position', () => {
