@@ -8,7 +8,7 @@ export function Notices({ problems, kind, onReset, resetAll, testId }: {
 }) {
   if (!problems.length) return null;
   return (
-    <div class={`notice ${kind}`} role={kind === 'error' ? 'alert' : 'status'} data-testid={testId}>
+    <div class={`filter-notice ${kind}`} role={kind === 'error' ? 'alert' : 'status'} data-testid={testId}>
       <ul>
         {problems.map((p) => (
           <li key={p.keys.join()}>

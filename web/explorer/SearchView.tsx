@@ -61,7 +61,7 @@ export function SearchView({ state, navigate, chains, protocols }: SearchViewPro
       <section class="results" aria-live="polite" aria-busy={stale} data-testid="results" data-view={view.dataKey ?? ''} data-ready={String(!stale && !!data && chains.length > 0)}>
         <Notices problems={addressProblems} kind="warning" onReset={reset} resetAll="Remove them from the address" testId="address-problems" />
         {rangeProblems(state).map((p) => (
-          <div class="notice warning" role="status" data-testid="range-problem" key={p.metric}>
+          <div class="filter-notice warning" role="status" data-testid="range-problem" key={p.metric}>
             {p.message} <button type="button" class="link" onClick={() => swap(p.metric)}>Swap minimum and maximum</button> <button type="button" class="link" onClick={() => reset(p.keys)}>Clear this range</button>
           </div>
         ))}

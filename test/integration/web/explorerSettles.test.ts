@@ -53,6 +53,26 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     return ready ? performance.now() : false;
   }, viewPart, { polling: 'raf', timeout: 15_000 }).then((h) => h.jsonValue() as Promise<number>);
 
+  /**
+   * Words under `selector` that the layout breaks across lines. A word has no spaces and a hyphen ends
+   * it (a line may break after "rate-" as in print, never inside "success"). Each word's rendered
+   * boxes are measured: more than one line top means it was split.
+   */
+  const brokenWords = (selector: string) => page.evaluate((sel) => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.querySelector(sel)!, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of (node.textContent ?? '').matchAll(/[^\s-]+-?/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index!);
+        range.setEnd(node, m.index! + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) out.push(m[0]);
+      }
+    }
+    return out;
+  }, selector);
+
   before(async function () {
     demo = await createReferenceDemo();
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
@@ -92,6 +112,12 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     for (let i = 0; i < 3; i++) {
       await page.goto(`${base}/`);
       loads.push(await settledAt('"sort"'));
+      if (i === 0) {
+        // Where the first (cold) load's time goes: document, scripts, API calls (start → end, ms from navigation start).
+        const entries = await page.evaluate(() => [performance.getEntriesByType('navigation')[0]!, ...performance.getEntriesByType('resource')]
+          .map((e) => `${new URL(e.name).pathname.replace(/^\/assets\/.*/, '/assets/…')} ${e.startTime.toFixed(0)}→${(e.startTime + e.duration).toFixed(0)}`));
+        console.log(`      first load: ${entries.join(', ')}`);
+      }
       const change = page.evaluate(() => { (document.querySelector('[data-testid=filter-action] input[value=POOL]') as HTMLInputElement).click(); return performance.now(); });
       const [clickedAt, settled] = await Promise.all([change, settledAt('"action":"POOL"')]);
       changes.push(settled - clickedAt);
@@ -102,6 +128,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     console.log(`      time to settled filter change (ms, from the click): ${changes.map((t) => t.toFixed(0)).join(', ')} (median ${median(changes).toFixed(0)})`);
     const apiCalls = statuses.filter((s) => new URL(s.url).pathname.startsWith('/v4/'));
     expect(apiCalls.length, 'per round: chains, protocols, then two requests per view (list, summary)').to.equal(3 * (2 + 2 + 2));
+    expect(await brokenWords('[data-testid=opportunity-list]'), 'words broken across lines in the opportunity table at 1280 px').to.deep.equal([]);
     await screenshot(page, 'explorer-settled');
   });
 
@@ -261,22 +288,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await eventually(() => prices.locator('[data-testid=run-trigger]').first().textContent(), 'manual', 'the manual run is marked');
     await page.getByTestId('job-campaigns').getByRole('button', { name: 'Run now' }).click();
     await eventually(() => page.getByTestId('job-campaigns').locator('[data-testid=run-trigger]').first().textContent(), 'manual', 'campaigns run marked');
-    const broken = await page.evaluate(() => {
-      const out: string[] = [];
-      const walker = document.createTreeWalker(document.querySelector('.jobs')!, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent ?? '';
-        // A word: no spaces, and a hyphen ends it (a line may break after "rate-" as in print, never inside "success").
-        for (const m of text.matchAll(/[^\s-]+-?/g)) {
-          const range = document.createRange();
-          range.setStart(node, m.index!);
-          range.setEnd(node, m.index! + m[0].length);
-          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-          if (lines.size > 1) out.push(m[0]);
-        }
-      }
-      return out;
-    });
+    const broken = await brokenWords('.jobs');
     expect(broken, 'words broken across lines at 1366 px').to.deep.equal([]);
     const headers = await page.locator('table.runs th').allTextContents();
     expect(headers).to.include.members(['Status', 'Duration']);
