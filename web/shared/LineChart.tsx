@@ -43,8 +43,8 @@ export function LineChart({ title, points, formatValue = formatCompact, testId, 
           <line class="axis-line" x1={PAD.left} y1={H - PAD.bottom} x2={W - PAD.right} y2={H - PAD.bottom} />
           <text x={PAD.left - 6} y={PAD.top + 10} text-anchor="end">{formatValue(Math.max(...values))}</text>
           <text x={PAD.left - 6} y={H - PAD.bottom} text-anchor="end">{formatValue(Math.min(0, ...values))}</text>
-          <text x={PAD.left} y={H - 8}>{day(sorted[0]!.t)}</text>
-          <text x={W - PAD.right} y={H - 8} text-anchor="end">{day(sorted[sorted.length - 1]!.t)}</text>
+          <text x={PAD.left} y={H - 8}>{day(Math.min(sorted[0]!.t, marker?.t ?? Infinity))}</text>
+          <text x={W - PAD.right} y={H - 8} text-anchor="end">{day(Math.max(sorted[sorted.length - 1]!.t, marker?.t ?? -Infinity))}</text>
           {markerX !== null && <><line class="marker" data-testid={`${testId}-marker`} x1={markerX} y1={PAD.top} x2={markerX} y2={H - PAD.bottom} /><text class="marker-label" x={markerX + 4} y={PAD.top + 22}>{marker!.label}</text></>}
           <text class="axis-label" x={(PAD.left + W - PAD.right) / 2} y={H - 8} text-anchor="middle">time (UTC)</text>
           <polyline class="series" points={xy.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ')} />
