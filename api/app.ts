@@ -18,7 +18,10 @@ import { metricsRouter } from './routes/metrics/router.js';
 
 /** Builds the Koa application; never listens (api/server.ts does, tests use app.callback()). */
 export function createApp(deps: ApiDeps): Koa {
-  const app = new Koa({ proxy: false });
+  // Behind TRUST_PROXY_HOPS reverse proxies, the client IP (rate limits, logs) is the entry the
+  // outermost trusted one appended to X-Forwarded-For; entries further left are the client's own say.
+  const hops = deps.config.trustProxyHops ?? 0;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true;
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
     deps.logger.error({ msg: 'request failed', request_id: ctx?.state?.requestId, method: ctx?.method, path: ctx?.path, err: describeError(error), stack: (error as Error)?.stack });

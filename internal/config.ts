@@ -28,6 +28,10 @@ export type Config = {
   rewardTrees: { source?: string };
   /** Requests per second per caller: without a key, then per API key tier 0, 1, 2 (unset: the middleware's defaults). */
   rateLimits?: { anonymous: number; tiers: number[] };
+  /** Jobs this process's scheduler runs (SCHEDULER_JOBS); absent: every job. */
+  schedulerJobs?: string[];
+  /** Reverse proxies in front of the API whose X-Forwarded-For entries are trusted (0: none; the client IP is the socket's). */
+  trustProxyHops?: number;
   /** How long the retention job keeps job runs. */
   retention: { jobRunsDays: number };
   /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
@@ -142,6 +146,8 @@ const envSchema = {
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
     CORS_ORIGINS: { type: 'string' },
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
+    TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
+    SCHEDULER_JOBS: { type: 'string', pattern: '^[a-z][a-z-]*(,[a-z][a-z-]*)*$' },
   },
 } as const;
 
@@ -192,6 +198,8 @@ export function loadConfig(env: Env = process.env): Config {
     prices: { apiUrl: v['PRICE_API_URL'], apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'], maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'] },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
     retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
+    ...(v['TRUST_PROXY_HOPS'] ? { trustProxyHops: v['TRUST_PROXY_HOPS'] } : {}),
+    ...(v['SCHEDULER_JOBS'] ? { schedulerJobs: String(v['SCHEDULER_JOBS']).split(',') } : {}),
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
     corsOrigins: parseCorsOrigins(v['CORS_ORIGINS']),

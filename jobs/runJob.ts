@@ -1,6 +1,6 @@
 import { describeError } from '../internal/errors.js';
 import { isJobPaused } from './control/jobState.js';
-import type { Job, JobDeps, RunJobResult } from './control/types.js';
+import type { Job, JobDeps, RunJobResult, RunTrigger } from './control/types.js';
 
 /** Namespace of our advisory locks (first key of the two-key form), so they never clash with others. */
 export const JOB_LOCK_NAMESPACE = 0x6a6f62; // "job"
@@ -8,6 +8,8 @@ export const JOB_LOCK_NAMESPACE = 0x6a6f62; // "job"
 export type RunJobOptions = {
   /** Run even when the job is paused (an operator's `jobs/cli.ts run <job>`). */
   force?: boolean;
+  /** What started the run, recorded in job_runs.trigger (default: its schedule). */
+  trigger?: RunTrigger;
 };
 
 /**
@@ -19,7 +21,7 @@ export type RunJobOptions = {
  * a run already in progress when the job was paused finishes normally.
  * @throws the job's error after recording it.
  */
-export async function runJob(job: Job, deps: JobDeps, { force = false }: RunJobOptions = {}): Promise<RunJobResult> {
+export async function runJob(job: Job, deps: JobDeps, { force = false, trigger = 'schedule' }: RunJobOptions = {}): Promise<RunJobResult> {
   const logger = deps.logger.child({ job: job.name });
   if (!force && (await isJobPaused(deps.pg, job.name))) {
     logger.debug({ msg: 'job skipped: paused' });
@@ -39,7 +41,7 @@ export async function runJob(job: Job, deps: JobDeps, { force = false }: RunJobO
       [job.name],
     );
     const started = Date.now();
-    const { rows } = await deps.pg.query<{ id: string }>(`INSERT INTO job_runs (job, status) VALUES ($1, 'running') RETURNING id`, [job.name]);
+    const { rows } = await deps.pg.query<{ id: string }>(`INSERT INTO job_runs (job, status, trigger) VALUES ($1, 'running', $2) RETURNING id`, [job.name, trigger]);
     const runId = Number(rows[0]!.id);
     logger.debug({ msg: 'job started', run_id: runId });
     try {
@@ -78,4 +80,5 @@ export async function lastRuns(deps: Pick<JobDeps, 'pg'>): Promise<(LastRun & { 
   );
   return rows.map((r) => ({ job: r.job, status: r.status, startedAt: r.started_at, finishedAt: r.finished_at, error: r.error, counts: r.counts, lastSuccessAt: r.last_success_at }));
 }
+
 

@@ -116,6 +116,14 @@ export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000
   };
 }
 
+/** The jobs named in SCHEDULER_JOBS (every job when unset), in pipeline order; an unknown name stops startup naming it. */
+export function jobSet(names: readonly string[] | undefined): readonly Job[] {
+  if (!names) return JOBS;
+  const unknown = names.filter((n) => !JOBS.some((j) => j.name === n));
+  if (unknown.length) throw new Error(`SCHEDULER_JOBS names unknown jobs: ${unknown.join(', ')} (jobs: ${JOBS.map((j) => j.name).join(', ')})`);
+  return JOBS.filter((j) => names.includes(j.name));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { loadConfig } = await import('../internal/config.js');
   const { createLogger } = await import('../internal/logger.js');
@@ -130,7 +138,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const es = createEsClient({ node: config.esUrl, requestTimeoutMs: config.esRequestTimeoutMs });
   await ensureIndices({ es, prefix: config.esIndexPrefix, logger });
   await es.close();
-  const scheduler = startScheduler({ config, logger });
+  const scheduler = startScheduler({ config, logger, jobs: jobSet(config.schedulerJobs) });
   await scheduler.ready;
   const shutdown = async (signal: string) => {
     logger.info({ msg: 'scheduler stopping', signal });

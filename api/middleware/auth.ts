@@ -101,12 +101,13 @@ export async function requireCredential(ctx: AuthContext, next: Next): Promise<v
 
 /**
  * Route guard: the back-office credential (header `authorization`) is required. No credential or a
- * bad one is 401; a valid wallet session or API key that is not back office is 403.
+ * bad one is 401 (saying "required" or "refused"); a valid wallet session or API key that is not back office is 403.
  */
 export async function requireBackOffice(ctx: AuthContext, next: Next): Promise<void> {
   if (!ctx.state.backOffice) {
     if (ctx.state.auth) throw new AppError(403, 'FORBIDDEN', 'This route is restricted to the back office');
-    throw new AppError(401, 'UNAUTHORIZED', 'The back-office credential is required in the authorization header');
+    const sent = (ctx.get('authorization') ?? '').replace(/^Bearer\s+/i, '').trim() !== '';
+    throw new AppError(401, 'UNAUTHORIZED', sent ? 'The back-office credential in the authorization header was refused' : 'The back-office credential is required in the authorization header');
   }
   await next();
 }

@@ -16,9 +16,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({ anonymous: 10, ti
 
 /**
  * Paths never limited: probes and scraping must work under any load; the explorer and operations
- * pages and their hashed assets are static files (their API calls are limited like anyone's).
+ * pages, their hashed assets and the favicon are static files (their API calls are limited like anyone's).
  */
-const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$|ops$|assets\/|$)/;
+const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$|ops$|assets\/|favicon\.ico$|$)/;
 
 export type RateLimitParams = { pool: PgPool; logger: Logger; limits?: RateLimits };
 

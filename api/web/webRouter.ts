@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AppError } from '../errors.js';
+import { faviconIco } from './favicon.js';
+
+const FAVICON = faviconIco();
 
 /** Built pages (web/build.ts, run at install time by scripts/ensureDeps.sh). */
 export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -27,6 +30,7 @@ async function readBuilt(path: string): Promise<Buffer | null> {
  * The explorer at `/` and the operations page at `/ops` (HTML revalidated on every load:
  * `no-cache` + ETag), and their assets at `/assets/<hashed name>` (`immutable`, one year). Both pages
  * read only the public API. Without a build, pages answer 503 naming the build command.
+ * `/favicon.ico` (built in code) is there for every page that asks, GraphiQL and /docs included.
  */
 export function webRouter({ distDir = DEFAULT_WEB_DIST }: { distDir?: string } = {}): Router {
   const router = new Router();
@@ -39,6 +43,11 @@ export function webRouter({ distDir = DEFAULT_WEB_DIST }: { distDir?: string } =
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = html;
   };
+  router.get('/favicon.ico', (ctx) => {
+    ctx.set('cache-control', 'public, max-age=86400');
+    ctx.type = 'image/x-icon';
+    ctx.body = FAVICON;
+  });
   router.get('/', page('index.html'));
   router.get('/ops', page('ops.html'));
   router.get('/assets/:file', async (ctx) => {

@@ -111,7 +111,7 @@ async function runUntilCaughtUp(ctx: CommandContext, jobs: Job[], chainId: numbe
     let idle = 0;
     for (let cursor = await cursorOf(job.name); cursor < target;) {
       if (ctx.deps.signal.aborted) throw new Error('backfill aborted');
-      const result = await withPolling(() => runJob(job, ctx.deps, { force: true }), async () => bar.update(index * span + doneOf(await cursorOf(job.name))));
+      const result = await withPolling(() => runJob(job, ctx.deps, { force: true, trigger: 'backfill' }), async () => bar.update(index * span + doneOf(await cursorOf(job.name))));
       if (result.status === 'skipped') await sleep(1000); // another process runs it; its cursor still moves
       const next = await cursorOf(job.name);
       idle = next > cursor ? 0 : idle + 1;

@@ -1,10 +1,12 @@
 import { findJob, JOBS } from '../registry.js';
 import { runJob } from '../runJob.js';
+import { formatRun } from './formatRun.js';
 import { UsageError, type Command } from './types.js';
 
 /**
  * `run <job|all> [--force]`: runs one job once now, even when paused (the operator asked for it);
- * `all` runs every job in pipeline order and skips paused ones unless `--force`.
+ * `all` runs every job in pipeline order and skips paused ones unless `--force`. Prints each run:
+ * status, duration, counts and ranges (a failure is recorded, printed by the CLI and exits 1).
  */
 export const runCommand: Command = {
   usage: 'run <job|all> [--force]',
@@ -15,8 +17,8 @@ export const runCommand: Command = {
     const jobs = name === 'all' ? JOBS : [findJob(name) ?? unknownJob(name)];
     const force = name !== 'all' || args.includes('--force');
     for (const job of jobs) {
-      const result = await runJob(job, ctx.deps, { force });
-      if (result.status === 'skipped') ctx.out(`${job.name}: skipped (${result.reason})`);
+      const result = await runJob(job, ctx.deps, { force, trigger: 'cli' });
+      ctx.out(formatRun(job.name, result));
     }
     return 0;
   },

@@ -10,6 +10,8 @@ export type RecentRun = {
   ranges: unknown[];
   counts: Record<string, number>;
   error: string | null;
+  /** What started it (job_runs.trigger); null for runs recorded before it was. */
+  trigger: string | null;
 };
 
 /**
@@ -17,8 +19,8 @@ export type RecentRun = {
  * Tables: job_runs (index job, started_at).
  */
 export async function loadRecentRuns(pg: PgPool, names: readonly string[], limit: number): Promise<Map<string, RecentRun[]>> {
-  const { rows } = await pg.query<{ job: string; id: string; status: string; started_at: Date; finished_at: Date | null; ranges: unknown[]; counts: Record<string, number>; error: string | null }>(
-    `SELECT j.job, r.id, r.status, r.started_at, r.finished_at, r.ranges, r.counts, r.error
+  const { rows } = await pg.query<{ job: string; id: string; status: string; started_at: Date; finished_at: Date | null; ranges: unknown[]; counts: Record<string, number>; error: string | null; trigger: string | null }>(
+    `SELECT j.job, r.id, r.status, r.started_at, r.finished_at, r.ranges, r.counts, r.error, r.trigger
      FROM unnest($1::text[]) AS j(job)
      CROSS JOIN LATERAL (SELECT * FROM job_runs x WHERE x.job = j.job ORDER BY x.started_at DESC LIMIT $2) r
      ORDER BY j.job, r.started_at DESC`,
@@ -29,7 +31,7 @@ export async function loadRecentRuns(pg: PgPool, names: readonly string[], limit
     out.get(r.job)!.push({
       id: Number(r.id), status: r.status, startedAt: r.started_at, finishedAt: r.finished_at,
       durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null,
-      ranges: r.ranges, counts: r.counts, error: r.error,
+      ranges: r.ranges, counts: r.counts, error: r.error, trigger: r.trigger,
     });
   }
   return out;

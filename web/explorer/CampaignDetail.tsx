@@ -4,14 +4,14 @@ import { LineChart } from '../shared/LineChart.js';
 import { useApi } from '../shared/useApi.js';
 import { campaignStatusAt } from './history.js';
 import { Link } from './Link.js';
-import type { DetailProps } from './OpportunityDetail.js';
+import { chainName, type DetailProps } from './OpportunityDetail.js';
 import type { Campaign, CampaignMetrics, LinkedCampaign } from './types.js';
 
 type Loaded = { campaign: Campaign; linked: LinkedCampaign[]; metrics: CampaignMetrics };
 
-async function loadCampaign(id: string): Promise<Loaded> {
+async function loadCampaign(id: string, signal: AbortSignal): Promise<Loaded> {
   const path = `/v4/campaigns/${encodeURIComponent(id)}`;
-  const [campaign, linked, metrics] = await Promise.all([apiGet<Campaign>(path), apiGet<LinkedCampaign[]>(`${path}/linked`), apiGet<CampaignMetrics>(`${path}/metrics`)]);
+  const [campaign, linked, metrics] = await Promise.all([apiGet<Campaign>(path, {}, { signal }), apiGet<LinkedCampaign[]>(`${path}/linked`, {}, { signal }), apiGet<CampaignMetrics>(`${path}/metrics`, {}, { signal })]);
   return { campaign, linked, metrics };
 }
 
@@ -22,15 +22,16 @@ function paramValue(value: unknown): string {
 }
 
 /** One campaign: parameters, status, the parent/sub-campaign tree and its metrics. */
-export function CampaignDetail({ state, navigate }: DetailProps) {
+export function CampaignDetail({ state, navigate, chains }: DetailProps) {
   const id = state.campaign!;
-  const { data, error } = useApi(id, () => loadCampaign(id));
+  const { data, error } = useApi(id, (signal) => loadCampaign(id, signal));
   const back = { ...state, campaign: undefined };
   if (error) return <section><Link to={back} navigate={navigate}>← Back to the list</Link><p class="error" role="alert">{error.message}</p></section>;
   if (!data) return <p aria-busy="true">Loading…</p>;
   const { campaign: c, linked, metrics } = data;
   const status = campaignStatusAt(Number(c.startTimestamp), Number(c.endTimestamp), Date.now() / 1000);
   const minDepth = Math.min(0, ...linked.map((l) => l.depth));
+  const start = { t: Number(c.startTimestamp), label: 'campaign starts' };
   return (
     <article class="detail" data-testid="campaign-detail">
       <Link to={back} navigate={navigate}>← Back to the list</Link>
@@ -40,7 +41,7 @@ export function CampaignDetail({ state, navigate }: DetailProps) {
         <div><dt>Type</dt><dd>{c.type}{c.subType === null ? '' : ` / ${c.subType}`}</dd></div>
         <div><dt>Reward</dt><dd>{formatAmount(c.amount, c.rewardToken.decimals)} {c.rewardToken.symbol}</dd></div>
         <div><dt>Distribution</dt><dd>{c.distributionType}</dd></div>
-        <div><dt>Chains</dt><dd>compute {c.computeChainId}, distribution {c.distributionChainId}</dd></div>
+        <div><dt>Chains</dt><dd data-testid="campaign-chains">{c.computeChainId === c.distributionChainId ? `${chainName(chains, c.computeChainId)} (computed and distributed)` : `computed on ${chainName(chains, c.computeChainId)}, distributed on ${chainName(chains, c.distributionChainId)}`}</dd></div>
         <div><dt>Start</dt><dd>{formatTime(c.startTimestamp)}</dd></div>
         <div><dt>End</dt><dd>{formatTime(c.endTimestamp)}</dd></div>
         <div><dt>Creator</dt><dd class="mono">{c.creatorAddress}</dd></div>
@@ -65,9 +66,9 @@ export function CampaignDetail({ state, navigate }: DetailProps) {
       </ul>
       <h3>Metrics</h3>
       <div class="charts">
-        <LineChart testId="campaign-apr" title="APR (%)" points={metrics.aprRecords.map((r) => ({ t: Number(r.timestamp), v: r.apr }))} formatValue={formatPercent} />
-        <LineChart testId="campaign-tvl" title="TVL (USD)" points={metrics.tvlRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))} formatValue={formatUsd} />
-        <LineChart testId="campaign-daily-rewards" title="Daily rewards (USD)" points={metrics.dailyRewardsRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))} formatValue={formatUsd} />
+        <LineChart testId="campaign-apr" title="APR (%)" note="the campaign's APR records (/campaigns/{id}/metrics)" marker={start} points={metrics.aprRecords.map((r) => ({ t: Number(r.timestamp), v: r.apr }))} formatValue={formatPercent} />
+        <LineChart testId="campaign-tvl" title="TVL (USD)" note="the campaign's TVL records" marker={start} points={metrics.tvlRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))} formatValue={formatUsd} />
+        <LineChart testId="campaign-daily-rewards" title="Daily rewards (USD per day)" note="the campaign's daily-rewards records, as the API serves them" marker={start} points={metrics.dailyRewardsRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))} formatValue={formatUsd} />
       </div>
     </article>
   );

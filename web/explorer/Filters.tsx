@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { SearchField } from './SearchField.js';
 import { PAGE_SIZES, SORTS, toggleListValue, withFilters, type ExplorerState, type FilterKey } from './state.js';
 import type { Chain, Protocol } from './types.js';
 
@@ -56,8 +57,8 @@ export function Filters({ state, chains, protocols, onChange }: FiltersProps) {
   const hasFilter = Object.keys(state.filters).length > 0;
   return (
     <form class="filters" role="search" aria-label="Opportunity filters" onSubmit={(e) => e.preventDefault()}>
-      <Field label="Search" name="search" state={state} onChange={onChange} />
-      <Field label="Tokens (symbols, comma-separated)" name="tokens" state={state} onChange={onChange} />
+      <SearchField label="Search" name="search" value={state.filters.search ?? ''} onApply={(v) => onChange(withFilters(state, { search: v }))} />
+      <SearchField label="Tokens (symbols, comma-separated)" name="tokens" value={state.filters.tokens ?? ''} onApply={(v) => onChange(withFilters(state, { tokens: v }))} />
       <CheckGroup legend="Chains" name="chainId" options={chains.map((c) => ({ value: String(c.id), label: c.name }))} state={state} onChange={onChange} />
       <CheckGroup legend="Actions" name="action" options={ACTIONS.map((a) => ({ value: a, label: a.toLowerCase() }))} state={state} onChange={onChange} />
       <CheckGroup legend="Status" name="status" options={STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))} state={state} onChange={onChange} />

@@ -5,41 +5,53 @@ import { useApi } from '../shared/useApi.js';
 import { campaignStatusAt, sumSeriesByBucket } from './history.js';
 import { Link } from './Link.js';
 import { GRAINS, type ExplorerState, type Grain } from './state.js';
-import type { Campaign, CampaignMetrics, Opportunity } from './types.js';
+import type { Campaign, CampaignMetrics, Chain, Opportunity } from './types.js';
 
-export type DetailProps = { state: ExplorerState; navigate: (next: ExplorerState) => void };
+export type DetailProps = { state: ExplorerState; navigate: (next: ExplorerState) => void; chains: Chain[] };
 
-type History = { apr: { t: number; v: number }[]; tvl: { t: number; v: number }[]; dailyRewards: { t: number; v: number }[] };
+type Series = { t: number; v: number }[];
+
+/** Pure: a chain's name from /v4/chains (the id when unknown). */
+export function chainName(chains: readonly Chain[], id: number): string {
+  return chains.find((c) => c.id === id)?.name ?? `chain ${id}`;
+}
 
 const RECORDS_ITEMS = 100;
 /** Campaigns whose metrics make the daily-rewards history (latest starts first), to bound the calls. */
 const HISTORY_CAMPAIGNS = 20;
 
-async function loadHistory(id: string, campaigns: Campaign[], grain: Grain): Promise<History> {
+/** The opportunity's own APR and TVL records (two requests: the first charts come at once). */
+async function loadHistory(id: string, grain: Grain, signal: AbortSignal): Promise<{ apr: Series; tvl: Series }> {
   const q = { grain, items: RECORDS_ITEMS };
-  const [apr, tvl, metrics] = await Promise.all([
-    apiGet<{ timestamp: string; apr: number }[]>(`/v4/opportunities/${id}/apr-records`, q),
-    apiGet<{ timestamp: string; tvl: number }[]>(`/v4/opportunities/${id}/tvl-records`, q),
-    Promise.all([...campaigns].sort((a, b) => Number(b.startTimestamp) - Number(a.startTimestamp)).slice(0, HISTORY_CAMPAIGNS).map((c) => apiGet<CampaignMetrics>(`/v4/campaigns/${c.id}/metrics`))),
+  const [apr, tvl] = await Promise.all([
+    apiGet<{ timestamp: string; apr: number }[]>(`/v4/opportunities/${id}/apr-records`, q, { signal }),
+    apiGet<{ timestamp: string; tvl: number }[]>(`/v4/opportunities/${id}/tvl-records`, q, { signal }),
   ]);
-  return {
-    apr: apr.map((r) => ({ t: Number(r.timestamp), v: r.apr })),
-    tvl: tvl.map((r) => ({ t: Number(r.timestamp), v: r.tvl })),
-    dailyRewards: sumSeriesByBucket(metrics.map((m) => m.dailyRewardsRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))), grain),
-  };
+  return { apr: apr.map((r) => ({ t: Number(r.timestamp), v: r.apr })), tvl: tvl.map((r) => ({ t: Number(r.timestamp), v: r.tvl })) };
 }
 
+/** The daily-rewards history: one metrics request per campaign (the latest HISTORY_CAMPAIGNS), summed per bucket; loaded after the charts above. */
+async function loadDailyRewards(campaigns: Campaign[], grain: Grain, signal: AbortSignal): Promise<Series> {
+  const metrics = await Promise.all(latestCampaigns(campaigns).map((c) => apiGet<CampaignMetrics>(`/v4/campaigns/${c.id}/metrics`, {}, { signal })));
+  return sumSeriesByBucket(metrics.map((m) => m.dailyRewardsRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))), grain);
+}
+
+const latestCampaigns = (campaigns: Campaign[]) => [...campaigns].sort((a, b) => Number(b.startTimestamp) - Number(a.startTimestamp)).slice(0, HISTORY_CAMPAIGNS);
+
 /** One opportunity: tokens, protocol, campaigns with reward tokens and amounts, and its history at a chosen grain. */
-export function OpportunityDetail({ state, navigate }: DetailProps) {
+export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
   const id = state.opportunity!;
-  const opp = useApi(id, () => apiGet<Opportunity & { campaigns: Campaign[] }>(`/v4/opportunities/${encodeURIComponent(id)}/campaigns`));
+  const opp = useApi(id, (signal) => apiGet<Opportunity & { campaigns: Campaign[] }>(`/v4/opportunities/${encodeURIComponent(id)}/campaigns`, {}, { signal }));
   const campaigns = opp.data?.campaigns ?? [];
-  const history = useApi(opp.data ? `${id}:${state.grain}` : null, () => loadHistory(opp.data!.id, campaigns, state.grain));
+  const history = useApi(opp.data ? `${id}:${state.grain}` : null, (signal) => loadHistory(opp.data!.id, state.grain, signal));
+  const daily = useApi(opp.data && history.dataKey === `${id}:${state.grain}` ? `${id}:${state.grain}` : null, (signal) => loadDailyRewards(campaigns, state.grain, signal));
   const back = { ...state, opportunity: undefined };
   if (opp.error) return <section><Link to={back} navigate={navigate}>← Back to the list</Link><p class="error" role="alert">{opp.error.message}</p></section>;
   if (!opp.data) return <p aria-busy="true">Loading…</p>;
   const o = opp.data;
   const now = Date.now() / 1000;
+  const firstStart = Math.min(...campaigns.map((c) => Number(c.startTimestamp)).filter(Number.isFinite));
+  const marker = Number.isFinite(firstStart) ? { t: firstStart, label: campaigns.length > 1 ? 'first campaign starts' : 'campaign starts' } : undefined;
   const rows = campaigns.map((c) => ({ c, status: campaignStatusAt(Number(c.startTimestamp), Number(c.endTimestamp), now) }))
     .sort((a, b) => Number(a.status !== 'LIVE') - Number(b.status !== 'LIVE'));
   return (
@@ -47,13 +59,13 @@ export function OpportunityDetail({ state, navigate }: DetailProps) {
       <Link to={back} navigate={navigate}>← Back to the list</Link>
       <h2>{o.name} <span class={`badge ${o.status.toLowerCase()}`}>{o.status}</span></h2>
       <dl class="facts">
-        <div><dt>Chain</dt><dd>{o.chain?.name ?? o.chainId}</dd></div>
+        <div><dt>Chain</dt><dd>{o.chain?.name ?? chainName(chains, o.chainId)}</dd></div>
         <div><dt>Action</dt><dd>{o.action}</dd></div>
         <div><dt>Type</dt><dd>{o.type}</dd></div>
         <div><dt>Protocol</dt><dd>{o.protocol?.name ?? (o.mainProtocol || '–')}</dd></div>
         <div><dt>TVL</dt><dd>{formatUsd(o.tvl)}</dd></div>
         <div><dt>APR</dt><dd>{formatPercent(o.apr)}</dd></div>
-        <div><dt>Daily rewards</dt><dd>{formatUsd(o.dailyRewards)}</dd></div>
+        <div><dt>Daily rewards (now)</dt><dd>{formatUsd(o.dailyRewards)}</dd></div>
         <div><dt>Identifier</dt><dd class="mono">{o.identifier}</dd></div>
       </dl>
       <h3>Tokens</h3>
@@ -85,11 +97,15 @@ export function OpportunityDetail({ state, navigate }: DetailProps) {
         <button type="button" onClick={() => void downloadCsv(`/v4/opportunities/${o.id}/apr-records?grain=${state.grain}&items=${RECORDS_ITEMS}`, `apr-${o.id}-${state.grain}.csv`)}>APR CSV</button>
         <button type="button" onClick={() => void downloadCsv(`/v4/opportunities/${o.id}/tvl-records?grain=${state.grain}&items=${RECORDS_ITEMS}`, `tvl-${o.id}-${state.grain}.csv`)}>TVL CSV</button>
       </div>
-      {history.error && <p class="error" role="alert">{history.error.message}</p>}
+      {(history.error ?? daily.error) && <p class="error" role="alert">The history could not be loaded: {(history.error ?? daily.error)!.message}</p>}
       <div class="charts">
-        <LineChart testId="history-apr" title={`APR (%) by ${state.grain}`} points={history.data?.apr ?? []} formatValue={formatPercent} />
-        <LineChart testId="history-tvl" title={`TVL (USD) by ${state.grain}`} points={history.data?.tvl ?? []} formatValue={formatUsd} />
-        <LineChart testId="history-daily-rewards" title={`Daily rewards (USD) by ${state.grain}`} points={history.data?.dailyRewards ?? []} formatValue={formatUsd} />
+        <LineChart testId="history-apr" title={`APR (%), average per ${state.grain}`} note="the opportunity's APR records (/apr-records)" marker={marker} loading={history.loading}
+          points={history.dataKey === `${id}:${state.grain}` ? history.data?.apr ?? [] : []} formatValue={formatPercent} />
+        <LineChart testId="history-tvl" title={`TVL (USD), average per ${state.grain}`} note="the opportunity's TVL records (/tvl-records)" marker={marker} loading={history.loading}
+          points={history.dataKey === `${id}:${state.grain}` ? history.data?.tvl ?? [] : []} formatValue={formatUsd} />
+        <LineChart testId="history-daily-rewards" title={`Daily rewards (USD per day), average per ${state.grain}`} marker={marker} loading={daily.loading || !daily.data}
+          note={`sum of the daily-rewards records of ${campaigns.length > HISTORY_CAMPAIGNS ? `the ${HISTORY_CAMPAIGNS} latest` : `its ${campaigns.length}`} campaign${campaigns.length === 1 ? '' : 's'} (/campaigns/{id}/metrics), as the API serves them; the header shows today's figure`}
+          points={daily.dataKey === `${id}:${state.grain}` ? daily.data ?? [] : []} formatValue={formatUsd} />
       </div>
     </article>
   );

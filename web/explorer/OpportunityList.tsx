@@ -10,7 +10,7 @@ export function OpportunityList({ state, navigate, opportunities, loading, total
   const pages = total === null ? null : Math.max(1, Math.ceil(total / state.items));
   return (
     <section aria-label="Opportunities">
-      <table class="opportunities" data-testid="opportunity-list">
+      <div class="table-scroll"><table class="opportunities" data-testid="opportunity-list">
         <thead>
           <tr><th scope="col">Opportunity</th><th scope="col">Chain</th><th scope="col">Action</th><th scope="col">Protocol</th><th scope="col">Tokens</th>
             <th scope="col" class="num">TVL</th><th scope="col" class="num">APR</th><th scope="col" class="num">Daily rewards</th><th scope="col">Status</th></tr>
@@ -30,7 +30,7 @@ export function OpportunityList({ state, navigate, opportunities, loading, total
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       {!loading && opportunities.length === 0 && <p class="muted" data-testid="empty">No opportunity matches this filter.</p>}
       <nav class="pager" aria-label="Pages">
         <button type="button" disabled={state.page === 0} onClick={() => navigate({ ...state, page: state.page - 1 })}>Previous</button>

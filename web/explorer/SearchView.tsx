@@ -1,66 +1,88 @@
-import { useState } from 'preact/hooks';
-import { apiGet } from '../shared/api.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, apiGet } from '../shared/api.js';
 import { formatCompact, formatPercent, formatUsd } from '../shared/format.js';
 import { Histogram, type HistogramBin } from '../shared/Histogram.js';
 import { useApi } from '../shared/useApi.js';
+import { apiFieldProblems, filterProblems, rangeProblems } from './filterProblems.js';
 import { Filters } from './Filters.js';
+import { Notices } from './Notices.js';
 import { OpportunityList } from './OpportunityList.js';
-import { filterQuery, listQuery, narrowToBin, type ExplorerState, type RangeMetric } from './state.js';
+import { filterQuery, listQuery, narrowToBin, type ExplorerState, type FilterKey, type RangeMetric } from './state.js';
 import type { Chain, Opportunity, Protocol } from './types.js';
 
-export type SearchViewProps = { state: ExplorerState; navigate: (next: ExplorerState) => void; chains: Chain[]; protocols: Protocol[] };
+export type SearchViewProps = { state: ExplorerState; navigate: (next: ExplorerState, options?: { replace?: boolean }) => void; chains: Chain[]; protocols: Protocol[] };
 
-type Totals = { count: number; tvl: string; dailyRewards: string; minApr: string | null; maxApr: string | null };
-type Bins = Record<'apr' | 'tvl' | 'dailyRewards', HistogramBin[]>;
+/** GET /v4/opportunities/summary: totals and the three distributions of one filter. */
+type Summary = { count: number; tvl: string | null; dailyRewards: string | null; minApr: string | null; maxApr: string | null; bins: Record<'apr' | 'tvl' | 'dailyRewards', HistogramBin[]> };
+/** Everything the results show, for one state: never parts of two. */
+type View = { list: Opportunity[]; summary: Summary; state: ExplorerState };
 
 const O = '/v4/opportunities';
 
-/** Totals of the current filter from the count and aggregate endpoints. */
-async function loadTotals(query: Record<string, string>): Promise<Totals> {
-  const [count, tvl, daily, min, max] = await Promise.all([
-    apiGet<number>(`${O}/count`, query), apiGet<{ sum: string }>(`${O}/aggregate/tvl`, query), apiGet<{ sum: string }>(`${O}/aggregate/dailyRewards`, query),
-    apiGet<{ min: string | null }>(`${O}/aggregate/min/apr`, query), apiGet<{ max: string | null }>(`${O}/aggregate/max/apr`, query),
-  ]);
-  return { count, tvl: tvl.sum, dailyRewards: daily.sum, minApr: min.min, maxApr: max.max };
-}
-
-async function loadBins(query: Record<string, string>): Promise<Bins> {
-  const [apr, tvl, dailyRewards] = await Promise.all(['apr', 'tvl', 'daily-rewards'].map((m) => apiGet<{ data: HistogramBin[] }>(`${O}/bins/${m}`, query)));
-  return { apr: apr!.data, tvl: tvl!.data, dailyRewards: dailyRewards!.data };
+/** The list and the summary of a state: two requests, shown together when both have answered. */
+function loadView(state: ExplorerState, signal: AbortSignal): Promise<View> {
+  return Promise.all([apiGet<Opportunity[]>(O, listQuery(state), { signal }), apiGet<Summary>(`${O}/summary`, filterQuery(state), { signal })])
+    .then(([list, summary]) => ({ list, summary, state }));
 }
 
 /** The search page: filters, totals, the three histograms and the paged list, all for the URL's filter. */
 export function SearchView({ state, navigate, chains, protocols }: SearchViewProps) {
   // Filters start folded on a phone's width so the results come first.
   const [wide] = useState(() => !matchMedia('(max-width: 760px)').matches);
-  const fq = filterQuery(state);
-  const filterKey = JSON.stringify(fq);
-  const lq = listQuery(state);
-  const list = useApi(JSON.stringify(lq), () => apiGet<Opportunity[]>(O, lq));
-  const totals = useApi(filterKey, () => loadTotals(fq));
-  const bins = useApi(filterKey, () => loadBins(fq));
-  const narrow = (metric: RangeMetric, data: HistogramBin[]) => (i: number) => navigate(narrowToBin(state, metric, data, i));
-  const error = list.error ?? totals.error ?? bins.error;
+  const key = JSON.stringify(listQuery(state));
+  const view = useApi(key, (signal) => loadView(state, signal));
+  const data = view.data;
+  const pages = data ? Math.max(1, Math.ceil(data.summary.count / state.items)) : null;
+  // ?page=99 of a two-page result: the last page instead, in place of this history entry.
+  useEffect(() => {
+    if (view.dataKey === key && pages !== null && state.page >= pages) navigate({ ...state, page: pages - 1 }, { replace: true });
+  }, [view.dataKey, key, pages]);
+  const addressProblems = useMemo(() => filterProblems(location.search), [location.search]);
+  const reset = (keys: string[]) => {
+    const filters = { ...state.filters };
+    for (const k of keys) delete filters[k as FilterKey];
+    const defaults = { sort: 'lastCampaignCreatedAt', order: 'desc', items: 20, grain: 'day' } as const;
+    navigate({ ...state, ...Object.fromEntries(keys.filter((k) => k in defaults).map((k) => [k, defaults[k as keyof typeof defaults]])), filters, page: 0 }, { replace: true });
+  };
+  const swap = (metric: RangeMetric) => navigate({ ...state, page: 0, filters: { ...state.filters, [`minimum${metric}`]: state.filters[`maximum${metric}`], [`maximum${metric}`]: state.filters[`minimum${metric}`] } });
+  const refused = view.error instanceof ApiError && view.error.status === 400 ? apiFieldProblems(view.error.errors) : [];
+  const narrow = (metric: RangeMetric, bins: HistogramBin[]) => (i: number) => navigate(narrowToBin(data?.state ?? state, metric, bins, i));
+  const clamping = pages !== null && data!.state.page >= pages;
+  const stale = view.loading || view.dataKey !== key || clamping;
+  const s = data?.summary;
+  /** The state the shown data belongs to (the filter panel already shows the requested one). */
+  const shown = data?.state ?? state;
   return (
     <div class="search-layout">
       <details class="filters-panel" open={wide}>
         <summary>Filters</summary>
         <Filters state={state} chains={chains} protocols={protocols} onChange={navigate} />
       </details>
-      <section class="results" aria-live="polite" aria-busy={list.loading || totals.loading || bins.loading}>
-        {error && <p class="error" role="alert">{error.message}</p>}
-        <dl class="totals" data-testid="totals">
-          <div><dt>Opportunities</dt><dd data-testid="total-count">{totals.data ? totals.data.count : '…'}</dd></div>
-          <div><dt>Total TVL</dt><dd data-testid="total-tvl" data-value={totals.data?.tvl}>{totals.data ? formatUsd(totals.data.tvl) : '…'}</dd></div>
-          <div><dt>Daily rewards</dt><dd data-testid="total-daily-rewards" data-value={totals.data?.dailyRewards}>{totals.data ? formatUsd(totals.data.dailyRewards) : '…'}</dd></div>
-          <div><dt>APR range</dt><dd data-testid="apr-range">{totals.data ? `${formatPercent(totals.data.minApr)} – ${formatPercent(totals.data.maxApr)}` : '…'}</dd></div>
-        </dl>
-        <div class="histograms">
-          <Histogram testId="bins-apr" title="APR (%)" bins={bins.data?.apr ?? []} formatEdge={(v) => `${formatCompact(v)}%`} onSelect={bins.data && narrow('Apr', bins.data.apr)} />
-          <Histogram testId="bins-tvl" title="TVL (USD)" bins={bins.data?.tvl ?? []} formatEdge={(v) => `$${formatCompact(v)}`} onSelect={bins.data && narrow('Tvl', bins.data.tvl)} />
-          <Histogram testId="bins-daily-rewards" title="Daily rewards (USD)" bins={bins.data?.dailyRewards ?? []} formatEdge={(v) => `$${formatCompact(v)}`} onSelect={bins.data && narrow('DailyRewards', bins.data.dailyRewards)} />
-        </div>
-        <OpportunityList state={state} navigate={navigate} opportunities={list.data ?? []} loading={list.loading} total={totals.data?.count ?? null} />
+      <section class="results" aria-live="polite" aria-busy={stale} data-testid="results" data-view={view.dataKey ?? ''} data-ready={String(!stale && !!data && chains.length > 0)}>
+        <Notices problems={addressProblems} kind="warning" onReset={reset} resetAll="Remove them from the address" testId="address-problems" />
+        {rangeProblems(state).map((p) => (
+          <div class="filter-notice warning" role="status" data-testid="range-problem" key={p.metric}>
+            {p.message} <button type="button" class="link" onClick={() => swap(p.metric)}>Swap minimum and maximum</button> <button type="button" class="link" onClick={() => reset(p.keys)}>Clear this range</button>
+          </div>
+        ))}
+        {refused.length > 0 ? <Notices problems={refused} kind="error" onReset={reset} testId="refused-filter" />
+          : view.error && <p class="error" role="alert">The opportunities could not be loaded: {view.error.message}. <button type="button" class="link" onClick={() => navigate({ ...state })}>Retry</button></p>}
+        {!view.error && (
+          <div class={stale && data ? 'settling' : ''}>
+            <dl class="totals" data-testid="totals">
+              <div><dt>Opportunities</dt><dd data-testid="total-count">{s ? s.count : '…'}</dd></div>
+              <div><dt>Total TVL</dt><dd data-testid="total-tvl" data-value={s?.tvl}>{s ? formatUsd(s.tvl) : '…'}</dd></div>
+              <div><dt>Daily rewards</dt><dd data-testid="total-daily-rewards" data-value={s?.dailyRewards}>{s ? formatUsd(s.dailyRewards) : '…'}</dd></div>
+              <div><dt>APR range</dt><dd data-testid="apr-range">{s ? `${formatPercent(s.minApr)} – ${formatPercent(s.maxApr)}` : '…'}</dd></div>
+            </dl>
+            <div class="histograms">
+              <Histogram testId="bins-apr" title="APR (%)" bins={s?.bins.apr ?? []} loading={!s} formatEdge={(v) => `${formatCompact(v)}%`} onSelect={s && narrow('Apr', s.bins.apr)} />
+              <Histogram testId="bins-tvl" title="TVL (USD)" bins={s?.bins.tvl ?? []} loading={!s} formatEdge={(v) => `$${formatCompact(v)}`} onSelect={s && narrow('Tvl', s.bins.tvl)} />
+              <Histogram testId="bins-daily-rewards" title="Daily rewards (USD)" bins={s?.bins.dailyRewards ?? []} loading={!s} formatEdge={(v) => `$${formatCompact(v)}`} onSelect={s && narrow('DailyRewards', s.bins.dailyRewards)} />
+            </div>
+            <OpportunityList state={shown} navigate={navigate} opportunities={clamping ? [] : data?.list ?? []} loading={!data || clamping} total={s?.count ?? null} />
+          </div>
+        )}
       </section>
     </div>
   );

@@ -27,6 +27,20 @@ export type ExplorerState = {
 
 export const DEFAULT_STATE: ExplorerState = { filters: {}, sort: 'lastCampaignCreatedAt', order: 'desc', page: 0, items: 20, grain: 'day' };
 
+/** Values each list filter accepts (the API's OPP-FILTERS enums; chain ids are whole numbers). */
+export const LIST_FILTER_VALUES: Partial<Record<(typeof LIST_FILTER_KEYS)[number], readonly string[]>> = {
+  action: ['POOL', 'HOLD', 'LEND', 'BORROW', 'DROP', 'LONG', 'SHORT', 'SWAP', 'STAKE', 'INVALID'],
+  status: ['LIVE', 'SOON', 'PAST'],
+  tokenTypes: ['TOKEN', 'PRETGE', 'POINT'],
+};
+
+/** Pure: whether one value of a comma-list filter is one the API accepts. */
+export function isValidListValue(key: (typeof LIST_FILTER_KEYS)[number], value: string): boolean {
+  if (key === 'chainId') return /^\d{1,10}$/.test(value) && Number(value) <= 2147483647;
+  const allowed = LIST_FILTER_VALUES[key];
+  return allowed ? allowed.includes(value) : value.length > 0;
+}
+
 const oneOf = <T extends string>(values: readonly T[], value: string | null, fallback: T): T => (value !== null && (values as readonly string[]).includes(value) ? (value as T) : fallback);
 const nonNegativeInt = (value: string | null, fallback: number) => (value !== null && /^\d{1,7}$/.test(value) ? Number(value) : fallback);
 
@@ -38,6 +52,11 @@ export function parseState(search: string): ExplorerState {
     const value = q.get(key)?.trim();
     if (!value) continue;
     if ((RANGE_FILTER_KEYS as readonly string[]).includes(key) && !Number.isFinite(Number(value))) continue;
+    if ((LIST_FILTER_KEYS as readonly string[]).includes(key)) {
+      const valid = value.split(',').map((v) => v.trim()).filter((v) => isValidListValue(key as (typeof LIST_FILTER_KEYS)[number], v));
+      if (valid.length) filters[key] = valid.join(',');
+      continue;
+    }
     filters[key] = value;
   }
   const items = nonNegativeInt(q.get('items'), DEFAULT_STATE.items);

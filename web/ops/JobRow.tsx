@@ -8,6 +8,9 @@ export type JobActions = {
   schedule(name: string, cron: string | null): Promise<void>;
 };
 
+/** Runs not started by the schedule are marked; the title says by what. */
+const TRIGGER_TITLES: Record<string, string> = { manual: 'started by an operator (Run now)', cli: 'started from the command line (jobs:run)', backfill: 'started by a backfill' };
+
 const time = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : 'never');
 
 /** One job: schedule (editable), state, lag per chain, recent runs, and its actions. */
@@ -37,14 +40,14 @@ export function JobRow({ job, actions, busy }: { job: Job; actions: JobActions; 
           <button type="button" disabled={busy || job.scheduleSource !== 'job_state'} onClick={() => void actions.schedule(job.name, null)}>Reset</button>
         </form>
       </div>
-      <table class="runs">
+      <div class="table-scroll"><table class="runs">
         <caption>Recent runs</caption>
         <thead><tr><th scope="col">Started</th><th scope="col">Status</th><th scope="col" class="num">Duration</th><th scope="col">Ranges</th><th scope="col">Counts</th></tr></thead>
         <tbody>
           {job.recentRuns.map((r) => (
             <tr key={r.id}>
               <td data-label="Started">{time(r.startedAt)}</td>
-              <td data-label="Status"><span class={`badge ${r.status}`}>{r.status}</span>{r.error && <div class="error">{r.error}</div>}</td>
+              <td data-label="Status"><span class={`badge ${r.status}`}>{r.status}</span>{r.trigger && r.trigger !== 'schedule' && <> <span class={`badge trigger ${r.trigger}`} data-testid="run-trigger" title={TRIGGER_TITLES[r.trigger] ?? r.trigger}>{r.trigger}</span></>}{r.error && <div class="error run-error">{r.error}</div>}</td>
               <td data-label="Duration" class="num">{formatDurationMs(r.durationMs)}</td>
               <td data-label="Ranges">{r.ranges.map((x) => `${x.chainId}: ${x.from}–${x.to}`).join(', ') || '–'}</td>
               <td data-label="Counts">{Object.entries(r.counts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ') || '–'}</td>
@@ -52,7 +55,7 @@ export function JobRow({ job, actions, busy }: { job: Job; actions: JobActions; 
           ))}
           {job.recentRuns.length === 0 && <tr><td colSpan={5} class="muted">No run yet</td></tr>}
         </tbody>
-      </table>
+      </table></div>
     </article>
   );
 }

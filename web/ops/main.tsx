@@ -33,6 +33,7 @@ function App() {
       if (error instanceof ApiError && error.status === 401) {
         sessionStorage.removeItem(TOKEN_KEY);
         setToken(null);
+        throw new ApiError(401, 'The back-office token was refused: check it and sign in again.');
       }
       throw error;
     }

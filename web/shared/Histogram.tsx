@@ -1,3 +1,4 @@
+import { axisTicks } from './axisTicks.js';
 import { formatCompact } from './format.js';
 
 export type HistogramBin = { min: number; max: number; count: number };
@@ -10,7 +11,10 @@ export type HistogramProps = {
   /** Clicking (or pressing Enter/Space on) a bar; bars with no opportunity are disabled. */
   onSelect?: (index: number) => void;
   testId: string;
+  /** The bins are not known yet (shows "…" rather than "No data"). */
+  loading?: boolean;
 };
+
 
 /** Pure: a bin's label; the first bin is open below and the last open above (API bins). */
 export function binLabel(bins: HistogramBin[], index: number, format: (v: number) => string): string {
@@ -25,12 +29,12 @@ export function binLabel(bins: HistogramBin[], index: number, format: (v: number
  * A bar chart of distribution bins made of buttons (keyboard and screen-reader usable); each bar's
  * height is its share of the largest count.
  */
-export function Histogram({ title, bins, formatEdge = formatCompact, onSelect, testId }: HistogramProps) {
+export function Histogram({ title, bins, formatEdge = formatCompact, onSelect, testId, loading = false }: HistogramProps) {
   const top = Math.max(1, ...bins.map((b) => b.count));
   return (
     <figure class="histogram" data-testid={testId}>
       <figcaption>{title}</figcaption>
-      {bins.length === 0 ? <p class="muted">No data</p> : (
+      {bins.length === 0 ? <p class="muted">{loading ? '…' : 'No data'}</p> : (
         <div class="bars" role="group" aria-label={title}>
           {bins.map((bin, i) => {
             const label = binLabel(bins, i, formatEdge);
@@ -44,7 +48,12 @@ export function Histogram({ title, bins, formatEdge = formatCompact, onSelect, t
           })}
         </div>
       )}
-      {bins.length > 0 && <div class="axis"><span>{binLabel(bins, 0, formatEdge)}</span><span>{binLabel(bins, bins.length - 1, formatEdge)}</span></div>}
+      {bins.length > 1 && (
+        <div class="axis-ticks" data-testid={`${testId}-axis`} aria-hidden="true">
+          {axisTicks(bins).map((t) => <span class="tick" key={t.at} style={{ left: `${t.at * 100}%` }}>{formatEdge(t.value)}</span>)}
+        </div>
+      )}
+      {bins.length > 0 && <div class="axis"><span>{binLabel(bins, 0, formatEdge)}</span><span class="axis-title">opportunities per range</span><span>{binLabel(bins, bins.length - 1, formatEdge)}</span></div>}
     </figure>
   );
 }

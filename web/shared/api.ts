@@ -8,8 +8,17 @@ export class ApiError extends Error {
   }
 }
 
-/** Well below the API's default anonymous limit (10/s, fixed one-second windows): requests held up by a busy browser and sent in a bunch still fit. */
-const gate = createRateGate(6);
+/** True for the rejection of a request cancelled through its AbortSignal (a superseded view): never shown. */
+export function isAbort(error: unknown): boolean {
+  return (error as Error | undefined)?.name === 'AbortError';
+}
+
+/**
+ * Below the API's default anonymous limit (10/s, fixed one-second windows): a view costs two
+ * requests (list and /opportunities/summary), so the gate only spaces bursts; requests held up by a
+ * busy browser and sent in a bunch still fit.
+ */
+const gate = createRateGate(8);
 /** Answers 429 are retried after Retry-After (another tab may share the caller's budget), this many times. */
 const RETRIES_429 = 3;
 
@@ -23,14 +32,22 @@ export function withQuery(path: string, query: Query = {}): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-/** Calls the public API (same origin) and parses JSON; throws ApiError on a non-2xx answer. */
+const abortError = () => new DOMException('superseded', 'AbortError');
+
+const sleep = (ms: number, signal?: AbortSignal | null) => new Promise<void>((resolve, reject) => {
+  const timer = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => { clearTimeout(timer); reject(abortError()); }, { once: true });
+});
+
+/** Calls the public API (same origin) and parses JSON; throws ApiError on a non-2xx answer, an AbortError when `init.signal` aborts. */
 export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
   let res: Response;
   for (let attempt = 0; ; attempt++) {
-    await gate();
+    await gate(init.signal ?? undefined);
+    if (init.signal?.aborted) throw abortError();
     res = await fetch(path, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
     if (res.status !== 429 || attempt >= RETRIES_429) break;
-    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(10, Number(res.headers.get('retry-after')) || 1)));
+    await sleep(1000 * Math.min(10, Number(res.headers.get('retry-after')) || 1), init.signal);
   }
   const text = await res.text();
   const body = text ? JSON.parse(text) : null;
@@ -38,9 +55,9 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   return body as T;
 }
 
-/** GET `/v4…` with a query. */
-export function apiGet<T>(path: string, query?: Query, headers?: Record<string, string>): Promise<T> {
-  return apiFetch<T>(withQuery(path, query), headers ? { headers } : {});
+/** GET `/v4…` with a query; `signal` cancels it (the request is not sent, or aborted in flight). */
+export function apiGet<T>(path: string, query?: Query, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<T> {
+  return apiFetch<T>(withQuery(path, query), { ...(options.headers ? { headers: options.headers } : {}), ...(options.signal ? { signal: options.signal } : {}) });
 }
 
 /** Downloads `path` as CSV (Accept: text/csv) under `filename`, through a temporary object URL. */

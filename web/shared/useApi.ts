@@ -1,22 +1,31 @@
 import { useEffect, useState } from 'preact/hooks';
+import { isAbort } from './api.js';
 
-export type Loaded<T> = { data: T | undefined; error: Error | undefined; loading: boolean };
+export type Loaded<T> = {
+  data: T | undefined;
+  error: Error | undefined;
+  loading: boolean;
+  /** The key `data` (or `error`) belongs to; while a newer key loads, the previous answer stays whole under its own key. */
+  dataKey: string | null;
+};
 
 /**
- * Loads `load()` whenever `key` changes (null: nothing to load); answers of a superseded key are
- * dropped, so a fast filter change never shows an older answer.
+ * Loads `load(signal)` whenever `key` changes (null: nothing to load). A superseded key's request
+ * is aborted (AbortController: not sent if still waiting for the rate gate, cancelled in flight
+ * otherwise) and its answer dropped, so a fast filter change never shows an older answer, and
+ * `data` always comes whole from one key.
  */
-export function useApi<T>(key: string | null, load: () => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<Loaded<T> & { key: string | null }>({ data: undefined, error: undefined, loading: key !== null, key });
+export function useApi<T>(key: string | null, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+  const [state, setState] = useState<Loaded<T>>({ data: undefined, error: undefined, loading: key !== null, dataKey: null });
   useEffect(() => {
     if (key === null) return;
-    let current = true;
-    setState((s) => ({ ...s, loading: true, error: undefined, key }));
-    load().then(
-      (data) => current && setState({ data, error: undefined, loading: false, key }),
-      (error: Error) => current && setState({ data: undefined, error, loading: false, key }),
+    const controller = new AbortController();
+    setState((s) => ({ ...s, loading: true }));
+    load(controller.signal).then(
+      (data) => !controller.signal.aborted && setState({ data, error: undefined, loading: false, dataKey: key }),
+      (error: Error) => !controller.signal.aborted && !isAbort(error) && setState({ data: undefined, error, loading: false, dataKey: key }),
     );
-    return () => { current = false; };
+    return () => controller.abort();
   }, [key]);
   return state;
 }

@@ -71,7 +71,7 @@ export function runNowHandler(deps: ApiDeps) {
   return async (ctx: Context) => {
     const { name } = v(ctx).params;
     if (!deps.jobsPg) throw new ServiceUnavailableError('The job runner (read-write PostgreSQL pool)');
-    const run = runJobNow(name, { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal })
+    const run = runJobNow(name, { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal }, 'manual')
       .then((result): RunJobResult | { status: 'failed'; error: string } => result, (error: unknown) => ({ status: 'failed' as const, error: describeError(error).message }));
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([run, new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), RUN_WAIT_MS); })]);

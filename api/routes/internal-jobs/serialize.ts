@@ -5,7 +5,7 @@ import type { RecentRun } from '../../../jobs/control/recentRuns.js';
 export function serializeRun(run: RecentRun) {
   return {
     id: run.id, status: run.status, startedAt: run.startedAt.toISOString(), finishedAt: run.finishedAt?.toISOString() ?? null,
-    durationMs: run.durationMs, ranges: run.ranges, counts: run.counts, error: run.error,
+    durationMs: run.durationMs, ranges: run.ranges, counts: run.counts, error: run.error, trigger: run.trigger,
   };
 }
 

@@ -7,6 +7,7 @@ import { aggregateSchema, binsSchema, countSchema, extremumSchema, opportunityLi
 import { arr } from '../../openapi/schemaHelpers.js';
 
 const CSV = { 'text/csv': { type: 'string', description: 'timestamp,date,<metric> rows after a header row' } };
+import { summaryHandler, summarySchema } from './summary.js';
 import { aggregateHandler, binsHandler, countOpportunitiesHandler, extremumHandler, listOpportunitiesHandler } from './handlers.js';
 import { getOpportunityHandler, opportunityCampaignsHandler, recordsHandler, storingIdsHandler } from './idHandlers.js';
 import { aggregateParams, extremumParams, opportunityCampaignsQuery, opportunityIdParams, oppFiltersQuery, recordsQuery, storingIdsQuery } from './schema.js';
@@ -21,6 +22,7 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   const byId = (query: Record<string, unknown>) => validate({ params: opportunityIdParams, query });
   router.get(['/opportunities', '/opportunities/'], describe({ summary: 'Search opportunities (OPP-FILTERS, sorted, paged)', response: opportunityListSchema }), filters, listOpportunitiesHandler(deps));
   router.get('/opportunities/count', describe({ summary: 'Count opportunities matching OPP-FILTERS', response: countSchema }), filters, countOpportunitiesHandler(deps));
+  router.get('/opportunities/summary', describe({ summary: 'Count, TVL and daily-rewards sums, APR range and the three distributions of OPP-FILTERS matches, in one answer', response: summarySchema }), filters, summaryHandler(deps));
   router.get('/opportunities/bins/apr', describe({ summary: 'APR distribution bins', response: binsSchema }), filters, binsHandler(deps, 'apr'));
   router.get('/opportunities/bins/tvl', describe({ summary: 'TVL distribution bins', response: binsSchema }), filters, binsHandler(deps, 'tvl'));
   router.get('/opportunities/bins/daily-rewards', describe({ summary: 'Daily-rewards distribution bins', response: binsSchema }), filters, binsHandler(deps, 'dailyRewards'));

@@ -37,7 +37,11 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     for (const [method, path, body] of routes) {
       const call = (headers: Record<string, string>) => (request() as unknown as Record<string, (p: string) => supertest.Test>)[method]!(path).set(headers).send(body ?? {});
       expect((await call({})).status, `${method} ${path} anonymous`).to.equal(401);
-      expect((await call({ authorization: 'not-the-token' })).status, `${method} ${path} wrong token`).to.equal(401);
+      const anonymous = await call({});
+      expect(anonymous.body.detail, 'no credential: required').to.match(/is required/);
+      const wrong = await call({ authorization: 'not-the-token' });
+      expect(wrong.status, `${method} ${path} wrong token`).to.equal(401);
+      expect(wrong.body.detail, 'a credential was sent: refused, not "required"').to.equal('The back-office credential in the authorization header was refused');
       expect((await call({ cookie: session.cookie })).status, `${method} ${path} session`).to.equal(403);
       expect((await call({ 'x-api-key': apiKey })).status, `${method} ${path} api key`).to.equal(403);
     }
@@ -53,6 +57,7 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     expect(blocks.recentRuns).to.have.length(1);
     const [run] = blocks.recentRuns;
     expect(run.status).to.equal('success');
+    expect(run.trigger, 'started by the harness like the scheduler').to.equal('schedule');
     expect(run.durationMs).to.be.a('number').and.be.at.least(0);
     expect(run.ranges[0]).to.include({ chainId: 31337 });
     expect(run.counts).to.be.an('object');
@@ -99,6 +104,7 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     const res = await request().post('/v4/internal/jobs/campaigns/run').set(bo).expect(200);
     expect(res.body).to.deep.include({ job: 'campaigns', status: 'success' });
     expect(res.body.run.counts.campaigns).to.equal(2);
+    expect(res.body.run.trigger, 'a run asked for through the API is marked manual').to.equal('manual');
     const { rows } = await h.deps.pg.query(`SELECT status FROM job_runs WHERE job = 'campaigns' ORDER BY started_at DESC LIMIT 1`);
     expect(rows[0].status).to.equal('success');
     expect(await stateOf('campaigns'), 'running does not resume').to.deep.include({ paused: true });

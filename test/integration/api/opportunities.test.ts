@@ -141,6 +141,25 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     expect((await request().get('/v4/opportunities/bins/tvl').query({ chainId: '5' }).expect(200)).body).to.deep.equal({ data: [] });
   });
 
+  for (const query of [{}, { test: 'true', point: 'true', withInvalids: 'true' }, { status: 'LIVE' }, { action: 'POOL' }, { chainId: '5' }] as Record<string, string>[]) {
+    it(`summary ${JSON.stringify(query)}: the count, sums, APR range and bins the separate endpoints answer, in one object`, async function () {
+      const get = async (path: string) => (await request().get(`/v4/opportunities${path}`).query(query).expect(200)).body;
+      const [summary, count, tvl, daily, minApr, maxApr, apr, tvlBins, dailyBins] = await Promise.all(
+        ['/summary', '/count', '/aggregate/tvl', '/aggregate/dailyRewards', '/aggregate/min/apr', '/aggregate/max/apr', '/bins/apr', '/bins/tvl', '/bins/daily-rewards'].map(get),
+      );
+      expect(summary).to.deep.equal({
+        count, tvl: tvl.sum, dailyRewards: daily.sum, minApr: minApr.min, maxApr: maxApr.max,
+        bins: { apr: apr.data, tvl: tvlBins.data, dailyRewards: dailyBins.data },
+      });
+      if (!query['chainId']) expect(summary.count).to.be.greaterThan(0);
+    });
+  }
+
+  it('summary answers 400 naming a bad filter', async function () {
+    const res = await request().get('/v4/opportunities/summary').query({ chainId: 'abc' }).expect(400);
+    expect(JSON.stringify(res.body)).to.include('chainId');
+  });
+
   it('aggregates sums, max and min as decimal strings over the filtered set', async function () {
     expect((await request().get('/v4/opportunities/aggregate/tvl').expect(200)).body).to.deep.equal({ sum: String(1000 + 1e6 + 250_000) });
     expect((await request().get('/v4/opportunities/aggregate/max/apr').expect(200)).body).to.deep.equal({ max: '150' });

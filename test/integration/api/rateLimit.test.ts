@@ -38,6 +38,21 @@ describe('rate limits per tier, shared across API processes', function () {
     await apps[1]!.get('/v4/chains').expect(200);
   });
 
+  it('behind TRUST_PROXY_HOPS=1 limits each client by the address its proxy appended to X-Forwarded-For; without it, by the socket (callers behind a proxy share one limit)', async function () {
+    const behindProxy = supertest(createApp({ config: { ...h.config, rateLimits: limits, trustProxyHops: 1 } as typeof h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    await nextSecond();
+    // The client's own (spoofed) entry on the left is not trusted: the proxy's entry on the right is the client.
+    for (const client of ['203.0.113.7', '203.0.113.8']) {
+      await behindProxy.get('/v4/chains').set('x-forwarded-for', `1.1.1.1, ${client}`).expect(200);
+      await behindProxy.get('/v4/chains').set('x-forwarded-for', `9.9.9.9, ${client}`).expect(200);
+    }
+    await behindProxy.get('/v4/chains').set('x-forwarded-for', '1.1.1.1, 203.0.113.7').expect(429);
+    await nextSecond();
+    await apps[0]!.get('/v4/chains').set('x-forwarded-for', '203.0.113.9').expect(200);
+    await apps[0]!.get('/v4/chains').set('x-forwarded-for', '203.0.113.10').expect(200);
+    await apps[0]!.get('/v4/chains').set('x-forwarded-for', '203.0.113.11').expect(429);
+  });
+
   it('gives a key its tier\'s limit (tier 0, then tier 1) in its own bucket', async function () {
     const session = await login(h, HARDHAT_TEST_KEYS[0]);
     await nextSecond();

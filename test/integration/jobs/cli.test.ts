@@ -63,6 +63,12 @@ describe('jobs/cli.ts as a real process', function () {
     const forced = await cli('run', 'campaigns');
     expect(forced.code, forced.stderr).to.equal(0);
     expect(forced.stdout).not.to.include('skipped');
+    expect(forced.stdout.trim()).to.match(/^campaigns: success in \d+(\.\d+)? m?s \(run \d+\) · counts: .+ · ranges: (31337 \d+–\d+|none)$/);
+    const { rows: [recorded] } = await h.deps.pg.query<{ trigger: string }>(`SELECT trigger FROM job_runs WHERE job = 'campaigns' ORDER BY id DESC LIMIT 1`);
+    expect(recorded!.trigger, 'a command-line run is recorded as such').to.equal('cli');
+    const publish = await cli('run', 'publish');
+    expect(publish.code, publish.stderr).to.equal(0);
+    expect(publish.stdout.trim(), 'jobs:run -- publish prints its run').to.match(/^publish: success in .+ · counts: .+ · ranges: .+$/);
 
     const resumed = await cli('resume', 'campaigns');
     expect(resumed.code, resumed.stderr).to.equal(0);

@@ -55,14 +55,27 @@ describe('browser: GraphiQL at /graphql/v1 and the /docs page, offline', functio
     const page = await offlinePage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    const notFound: string[] = [];
+    page.on('response', (r) => { if (r.status() === 404) notFound.push(r.url()); });
     await page.goto(`${base}/graphql/v1`);
     await page.locator('.graphiql-execute-button').click({ timeout: 30_000 });
     const result = page.locator('.result-window');
     await result.getByText('"opportunities"').waitFor({ timeout: 30_000 });
     expect(await result.innerText()).to.contain(first!.id);
     expect(errors).to.deep.equal([]);
+    expect(notFound, 'no 404 (the favicon is served)').to.deep.equal([]);
     expect(external).to.deep.equal([]);
     await page.close();
+  });
+
+  it('serves /favicon.ico: a 16×16 icon, cacheable, outside the rate limit', async function () {
+    const res = await demo.h.request().get('/favicon.ico').expect(200).expect('content-type', 'image/x-icon');
+    expect(res.headers['cache-control']).to.equal('public, max-age=86400');
+    const body = res.body as Buffer;
+    expect([body.readUInt16LE(0), body.readUInt16LE(2), body.readUInt16LE(4), body[6], body[7]], 'ICO header: one 16×16 image').to.deep.equal([0, 1, 1, 16, 16]);
+    expect(body.length).to.equal(body.readUInt32LE(14) + body.readUInt32LE(18));
+    expect(res.headers['ratelimit-limit']).to.equal(undefined);
   });
 
   it('renders the OpenAPI document in Swagger UI at /docs', async function () {

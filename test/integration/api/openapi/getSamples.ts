@@ -56,6 +56,7 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/campaigns/{id}/linked': { path: `/v4/campaigns/${campaign.id}/linked` },
     '/v4/opportunities': { path: '/v4/opportunities', query: { items: 100 } },
     '/v4/opportunities/count': { path: '/v4/opportunities/count' },
+    '/v4/opportunities/summary': { path: '/v4/opportunities/summary' },
     '/v4/opportunities/bins/apr': { path: '/v4/opportunities/bins/apr' },
     '/v4/opportunities/bins/tvl': { path: '/v4/opportunities/bins/tvl' },
     '/v4/opportunities/bins/daily-rewards': { path: '/v4/opportunities/bins/daily-rewards' },

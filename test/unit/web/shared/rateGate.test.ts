@@ -18,3 +18,19 @@ describe('web/shared/rateGate', () => {
     for (let i = 3; i < started.length; i++) expect(started[i]! - started[i - 3]!, `start ${i}`).to.be.at.least(999);
   });
 });
+
+describe('web/shared/rateGate with AbortSignal', () => {
+  it('gives no slot to a request aborted before its turn: the next one starts at once', async () => {
+    const gate = createRateGate(2);
+    await gate();
+    const superseded = new AbortController();
+    superseded.abort();
+    await gate(superseded.signal);
+    const t0 = Date.now();
+    await gate();
+    expect(Date.now() - t0, 'the aborted request took no slot').to.be.below(100);
+    const t1 = Date.now();
+    await gate();
+    expect(Date.now() - t1, 'a third real request waits for the window').to.be.at.least(800);
+  });
+});
