@@ -63,6 +63,8 @@ export type Config = {
   retention: { jobRunsDays: number };
   /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
   ratchet: { benchmarkRateUrl?: string };
+  /** GraphQL introspection and the GraphiQL explorer page (GRAPHQL_EXPLORER; on unless NODE_ENV=production). */
+  graphqlExplorer: boolean;
   /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
   schedules: Record<string, string>;
 };
@@ -170,6 +172,7 @@ const envSchema = {
     BENCHMARK_RATE_URL: { type: 'string', pattern: '^https?://' },
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
+    GRAPHQL_EXPLORER: { type: 'boolean' },
   },
 } as const;
 
@@ -222,6 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
     retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
+    graphqlExplorer: typeof v['GRAPHQL_EXPLORER'] === 'boolean' ? v['GRAPHQL_EXPLORER'] : nodeEnv !== 'production',
     schedules: Object.fromEntries(
       Object.entries(raw)
         .map(([key, value]) => [/^JOB_([A-Z0-9_]+)_CRON$/.exec(key)?.[1]?.toLowerCase(), String(value)] as const)
