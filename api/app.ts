@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { describeError } from '../internal/errors.js';
 import type { ApiDeps } from './deps.js';
+import { allowedMethods } from './middleware/allowedMethods.js';
 import { bodyParser } from './middleware/bodyParser.js';
 import { cacheHeaders } from './middleware/cacheHeaders.js';
 import { errorHandler } from './middleware/errorHandler.js';
@@ -33,12 +34,12 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(cacheHeaders());
   app.use(bodyParser());
   app.use(routes.routes());
-  app.use(routes.allowedMethods({ throw: true }));
+  app.use(allowedMethods(routes));
   // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (for
   // scrapers, at the root), the pages and the explorers.
   for (const router of [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })]) {
     app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
+    app.use(allowedMethods(router));
   }
   return app;
 }

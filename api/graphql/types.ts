@@ -16,10 +16,11 @@ const plain = (fields: Record<string, GraphQLOutputType>): GraphQLFieldConfigMap
 /** Cost facts of a field for the limits rule (limits.ts). */
 const costs = (extensions: CostExtensions) => ({ extensions });
 /**
- * Estimated bounds of lists read from a stored record with no cap of their own (no request is made
- * per item): an opportunity's tokens, a wallet's reward tokens on one chain.
+ * Estimated bound of lists read from a stored record with no cap of their own (no request is made
+ * per item, so an underestimate costs serialization only): an opportunity's tokens, a wallet's reward
+ * tokens on one chain.
  */
-const RECORD_LIST_ESTIMATE = 100;
+const RECORD_LIST_ESTIMATE = 20;
 
 const S = GraphQLString, I = GraphQLInt, F = GraphQLFloat, B = GraphQLBoolean;
 
