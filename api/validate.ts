@@ -55,7 +55,7 @@ export function validate(schemas: ValidateSchemas): ValidatingMiddleware {
     for (const [where, coercing] of compiled) {
       const source = where === 'query' ? { ...ctx.query } : where === 'params' ? { ...ctx.params } : (ctx.request as { body?: unknown }).body ?? {};
       // A JSON body keeps its types; query, path, form and multipart values arrive as strings and are coerced.
-      const json = where === 'body' && jsonBody && Boolean(ctx.request.is('json', '+json'));
+      const json = where === 'body' && jsonBody && isJsonBody(ctx);
       const value = where === 'query' ? numericBooleans(structuredClone(source), booleanKeys)
         : json ? coerceJsonStrings(schemas.body, structuredClone(source)) : structuredClone(source);
       const check = json ? jsonBody! : coercing;
@@ -68,6 +68,11 @@ export function validate(schemas: ValidateSchemas): ValidatingMiddleware {
   };
   // The schemas ride on the middleware so the OpenAPI generator documents exactly what is validated.
   return Object.assign(middleware, { schemas });
+}
+
+/** The body arrived as JSON (application/json or +json); a request without a Content-Type is treated like a form. */
+function isJsonBody(ctx: Context): boolean {
+  return typeof ctx.request.is === 'function' && Boolean(ctx.request.is('json', '+json'));
 }
 
 /** The middleware `validate()` returns, carrying its schemas for api/openapi. */
