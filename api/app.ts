@@ -3,6 +3,7 @@ import { describeError } from '../internal/errors.js';
 import type { ApiDeps } from './deps.js';
 import { allowedMethods } from './middleware/allowedMethods.js';
 import { bodyParser } from './middleware/bodyParser.js';
+import { securityHeaders } from './middleware/securityHeaders.js';
 import { cacheHeaders } from './middleware/cacheHeaders.js';
 import { errorHandler } from './middleware/errorHandler.js';
 import { authenticate } from './middleware/auth.js';
@@ -24,6 +25,7 @@ export function createApp(deps: ApiDeps): Koa {
   });
   const routes = createRoutes(deps);
   app.use(requestLog(deps.logger));
+  app.use(securityHeaders());
   app.use(errorHandler);
   const identity = identityOf(deps);
   app.use(authenticate({ jwtSecret: deps.config.jwtSecret, backOfficeToken: deps.config.backOfficeToken, lookup: identity.lookup, usage: identity.usage }));

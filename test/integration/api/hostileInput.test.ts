@@ -130,4 +130,18 @@ describe('bad input on every route is a 400 naming the field (issue 16)', functi
     const sibling = await h.request().options('/v4/developer/keys/abc');
     expect(sibling.headers['allow']!.split(', ').sort()).to.include.members(['PATCH', 'DELETE']);
   });
+
+  it('sends X-Content-Type-Options: nosniff on every response, and a CSP forbidding framing on /docs and GraphiQL', async function () {
+    const responses = await Promise.all([
+      h.request().get('/v4/chains'), h.request().get('/v4/nowhere'), h.request().get('/v4/campaigns').query({ items: 'Infinity' }),
+      h.request().trace('/v4/chains'), h.request().options('/v4/chains'), h.request().get('/metrics'), h.request().get('/docs'),
+      h.request().post('/graphql/v1').send({ query: '{ __typename }' }), h.request().get('/graphql/v1').set('accept', 'text/html'),
+      h.request().post('/v4/config/store').type('json').send('{"value":'), h.request().get('/openapi.json'),
+    ]);
+    responses.forEach((res, i) => expect(res.headers['x-content-type-options'], `response ${i} (${res.status})`).to.equal('nosniff'));
+    for (const i of [6, 8]) {
+      expect(responses[i]!.status).to.equal(200);
+      expect(responses[i]!.headers['content-security-policy'], `response ${i}`).to.match(/frame-ancestors 'none'/);
+    }
+  });
 });
