@@ -1,7 +1,9 @@
 import Koa from 'koa';
 import { describeError } from '../internal/errors.js';
 import type { ApiDeps } from './deps.js';
+import { allowedMethods } from './middleware/allowedMethods.js';
 import { bodyParser } from './middleware/bodyParser.js';
+import { securityHeaders } from './middleware/securityHeaders.js';
 import { cacheHeaders } from './middleware/cacheHeaders.js';
 import { compression } from './middleware/compression.js';
 import { cors } from './middleware/cors.js';
@@ -28,6 +30,7 @@ export function createApp(deps: ApiDeps): Koa {
   });
   const routes = createRoutes(deps);
   app.use(requestLog(deps.logger));
+  app.use(securityHeaders());
   app.use(errorHandler);
   const pageRouters = [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })];
   // Before authenticate and the rate limit: preflights are answered without touching PostgreSQL.
@@ -42,12 +45,12 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(cacheHeaders());
   app.use(bodyParser());
   app.use(routes.routes());
-  app.use(routes.allowedMethods({ throw: true }));
+  app.use(allowedMethods(routes));
   // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (for
   // scrapers, at the root), the pages and the explorers.
   for (const router of pageRouters) {
     app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true }));
+    app.use(allowedMethods(router));
   }
   return app;
 }

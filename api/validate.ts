@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Context, Next } from 'koa';
 import { ValidationError, type FieldError } from './errors.js';
+import { coerceJsonStrings, numberErrors } from './inputShape.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -11,6 +12,12 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  */
 export const ajv = addFormats(new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: true, allowUnionTypes: true, strict: true, verbose: true }));
 ajv.addKeyword({ keyword: 'x-comma-list', schemaType: 'array' });
+/**
+ * The same without coercion, for JSON bodies: JSON keeps its types (`false` is not `"false"`, `null`
+ * not 0, a scalar not a list); only strings are converted first (coerceJsonStrings).
+ */
+export const ajvJson = addFormats(new Ajv({ coerceTypes: false, useDefaults: true, allErrors: true, allowUnionTypes: true, strict: true, verbose: true }));
+ajvJson.addKeyword({ keyword: 'x-comma-list', schemaType: 'array' });
 
 export type Schema = Record<string, unknown>;
 
@@ -41,21 +48,31 @@ export type ValidateSchemas = { query?: Schema; params?: Schema; body?: Schema }
  */
 export function validate(schemas: ValidateSchemas): ValidatingMiddleware {
   const compiled = Object.entries(schemas).map(([where, schema]) => [where, ajv.compile(schema)] as [keyof ValidateSchemas, ValidateFunction]);
+  const jsonBody = schemas.body ? ajvJson.compile(schemas.body) : undefined;
   const booleanKeys = new Set(Object.entries(schemaOf(schemas.query)).filter(([, p]) => p.type === 'boolean').map(([key]) => key));
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const errors: FieldError[] = [];
-    for (const [where, check] of compiled) {
+    for (const [where, coercing] of compiled) {
       const source = where === 'query' ? { ...ctx.query } : where === 'params' ? { ...ctx.params } : (ctx.request as { body?: unknown }).body ?? {};
-      const value = where === 'query' ? numericBooleans(structuredClone(source), booleanKeys) : structuredClone(source);
+      // A JSON body keeps its types; query, path, form and multipart values arrive as strings and are coerced.
+      const json = where === 'body' && jsonBody && isJsonBody(ctx);
+      const value = where === 'query' ? numericBooleans(structuredClone(source), booleanKeys)
+        : json ? coerceJsonStrings(schemas.body, structuredClone(source)) : structuredClone(source);
+      const check = json ? jsonBody! : coercing;
       if (check(value)) ctx.state[where] = value;
       else errors.push(...toFieldErrors(check.errors, where));
-      errors.push(...nulCharacterErrors(value, where));
+      errors.push(...nulCharacterErrors(value, where), ...numberErrors(value, where));
     }
     if (errors.length) throw new ValidationError(errors);
     await next();
   };
   // The schemas ride on the middleware so the OpenAPI generator documents exactly what is validated.
   return Object.assign(middleware, { schemas });
+}
+
+/** The body arrived as JSON (application/json or +json); a request without a Content-Type is treated like a form. */
+function isJsonBody(ctx: Context): boolean {
+  return typeof ctx.request.is === 'function' && Boolean(ctx.request.is('json', '+json'));
 }
 
 /** The middleware `validate()` returns, carrying its schemas for api/openapi. */

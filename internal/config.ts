@@ -36,6 +36,8 @@ export type Config = {
   retention: { jobRunsDays: number };
   /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
   ratchet: { benchmarkRateUrl?: string };
+  /** GraphQL introspection and the GraphiQL explorer page (GRAPHQL_EXPLORER; on unless NODE_ENV=production). */
+  graphqlExplorer: boolean;
   /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
   schedules: Record<string, string>;
   /** Browser origins (`scheme://host[:port]`) allowed to call credentialed routes (CORS_ORIGINS); public reads answer any origin. */
@@ -148,6 +150,7 @@ const envSchema = {
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
     TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
     SCHEDULER_JOBS: { type: 'string', pattern: '^[a-z][a-z-]*(,[a-z][a-z-]*)*$' },
+    GRAPHQL_EXPLORER: { type: 'boolean' },
   },
 } as const;
 
@@ -203,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
     corsOrigins: parseCorsOrigins(v['CORS_ORIGINS']),
+    graphqlExplorer: typeof v['GRAPHQL_EXPLORER'] === 'boolean' ? v['GRAPHQL_EXPLORER'] : nodeEnv !== 'production',
     schedules: Object.fromEntries(
       Object.entries(raw)
         .map(([key, value]) => [/^JOB_([A-Z0-9_]+)_CRON$/.exec(key)?.[1]?.toLowerCase(), String(value)] as const)

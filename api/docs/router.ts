@@ -21,6 +21,9 @@ const DOCS_HTML = `<!doctype html>
 </html>
 `;
 
+/** Swagger UI loads only our own files and calls our own API (inline styles and data: images are its own); no page may frame it. */
+const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 /** Swagger UI boot script; a file rather than inline so a strict CSP (script-src 'self') allows it. */
 const INIT_JS = `window.ui = SwaggerUIBundle({ url: '/v4/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, tryItOutEnabled: true });\n`;
 
@@ -32,6 +35,7 @@ export function docsRouter(): Router {
   const router = new Router();
   router.get(['/docs', '/docs/'], (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
+    ctx.set('content-security-policy', DOCS_CSP);
     ctx.body = DOCS_HTML;
   });
   serveScript(router, `${ASSETS}/init.js`, INIT_JS);

@@ -1,6 +1,7 @@
 import { GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, type GraphQLInputType } from 'graphql';
 import { ValidationError } from '../errors.js';
 import { ajv, toFieldErrors, type Schema } from '../validate.js';
+import { numberErrors } from '../inputShape.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_A-Za-z0-9]*$/;
 const INT32_MAX = 2 ** 31 - 1;
@@ -40,6 +41,8 @@ export function checkArgs<T>(schema: Schema, values: Record<string, unknown>): T
   let validate = compiled.get(schema);
   if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
   const copy = Object.fromEntries(Object.entries(structuredClone(values)).filter(([, v]) => v !== undefined && v !== null));
-  if (!validate(copy)) throw new ValidationError(toFieldErrors(validate.errors, 'arguments'));
+  const errors = validate(copy) ? [] : toFieldErrors(validate.errors, 'arguments');
+  errors.push(...numberErrors(copy, 'arguments'));
+  if (errors.length) throw new ValidationError(errors);
   return copy as T;
 }

@@ -8,6 +8,13 @@ import { loadCampaignsOf, loadOpportunityDocuments } from '../routes/opportuniti
 import { currentChainContext } from '../chainRecords.js';
 import { serializeOpportunity } from '../routes/opportunities/serialize.js';
 import { searchOnce } from '../search/searchOnce.js';
+import { buildByIdQuery } from '../routes/campaigns/query.js';
+import type { PrivateVisibility } from '../routes/campaigns/query.js';
+
+/** Campaigns of one opportunity in GraphQL (newest first): the bound the cost rule counts. */
+export const MAX_NESTED_CAMPAIGNS = 100;
+/** Ids per by-id search (below Elasticsearch's clause limit); more ids are more searches. */
+const MAX_IDS_PER_SEARCH = 500;
 
 export type CampaignRecord = ReturnType<typeof serializeCampaign>;
 export type OpportunityRecord = ReturnType<typeof serializeOpportunity>;
@@ -17,6 +24,8 @@ export type Loaders = {
   chains(): Promise<Map<number, ChainRecord>>;
   campaignsByOpportunity: DataLoader<string, CampaignRecord[]>;
   opportunityById: DataLoader<string, OpportunityRecord | null>;
+  /** Key `${showPrivate ? 1 : 0}|${id}` (internal or composite id, as GET /v4/campaigns/{id} and its showPrivate). */
+  campaignById: DataLoader<string, CampaignRecord | null>;
   /** Key `${distributionChainId}:${onChainCampaignId}`. */
   campaignByOnChainId: DataLoader<string, CampaignRecord | null>;
 };
@@ -26,7 +35,7 @@ export type Loaders = {
  * and caches them for the request only). Indices: the read aliases <prefix>-campaigns and
  * <prefix>-opportunities.
  */
-export function createLoaders(deps: ApiDeps): Loaders {
+export function createLoaders(deps: ApiDeps, visibility: (showPrivate: boolean) => Promise<PrivateVisibility> = async () => 'none'): Loaders {
   const now = nowSeconds(deps);
   let chainsOnce: Promise<Map<number, ChainRecord>> | undefined;
   const chains = () => (chainsOnce ??= currentChainContext(deps, now).then((c) => c.chains));
@@ -35,7 +44,7 @@ export function createLoaders(deps: ApiDeps): Loaders {
     chains,
     campaignsByOpportunity: new DataLoader(async (ids) => {
       const byOpportunity = await loadCampaignsOf(deps, [...ids], await chains());
-      return ids.map((id) => byOpportunity.get(id) ?? []);
+      return ids.map((id) => (byOpportunity.get(id) ?? []).slice(0, MAX_NESTED_CAMPAIGNS));
     }),
     opportunityById: new DataLoader(async (ids) => {
       const [docs, chainMap] = await Promise.all([loadOpportunityDocuments(deps, ids), chains()]);
@@ -43,7 +52,22 @@ export function createLoaders(deps: ApiDeps): Loaders {
         const doc = docs.get(id);
         return doc ? serializeOpportunity(doc, chainMap, now) : null;
       });
-    }),
+    }, { maxBatchSize: MAX_IDS_PER_SEARCH }),
+    campaignById: new DataLoader(async (keys) => {
+      // One search for the batch: each key is a named clause, its hit found by `matched_queries`.
+      const [hidden, shown] = await Promise.all([visibility(false), keys.some((k) => k.startsWith('1|')) ? visibility(true) : 'none' as const]);
+      const clauses = keys.map((key, i) => {
+        const { query } = buildByIdQuery(key.slice(2), key.startsWith('1|') ? shown : hidden);
+        return { bool: { ...query.bool, _name: String(i) } };
+      });
+      const [res, chainMap] = await Promise.all([
+        searchOnce<CampaignDocument>(deps, campaignsIndex, { size: keys.length, query: { bool: { should: clauses, minimum_should_match: 1 } } }),
+        chains(),
+      ]);
+      const found = new Array<CampaignRecord | null>(keys.length).fill(null);
+      for (const hit of res.hits.hits) for (const name of (hit.matched_queries ?? []) as string[]) found[Number(name)] ??= serializeCampaign(hit._source!, chainMap);
+      return found;
+    }, { maxBatchSize: MAX_IDS_PER_SEARCH }),
     campaignByOnChainId: new DataLoader(async (keys) => {
       const onChainIds = [...new Set(keys.map((k) => k.slice(k.indexOf(':') + 1).toLowerCase()))];
       const [res, chainMap] = await Promise.all([
@@ -52,6 +76,6 @@ export function createLoaders(deps: ApiDeps): Loaders {
       ]);
       const found = new Map(res.hits.hits.map((h) => [`${h._source!.distributionChainId}:${h._source!.campaignId.toLowerCase()}`, serializeCampaign(h._source!, chainMap)]));
       return keys.map((k) => found.get(k.toLowerCase()) ?? null);
-    }),
+    }, { maxBatchSize: MAX_IDS_PER_SEARCH }),
   };
 }

@@ -1,9 +1,7 @@
 import { GraphQLBoolean, GraphQLID, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, GraphQLList } from 'graphql';
-import { NotFoundError } from '../errors.js';
-import { getCampaign, listCampaigns } from '../routes/campaigns/handlers.js';
+import { listCampaigns } from '../routes/campaigns/handlers.js';
 import { campaignIdParams, listCampaignsQuery, type ListCampaignsQuery } from '../routes/campaigns/schema.js';
 import { listOpportunities } from '../routes/opportunities/handlers.js';
-import { getOpportunity } from '../routes/opportunities/idHandlers.js';
 import { opportunityIdParams, oppFiltersQuery, type OppFilters } from '../routes/opportunities/schema.js';
 import { listRewards } from '../routes/rewards/handlers.js';
 import { listRewardsQuery, type ListRewardsQuery } from '../routes/rewards/schema.js';
@@ -16,7 +14,13 @@ import { privateVisibility } from '../routes/campaign-access/visibility.js';
 /** Private campaigns a resolver may show: as REST `showPrivate`, for the caller of this request. */
 const visibilityOf = (ctx: GraphqlContext, showPrivate: boolean | undefined) =>
   ctx.auth ? privateVisibility(ctx.deps, ctx.auth, showPrivate) : Promise.resolve('none' as const);
-import { CampaignType, ChainRewardsType, OpportunityType, RewardType, listOf } from './types.js';
+import { CampaignType, ChainRewardsType, OpportunityType, RewardType, costs, listOf } from './types.js';
+import { resolveOpportunityId } from '../routes/opportunities/readContext.js';
+
+/** A REST page: `items` 20 when absent, at most 100; one search of its own. */
+const pageCosts = costs({ defaultItems: 20, maxListItems: 100, searches: 1 });
+/** A by-id read: through the request's batch loader (one search per level), costing more than a plain field. */
+const byIdCosts = costs({ cost: 2 });
 
 /** Lists nest through their own fields in GraphQL, so the REST flags attaching them are left out. */
 const OpportunityFilter = inputTypeFromSchema('OpportunityFilter', oppFiltersQuery, ['page', 'items', 'campaigns']);
@@ -26,16 +30,6 @@ const paging = { page: { type: GraphQLInt, description: '0-indexed page (default
 type ListArgs = { filter?: Record<string, unknown> | null; page?: number | null; items?: number | null };
 const listArgs = (a: ListArgs) => ({ ...(a.filter ?? {}), page: a.page, items: a.items });
 
-/** A by-id read answering null rather than an error when the record does not exist. */
-async function orNull<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  }
-}
-
 const UserType = new GraphQLObjectType<{ address: string }, GraphqlContext>({
   name: 'User',
   fields: () => ({
@@ -43,6 +37,7 @@ const UserType = new GraphQLObjectType<{ address: string }, GraphqlContext>({
     rewards: {
       type: listOf(ChainRewardsType),
       description: 'Rewards of the wallet per chain in the live root (as GET /v4/users/{address}/rewards)',
+      ...costs({ itemsFromList: 'chainId', searchesPerItem: 1 }),
       args: {
         chainId: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLInt))) },
         breakdownPage: { type: GraphQLInt, defaultValue: 0 }, test: { type: GraphQLBoolean }, claimableOnly: { type: GraphQLBoolean }, type: { type: GraphQLString },
@@ -65,15 +60,16 @@ export function createGraphqlSchema(): GraphQLSchema {
     name: 'Query',
     fields: {
       opportunities: {
-        type: listOf(OpportunityType), description: 'Opportunities matching OPP-FILTERS, sorted and paged as GET /v4/opportunities', args: { filter: { type: OpportunityFilter }, ...paging },
+        type: listOf(OpportunityType), description: 'Opportunities matching OPP-FILTERS, sorted and paged as GET /v4/opportunities', args: { filter: { type: OpportunityFilter }, ...paging }, ...pageCosts,
         resolve: (_s, a: ListArgs, ctx) => listOpportunities(ctx.deps, checkArgs<OppFilters>(oppFiltersQuery, listArgs(a))),
       },
       opportunity: {
         type: OpportunityType, description: 'One opportunity by numeric or composite id (null when unknown)', args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-        resolve: (_s, a: { id: string }, ctx) => orNull(getOpportunity(ctx.deps, checkArgs<{ id: string }>(opportunityIdParams, a).id)),
+        ...byIdCosts,
+        resolve: (_s, a: { id: string }, ctx) => ctx.loaders.opportunityById.load(resolveOpportunityId(checkArgs<{ id: string }>(opportunityIdParams, a).id)),
       },
       campaigns: {
-        type: listOf(CampaignType), description: 'Campaigns matching the filters of GET /v4/campaigns', args: { filter: { type: CampaignFilter }, ...paging },
+        type: listOf(CampaignType), description: 'Campaigns matching the filters of GET /v4/campaigns', args: { filter: { type: CampaignFilter }, ...paging }, ...pageCosts,
         resolve: async (_s, a: ListArgs, ctx) => {
           const q = checkArgs<ListCampaignsQuery>(listCampaignsQuery, listArgs(a));
           return listCampaigns(ctx.deps, q, await visibilityOf(ctx, q.showPrivate));
@@ -82,12 +78,15 @@ export function createGraphqlSchema(): GraphQLSchema {
       campaign: {
         type: CampaignType, description: 'One campaign by internal id or chainId-campaignId (null when unknown or private to the caller)',
         args: { id: { type: new GraphQLNonNull(GraphQLID) }, showPrivate: { type: GraphQLBoolean, description: 'Also a private campaign the caller may read (as REST showPrivate)' } },
-        resolve: async (_s, a: { id: string; showPrivate?: boolean | null }, ctx) =>
-          orNull(getCampaign(ctx.deps, checkArgs<{ id: string }>(campaignIdParams, { id: a.id }).id, await visibilityOf(ctx, a.showPrivate ?? false))),
+        ...byIdCosts,
+        resolve: (_s, a: { id: string; showPrivate?: boolean | null }, ctx) => {
+          const { id } = checkArgs<{ id: string }>(campaignIdParams, { id: a.id });
+          return ctx.loaders.campaignById.load(`${a.showPrivate ? 1 : 0}|${id}`);
+        },
       },
       rewards: {
         type: listOf(RewardType), description: 'Reward recipients of a campaign in the live root (as GET /v4/rewards)',
-        args: { chainId: { type: new GraphQLNonNull(GraphQLInt) }, campaignId: { type: new GraphQLNonNull(GraphQLString) }, hide: { type: GraphQLBoolean }, ...paging },
+        args: { chainId: { type: new GraphQLNonNull(GraphQLInt) }, campaignId: { type: new GraphQLNonNull(GraphQLString) }, hide: { type: GraphQLBoolean }, ...paging }, ...pageCosts,
         resolve: async (_s, a: Record<string, unknown>, ctx) => {
           const q = checkArgs<ListRewardsQuery>(listRewardsQuery, a);
           return (await listRewards(ctx.deps, q)).map((r) => ({ ...r, chainId: q.chainId }));

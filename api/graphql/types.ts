@@ -1,6 +1,8 @@
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLString, type GraphQLFieldConfigMap, type GraphQLOutputType } from 'graphql';
 import type { GraphqlContext } from './context.js';
-import type { CampaignRecord, OpportunityRecord } from './loaders.js';
+import type { CostExtensions } from './limits.js';
+import { MAX_NESTED_CAMPAIGNS, type CampaignRecord, type OpportunityRecord } from './loaders.js';
+import { BREAKDOWN_PAGE_SIZE } from '../routes/users/serialize.js';
 
 /** Any JSON value (nested records kept as the REST API serializes them). */
 export const JsonScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON value, as the REST API serializes it' });
@@ -10,6 +12,15 @@ const listOf = <T extends GraphQLOutputType>(t: T) => nonNull(new GraphQLList(no
 /** Plain fields read by name from the REST record: `name: type`. */
 const plain = (fields: Record<string, GraphQLOutputType>): GraphQLFieldConfigMap<unknown, GraphqlContext> =>
   Object.fromEntries(Object.entries(fields).map(([name, type]) => [name, { type }]));
+
+/** Cost facts of a field for the limits rule (limits.ts). */
+const costs = (extensions: CostExtensions) => ({ extensions });
+/**
+ * Estimated bound of lists read from a stored record with no cap of their own (no request is made
+ * per item, so an underestimate costs serialization only): an opportunity's tokens, a wallet's reward
+ * tokens on one chain.
+ */
+const RECORD_LIST_ESTIMATE = 20;
 
 const S = GraphQLString, I = GraphQLInt, F = GraphQLFloat, B = GraphQLBoolean;
 
@@ -47,12 +58,14 @@ export const OpportunityType: GraphQLObjectType = new GraphQLObjectType<Opportun
       id: nonNull(S), chainId: nonNull(I), type: nonNull(S), identifier: nonNull(S), name: nonNull(S), description: S, howToSteps: listOf(S), status: nonNull(S),
       action: S, tags: listOf(S), mainProtocol: S, depositUrl: S, explorerAddress: S, hidden: B, tvl: nonNull(F), apr: nonNull(F), dailyRewards: nonNull(F),
       nativeApr: F, totalApr: F, maxDailyRewards: F, maxApr: F, liveCampaigns: nonNull(F), earliestCampaignStart: S, latestCampaignStart: S,
-      earliestCampaignEnd: S, latestCampaignEnd: S, distributionType: S, tokens: listOf(TokenType), chain: ChainType,
+      earliestCampaignEnd: S, latestCampaignEnd: S, distributionType: S, chain: ChainType,
       protocol: JsonScalar, aprRecord: JsonScalar, tvlRecord: JsonScalar, rewardsRecord: JsonScalar, nativeAprRecord: JsonScalar,
     }),
+    tokens: { type: listOf(TokenType), ...costs({ maxItems: RECORD_LIST_ESTIMATE }) },
     campaigns: {
       type: listOf(CampaignType),
-      description: 'Campaigns of the opportunity, newest first (batched per request)',
+      description: `Campaigns of the opportunity, newest first, at most ${MAX_NESTED_CAMPAIGNS} (batched per request)`,
+      ...costs({ maxItems: MAX_NESTED_CAMPAIGNS }),
       resolve: (o, _a, ctx) => o.campaigns ?? ctx.loaders.campaignsByOpportunity.load(o.id),
     },
   }),
@@ -85,10 +98,13 @@ export const UserRewardType = new GraphQLObjectType<UserRewardRow, GraphqlContex
   name: 'UserReward',
   fields: () => ({
     ...plain({ root: nonNull(S), recipient: nonNull(S), proofs: listOf(S), token: nonNull(UserRewardTokenType), amount: nonNull(S), claimed: nonNull(S), pending: nonNull(S) }),
-    breakdowns: { type: listOf(UserRewardBreakdownType), resolve: (r) => r.breakdowns.map((b) => ({ ...b, chainId: r.token.chainId })) },
+    breakdowns: { type: listOf(UserRewardBreakdownType), ...costs({ maxItems: BREAKDOWN_PAGE_SIZE }), resolve: (r) => r.breakdowns.map((b) => ({ ...b, chainId: r.token.chainId })) },
   }),
 });
 
-export const ChainRewardsType = new GraphQLObjectType({ name: 'ChainRewards', fields: () => plain({ chain: ChainType, rewards: listOf(UserRewardType) }) });
+export const ChainRewardsType = new GraphQLObjectType({
+  name: 'ChainRewards',
+  fields: () => ({ ...plain({ chain: ChainType }), rewards: { type: listOf(UserRewardType), ...costs({ maxItems: RECORD_LIST_ESTIMATE }) } }),
+});
 
-export { listOf, nonNull };
+export { costs, listOf, nonNull };

@@ -12,7 +12,7 @@ const FAVICON = faviconIco();
 export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Asset names are esbuild's content-hashed outputs: safe to cache for a year. */
-const ASSET_NAME = /^[A-Za-z0-9_-]+\.(js|css)$/;
+const ASSET_NAME = /^[A-Za-z0-9_-]{1,128}\.(js|css)$/;
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 /** Pages only talk to their own origin's API; no inline script, no third-party anything. */
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -21,7 +21,8 @@ async function readBuilt(path: string): Promise<Buffer | null> {
   try {
     return await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // Absent, or a name the file system cannot hold: no such file either way.
+    if (['ENOENT', 'ENAMETOOLONG', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
     throw error;
   }
 }

@@ -1,6 +1,9 @@
 import type { FieldError } from '../../errors.js';
 import { CAMPAIGN_TYPE_NAMES } from '../../../domain/campaignTypes.js';
 import type { CampaignStatus, ListCampaignsQuery } from './schema.js';
+import { fields } from '../../validate.js';
+
+const INT32 = new RegExp(`^${fields.int32Pattern}$`);
 
 /** Campaign list filters after normalization: lists split, precedence applied, values canonical. */
 export type CampaignListParams = {
@@ -86,6 +89,11 @@ export function toListParams(q: ListCampaignsQuery): { params: CampaignListParam
   const createdBefore = parseCreatedBound(q.createdBefore);
   for (const [field, v] of [['createdAfter', createdAfter], ['createdBefore', createdBefore]] as const) {
     if (v === undefined) errors.push({ field, message: 'must be a date, a date-time string, a Unix timestamp or null' });
+  }
+  // A numeric type is an Elasticsearch `integer`: past 2^31 - 1 no campaign type can match, and the search would fail.
+  const numericTypes = [...(q.type !== undefined ? [['type', q.type]] : []), ...(splitList(q.types) ?? []).map((t) => ['types', t])] as [string, string][];
+  for (const [field, t] of numericTypes) {
+    if (/^\d+$/.test(t) && !INT32.test(t)) errors.push({ field, message: 'must be a campaign type name or a number up to 2147483647' });
   }
   const lists = splitList(q.campaignLists ? [q.campaignLists] : undefined);
   if (lists && !q.listOwner) errors.push({ field: 'listOwner', message: 'is required when campaignLists is set' });

@@ -10,7 +10,7 @@ const CHECK_TIMEOUT_MS = 2000;
 type Check<T> = { ok: true; latencyMs: number } & T | { ok: false; latencyMs: number; error: string };
 
 /** Runs one probe with a deadline, reporting latency and the error instead of throwing. */
-async function probe<T extends Record<string, unknown>>(fn: () => Promise<T>): Promise<Check<T>> {
+export async function probe<T extends Record<string, unknown>>(fn: () => Promise<T>): Promise<Check<T>> {
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -79,4 +79,28 @@ export function toFreshnessBody(f: Freshness | null) {
 
 function round(seconds: number | null): number | null {
   return seconds === null ? null : Math.round(seconds * 1000) / 1000;
+}
+
+const STARTED_AT = Date.now();
+
+/**
+ * Liveness: the process is up and its event loop turns. No I/O, nothing shared with requests (no
+ * pool, no socket), so it stays green under any load the process survives; an orchestrator restarts
+ * the process only when this stops answering.
+ */
+export function checkLiveness() {
+  return { status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - STARTED_AT) / 1000), pid: process.pid };
+}
+
+/**
+ * Readiness: the dependencies every read needs answer (PostgreSQL `SELECT 1`, Elasticsearch
+ * cluster health), each within 2 s. RPCs and jobs are not part of it (reads do not need them; see
+ * /v4/health). `ready` false takes the instance out of a load balancer, not a restart.
+ */
+export async function checkReadiness(deps: ApiDeps) {
+  const [postgres, elasticsearch] = await Promise.all([
+    probe(async () => (await deps.pg.query('SELECT 1'), {})),
+    probe(async () => ({ clusterStatus: (await deps.es.cluster.health({ timeout: `${CHECK_TIMEOUT_MS}ms` })).status })),
+  ]);
+  return { status: postgres.ok && elasticsearch.ok ? 'ok' as const : 'unavailable' as const, checkedAt: new Date().toISOString(), postgres, elasticsearch };
 }

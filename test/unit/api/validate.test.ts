@@ -92,6 +92,19 @@ describe('api/validate', () => {
       expect(ctx.state['query']).to.deep.equal({ page: 0, items: 5, chainId: 31337 });
     });
 
+    it('keeps JSON types (issue 16): only strings are converted, a boolean is not a string nor a number a boolean, a scalar not a list', async () => {
+      const json = (body: unknown) => ({ ...fakeCtx({ request: { body } }), request: { body, is: (...types: string[]) => (types.includes('json') ? 'json' : false) } });
+      const listSchema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, values: { type: 'array', items: { type: 'integer' } } } };
+      const converted = json({ name: 'a', enabled: 'true', weight: '3' });
+      await run(validate({ body: bodySchema }), converted as never);
+      expect(converted.state['body']).to.deep.equal({ name: 'a', enabled: true, weight: 3 });
+      for (const [schema, body, field] of [[bodySchema, { name: false, enabled: true }, 'name'], [bodySchema, { name: 'a', enabled: 1 }, 'enabled'],
+        [listSchema, { tags: false }, 'tags'], [listSchema, { values: [true, null] }, 'values.0'], [listSchema, { tags: 'x' }, 'tags']] as const) {
+        const { error } = await run(validate({ body: schema }), json(body) as never);
+        expect((error as ValidationError | null)?.errors?.map((e) => e.field), JSON.stringify(body)).to.include(field);
+      }
+    });
+
     it('coerces "true" → true', async () => {
       const ctx = fakeCtx({ request: { body: { name: 'a', enabled: 'true' } } });
       await run(validate({ body: bodySchema }), ctx);

@@ -65,6 +65,14 @@ describe('internal/config', () => {
       expect(loadConfig({}).jwtSecret).not.to.equal(a);
     });
 
+    it('turns GraphQL introspection and GraphiQL on in development, off by default in production, as GRAPHQL_EXPLORER says otherwise', () => {
+      expect(loadConfig({}).graphqlExplorer).to.equal(true);
+      expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }).graphqlExplorer).to.equal(false);
+      expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET, GRAPHQL_EXPLORER: 'true' }).graphqlExplorer).to.equal(true);
+      expect(loadConfig({ GRAPHQL_EXPLORER: 'false' }).graphqlExplorer).to.equal(false);
+      expect(() => loadConfig({ GRAPHQL_EXPLORER: 'maybe' })).to.throw(ConfigError, /GRAPHQL_EXPLORER/);
+    });
+
     it('returns a frozen config', () => {
       expect(Object.isFrozen(loadConfig({}))).to.equal(true);
     });

@@ -44,6 +44,8 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
   return {
     '/v4/openapi.json': { path: '/v4/openapi.json' },
     '/v4/health': { path: '/v4/health' },
+    '/v4/health/live': { path: '/v4/health/live' },
+    '/v4/health/ready': { path: '/v4/health/ready' },
     '/v4/chains': { path: '/v4/chains' },
     '/v4/block-timestamp/block': { path: '/v4/block-timestamp/block', query: { ...chain, timestamp: Number(block.timestamp) } },
     '/v4/block-timestamp/timestamp': { path: '/v4/block-timestamp/timestamp', query: { ...chain, blockNumber: Number(block.number) } },
