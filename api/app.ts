@@ -5,6 +5,7 @@ import { bodyParser } from './middleware/bodyParser.js';
 import { cacheHeaders } from './middleware/cacheHeaders.js';
 import { errorHandler } from './middleware/errorHandler.js';
 import { authenticate } from './middleware/auth.js';
+import { canonicalPath, caseSensitive } from './middleware/canonicalPath.js';
 import { rateLimit, type RateLimits } from './middleware/rateLimit.js';
 import { identityOf } from './identity/index.js';
 import { requestLog } from './middleware/requestLog.js';
@@ -21,9 +22,11 @@ export function createApp(deps: ApiDeps): Koa {
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
     deps.logger.error({ msg: 'request failed', request_id: ctx?.state?.requestId, method: ctx?.method, path: ctx?.path, err: describeError(error), stack: (error as Error)?.stack });
   });
-  const routes = createRoutes(deps);
+  const routes = caseSensitive(createRoutes(deps));
   app.use(requestLog(deps.logger));
   app.use(errorHandler);
+  // One path spelling before any guard or router runs (README "Path spelling").
+  app.use(canonicalPath());
   const identity = identityOf(deps);
   app.use(authenticate({ jwtSecret: deps.config.jwtSecret, backOfficeToken: deps.config.backOfficeToken, lookup: identity.lookup, usage: identity.usage }));
   // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
@@ -37,6 +40,7 @@ export function createApp(deps: ApiDeps): Koa {
   // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (for
   // scrapers, at the root), the pages and the explorers.
   for (const router of [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })]) {
+    caseSensitive(router);
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));
   }
