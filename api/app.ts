@@ -6,6 +6,7 @@ import { cacheHeaders } from './middleware/cacheHeaders.js';
 import { errorHandler } from './middleware/errorHandler.js';
 import { authenticate } from './middleware/auth.js';
 import { canonicalPath, caseSensitive } from './middleware/canonicalPath.js';
+import { clientAddressOf } from './middleware/clientAddress.js';
 import { rateLimit, type RateLimits } from './middleware/rateLimit.js';
 import { identityOf } from './identity/index.js';
 import { requestLog } from './middleware/requestLog.js';
@@ -32,7 +33,8 @@ export function createApp(deps: ApiDeps): Koa {
   // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
   // limits, so suites firing many requests per second are not throttled.
   const rateLimits: RateLimits | undefined = deps.config.rateLimits;
-  if (rateLimits || deps.config.env !== 'test') app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits }));
+  // Behind a reverse proxy the client address comes from X-Forwarded-For as far as TRUSTED_PROXIES allows.
+  if (rateLimits || deps.config.env !== 'test') app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits, clientAddress: clientAddressOf(deps.config.trustedProxies) }));
   app.use(cacheHeaders());
   app.use(bodyParser());
   app.use(routes.routes());

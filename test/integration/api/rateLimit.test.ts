@@ -99,4 +99,20 @@ describe('rate limits per tier, shared across API processes', function () {
     expect(statuses.filter((s) => s === 200).length, 'passed of the 44 after the first two').to.equal(38);
     expect(statuses.slice(-4)).to.deep.equal([429, 429, 429, 429]);
   });
+
+  it('gives each client behind a trusted proxy its own bucket (TRUSTED_PROXIES), and ignores X-Forwarded-For without it', async function () {
+    const proxied = supertest(createApp({ config: { ...h.config, rateLimits: limits, trustedProxies: { hops: 1 } } as typeof h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    await nextSecond();
+    const from = (app: ReturnType<typeof supertest>, client: string) => app.get('/v4/chains').set('X-Forwarded-For', client);
+    // Two clients at the limit each: both still served, each bucket its own.
+    const statuses = (await Promise.all([from(proxied, '198.51.100.1'), from(proxied, '198.51.100.1'), from(proxied, '198.51.100.2'), from(proxied, '198.51.100.2')])).map((r) => r.status);
+    expect(statuses).to.deep.equal([200, 200, 200, 200]);
+    expect((await from(proxied, '198.51.100.1')).status).to.equal(429);
+    // What a caller writes left of what the proxy appended is not theirs to choose.
+    expect((await from(proxied, '203.0.113.7, 198.51.100.1')).status).to.equal(429);
+    await nextSecond();
+    // Without the setting every caller is the proxy (the socket peer): forwarded headers change nothing.
+    const direct = (await Promise.all([from(apps[0]!, '198.51.100.3'), from(apps[0]!, '198.51.100.4'), from(apps[0]!, '198.51.100.5')])).map((r) => r.status).sort();
+    expect(direct).to.deep.equal([200, 200, 429]);
+  });
 });
