@@ -8,6 +8,7 @@ import { loadCampaignsOf, loadOpportunityDocuments } from '../routes/opportuniti
 import { currentChainContext } from '../chainRecords.js';
 import { serializeOpportunity } from '../routes/opportunities/serialize.js';
 import { searchOnce } from '../search/searchOnce.js';
+import { hiddenCampaignDocuments, PUBLIC_ONLY } from '../visibility/campaignVisibility.js';
 
 export type CampaignRecord = ReturnType<typeof serializeCampaign>;
 export type OpportunityRecord = ReturnType<typeof serializeOpportunity>;
@@ -47,7 +48,7 @@ export function createLoaders(deps: ApiDeps): Loaders {
     campaignByOnChainId: new DataLoader(async (keys) => {
       const onChainIds = [...new Set(keys.map((k) => k.slice(k.indexOf(':') + 1).toLowerCase()))];
       const [res, chainMap] = await Promise.all([
-        searchOnce<CampaignDocument>(deps, campaignsIndex, { size: Math.min(10_000, onChainIds.length * 10), query: { terms: { campaignId: onChainIds } } }),
+        searchOnce<CampaignDocument>(deps, campaignsIndex, { size: Math.min(10_000, onChainIds.length * 10), query: { bool: { filter: [{ terms: { campaignId: onChainIds } }], must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!] } } }),
         chains(),
       ]);
       const found = new Map(res.hits.hits.map((h) => [`${h._source!.distributionChainId}:${h._source!.campaignId.toLowerCase()}`, serializeCampaign(h._source!, chainMap)]));

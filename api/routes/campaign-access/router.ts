@@ -74,7 +74,7 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     const campaign = await authorize(ctx.state, 'creator');
     const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
     // The outbox republishes the document; flipping the flag now closes the window before it runs.
-    await updateDocumentNow(deps, { index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, what: 'privacy flag' });
+    await updateDocumentNow(deps, { index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, what: 'privacy flag', mustReachReads: true });
     ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
   });
   router.get('/campaigns/:id/privacy', describe({ summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)', response: privacySchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, query: none }), async (ctx) => {

@@ -1,7 +1,9 @@
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { resolveChainIds } from '../users/params.js';
-import { countClaims, latestClaims, listClaims, loadClaimsSyncState } from './repo.js';
+import { countClaims, latestClaims, listClaims, loadClaimsSyncState, type ClaimDbRow } from './repo.js';
+import { campaignVisibilityOf, hiddenOnChainCampaignIds } from '../../visibility/campaignVisibility.js';
+import type { AuthState } from '../../identity/types.js';
 import type { ChainIdsQuery, CountQuery, HistoryParams, ListClaimsQuery } from './schema.js';
 import { serializeClaim, serializeClaimsStatus, serializeCompactClaim, serializeWatermark } from './serialize.js';
 
@@ -16,8 +18,24 @@ export function listClaimsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ListClaimsQuery;
     const chainIds = q.chainIds ? resolveChainIds(deps, 'chainIds', q.chainIds) : q.chainId !== undefined ? [q.chainId] : undefined;
-    ctx.body = (await listClaims(deps.pg, { ...q, chainIds })).map(serializeClaim);
+    const hidden = await hiddenFrom(deps, ctx);
+    if (q.campaignId && [...hidden].some((k) => k.endsWith(`:${q.campaignId!.toLowerCase()}`))) {
+      ctx.body = [];
+      return;
+    }
+    ctx.body = (await listClaims(deps.pg, { ...q, chainIds })).map((row) => serializeClaim(withoutHidden(row, hidden)));
   };
+}
+
+/** `${chainId}:${campaignId}` of the private campaigns hidden from this caller (README "Campaign visibility"). */
+async function hiddenFrom(deps: ApiDeps, ctx: Context): Promise<Set<string>> {
+  return hiddenOnChainCampaignIds(deps.pg, await campaignVisibilityOf(deps, ctx.state as AuthState, true), null);
+}
+
+/** A claim row without the breakdowns of hidden campaigns (its own amount, a token transfer, stays). */
+function withoutHidden(row: ClaimDbRow, hidden: Set<string>): ClaimDbRow {
+  if (!hidden.size || !row.breakdowns) return row;
+  return { ...row, breakdowns: row.breakdowns.filter((b) => !hidden.has(`${row.chain_id}:${b.campaignId.toLowerCase()}`)) };
 }
 
 /** GET /v4/claims/history/{address}: that address's claims on the given (default: all) chains. */
@@ -25,7 +43,8 @@ export function claimsHistoryHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ChainIdsQuery;
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
-    ctx.body = (await listClaims(deps.pg, { chainIds, recipient: (ctx.state.params as HistoryParams).address, page: q.page, items: q.items })).map(serializeClaim);
+    const hidden = await hiddenFrom(deps, ctx);
+    ctx.body = (await listClaims(deps.pg, { chainIds, recipient: (ctx.state.params as HistoryParams).address, page: q.page, items: q.items })).map((row) => serializeClaim(withoutHidden(row, hidden)));
   };
 }
 
