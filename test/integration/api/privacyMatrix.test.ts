@@ -133,4 +133,19 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
     expect(mentions((await read(READS.find((r) => r.name === 'opportunity with campaigns')!, s, 'anonymous')).text, s)).to.equal(false);
     await demo.h.request().get(`/v4/campaigns/${s.id}/metrics`).expect(404);
   });
+
+  it('builds the opportunity documents (campaign ids, APR/TVL/rewards records and breakdowns) from public campaigns only, once the metrics and publish jobs ran', async function () {
+    for (const job of ['metrics', 'publish']) expect((await demo.h.runJob(job)).status, job).to.equal('success');
+    await demo.h.refresh();
+    const leaks: string[] = [];
+    for (const s of subjects) {
+      for (const path of [`/v4/opportunities/${s.opportunityId}`, '/v4/opportunities?items=100&test=true', `/v4/opportunities/${s.opportunityId}/campaigns`]) {
+        const res = await demo.h.request().get(path).expect(200);
+        if (mentions(JSON.stringify(res.body).toLowerCase(), s)) leaks.push(`${path} mentions ${s.name}`);
+      }
+      const gql = await demo.h.request().post('/graphql/v1').set('accept', 'application/json').send({ query: `{ opportunity(id: "${s.opportunityId}") { id campaigns { id } } }` }).expect(200);
+      if (mentions(JSON.stringify(gql.body).toLowerCase(), s)) leaks.push(`GraphQL opportunity mentions ${s.name}`);
+    }
+    expect(leaks).to.deep.equal([]);
+  });
 });
