@@ -31,6 +31,7 @@ const READS: Read[] = [
   // The embedded campaign records; the opportunity document's own aggregates (campaignIds, records' breakdowns) are not covered yet (see README).
   { name: 'opportunity with campaigns', rest: (s) => `/v4/opportunities/${s.opportunityId}/campaigns`, pick: (b) => b.campaigns },
   { name: 'opportunities with campaigns', rest: () => '/v4/opportunities?campaigns=true&items=100&test=true', pick: (b) => (b as { campaigns: unknown }[]).map((o) => o.campaigns) },
+  { name: 'opportunity storing ids', rest: (s) => `/v4/opportunities/${s.opportunityId}/storing-ids` },
   { name: 'rewards of the campaign', rest: (s) => `/v4/rewards?chainId=31337&campaignId=${s.onChainId}` },
   { name: 'rewards of the recipient', rest: (s) => `/v4/users/${s.recipient}/rewards?chainId=31337` },
   { name: 'claims of the campaign', rest: (s) => `/v4/claims?chainId=31337&campaignId=${s.onChainId}` },
