@@ -9,6 +9,8 @@ import { compression } from './middleware/compression.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler } from './middleware/errorHandler.js';
 import { authenticate } from './middleware/auth.js';
+import { canonicalPath, caseSensitive } from './middleware/canonicalPath.js';
+import { clientAddressOf } from './middleware/clientAddress.js';
 import { rateLimit, type RateLimits } from './middleware/rateLimit.js';
 import { identityOf } from './identity/index.js';
 import { requestLog } from './middleware/requestLog.js';
@@ -20,18 +22,17 @@ import { metricsRouter } from './routes/metrics/router.js';
 
 /** Builds the Koa application; never listens (api/server.ts does, tests use app.callback()). */
 export function createApp(deps: ApiDeps): Koa {
-  // Behind TRUST_PROXY_HOPS reverse proxies, the client IP (rate limits, logs) is the entry the
-  // outermost trusted one appended to X-Forwarded-For; entries further left are the client's own say.
-  const hops = deps.config.trustProxyHops ?? 0;
-  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
+  const app = new Koa();
   app.silent = true;
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
     deps.logger.error({ msg: 'request failed', request_id: ctx?.state?.requestId, method: ctx?.method, path: ctx?.path, err: describeError(error), stack: (error as Error)?.stack });
   });
-  const routes = createRoutes(deps);
+  const routes = caseSensitive(createRoutes(deps));
   app.use(requestLog(deps.logger));
   app.use(securityHeaders());
   app.use(errorHandler);
+  // One path spelling before any guard or router runs (README "Path spelling").
+  app.use(canonicalPath());
   const pageRouters = [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })];
   // Before authenticate and the rate limit: preflights are answered without touching PostgreSQL.
   app.use(cors({ allowedOrigins: deps.config.corsOrigins ?? [], routers: () => [routes, ...pageRouters] }));
@@ -40,7 +41,8 @@ export function createApp(deps: ApiDeps): Koa {
   // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
   // limits, so suites firing many requests per second are not throttled.
   const rateLimits: RateLimits | undefined = deps.config.rateLimits;
-  if (rateLimits || deps.config.env !== 'test') app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits }));
+  // Behind a reverse proxy the client address comes from X-Forwarded-For as far as TRUSTED_PROXIES allows.
+  if (rateLimits || deps.config.env !== 'test') app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits, clientAddress: clientAddressOf(deps.config.trustedProxies) }));
   app.use(compression());
   app.use(cacheHeaders());
   app.use(bodyParser());
@@ -49,6 +51,7 @@ export function createApp(deps: ApiDeps): Koa {
   // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (for
   // scrapers, at the root), the pages and the explorers.
   for (const router of pageRouters) {
+    caseSensitive(router);
     app.use(router.routes());
     app.use(allowedMethods(router));
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { Ajv, type JSONSchemaType } from 'ajv';
 import { ConfigError } from './errors.js';
 import { devnetChains } from './devnetChains.js';
@@ -11,6 +12,13 @@ export type Config = {
   env: 'development' | 'test' | 'production';
   host: string;
   port: number;
+  /**
+   * Where clients reach the API (PUBLIC_BASE_URL), never taken from a request's Host header: the
+   * Sign-In with Ethereum messages name its host as `domain` and its origin as `uri`, on `chainId`.
+   */
+  signIn: { domain: string; uri: string; chainId: number };
+  /** Reverse proxies in front of the API (TRUSTED_PROXIES): how many hops, or which addresses; absent = forwarded headers ignored. */
+  trustedProxies?: { hops: number } | { addresses: string[] };
   logLevel: string;
   databaseUrl: string;
   esUrl: string;
@@ -30,8 +38,6 @@ export type Config = {
   rateLimits?: { anonymous: number; tiers: number[] };
   /** Jobs this process's scheduler runs (SCHEDULER_JOBS); absent: every job. */
   schedulerJobs?: string[];
-  /** Reverse proxies in front of the API whose X-Forwarded-For entries are trusted (0: none; the client IP is the socket's). */
-  trustProxyHops?: number;
   /** How long the retention job keeps job runs. */
   retention: { jobRunsDays: number };
   /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
@@ -121,6 +127,9 @@ const envSchema = {
     NODE_ENV: { type: 'string', enum: ['development', 'test', 'production'], default: 'development' },
     HOST: { type: 'string', default: '127.0.0.1' },
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
+    PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^/?#\\s]+/?$', default: 'http://127.0.0.1:3000' },
+    SIGN_IN_CHAIN_ID: { type: 'integer', minimum: 1, default: 1 },
+    TRUSTED_PROXIES: { type: 'string', pattern: '^\\S+$' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:55432/rewards' },
     ES_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:59200' },
@@ -148,7 +157,6 @@ const envSchema = {
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
     CORS_ORIGINS: { type: 'string' },
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
-    TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
     SCHEDULER_JOBS: { type: 'string', pattern: '^[a-z][a-z-]*(,[a-z][a-z-]*)*$' },
     GRAPHQL_EXPLORER: { type: 'boolean' },
   },
@@ -182,6 +190,8 @@ export function loadConfig(env: Env = process.env): Config {
     env: nodeEnv,
     host: v['HOST'],
     port: v['PORT'],
+    signIn: signInOf(v['PUBLIC_BASE_URL'], v['SIGN_IN_CHAIN_ID']),
+    ...(v['TRUSTED_PROXIES'] ? { trustedProxies: parseTrustedProxies(String(v['TRUSTED_PROXIES'])) } : {}),
     logLevel: v['LOG_LEVEL'],
     databaseUrl: v['DATABASE_URL'],
     esUrl: v['ES_URL'],
@@ -201,7 +211,6 @@ export function loadConfig(env: Env = process.env): Config {
     prices: { apiUrl: v['PRICE_API_URL'], apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'], maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'] },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
     retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
-    ...(v['TRUST_PROXY_HOPS'] ? { trustProxyHops: v['TRUST_PROXY_HOPS'] } : {}),
     ...(v['SCHEDULER_JOBS'] ? { schedulerJobs: String(v['SCHEDULER_JOBS']).split(',') } : {}),
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
@@ -237,6 +246,25 @@ function loadChains(env: Env): ChainConfig[] {
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice !== undefined) throw new ConfigError(`${source} lists chain id ${twice} twice`);
   return value;
+}
+
+/** PUBLIC_BASE_URL → the sign-in domain (host[:port]) and URI (origin). */
+function signInOf(baseUrl: string, chainId: number): Config['signIn'] {
+  const url = new URL(baseUrl);
+  return { domain: url.host, uri: url.origin, chainId };
+}
+
+/** TRUSTED_PROXIES: a hop count (`1`: one proxy in front of us) or a comma-separated list of proxy IP addresses. */
+function parseTrustedProxies(value: string): NonNullable<Config['trustedProxies']> {
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops < 1 || hops > 10) throw new ConfigError(`TRUSTED_PROXIES: a hop count must be between 1 and 10 (got ${value})`);
+    return { hops };
+  }
+  const addresses = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const bad = addresses.filter((a) => isIP(a) === 0);
+  if (!addresses.length || bad.length) throw new ConfigError(`TRUSTED_PROXIES: expected a hop count or IP addresses separated by commas (bad: ${bad.join(', ') || value})`);
+  return { addresses };
 }
 
 /** Requests per second a limit may allow: the shared window counters are PostgreSQL integers. */

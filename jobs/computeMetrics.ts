@@ -50,7 +50,10 @@ export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: Ru
   };
   const campaignMetrics = campaigns.map((c) => ({ row: c, metrics: computeCampaignMetrics(toInput(c, prices), tvlOf(c.opportunity_id), now, now) }));
   const byOpportunity = new Map<string, typeof campaignMetrics>();
+  // Opportunity figures (APR, daily rewards, records and their breakdowns) are public projections:
+  // built from public campaigns only (README "Campaign visibility").
   for (const c of campaignMetrics) {
+    if (c.row.is_private) continue;
     const list = byOpportunity.get(c.row.opportunity_id);
     if (list) list.push(c);
     else byOpportunity.set(c.row.opportunity_id, [c]);

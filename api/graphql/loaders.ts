@@ -15,6 +15,7 @@ import type { PrivateVisibility } from '../routes/campaigns/query.js';
 export const MAX_NESTED_CAMPAIGNS = 100;
 /** Ids per by-id search (below Elasticsearch's clause limit); more ids are more searches. */
 const MAX_IDS_PER_SEARCH = 500;
+import { hiddenCampaignDocuments, PUBLIC_ONLY } from '../visibility/campaignVisibility.js';
 
 export type CampaignRecord = ReturnType<typeof serializeCampaign>;
 export type OpportunityRecord = ReturnType<typeof serializeOpportunity>;
@@ -71,7 +72,7 @@ export function createLoaders(deps: ApiDeps, visibility: (showPrivate: boolean) 
     campaignByOnChainId: new DataLoader(async (keys) => {
       const onChainIds = [...new Set(keys.map((k) => k.slice(k.indexOf(':') + 1).toLowerCase()))];
       const [res, chainMap] = await Promise.all([
-        searchOnce<CampaignDocument>(deps, campaignsIndex, { size: Math.min(10_000, onChainIds.length * 10), query: { terms: { campaignId: onChainIds } } }),
+        searchOnce<CampaignDocument>(deps, campaignsIndex, { size: Math.min(10_000, onChainIds.length * 10), query: { bool: { filter: [{ terms: { campaignId: onChainIds } }], must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!] } } }),
         chains(),
       ]);
       const found = new Map(res.hits.hits.map((h) => [`${h._source!.distributionChainId}:${h._source!.campaignId.toLowerCase()}`, serializeCampaign(h._source!, chainMap)]));

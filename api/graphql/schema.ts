@@ -10,6 +10,7 @@ import { userParams, userRewardsQuery, type UserRewardsQuery } from '../routes/u
 import { checkArgs, inputTypeFromSchema } from './args.js';
 import type { GraphqlContext } from './context.js';
 import { privateVisibility } from '../routes/campaign-access/visibility.js';
+import { campaignVisibilityOf } from '../visibility/campaignVisibility.js';
 
 /** Private campaigns a resolver may show: as REST `showPrivate`, for the caller of this request. */
 const visibilityOf = (ctx: GraphqlContext, showPrivate: boolean | undefined) =>
@@ -42,9 +43,9 @@ const UserType = new GraphQLObjectType<{ address: string }, GraphqlContext>({
         chainId: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLInt))) },
         breakdownPage: { type: GraphQLInt, defaultValue: 0 }, test: { type: GraphQLBoolean }, claimableOnly: { type: GraphQLBoolean }, type: { type: GraphQLString },
       },
-      resolve: (user, args: Record<string, unknown>, ctx) => {
+      resolve: async (user, args: Record<string, unknown>, ctx) => {
         const q = checkArgs<UserRewardsQuery>(userRewardsQuery, { ...args, chainId: (args['chainId'] as number[]).map(String) });
-        return listUserRewards(ctx.deps, ctx.proofs, user.address, q);
+        return listUserRewards(ctx.deps, ctx.proofs, user.address, q, await campaignVisibilityOf(ctx.deps, ctx.auth, true));
       },
     },
   }),
@@ -89,7 +90,7 @@ export function createGraphqlSchema(): GraphQLSchema {
         args: { chainId: { type: new GraphQLNonNull(GraphQLInt) }, campaignId: { type: new GraphQLNonNull(GraphQLString) }, hide: { type: GraphQLBoolean }, ...paging }, ...pageCosts,
         resolve: async (_s, a: Record<string, unknown>, ctx) => {
           const q = checkArgs<ListRewardsQuery>(listRewardsQuery, a);
-          return (await listRewards(ctx.deps, q)).map((r) => ({ ...r, chainId: q.chainId }));
+          return (await listRewards(ctx.deps, q, await campaignVisibilityOf(ctx.deps, ctx.auth, true))).map((r) => ({ ...r, chainId: q.chainId }));
         },
       },
       user: {

@@ -20,7 +20,11 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({ anonymous: 10, ti
  */
 const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$|ops$|assets\/|favicon\.ico$|$)/;
 
-export type RateLimitParams = { pool: PgPool; logger: Logger; limits?: RateLimits };
+export type RateLimitParams = {
+  pool: PgPool; logger: Logger; limits?: RateLimits;
+  /** The client address of a caller without a key (clientAddressOf(config.trustedProxies)); default: the socket peer. */
+  clientAddress?: (ctx: Context) => string;
+};
 
 /** The limit of a caller: its key's tier (the highest known tier for larger tiers), else the anonymous one. */
 export function limitFor(limits: RateLimits, tier: number | null): number {
@@ -30,20 +34,20 @@ export function limitFor(limits: RateLimits, tier: number | null): number {
 
 /**
  * Fixed one-second windows shared by every API process: each caller's bucket (its API key, else its
- * client IP) is counted in PostgreSQL, claimed in leases (QuotaLeases: one upsert per request at
+ * client address, behind trusted proxies from X-Forwarded-For) is counted in PostgreSQL, claimed in leases (QuotaLeases: one upsert per request at
  * small limits, one per ⌊limit/20⌋ requests at large ones, never more grants than the limit). Over
  * the limit → 429 problem with `Retry-After`; every limited response carries `RateLimit-Limit`,
  * `RateLimit-Remaining` and `RateLimit-Reset` (seconds). Runs after `authenticate` (needs the key).
  * If PostgreSQL fails, the request passes (availability first) and the failure is logged.
  * Tables: rate_limit_windows (old windows are swept every minute).
  */
-export function rateLimit({ pool, logger, limits = DEFAULT_RATE_LIMITS }: RateLimitParams) {
+export function rateLimit({ pool, logger, limits = DEFAULT_RATE_LIMITS, clientAddress = (ctx) => ctx.ip }: RateLimitParams) {
   const leases = new QuotaLeases(claimQuotaIn(pool));
   let nextSweep = 0;
   return async (ctx: Context, next: Next): Promise<void> => {
     if (UNLIMITED.test(ctx.path)) return next();
     const apiKey = (ctx.state as AuthState).apiKey;
-    const bucket = apiKey ? `key:${apiKey.id}` : `ip:${ctx.ip}`;
+    const bucket = apiKey ? `key:${apiKey.id}` : `ip:${clientAddress(ctx)}`;
     const limit = limitFor(limits, apiKey ? apiKey.tier : null);
     const nowMs = Date.now();
     const windowStart = Math.floor(nowMs / 1000);

@@ -44,18 +44,21 @@ export type StoringCampaignRow = {
   parent_campaign_id: string | null;
 };
 
+/** A public projection leaves private campaigns (and what hangs below them) out (README "Campaign visibility"). */
+const PUBLIC_CAMPAIGN = 'NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = c.id AND pv.is_private)';
+
 /**
  * Every current campaign of an opportunity plus, transitively, their sub-campaigns (which may sit
- * in other opportunities), for the storing-ids trees. Table/view: campaigns_current.
+ * in other opportunities), for the storing-ids trees; private campaigns and their subtrees are left out. Tables: campaigns_current, campaign_privacy.
  */
 export async function loadOpportunityCampaignTree(db: PgPool, opportunityId: string): Promise<StoringCampaignRow[]> {
   const { rows } = await db.query<StoringCampaignRow>(
     `WITH RECURSIVE tree AS (
        SELECT c.id, c.opportunity_id, c.campaign_id, c.compute_chain_id, c.campaign_type, c.main_parameter, c.start_timestamp::text, c.end_timestamp::text, c.parent_campaign_id
-       FROM campaigns_current c WHERE c.opportunity_id = $1
+       FROM campaigns_current c WHERE c.opportunity_id = $1 AND ${PUBLIC_CAMPAIGN}
        UNION
        SELECT c.id, c.opportunity_id, c.campaign_id, c.compute_chain_id, c.campaign_type, c.main_parameter, c.start_timestamp::text, c.end_timestamp::text, c.parent_campaign_id
-       FROM campaigns_current c JOIN tree t ON c.parent_campaign_id = t.id)
+       FROM campaigns_current c JOIN tree t ON c.parent_campaign_id = t.id WHERE ${PUBLIC_CAMPAIGN})
      SELECT * FROM tree`,
     [opportunityId],
   );

@@ -2,7 +2,8 @@ import type { PgClient } from '../../internal/pg.js';
 import type { OpportunitySource } from '../../domain/documents/sources.js';
 
 /**
- * Loads opportunities with their current campaigns (overrides applied) and target token in one
+ * Loads opportunities with their current public campaigns (overrides applied; private ones are
+ * left out of this public projection: README "Campaign visibility") and target token in one
  * query; ids with no row are absent.
  */
 export async function loadOpportunitySources(client: PgClient, ids: string[]): Promise<OpportunitySource[]> {
@@ -17,7 +18,8 @@ export async function loadOpportunitySources(client: PgClient, ids: string[]): P
            ORDER BY c.created_at, c.id)
          FROM campaigns_current c
          LEFT JOIN tokens rt ON rt.chain_id = c.distribution_chain_id AND rt.address = c.reward_token
-         WHERE c.opportunity_id = o.id), '[]') AS campaigns,
+         WHERE c.opportunity_id = o.id
+           AND NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = c.id AND pv.is_private)), '[]') AS campaigns,
        (SELECT row_to_json(t) FROM (SELECT tk.id, tk.name, tk.address, tk.symbol, tk.decimals, tk.icon, tk.verified, tk.is_native, tk.is_test, tk.type,
             tk.is_stablecoin, p.price, p.price_source, p.updated_at AS price_updated_at
           FROM tokens tk LEFT JOIN token_prices p ON p.token_id = tk.id WHERE tk.chain_id = o.chain_id AND tk.address = o.identifier) t) AS target,

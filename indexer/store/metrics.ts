@@ -13,14 +13,18 @@ export type MetricsCampaignRow = {
   amount: string;
   start_timestamp: string;
   end_timestamp: string;
+  /** campaign_privacy.is_private: the campaign keeps its own metrics, its opportunity's aggregates leave it out. */
+  is_private: boolean;
 };
 
-/** Every current campaign with its reward token, for the metrics job. */
+/** Every current campaign with its reward token and privacy, for the metrics job. */
 export async function loadMetricsCampaigns(db: PgPool | PgClient, chainIds: number[]): Promise<MetricsCampaignRow[]> {
   const { rows } = await db.query<MetricsCampaignRow>(
     `SELECT c.id, c.campaign_id, c.opportunity_id, c.distribution_chain_id AS chain_id, c.reward_token, t.id AS reward_token_id,
-       t.decimals AS reward_decimals, t.symbol AS reward_symbol, c.amount::text AS amount, c.start_timestamp, c.end_timestamp
+       t.decimals AS reward_decimals, t.symbol AS reward_symbol, c.amount::text AS amount, c.start_timestamp, c.end_timestamp,
+       COALESCE(pv.is_private, false) AS is_private
      FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
+     LEFT JOIN campaign_privacy pv ON pv.campaign_db_id = c.id
      WHERE c.distribution_chain_id = ANY($1::int[]) AND c.opportunity_id IS NOT NULL`,
     [chainIds],
   );

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { identityOf } from '../../identity/index.js';
 import type { AuthState } from '../../identity/types.js';
@@ -16,11 +15,6 @@ import { arr, bool, int, obj, str } from '../../openapi/schemaHelpers.js';
 
 const meSchema = { ...obj({ address: str, authenticatedAt: int, expiresAt: int, tags: arr(str), tier: int, provider: { enum: ['WALLET', 'IDP'] }, linkedIdp: bool, email: str }, ['email']), additionalProperties: false };
 
-/** Our domain in the sign-in message: the request's Host when it is a plain authority, else config.host. */
-function domainOf(ctx: Context, deps: ApiDeps): string {
-  return /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(ctx.host) ? ctx.host : deps.config.host;
-}
-
 /**
  * Wallet sessions (spec: Authentication): GET /auth/nonce/{address}, POST /auth/login,
  * GET /auth/me, DELETE /auth/revoke; the identity-provider routes come from idpRouter.
@@ -33,8 +27,8 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
   router.use(idp.routes(), idp.allowedMethods({ throw: true }));
   router.get('/auth/nonce/:address', describe({ summary: 'A sign-in message and nonce for a wallet', response: obj({ message: str, nonce: str }) }), validate({ params: nonceParams }), async (ctx) => {
     const { address } = (ctx.state as unknown as { params: { address: string } }).params;
-    const domain = domainOf(ctx, deps);
-    const signIn = buildSignInMessage({ address, domain, uri: `${ctx.protocol}://${domain}` });
+    // Domain, URI and chain from configuration (PUBLIC_BASE_URL, SIGN_IN_CHAIN_ID), never the Host header.
+    const signIn = buildSignInMessage({ address, ...deps.config.signIn });
     await insertNonce(deps.pg, { nonce: signIn.nonce, address, message: signIn.message, expiresAt: signIn.expiresAt });
     ctx.set('cache-control', 'no-store');
     ctx.body = { message: signIn.message, nonce: signIn.nonce };

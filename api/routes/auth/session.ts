@@ -26,7 +26,7 @@ export function issueSession(ctx: Context, deps: ApiDeps, params: Omit<SignSessi
  */
 export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promise<LoginUser> {
   const client = body.chainId === undefined ? undefined : deps.rpc.get(body.chainId)?.client;
-  const checked = await checkSignIn({ address: body.address, message: body.message, signature: body.signature, client });
+  const checked = await checkSignIn({ address: body.address, message: body.message, signature: body.signature, expected: deps.config.signIn, client });
   if (!checked.ok) {
     if (checked.field === 'signature') throw new AppError(401, 'UNAUTHORIZED', `signature ${checked.reason}`, { errors: [{ field: 'signature', message: checked.reason }] });
     throw new ValidationError([{ field: checked.field, message: checked.reason }]);

@@ -62,6 +62,9 @@ export async function updatePrivacy(db: PgPool, campaignDbId: string, u: Privacy
       [campaignDbId, u.isPrivate ?? null, u.recipientsCanView ?? null, authorized ? JSON.stringify(authorized) : null, by],
     );
     await enqueueOutbox(tx, 'campaign', [campaignDbId]);
+    // The opportunity document is built from public campaigns only: re-project it too.
+    const opportunity = (await tx.query<{ opportunity_id: string | null }>('SELECT opportunity_id FROM campaigns_current WHERE id = $1', [campaignDbId])).rows[0]?.opportunity_id;
+    if (opportunity) await enqueueOutbox(tx, 'opportunity', [opportunity]);
     return rows[0]!;
   });
 }

@@ -1,3 +1,4 @@
+import { campaignIdParams } from '../campaigns/schema.js';
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
 import { arr, bool, nullable, obj, str } from '../../openapi/schemaHelpers.js';
@@ -10,7 +11,8 @@ import { fields, validate } from '../../validate.js';
 import * as repo from './repo.js';
 import { updateDocumentNow } from '../../search/updateDocumentNow.js';
 
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100, pattern: '^([0-9]{1,20}|[0-9]{1,10}-0x[0-9a-fA-F]{64})$' } } } as const;
+/** As the campaign by-id routes: the composite form's chain id is an int32 (a larger one was a 500 from PostgreSQL). */
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100, pattern: campaignIdParams.properties.id.pattern } } } as const;
 const grantBody = {
   type: 'object', additionalProperties: false, required: ['userAddress'],
   properties: { userAddress: fields.address, canManageAccess: { ...fields.boolean, default: false } },
@@ -72,7 +74,7 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     const campaign = await authorize(ctx.state, 'creator');
     const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
     // The outbox republishes the document; flipping the flag now closes the window before it runs.
-    await updateDocumentNow(deps, { index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, what: 'privacy flag' });
+    await updateDocumentNow(deps, { index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, what: 'privacy flag', mustReachReads: true });
     ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
   });
   router.get('/campaigns/:id/privacy', describe({ summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)', response: privacySchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, query: none }), async (ctx) => {

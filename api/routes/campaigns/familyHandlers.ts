@@ -8,6 +8,8 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { currentChainRecords } from '../../chainRecords.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
 import { searchOnce } from '../../search/searchOnce.js';
+import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
+import type { AuthState } from '../../identity/types.js';
 import { dailyAmountInToken, parseSeriesPaging, tvlInflowPerDollar, type SeriesPaging } from './metrics.js';
 import { splitList } from './params.js';
 import { serializeCampaign } from './serialize.js';
@@ -17,7 +19,7 @@ import { buildLinkedList, buildStoringIdsTree } from './tree.js';
 /** The internal id of the path's campaign (PostgreSQL is the truth for families and history); 404 when absent. */
 async function resolveOr404(deps: ApiDeps, ctx: Context): Promise<string> {
   const { id } = ctx.state.params as { id: string };
-  const dbId = await resolveCampaignDbId(deps.pg, id);
+  const dbId = await resolveVisibleCampaignDbId(deps.pg, id, await campaignVisibilityOf(deps, ctx.state as AuthState, true));
   if (!dbId) throw new NotFoundError(`No campaign ${id}`);
   return dbId;
 }

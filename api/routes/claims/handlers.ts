@@ -1,7 +1,9 @@
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { resolveChainIds } from '../users/params.js';
-import { countClaims, latestClaims, listClaims, loadClaimsSyncState } from './repo.js';
+import { countClaims, latestClaims, listClaims, loadClaimsSyncState, type ClaimDbRow } from './repo.js';
+import { campaignVisibilityOf, hiddenOnChainCampaignIds } from '../../visibility/campaignVisibility.js';
+import type { AuthState } from '../../identity/types.js';
 import type { ChainIdsQuery, CountQuery, HistoryParams, ListClaimsQuery } from './schema.js';
 import { serializeClaim, serializeClaimsStatus, serializeCompactClaim, serializeWatermark } from './serialize.js';
 
@@ -16,10 +18,26 @@ export function listClaimsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ListClaimsQuery;
     const chainIds = q.chainIds ? resolveChainIds(deps, 'chainIds', q.chainIds) : q.chainId !== undefined ? [q.chainId] : undefined;
+    const hidden = await hiddenFrom(deps, ctx);
+    if (q.campaignId && [...hidden].some((k) => k.endsWith(`:${q.campaignId!.toLowerCase()}`))) {
+      ctx.body = [];
+      return;
+    }
     const rows = await listClaims(deps.pg, { ...q, chainIds });
     setLastModified(ctx, rows);
-    ctx.body = rows.map(serializeClaim);
+    ctx.body = rows.map((row) => serializeClaim(withoutHidden(row, hidden)));
   };
+}
+
+/** `${chainId}:${campaignId}` of the private campaigns hidden from this caller (README "Campaign visibility"). */
+async function hiddenFrom(deps: ApiDeps, ctx: Context): Promise<Set<string>> {
+  return hiddenOnChainCampaignIds(deps.pg, await campaignVisibilityOf(deps, ctx.state as AuthState, true), null);
+}
+
+/** A claim row without the breakdowns of hidden campaigns (its own amount, a token transfer, stays). */
+function withoutHidden(row: ClaimDbRow, hidden: Set<string>): ClaimDbRow {
+  if (!hidden.size || !row.breakdowns) return row;
+  return { ...row, breakdowns: row.breakdowns.filter((b) => !hidden.has(`${row.chain_id}:${b.campaignId.toLowerCase()}`)) };
 }
 
 /**
@@ -37,9 +55,10 @@ export function claimsHistoryHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ChainIdsQuery;
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
+    const hidden = await hiddenFrom(deps, ctx);
     const rows = await listClaims(deps.pg, { chainIds, recipient: (ctx.state.params as HistoryParams).address, page: q.page, items: q.items });
     setLastModified(ctx, rows);
-    ctx.body = rows.map(serializeClaim);
+    ctx.body = rows.map((row) => serializeClaim(withoutHidden(row, hidden)));
   };
 }
 

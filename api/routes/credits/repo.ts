@@ -11,6 +11,13 @@ export type MoveResult =
   | { ok: true; balance: string; replayed: boolean }
   | { ok: false; reason: 'no-creator' | 'no-account' | 'insufficient' | 'key-reused'; balance?: string; floor?: string };
 
+/** PostgreSQL numeric text → the exact decimal string served (`100.500000` → `100.5`, `-30.000000` → `-30`). */
+export function creditText(value: string | null | undefined): string {
+  if (!value) return '0';
+  const text = value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
+  return text === '-0' ? '0' : text;
+}
+
 /** The creator and its account (null when either is absent). Tables: creators, credit_accounts. */
 export async function loadAccount(db: Queryable, creatorId: string): Promise<{ creator: CreatorRow | null; account: CreditAccountRow | null }> {
   const { rows } = await db.query<CreatorRow & { balance: string | null; max_negative_balance: string | null; updated_at: Date | null }>(
@@ -50,7 +57,7 @@ export async function moveCredits(db: PgPool, m: MoveCredits): Promise<MoveResul
         'SELECT type, amount::text AS amount, label, balance_after::text AS balance_after FROM credit_operations WHERE creator_id = $1 AND idempotency_key = $2',
         [m.creatorId, m.idempotencyKey])).rows[0];
       if (previous) {
-        const same = previous.type === m.type && Number(previous.amount) === Number(m.amount) && previous.label === m.label;
+        const same = previous.type === m.type && creditText(previous.amount) === creditText(m.amount) && previous.label === m.label;
         return same ? { ok: true, balance: previous.balance_after, replayed: true } : { ok: false, reason: 'key-reused' };
       }
     }

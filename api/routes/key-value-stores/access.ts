@@ -26,9 +26,15 @@ export function canRead(state: AuthState, store: StoreRow): 'ok' | 'anonymous' |
   return state.auth ? 'forbidden' : 'anonymous';
 }
 
+/** Whether the caller writes as the store's owner (any entry) rather than as a wallet for its own entry only. */
+export function writesAsOwner(state: AuthState, store: StoreRow): boolean {
+  return isOwner(state, store);
+}
+
 /**
  * Write (and delete) access to one entry: the owner writes any entry; in a PUBLIC store a signed-in
- * wallet (session) writes its own address's entry. @returns why not, or null when allowed.
+ * wallet (session) writes its own address's entry, unless someone else (the owner) wrote it: that
+ * is checked in the same statement as the write (repo ownEntriesOnly / writtenBy). @returns why not, or null when allowed.
  */
 export function canWriteEntry(state: AuthState, store: StoreRow, address: string): string | null {
   if (isOwner(state, store)) return null;

@@ -17,7 +17,8 @@ export type KvRefusal =
   | { refused: 'exists' }
   | { refused: 'missing' }
   | { refused: 'below-count'; count: number }
-  | { refused: 'store-full'; sizeLimit: number; count: number; adding: number };
+  | { refused: 'store-full'; sizeLimit: number; count: number; adding: number }
+  | { refused: 'written-by-another' };
 
 export const isRefusal = (r: unknown): r is KvRefusal => typeof r === 'object' && r !== null && 'refused' in r;
 
@@ -104,7 +105,7 @@ async function lockStore(tx: PgClient, key: string): Promise<StoreRow | undefine
  * whole batch is rolled back: a batch that does not fit lands not at all, under any concurrency.
  * Tables: kv_stores, kv_entries.
  */
-export async function upsertEntries(db: PgPool, key: string, entries: EntryInput[], writer: string): Promise<{ rows: EntryRow[] } | KvRefusal> {
+export async function upsertEntries(db: PgPool, key: string, entries: EntryInput[], writer: string, { ownEntriesOnly = false }: UpsertEntriesOptions = {}): Promise<{ rows: EntryRow[] } | KvRefusal> {
   const byAddress = new Map(entries.map((e) => [e.address.toLowerCase(), e.value]));
   const addresses = [...byAddress.keys()].sort();
   try {
@@ -115,6 +116,7 @@ export async function upsertEntries(db: PgPool, key: string, entries: EntryInput
           INSERT INTO kv_entries (store_key, address, value, written_by)
           SELECT s.key, t.a, t.v, ${literal(writer)} FROM store s, unnest(${array(addresses)}, ${array(addresses.map((a) => byAddress.get(a)!))}) AS t(a, v) ORDER BY t.a
           ON CONFLICT (store_key, address) DO UPDATE SET value = EXCLUDED.value, written_by = EXCLUDED.written_by, updated_at = now()
+          ${ownEntriesOnly ? 'WHERE kv_entries.written_by = EXCLUDED.written_by' : ''}
           RETURNING address, value, written_by, created_at, updated_at, (xmax = 0) AS inserted),
         grown AS (
           UPDATE kv_stores SET entry_count = entry_count + n.added, updated_at = now()
@@ -122,6 +124,7 @@ export async function upsertEntries(db: PgPool, key: string, entries: EntryInput
         SELECT address, value, written_by, created_at, updated_at FROM ins`];
     });
     const rows = new Map((written!.rows as EntryRow[]).map((row) => [row.address, row]));
+    if (ownEntriesOnly && rows.size < byAddress.size && (await entriesWrittenByOthers(db, key, addresses, writer))) return { refused: 'written-by-another' };
     if (!rows.size) return { refused: 'missing' };
     return { rows: [...byAddress.keys()].map((a) => rows.get(a)!) }; // in the caller's order
   } catch (error) {
@@ -129,6 +132,19 @@ export async function upsertEntries(db: PgPool, key: string, entries: EntryInput
     if (e.code !== '23514' || e.table !== 'kv_stores') throw error;
     return storeFullRefusal(db, key, addresses);
   }
+}
+
+export type UpsertEntriesOptions = {
+  /**
+   * A wallet writing its own entry in a PUBLIC store: an entry someone else wrote (the owner's
+   * BLACKLIST entry about that wallet) is left as it is and the write refused ('written-by-another').
+   */
+  ownEntriesOnly?: boolean;
+};
+
+async function entriesWrittenByOthers(db: PgPool, key: string, addresses: string[], writer: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM kv_entries WHERE store_key = $1 AND address = ANY($2::text[]) AND written_by <> $3 LIMIT 1', [key, addresses, writer]);
+  return Boolean(rowCount);
 }
 
 /** What a refused batch would have added, for the 409 body (read after the rollback: a moment later, so indicative). */
@@ -155,12 +171,19 @@ export async function listEntries(db: PgPool, key: string, q: { page: number; pa
   return { rows: page.rows, total: count.rows[0]!.n };
 }
 
-/** Deletes one entry and releases its slot. Tables: kv_stores, kv_entries. */
-export async function deleteEntry(db: PgPool, key: string, address: string): Promise<boolean> {
+/**
+ * Deletes one entry and releases its slot; with `writtenBy` (a wallet deleting its own entry in a
+ * PUBLIC store) only an entry that wallet wrote: another writer's entry answers 'written-by-another'.
+ * Tables: kv_stores, kv_entries.
+ */
+export async function deleteEntry(db: PgPool, key: string, address: string, { writtenBy }: { writtenBy?: string } = {}): Promise<boolean | KvRefusal> {
   return inWriteTransaction(db, async (tx) => {
     if (!(await lockStore(tx, key))) return false;
-    const { rowCount } = await tx.query('DELETE FROM kv_entries WHERE store_key = $1 AND address = $2', [key, address.toLowerCase()]);
-    if (rowCount) await tx.query('UPDATE kv_stores SET entry_count = entry_count - 1, updated_at = now() WHERE key = $1', [key]);
-    return Boolean(rowCount);
+    const { rows } = await tx.query<{ written_by: string }>('SELECT written_by FROM kv_entries WHERE store_key = $1 AND address = $2 FOR UPDATE', [key, address.toLowerCase()]);
+    if (!rows[0]) return false;
+    if (writtenBy !== undefined && rows[0].written_by !== writtenBy) return { refused: 'written-by-another' } as const;
+    await tx.query('DELETE FROM kv_entries WHERE store_key = $1 AND address = $2', [key, address.toLowerCase()]);
+    await tx.query('UPDATE kv_stores SET entry_count = entry_count - 1, updated_at = now() WHERE key = $1', [key]);
+    return true;
   });
 }

@@ -8,7 +8,7 @@ import type { AuthState } from '../../identity/types.js';
 import { requireApiKey, requireBackOffice, requireCredential, requireCredentialOrBackOffice } from '../../middleware/auth.js';
 import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 import { validate } from '../../validate.js';
-import { canonicalKeyOf, canRead, canWriteEntry, ownerOfCaller } from './access.js';
+import { canonicalKeyOf, canRead, canWriteEntry, ownerOfCaller, writesAsOwner } from './access.js';
 import * as repo from './repo.js';
 import {
   batchUpsertBody, createStoreBody, entryParams, entryProblem, listEntriesQuery, noQuery, quotaBody, storeKeyParams, updateStoreBody, upsertEntryBody,
@@ -101,7 +101,7 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     const refusal = canWriteEntry(ctx.state, store, entry.address);
     if (refusal) throw new AppError(403, 'FORBIDDEN', refusal);
     checkEntries(store.type, [entry], '');
-    const result = await repo.upsertEntries(deps.pg, store.key, [entry], ownerOfCaller(ctx.state)!);
+    const result = await repo.upsertEntries(deps.pg, store.key, [entry], ownerOfCaller(ctx.state)!, { ownEntriesOnly: !writesAsOwner(ctx.state, store) });
     if (repo.isRefusal(result)) throw refusalError(result, store.key);
     ctx.body = serializeEntry(result.rows[0]!);
   });
@@ -125,7 +125,9 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     const store = await loadStore(canonicalKeyOf(key));
     const refusal = ctx.state.backOffice ? null : canWriteEntry(ctx.state, store, address!);
     if (refusal) throw new AppError(403, 'FORBIDDEN', refusal.replace('write', 'delete'));
-    if (!(await repo.deleteEntry(deps.pg, store.key, address!))) throw new NotFoundError(`No entry ${address} in ${store.key}`);
+    const deleted = await repo.deleteEntry(deps.pg, store.key, address!, ctx.state.backOffice || writesAsOwner(ctx.state, store) ? {} : { writtenBy: ownerOfCaller(ctx.state)! });
+    if (repo.isRefusal(deleted)) throw refusalError(deleted, store.key);
+    if (!deleted) throw new NotFoundError(`No entry ${address} in ${store.key}`);
     ctx.body = { success: true };
   });
   return router as unknown as Router<AuthState>;

@@ -30,6 +30,7 @@ export function refusalError(r: KvRefusal, key: string): AppError {
     case 'exists': return new AppError(409, 'CONFLICT', `You already have a store ${key}`);
     case 'missing': return new AppError(404, 'NOT_FOUND', `No key-value store ${key} of yours`);
     case 'below-count': return new AppError(409, 'CONFLICT', `The store holds ${r.count} entries: sizeLimit cannot go below that`, { errors: [{ field: 'sizeLimit', message: `must be at least ${r.count} (entries stored)` }] });
+    case 'written-by-another': return new AppError(403, 'FORBIDDEN', `The entry in ${key} was written by its owner: only the owner may change or delete it`);
     case 'store-full': return new AppError(409, 'STORE_FULL', `Store ${key} holds ${r.count} of ${r.sizeLimit} entries; ${r.adding} new entries do not fit and nothing was written`, { extensions: { sizeLimit: r.sizeLimit, count: r.count, adding: r.adding } });
   }
 }

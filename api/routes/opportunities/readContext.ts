@@ -1,3 +1,4 @@
+import { hiddenCampaignDocuments, PUBLIC_ONLY } from '../../visibility/campaignVisibility.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import type { ChainRecord } from '../../../domain/documents/records.js';
@@ -41,7 +42,7 @@ export async function loadCampaignsOf(deps: ApiDeps, opportunityIds: string[], c
   const out = new Map<string, ReturnType<typeof serializeCampaign>[]>();
   if (!opportunityIds.length) return out;
   const res = await searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
-    size: MAX_ATTACHED_CAMPAIGNS, query: { terms: { opportunityId: opportunityIds } }, sort: [{ createdAt: 'desc' }, { id: 'asc' }],
+    size: MAX_ATTACHED_CAMPAIGNS, query: { bool: { filter: [{ terms: { opportunityId: opportunityIds } }], must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!] } }, sort: [{ createdAt: 'desc' }, { id: 'asc' }],
   });
   for (const hit of res.hits.hits) {
     const doc = hit._source!;

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { computeRatchet, DEFAULT_RATCHET_SETTINGS, FREEZE_WINDOW, ratchetSettingsOf, recalculationTimes, type RatchetSettings } from '../../../domain/ratchet.js';
-import { resolveCampaignDbId } from '../../reads/campaignReads.js';
+import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
+import type { AuthState } from '../../identity/types.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { fields, validate } from '../../validate.js';
@@ -36,7 +37,7 @@ export function ratchetRouter(deps: ApiDeps): Router {
 
   router.get('/campaign/:campaignId', describe({ summary: 'Current ratchet rate from the campaign settings', response: campaignRateSchema }), validate({ params: idParams('campaignId') }), async (ctx: Context) => {
     const { campaignId } = ctx.state.params as { campaignId: string };
-    const dbId = await resolveCampaignDbId(deps.pg, campaignId);
+    const dbId = await resolveVisibleCampaignDbId(deps.pg, campaignId, await campaignVisibilityOf(deps, ctx.state as AuthState, true));
     const campaign = dbId ? await loadRatchetCampaign(deps.pg, dbId) : null;
     if (!campaign) throw new NotFoundError(`Campaign ${campaignId} not found`);
     const settings = ratchetSettingsOf(campaign.params);

@@ -2,6 +2,8 @@ import type { Context } from 'koa';
 import { loadLiveRoot } from '../../reads/roots.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { listCampaignRewards } from './repo.js';
+import { campaignVisibilityOf, hiddenOnChainCampaignIds, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
+import type { AuthState } from '../../identity/types.js';
 import type { ListRewardsQuery } from './schema.js';
 import { serializeReward } from './serialize.js';
 
@@ -11,7 +13,8 @@ import { serializeReward } from './serialize.js';
  * Shared by GET /v4/rewards and GraphQL `rewards`. Tables roots, distributor_events, reward_trees,
  * reward_breakdowns, claims.
  */
-export async function listRewards(deps: ApiDeps, q: ListRewardsQuery) {
+export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: CampaignVisibility) {
+  if ((await hiddenOnChainCampaignIds(deps.pg, visible, q.chainId, [q.campaignId])).size) return [];
   const live = await loadLiveRoot(deps.pg, q.chainId, nowSeconds(deps));
   if (!live || live.treeStatus !== 'verified') return [];
   return (await listCampaignRewards(deps.pg, { ...q, root: live.root })).map(serializeReward);
@@ -20,6 +23,6 @@ export async function listRewards(deps: ApiDeps, q: ListRewardsQuery) {
 /** GET /v4/rewards: listRewards over the validated query. */
 export function listRewardsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
-    ctx.body = await listRewards(deps, ctx.state.query as ListRewardsQuery);
+    ctx.body = await listRewards(deps, ctx.state.query as ListRewardsQuery, await campaignVisibilityOf(deps, ctx.state as AuthState, true));
   };
 }

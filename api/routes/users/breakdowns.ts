@@ -1,3 +1,5 @@
+import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
+import type { AuthState } from '../../identity/types.js';
 import type { Context } from 'koa';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { fields } from '../../validate.js';
@@ -58,9 +60,10 @@ export function userBreakdownsHandler(deps: ApiDeps, proofs: ProofCache) {
     const q = ctx.state.query as UserBreakdownsQuery;
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
     const now = nowSeconds(deps);
+    const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
     const [{ chains }, perChain] = await Promise.all([
       currentChainContext(deps, now),
-      Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now }))),
+      Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now, visible }))),
     ]);
     const opportunityIds = [...new Set(perChain.flatMap((c) => [...c.campaigns.values()].map((i) => i.opportunityId).filter((id): id is string => id !== null)))];
     const opportunities = await loadOpportunityDocuments(deps, opportunityIds);

@@ -4,6 +4,8 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { resolveChainIds } from './params.js';
 import type { ProofCache } from './proofs.js';
 import { loadUserRewards } from './loadUserRewards.js';
+import { campaignVisibilityOf, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
+import type { AuthState } from '../../identity/types.js';
 import type { UserParams, UserRewardsQuery } from './schema.js';
 import { serializeUserReward } from './serialize.js';
 
@@ -15,17 +17,18 @@ import { serializeUserReward } from './serialize.js';
  */
 export function userRewardsHandler(deps: ApiDeps, proofs: ProofCache) {
   return async (ctx: Context): Promise<void> => {
-    ctx.body = await listUserRewards(deps, proofs, (ctx.state.params as UserParams).address, ctx.state.query as UserRewardsQuery);
+    const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
+    ctx.body = await listUserRewards(deps, proofs, (ctx.state.params as UserParams).address, ctx.state.query as UserRewardsQuery, visible);
   };
 }
 
 /** The rewards of `address` per requested chain (see userRewardsHandler); shared with GraphQL `user.rewards`. */
-export async function listUserRewards(deps: ApiDeps, proofs: ProofCache, address: string, q: UserRewardsQuery) {
+export async function listUserRewards(deps: ApiDeps, proofs: ProofCache, address: string, q: UserRewardsQuery, visible: CampaignVisibility) {
   const chainIds = resolveChainIds(deps, 'chainId', q.chainId);
   const now = nowSeconds(deps);
   const { chains } = await currentChainContext(deps, now);
   return Promise.all(chainIds.map(async (chainId) => {
-    const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now });
+    const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now, visible });
     const rewards = data.rewards
       .filter((r) => (q.test || !r.token?.isTest) && (!q.type || (r.token?.type ?? 'TOKEN') === q.type))
       .map((r) => serializeUserReward({ chainId, root: data.root!, ...r, campaigns: data.campaigns, now, breakdownPage: q.breakdownPage }))

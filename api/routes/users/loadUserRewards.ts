@@ -2,6 +2,7 @@ import { loadLiveRoot } from '../../reads/roots.js';
 import { claimedTotals } from '../../reads/claims.js';
 import { loadRewards, type RewardRecord } from '../../reads/rewards.js';
 import type { ApiDeps } from '../../deps.js';
+import { hiddenOnChainCampaignIds, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
 import type { ProofCache } from './proofs.js';
 import { loadCampaignInfo, loadTokenInfo, type CampaignInfo, type TokenInfo } from './repo.js';
 
@@ -14,7 +15,7 @@ export type UserChainRewards = {
   campaigns: Map<string, CampaignInfo>;
 };
 
-export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId: number; address: string; now: number };
+export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId: number; address: string; now: number; visible: CampaignVisibility };
 
 /**
  * A user's leaves in the LIVE root of a chain (loadLiveRoot; verified trees only), with proofs
@@ -22,10 +23,13 @@ export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId
  * the campaigns of the breakdowns. Tables roots, reward_trees, rewards, reward_breakdowns, claims,
  * tokens, campaigns.
  */
-export async function loadUserRewards({ deps, proofs, chainId, address, now }: LoadUserRewardsParams): Promise<UserChainRewards> {
+export async function loadUserRewards({ deps, proofs, chainId, address, now, visible }: LoadUserRewardsParams): Promise<UserChainRewards> {
   const live = await loadLiveRoot(deps.pg, chainId, now);
   if (!live || live.treeStatus !== 'verified') return { chainId, root: null, rewards: [], campaigns: new Map() };
-  const rewards = await loadRewards(deps.pg, { chainId, root: live.root, recipient: address });
+  const all = await loadRewards(deps.pg, { chainId, root: live.root, recipient: address });
+  // Breakdowns of campaigns hidden from the caller are left out (the leaf's total stays: it is what the proof claims).
+  const hidden = await hiddenOnChainCampaignIds(deps.pg, visible, chainId, all.flatMap((r) => r.breakdowns.map((b) => b.campaignId)));
+  const rewards = hidden.size ? all.map((r) => ({ ...r, breakdowns: r.breakdowns.filter((b) => !hidden.has(b.campaignId.toLowerCase())) })) : all;
   if (!rewards.length) return { chainId, root: live.root, rewards: [], campaigns: new Map() };
   const [totals, tree, tokens, campaigns] = await Promise.all([
     claimedTotals(deps.pg, { chainId, recipient: address }),

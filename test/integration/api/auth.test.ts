@@ -5,6 +5,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage } from 'viem/siwe';
 import { createApp } from '../../../api/app.js';
 import { signSession } from '../../../api/identity/jwt.js';
+import { buildSignInMessage } from '../../../api/routes/auth/siwe.js';
+import { loadConfig } from '../../../internal/config.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import supertest from 'supertest';
@@ -31,6 +33,32 @@ describe('wallet sessions: /v4/auth', function () {
     expect(ttl).to.equal(5 * 60 * 1000);
     const { rows } = await h.deps.pg.query('SELECT address, used_at FROM auth_nonces WHERE nonce = $1', [res.body.nonce]);
     expect(rows).to.deep.equal([{ address: address.toLowerCase(), used_at: null }]);
+  });
+
+  it('names the configured domain, URI and chain in the message whatever the Host header says (PUBLIC_BASE_URL), and refuses a message for another domain', async function () {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const res = await h.request().get(`/v4/auth/nonce/${account.address}`).set('Host', 'evil.example').expect(200);
+    const fields = parseSiweMessage(res.body.message);
+    expect(h.config.signIn).to.deep.equal({ domain: '127.0.0.1:3000', uri: 'http://127.0.0.1:3000', chainId: 1 });
+    expect(fields).to.include({ domain: '127.0.0.1:3000', uri: 'http://127.0.0.1:3000', chainId: 1 });
+    expect(res.body.message).to.not.include('evil.example');
+    // A message for another site, stored with a real nonce (as main issued them from the Host header), signs in nobody.
+    const evil = buildSignInMessage({ address: account.address, domain: 'evil.example', uri: 'http://evil.example' });
+    await h.deps.pg.query('INSERT INTO auth_nonces (nonce, address, message, expires_at) VALUES ($1, $2, $3, $4)', [evil.nonce, account.address.toLowerCase(), evil.message, evil.expiresAt]);
+    const signature = await account.signMessage({ message: evil.message });
+    const refused = await h.request().post('/v4/auth/login').send({ address: account.address, message: evil.message, signature }).expect(400);
+    expect(refused.body.errors).to.deep.equal([{ field: 'message', message: 'was issued for another domain than 127.0.0.1:3000' }]);
+    expect(refused.headers['set-cookie'] ?? []).to.deep.equal([]);
+
+    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'https://rewards.example/', SIGN_IN_CHAIN_ID: '10', CHAINS: JSON.stringify(h.config.chains) });
+    const deployed = supertest(createApp({ config: { ...h.config, signIn: config.signIn }, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const issued = await deployed.get(`/v4/auth/nonce/${account.address}`).set('Host', '127.0.0.1').expect(200);
+    expect(parseSiweMessage(issued.body.message)).to.include({ domain: 'rewards.example', uri: 'https://rewards.example', chainId: 10 });
+    const ok = await deployed.post('/v4/auth/login').send({ address: account.address, message: issued.body.message, signature: await account.signMessage({ message: issued.body.message }) }).expect(200);
+    expect(jwtCookieOf(ok)).to.be.a('string');
+    // The quick start's app refuses the deployed site's message (another domain), even with a fresh nonce.
+    const other = await deployed.get(`/v4/auth/nonce/${account.address}`).expect(200);
+    await h.request().post('/v4/auth/login').send({ address: account.address, message: other.body.message, signature: await account.signMessage({ message: other.body.message }) }).expect(400);
   });
 
   it('refuses a nonce request for something that is not a 0x address, naming address', async function () {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import jwt from 'jsonwebtoken';
 import { signSession } from '../../../api/identity/jwt.js';
+import { routeOperations, type RouteOperation } from '../../../api/openapi/routeLayers.js';
 import { createRoutes } from '../../../api/routes/index.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
@@ -104,9 +106,69 @@ const PUBLIC_ROUTES = [
   'GET /v4/credits/pricing', 'GET /v4/credits/:creatorId', 'GET /v4/credits/:creatorId/operations',
 ];
 
+/** Callers refused by every guard; the guard-dependent ones (a session where a key is required…) are added per route from its security. */
+type RefusedCaller = 'none' | 'jwtAlgNone' | 'jwtWrongSecret' | 'jwtTampered' | 'jwtExpired' | 'revokedSession' | 'revokedKey'
+  | 'backOfficeAsApiKey' | 'backOfficeAsCookie' | 'backOfficeBasic' | 'backOfficeAltered' | 'backOfficePrefix' | 'sessionOnly' | 'apiKeyOnly' | 'sessionAndKey';
+const ALWAYS_REFUSED: RefusedCaller[] = ['none', 'jwtAlgNone', 'jwtWrongSecret', 'jwtTampered', 'jwtExpired', 'revokedSession', 'revokedKey',
+  'backOfficeAsApiKey', 'backOfficeAsCookie', 'backOfficeBasic', 'backOfficeAltered', 'backOfficePrefix'];
+
+/** Refused callers of one route: the always-refused ones plus the credential kinds its guard does not accept. */
+function refusedCallersOf(security: RouteOperation['security']): RefusedCaller[] {
+  const accepts = new Set((security ?? [{ jwt: [] }, { apiKey: [] }]).flatMap((s) => Object.keys(s)));
+  const out = [...ALWAYS_REFUSED];
+  if (!accepts.has('jwt')) out.push('sessionOnly');
+  if (!accepts.has('apiKey')) out.push('apiKeyOnly');
+  if (!accepts.has('jwt') && !accepts.has('apiKey')) out.push('sessionAndKey');
+  return out;
+}
+
+/**
+ * Path spellings (README "Path spelling"), applied to the literal segments of a route's path (its
+ * parameter values are left as they are). `same`: the canonical path after normalization, answered
+ * exactly as documented. `missing`: not a path of the app, 404 for every caller whatever the route.
+ */
+type Segment = { text: string; literal: boolean };
+const encodeFirst = (s: string) => s.replace(/^[a-z]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const mapLiterals = (segments: Segment[], f: (text: string, index: number, lastLiteral: boolean) => string) => {
+  const last = segments.map((s) => s.literal).lastIndexOf(true);
+  return segments.map((s, i) => (s.literal ? f(s.text, i, i === last) : s.text));
+};
+const SPELLINGS: { name: string; kind: 'same' | 'missing'; spell(segments: Segment[]): string[] }[] = [
+  { name: 'as documented', kind: 'same', spell: (s) => s.map((x) => x.text) },
+  { name: 'trailing slash', kind: 'same', spell: (s) => [...s.map((x) => x.text), ''] },
+  { name: 'percent-encoded letters', kind: 'same', spell: (s) => mapLiterals(s, encodeFirst) },
+  { name: 'upper case', kind: 'missing', spell: (s) => mapLiterals(s, (t) => t.toUpperCase()) },
+  { name: 'mixed case', kind: 'missing', spell: (s) => mapLiterals(s, (t, i) => (i === 0 ? t : t.charAt(0).toUpperCase() + t.slice(1))) },
+  { name: 'last literal segment upper case', kind: 'missing', spell: (s) => mapLiterals(s, (t, _, last) => (last ? t.toUpperCase() : t)) },
+  { name: 'doubled slash', kind: 'missing', spell: (s) => [s[0]!.text, '', ...s.slice(1).map((x) => x.text)] },
+  { name: 'dot segment', kind: 'missing', spell: (s) => [s[0]!.text, 'x', '..', ...s.slice(1).map((x) => x.text)] },
+  { name: 'encoded dot segment', kind: 'missing', spell: (s) => [s[0]!.text, 'x', '%2E%2E', ...s.slice(1).map((x) => x.text)] },
+];
+
+/** `/v4/developer/keys/:id` with concrete `/v4/developer/keys/abc?q=1` → segments (literal or not) and the query. */
+function segmentsOf(template: string, concrete: string): { segments: Segment[]; query: string } {
+  const [path, query = ''] = concrete.split('?');
+  const templates = template.replace(/(.)\/$/, '$1').split('/').slice(1);
+  const texts = path!.split('/').slice(1);
+  if (templates.length !== texts.length) throw new Error(`${concrete} does not fit ${template}`);
+  return { segments: texts.map((text, i) => ({ text, literal: !templates[i]!.startsWith(':') })), query: query ? `?${query}` : '' };
+}
+/** Whether `url` (a spelled path) is another route's path with its segments taken as parameter values, e.g. /v4/credits/SUBTRACT as /v4/credits/:creatorId. */
+const templateRegex = (template: string) => new RegExp(`^${template.replace(/(.)\/$/, '$1').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`);
+const OTHER_ROUTE_REFUSALS = [400, 401, 403, 404, 405];
+const expectedMissing = (url: string, templates: string[]) => (templates.some((t) => templateRegex(t).test(url.split('?')[0]!)) ? OTHER_ROUTE_REFUSALS : [404]);
+const spelled = (spelling: (typeof SPELLINGS)[number], template: string, concrete: string) => {
+  const { segments, query } = segmentsOf(template, concrete);
+  return `/${spelling.spell(segments).join('/')}${query}`;
+};
+
+/** Routes whose guard is a handler check (a private store's entries are readable by its owner and the back office only). */
+const HANDLER_GUARDED = ['GET /v4/key-value-stores/:key/entries', 'GET /v4/key-value-stores/:key/entries/:address'];
+
 describe('authorization matrix: every credentialed route × every kind of credential', function () {
   let h: Harness;
   let headersOf: (credential: Credential) => Promise<Record<string, string>>;
+  let refusedHeadersOf: (caller: RefusedCaller) => Promise<Record<string, string>>;
   let fixtures: Fixtures;
 
   before(async function () {
@@ -122,6 +184,17 @@ describe('authorization matrix: every credentialed route × every kind of creden
     await h.request().delete(`/v4/developer/keys/${revokedKey.id}`).set('Cookie', alice.cookie).expect(200);
     const expired = signSession({ secret: h.config.jwtSecret, address: alice.address, tier: 0, nowSeconds: Math.floor(Date.now() / 1000) - 2 * 86_400 }).token;
     const asAlice = { Cookie: alice.cookie, 'x-api-key': aliceKey.rawKey };
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { address: alice.address, tier: 0, provider: 'WALLET', jti: '00000000-0000-4000-8000-000000000000', iat: now, exp: now + 3600 };
+    const [header, payload, signature] = alice.token.split('.');
+    const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const forged: Record<string, string> = {
+      jwtAlgNone: `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`,
+      jwtWrongSecret: jwt.sign(claims, 'not-the-secret-not-the-secret-not-the-secret', { algorithm: 'HS256' }),
+      // alice's real signature over claims changed to tier 9 and another address.
+      jwtTampered: `${header}.${b64({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), tier: 9, address: `0x${'b0'.repeat(20)}` })}.${signature}`,
+      jwtExpired: signSession({ secret: h.config.jwtSecret, address: alice.address, tier: 0, nowSeconds: now - 2 * 86_400 }).token,
+    };
     const BO = { authorization: TEST_BACK_OFFICE_TOKEN };
     let n = 0;
     const unique = () => `m${Date.now().toString(36)}${n++}`;
@@ -167,6 +240,23 @@ describe('authorization matrix: every credentialed route × every kind of creden
         case 'backOffice': return BO;
       }
     };
+    refusedHeadersOf = async (caller): Promise<Record<string, string>> => {
+      switch (caller) {
+        case 'none': return {};
+        case 'jwtAlgNone': case 'jwtWrongSecret': case 'jwtTampered': case 'jwtExpired':
+          return { Cookie: `jwt=${forged[caller]}`, authorization: `Bearer ${forged[caller]}` };
+        case 'revokedSession': return { Cookie: revokedSession.cookie };
+        case 'revokedKey': return { 'x-api-key': revokedKey.rawKey };
+        case 'sessionOnly': return { Cookie: (await login(h, HARDHAT_TEST_KEYS[0])).cookie };
+        case 'apiKeyOnly': return { 'x-api-key': aliceKey.rawKey };
+        case 'sessionAndKey': return { Cookie: (await login(h, HARDHAT_TEST_KEYS[0])).cookie, 'x-api-key': aliceKey.rawKey };
+        case 'backOfficeAsApiKey': return { 'x-api-key': TEST_BACK_OFFICE_TOKEN };
+        case 'backOfficeAsCookie': return { Cookie: `jwt=${TEST_BACK_OFFICE_TOKEN}` };
+        case 'backOfficeBasic': return { authorization: `Basic ${Buffer.from(`admin:${TEST_BACK_OFFICE_TOKEN}`).toString('base64')}` };
+        case 'backOfficeAltered': return { authorization: `Bearer ${TEST_BACK_OFFICE_TOKEN}x` };
+        case 'backOfficePrefix': return { authorization: `Bearer ${TEST_BACK_OFFICE_TOKEN.slice(0, -1)}` };
+      }
+    };
   });
   after(async () => h?.close());
 
@@ -177,6 +267,14 @@ describe('authorization matrix: every credentialed route × every kind of creden
     expect(listed.length, 'no route listed twice').to.equal(new Set(listed).size);
     expect([...declared].filter((r) => !listed.includes(r)), 'routes missing from the matrix').to.deep.equal([]);
     expect(listed.filter((r) => !declared.has(r)), 'listed routes that do not exist').to.deep.equal([]);
+  });
+
+  it('declares a guard on every route of the matrix (a route-level guard, or a handler check listed in HANDLER_GUARDED)', function () {
+    const ops = routeOperations(createRoutes({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }));
+    const keyOf = (op: RouteOperation) => `${op.method.toUpperCase()} ${op.path.replace(/(.)\/$/, '$1')}`;
+    const matrixRoutes = new Set(MATRIX.map((r) => `${r.method.toUpperCase()} ${r.route}`));
+    expect(ops.filter((op) => matrixRoutes.has(keyOf(op)) && !op.security && !HANDLER_GUARDED.includes(keyOf(op))).map(keyOf), 'protected routes without a declared guard').to.deep.equal([]);
+    expect(ops.filter((op) => op.security && !matrixRoutes.has(keyOf(op))).map(keyOf), 'guarded routes missing from MATRIX').to.deep.equal([]);
   });
 
   for (const { method, route, path, body, expected } of MATRIX) {
@@ -197,4 +295,58 @@ describe('authorization matrix: every credentialed route × every kind of creden
       expect(actual).to.deep.equal(expected);
     });
   }
+  const allTemplates = () => routeOperations(createRoutes({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc })).map((op) => op.path);
+
+  /** Every protected operation read from the router stack (the walk buildOpenApi does), with a concrete path and body from its MATRIX row. */
+  async function protectedOperations() {
+    const ops = routeOperations(createRoutes({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }));
+    const seen = new Set<string>();
+    const out: { key: string; method: Method; route: string; url: string; body?: object; callers: RefusedCaller[] }[] = [];
+    for (const op of ops) {
+      const key = `${op.method.toUpperCase()} ${op.path.replace(/(.)\/$/, '$1')}`;
+      const row = MATRIX.find((r) => `${r.method.toUpperCase()} ${r.route}` === key);
+      if (!row || seen.has(key)) continue;
+      seen.add(key);
+      const url = (await row.path(fixtures)).replace(/\?to=.*/, '');
+      const body = /access\/revoke/.test(row.route) ? { userAddress: ALICE_ENTRY } : row.body?.(fixtures);
+      out.push({ key, method: row.method, route: row.route, url, body, callers: refusedCallersOf(op.security) });
+    }
+    expect(out.length, 'every MATRIX row is a route of the stack').to.equal(MATRIX.length);
+    return out;
+  }
+
+  for (const spelling of SPELLINGS) {
+    it(`refuses every protected route × every refused caller, path spelled: ${spelling.name} (${spelling.kind === 'same' ? '401/403 as documented' : '404, or a refusal of the other route it spells'})`, async function () {
+      const wrong: string[] = [];
+      const templates = allTemplates();
+      for (const op of await protectedOperations()) {
+        const url = spelled(spelling, op.route, op.url);
+        const expected = spelling.kind === 'same' ? [401, 403] : expectedMissing(url, templates);
+        for (const caller of op.callers) {
+          let request = h.request()[op.method](url).set(await refusedHeadersOf(caller));
+          if (op.body) request = request.send(op.body);
+          const res = await request;
+          const ok = expected.includes(res.status);
+          if (!ok) wrong.push(`${op.method.toUpperCase()} ${url} as ${caller}: ${res.status}`);
+          else expect(res.headers['content-type'], `${url} ${caller}`).to.match(/application\/problem\+json/);
+        }
+      }
+      expect(wrong).to.deep.equal([]);
+    });
+  }
+
+  it('answers 404 (or a refusal of the other route it spells) for every route spelled in another case, with // or with a dot segment, even to the back office', async function () {
+    const ops = routeOperations(createRoutes({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }));
+    const templates = ops.map((op) => op.path);
+    const wrong: string[] = [];
+    for (const op of ops) {
+      const concrete = op.path.replace(/:[A-Za-z0-9_]+/g, 'x1').replace(/(.)\/$/, '$1');
+      for (const spelling of SPELLINGS.filter((s) => s.kind === 'missing')) {
+        const url = spelled(spelling, op.path, concrete);
+        const res = await h.request()[op.method as Method](url).set({ authorization: TEST_BACK_OFFICE_TOKEN });
+        if (!expectedMissing(url, templates).includes(res.status)) wrong.push(`${op.method.toUpperCase()} ${url}: ${res.status}`);
+      }
+    }
+    expect(wrong).to.deep.equal([]);
+  });
 });

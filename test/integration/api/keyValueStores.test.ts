@@ -14,6 +14,7 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
   let h: Harness;
   let alice: Session;
   let bob: Session;
+  let carol: Session;
   let aliceKey: string;
   let bobKey: string;
 
@@ -26,6 +27,7 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
     h = await createHarness({ chainIds: [31337] });
     alice = await login(h, HARDHAT_TEST_KEYS[0]);
     bob = await login(h, HARDHAT_TEST_KEYS[1]);
+    carol = await login(h, HARDHAT_TEST_KEYS[2]);
     aliceKey = await newKey(alice);
     bobKey = await newKey(bob);
   });
@@ -147,6 +149,25 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
       await h.request().delete(`/v4/key-value-stores/${publicStore}/entries/${bob.address}`).set('Cookie', bob.cookie).expect(200);
       await h.request().delete(`/v4/key-value-stores/${publicStore}/entries/${bob.address}`).set('Cookie', bob.cookie).expect(404);
       await h.request().delete(`/v4/key-value-stores/${publicStore}/entries/${wallet(8)}`).set(BACK_OFFICE).expect(200);
+    });
+
+    it('keeps an entry the owner wrote about a wallet in a PUBLIC store: the wallet can neither overwrite nor delete it', async function () {
+      await grant(alice.address, { allowedTypes: ['WHITELIST', 'BOOST', 'APR', 'REFERRER', 'BLACKLIST'] }).expect(200);
+      const banned = (await createStore(aliceKey, { key: 'banned', type: 'BLACKLIST', accessMode: 'PUBLIC' }).expect(200)).body.key;
+      const entries = `/v4/key-value-stores/${banned}/entries`;
+      await h.request().put(entries).set('x-api-key', aliceKey).send({ address: bob.address, value: '{"reason":"sybil"}' }).expect(200);
+      const overwrite = await h.request().put(entries).set('Cookie', bob.cookie).send({ address: bob.address, value: '{"reason":"none"}' }).expect(403);
+      expect(overwrite.body.detail).to.match(/written by its owner/);
+      await h.request().delete(`${entries}/${bob.address}`).set('Cookie', bob.cookie).expect(403);
+      const kept = await h.request().get(`${entries}/${bob.address}`).expect(200);
+      expect(kept.body).to.include({ value: '{"reason":"sybil"}' });
+      // An entry the wallet wrote itself stays its own to change and delete; the owner may take it over.
+      await h.request().put(entries).set('Cookie', carol.cookie).send({ address: carol.address, value: '{"reason":"self"}' }).expect(200);
+      await h.request().put(entries).set('Cookie', carol.cookie).send({ address: carol.address, value: '{"reason":"again"}' }).expect(200);
+      await h.request().put(entries).set('x-api-key', aliceKey).send({ address: carol.address, value: '{"reason":"owner"}' }).expect(200);
+      await h.request().delete(`${entries}/${carol.address}`).set('Cookie', carol.cookie).expect(403);
+      await h.request().delete(`${entries}/${bob.address}`).set('x-api-key', aliceKey).expect(200);
+      await h.request().delete(`/v4/key-value-stores/self/${banned}`).set('x-api-key', aliceKey).expect(200);
     });
 
     it('validates addresses and values by store type, naming the field', async function () {

@@ -99,6 +99,20 @@ describe('internal/config', () => {
       expect(configError({ RATE_LIMITS: '5,10,20,1000000001' }).message).to.match(/\bRATE_LIMITS\b/);
     });
 
+    it('reads TRUSTED_PROXIES as a hop count or addresses (unset: none) and throws naming it otherwise', () => {
+      expect(loadConfig({}).trustedProxies).to.equal(undefined);
+      expect(loadConfig({ TRUSTED_PROXIES: '2' }).trustedProxies).to.deep.equal({ hops: 2 });
+      expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.1,::1' }).trustedProxies).to.deep.equal({ addresses: ['10.0.0.1', '::1'] });
+      expect(configError({ TRUSTED_PROXIES: '0' }).message).to.match(/\bTRUSTED_PROXIES\b/);
+      expect(configError({ TRUSTED_PROXIES: '10.0.0.1,proxy.local' }).message).to.match(/\bTRUSTED_PROXIES\b/);
+    });
+
+    it('derives the sign-in domain, URI and chain from PUBLIC_BASE_URL and SIGN_IN_CHAIN_ID, defaulting to the quick start', () => {
+      expect(loadConfig({}).signIn).to.deep.equal({ domain: '127.0.0.1:3000', uri: 'http://127.0.0.1:3000', chainId: 1 });
+      expect(loadConfig({ PUBLIC_BASE_URL: 'https://rewards.example/', SIGN_IN_CHAIN_ID: '8453' }).signIn).to.deep.equal({ domain: 'rewards.example', uri: 'https://rewards.example', chainId: 8453 });
+      expect(configError({ PUBLIC_BASE_URL: 'https://rewards.example/api' }).message).to.match(/\bPUBLIC_BASE_URL\b/);
+    });
+
     it('throws a ConfigError naming NODE_ENV for NODE_ENV=staging', () => {
       expect(configError({ NODE_ENV: 'staging' }).message).to.match(/\bNODE_ENV\b/);
     });

@@ -1,0 +1,75 @@
+import { parseCampaignPathId } from '../../indexer/ids.js';
+import type { PgPool } from '../../internal/pg.js';
+import type { ApiDeps } from '../deps.js';
+import type { AuthState } from '../identity/types.js';
+import { readablePrivateIds } from '../routes/campaign-access/repo.js';
+
+type Queryable = Pick<PgPool, 'query'>;
+
+/**
+ * The one visibility rule of campaign data (README "Campaign visibility"), for every read path
+ * below the handlers: a private campaign (campaign_privacy.is_private) and everything about it
+ * (ids, amounts, metrics, rewards, claims, family, ratchet) is served only to callers who may read
+ * it: the back office, its creator, its authorized addresses and grantees, and its recipients when
+ * `recipientsCanView` (readablePrivateIds). Public projections (opportunities and what they embed)
+ * are built from public campaigns only (`PUBLIC_ONLY`).
+ *
+ * - `'none'`: public campaigns only (anonymous callers, public projections, no showPrivate);
+ * - `'all'`: the back office;
+ * - ids: public campaigns plus these private ones (internal ids).
+ */
+export type CampaignVisibility = 'none' | 'all' | readonly string[];
+
+/** What public projections and callers without credentials see. */
+export const PUBLIC_ONLY: CampaignVisibility = 'none';
+
+/**
+ * What a caller may see: with `showPrivate` false nothing private (campaign reads keep the
+ * explicit opt-in); else every private campaign for the back office, those readable by the
+ * caller's wallet (session, else API key owner), none for an anonymous caller.
+ */
+export async function campaignVisibilityOf(deps: Pick<ApiDeps, 'pg'>, state: AuthState | null | undefined, showPrivate: boolean | undefined): Promise<CampaignVisibility> {
+  if (!showPrivate || !state) return 'none';
+  if (state.backOffice) return 'all';
+  if (!state.auth) return 'none';
+  return readablePrivateIds(deps.pg, state.auth.address);
+}
+
+/** Elasticsearch clause (for `must_not`) excluding the private campaign documents `visible` does not allow; null when none are hidden. */
+export function hiddenCampaignDocuments(visible: CampaignVisibility): Record<string, unknown> | null {
+  if (visible === 'all') return null;
+  const isPrivate = { term: { isPrivate: true } };
+  if (visible === 'none' || !visible.length) return isPrivate;
+  return { bool: { filter: [isPrivate], must_not: [{ terms: { id: [...visible] } }] } };
+}
+
+/**
+ * A path id (internal, or `distributionChainId-campaignId`) → the internal id of a campaign the
+ * caller may see, or null (absent or hidden alike: a hidden campaign is a 404, never a 403).
+ * Tables: campaigns, campaign_privacy.
+ */
+export async function resolveVisibleCampaignDbId(db: Queryable, id: string, visible: CampaignVisibility): Promise<string | null> {
+  const key = parseCampaignPathId(id);
+  const select = 'SELECT c.id, coalesce(p.is_private, false) AS is_private FROM campaigns c LEFT JOIN campaign_privacy p ON p.campaign_db_id = c.id';
+  const { rows } = key.kind === 'composite'
+    ? await db.query<{ id: string; is_private: boolean }>(`${select} WHERE c.distribution_chain_id = $1 AND c.campaign_id = $2`, [key.distributionChainId, key.campaignId])
+    : await db.query<{ id: string; is_private: boolean }>(`${select} WHERE c.id = $1`, [key.id]);
+  const row = rows[0];
+  if (!row) return null;
+  return !row.is_private || isVisible(visible, row.id) ? row.id : null;
+}
+
+const isVisible = (visible: CampaignVisibility, dbId: string) => visible === 'all' || (visible !== 'none' && visible.includes(dbId));
+
+/**
+ * On-chain campaign ids (lower case) of `chainId` hidden from the caller among `campaignIds`:
+ * filter breakdowns, rewards and claims through it. Tables: campaigns, campaign_privacy.
+ */
+export async function hiddenOnChainCampaignIds(db: Queryable, visible: CampaignVisibility, chainId: number | null, campaignIds?: readonly string[]): Promise<Set<string>> {
+  if (visible === 'all') return new Set();
+  const { rows } = await db.query<{ id: string; campaign_id: string; chain_id: number }>(
+    `SELECT c.id, lower(c.campaign_id) AS campaign_id, c.distribution_chain_id AS chain_id FROM campaign_privacy p JOIN campaigns c ON c.id = p.campaign_db_id
+     WHERE p.is_private AND ($1::int IS NULL OR c.distribution_chain_id = $1) AND ($2::text[] IS NULL OR lower(c.campaign_id) = ANY($2::text[]))`,
+    [chainId, campaignIds ? campaignIds.map((c) => c.toLowerCase()) : null]);
+  return new Set(rows.filter((r) => !isVisible(visible, r.id)).map((r) => (chainId === null ? `${r.chain_id}:${r.campaign_id}` : r.campaign_id)));
+}
