@@ -2,6 +2,7 @@ import { rootLifecycleEvents } from '../indexer/abis/distributor.js';
 import { blockHashesOf, compareLogPosition, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decodeDistributor.js';
 import { getLogsAdaptive } from '../indexer/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/plan.js';
+import { readRejectedDisputeEnds } from '../indexer/readRejectedDisputeEnds.js';
 import { createRewardTreeSource, RewardTreeFetchError, type RewardTreeSource } from '../indexer/rewardTrees/createRewardTreeSource.js';
 import { RewardTreeFormatError, type RewardTreeFile } from '../indexer/rewardTrees/parseRewardTree.js';
 import { verifyRewardTree } from '../indexer/rewardTrees/verifyRewardTree.js';
@@ -25,7 +26,8 @@ type Counts = { roots: number; distributor_events: number; trees_verified: numbe
 
 /**
  * Reward roots and their trees. Steps per chain: plan (up to the canonical header head stored by
- * the blocks job) → fetch TreeUpdated / Revoked / Disputed / DisputeResolved logs → decode/transform →
+ * the blocks job) → fetch TreeUpdated / Revoked / Disputed / DisputeResolved logs (and, for a
+ * DisputeResolved(false), the recomputed endOfDisputePeriod read at its block) → decode/transform →
  * persist (chain write lock, canonical check, rows, derived revoked flags and
  * chains.end_of_dispute_period, pending trees, cursor: one transaction per range). Then, for up to
  * MAX_TREE_CHECKS_PER_RUN roots whose tree is pending or unavailable: fetch it from
@@ -64,10 +66,11 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
   for (const range of planned) {
     if (deps.signal.aborted) break;
     const events = await fetchRootLifecycleEvents(chainClient, range);
+    const rejectedEnds = await readRejectedDisputeEnds(chainClient.client, chain.distributor, events);
     const written = await withTransaction(deps.pg, async (tx) => {
       await lockChainForWrite(tx, chain.id);
       await assertCanonical(tx, chain.id, range.to, blockHashesOf(events));
-      const rows = toRootRows(events, await loadBlockTimestamps(tx, chain.id, events.map((e) => e.blockNumber)));
+      const rows = toRootRows(events, await loadBlockTimestamps(tx, chain.id, events.map((e) => e.blockNumber)), rejectedEnds);
       await upsertRoots(tx, rows.roots);
       await upsertDistributorEvents(tx, rows.events);
       await refreshRootState(tx, chain.id);

@@ -23,11 +23,12 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
   if (!rows.length) return;
   const col = <K extends keyof DistributorEventRow>(k: K) => rows.map((r) => r[k]);
   await client.query(
-    `INSERT INTO distributor_events (chain_id, kind, reason, valid, block_number, block_hash, tx_hash, log_index, timestamp)
-     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[])
+    `INSERT INTO distributor_events (chain_id, kind, reason, valid, block_number, block_hash, tx_hash, log_index, timestamp, end_of_dispute_period)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[], $10::bigint[])
      ON CONFLICT (chain_id, block_number, log_index) DO UPDATE SET kind = EXCLUDED.kind, reason = EXCLUDED.reason, valid = EXCLUDED.valid,
-       block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, timestamp = EXCLUDED.timestamp`,
-    [col('chainId'), col('kind'), col('reason'), col('valid'), col('blockNumber'), col('blockHash'), col('txHash'), col('logIndex'), col('timestamp')],
+       block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, timestamp = EXCLUDED.timestamp, end_of_dispute_period = EXCLUDED.end_of_dispute_period`,
+    [col('chainId'), col('kind'), col('reason'), col('valid'), col('blockNumber'), col('blockHash'), col('txHash'), col('logIndex'), col('timestamp'),
+      col('endOfDisputePeriod')],
   );
 }
 
@@ -35,7 +36,10 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
  * Recomputes the state derived from a chain's root-lifecycle rows, inside the caller's
  * transaction: `roots.revoked` (a root is revoked when the next lifecycle log after it is a Revoked
  * one: revokeTree emits Revoked then TreeUpdated(lastRoot), chain-facts §2.5) and
- * `chains.end_of_dispute_period` (that of the latest TreeUpdated, 0 without one). Derived rather
+ * `chains.end_of_dispute_period`, as the contract stores it: that of the latest TreeUpdated, or of a
+ * DisputeResolved(false) after it (which restarts the period from the resolution without a
+ * TreeUpdated), 0 after a revoke (its re-emitted TreeUpdated carries a past time but the contract
+ * stores 0, chain-facts §2.5) and 0 without any. Derived rather
  * than set once, so a reorg rollback of the Revoked or TreeUpdated rows is reflected by the next batch.
  */
 export async function refreshRootState(client: PgClient, chainId: number): Promise<void> {
@@ -52,8 +56,21 @@ export async function refreshRootState(client: PgClient, chainId: number): Promi
     [chainId],
   );
   await client.query(
-    `UPDATE chains SET end_of_dispute_period = coalesce(
-       (SELECT end_of_dispute_period FROM roots WHERE chain_id = $1 ORDER BY block_number DESC, log_index DESC LIMIT 1), 0), updated_at = now()
+    `WITH seq AS (
+       SELECT 'root' AS kind, end_of_dispute_period AS end_at, tx_hash, block_number, log_index FROM roots WHERE chain_id = $1
+       UNION ALL
+       SELECT 'revoked', NULL, tx_hash, block_number, log_index FROM distributor_events WHERE chain_id = $1 AND kind = 'revoked'
+       UNION ALL
+       SELECT 'rejected', end_of_dispute_period, tx_hash, block_number, log_index FROM distributor_events
+       WHERE chain_id = $1 AND kind = 'dispute_resolved' AND NOT valid AND end_of_dispute_period IS NOT NULL
+     ), ordered AS (
+       SELECT kind, end_at, tx_hash, lag(kind) OVER w AS prev_kind, lag(tx_hash) OVER w AS prev_tx,
+         row_number() OVER (ORDER BY block_number DESC, log_index DESC) AS n
+       FROM seq WINDOW w AS (ORDER BY block_number, log_index)
+     )
+     UPDATE chains SET end_of_dispute_period = coalesce((
+       SELECT CASE WHEN kind = 'revoked' OR (kind = 'root' AND prev_kind = 'revoked' AND prev_tx = tx_hash) THEN 0 ELSE end_at END
+       FROM ordered WHERE n = 1), 0), updated_at = now()
      WHERE id = $1`,
     [chainId],
   );
@@ -106,24 +123,51 @@ function toRootRecord(r: RootDbRow): RootRecord & { treeStatus: RewardTreeStatus
 }
 
 /**
- * The root claims are served against on `chainId` at `now` (Unix seconds), by the live-root rule
- * (`liveRoot`, chain-facts §2.5) over the indexed roots and disputes.
+ * The chain's own latest indexed time on `chainId` (Unix seconds): the block time of the roots job's
+ * cursor (every root-lifecycle log up to that block is indexed), and never before the latest indexed
+ * root-lifecycle log. Null when nothing is indexed. Tables cursors, blocks, roots, distributor_events.
+ */
+export async function loadChainTime(db: PgPool | PgClient, chainId: number): Promise<number | null> {
+  const { rows } = await db.query<{ t: string | null }>(
+    `SELECT greatest(
+       (SELECT b.timestamp FROM cursors c JOIN blocks b ON b.chain_id = c.chain_id AND b.number = c.block_number WHERE c.job = 'roots' AND c.chain_id = $1),
+       (SELECT max(timestamp) FROM roots WHERE chain_id = $1),
+       (SELECT max(timestamp) FROM distributor_events WHERE chain_id = $1))::text AS t`,
+    [chainId],
+  );
+  return rows[0]?.t == null ? null : Number(rows[0].t);
+}
+
+/**
+ * The root claims are served against on `chainId`, by the live-root rule (`liveRoot`, chain-facts
+ * §2.5) over the indexed roots and disputes, at the chain's own latest indexed block time
+ * (`loadChainTime`: the contract decides on `block.timestamp`, so a root is never served before
+ * `getMerkleRoot()` returns it), or at `at` when given (a block time, for tests and history).
  * @returns the live root with its tree status, or null when there is none yet.
  */
-export async function loadLiveRoot(db: PgPool | PgClient, chainId: number, now: number): Promise<LiveRootRecord | null> {
-  // The rule only ever looks at the last two non-revoked roots.
+export async function loadLiveRoot(db: PgPool | PgClient, chainId: number, at?: number): Promise<LiveRootRecord | null> {
+  // The rule only ever looks at the last two non-revoked roots and the last dispute log.
   const { rows } = await db.query<RootDbRow>(
     `SELECT r.*, t.status AS tree_status FROM roots r LEFT JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root
      WHERE r.chain_id = $1 AND NOT r.revoked ORDER BY r.block_number DESC, r.log_index DESC LIMIT 2`,
     [chainId],
   );
-  const disputes = await db.query<{ kind: 'disputed' | 'dispute_resolved'; block_number: string; log_index: number }>(
-    `SELECT kind, block_number, log_index FROM distributor_events WHERE chain_id = $1 AND kind <> 'revoked'
+  if (!rows.length) return null;
+  const disputes = await db.query<{ kind: 'disputed' | 'dispute_resolved'; valid: boolean | null; end_of_dispute_period: string | null; block_number: string; log_index: number }>(
+    `SELECT kind, valid, end_of_dispute_period, block_number, log_index FROM distributor_events WHERE chain_id = $1 AND kind <> 'revoked'
      ORDER BY block_number DESC, log_index DESC LIMIT 1`,
     [chainId],
   );
-  const disputeOpen = isDisputeOpen(disputes.rows.map((d) => ({ kind: d.kind, blockNumber: Number(d.block_number), logIndex: d.log_index })));
-  const live = liveRoot({ roots: rows.map(toRootRecord), now, disputeOpen });
+  const last = disputes.rows.map((d) => ({
+    kind: d.kind, valid: d.valid, endOfDisputePeriod: d.end_of_dispute_period === null ? null : Number(d.end_of_dispute_period),
+    blockNumber: Number(d.block_number), logIndex: d.log_index,
+  }));
+  const disputeOpen = isDisputeOpen(last);
+  const rejectedDisputes = last.flatMap((d) => (d.kind === 'dispute_resolved' && d.valid === false && d.endOfDisputePeriod !== null
+    ? [{ blockNumber: d.blockNumber, logIndex: d.logIndex, endOfDisputePeriod: d.endOfDisputePeriod }] : []));
+  const now = at ?? (await loadChainTime(db, chainId));
+  if (now === null) return null;
+  const live = liveRoot({ roots: rows.map(toRootRecord), now, disputeOpen, rejectedDisputes });
   return live ? { ...live, disputeOpen } : null;
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { loadLiveRoot } from '../../../indexer/store/roots.js';
-import { nowSeconds, type ApiDeps } from '../../deps.js';
+import type { ApiDeps } from '../../deps.js';
 import { listCampaignRewards } from './repo.js';
 import type { ListRewardsQuery } from './schema.js';
 import { serializeReward } from './serialize.js';
@@ -12,7 +12,7 @@ import { serializeReward } from './serialize.js';
  * reward_breakdowns, claims.
  */
 export async function listRewards(deps: ApiDeps, q: ListRewardsQuery) {
-  const live = await loadLiveRoot(deps.pg, q.chainId, nowSeconds(deps));
+  const live = await loadLiveRoot(deps.pg, q.chainId);
   if (!live || live.treeStatus !== 'verified') return [];
   return (await listCampaignRewards(deps.pg, { ...q, root: live.root })).map(serializeReward);
 }

@@ -60,7 +60,7 @@ export function userBreakdownsHandler(deps: ApiDeps, proofs: ProofCache) {
     const now = nowSeconds(deps);
     const [{ chains }, perChain] = await Promise.all([
       currentChainContext(deps, now),
-      Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now }))),
+      Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase() }))),
     ]);
     const opportunityIds = [...new Set(perChain.flatMap((c) => [...c.campaigns.values()].map((i) => i.opportunityId).filter((id): id is string => id !== null)))];
     const opportunities = await loadOpportunityDocuments(deps, opportunityIds);

@@ -14,16 +14,16 @@ export type UserChainRewards = {
   campaigns: Map<string, CampaignInfo>;
 };
 
-export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId: number; address: string; now: number };
+export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId: number; address: string };
 
 /**
- * A user's leaves in the LIVE root of a chain (loadLiveRoot; verified trees only), with proofs
+ * A user's leaves in the LIVE root of a chain (loadLiveRoot, at the chain's indexed block time; verified trees only), with proofs
  * recomputed over that tree (cached per root), claimed totals (claimedTotals), token metadata and
  * the campaigns of the breakdowns. Tables roots, reward_trees, rewards, reward_breakdowns, claims,
  * tokens, campaigns.
  */
-export async function loadUserRewards({ deps, proofs, chainId, address, now }: LoadUserRewardsParams): Promise<UserChainRewards> {
-  const live = await loadLiveRoot(deps.pg, chainId, now);
+export async function loadUserRewards({ deps, proofs, chainId, address }: LoadUserRewardsParams): Promise<UserChainRewards> {
+  const live = await loadLiveRoot(deps.pg, chainId);
   if (!live || live.treeStatus !== 'verified') return { chainId, root: null, rewards: [], campaigns: new Map() };
   const rewards = await loadRewards(deps.pg, { chainId, root: live.root, recipient: address });
   if (!rewards.length) return { chainId, root: live.root, rewards: [], campaigns: new Map() };
