@@ -10,6 +10,13 @@ export type MetricsCampaignRow = {
   reward_token_id: string | null;
   reward_decimals: number | null;
   reward_symbol: string | null;
+  reward_name: string | null;
+  reward_icon: string | null;
+  reward_verified: boolean | null;
+  reward_is_native: boolean | null;
+  reward_is_test: boolean | null;
+  reward_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
+  reward_display_symbol: string | null;
   amount: string;
   start_timestamp: string;
   end_timestamp: string;
@@ -19,7 +26,9 @@ export type MetricsCampaignRow = {
 export async function loadMetricsCampaigns(db: PgPool | PgClient, chainIds: number[]): Promise<MetricsCampaignRow[]> {
   const { rows } = await db.query<MetricsCampaignRow>(
     `SELECT c.id, c.campaign_id, c.opportunity_id, c.distribution_chain_id AS chain_id, c.reward_token, t.id AS reward_token_id,
-       t.decimals AS reward_decimals, t.symbol AS reward_symbol, c.amount::text AS amount, c.start_timestamp, c.end_timestamp
+       t.decimals AS reward_decimals, t.symbol AS reward_symbol, t.name AS reward_name, t.icon AS reward_icon, t.verified AS reward_verified,
+       t.is_native AS reward_is_native, t.is_test AS reward_is_test, t.type AS reward_type, t.display_symbol AS reward_display_symbol,
+       c.amount::text AS amount, c.start_timestamp, c.end_timestamp
      FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
      WHERE c.distribution_chain_id = ANY($1::int[]) AND c.opportunity_id IS NOT NULL`,
     [chainIds],

@@ -75,6 +75,14 @@ describe('jobs/computeMetrics', function () {
     expect(hold['rewardsRecord'].breakdowns.map((b: { campaignId: string }) => b.campaignId).sort()).to.deep.equal([ids['live'], ids['liveUsdc']].sort());
     expect(hold['tvlRecord'].breakdowns).to.deep.equal([{ identifier: h.chains[0]!.stack.tokens.targets[0]!.address.toLowerCase(), type: 'TOKEN', value: hold['tvl'] }]);
     expect(hold['tokens'][0]).to.include({ symbol: 'stTST', price: 4, priceSource: 'DEFILLAMA' });
+    // Each breakdown carries the full Token record (spec › Token), not a partial reference.
+    const rwdBreakdown = hold['rewardsRecord'].breakdowns.find((b: { campaignId: string }) => b.campaignId === ids['live']);
+    expect(rwdBreakdown.token).to.include({ name: 'Reward Token', symbol: 'RWD', decimals: 18, verified: true, isNative: false, isTest: false, type: 'TOKEN', price: 2.5, priceSource: 'ONCHAIN_CALL' });
+    expect(rwdBreakdown.token).to.include.all.keys('id', 'name', 'chainId', 'address', 'decimals', 'symbol', 'icon', 'verified', 'isNative', 'isTest', 'type', 'price', 'updatedAt', 'priceSource');
+    const served = (await h.request().get(`/v4/opportunities/${hold['id']}`).expect(200)).body;
+    const servedToken = served.rewardsRecord.breakdowns.find((b: { campaignId: string }) => b.campaignId === ids['live']).token;
+    const campaignToken = (await h.request().get(`/v4/campaigns/${ids['live']}`).expect(200)).body.rewardToken;
+    expect(servedToken).to.deep.equal(campaignToken);
   });
 
   it('serves the figures on campaigns', async function () {
