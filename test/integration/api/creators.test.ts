@@ -204,5 +204,21 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       expect(after).to.have.length(campaigns.length);
       expect(after[0]!.creator.tags).to.deep.equal(['demo', 'dex', 'featured']);
     });
+
+    it('counts the creator\'s LIVE, SOON and PAST campaigns per opportunity on /v4/creators/{creator}/opportunities', async function () {
+      const served = (await get('/v4/creators/pool-partners/opportunities', { status: 'LIVE,SOON,PAST', items: 100 }).expect(200)).body as
+        { id: string; liveCampaignsForCreator: number; soonCampaignsForCreator: number; pastCampaignsForCreator: number }[];
+      expect(served.length).to.be.greaterThan(0);
+      const now = Math.floor(Date.now() / 1000);
+      let total = 0;
+      for (const o of served) {
+        const { rows: [c] } = await demo.h.deps.pg.query<{ live: number; soon: number; past: number }>(
+          `SELECT count(*) FILTER (WHERE start_timestamp <= $3 AND end_timestamp > $3)::int AS live, count(*) FILTER (WHERE start_timestamp > $3)::int AS soon,
+             count(*) FILTER (WHERE end_timestamp <= $3)::int AS past FROM campaigns_current WHERE opportunity_id = $1 AND creator = $2`, [o.id, POOL_PARTNERS, now]);
+        expect([o.liveCampaignsForCreator, o.soonCampaignsForCreator, o.pastCampaignsForCreator], o.id).to.deep.equal([c!.live, c!.soon, c!.past]);
+        total += c!.live + c!.soon + c!.past;
+      }
+      expect(total, 'the creator has campaigns there').to.be.greaterThan(0);
+    });
   });
 });
