@@ -33,6 +33,8 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
   let target: ActionTarget;
   let token: Address;
   let round = 0;
+  /** Claim tx → the root served (and verified on chain) when it was sent. */
+  const servedAtClaim = new Map<string, string>();
 
   const read = async <F extends 'getMerkleRoot' | 'endOfDisputePeriod'>(functionName: F, blockNumber: bigint) =>
     createDevnetClients(target).publicClient.readContract({ address: target.stack.distributor, abi: distributorAbi, functionName, blockNumber });
@@ -74,6 +76,7 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
     expect(chains.find((c) => c.id === CHAIN_ID)?.endOfDisputePeriod, `${step}: /v4/chains endOfDisputePeriod`).to.equal(Number(await read('endOfDisputePeriod', head)));
 
     const paid = await claim({ ...target, claims: [{ user, token, amount: BigInt(reward.amount), proof: reward.proofs }] });
+    servedAtClaim.set(paid.txHash.toLowerCase(), reward.root);
     expect(paid.claimed.map((c) => [c.user.toLowerCase(), c.token.toLowerCase(), c.amount]), `${step}: claim with the served proof`)
       .to.deep.equal([[user, token, BigInt(reward.pending)]]);
     return reward.root;
@@ -141,5 +144,13 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
     await mine({ rpcUrl: target.rpcUrl, timestamp: newEnd });
     expect(await expectServedLikeChain(users[2]!, 'at the recomputed end')).to.equal(t3.root);
     expect(await getLatestTimestamp(target)).to.be.greaterThan(newEnd);
+  });
+
+  it('attributes every claim of the lifecycle to the root it was verified against (GET /v4/claims)', async () => {
+    await index();
+    const served = (await h.request().get('/v4/claims').query({ chainId: CHAIN_ID, items: 100 }).expect(200)).body as { root: string | null; metadata: { txHash: string } }[];
+    const ours = served.filter((c) => servedAtClaim.has(c.metadata.txHash));
+    expect(ours).to.have.length(servedAtClaim.size);
+    expect(ours.map((c) => [c.metadata.txHash, c.root])).to.deep.equal(ours.map((c) => [c.metadata.txHash, servedAtClaim.get(c.metadata.txHash)]));
   });
 });
