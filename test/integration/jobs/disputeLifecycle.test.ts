@@ -147,6 +147,7 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
   });
 
   it('attributes every claim of the lifecycle to the root it was verified against (GET /v4/claims)', async () => {
+    expect(servedAtClaim.size, 'one claim per lifecycle step').to.equal(9);
     await index();
     const served = (await h.request().get('/v4/claims').query({ chainId: CHAIN_ID, items: 100 }).expect(200)).body as { root: string | null; metadata: { txHash: string } }[];
     const ours = served.filter((c) => servedAtClaim.has(c.metadata.txHash));
