@@ -178,6 +178,31 @@ export async function setDisputePeriod(params: ActionTarget & { disputePeriod: n
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
+/**
+ * Disputes the pending tree (`disputeTree`, anyone, before `endOfDisputePeriod`): the sender deposits
+ * `disputeAmount` of `disputeToken`, so it must have approved the Distributor for it.
+ */
+export async function disputeTree(params: ActionTarget & { reason: string }): Promise<TxResult> {
+  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'disputeTree', args: [params.reason] });
+  return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
+}
+
+/**
+ * Resolves the open dispute (`resolveDispute`, governor). Valid: refund and revoke (Revoked, TreeUpdated);
+ * invalid: `endOfDisputePeriod` recomputed from the resolution time, no TreeUpdated (docs/contracts.md#dispute-period-and-the-live-root).
+ */
+export async function resolveDispute(params: ActionTarget & { valid: boolean }): Promise<TxResult> {
+  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'resolveDispute', args: [params.valid] });
+  return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
+}
+
+/** Sets the dispute deposit (`setDisputeToken` then `setDisputeAmount`, governor). */
+export async function setDisputeDeposit(params: ActionTarget & { token: Address; amount: bigint }): Promise<TxResult> {
+  await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'setDisputeToken', args: [params.token] });
+  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'setDisputeAmount', args: [params.amount] });
+  return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
+}
+
 /** One claim line: the cumulative amount in the live tree and its proof (see domain/rewardTree.ts). */
 export type ClaimInput = { user: Address; token: Address; amount: bigint; proof: readonly Hex[] };
 

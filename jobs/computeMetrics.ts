@@ -4,6 +4,7 @@ import { tokenDbId } from '../domain/ids.js';
 import { insertSnapshots, loadMetricsCampaigns, loadMetricsOpportunities, upsertCampaignMetrics, upsertOpportunityMetrics, type MetricsCampaignRow } from '../indexer/store/metrics.js';
 import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { loadTokenPrices } from '../domain/tables/prices.js';
+import { toServedPrice, type StoredPrice } from '../domain/prices.js';
 import { withTransaction } from '../internal/pg.js';
 import type { Job, JobDeps, JobResult } from './control/types.js';
 import { jobInfo } from './control/catalog.js';
@@ -60,7 +61,7 @@ export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: Ru
   }
   const opportunityMetrics = opportunities.map((o) => computeOpportunityMetrics(
     o.id,
-    (byOpportunity.get(o.id) ?? []).map(({ row, metrics }) => ({ ...metrics, campaignId: row.campaign_id, amount: row.amount, token: tokenOf(row) })),
+    (byOpportunity.get(o.id) ?? []).map(({ row, metrics }) => ({ ...metrics, campaignId: row.campaign_id, amount: row.amount, token: tokenOf(row, prices) })),
     priced.get(o.id) ?? { method: 'NONE', tokenId: null, tokenAddress: null, amount: null, decimals: null, price: undefined },
     now,
   ));
@@ -82,7 +83,7 @@ export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: Ru
   return { ranges: [], counts: { campaigns: campaigns.length, opportunities: opportunities.length, changedCampaigns: changed.campaigns, changedOpportunities: changed.opportunities, missingPrices } };
 }
 
-function toInput(c: MetricsCampaignRow, prices: Map<string, import('../domain/prices.js').StoredPrice>): Parameters<typeof computeCampaignMetrics>[0] {
+function toInput(c: MetricsCampaignRow, prices: Map<string, StoredPrice>): Parameters<typeof computeCampaignMetrics>[0] {
   const rewardTokenId = c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token);
   return {
     id: c.id, campaignId: c.campaign_id, opportunityId: c.opportunity_id, rewardTokenId, rewardDecimals: c.reward_decimals ?? 18,
@@ -90,8 +91,14 @@ function toInput(c: MetricsCampaignRow, prices: Map<string, import('../domain/pr
   };
 }
 
-function tokenOf(c: MetricsCampaignRow): Record<string, unknown> {
-  return { id: c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token), address: c.reward_token, chainId: c.chain_id, symbol: c.reward_symbol ?? '', decimals: c.reward_decimals ?? 18 };
+/** The reward token of a campaign as a full Token record (spec › Token), its price served as the API serves prices. */
+function tokenOf(c: MetricsCampaignRow, prices: Map<string, StoredPrice>): Record<string, unknown> {
+  const id = c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token);
+  return {
+    id, name: c.reward_name, chainId: c.chain_id, address: c.reward_token, decimals: c.reward_decimals ?? 18, symbol: c.reward_symbol ?? '',
+    icon: c.reward_icon ?? '', verified: c.reward_verified ?? false, isNative: c.reward_is_native ?? false, isTest: c.reward_is_test ?? false,
+    type: c.reward_type ?? 'TOKEN', ...toServedPrice(prices.get(id)), ...(c.reward_display_symbol ? { displaySymbol: c.reward_display_symbol } : {}),
+  };
 }
 
 export type { CampaignMetrics };

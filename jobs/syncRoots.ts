@@ -3,6 +3,7 @@ import { compareLogPosition } from '../domain/logPosition.js';
 import { blockHashesOf, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decode/distributorEvents.js';
 import { getLogsAdaptive } from '../indexer/fetch/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/fetch/planRanges.js';
+import { readRejectedDisputeEnds } from '../indexer/fetch/readRejectedDisputeEnds.js';
 import { createRewardTreeSource, RewardTreeFetchError, type RewardTreeSource } from '../indexer/fetch/createRewardTreeSource.js';
 import { RewardTreeFormatError, type RewardTreeFile } from '../indexer/decode/parseRewardTree.js';
 import { verifyRewardTree } from '../indexer/transform/verifyRewardTree.js';
@@ -27,7 +28,8 @@ type Counts = { roots: number; distributor_events: number; trees_verified: numbe
 
 /**
  * Reward roots and their trees. Steps per chain: plan (up to the canonical header head stored by
- * the blocks job) → fetch TreeUpdated / Revoked / Disputed / DisputeResolved logs → decode/transform →
+ * the blocks job) → fetch TreeUpdated / Revoked / Disputed / DisputeResolved logs (and, for a
+ * DisputeResolved(false), the recomputed endOfDisputePeriod read at its block) → decode/transform →
  * persist (chain write lock, canonical check, rows, derived revoked flags and
  * chains.end_of_dispute_period, pending trees, cursor: one transaction per range). Then, for up to
  * MAX_TREE_CHECKS_PER_RUN roots whose tree is pending or unavailable: fetch it from
@@ -64,10 +66,11 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
   for (const range of planned) {
     if (deps.signal.aborted) break;
     const events = await fetchRootLifecycleEvents(chainClient, range);
+    const rejectedEnds = await readRejectedDisputeEnds(chainClient.client, chain.distributor, events);
     const written = await withTransaction(deps.pg, async (tx) => {
       await lockChainForWrite(tx, chain.id);
       await assertCanonical(tx, chain.id, range.to, blockHashesOf(events));
-      const rows = toRootRows(events, await loadBlockTimestamps(tx, chain.id, events.map((e) => e.blockNumber)));
+      const rows = toRootRows(events, await loadBlockTimestamps(tx, chain.id, events.map((e) => e.blockNumber)), rejectedEnds);
       await upsertRoots(tx, rows.roots);
       await upsertDistributorEvents(tx, rows.events);
       await refreshRootState(tx, chain.id);

@@ -14,13 +14,17 @@ export async function recomputeMetrics({ databaseUrl }: { databaseUrl: string })
     const close = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)));
     const units = (amount: string, decimals: number) => Number(amount) / 10 ** decimals;
     type Inputs = { amount: string; decimals: number; durationSeconds: number; price: number | null; priceStale: boolean; tvlUsd: number | null };
-    const campaigns = await client.query<{ id: string; daily: number | null; apr: number | null; inputs: Inputs }>(
-      'SELECT campaign_db_id AS id, daily_rewards_usd AS daily, apr, inputs FROM campaign_metrics');
+    // A campaign distributes only inside [start, end): at the computation time, outside it both figures are 0.
+    const campaigns = await client.query<{ id: string; daily: number | null; apr: number | null; inputs: Inputs; at: string; start: string; end: string }>(
+      `SELECT m.campaign_db_id AS id, m.daily_rewards_usd AS daily, m.apr, m.inputs, floor(extract(epoch FROM m.computed_at))::bigint::text AS at,
+         c.start_timestamp::text AS start, c.end_timestamp::text AS end
+       FROM campaign_metrics m JOIN campaigns_current c ON c.id = m.campaign_db_id`);
     const dailyById = new Map<string, number | null>();
     for (const c of campaigns.rows) {
       const i = c.inputs;
-      const daily = i.price === null || i.priceStale ? null : units(i.amount, i.decimals) * (86_400 / i.durationSeconds) * i.price;
-      const apr = daily !== null && i.tvlUsd ? (daily * 365 * 100) / i.tvlUsd : null;
+      const inWindow = Number(c.start) <= Number(c.at) && Number(c.at) < Number(c.end);
+      const daily = !inWindow ? 0 : i.price === null || i.priceStale ? null : units(i.amount, i.decimals) * (86_400 / i.durationSeconds) * i.price;
+      const apr = !inWindow ? 0 : daily !== null && i.tvlUsd ? (daily * 365 * 100) / i.tvlUsd : null;
       if (!close(daily, c.daily)) mismatches.push(`campaign ${c.id}: dailyRewards ${c.daily}, recomputed ${daily}`);
       if (!close(apr, c.apr)) mismatches.push(`campaign ${c.id}: apr ${c.apr}, recomputed ${apr}`);
       dailyById.set(c.id, c.daily);

@@ -9,13 +9,25 @@ export const DEMO_CREATORS: readonly CreatorInput[] = [
   { id: 'lending-dao', name: 'Lending DAO', addresses: ['0x90f79bf6eb2c4f937b6d6aa5ce2e4d5a9f8aa7ad'], tags: ['demo', 'lending'] },
 ];
 
-/** Batch upsert of creators by id (addresses lower-cased); re-running is harmless. */
+/**
+ * Batch upsert of creators by id (addresses lower-cased); re-running is harmless. The campaigns of
+ * every address a creator had or now has, and their opportunities, are queued for re-publication
+ * (their documents carry the creator's id and tags), in the same statement.
+ */
 export async function upsertCreators(db: Queryable, creators: readonly CreatorInput[]): Promise<void> {
   if (!creators.length) return;
   await db.query(
-    `INSERT INTO creators (id, name, icon, rebate_fee, addresses, tags)
-     SELECT c.id, c.name, c.icon, c.rebate_fee, ARRAY(SELECT json_array_elements_text(c.addresses)), ARRAY(SELECT json_array_elements_text(c.tags))
-     FROM json_to_recordset($1::json) AS c(id text, name text, icon text, rebate_fee float8, addresses json, tags json)
+    `WITH input AS (
+       SELECT c.id, c.name, c.icon, c.rebate_fee, ARRAY(SELECT json_array_elements_text(c.addresses)) AS addresses, ARRAY(SELECT json_array_elements_text(c.tags)) AS tags
+       FROM json_to_recordset($1::json) AS c(id text, name text, icon text, rebate_fee float8, addresses json, tags json)),
+     touched AS (
+       SELECT unnest(addresses) AS address FROM input
+       UNION SELECT unnest(k.addresses) FROM creators k JOIN input i ON i.id = k.id),
+     affected AS (SELECT c.id, c.opportunity_id FROM campaigns_current c JOIN touched t ON t.address = c.creator),
+     queued AS (
+       INSERT INTO search_outbox (entity, entity_id)
+       SELECT 'campaign', id FROM affected UNION SELECT 'opportunity', opportunity_id FROM affected WHERE opportunity_id IS NOT NULL)
+     INSERT INTO creators (id, name, icon, rebate_fee, addresses, tags) SELECT id, name, icon, rebate_fee, addresses, tags FROM input
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, icon = EXCLUDED.icon, rebate_fee = EXCLUDED.rebate_fee,
        addresses = EXCLUDED.addresses, tags = EXCLUDED.tags, updated_at = now()`,
     [JSON.stringify(creators.map((c) => ({

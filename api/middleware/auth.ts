@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { CredentialLookup } from '../identity/credentials.js';
 import { verifySession } from '../identity/jwt.js';
 import type { AuthState, CredentialProblem } from '../identity/types.js';
+import { routeTemplate } from '../usage/routeTemplate.js';
 import type { UsageBuffer } from '../usage/usageBuffer.js';
 
 /** Koa context whose state carries the resolved identity. */
@@ -49,7 +50,7 @@ export function authenticate({ jwtSecret, backOfficeToken, lookup, usage }: Auth
     try {
       await next();
     } finally {
-      if (apiKey) usage.record(apiKey.id, `${ctx.method} ${(ctx as { _matchedRoute?: string })._matchedRoute ?? '(unmatched)'}`);
+      if (apiKey) usage.record(apiKey.id, `${ctx.method} ${routeTemplate((ctx as { _matchedRoute?: string })._matchedRoute)}`);
     }
   };
 }

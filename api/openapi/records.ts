@@ -17,10 +17,8 @@ export const tokenSchema = component('Token', obj({
   displaySymbol: str, underlyingTokenId: str, priceAlertDismissedAt: num, priceAlertCount: num,
 }, ['price', 'updatedAt', 'priceSource', 'displaySymbol', 'underlyingTokenId', 'priceAlertDismissedAt', 'priceAlertCount']));
 
-/** The reward token as the metrics job records it in breakdowns: a reference, not the full Token record. */
-export const tokenRefSchema = component('TokenRef', obj({ id: str, address: str, chainId: int, symbol: str, decimals: int }));
-
-const breakdown = obj({ campaignId: str, value: num, maxValue: num, timestamp: numOrString, token: tokenRefSchema, amount: numOrString, distributionType: str, onChainCampaignId: str },
+/** A daily-rewards breakdown: its token is the full Token record (spec › Token). */
+const breakdown = obj({ campaignId: str, value: num, maxValue: num, timestamp: numOrString, token: tokenSchema, amount: numOrString, distributionType: str, onChainCampaignId: str },
   ['maxValue', 'token', 'amount', 'distributionType', 'onChainCampaignId', 'timestamp']);
 
 /** Campaign record (spec › Campaign). */

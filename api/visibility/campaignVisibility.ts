@@ -1,4 +1,4 @@
-import { parseCampaignPathId } from '../../indexer/ids.js';
+import { parseCampaignPathId } from '../../domain/ids.js';
 import type { PgPool } from '../../internal/pg.js';
 import type { ApiDeps } from '../deps.js';
 import type { AuthState } from '../identity/types.js';

@@ -20,3 +20,6 @@ export const disputeResolvedEvent = event('DisputeResolved');
 
 /** The root-lifecycle events of the roots job, fetched in one getLogs call so their order is kept. */
 export const rootLifecycleEvents = [treeUpdatedEvent, revokedEvent, disputedEvent, disputeResolvedEvent] as const;
+
+/** The Distributor getter the roots job reads where no event carries the value (docs/contracts.md#distributor-functions and #dispute-period-and-the-live-root). */
+export const distributorReadAbi = parseAbi(['function endOfDisputePeriod() view returns (uint48)']);

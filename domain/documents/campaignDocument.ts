@@ -80,7 +80,7 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     creatorAddress: src.creator,
     apr: src.metric_apr ?? 0,
     dailyRewards: src.metric_daily_rewards ?? 0,
-    creator: { address: src.creator, tags: [] as string[], creatorId: null },
+    creator: { address: src.creator, tags: src.creator_tags ?? ([] as string[]), creatorId: src.creator_id ?? null },
     params: { ...params, campaignData: src.campaign_data },
     description: '',
     rewardTokenId: rewardToken.id,

@@ -124,7 +124,7 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     rewardTokenSymbols: rewardSymbols,
     rewardTokenTypes: [...new Set(src.campaigns.map((c) => c.reward_type ?? 'TOKEN'))],
     programSlugs: src.program_slugs ?? ([] as string[]),
-    creatorSlugs: [] as string[],
+    creatorSlugs: [...new Set(src.campaigns.map((c) => c.creator_id).filter((id): id is string => !!id))].sort(),
     chainName,
     // Search-only: true when every reward token is a test token / a point token (`test`, `point` filters).
     allRewardsTest: src.campaigns.every((c) => c.reward_is_test === true),

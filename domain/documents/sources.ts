@@ -43,12 +43,17 @@ export type CampaignSource = {
   metric_daily_amount: string | null;
   metric_computed_at: Date | null;
   metric_campaign_status: Record<string, unknown> | null;
+  /** The registered creator whose addresses include the campaign's creator (creators table), if any. */
+  creator_id?: string | null;
+  creator_tags?: string[] | null;
 };
 
 export type OpportunityCampaign = {
   id: string;
   campaign_id: string;
   creator: string;
+  /** The registered creator (creators table) whose addresses include `creator`, if any. */
+  creator_id?: string | null;
   reward_token: string;
   reward_symbol: string | null;
   reward_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;

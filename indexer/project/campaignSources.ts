@@ -17,11 +17,12 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
        t.verified AS token_verified, t.is_native AS token_is_native, t.is_test AS token_is_test, t.type AS token_type,
        t.display_symbol AS token_display_symbol, p.price AS token_price, p.price_source AS token_price_source, p.updated_at AS token_price_updated_at,
        m.apr AS metric_apr, m.daily_rewards_usd AS metric_daily_rewards, m.daily_amount::text AS metric_daily_amount, m.computed_at AS metric_computed_at,
-       m.campaign_status AS metric_campaign_status
+       m.campaign_status AS metric_campaign_status, cr.id AS creator_id, cr.tags AS creator_tags
      FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
      LEFT JOIN token_prices p ON p.token_id = t.id
      LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id
      LEFT JOIN campaign_privacy pv ON pv.campaign_db_id = c.id
+     LEFT JOIN LATERAL (SELECT k.id, k.tags FROM creators k WHERE c.creator = ANY(k.addresses) ORDER BY k.id LIMIT 1) cr ON true
      WHERE c.id = ANY($1::text[])`,
     [ids],
   );

@@ -12,6 +12,7 @@ export async function loadOpportunitySources(client: PgClient, ids: string[]): P
     `SELECT o.id, o.chain_id, o.type, o.identifier, o.action, o.tags, o.program_slugs,
        COALESCE((SELECT json_agg(json_build_object(
            'id', c.id, 'campaign_id', c.campaign_id, 'creator', c.creator, 'reward_token', c.reward_token,
+           'creator_id', (SELECT k.id FROM creators k WHERE c.creator = ANY(k.addresses) ORDER BY k.id LIMIT 1),
            'reward_symbol', rt.symbol, 'reward_type', rt.type, 'reward_is_test', rt.is_test, 'amount', c.amount::text, 'campaign_type', c.campaign_type,
            'start_timestamp', c.start_timestamp::text, 'end_timestamp', c.end_timestamp::text, 'params', c.params, 'created_at', c.created_at,
            'parent_campaign_id', c.parent_campaign_id)

@@ -10,6 +10,13 @@ export type MetricsCampaignRow = {
   reward_token_id: string | null;
   reward_decimals: number | null;
   reward_symbol: string | null;
+  reward_name: string | null;
+  reward_icon: string | null;
+  reward_verified: boolean | null;
+  reward_is_native: boolean | null;
+  reward_is_test: boolean | null;
+  reward_type: 'TOKEN' | 'PRETGE' | 'POINT' | null;
+  reward_display_symbol: string | null;
   amount: string;
   start_timestamp: string;
   end_timestamp: string;
@@ -21,7 +28,9 @@ export type MetricsCampaignRow = {
 export async function loadMetricsCampaigns(db: PgPool | PgClient, chainIds: number[]): Promise<MetricsCampaignRow[]> {
   const { rows } = await db.query<MetricsCampaignRow>(
     `SELECT c.id, c.campaign_id, c.opportunity_id, c.distribution_chain_id AS chain_id, c.reward_token, t.id AS reward_token_id,
-       t.decimals AS reward_decimals, t.symbol AS reward_symbol, c.amount::text AS amount, c.start_timestamp, c.end_timestamp,
+       t.decimals AS reward_decimals, t.symbol AS reward_symbol, t.name AS reward_name, t.icon AS reward_icon, t.verified AS reward_verified,
+       t.is_native AS reward_is_native, t.is_test AS reward_is_test, t.type AS reward_type, t.display_symbol AS reward_display_symbol,
+       c.amount::text AS amount, c.start_timestamp, c.end_timestamp,
        COALESCE(pv.is_private, false) AS is_private
      FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
      LEFT JOIN campaign_privacy pv ON pv.campaign_db_id = c.id
@@ -38,7 +47,8 @@ export async function loadMetricsOpportunities(db: PgPool | PgClient, chainIds: 
 }
 
 /**
- * Upserts campaign metrics and a snapshot at `ts`.
+ * Upserts campaign metrics and a snapshot at `ts` for the campaigns LIVE then (a campaign's history
+ * exists only inside its [start, end) window).
  * @returns ids whose served figures changed (phase, computation status, APR, daily rewards, TVL).
  */
 export async function upsertCampaignMetrics(client: PgClient, metrics: CampaignMetrics[], computedAt: Date, ts: Date): Promise<string[]> {
@@ -60,7 +70,7 @@ export async function upsertCampaignMetrics(client: PgClient, metrics: CampaignM
          daily_rewards_usd = EXCLUDED.daily_rewards_usd, daily_amount = EXCLUDED.daily_amount, apr = EXCLUDED.apr, tvl_usd = EXCLUDED.tvl_usd,
          campaign_status = EXCLUDED.campaign_status, inputs = EXCLUDED.inputs),
      snap AS (
-       INSERT INTO campaign_snapshots (campaign_db_id, ts, apr, tvl, daily_rewards) SELECT id, $10, apr, tvl, daily FROM input
+       INSERT INTO campaign_snapshots (campaign_db_id, ts, apr, tvl, daily_rewards) SELECT id, $10, apr, tvl, daily FROM input WHERE status = 'LIVE'
        ON CONFLICT (campaign_db_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, daily_rewards = EXCLUDED.daily_rewards)
      SELECT id FROM changed`,
     [...cols, computedAt, ts],
@@ -69,30 +79,30 @@ export async function upsertCampaignMetrics(client: PgClient, metrics: CampaignM
 }
 
 /**
- * Upserts opportunity metrics and a snapshot at `ts`.
+ * Upserts opportunity metrics and a snapshot at `ts` for the opportunities with a campaign started by then.
  * @returns ids whose served figures changed.
  */
 export async function upsertOpportunityMetrics(client: PgClient, metrics: OpportunityMetrics[], computedAt: Date, ts: Date): Promise<string[]> {
   if (!metrics.length) return [];
   const cols = [metrics.map((m) => m.opportunityId), metrics.map((m) => m.tvl), metrics.map((m) => m.apr), metrics.map((m) => m.dailyRewards),
     metrics.map((m) => m.nativeApr), metrics.map((m) => m.maxDailyRewards), metrics.map((m) => JSON.stringify(m.records)), metrics.map((m) => JSON.stringify(m.inputs)),
-    metrics.map((m) => m.liveCampaigns)];
+    metrics.map((m) => m.liveCampaigns), metrics.map((m) => m.started)];
   const { rows } = await client.query<{ id: string }>(
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[], $9::int[])
-         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs, live)),
+       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[], $9::int[], $10::bool[])
+         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs, live, started)),
      changed AS (
        SELECT i.id FROM input i LEFT JOIN opportunity_metrics m ON m.opportunity_id = i.id
        WHERE m.opportunity_id IS NULL OR (m.tvl, m.apr, m.daily_rewards, m.native_apr, m.max_daily_rewards, m.live_campaigns)
          IS DISTINCT FROM (i.tvl, i.apr, i.daily, i.native_apr, i.max_daily, i.live)),
      upsert AS (
        INSERT INTO opportunity_metrics (opportunity_id, computed_at, tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, inputs, live_campaigns)
-       SELECT id, $10, tvl, apr, daily, native_apr, max_daily, records, inputs, live FROM input
+       SELECT id, $11, tvl, apr, daily, native_apr, max_daily, records, inputs, live FROM input
        ON CONFLICT (opportunity_id) DO UPDATE SET computed_at = EXCLUDED.computed_at, tvl = EXCLUDED.tvl, apr = EXCLUDED.apr,
          daily_rewards = EXCLUDED.daily_rewards, native_apr = EXCLUDED.native_apr, max_daily_rewards = EXCLUDED.max_daily_rewards,
          records = EXCLUDED.records, inputs = EXCLUDED.inputs, live_campaigns = EXCLUDED.live_campaigns),
      snap AS (
-       INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) SELECT id, $11, apr, tvl, native_apr, daily FROM input
+       INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) SELECT id, $12, apr, tvl, native_apr, daily FROM input WHERE started
        ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr, daily_rewards = EXCLUDED.daily_rewards)
      SELECT id FROM changed`,
     [...cols, computedAt, ts],
@@ -100,8 +110,13 @@ export async function upsertOpportunityMetrics(client: PgClient, metrics: Opport
   return rows.map((r) => r.id);
 }
 
-/** History snapshots only (backfills): the current figures are left untouched. */
-export async function insertSnapshots(client: PgClient, campaigns: CampaignMetrics[], opportunities: OpportunityMetrics[], ts: Date): Promise<void> {
+/**
+ * History snapshots only (backfills): the current figures are left untouched. As the upserts: LIVE
+ * campaigns only, opportunities with a campaign started by `ts`.
+ */
+export async function insertSnapshots(client: PgClient, allCampaigns: CampaignMetrics[], allOpportunities: OpportunityMetrics[], ts: Date): Promise<void> {
+  const campaigns = allCampaigns.filter((m) => m.phase === 'LIVE');
+  const opportunities = allOpportunities.filter((m) => m.started);
   await client.query(
     `INSERT INTO campaign_snapshots (campaign_db_id, ts, apr, tvl, daily_rewards)
      SELECT id, $4, apr, tvl, daily FROM unnest($1::text[], $2::float8[], $3::float8[], $5::float8[]) AS i(id, apr, tvl, daily)

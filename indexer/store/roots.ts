@@ -21,11 +21,12 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
   if (!rows.length) return;
   const col = <K extends keyof DistributorEventRow>(k: K) => rows.map((r) => r[k]);
   await client.query(
-    `INSERT INTO distributor_events (chain_id, kind, reason, valid, block_number, block_hash, tx_hash, log_index, timestamp)
-     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[])
+    `INSERT INTO distributor_events (chain_id, kind, reason, valid, block_number, block_hash, tx_hash, log_index, timestamp, end_of_dispute_period)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[], $10::bigint[])
      ON CONFLICT (chain_id, block_number, log_index) DO UPDATE SET kind = EXCLUDED.kind, reason = EXCLUDED.reason, valid = EXCLUDED.valid,
-       block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, timestamp = EXCLUDED.timestamp`,
-    [col('chainId'), col('kind'), col('reason'), col('valid'), col('blockNumber'), col('blockHash'), col('txHash'), col('logIndex'), col('timestamp')],
+       block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, timestamp = EXCLUDED.timestamp, end_of_dispute_period = EXCLUDED.end_of_dispute_period`,
+    [col('chainId'), col('kind'), col('reason'), col('valid'), col('blockNumber'), col('blockHash'), col('txHash'), col('logIndex'), col('timestamp'),
+      col('endOfDisputePeriod')],
   );
 }
 
@@ -33,7 +34,10 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
  * Recomputes the state derived from a chain's root-lifecycle rows, inside the caller's
  * transaction: `roots.revoked` (a root is revoked when the next lifecycle log after it is a Revoked
  * one: revokeTree emits Revoked then TreeUpdated(lastRoot), docs/contracts.md#dispute-period-and-the-live-root) and
- * `chains.end_of_dispute_period` (that of the latest TreeUpdated, 0 without one). Derived rather
+ * `chains.end_of_dispute_period`, as the contract stores it: that of the latest TreeUpdated, or of a
+ * DisputeResolved(false) after it (which restarts the period from the resolution without a
+ * TreeUpdated), 0 after a revoke (its re-emitted TreeUpdated carries a past time but the contract
+ * stores 0, docs/contracts.md#dispute-period-and-the-live-root) and 0 without any. Derived rather
  * than set once, so a reorg rollback of the Revoked or TreeUpdated rows is reflected by the next batch.
  */
 export async function refreshRootState(client: PgClient, chainId: number): Promise<void> {
@@ -50,8 +54,21 @@ export async function refreshRootState(client: PgClient, chainId: number): Promi
     [chainId],
   );
   await client.query(
-    `UPDATE chains SET end_of_dispute_period = coalesce(
-       (SELECT end_of_dispute_period FROM roots WHERE chain_id = $1 ORDER BY block_number DESC, log_index DESC LIMIT 1), 0), updated_at = now()
+    `WITH seq AS (
+       SELECT 'root' AS kind, end_of_dispute_period AS end_at, tx_hash, block_number, log_index FROM roots WHERE chain_id = $1
+       UNION ALL
+       SELECT 'revoked', NULL, tx_hash, block_number, log_index FROM distributor_events WHERE chain_id = $1 AND kind = 'revoked'
+       UNION ALL
+       SELECT 'rejected', end_of_dispute_period, tx_hash, block_number, log_index FROM distributor_events
+       WHERE chain_id = $1 AND kind = 'dispute_resolved' AND NOT valid AND end_of_dispute_period IS NOT NULL
+     ), ordered AS (
+       SELECT kind, end_at, tx_hash, lag(kind) OVER w AS prev_kind, lag(tx_hash) OVER w AS prev_tx,
+         row_number() OVER (ORDER BY block_number DESC, log_index DESC) AS n
+       FROM seq WINDOW w AS (ORDER BY block_number, log_index)
+     )
+     UPDATE chains SET end_of_dispute_period = coalesce((
+       SELECT CASE WHEN kind = 'revoked' OR (kind = 'root' AND prev_kind = 'revoked' AND prev_tx = tx_hash) THEN 0 ELSE end_at END
+       FROM ordered WHERE n = 1), 0), updated_at = now()
      WHERE id = $1`,
     [chainId],
   );

@@ -44,17 +44,20 @@ export function toUnits(amount: string | bigint, decimals: number): number {
 }
 
 /**
- * Pure: a campaign's figures. dailyRewards = net amount / duration in days × reward price;
- * APR = dailyRewards × 365 / TVL × 100 (TVL of its opportunity). A missing or stale price gives
- * null USD figures and a SKIPPED computation status naming why, never a guessed value.
+ * Pure: a campaign's figures at `now`. A campaign distributes only inside [start, end): there,
+ * dailyRewards = net amount / duration in days × reward price and APR = dailyRewards × 365 / TVL × 100
+ * (TVL of its opportunity); before its start and from its end both are 0 (and the daily amount "0"),
+ * whatever the price. A missing or stale price gives null USD figures inside the window and a SKIPPED
+ * computation status naming why, never a guessed value.
  */
 export function computeCampaignMetrics(c: CampaignMetricsInput, tvlUsd: number | null, now: number, runStarted: number): CampaignMetrics {
   const duration = Math.max(1, c.end - c.start);
-  const dailyAmount = (BigInt(c.amount) * BigInt(DAY)) / BigInt(duration);
-  const price = c.rewardPrice && !c.rewardPrice.stale ? c.rewardPrice.price : null;
-  const dailyRewardsUsd = price === null ? null : toUnits(c.amount, c.rewardDecimals) * (DAY / duration) * price;
-  const apr = dailyRewardsUsd !== null && tvlUsd ? (dailyRewardsUsd * 365 * 100) / tvlUsd : null;
   const phase = campaignPhase(c.start, c.end, now);
+  const distributing = phase === 'LIVE';
+  const dailyAmount = distributing ? (BigInt(c.amount) * BigInt(DAY)) / BigInt(duration) : 0n;
+  const price = c.rewardPrice && !c.rewardPrice.stale ? c.rewardPrice.price : null;
+  const dailyRewardsUsd = !distributing ? 0 : price === null ? null : toUnits(c.amount, c.rewardDecimals) * (DAY / duration) * price;
+  const apr = !distributing ? 0 : dailyRewardsUsd !== null && tvlUsd ? (dailyRewardsUsd * 365 * 100) / tvlUsd : null;
   const computedUntil = phase === 'SOON' ? c.start : Math.min(now, c.end);
   const error = price !== null ? undefined : c.rewardPrice ? 'reward token price is stale' : 'no price for the reward token';
   const status: CampaignStatusRecord['status'] = phase === 'SOON' ? 'SKIPPED' : error ? 'SKIPPED' : 'SUCCESS';
@@ -95,9 +98,11 @@ export function tvlUsdOf(reading: TvlReading): number | null {
 export type OpportunityMetrics = ReturnType<typeof computeOpportunityMetrics>;
 
 /**
- * Pure: an opportunity's figures from its campaigns' metrics and its TVL reading: dailyRewards is
- * the sum over LIVE campaigns, APR = dailyRewards × 365 / TVL × 100, plus the aprRecord, tvlRecord
- * and rewardsRecord breakdowns of the spec.
+ * Pure: an opportunity's figures from its campaigns' metrics at the same instant (one computation)
+ * and its TVL reading: dailyRewards and APR are the sums of its campaigns' dailyRewards and APR (a
+ * campaign outside its window contributes 0; an unknown figure counts 0), plus the aprRecord,
+ * tvlRecord and rewardsRecord breakdowns of the spec (the LIVE campaigns). `started`: some campaign
+ * had started by `now` (history records exist only from then).
  */
 export function computeOpportunityMetrics(
   opportunityId: string,
@@ -107,8 +112,8 @@ export function computeOpportunityMetrics(
 ) {
   const tvl = tvlUsdOf(reading);
   const live = campaigns.filter((c) => c.phase === 'LIVE');
-  const dailyRewards = live.reduce((sum, c) => sum + (c.dailyRewardsUsd ?? 0), 0);
-  const apr = tvl ? (dailyRewards * 365 * 100) / tvl : 0;
+  const dailyRewards = campaigns.reduce((sum, c) => sum + (c.dailyRewardsUsd ?? 0), 0);
+  const apr = tvl ? campaigns.reduce((sum, c) => sum + (c.apr ?? 0), 0) : 0;
   const timestamp = String(now);
   return {
     opportunityId,
@@ -118,6 +123,7 @@ export function computeOpportunityMetrics(
     nativeApr: 0,
     maxDailyRewards: live.length ? Math.max(...live.map((c) => c.dailyRewardsUsd ?? 0)) : null,
     liveCampaigns: live.length,
+    started: campaigns.some((c) => c.phase !== 'SOON'),
     records: {
       aprRecord: {
         cumulated: apr, timestamp,

@@ -83,10 +83,22 @@ export async function findClosestBlock(src: Source, target: number): Promise<num
   return target - lower.timestamp <= upper.timestamp - target ? lower.blockNumber : upper.blockNumber;
 }
 
-/** Timestamp of a block; a block past the head answers with the head's timestamp (the closest one). */
+/** A block past the chain head: it does not exist yet, so it has no timestamp (never the head's as a guess). */
+export class BlockBeyondHeadError extends Error {
+  override name = 'BlockBeyondHeadError';
+  constructor(readonly blockNumber: number, readonly head: number) {
+    super(`block ${blockNumber} does not exist yet: the chain head is block ${head}`);
+  }
+}
+
+/**
+ * Timestamp of a block.
+ * @throws BlockBeyondHeadError for a block past the head.
+ */
 export async function findBlockTimestamp(src: Source, blockNumber: number): Promise<number> {
   const { rows } = await src.pg.query<{ timestamp: string }>('SELECT timestamp FROM blocks WHERE chain_id = $1 AND number = $2', [src.chainId, blockNumber]);
   if (rows[0]) return Number(rows[0].timestamp);
   const head = Number(await src.client.getBlockNumber());
-  return timestampOf(src, Math.min(blockNumber, head));
+  if (blockNumber > head) throw new BlockBeyondHeadError(blockNumber, head);
+  return timestampOf(src, blockNumber);
 }

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
 import { validate } from '../../validate.js';
-import { findBlockBounds, findBlockTimestamp, findClosestBlock } from './blockLookup.js';
+import { BlockBeyondHeadError, findBlockBounds, findBlockTimestamp, findClosestBlock } from './blockLookup.js';
 import { blockQuery, boundsQuery, timestampQuery, type BlockQuery, type TimestampQuery } from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { bool, int, nullable, obj } from '../../openapi/schemaHelpers.js';
@@ -24,9 +24,13 @@ export function blockTimestampRouter(deps: ApiDeps): Router {
     const q = ctx.state.query as BlockQuery;
     ctx.body = { blockNumber: await findClosestBlock(source(q.chainId), q.timestamp) };
   });
-  router.get('/timestamp', describe({ summary: 'The timestamp of a block', response: obj({ timestamp: int }) }), validate({ query: timestampQuery }), async (ctx) => {
+  router.get('/timestamp', describe({ summary: 'The timestamp of a block (400 naming blockNumber for a block past the chain head)', response: obj({ timestamp: int }) }), validate({ query: timestampQuery }), async (ctx) => {
     const q = ctx.state.query as TimestampQuery;
-    ctx.body = { timestamp: await findBlockTimestamp(source(q.chainId), q.blockNumber) };
+    const timestamp = await findBlockTimestamp(source(q.chainId), q.blockNumber).catch((e: unknown) => {
+      if (e instanceof BlockBeyondHeadError) throw new ValidationError([{ field: 'blockNumber', message: `is beyond the chain head (block ${e.head}): that block does not exist yet` }]);
+      throw e;
+    });
+    ctx.body = { timestamp };
   });
   router.get('/bounds', describe({ summary: 'The blocks just before and after a timestamp', response: obj({ lower: blockAt, upper: blockAt, exactMatch: bool }) }), validate({ query: boundsQuery }), async (ctx) => {
     const q = ctx.state.query as BlockQuery;

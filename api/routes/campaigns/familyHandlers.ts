@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import {
-  loadAllCampaignSnapshots, loadCampaignEmission, loadCampaignFamily, loadCampaignSnapshots, loadWalletCounts, resolveCampaignDbId,
+  loadAllCampaignSnapshots, loadCampaignEmission, loadCampaignFamily, loadCampaignSnapshots, loadWalletCounts,
 } from '../../reads/campaignReads.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { indexNames } from '../../../internal/es.js';

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { loadReallocations } from './reallocations.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { currentChainRecords } from '../../chainRecords.js';
 import { loadCampaignListIds } from '../../reads/campaignLists.js';
@@ -61,13 +62,14 @@ export async function getCampaign(deps: ApiDeps, id: string, visible: PrivateVis
   return serializeCampaign(doc, await currentChainRecords(deps, nowSeconds(deps)));
 }
 
-/** GET /v4/campaigns/{id}: getCampaign; 404 when absent. */
+/** GET /v4/campaigns/{id}: getCampaign with its reallocations (loadReallocations); 404 when absent. */
 export function getCampaignHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const { id } = ctx.state.params as { id: string };
     const { showPrivate } = ctx.state.query as { showPrivate?: boolean };
     if (showPrivate) ctx.state.private = true;
-    ctx.body = await getCampaign(deps, id, await privateVisibility(deps, ctx.state as AuthState, showPrivate));
+    const campaign = await getCampaign(deps, id, await privateVisibility(deps, ctx.state as AuthState, showPrivate));
+    ctx.body = { ...campaign, reallocations: await loadReallocations(deps.pg, campaign.id) };
   };
 }
 

@@ -5,6 +5,11 @@ import { any, arr, bool, decimal, hex, int, nullable, num, obj, str } from '../.
 export const campaignListSchema = arr({ anyOf: [campaignWithOpportunitySchema, campaignSchema] });
 export const campaignIdsSchema = arr(str);
 
+/** GET /campaigns/{id}: the campaign with its reallocations (CampaignReallocation logs: moved addresses and recipient). */
+export const campaignByIdSchema = {
+  allOf: [campaignSchema, obj({ reallocations: arr(obj({ from: arr(str), to: str, txHash: str, blockNumber: int, timestamp: int })) })],
+};
+
 const series = (value: string, extra: Record<string, typeof num> = {}) => arr(obj({ timestamp: { type: ['number', 'string'] }, [value]: num, ...extra }));
 /** GET /campaigns/{id}/metrics. */
 export const campaignMetricsSchema = obj({

@@ -13,7 +13,9 @@ export type ListClaimsParams = { chainIds?: number[]; recipient?: string; token?
 /**
  * Claimed deltas, newest first, each attributed to the root live when it was mined: the latest
  * non-revoked root logged before the claim if its dispute period had ended at the claim's block
- * time, else the one before it (the liveRoot rule; open disputes are not considered). `breakdowns`
+ * time (the end a DisputeResolved(false) recomputed, when one came after it) and no dispute was
+ * open then, else the one before it (the liveRoot rule, docs/contracts.md#dispute-period-and-the-live-root), as the roots stood at the
+ * claim (a root revoked later still counts). `breakdowns`
  * are that root's reward_breakdowns of the (recipient, token); `campaignId` matches claims whose
  * attributed breakdowns include the campaign. `is_latest`: no later claim of the same
  * (chain, recipient, token). Tables claims, roots, reward_breakdowns.
@@ -27,10 +29,20 @@ export async function listClaims(db: Db, p: ListClaimsParams): Promise<ClaimDbRo
      FROM claims c
      LEFT JOIN LATERAL (
        SELECT x.root FROM (
-         SELECT r.root, r.end_of_dispute_period, row_number() OVER (ORDER BY r.block_number DESC, r.log_index DESC) AS n
-         FROM roots r WHERE r.chain_id = c.chain_id AND NOT r.revoked AND (r.block_number, r.log_index) < (c.block_number, c.log_index)
+         SELECT r.root, r.end_of_dispute_period, r.block_number, r.log_index, row_number() OVER (ORDER BY r.block_number DESC, r.log_index DESC) AS n
+         FROM roots r WHERE r.chain_id = c.chain_id AND (r.block_number, r.log_index) < (c.block_number, c.log_index)
+           -- A root revoked after the claim was still the pending tree then.
+           AND (NOT r.revoked OR NOT EXISTS (SELECT 1 FROM distributor_events v WHERE v.chain_id = c.chain_id AND v.kind = 'revoked'
+             AND (v.block_number, v.log_index) > (r.block_number, r.log_index) AND (v.block_number, v.log_index) < (c.block_number, c.log_index)))
          ORDER BY r.block_number DESC, r.log_index DESC LIMIT 2) x
-       WHERE (x.n = 1 AND x.end_of_dispute_period <= c.timestamp) OR x.n = 2 ORDER BY x.n LIMIT 1
+       LEFT JOIN LATERAL (
+         SELECT e.kind, e.valid, e.end_of_dispute_period FROM distributor_events e
+         WHERE e.chain_id = c.chain_id AND e.kind <> 'revoked' AND (e.block_number, e.log_index) > (x.block_number, x.log_index)
+           AND (e.block_number, e.log_index) < (c.block_number, c.log_index)
+         ORDER BY e.block_number DESC, e.log_index DESC LIMIT 1) d ON x.n = 1
+       WHERE (x.n = 1 AND d.kind IS DISTINCT FROM 'disputed'
+              AND coalesce(CASE WHEN d.valid = false THEN d.end_of_dispute_period END, x.end_of_dispute_period) <= c.timestamp) OR x.n = 2
+       ORDER BY x.n LIMIT 1
      ) lr ON true
      LEFT JOIN LATERAL (
        SELECT json_agg(json_build_object('campaignId', b.campaign_id, 'reason', b.reason, 'amount', b.amount::text) ORDER BY b.campaign_id, b.reason) AS breakdowns

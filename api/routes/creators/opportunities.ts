@@ -10,6 +10,7 @@ import { currentChainContext } from '../../chainRecords.js';
 import type { OppFilters } from '../opportunities/schema.js';
 import { serializeOpportunity } from '../opportunities/serialize.js';
 import type { CreatorParams } from './schema.js';
+import { loadCreatorCampaignCounts } from './campaignCounts.js';
 
 /** Pure: a filter query narrowed to opportunities holding a campaign by one of `addresses`. */
 export function scopeToCreator(query: Record<string, unknown>, addresses: string[]): Record<string, unknown> {
@@ -25,7 +26,8 @@ async function creatorAddresses(deps: ApiDeps, ctx: Context): Promise<string[]> 
 
 /**
  * GET /v4/creators/{creator}/opportunities: opportunities with a campaign by the creator, with the
- * CREATOR-OPP-FILTERS of the spec, paged and sorted like GET /v4/opportunities.
+ * CREATOR-OPP-FILTERS of the spec, paged and sorted like GET /v4/opportunities, each with the
+ * creator's LIVE / SOON / PAST campaign counts (loadCreatorCampaignCounts).
  */
 export function creatorOpportunitiesHandler(deps: ApiDeps) {
   const index = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
@@ -36,7 +38,11 @@ export function creatorOpportunitiesHandler(deps: ApiDeps) {
     const { chains, testChainIds } = await currentChainContext(deps, now);
     const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
     const docs = await searchPage<OpportunityDocument>({ es: deps.es, index, query: scopeToCreator(query, addresses) as never, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
-    ctx.body = docs.map((d) => serializeOpportunity(d, chains, now));
+    const counts = await loadCreatorCampaignCounts(deps.pg, docs.map((d) => d.id), addresses, now);
+    ctx.body = docs.map((d) => {
+      const c = counts.get(d.id) ?? { live: 0, soon: 0, past: 0 };
+      return { ...serializeOpportunity(d, chains, now), liveCampaignsForCreator: c.live, soonCampaignsForCreator: c.soon, pastCampaignsForCreator: c.past };
+    });
   };
 }
 

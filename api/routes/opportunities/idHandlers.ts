@@ -23,7 +23,10 @@ export function getOpportunityHandler(deps: ApiDeps) {
   };
 }
 
-/** GET /v4/opportunities/{id}/campaigns: the Opportunity with its Campaign records (`campaigns=false` omits them). */
+/**
+ * GET /v4/opportunities/{id}/campaigns: the Opportunity with its Campaign records (`campaigns=false`
+ * omits them), of every token type by default, POINT included (the spec); `tokenTypes` narrows.
+ */
 export function opportunityCampaignsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as OpportunityCampaignsQuery;
@@ -31,7 +34,7 @@ export function opportunityCampaignsHandler(deps: ApiDeps) {
     const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, pathId(ctx)), currentChainContext(deps, now)]);
     const campaigns = q.campaigns ? (await loadCampaignsOf(deps, [doc.id], chains)).get(doc.id) ?? [] : [];
     const kept = campaigns.filter((c) => (q.test || !c.rewardToken.isTest) && (!q.tokenTypes?.length || q.tokenTypes.join(',').split(',').includes(c.rewardToken.type))
-      && (q.point || q.tokenTypes?.join(',').includes('POINT') || c.rewardToken.type !== 'POINT') && (!q.excludeSubCampaigns || !c.parentCampaignId));
+      && (!q.excludeSubCampaigns || !c.parentCampaignId));
     ctx.body = { ...serializeOpportunity(doc, chains, now), campaigns: kept };
   };
 }

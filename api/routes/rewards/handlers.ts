@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { loadLiveRoot } from '../../reads/roots.js';
-import { nowSeconds, type ApiDeps } from '../../deps.js';
+import type { ApiDeps } from '../../deps.js';
 import { listCampaignRewards } from './repo.js';
 import { campaignVisibilityOf, hiddenOnChainCampaignIds, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
 import type { AuthState } from '../../identity/types.js';
@@ -15,7 +15,7 @@ import { serializeReward } from './serialize.js';
  */
 export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: CampaignVisibility) {
   if ((await hiddenOnChainCampaignIds(deps.pg, visible, q.chainId, [q.campaignId])).size) return [];
-  const live = await loadLiveRoot(deps.pg, q.chainId, nowSeconds(deps));
+  const live = await loadLiveRoot(deps.pg, q.chainId);
   if (!live || live.treeStatus !== 'verified') return [];
   return (await listCampaignRewards(deps.pg, { ...q, root: live.root })).map(serializeReward);
 }

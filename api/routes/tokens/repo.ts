@@ -33,8 +33,10 @@ export function buildTokenListSql(q: ListTokensQuery, now: Date, maxAgeSeconds: 
   if (q.address) where.push(`t.address = ${arg(q.address.toLowerCase())}`);
   if (q.name) where.push(`lower(t.name) LIKE ${arg(`%${likePrefix(q.name)}`)}`);
   if (q.search) {
-    const p = arg(likePrefix(q.search));
-    where.push(`(lower(t.symbol) LIKE ${p} OR lower(t.name) LIKE ${p} OR t.address LIKE ${p})`);
+    // Anywhere in the symbol or name (USD finds crvUSDx and "USD Coin"); an address by its prefix.
+    const anywhere = arg(`%${likePrefix(q.search)}`);
+    const prefix = arg(likePrefix(q.search));
+    where.push(`(lower(t.symbol) LIKE ${anywhere} OR lower(t.name) LIKE ${anywhere} OR t.address LIKE ${prefix})`);
   }
   if (q.verified !== undefined) where.push(`t.verified = ${arg(q.verified)}`);
   if (!q.test && !q.id) where.push('NOT t.is_test');

@@ -63,7 +63,7 @@ export function userBreakdownsHandler(deps: ApiDeps, proofs: ProofCache) {
     const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
     const [{ chains }, perChain] = await Promise.all([
       currentChainContext(deps, now),
-      Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now, visible }))),
+      Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), visible }))),
     ]);
     const opportunityIds = [...new Set(perChain.flatMap((c) => [...c.campaigns.values()].map((i) => i.opportunityId).filter((id): id is string => id !== null)))];
     const opportunities = await loadOpportunityDocuments(deps, opportunityIds);

@@ -28,7 +28,7 @@ export async function listUserRewards(deps: ApiDeps, proofs: ProofCache, address
   const now = nowSeconds(deps);
   const { chains } = await currentChainContext(deps, now);
   return Promise.all(chainIds.map(async (chainId) => {
-    const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), now, visible });
+    const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), visible });
     const rewards = data.rewards
       .filter((r) => (q.test || !r.token?.isTest) && (!q.type || (r.token?.type ?? 'TOKEN') === q.type))
       .map((r) => serializeUserReward({ chainId, root: data.root!, ...r, campaigns: data.campaigns, now, breakdownPage: q.breakdownPage }))

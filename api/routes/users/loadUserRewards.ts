@@ -15,16 +15,16 @@ export type UserChainRewards = {
   campaigns: Map<string, CampaignInfo>;
 };
 
-export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId: number; address: string; now: number; visible: CampaignVisibility };
+export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId: number; address: string; visible: CampaignVisibility };
 
 /**
- * A user's leaves in the LIVE root of a chain (loadLiveRoot; verified trees only), with proofs
+ * A user's leaves in the LIVE root of a chain (loadLiveRoot, at the chain's indexed block time; verified trees only), with proofs
  * recomputed over that tree (cached per root), claimed totals (claimedTotals), token metadata and
  * the campaigns of the breakdowns. Tables roots, reward_trees, rewards, reward_breakdowns, claims,
  * tokens, campaigns.
  */
-export async function loadUserRewards({ deps, proofs, chainId, address, now, visible }: LoadUserRewardsParams): Promise<UserChainRewards> {
-  const live = await loadLiveRoot(deps.pg, chainId, now);
+export async function loadUserRewards({ deps, proofs, chainId, address, visible }: LoadUserRewardsParams): Promise<UserChainRewards> {
+  const live = await loadLiveRoot(deps.pg, chainId);
   if (!live || live.treeStatus !== 'verified') return { chainId, root: null, rewards: [], campaigns: new Map() };
   const all = await loadRewards(deps.pg, { chainId, root: live.root, recipient: address });
   // Breakdowns of campaigns hidden from the caller are left out (the leaf's total stays: it is what the proof claims).

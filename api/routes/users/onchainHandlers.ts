@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { parseAbi, zeroAddress } from 'viem';
 import type { ApiDeps } from '../../deps.js';
-import { AppError, ValidationError } from '../../errors.js';
+import { AppError, ServiceUnavailableError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import { loadCreatorId, loadUser } from './repo.js';
@@ -14,7 +14,17 @@ const creatorAbi = parseAbi([
 const distributorAbi = parseAbi([
   'function claimRecipient(address user, address token) view returns (address)',
   'function operators(address user, address operator) view returns (uint256)',
+  'function mainOperators(address operator, address token) view returns (uint256)',
+  'function accessControlManager() view returns (address)',
 ]);
+const accessControlAbi = parseAbi(['function isGovernorOrGuardian(address account) view returns (bool)']);
+
+/**
+ * The Distributor's claim rules (docs/contracts.md#distributor-functions), named as served in `allowedBy`: the user itself,
+ * `operators[user][operator]`, `operators[user][0]` (anyone may claim for the user),
+ * `mainOperators[operator][token]`, `mainOperators[operator][0]` (every token), governor or guardian.
+ */
+export type ClaimRule = 'USER' | 'OPERATOR' | 'ANYONE' | 'MAIN_OPERATOR_TOKEN' | 'MAIN_OPERATOR' | 'GOVERNOR_OR_GUARDIAN';
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
 
 function chainOf(deps: ApiDeps, chainId: number | undefined) {
@@ -99,14 +109,43 @@ export function userRecipientHandler(deps: ApiDeps) {
   };
 }
 
-/** GET /v4/users/{address}/operator/{operatorAddress}?chainId: whether the operator may claim for the user. */
+/**
+ * GET /v4/users/{address}/operator/{operatorAddress}?chainId[&token]: whether the operator may claim
+ * for the user, as the Distributor decides it (docs/contracts.md#distributor-functions), and by which rules (`allowedBy`,
+ * ClaimRule). `mainOperators[operator][token]` is read when `token` is given. A rule the deployed
+ * Distributor does not have (an older one without mainOperators) does not allow; the core
+ * `operators` read failing is a 503, never a guess.
+ */
 export function userOperatorHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
-    const { client, chain } = chainOf(deps, (ctx.state.query as { chainId?: number }).chainId);
+    const query = ctx.state.query as { chainId?: number; token?: string };
+    const { client, chain } = chainOf(deps, query.chainId);
     const params = ctx.state.params as { address: string; operatorAddress: string };
     const [address, operatorAddress] = [lower(params.address), lower(params.operatorAddress)];
-    const toggled = await client.readContract({ address: chain.distributor, abi: distributorAbi, functionName: 'operators', args: [address, operatorAddress] });
-    ctx.body = { isOperator: toggled !== 0n };
+    const d = chain.distributor;
+    const reads = await client.multicall({ allowFailure: true, deployless: true, contracts: [
+      { address: d, abi: distributorAbi, functionName: 'operators', args: [address, operatorAddress] },
+      { address: d, abi: distributorAbi, functionName: 'operators', args: [address, zeroAddress] },
+      { address: d, abi: distributorAbi, functionName: 'mainOperators', args: [operatorAddress, zeroAddress] },
+      { address: d, abi: distributorAbi, functionName: 'mainOperators', args: [operatorAddress, query.token ? lower(query.token) : zeroAddress] },
+      { address: d, abi: distributorAbi, functionName: 'accessControlManager' },
+    ] }).catch((e: unknown) => { throw new ServiceUnavailableError(`the RPC of chain ${chain.id}`, e); });
+    if (reads[0].status !== 'success' || reads[1].status !== 'success') throw new ServiceUnavailableError(`the Distributor operators read on chain ${chain.id}`, reads[0].error ?? reads[1].error);
+    const set = (r: { status: string; result?: unknown }) => r.status === 'success' && r.result !== 0n;
+    let governance = false;
+    if (reads[4].status === 'success') {
+      governance = await client.readContract({ address: reads[4].result, abi: accessControlAbi, functionName: 'isGovernorOrGuardian', args: [operatorAddress] })
+        .catch((e: unknown) => { throw new ServiceUnavailableError(`the AccessControlManager read on chain ${chain.id}`, e); });
+    }
+    const allowedBy: ClaimRule[] = [
+      ...(address === operatorAddress ? ['USER' as const] : []),
+      ...(set(reads[0]) ? ['OPERATOR' as const] : []),
+      ...(set(reads[1]) ? ['ANYONE' as const] : []),
+      ...(query.token && set(reads[3]) ? ['MAIN_OPERATOR_TOKEN' as const] : []),
+      ...(set(reads[2]) ? ['MAIN_OPERATOR' as const] : []),
+      ...(governance ? ['GOVERNOR_OR_GUARDIAN' as const] : []),
+    ];
+    ctx.body = { isOperator: allowedBy.length > 0, allowedBy };
   };
 }
 

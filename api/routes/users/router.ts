@@ -28,6 +28,7 @@ const termsAcceptanceSchema = obj({ address: str, chainId: int, messageHash: str
 const profileSchema = obj({ address: str, tags: arr(str), creatorId: nullable(str), tier: int, associated: arr(str) });
 
 const chainQuery = { type: 'object', additionalProperties: false, properties: { chainId: fields.chainId } } as const;
+const operatorQuery = { type: 'object', additionalProperties: false, properties: { chainId: fields.chainId, token: fields.address } } as const;
 const termsBody = { type: 'object', additionalProperties: false, required: ['chainId'], properties: { chainId: fields.chainId } } as const;
 const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
@@ -46,7 +47,10 @@ export function usersRouter(deps: ApiDeps): Router {
   router.post(both('/users/:address/terms'), describe({ summary: 'Record that the wallet (its own session) accepts the current terms of a chain', response: termsAcceptanceSchema, errors: [403] }),
     requireSession, validate({ params: userParams, body: termsBody }), acceptTermsHandler(deps));
   router.get(both('/users/:address/recipient/:token'), describe({ summary: 'Claim recipient set by the wallet for a token', response: obj({ recipient: str }) }), validate({ params: recipientParams, query: chainQuery }), userRecipientHandler(deps));
-  router.get(both('/users/:address/operator/:operatorAddress'), describe({ summary: 'Whether an address may claim for the wallet', response: obj({ isOperator: bool }) }), validate({ params: operatorParams, query: chainQuery }), userOperatorHandler(deps));
+  router.get(both('/users/:address/operator/:operatorAddress'), describe({
+    summary: 'Whether an address may claim for the wallet, as the Distributor decides (the wallet itself, operators[user][operator], operators[user][0], mainOperators[operator][token or 0], governor or guardian), and by which rules',
+    response: obj({ isOperator: bool, allowedBy: arr(str) }),
+  }), validate({ params: operatorParams, query: operatorQuery }), userOperatorHandler(deps));
   router.get(both('/users/:address'), describe({ summary: 'Profile of a wallet', response: profileSchema }), validate({ params: userParams, query: noQuery }), userProfileHandler(deps));
   return router;
 }

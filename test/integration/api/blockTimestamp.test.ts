@@ -52,9 +52,14 @@ describe('GET /v4/block-timestamp/* against a devnet', function () {
     }
   });
 
-  it('/timestamp past the head answers the head timestamp (the closest one)', async function () {
-    const res = await get('timestamp', { chainId, blockNumber: blocks.length + 100 }).expect(200);
-    expect(res.body).to.deep.equal({ timestamp: blocks[blocks.length - 1]!.timestamp });
+  it('/timestamp past the head is a 400 naming blockNumber: the block does not exist yet (never the head\'s timestamp)', async function () {
+    for (const blockNumber of [blocks.length, blocks.length + 100]) {
+      const res = await get('timestamp', { chainId, blockNumber }).expect(400);
+      expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['blockNumber']);
+    }
+    const head = await get('timestamp', { chainId, blockNumber: blocks.length - 1 }).expect(200);
+    expect(head.body).to.deep.equal({ timestamp: blocks[blocks.length - 1]!.timestamp });
   });
 
   it('/bounds on a block timestamp is an exact match, indexed or not', async function () {

@@ -179,4 +179,46 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       await get('/v4/creators/nobody-here/opportunities').expect(404);
     });
   });
+
+  describe('creator identity in the documents', function () {
+    it('indexes creatorId, tags and creatorSlugs from the creators table, and re-publishes the documents when a creator changes', async function () {
+      const publish = async () => {
+        expect((await demo.h.runJob('publish')).status).to.equal('success');
+        await demo.h.refresh();
+      };
+      await publish(); // the demo registered its creators after the first publication: their upsert queued the documents
+      const campaigns = (await get('/v4/campaigns', { creatorId: 'pool-partners', items: 100 }).expect(200)).body as { creatorAddress: string; creator: { address: string; tags: string[]; creatorId: string | null } }[];
+      expect(campaigns.length).to.be.greaterThan(0);
+      for (const c of campaigns) expect(c.creator).to.deep.equal({ address: POOL_PARTNERS, tags: ['demo', 'dex'], creatorId: 'pool-partners' });
+      expect((await get('/v4/campaigns', { creatorTag: 'dex', items: 100 }).expect(200)).body).to.have.length(campaigns.length);
+      const opportunities = (await get('/v4/opportunities', { creatorSlug: 'pool-partners', status: 'LIVE,SOON,PAST', items: 100 }).expect(200)).body as { id: string }[];
+      expect(opportunities.length).to.be.greaterThan(0);
+      // An implicit creator (no row) keeps a null id.
+      const implicit = (await get('/v4/campaigns', { creatorAddress: IMPLICIT, items: 1 }).expect(200)).body as { creator: { creatorId: string | null; tags: string[] } }[];
+      if (implicit[0]) expect(implicit[0].creator).to.include({ creatorId: null }).and.to.have.property('tags').that.deep.equals([]);
+
+      const { upsertCreators } = await import('../../../scripts/seedCreators.js');
+      await upsertCreators(demo.h.deps.pg, [{ id: 'pool-partners', name: 'Pool Partners', addresses: [POOL_PARTNERS], tags: ['demo', 'dex', 'featured'] }]);
+      await publish();
+      const after = (await get('/v4/campaigns', { creatorTag: 'featured', items: 100 }).expect(200)).body as { creator: { tags: string[] } }[];
+      expect(after).to.have.length(campaigns.length);
+      expect(after[0]!.creator.tags).to.deep.equal(['demo', 'dex', 'featured']);
+    });
+
+    it('counts the creator\'s LIVE, SOON and PAST campaigns per opportunity on /v4/creators/{creator}/opportunities', async function () {
+      const served = (await get('/v4/creators/pool-partners/opportunities', { status: 'LIVE,SOON,PAST', items: 100 }).expect(200)).body as
+        { id: string; liveCampaignsForCreator: number; soonCampaignsForCreator: number; pastCampaignsForCreator: number }[];
+      expect(served.length).to.be.greaterThan(0);
+      const now = Math.floor(Date.now() / 1000);
+      let total = 0;
+      for (const o of served) {
+        const { rows: [c] } = await demo.h.deps.pg.query<{ live: number; soon: number; past: number }>(
+          `SELECT count(*) FILTER (WHERE start_timestamp <= $3 AND end_timestamp > $3)::int AS live, count(*) FILTER (WHERE start_timestamp > $3)::int AS soon,
+             count(*) FILTER (WHERE end_timestamp <= $3)::int AS past FROM campaigns_current WHERE opportunity_id = $1 AND creator = $2`, [o.id, POOL_PARTNERS, now]);
+        expect([o.liveCampaignsForCreator, o.soonCampaignsForCreator, o.pastCampaignsForCreator], o.id).to.deep.equal([c!.live, c!.soon, c!.past]);
+        total += c!.live + c!.soon + c!.past;
+      }
+      expect(total, 'the creator has campaigns there').to.be.greaterThan(0);
+    });
+  });
 });

@@ -87,14 +87,17 @@ describe('developer API keys: /v4/developer/keys', function () {
     for (let i = 0; i < 3; i++) await h.request().get('/v4/chains').set('x-api-key', key.rawKey).expect(200);
     await h.request().get('/v4/auth/nonce/0x' + 'a'.repeat(40)).set('x-api-key', key.rawKey).expect(200);
     await h.request().get('/v4/api-keys/validate').set('x-api-key', key.rawKey).expect(200);
+    // A route registered as `/` under a prefix is named by its template, never by a regex source.
+    const listed = await h.request().get('/v4/developer/keys/').set('x-api-key', key.rawKey);
     await flush();
     const today = new Date().toISOString().slice(0, 10);
     const daily = await h.request().get(`/v4/developer/keys/${key.id}/usage`).set('Cookie', bob.cookie).expect(200);
-    expect(daily.body).to.deep.equal({ daily: [{ date: today, total: 5, endpoints: { 'GET /v4/chains': 3, 'GET /v4/auth/nonce/:address': 1, 'GET /v4/api-keys/validate': 1 } }] });
+    expect(daily.body).to.deep.equal({ daily: [{ date: today, total: 6, endpoints: {
+      'GET /v4/chains': 3, 'GET /v4/auth/nonce/:address': 1, 'GET /v4/api-keys/validate': 1, 'GET /v4/developer/keys': 1 } }] }, `keys listing answered ${listed.status}`);
     const summary = await h.request().get('/v4/developer/keys/usage?days=1').set('Cookie', bob.cookie).expect(200);
     expect(summary.body).to.deep.equal({
-      totalCalls: 5,
-      keys: [{ id: key.id, prefix: key.prefix, description: 'usage', totalCalls: 5 }, { id: other.id, prefix: other.prefix, description: 'idle', totalCalls: 0 }],
+      totalCalls: 6,
+      keys: [{ id: key.id, prefix: key.prefix, description: 'usage', totalCalls: 6 }, { id: other.id, prefix: other.prefix, description: 'idle', totalCalls: 0 }],
     });
     await h.request().get('/v4/chains').set('x-api-key', key.rawKey).expect(200);
     await flush();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { erc20Abi } from 'viem';
+import { erc20Abi, parseEventLogs } from 'viem';
 import { getLatestTimestamp } from '../../../contracts/actions.js';
 import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
@@ -131,4 +131,24 @@ describe('POST /v4/campaigns/generate-payload', function () {
       expect(res.body.errors.map((e: { field: string }) => e.field)).to.include(field);
     });
   }
+
+  it('predicts the fee exactly with the sender\'s fee rebate read on chain: a 50 % rebate takes 1.5 % and the contract creates exactly the predicted net', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const { walletClient, publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId });
+    const setRebate = async (rebate: bigint) => publicClient.waitForTransactionReceipt({ hash: await walletClient.writeContract({
+      address: stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'setUserFeeRebate', args: [stack.deployer, rebate] }) });
+    await setRebate(500_000_000n);
+    try {
+      const rebated = { ...body, startTimestamp: String(now + 3 * DAY), campaignsParams: { ERC20: [{ amount: '1000000000000000000000', targetToken: stack.tokens.targets[0]!.address }] } };
+      const res = await h.request().post('/v4/campaigns/generate-payload').send(rebated).expect(200);
+      expect(res.body.campaigns[0]).to.include({ amount: '1000000000000000000000', fee: '15000000000000000000', netAmount: '985000000000000000000', feeRate: 0.015 });
+      const hash = await walletClient.sendTransaction({ to: res.body.to, data: res.body.data });
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      const [created] = parseEventLogs({ abi: distributionCreatorAbi, eventName: 'NewCampaign', logs: receipt.logs });
+      expect(created!.args.campaign.amount.toString(), 'the contract created the predicted net').to.equal(res.body.campaigns[0].netAmount);
+      expect(created!.args.campaign.campaignId.toLowerCase()).to.equal(res.body.campaigns[0].campaignId.toLowerCase());
+    } finally {
+      await setRebate(0n);
+    }
+  });
 });

@@ -33,9 +33,11 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     docs['F'] = d({ i: 6, symbol: 'wETH', windows: [[NOW - 900, NOW - 500], [NOW - 100, NOW + 100]], tvl: 250_000, apr: 40, daily: 27, creator: AAA, createdAt: NOW - 5 });
     const write = indexNames(h.config.esIndexPrefix, 'opportunities').write;
     const campaign = toCampaignDocument(campaignSource({ id: 'c1', opportunity_id: docs['A']!.id, main_parameter: syntheticIdentifier(1), token_is_test: false, token_type: 'TOKEN' }), new Map(), new Date(NOW * 1000));
+    const pointCampaign = toCampaignDocument(campaignSource({ id: 'c2', opportunity_id: docs['A']!.id, main_parameter: syntheticIdentifier(1), token_is_test: false, token_type: 'POINT' }), new Map(), new Date(NOW * 1000));
     const res = await h.deps.es.bulk({ refresh: true, operations: [
       ...Object.values(docs).flatMap((doc) => [{ index: { _index: write, _id: doc.id } }, doc]),
       { index: { _index: indexNames(h.config.esIndexPrefix, 'campaigns').write, _id: 'c1' } }, campaign,
+      { index: { _index: indexNames(h.config.esIndexPrefix, 'campaigns').write, _id: 'c2' } }, pointCampaign,
     ] });
     expect(res.errors, JSON.stringify(res.items.find((i) => i.index?.error))).to.equal(false);
   });
@@ -108,7 +110,8 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
 
   it('includes campaigns with campaigns=true', async function () {
     const res = await request().get('/v4/opportunities').query({ campaigns: 'true' }).expect(200);
-    expect(res.body.find((o: { id: string }) => o.id === docs['A']!.id).campaigns.map((c: { id: string }) => c.id)).to.deep.equal(['c1']);
+    // Every token type, as /{id}/campaigns serves them.
+    expect(res.body.find((o: { id: string }) => o.id === docs['A']!.id).campaigns.map((c: { id: string }) => c.id).sort()).to.deep.equal(['c1', 'c2']);
     expect(res.body.find((o: { id: string }) => o.id === docs['B']!.id).campaigns).to.deep.equal([]);
   });
 
@@ -192,7 +195,12 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
   it('GET /{id}/campaigns returns the opportunity with its campaigns; 404 when absent', async function () {
     const res = await request().get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`).expect(200);
     expect(res.body.id).to.equal(docs['A']!.id);
-    expect(res.body.campaigns.map((c: { id: string }) => c.id)).to.deep.equal(['c1']);
+    // Every token type by default (the spec), POINT included; tokenTypes narrows.
+    expect(res.body.campaigns.map((c: { id: string }) => c.id).sort()).to.deep.equal(['c1', 'c2']);
+    const tokensOnly = await request().get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`).query({ tokenTypes: 'TOKEN' }).expect(200);
+    expect(tokensOnly.body.campaigns.map((c: { id: string }) => c.id)).to.deep.equal(['c1']);
+    const points = await request().get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`).query({ tokenTypes: 'POINT' }).expect(200);
+    expect(points.body.campaigns.map((c: { id: string }) => c.id)).to.deep.equal(['c2']);
     await request().get('/v4/opportunities/999/campaigns').expect(404);
     await request().get('/v4/opportunities/999/storing-ids').expect(404);
   });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { distributorAbi } from '../../../contracts/artifacts/index.js';
+import { createDevnetClients } from '../../../contracts/clients.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 type RewardItem = { recipient: string; campaignId: string; reason: string; rewardTokenAddress: string; amount: string; claimed: string; pending: string };
@@ -16,11 +18,10 @@ describe('GET /v4/roots and /v4/rewards on the seeded demo (reference data)', fu
     const { rows } = await demo.h.deps.pg.query<{ root: string; timestamp: string }>(
       'SELECT root, timestamp::text FROM roots WHERE chain_id = 31337 AND NOT revoked ORDER BY block_number, log_index');
     roots = rows.map((r) => ({ root: r.root, timestamp: Number(r.timestamp) }));
-    // The live-root rule at the API's wall-clock now: the latest root once its dispute period is
-    // over, else the one before it (no dispute in the demo).
-    const last = await demo.h.deps.pg.query<{ root: string; end: string }>(
-      'SELECT root, end_of_dispute_period::text AS end FROM roots WHERE chain_id = 31337 AND NOT revoked ORDER BY block_number DESC, log_index DESC LIMIT 2');
-    liveRoot = Number(last.rows[0]!.end) <= Math.floor(Date.now() / 1000) ? last.rows[0]!.root : last.rows[1]!.root;
+    // The live root is the one the Distributor verifies claims against (the API decides at the chain's indexed block time).
+    const { devnet, stack } = demo.h.chains[0]!;
+    liveRoot = (await createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: 31337 }).publicClient.readContract({
+      address: stack.distributor, abi: distributorAbi, functionName: 'getMerkleRoot' })).toLowerCase();
     const tree = await demo.h.deps.pg.query<{ status: string }>('SELECT status FROM reward_trees WHERE chain_id = 31337 AND root = $1', [liveRoot]);
     expect(tree.rows[0]?.status, 'live tree verified by the roots job').to.equal('verified');
     // A campaign of the live tree with a fully claimed recipient (the demo's first claimants).

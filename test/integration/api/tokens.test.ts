@@ -75,13 +75,16 @@ describe('GET /v4/tokens on the seeded demo (reference data)', function () {
     expect(await fieldsOf400({ chainId: 'mainnet', isNative: 'yes', address: '0x12' })).to.deep.equal(['address', 'chainId', 'isNative']);
   });
 
-  it('filters by name (substring) and search (prefix of symbol, name or address)', async function () {
+  it('filters by name (substring) and search (anywhere in symbol or name, prefix of the address)', async function () {
     expect(symbols(await list({ name: 'reward tok' }))).to.deep.equal(['RWD']);
     expect(await list({ name: 'nothing like it' })).to.deep.equal([]);
     expect(symbols(await list({ search: 'wbt' }))).to.deep.equal(['wBTCx']);
     expect(symbols(await list({ search: 'demo st' }))).to.deep.equal(['stETHx']);
     expect(symbols(await list({ search: addresses['RWD']!.slice(0, 12) }))).to.deep.equal(['RWD']);
-    expect(await list({ search: 'BTCx' })).to.deep.equal([]);
+    expect(symbols(await list({ search: 'BTCx' }))).to.deep.equal(['wBTCx']);
+    // As a person expects: USD anywhere in the symbol or the name, not only at its start.
+    expect(symbols(await list({ search: 'USD', items: 100 }))).to.include.members(['crvUSDx', 'LUSDx', 'sUSDx', 'PYUSDx', 'USDCx', 'USDex']);
+    expect(await list({ search: addresses['RWD']!.slice(4, 16) })).to.deep.equal([]);
     expect(await fieldsOf400({ search: '' })).to.deep.equal(['search']);
   });
 

@@ -60,14 +60,52 @@ describe('GET /v4/users/{address} profile and on-chain claim settings', function
   });
 
   it('reads operator rights from the Distributor, before and after the user toggles one', async function () {
-    expect((await h.request().get(`/v4/users/${USER}/operator/${OPERATOR}`).query({ chainId: 31337 }).expect(200)).body).to.deep.equal({ isOperator: false });
+    expect((await h.request().get(`/v4/users/${USER}/operator/${OPERATOR}`).query({ chainId: 31337 }).expect(200)).body).to.deep.equal({ isOperator: false, allowedBy: [] });
     const { devnet, stack } = h.chains[0]!;
     // Hardhat account #6 is USER: it toggles OPERATOR for itself.
     const { walletClient, publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, privateKey: '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e' });
     expect(walletClient.account.address.toLowerCase()).to.equal(USER);
     const hash = await walletClient.writeContract({ address: stack.distributor, abi: parseAbi(['function toggleOperator(address user, address operator)']), functionName: 'toggleOperator', args: [USER, OPERATOR] });
     await publicClient.waitForTransactionReceipt({ hash });
-    expect((await h.request().get(`/v4/users/${USER}/operator/${OPERATOR}`).query({ chainId: 31337 }).expect(200)).body).to.deep.equal({ isOperator: true });
+    expect((await h.request().get(`/v4/users/${USER}/operator/${OPERATOR}`).query({ chainId: 31337 }).expect(200)).body).to.deep.equal({ isOperator: true, allowedBy: ['OPERATOR'] });
+    await publicClient.waitForTransactionReceipt({ hash: await walletClient.writeContract({ address: stack.distributor, abi: parseAbi(['function toggleOperator(address user, address operator)']), functionName: 'toggleOperator', args: [USER, OPERATOR] }) });
+  });
+
+  it('serves every claim rule of the Distributor and names it: operators[user][0], mainOperators[operator][token or 0], governor/guardian, the user itself', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const token = stack.tokens.rewards[0]!.address;
+    const other = stack.tokens.rewards[1]!.address;
+    const asUser = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, privateKey: '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e' });
+    const asGovernor = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId });
+    const abi = parseAbi(['function toggleOperator(address user, address operator)', 'function toggleMainOperatorStatus(address operator, address token)', 'function setGuardian(address guardian)']);
+    const send = async (c: typeof asUser, functionName: 'toggleOperator' | 'toggleMainOperatorStatus' | 'setGuardian', args: readonly unknown[]) =>
+      c.publicClient.waitForTransactionReceipt({ hash: await c.walletClient.writeContract({ address: stack.distributor, abi, functionName, args } as never) });
+    const rights = async (operator: string, query: Record<string, unknown> = {}) =>
+      (await h.request().get(`/v4/users/${USER}/operator/${operator}`).query({ chainId: 31337, ...query }).expect(200)).body;
+    const governor = asGovernor.account.address.toLowerCase();
+
+    expect(await rights(USER)).to.deep.equal({ isOperator: true, allowedBy: ['USER'] });
+    expect(await rights(governor)).to.deep.equal({ isOperator: true, allowedBy: ['GOVERNOR_OR_GUARDIAN'] });
+
+    await send(asUser, 'toggleOperator', [USER, zeroAddress]); // anyone may claim for USER
+    expect(await rights(OPERATOR)).to.deep.equal({ isOperator: true, allowedBy: ['ANYONE'] });
+    await send(asUser, 'toggleOperator', [USER, zeroAddress]);
+    expect(await rights(OPERATOR)).to.deep.equal({ isOperator: false, allowedBy: [] });
+
+    await send(asGovernor, 'toggleMainOperatorStatus', [OPERATOR, token]);
+    expect(await rights(OPERATOR, { token })).to.deep.equal({ isOperator: true, allowedBy: ['MAIN_OPERATOR_TOKEN'] });
+    expect(await rights(OPERATOR, { token: other })).to.deep.equal({ isOperator: false, allowedBy: [] });
+    await send(asGovernor, 'toggleMainOperatorStatus', [OPERATOR, token]);
+    await send(asGovernor, 'toggleMainOperatorStatus', [OPERATOR, zeroAddress]);
+    expect(await rights(OPERATOR, { token: other })).to.deep.equal({ isOperator: true, allowedBy: ['MAIN_OPERATOR'] });
+    expect(await rights(OPERATOR)).to.deep.equal({ isOperator: true, allowedBy: ['MAIN_OPERATOR'] });
+    await send(asGovernor, 'toggleMainOperatorStatus', [OPERATOR, zeroAddress]);
+
+    await send(asGovernor, 'setGuardian', [OPERATOR]);
+    expect(await rights(OPERATOR)).to.deep.equal({ isOperator: true, allowedBy: ['GOVERNOR_OR_GUARDIAN'] });
+    await send(asGovernor, 'setGuardian', [zeroAddress]);
+    expect(await rights(OPERATOR)).to.deep.equal({ isOperator: false, allowedBy: [] });
+    await h.request().get(`/v4/users/${USER}/operator/${OPERATOR}`).query({ chainId: 31337, token: 'nope' }).expect(400);
   });
 
   it('answers the zero address as recipient when none is set (or the Distributor has none)', async function () {

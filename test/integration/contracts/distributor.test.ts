@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { keccak256, parseEventLogs, parseUnits, toHex, zeroHash } from 'viem';
+import { keccak256, parseEventLogs, parseUnits, toHex, zeroAddress, zeroHash } from 'viem';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { claim, getLatestTimestamp, mine, setDisputePeriod, setNextBlockTimestamp, updateTree } from '../../../contracts/actions.js';
+import { claim, disputeTree, getLatestTimestamp, mine, resolveDispute, setDisputeDeposit, setDisputePeriod, setNextBlockTimestamp, updateTree } from '../../../contracts/actions.js';
 import { distributorAbi, testErc20Abi } from '../../../contracts/artifacts/index.js';
 import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
 import type { DevnetClients } from '../../../contracts/clients.js';
@@ -33,7 +33,7 @@ describe('contracts/Distributor on a devnet', function () {
   let rwd: Address;
   let usdc: Address;
 
-  const read = <F extends 'getMerkleRoot' | 'endOfDisputePeriod' | 'disputePeriod' | 'getEpochDuration' | 'tree' | 'lastTree'>(
+  const read = <F extends 'getMerkleRoot' | 'endOfDisputePeriod' | 'disputePeriod' | 'getEpochDuration' | 'tree' | 'lastTree' | 'disputer'>(
     functionName: F,
   ) => clients.publicClient.readContract({ address: stack.distributor, abi: distributorAbi, functionName });
   const balanceOf = (token: Address, owner: Address) =>
@@ -198,7 +198,7 @@ describe('contracts/Distributor on a devnet', function () {
 
   it('lets only the governor update the tree, and revokeTree rolls back to lastTree at once', async () => {
     const tree = buildRewardTree([{ user: alice, token: rwd, amount: parseUnits('30', 18) }]);
-    await expectRevert(updateTree({ ...target, privateKey: aliceKey, root: tree.root }), 'NotGovernor');
+    await expectRevert(updateTree({ ...target, privateKey: aliceKey, root: tree.root }), 'NotTrusted');
     const [previousRoot] = await read('tree');
     await publish(tree, keccak256(toHex('ipfs-revoked')));
     expect(await read('getMerkleRoot')).to.equal(tree.root);
@@ -221,5 +221,117 @@ describe('contracts/Distributor on a devnet', function () {
     });
     expect(await read('endOfDisputePeriod')).to.equal(0);
     expect(await read('getMerkleRoot')).to.equal(previousRoot);
+  });
+  /** Sends a Distributor call as `key` (default: the governor) and waits; returns the receipt. */
+  async function write(functionName: string, args: readonly unknown[], key?: Hex) {
+    const c = key ? createDevnetClients({ ...target, privateKey: key }) : clients;
+    const { request } = await c.publicClient.simulateContract({ account: c.account, address: stack.distributor, abi: distributorAbi, functionName, args } as never);
+    return c.publicClient.waitForTransactionReceipt({ hash: await c.walletClient.writeContract(request as never) });
+  }
+
+  it('dispute lifecycle: deposit pulled, lastTree served while open even past the period, valid → refund and revoke, invalid → deposit to governor and the period restarts from the resolution', async () => {
+    const deposit = parseUnits('100', 18);
+    await setDisputeDeposit({ ...target, token: rwd, amount: deposit });
+    await setDisputePeriod({ ...target, disputePeriod: 1 });
+    const approve = await createDevnetClients({ ...target, privateKey: bobKey }).walletClient.writeContract({ address: rwd, abi: testErc20Abi, functionName: 'approve', args: [stack.distributor, 2n ** 255n] });
+    await clients.publicClient.waitForTransactionReceipt({ hash: approve });
+    const mint = await clients.walletClient.writeContract({ address: rwd, abi: testErc20Abi, functionName: 'mint', args: [bob, deposit * 3n] });
+    await clients.publicClient.waitForTransactionReceipt({ hash: mint });
+    const live = await read('getMerkleRoot');
+
+    // Valid dispute: the disputed tree never goes live, the previous root is live at once.
+    const bad = buildRewardTree([{ user: carol, token: rwd, amount: parseUnits('999', 18) }]);
+    const u1 = await updateTree({ ...target, root: bad.root });
+    const bobBefore = await balanceOf(rwd, bob);
+    const d1 = await disputeTree({ ...target, privateKey: bobKey, reason: 'wrong amounts' });
+    expect(await balanceOf(rwd, bob)).to.equal(bobBefore - deposit);
+    expect(await read('disputer')).to.equal(bob);
+    const r1 = await clients.publicClient.getTransactionReceipt({ hash: d1.txHash });
+    expect(parseEventLogs({ abi: distributorAbi, logs: r1.logs }).map((e) => [e.eventName, e.args])).to.deep.equal([['Disputed', { reason: 'wrong amounts' }]]);
+    await expectRevert(disputeTree({ ...target, privateKey: bobKey, reason: 'again' }), 'UnresolvedDispute');
+    await mine({ rpcUrl: devnet.rpcUrl, timestamp: u1.endOfDisputePeriod + 10 });
+    expect(await read('getMerkleRoot')).to.equal(live); // past the period, but the dispute is open
+    await expectRevert(updateTree({ ...target, root: bad.root }), 'NotTrusted'); // nobody while a dispute is open
+    const v = await resolveDispute({ ...target, valid: true });
+    const rv = await clients.publicClient.getTransactionReceipt({ hash: v.txHash });
+    expect(parseEventLogs({ abi: distributorAbi, logs: rv.logs }).map((e) => e.eventName)).to.deep.equal(['Revoked', 'TreeUpdated', 'DisputeResolved']);
+    expect(await balanceOf(rwd, bob)).to.equal(bobBefore);
+    expect(await read('disputer')).to.equal(zeroAddress);
+    expect(await read('getMerkleRoot')).to.equal(live);
+    expect(await read('endOfDisputePeriod')).to.equal(0);
+
+    // Invalid dispute: no TreeUpdated, endOfDisputePeriod recomputed from the resolution time.
+    const good = buildRewardTree([{ user: carol, token: rwd, amount: parseUnits('1', 18) }]);
+    const u2 = await updateTree({ ...target, root: good.root });
+    await disputeTree({ ...target, privateKey: bobKey, reason: 'frivolous' });
+    const tResolve = u2.endOfDisputePeriod + 3 * EPOCH + 17;
+    await setNextBlockTimestamp({ rpcUrl: devnet.rpcUrl, timestamp: tResolve });
+    const governorBefore = await balanceOf(rwd, clients.account.address);
+    const inv = await resolveDispute({ ...target, valid: false });
+    const ri = await clients.publicClient.getTransactionReceipt({ hash: inv.txHash });
+    expect(parseEventLogs({ abi: distributorAbi, logs: ri.logs }).map((e) => [e.eventName, e.args])).to.deep.equal([['DisputeResolved', { valid: false }]]);
+    expect(await balanceOf(rwd, clients.account.address)).to.equal(governorBefore + deposit);
+    const end = expectedEndOfDispute(tResolve, 1);
+    expect(await read('endOfDisputePeriod')).to.equal(end);
+    expect(await read('getMerkleRoot')).to.equal(live);
+    await mine({ rpcUrl: devnet.rpcUrl, timestamp: end - 1 });
+    expect(await read('getMerkleRoot')).to.equal(live);
+    await mine({ rpcUrl: devnet.rpcUrl, timestamp: end });
+    expect(await read('getMerkleRoot')).to.equal(good.root);
+    await expectRevert(disputeTree({ ...target, privateKey: bobKey, reason: 'too late' }), 'InvalidDispute');
+    await setDisputePeriod({ ...target, disputePeriod: 0 });
+  });
+
+  it('a trusted address may update the tree only once the dispute period is over', async () => {
+    await setDisputePeriod({ ...target, disputePeriod: 1 });
+    await write('toggleTrusted', [bob]);
+    const a = buildRewardTree([{ user: carol, token: rwd, amount: parseUnits('2', 18) }]);
+    const b = buildRewardTree([{ user: carol, token: rwd, amount: parseUnits('3', 18) }]);
+    const u = await updateTree({ ...target, root: a.root });
+    await expectRevert(updateTree({ ...target, privateKey: bobKey, root: b.root }), 'NotTrusted');
+    await mine({ rpcUrl: devnet.rpcUrl, timestamp: u.endOfDisputePeriod });
+    await updateTree({ ...target, privateKey: bobKey, root: b.root });
+    expect((await read('tree'))[0]).to.equal(b.root);
+    await write('toggleTrusted', [bob]);
+    await setDisputePeriod({ ...target, disputePeriod: 0 });
+    await mine({ rpcUrl: devnet.rpcUrl, timestamp: (Math.floor((await getLatestTimestamp(devnet)) / EPOCH) + 2) * EPOCH });
+  });
+
+  it('claim rights: operators[user][caller], operators[user][0], mainOperators[caller][token or 0], governor and guardian; anyone else NotWhitelisted', async () => {
+    // Hardhat's public test accounts #4 and #5.
+    const daveKey = '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a' as const;
+    const eveKey = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba' as const;
+    const dave = privateKeyToAccount(daveKey).address;
+    const eve = privateKeyToAccount(eveKey).address;
+    let step = 100n;
+    const fresh = async () => {
+      step += 1n;
+      const leaves: RewardLeaf[] = [{ user: alice, token: rwd, amount: parseUnits(String(step), 18) }, { user: alice, token: usdc, amount: parseUnits(String(step), 6) }];
+      const tree = buildRewardTree(leaves);
+      await publish(tree);
+      return leaves.map((l) => claimLine(tree, l));
+    };
+    let [lineRwd, lineUsdc] = await fresh();
+    await expectRevert(claim({ ...target, privateKey: daveKey, claims: [lineRwd!] }), 'NotWhitelisted');
+    await write('toggleOperator', [alice, dave], aliceKey);
+    await claim({ ...target, privateKey: daveKey, claims: [lineRwd!] });
+    await write('toggleOperator', [alice, dave], aliceKey);
+    await expectRevert(claim({ ...target, privateKey: daveKey, claims: [lineRwd!] }), 'NotWhitelisted');
+    await write('toggleOperator', [alice, zeroAddress], aliceKey);
+    await claim({ ...target, privateKey: daveKey, claims: [lineRwd!] });
+    await write('toggleOperator', [alice, zeroAddress], aliceKey);
+    [lineRwd, lineUsdc] = await fresh();
+    await write('toggleMainOperatorStatus', [eve, rwd]);
+    await claim({ ...target, privateKey: eveKey, claims: [lineRwd!] });
+    await expectRevert(claim({ ...target, privateKey: eveKey, claims: [lineUsdc!] }), 'NotWhitelisted');
+    await write('toggleMainOperatorStatus', [eve, rwd]);
+    await write('toggleMainOperatorStatus', [eve, zeroAddress]);
+    await claim({ ...target, privateKey: eveKey, claims: [lineUsdc!] });
+    await write('toggleMainOperatorStatus', [eve, zeroAddress]);
+    [lineRwd] = await fresh();
+    await expectRevert(claim({ ...target, privateKey: daveKey, claims: [lineRwd!] }), 'NotWhitelisted');
+    await write('setGuardian', [dave]);
+    await claim({ ...target, privateKey: daveKey, claims: [lineRwd!] });
+    await write('setGuardian', [zeroAddress]);
   });
 });

@@ -4,6 +4,7 @@ import { campaignDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { recomputeMetrics } from '../../../scripts/recomputeMetrics.js';
+import { runMetrics } from '../../../jobs/computeMetrics.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const DAY = 86_400;
@@ -74,6 +75,14 @@ describe('jobs/computeMetrics', function () {
     expect(hold['rewardsRecord'].breakdowns.map((b: { campaignId: string }) => b.campaignId).sort()).to.deep.equal([ids['live'], ids['liveUsdc']].sort());
     expect(hold['tvlRecord'].breakdowns).to.deep.equal([{ identifier: h.chains[0]!.stack.tokens.targets[0]!.address.toLowerCase(), type: 'TOKEN', value: hold['tvl'] }]);
     expect(hold['tokens'][0]).to.include({ symbol: 'stTST', price: 4, priceSource: 'DEFILLAMA' });
+    // Each breakdown carries the full Token record (spec › Token), not a partial reference.
+    const rwdBreakdown = hold['rewardsRecord'].breakdowns.find((b: { campaignId: string }) => b.campaignId === ids['live']);
+    expect(rwdBreakdown.token).to.include({ name: 'Reward Token', symbol: 'RWD', decimals: 18, verified: true, isNative: false, isTest: false, type: 'TOKEN', price: 2.5, priceSource: 'ONCHAIN_CALL' });
+    expect(rwdBreakdown.token).to.include.all.keys('id', 'name', 'chainId', 'address', 'decimals', 'symbol', 'icon', 'verified', 'isNative', 'isTest', 'type', 'price', 'updatedAt', 'priceSource');
+    const served = (await h.request().get(`/v4/opportunities/${hold['id']}`).expect(200)).body;
+    const servedToken = served.rewardsRecord.breakdowns.find((b: { campaignId: string }) => b.campaignId === ids['live']).token;
+    const campaignToken = (await h.request().get(`/v4/campaigns/${ids['live']}`).expect(200)).body.rewardToken;
+    expect(servedToken).to.deep.equal(campaignToken);
   });
 
   it('serves the figures on campaigns', async function () {
@@ -96,6 +105,53 @@ describe('jobs/computeMetrics', function () {
   it('stores every figure with its inputs: an independent recomputation agrees', async function () {
     const report = await recomputeMetrics({ databaseUrl: h.config.databaseUrl });
     expect(report.checked).to.be.greaterThan(0);
+    expect(report.mismatches).to.deep.equal([]);
+  });
+
+  it('a campaign earns only inside [start, end): finished it serves 0, its history exists only in its window, and the opportunity is the sum of its campaigns at each instant', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const now = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
+    const start = Math.floor(now / 60) * 60 - 3 * 3600;
+    const end = start + 3600;
+    const created = await createCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, campaigns: [
+      { rewardToken: stack.tokens.rewards[0]!.address, amount: 500n * 10n ** 18n, campaignType: 1, startTimestamp: start, duration: 3600,
+        campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }) },
+    ] });
+    const id = campaignDbId(31337, created.campaignIds[0]!);
+    for (const job of ['blocks', 'campaigns', 'metrics', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
+    await h.refresh();
+
+    const { rows: [current] } = await h.apiPg.query('SELECT status, daily_rewards_usd, apr, daily_amount::text FROM campaign_metrics WHERE campaign_db_id = $1', [id]);
+    expect(current).to.deep.equal({ status: 'PAST', daily_rewards_usd: 0, apr: 0, daily_amount: '0' });
+    const served = (await h.request().get(`/v4/campaigns/${id}`).expect(200)).body;
+    expect([served.dailyRewards, served.apr]).to.deep.equal([0, 0]);
+
+    // History at three instants: before its start, inside its window, after its end.
+    const instants = [start - 1800, start + 1800, end + 1800];
+    for (const t of instants) await runMetrics(h.deps, { at: new Date(t * 1000), snapshotOnly: true });
+    const { rows: snaps } = await h.apiPg.query<{ ts: string; daily_rewards: number; apr: number }>(
+      'SELECT extract(epoch FROM ts)::bigint::text AS ts, daily_rewards, apr FROM campaign_snapshots WHERE campaign_db_id = $1 ORDER BY ts', [id]);
+    expect(snaps.map((r) => Number(r.ts)), 'records only inside [start, end)').to.deep.equal([start + 1800]);
+    expect(snaps[0]!.daily_rewards).to.be.closeTo((Number(net(500n * 10n ** 18n)) / 1e18) * 24 * 2.5, 1e-6);
+    const metrics = (await h.request().get(`/v4/campaigns/${id}/metrics`).expect(200)).body;
+    expect(metrics.aprRecords.map((r: { timestamp: string }) => Number(r.timestamp))).to.deep.equal([start + 1800]);
+
+    const opportunityId = (await h.apiPg.query('SELECT opportunity_id FROM campaigns_current WHERE id = $1', [id])).rows[0].opportunity_id;
+    for (const t of instants) {
+      const { rows: [opp] } = await h.apiPg.query<{ daily_rewards: number; apr: number }>(
+        'SELECT daily_rewards, apr FROM opportunity_snapshots WHERE opportunity_id = $1 AND ts = to_timestamp($2)', [opportunityId, t]);
+      const { rows: [sum] } = await h.apiPg.query<{ daily: number | null; apr: number | null; n: string }>(
+        `SELECT sum(s.daily_rewards) AS daily, sum(s.apr) AS apr, count(*) AS n FROM campaign_snapshots s JOIN campaigns_current c ON c.id = s.campaign_db_id
+         WHERE c.opportunity_id = $1 AND s.ts = to_timestamp($2)`, [opportunityId, t]);
+      if (t === start - 1800) {
+        expect(opp, 'no opportunity record before any of its campaigns started').to.equal(undefined);
+        expect(sum!.n).to.equal('0');
+        continue;
+      }
+      expect(opp!.daily_rewards, `daily at ${t}`).to.be.closeTo(sum!.daily ?? 0, 1e-9);
+      expect(opp!.apr, `apr at ${t}`).to.be.closeTo(sum!.apr ?? 0, 1e-9);
+    }
+    const report = await recomputeMetrics({ databaseUrl: h.config.databaseUrl });
     expect(report.mismatches).to.deep.equal([]);
   });
 });

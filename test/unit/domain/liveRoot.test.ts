@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isDisputeOpen, liveRoot, type RootEntry } from '../../../domain/liveRoot.js';
+import { effectiveEndOfDisputePeriod, isDisputeOpen, liveRoot, type RootEntry } from '../../../domain/liveRoot.js';
 
 const root = (name: string, blockNumber: number, endOfDisputePeriod: number, revoked = false, logIndex = 0): RootEntry => ({
   root: name, blockNumber, logIndex, endOfDisputePeriod, revoked,
@@ -49,6 +49,20 @@ describe('domain/liveRoot', () => {
       const r2Revoked = root('r2', 20, 2000, true);
       const r1Again = root('r1', 21, 1800);
       expect(liveRoot({ roots: [r1, r2Revoked, r1Again], now: 1900, disputeOpen: false })).to.equal(r1Again);
+    });
+
+    it('after a rejected dispute (DisputeResolved(false), no TreeUpdated) keeps the previous root until the recomputed end', () => {
+      // updateTree(r2) with end 2000, Disputed, DisputeResolved(false) at block 25 restarting the period to 5600.
+      const rejectedDisputes = [{ blockNumber: 25, logIndex: 0, endOfDisputePeriod: 5600 }];
+      expect(liveRoot({ roots: [r1, r2], now: 2500, disputeOpen: false, rejectedDisputes })).to.equal(r1);
+      expect(liveRoot({ roots: [r1, r2], now: 5599, disputeOpen: false, rejectedDisputes })).to.equal(r1);
+      expect(liveRoot({ roots: [r1, r2], now: 5600, disputeOpen: false, rejectedDisputes })).to.equal(r2);
+    });
+
+    it('ignores a rejected dispute logged before the latest root (it was about an older tree)', () => {
+      expect(effectiveEndOfDisputePeriod(r2, [{ blockNumber: 15, logIndex: 0, endOfDisputePeriod: 9000 }])).to.equal(2000);
+      expect(effectiveEndOfDisputePeriod(r2, [{ blockNumber: 21, logIndex: 0, endOfDisputePeriod: 3000 }, { blockNumber: 22, logIndex: 0, endOfDisputePeriod: 4000 }])).to.equal(4000);
+      expect(liveRoot({ roots: [r1, r2], now: 2500, disputeOpen: false, rejectedDisputes: [{ blockNumber: 15, logIndex: 0, endOfDisputePeriod: 9000 }] })).to.equal(r2);
     });
 
     it('falls back past a revoked root to the previous non-revoked one', () => {

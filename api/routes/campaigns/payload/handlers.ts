@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { distributionCreatorAbi } from '../../../../domain/abis/distributionCreator.js';
 import type { ApiDeps } from '../../../deps.js';
-import { ValidationError, type FieldError } from '../../../errors.js';
+import { ServiceUnavailableError, ValidationError, type FieldError } from '../../../errors.js';
 import { buildCampaigns, type PlannedCampaign } from './buildCampaigns.js';
 import { toSafePayload } from './safePayload.js';
 import { fundedStateOverride } from './tokenStateOverride.js';
@@ -22,9 +22,14 @@ const REVERT_REASONS: Record<string, string> = {
   NotSigned: 'the creator has not accepted the conditions yet (acceptConditions on the DistributionCreator)',
 };
 
-/** Pure: the creation fee rate of a campaign type (1e9 base): the type's own rate, 1 = waived, 0 = the default. */
-export function feeRate(defaultFees: bigint, typeFees: bigint): bigint {
-  return typeFees === 0n ? defaultFees : typeFees === 1n ? 0n : typeFees;
+/**
+ * Pure: the creation fee rate the DistributionCreator applies (1e9 base, docs/contracts.md#fees-and-rebates): the
+ * type's own rate (1 = waived, 0 = the default), reduced by the sender's rebate:
+ * `base × (1e9 − feeRebate[msg.sender]) / 1e9`, rounded down as on chain.
+ */
+export function feeRate(defaultFees: bigint, typeFees: bigint, feeRebate = 0n): bigint {
+  const base = typeFees === 0n ? defaultFees : typeFees === 1n ? 0n : typeFees;
+  return (base * (BASE_9 - feeRebate)) / BASE_9;
 }
 
 /** The revert data anywhere in an error's cause chain (`data` as hex, or a node's `{ data: { data } }`). */
@@ -73,14 +78,21 @@ export function generatePayloadHandler(deps: ApiDeps) {
         { address: creatorContract, abi: distributionCreatorAbi, functionName: 'rewardTokenMinAmounts', args: [body.rewardToken] },
         { address: body.rewardToken, abi: erc20Abi, functionName: 'allowance', args: [body.creatorAddress, creatorContract] },
         { address: body.rewardToken, abi: erc20Abi, functionName: 'balanceOf', args: [body.creatorAddress] },
+        // The payload is sent by the creator: its rebate is the one the contract applies (msg.sender).
+        { address: creatorContract, abi: distributionCreatorAbi, functionName: 'feeRebate', args: [body.creatorAddress] },
         ...types.map((t) => ({ address: creatorContract, abi: distributionCreatorAbi, functionName: 'campaignSpecificFees' as const, args: [t] as const })),
         ...campaigns.map((c) => ({ address: creatorContract, abi: distributionCreatorAbi, functionName: 'campaign' as const, args: [c.campaignId] as const })),
       ] as never,
     }) as { status: 'success' | 'failure'; result?: unknown }[];
     const value = (i: number) => (reads[i]?.status === 'success' ? (reads[i]!.result as bigint) : undefined);
-    const [defaultFees, minPerHour, allowance, balance] = [value(0) ?? 0n, value(1) ?? 0n, value(2), value(3)];
-    const typeFees = new Map(types.map((t, i) => [t, value(4 + i) ?? 0n]));
-    const exists = campaigns.map((_, i) => reads[4 + types.length + i]?.status === 'success');
+    const [defaultFees, minPerHour, allowance, balance, feeRebate] = [value(0), value(1) ?? 0n, value(2), value(3), value(4)];
+    const typeFeeReads = types.map((_, i) => value(5 + i));
+    // Every input of the fee is read on chain: an unread one is never guessed.
+    if (defaultFees === undefined || feeRebate === undefined || typeFeeReads.some((f) => f === undefined)) {
+      throw new ServiceUnavailableError(`the DistributionCreator fee reads on chain ${body.distributionChainId}`);
+    }
+    const typeFees = new Map(types.map((t, i) => [t, typeFeeReads[i]!]));
+    const exists = campaigns.map((_, i) => reads[5 + types.length + i]?.status === 'success');
     const problems: FieldError[] = [];
     if (minPerHour === 0n) problems.push({ field: 'rewardToken', message: `is not whitelisted as a reward token on chain ${body.distributionChainId}` });
     campaigns.forEach((c, i) => {
@@ -104,7 +116,7 @@ export function generatePayloadHandler(deps: ApiDeps) {
       data,
       value: '0',
       approval: { token: body.rewardToken, spender: creatorContract, amount: total.toString(), currentAllowance: allowance?.toString() ?? null, sufficient: allowance !== undefined && allowance >= total },
-      campaigns: campaigns.map((c) => serializePlanned(c, feeRate(defaultFees, typeFees.get(c.campaignType) ?? 0n))),
+      campaigns: campaigns.map((c) => serializePlanned(c, feeRate(defaultFees, typeFees.get(c.campaignType) ?? 0n, feeRebate))),
       safe: toSafePayload({ chainId: body.distributionChainId, distributionCreator: creatorContract, rewardToken: body.rewardToken, total, campaigns, createdAt: Date.now() }),
       simulation: { performed: simulation.performed, ...(simulation.assumedApproval ? { assumedApproval: true } : {}), ...(simulation.performed ? {} : { reason: simulation.reason }) },
     };
@@ -130,8 +142,9 @@ async function simulate(deps: ApiDeps, client: PayloadClient, p: { from: Address
   }
 }
 
+/** `rate`: the effective fee rate (feeRate); the net is rounded down as on chain. */
 function serializePlanned(c: PlannedCampaign, rate: bigint) {
-  const net = (c.amount * (BASE_9 - rate)) / BASE_9;
+  const net = rate === 0n ? c.amount : (c.amount * (BASE_9 - rate)) / BASE_9;
   return {
     campaignId: c.campaignId, campaignType: c.campaignType, campaignTypeName: c.typeName, creator: c.creator, rewardToken: c.rewardToken,
     amount: c.amount.toString(), fee: (c.amount - net).toString(), netAmount: net.toString(), feeRate: Number(rate) / 1e9,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ClaimedEvent, RootLifecycleEvent } from '../../../../indexer/decode/distributorEvents.js';
 import { toClaimRows } from '../../../../indexer/transform/claims.js';
-import { MissingBlockTimestampError, toRootRows } from '../../../../indexer/transform/roots.js';
+import { MissingBlockTimestampError, MissingDisputeEndError, toRootRows } from '../../../../indexer/transform/roots.js';
 
 const position = (blockNumber: number, logIndex: number) => ({ chainId: 31337, blockNumber, blockHash: `0x${'b'.repeat(64)}` as const, txHash: `0x${'c'.repeat(64)}` as const, logIndex });
 const timestamps = new Map([[10, 1_700_000_000], [11, 1_700_000_012]]);
@@ -14,15 +14,21 @@ describe('indexer/transform/roots', () => {
       { ...position(11, 1), kind: 'disputed', reason: 'bad' },
       { ...position(11, 2), kind: 'dispute_resolved', valid: false },
     ];
-    const rows = toRootRows(events, timestamps);
+    const rows = toRootRows(events, timestamps, new Map([[11, 1_700_010_800]]));
     expect(rows.roots).to.deep.equal([
       { ...position(10, 0), timestamp: 1_700_000_000, root: `0x${'1'.repeat(64)}`, ipfsHash: `0x${'0'.repeat(64)}`, endOfDisputePeriod: 1_700_003_600 },
     ]);
     expect(rows.events).to.deep.equal([
-      { ...position(11, 0), timestamp: 1_700_000_012, kind: 'revoked', reason: null, valid: null },
-      { ...position(11, 1), timestamp: 1_700_000_012, kind: 'disputed', reason: 'bad', valid: null },
-      { ...position(11, 2), timestamp: 1_700_000_012, kind: 'dispute_resolved', reason: null, valid: false },
+      { ...position(11, 0), timestamp: 1_700_000_012, kind: 'revoked', reason: null, valid: null, endOfDisputePeriod: null },
+      { ...position(11, 1), timestamp: 1_700_000_012, kind: 'disputed', reason: 'bad', valid: null, endOfDisputePeriod: null },
+      { ...position(11, 2), timestamp: 1_700_000_012, kind: 'dispute_resolved', reason: null, valid: false, endOfDisputePeriod: 1_700_010_800 },
     ]);
+  });
+
+  it('keeps no end for DisputeResolved(true), and refuses a DisputeResolved(false) whose recomputed end was not read (MissingDisputeEndError)', () => {
+    const resolved = (valid: boolean): RootLifecycleEvent => ({ ...position(11, 0), kind: 'dispute_resolved', valid });
+    expect(toRootRows([resolved(true)], timestamps).events[0]).to.include({ valid: true, endOfDisputePeriod: null });
+    expect(() => toRootRows([resolved(false)], timestamps)).to.throw(MissingDisputeEndError, /block 11/);
   });
 
   it('throws MissingBlockTimestampError for a block without a stored header', () => {

@@ -19,9 +19,9 @@ describe('api/routes/tokens/repo buildTokenListSql', () => {
     expect(byId.values[0]).to.deep.equal(['1', '2']);
   });
 
-  it('lower-cases address and symbol, and escapes LIKE wildcards in search', () => {
+  it('lower-cases address and symbol, and escapes LIKE wildcards in search (anywhere in symbol and name, prefix of the address)', () => {
     const q = buildTokenListSql({ ...base, address: '0xABCD', symbol: 'RwD', search: '50%_' }, now, 3600);
-    expect(q.values.slice(0, 3)).to.deep.equal(['rwd', '0xabcd', '50\\%\\_%']);
+    expect(q.values.slice(0, 4)).to.deep.equal(['rwd', '0xabcd', '%50\\%\\_%', '50\\%\\_%']);
     expect(likePrefix('a\\b')).to.equal('a\\\\b%');
   });
 

@@ -40,6 +40,10 @@ describe('api/routes/campaigns/payload', () => {
     expect(feeRate(30_000_000n, 0n)).to.equal(30_000_000n);
     expect(feeRate(30_000_000n, 1n)).to.equal(0n);
     expect(feeRate(30_000_000n, 10_000_000n)).to.equal(10_000_000n);
+    // The sender's rebate (docs/contracts.md#fees-and-rebates): base × (1e9 − rebate) / 1e9, rounded down.
+    expect(feeRate(30_000_000n, 0n, 500_000_000n)).to.equal(15_000_000n);
+    expect(feeRate(30_000_000n, 0n, 1_000_000_000n)).to.equal(0n);
+    expect(feeRate(30_000_001n, 0n, 333_333_333n)).to.equal(20_000_000n);
   });
 
   it('writes a Safe batch: approve the total, then one createCampaign per campaign with zero ids', () => {
