@@ -181,7 +181,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The timestamp of a block */
+        /** The timestamp of a block (400 naming blockNumber for a block past the chain head) */
         get: operations["getBlockTimestampTimestamp"];
         put?: never;
         post?: never;
@@ -268,7 +268,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One campaign by internal id or chainId-campaignId */
+        /** One campaign by internal id or chainId-campaignId, with its reallocations */
         get: operations["getCampaignsById"];
         put?: never;
         post?: never;
@@ -1029,6 +1029,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process is up (no I/O; for an orchestrator's liveness probe)
+         * @description Always 200 while the process serves HTTP, whatever the load and whatever the dependencies: restart the process only when this stops answering. Not rate-limited.
+         */
+        get: operations["getHealthLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: PostgreSQL and Elasticsearch answer (for a load balancer's readiness probe)
+         * @description 200 when both answer within 2 s, 503 otherwise: take the instance out of rotation, do not restart it. RPCs and jobs are in /v4/health. Not rate-limited.
+         */
+        get: operations["getHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/historical/campaign/{campaignId}": {
         parameters: {
             query?: never;
@@ -1544,6 +1584,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/opportunities/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count, TVL and daily-rewards sums, APR range and the three distributions of OPP-FILTERS matches, in one answer */
+        get: operations["getOpportunitiesSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/organizations": {
         parameters: {
             query?: never;
@@ -1773,7 +1830,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether an address may claim for the wallet */
+        /** Whether an address may claim for the wallet, as the Distributor decides (the wallet itself, operators[user][operator], operators[user][0], mainOperators[operator][token or 0], governor or guardian), and by which rules */
         get: operations["getUsersByAddressOperatorByOperatorAddress"];
         put?: never;
         post?: never;
@@ -1890,7 +1947,7 @@ export interface components {
                 maxValue?: number;
                 onChainCampaignId?: string;
                 timestamp?: number | string;
-                token?: components["schemas"]["TokenRef"];
+                token?: components["schemas"]["Token"];
                 value: number;
             }[];
             description: string;
@@ -2035,7 +2092,7 @@ export interface components {
                     maxValue?: number;
                     onChainCampaignId?: string;
                     timestamp?: number | string;
-                    token?: components["schemas"]["TokenRef"];
+                    token?: components["schemas"]["Token"];
                     value: number;
                 }[];
                 timestamp: number | string;
@@ -2119,13 +2176,6 @@ export interface components {
             underlyingTokenId?: string;
             updatedAt?: number | null;
             verified: boolean;
-        };
-        TokenRef: {
-            address: string;
-            chainId: number;
-            decimals: number;
-            id: string;
-            symbol: string;
         };
     };
     responses: never;
@@ -2776,7 +2826,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The timestamp of a block */
+            /** @description The timestamp of a block (400 naming blockNumber for a block past the chain head) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3260,13 +3310,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One campaign by internal id or chainId-campaignId */
+            /** @description One campaign by internal id or chainId-campaignId, with its reallocations */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Campaign"];
+                    "application/json": components["schemas"]["Campaign"] & {
+                        reallocations: {
+                            blockNumber: number;
+                            from: string[];
+                            timestamp: number;
+                            to: string;
+                            txHash: string;
+                        }[];
+                    };
                 };
             };
             /** @description Bad Request */
@@ -5118,7 +5176,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    amount: number;
+                    amount: number | string;
                     creatorId: string;
                     idempotencyKey?: string;
                     label: string;
@@ -5133,7 +5191,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        amount: number;
+                        /** @description Exact decimal string */
+                        amount: string;
                         creatorId: string;
                     };
                 };
@@ -5230,7 +5289,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        amount: number;
+                        /** @description Exact decimal string */
+                        amount: string;
                         Creator: {
                             hubspotCompanyId: string | null;
                             icon: string | null;
@@ -5240,8 +5300,10 @@ export interface operations {
                         };
                         creatorId: string;
                         CreditOperations: {
-                            amount: number;
-                            balanceAfter: number;
+                            /** @description Exact decimal string */
+                            amount: string;
+                            /** @description Exact decimal string */
+                            balanceAfter: string;
                             creatorId: string;
                             id: string;
                             label: string;
@@ -5249,7 +5311,8 @@ export interface operations {
                             /** @enum {unknown} */
                             type: "ADD" | "SUBTRACT";
                         }[];
-                        maxNegativeBalance: number;
+                        /** @description Exact decimal string */
+                        maxNegativeBalance: string;
                     };
                 };
             };
@@ -5294,7 +5357,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    maxNegativeBalance: number;
+                    maxNegativeBalance: number | string;
                 };
             };
         };
@@ -5306,9 +5369,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        amount: number;
+                        /** @description Exact decimal string */
+                        amount: string;
                         creatorId: string;
-                        maxNegativeBalance: number;
+                        /** @description Exact decimal string */
+                        maxNegativeBalance: string;
                     };
                 };
             };
@@ -5407,8 +5472,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        amount: number;
-                        balanceAfter: number;
+                        /** @description Exact decimal string */
+                        amount: string;
+                        /** @description Exact decimal string */
+                        balanceAfter: string;
                         creatorId: string;
                         id: string;
                         label: string;
@@ -5502,7 +5569,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    amount: number;
+                    amount: number | string;
                     creatorId: string;
                     idempotencyKey?: string;
                     label: string;
@@ -5517,7 +5584,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        amount: number;
+                        /** @description Exact decimal string */
+                        amount: string;
                         creatorId: string;
                     };
                 };
@@ -6558,6 +6626,106 @@ export interface operations {
                         };
                         /** @enum {unknown} */
                         status: "ok" | "degraded";
+                    };
+                };
+            };
+            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHealthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Liveness: the process is up (no I/O; for an orchestrator's liveness probe) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pid: number;
+                        /** @enum {unknown} */
+                        status: "ok";
+                        uptimeSeconds: number;
+                    };
+                };
+            };
+            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getHealthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Readiness: PostgreSQL and Elasticsearch answer (for a load balancer's readiness probe) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checkedAt: string;
+                        elasticsearch: {
+                            error?: string;
+                            latencyMs: number;
+                            ok: boolean;
+                        };
+                        postgres: {
+                            error?: string;
+                            latencyMs: number;
+                            ok: boolean;
+                        };
+                        /** @enum {unknown} */
+                        status: "ok" | "unavailable";
+                    };
+                };
+            };
+            /** @description A dependency does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checkedAt: string;
+                        elasticsearch: {
+                            error?: string;
+                            latencyMs: number;
+                            ok: boolean;
+                        };
+                        postgres: {
+                            error?: string;
+                            latencyMs: number;
+                            ok: boolean;
+                        };
+                        /** @enum {unknown} */
+                        status: "ok" | "unavailable";
                     };
                 };
             };
@@ -9330,6 +9498,107 @@ export interface operations {
             };
         };
     };
+    getOpportunitiesSummary: {
+        parameters: {
+            query?: {
+                action?: string;
+                campaignId?: string;
+                campaigns?: boolean;
+                campaignTypes?: string;
+                chainId?: string;
+                chainName?: string;
+                creatorAddress?: string;
+                creatorSlug?: string;
+                distributionTypes?: string[];
+                excludeSubCampaigns?: boolean;
+                explorerAddress?: string;
+                id?: string;
+                identifier?: string;
+                items?: number;
+                mainProtocolId?: string;
+                maximumApr?: number;
+                maximumCreatedAt?: number;
+                maximumDailyRewards?: number;
+                maximumTvl?: number;
+                minimumApr?: number;
+                minimumCreatedAt?: number;
+                minimumDailyRewards?: number;
+                minimumTvl?: number;
+                name?: string;
+                order?: "asc" | "desc";
+                page?: number;
+                point?: boolean;
+                programSlugs?: string;
+                rewardTokenSymbol?: string;
+                search?: string;
+                sort?: "apr" | "tvl" | "rewards" | "maxDailyRewards" | "lastCampaignCreatedAt" | "earliestCampaignStart" | "latestCampaignStart" | "earliestCampaignEnd" | "latestCampaignEnd";
+                stablecoin?: boolean;
+                status?: string;
+                tags?: string;
+                test?: boolean;
+                tokens?: string;
+                tokenTypes?: string[];
+                type?: string;
+                withInvalids?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count, TVL and daily-rewards sums, APR range and the three distributions of OPP-FILTERS matches, in one answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bins: {
+                            apr: {
+                                count: number;
+                                max: number;
+                                min: number;
+                            }[];
+                            dailyRewards: {
+                                count: number;
+                                max: number;
+                                min: number;
+                            }[];
+                            tvl: {
+                                count: number;
+                                max: number;
+                                min: number;
+                            }[];
+                        };
+                        count: number;
+                        dailyRewards: string | null;
+                        maxApr: string | null;
+                        minApr: string | null;
+                        tvl: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getOrganizations: {
         parameters: {
             query?: never;
@@ -10151,6 +10420,7 @@ export interface operations {
         parameters: {
             query?: {
                 chainId?: number;
+                token?: string;
             };
             header?: never;
             path: {
@@ -10161,13 +10431,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Whether an address may claim for the wallet */
+            /** @description Whether an address may claim for the wallet, as the Distributor decides (the wallet itself, operators[user][operator], operators[user][0], mainOperators[operator][token or 0], governor or guardian), and by which rules */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        allowedBy: string[];
                         isOperator: boolean;
                     };
                 };
