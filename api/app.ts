@@ -25,7 +25,14 @@ export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
   app.silent = true;
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
-    deps.logger.error({ msg: 'request failed', request_id: ctx?.state?.requestId, method: ctx?.method, path: ctx?.path, err: describeError(error), stack: (error as Error)?.stack });
+    deps.logger.error({
+      msg: 'request failed',
+      request_id: ctx?.state?.requestId,
+      method: ctx?.method,
+      path: ctx?.path,
+      err: describeError(error),
+      stack: (error as Error)?.stack,
+    });
   });
   const routes = caseSensitive(createRoutes(deps));
   app.use(requestLog(deps.logger));
@@ -37,12 +44,27 @@ export function createApp(deps: ApiDeps): Koa {
   // Before authenticate and the rate limit: preflights are answered without touching PostgreSQL.
   app.use(cors({ allowedOrigins: deps.config.corsOrigins ?? [], routers: () => [routes, ...pageRouters] }));
   const identity = identityOf(deps);
-  app.use(authenticate({ jwtSecret: deps.config.jwtSecret, backOfficeToken: deps.config.backOfficeToken, lookup: identity.lookup, usage: identity.usage }));
+  app.use(
+    authenticate({
+      jwtSecret: deps.config.jwtSecret,
+      backOfficeToken: deps.config.backOfficeToken,
+      lookup: identity.lookup,
+      usage: identity.usage,
+    }),
+  );
   // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
   // limits, so suites firing many requests per second are not throttled.
   const rateLimits: RateLimits | undefined = deps.config.rateLimits;
   // Behind a reverse proxy the client address comes from X-Forwarded-For as far as TRUSTED_PROXIES allows.
-  if (rateLimits || deps.config.env !== 'test') app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits, clientAddress: clientAddressOf(deps.config.trustedProxies) }));
+  if (rateLimits || deps.config.env !== 'test')
+    app.use(
+      rateLimit({
+        pool: deps.pg,
+        logger: deps.logger,
+        limits: rateLimits,
+        clientAddress: clientAddressOf(deps.config.trustedProxies),
+      }),
+    );
   app.use(compression());
   app.use(cacheHeaders());
   app.use(bodyParser());

@@ -16,8 +16,14 @@ type Entry = { key: string; loadedAt: number; context: Promise<ChainContext>; re
 const cache = new WeakMap<PgPool, Entry>();
 
 function load(deps: Pick<ApiDeps, 'pg' | 'config'>, key: string, now: number): Entry {
-  const context = listChains(deps.pg, deps.config.chains.map((c) => c.id), now).then((rows) => ({
-    rows, chains: new Map(rows.map((r) => [r.id, toChainRecord(r)])), testChainIds: rows.filter((r) => r.isTest).map((r) => r.id),
+  const context = listChains(
+    deps.pg,
+    deps.config.chains.map((c) => c.id),
+    now,
+  ).then((rows) => ({
+    rows,
+    chains: new Map(rows.map((r) => [r.id, toChainRecord(r)])),
+    testChainIds: rows.filter((r) => r.isTest).map((r) => r.id),
   }));
   const entry: Entry = { key, loadedAt: Date.now(), context, refreshing: false };
   entry.context.catch(() => cache.get(deps.pg) === entry && cache.delete(deps.pg));
@@ -41,7 +47,10 @@ export function currentChainContext(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>
       hit.refreshing = true;
       const next = load(deps, key, now);
       // Swapped in once loaded; a failed refresh leaves the stale rows (and lets the next request try again).
-      next.context.then(() => cache.set(deps.pg, next), () => (hit.refreshing = false));
+      next.context.then(
+        () => cache.set(deps.pg, next),
+        () => (hit.refreshing = false),
+      );
     }
     return hit.context;
   }
@@ -61,6 +70,9 @@ export async function currentChainRows(deps: Pick<ApiDeps, 'pg' | 'config' | 'no
 }
 
 /** The configured chains as Chain records keyed by id (currentChainContext). */
-export async function currentChainRecords(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<Map<number, ChainRecord>> {
+export async function currentChainRecords(
+  deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>,
+  now: number,
+): Promise<Map<number, ChainRecord>> {
   return (await currentChainContext(deps, now)).chains;
 }

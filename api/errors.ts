@@ -13,7 +13,12 @@ export class AppError extends Error {
   readonly errors?: FieldError[];
   readonly extensions: Record<string, unknown>;
 
-  constructor(status: number, code: string, message: string, options: { errors?: FieldError[]; cause?: unknown; expose?: boolean; extensions?: Record<string, unknown> } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { errors?: FieldError[]; cause?: unknown; expose?: boolean; extensions?: Record<string, unknown> } = {},
+  ) {
     super(message, { cause: options.cause });
     this.status = status;
     this.code = code;
@@ -26,7 +31,9 @@ export class AppError extends Error {
 export class ValidationError extends AppError {
   override name = 'ValidationError';
   constructor(errors: FieldError[]) {
-    super(400, 'VALIDATION_FAILED', `Invalid request: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, { errors });
+    super(400, 'VALIDATION_FAILED', `Invalid request: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
+      errors,
+    });
   }
 }
 
@@ -47,7 +54,19 @@ export class ServiceUnavailableError extends AppError {
 
 /** Human title of each status we emit. */
 export const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };

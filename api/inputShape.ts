@@ -16,7 +16,8 @@ export function bodyShapeErrors(value: unknown, where: string, maxDepth = MAX_BO
   while (stack.length && errors.length < 20) {
     const [v, path, depth] = stack.pop()!;
     if (typeof v === 'string') {
-      if (LONE_SURROGATE.test(v)) errors.push({ field: path || where, message: 'must not contain a lone UTF-16 surrogate' });
+      if (LONE_SURROGATE.test(v))
+        errors.push({ field: path || where, message: 'must not contain a lone UTF-16 surrogate' });
       continue;
     }
     if (!v || typeof v !== 'object') continue;
@@ -26,7 +27,8 @@ export function bodyShapeErrors(value: unknown, where: string, maxDepth = MAX_BO
       break;
     }
     for (const [key, child] of Object.entries(v)) {
-      if (LONE_SURROGATE.test(key)) errors.push({ field: path || where, message: 'must not have a key containing a lone UTF-16 surrogate' });
+      if (LONE_SURROGATE.test(key))
+        errors.push({ field: path || where, message: 'must not have a key containing a lone UTF-16 surrogate' });
       stack.push([child, path ? `${path}.${key}` : key, depth + 1]);
     }
   }
@@ -45,7 +47,8 @@ export function numberErrors(value: unknown, where: string): FieldError[] {
     const [v, path, depth] = stack.pop()!;
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) errors.push({ field: path || where, message: 'must be a finite number' });
-      else if (Number.isInteger(v) && !Number.isSafeInteger(v)) errors.push({ field: path || where, message: 'must be an integer between -(2^53 - 1) and 2^53 - 1' });
+      else if (Number.isInteger(v) && !Number.isSafeInteger(v))
+        errors.push({ field: path || where, message: 'must be an integer between -(2^53 - 1) and 2^53 - 1' });
       continue;
     }
     if (!v || typeof v !== 'object' || depth > MAX_BODY_DEPTH) continue;
@@ -54,7 +57,12 @@ export function numberErrors(value: unknown, where: string): FieldError[] {
   return errors;
 }
 
-type PropertySchema = { type?: unknown; properties?: Record<string, PropertySchema>; items?: PropertySchema; additionalProperties?: unknown };
+type PropertySchema = {
+  type?: unknown;
+  properties?: Record<string, PropertySchema>;
+  items?: PropertySchema;
+  additionalProperties?: unknown;
+};
 const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
@@ -72,12 +80,14 @@ export function coerceJsonStrings(schema: PropertySchema | undefined, value: unk
     return value;
   }
   if (Array.isArray(value)) {
-    if (schema.items) for (let i = 0; i < value.length; i++) value[i] = coerceJsonStrings(schema.items, value[i], depth + 1);
+    if (schema.items)
+      for (let i = 0; i < value.length; i++) value[i] = coerceJsonStrings(schema.items, value[i], depth + 1);
     return value;
   }
   if (value && typeof value === 'object' && schema.properties) {
     const record = value as Record<string, unknown>;
-    for (const [key, child] of Object.entries(schema.properties)) if (Object.hasOwn(record, key)) record[key] = coerceJsonStrings(child, record[key], depth + 1);
+    for (const [key, child] of Object.entries(schema.properties))
+      if (Object.hasOwn(record, key)) record[key] = coerceJsonStrings(child, record[key], depth + 1);
   }
   return value;
 }

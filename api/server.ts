@@ -18,13 +18,22 @@ export type ApiServer = { server: Server; url: string; close(): Promise<void> };
  */
 export async function startApiServer({ config, logger }: { config: Config; logger: Logger }): Promise<ApiServer> {
   const onPgError = (err: Error) => logger.error({ msg: 'idle postgres client error', err: err.message });
-  const pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-api', readOnly: true, max: 20 }, onPgError);
-  const writer = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-api-setup', max: 1 }, onPgError);
+  const pg = createPgPool(
+    { connectionString: config.databaseUrl, applicationName: 'rewards-api', readOnly: true, max: 20 },
+    onPgError,
+  );
+  const writer = createPgPool(
+    { connectionString: config.databaseUrl, applicationName: 'rewards-api-setup', max: 1 },
+    onPgError,
+  );
   await upsertChains(writer, config.chains);
   await writer.end();
   const es = createEsClient({ node: config.esUrl, requestTimeoutMs: config.esRequestTimeoutMs });
   // Operator runs from /ops (POST /v4/internal/jobs/{name}/run) write like the jobs process does.
-  const jobsPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-api-jobs', max: 3 }, onPgError);
+  const jobsPg = createPgPool(
+    { connectionString: config.databaseUrl, applicationName: 'rewards-api-jobs', max: 3 },
+    onPgError,
+  );
   const app = createApp({ config, logger, pg, es, rpc: createChainClients(config), jobsPg });
   const server = createHttpServer(app);
   server.keepAliveTimeout = 5000;

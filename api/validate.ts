@@ -10,13 +10,31 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  * Shared ajv instance: query strings are coerced (numbers, booleans, arrays), defaults applied,
  * every error reported. Schemas are compiled once at load.
  */
-export const ajv = addFormats(new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: true, allowUnionTypes: true, strict: true, verbose: true }));
+export const ajv = addFormats(
+  new Ajv({
+    coerceTypes: 'array',
+    useDefaults: true,
+    allErrors: true,
+    allowUnionTypes: true,
+    strict: true,
+    verbose: true,
+  }),
+);
 ajv.addKeyword({ keyword: 'x-comma-list', schemaType: 'array' });
 /**
  * The same without coercion, for JSON bodies: JSON keeps its types (`false` is not `"false"`, `null`
  * not 0, a scalar not a list); only strings are converted first (coerceJsonStrings).
  */
-export const ajvJson = addFormats(new Ajv({ coerceTypes: false, useDefaults: true, allErrors: true, allowUnionTypes: true, strict: true, verbose: true }));
+export const ajvJson = addFormats(
+  new Ajv({
+    coerceTypes: false,
+    useDefaults: true,
+    allErrors: true,
+    allowUnionTypes: true,
+    strict: true,
+    verbose: true,
+  }),
+);
 ajvJson.addKeyword({ keyword: 'x-comma-list', schemaType: 'array' });
 
 export type Schema = Record<string, unknown>;
@@ -28,8 +46,11 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: s
   for (const e of errors ?? []) {
     let field = e.instancePath.slice(1).replace(/\//g, '.');
     let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') field = [field, e.params['missingProperty']].filter(Boolean).join('.'), (message = 'is required');
-    if (e.keyword === 'additionalProperties') field = [field, e.params['additionalProperty']].filter(Boolean).join('.'), (message = `is not an accepted ${where} field`);
+    if (e.keyword === 'required')
+      (field = [field, e.params['missingProperty']].filter(Boolean).join('.')), (message = 'is required');
+    if (e.keyword === 'additionalProperties')
+      (field = [field, e.params['additionalProperty']].filter(Boolean).join('.')),
+        (message = `is not an accepted ${where} field`);
     if (e.keyword === 'enum') message = `must be one of ${(e.params['allowedValues'] as unknown[]).join(', ')}`;
     const commaList = (e.parentSchema as { 'x-comma-list'?: string[] } | undefined)?.['x-comma-list'];
     if (e.keyword === 'pattern' && commaList) message = `must be a comma-separated list of ${commaList.join(', ')}`;
@@ -47,17 +68,32 @@ export type ValidateSchemas = { query?: Schema; params?: Schema; body?: Schema }
  * naming every bad field.
  */
 export function validate(schemas: ValidateSchemas): ValidatingMiddleware {
-  const compiled = Object.entries(schemas).map(([where, schema]) => [where, ajv.compile(schema)] as [keyof ValidateSchemas, ValidateFunction]);
+  const compiled = Object.entries(schemas).map(
+    ([where, schema]) => [where, ajv.compile(schema)] as [keyof ValidateSchemas, ValidateFunction],
+  );
   const jsonBody = schemas.body ? ajvJson.compile(schemas.body) : undefined;
-  const booleanKeys = new Set(Object.entries(schemaOf(schemas.query)).filter(([, p]) => p.type === 'boolean').map(([key]) => key));
+  const booleanKeys = new Set(
+    Object.entries(schemaOf(schemas.query))
+      .filter(([, p]) => p.type === 'boolean')
+      .map(([key]) => key),
+  );
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const errors: FieldError[] = [];
     for (const [where, coercing] of compiled) {
-      const source = where === 'query' ? { ...ctx.query } : where === 'params' ? { ...ctx.params } : (ctx.request as { body?: unknown }).body ?? {};
+      const source =
+        where === 'query'
+          ? { ...ctx.query }
+          : where === 'params'
+            ? { ...ctx.params }
+            : ((ctx.request as { body?: unknown }).body ?? {});
       // A JSON body keeps its types; query, path, form and multipart values arrive as strings and are coerced.
       const json = where === 'body' && jsonBody && isJsonBody(ctx);
-      const value = where === 'query' ? numericBooleans(structuredClone(source), booleanKeys)
-        : json ? coerceJsonStrings(schemas.body, structuredClone(source)) : structuredClone(source);
+      const value =
+        where === 'query'
+          ? numericBooleans(structuredClone(source), booleanKeys)
+          : json
+            ? coerceJsonStrings(schemas.body, structuredClone(source))
+            : structuredClone(source);
       const check = json ? jsonBody! : coercing;
       if (check(value)) ctx.state[where] = value;
       else errors.push(...toFieldErrors(check.errors, where));
@@ -80,16 +116,19 @@ export type ValidatingMiddleware = ((ctx: Context, next: Next) => Promise<void>)
 
 /** PostgreSQL text cannot hold U+0000: such a string anywhere in the input is a 400 naming its field, never a 500. */
 function nulCharacterErrors(value: unknown, where: string, path = ''): FieldError[] {
-  if (typeof value === 'string') return value.includes('\u0000') ? [{ field: path || where, message: 'must not contain NUL characters' }] : [];
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? [{ field: path || where, message: 'must not contain NUL characters' }] : [];
   if (!value || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, v]) => [
-    ...(key.includes('\u0000') ? [{ field: path || where, message: 'must not have a key containing NUL characters' }] : []),
+    ...(key.includes('\u0000')
+      ? [{ field: path || where, message: 'must not have a key containing NUL characters' }]
+      : []),
     ...nulCharacterErrors(v, where, path ? `${path}.${key}` : key),
   ]);
 }
 
 function schemaOf(schema: Schema | undefined): Record<string, { type?: unknown }> {
-  return ((schema?.['properties'] ?? {}) as Record<string, { type?: unknown }>);
+  return (schema?.['properties'] ?? {}) as Record<string, { type?: unknown }>;
 }
 
 /** Query booleans also arrive as `1` / `0`; ajv itself coerces only `true` / `false`. */
@@ -102,7 +141,8 @@ function numericBooleans(query: Record<string, unknown>, booleanKeys: ReadonlySe
 
 /** Schema fragments shared by routes. */
 /** A decimal integer in 0..2^31-1 (PostgreSQL `integer` and Elasticsearch `integer` columns: chain ids, types). */
-const INT32 = '(\\d{1,9}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])';
+const INT32 =
+  '(\\d{1,9}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])';
 
 export const fields = {
   /** Regex source of a decimal int32, for patterns embedding one (lists, composite ids). */
@@ -119,5 +159,9 @@ export const fields = {
   /** A 32-byte hex value (hashes, roots, on-chain campaign ids). */
   bytes32: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
   /** Comma-separated list of enum values, e.g. `LIVE,PAST`. */
-  commaList: (values: readonly string[]) => ({ type: 'string', pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`, 'x-comma-list': [...values] }),
+  commaList: (values: readonly string[]) => ({
+    type: 'string',
+    pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`,
+    'x-comma-list': [...values],
+  }),
 } as const;

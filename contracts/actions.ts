@@ -77,7 +77,10 @@ async function confirm(clients: DevnetClients, txHash: Hex): Promise<Transaction
  * Simulates a contract call as the target's account (so a revert surfaces with its custom error
  * name before anything is sent), sends it and waits for a successful receipt.
  */
-async function send(params: ActionTarget, call: { address: Address; abi: Abi; functionName: string; args: readonly unknown[] }): Promise<TransactionReceipt> {
+async function send(
+  params: ActionTarget,
+  call: { address: Address; abi: Abi; functionName: string; args: readonly unknown[] },
+): Promise<TransactionReceipt> {
   const clients = createDevnetClients(params);
   const { request } = await clients.publicClient.simulateContract({ account: clients.account, ...call } as never);
   return confirm(clients, await clients.walletClient.writeContract(request as never));
@@ -106,7 +109,12 @@ export type CreateCampaignsResult = TxResult & { campaignIds: Hex[]; campaigns: 
  * @returns the tx, and the ids and campaigns from the `NewCampaign` events, in input order.
  */
 export async function createCampaigns(params: CreateCampaignsParams): Promise<CreateCampaignsResult> {
-  const receipt = await send(params, { address: params.stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'createCampaigns', args: [params.campaigns.map(toCampaignTuple)] });
+  const receipt = await send(params, {
+    address: params.stack.distributionCreator,
+    abi: distributionCreatorAbi,
+    functionName: 'createCampaigns',
+    args: [params.campaigns.map(toCampaignTuple)],
+  });
   const events = parseEventLogs({ abi: distributionCreatorAbi, eventName: 'NewCampaign', logs: receipt.logs });
   const campaigns = events.map((e) => ({ ...e.args.campaign }));
   return {
@@ -127,20 +135,36 @@ export type OverrideCampaignParams = ActionTarget & {
  * Overrides a campaign (`overrideCampaign`); the sender must be its creator, an operator or the governor.
  * @returns the tx and the campaign as emitted in `CampaignOverride`.
  */
-export async function overrideCampaign(params: OverrideCampaignParams): Promise<TxResult & { campaign: CreatedCampaign }> {
-  const receipt = await send(params, { address: params.stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'overrideCampaign', args: [params.campaignId, toCampaignTuple({ ...params.campaign, rewardToken: zeroAddress, amount: 0n })] });
+export async function overrideCampaign(
+  params: OverrideCampaignParams,
+): Promise<TxResult & { campaign: CreatedCampaign }> {
+  const receipt = await send(params, {
+    address: params.stack.distributionCreator,
+    abi: distributionCreatorAbi,
+    functionName: 'overrideCampaign',
+    args: [params.campaignId, toCampaignTuple({ ...params.campaign, rewardToken: zeroAddress, amount: 0n })],
+  });
   const [event] = parseEventLogs({ abi: distributionCreatorAbi, eventName: 'CampaignOverride', logs: receipt.logs });
   if (!event) throw new Error(`no CampaignOverride event in ${receipt.transactionHash}`);
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber, campaign: { ...event.args.campaign } };
 }
 
-export type ReallocateCampaignRewardsParams = ActionTarget & { campaignId: Hex; froms: readonly Address[]; to: Address };
+export type ReallocateCampaignRewardsParams = ActionTarget & {
+  campaignId: Hex;
+  froms: readonly Address[];
+  to: Address;
+};
 
 /**
  * Reallocates the unclaimed rewards of `froms` to `to` once the campaign has ended.
  */
 export async function reallocateCampaignRewards(params: ReallocateCampaignRewardsParams): Promise<TxResult> {
-  const receipt = await send(params, { address: params.stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'reallocateCampaignRewards', args: [params.campaignId, params.froms, params.to] });
+  const receipt = await send(params, {
+    address: params.stack.distributionCreator,
+    abi: distributionCreatorAbi,
+    functionName: 'reallocateCampaignRewards',
+    args: [params.campaignId, params.froms, params.to],
+  });
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
@@ -160,7 +184,12 @@ export type UpdateTreeParams = ActionTarget & {
  * @returns the tx and the `endOfDisputePeriod` emitted in `TreeUpdated`.
  */
 export async function updateTree(params: UpdateTreeParams): Promise<TxResult & { endOfDisputePeriod: number }> {
-  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'updateTree', args: [{ merkleRoot: params.root, ipfsHash: params.ipfsHash ?? zeroHash }] });
+  const receipt = await send(params, {
+    address: params.stack.distributor,
+    abi: distributorAbi,
+    functionName: 'updateTree',
+    args: [{ merkleRoot: params.root, ipfsHash: params.ipfsHash ?? zeroHash }],
+  });
   const [event] = parseEventLogs({ abi: distributorAbi, eventName: 'TreeUpdated', logs: receipt.logs });
   if (!event) throw new Error(`no TreeUpdated event in ${receipt.transactionHash}`);
   const { endOfDisputePeriod } = event.args;
@@ -174,7 +203,12 @@ export async function updateTree(params: UpdateTreeParams): Promise<TxResult & {
  * Sets the Distributor's dispute period, in epochs (governor only).
  */
 export async function setDisputePeriod(params: ActionTarget & { disputePeriod: number }): Promise<TxResult> {
-  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'setDisputePeriod', args: [params.disputePeriod] });
+  const receipt = await send(params, {
+    address: params.stack.distributor,
+    abi: distributorAbi,
+    functionName: 'setDisputePeriod',
+    args: [params.disputePeriod],
+  });
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
@@ -183,7 +217,12 @@ export async function setDisputePeriod(params: ActionTarget & { disputePeriod: n
  * `disputeAmount` of `disputeToken`, so it must have approved the Distributor for it.
  */
 export async function disputeTree(params: ActionTarget & { reason: string }): Promise<TxResult> {
-  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'disputeTree', args: [params.reason] });
+  const receipt = await send(params, {
+    address: params.stack.distributor,
+    abi: distributorAbi,
+    functionName: 'disputeTree',
+    args: [params.reason],
+  });
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
@@ -192,14 +231,29 @@ export async function disputeTree(params: ActionTarget & { reason: string }): Pr
  * invalid: `endOfDisputePeriod` recomputed from the resolution time, no TreeUpdated (docs/contracts.md#dispute-period-and-the-live-root).
  */
 export async function resolveDispute(params: ActionTarget & { valid: boolean }): Promise<TxResult> {
-  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'resolveDispute', args: [params.valid] });
+  const receipt = await send(params, {
+    address: params.stack.distributor,
+    abi: distributorAbi,
+    functionName: 'resolveDispute',
+    args: [params.valid],
+  });
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
 /** Sets the dispute deposit (`setDisputeToken` then `setDisputeAmount`, governor). */
 export async function setDisputeDeposit(params: ActionTarget & { token: Address; amount: bigint }): Promise<TxResult> {
-  await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'setDisputeToken', args: [params.token] });
-  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'setDisputeAmount', args: [params.amount] });
+  await send(params, {
+    address: params.stack.distributor,
+    abi: distributorAbi,
+    functionName: 'setDisputeToken',
+    args: [params.token],
+  });
+  const receipt = await send(params, {
+    address: params.stack.distributor,
+    abi: distributorAbi,
+    functionName: 'setDisputeAmount',
+    args: [params.amount],
+  });
   return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }
 
@@ -214,12 +268,17 @@ export type ClaimResult = TxResult & { claimed: { user: Address; token: Address;
  * @returns the tx and the `Claimed` events: `amount` is the delta paid now (0 when already claimed).
  */
 export async function claim(params: ClaimParams): Promise<ClaimResult> {
-  const receipt = await send(params, { address: params.stack.distributor, abi: distributorAbi, functionName: 'claim', args: [
+  const receipt = await send(params, {
+    address: params.stack.distributor,
+    abi: distributorAbi,
+    functionName: 'claim',
+    args: [
       params.claims.map((c) => c.user),
       params.claims.map((c) => c.token),
       params.claims.map((c) => c.amount),
       params.claims.map((c) => c.proof),
-    ] });
+    ],
+  });
   const events = parseEventLogs({ abi: distributorAbi, eventName: 'Claimed', logs: receipt.logs });
   return {
     txHash: receipt.transactionHash,

@@ -19,18 +19,15 @@ export type EncodeErc20CampaignDataParams = {
  * bytes[] hooks, bytes extraData)`. With only the target set it is 416 bytes.
  */
 export function encodeErc20CampaignData(params: EncodeErc20CampaignDataParams): Hex {
-  return encodeAbiParameters(
-    ERC20_LAYOUT,
-    [
-      params.targetToken,
-      params.whitelist ?? [],
-      params.blacklist ?? [],
-      params.url ?? '',
-      params.forwarders ?? [],
-      params.hooks ?? [],
-      params.extraData ?? '0x',
-    ],
-  );
+  return encodeAbiParameters(ERC20_LAYOUT, [
+    params.targetToken,
+    params.whitelist ?? [],
+    params.blacklist ?? [],
+    params.url ?? '',
+    params.forwarders ?? [],
+    params.hooks ?? [],
+    params.extraData ?? '0x',
+  ]);
 }
 
 export type EncodeClammCampaignDataParams = {
@@ -58,21 +55,18 @@ export type EncodeClammCampaignDataParams = {
  * 7 static head words then 5 dynamic fields at offsets 0x180…0x200 when all are empty (544 bytes).
  */
 export function encodeClammCampaignData(params: EncodeClammCampaignDataParams): Hex {
-  return encodeAbiParameters(
-    CLAMM_LAYOUT,
-    [
-      params.pool,
-      params.weightFees,
-      params.weightToken0,
-      params.weightToken1,
-      params.isOutOfRangeIncentivized ? 1 : 0,
-      params.boostingAddress ?? '0x0000000000000000000000000000000000000000',
-      params.boostedReward ?? 0,
-      params.whitelist ?? [],
-      params.blacklist ?? [],
-      params.url ?? '',
-      params.forwarders ?? [],
-      params.hooks ?? [],
-    ],
-  );
+  return encodeAbiParameters(CLAMM_LAYOUT, [
+    params.pool,
+    params.weightFees,
+    params.weightToken0,
+    params.weightToken1,
+    params.isOutOfRangeIncentivized ? 1 : 0,
+    params.boostingAddress ?? '0x0000000000000000000000000000000000000000',
+    params.boostedReward ?? 0,
+    params.whitelist ?? [],
+    params.blacklist ?? [],
+    params.url ?? '',
+    params.forwarders ?? [],
+    params.hooks ?? [],
+  ]);
 }

@@ -97,7 +97,9 @@ export async function deployStack({ rpcUrl, chainId, deployerKey }: DeployStackP
   ]);
   const rewardAddresses: Address[] = [];
   for (const t of REWARD_TOKEN_SPECS) {
-    rewardAddresses.push((await deploy(clients, testErc20Abi, testErc20Bytecode, [t.name, t.symbol, t.decimals])).address);
+    rewardAddresses.push(
+      (await deploy(clients, testErc20Abi, testErc20Bytecode, [t.name, t.symbol, t.decimals])).address,
+    );
   }
   const targets: DeployedTargetToken[] = [];
   for (const t of TARGET_TOKEN_SPECS) {
@@ -106,7 +108,11 @@ export async function deployStack({ rpcUrl, chainId, deployerKey }: DeployStackP
   }
   const rewards: DeployedRewardToken[] = [];
   for (const [i, t] of REWARD_TOKEN_SPECS.entries()) {
-    const feed = await deploy(clients, priceFeedAbi, priceFeedBytecode, [PRICE_FEED_DECIMALS, `${t.symbol} / USD`, t.priceUsd8]);
+    const feed = await deploy(clients, priceFeedAbi, priceFeedBytecode, [
+      PRICE_FEED_DECIMALS,
+      `${t.symbol} / USD`,
+      t.priceUsd8,
+    ]);
     rewards.push({
       address: rewardAddresses[i]!,
       name: t.name,
@@ -129,19 +135,35 @@ export async function deployStack({ rpcUrl, chainId, deployerKey }: DeployStackP
   );
   await confirm(
     clients,
-    wallet.writeContract({ address: distributor.address, abi: distributorAbi, functionName: 'setDisputePeriod', args: [0] }),
+    wallet.writeContract({
+      address: distributor.address,
+      abi: distributorAbi,
+      functionName: 'setDisputePeriod',
+      args: [0],
+    }),
   );
   for (const r of rewards) {
     const amount = 10n ** 9n * 10n ** BigInt(r.decimals);
-    await confirm(clients, wallet.writeContract({ address: r.address, abi: testErc20Abi, functionName: 'mint', args: [deployer, amount] }));
     await confirm(
       clients,
-      wallet.writeContract({ address: r.address, abi: testErc20Abi, functionName: 'approve', args: [creator.address, maxUint256] }),
+      wallet.writeContract({ address: r.address, abi: testErc20Abi, functionName: 'mint', args: [deployer, amount] }),
+    );
+    await confirm(
+      clients,
+      wallet.writeContract({
+        address: r.address,
+        abi: testErc20Abi,
+        functionName: 'approve',
+        args: [creator.address, maxUint256],
+      }),
     );
   }
   for (const t of targets) {
     const amount = 10n ** 6n * 10n ** BigInt(t.decimals);
-    await confirm(clients, wallet.writeContract({ address: t.address, abi: testErc20Abi, functionName: 'mint', args: [deployer, amount] }));
+    await confirm(
+      clients,
+      wallet.writeContract({ address: t.address, abi: testErc20Abi, functionName: 'mint', args: [deployer, amount] }),
+    );
   }
   await jsonRpc(rpcUrl, 'hardhat_setCode', [MULTICALL3_ADDRESS, multicall3DeployedBytecode]);
 

@@ -45,7 +45,12 @@ type JsonRpcResponse = { result?: unknown; error?: { code: number; message: stri
  * @returns the `result` field.
  * @throws Error carrying the JSON-RPC error message and code, or the transport error.
  */
-export async function jsonRpc<T = unknown>(rpcUrl: string, method: string, params: unknown[] = [], timeoutMs = 10_000): Promise<T> {
+export async function jsonRpc<T = unknown>(
+  rpcUrl: string,
+  method: string,
+  params: unknown[] = [],
+  timeoutMs = 10_000,
+): Promise<T> {
   const res = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -149,7 +154,9 @@ export async function startDevnet(params: StartDevnetParams): Promise<Devnet> {
 
   const fail = async (reason: string): Promise<never> => {
     await stop();
-    throw new DevnetError(`devnet chainId ${chainId} on port ${port}: ${reason}\n--- output tail ---\n${tail.slice(-2_000)}`);
+    throw new DevnetError(
+      `devnet chainId ${chainId} on port ${port}: ${reason}\n--- output tail ---\n${tail.slice(-2_000)}`,
+    );
   };
 
   const deadline = Date.now() + timeoutMs;

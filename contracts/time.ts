@@ -29,7 +29,13 @@ export async function mine({ rpcUrl, blocks = 1, timestamp }: MineParams): Promi
 /**
  * Sets the timestamp of the next block (mined by the next transaction or `mine`).
  */
-export async function setNextBlockTimestamp({ rpcUrl, timestamp }: { rpcUrl: string; timestamp: number }): Promise<void> {
+export async function setNextBlockTimestamp({
+  rpcUrl,
+  timestamp,
+}: {
+  rpcUrl: string;
+  timestamp: number;
+}): Promise<void> {
   await jsonRpc(rpcUrl, 'evm_setNextBlockTimestamp', [timestamp]);
 }
 

@@ -33,4 +33,3 @@ export function computeCampaignId(params: ComputeCampaignIdParams): Hex {
     ),
   );
 }
-

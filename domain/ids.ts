@@ -25,10 +25,14 @@ export function opportunityDbId(chainId: number, type: string, identifier: strin
 }
 
 /** A campaign as a path names it: `distributionChainId-campaignId` (any case), else the internal id. */
-export type CampaignPathId = { kind: 'composite'; distributionChainId: number; campaignId: string } | { kind: 'internal'; id: string };
+export type CampaignPathId =
+  | { kind: 'composite'; distributionChainId: number; campaignId: string }
+  | { kind: 'internal'; id: string };
 
 /** Pure: reads a campaign path id (the composite form's on-chain id lower-cased). */
 export function parseCampaignPathId(id: string): CampaignPathId {
   const composite = /^(\d+)-(0x[0-9a-fA-F]{64})$/.exec(id);
-  return composite ? { kind: 'composite', distributionChainId: Number(composite[1]), campaignId: composite[2]!.toLowerCase() } : { kind: 'internal', id };
+  return composite
+    ? { kind: 'composite', distributionChainId: Number(composite[1]), campaignId: composite[2]!.toLowerCase() }
+    : { kind: 'internal', id };
 }

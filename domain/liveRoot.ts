@@ -8,7 +8,13 @@
 import { compareLogPosition } from './logPosition.js';
 
 /** What the rule needs of a `roots` row. */
-export type RootEntry = { root: string; endOfDisputePeriod: number; blockNumber: number; logIndex: number; revoked: boolean };
+export type RootEntry = {
+  root: string;
+  endOfDisputePeriod: number;
+  blockNumber: number;
+  logIndex: number;
+  revoked: boolean;
+};
 
 export type LiveRootParams<R extends RootEntry> = {
   /** Roots of one chain, in any order. */
@@ -28,7 +34,10 @@ export type RejectedDispute = { blockNumber: number; logIndex: number; endOfDisp
  * Pure: when the dispute period of `latest` ends: its own end, unless a dispute on it was rejected
  * later (the last such rejection's recomputed end).
  */
-export function effectiveEndOfDisputePeriod(latest: RootEntry, rejectedDisputes: readonly RejectedDispute[] = []): number {
+export function effectiveEndOfDisputePeriod(
+  latest: RootEntry,
+  rejectedDisputes: readonly RejectedDispute[] = [],
+): number {
   const after = rejectedDisputes.filter((d) => compareLogPosition(d, latest) > 0).sort(compareLogPosition);
   return after[after.length - 1]?.endOfDisputePeriod ?? latest.endOfDisputePeriod;
 }
@@ -38,7 +47,12 @@ export function effectiveEndOfDisputePeriod(latest: RootEntry, rejectedDisputes:
  * otherwise the non-revoked root before it (live whatever its own end, as `lastTree` is).
  * @returns that root's entry, or null when there is none (no root yet, or the first one still pending).
  */
-export function liveRoot<R extends RootEntry>({ roots, now, disputeOpen, rejectedDisputes }: LiveRootParams<R>): R | null {
+export function liveRoot<R extends RootEntry>({
+  roots,
+  now,
+  disputeOpen,
+  rejectedDisputes,
+}: LiveRootParams<R>): R | null {
   const candidates = roots.filter((r) => !r.revoked).sort(compareLogPosition);
   const latest = candidates[candidates.length - 1];
   if (!latest) return null;

@@ -4,6 +4,9 @@ import type { Hex } from 'viem';
 export type LogPosition = { chainId: number; blockNumber: number; blockHash: Hex; txHash: Hex; logIndex: number };
 
 /** Pure: chain order of logs (block number, then log index). */
-export function compareLogPosition(a: Pick<LogPosition, 'blockNumber' | 'logIndex'>, b: Pick<LogPosition, 'blockNumber' | 'logIndex'>): number {
+export function compareLogPosition(
+  a: Pick<LogPosition, 'blockNumber' | 'logIndex'>,
+  b: Pick<LogPosition, 'blockNumber' | 'logIndex'>,
+): number {
   return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 }

@@ -2,7 +2,12 @@
 export type Protocol = { id: string; name: string; icon: string; description: string; url: string; tags: string[] };
 
 const protocol = (id: string, name: string, url: string, tags: string[]): Protocol => ({
-  id, name, url, tags, icon: `https://icons.invalid/protocols/${id}.svg`, description: `${name} markets incentivized through reward campaigns.`,
+  id,
+  name,
+  url,
+  tags,
+  icon: `https://icons.invalid/protocols/${id}.svg`,
+  description: `${name} markets incentivized through reward campaigns.`,
 });
 
 /**

@@ -32,28 +32,45 @@ export type RatchetSettings = {
 };
 
 export const DEFAULT_RATCHET_SETTINGS: RatchetSettings = {
-  spread: 1, period: 14 * 86_400, curve: 'BASELINE', tiers: [{ minTvl: 1_000_000, boost: 1 }, { minTvl: 5_000_000, boost: 2.5 }],
+  spread: 1,
+  period: 14 * 86_400,
+  curve: 'BASELINE',
+  tiers: [
+    { minTvl: 1_000_000, boost: 1 },
+    { minTvl: 5_000_000, boost: 2.5 },
+  ],
 };
 
 /** The window the frozen TVL is averaged over, before each recalculation. */
 export const FREEZE_WINDOW = 14 * 86_400;
 
 /** Pure: the last recalculation at or before `at` and the next one, counted from `anchor` every `period`. */
-export function recalculationTimes(anchor: number, at: number, period: number): { lastRecalculation: number; nextRecalculation: number } {
+export function recalculationTimes(
+  anchor: number,
+  at: number,
+  period: number,
+): { lastRecalculation: number; nextRecalculation: number } {
   const last = anchor + Math.floor(Math.max(0, at - anchor) / period) * period;
   return { lastRecalculation: last, nextRecalculation: last + period };
 }
 
 /** Pure: the settings stored with a campaign (params.distributionMethodParameters.ratchet) over the defaults; bad values fall back. */
 export function ratchetSettingsOf(params: Record<string, unknown> | null | undefined): RatchetSettings {
-  const s = ((params?.['distributionMethodParameters'] as Record<string, unknown> | undefined)?.['ratchet'] ?? {}) as Record<string, unknown>;
+  const s = ((params?.['distributionMethodParameters'] as Record<string, unknown> | undefined)?.['ratchet'] ??
+    {}) as Record<string, unknown>;
   const num = (v: unknown, min: number) => (typeof v === 'number' && Number.isFinite(v) && v >= min ? v : undefined);
-  const tiers = Array.isArray(s['tiers']) ? (s['tiers'] as Record<string, unknown>[]).filter((t) => num(t['minTvl'], 0) !== undefined && num(t['boost'], 0) !== undefined)
-    .map((t) => ({ minTvl: t['minTvl'] as number, boost: t['boost'] as number })) : DEFAULT_RATCHET_SETTINGS.tiers;
+  const tiers = Array.isArray(s['tiers'])
+    ? (s['tiers'] as Record<string, unknown>[])
+        .filter((t) => num(t['minTvl'], 0) !== undefined && num(t['boost'], 0) !== undefined)
+        .map((t) => ({ minTvl: t['minTvl'] as number, boost: t['boost'] as number }))
+    : DEFAULT_RATCHET_SETTINGS.tiers;
   const anchor = num(s['anchor'], 0);
   return {
-    spread: num(s['spread'], 0) ?? DEFAULT_RATCHET_SETTINGS.spread, period: num(s['period'], 3600) ?? DEFAULT_RATCHET_SETTINGS.period,
-    curve: s['curve'] === 'BOOST_GAP' ? 'BOOST_GAP' : 'BASELINE', tiers, ...(anchor !== undefined ? { anchor } : {}),
+    spread: num(s['spread'], 0) ?? DEFAULT_RATCHET_SETTINGS.spread,
+    period: num(s['period'], 3600) ?? DEFAULT_RATCHET_SETTINGS.period,
+    curve: s['curve'] === 'BOOST_GAP' ? 'BOOST_GAP' : 'BASELINE',
+    tiers,
+    ...(anchor !== undefined ? { anchor } : {}),
   };
 }
 
@@ -73,16 +90,38 @@ export type RatchetResult = {
  * Pure: the ratchet at time `at` (see the module comment). Without a benchmark rate in force at
  * the recalculation the APYs are null, never guessed; a missing frozen TVL reaches no tier.
  */
-export function computeRatchet(p: { rates: readonly BenchmarkRate[]; frozenMeanTvl: number | null; nativeApr: number; anchor: number; at: number; settings: RatchetSettings }): RatchetResult {
+export function computeRatchet(p: {
+  rates: readonly BenchmarkRate[];
+  frozenMeanTvl: number | null;
+  nativeApr: number;
+  anchor: number;
+  at: number;
+  settings: RatchetSettings;
+}): RatchetResult {
   const { lastRecalculation, nextRecalculation } = recalculationTimes(p.anchor, p.at, p.settings.period);
   const frozen = rateAt(p.rates, lastRecalculation);
   const live = rateAt(p.rates, p.at);
-  const boost = p.frozenMeanTvl === null ? 0 : Math.max(0, ...p.settings.tiers.filter((t) => p.frozenMeanTvl! >= t.minTvl).map((t) => t.boost));
+  const boost =
+    p.frozenMeanTvl === null
+      ? 0
+      : Math.max(0, ...p.settings.tiers.filter((t) => p.frozenMeanTvl! >= t.minTvl).map((t) => t.boost));
   const baselineApy = frozen ? frozen.rate + p.settings.spread : null;
   const boostedApy = baselineApy === null ? null : baselineApy + boost;
-  const campaignApr = baselineApy === null || boostedApy === null ? null : p.settings.curve === 'BASELINE' ? baselineApy : Math.max(0, boostedApy - p.nativeApr);
+  const campaignApr =
+    baselineApy === null || boostedApy === null
+      ? null
+      : p.settings.curve === 'BASELINE'
+        ? baselineApy
+        : Math.max(0, boostedApy - p.nativeApr);
   return {
-    liveRate: live?.rate ?? null, frozenRate: frozen?.rate ?? null, frozenRateDay: frozen?.day ?? null, frozenMeanTvl: p.frozenMeanTvl,
-    lastRecalculation, nextRecalculation, baselineApy, boostedApy, campaignApr,
+    liveRate: live?.rate ?? null,
+    frozenRate: frozen?.rate ?? null,
+    frozenRateDay: frozen?.day ?? null,
+    frozenMeanTvl: p.frozenMeanTvl,
+    lastRecalculation,
+    nextRecalculation,
+    baselineApy,
+    boostedApy,
+    campaignApr,
   };
 }

@@ -1,5 +1,3 @@
-
-
 /**
  * Reward Merkle trees exactly as the Distributor verifies them (docs/contracts.md#reward-tree): leaf =
  * keccak256(abi.encode(user, token, cumulativeAmount)) hashed once, leaves sorted ascending, zero amounts

@@ -3,7 +3,11 @@
  * memory is dropped when full: cheap, and a batch's repeated keys sit close together). The value is
  * shared between callers, so it must not be mutated.
  */
-export function boundedMemo<A extends unknown[], V>(fn: (...args: A) => V, keyOf: (...args: A) => string, max = 10_000): (...args: A) => V {
+export function boundedMemo<A extends unknown[], V>(
+  fn: (...args: A) => V,
+  keyOf: (...args: A) => string,
+  max = 10_000,
+): (...args: A) => V {
   let memory = new Map<string, V>();
   return (...args: A) => {
     const key = keyOf(...args);

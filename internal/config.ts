@@ -30,7 +30,13 @@ export type Config = {
   /** The back-office credential (header `authorization`); unset = no caller is back office. */
   backOfficeToken?: string;
   chains: ChainConfig[];
-  indexer: { maxLogRange: number; maxBlockBatch: number; rpcTimeoutMs: number; rpcRetries: number; publishBatch: number };
+  indexer: {
+    maxLogRange: number;
+    maxBlockBatch: number;
+    rpcTimeoutMs: number;
+    rpcRetries: number;
+    publishBatch: number;
+  };
   prices: { apiUrl?: string; apiTimeoutMs: number; maxAgeSeconds: number };
   /** Where reward trees are published, keyed by root: an http(s) URL template or a directory path. */
   rewardTrees: { source?: string };
@@ -78,14 +84,21 @@ const chainsSchema: JSONSchemaType<ChainConfig[]> = {
           type: 'object',
           additionalProperties: false,
           required: ['type', 'url'],
-          properties: { type: { type: 'string', enum: ['ETHERSCAN', 'BLOCKSCOUT', 'SOLSCAN'] }, url: { type: 'string' } },
+          properties: {
+            type: { type: 'string', enum: ['ETHERSCAN', 'BLOCKSCOUT', 'SOLSCAN'] },
+            url: { type: 'string' },
+          },
         },
       },
       nativeToken: {
         type: 'object',
         additionalProperties: false,
         required: ['name', 'symbol', 'decimals'],
-        properties: { name: { type: 'string' }, symbol: { type: 'string' }, decimals: { type: 'integer', minimum: 0, maximum: 36 } },
+        properties: {
+          name: { type: 'string' },
+          symbol: { type: 'string' },
+          decimals: { type: 'integer', minimum: 0, maximum: 36 },
+        },
         default: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       },
       priceFeeds: {
@@ -130,8 +143,16 @@ const envSchema = {
     PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^/?#\\s]+/?$', default: 'http://127.0.0.1:3000' },
     SIGN_IN_CHAIN_ID: { type: 'integer', minimum: 1, default: 1 },
     TRUSTED_PROXIES: { type: 'string', pattern: '^\\S+$' },
-    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', default: 'postgres://postgres@127.0.0.1:55432/rewards' },
+    LOG_LEVEL: {
+      type: 'string',
+      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      default: 'info',
+    },
+    DATABASE_URL: {
+      type: 'string',
+      pattern: '^postgres(ql)?://',
+      default: 'postgres://postgres@127.0.0.1:55432/rewards',
+    },
     ES_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:59200' },
     ES_INDEX_PREFIX: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,40}$', default: 'rewards' },
     ES_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
@@ -174,9 +195,13 @@ const validateChains = ajv.compile(chainsSchema);
  */
 export function loadConfig(env: Env = process.env): Config {
   // An empty variable (e.g. `JWT_SECRET=` copied from .env.example) counts as unset.
-  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const raw: Record<string, unknown> = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   if (!validateEnv(raw)) {
-    const problems = (validateEnv.errors ?? []).map((e) => `${e.instancePath.slice(1) || e.params['missingProperty']} ${e.message}`);
+    const problems = (validateEnv.errors ?? []).map(
+      (e) => `${e.instancePath.slice(1) || e.params['missingProperty']} ${e.message}`,
+    );
     throw new ConfigError(`invalid environment: ${problems.join('; ')}`, { details: { problems } });
   }
   // After validation with coercion and defaults every declared variable has its schema type.
@@ -184,7 +209,8 @@ export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = v['NODE_ENV'] as Config['env'];
   // No secret has a default: production refuses to start without one; development and test get a
   // random one per process (sessions then last as long as the process; the quick start persists one).
-  if (nodeEnv === 'production' && !env['JWT_SECRET']) throw new ConfigError('JWT_SECRET is required in production (at least 32 characters)');
+  if (nodeEnv === 'production' && !env['JWT_SECRET'])
+    throw new ConfigError('JWT_SECRET is required in production (at least 32 characters)');
   const jwtSecret = env['JWT_SECRET'] || randomBytes(32).toString('hex');
   return Object.freeze({
     env: nodeEnv,
@@ -208,7 +234,11 @@ export function loadConfig(env: Env = process.env): Config {
       rpcRetries: v['RPC_RETRIES'],
       publishBatch: v['INDEXER_PUBLISH_BATCH'],
     },
-    prices: { apiUrl: v['PRICE_API_URL'], apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'], maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'] },
+    prices: {
+      apiUrl: v['PRICE_API_URL'],
+      apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'],
+      maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'],
+    },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
     retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
     ...(v['SCHEDULER_JOBS'] ? { schedulerJobs: String(v['SCHEDULER_JOBS']).split(',') } : {}),
@@ -258,12 +288,19 @@ function signInOf(baseUrl: string, chainId: number): Config['signIn'] {
 function parseTrustedProxies(value: string): NonNullable<Config['trustedProxies']> {
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
-    if (hops < 1 || hops > 10) throw new ConfigError(`TRUSTED_PROXIES: a hop count must be between 1 and 10 (got ${value})`);
+    if (hops < 1 || hops > 10)
+      throw new ConfigError(`TRUSTED_PROXIES: a hop count must be between 1 and 10 (got ${value})`);
     return { hops };
   }
-  const addresses = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const addresses = value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const bad = addresses.filter((a) => isIP(a) === 0);
-  if (!addresses.length || bad.length) throw new ConfigError(`TRUSTED_PROXIES: expected a hop count or IP addresses separated by commas (bad: ${bad.join(', ') || value})`);
+  if (!addresses.length || bad.length)
+    throw new ConfigError(
+      `TRUSTED_PROXIES: expected a hop count or IP addresses separated by commas (bad: ${bad.join(', ') || value})`,
+    );
   return { addresses };
 }
 
@@ -273,7 +310,10 @@ const MAX_RATE_LIMIT = 1_000_000_000;
 /** `anonymous,tier0,tier1,tier2` requests per second → the rate-limit table. */
 function parseRateLimits(value: string): { anonymous: number; tiers: number[] } {
   const [anonymous, ...tiers] = value.split(',').map(Number);
-  if ([anonymous!, ...tiers].some((n) => n < 1 || n > MAX_RATE_LIMIT)) throw new ConfigError(`RATE_LIMITS: every limit must be between 1 and ${MAX_RATE_LIMIT} requests per second (got ${value})`);
+  if ([anonymous!, ...tiers].some((n) => n < 1 || n > MAX_RATE_LIMIT))
+    throw new ConfigError(
+      `RATE_LIMITS: every limit must be between 1 and ${MAX_RATE_LIMIT} requests per second (got ${value})`,
+    );
   return { anonymous: anonymous!, tiers };
 }
 
@@ -282,16 +322,29 @@ function parseRateLimits(value: string): { anonymous: number; tiers: number[] } 
  * no trailing slash, no wildcard: credentialed answers name one origin), lower-cased as browsers send them.
  */
 function parseCorsOrigins(value: string | undefined): string[] {
-  const items = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return [...new Set(items.map((item) => {
-    let origin: string | undefined;
-    try {
-      const url = new URL(item);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.hostname.includes('*')) origin = url.origin;
-    } catch { /* reported below */ }
-    if (!origin || origin !== item.toLowerCase()) throw new ConfigError(`CORS_ORIGINS: ${JSON.stringify(item)} is not an origin (expected scheme://host[:port], e.g. https://app.example)`);
-    return origin;
-  }))];
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return [
+    ...new Set(
+      items.map((item) => {
+        let origin: string | undefined;
+        try {
+          const url = new URL(item);
+          if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.hostname.includes('*'))
+            origin = url.origin;
+        } catch {
+          /* reported below */
+        }
+        if (!origin || origin !== item.toLowerCase())
+          throw new ConfigError(
+            `CORS_ORIGINS: ${JSON.stringify(item)} is not an origin (expected scheme://host[:port], e.g. https://app.example)`,
+          );
+        return origin;
+      }),
+    ),
+  ];
 }
 
 /**
@@ -302,10 +355,15 @@ function loadIdp(v: Record<string, string | undefined>): { idp: NonNullable<Conf
   const names = ['IDP_ISSUER_URL', 'IDP_CLIENT_ID', 'IDP_REDIRECT_URI'] as const;
   const set = names.filter((n) => v[n]);
   if (!set.length) return null;
-  if (set.length < names.length) throw new ConfigError(`identity provider: ${names.filter((n) => !v[n]).join(', ')} must be set with ${set.join(', ')}`);
+  if (set.length < names.length)
+    throw new ConfigError(
+      `identity provider: ${names.filter((n) => !v[n]).join(', ')} must be set with ${set.join(', ')}`,
+    );
   return {
     idp: {
-      issuerUrl: v['IDP_ISSUER_URL']!, clientId: v['IDP_CLIENT_ID']!, redirectUri: v['IDP_REDIRECT_URI']!,
+      issuerUrl: v['IDP_ISSUER_URL']!,
+      clientId: v['IDP_CLIENT_ID']!,
+      redirectUri: v['IDP_REDIRECT_URI']!,
       ...(v['IDP_CLIENT_SECRET'] ? { clientSecret: v['IDP_CLIENT_SECRET'] } : {}),
       ...(v['IDP_SUCCESS_REDIRECT'] ? { successRedirect: v['IDP_SUCCESS_REDIRECT'] } : {}),
     },

@@ -25,12 +25,21 @@ export const DEVNET_ADDRESSES = {
 } as const;
 
 /** The demo's pre-TGE reward token: deployed by hardhat account #1 at nonce 0 (scripts/seedDemo.ts). */
-export const DEVNET_PRETGE_TOKEN = getContractAddress({ from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', nonce: 0n });
+export const DEVNET_PRETGE_TOKEN = getContractAddress({
+  from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  nonce: 0n,
+});
 
 /** Flags of the devnet tokens: RWD and USDCx verified (USDCx a stablecoin), PTS a point token. */
 export const DEVNET_TOKEN_FLAGS = [
   { address: DEVNET_ADDRESSES.rewardTokens[0], verified: true, icon: 'https://icons.invalid/tokens/rwd.svg' },
-  { address: DEVNET_ADDRESSES.rewardTokens[1], verified: true, stablecoin: true, icon: 'https://icons.invalid/tokens/usdc.svg', displaySymbol: 'USDC' },
+  {
+    address: DEVNET_ADDRESSES.rewardTokens[1],
+    verified: true,
+    stablecoin: true,
+    icon: 'https://icons.invalid/tokens/usdc.svg',
+    displaySymbol: 'USDC',
+  },
   { address: DEVNET_ADDRESSES.rewardTokens[2], type: 'POINT' as const, icon: 'https://icons.invalid/tokens/pts.svg' },
   { address: DEVNET_ADDRESSES.targetTokens[0], verified: true },
   { address: DEVNET_ADDRESSES.targetTokens[1], verified: true },
@@ -55,7 +64,9 @@ export function devnetChains(ports: readonly number[] = DEVNETS.map((d) => d.por
     test: false,
     explorers: [{ type: 'BLOCKSCOUT' as const, url: `http://127.0.0.1:${ports[i] ?? d.port}/explorer` }],
     nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    priceFeeds: Object.fromEntries(DEVNET_ADDRESSES.rewardTokens.map((token, k) => [token.toLowerCase(), DEVNET_ADDRESSES.priceFeeds[k]!])),
+    priceFeeds: Object.fromEntries(
+      DEVNET_ADDRESSES.rewardTokens.map((token, k) => [token.toLowerCase(), DEVNET_ADDRESSES.priceFeeds[k]!]),
+    ),
     tokens: DEVNET_TOKEN_FLAGS,
   }));
 }

@@ -15,7 +15,9 @@ export type CreatePgPoolParams = {
 
 /** Creates a pg pool; errors of idle clients are reported through `onError`, never crash the process. */
 export function createPgPool(params: CreatePgPoolParams, onError: (err: Error) => void = () => {}): PgPool {
-  const options = params.readOnly ? '-c default_transaction_read_only=on -c statement_timeout=10000 -c lock_timeout=2000' : undefined;
+  const options = params.readOnly
+    ? '-c default_transaction_read_only=on -c statement_timeout=10000 -c lock_timeout=2000'
+    : undefined;
   const pool = new pg.Pool({
     connectionString: params.connectionString,
     application_name: params.applicationName,
@@ -57,13 +59,19 @@ export async function withTransaction<T>(pool: PgPool, fn: (client: PgClient) =>
  * statement rolls the whole back and rejects with its error.
  * @returns the result of each of `statements`, in order.
  */
-export async function writeInOneRoundTrip(pool: PgPool, build: (literal: (value: string) => string) => string[], options: { asyncCommit?: boolean } = {}): Promise<pg.QueryResult[]> {
+export async function writeInOneRoundTrip(
+  pool: PgPool,
+  build: (literal: (value: string) => string) => string[],
+  options: { asyncCommit?: boolean } = {},
+): Promise<pg.QueryResult[]> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     const statements = build((value) => client.escapeLiteral(value));
     const prelude = ['BEGIN READ WRITE', ...(options.asyncCommit ? ['SET LOCAL synchronous_commit = off'] : [])];
-    const results = (await client.query([...prelude, ...statements, 'COMMIT'].join(';\n'))) as unknown as pg.QueryResult[];
+    const results = (await client.query(
+      [...prelude, ...statements, 'COMMIT'].join(';\n'),
+    )) as unknown as pg.QueryResult[];
     return results.slice(prelude.length, prelude.length + statements.length);
   } catch (error) {
     // The failed statement left the session inside the aborted transaction; a session that cannot even roll back is dropped.

@@ -41,7 +41,10 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, params: 
       if (params.signal?.aborted || !params.shouldRetry(error)) throw error;
       if (attempt > params.retries) {
         const message = error instanceof Error ? error.message : String(error);
-        throw new RetriesExhaustedError(`gave up after ${attempt} attempts: ${message}`, { cause: error, details: { attempts: attempt } });
+        throw new RetriesExhaustedError(`gave up after ${attempt} attempts: ${message}`, {
+          cause: error,
+          details: { attempts: attempt },
+        });
       }
       const delayMs = backoffDelay({ attempt, baseDelayMs: params.baseDelayMs, maxDelayMs: params.maxDelayMs });
       params.onRetry?.({ attempt, delayMs, error });

@@ -35,7 +35,8 @@ export function createChainClients(config: Pick<Config, 'chains' | 'indexer'>): 
 /** The error and its causes, outermost first (viem wraps transport errors in call errors). */
 function causes(error: unknown): unknown[] {
   const chain: unknown[] = [];
-  for (let e: unknown = error; e !== undefined && e !== null && chain.length < 10; e = (e as { cause?: unknown }).cause) chain.push(e);
+  for (let e: unknown = error; e !== undefined && e !== null && chain.length < 10; e = (e as { cause?: unknown }).cause)
+    chain.push(e);
   return chain;
 }
 
@@ -55,6 +56,8 @@ export function isRetryableRpcError(error: unknown): boolean {
 export function isRangeTooLargeError(error: unknown): boolean {
   return causes(error).some((e) => {
     const message = e instanceof Error ? `${e.message} ${(e as { details?: string }).details ?? ''}` : String(e);
-    return /block range|range limit|range too (large|wide)|too many (results|blocks)|more than \d+ results|limit exceeded|response size|exceeded the size limit/i.test(message);
+    return /block range|range limit|range too (large|wide)|too many (results|blocks)|more than \d+ results|limit exceeded|response size|exceeded the size limit/i.test(
+      message,
+    );
   });
 }

@@ -26,7 +26,9 @@ const COMMANDS: Record<string, Command> = {
 };
 
 const USAGE = `usage: jobs/cli.ts <command>
-${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}
+${Object.values(COMMANDS)
+  .map((c) => `  ${c.usage}`)
+  .join('\n')}
 jobs: ${JOBS.map((j) => j.name).join(', ')}`;
 
 /**

@@ -1,7 +1,20 @@
-import { computeCampaignMetrics, computeOpportunityMetrics, tvlUsdOf, type CampaignMetrics, type TvlReading } from '../indexer/transform/computeMetrics.js';
+import {
+  computeCampaignMetrics,
+  computeOpportunityMetrics,
+  tvlUsdOf,
+  type CampaignMetrics,
+  type TvlReading,
+} from '../indexer/transform/computeMetrics.js';
 import { readTvl } from '../indexer/fetch/readTvl.js';
 import { tokenDbId } from '../domain/ids.js';
-import { insertSnapshots, loadMetricsCampaigns, loadMetricsOpportunities, upsertCampaignMetrics, upsertOpportunityMetrics, type MetricsCampaignRow } from '../indexer/store/metrics.js';
+import {
+  insertSnapshots,
+  loadMetricsCampaigns,
+  loadMetricsOpportunities,
+  upsertCampaignMetrics,
+  upsertOpportunityMetrics,
+  type MetricsCampaignRow,
+} from '../indexer/store/metrics.js';
 import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { loadTokenPrices } from '../domain/tables/prices.js';
 import { toServedPrice, type StoredPrice } from '../domain/prices.js';
@@ -29,27 +42,45 @@ export type RunMetricsOptions = {
 };
 
 /** The metrics pipeline; the job runs it as of now, the demo seeder also at past times. */
-export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: RunMetricsOptions = {}): Promise<JobResult> {
+export async function runMetrics(
+  deps: JobDeps,
+  { at, snapshotOnly = false }: RunMetricsOptions = {},
+): Promise<JobResult> {
   const started = at ?? new Date();
   const now = Math.floor(started.getTime() / 1000);
   const chainIds = deps.config.chains.map((c) => c.id);
-  const [campaigns, opportunities] = await Promise.all([loadMetricsCampaigns(deps.pg, chainIds), loadMetricsOpportunities(deps.pg, chainIds)]);
+  const [campaigns, opportunities] = await Promise.all([
+    loadMetricsCampaigns(deps.pg, chainIds),
+    loadMetricsOpportunities(deps.pg, chainIds),
+  ]);
 
   const readings = new Map<string, Omit<TvlReading, 'price'>>();
   for (const chain of deps.config.chains) {
     const client = deps.rpc.get(chain.id);
     if (!client || deps.signal.aborted) continue;
-    for (const [id, reading] of await readTvl(client, opportunities.filter((o) => o.chain_id === chain.id))) readings.set(id, reading);
+    for (const [id, reading] of await readTvl(
+      client,
+      opportunities.filter((o) => o.chain_id === chain.id),
+    ))
+      readings.set(id, reading);
   }
-  const tokenIds = [...campaigns.map((c) => c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token)), ...[...readings.values()].map((r) => r.tokenId).filter((id): id is string => id !== null)];
+  const tokenIds = [
+    ...campaigns.map((c) => c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token)),
+    ...[...readings.values()].map((r) => r.tokenId).filter((id): id is string => id !== null),
+  ];
   const prices = await loadTokenPrices(deps.pg, [...new Set(tokenIds)], started, deps.config.prices.maxAgeSeconds);
 
-  const priced = new Map([...readings].map(([id, r]) => [id, { ...r, price: r.tokenId ? prices.get(r.tokenId) : undefined } as TvlReading]));
+  const priced = new Map(
+    [...readings].map(([id, r]) => [id, { ...r, price: r.tokenId ? prices.get(r.tokenId) : undefined } as TvlReading]),
+  );
   const tvlOf = (opportunityId: string) => {
     const r = priced.get(opportunityId);
     return r ? tvlUsdOf(r) : null;
   };
-  const campaignMetrics = campaigns.map((c) => ({ row: c, metrics: computeCampaignMetrics(toInput(c, prices), tvlOf(c.opportunity_id), now, now) }));
+  const campaignMetrics = campaigns.map((c) => ({
+    row: c,
+    metrics: computeCampaignMetrics(toInput(c, prices), tvlOf(c.opportunity_id), now, now),
+  }));
   const byOpportunity = new Map<string, typeof campaignMetrics>();
   // Opportunity figures (APR, daily rewards, records and their breakdowns) are public projections:
   // built from public campaigns only (README "Campaign visibility").
@@ -59,20 +90,44 @@ export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: Ru
     if (list) list.push(c);
     else byOpportunity.set(c.row.opportunity_id, [c]);
   }
-  const opportunityMetrics = opportunities.map((o) => computeOpportunityMetrics(
-    o.id,
-    (byOpportunity.get(o.id) ?? []).map(({ row, metrics }) => ({ ...metrics, campaignId: row.campaign_id, amount: row.amount, token: tokenOf(row, prices) })),
-    priced.get(o.id) ?? { method: 'NONE', tokenId: null, tokenAddress: null, amount: null, decimals: null, price: undefined },
-    now,
-  ));
+  const opportunityMetrics = opportunities.map((o) =>
+    computeOpportunityMetrics(
+      o.id,
+      (byOpportunity.get(o.id) ?? []).map(({ row, metrics }) => ({
+        ...metrics,
+        campaignId: row.campaign_id,
+        amount: row.amount,
+        token: tokenOf(row, prices),
+      })),
+      priced.get(o.id) ?? {
+        method: 'NONE',
+        tokenId: null,
+        tokenAddress: null,
+        amount: null,
+        decimals: null,
+        price: undefined,
+      },
+      now,
+    ),
+  );
 
   const ts = new Date(Math.floor(now / 60) * 60_000);
   const changed = await withTransaction(deps.pg, async (tx) => {
     if (snapshotOnly) {
-      await insertSnapshots(tx, campaignMetrics.map((x) => x.metrics), opportunityMetrics, ts);
+      await insertSnapshots(
+        tx,
+        campaignMetrics.map((x) => x.metrics),
+        opportunityMetrics,
+        ts,
+      );
       return { campaigns: 0, opportunities: 0 };
     }
-    const c = await upsertCampaignMetrics(tx, campaignMetrics.map((x) => x.metrics), started, ts);
+    const c = await upsertCampaignMetrics(
+      tx,
+      campaignMetrics.map((x) => x.metrics),
+      started,
+      ts,
+    );
     const o = await upsertOpportunityMetrics(tx, opportunityMetrics, started, ts);
     await enqueueOutbox(tx, 'campaign', c);
     await enqueueOutbox(tx, 'opportunity', o);
@@ -80,14 +135,33 @@ export async function runMetrics(deps: JobDeps, { at, snapshotOnly = false }: Ru
   });
   const missingPrices = campaignMetrics.filter((x) => x.metrics.dailyRewardsUsd === null).length;
   if (missingPrices) deps.logger.warn({ msg: 'campaigns without a fresh reward price', count: missingPrices });
-  return { ranges: [], counts: { campaigns: campaigns.length, opportunities: opportunities.length, changedCampaigns: changed.campaigns, changedOpportunities: changed.opportunities, missingPrices } };
+  return {
+    ranges: [],
+    counts: {
+      campaigns: campaigns.length,
+      opportunities: opportunities.length,
+      changedCampaigns: changed.campaigns,
+      changedOpportunities: changed.opportunities,
+      missingPrices,
+    },
+  };
 }
 
-function toInput(c: MetricsCampaignRow, prices: Map<string, StoredPrice>): Parameters<typeof computeCampaignMetrics>[0] {
+function toInput(
+  c: MetricsCampaignRow,
+  prices: Map<string, StoredPrice>,
+): Parameters<typeof computeCampaignMetrics>[0] {
   const rewardTokenId = c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token);
   return {
-    id: c.id, campaignId: c.campaign_id, opportunityId: c.opportunity_id, rewardTokenId, rewardDecimals: c.reward_decimals ?? 18,
-    amount: c.amount, start: Number(c.start_timestamp), end: Number(c.end_timestamp), rewardPrice: c.reward_decimals === null ? undefined : prices.get(rewardTokenId),
+    id: c.id,
+    campaignId: c.campaign_id,
+    opportunityId: c.opportunity_id,
+    rewardTokenId,
+    rewardDecimals: c.reward_decimals ?? 18,
+    amount: c.amount,
+    start: Number(c.start_timestamp),
+    end: Number(c.end_timestamp),
+    rewardPrice: c.reward_decimals === null ? undefined : prices.get(rewardTokenId),
   };
 }
 
@@ -95,9 +169,19 @@ function toInput(c: MetricsCampaignRow, prices: Map<string, StoredPrice>): Param
 function tokenOf(c: MetricsCampaignRow, prices: Map<string, StoredPrice>): Record<string, unknown> {
   const id = c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token);
   return {
-    id, name: c.reward_name, chainId: c.chain_id, address: c.reward_token, decimals: c.reward_decimals ?? 18, symbol: c.reward_symbol ?? '',
-    icon: c.reward_icon ?? '', verified: c.reward_verified ?? false, isNative: c.reward_is_native ?? false, isTest: c.reward_is_test ?? false,
-    type: c.reward_type ?? 'TOKEN', ...toServedPrice(prices.get(id)), ...(c.reward_display_symbol ? { displaySymbol: c.reward_display_symbol } : {}),
+    id,
+    name: c.reward_name,
+    chainId: c.chain_id,
+    address: c.reward_token,
+    decimals: c.reward_decimals ?? 18,
+    symbol: c.reward_symbol ?? '',
+    icon: c.reward_icon ?? '',
+    verified: c.reward_verified ?? false,
+    isNative: c.reward_is_native ?? false,
+    isTest: c.reward_is_test ?? false,
+    type: c.reward_type ?? 'TOKEN',
+    ...toServedPrice(prices.get(id)),
+    ...(c.reward_display_symbol ? { displaySymbol: c.reward_display_symbol } : {}),
   };
 }
 

@@ -6,14 +6,23 @@ import { createPgPool } from '../internal/pg.js';
 import type { JobDeps } from './control/types.js';
 
 /** Builds the clients jobs share; `close` ends them all. */
-export function createJobDeps(config: Config, logger: Logger, signal: AbortSignal): JobDeps & { close(): Promise<void> } {
+export function createJobDeps(
+  config: Config,
+  logger: Logger,
+  signal: AbortSignal,
+): JobDeps & { close(): Promise<void> } {
   const pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-jobs', max: 10 }, (err) =>
     logger.error({ msg: 'idle postgres client error', err: err.message }),
   );
   const es = createEsClient({ node: config.esUrl, requestTimeoutMs: Math.max(config.esRequestTimeoutMs, 30000) });
   const rpc = createChainClients(config);
   return {
-    config, logger, pg, es, rpc, signal,
+    config,
+    logger,
+    pg,
+    es,
+    rpc,
+    signal,
     async close() {
       await Promise.allSettled([pg.end(), es.close()]);
     },

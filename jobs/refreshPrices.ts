@@ -4,7 +4,12 @@ import { selectPrices } from '../indexer/transform/selectPrices.js';
 import { toPriceRows } from '../indexer/transform/toPriceRows.js';
 import type { PriceMap, PriceSource, PriceToken } from '../indexer/fetch/prices/types.js';
 import { enqueueOutbox } from '../domain/tables/outbox.js';
-import { campaignsUsingTokens, listTokensToPrice, upsertPriceHistory, upsertTokenPrices } from '../indexer/store/prices.js';
+import {
+  campaignsUsingTokens,
+  listTokensToPrice,
+  upsertPriceHistory,
+  upsertTokenPrices,
+} from '../indexer/store/prices.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
 import type { Job, JobDeps } from './control/types.js';
@@ -20,7 +25,10 @@ const NAME = 'prices';
 export function createPriceSources(deps: Pick<JobDeps, 'config' | 'logger' | 'rpc'>): PriceSource[] {
   const sources: PriceSource[] = [createOnchainFeedSource({ clients: deps.rpc, logger: deps.logger })];
   const { apiUrl, apiTimeoutMs } = deps.config.prices;
-  if (apiUrl) sources.push(createHttpPriceSource({ apiUrl, timeoutMs: apiTimeoutMs, chains: deps.config.chains, logger: deps.logger }));
+  if (apiUrl)
+    sources.push(
+      createHttpPriceSource({ apiUrl, timeoutMs: apiTimeoutMs, chains: deps.config.chains, logger: deps.logger }),
+    );
   return sources;
 }
 
@@ -40,12 +48,22 @@ export const refreshPrices: Job = {
     const tokens = await listTokensToPrice(deps.pg);
     const sources = createPriceSources(deps);
     const selected = selectPrices(await fetchAll(deps, sources, tokens));
-    const { prices, history, stale } = toPriceRows({ selected, fetchedAt: new Date(), maxAgeSeconds: deps.config.prices.maxAgeSeconds });
+    const { prices, history, stale } = toPriceRows({
+      selected,
+      fetchedAt: new Date(),
+      maxAgeSeconds: deps.config.prices.maxAgeSeconds,
+    });
     if (deps.signal.aborted) {
       deps.logger.info({ msg: 'aborted before persist; nothing written', priced: prices.length });
       return { ranges: [], counts: { tokens: tokens.length, priced: 0 } };
     }
-    if (stale.length) deps.logger.warn({ msg: 'stale prices stored as stale', count: stale.length, token_ids: stale.slice(0, 20), max_age_s: deps.config.prices.maxAgeSeconds });
+    if (stale.length)
+      deps.logger.warn({
+        msg: 'stale prices stored as stale',
+        count: stale.length,
+        token_ids: stale.slice(0, 20),
+        max_age_s: deps.config.prices.maxAgeSeconds,
+      });
     const { changed, historyRows, campaigns } = await withTransaction(deps.pg, async (tx) => {
       const changed = await upsertTokenPrices(tx, prices);
       const historyRows = await upsertPriceHistory(tx, history);
@@ -53,21 +71,42 @@ export const refreshPrices: Job = {
       await enqueueOutbox(tx, 'campaign', campaigns);
       return { changed, historyRows, campaigns };
     });
-    deps.logger[changed.length ? 'info' : 'debug']({ msg: 'prices persisted', priced: prices.length, changed: changed.length, stale: stale.length, campaigns_enqueued: campaigns.length });
-    const bySource: Record<string, number> = Object.fromEntries(sources.map((s) => [`priced_${s.name.toLowerCase()}`, 0]));
+    deps.logger[changed.length ? 'info' : 'debug']({
+      msg: 'prices persisted',
+      priced: prices.length,
+      changed: changed.length,
+      stale: stale.length,
+      campaigns_enqueued: campaigns.length,
+    });
+    const bySource: Record<string, number> = Object.fromEntries(
+      sources.map((s) => [`priced_${s.name.toLowerCase()}`, 0]),
+    );
     for (const { priceSource } of prices) {
       const key = `priced_${priceSource.toLowerCase()}`;
       bySource[key] = (bySource[key] ?? 0) + 1;
     }
     return {
       ranges: [],
-      counts: { tokens: tokens.length, priced: prices.length, unpriced: tokens.length - prices.length, stale: stale.length, changed: changed.length, history: historyRows, campaigns: campaigns.length, ...bySource },
+      counts: {
+        tokens: tokens.length,
+        priced: prices.length,
+        unpriced: tokens.length - prices.length,
+        stale: stale.length,
+        changed: changed.length,
+        history: historyRows,
+        campaigns: campaigns.length,
+        ...bySource,
+      },
     };
   },
 };
 
 /** Asks each source, in priority order, for the tokens no earlier source priced. */
-async function fetchAll(deps: JobDeps, sources: readonly PriceSource[], tokens: readonly PriceToken[]): Promise<PriceMap[]> {
+async function fetchAll(
+  deps: JobDeps,
+  sources: readonly PriceSource[],
+  tokens: readonly PriceToken[],
+): Promise<PriceMap[]> {
   const results: PriceMap[] = [];
   const progress = createProgress({ logger: deps.logger, total: tokens.length, unit: 'tokens' });
   let remaining = tokens;
@@ -76,7 +115,13 @@ async function fetchAll(deps: JobDeps, sources: readonly PriceSource[], tokens: 
     const started = Date.now();
     const prices = await source.fetchPrices({ tokens: remaining, signal: deps.signal });
     results.push(prices);
-    deps.logger.debug({ msg: 'prices fetched', price_source: source.name, requested: remaining.length, priced: prices.size, duration_ms: Date.now() - started });
+    deps.logger.debug({
+      msg: 'prices fetched',
+      price_source: source.name,
+      requested: remaining.length,
+      priced: prices.size,
+      duration_ms: Date.now() - started,
+    });
     remaining = remaining.filter((t) => !prices.has(t.id));
     progress.advance(prices.size, { price_source: source.name });
   }

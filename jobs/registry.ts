@@ -11,7 +11,18 @@ import { sweepRetention } from './sweepRetention.js';
 import type { Job } from './control/types.js';
 
 /** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
-export const JOBS: readonly Job[] = [syncBlocks, syncCampaigns, syncRoots, syncClaims, syncTokens, refreshPrices, syncBenchmarkRate, computeMetrics, publishSearch, sweepRetention];
+export const JOBS: readonly Job[] = [
+  syncBlocks,
+  syncCampaigns,
+  syncRoots,
+  syncClaims,
+  syncTokens,
+  refreshPrices,
+  syncBenchmarkRate,
+  computeMetrics,
+  publishSearch,
+  sweepRetention,
+];
 
 export function findJob(name: string): Job | undefined {
   return JOBS.find((j) => j.name === name);

@@ -21,7 +21,11 @@ export type RunJobOptions = {
  * a run already in progress when the job was paused finishes normally.
  * @throws the job's error after recording it.
  */
-export async function runJob(job: Job, deps: JobDeps, { force = false, trigger = 'schedule' }: RunJobOptions = {}): Promise<RunJobResult> {
+export async function runJob(
+  job: Job,
+  deps: JobDeps,
+  { force = false, trigger = 'schedule' }: RunJobOptions = {},
+): Promise<RunJobResult> {
   const logger = deps.logger.child({ job: job.name });
   if (!force && (await isJobPaused(deps.pg, job.name))) {
     logger.debug({ msg: 'job skipped: paused' });
@@ -30,7 +34,10 @@ export async function runJob(job: Job, deps: JobDeps, { force = false, trigger =
   const lockClient = await deps.pg.connect();
   let locked = false;
   try {
-    const lock = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [JOB_LOCK_NAMESPACE, job.name]);
+    const lock = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
+      JOB_LOCK_NAMESPACE,
+      job.name,
+    ]);
     locked = lock.rows[0]?.ok === true;
     if (!locked) {
       logger.info({ msg: 'job skipped: another process holds its lock' });
@@ -41,44 +48,76 @@ export async function runJob(job: Job, deps: JobDeps, { force = false, trigger =
       [job.name],
     );
     const started = Date.now();
-    const { rows } = await deps.pg.query<{ id: string }>(`INSERT INTO job_runs (job, status, trigger) VALUES ($1, 'running', $2) RETURNING id`, [job.name, trigger]);
+    const { rows } = await deps.pg.query<{ id: string }>(
+      `INSERT INTO job_runs (job, status, trigger) VALUES ($1, 'running', $2) RETURNING id`,
+      [job.name, trigger],
+    );
     const runId = Number(rows[0]!.id);
     logger.debug({ msg: 'job started', run_id: runId });
     try {
       const result = await job.run({ ...deps, logger });
       const durationMs = Date.now() - started;
-      await deps.pg.query(`UPDATE job_runs SET status = 'success', finished_at = now(), ranges = $2, counts = $3 WHERE id = $1`, [
-        runId, JSON.stringify(result.ranges), JSON.stringify(result.counts),
-      ]);
+      await deps.pg.query(
+        `UPDATE job_runs SET status = 'success', finished_at = now(), ranges = $2, counts = $3 WHERE id = $1`,
+        [runId, JSON.stringify(result.ranges), JSON.stringify(result.counts)],
+      );
       const idle = Object.values(result.counts).every((n) => n === 0);
-      logger[idle ? 'debug' : 'info']({ msg: 'job finished', run_id: runId, duration_ms: durationMs, counts: result.counts });
+      logger[idle ? 'debug' : 'info']({
+        msg: 'job finished',
+        run_id: runId,
+        duration_ms: durationMs,
+        counts: result.counts,
+      });
       return { status: 'success', runId, result, durationMs };
     } catch (error) {
       const described = describeError(error);
       logger.error({ msg: 'job failed', run_id: runId, duration_ms: Date.now() - started, err: described });
       await deps.pg.query(`UPDATE job_runs SET status = 'failed', finished_at = now(), error = $2 WHERE id = $1`, [
-        runId, [described.message, described.cause].filter(Boolean).join(' — caused by: '),
+        runId,
+        [described.message, described.cause].filter(Boolean).join(' — caused by: '),
       ]);
       throw error;
     }
   } finally {
-    if (locked) await lockClient.query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, job.name]).catch(() => {});
+    if (locked)
+      await lockClient
+        .query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, job.name])
+        .catch(() => {});
     lockClient.release();
   }
 }
 
-export type LastRun = { job: string; status: string; startedAt: Date; finishedAt: Date | null; error: string | null; counts: Record<string, number> };
+export type LastRun = {
+  job: string;
+  status: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  error: string | null;
+  counts: Record<string, number>;
+};
 
 /** Latest run of each job, plus the latest successful one's finish time. */
 export async function lastRuns(deps: Pick<JobDeps, 'pg'>): Promise<(LastRun & { lastSuccessAt: Date | null })[]> {
   const { rows } = await deps.pg.query<{
-    job: string; status: string; started_at: Date; finished_at: Date | null; error: string | null; counts: Record<string, number>; last_success_at: Date | null;
+    job: string;
+    status: string;
+    started_at: Date;
+    finished_at: Date | null;
+    error: string | null;
+    counts: Record<string, number>;
+    last_success_at: Date | null;
   }>(
     `SELECT DISTINCT ON (r.job) r.job, r.status, r.started_at, r.finished_at, r.error, r.counts,
        (SELECT max(finished_at) FROM job_runs s WHERE s.job = r.job AND s.status = 'success') AS last_success_at
      FROM job_runs r ORDER BY r.job, r.started_at DESC`,
   );
-  return rows.map((r) => ({ job: r.job, status: r.status, startedAt: r.started_at, finishedAt: r.finished_at, error: r.error, counts: r.counts, lastSuccessAt: r.last_success_at }));
+  return rows.map((r) => ({
+    job: r.job,
+    status: r.status,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    error: r.error,
+    counts: r.counts,
+    lastSuccessAt: r.last_success_at,
+  }));
 }
-
-

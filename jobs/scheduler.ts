@@ -41,7 +41,13 @@ export type StartSchedulerParams = {
  * `stop` stops the ticks, aborts running jobs at their next step boundary and waits for them.
  * Tables read: job_state.
  */
-export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000, failureBackoff = { baseDelayMs: 5_000, maxDelayMs: 300_000 } }: StartSchedulerParams): Scheduler {
+export function startScheduler({
+  config,
+  logger,
+  jobs = JOBS,
+  refreshMs = 10_000,
+  failureBackoff = { baseDelayMs: 5_000, maxDelayMs: 300_000 },
+}: StartSchedulerParams): Scheduler {
   // Environment and defaults are checked up front (a bad JOB_<NAME>_CRON stops startup by name).
   for (const job of jobs) {
     const { cron: expression } = effectiveCron({ envCron: config.schedules[job.name], defaultCron: job.defaultCron });
@@ -80,10 +86,17 @@ export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000
     const states = await loadJobStates(deps.pg);
     for (const job of jobs) {
       if (controller.signal.aborted) return;
-      let { cron: expression, source } = effectiveCron({ stateCron: states.get(job.name)?.cron, envCron: config.schedules[job.name], defaultCron: job.defaultCron });
+      let { cron: expression, source } = effectiveCron({
+        stateCron: states.get(job.name)?.cron,
+        envCron: config.schedules[job.name],
+        defaultCron: job.defaultCron,
+      });
       if (source === 'job_state' && !cron.validate(expression)) {
         logger.error({ msg: 'invalid cron override in job_state ignored', job: job.name, cron: expression });
-        ({ cron: expression, source } = effectiveCron({ envCron: config.schedules[job.name], defaultCron: job.defaultCron }));
+        ({ cron: expression, source } = effectiveCron({
+          envCron: config.schedules[job.name],
+          defaultCron: job.defaultCron,
+        }));
       }
       const current = tasks.get(job.name);
       if (current?.cron === expression) continue;
@@ -95,7 +108,11 @@ export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000
   // One refresh at a time, so two never replace the same task concurrently.
   let queue: Promise<void> = Promise.resolve();
   const refresh = () => (queue = queue.catch(() => {}).then(apply));
-  const logFailure = (error: unknown) => logger.error({ msg: 'reading job_state failed; schedules unchanged until the next refresh', err: describeError(error) });
+  const logFailure = (error: unknown) =>
+    logger.error({
+      msg: 'reading job_state failed; schedules unchanged until the next refresh',
+      err: describeError(error),
+    });
 
   const ready = refresh();
   ready.catch(logFailure);
@@ -120,7 +137,10 @@ export function startScheduler({ config, logger, jobs = JOBS, refreshMs = 10_000
 export function jobSet(names: readonly string[] | undefined): readonly Job[] {
   if (!names) return JOBS;
   const unknown = names.filter((n) => !JOBS.some((j) => j.name === n));
-  if (unknown.length) throw new Error(`SCHEDULER_JOBS names unknown jobs: ${unknown.join(', ')} (jobs: ${JOBS.map((j) => j.name).join(', ')})`);
+  if (unknown.length)
+    throw new Error(
+      `SCHEDULER_JOBS names unknown jobs: ${unknown.join(', ')} (jobs: ${JOBS.map((j) => j.name).join(', ')})`,
+    );
   return JOBS.filter((j) => names.includes(j.name));
 }
 

@@ -13,7 +13,11 @@ export const sweepRetention: Job = {
   ...jobInfo('retention'),
   async run(deps) {
     const sweeps: [name: string, sql: string, values: unknown[]][] = [
-      ['jobRuns', 'DELETE FROM job_runs WHERE started_at < now() - make_interval(days => $1)', [deps.config.retention.jobRunsDays]],
+      [
+        'jobRuns',
+        'DELETE FROM job_runs WHERE started_at < now() - make_interval(days => $1)',
+        [deps.config.retention.jobRunsDays],
+      ],
       ['nonces', "DELETE FROM auth_nonces WHERE expires_at < now() - interval '1 hour'", []],
       ['idpFlows', "DELETE FROM idp_flows WHERE expires_at < now() - interval '1 hour'", []],
       ['revokedTokens', 'DELETE FROM revoked_tokens WHERE expires_at < now()', []],

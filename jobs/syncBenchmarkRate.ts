@@ -14,11 +14,13 @@ export const syncBenchmarkRate: Job = {
     const url = deps.config.ratchet.benchmarkRateUrl;
     if (!url) return { ranges: [], counts: { days: 0 } };
     const rates = await fetchBenchmarkRates(url, deps.config.prices.apiTimeoutMs);
-    await withTransaction(deps.pg, (tx) => tx.query(
-      `INSERT INTO benchmark_rates (day, rate, source) SELECT d, r, $3 FROM unnest($1::date[], $2::float8[]) AS t(d, r)
+    await withTransaction(deps.pg, (tx) =>
+      tx.query(
+        `INSERT INTO benchmark_rates (day, rate, source) SELECT d, r, $3 FROM unnest($1::date[], $2::float8[]) AS t(d, r)
        ON CONFLICT (day) DO UPDATE SET rate = EXCLUDED.rate, source = EXCLUDED.source, fetched_at = now()`,
-      [rates.map((r) => r.day), rates.map((r) => r.rate), url],
-    ));
+        [rates.map((r) => r.day), rates.map((r) => r.rate), url],
+      ),
+    );
     return { ranges: [], counts: { days: rates.length } };
   },
 };

@@ -47,8 +47,19 @@ export const syncBlocks: Job = {
             cursor = ancestor < chain.startBlock ? null : ancestor;
           }
         }
-        const planned = planRanges({ cursor, startBlock: chain.startBlock, head, confirmations: chain.confirmations, maxRange: deps.config.indexer.maxBlockBatch, maxRanges: 20 });
-        const progress = createProgress({ logger: deps.logger, total: planned.reduce((n, r) => n + r.to - r.from + 1, 0), unit: 'blocks' });
+        const planned = planRanges({
+          cursor,
+          startBlock: chain.startBlock,
+          head,
+          confirmations: chain.confirmations,
+          maxRange: deps.config.indexer.maxBlockBatch,
+          maxRanges: 20,
+        });
+        const progress = createProgress({
+          logger: deps.logger,
+          total: planned.reduce((n, r) => n + r.to - r.from + 1, 0),
+          unit: 'blocks',
+        });
         try {
           for (const range of planned) {
             if (deps.signal.aborted) break;
@@ -66,7 +77,11 @@ export const syncBlocks: Job = {
           break;
         } catch (error) {
           if (!(error instanceof ReorgDetectedError)) throw error;
-          deps.logger.warn({ msg: 'new headers do not extend the stored chain; resolving', chain_id: chain.id, reason: error.message });
+          deps.logger.warn({
+            msg: 'new headers do not extend the stored chain; resolving',
+            chain_id: chain.id,
+            reason: error.message,
+          });
         }
       }
     }
@@ -77,7 +92,13 @@ export const syncBlocks: Job = {
 async function fetchHeaders({ chain, client }: ChainClient, from: number, to: number): Promise<BlockRow[]> {
   const numbers = Array.from({ length: to - from + 1 }, (_, i) => BigInt(from + i));
   const headers = await Promise.all(numbers.map((blockNumber) => client.getBlock({ blockNumber })));
-  return headers.map((b) => ({ chainId: chain.id, number: Number(b.number), hash: b.hash!, parentHash: b.parentHash, timestamp: Number(b.timestamp) }));
+  return headers.map((b) => ({
+    chainId: chain.id,
+    number: Number(b.number),
+    hash: b.hash!,
+    parentHash: b.parentHash,
+    timestamp: Number(b.timestamp),
+  }));
 }
 
 /**
@@ -88,15 +109,24 @@ async function fetchHeaders({ chain, client }: ChainClient, from: number, to: nu
 async function findCommonAncestor(pg: PgPool, chainClient: ChainClient, from: number): Promise<number> {
   const { chain, client } = chainClient;
   if (from >= chain.startBlock) {
-    const [stored, remote] = await Promise.all([getBlockHash(pg, chain.id, from), client.getBlock({ blockNumber: BigInt(from) })]);
+    const [stored, remote] = await Promise.all([
+      getBlockHash(pg, chain.id, from),
+      client.getBlock({ blockNumber: BigInt(from) }),
+    ]);
     if (stored !== null && stored === remote.hash) return from;
   }
   for (let top = from; top >= chain.startBlock; top -= ANCESTOR_STEP) {
-    if (from - top > MAX_REORG_DEPTH) throw new Error(`chain ${chain.id}: reorganization deeper than ${MAX_REORG_DEPTH} blocks below ${from}`);
+    if (from - top > MAX_REORG_DEPTH)
+      throw new Error(`chain ${chain.id}: reorganization deeper than ${MAX_REORG_DEPTH} blocks below ${from}`);
     const bottom = Math.max(chain.startBlock, top - ANCESTOR_STEP + 1);
-    const { rows } = await pg.query<{ number: string; hash: string }>('SELECT number, hash FROM blocks WHERE chain_id = $1 AND number BETWEEN $2 AND $3', [chain.id, bottom, top]);
+    const { rows } = await pg.query<{ number: string; hash: string }>(
+      'SELECT number, hash FROM blocks WHERE chain_id = $1 AND number BETWEEN $2 AND $3',
+      [chain.id, bottom, top],
+    );
     const stored = new Map(rows.map((r) => [Number(r.number), r.hash]));
-    const remote = await Promise.all(Array.from({ length: top - bottom + 1 }, (_, i) => client.getBlock({ blockNumber: BigInt(top - i) })));
+    const remote = await Promise.all(
+      Array.from({ length: top - bottom + 1 }, (_, i) => client.getBlock({ blockNumber: BigInt(top - i) })),
+    );
     for (const block of remote) if (stored.get(Number(block.number)) === block.hash) return Number(block.number);
   }
   return chain.startBlock - 1;
@@ -107,7 +137,13 @@ async function rollback(deps: JobDeps, chainId: number, ancestor: number, cursor
     await lockChainForWrite(tx, chainId);
     return rollbackChain(tx, chainId, ancestor);
   });
-  deps.logger.warn({ msg: 'reorg rolled back', chain_id: chainId, ancestor, depth: cursor - ancestor, deleted: result.deleted });
+  deps.logger.warn({
+    msg: 'reorg rolled back',
+    chain_id: chainId,
+    ancestor,
+    depth: cursor - ancestor,
+    deleted: result.deleted,
+  });
 }
 
 /** Pure check that `rows` extend the stored block `previousHash` and each other. */
@@ -115,7 +151,9 @@ export function assertContiguous(chainId: number, previousHash: string | null, r
   let expected = previousHash;
   for (const row of rows) {
     if (expected !== null && row.parentHash !== expected) {
-      throw new ReorgDetectedError(`chain ${chainId}: block ${row.number} has parent ${row.parentHash}, stored ${expected}`);
+      throw new ReorgDetectedError(
+        `chain ${chainId}: block ${row.number} has parent ${row.parentHash}, stored ${expected}`,
+      );
     }
     expected = row.hash;
   }

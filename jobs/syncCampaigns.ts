@@ -7,7 +7,13 @@ import type { BlockRange } from '../indexer/fetch/planRanges.js';
 import { projectOutbox } from '../indexer/project/projectOutbox.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
-import { currentOpportunityIds, upsertCampaigns, upsertOpportunities, upsertOverrides, upsertReallocations } from '../indexer/store/campaigns.js';
+import {
+  currentOpportunityIds,
+  upsertCampaigns,
+  upsertOpportunities,
+  upsertOverrides,
+  upsertReallocations,
+} from '../indexer/store/campaigns.js';
 import { assertCanonical, canonicalHead, lockChainForWrite, ReorgDetectedError } from '../indexer/store/chainGuard.js';
 import { upsertChains } from '../domain/tables/chains.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
@@ -15,7 +21,12 @@ import { enqueueOutbox } from '../domain/tables/outbox.js';
 import { upsertTokens } from '../indexer/store/tokens.js';
 import { missingTokens } from '../domain/tables/tokens.js';
 import type { TokenRow } from '../domain/readTokenMetadata.js';
-import { toCampaignRows, toOpportunityRows, toOverrideRows, toReallocationRows } from '../indexer/transform/campaigns.js';
+import {
+  toCampaignRows,
+  toOpportunityRows,
+  toOverrideRows,
+  toReallocationRows,
+} from '../indexer/transform/campaigns.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
 import type { Job, JobDeps, JobRange } from './control/types.js';
@@ -71,16 +82,29 @@ export const syncCampaigns: Job = {
           counts.reallocations += batch.reallocations.length;
           addRange(ranges, chain.id, range);
           const written = batch.campaigns.length + batch.overrides.length + batch.reallocations.length;
-          deps.logger[written ? 'info' : 'debug']({ msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to,
-            campaigns: batch.campaigns.length, overrides: batch.overrides.length, reallocations: batch.reallocations.length,
-            fetch_ms: Math.round(fetched.ms), transform_ms: Math.round(t1 - t0), persist_ms: Math.round(performance.now() - t1) });
+          deps.logger[written ? 'info' : 'debug']({
+            msg: 'batch persisted',
+            chain_id: chain.id,
+            from_block: range.from,
+            to_block: range.to,
+            campaigns: batch.campaigns.length,
+            overrides: batch.overrides.length,
+            reallocations: batch.reallocations.length,
+            fetch_ms: Math.round(fetched.ms),
+            transform_ms: Math.round(t1 - t0),
+            persist_ms: Math.round(performance.now() - t1),
+          });
           progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
         }
       } catch (error) {
         if (!(error instanceof ReorgDetectedError)) throw error;
         // The blocks job rolls the chain back; this chain resumes from its cursor on the next run.
         counts.reorgRetries += 1;
-        deps.logger.warn({ msg: 'batch refused: chain reorganized under it', chain_id: chain.id, reason: error.message });
+        deps.logger.warn({
+          msg: 'batch refused: chain reorganized under it',
+          chain_id: chain.id,
+          reason: error.message,
+        });
       } finally {
         // A prefetch still in flight (after a failure, a reorg or an abort) is not needed; its own failure is not reported.
         next?.catch(() => undefined);
@@ -104,11 +128,28 @@ function addRange(ranges: JobRange[], chainId: number, range: BlockRange): void 
 }
 
 /** The logs of the next range the span allows from `from`, decoded, with the timestamps of their blocks. */
-async function fetchBatch(deps: JobDeps, { chain, client }: ChainClient, { from, limit, span }: { from: number; limit: number; span: LogSpan }) {
+async function fetchBatch(
+  deps: JobDeps,
+  { chain, client }: ChainClient,
+  { from, limit, span }: { from: number; limit: number; span: LogSpan },
+) {
   const t0 = performance.now();
-  const { range, logs } = await fetchNextLogs({ client, address: chain.distributionCreator, events: CAMPAIGN_EVENTS, from, limit, span, retries: deps.config.indexer.rpcRetries, signal: deps.signal });
+  const { range, logs } = await fetchNextLogs({
+    client,
+    address: chain.distributionCreator,
+    events: CAMPAIGN_EVENTS,
+    from,
+    limit,
+    span,
+    retries: deps.config.indexer.rpcRetries,
+    signal: deps.signal,
+  });
   const events = decodeCampaignLogs(chain.id, logs);
-  const timestamps = await loadBlockTimestamps(deps.pg, chain.id, allCampaignEvents(events).map((e) => e.blockNumber));
+  const timestamps = await loadBlockTimestamps(
+    deps.pg,
+    chain.id,
+    allCampaignEvents(events).map((e) => e.blockNumber),
+  );
   return { range, events, timestamps, ms: performance.now() - t0 };
 }
 
@@ -120,11 +161,29 @@ function transformBatch(chainId: number, { events, timestamps }: Fetched) {
   const configs = [...campaigns, ...overrides];
   const blockHashes = new Map(allCampaignEvents(events).map((e) => [e.blockNumber, e.blockHash as string]));
   // Targets on this chain are tokens too (names of opportunities); identifiers that are not addresses are skipped.
-  const tokenAddresses = [...campaigns.map((c) => c.rewardToken), ...configs.filter((c) => c.computeChainId === chainId && /^0x[0-9a-f]{40}$/.test(c.mainParameter)).map((c) => c.mainParameter)];
-  return { campaigns, overrides, reallocations, opportunities: toOpportunityRows(configs), blockHashes, tokenAddresses };
+  const tokenAddresses = [
+    ...campaigns.map((c) => c.rewardToken),
+    ...configs
+      .filter((c) => c.computeChainId === chainId && /^0x[0-9a-f]{40}$/.test(c.mainParameter))
+      .map((c) => c.mainParameter),
+  ];
+  return {
+    campaigns,
+    overrides,
+    reallocations,
+    opportunities: toOpportunityRows(configs),
+    blockHashes,
+    tokenAddresses,
+  };
 }
 
-async function persistBatch(deps: JobDeps, chainId: number, range: BlockRange, batch: Batch, tokens: TokenRow[]): Promise<void> {
+async function persistBatch(
+  deps: JobDeps,
+  chainId: number,
+  range: BlockRange,
+  batch: Batch,
+  tokens: TokenRow[],
+): Promise<void> {
   await withTransaction(deps.pg, async (tx) => {
     await lockChainForWrite(tx, chainId);
     await assertCanonical(tx, chainId, range.to, batch.blockHashes);
@@ -138,7 +197,9 @@ async function persistBatch(deps: JobDeps, chainId: number, range: BlockRange, b
     // A parent's document lists its children: new or moved sub-campaigns refresh their parents too.
     const parents = batch.campaigns.map((c) => c.parentCampaignId).filter((id): id is string => id !== null);
     await enqueueOutbox(tx, 'campaign', [...new Set([...batch.campaigns.map((c) => c.id), ...changed, ...parents])]);
-    await enqueueOutbox(tx, 'opportunity', [...new Set([...batch.opportunities.map((o) => o.id), ...previousOpportunities])]);
+    await enqueueOutbox(tx, 'opportunity', [
+      ...new Set([...batch.opportunities.map((o) => o.id), ...previousOpportunities]),
+    ]);
     await setCursor(tx, NAME, chainId, range.to);
   });
 }

@@ -1,5 +1,10 @@
 import { claimedEvent } from '../domain/abis/distributor.js';
-import { blockHashesOf, decodeClaimedLog, type ClaimedEvent, type ClaimedLog } from '../indexer/decode/distributorEvents.js';
+import {
+  blockHashesOf,
+  decodeClaimedLog,
+  type ClaimedEvent,
+  type ClaimedLog,
+} from '../indexer/decode/distributorEvents.js';
 import { getLogsAdaptive } from '../indexer/fetch/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/fetch/planRanges.js';
 import type { ChainClient } from '../internal/rpc.js';
@@ -45,8 +50,19 @@ async function indexClaims(deps: JobDeps, chainClient: ChainClient): Promise<{ r
   const head = await canonicalHead(deps.pg, chain.id);
   if (head === null) return { ranges: [], claims: 0 };
   const cursor = await getCursor(deps.pg, NAME, chain.id);
-  const planned = planRanges({ cursor, startBlock: chain.startBlock, head, confirmations: 0, maxRange: deps.config.indexer.maxLogRange, maxRanges: 1000 });
-  const progress = createProgress({ logger: deps.logger, total: planned.reduce((n, r) => n + r.to - r.from + 1, 0), unit: 'blocks' });
+  const planned = planRanges({
+    cursor,
+    startBlock: chain.startBlock,
+    head,
+    confirmations: 0,
+    maxRange: deps.config.indexer.maxLogRange,
+    maxRanges: 1000,
+  });
+  const progress = createProgress({
+    logger: deps.logger,
+    total: planned.reduce((n, r) => n + r.to - r.from + 1, 0),
+    unit: 'blocks',
+  });
   const ranges: JobRange[] = [];
   let claims = 0;
   for (const range of planned) {
@@ -55,12 +71,28 @@ async function indexClaims(deps: JobDeps, chainClient: ChainClient): Promise<{ r
     await withTransaction(deps.pg, async (tx) => {
       await lockChainForWrite(tx, chain.id);
       await assertCanonical(tx, chain.id, range.to, blockHashesOf(events));
-      await upsertClaims(tx, toClaimRows(events, await loadBlockTimestamps(tx, chain.id, events.map((e) => e.blockNumber))));
+      await upsertClaims(
+        tx,
+        toClaimRows(
+          events,
+          await loadBlockTimestamps(
+            tx,
+            chain.id,
+            events.map((e) => e.blockNumber),
+          ),
+        ),
+      );
       await setCursor(tx, NAME, chain.id, range.to);
     });
     claims += events.length;
     ranges.push({ chainId: chain.id, ...range });
-    deps.logger[events.length ? 'info' : 'debug']({ msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to, claims: events.length });
+    deps.logger[events.length ? 'info' : 'debug']({
+      msg: 'batch persisted',
+      chain_id: chain.id,
+      from_block: range.from,
+      to_block: range.to,
+      claims: events.length,
+    });
     progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
   }
   // Only a run that reached the stored head vouches for the claims being current.

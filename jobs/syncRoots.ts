@@ -1,10 +1,19 @@
 import { rootLifecycleEvents } from '../domain/abis/distributor.js';
 import { compareLogPosition } from '../domain/logPosition.js';
-import { blockHashesOf, decodeRootLifecycleLog, type RootLifecycleEvent, type RootLifecycleLog } from '../indexer/decode/distributorEvents.js';
+import {
+  blockHashesOf,
+  decodeRootLifecycleLog,
+  type RootLifecycleEvent,
+  type RootLifecycleLog,
+} from '../indexer/decode/distributorEvents.js';
 import { getLogsAdaptive } from '../indexer/fetch/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/fetch/planRanges.js';
 import { readRejectedDisputeEnds } from '../indexer/fetch/readRejectedDisputeEnds.js';
-import { createRewardTreeSource, RewardTreeFetchError, type RewardTreeSource } from '../indexer/fetch/createRewardTreeSource.js';
+import {
+  createRewardTreeSource,
+  RewardTreeFetchError,
+  type RewardTreeSource,
+} from '../indexer/fetch/createRewardTreeSource.js';
 import { RewardTreeFormatError, type RewardTreeFile } from '../indexer/decode/parseRewardTree.js';
 import { verifyRewardTree } from '../indexer/transform/verifyRewardTree.js';
 import type { ChainClient } from '../internal/rpc.js';
@@ -24,7 +33,14 @@ const NAME = 'roots';
 /** Bound on tree fetches per chain and run; the rest wait for the next run (least recently checked first). */
 const MAX_TREE_CHECKS_PER_RUN = 10;
 
-type Counts = { roots: number; distributor_events: number; trees_verified: number; trees_mismatch: number; trees_unavailable: number; rewards: number };
+type Counts = {
+  roots: number;
+  distributor_events: number;
+  trees_verified: number;
+  trees_mismatch: number;
+  trees_unavailable: number;
+  rewards: number;
+};
 
 /**
  * Reward roots and their trees. Steps per chain: plan (up to the canonical header head stored by
@@ -44,7 +60,14 @@ export const syncRoots: Job = {
     await upsertChains(deps.pg, deps.config.chains);
     const source = deps.config.rewardTrees.source ? createRewardTreeSource(deps.config.rewardTrees.source) : null;
     const ranges: JobRange[] = [];
-    const counts: Counts = { roots: 0, distributor_events: 0, trees_verified: 0, trees_mismatch: 0, trees_unavailable: 0, rewards: 0 };
+    const counts: Counts = {
+      roots: 0,
+      distributor_events: 0,
+      trees_verified: 0,
+      trees_mismatch: 0,
+      trees_unavailable: 0,
+      rewards: 0,
+    };
     for (const chainClient of deps.rpc.values()) {
       if (deps.signal.aborted) break;
       ranges.push(...(await indexRoots(deps, chainClient, counts)));
@@ -60,8 +83,19 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
   const head = await canonicalHead(deps.pg, chain.id);
   if (head === null) return [];
   const cursor = await getCursor(deps.pg, NAME, chain.id);
-  const planned = planRanges({ cursor, startBlock: chain.startBlock, head, confirmations: 0, maxRange: deps.config.indexer.maxLogRange, maxRanges: 1000 });
-  const progress = createProgress({ logger: deps.logger, total: planned.reduce((n, r) => n + r.to - r.from + 1, 0), unit: 'blocks' });
+  const planned = planRanges({
+    cursor,
+    startBlock: chain.startBlock,
+    head,
+    confirmations: 0,
+    maxRange: deps.config.indexer.maxLogRange,
+    maxRanges: 1000,
+  });
+  const progress = createProgress({
+    logger: deps.logger,
+    total: planned.reduce((n, r) => n + r.to - r.from + 1, 0),
+    unit: 'blocks',
+  });
   const done: JobRange[] = [];
   for (const range of planned) {
     if (deps.signal.aborted) break;
@@ -70,11 +104,23 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
     const written = await withTransaction(deps.pg, async (tx) => {
       await lockChainForWrite(tx, chain.id);
       await assertCanonical(tx, chain.id, range.to, blockHashesOf(events));
-      const rows = toRootRows(events, await loadBlockTimestamps(tx, chain.id, events.map((e) => e.blockNumber)), rejectedEnds);
+      const rows = toRootRows(
+        events,
+        await loadBlockTimestamps(
+          tx,
+          chain.id,
+          events.map((e) => e.blockNumber),
+        ),
+        rejectedEnds,
+      );
       await upsertRoots(tx, rows.roots);
       await upsertDistributorEvents(tx, rows.events);
       await refreshRootState(tx, chain.id);
-      await ensureRewardTrees(tx, chain.id, rows.roots.map((r) => r.root));
+      await ensureRewardTrees(
+        tx,
+        chain.id,
+        rows.roots.map((r) => r.root),
+      );
       await setCursor(tx, NAME, chain.id, range.to);
       return rows;
     });
@@ -82,7 +128,12 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
     counts.distributor_events += written.events.length;
     done.push({ chainId: chain.id, ...range });
     deps.logger[events.length ? 'info' : 'debug']({
-      msg: 'batch persisted', chain_id: chain.id, from_block: range.from, to_block: range.to, roots: written.roots.length, distributor_events: written.events.length,
+      msg: 'batch persisted',
+      chain_id: chain.id,
+      from_block: range.from,
+      to_block: range.to,
+      roots: written.roots.length,
+      distributor_events: written.events.length,
     });
     progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
   }
@@ -90,17 +141,29 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
 }
 
 /** The four root-lifecycle events of a range, decoded, in chain order. */
-async function fetchRootLifecycleEvents({ chain, client }: ChainClient, range: BlockRange): Promise<RootLifecycleEvent[]> {
+async function fetchRootLifecycleEvents(
+  { chain, client }: ChainClient,
+  range: BlockRange,
+): Promise<RootLifecycleEvent[]> {
   const logs = await getLogsAdaptive({ client, address: chain.distributor, events: rootLifecycleEvents, range });
   return logs.map((log) => decodeRootLifecycleLog(chain.id, log as RootLifecycleLog)).sort(compareLogPosition);
 }
 
 /** The tree-verification half for one chain: a bounded number of fetch → verify → persist rounds. */
-async function checkTrees(deps: JobDeps, chainId: number, source: RewardTreeSource | null, counts: Counts): Promise<void> {
+async function checkTrees(
+  deps: JobDeps,
+  chainId: number,
+  source: RewardTreeSource | null,
+  counts: Counts,
+): Promise<void> {
   const todo = await listTreesToCheck(deps.pg, chainId, MAX_TREE_CHECKS_PER_RUN);
   if (!todo.length) return;
   if (!source) {
-    deps.logger.warn({ msg: 'reward trees waiting but no reward tree source is configured (REWARD_TREE_SOURCE)', chain_id: chainId, waiting: todo.length });
+    deps.logger.warn({
+      msg: 'reward trees waiting but no reward tree source is configured (REWARD_TREE_SOURCE)',
+      chain_id: chainId,
+      waiting: todo.length,
+    });
     return;
   }
   for (const pending of todo) {
@@ -113,7 +176,12 @@ async function checkTrees(deps: JobDeps, chainId: number, source: RewardTreeSour
 
 type TreeOutcome = 'aborted' | 'verified' | 'mismatch' | 'unavailable';
 
-async function checkTree(deps: JobDeps, source: RewardTreeSource, { chainId, root, attempts }: RewardTreeRecord, counts: Counts): Promise<TreeOutcome> {
+async function checkTree(
+  deps: JobDeps,
+  source: RewardTreeSource,
+  { chainId, root, attempts }: RewardTreeRecord,
+  counts: Counts,
+): Promise<TreeOutcome> {
   const log = { chain_id: chainId, root, attempt: attempts + 1, source: source.location };
   let tree: RewardTreeFile | null;
   try {
@@ -122,23 +190,56 @@ async function checkTree(deps: JobDeps, source: RewardTreeSource, { chainId, roo
     if (deps.signal.aborted) return 'aborted';
     if (!(error instanceof RewardTreeFetchError || error instanceof RewardTreeFormatError)) throw error;
     // A malformed document is published content, not a transient fault: alert, but retry later too.
-    deps.logger[error instanceof RewardTreeFormatError ? 'error' : 'warn']({ msg: 'reward tree unavailable', ...log, err: error.message });
-    await markTree(deps.pg, { chainId, root, status: 'unavailable', computedRoot: null, leaves: null, error: error.message });
+    deps.logger[error instanceof RewardTreeFormatError ? 'error' : 'warn']({
+      msg: 'reward tree unavailable',
+      ...log,
+      err: error.message,
+    });
+    await markTree(deps.pg, {
+      chainId,
+      root,
+      status: 'unavailable',
+      computedRoot: null,
+      leaves: null,
+      error: error.message,
+    });
     return 'unavailable';
   }
   if (!tree) {
     deps.logger.info({ msg: 'reward tree not published yet', ...log });
-    await markTree(deps.pg, { chainId, root, status: 'unavailable', computedRoot: null, leaves: null, error: 'not published' });
+    await markTree(deps.pg, {
+      chainId,
+      root,
+      status: 'unavailable',
+      computedRoot: null,
+      leaves: null,
+      error: 'not published',
+    });
     return 'unavailable';
   }
   const verdict = verifyRewardTree(tree, root);
   if (!verdict.ok) {
     const error = verdict.errors.join('; ');
-    deps.logger.error({ msg: 'reward tree mismatch', ...log, computed_root: verdict.computedRoot, failed_checks: verdict.failed, err: error });
-    await markTree(deps.pg, { chainId, root, status: 'mismatch', computedRoot: verdict.computedRoot, leaves: verdict.leaves, error });
+    deps.logger.error({
+      msg: 'reward tree mismatch',
+      ...log,
+      computed_root: verdict.computedRoot,
+      failed_checks: verdict.failed,
+      err: error,
+    });
+    await markTree(deps.pg, {
+      chainId,
+      root,
+      status: 'mismatch',
+      computedRoot: verdict.computedRoot,
+      leaves: verdict.leaves,
+      error,
+    });
     return 'mismatch';
   }
-  const rewards = await withTransaction(deps.pg, (tx) => storeVerifiedTree(tx, { chainId, root, tree, computedRoot: verdict.computedRoot!, leaves: verdict.leaves }));
+  const rewards = await withTransaction(deps.pg, (tx) =>
+    storeVerifiedTree(tx, { chainId, root, tree, computedRoot: verdict.computedRoot!, leaves: verdict.leaves }),
+  );
   counts.rewards += rewards;
   deps.logger.info({ msg: 'reward tree verified', ...log, leaves: verdict.leaves, rewards });
   return 'verified';

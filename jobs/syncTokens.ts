@@ -1,6 +1,13 @@
 import { readTokenMetadata } from '../domain/readTokenMetadata.js';
 import { enqueueOutbox } from '../domain/tables/outbox.js';
-import { applyTokenFlags, documentsUsingTokens, listTokenAddresses, NATIVE_TOKEN_ADDRESS, updateTokenMetadata, upsertTokens } from '../indexer/store/tokens.js';
+import {
+  applyTokenFlags,
+  documentsUsingTokens,
+  listTokenAddresses,
+  NATIVE_TOKEN_ADDRESS,
+  updateTokenMetadata,
+  upsertTokens,
+} from '../indexer/store/tokens.js';
 import { withTransaction } from '../internal/pg.js';
 import type { Job } from './control/types.js';
 import { jobInfo } from './control/catalog.js';
@@ -26,10 +33,16 @@ export const syncTokens: Job = {
       const metadata = rows.filter((r) => stored.has(r.address));
       const configured = rows.filter((r) => configuredAddresses.has(r.address));
       await withTransaction(deps.pg, async (tx) => {
-        await upsertTokens(tx, [...configured, { chainId: chain.id, address: NATIVE_TOKEN_ADDRESS, ...chain.nativeToken }]);
+        await upsertTokens(tx, [
+          ...configured,
+          { chainId: chain.id, address: NATIVE_TOKEN_ADDRESS, ...chain.nativeToken },
+        ]);
         const touched = new Set([
           ...(await updateTokenMetadata(tx, metadata)),
-          ...(await applyTokenFlags(tx, chain.id, [{ address: NATIVE_TOKEN_ADDRESS, isNative: true, verified: true }, ...chain.tokens])),
+          ...(await applyTokenFlags(tx, chain.id, [
+            { address: NATIVE_TOKEN_ADDRESS, isNative: true, verified: true },
+            ...chain.tokens,
+          ])),
         ]);
         const documents = await documentsUsingTokens(tx, chain.id, [...touched]);
         await enqueueOutbox(tx, 'campaign', documents.campaigns);

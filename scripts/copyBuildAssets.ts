@@ -31,7 +31,9 @@ function assetsUnder(dir: string): string[] {
  */
 export function copyBuildAssets(root: string, outDir = join(root, 'dist')): string[] {
   const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { include?: string[] };
-  const files = sourceRoots(tsconfig).filter((r) => !SKIP_DIRS.has(r)).flatMap((r) => assetsUnder(join(root, r)));
+  const files = sourceRoots(tsconfig)
+    .filter((r) => !SKIP_DIRS.has(r))
+    .flatMap((r) => assetsUnder(join(root, r)));
   for (const file of files) {
     const target = join(outDir, relative(root, file));
     mkdirSync(dirname(target), { recursive: true });

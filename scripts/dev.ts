@@ -54,7 +54,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ msg: 'stopping', signal });
-    for (const stop of stops.reverse()) await stop().catch((e) => logger.error({ msg: 'stop failed', err: describeError(e) }));
+    for (const stop of stops.reverse())
+      await stop().catch((e) => logger.error({ msg: 'stop failed', err: describeError(e) }));
     await Promise.allSettled(started.map((d) => d.stop()));
     process.exit(0);
   };
@@ -91,16 +92,34 @@ async function main(): Promise<void> {
     if (code !== '0x') continue;
     const stack = await deployStack({ rpcUrl: chain.rpcUrl, chainId: chain.id });
     if (stack.distributionCreator.toLowerCase() !== chain.distributionCreator.toLowerCase()) {
-      throw new Error(`chain ${chain.id}: DistributionCreator deployed at ${stack.distributionCreator}, config expects ${chain.distributionCreator}`);
+      throw new Error(
+        `chain ${chain.id}: DistributionCreator deployed at ${stack.distributionCreator}, config expects ${chain.distributionCreator}`,
+      );
     }
-    const seeded = await seedDemoCampaigns({ rpcUrl: chain.rpcUrl, chainId: chain.id, stack, treeDir: config.rewardTrees.source ?? `${DATA}/reward-trees` });
+    const seeded = await seedDemoCampaigns({
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.id,
+      stack,
+      treeDir: config.rewardTrees.source ?? `${DATA}/reward-trees`,
+    });
     await jsonRpc(chain.rpcUrl, 'evm_setIntervalMining', [5000]);
-    logger.info({ msg: 'contracts deployed and demo data seeded', chain_id: chain.id, campaigns: seeded.campaigns, markets: seeded.markets.length, roots: seeded.roots.length, claims: seeded.claims });
+    logger.info({
+      msg: 'contracts deployed and demo data seeded',
+      chain_id: chain.id,
+      campaigns: seeded.campaigns,
+      markets: seeded.markets.length,
+      roots: seeded.roots.length,
+      claims: seeded.claims,
+    });
   }
   // Prices of the demo markets and targets (chain key `chain-<id>` as configured by default).
   for (const chain of config.chains) {
-    DEMO_MARKETS.forEach((m, i) => priceApi.prices.set(`chain-${chain.id}:${demoMarketAddress(i).toLowerCase()}`, m.priceUsd));
-    DEVNET_ADDRESSES.targetTokens.forEach((t, i) => priceApi.prices.set(`chain-${chain.id}:${t.toLowerCase()}`, [4, 12][i]!));
+    DEMO_MARKETS.forEach((m, i) =>
+      priceApi.prices.set(`chain-${chain.id}:${demoMarketAddress(i).toLowerCase()}`, m.priceUsd),
+    );
+    DEVNET_ADDRESSES.targetTokens.forEach((t, i) =>
+      priceApi.prices.set(`chain-${chain.id}:${t.toLowerCase()}`, [4, 12][i]!),
+    );
   }
   stops.push(() => priceApi.close());
 
@@ -109,7 +128,8 @@ async function main(): Promise<void> {
   await seedCreators(deps.pg);
   if (started.length) {
     // A few days of history for the demo: snapshots as of every 6 hours of the last 3 days.
-    for (let t = Date.now() - 3 * 24 * 3600_000; t < Date.now() - 3600_000; t += 6 * 3600_000) await runMetrics(deps, { at: new Date(t), snapshotOnly: true });
+    for (let t = Date.now() - 3 * 24 * 3600_000; t < Date.now() - 3600_000; t += 6 * 3600_000)
+      await runMetrics(deps, { at: new Date(t), snapshotOnly: true });
     logger.info({ msg: 'demo history snapshots written', days: 3 });
   }
   await deps.close();
@@ -118,10 +138,25 @@ async function main(): Promise<void> {
   stops.push(() => scheduler.stop());
   const api = await startApiServer({ config, logger });
   stops.push(() => api.close());
-  logger.info({ msg: 'ready', api: api.url, explorer: `${api.url}/`, operations: `${api.url}/ops`, try: `${api.url}/v4/campaigns`, health: `${api.url}/v4/health`, back_office_token_file: `${DATA}/dev-back-office-token` });
+  logger.info({
+    msg: 'ready',
+    api: api.url,
+    explorer: `${api.url}/`,
+    operations: `${api.url}/ops`,
+    try: `${api.url}/v4/campaigns`,
+    health: `${api.url}/v4/health`,
+    back_office_token_file: `${DATA}/dev-back-office-token`,
+  });
 }
 
 main().catch((error) => {
-  console.error(JSON.stringify({ level: 'fatal', msg: 'quick start failed', err: describeError(error), stack: (error as Error).stack }));
+  console.error(
+    JSON.stringify({
+      level: 'fatal',
+      msg: 'quick start failed',
+      err: describeError(error),
+      stack: (error as Error).stack,
+    }),
+  );
   process.exit(1);
 });

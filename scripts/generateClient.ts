@@ -32,14 +32,32 @@ export async function clientFilesOf(document: OpenApiDocument): Promise<Record<s
 
 /** The document GET /v4/openapi.json serves, built in process (lazy clients: nothing is connected). */
 export async function servedDocument(): Promise<OpenApiDocument> {
-  const [{ loadConfig }, { createLogger }, { createPgPool }, { createEsClient }, { createChainClients }, { createApp }] = await Promise.all([
-    import('../internal/config.js'), import('../internal/logger.js'), import('../internal/pg.js'), import('../internal/es.js'), import('../internal/rpc.js'), import('../api/app.js'),
+  const [
+    { loadConfig },
+    { createLogger },
+    { createPgPool },
+    { createEsClient },
+    { createChainClients },
+    { createApp },
+  ] = await Promise.all([
+    import('../internal/config.js'),
+    import('../internal/logger.js'),
+    import('../internal/pg.js'),
+    import('../internal/es.js'),
+    import('../internal/rpc.js'),
+    import('../api/app.js'),
   ]);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
   const pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'client-generate', readOnly: true });
   const es = createEsClient({ node: config.esUrl, requestTimeoutMs: 1000 });
   try {
-    const app = createApp({ config, logger: createLogger({ level: 'silent', name: 'client-generate' }), pg, es, rpc: createChainClients(config) });
+    const app = createApp({
+      config,
+      logger: createLogger({ level: 'silent', name: 'client-generate' }),
+      pg,
+      es,
+      rpc: createChainClients(config),
+    });
     const { default: supertest } = await import('supertest');
     const res = await supertest(app.callback()).get('/v4/openapi.json');
     if (res.status !== 200) throw new Error(`GET /v4/openapi.json answered ${res.status}`);

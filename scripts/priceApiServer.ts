@@ -14,13 +14,29 @@ export type PriceApiServer = {
  * (`GET /prices/current/<chainKey:address,…>` → `{ coins: { key: { price, symbol, decimals, timestamp, confidence } } }`),
  * used as the external price API of the quick start's devnets (target and LP tokens have no feed).
  */
-export async function startPriceApiServer({ port = 0, prices = new Map<string, number>() }: { port?: number; prices?: Map<string, number> } = {}): Promise<PriceApiServer> {
+export async function startPriceApiServer({
+  port = 0,
+  prices = new Map<string, number>(),
+}: {
+  port?: number;
+  prices?: Map<string, number>;
+} = {}): Promise<PriceApiServer> {
   const server: Server = createServer((req, res) => {
     const match = /^\/prices\/current\/([^?]+)/.exec(req.url ?? '');
-    if (!match?.[1]) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
+    if (!match?.[1])
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
     const now = Math.floor(Date.now() / 1000);
-    const coins = decodeURIComponent(match[1]).split(',').filter((c) => prices.has(c.toLowerCase()));
-    const body = { coins: Object.fromEntries(coins.map((c) => [c, { price: prices.get(c.toLowerCase()), symbol: '', decimals: 18, timestamp: now, confidence: 0.99 }])) };
+    const coins = decodeURIComponent(match[1])
+      .split(',')
+      .filter((c) => prices.has(c.toLowerCase()));
+    const body = {
+      coins: Object.fromEntries(
+        coins.map((c) => [
+          c,
+          { price: prices.get(c.toLowerCase()), symbol: '', decimals: 18, timestamp: now, confidence: 0.99 },
+        ]),
+      ),
+    };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
@@ -28,6 +44,10 @@ export async function startPriceApiServer({ port = 0, prices = new Map<string, n
   return {
     url: `http://127.0.0.1:${bound}`,
     prices,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -1,12 +1,29 @@
 import type { Queryable } from '../internal/pg.js';
 
-export type CreatorInput = { id: string; name: string; icon?: string | null; rebateFee?: number; addresses: string[]; tags?: string[] };
+export type CreatorInput = {
+  id: string;
+  name: string;
+  icon?: string | null;
+  rebateFee?: number;
+  addresses: string[];
+  tags?: string[];
+};
 
 /** Creators of the quick start's demo (hardhat accounts #0, #2 and #3 create its campaigns, see scripts/seedDemo.ts). */
 export const DEMO_CREATORS: readonly CreatorInput[] = [
   { id: 'devnet-labs', name: 'Devnet Labs', addresses: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'], tags: ['demo'] },
-  { id: 'pool-partners', name: 'Pool Partners', addresses: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'], tags: ['demo', 'dex'] },
-  { id: 'lending-dao', name: 'Lending DAO', addresses: ['0x90f79bf6eb2c4f937b6d6aa5ce2e4d5a9f8aa7ad'], tags: ['demo', 'lending'] },
+  {
+    id: 'pool-partners',
+    name: 'Pool Partners',
+    addresses: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'],
+    tags: ['demo', 'dex'],
+  },
+  {
+    id: 'lending-dao',
+    name: 'Lending DAO',
+    addresses: ['0x90f79bf6eb2c4f937b6d6aa5ce2e4d5a9f8aa7ad'],
+    tags: ['demo', 'lending'],
+  },
 ];
 
 /**
@@ -30,9 +47,18 @@ export async function upsertCreators(db: Queryable, creators: readonly CreatorIn
      INSERT INTO creators (id, name, icon, rebate_fee, addresses, tags) SELECT id, name, icon, rebate_fee, addresses, tags FROM input
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, icon = EXCLUDED.icon, rebate_fee = EXCLUDED.rebate_fee,
        addresses = EXCLUDED.addresses, tags = EXCLUDED.tags, updated_at = now()`,
-    [JSON.stringify(creators.map((c) => ({
-      id: c.id, name: c.name, icon: c.icon ?? null, rebate_fee: c.rebateFee ?? 0, addresses: c.addresses.map((a) => a.toLowerCase()), tags: c.tags ?? [],
-    })))],
+    [
+      JSON.stringify(
+        creators.map((c) => ({
+          id: c.id,
+          name: c.name,
+          icon: c.icon ?? null,
+          rebate_fee: c.rebateFee ?? 0,
+          addresses: c.addresses.map((a) => a.toLowerCase()),
+          tags: c.tags ?? [],
+        })),
+      ),
+    ],
   );
 }
 

@@ -1,6 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createPublicClient, encodeAbiParameters, http, keccak256, parseAbi, parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  encodeAbiParameters,
+  http,
+  keccak256,
+  parseAbi,
+  parseAbiItem,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 
 /**
  * The truth check: from chain state and stored prices alone, recompute what the API serves and
@@ -25,9 +35,25 @@ import { createPublicClient, encodeAbiParameters, http, keccak256, parseAbi, par
  * Usage: `tsx scripts/truthCheck.ts` with API_URL, DATABASE_URL and CHAINS (as the services read
  * them); prints what it compared and exits 1 on any mismatch.
  */
-export type TruthCheckChain = { id: number; rpcUrl: string; distributor: Address; distributionCreator: Address; startBlock: number };
-export type TruthCheckParams = { apiUrl: string; databaseUrl: string; chains: TruthCheckChain[]; priceMaxAgeSeconds: number; maxRecipients?: number };
-export type TruthCheckReport = { compared: Record<'roots' | 'proofs' | 'campaigns' | 'opportunities', number>; figures: number; mismatches: string[] };
+export type TruthCheckChain = {
+  id: number;
+  rpcUrl: string;
+  distributor: Address;
+  distributionCreator: Address;
+  startBlock: number;
+};
+export type TruthCheckParams = {
+  apiUrl: string;
+  databaseUrl: string;
+  chains: TruthCheckChain[];
+  priceMaxAgeSeconds: number;
+  maxRecipients?: number;
+};
+export type TruthCheckReport = {
+  compared: Record<'roots' | 'proofs' | 'campaigns' | 'opportunities', number>;
+  figures: number;
+  mismatches: string[];
+};
 
 const distributorAbi = parseAbi([
   'function getMerkleRoot() view returns (bytes32)',
@@ -38,10 +64,14 @@ const creatorAbi = parseAbi([
   'struct CampaignParameters { bytes32 campaignId; address creator; address rewardToken; uint256 amount; uint32 campaignType; uint32 startTimestamp; uint32 duration; bytes campaignData; }',
   'function campaign(bytes32 _campaignId) view returns (CampaignParameters)',
 ]);
-const newCampaignEvent = parseAbiItem('event NewCampaign((bytes32 campaignId, address creator, address rewardToken, uint256 amount, uint32 campaignType, uint32 startTimestamp, uint32 duration, bytes campaignData) campaign)');
+const newCampaignEvent = parseAbiItem(
+  'event NewCampaign((bytes32 campaignId, address creator, address rewardToken, uint256 amount, uint32 campaignType, uint32 startTimestamp, uint32 duration, bytes campaignData) campaign)',
+);
 const tokenAbi = parseAbi([
-  'function decimals() view returns (uint8)', 'function totalSupply() view returns (uint256)',
-  'function asset() view returns (address)', 'function totalAssets() view returns (uint256)',
+  'function decimals() view returns (uint8)',
+  'function totalSupply() view returns (uint256)',
+  'function asset() view returns (address)',
+  'function totalAssets() view returns (uint256)',
 ]);
 
 type Served = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -52,8 +82,11 @@ const units = (amount: bigint, decimals: number) => Number(amount) / 10 ** decim
 
 /** keccak256(abi.encode(user, token, amount)), folded with the proof by sorted pairs (docs/contracts.md#reward-tree). */
 function rootOfProof(user: Address, token: Address, amount: bigint, proof: Hex[]): Hex {
-  let h = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'address' }, { type: 'uint256' }], [user, token, amount]));
-  for (const p of proof) h = BigInt(h) < BigInt(p) ? keccak256(`0x${h.slice(2)}${p.slice(2)}`) : keccak256(`0x${p.slice(2)}${h.slice(2)}`);
+  let h = keccak256(
+    encodeAbiParameters([{ type: 'address' }, { type: 'address' }, { type: 'uint256' }], [user, token, amount]),
+  );
+  for (const p of proof)
+    h = BigInt(h) < BigInt(p) ? keccak256(`0x${h.slice(2)}${p.slice(2)}`) : keccak256(`0x${p.slice(2)}${h.slice(2)}`);
   return h;
 }
 
@@ -65,7 +98,10 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
   const mismatches: string[] = [];
   const expectEqual = (what: string, served: unknown, truth: unknown) => {
     figures += 1;
-    const same = typeof served === 'number' && typeof truth === 'number' ? close(served, truth) : String(served).toLowerCase() === String(truth).toLowerCase();
+    const same =
+      typeof served === 'number' && typeof truth === 'number'
+        ? close(served, truth)
+        : String(served).toLowerCase() === String(truth).toLowerCase();
     if (!same) mismatches.push(`${what}: served ${String(served)}, truth ${String(truth)}`);
   };
   const get = async (path: string, query: Record<string, string | number | boolean> = {}): Promise<Served> => {
@@ -76,12 +112,19 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
     return res.json() as Promise<Served>;
   };
   const cursor = async (job: string, chainId: number) =>
-    (await db.query<{ b: string }>('SELECT block_number::text AS b FROM cursors WHERE job = $1 AND chain_id = $2', [job, chainId])).rows[0]?.b;
+    (
+      await db.query<{ b: string }>('SELECT block_number::text AS b FROM cursors WHERE job = $1 AND chain_id = $2', [
+        job,
+        chainId,
+      ])
+    ).rows[0]?.b;
   /** The stored price of a token at `at` (Unix s), or null when missing or older than the allowed age. */
   const priceAt = async (chainId: number, address: string, at: number): Promise<number | null> => {
     const { rows } = await db.query<{ price: number; updated: string }>(
       `SELECT p.price, extract(epoch FROM p.updated_at)::float8::text AS updated FROM token_prices p JOIN tokens t ON t.id = p.token_id
-       WHERE t.chain_id = $1 AND t.address = $2`, [chainId, address.toLowerCase()]);
+       WHERE t.chain_id = $1 AND t.address = $2`,
+      [chainId, address.toLowerCase()],
+    );
     const row = rows[0];
     return row && at - Number(row.updated) <= p.priceMaxAgeSeconds ? row.price : null;
   };
@@ -95,22 +138,58 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
       const rootsBlock = await cursor('roots', chain.id);
       if (rootsBlock !== undefined) {
         const blockNumber = BigInt(rootsBlock);
-        const onchainRoot = (await read<Hex>({ address: chain.distributor, abi: distributorAbi, functionName: 'getMerkleRoot', blockNumber })).toLowerCase() as Hex;
-        const end = Number(await read<number>({ address: chain.distributor, abi: distributorAbi, functionName: 'endOfDisputePeriod', blockNumber }));
+        const onchainRoot = (
+          await read<Hex>({
+            address: chain.distributor,
+            abi: distributorAbi,
+            functionName: 'getMerkleRoot',
+            blockNumber,
+          })
+        ).toLowerCase() as Hex;
+        const end = Number(
+          await read<number>({
+            address: chain.distributor,
+            abi: distributorAbi,
+            functionName: 'endOfDisputePeriod',
+            blockNumber,
+          }),
+        );
         const chains = await get('/chains', { test: true });
-        expectEqual(`chain ${chain.id} endOfDisputePeriod`, String((chains as { id: number; endOfDisputePeriod: number }[]).find((c) => c.id === chain.id)?.endOfDisputePeriod), String(end));
+        expectEqual(
+          `chain ${chain.id} endOfDisputePeriod`,
+          String(
+            (chains as { id: number; endOfDisputePeriod: number }[]).find((c) => c.id === chain.id)?.endOfDisputePeriod,
+          ),
+          String(end),
+        );
         compared.roots += 1;
         const claimsBlock = await cursor('claims', chain.id);
-        const { rows } = await db.query<{ recipient: string }>('SELECT DISTINCT recipient FROM rewards WHERE chain_id = $1 AND root = $2 ORDER BY recipient LIMIT $3',
-          [chain.id, onchainRoot, p.maxRecipients ?? 100]);
+        const { rows } = await db.query<{ recipient: string }>(
+          'SELECT DISTINCT recipient FROM rewards WHERE chain_id = $1 AND root = $2 ORDER BY recipient LIMIT $3',
+          [chain.id, onchainRoot, p.maxRecipients ?? 100],
+        );
         for (const { recipient } of rows) {
-          const served = (await get(`/users/${recipient}/rewards`, { chainId: chain.id, breakdownPage: 0, test: true })) as { rewards: Served[] }[];
+          const served = (await get(`/users/${recipient}/rewards`, {
+            chainId: chain.id,
+            breakdownPage: 0,
+            test: true,
+          })) as { rewards: Served[] }[];
           for (const r of served[0]?.rewards ?? []) {
             const token = r['token'].address as Address;
             expectEqual(`chain ${chain.id} live root served to ${recipient}`, r['root'], onchainRoot);
-            expectEqual(`chain ${chain.id} proof of ${recipient}/${token}`, rootOfProof(recipient as Address, token, BigInt(r['amount']), r['proofs']), onchainRoot);
+            expectEqual(
+              `chain ${chain.id} proof of ${recipient}/${token}`,
+              rootOfProof(recipient as Address, token, BigInt(r['amount']), r['proofs']),
+              onchainRoot,
+            );
             if (claimsBlock !== undefined) {
-              const [claimed] = await read<[bigint, number, Hex]>({ address: chain.distributor, abi: distributorAbi, functionName: 'claimed', args: [recipient as Address, token], blockNumber: BigInt(claimsBlock) });
+              const [claimed] = await read<[bigint, number, Hex]>({
+                address: chain.distributor,
+                abi: distributorAbi,
+                functionName: 'claimed',
+                args: [recipient as Address, token],
+                blockNumber: BigInt(claimsBlock),
+              });
               expectEqual(`chain ${chain.id} claimed of ${recipient}/${token}`, r['claimed'], claimed.toString());
             }
             compared.proofs += 1;
@@ -119,7 +198,12 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
       }
 
       // Campaigns: created on chain, current parameters from campaign(id).
-      const logs = await client.getLogs({ address: chain.distributionCreator, event: newCampaignEvent, fromBlock: BigInt(chain.startBlock), toBlock: 'latest' });
+      const logs = await client.getLogs({
+        address: chain.distributionCreator,
+        event: newCampaignEvent,
+        fromBlock: BigInt(chain.startBlock),
+        toBlock: 'latest',
+      });
       const recomputed = new Map<string, { daily: number; apr: number }>();
       const tvlCache = new Map<string, number | null>();
       const decimalsCache = new Map<string, number>();
@@ -128,9 +212,20 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         let tvl: number | null = null;
         if (/^0x[0-9a-f]{40}$/i.test(identifier)) {
           const address = identifier as Address;
-          const [asset, assets] = await Promise.all([read<Address>({ address, abi: tokenAbi, functionName: 'asset' }).catch(() => null), read<bigint>({ address, abi: tokenAbi, functionName: 'totalAssets' }).catch(() => null)]);
-          const [token, amount] = asset !== null && assets !== null ? [asset, assets] : [address, await read<bigint>({ address, abi: tokenAbi, functionName: 'totalSupply' }).catch(() => null)];
-          const decimals = await read<number>({ address: token, abi: tokenAbi, functionName: 'decimals' }).catch(() => null);
+          const [asset, assets] = await Promise.all([
+            read<Address>({ address, abi: tokenAbi, functionName: 'asset' }).catch(() => null),
+            read<bigint>({ address, abi: tokenAbi, functionName: 'totalAssets' }).catch(() => null),
+          ]);
+          const [token, amount] =
+            asset !== null && assets !== null
+              ? [asset, assets]
+              : [
+                  address,
+                  await read<bigint>({ address, abi: tokenAbi, functionName: 'totalSupply' }).catch(() => null),
+                ];
+          const decimals = await read<number>({ address: token, abi: tokenAbi, functionName: 'decimals' }).catch(
+            () => null,
+          );
           const price = await priceAt(chain.id, token, at);
           tvl = amount !== null && decimals !== null && price !== null ? units(amount, Number(decimals)) * price : null;
         }
@@ -139,7 +234,12 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
       };
       const opportunityIds = new Set<string>();
       for (const id of [...new Set(logs.map((l) => l.args.campaign!.campaignId))]) {
-        const c = await read<{ rewardToken: Address; amount: bigint; startTimestamp: number; duration: number }>({ address: chain.distributionCreator, abi: creatorAbi, functionName: 'campaign', args: [id] });
+        const c = await read<{ rewardToken: Address; amount: bigint; startTimestamp: number; duration: number }>({
+          address: chain.distributionCreator,
+          abi: creatorAbi,
+          functionName: 'campaign',
+          args: [id],
+        });
         const served = await get(`/campaigns/${chain.id}-${id}`).catch(() => null);
         if (!served) continue; // not served (private, or not indexed yet): nothing served to compare
         const start = Number(c.startTimestamp);
@@ -148,12 +248,21 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         expectEqual(`campaign ${id} amount`, served['amount'], c.amount.toString());
         expectEqual(`campaign ${id} startTimestamp`, served['startTimestamp'], String(start));
         expectEqual(`campaign ${id} endTimestamp`, served['endTimestamp'], String(end));
-        if (!decimalsCache.has(c.rewardToken)) decimalsCache.set(c.rewardToken, Number(await read<number>({ address: c.rewardToken, abi: tokenAbi, functionName: 'decimals' })));
+        if (!decimalsCache.has(c.rewardToken))
+          decimalsCache.set(
+            c.rewardToken,
+            Number(await read<number>({ address: c.rewardToken, abi: tokenAbi, functionName: 'decimals' })),
+          );
         const inWindow = start <= at && at < end;
         const price = await priceAt(chain.id, c.rewardToken, at);
-        const opportunity = served['opportunityId'] ? await get(`/opportunities/${served['opportunityId']}`).catch(() => null) : null;
+        const opportunity = served['opportunityId']
+          ? await get(`/opportunities/${served['opportunityId']}`).catch(() => null)
+          : null;
         const tvl = opportunity ? await tvlOf(String(opportunity['identifier']), at) : null;
-        const daily = !inWindow || price === null ? 0 : units(c.amount, decimalsCache.get(c.rewardToken)!) * (86_400 / Math.max(1, Number(c.duration))) * price;
+        const daily =
+          !inWindow || price === null
+            ? 0
+            : units(c.amount, decimalsCache.get(c.rewardToken)!) * (86_400 / Math.max(1, Number(c.duration))) * price;
         const apr = !inWindow || !tvl ? 0 : (daily * 365 * 100) / tvl;
         expectEqual(`campaign ${id} dailyRewards at ${at}`, served['dailyRewards'], daily);
         expectEqual(`campaign ${id} apr at ${at}`, served['apr'], apr);
@@ -169,8 +278,16 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         const at = Number(o['aprRecord']?.timestamp ?? 0);
         const tvl = await tvlOf(String(o['identifier']), at);
         expectEqual(`opportunity ${id} tvl`, o['tvl'], tvl ?? 0);
-        expectEqual(`opportunity ${id} dailyRewards`, o['dailyRewards'], campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.daily, 0));
-        expectEqual(`opportunity ${id} apr`, o['apr'], campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.apr, 0));
+        expectEqual(
+          `opportunity ${id} dailyRewards`,
+          o['dailyRewards'],
+          campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.daily, 0),
+        );
+        expectEqual(
+          `opportunity ${id} apr`,
+          o['apr'],
+          campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.apr, 0),
+        );
         compared.opportunities += 1;
       }
     }
@@ -184,10 +301,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { loadConfig } = await import('../internal/config.js');
   const config = loadConfig();
   const report = await truthCheck({
-    apiUrl: process.env['API_URL'] ?? 'http://127.0.0.1:3000', databaseUrl: config.databaseUrl, priceMaxAgeSeconds: config.prices.maxAgeSeconds,
-    chains: config.chains.map((c) => ({ id: c.id, rpcUrl: c.rpcUrl, distributor: c.distributor, distributionCreator: c.distributionCreator, startBlock: c.startBlock })),
+    apiUrl: process.env['API_URL'] ?? 'http://127.0.0.1:3000',
+    databaseUrl: config.databaseUrl,
+    priceMaxAgeSeconds: config.prices.maxAgeSeconds,
+    chains: config.chains.map((c) => ({
+      id: c.id,
+      rpcUrl: c.rpcUrl,
+      distributor: c.distributor,
+      distributionCreator: c.distributionCreator,
+      startBlock: c.startBlock,
+    })),
   });
-  console.log(`compared ${report.figures} figures: ${JSON.stringify(report.compared)}; ${report.mismatches.length} mismatches`);
+  console.log(
+    `compared ${report.figures} figures: ${JSON.stringify(report.compared)}; ${report.mismatches.length} mismatches`,
+  );
   for (const m of report.mismatches) console.log(`  ${m}`);
   process.exit(report.mismatches.length ? 1 : 0);
 }

@@ -36,13 +36,21 @@ export function latestVersion(family: IndexFamily): number {
 }
 
 /** Settings and mappings of one frozen index version, partials resolved. */
-export function loadIndexDefinition(family: IndexFamily, version: number): { settings: Record<string, unknown>; mappings: Record<string, unknown> } {
-  return resolvePartials(readJson(`${family}/v${version}.json`)) as { settings: Record<string, unknown>; mappings: Record<string, unknown> };
+export function loadIndexDefinition(
+  family: IndexFamily,
+  version: number,
+): { settings: Record<string, unknown>; mappings: Record<string, unknown> } {
+  return resolvePartials(readJson(`${family}/v${version}.json`)) as {
+    settings: Record<string, unknown>;
+    mappings: Record<string, unknown>;
+  };
 }
 
 /** Fails unless the server is Elasticsearch 8.x (pelias/schema checks the version before creating). */
 export async function assertServerVersion(es: EsClient): Promise<string> {
-  const info = (await es.nodes.info({ filter_path: 'nodes.*.version' })) as unknown as { nodes?: Record<string, { version: string }> };
+  const info = (await es.nodes.info({ filter_path: 'nodes.*.version' })) as unknown as {
+    nodes?: Record<string, { version: string }>;
+  };
   const nodes = Object.values(info.nodes ?? {});
   const version = nodes[0]?.version ?? 'unknown';
   if (!version.startsWith('8.')) throw new Error(`Elasticsearch 8.x required, server is ${version}`);
@@ -82,12 +90,23 @@ export async function ensureIndices({ es, prefix, logger }: EnsureIndicesParams)
 }
 
 /** Creates one concrete index version from its frozen mapping file (no alias). */
-export async function createIndexVersion({ es, prefix, family, version }: { es: EsClient; prefix: string; family: IndexFamily; version: number }): Promise<string> {
+export async function createIndexVersion({
+  es,
+  prefix,
+  family,
+  version,
+}: {
+  es: EsClient;
+  prefix: string;
+  family: IndexFamily;
+  version: number;
+}): Promise<string> {
   const index = indexNames(prefix, family, version).concrete!;
   const def = loadIndexDefinition(family, version);
   await es.indices.create({ index, settings: def.settings, mappings: def.mappings }, { ignore: [400] }).then((res) => {
     const err = (res as { error?: { type?: string } }).error;
-    if (err && err.type !== 'resource_already_exists_exception') throw new Error(`creating ${index} failed: ${JSON.stringify(err)}`);
+    if (err && err.type !== 'resource_already_exists_exception')
+      throw new Error(`creating ${index} failed: ${JSON.stringify(err)}`);
   });
   return index;
 }
@@ -102,7 +121,11 @@ export function concreteIndexName(prefix: string, family: IndexFamily, version: 
 }
 
 /** Pure: version and rebuild counter of a concrete index name of this prefix and family, or null. */
-export function parseConcreteIndexName(prefix: string, family: IndexFamily, name: string): { version: number; rebuild: number } | null {
+export function parseConcreteIndexName(
+  prefix: string,
+  family: IndexFamily,
+  name: string,
+): { version: number; rebuild: number } | null {
   if (!name.startsWith(`${prefix}-${family}_v`)) return null;
   const match = /^(\d+)(?:_r(\d+))?$/.exec(name.slice(`${prefix}-${family}_v`.length));
   return match ? { version: Number(match[1]), rebuild: Number(match[2] ?? 0) } : null;
@@ -113,22 +136,57 @@ export function parseConcreteIndexName(prefix: string, family: IndexFamily, name
  * exists yet (a new mapping file shipped), else `_vN_r<K>` with K one above the highest existing
  * rebuild of N (current, or left over by a crashed reindex), so it never collides.
  */
-export function nextIndexName({ prefix, family, version, existing }: { prefix: string; family: IndexFamily; version: number; existing: readonly string[] }): string {
-  const builds = existing.map((name) => parseConcreteIndexName(prefix, family, name)).filter((b) => b?.version === version);
+export function nextIndexName({
+  prefix,
+  family,
+  version,
+  existing,
+}: {
+  prefix: string;
+  family: IndexFamily;
+  version: number;
+  existing: readonly string[];
+}): string {
+  const builds = existing
+    .map((name) => parseConcreteIndexName(prefix, family, name))
+    .filter((b) => b?.version === version);
   if (!builds.length) return concreteIndexName(prefix, family, version);
   return concreteIndexName(prefix, family, version, Math.max(...builds.map((b) => b!.rebuild)) + 1);
 }
 
 /** Concrete indices of one family (exact name pattern, so other prefixes never match) and the aliases on each. */
-export async function listFamilyIndices({ es, prefix, family }: { es: EsClient; prefix: string; family: IndexFamily }): Promise<{ index: string; aliases: string[] }[]> {
-  const res = await es.indices.getAlias({ index: `${prefix}-${family}_v*`, expand_wildcards: 'all' }, { ignore: [404] });
+export async function listFamilyIndices({
+  es,
+  prefix,
+  family,
+}: {
+  es: EsClient;
+  prefix: string;
+  family: IndexFamily;
+}): Promise<{ index: string; aliases: string[] }[]> {
+  const res = await es.indices.getAlias(
+    { index: `${prefix}-${family}_v*`, expand_wildcards: 'all' },
+    { ignore: [404] },
+  );
   return Object.entries(res as Record<string, { aliases?: Record<string, unknown> }>)
     .filter(([index]) => parseConcreteIndexName(prefix, family, index) !== null)
     .map(([index, value]) => ({ index, aliases: Object.keys(value.aliases ?? {}) }));
 }
 
 /** Creates a concrete index with the settings and mappings of mapping `version`, plus `settings` overrides (no alias). */
-export async function createIndex({ es, family, version, index, settings = {} }: { es: EsClient; family: IndexFamily; version: number; index: string; settings?: Record<string, unknown> }): Promise<void> {
+export async function createIndex({
+  es,
+  family,
+  version,
+  index,
+  settings = {},
+}: {
+  es: EsClient;
+  family: IndexFamily;
+  version: number;
+  index: string;
+  settings?: Record<string, unknown>;
+}): Promise<void> {
   const def = loadIndexDefinition(family, version);
   await es.indices.create({ index, settings: { ...def.settings, ...settings }, mappings: def.mappings });
 }
@@ -138,7 +196,17 @@ export async function createIndex({ es, family, version, index, settings = {} }:
  * call: Elasticsearch applies it atomically, so every search resolves the read alias to exactly one
  * of the two indices and no read fails or sees a half-moved state.
  */
-export async function swapAliases({ es, prefix, family, to }: { es: EsClient; prefix: string; family: IndexFamily; to: string }): Promise<void> {
+export async function swapAliases({
+  es,
+  prefix,
+  family,
+  to,
+}: {
+  es: EsClient;
+  prefix: string;
+  family: IndexFamily;
+  to: string;
+}): Promise<void> {
   const names = indexNames(prefix, family);
   const holders = await es.indices.getAlias({ name: `${names.read},${names.write}` }, { ignore: [404] });
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
@@ -146,7 +214,10 @@ export async function swapAliases({ es, prefix, family, to }: { es: EsClient; pr
     if (index === to || !value.aliases) continue;
     for (const alias of Object.keys(value.aliases)) actions.push({ remove: { index, alias } });
   }
-  actions.push({ add: { index: to, alias: names.read } }, { add: { index: to, alias: names.write, is_write_index: true } });
+  actions.push(
+    { add: { index: to, alias: names.read } },
+    { add: { index: to, alias: names.write, is_write_index: true } },
+  );
   await es.indices.updateAliases({ actions });
 }
 

@@ -20,7 +20,9 @@ async function renameUnpaddedLedgerRows(databaseUrl: string, schema: string): Pr
     const table = `"${schema.replace(/"/g, '""')}".schema_migrations`;
     const { rows } = await client.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [table]);
     if (!rows[0]?.exists) return 0;
-    const res = await client.query(`UPDATE ${table} SET name = regexp_replace(name, '^(\\d{4}_\\d{2}_\\d{2})_(\\d)_', '\\1_0\\2_') WHERE name ~ '^\\d{4}_\\d{2}_\\d{2}_\\d_'`);
+    const res = await client.query(
+      `UPDATE ${table} SET name = regexp_replace(name, '^(\\d{4}_\\d{2}_\\d{2})_(\\d)_', '\\1_0\\2_') WHERE name ~ '^\\d{4}_\\d{2}_\\d{2}_\\d_'`,
+    );
     return res.rowCount ?? 0;
   } finally {
     await client.end();
@@ -46,7 +48,12 @@ export async function migrate({ databaseUrl, logger, schema = 'public' }: Migrat
     singleTransaction: false,
     checkOrder: true,
     advisoryLockMode: 'wait',
-    logger: { debug: () => {}, info: (msg: string) => logger.debug({ msg }), warn: (msg: string) => logger.warn({ msg }), error: (msg: string) => logger.error({ msg }) },
+    logger: {
+      debug: () => {},
+      info: (msg: string) => logger.debug({ msg }),
+      warn: (msg: string) => logger.warn({ msg }),
+      error: (msg: string) => logger.error({ msg }),
+    },
   } as Parameters<typeof runner>[0]);
   const names = applied.map((m) => m.name);
   logger.info({ msg: 'migrations applied', count: names.length, names });
@@ -54,7 +61,10 @@ export async function migrate({ databaseUrl, logger, schema = 'public' }: Migrat
 }
 
 /** Runs `fn` on a connection to the server's `postgres` database, with the (quoted) name of the database `databaseUrl` names. */
-async function withServerClient<T>(databaseUrl: string, fn: (client: import('pg').Client, name: string, quoted: string) => Promise<T>): Promise<T> {
+async function withServerClient<T>(
+  databaseUrl: string,
+  fn: (client: import('pg').Client, name: string, quoted: string) => Promise<T>,
+): Promise<T> {
   const { default: pg } = await import('pg');
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
@@ -72,9 +82,10 @@ async function withServerClient<T>(databaseUrl: string, fn: (client: import('pg'
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   await withServerClient(databaseUrl, async (client, name, quoted) => {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE ${quoted}`).catch((e: { code?: string }) => {
-      if (e.code !== '42P04') throw e; // created concurrently by another process
-    });
+    if (!rowCount)
+      await client.query(`CREATE DATABASE ${quoted}`).catch((e: { code?: string }) => {
+        if (e.code !== '42P04') throw e; // created concurrently by another process
+      });
   });
 }
 

@@ -12,7 +12,15 @@ const PAGES = [
 ] as const;
 
 /** Pure: the HTML shell of one page, loading its content-hashed script and stylesheet. */
-export function pageHtml({ title, script, style }: { title: string; script: string; style: string | undefined }): string {
+export function pageHtml({
+  title,
+  script,
+  style,
+}: {
+  title: string;
+  script: string;
+  style: string | undefined;
+}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -46,13 +54,29 @@ export async function buildWeb({ outDir = WEB_DIST }: { outDir?: string } = {}):
     outdir: join(outDir, 'assets'),
     entryNames: '[dir]-[hash]',
     chunkNames: 'chunk-[hash]',
-    bundle: true, splitting: true, format: 'esm', minify: true, sourcemap: false, target: ['es2020'],
-    jsx: 'automatic', jsxImportSource: 'preact', metafile: true, logLevel: 'warning', legalComments: 'none',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    sourcemap: false,
+    target: ['es2020'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    metafile: true,
+    logLevel: 'warning',
+    legalComments: 'none',
   });
   const written = readdirSync(join(outDir, 'assets')).map((f) => `assets/${f}`);
   for (const page of PAGES) {
     const [script, meta] = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint?.endsWith(page.entry))!;
-    writeFileSync(join(outDir, page.html), pageHtml({ title: page.title, script: basename(script), style: meta.cssBundle ? basename(meta.cssBundle) : undefined }));
+    writeFileSync(
+      join(outDir, page.html),
+      pageHtml({
+        title: page.title,
+        script: basename(script),
+        style: meta.cssBundle ? basename(meta.cssBundle) : undefined,
+      }),
+    );
     written.push(page.html);
   }
   return written;

@@ -22,7 +22,8 @@ const DOCS_HTML = `<!doctype html>
 `;
 
 /** Swagger UI loads only our own files and calls our own API (inline styles and data: images are its own); no page may frame it. */
-const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const DOCS_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** Swagger UI boot script; a file rather than inline so a strict CSP (script-src 'self') allows it. */
 const INIT_JS = `window.ui = SwaggerUIBundle({ url: '/v4/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, tryItOutEnabled: true });\n`;
@@ -41,7 +42,11 @@ export function docsRouter(): Router {
   serveScript(router, `${ASSETS}/init.js`, INIT_JS);
   servePackageAssets(router, ASSETS, {
     'swagger-ui.css': { pkg: 'swagger-ui-dist', file: 'swagger-ui.css', type: 'text/css; charset=utf-8' },
-    'swagger-ui-bundle.js': { pkg: 'swagger-ui-dist', file: 'swagger-ui-bundle.js', type: 'application/javascript; charset=utf-8' },
+    'swagger-ui-bundle.js': {
+      pkg: 'swagger-ui-dist',
+      file: 'swagger-ui-bundle.js',
+      type: 'application/javascript; charset=utf-8',
+    },
     'favicon-32x32.png': { pkg: 'swagger-ui-dist', file: 'favicon-32x32.png', type: 'image/png' },
   });
   return router;

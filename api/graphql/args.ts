@@ -1,4 +1,13 @@
-import { GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, type GraphQLInputType } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLInputType,
+} from 'graphql';
 import { ValidationError } from '../errors.js';
 import { ajv, toFieldErrors, type Schema } from '../validate.js';
 import { numberErrors } from '../inputShape.js';
@@ -11,7 +20,8 @@ function inputTypeOf(schema: Schema): GraphQLInputType {
   const type = schema['type'];
   if (type === 'boolean') return GraphQLBoolean;
   if (type === 'number') return GraphQLFloat;
-  if (type === 'integer') return typeof schema['maximum'] === 'number' && schema['maximum'] <= INT32_MAX ? GraphQLInt : GraphQLFloat;
+  if (type === 'integer')
+    return typeof schema['maximum'] === 'number' && schema['maximum'] <= INT32_MAX ? GraphQLInt : GraphQLFloat;
   if (type === 'array') return new GraphQLList(new GraphQLNonNull(inputTypeOf((schema['items'] ?? {}) as Schema)));
   return GraphQLString;
 }
@@ -20,14 +30,27 @@ function inputTypeOf(schema: Schema): GraphQLInputType {
  * A GraphQL input object generated from a REST query schema (issue #8: one source of truth), minus
  * `omit`. Each field carries the schema's description; ajv still validates the values.
  */
-export function inputTypeFromSchema(name: string, schema: Schema, omit: readonly string[] = []): GraphQLInputObjectType {
+export function inputTypeFromSchema(
+  name: string,
+  schema: Schema,
+  omit: readonly string[] = [],
+): GraphQLInputObjectType {
   const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
   return new GraphQLInputObjectType({
     name,
     description: `Same filters as the REST query (${name}); validated by the same schema.`,
-    fields: () => Object.fromEntries(Object.entries(properties)
-      .filter(([key]) => GRAPHQL_NAME.test(key) && !omit.includes(key))
-      .map(([key, s]) => [key, { type: inputTypeOf(s), ...(typeof s['description'] === 'string' ? { description: s['description'] } : {}) }])),
+    fields: () =>
+      Object.fromEntries(
+        Object.entries(properties)
+          .filter(([key]) => GRAPHQL_NAME.test(key) && !omit.includes(key))
+          .map(([key, s]) => [
+            key,
+            {
+              type: inputTypeOf(s),
+              ...(typeof s['description'] === 'string' ? { description: s['description'] } : {}),
+            },
+          ]),
+      ),
   });
 }
 
@@ -40,7 +63,9 @@ const compiled = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
 export function checkArgs<T>(schema: Schema, values: Record<string, unknown>): T {
   let validate = compiled.get(schema);
   if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
-  const copy = Object.fromEntries(Object.entries(structuredClone(values)).filter(([, v]) => v !== undefined && v !== null));
+  const copy = Object.fromEntries(
+    Object.entries(structuredClone(values)).filter(([, v]) => v !== undefined && v !== null),
+  );
   const errors = validate(copy) ? [] : toFieldErrors(validate.errors, 'arguments');
   errors.push(...numberErrors(copy, 'arguments'));
   if (errors.length) throw new ValidationError(errors);

@@ -23,9 +23,22 @@ export function createFormatError(logger: Logger) {
     if (original && !(original instanceof GraphQLError)) {
       const appError = toAppError(original);
       if (appError?.expose) {
-        return new GraphQLError(appError.message, { ...at, extensions: { code: CODES[appError.code] ?? appError.code, status: appError.status, ...(appError.errors ? { errors: appError.errors } : {}), ...appError.extensions } });
+        return new GraphQLError(appError.message, {
+          ...at,
+          extensions: {
+            code: CODES[appError.code] ?? appError.code,
+            status: appError.status,
+            ...(appError.errors ? { errors: appError.errors } : {}),
+            ...appError.extensions,
+          },
+        });
       }
-      logger.error({ msg: 'graphql resolver failed', path: error.path?.join('.'), err: describeError(original), stack: original.stack });
+      logger.error({
+        msg: 'graphql resolver failed',
+        path: error.path?.join('.'),
+        err: describeError(original),
+        stack: original.stack,
+      });
       return new GraphQLError('Internal server error', { ...at, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
     }
     if (typeof error.extensions?.['code'] === 'string') return error as GraphQLError;

@@ -1,7 +1,23 @@
 import {
-  GraphQLError, Kind, getNamedType, getNullableType, isListType, isObjectType, validate as graphqlValidate,
-  type ASTVisitor, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType,
-  type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule, type ValueNode,
+  GraphQLError,
+  Kind,
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+  validate as graphqlValidate,
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+  type ValueNode,
 } from 'graphql';
 
 export type QueryLimits = {
@@ -19,7 +35,13 @@ export type QueryLimits = {
 };
 
 /** Defaults: a page of 100 opportunities with their campaigns fits; one more level of lists does not. */
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 25_000, maxSearches: 10, maxSelections: 1_000, maxSameResponseName: 50 };
+export const DEFAULT_QUERY_LIMITS: QueryLimits = {
+  maxDepth: 8,
+  maxCost: 25_000,
+  maxSearches: 10,
+  maxSelections: 1_000,
+  maxSameResponseName: 50,
+};
 
 /**
  * What the cost rule reads from a field's `extensions` (set in types.ts / schema.ts):
@@ -30,7 +52,15 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 8, maxCost: 25_000,
  * - `cost`: what one resolution costs beyond 1 (e.g. a by-id read, batched per level but not free);
  * - `searches`: searches one resolution starts itself (not batched); `searchesPerItem`: the same, per item of a list.
  */
-export type CostExtensions = { maxItems?: number; itemsFromList?: string; defaultItems?: number; maxListItems?: number; cost?: number; searches?: number; searchesPerItem?: number };
+export type CostExtensions = {
+  maxItems?: number;
+  itemsFromList?: string;
+  defaultItems?: number;
+  maxListItems?: number;
+  cost?: number;
+  searches?: number;
+  searchesPerItem?: number;
+};
 
 type Measure = { depth: number; cost: number; searches: number };
 const ZERO: Measure = { depth: 0, cost: 0, searches: 0 };
@@ -44,7 +74,12 @@ const ZERO: Measure = { depth: 0, cost: 0, searches: 0 };
  * past maxDepth (such a document is refused whatever lies below), so a deep document cannot
  * exhaust the stack. Unknown fields and cyclic fragments count as nothing: the standard rules report them.
  */
-export function measureDocument(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined, limits: QueryLimits) {
+export function measureDocument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | null | undefined,
+  limits: QueryLimits,
+) {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const memo = new Map<string, Measure>();
@@ -74,7 +109,8 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
         const field = parent?.getFields()[selection.name.value];
         const ext = (field?.extensions ?? {}) as CostExtensions;
         let child = { ...ZERO, depth };
-        if (selection.selectionSet && depth <= limits.maxDepth) child = measureSet(selection.selectionSet, objectTypeOf(field), depth + 1);
+        if (selection.selectionSet && depth <= limits.maxDepth)
+          child = measureSet(selection.selectionSet, objectTypeOf(field), depth + 1);
         else if (selection.selectionSet) child = { ...ZERO, depth: depth + 1 };
         const items = listSize(selection, field, ext);
         maxDepth = Math.max(maxDepth, child.depth);
@@ -115,7 +151,7 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
       const value = valueOf(node.arguments?.find((a) => a.name.value === 'items')?.value);
       if (value === undefined || value === null) return ext.defaultItems ?? ext.maxListItems ?? UNBOUNDED;
       const n = typeof value === 'number' ? value : Number(value);
-      return Number.isFinite(n) && n >= 0 ? Math.ceil(n) : ext.maxListItems ?? UNBOUNDED;
+      return Number.isFinite(n) && n >= 0 ? Math.ceil(n) : (ext.maxListItems ?? UNBOUNDED);
     }
     if (ext.itemsFromList) {
       const value = valueOf(node.arguments?.find((a) => a.name.value === ext.itemsFromList)?.value);
@@ -125,7 +161,11 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
   }
 
   return (operation: OperationDefinitionNode, root: GraphQLObjectType | undefined): Measure => {
-    defaults = new Map(operation.variableDefinitions?.flatMap((v) => (v.defaultValue ? [[v.variable.name.value, v.defaultValue] as const] : [])) ?? []);
+    defaults = new Map(
+      operation.variableDefinitions?.flatMap((v) =>
+        v.defaultValue ? [[v.variable.name.value, v.defaultValue] as const] : [],
+      ) ?? [],
+    );
     return measureSet(operation.selectionSet, root, 1);
   };
 }
@@ -152,7 +192,12 @@ function countSelections(document: DocumentNode, stopAt: number): { count: numbe
     for (const [n, k] of names) if (k > same) (name = n), (same = k);
   };
   // Names of one set, merged: its fields, inline fragments and spreads, each fragment once (cyclic or unknown spreads add nothing).
-  const merged = (set: SelectionSetNode, into: Map<string, number>, pending: SelectionSetNode[], spread = new Set<string>()) => {
+  const merged = (
+    set: SelectionSetNode,
+    into: Map<string, number>,
+    pending: SelectionSetNode[],
+    spread = new Set<string>(),
+  ) => {
     for (const s of set.selections) {
       if (s.kind === Kind.FIELD) {
         count++;
@@ -164,7 +209,8 @@ function countSelections(document: DocumentNode, stopAt: number): { count: numbe
       } else {
         count++;
         // graphql-js merges a fragment spread twice in one set once.
-        if (!spread.has(s.name.value)) for (const [n, k] of fragmentNames(s.name.value)) into.set(n, (into.get(n) ?? 0) + k);
+        if (!spread.has(s.name.value))
+          for (const [n, k] of fragmentNames(s.name.value)) into.set(n, (into.get(n) ?? 0) + k);
         spread.add(s.name.value);
       }
       if (count > stopAt) throw TOO_MANY;
@@ -207,9 +253,13 @@ function countSelections(document: DocumentNode, stopAt: number): { count: numbe
  * `variables` the request's variable values. Violations are errors with `extensions.code`
  * QUERY_TOO_LARGE / QUERY_TOO_DEEP / QUERY_TOO_COSTLY.
  */
-export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS, variables?: Record<string, unknown> | null): ValidationRule {
+export function queryLimitsRule(
+  limits: QueryLimits = DEFAULT_QUERY_LIMITS,
+  variables?: Record<string, unknown> | null,
+): ValidationRule {
   const rule = (context: ValidationContext): ASTVisitor => {
-    for (const error of checkLimits(context.getSchema(), context.getDocument(), limits, variables)) context.reportError(error);
+    for (const error of checkLimits(context.getSchema(), context.getDocument(), limits, variables))
+      context.reportError(error);
     return {};
   };
   return Object.assign(rule, { [LIMITS]: { limits, variables } });
@@ -218,23 +268,67 @@ export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS, vari
 const LIMITS = Symbol('queryLimits');
 
 /** The refusals of queryLimitsRule, computed directly on the document (no visit of every node with type information). */
-export function checkLimits(schema: GraphQLSchema, document: DocumentNode, limits: QueryLimits, variables?: Record<string, unknown> | null): GraphQLError[] {
+export function checkLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  limits: QueryLimits,
+  variables?: Record<string, unknown> | null,
+): GraphQLError[] {
   const { count: selections, name, same } = countSelections(document, limits.maxSelections);
   if (selections > limits.maxSelections) {
-    return [new GraphQLError(`The document has more than ${limits.maxSelections} field selections and fragment spreads`, { extensions: { code: 'QUERY_TOO_LARGE', maxSelections: limits.maxSelections } })];
+    return [
+      new GraphQLError(`The document has more than ${limits.maxSelections} field selections and fragment spreads`, {
+        extensions: { code: 'QUERY_TOO_LARGE', maxSelections: limits.maxSelections },
+      }),
+    ];
   }
   if (same > limits.maxSameResponseName) {
-    return [new GraphQLError(`The response name "${name}" is selected ${same} times in one selection set, past the limit of ${limits.maxSameResponseName}`, { extensions: { code: 'QUERY_TOO_LARGE', responseName: name, selections: same, maxSameResponseName: limits.maxSameResponseName } })];
+    return [
+      new GraphQLError(
+        `The response name "${name}" is selected ${same} times in one selection set, past the limit of ${limits.maxSameResponseName}`,
+        {
+          extensions: {
+            code: 'QUERY_TOO_LARGE',
+            responseName: name,
+            selections: same,
+            maxSameResponseName: limits.maxSameResponseName,
+          },
+        },
+      ),
+    ];
   }
   const measure = measureDocument(schema, document, variables, limits);
   const errors: GraphQLError[] = [];
   for (const node of document.definitions) {
     if (node.kind !== Kind.OPERATION_DEFINITION) continue;
-    const root = node.operation === 'query' ? schema.getQueryType() : node.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    const root =
+      node.operation === 'query'
+        ? schema.getQueryType()
+        : node.operation === 'mutation'
+          ? schema.getMutationType()
+          : schema.getSubscriptionType();
     const { depth, cost, searches } = measure(node, root ?? undefined);
-    if (depth > limits.maxDepth) errors.push(new GraphQLError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth } }));
-    if (cost > limits.maxCost) errors.push(new GraphQLError(`Query cost ${cost} exceeds the limit of ${limits.maxCost}`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY', cost, maxCost: limits.maxCost } }));
-    if (searches > limits.maxSearches) errors.push(new GraphQLError(`The query starts ${searches} searches of its own, past the limit of ${limits.maxSearches} (by-id fields are batched)`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY', searches, maxSearches: limits.maxSearches } }));
+    if (depth > limits.maxDepth)
+      errors.push(
+        new GraphQLError(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`, {
+          nodes: [node],
+          extensions: { code: 'QUERY_TOO_DEEP', depth, maxDepth: limits.maxDepth },
+        }),
+      );
+    if (cost > limits.maxCost)
+      errors.push(
+        new GraphQLError(`Query cost ${cost} exceeds the limit of ${limits.maxCost}`, {
+          nodes: [node],
+          extensions: { code: 'QUERY_TOO_COSTLY', cost, maxCost: limits.maxCost },
+        }),
+      );
+    if (searches > limits.maxSearches)
+      errors.push(
+        new GraphQLError(
+          `The query starts ${searches} searches of its own, past the limit of ${limits.maxSearches} (by-id fields are batched)`,
+          { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY', searches, maxSearches: limits.maxSearches } },
+        ),
+      );
   }
   return errors;
 }
@@ -244,14 +338,24 @@ export function checkLimits(schema: GraphQLSchema, document: DocumentNode, limit
  * typed visit of every node): a document past its limits is refused before the standard rules run
  * (some, like OverlappingFieldsCanBeMerged, are quadratic in the fields sharing a response name).
  */
-export function validateWithinLimits(schema: GraphQLSchema, document: DocumentNode, rules: readonly ValidationRule[] = []): readonly GraphQLError[] {
+export function validateWithinLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  rules: readonly ValidationRule[] = [],
+): readonly GraphQLError[] {
   const limitRules = rules.filter((r) => (r as { [LIMITS]?: unknown })[LIMITS]);
   for (const rule of limitRules) {
-    const { limits, variables } = (rule as unknown as { [LIMITS]: { limits: QueryLimits; variables?: Record<string, unknown> | null } })[LIMITS];
+    const { limits, variables } = (
+      rule as unknown as { [LIMITS]: { limits: QueryLimits; variables?: Record<string, unknown> | null } }
+    )[LIMITS];
     const refused = checkLimits(schema, document, limits, variables);
     if (refused.length) return refused;
   }
-  return graphqlValidate(schema, document, rules.filter((r) => !limitRules.includes(r)));
+  return graphqlValidate(
+    schema,
+    document,
+    rules.filter((r) => !limitRules.includes(r)),
+  );
 }
 
 function objectTypeOf(field: GraphQLField<unknown, unknown> | undefined): GraphQLObjectType | undefined {

@@ -36,7 +36,10 @@ export type Loaders = {
  * and caches them for the request only). Indices: the read aliases <prefix>-campaigns and
  * <prefix>-opportunities.
  */
-export function createLoaders(deps: ApiDeps, visibility: (showPrivate: boolean) => Promise<PrivateVisibility> = async () => 'none'): Loaders {
+export function createLoaders(
+  deps: ApiDeps,
+  visibility: (showPrivate: boolean) => Promise<PrivateVisibility> = async () => 'none',
+): Loaders {
   const now = nowSeconds(deps);
   let chainsOnce: Promise<Map<number, ChainRecord>> | undefined;
   const chains = () => (chainsOnce ??= currentChainContext(deps, now).then((c) => c.chains));
@@ -47,36 +50,66 @@ export function createLoaders(deps: ApiDeps, visibility: (showPrivate: boolean) 
       const byOpportunity = await loadCampaignsOf(deps, [...ids], await chains());
       return ids.map((id) => (byOpportunity.get(id) ?? []).slice(0, MAX_NESTED_CAMPAIGNS));
     }),
-    opportunityById: new DataLoader(async (ids) => {
-      const [docs, chainMap] = await Promise.all([loadOpportunityDocuments(deps, ids), chains()]);
-      return ids.map((id) => {
-        const doc = docs.get(id);
-        return doc ? serializeOpportunity(doc, chainMap, now) : null;
-      });
-    }, { maxBatchSize: MAX_IDS_PER_SEARCH }),
-    campaignById: new DataLoader(async (keys) => {
-      // One search for the batch: each key is a named clause, its hit found by `matched_queries`.
-      const [hidden, shown] = await Promise.all([visibility(false), keys.some((k) => k.startsWith('1|')) ? visibility(true) : 'none' as const]);
-      const clauses = keys.map((key, i) => {
-        const { query } = buildByIdQuery(key.slice(2), key.startsWith('1|') ? shown : hidden);
-        return { bool: { ...query.bool, _name: String(i) } };
-      });
-      const [res, chainMap] = await Promise.all([
-        searchOnce<CampaignDocument>(deps, campaignsIndex, { size: keys.length, query: { bool: { should: clauses, minimum_should_match: 1 } } }),
-        chains(),
-      ]);
-      const found = new Array<CampaignRecord | null>(keys.length).fill(null);
-      for (const hit of res.hits.hits) for (const name of (hit.matched_queries ?? []) as string[]) found[Number(name)] ??= serializeCampaign(hit._source!, chainMap);
-      return found;
-    }, { maxBatchSize: MAX_IDS_PER_SEARCH }),
-    campaignByOnChainId: new DataLoader(async (keys) => {
-      const onChainIds = [...new Set(keys.map((k) => k.slice(k.indexOf(':') + 1).toLowerCase()))];
-      const [res, chainMap] = await Promise.all([
-        searchOnce<CampaignDocument>(deps, campaignsIndex, { size: Math.min(10_000, onChainIds.length * 10), query: { bool: { filter: [{ terms: { campaignId: onChainIds } }], must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!] } } }),
-        chains(),
-      ]);
-      const found = new Map(res.hits.hits.map((h) => [`${h._source!.distributionChainId}:${h._source!.campaignId.toLowerCase()}`, serializeCampaign(h._source!, chainMap)]));
-      return keys.map((k) => found.get(k.toLowerCase()) ?? null);
-    }, { maxBatchSize: MAX_IDS_PER_SEARCH }),
+    opportunityById: new DataLoader(
+      async (ids) => {
+        const [docs, chainMap] = await Promise.all([loadOpportunityDocuments(deps, ids), chains()]);
+        return ids.map((id) => {
+          const doc = docs.get(id);
+          return doc ? serializeOpportunity(doc, chainMap, now) : null;
+        });
+      },
+      { maxBatchSize: MAX_IDS_PER_SEARCH },
+    ),
+    campaignById: new DataLoader(
+      async (keys) => {
+        // One search for the batch: each key is a named clause, its hit found by `matched_queries`.
+        const [hidden, shown] = await Promise.all([
+          visibility(false),
+          keys.some((k) => k.startsWith('1|')) ? visibility(true) : ('none' as const),
+        ]);
+        const clauses = keys.map((key, i) => {
+          const { query } = buildByIdQuery(key.slice(2), key.startsWith('1|') ? shown : hidden);
+          return { bool: { ...query.bool, _name: String(i) } };
+        });
+        const [res, chainMap] = await Promise.all([
+          searchOnce<CampaignDocument>(deps, campaignsIndex, {
+            size: keys.length,
+            query: { bool: { should: clauses, minimum_should_match: 1 } },
+          }),
+          chains(),
+        ]);
+        const found = new Array<CampaignRecord | null>(keys.length).fill(null);
+        for (const hit of res.hits.hits)
+          for (const name of (hit.matched_queries ?? []) as string[])
+            found[Number(name)] ??= serializeCampaign(hit._source!, chainMap);
+        return found;
+      },
+      { maxBatchSize: MAX_IDS_PER_SEARCH },
+    ),
+    campaignByOnChainId: new DataLoader(
+      async (keys) => {
+        const onChainIds = [...new Set(keys.map((k) => k.slice(k.indexOf(':') + 1).toLowerCase()))];
+        const [res, chainMap] = await Promise.all([
+          searchOnce<CampaignDocument>(deps, campaignsIndex, {
+            size: Math.min(10_000, onChainIds.length * 10),
+            query: {
+              bool: {
+                filter: [{ terms: { campaignId: onChainIds } }],
+                must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!],
+              },
+            },
+          }),
+          chains(),
+        ]);
+        const found = new Map(
+          res.hits.hits.map((h) => [
+            `${h._source!.distributionChainId}:${h._source!.campaignId.toLowerCase()}`,
+            serializeCampaign(h._source!, chainMap),
+          ]),
+        );
+        return keys.map((k) => found.get(k.toLowerCase()) ?? null);
+      },
+      { maxBatchSize: MAX_IDS_PER_SEARCH },
+    ),
   };
 }

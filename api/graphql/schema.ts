@@ -1,4 +1,13 @@
-import { GraphQLBoolean, GraphQLID, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, GraphQLList } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  GraphQLList,
+} from 'graphql';
 import { listCampaigns } from '../routes/campaigns/handlers.js';
 import { campaignIdParams, listCampaignsQuery, type ListCampaignsQuery } from '../routes/campaigns/schema.js';
 import { listOpportunities } from '../routes/opportunities/handlers.js';
@@ -26,7 +35,10 @@ const byIdCosts = costs({ cost: 2 });
 /** Lists nest through their own fields in GraphQL, so the REST flags attaching them are left out. */
 const OpportunityFilter = inputTypeFromSchema('OpportunityFilter', oppFiltersQuery, ['page', 'items', 'campaigns']);
 const CampaignFilter = inputTypeFromSchema('CampaignFilter', listCampaignsQuery, ['page', 'items', 'withOpportunity']);
-const paging = { page: { type: GraphQLInt, description: '0-indexed page (default 0)' }, items: { type: GraphQLInt, description: 'Page size (default 20, at most 100)' } };
+const paging = {
+  page: { type: GraphQLInt, description: '0-indexed page (default 0)' },
+  items: { type: GraphQLInt, description: 'Page size (default 20, at most 100)' },
+};
 
 type ListArgs = { filter?: Record<string, unknown> | null; page?: number | null; items?: number | null };
 const listArgs = (a: ListArgs) => ({ ...(a.filter ?? {}), page: a.page, items: a.items });
@@ -41,11 +53,23 @@ const UserType = new GraphQLObjectType<{ address: string }, GraphqlContext>({
       ...costs({ itemsFromList: 'chainId', searchesPerItem: 1 }),
       args: {
         chainId: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLInt))) },
-        breakdownPage: { type: GraphQLInt, defaultValue: 0 }, test: { type: GraphQLBoolean }, claimableOnly: { type: GraphQLBoolean }, type: { type: GraphQLString },
+        breakdownPage: { type: GraphQLInt, defaultValue: 0 },
+        test: { type: GraphQLBoolean },
+        claimableOnly: { type: GraphQLBoolean },
+        type: { type: GraphQLString },
       },
       resolve: async (user, args: Record<string, unknown>, ctx) => {
-        const q = checkArgs<UserRewardsQuery>(userRewardsQuery, { ...args, chainId: (args['chainId'] as number[]).map(String) });
-        return listUserRewards(ctx.deps, ctx.proofs, user.address, q, await campaignVisibilityOf(ctx.deps, ctx.auth, true));
+        const q = checkArgs<UserRewardsQuery>(userRewardsQuery, {
+          ...args,
+          chainId: (args['chainId'] as number[]).map(String),
+        });
+        return listUserRewards(
+          ctx.deps,
+          ctx.proofs,
+          user.address,
+          q,
+          await campaignVisibilityOf(ctx.deps, ctx.auth, true),
+        );
       },
     },
   }),
@@ -61,24 +85,41 @@ export function createGraphqlSchema(): GraphQLSchema {
     name: 'Query',
     fields: {
       opportunities: {
-        type: listOf(OpportunityType), description: 'Opportunities matching OPP-FILTERS, sorted and paged as GET /v4/opportunities', args: { filter: { type: OpportunityFilter }, ...paging }, ...pageCosts,
-        resolve: (_s, a: ListArgs, ctx) => listOpportunities(ctx.deps, checkArgs<OppFilters>(oppFiltersQuery, listArgs(a))),
+        type: listOf(OpportunityType),
+        description: 'Opportunities matching OPP-FILTERS, sorted and paged as GET /v4/opportunities',
+        args: { filter: { type: OpportunityFilter }, ...paging },
+        ...pageCosts,
+        resolve: (_s, a: ListArgs, ctx) =>
+          listOpportunities(ctx.deps, checkArgs<OppFilters>(oppFiltersQuery, listArgs(a))),
       },
       opportunity: {
-        type: OpportunityType, description: 'One opportunity by numeric or composite id (null when unknown)', args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+        type: OpportunityType,
+        description: 'One opportunity by numeric or composite id (null when unknown)',
+        args: { id: { type: new GraphQLNonNull(GraphQLID) } },
         ...byIdCosts,
-        resolve: (_s, a: { id: string }, ctx) => ctx.loaders.opportunityById.load(resolveOpportunityId(checkArgs<{ id: string }>(opportunityIdParams, a).id)),
+        resolve: (_s, a: { id: string }, ctx) =>
+          ctx.loaders.opportunityById.load(resolveOpportunityId(checkArgs<{ id: string }>(opportunityIdParams, a).id)),
       },
       campaigns: {
-        type: listOf(CampaignType), description: 'Campaigns matching the filters of GET /v4/campaigns', args: { filter: { type: CampaignFilter }, ...paging }, ...pageCosts,
+        type: listOf(CampaignType),
+        description: 'Campaigns matching the filters of GET /v4/campaigns',
+        args: { filter: { type: CampaignFilter }, ...paging },
+        ...pageCosts,
         resolve: async (_s, a: ListArgs, ctx) => {
           const q = checkArgs<ListCampaignsQuery>(listCampaignsQuery, listArgs(a));
           return listCampaigns(ctx.deps, q, await visibilityOf(ctx, q.showPrivate));
         },
       },
       campaign: {
-        type: CampaignType, description: 'One campaign by internal id or chainId-campaignId (null when unknown or private to the caller)',
-        args: { id: { type: new GraphQLNonNull(GraphQLID) }, showPrivate: { type: GraphQLBoolean, description: 'Also a private campaign the caller may read (as REST showPrivate)' } },
+        type: CampaignType,
+        description: 'One campaign by internal id or chainId-campaignId (null when unknown or private to the caller)',
+        args: {
+          id: { type: new GraphQLNonNull(GraphQLID) },
+          showPrivate: {
+            type: GraphQLBoolean,
+            description: 'Also a private campaign the caller may read (as REST showPrivate)',
+          },
+        },
         ...byIdCosts,
         resolve: (_s, a: { id: string; showPrivate?: boolean | null }, ctx) => {
           const { id } = checkArgs<{ id: string }>(campaignIdParams, { id: a.id });
@@ -86,15 +127,27 @@ export function createGraphqlSchema(): GraphQLSchema {
         },
       },
       rewards: {
-        type: listOf(RewardType), description: 'Reward recipients of a campaign in the live root (as GET /v4/rewards)',
-        args: { chainId: { type: new GraphQLNonNull(GraphQLInt) }, campaignId: { type: new GraphQLNonNull(GraphQLString) }, hide: { type: GraphQLBoolean }, ...paging }, ...pageCosts,
+        type: listOf(RewardType),
+        description: 'Reward recipients of a campaign in the live root (as GET /v4/rewards)',
+        args: {
+          chainId: { type: new GraphQLNonNull(GraphQLInt) },
+          campaignId: { type: new GraphQLNonNull(GraphQLString) },
+          hide: { type: GraphQLBoolean },
+          ...paging,
+        },
+        ...pageCosts,
         resolve: async (_s, a: Record<string, unknown>, ctx) => {
           const q = checkArgs<ListRewardsQuery>(listRewardsQuery, a);
-          return (await listRewards(ctx.deps, q, await campaignVisibilityOf(ctx.deps, ctx.auth, true))).map((r) => ({ ...r, chainId: q.chainId }));
+          return (await listRewards(ctx.deps, q, await campaignVisibilityOf(ctx.deps, ctx.auth, true))).map((r) => ({
+            ...r,
+            chainId: q.chainId,
+          }));
         },
       },
       user: {
-        type: UserType, description: 'A wallet', args: { address: { type: new GraphQLNonNull(GraphQLString) } },
+        type: UserType,
+        description: 'A wallet',
+        args: { address: { type: new GraphQLNonNull(GraphQLString) } },
         resolve: (_s, a: { address: string }) => ({ address: checkArgs<{ address: string }>(userParams, a).address }),
       },
     },

@@ -45,7 +45,9 @@ export function createCredentialLookup(pool: PgPool, cacheMs: number): Credentia
       const hash = hashApiKey(rawKey);
       return cached(keys, hash, async () => {
         const { rows } = await pool.query<{ id: string; owner_address: string; tier: number }>(
-          'SELECT id, owner_address, tier FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [hash]);
+          'SELECT id, owner_address, tier FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+          [hash],
+        );
         const row = rows[0];
         return row ? { id: row.id, ownerAddress: row.owner_address, tier: row.tier } : null;
       });

@@ -24,13 +24,15 @@ export function createOidcClient(idp: IdpConfig): OidcClient {
   const issuer = new URL(idp.issuerUrl);
   let discovered: Promise<oidc.Configuration> | null = null;
   const configuration = () => {
-    discovered ??= oidc.discovery(issuer, idp.clientId, idp.clientSecret, idp.clientSecret ? undefined : oidc.None(), {
-      ...(issuer.protocol === 'http:' && isLoopback(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
-      timeout: 10,
-    }).catch((error: unknown) => {
-      discovered = null;
-      throw error;
-    });
+    discovered ??= oidc
+      .discovery(issuer, idp.clientId, idp.clientSecret, idp.clientSecret ? undefined : oidc.None(), {
+        ...(issuer.protocol === 'http:' && isLoopback(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+        timeout: 10,
+      })
+      .catch((error: unknown) => {
+        discovered = null;
+        throw error;
+      });
     return discovered;
   };
   return {
@@ -40,8 +42,13 @@ export function createOidcClient(idp: IdpConfig): OidcClient {
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
       const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: idp.redirectUri, scope: 'openid email', response_type: 'code',
-        code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256', state, nonce,
+        redirect_uri: idp.redirectUri,
+        scope: 'openid email',
+        response_type: 'code',
+        code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
       });
       return { authUrl: url.href, state, codeVerifier, nonce };
     },
@@ -50,13 +57,26 @@ export function createOidcClient(idp: IdpConfig): OidcClient {
       // The callback URL as registered (never the request's Host) plus the query the provider sent.
       const current = new URL(idp.redirectUri);
       current.search = callbackQuery;
-      const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: codeVerifier,
+        expectedState: state,
+        expectedNonce: nonce,
+        idTokenExpected: true,
+      });
       const claims = tokens.claims()!;
       // Providers may put scope claims in the ID token or only behind the userinfo endpoint (OIDC Core §5.4).
-      const profile: Record<string, unknown> = typeof claims['email'] === 'string' ? claims : await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+      const profile: Record<string, unknown> =
+        typeof claims['email'] === 'string'
+          ? claims
+          : await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
       const email = typeof profile['email'] === 'string' ? profile['email'] : '';
       const verified = profile['email_verified'];
-      return { issuer: claims.iss, subject: claims.sub, email, emailVerified: typeof verified === 'boolean' ? verified : undefined };
+      return {
+        issuer: claims.iss,
+        subject: claims.sub,
+        email,
+        emailVerified: typeof verified === 'boolean' ? verified : undefined,
+      };
     },
   };
 }

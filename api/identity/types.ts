@@ -13,7 +13,12 @@ export type Auth = {
 /** Verified claims of a session JWT. */
 export type SessionClaims = {
   /** A lower-case wallet address, or `idp:<email>` for an identity-provider session without a linked wallet. */
-  address: string; tier: number; provider: 'WALLET' | 'IDP'; jti: string; iat: number; exp: number;
+  address: string;
+  tier: number;
+  provider: 'WALLET' | 'IDP';
+  jti: string;
+  iat: number;
+  exp: number;
   /** An identity-provider identity is linked to the wallet (spec: Session identity). */
   linkedIdp?: boolean;
   email?: string;

@@ -16,7 +16,10 @@ function allowedOf(ctx: Context): string[] {
 
 /** A 405 problem carrying `Allow` (the error handler copies it onto the response). */
 function methodNotAllowed(ctx: Context, allow: string[]): AppError {
-  return Object.assign(new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on this path (allowed: ${allow.join(', ')})`), { headers: { Allow: allow.join(', ') } });
+  return Object.assign(
+    new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on this path (allowed: ${allow.join(', ')})`),
+    { headers: { Allow: allow.join(', ') } },
+  );
 }
 
 /**

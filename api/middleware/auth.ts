@@ -10,7 +10,12 @@ import type { UsageBuffer } from '../usage/usageBuffer.js';
 /** Koa context whose state carries the resolved identity. */
 export type AuthContext = ParameterizedContext<AuthState>;
 
-export type AuthenticateParams = { jwtSecret: string; backOfficeToken?: string; lookup: CredentialLookup; usage: UsageBuffer };
+export type AuthenticateParams = {
+  jwtSecret: string;
+  backOfficeToken?: string;
+  lookup: CredentialLookup;
+  usage: UsageBuffer;
+};
 
 /** The session token: cookie `jwt`, else `Authorization: Bearer <jwt>` (the cookie wins when both are sent). */
 export function sessionTokenOf(ctx: Context): string | undefined {
@@ -30,7 +35,7 @@ export function authenticate({ jwtSecret, backOfficeToken, lookup, usage }: Auth
   const isBackOffice = backOfficeMatcher(backOfficeToken);
   return async (ctx: Context, next: Next): Promise<void> => {
     const state = ctx.state as AuthState;
-    state.auth = null, state.session = null, state.apiKey = null;
+    (state.auth = null), (state.session = null), (state.apiKey = null);
     state.backOffice = isBackOffice(ctx.get('authorization'));
     const token = state.backOffice ? ctx.cookies.get('jwt') : sessionTokenOf(ctx);
     if (token) {
@@ -45,12 +50,20 @@ export function authenticate({ jwtSecret, backOfficeToken, lookup, usage }: Auth
       if (!state.apiKey) state.apiKeyProblem = 'unknown';
     }
     const { session, apiKey } = state;
-    if (session) state.auth = { kind: 'jwt', address: session.address, tier: session.tier, jti: session.jti, ...(apiKey ? { keyId: apiKey.id } : {}) };
+    if (session)
+      state.auth = {
+        kind: 'jwt',
+        address: session.address,
+        tier: session.tier,
+        jti: session.jti,
+        ...(apiKey ? { keyId: apiKey.id } : {}),
+      };
     else if (apiKey) state.auth = { kind: 'apiKey', address: apiKey.ownerAddress, tier: apiKey.tier, keyId: apiKey.id };
     try {
       await next();
     } finally {
-      if (apiKey) usage.record(apiKey.id, `${ctx.method} ${routeTemplate((ctx as { _matchedRoute?: string })._matchedRoute)}`);
+      if (apiKey)
+        usage.record(apiKey.id, `${ctx.method} ${routeTemplate((ctx as { _matchedRoute?: string })._matchedRoute)}`);
     }
   };
 }
@@ -69,14 +82,19 @@ export function backOfficeMatcher(token: string | undefined): (header: string) =
 }
 
 const PROBLEM_TEXT: Record<CredentialProblem, string> = {
-  invalid: 'is not a valid token', expired: 'has expired', revoked: 'has been revoked', unknown: 'is unknown or revoked',
+  invalid: 'is not a valid token',
+  expired: 'has expired',
+  revoked: 'has been revoked',
+  unknown: 'is unknown or revoked',
 };
 
 /** Route guard: a wallet session (JWT) is required; an API key alone is not enough. */
 export async function requireSession(ctx: AuthContext, next: Next): Promise<void> {
   if (!ctx.state.session) {
     const problem = ctx.state.sessionProblem;
-    const detail = problem ? `The session ${PROBLEM_TEXT[problem]}` : 'A wallet session is required: sign in with POST /v4/auth/login';
+    const detail = problem
+      ? `The session ${PROBLEM_TEXT[problem]}`
+      : 'A wallet session is required: sign in with POST /v4/auth/login';
     throw new AppError(401, 'UNAUTHORIZED', detail);
   }
   await next();
@@ -85,7 +103,9 @@ export async function requireSession(ctx: AuthContext, next: Next): Promise<void
 /** Route guard: a valid, unrevoked `x-api-key` is required. */
 export async function requireApiKey(ctx: AuthContext, next: Next): Promise<void> {
   if (!ctx.state.apiKey) {
-    const detail = ctx.state.apiKeyProblem ? `The API key ${PROBLEM_TEXT[ctx.state.apiKeyProblem]}` : 'An API key is required in the x-api-key header';
+    const detail = ctx.state.apiKeyProblem
+      ? `The API key ${PROBLEM_TEXT[ctx.state.apiKeyProblem]}`
+      : 'An API key is required in the x-api-key header';
     throw new AppError(401, 'UNAUTHORIZED', detail);
   }
   await next();
@@ -95,7 +115,11 @@ export async function requireApiKey(ctx: AuthContext, next: Next): Promise<void>
 export async function requireCredential(ctx: AuthContext, next: Next): Promise<void> {
   if (!ctx.state.auth) {
     const problem = ctx.state.sessionProblem ?? ctx.state.apiKeyProblem;
-    throw new AppError(401, 'UNAUTHORIZED', problem ? `The credential ${PROBLEM_TEXT[problem]}` : 'A wallet session (jwt cookie) or an x-api-key is required');
+    throw new AppError(
+      401,
+      'UNAUTHORIZED',
+      problem ? `The credential ${PROBLEM_TEXT[problem]}` : 'A wallet session (jwt cookie) or an x-api-key is required',
+    );
   }
   await next();
 }
@@ -108,7 +132,13 @@ export async function requireBackOffice(ctx: AuthContext, next: Next): Promise<v
   if (!ctx.state.backOffice) {
     if (ctx.state.auth) throw new AppError(403, 'FORBIDDEN', 'This route is restricted to the back office');
     const sent = (ctx.get('authorization') ?? '').replace(/^Bearer\s+/i, '').trim() !== '';
-    throw new AppError(401, 'UNAUTHORIZED', sent ? 'The back-office credential in the authorization header was refused' : 'The back-office credential is required in the authorization header');
+    throw new AppError(
+      401,
+      'UNAUTHORIZED',
+      sent
+        ? 'The back-office credential in the authorization header was refused'
+        : 'The back-office credential is required in the authorization header',
+    );
   }
   await next();
 }
@@ -120,7 +150,13 @@ export async function requireBackOffice(ctx: AuthContext, next: Next): Promise<v
 export async function requireCredentialOrBackOffice(ctx: AuthContext, next: Next): Promise<void> {
   if (!ctx.state.auth && !ctx.state.backOffice) {
     const problem = ctx.state.sessionProblem ?? ctx.state.apiKeyProblem;
-    throw new AppError(401, 'UNAUTHORIZED', problem ? `The credential ${PROBLEM_TEXT[problem]}` : 'A wallet session (jwt cookie), an x-api-key or the back-office credential is required');
+    throw new AppError(
+      401,
+      'UNAUTHORIZED',
+      problem
+        ? `The credential ${PROBLEM_TEXT[problem]}`
+        : 'A wallet session (jwt cookie), an x-api-key or the back-office credential is required',
+    );
   }
   await next();
 }

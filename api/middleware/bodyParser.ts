@@ -53,7 +53,10 @@ export function bodyParser() {
       });
     } catch (error) {
       if (parsed || typeof (error as { status?: unknown }).status === 'number') throw error;
-      throw new AppError(400, 'BAD_REQUEST', `The request body could not be parsed: ${(error as Error).message}`, { cause: error, errors: [{ field: 'body', message: 'could not be parsed' }] });
+      throw new AppError(400, 'BAD_REQUEST', `The request body could not be parsed: ${(error as Error).message}`, {
+        cause: error,
+        errors: [{ field: 'body', message: 'could not be parsed' }],
+      });
     }
   };
 }

@@ -7,7 +7,13 @@ const PUBLIC_MAX_AGE = 30;
 
 /** A response is private when it depends on who asks: credentials sent, or private data requested. */
 export function isPrivateRequest(ctx: Context): boolean {
-  return Boolean(ctx.get('x-api-key') || ctx.cookies.get('jwt') || ctx.get('authorization') || ctx.query['showPrivate'] === 'true' || ctx.state.private);
+  return Boolean(
+    ctx.get('x-api-key') ||
+      ctx.cookies.get('jwt') ||
+      ctx.get('authorization') ||
+      ctx.query['showPrivate'] === 'true' ||
+      ctx.state.private,
+  );
 }
 
 /**
@@ -17,7 +23,13 @@ export function isPrivateRequest(ctx: Context): boolean {
  */
 function serializeOnce(ctx: Context): void {
   const body = ctx.body;
-  if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
+  if (
+    body === null ||
+    typeof body !== 'object' ||
+    Buffer.isBuffer(body) ||
+    typeof (body as { pipe?: unknown }).pipe === 'function'
+  )
+    return;
   const type = ctx.response.get('content-type');
   ctx.body = JSON.stringify(body);
   ctx.type = type || 'application/json; charset=utf-8';
@@ -40,7 +52,12 @@ export function cacheHeaders() {
         serializeOnce(ctx);
         if (ctx.response.get('cache-control')) return;
         const isPrivate = isPrivateRequest(ctx);
-        ctx.set('cache-control', isPrivate ? 'private, no-store' : `public, max-age=${PUBLIC_MAX_AGE}, stale-while-revalidate=${2 * PUBLIC_MAX_AGE}`);
+        ctx.set(
+          'cache-control',
+          isPrivate
+            ? 'private, no-store'
+            : `public, max-age=${PUBLIC_MAX_AGE}, stale-while-revalidate=${2 * PUBLIC_MAX_AGE}`,
+        );
         if (isPrivate) ctx.vary('cookie');
       });
     });

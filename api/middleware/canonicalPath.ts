@@ -42,7 +42,11 @@ export function canonicalPath() {
   };
 }
 
-type MutableLayer = { path: unknown; opts: { sensitive?: boolean }; _reconfigurePathMatching?: (prefix: string) => void };
+type MutableLayer = {
+  path: unknown;
+  opts: { sensitive?: boolean };
+  _reconfigurePathMatching?: (prefix: string) => void;
+};
 
 /**
  * Makes every layer of `router` (nested routers included: @koa/router copies their layers into the
@@ -54,7 +58,8 @@ type MutableLayer = { path: unknown; opts: { sensitive?: boolean }; _reconfigure
 export function caseSensitive<R extends Router<any, any>>(router: R): R {
   for (const layer of router.stack as unknown as MutableLayer[]) {
     if (typeof layer.path !== 'string') continue;
-    if (typeof layer._reconfigurePathMatching !== 'function') throw new Error('@koa/router Layer changed: caseSensitive cannot recompile its path');
+    if (typeof layer._reconfigurePathMatching !== 'function')
+      throw new Error('@koa/router Layer changed: caseSensitive cannot recompile its path');
     layer.opts.sensitive = true;
     layer._reconfigurePathMatching('');
   }

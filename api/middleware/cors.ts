@@ -10,7 +10,15 @@ export type CorsParams = {
 };
 
 /** Response headers a page may read besides the CORS-safelisted ones. */
-export const EXPOSED_HEADERS = ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Server-Timing', 'X-Request-Id'].join(', ');
+export const EXPOSED_HEADERS = [
+  'ETag',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Server-Timing',
+  'X-Request-Id',
+].join(', ');
 /** How long a browser may reuse a preflight answer (Chromium caps it at 2 h). */
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
@@ -38,7 +46,8 @@ export function cors({ allowedOrigins, routers }: CorsParams) {
     if (!origin) return next();
     const listed = isListed(origin);
     const requestedMethod = ctx.get('access-control-request-method').toUpperCase();
-    if (ctx.method === 'OPTIONS' && requestedMethod) return preflight(ctx, origin, requestedMethod, routesOf(ctx.path), listed);
+    if (ctx.method === 'OPTIONS' && requestedMethod)
+      return preflight(ctx, origin, requestedMethod, routesOf(ctx.path), listed);
     const route = routesOf(ctx.path).get(ctx.method === 'HEAD' ? 'GET' : ctx.method);
     if (route?.credentialed) {
       ctx.vary('Origin');

@@ -1,5 +1,11 @@
 import type Router from '@koa/router';
-import { requireApiKey, requireBackOffice, requireCredential, requireCredentialOrBackOffice, requireSession } from './auth.js';
+import {
+  requireApiKey,
+  requireBackOffice,
+  requireCredential,
+  requireCredentialOrBackOffice,
+  requireSession,
+} from './auth.js';
 
 type Layer = Router['stack'][number];
 
@@ -48,7 +54,10 @@ function describeLayer(layer: Layer, method: string, useLayers: Layer[]): CorsRo
   // routes without a validate() body schema (GraphQL) still take one on POST/PUT/PATCH.
   const body = hasBody(fns) || ['POST', 'PUT', 'PATCH'].includes(method) ? ['content-type'] : [];
   const reads = method === 'GET' || method === 'HEAD' ? READ_HEADERS : [];
-  return { credentialed: guarded.length > 0, headers: [...new Set([...EVERY_ROUTE_HEADERS, ...guarded.flat(), ...body, ...reads, ...own])].sort() };
+  return {
+    credentialed: guarded.length > 0,
+    headers: [...new Set([...EVERY_ROUTE_HEADERS, ...guarded.flat(), ...body, ...reads, ...own])].sort(),
+  };
 }
 
 /** Every method a path answers, each with its CORS facts; memoized per route pattern. */
@@ -68,7 +77,8 @@ export function createCorsRouteTable(routers: () => Router[]) {
     for (const router of routers()) {
       const matched = router.match(path, 'GET').path as Layer[];
       const uses = matched.filter((l) => l.methods.length === 0);
-      for (const layer of matched) if (layer.methods.length > 0) matches.push({ layer, uses }), (key += `${String(layer.path)}|`);
+      for (const layer of matched)
+        if (layer.methods.length > 0) matches.push({ layer, uses }), (key += `${String(layer.path)}|`);
     }
     const cached = cache.get(key);
     if (cached) return cached;

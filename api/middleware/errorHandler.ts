@@ -5,8 +5,18 @@ import { AppError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
 
 const PROBLEM_TYPE_BASE = '/problems/';
 
-const PG_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '53300']);
-const PG_UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|the database system is (starting up|shutting down)/i;
+const PG_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const PG_UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|the database system is (starting up|shutting down)/i;
 
 /**
  * PostgreSQL is down, restarting or out of connections: refused or reset sockets, admin/crash
@@ -23,24 +33,35 @@ export function isPostgresUnavailable(error: unknown): boolean {
 /** Maps failures of backing services to 503 and anything carrying an HTTP status to an AppError. */
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
-  if (error instanceof esErrors.ConnectionError || error instanceof esErrors.TimeoutError || error instanceof esErrors.NoLivingConnectionsError) {
+  if (
+    error instanceof esErrors.ConnectionError ||
+    error instanceof esErrors.TimeoutError ||
+    error instanceof esErrors.NoLivingConnectionsError
+  ) {
     return new ServiceUnavailableError('elasticsearch', error);
   }
-  if (error instanceof HttpRequestError || error instanceof TimeoutError || error instanceof RpcRequestError) return new ServiceUnavailableError('rpc', error);
+  if (error instanceof HttpRequestError || error instanceof TimeoutError || error instanceof RpcRequestError)
+    return new ServiceUnavailableError('rpc', error);
   if (error instanceof esErrors.ResponseError) {
     // A missing index/alias or an overloaded cluster is an outage; any other refusal means we built
     // a bad request: a server-side fault (generic 500, logged), never Elasticsearch's text to the client.
     const type = (error.body as { error?: { type?: string } } | undefined)?.error?.type;
-    if (error.statusCode === 503 || error.statusCode === 429 || type === 'index_not_found_exception') return new ServiceUnavailableError('elasticsearch', error);
+    if (error.statusCode === 503 || error.statusCode === 429 || type === 'index_not_found_exception')
+      return new ServiceUnavailableError('elasticsearch', error);
     return null;
   }
   if (isPostgresUnavailable(error)) return new ServiceUnavailableError('postgresql', error);
-  const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
+  const status =
+    (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
   const expose = (error as { expose?: boolean })?.expose;
   // 501 is @koa/router refusing a method no route implements (e.g. TRACE): for the client that is a 405.
   if (status === 501) return new AppError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed on this path');
   if (typeof status === 'number' && status >= 400 && status < 500 && expose !== false) {
-    return new AppError(status, (STATUS_TITLES[status] ?? 'error').toUpperCase().replace(/ /g, '_'), (error as Error).message || STATUS_TITLES[status] || 'error');
+    return new AppError(
+      status,
+      (STATUS_TITLES[status] ?? 'error').toUpperCase().replace(/ /g, '_'),
+      (error as Error).message || STATUS_TITLES[status] || 'error',
+    );
   }
   return null;
 }
@@ -52,7 +73,8 @@ export function toAppError(error: unknown): AppError | null {
 export async function errorHandler(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined) throw new AppError(404, 'NOT_FOUND', `No route ${ctx.method} ${ctx.path}`);
+    if (ctx.status === 404 && ctx.body === undefined)
+      throw new AppError(404, 'NOT_FOUND', `No route ${ctx.method} ${ctx.path}`);
   } catch (error) {
     const appError = toAppError(error);
     const exposed = appError && appError.expose ? appError : null;
@@ -70,7 +92,8 @@ export async function errorHandler(ctx: Context, next: Next): Promise<void> {
       ...(exposed?.errors ? { errors: exposed.errors } : {}),
       ...(exposed?.extensions ?? {}),
     };
-    if (status === 405 && (error as { headers?: Record<string, string> }).headers?.['Allow']) ctx.set('Allow', (error as { headers: Record<string, string> }).headers['Allow']!);
+    if (status === 405 && (error as { headers?: Record<string, string> }).headers?.['Allow'])
+      ctx.set('Allow', (error as { headers: Record<string, string> }).headers['Allow']!);
     if (!exposed || status >= 500) ctx.app.emit('error', error, ctx);
   }
 }

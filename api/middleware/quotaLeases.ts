@@ -9,7 +9,12 @@ export type QuotaDecision = { allowed: boolean; remaining: number };
 /** A lease spans this share of a limit at most, so idle leases of several processes waste little of a window. */
 export const LEASE_SHARE = 20;
 
-type Lease = { window: number; left: number; /** the window's shared count when last claimed */ total: number; exhausted: boolean };
+type Lease = {
+  window: number;
+  left: number /** the window's shared count when last claimed */;
+  total: number;
+  exhausted: boolean;
+};
 
 /**
  * Per-process leases on fixed one-second rate-limit windows shared through PostgreSQL. A process
@@ -95,9 +100,14 @@ export function claimQuotaIn(pool: PgPool): ClaimQuota {
   return async (bucket, windowStart, n) => {
     if (!Number.isSafeInteger(windowStart)) throw new TypeError(`window start ${windowStart} is not an integer`);
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`claim of ${n} hits is not a positive integer`);
-    const [claimed] = await writeInOneRoundTrip(pool, (literal) => [
-      `INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES (${literal(bucket)}, to_timestamp(${windowStart}), ${n})
-       ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + ${n} RETURNING count`], { asyncCommit: true });
+    const [claimed] = await writeInOneRoundTrip(
+      pool,
+      (literal) => [
+        `INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES (${literal(bucket)}, to_timestamp(${windowStart}), ${n})
+       ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + ${n} RETURNING count`,
+      ],
+      { asyncCommit: true },
+    );
     return (claimed!.rows[0] as { count: number }).count;
   };
 }

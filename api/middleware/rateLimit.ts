@@ -12,7 +12,10 @@ import { claimQuotaIn, QuotaLeases, type QuotaDecision } from './quotaLeases.js'
 export type RateLimits = { anonymous: number; tiers: number[] };
 
 /** Defaults: 10/s without a key (the documented public limit), 50, 200 and 1000/s for tiers 0, 1, 2. */
-export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({ anonymous: 10, tiers: Object.freeze([50, 200, 1000]) as number[] });
+export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
+  anonymous: 10,
+  tiers: Object.freeze([50, 200, 1000]) as number[],
+});
 
 /**
  * Paths never limited: probes and scraping must work under any load; the explorer and operations
@@ -21,7 +24,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({ anonymous: 10, ti
 const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$|ops$|assets\/|favicon\.ico$|$)/;
 
 export type RateLimitParams = {
-  pool: PgPool; logger: Logger; limits?: RateLimits;
+  pool: PgPool;
+  logger: Logger;
+  limits?: RateLimits;
   /** The client address of a caller without a key (clientAddressOf(config.trustedProxies)); default: the socket peer. */
   clientAddress?: (ctx: Context) => string;
 };
@@ -41,7 +46,12 @@ export function limitFor(limits: RateLimits, tier: number | null): number {
  * If PostgreSQL fails, the request passes (availability first) and the failure is logged.
  * Tables: rate_limit_windows (old windows are swept every minute).
  */
-export function rateLimit({ pool, logger, limits = DEFAULT_RATE_LIMITS, clientAddress = (ctx) => ctx.ip }: RateLimitParams) {
+export function rateLimit({
+  pool,
+  logger,
+  limits = DEFAULT_RATE_LIMITS,
+  clientAddress = (ctx) => ctx.ip,
+}: RateLimitParams) {
   const leases = new QuotaLeases(claimQuotaIn(pool));
   let nextSweep = 0;
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -60,14 +70,24 @@ export function rateLimit({ pool, logger, limits = DEFAULT_RATE_LIMITS, clientAd
     }
     if (nowMs >= nextSweep) {
       nextSweep = nowMs + 60_000;
-      void inWriteTransaction(pool, (client) => client.query("DELETE FROM rate_limit_windows WHERE window_start < now() - interval '1 minute'"))
-        .catch((error) => logger.warn({ msg: 'rate limit sweep failed', err: (error as Error).message }));
+      void inWriteTransaction(pool, (client) =>
+        client.query("DELETE FROM rate_limit_windows WHERE window_start < now() - interval '1 minute'"),
+      ).catch((error) => logger.warn({ msg: 'rate limit sweep failed', err: (error as Error).message }));
     }
     const reset = Math.max(1, Math.ceil((windowStart * 1000 + 1000 - nowMs) / 1000));
-    const headers = { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(decision.remaining), 'RateLimit-Reset': String(reset) };
+    const headers = {
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': String(decision.remaining),
+      'RateLimit-Reset': String(reset),
+    };
     if (!decision.allowed) {
       ctx.set({ ...headers, 'Retry-After': String(reset) });
-      throw new AppError(429, 'RATE_LIMITED', `Rate limit of ${limit} requests per second exceeded; retry in ${reset} s`, { extensions: { limit } });
+      throw new AppError(
+        429,
+        'RATE_LIMITED',
+        `Rate limit of ${limit} requests per second exceeded; retry in ${reset} s`,
+        { extensions: { limit } },
+      );
     }
     try {
       await next();

@@ -21,7 +21,14 @@ export function requestLog(logger: Logger) {
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       if (!ctx.headerSent) ctx.set('server-timing', `app;dur=${durationMs.toFixed(2)}`);
-      logger.info({ msg: 'request', request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(durationMs * 10) / 10 });
+      logger.info({
+        msg: 'request',
+        request_id: requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        duration_ms: Math.round(durationMs * 10) / 10,
+      });
     }
   };
 }

@@ -8,7 +8,9 @@ export const OPENAPI_VERSION = '1.0.1';
 
 export type BuildOpenApiParams = { router: Router; serverUrl?: string };
 export type BuildOpenApiResult = { document: OpenApiDocument; undocumented: string[] };
-export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>> };
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+};
 
 type Properties = Record<string, Schema>;
 const propertiesOf = (schema: Schema | undefined): Properties => (schema?.['properties'] ?? {}) as Properties;
@@ -18,11 +20,20 @@ function parameters(op: RouteOperation): unknown[] {
   const templateNames = [...op.openApiPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const params = templateNames.map((name) => {
     const own = op.renamedParams[name] ?? name;
-    return { name, in: 'path', required: true, ...(own !== name ? { description: `The ${own} (named \`${own}\` by this route)` } : {}), schema: propertiesOf(op.schemas.params)[own] ?? { type: 'string' } };
+    return {
+      name,
+      in: 'path',
+      required: true,
+      ...(own !== name ? { description: `The ${own} (named \`${own}\` by this route)` } : {}),
+      schema: propertiesOf(op.schemas.params)[own] ?? { type: 'string' },
+    };
   });
   const required = requiredOf(op.schemas.query);
   const query = Object.entries(propertiesOf(op.schemas.query)).map(([name, schema]) => ({
-    name, in: 'query', required: required.includes(name), schema,
+    name,
+    in: 'query',
+    required: required.includes(name),
+    schema,
     ...(schema['type'] === 'array' ? { style: 'form', explode: true } : {}),
   }));
   return [...params, ...query];
@@ -33,11 +44,18 @@ function responses(op: RouteOperation): Record<string, unknown> {
   const out: Record<string, unknown> = {
     [String(doc.status ?? 200)]: {
       description: doc.summary,
-      content: Object.fromEntries([[doc.contentType ?? 'application/json', doc.response], ...Object.entries(doc.also ?? {})].map(([type, schema]) => [type, { schema }])),
+      content: Object.fromEntries(
+        [[doc.contentType ?? 'application/json', doc.response], ...Object.entries(doc.also ?? {})].map(
+          ([type, schema]) => [type, { schema }],
+        ),
+      ),
     },
   };
   for (const [status, extra] of Object.entries(doc.responses ?? {})) {
-    out[status] = { description: extra.description, ...(extra.schema ? { content: { [extra.contentType ?? 'application/json']: { schema: extra.schema } } } : {}) };
+    out[status] = {
+      description: extra.description,
+      ...(extra.schema ? { content: { [extra.contentType ?? 'application/json']: { schema: extra.schema } } } : {}),
+    };
   }
   const problems = new Set<number>(doc.errors ?? []);
   if (op.schemas.query || op.schemas.params || op.schemas.body) problems.add(400);
@@ -54,7 +72,9 @@ const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** `get /v4/opportunities/{id}/campaigns` → `getOpportunitiesByIdCampaigns`. */
 function operationIdOf(op: RouteOperation): string {
-  const words = op.openApiPath.split(/[/-]/).filter((s) => s && s !== 'v4')
+  const words = op.openApiPath
+    .split(/[/-]/)
+    .filter((s) => s && s !== 'v4')
     .map((s) => (s.startsWith('{') ? `By${capitalize(s.slice(1, -1))}` : capitalize(s.replace(/[^A-Za-z0-9]/g, ''))));
   return op.method + words.join('');
 }
@@ -77,25 +97,35 @@ export function buildOpenApi({ router, serverUrl = '/' }: BuildOpenApiParams): B
     }
     const item = (paths[op.openApiPath] ??= {});
     if (item[op.method]) continue; // the trailing-slash twin of an operation already listed
-    item[op.method] = referenceComponents({
-      operationId: operationIdOf(op),
-      summary: op.doc.summary,
-      ...(op.doc.description ? { description: op.doc.description } : {}),
-      tags: [tagOf(op)],
-      ...(op.security ? { security: op.security } : {}),
-      parameters: parameters(op),
-      ...(op.schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.schemas.body } } } } : {}),
-      responses: responses(op),
-    }, components) as Record<string, unknown>;
+    item[op.method] = referenceComponents(
+      {
+        operationId: operationIdOf(op),
+        summary: op.doc.summary,
+        ...(op.doc.description ? { description: op.doc.description } : {}),
+        tags: [tagOf(op)],
+        ...(op.security ? { security: op.security } : {}),
+        parameters: parameters(op),
+        ...(op.schemas.body
+          ? { requestBody: { required: true, content: { 'application/json': { schema: op.schemas.body } } } }
+          : {}),
+        responses: responses(op),
+      },
+      components,
+    ) as Record<string, unknown>;
   }
   referenceComponents({ problem: problemSchema }, components);
-  const tags = [...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => o['tags'] as string[])))].sort().map((name) => ({ name }));
+  const tags = [
+    ...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => o['tags'] as string[]))),
+  ]
+    .sort()
+    .map((name) => ({ name }));
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
       title: 'Campaign Rewards Data and Configuration API',
       version: OPENAPI_VERSION,
-      description: 'Incentive reward campaigns, opportunities, rewards and configuration. Problems are RFC 9457 `application/problem+json` bodies. GraphQL is served at /graphql/v1.',
+      description:
+        'Incentive reward campaigns, opportunities, rewards and configuration. Problems are RFC 9457 `application/problem+json` bodies. GraphQL is served at /graphql/v1.',
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }, {}],
@@ -104,9 +134,23 @@ export function buildOpenApi({ router, serverUrl = '/' }: BuildOpenApiParams): B
     components: {
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Developer API key (higher rate limits, gated routes)' },
-        jwt: { type: 'apiKey', in: 'cookie', name: 'jwt', description: 'Wallet session from POST /v4/auth/login (also accepted as Authorization: Bearer <jwt>)' },
-        backOffice: { type: 'http', scheme: 'bearer', description: 'Back-office credential in the authorization header (raw token or Bearer <token>)' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'Developer API key (higher rate limits, gated routes)',
+        },
+        jwt: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'jwt',
+          description: 'Wallet session from POST /v4/auth/login (also accepted as Authorization: Bearer <jwt>)',
+        },
+        backOffice: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Back-office credential in the authorization header (raw token or Bearer <token>)',
+        },
       },
     },
   };

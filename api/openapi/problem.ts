@@ -11,12 +11,19 @@ export const problemSchema = component('Problem', {
     status: { type: 'integer', minimum: 400, maximum: 599 },
     detail: { type: 'string' },
     instance: { type: 'string', description: 'The request path' },
-    code: { type: 'string', description: 'Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED' },
+    code: {
+      type: 'string',
+      description: 'Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED',
+    },
     requestId: { type: 'string' },
     errors: {
       type: 'array',
       description: 'One entry per bad field (400 validation problems)',
-      items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
     },
   },
 });

@@ -4,37 +4,132 @@ import { any, arr, bool, decimal, int, nullable, num, obj, str } from './schemaH
 const numOrString = { type: ['number', 'string'] } as const;
 
 /** Chain record (spec › Chain). */
-export const chainSchema = component('Chain', obj({
-  id: int, name: str, icon: str, liveCampaigns: num, endOfDisputePeriod: num,
-  explorers: arr(obj({ type: str, url: str, chainId: num })),
-  lastClaimsOnchainFetchTimestamp: nullable(str),
-}));
+export const chainSchema = component(
+  'Chain',
+  obj({
+    id: int,
+    name: str,
+    icon: str,
+    liveCampaigns: num,
+    endOfDisputePeriod: num,
+    explorers: arr(obj({ type: str, url: str, chainId: num })),
+    lastClaimsOnchainFetchTimestamp: nullable(str),
+  }),
+);
 
 /** Token record (spec › Token). */
-export const tokenSchema = component('Token', obj({
-  id: str, name: nullable(str), chainId: int, address: str, decimals: num, symbol: str, icon: str, verified: bool, isNative: bool, isTest: bool,
-  type: { enum: ['TOKEN', 'PRETGE', 'POINT'] }, price: nullable(num), updatedAt: nullable(num), priceSource: nullable(str),
-  displaySymbol: str, underlyingTokenId: str, priceAlertDismissedAt: num, priceAlertCount: num,
-}, ['price', 'updatedAt', 'priceSource', 'displaySymbol', 'underlyingTokenId', 'priceAlertDismissedAt', 'priceAlertCount']));
+export const tokenSchema = component(
+  'Token',
+  obj(
+    {
+      id: str,
+      name: nullable(str),
+      chainId: int,
+      address: str,
+      decimals: num,
+      symbol: str,
+      icon: str,
+      verified: bool,
+      isNative: bool,
+      isTest: bool,
+      type: { enum: ['TOKEN', 'PRETGE', 'POINT'] },
+      price: nullable(num),
+      updatedAt: nullable(num),
+      priceSource: nullable(str),
+      displaySymbol: str,
+      underlyingTokenId: str,
+      priceAlertDismissedAt: num,
+      priceAlertCount: num,
+    },
+    [
+      'price',
+      'updatedAt',
+      'priceSource',
+      'displaySymbol',
+      'underlyingTokenId',
+      'priceAlertDismissedAt',
+      'priceAlertCount',
+    ],
+  ),
+);
 
 /** A daily-rewards breakdown: its token is the full Token record (spec › Token). */
-const breakdown = obj({ campaignId: str, value: num, maxValue: num, timestamp: numOrString, token: tokenSchema, amount: numOrString, distributionType: str, onChainCampaignId: str },
-  ['maxValue', 'token', 'amount', 'distributionType', 'onChainCampaignId', 'timestamp']);
+const breakdown = obj(
+  {
+    campaignId: str,
+    value: num,
+    maxValue: num,
+    timestamp: numOrString,
+    token: tokenSchema,
+    amount: numOrString,
+    distributionType: str,
+    onChainCampaignId: str,
+  },
+  ['maxValue', 'token', 'amount', 'distributionType', 'onChainCampaignId', 'timestamp'],
+);
 
 /** Campaign record (spec › Campaign). */
-export const campaignSchema = component('Campaign', obj({
-  id: str, computeChainId: int, distributionChainId: int, campaignId: str, type: str, subType: nullable(num), amount: decimal,
-  startTimestamp: decimal, endTimestamp: decimal, creatorAddress: str, apr: num, dailyRewards: num,
-  creator: obj({ address: str, tags: arr(str), creatorId: nullable(str) }, ['tags', 'creatorId']),
-  params: any, description: str, chain: nullable(chainSchema), rewardTokenId: str, rewardToken: tokenSchema, opportunityId: str,
-  distributionChain: nullable(chainSchema), distributionType: str,
-  campaignStatus: obj({ campaignId: str, computedUntil: numOrString, processingStarted: numOrString, status: str, preComputeProcessingStarted: numOrString, preComputeStatus: str, delay: numOrString, error: str, details: any }, ['delay', 'error', 'details']),
-  createdAt: str, rootCampaignId: nullable(str), parentCampaignId: nullable(str), childCampaignIds: arr(str), dailyRewardsBreakdown: arr(breakdown),
-  pauseCompute: nullable(str), pausePrecompute: nullable(str), hasOverrides: bool, isPrivate: bool, hidden: bool, hideLeaderboard: bool, campaignEncodingHash: str,
-}));
+export const campaignSchema = component(
+  'Campaign',
+  obj({
+    id: str,
+    computeChainId: int,
+    distributionChainId: int,
+    campaignId: str,
+    type: str,
+    subType: nullable(num),
+    amount: decimal,
+    startTimestamp: decimal,
+    endTimestamp: decimal,
+    creatorAddress: str,
+    apr: num,
+    dailyRewards: num,
+    creator: obj({ address: str, tags: arr(str), creatorId: nullable(str) }, ['tags', 'creatorId']),
+    params: any,
+    description: str,
+    chain: nullable(chainSchema),
+    rewardTokenId: str,
+    rewardToken: tokenSchema,
+    opportunityId: str,
+    distributionChain: nullable(chainSchema),
+    distributionType: str,
+    campaignStatus: obj(
+      {
+        campaignId: str,
+        computedUntil: numOrString,
+        processingStarted: numOrString,
+        status: str,
+        preComputeProcessingStarted: numOrString,
+        preComputeStatus: str,
+        delay: numOrString,
+        error: str,
+        details: any,
+      },
+      ['delay', 'error', 'details'],
+    ),
+    createdAt: str,
+    rootCampaignId: nullable(str),
+    parentCampaignId: nullable(str),
+    childCampaignIds: arr(str),
+    dailyRewardsBreakdown: arr(breakdown),
+    pauseCompute: nullable(str),
+    pausePrecompute: nullable(str),
+    hasOverrides: bool,
+    isPrivate: bool,
+    hidden: bool,
+    hideLeaderboard: bool,
+    campaignEncodingHash: str,
+  }),
+);
 
 const opportunityStatus = { enum: ['NONE', 'PAST', 'LIVE', 'SOON'] } as const;
-const depositUrl = obj({ id: str, title: str, url: str, subtitle: str, icon: str, priority: num }, ['id', 'title', 'subtitle', 'icon', 'priority']);
+const depositUrl = obj({ id: str, title: str, url: str, subtitle: str, icon: str, priority: num }, [
+  'id',
+  'title',
+  'subtitle',
+  'icon',
+  'priority',
+]);
 
 /**
  * The light opportunity a campaign list attaches under `Opportunity` (docs/api-behaviour.md#light-opportunity): absent
@@ -44,38 +139,152 @@ export const lightOpportunitySchema = component('LightOpportunity', {
   type: 'object',
   required: ['id', 'type', 'identifier', 'name', 'status', 'chainId'],
   properties: {
-    id: str, type: str, identifier: str, name: str, status: opportunityStatus, action: nullable(str), description: nullable(str), howToSteps: nullable(arr(str)),
-    mainProtocol: nullable(str), depositUrl: nullable(str), depositUrls: nullable(arr(depositUrl)), explorerAddress: nullable(str), tags: nullable(arr(str)),
-    chainId: int, apr: nullable(num), nativeApr: nullable(num), dailyRewards: nullable(num), maxDailyRewards: nullable(num), tvl: nullable(num), hidden: nullable(bool),
-    liveCampaigns: nullable(num), lastCampaignCreatedAt: nullable(num), earliestCampaignStart: nullable(numOrString), latestCampaignStart: nullable(numOrString),
-    earliestCampaignEnd: nullable(numOrString), latestCampaignEnd: nullable(numOrString),
+    id: str,
+    type: str,
+    identifier: str,
+    name: str,
+    status: opportunityStatus,
+    action: nullable(str),
+    description: nullable(str),
+    howToSteps: nullable(arr(str)),
+    mainProtocol: nullable(str),
+    depositUrl: nullable(str),
+    depositUrls: nullable(arr(depositUrl)),
+    explorerAddress: nullable(str),
+    tags: nullable(arr(str)),
+    chainId: int,
+    apr: nullable(num),
+    nativeApr: nullable(num),
+    dailyRewards: nullable(num),
+    maxDailyRewards: nullable(num),
+    tvl: nullable(num),
+    hidden: nullable(bool),
+    liveCampaigns: nullable(num),
+    lastCampaignCreatedAt: nullable(num),
+    earliestCampaignStart: nullable(numOrString),
+    latestCampaignStart: nullable(numOrString),
+    earliestCampaignEnd: nullable(numOrString),
+    latestCampaignEnd: nullable(numOrString),
   },
 });
 
 /** A campaign of a list or search response, with its light opportunity. */
 export const campaignWithOpportunitySchema = component('CampaignWithOpportunity', {
-  allOf: [campaignSchema, { type: 'object', required: ['Opportunity'], properties: { Opportunity: nullable(lightOpportunitySchema) } }],
+  allOf: [
+    campaignSchema,
+    { type: 'object', required: ['Opportunity'], properties: { Opportunity: nullable(lightOpportunitySchema) } },
+  ],
 });
 
 /** Protocol record (spec › Opportunity › protocol). */
-export const protocolSchema = component('Protocol', obj({
-  id: str, name: str, icon: str, description: str, url: str, tags: arr(str), dailyRewards: num, numberOfLiveCampaigns: num, opportunityLiveTags: arr(str),
-  banner: nullable(str), opportunityBannerLight: nullable(str), opportunityBannerDark: nullable(str), trustData: nullable({ type: 'object' }),
-}, ['dailyRewards', 'numberOfLiveCampaigns', 'opportunityLiveTags', 'banner', 'opportunityBannerLight', 'opportunityBannerDark', 'trustData']));
+export const protocolSchema = component(
+  'Protocol',
+  obj(
+    {
+      id: str,
+      name: str,
+      icon: str,
+      description: str,
+      url: str,
+      tags: arr(str),
+      dailyRewards: num,
+      numberOfLiveCampaigns: num,
+      opportunityLiveTags: arr(str),
+      banner: nullable(str),
+      opportunityBannerLight: nullable(str),
+      opportunityBannerDark: nullable(str),
+      trustData: nullable({ type: 'object' }),
+    },
+    [
+      'dailyRewards',
+      'numberOfLiveCampaigns',
+      'opportunityLiveTags',
+      'banner',
+      'opportunityBannerLight',
+      'opportunityBannerDark',
+      'trustData',
+    ],
+  ),
+);
 
 /** Opportunity record (spec › Opportunity). */
-export const opportunitySchema = component('Opportunity', obj({
-  id: str, chainId: int, type: str, identifier: str, name: str, description: str, howToSteps: arr(str), status: opportunityStatus, action: str, tags: arr(str),
-  mainProtocol: str, depositUrl: str, depositUrls: arr(depositUrl), explorerAddress: str, hidden: bool,
-  tvl: num, apr: num, dailyRewards: num, nativeApr: num, totalApr: num, maxDailyRewards: nullable(num), maxApr: nullable(num),
-  liveCampaigns: num, lastCampaignCreatedAt: num, liveCampaignsForCreator: num, soonCampaignsForCreator: num, pastCampaignsForCreator: num,
-  earliestCampaignStart: decimal, latestCampaignStart: decimal, earliestCampaignEnd: decimal, latestCampaignEnd: decimal, distributionType: str,
-  tokens: arr(tokenSchema), chain: nullable(chainSchema),
-  activePrograms: arr(obj({ id: str, name: str, slug: nullable(str), description: str, icon: str }, ['slug', 'description', 'icon'])),
-  protocol: nullable(protocolSchema),
-  aprRecord: obj({ cumulated: num, timestamp: numOrString, breakdowns: arr(obj({ identifier: str, type: str, value: num, timestamp: numOrString, distributionType: str }, ['timestamp', 'distributionType'])) }),
-  nativeAprRecord: obj({ title: str, description: str, value: num, timestamp: numOrString }, ['description']),
-  tvlRecord: obj({ total: num, timestamp: numOrString, breakdowns: arr(obj({ identifier: str, type: str, value: num })) }),
-  rewardsRecord: obj({ total: num, timestamp: numOrString, breakdowns: arr(breakdown) }),
-}, ['mainProtocol', 'depositUrl', 'depositUrls', 'explorerAddress', 'activePrograms', 'protocol', 'liveCampaignsForCreator', 'soonCampaignsForCreator', 'pastCampaignsForCreator',
-  'lastCampaignCreatedAt', 'distributionType', 'maxDailyRewards', 'maxApr', 'description', 'howToSteps', 'tags']));
+export const opportunitySchema = component(
+  'Opportunity',
+  obj(
+    {
+      id: str,
+      chainId: int,
+      type: str,
+      identifier: str,
+      name: str,
+      description: str,
+      howToSteps: arr(str),
+      status: opportunityStatus,
+      action: str,
+      tags: arr(str),
+      mainProtocol: str,
+      depositUrl: str,
+      depositUrls: arr(depositUrl),
+      explorerAddress: str,
+      hidden: bool,
+      tvl: num,
+      apr: num,
+      dailyRewards: num,
+      nativeApr: num,
+      totalApr: num,
+      maxDailyRewards: nullable(num),
+      maxApr: nullable(num),
+      liveCampaigns: num,
+      lastCampaignCreatedAt: num,
+      liveCampaignsForCreator: num,
+      soonCampaignsForCreator: num,
+      pastCampaignsForCreator: num,
+      earliestCampaignStart: decimal,
+      latestCampaignStart: decimal,
+      earliestCampaignEnd: decimal,
+      latestCampaignEnd: decimal,
+      distributionType: str,
+      tokens: arr(tokenSchema),
+      chain: nullable(chainSchema),
+      activePrograms: arr(
+        obj({ id: str, name: str, slug: nullable(str), description: str, icon: str }, ['slug', 'description', 'icon']),
+      ),
+      protocol: nullable(protocolSchema),
+      aprRecord: obj({
+        cumulated: num,
+        timestamp: numOrString,
+        breakdowns: arr(
+          obj({ identifier: str, type: str, value: num, timestamp: numOrString, distributionType: str }, [
+            'timestamp',
+            'distributionType',
+          ]),
+        ),
+      }),
+      nativeAprRecord: obj({ title: str, description: str, value: num, timestamp: numOrString }, ['description']),
+      tvlRecord: obj({
+        total: num,
+        timestamp: numOrString,
+        breakdowns: arr(obj({ identifier: str, type: str, value: num })),
+      }),
+      rewardsRecord: obj({ total: num, timestamp: numOrString, breakdowns: arr(breakdown) }),
+    },
+    [
+      'mainProtocol',
+      'depositUrl',
+      'depositUrls',
+      'explorerAddress',
+      'activePrograms',
+      'protocol',
+      'liveCampaignsForCreator',
+      'soonCampaignsForCreator',
+      'pastCampaignsForCreator',
+      'lastCampaignCreatedAt',
+      'distributionType',
+      'maxDailyRewards',
+      'maxApr',
+      'description',
+      'howToSteps',
+      'tags',
+    ],
+  ),
+);

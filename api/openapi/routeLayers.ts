@@ -1,5 +1,11 @@
 import type Router from '@koa/router';
-import { requireApiKey, requireBackOffice, requireCredential, requireCredentialOrBackOffice, requireSession } from '../middleware/auth.js';
+import {
+  requireApiKey,
+  requireBackOffice,
+  requireCredential,
+  requireCredentialOrBackOffice,
+  requireSession,
+} from '../middleware/auth.js';
 import type { ValidateSchemas } from '../validate.js';
 import type { RouteDoc } from './describe.js';
 
@@ -43,12 +49,27 @@ export function routeOperations(router: Router): RouteOperation[] {
   const out: RouteOperation[] = [];
   for (const layer of layers) {
     if (layer.methods.length === 0 || typeof layer.path !== 'string') continue;
-    const middleware = [...useLayers.filter((u) => u.match(layer.path as string)).flatMap((u) => u.stack), ...layer.stack] as unknown[];
+    const middleware = [
+      ...useLayers.filter((u) => u.match(layer.path as string)).flatMap((u) => u.stack),
+      ...layer.stack,
+    ] as unknown[];
     const doc = middleware.map((m) => (m as { routeDoc?: RouteDoc }).routeDoc).find(Boolean);
-    const schemas = Object.assign({}, ...middleware.map((m) => (m as { schemas?: ValidateSchemas }).schemas ?? {})) as ValidateSchemas;
+    const schemas = Object.assign(
+      {},
+      ...middleware.map((m) => (m as { schemas?: ValidateSchemas }).schemas ?? {}),
+    ) as ValidateSchemas;
     const security = middleware.map((m) => GUARD_SECURITY.get(m)).find(Boolean);
     for (const method of layer.methods.filter((m) => m !== 'HEAD')) {
-      out.push({ method: method.toLowerCase(), path: layer.path, openApiPath: toOpenApiPath(stripSlash(layer.path)), paramNames: layer.paramNames.map((p) => String(p.name)), renamedParams: {}, doc, schemas, security });
+      out.push({
+        method: method.toLowerCase(),
+        path: layer.path,
+        openApiPath: toOpenApiPath(stripSlash(layer.path)),
+        paramNames: layer.paramNames.map((p) => String(p.name)),
+        renamedParams: {},
+        doc,
+        schemas,
+        security,
+      });
     }
   }
   return unifyTemplates(out);

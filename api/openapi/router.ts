@@ -3,8 +3,14 @@ import { describe } from './describe.js';
 import { buildOpenApi, type OpenApiDocument } from './buildOpenApi.js';
 
 const documentSchema = {
-  type: 'object', required: ['openapi', 'info', 'paths', 'components'],
-  properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' }, components: { type: 'object' } },
+  type: 'object',
+  required: ['openapi', 'info', 'paths', 'components'],
+  properties: {
+    openapi: { type: 'string', const: '3.1.0' },
+    info: { type: 'object' },
+    paths: { type: 'object' },
+    components: { type: 'object' },
+  },
 } as const;
 
 /**
@@ -14,9 +20,13 @@ const documentSchema = {
 export function openApiRouter(routes: () => Router): Router {
   const router = new Router();
   let document: OpenApiDocument | undefined;
-  router.get('/openapi.json', describe({ summary: 'The OpenAPI 3.1 document of this API', response: documentSchema }), (ctx) => {
-    document ??= buildOpenApi({ router: routes() }).document;
-    ctx.body = document;
-  });
+  router.get(
+    '/openapi.json',
+    describe({ summary: 'The OpenAPI 3.1 document of this API', response: documentSchema }),
+    (ctx) => {
+      document ??= buildOpenApi({ router: routes() }).document;
+      ctx.body = document;
+    },
+  );
   return router;
 }

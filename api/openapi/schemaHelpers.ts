@@ -19,7 +19,8 @@ export const oneOfValues = (values: readonly (string | number)[]): Schema => ({ 
 /** `schema` or null: a union type for primitives, `anyOf` for objects and references. */
 export function nullable(schema: Schema): Schema {
   const type = schema['type'];
-  if (typeof type === 'string' && type !== 'object' && type !== 'array' && !('enum' in schema)) return { ...schema, type: [type, 'null'] };
+  if (typeof type === 'string' && type !== 'object' && type !== 'array' && !('enum' in schema))
+    return { ...schema, type: [type, 'null'] };
   return { anyOf: [schema, { type: 'null' }] };
 }
 

@@ -27,16 +27,22 @@ export type CampaignFamilyRow = {
  */
 export async function resolveCampaignDbId(client: Queryable, id: string): Promise<string | null> {
   const key = parseCampaignPathId(id);
-  const { rows } = key.kind === 'composite'
-    ? await client.query<{ id: string }>('SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND campaign_id = $2', [key.distributionChainId, key.campaignId])
-    : await client.query<{ id: string }>('SELECT id FROM campaigns WHERE id = $1', [key.id]);
+  const { rows } =
+    key.kind === 'composite'
+      ? await client.query<{ id: string }>(
+          'SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND campaign_id = $2',
+          [key.distributionChainId, key.campaignId],
+        )
+      : await client.query<{ id: string }>('SELECT id FROM campaigns WHERE id = $1', [key.id]);
   return rows[0]?.id ?? null;
 }
 
 /** Internal ids of the campaigns created by one transaction on a distribution chain, in log order. Tables: campaigns. */
 export async function findCampaignIdsByTx(client: Queryable, chainId: number, txHash: string): Promise<string[]> {
   const { rows } = await client.query<{ id: string }>(
-    'SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND tx_hash = $2 ORDER BY log_index', [chainId, txHash.toLowerCase()]);
+    'SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND tx_hash = $2 ORDER BY log_index',
+    [chainId, txHash.toLowerCase()],
+  );
   return rows.map((r) => r.id);
 }
 
@@ -72,7 +78,13 @@ export type CampaignSnapshotRow = { ts: string; apr: number | null; tvl: number 
  * One page of a campaign's snapshots, oldest first, keeping only rows where `column` is set.
  * Tables: campaign_snapshots.
  */
-export async function loadCampaignSnapshots(client: Queryable, dbId: string, column: 'apr' | 'tvl' | 'daily_rewards', page: number, limit: number): Promise<CampaignSnapshotRow[]> {
+export async function loadCampaignSnapshots(
+  client: Queryable,
+  dbId: string,
+  column: 'apr' | 'tvl' | 'daily_rewards',
+  page: number,
+  limit: number,
+): Promise<CampaignSnapshotRow[]> {
   const { rows } = await client.query<CampaignSnapshotRow>(
     `SELECT extract(epoch FROM ts)::bigint::text AS ts, apr, tvl, daily_rewards FROM campaign_snapshots
      WHERE campaign_db_id = $1 AND ${column} IS NOT NULL ORDER BY ts LIMIT $2 OFFSET $3`,
@@ -84,15 +96,22 @@ export async function loadCampaignSnapshots(client: Queryable, dbId: string, col
 /** Every snapshot of a campaign, oldest first (for whole-history figures). Tables: campaign_snapshots. */
 export async function loadAllCampaignSnapshots(client: Queryable, dbId: string): Promise<CampaignSnapshotRow[]> {
   const { rows } = await client.query<CampaignSnapshotRow>(
-    'SELECT extract(epoch FROM ts)::bigint::text AS ts, apr, tvl, daily_rewards FROM campaign_snapshots WHERE campaign_db_id = $1 ORDER BY ts', [dbId]);
+    'SELECT extract(epoch FROM ts)::bigint::text AS ts, apr, tvl, daily_rewards FROM campaign_snapshots WHERE campaign_db_id = $1 ORDER BY ts',
+    [dbId],
+  );
   return rows;
 }
 
 /** Amount, reward-token decimals and window of a campaign as it stands now. Tables: campaigns_current, tokens. */
-export async function loadCampaignEmission(client: Queryable, dbId: string): Promise<{ amount: string; decimals: number; start: string; end: string } | null> {
+export async function loadCampaignEmission(
+  client: Queryable,
+  dbId: string,
+): Promise<{ amount: string; decimals: number; start: string; end: string } | null> {
   const { rows } = await client.query<{ amount: string; decimals: number; start: string; end: string }>(
     `SELECT c.amount::text AS amount, COALESCE(t.decimals, 18) AS decimals, c.start_timestamp::text AS start, c.end_timestamp::text AS end
-     FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token WHERE c.id = $1`, [dbId]);
+     FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token WHERE c.id = $1`,
+    [dbId],
+  );
   return rows[0] ?? null;
 }
 
@@ -101,7 +120,14 @@ export async function loadCampaignEmission(client: Queryable, dbId: string): Pro
  * cumulative, so each point counts every wallet rewarded so far). Breakdowns name the campaign by its
  * on-chain id or its internal id; both are matched. Tables: reward_breakdowns, reward_trees, roots.
  */
-export async function loadWalletCounts(client: Queryable, chainId: number, onChainId: string, dbId: string, page: number, limit: number): Promise<{ ts: string; wallet_count: number }[]> {
+export async function loadWalletCounts(
+  client: Queryable,
+  chainId: number,
+  onChainId: string,
+  dbId: string,
+  page: number,
+  limit: number,
+): Promise<{ ts: string; wallet_count: number }[]> {
   const { rows } = await client.query<{ ts: string; wallet_count: number }>(
     `SELECT max(r.timestamp)::text AS ts, count(DISTINCT b.recipient)::int AS wallet_count
      FROM reward_breakdowns b

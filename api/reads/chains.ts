@@ -7,16 +7,27 @@ import type { ChainRow } from '../../domain/documents/records.js';
  */
 export async function listChains(db: PgPool, ids: number[], nowSeconds: number): Promise<ChainRow[]> {
   const { rows } = await db.query<{
-    id: number; name: string; icon: string; explorers: { type: string; url: string }[]; is_test: boolean;
-    end_of_dispute_period: string; last_claims_onchain_fetch_at: Date | null; live: string;
+    id: number;
+    name: string;
+    icon: string;
+    explorers: { type: string; url: string }[];
+    is_test: boolean;
+    end_of_dispute_period: string;
+    last_claims_onchain_fetch_at: Date | null;
+    live: string;
   }>(
     `SELECT c.*, (SELECT count(*) FROM campaigns k WHERE k.compute_chain_id = c.id AND k.start_timestamp <= $2 AND k.end_timestamp > $2) AS live
      FROM chains c WHERE c.id = ANY($1::int[]) ORDER BY c.id`,
     [ids, nowSeconds],
   );
   return rows.map((r) => ({
-    id: r.id, name: r.name, icon: r.icon, explorers: r.explorers, isTest: r.is_test,
-    endOfDisputePeriod: Number(r.end_of_dispute_period), lastClaimsOnchainFetchAt: r.last_claims_onchain_fetch_at, liveCampaigns: Number(r.live),
+    id: r.id,
+    name: r.name,
+    icon: r.icon,
+    explorers: r.explorers,
+    isTest: r.is_test,
+    endOfDisputePeriod: Number(r.end_of_dispute_period),
+    lastClaimsOnchainFetchAt: r.last_claims_onchain_fetch_at,
+    liveCampaigns: Number(r.live),
   }));
 }
-

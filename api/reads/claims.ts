@@ -10,7 +10,10 @@ export type ClaimedTotal = { chainId: number; recipient: string; token: string; 
  * the Distributor's `claimed(user, token).amount` once indexed to the head.
  * @returns one row per pair with at least one claim, ordered by recipient then token.
  */
-export async function claimedTotals(db: PgPool | PgClient, { chainId, recipient, token }: ClaimedTotalsParams): Promise<ClaimedTotal[]> {
+export async function claimedTotals(
+  db: PgPool | PgClient,
+  { chainId, recipient, token }: ClaimedTotalsParams,
+): Promise<ClaimedTotal[]> {
   const { rows } = await db.query<{ recipient: string; token: string; claimed: string }>(
     `SELECT recipient, token, sum(amount)::text AS claimed FROM claims
      WHERE chain_id = $1 AND ($2::text IS NULL OR recipient = $2) AND ($3::text IS NULL OR token = $3)
@@ -19,4 +22,3 @@ export async function claimedTotals(db: PgPool | PgClient, { chainId, recipient,
   );
   return rows.map((r) => ({ chainId, recipient: r.recipient, token: r.token, claimed: r.claimed }));
 }
-

@@ -1,8 +1,15 @@
 import type { Queryable } from '../../internal/pg.js';
 
-
 /** A creator: a `creators` row, or an implicit one (an address with campaigns and no row; id = address). */
-export type CreatorRecord = { id: string; name: string; icon: string | null; rebateFee: number; addresses: string[]; tags: string[]; registered: boolean };
+export type CreatorRecord = {
+  id: string;
+  name: string;
+  icon: string | null;
+  rebateFee: number;
+  addresses: string[];
+  tags: string[];
+  registered: boolean;
+};
 
 export type ListCreatorsParams = { id?: string; address?: string; search?: string; page: number; items: number };
 
@@ -47,9 +54,22 @@ const ALL_CREATORS = `WITH all_creators AS (
   FROM campaigns c WHERE NOT EXISTS (SELECT 1 FROM creators k WHERE lower(c.creator) = ANY(k.addresses))
 )`;
 
-type CreatorDbRow = { id: string; name: string; icon: string | null; rebate_fee: number; addresses: string[]; tags: string[]; registered: boolean };
+type CreatorDbRow = {
+  id: string;
+  name: string;
+  icon: string | null;
+  rebate_fee: number;
+  addresses: string[];
+  tags: string[];
+  registered: boolean;
+};
 
 const toCreatorRecord = (r: CreatorDbRow): CreatorRecord => ({
-  id: r.id, name: r.name, icon: r.icon, rebateFee: Number(r.rebate_fee), addresses: r.addresses, tags: r.tags, registered: r.registered,
+  id: r.id,
+  name: r.name,
+  icon: r.icon,
+  rebateFee: Number(r.rebate_fee),
+  addresses: r.addresses,
+  tags: r.tags,
+  registered: r.registered,
 });
-

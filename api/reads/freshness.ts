@@ -3,7 +3,13 @@ import type { PgPool } from '../../internal/pg.js';
 /** Window of recent first publications that freshness is measured over. */
 export const FRESHNESS_WINDOW_SECONDS = 24 * 3600;
 
-export type Freshness = { windowSeconds: number; samples: number; sumSeconds: number; p50Seconds: number | null; p95Seconds: number | null };
+export type Freshness = {
+  windowSeconds: number;
+  samples: number;
+  sumSeconds: number;
+  p50Seconds: number | null;
+  p95Seconds: number | null;
+};
 
 /**
  * "Chain event → searchable document" over the campaigns first published in the last
@@ -20,6 +26,11 @@ export async function loadFreshness(db: PgPool, windowSeconds = FRESHNESS_WINDOW
     [windowSeconds],
   );
   const r = rows[0];
-  return { windowSeconds, samples: Number(r?.samples ?? 0), sumSeconds: r?.sum ?? 0, p50Seconds: r?.p50 ?? null, p95Seconds: r?.p95 ?? null };
+  return {
+    windowSeconds,
+    samples: Number(r?.samples ?? 0),
+    sumSeconds: r?.sum ?? 0,
+    p50Seconds: r?.p50 ?? null,
+    p95Seconds: r?.p95 ?? null,
+  };
 }
-

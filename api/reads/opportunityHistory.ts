@@ -20,7 +20,10 @@ export type LoadOpportunityHistoryParams = {
  * Table: opportunity_snapshots.
  * @returns bucket start (Unix seconds) and averaged value per bucket.
  */
-export async function loadOpportunityHistory(db: PgPool, p: LoadOpportunityHistoryParams): Promise<{ bucket: number; value: number }[]> {
+export async function loadOpportunityHistory(
+  db: PgPool,
+  p: LoadOpportunityHistoryParams,
+): Promise<{ bucket: number; value: number }[]> {
   const column = { apr: 'apr', tvl: 'tvl', native_apr: 'native_apr' }[p.metric];
   const { rows } = await db.query<{ bucket: string; value: number }>(
     `SELECT extract(epoch FROM date_trunc($2, ts AT TIME ZONE 'UTC'))::bigint AS bucket, avg(${column})::float8 AS value
@@ -45,7 +48,8 @@ export type StoringCampaignRow = {
 };
 
 /** A public projection leaves private campaigns (and what hangs below them) out (README "Campaign visibility"). */
-const PUBLIC_CAMPAIGN = 'NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = c.id AND pv.is_private)';
+const PUBLIC_CAMPAIGN =
+  'NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = c.id AND pv.is_private)';
 
 /**
  * Every current campaign of an opportunity plus, transitively, their sub-campaigns (which may sit

@@ -12,8 +12,16 @@ export type RewardRecord = {
  * Rewards stored for a root (only verified trees have any), with their breakdowns, ordered by
  * recipient then token; optionally for one recipient.
  */
-export async function loadRewards(db: PgPool | PgClient, params: { chainId: number; root: string; recipient?: string }): Promise<RewardRecord[]> {
-  const { rows } = await db.query<{ recipient: string; token: string; amount: string; breakdowns: RewardRecord['breakdowns'] }>(
+export async function loadRewards(
+  db: PgPool | PgClient,
+  params: { chainId: number; root: string; recipient?: string },
+): Promise<RewardRecord[]> {
+  const { rows } = await db.query<{
+    recipient: string;
+    token: string;
+    amount: string;
+    breakdowns: RewardRecord['breakdowns'];
+  }>(
     `SELECT r.recipient, r.token, r.amount::text AS amount,
        coalesce(json_agg(json_build_object('campaignId', b.campaign_id, 'reason', b.reason, 'amount', b.amount::text)
          ORDER BY b.campaign_id, b.reason) FILTER (WHERE b.campaign_id IS NOT NULL), '[]') AS breakdowns
@@ -25,5 +33,3 @@ export async function loadRewards(db: PgPool | PgClient, params: { chainId: numb
   );
   return rows;
 }
-
-

@@ -37,9 +37,38 @@ import { openApiRouter } from '../openapi/router.js';
 export function createRoutes(deps: ApiDeps): Router {
   const root = new Router();
   const v4 = new Router({ prefix: '/v4' });
-  for (const family of [healthRouter, chainsRouter, blockTimestampRouter, campaignAccessRouter, campaignsRouter, opportunitiesRouter, tokensRouter, protocolsRouter,
-    rootsRouter, rewardsRouter, nodeRouter, templatesRouter, schemasRouter, creatorsRouter, authRouter, developerRouter, configRouter, overridesRouter, ratchetRouter,
-    enumsRouter, claimsRouter, usersRouter, campaignListsRouter, keyValueStoresRouter, organizationsRouter, internalJobsRouter, creditsRouter, historicalRouter, diffsRouter, opportunityCurationRouter]) {
+  for (const family of [
+    healthRouter,
+    chainsRouter,
+    blockTimestampRouter,
+    campaignAccessRouter,
+    campaignsRouter,
+    opportunitiesRouter,
+    tokensRouter,
+    protocolsRouter,
+    rootsRouter,
+    rewardsRouter,
+    nodeRouter,
+    templatesRouter,
+    schemasRouter,
+    creatorsRouter,
+    authRouter,
+    developerRouter,
+    configRouter,
+    overridesRouter,
+    ratchetRouter,
+    enumsRouter,
+    claimsRouter,
+    usersRouter,
+    campaignListsRouter,
+    keyValueStoresRouter,
+    organizationsRouter,
+    internalJobsRouter,
+    creditsRouter,
+    historicalRouter,
+    diffsRouter,
+    opportunityCurationRouter,
+  ]) {
     v4.use(family(deps).routes());
   }
   v4.use(openApiRouter(() => root).routes());

@@ -13,7 +13,11 @@ export type StoringIdsNode = { campaignId: string; storingIds: string[]; subCamp
  * the chain it is computed on and its main parameter, `${computeChainId}_${mainParameter}`, so
  * campaigns on the same pool share it; stateless types (JSON_AIRDROP) give [].
  */
-export function storingIdsOf(r: { campaign_type: number; compute_chain_id: number; main_parameter: string | null }): string[] {
+export function storingIdsOf(r: {
+  campaign_type: number;
+  compute_chain_id: number;
+  main_parameter: string | null;
+}): string[] {
   if (STATELESS_TYPES.has(r.campaign_type) || !r.main_parameter) return [];
   return [`${r.compute_chain_id}_${r.main_parameter}`];
 }

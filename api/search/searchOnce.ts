@@ -3,7 +3,11 @@ import type { ApiDeps } from '../deps.js';
 import { ServiceUnavailableError } from '../errors.js';
 
 /** Runs one search on an index with the configured timeout; `timed_out` is a 503, never a partial answer. */
-export async function searchOnce<T>(deps: Pick<ApiDeps, 'es' | 'config'>, index: string, body: Record<string, unknown>): Promise<estypes.SearchResponse<T>> {
+export async function searchOnce<T>(
+  deps: Pick<ApiDeps, 'es' | 'config'>,
+  index: string,
+  body: Record<string, unknown>,
+): Promise<estypes.SearchResponse<T>> {
   const timeoutMs = deps.config.esRequestTimeoutMs;
   const res = await deps.es.search<T>({ index, ...body, timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs });
   if (res.timed_out) throw new ServiceUnavailableError('elasticsearch');

@@ -17,11 +17,17 @@ export type PageWithTotalsSql = {
  * set is computed once instead of once per query; a page past the end still brings the totals.
  * @returns the page's rows in order, and the totals.
  */
-export async function queryPageWithTotals<P extends object, T extends object>(pg: PgPool, sql: PageWithTotalsSql, values: unknown[]): Promise<{ rows: P[]; totals: T }> {
+export async function queryPageWithTotals<P extends object, T extends object>(
+  pg: PgPool,
+  sql: PageWithTotalsSql,
+  values: unknown[],
+): Promise<{ rows: P[]; totals: T }> {
   const { rows } = await pg.query<P & T & { page_row: string | null }>(
     `${sql.ctes},
      page AS (${sql.page})
-     SELECT totals.*, page.* FROM (${sql.totals}) AS totals LEFT JOIN page ON true ORDER BY page.page_row`, values);
+     SELECT totals.*, page.* FROM (${sql.totals}) AS totals LEFT JOIN page ON true ORDER BY page.page_row`,
+    values,
+  );
   const pageRows = rows.filter((r) => r.page_row !== null).map(({ page_row: _, ...row }) => row as unknown as P);
   return { rows: pageRows, totals: rows[0] as T };
 }

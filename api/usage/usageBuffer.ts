@@ -24,7 +24,11 @@ export type CreateUsageBufferParams = { pool: PgPool; logger: Logger; intervalMs
  * Flushes are serialized; a failed flush merges its counts back, so nothing is lost.
  * Tables: api_key_usage.
  */
-export function createUsageBuffer({ pool, logger, intervalMs = USAGE_FLUSH_INTERVAL_MS }: CreateUsageBufferParams): UsageBuffer {
+export function createUsageBuffer({
+  pool,
+  logger,
+  intervalMs = USAGE_FLUSH_INTERVAL_MS,
+}: CreateUsageBufferParams): UsageBuffer {
   let pending = new Map<string, number>();
   let chain: Promise<void> = Promise.resolve();
   const write = async (): Promise<void> => {
@@ -39,17 +43,23 @@ export function createUsageBuffer({ pool, logger, intervalMs = USAGE_FLUSH_INTER
     }
     const batch = pending;
     pending = new Map();
-    const ids: string[] = [], days: string[] = [], endpoints: string[] = [], counts: string[] = [];
+    const ids: string[] = [],
+      days: string[] = [],
+      endpoints: string[] = [],
+      counts: string[] = [];
     for (const [key, count] of batch) {
       const [id, day, endpoint] = JSON.parse(key) as [string, string, string];
       ids.push(id), days.push(day), endpoints.push(endpoint), counts.push(String(count));
     }
     try {
-      await inWriteTransaction(pool, (client) => client.query(
-        `INSERT INTO api_key_usage (key_id, day, endpoint, count)
+      await inWriteTransaction(pool, (client) =>
+        client.query(
+          `INSERT INTO api_key_usage (key_id, day, endpoint, count)
          SELECT * FROM unnest($1::uuid[], $2::date[], $3::text[], $4::bigint[])
          ON CONFLICT (key_id, day, endpoint) DO UPDATE SET count = api_key_usage.count + EXCLUDED.count`,
-        [ids, days, endpoints, counts]));
+          [ids, days, endpoints, counts],
+        ),
+      );
     } catch (error) {
       for (const [key, count] of batch) pending.set(key, (pending.get(key) ?? 0) + count);
       logger.error({ msg: 'api key usage flush failed', entries: batch.size, err: (error as Error).message });

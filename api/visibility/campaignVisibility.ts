@@ -28,7 +28,11 @@ export const PUBLIC_ONLY: CampaignVisibility = 'none';
  * explicit opt-in); else every private campaign for the back office, those readable by the
  * caller's wallet (session, else API key owner), none for an anonymous caller.
  */
-export async function campaignVisibilityOf(deps: Pick<ApiDeps, 'pg'>, state: AuthState | null | undefined, showPrivate: boolean | undefined): Promise<CampaignVisibility> {
+export async function campaignVisibilityOf(
+  deps: Pick<ApiDeps, 'pg'>,
+  state: AuthState | null | undefined,
+  showPrivate: boolean | undefined,
+): Promise<CampaignVisibility> {
   if (!showPrivate || !state) return 'none';
   if (state.backOffice) return 'all';
   if (!state.auth) return 'none';
@@ -48,28 +52,48 @@ export function hiddenCampaignDocuments(visible: CampaignVisibility): Record<str
  * caller may see, or null (absent or hidden alike: a hidden campaign is a 404, never a 403).
  * Tables: campaigns, campaign_privacy.
  */
-export async function resolveVisibleCampaignDbId(db: Queryable, id: string, visible: CampaignVisibility): Promise<string | null> {
+export async function resolveVisibleCampaignDbId(
+  db: Queryable,
+  id: string,
+  visible: CampaignVisibility,
+): Promise<string | null> {
   const key = parseCampaignPathId(id);
-  const select = 'SELECT c.id, coalesce(p.is_private, false) AS is_private FROM campaigns c LEFT JOIN campaign_privacy p ON p.campaign_db_id = c.id';
-  const { rows } = key.kind === 'composite'
-    ? await db.query<{ id: string; is_private: boolean }>(`${select} WHERE c.distribution_chain_id = $1 AND c.campaign_id = $2`, [key.distributionChainId, key.campaignId])
-    : await db.query<{ id: string; is_private: boolean }>(`${select} WHERE c.id = $1`, [key.id]);
+  const select =
+    'SELECT c.id, coalesce(p.is_private, false) AS is_private FROM campaigns c LEFT JOIN campaign_privacy p ON p.campaign_db_id = c.id';
+  const { rows } =
+    key.kind === 'composite'
+      ? await db.query<{ id: string; is_private: boolean }>(
+          `${select} WHERE c.distribution_chain_id = $1 AND c.campaign_id = $2`,
+          [key.distributionChainId, key.campaignId],
+        )
+      : await db.query<{ id: string; is_private: boolean }>(`${select} WHERE c.id = $1`, [key.id]);
   const row = rows[0];
   if (!row) return null;
   return !row.is_private || isVisible(visible, row.id) ? row.id : null;
 }
 
-const isVisible = (visible: CampaignVisibility, dbId: string) => visible === 'all' || (visible !== 'none' && visible.includes(dbId));
+const isVisible = (visible: CampaignVisibility, dbId: string) =>
+  visible === 'all' || (visible !== 'none' && visible.includes(dbId));
 
 /**
  * On-chain campaign ids (lower case) of `chainId` hidden from the caller among `campaignIds`:
  * filter breakdowns, rewards and claims through it. Tables: campaigns, campaign_privacy.
  */
-export async function hiddenOnChainCampaignIds(db: Queryable, visible: CampaignVisibility, chainId: number | null, campaignIds?: readonly string[]): Promise<Set<string>> {
+export async function hiddenOnChainCampaignIds(
+  db: Queryable,
+  visible: CampaignVisibility,
+  chainId: number | null,
+  campaignIds?: readonly string[],
+): Promise<Set<string>> {
   if (visible === 'all') return new Set();
   const { rows } = await db.query<{ id: string; campaign_id: string; chain_id: number }>(
     `SELECT c.id, lower(c.campaign_id) AS campaign_id, c.distribution_chain_id AS chain_id FROM campaign_privacy p JOIN campaigns c ON c.id = p.campaign_db_id
      WHERE p.is_private AND ($1::int IS NULL OR c.distribution_chain_id = $1) AND ($2::text[] IS NULL OR lower(c.campaign_id) = ANY($2::text[]))`,
-    [chainId, campaignIds ? campaignIds.map((c) => c.toLowerCase()) : null]);
-  return new Set(rows.filter((r) => !isVisible(visible, r.id)).map((r) => (chainId === null ? `${r.chain_id}:${r.campaign_id}` : r.campaign_id)));
+    [chainId, campaignIds ? campaignIds.map((c) => c.toLowerCase()) : null],
+  );
+  return new Set(
+    rows
+      .filter((r) => !isVisible(visible, r.id))
+      .map((r) => (chainId === null ? `${r.chain_id}:${r.campaign_id}` : r.campaign_id)),
+  );
 }

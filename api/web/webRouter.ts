@@ -15,7 +15,8 @@ export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '.
 const ASSET_NAME = /^[A-Za-z0-9_-]{1,128}\.(js|css)$/;
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 /** Pages only talk to their own origin's API; no inline script, no third-party anything. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 async function readBuilt(path: string): Promise<Buffer | null> {
   try {

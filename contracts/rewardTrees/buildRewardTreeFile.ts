@@ -5,7 +5,11 @@ import type { RewardTreeFile } from '../../indexer/decode/parseRewardTree.js';
 export type BuildRewardTreeFileParams = {
   chainId: number;
   /** One entry per (recipient, token); its amount is the sum of its breakdowns. */
-  rewards: { recipient: Address; token: Address; breakdowns: { campaignId: string; reason: string; amount: bigint }[] }[];
+  rewards: {
+    recipient: Address;
+    token: Address;
+    breakdowns: { campaignId: string; reason: string; amount: bigint }[];
+  }[];
 };
 
 /**

@@ -34,7 +34,11 @@ export const distributionCreatorAbi = parseAbi([
   'error TokenTransferFailed(address token)',
 ]);
 
-const event = <N extends string>(name: N) => distributionCreatorAbi.find((x): x is Extract<(typeof distributionCreatorAbi)[number], { type: 'event'; name: N }> => x.type === 'event' && x.name === name)!;
+const event = <N extends string>(name: N) =>
+  distributionCreatorAbi.find(
+    (x): x is Extract<(typeof distributionCreatorAbi)[number], { type: 'event'; name: N }> =>
+      x.type === 'event' && x.name === name,
+  )!;
 
 export const newCampaignEvent = event('NewCampaign');
 export const campaignOverrideEvent = event('CampaignOverride');

@@ -52,16 +52,23 @@ export function decodeCampaignData(campaignType: number, campaignData: Hex): Dec
     layout: 'RAW',
     ...(decodeError ? { decodeError } : {}),
   });
-  const attempts: [DecodedCampaignData['layout'], readonly { name: string; type: string }[], string][] = ERC20_FAMILY.has(campaignType)
-    ? [['ERC20', ERC20_LAYOUT, 'targetToken'], ['ERC20_LEGACY', ERC20_LEGACY_LAYOUT, 'targetToken']]
-    : CLAMM_FAMILY.has(campaignType) ? [['CLAMM', CLAMM_LAYOUT, 'pool']] : [];
+  const attempts: [DecodedCampaignData['layout'], readonly { name: string; type: string }[], string][] =
+    ERC20_FAMILY.has(campaignType)
+      ? [
+          ['ERC20', ERC20_LAYOUT, 'targetToken'],
+          ['ERC20_LEGACY', ERC20_LEGACY_LAYOUT, 'targetToken'],
+        ]
+      : CLAMM_FAMILY.has(campaignType)
+        ? [['CLAMM', CLAMM_LAYOUT, 'pool']]
+        : [];
   if (!attempts.length) return raw();
   let lastError = '';
   for (const [layout, params, key] of attempts) {
     try {
       const decoded = decodeWith(params, data);
       const extra = decoded['extraData'];
-      const parentCampaignId = typeof extra === 'string' && /^0x[0-9a-fA-F]{64}$/.test(extra) ? extra.toLowerCase() : null;
+      const parentCampaignId =
+        typeof extra === 'string' && /^0x[0-9a-fA-F]{64}$/.test(extra) ? extra.toLowerCase() : null;
       return { computeChainId, mainParameter: String(decoded[key]), parentCampaignId, params: decoded, layout };
     } catch (error) {
       lastError = error instanceof Error ? error.message.split('\n')[0]! : String(error);

@@ -24,10 +24,14 @@ export type Configuration = {
  * of the indexer's CPU time per campaign (bench:peer). The decoded value is frozen: it is shared.
  */
 const decodeRemembered = boundedMemo(
-  (campaignType: number, campaignData: Hex): Readonly<DecodedCampaignData> => deepFreeze(decodeCampaignData(campaignType, campaignData)),
+  (campaignType: number, campaignData: Hex): Readonly<DecodedCampaignData> =>
+    deepFreeze(decodeCampaignData(campaignType, campaignData)),
   (campaignType, campaignData) => `${campaignType}:${campaignData}`,
 );
-const opportunityIdRemembered = boundedMemo(opportunityDbId, (chainId, type, identifier) => `${chainId}\n${type}\n${identifier}`);
+const opportunityIdRemembered = boundedMemo(
+  opportunityDbId,
+  (chainId, type, identifier) => `${chainId}\n${type}\n${identifier}`,
+);
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -41,7 +45,14 @@ function deepFreeze<T>(value: T): T {
  * Pure: a campaign configuration, decoded, with the opportunity it belongs to: grouping key
  * compute chain + type name + identifier (the data's pool/vault/token, else the campaign id).
  */
-export function toConfiguration(c: { distributionChainId: number; campaignId: string; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex }): Configuration {
+export function toConfiguration(c: {
+  distributionChainId: number;
+  campaignId: string;
+  campaignType: number;
+  startTimestamp: number;
+  duration: number;
+  campaignData: Hex;
+}): Configuration {
   const decoded = decodeRemembered(c.campaignType, c.campaignData);
   const computeChainId = decoded.computeChainId ?? c.distributionChainId;
   const mainParameter = decoded.mainParameter ?? c.campaignId.toLowerCase();

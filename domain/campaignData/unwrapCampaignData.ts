@@ -7,7 +7,8 @@ import { CROSS_CHAIN_LAYOUT, CROSS_CHAIN_SUFFIX } from './layouts.js';
  */
 export function unwrapCampaignData(data: Hex): { computeChainId: number | null; data: Hex } {
   // The suffix alone is lower-cased: campaign data runs to kilobytes and nearly none is wrapped.
-  if (data.length < 2 + 64 * 3 + 8 || data.slice(-CROSS_CHAIN_SUFFIX.length).toLowerCase() !== CROSS_CHAIN_SUFFIX) return { computeChainId: null, data };
+  if (data.length < 2 + 64 * 3 + 8 || data.slice(-CROSS_CHAIN_SUFFIX.length).toLowerCase() !== CROSS_CHAIN_SUFFIX)
+    return { computeChainId: null, data };
   try {
     const [computeChainId, inner] = decodeAbiParameters(CROSS_CHAIN_LAYOUT, data.slice(0, -8) as Hex);
     return { computeChainId, data: inner };

@@ -10,7 +10,10 @@ import type { TokenRecord } from './records.js';
  * without the analysis-common plugin. The API folds search queries with the same function.
  */
 export function foldSearchText(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 /** Distribution-type filter values (spec: FIX_REWARD, MAX_REWARD, DUTCH_AUCTION, TOTAL_APR). */
@@ -41,10 +44,17 @@ export type CampaignDocument = ReturnType<typeof toCampaignDocument>;
 export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<number, string>, indexedAt: Date) {
   const type = campaignTypeName(src.campaign_type);
   // Rows written before decoding existed lack these; derive them the same way the indexer does.
-  const derived = src.main_parameter && src.opportunity_id ? null : toConfiguration({
-    distributionChainId: src.distribution_chain_id, campaignId: src.campaign_id, campaignType: src.campaign_type,
-    startTimestamp: Number(src.start_timestamp), duration: Number(src.end_timestamp) - Number(src.start_timestamp), campaignData: src.campaign_data,
-  });
+  const derived =
+    src.main_parameter && src.opportunity_id
+      ? null
+      : toConfiguration({
+          distributionChainId: src.distribution_chain_id,
+          campaignId: src.campaign_id,
+          campaignType: src.campaign_type,
+          startTimestamp: Number(src.start_timestamp),
+          duration: Number(src.end_timestamp) - Number(src.start_timestamp),
+          campaignData: src.campaign_data,
+        });
   const mainParameter = src.main_parameter ?? derived!.mainParameter;
   const opportunityId = src.opportunity_id ?? opportunityDbId(src.compute_chain_id, type, mainParameter);
   const params = derived?.params ?? src.params;
@@ -103,11 +113,21 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     rootCampaignId: src.root_campaign_id ?? null,
     parentCampaignId: src.parent_campaign_id ?? null,
     childCampaignIds: src.child_campaign_ids ?? ([] as string[]),
-    dailyRewardsBreakdown: src.metric_daily_amount === null || src.metric_daily_amount === undefined ? ([] as unknown[]) : [{
-      campaignId: src.id, value: src.metric_daily_rewards ?? 0, maxValue: src.metric_daily_rewards ?? 0,
-      timestamp: String(Math.floor((src.metric_computed_at ?? indexedAt).getTime() / 1000)), token: rewardToken, amount: src.metric_daily_amount,
-      distributionType: 'DUTCH_AUCTION', onChainCampaignId: src.campaign_id,
-    }] as unknown[],
+    dailyRewardsBreakdown:
+      src.metric_daily_amount === null || src.metric_daily_amount === undefined
+        ? ([] as unknown[])
+        : ([
+            {
+              campaignId: src.id,
+              value: src.metric_daily_rewards ?? 0,
+              maxValue: src.metric_daily_rewards ?? 0,
+              timestamp: String(Math.floor((src.metric_computed_at ?? indexedAt).getTime() / 1000)),
+              token: rewardToken,
+              amount: src.metric_daily_amount,
+              distributionType: 'DUTCH_AUCTION',
+              onChainCampaignId: src.campaign_id,
+            },
+          ] as unknown[]),
     pauseCompute: null,
     pausePrecompute: null,
     hasOverrides: src.has_overrides ?? false,
@@ -115,8 +135,17 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     hidden: false,
     hideLeaderboard: false,
     campaignEncodingHash: campaignEncodingHash(src.campaign_data),
-    searchText: foldSearchText([type, rewardToken.symbol, rewardToken.name ?? '', src.campaign_id, src.creator, mainParameter,
-      chainNames.get(src.compute_chain_id) ?? ''].join(' ')),
+    searchText: foldSearchText(
+      [
+        type,
+        rewardToken.symbol,
+        rewardToken.name ?? '',
+        src.campaign_id,
+        src.creator,
+        mainParameter,
+        chainNames.get(src.compute_chain_id) ?? '',
+      ].join(' '),
+    ),
     indexedAt: indexedAt.toISOString(),
   };
 }

@@ -24,7 +24,10 @@ export function mergeWindows(windows: CampaignWindow[]): CampaignWindow[] {
 }
 
 /** Pure: LIVE when a campaign runs at `now`, else SOON when one starts later, else PAST; NONE without campaigns. */
-export function opportunityStatus(windows: CampaignWindow[], now: number): { status: OpportunityStatus; liveCampaigns: number } {
+export function opportunityStatus(
+  windows: CampaignWindow[],
+  now: number,
+): { status: OpportunityStatus; liveCampaigns: number } {
   const live = windows.filter((w) => w.start <= now && now < w.end).length;
   if (live) return { status: 'LIVE', liveCampaigns: live };
   if (windows.some((w) => w.start > now)) return { status: 'SOON', liveCampaigns: 0 };
@@ -37,10 +40,23 @@ export function opportunityStatus(windows: CampaignWindow[], now: number): { sta
  * happens here, at index time and on the query string alike.
  */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
-const VERBS: Record<string, string> = { HOLD: 'Hold', POOL: 'Provide liquidity to', LEND: 'Supply', BORROW: 'Borrow', STAKE: 'Stake', DROP: 'Claim', LONG: 'Go long on', SHORT: 'Go short on', SWAP: 'Swap' };
+const VERBS: Record<string, string> = {
+  HOLD: 'Hold',
+  POOL: 'Provide liquidity to',
+  LEND: 'Supply',
+  BORROW: 'Borrow',
+  STAKE: 'Stake',
+  DROP: 'Claim',
+  LONG: 'Go long on',
+  SHORT: 'Go short on',
+  SWAP: 'Swap',
+};
 
 /** Pure: a readable opportunity name, e.g. "Hold stTST" or "Provide liquidity to TLP". */
 export function opportunityName(src: Pick<OpportunitySource, 'action' | 'type' | 'identifier' | 'target'>): string {
@@ -61,13 +77,30 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
   const windows = src.campaigns.map((c) => ({ start: Number(c.start_timestamp), end: Number(c.end_timestamp) }));
   const { status, liveCampaigns } = opportunityStatus(windows, now);
   const tokens: TokenRecord[] = src.target
-    ? [{ id: src.target.id ?? tokenDbId(src.chain_id, src.target.address), name: src.target.name, chainId: src.chain_id, address: src.target.address,
-        decimals: src.target.decimals, symbol: src.target.symbol, icon: src.target.icon, verified: src.target.verified, isNative: src.target.is_native,
-        isTest: src.target.is_test, type: src.target.type, price: src.target.price ?? null,
-        updatedAt: src.target.price_updated_at ? Math.floor(new Date(src.target.price_updated_at).getTime() / 1000) : null, priceSource: src.target.price_source ?? null }]
+    ? [
+        {
+          id: src.target.id ?? tokenDbId(src.chain_id, src.target.address),
+          name: src.target.name,
+          chainId: src.chain_id,
+          address: src.target.address,
+          decimals: src.target.decimals,
+          symbol: src.target.symbol,
+          icon: src.target.icon,
+          verified: src.target.verified,
+          isNative: src.target.is_native,
+          isTest: src.target.is_test,
+          type: src.target.type,
+          price: src.target.price ?? null,
+          updatedAt: src.target.price_updated_at
+            ? Math.floor(new Date(src.target.price_updated_at).getTime() / 1000)
+            : null,
+          priceSource: src.target.price_source ?? null,
+        },
+      ]
     : [];
   const name = opportunityName(src);
-  const depositUrl = src.campaigns.map((c) => c.params['url']).find((u): u is string => typeof u === 'string' && u.length > 0) ?? '';
+  const depositUrl =
+    src.campaigns.map((c) => c.params['url']).find((u): u is string => typeof u === 'string' && u.length > 0) ?? '';
   const starts = windows.map((w) => w.start);
   const ends = windows.map((w) => w.end);
   const timestamp = String(now);
@@ -110,12 +143,31 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     tokens,
     activePrograms: [] as unknown[],
     protocol: protocol
-      // Protocol-wide figures (dailyRewards, numberOfLiveCampaigns) are aggregated at read time.
-      ? { ...protocol, opportunityLiveTags: [] as string[], banner: null, opportunityBannerLight: null, opportunityBannerDark: null, trustData: null }
+      ? // Protocol-wide figures (dailyRewards, numberOfLiveCampaigns) are aggregated at read time.
+        {
+          ...protocol,
+          opportunityLiveTags: [] as string[],
+          banner: null,
+          opportunityBannerLight: null,
+          opportunityBannerDark: null,
+          trustData: null,
+        }
       : null,
-    aprRecord: (m?.records['aprRecord'] as Record<string, unknown> | undefined) ?? { cumulated: 0, timestamp, breakdowns: [] as unknown[] },
-    tvlRecord: (m?.records['tvlRecord'] as Record<string, unknown> | undefined) ?? { total: 0, timestamp, breakdowns: [] as unknown[] },
-    rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? { total: 0, timestamp, breakdowns: [] as unknown[] },
+    aprRecord: (m?.records['aprRecord'] as Record<string, unknown> | undefined) ?? {
+      cumulated: 0,
+      timestamp,
+      breakdowns: [] as unknown[],
+    },
+    tvlRecord: (m?.records['tvlRecord'] as Record<string, unknown> | undefined) ?? {
+      total: 0,
+      timestamp,
+      breakdowns: [] as unknown[],
+    },
+    rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? {
+      total: 0,
+      timestamp,
+      breakdowns: [] as unknown[],
+    },
     stablecoin: src.target?.is_stablecoin ?? false,
     campaignWindows: mergeWindows(windows),
     campaignTypes: [...new Set(src.campaigns.map((c) => c.campaign_type))],
@@ -132,7 +184,19 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     // excludeSubCampaigns keeps opportunities with at least one campaign that is not a sub-campaign.
     hasRootCampaign: src.campaigns.some((c) => !c.parent_campaign_id),
     searchName: foldText(name),
-    searchText: foldText([name, protocol?.name ?? '', src.type, campaignTypeName(src.campaigns[0]!.campaign_type), src.identifier, src.target?.symbol ?? '', src.target?.name ?? '', chainName, ...rewardSymbols].join(' ')),
+    searchText: foldText(
+      [
+        name,
+        protocol?.name ?? '',
+        src.type,
+        campaignTypeName(src.campaigns[0]!.campaign_type),
+        src.identifier,
+        src.target?.symbol ?? '',
+        src.target?.name ?? '',
+        chainName,
+        ...rewardSymbols,
+      ].join(' '),
+    ),
     indexedAt: new Date(now * 1000).toISOString(),
   };
 }

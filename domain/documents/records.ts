@@ -49,6 +49,8 @@ export function toChainRecord(row: ChainRow): ChainRecord {
     liveCampaigns: row.liveCampaigns,
     endOfDisputePeriod: row.endOfDisputePeriod,
     explorers: row.explorers.map((e) => ({ type: e.type, url: e.url, chainId: row.id })),
-    lastClaimsOnchainFetchTimestamp: row.lastClaimsOnchainFetchAt ? String(Math.floor(row.lastClaimsOnchainFetchAt.getTime() / 1000)) : null,
+    lastClaimsOnchainFetchTimestamp: row.lastClaimsOnchainFetchAt
+      ? String(Math.floor(row.lastClaimsOnchainFetchAt.getTime() / 1000))
+      : null,
   };
 }

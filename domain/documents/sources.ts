@@ -70,9 +70,20 @@ export type OpportunityCampaign = {
 };
 
 export type OpportunityTarget = {
-  id: string; name: string | null; address: string; symbol: string; decimals: number; icon: string;
-  verified: boolean; is_native: boolean; is_test: boolean; type: 'TOKEN' | 'PRETGE' | 'POINT'; is_stablecoin: boolean;
-  price: number | null; price_source: string | null; price_updated_at: string | null;
+  id: string;
+  name: string | null;
+  address: string;
+  symbol: string;
+  decimals: number;
+  icon: string;
+  verified: boolean;
+  is_native: boolean;
+  is_test: boolean;
+  type: 'TOKEN' | 'PRETGE' | 'POINT';
+  is_stablecoin: boolean;
+  price: number | null;
+  price_source: string | null;
+  price_updated_at: string | null;
 };
 
 export type OpportunitySource = {
@@ -88,5 +99,12 @@ export type OpportunitySource = {
   /** The identifier's token row when the identifier is a token on the opportunity's chain. */
   target: OpportunityTarget | null;
   /** Latest metrics job output (null before its first run). */
-  metrics: { tvl: number; apr: number; daily_rewards: number; native_apr: number; max_daily_rewards: number | null; records: Record<string, unknown> } | null;
+  metrics: {
+    tvl: number;
+    apr: number;
+    daily_rewards: number;
+    native_apr: number;
+    max_daily_rewards: number | null;
+    records: Record<string, unknown>;
+  } | null;
 };

@@ -8,7 +8,12 @@ export async function upsertChains(db: PgPool, chains: ChainConfig[]): Promise<v
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::jsonb[], $5::bool[])
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, icon = EXCLUDED.icon, explorers = EXCLUDED.explorers,
        is_test = EXCLUDED.is_test, updated_at = now()`,
-    [chains.map((c) => c.id), chains.map((c) => c.name), chains.map((c) => c.icon), chains.map((c) => JSON.stringify(c.explorers)), chains.map((c) => c.test)],
+    [
+      chains.map((c) => c.id),
+      chains.map((c) => c.name),
+      chains.map((c) => c.icon),
+      chains.map((c) => JSON.stringify(c.explorers)),
+      chains.map((c) => c.test),
+    ],
   );
 }
-

@@ -10,10 +10,11 @@ export async function enqueueOutbox(client: PgClient, entity: OutboxEntity, ids:
 }
 
 /** Number of entries waiting and the age in seconds of the oldest. */
-export async function outboxDepth(db: Pick<PgClient, 'query'> | PgPool): Promise<{ depth: number; oldestAgeSeconds: number | null }> {
+export async function outboxDepth(
+  db: Pick<PgClient, 'query'> | PgPool,
+): Promise<{ depth: number; oldestAgeSeconds: number | null }> {
   const { rows } = await db.query<{ depth: string; oldest: number | null }>(
     'SELECT count(*) AS depth, extract(epoch FROM now() - min(enqueued_at))::float8 AS oldest FROM search_outbox',
   );
   return { depth: Number(rows[0]?.depth ?? 0), oldestAgeSeconds: rows[0]?.oldest ?? null };
 }
-

@@ -6,8 +6,12 @@ import type { Hex } from 'viem';
 import type { LogPosition } from '../../domain/logPosition.js';
 import { DecodeError } from './campaignEvents.js';
 
-
-export type TreeUpdatedEvent = LogPosition & { kind: 'tree_updated'; root: Hex; ipfsHash: Hex; endOfDisputePeriod: number };
+export type TreeUpdatedEvent = LogPosition & {
+  kind: 'tree_updated';
+  root: Hex;
+  ipfsHash: Hex;
+  endOfDisputePeriod: number;
+};
 export type RevokedEvent = LogPosition & { kind: 'revoked' };
 export type DisputedEvent = LogPosition & { kind: 'disputed'; reason: string };
 export type DisputeResolvedEvent = LogPosition & { kind: 'dispute_resolved'; valid: boolean };
@@ -16,7 +20,12 @@ export type RootLifecycleEvent = TreeUpdatedEvent | RevokedEvent | DisputedEvent
 /** A Claimed log: `amount` is the delta paid by that call, never the cumulative total. */
 export type ClaimedEvent = LogPosition & { recipient: Hex; token: Hex; amount: bigint };
 
-type RawPosition = { blockNumber: bigint | null; blockHash: Hex | null; transactionHash: Hex | null; logIndex: number | null };
+type RawPosition = {
+  blockNumber: bigint | null;
+  blockHash: Hex | null;
+  transactionHash: Hex | null;
+  logIndex: number | null;
+};
 
 export type RootLifecycleLog = RawPosition &
   (

@@ -1,7 +1,16 @@
 import type { Hex } from 'viem';
 
 /** The CampaignParameters tuple of a NewCampaign / CampaignOverride log (docs/contracts.md#campaignparameters). */
-export type CampaignTuple = { campaignId: Hex; creator: Hex; rewardToken: Hex; amount: bigint; campaignType: number; startTimestamp: number; duration: number; campaignData: Hex };
+export type CampaignTuple = {
+  campaignId: Hex;
+  creator: Hex;
+  rewardToken: Hex;
+  amount: bigint;
+  campaignType: number;
+  startTimestamp: number;
+  duration: number;
+  campaignData: Hex;
+};
 
 const HEX = /^0x(?:[0-9a-fA-F]{64})*$/;
 const ADDRESS_WORD = /^0{24}/;

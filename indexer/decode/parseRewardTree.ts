@@ -62,7 +62,11 @@ const schema = {
             items: {
               type: 'object',
               required: ['campaignId', 'reason', 'amount'],
-              properties: { campaignId: { type: 'string', minLength: 1, maxLength: 200 }, reason: { type: 'string', maxLength: 1000 }, amount: AMOUNT },
+              properties: {
+                campaignId: { type: 'string', minLength: 1, maxLength: 200 },
+                reason: { type: 'string', maxLength: 1000 },
+                amount: AMOUNT,
+              },
             },
           },
         },
@@ -80,8 +84,12 @@ const validate = new Ajv({ allErrors: false }).compile<RewardTreeFile>(schema);
 export function parseRewardTree(document: unknown): RewardTreeFile {
   if (!validate(document)) {
     const e = validate.errors?.[0];
-    const field = e ? `${e.instancePath || '/'}${e.keyword === 'required' ? `/${String(e.params['missingProperty'])}` : ''}` : '/';
-    throw new RewardTreeFormatError(`invalid reward tree: ${field} ${e?.message ?? 'is invalid'}`, { details: { field } });
+    const field = e
+      ? `${e.instancePath || '/'}${e.keyword === 'required' ? `/${String(e.params['missingProperty'])}` : ''}`
+      : '/';
+    throw new RewardTreeFormatError(`invalid reward tree: ${field} ${e?.message ?? 'is invalid'}`, {
+      details: { field },
+    });
   }
   return {
     root: document.root.toLowerCase() as Hex,

@@ -90,7 +90,9 @@ export function createRewardTreeSource(source: string, options: CreateRewardTree
 /** A document filed under one root must be that root's tree, for that chain. */
 function checkHeader(tree: RewardTreeFile, chainId: number, root: string, where: string): RewardTreeFile {
   if (tree.chainId !== chainId || tree.root !== root.toLowerCase()) {
-    throw new RewardTreeFormatError(`${where} holds the tree of chain ${tree.chainId} root ${tree.root}, not chain ${chainId} root ${root.toLowerCase()}`);
+    throw new RewardTreeFormatError(
+      `${where} holds the tree of chain ${tree.chainId} root ${tree.root}, not chain ${chainId} root ${root.toLowerCase()}`,
+    );
   }
   return tree;
 }
@@ -105,26 +107,41 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * GET `url` with a per-attempt timeout and exponential backoff on transient faults.
  * @returns the body of a 2xx, or null on 404/410.
  */
-async function fetchTextWithRetries(url: string, opts: Required<CreateRewardTreeSourceOptions>, signal?: AbortSignal): Promise<string | null> {
+async function fetchTextWithRetries(
+  url: string,
+  opts: Required<CreateRewardTreeSourceOptions>,
+  signal?: AbortSignal,
+): Promise<string | null> {
   for (let attempt = 0; ; attempt++) {
     let failure: RewardTreeFetchError;
     let retryAfterMs: number | undefined;
     try {
       const timeout = AbortSignal.timeout(opts.timeoutMs);
-      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      const response = await fetch(url, {
+        headers: { accept: 'application/json' },
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
       if (response.ok) return await response.text();
       await response.body?.cancel().catch(() => {});
       if (response.status === 404 || response.status === 410) return null;
       const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
       const retryAfter = Number(response.headers.get('retry-after'));
       if (Number.isFinite(retryAfter) && retryAfter > 0 && retryAfter <= 30) retryAfterMs = retryAfter * 1000;
-      failure = new RewardTreeFetchError(`GET ${url}: HTTP ${response.status}`, { retryable, details: { url, status: response.status, attempts: attempt + 1 } });
+      failure = new RewardTreeFetchError(`GET ${url}: HTTP ${response.status}`, {
+        retryable,
+        details: { url, status: response.status, attempts: attempt + 1 },
+      });
     } catch (cause) {
       if (signal?.aborted) throw cause;
       // Network errors and our own per-attempt timeout (TimeoutError) are transient.
-      failure = new RewardTreeFetchError(`GET ${url}: ${(cause as Error).name === 'TimeoutError' ? `no answer within ${opts.timeoutMs} ms` : 'network error'}`, {
-        retryable: true, cause, details: { url, attempts: attempt + 1 },
-      });
+      failure = new RewardTreeFetchError(
+        `GET ${url}: ${(cause as Error).name === 'TimeoutError' ? `no answer within ${opts.timeoutMs} ms` : 'network error'}`,
+        {
+          retryable: true,
+          cause,
+          details: { url, attempts: attempt + 1 },
+        },
+      );
     }
     if (!failure.retryable || attempt >= opts.retries) throw failure;
     await sleep(retryAfterMs ?? opts.retryDelayMs * 2 ** attempt, signal);

@@ -1,4 +1,15 @@
-import { formatLog, parseEventLogs, toEventSelector, toHex, type AbiEvent, type Address, type Log, type ParseEventLogsReturnType, type PublicClient, type RpcLog } from 'viem';
+import {
+  formatLog,
+  parseEventLogs,
+  toEventSelector,
+  toHex,
+  type AbiEvent,
+  type Address,
+  type Log,
+  type ParseEventLogsReturnType,
+  type PublicClient,
+  type RpcLog,
+} from 'viem';
 import { createLogSpan, type LogSpan } from './logSpan.js';
 import type { BlockRange } from './planRanges.js';
 import { withRetry } from '../../internal/retry.js';
@@ -16,13 +27,37 @@ export type GetLogsAdaptiveParams<E extends readonly AbiEvent[]> = {
 };
 
 /** One eth_getLogs call over `range`, transient failures retried with exponential backoff; a range refused as too large is thrown at once. */
-function requestLogs<E extends readonly AbiEvent[]>({ client, address, events, range, retries = 3, signal }: GetLogsAdaptiveParams<E>): Promise<RpcLog[]> {
+function requestLogs<E extends readonly AbiEvent[]>({
+  client,
+  address,
+  events,
+  range,
+  retries = 3,
+  signal,
+}: GetLogsAdaptiveParams<E>): Promise<RpcLog[]> {
   return withRetry(
-    () => client.request(
-      { method: 'eth_getLogs', params: [{ address, topics: [events.map((e) => toEventSelector(e))], fromBlock: toHex(range.from), toBlock: toHex(range.to) }] },
-      { retryCount: 0 },
-    ) as Promise<RpcLog[]>,
-    { retries, baseDelayMs: 250, maxDelayMs: 5000, shouldRetry: (e) => !isRangeTooLargeError(e) && isRetryableRpcError(e), ...(signal ? { signal } : {}) },
+    () =>
+      client.request(
+        {
+          method: 'eth_getLogs',
+          params: [
+            {
+              address,
+              topics: [events.map((e) => toEventSelector(e))],
+              fromBlock: toHex(range.from),
+              toBlock: toHex(range.to),
+            },
+          ],
+        },
+        { retryCount: 0 },
+      ) as Promise<RpcLog[]>,
+    {
+      retries,
+      baseDelayMs: 250,
+      maxDelayMs: 5000,
+      shouldRetry: (e) => !isRangeTooLargeError(e) && isRetryableRpcError(e),
+      ...(signal ? { signal } : {}),
+    },
   );
 }
 
@@ -32,17 +67,23 @@ function requestLogs<E extends readonly AbiEvent[]>({ client, address, events, r
  * response size) gets it halved at once and the walk goes on at that span (fetchNextLogs, never
  * retried as is); transient failures are retried up to `retries` times; anything else propagates.
  */
-export async function getLogsAdaptive<const E extends readonly AbiEvent[]>(params: GetLogsAdaptiveParams<E>): Promise<ParseEventLogsReturnType<E, undefined, true>> {
+export async function getLogsAdaptive<const E extends readonly AbiEvent[]>(
+  params: GetLogsAdaptiveParams<E>,
+): Promise<ParseEventLogsReturnType<E, undefined, true>> {
   const { range, ...rest } = params;
   const blocks = range.to - range.from + 1;
   const span = createLogSpan({ max: blocks, initial: blocks });
   const raw: RpcLog[] = [];
-  for (let from = range.from; from <= range.to;) {
+  for (let from = range.from; from <= range.to; ) {
     const next = await fetchNextLogs({ ...rest, from, limit: range.to, span });
     for (const log of next.logs) raw.push(log);
     from = next.range.to + 1;
   }
-  return parseEventLogs({ abi: params.events, logs: raw.map((l) => formatLog(l) as Log), strict: true }) as ParseEventLogsReturnType<E, undefined, true>;
+  return parseEventLogs({
+    abi: params.events,
+    logs: raw.map((l) => formatLog(l) as Log),
+    strict: true,
+  }) as ParseEventLogsReturnType<E, undefined, true>;
 }
 
 export type FetchNextLogsParams<E extends readonly AbiEvent[]> = Omit<GetLogsAdaptiveParams<E>, 'range'> & {
@@ -58,7 +99,12 @@ export type FetchNextLogsParams<E extends readonly AbiEvent[]> = Omit<GetLogsAda
  * shrinks the span and is asked again narrower (down to one block, then the refusal propagates).
  * @returns the range actually read and its logs as the node sent them.
  */
-export async function fetchNextLogs<E extends readonly AbiEvent[]>({ from, limit, span, ...params }: FetchNextLogsParams<E>): Promise<{ range: BlockRange; logs: RpcLog[] }> {
+export async function fetchNextLogs<E extends readonly AbiEvent[]>({
+  from,
+  limit,
+  span,
+  ...params
+}: FetchNextLogsParams<E>): Promise<{ range: BlockRange; logs: RpcLog[] }> {
   for (;;) {
     const range = { from, to: Math.min(limit, from + span.current() - 1) };
     try {

@@ -15,7 +15,14 @@ export type PlanRangesParams = {
  * Pure: the next inclusive block ranges to process, chunked, up to head − confirmations.
  * @returns an empty array when the job is caught up.
  */
-export function planRanges({ cursor, startBlock, head, confirmations, maxRange, maxRanges = Infinity }: PlanRangesParams): BlockRange[] {
+export function planRanges({
+  cursor,
+  startBlock,
+  head,
+  confirmations,
+  maxRange,
+  maxRanges = Infinity,
+}: PlanRangesParams): BlockRange[] {
   const from = cursor === null ? startBlock : Math.max(cursor + 1, startBlock);
   const safeHead = head - confirmations;
   const ranges: BlockRange[] = [];

@@ -8,11 +8,22 @@ import { distributorReadAbi } from '../../domain/abis/distributor.js';
 import type { RootLifecycleEvent } from '../decode/distributorEvents.js';
 
 /** @returns block number → `endOfDisputePeriod()` at that block, for each block holding a DisputeResolved(false). */
-export async function readRejectedDisputeEnds(client: PublicClient, distributor: Address, events: readonly RootLifecycleEvent[]): Promise<Map<number, number>> {
-  const blocks = [...new Set(events.filter((e) => e.kind === 'dispute_resolved' && !e.valid).map((e) => e.blockNumber))];
+export async function readRejectedDisputeEnds(
+  client: PublicClient,
+  distributor: Address,
+  events: readonly RootLifecycleEvent[],
+): Promise<Map<number, number>> {
+  const blocks = [
+    ...new Set(events.filter((e) => e.kind === 'dispute_resolved' && !e.valid).map((e) => e.blockNumber)),
+  ];
   const ends = new Map<number, number>();
   for (const blockNumber of blocks) {
-    const end = await client.readContract({ address: distributor, abi: distributorReadAbi, functionName: 'endOfDisputePeriod', blockNumber: BigInt(blockNumber) });
+    const end = await client.readContract({
+      address: distributor,
+      abi: distributorReadAbi,
+      functionName: 'endOfDisputePeriod',
+      blockNumber: BigInt(blockNumber),
+    });
     ends.set(blockNumber, Number(end));
   }
   return ends;

@@ -29,17 +29,30 @@ export type BuildDocumentsResult = {
  * campaigns and target token. Used by the outbox projector, the reindex and the consistency check.
  * Tables: campaigns_current, opportunities, tokens.
  */
-export async function buildDocuments(client: PgClient, family: IndexFamily, ids: string[], { chainNames, now }: BuildDocumentsOptions): Promise<BuildDocumentsResult> {
+export async function buildDocuments(
+  client: PgClient,
+  family: IndexFamily,
+  ids: string[],
+  { chainNames, now }: BuildDocumentsOptions,
+): Promise<BuildDocumentsResult> {
   if (family === 'campaigns') {
     const sources = await loadCampaignSources(client, ids);
     const found = new Set(sources.map((s) => s.id));
     const upserts = sources.map((s) => ({ id: s.id, document: toCampaignDocument(s, chainNames, now) }));
-    return { upserts, deletes: ids.filter((id) => !found.has(id)), opportunityIds: upserts.map((u) => u.document.opportunityId) };
+    return {
+      upserts,
+      deletes: ids.filter((id) => !found.has(id)),
+      opportunityIds: upserts.map((u) => u.document.opportunityId),
+    };
   }
   const sources = await loadOpportunitySources(client, ids);
   const upserts: BuiltDocument[] = [];
   for (const s of sources) {
-    const document = toOpportunityDocument(s, chainNames.get(s.chain_id) ?? `chain ${s.chain_id}`, Math.floor(now.getTime() / 1000));
+    const document = toOpportunityDocument(
+      s,
+      chainNames.get(s.chain_id) ?? `chain ${s.chain_id}`,
+      Math.floor(now.getTime() / 1000),
+    );
     if (document) upserts.push({ id: s.id, document });
   }
   const kept = new Set(upserts.map((u) => u.id));

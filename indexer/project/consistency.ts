@@ -12,7 +12,11 @@ import { COMPARED_FIELDS, compareDocuments, type FieldDifference } from './compa
 export type StaleDocument = { id: string; differences: FieldDifference[] };
 
 /** Differences of one kind; `ids`/`documents` list at most `maxIds` of them, `count` all. */
-export type Differences = { missing: { count: number; ids: string[] }; extra: { count: number; ids: string[] }; stale: { count: number; documents: StaleDocument[] } };
+export type Differences = {
+  missing: { count: number; ids: string[] };
+  extra: { count: number; ids: string[] };
+  stale: { count: number; documents: StaleDocument[] };
+};
 
 export type FamilyReport = Differences & {
   family: IndexFamily;
@@ -25,7 +29,13 @@ export type FamilyReport = Differences & {
   pending: Differences;
 };
 
-export type ConsistencyReport = { ok: boolean; checkedAt: string; durationMs: number; outboxDepth: number; families: FamilyReport[] };
+export type ConsistencyReport = {
+  ok: boolean;
+  checkedAt: string;
+  durationMs: number;
+  outboxDepth: number;
+  families: FamilyReport[];
+};
 
 export type CheckConsistencyParams = {
   config: Config;
@@ -49,35 +59,71 @@ export type CheckConsistencyParams = {
  * Tables: campaigns, opportunities, campaigns_current, tokens, search_outbox. Indices: read aliases.
  * @returns the report; `ok` is true when no family has a difference outside `pending`.
  */
-export async function checkConsistency({ config, pg, es, families = INDEX_FAMILIES, batchSize = 500, maxIds = 100 }: CheckConsistencyParams): Promise<ConsistencyReport> {
+export async function checkConsistency({
+  config,
+  pg,
+  es,
+  families = INDEX_FAMILIES,
+  batchSize = 500,
+  maxIds = 100,
+}: CheckConsistencyParams): Promise<ConsistencyReport> {
   const started = Date.now();
   const chainNames = new Map(config.chains.map((c) => [c.id, c.name]));
   const client = await pg.connect();
   try {
     const reports: FamilyReport[] = [];
     for (const family of families) {
-      const ctx: FamilyContext = { client, es, family, index: indexNames(config.esIndexPrefix, family).read, chainNames, batchSize };
+      const ctx: FamilyContext = {
+        client,
+        es,
+        family,
+        index: indexNames(config.esIndexPrefix, family).read,
+        chainNames,
+        batchSize,
+      };
       const { suspects, postgres } = await scanPostgres(ctx);
       const { extra, elasticsearch } = await scanElasticsearch(ctx, suspects.expected);
       const confirmed = await recheck(ctx, [...new Set([...suspects.ids, ...extra])]);
       const pending = await pendingIds(client, family);
       const split = (pick: (id: string) => boolean) => toDifferences(confirmed, pick, maxIds);
-      reports.push({ family, index: ctx.index, postgres, elasticsearch, ...split((id) => !pending.has(id)), pending: split((id) => pending.has(id)) });
+      reports.push({
+        family,
+        index: ctx.index,
+        postgres,
+        elasticsearch,
+        ...split((id) => !pending.has(id)),
+        pending: split((id) => pending.has(id)),
+      });
     }
     const { depth } = await outboxDepth(client);
     const ok = reports.every((r) => r.missing.count + r.extra.count + r.stale.count === 0);
-    return { ok, checkedAt: new Date(started).toISOString(), durationMs: Date.now() - started, outboxDepth: depth, families: reports };
+    return {
+      ok,
+      checkedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      outboxDepth: depth,
+      families: reports,
+    };
   } finally {
     client.release();
   }
 }
 
-type FamilyContext = { client: PgClient; es: EsClient; family: IndexFamily; index: string; chainNames: ReadonlyMap<number, string>; batchSize: number };
+type FamilyContext = {
+  client: PgClient;
+  es: EsClient;
+  family: IndexFamily;
+  index: string;
+  chainNames: ReadonlyMap<number, string>;
+  batchSize: number;
+};
 
 type Finding = { id: string; kind: 'missing' | 'extra' | 'stale'; differences: FieldDifference[] };
 
 /** Pass 1: every id of the table, built and compared with the realtime document. */
-async function scanPostgres(ctx: FamilyContext): Promise<{ suspects: { ids: string[]; expected: Set<string> }; postgres: number }> {
+async function scanPostgres(
+  ctx: FamilyContext,
+): Promise<{ suspects: { ids: string[]; expected: Set<string> }; postgres: number }> {
   const expected = new Set<string>();
   const ids: string[] = [];
   for await (const page of familyIdPages(ctx.client, ctx.family, ctx.batchSize)) {
@@ -88,14 +134,23 @@ async function scanPostgres(ctx: FamilyContext): Promise<{ suspects: { ids: stri
 }
 
 /** Pass 2: ids of every document in the read alias that PostgreSQL did not build in pass 1. */
-async function scanElasticsearch(ctx: FamilyContext, expected: ReadonlySet<string>): Promise<{ extra: string[]; elasticsearch: number }> {
+async function scanElasticsearch(
+  ctx: FamilyContext,
+  expected: ReadonlySet<string>,
+): Promise<{ extra: string[]; elasticsearch: number }> {
   const pit = await ctx.es.openPointInTime({ index: ctx.index, keep_alive: '2m' });
   const extra: string[] = [];
   let count = 0;
   try {
     let after: unknown[] | undefined;
     for (;;) {
-      const res = await ctx.es.search({ pit: { id: pit.id, keep_alive: '2m' }, size: ctx.batchSize, _source: false, sort: [{ _shard_doc: 'asc' }], ...(after ? { search_after: after as never } : {}) });
+      const res = await ctx.es.search({
+        pit: { id: pit.id, keep_alive: '2m' },
+        size: ctx.batchSize,
+        _source: false,
+        sort: [{ _shard_doc: 'asc' }],
+        ...(after ? { search_after: after as never } : {}),
+      });
       const hits = res.hits.hits;
       if (!hits.length) break;
       count += hits.length;
@@ -111,7 +166,8 @@ async function scanElasticsearch(ctx: FamilyContext, expected: ReadonlySet<strin
 /** Pass 3: suspects read again from both sides; only what still differs is a finding. */
 async function recheck(ctx: FamilyContext, ids: string[]): Promise<Finding[]> {
   const findings: Finding[] = [];
-  for (let i = 0; i < ids.length; i += ctx.batchSize) findings.push(...(await compareIds(ctx, ids.slice(i, i + ctx.batchSize))));
+  for (let i = 0; i < ids.length; i += ctx.batchSize)
+    findings.push(...(await compareIds(ctx, ids.slice(i, i + ctx.batchSize))));
   return findings;
 }
 
@@ -119,7 +175,11 @@ async function recheck(ctx: FamilyContext, ids: string[]): Promise<Finding[]> {
 async function compareIds(ctx: FamilyContext, ids: string[], onExpected?: (id: string) => void): Promise<Finding[]> {
   if (!ids.length) return [];
   const built = await buildDocuments(ctx.client, ctx.family, ids, { chainNames: ctx.chainNames, now: new Date() });
-  const res = await ctx.es.mget<Record<string, unknown>>({ index: ctx.index, ids, _source_includes: Object.keys(COMPARED_FIELDS[ctx.family]) });
+  const res = await ctx.es.mget<Record<string, unknown>>({
+    index: ctx.index,
+    ids,
+    _source_includes: Object.keys(COMPARED_FIELDS[ctx.family]),
+  });
   const actual = new Map<string, Record<string, unknown>>();
   for (const doc of res.docs) if ('found' in doc && doc.found) actual.set(doc._id, doc._source ?? {});
   const findings: Finding[] = [];
@@ -138,9 +198,10 @@ async function compareIds(ctx: FamilyContext, ids: string[], onExpected?: (id: s
 
 /** Ids of the family with an outbox entry waiting (a queued campaign also rebuilds its opportunity). */
 async function pendingIds(client: PgClient, family: IndexFamily): Promise<Set<string>> {
-  const sql = family === 'campaigns'
-    ? `SELECT entity_id AS id FROM search_outbox WHERE entity = 'campaign'`
-    : `SELECT entity_id AS id FROM search_outbox WHERE entity = 'opportunity'
+  const sql =
+    family === 'campaigns'
+      ? `SELECT entity_id AS id FROM search_outbox WHERE entity = 'campaign'`
+      : `SELECT entity_id AS id FROM search_outbox WHERE entity = 'opportunity'
        UNION SELECT c.opportunity_id FROM campaigns_current c JOIN search_outbox o ON o.entity = 'campaign' AND o.entity_id = c.id WHERE c.opportunity_id IS NOT NULL`;
   const { rows } = await client.query<{ id: string }>(sql);
   return new Set(rows.map((r) => r.id));
@@ -155,6 +216,9 @@ function toDifferences(findings: Finding[], pick: (id: string) => boolean, maxId
   return {
     missing: { count: missing.length, ids: missing.slice(0, maxIds).map((f) => f.id) },
     extra: { count: extra.length, ids: extra.slice(0, maxIds).map((f) => f.id) },
-    stale: { count: stale.length, documents: stale.slice(0, maxIds).map((f) => ({ id: f.id, differences: f.differences })) },
+    stale: {
+      count: stale.length,
+      documents: stale.slice(0, maxIds).map((f) => ({ id: f.id, differences: f.differences })),
+    },
   };
 }

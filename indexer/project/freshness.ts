@@ -10,6 +10,9 @@ export async function recordFirstPublication(client: PgClient, campaignIds: stri
   if (!campaignIds.length) return 0;
   // clock_timestamp(), not now(): the transaction began before the bulk write; PostgreSQL's clock
   // keeps the measure comparable across processes.
-  const res = await client.query('UPDATE campaigns SET first_published_at = clock_timestamp() WHERE id = ANY($1::text[]) AND first_published_at IS NULL', [campaignIds]);
+  const res = await client.query(
+    'UPDATE campaigns SET first_published_at = clock_timestamp() WHERE id = ANY($1::text[]) AND first_published_at IS NULL',
+    [campaignIds],
+  );
   return res.rowCount ?? 0;
 }

@@ -10,7 +10,14 @@ import { bulkWrite, PublishError } from './publish.js';
 import { claimOutbox, deleteOutbox } from './outbox.js';
 import { enqueueOutbox } from '../../domain/tables/outbox.js';
 
-export type ProjectOutboxParams = { config: Config; pg: PgPool; es: EsClient; logger: Logger; signal?: AbortSignal; maxBatches?: number };
+export type ProjectOutboxParams = {
+  config: Config;
+  pg: PgPool;
+  es: EsClient;
+  logger: Logger;
+  signal?: AbortSignal;
+  maxBatches?: number;
+};
 
 /**
  * Drains the search outbox: each batch locks entries, builds campaign and opportunity documents
@@ -42,14 +49,29 @@ export async function projectOutbox({ config, pg, es, logger, signal, maxBatches
       await enqueueOutbox(client, 'opportunity', queued);
       const opportunities = await buildDocuments(client, 'opportunities', opportunityIds, { chainNames, now });
       const results = [
-        await writeOrDeadLetter(client, logger, 'campaign', () => bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes })),
-        await writeOrDeadLetter(client, logger, 'opportunity', () => bulkWrite({ es, index: opportunityIndex, upserts: opportunities.upserts, deletes: opportunities.deletes })),
+        await writeOrDeadLetter(client, logger, 'campaign', () =>
+          bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes }),
+        ),
+        await writeOrDeadLetter(client, logger, 'opportunity', () =>
+          bulkWrite({ es, index: opportunityIndex, upserts: opportunities.upserts, deletes: opportunities.deletes }),
+        ),
       ];
-      await recordFirstPublication(client, campaigns.upserts.map((u) => u.id));
-      await deleteOutbox(client, entries.map((e) => e.id));
+      await recordFirstPublication(
+        client,
+        campaigns.upserts.map((u) => u.id),
+      );
+      await deleteOutbox(
+        client,
+        entries.map((e) => e.id),
+      );
       published += results[0]!.indexed + results[1]!.indexed;
       deleted += results[0]!.deleted + results[1]!.deleted;
-      logger.debug({ msg: 'outbox batch published', entries: entries.length, campaigns: campaigns.upserts.length, opportunities: opportunities.upserts.length });
+      logger.debug({
+        msg: 'outbox batch published',
+        entries: entries.length,
+        campaigns: campaigns.upserts.length,
+        opportunities: opportunities.upserts.length,
+      });
       return entries.length < config.indexer.publishBatch && queued.length === 0;
     });
     if (done) break;
@@ -65,16 +87,32 @@ const isPermanent = (status: number) => status >= 400 && status < 500 && status 
  * search_dead_letters (logged at error level) so the rest of the outbox keeps flowing. Any
  * transient item failure rethrows: the transaction rolls back and the batch is retried.
  */
-async function writeOrDeadLetter(client: PgClient, logger: Logger, entity: string, write: () => Promise<{ indexed: number; deleted: number }>) {
+async function writeOrDeadLetter(
+  client: PgClient,
+  logger: Logger,
+  entity: string,
+  write: () => Promise<{ indexed: number; deleted: number }>,
+) {
   try {
     return await write();
   } catch (error) {
     if (!(error instanceof PublishError) || !error.failures.every((f) => isPermanent(f.status))) throw error;
     await client.query(
       'INSERT INTO search_dead_letters (entity, entity_id, status, reason) SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])',
-      [entity, error.failures.map((f) => f.id), error.failures.map((f) => f.status), error.failures.map((f) => f.reason.slice(0, 2000))],
+      [
+        entity,
+        error.failures.map((f) => f.id),
+        error.failures.map((f) => f.status),
+        error.failures.map((f) => f.reason.slice(0, 2000)),
+      ],
     );
-    logger.error({ msg: 'documents refused by Elasticsearch; dead-lettered', entity, ids: error.failures.map((f) => f.id).slice(0, 20), count: error.failures.length, reason: error.failures[0]?.reason });
+    logger.error({
+      msg: 'documents refused by Elasticsearch; dead-lettered',
+      entity,
+      ids: error.failures.map((f) => f.id).slice(0, 20),
+      count: error.failures.length,
+      reason: error.failures[0]?.reason,
+    });
     return { indexed: 0, deleted: 0, deadLettered: error.failures.length };
   }
 }

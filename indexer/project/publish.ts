@@ -2,7 +2,10 @@ import type { EsClient } from '../../internal/es.js';
 
 export class PublishError extends Error {
   override name = 'PublishError';
-  constructor(message: string, readonly failures: { id: string; status: number; reason: string }[]) {
+  constructor(
+    message: string,
+    readonly failures: { id: string; status: number; reason: string }[],
+  ) {
     super(message);
   }
 }
@@ -20,7 +23,13 @@ export type BulkWriteParams = {
  * documents whose source row is gone. Every bulk item is checked; a 404 on delete is success.
  * @throws PublishError listing each failed item.
  */
-export async function bulkWrite({ es, index, upserts, deletes = [], refresh = false }: BulkWriteParams): Promise<{ indexed: number; deleted: number; tookMs: number }> {
+export async function bulkWrite({
+  es,
+  index,
+  upserts,
+  deletes = [],
+  refresh = false,
+}: BulkWriteParams): Promise<{ indexed: number; deleted: number; tookMs: number }> {
   if (!upserts.length && !deletes.length) return { indexed: 0, deleted: 0, tookMs: 0 };
   const operations: unknown[] = [];
   for (const u of upserts) operations.push({ index: { _index: index, _id: u.id } }, u.document);
@@ -28,11 +37,15 @@ export async function bulkWrite({ es, index, upserts, deletes = [], refresh = fa
   const res = await es.bulk({ operations, refresh });
   const failures: PublishError['failures'] = [];
   for (const item of res.items) {
-    const [action, result] = Object.entries(item)[0] as [string, { _id?: string | null; status: number; error?: { reason?: string } }];
+    const [action, result] = Object.entries(item)[0] as [
+      string,
+      { _id?: string | null; status: number; error?: { reason?: string } },
+    ];
     if (result.error && !(action === 'delete' && result.status === 404)) {
       failures.push({ id: result._id ?? '', status: result.status, reason: result.error.reason ?? 'unknown' });
     }
   }
-  if (failures.length) throw new PublishError(`${failures.length} of ${res.items.length} bulk items failed on ${index}`, failures);
+  if (failures.length)
+    throw new PublishError(`${failures.length} of ${res.items.length} bulk items failed on ${index}`, failures);
   return { indexed: upserts.length, deleted: deletes.length, tookMs: res.took };
 }

@@ -7,7 +7,13 @@ import { BaseError, describeError } from '../../internal/errors.js';
 import type { Logger } from '../../internal/logger.js';
 import type { PgPool } from '../../internal/pg.js';
 import type { IndexFamily } from '../../search-mappings/aliases.js';
-import { createIndex, latestVersion, listFamilyIndices, loadIndexDefinition, nextIndexName } from '../../search-mappings/aliases.js';
+import {
+  createIndex,
+  latestVersion,
+  listFamilyIndices,
+  loadIndexDefinition,
+  nextIndexName,
+} from '../../search-mappings/aliases.js';
 import { buildDocuments } from './buildDocuments.js';
 import { familyIdPages, SOURCE_TABLE } from './familyIds.js';
 import { bulkWrite } from './publish.js';
@@ -80,8 +86,14 @@ export async function reindexFamily(params: ReindexFamilyParams): Promise<Reinde
   const lockClient = await params.pg.connect();
   try {
     const key = [REINDEX_LOCK_NAMESPACE, params.config.esIndexPrefix];
-    const { rows } = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', key);
-    if (rows[0]?.ok !== true) throw new ReindexError('another reindex of this index prefix is running', { details: { prefix: params.config.esIndexPrefix } });
+    const { rows } = await lockClient.query<{ ok: boolean }>(
+      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok',
+      key,
+    );
+    if (rows[0]?.ok !== true)
+      throw new ReindexError('another reindex of this index prefix is running', {
+        details: { prefix: params.config.esIndexPrefix },
+      });
     try {
       return await reindexLocked(params);
     } finally {
@@ -92,24 +104,58 @@ export async function reindexFamily(params: ReindexFamilyParams): Promise<Reinde
   }
 }
 
-async function reindexLocked({ config, pg, es, logger, family, batchSize = config.indexer.publishBatch, deleteDelayMs = 1000, onProgress, signal }: ReindexFamilyParams): Promise<ReindexFamilyResult> {
+async function reindexLocked({
+  config,
+  pg,
+  es,
+  logger,
+  family,
+  batchSize = config.indexer.publishBatch,
+  deleteDelayMs = 1000,
+  onProgress,
+  signal,
+}: ReindexFamilyParams): Promise<ReindexFamilyResult> {
   const started = Date.now();
   const prefix = config.esIndexPrefix;
   const log = logger.child({ family });
   const abandoned = await replayAbandonedWindows(pg, prefix);
-  if (abandoned.windows) log.warn({ msg: 'closed reindex windows left by an interrupted reindex', windows: abandoned.windows, replayed: abandoned.replayed });
+  if (abandoned.windows)
+    log.warn({
+      msg: 'closed reindex windows left by an interrupted reindex',
+      windows: abandoned.windows,
+      replayed: abandoned.replayed,
+    });
   const { index, version, previous } = await planTarget(es, prefix, family, log);
   const windowId = await openReindexWindow(pg, { prefix, family, index });
   let swapped = false;
   try {
     await createIndex({ es, family, version, index, settings: { refresh_interval: '-1' } });
     log.info({ msg: 'reindex started', index, previous, version });
-    const { rows, documents } = await streamDocuments({ config, pg, es, logger: log, family, index, batchSize, onProgress, signal });
+    const { rows, documents } = await streamDocuments({
+      config,
+      pg,
+      es,
+      logger: log,
+      family,
+      index,
+      batchSize,
+      onProgress,
+      signal,
+    });
     // Back to the mapping's refresh interval (null resets Elasticsearch's default).
     const refreshInterval = loadIndexDefinition(family, version).settings['refresh_interval'] ?? null;
     await es.indices.putSettings({ index, settings: { refresh_interval: refreshInterval as string } });
     await es.indices.refresh({ index });
-    const replayed = await swapWithReplay({ pg, es, prefix, family, index, windowId, onSwapped: () => (swapped = true), logger: log });
+    const replayed = await swapWithReplay({
+      pg,
+      es,
+      prefix,
+      family,
+      index,
+      windowId,
+      onSwapped: () => (swapped = true),
+      logger: log,
+    });
     log.info({ msg: 'aliases swapped', index, previous, replayed });
     const old = previous.filter((p) => p !== index);
     if (old.length) {
@@ -120,10 +166,17 @@ async function reindexLocked({ config, pg, es, logger, family, batchSize = confi
     log.info({ msg: 'reindex finished', index, rows, documents, replayed, duration_ms: durationMs });
     return { family, index, previous: old, rows, documents, replayed, durationMs };
   } catch (error) {
-    swapped ||= await aliasTargets(es, indexNames(prefix, family).read).then((t) => t.includes(index), () => true);
+    swapped ||= await aliasTargets(es, indexNames(prefix, family).read).then(
+      (t) => t.includes(index),
+      () => true,
+    );
     if (swapped) {
       // The aliases moved but the replay did not commit: the window stays, the next reindex replays it.
-      log.error({ msg: 'aliases swapped but the replay of entries consumed during the reindex was not queued; run the reindex again', index, err: describeError(error) });
+      log.error({
+        msg: 'aliases swapped but the replay of entries consumed during the reindex was not queued; run the reindex again',
+        index,
+        err: describeError(error),
+      });
     } else {
       await es.indices.delete({ index }, { ignore: [404] }).catch(() => {});
       await discardReindexWindow(pg, windowId).catch(() => {});
@@ -138,23 +191,47 @@ async function reindexLocked({ config, pg, es, logger, family, batchSize = confi
  * a crashed reindex and are deleted (only when the family is live elsewhere, so an index that
  * ensureIndices is just creating is never taken for one).
  */
-async function planTarget(es: EsClient, prefix: string, family: IndexFamily, logger: Logger): Promise<{ index: string; version: number; previous: string[] }> {
+async function planTarget(
+  es: EsClient,
+  prefix: string,
+  family: IndexFamily,
+  logger: Logger,
+): Promise<{ index: string; version: number; previous: string[] }> {
   const indices = await listFamilyIndices({ es, prefix, family });
   const aliases = indexNames(prefix, family);
-  const previous = indices.filter((i) => i.aliases.includes(aliases.read) || i.aliases.includes(aliases.write)).map((i) => i.index);
+  const previous = indices
+    .filter((i) => i.aliases.includes(aliases.read) || i.aliases.includes(aliases.write))
+    .map((i) => i.index);
   const leftovers = previous.length ? indices.filter((i) => !i.aliases.length).map((i) => i.index) : [];
   if (leftovers.length) {
     await es.indices.delete({ index: leftovers.join(',') }, { ignore: [404] });
     logger.warn({ msg: 'deleted indices left by an interrupted reindex', indices: leftovers });
   }
   const version = latestVersion(family);
-  return { index: nextIndexName({ prefix, family, version, existing: indices.map((i) => i.index) }), version, previous };
+  return {
+    index: nextIndexName({ prefix, family, version, existing: indices.map((i) => i.index) }),
+    version,
+    previous,
+  };
 }
 
-type StreamParams = Pick<ReindexFamilyParams, 'config' | 'pg' | 'es' | 'logger' | 'family' | 'onProgress' | 'signal'> & { index: string; batchSize: number };
+type StreamParams = Pick<
+  ReindexFamilyParams,
+  'config' | 'pg' | 'es' | 'logger' | 'family' | 'onProgress' | 'signal'
+> & { index: string; batchSize: number };
 
 /** Every id of the family's table in keyset pages → documents → bulk writes into `index`. */
-async function streamDocuments({ config, pg, es, logger, family, index, batchSize, onProgress, signal }: StreamParams): Promise<{ rows: number; documents: number }> {
+async function streamDocuments({
+  config,
+  pg,
+  es,
+  logger,
+  family,
+  index,
+  batchSize,
+  onProgress,
+  signal,
+}: StreamParams): Promise<{ rows: number; documents: number }> {
   const table = SOURCE_TABLE[family];
   const chainNames = new Map(config.chains.map((c) => [c.id, c.name]));
   const client = await pg.connect();
@@ -185,5 +262,7 @@ async function streamDocuments({ config, pg, es, logger, family, index, batchSiz
 async function aliasTargets(es: EsClient, alias: string): Promise<string[]> {
   const res = await es.indices.getAlias({ name: alias }, { ignore: [404] });
   // With ignore: [404] a missing alias answers { error, status } instead of index → aliases.
-  return Object.entries(res as Record<string, unknown>).filter(([k, v]) => k !== 'error' && k !== 'status' && v !== null && typeof v === 'object').map(([k]) => k);
+  return Object.entries(res as Record<string, unknown>)
+    .filter(([k, v]) => k !== 'error' && k !== 'status' && v !== null && typeof v === 'object')
+    .map(([k]) => k);
 }

@@ -16,8 +16,14 @@ import { swapAliases } from '../../search-mappings/aliases.js';
  * from now on are kept.
  * @returns the window id.
  */
-export async function openReindexWindow(pg: PgPool, { prefix, family, index }: { prefix: string; family: IndexFamily; index: string }): Promise<string> {
-  const { rows } = await pg.query<{ id: string }>('INSERT INTO search_reindexes (index_prefix, family, index_name) VALUES ($1, $2, $3) RETURNING id', [prefix, family, index]);
+export async function openReindexWindow(
+  pg: PgPool,
+  { prefix, family, index }: { prefix: string; family: IndexFamily; index: string },
+): Promise<string> {
+  const { rows } = await pg.query<{ id: string }>(
+    'INSERT INTO search_reindexes (index_prefix, family, index_name) VALUES ($1, $2, $3) RETURNING id',
+    [prefix, family, index],
+  );
   return rows[0]!.id;
 }
 
@@ -36,8 +42,24 @@ const LOCK_WAIT = '5s';
  * The lock is tried in bounded waits, so a slow projector batch delays the swap without queueing
  * every outbox writer behind it for long.
  */
-export async function swapWithReplay({ pg, es, prefix, family, index, windowId, onSwapped, logger }: {
-  pg: PgPool; es: EsClient; prefix: string; family: IndexFamily; index: string; windowId: string; onSwapped(): void; logger: Logger;
+export async function swapWithReplay({
+  pg,
+  es,
+  prefix,
+  family,
+  index,
+  windowId,
+  onSwapped,
+  logger,
+}: {
+  pg: PgPool;
+  es: EsClient;
+  prefix: string;
+  family: IndexFamily;
+  index: string;
+  windowId: string;
+  onSwapped(): void;
+  logger: Logger;
 }): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -66,7 +88,10 @@ export async function swapWithReplay({ pg, es, prefix, family, index, windowId, 
  * Windows of reindexes that died (the caller holds the reindex lock, so none is running): their
  * kept entries are queued again (re-projecting is harmless) and the windows closed.
  */
-export async function replayAbandonedWindows(pg: PgPool, prefix: string): Promise<{ windows: number; replayed: number }> {
+export async function replayAbandonedWindows(
+  pg: PgPool,
+  prefix: string,
+): Promise<{ windows: number; replayed: number }> {
   return withTransaction(pg, async (tx) => {
     const queued = await tx.query(
       `INSERT INTO search_outbox (entity, entity_id) SELECT DISTINCT entity, entity_id FROM search_outbox_replay

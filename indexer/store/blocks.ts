@@ -9,13 +9,26 @@ export async function upsertBlocks(client: PgClient, rows: BlockRow[]): Promise<
     `INSERT INTO blocks (chain_id, number, hash, parent_hash, timestamp)
      SELECT * FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::bigint[])
      ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash, parent_hash = EXCLUDED.parent_hash, timestamp = EXCLUDED.timestamp`,
-    [rows.map((r) => r.chainId), rows.map((r) => r.number), rows.map((r) => r.hash), rows.map((r) => r.parentHash), rows.map((r) => r.timestamp)],
+    [
+      rows.map((r) => r.chainId),
+      rows.map((r) => r.number),
+      rows.map((r) => r.hash),
+      rows.map((r) => r.parentHash),
+      rows.map((r) => r.timestamp),
+    ],
   );
   return result.rowCount ?? 0;
 }
 
 /** Hash of a stored block, to check that the next batch extends it. */
-export async function getBlockHash(client: Pick<PgClient, 'query'> | PgPool, chainId: number, number: number): Promise<string | null> {
-  const { rows } = await client.query<{ hash: string }>('SELECT hash FROM blocks WHERE chain_id = $1 AND number = $2', [chainId, number]);
+export async function getBlockHash(
+  client: Pick<PgClient, 'query'> | PgPool,
+  chainId: number,
+  number: number,
+): Promise<string | null> {
+  const { rows } = await client.query<{ hash: string }>('SELECT hash FROM blocks WHERE chain_id = $1 AND number = $2', [
+    chainId,
+    number,
+  ]);
   return rows[0]?.hash ?? null;
 }

@@ -1,12 +1,19 @@
 import type { PgClient } from '../../internal/pg.js';
-import type { CampaignOverrideRow, CampaignReallocationRow, CampaignRow, OpportunityRow } from '../transform/campaigns.js';
+import type {
+  CampaignOverrideRow,
+  CampaignReallocationRow,
+  CampaignRow,
+  OpportunityRow,
+} from '../transform/campaigns.js';
 
 /** Column arrays for `unnest`: one array per key, in the order given. */
 function columns<T>(rows: T[], keys: (keyof T)[]): unknown[][] {
-  return keys.map((k) => rows.map((r) => {
-    const v = r[k];
-    return v !== null && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v;
-  }));
+  return keys.map((k) =>
+    rows.map((r) => {
+      const v = r[k];
+      return v !== null && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v;
+    }),
+  );
 }
 
 /**
@@ -30,9 +37,28 @@ export async function upsertCampaigns(client: PgClient, rows: CampaignRow[]): Pr
        block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, log_index = EXCLUDED.log_index, created_at = EXCLUDED.created_at,
        main_parameter = EXCLUDED.main_parameter, opportunity_id = EXCLUDED.opportunity_id, params = EXCLUDED.params,
        parent_campaign_id = EXCLUDED.parent_campaign_id`,
-    columns(rows, ['id', 'distributionChainId', 'computeChainId', 'campaignId', 'creator', 'rewardToken', 'amount', 'campaignType',
-      'startTimestamp', 'endTimestamp', 'campaignData', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'createdAt',
-      'mainParameter', 'opportunityId', 'params', 'parentCampaignId']),
+    columns(rows, [
+      'id',
+      'distributionChainId',
+      'computeChainId',
+      'campaignId',
+      'creator',
+      'rewardToken',
+      'amount',
+      'campaignType',
+      'startTimestamp',
+      'endTimestamp',
+      'campaignData',
+      'blockNumber',
+      'blockHash',
+      'txHash',
+      'logIndex',
+      'createdAt',
+      'mainParameter',
+      'opportunityId',
+      'params',
+      'parentCampaignId',
+    ]),
   );
   return rows.map((r) => r.id);
 }
@@ -46,8 +72,24 @@ export async function upsertOverrides(client: PgClient, rows: CampaignOverrideRo
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::bigint[], $8::text[], $9::text[],
        $10::text[], $11::jsonb[], $12::bigint[], $13::text[], $14::text[], $15::int[], $16::bigint[])
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING`,
-    columns(rows, ['chainId', 'campaignDbId', 'campaignId', 'campaignType', 'computeChainId', 'startTimestamp', 'endTimestamp', 'campaignData',
-      'mainParameter', 'opportunityId', 'params', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'timestamp']),
+    columns(rows, [
+      'chainId',
+      'campaignDbId',
+      'campaignId',
+      'campaignType',
+      'computeChainId',
+      'startTimestamp',
+      'endTimestamp',
+      'campaignData',
+      'mainParameter',
+      'opportunityId',
+      'params',
+      'blockNumber',
+      'blockHash',
+      'txHash',
+      'logIndex',
+      'timestamp',
+    ]),
   );
 }
 
@@ -61,8 +103,11 @@ export async function upsertReallocations(client: PgClient, rows: CampaignReallo
      FROM unnest($1::int[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::int[], $10::bigint[])
        AS r(chain_id, campaign_db_id, campaign_id, from_json, to_address, block_number, block_hash, tx_hash, log_index, timestamp)
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING`,
-    [...columns(rows, ['chainId', 'campaignDbId', 'campaignId']), rows.map((r) => JSON.stringify(r.from)),
-      ...columns(rows, ['to', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'timestamp'])],
+    [
+      ...columns(rows, ['chainId', 'campaignDbId', 'campaignId']),
+      rows.map((r) => JSON.stringify(r.from)),
+      ...columns(rows, ['to', 'blockNumber', 'blockHash', 'txHash', 'logIndex', 'timestamp']),
+    ],
   );
 }
 
@@ -80,6 +125,9 @@ export async function upsertOpportunities(client: PgClient, rows: OpportunityRow
 /** Current opportunity of each given campaign (before an override moves it elsewhere). */
 export async function currentOpportunityIds(client: PgClient, campaignIds: string[]): Promise<string[]> {
   if (!campaignIds.length) return [];
-  const { rows } = await client.query<{ opportunity_id: string | null }>('SELECT DISTINCT opportunity_id FROM campaigns_current WHERE id = ANY($1::text[])', [campaignIds]);
+  const { rows } = await client.query<{ opportunity_id: string | null }>(
+    'SELECT DISTINCT opportunity_id FROM campaigns_current WHERE id = ANY($1::text[])',
+    [campaignIds],
+  );
   return rows.map((r) => r.opportunity_id).filter((id): id is string => id !== null);
 }

@@ -27,16 +27,27 @@ export async function canonicalHead(db: Pick<PgClient, 'query'>, chainId: number
  * covered by stored headers and that every block the batch read from has the stored hash.
  * @throws ReorgDetectedError otherwise, so the batch rolls back and is retried on the new chain.
  */
-export async function assertCanonical(client: PgClient, chainId: number, to: number, hashes: ReadonlyMap<number, string>): Promise<void> {
+export async function assertCanonical(
+  client: PgClient,
+  chainId: number,
+  to: number,
+  hashes: ReadonlyMap<number, string>,
+): Promise<void> {
   const head = await canonicalHead(client, chainId);
-  if (head === null || head < to) throw new ReorgDetectedError(`chain ${chainId}: headers stored up to ${head ?? 'none'}, batch reaches ${to}`);
+  if (head === null || head < to)
+    throw new ReorgDetectedError(`chain ${chainId}: headers stored up to ${head ?? 'none'}, batch reaches ${to}`);
   if (!hashes.size) return;
   const numbers = [...hashes.keys()];
-  const { rows } = await client.query<{ number: string; hash: string }>('SELECT number, hash FROM blocks WHERE chain_id = $1 AND number = ANY($2::bigint[])', [chainId, numbers]);
+  const { rows } = await client.query<{ number: string; hash: string }>(
+    'SELECT number, hash FROM blocks WHERE chain_id = $1 AND number = ANY($2::bigint[])',
+    [chainId, numbers],
+  );
   const stored = new Map(rows.map((r) => [Number(r.number), r.hash]));
   for (const [number, hash] of hashes) {
     if (stored.get(number) !== hash.toLowerCase()) {
-      throw new ReorgDetectedError(`chain ${chainId}: block ${number} read as ${hash}, stored ${stored.get(number) ?? 'none'}`);
+      throw new ReorgDetectedError(
+        `chain ${chainId}: block ${number} read as ${hash}, stored ${stored.get(number) ?? 'none'}`,
+      );
     }
   }
 }

@@ -13,7 +13,17 @@ export async function upsertClaims(client: PgClient, rows: ClaimRow[]): Promise<
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::numeric[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[])
      ON CONFLICT (chain_id, tx_hash, log_index) DO UPDATE SET recipient = EXCLUDED.recipient, token = EXCLUDED.token, amount = EXCLUDED.amount,
        block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, timestamp = EXCLUDED.timestamp`,
-    [col('chainId'), col('recipient'), col('token'), col('amount'), col('blockNumber'), col('blockHash'), col('txHash'), col('logIndex'), col('timestamp')],
+    [
+      col('chainId'),
+      col('recipient'),
+      col('token'),
+      col('amount'),
+      col('blockNumber'),
+      col('blockHash'),
+      col('txHash'),
+      col('logIndex'),
+      col('timestamp'),
+    ],
   );
 }
 

@@ -41,8 +41,14 @@ export async function loadMetricsCampaigns(db: PgPool | PgClient, chainIds: numb
 }
 
 /** Opportunities of the given chains (TVL targets). */
-export async function loadMetricsOpportunities(db: PgPool | PgClient, chainIds: number[]): Promise<{ id: string; chain_id: number; identifier: string }[]> {
-  const { rows } = await db.query<{ id: string; chain_id: number; identifier: string }>('SELECT id, chain_id, identifier FROM opportunities WHERE chain_id = ANY($1::int[])', [chainIds]);
+export async function loadMetricsOpportunities(
+  db: PgPool | PgClient,
+  chainIds: number[],
+): Promise<{ id: string; chain_id: number; identifier: string }[]> {
+  const { rows } = await db.query<{ id: string; chain_id: number; identifier: string }>(
+    'SELECT id, chain_id, identifier FROM opportunities WHERE chain_id = ANY($1::int[])',
+    [chainIds],
+  );
   return rows;
 }
 
@@ -51,10 +57,23 @@ export async function loadMetricsOpportunities(db: PgPool | PgClient, chainIds: 
  * exists only inside its [start, end) window).
  * @returns ids whose served figures changed (phase, computation status, APR, daily rewards, TVL).
  */
-export async function upsertCampaignMetrics(client: PgClient, metrics: CampaignMetrics[], computedAt: Date, ts: Date): Promise<string[]> {
+export async function upsertCampaignMetrics(
+  client: PgClient,
+  metrics: CampaignMetrics[],
+  computedAt: Date,
+  ts: Date,
+): Promise<string[]> {
   if (!metrics.length) return [];
-  const cols = [metrics.map((m) => m.id), metrics.map((m) => m.phase), metrics.map((m) => m.dailyRewardsUsd), metrics.map((m) => m.dailyAmount),
-    metrics.map((m) => m.apr), metrics.map((m) => m.tvlUsd), metrics.map((m) => JSON.stringify(m.campaignStatus)), metrics.map((m) => JSON.stringify(m.inputs))];
+  const cols = [
+    metrics.map((m) => m.id),
+    metrics.map((m) => m.phase),
+    metrics.map((m) => m.dailyRewardsUsd),
+    metrics.map((m) => m.dailyAmount),
+    metrics.map((m) => m.apr),
+    metrics.map((m) => m.tvlUsd),
+    metrics.map((m) => JSON.stringify(m.campaignStatus)),
+    metrics.map((m) => JSON.stringify(m.inputs)),
+  ];
   const { rows } = await client.query<{ id: string }>(
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::numeric[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[])
@@ -82,11 +101,25 @@ export async function upsertCampaignMetrics(client: PgClient, metrics: CampaignM
  * Upserts opportunity metrics and a snapshot at `ts` for the opportunities with a campaign started by then.
  * @returns ids whose served figures changed.
  */
-export async function upsertOpportunityMetrics(client: PgClient, metrics: OpportunityMetrics[], computedAt: Date, ts: Date): Promise<string[]> {
+export async function upsertOpportunityMetrics(
+  client: PgClient,
+  metrics: OpportunityMetrics[],
+  computedAt: Date,
+  ts: Date,
+): Promise<string[]> {
   if (!metrics.length) return [];
-  const cols = [metrics.map((m) => m.opportunityId), metrics.map((m) => m.tvl), metrics.map((m) => m.apr), metrics.map((m) => m.dailyRewards),
-    metrics.map((m) => m.nativeApr), metrics.map((m) => m.maxDailyRewards), metrics.map((m) => JSON.stringify(m.records)), metrics.map((m) => JSON.stringify(m.inputs)),
-    metrics.map((m) => m.liveCampaigns), metrics.map((m) => m.started)];
+  const cols = [
+    metrics.map((m) => m.opportunityId),
+    metrics.map((m) => m.tvl),
+    metrics.map((m) => m.apr),
+    metrics.map((m) => m.dailyRewards),
+    metrics.map((m) => m.nativeApr),
+    metrics.map((m) => m.maxDailyRewards),
+    metrics.map((m) => JSON.stringify(m.records)),
+    metrics.map((m) => JSON.stringify(m.inputs)),
+    metrics.map((m) => m.liveCampaigns),
+    metrics.map((m) => m.started),
+  ];
   const { rows } = await client.query<{ id: string }>(
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[], $9::int[], $10::bool[])
@@ -114,20 +147,37 @@ export async function upsertOpportunityMetrics(client: PgClient, metrics: Opport
  * History snapshots only (backfills): the current figures are left untouched. As the upserts: LIVE
  * campaigns only, opportunities with a campaign started by `ts`.
  */
-export async function insertSnapshots(client: PgClient, allCampaigns: CampaignMetrics[], allOpportunities: OpportunityMetrics[], ts: Date): Promise<void> {
+export async function insertSnapshots(
+  client: PgClient,
+  allCampaigns: CampaignMetrics[],
+  allOpportunities: OpportunityMetrics[],
+  ts: Date,
+): Promise<void> {
   const campaigns = allCampaigns.filter((m) => m.phase === 'LIVE');
   const opportunities = allOpportunities.filter((m) => m.started);
   await client.query(
     `INSERT INTO campaign_snapshots (campaign_db_id, ts, apr, tvl, daily_rewards)
      SELECT id, $4, apr, tvl, daily FROM unnest($1::text[], $2::float8[], $3::float8[], $5::float8[]) AS i(id, apr, tvl, daily)
      ON CONFLICT (campaign_db_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, daily_rewards = EXCLUDED.daily_rewards`,
-    [campaigns.map((m) => m.id), campaigns.map((m) => m.apr), campaigns.map((m) => m.tvlUsd), ts, campaigns.map((m) => m.dailyRewardsUsd)],
+    [
+      campaigns.map((m) => m.id),
+      campaigns.map((m) => m.apr),
+      campaigns.map((m) => m.tvlUsd),
+      ts,
+      campaigns.map((m) => m.dailyRewardsUsd),
+    ],
   );
   await client.query(
     `INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards)
      SELECT id, $6, apr, tvl, native_apr, daily FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[]) AS i(id, apr, tvl, native_apr, daily)
      ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr, daily_rewards = EXCLUDED.daily_rewards`,
-    [opportunities.map((m) => m.opportunityId), opportunities.map((m) => m.apr), opportunities.map((m) => m.tvl), opportunities.map((m) => m.nativeApr),
-      opportunities.map((m) => m.dailyRewards), ts],
+    [
+      opportunities.map((m) => m.opportunityId),
+      opportunities.map((m) => m.apr),
+      opportunities.map((m) => m.tvl),
+      opportunities.map((m) => m.nativeApr),
+      opportunities.map((m) => m.dailyRewards),
+      ts,
+    ],
   );
 }

@@ -2,10 +2,11 @@ import type { PgClient, Queryable } from '../../internal/pg.js';
 import type { PriceHistoryRow, TokenPriceRow } from '../transform/toPriceRows.js';
 import type { PriceToken } from '../fetch/prices/types.js';
 
-
 /** Every stored token, as the prices job asks for it (address lower-case), in id order. */
 export async function listTokensToPrice(db: Queryable): Promise<PriceToken[]> {
-  const { rows } = await db.query<{ id: string; chain_id: number; address: string }>('SELECT id, chain_id, address FROM tokens ORDER BY id');
+  const { rows } = await db.query<{ id: string; chain_id: number; address: string }>(
+    'SELECT id, chain_id, address FROM tokens ORDER BY id',
+  );
   return rows.map((r) => ({ id: r.id, chainId: r.chain_id, address: r.address }));
 }
 
@@ -32,7 +33,13 @@ export async function upsertTokenPrices(client: PgClient, rows: readonly TokenPr
      SELECT w.token_id FROM written w LEFT JOIN previous p USING (token_id)
      WHERE p.token_id IS NULL OR p.price IS DISTINCT FROM w.price OR p.price_source IS DISTINCT FROM w.price_source
      ORDER BY w.token_id`,
-    [rows.map((r) => r.tokenId), rows.map((r) => r.price), rows.map((r) => r.priceSource), rows.map((r) => r.updatedAt), rows.map((r) => r.fetchedAt)],
+    [
+      rows.map((r) => r.tokenId),
+      rows.map((r) => r.price),
+      rows.map((r) => r.priceSource),
+      rows.map((r) => r.updatedAt),
+      rows.map((r) => r.fetchedAt),
+    ],
   );
   return changed.map((r) => r.token_id);
 }
@@ -55,7 +62,13 @@ export async function upsertPriceHistory(client: PgClient, rows: readonly PriceH
        close = CASE WHEN EXCLUDED.updated_at >= h.updated_at THEN EXCLUDED.close ELSE h.close END,
        source = CASE WHEN EXCLUDED.updated_at >= h.updated_at THEN EXCLUDED.source ELSE h.source END,
        updated_at = GREATEST(h.updated_at, EXCLUDED.updated_at)`,
-    [rows.map((r) => r.tokenId), rows.map((r) => r.day), rows.map((r) => r.price), rows.map((r) => r.source), rows.map((r) => r.updatedAt)],
+    [
+      rows.map((r) => r.tokenId),
+      rows.map((r) => r.day),
+      rows.map((r) => r.price),
+      rows.map((r) => r.source),
+      rows.map((r) => r.updatedAt),
+    ],
   );
   return result.rowCount ?? 0;
 }

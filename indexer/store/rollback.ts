@@ -8,12 +8,36 @@ import { enqueueOutbox } from '../../domain/tables/outbox.js';
  * row) are queued so the projector rebuilds or removes them.
  * Invariant: a table listed here has its chain id and block number on every row.
  */
-export const CHAIN_DERIVED_TABLES: readonly { table: string; chainColumn: string; blockColumn: string; enqueue?: { entity: OutboxEntity; column: string }[] }[] = [
-  { table: 'campaigns', chainColumn: 'distribution_chain_id', blockColumn: 'block_number',
-    enqueue: [{ entity: 'campaign', column: 'id' }, { entity: 'opportunity', column: 'opportunity_id' }] },
-  { table: 'campaign_overrides', chainColumn: 'chain_id', blockColumn: 'block_number',
-    enqueue: [{ entity: 'campaign', column: 'campaign_db_id' }, { entity: 'opportunity', column: 'opportunity_id' }] },
-  { table: 'campaign_reallocations', chainColumn: 'chain_id', blockColumn: 'block_number', enqueue: [{ entity: 'campaign', column: 'campaign_db_id' }] },
+export const CHAIN_DERIVED_TABLES: readonly {
+  table: string;
+  chainColumn: string;
+  blockColumn: string;
+  enqueue?: { entity: OutboxEntity; column: string }[];
+}[] = [
+  {
+    table: 'campaigns',
+    chainColumn: 'distribution_chain_id',
+    blockColumn: 'block_number',
+    enqueue: [
+      { entity: 'campaign', column: 'id' },
+      { entity: 'opportunity', column: 'opportunity_id' },
+    ],
+  },
+  {
+    table: 'campaign_overrides',
+    chainColumn: 'chain_id',
+    blockColumn: 'block_number',
+    enqueue: [
+      { entity: 'campaign', column: 'campaign_db_id' },
+      { entity: 'opportunity', column: 'opportunity_id' },
+    ],
+  },
+  {
+    table: 'campaign_reallocations',
+    chainColumn: 'chain_id',
+    blockColumn: 'block_number',
+    enqueue: [{ entity: 'campaign', column: 'campaign_db_id' }],
+  },
   { table: 'roots', chainColumn: 'chain_id', blockColumn: 'block_number' },
   { table: 'distributor_events', chainColumn: 'chain_id', blockColumn: 'block_number' },
   { table: 'claims', chainColumn: 'chain_id', blockColumn: 'block_number' },
@@ -29,16 +53,26 @@ export type RollbackResult = { ancestor: number; deleted: Record<string, number>
 export async function rollbackChain(client: PgClient, chainId: number, ancestor: number): Promise<RollbackResult> {
   const deleted: Record<string, number> = {};
   for (const t of CHAIN_DERIVED_TABLES) {
-    const returning = t.enqueue?.length ? `RETURNING ${t.enqueue.map((e, i) => `${e.column} AS e${i}`).join(', ')}` : '';
-    const res = await client.query<Record<string, string | null>>(`DELETE FROM ${t.table} WHERE ${t.chainColumn} = $1 AND ${t.blockColumn} > $2 ${returning}`, [chainId, ancestor]);
+    const returning = t.enqueue?.length
+      ? `RETURNING ${t.enqueue.map((e, i) => `${e.column} AS e${i}`).join(', ')}`
+      : '';
+    const res = await client.query<Record<string, string | null>>(
+      `DELETE FROM ${t.table} WHERE ${t.chainColumn} = $1 AND ${t.blockColumn} > $2 ${returning}`,
+      [chainId, ancestor],
+    );
     deleted[t.table] = res.rowCount ?? 0;
     for (const [i, e] of (t.enqueue ?? []).entries()) {
-      const ids = [...new Set(res.rows.map((r) => r[`e${i}`]).filter((id): id is string => id !== null && id !== undefined))];
+      const ids = [
+        ...new Set(res.rows.map((r) => r[`e${i}`]).filter((id): id is string => id !== null && id !== undefined)),
+      ];
       await enqueueOutbox(client, e.entity, ids);
     }
   }
   const blocks = await client.query('DELETE FROM blocks WHERE chain_id = $1 AND number > $2', [chainId, ancestor]);
   deleted['blocks'] = blocks.rowCount ?? 0;
-  await client.query('UPDATE cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1 AND block_number > $2', [chainId, ancestor]);
+  await client.query(
+    'UPDATE cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1 AND block_number > $2',
+    [chainId, ancestor],
+  );
   return { ancestor, deleted };
 }

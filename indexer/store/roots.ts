@@ -12,7 +12,17 @@ export async function upsertRoots(client: PgClient, rows: RootRow[]): Promise<vo
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[])
      ON CONFLICT (chain_id, block_number, log_index) DO UPDATE SET root = EXCLUDED.root, ipfs_hash = EXCLUDED.ipfs_hash,
        end_of_dispute_period = EXCLUDED.end_of_dispute_period, block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, timestamp = EXCLUDED.timestamp`,
-    [col('chainId'), col('root'), col('ipfsHash'), col('endOfDisputePeriod'), col('blockNumber'), col('blockHash'), col('txHash'), col('logIndex'), col('timestamp')],
+    [
+      col('chainId'),
+      col('root'),
+      col('ipfsHash'),
+      col('endOfDisputePeriod'),
+      col('blockNumber'),
+      col('blockHash'),
+      col('txHash'),
+      col('logIndex'),
+      col('timestamp'),
+    ],
   );
 }
 
@@ -25,8 +35,18 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[], $10::bigint[])
      ON CONFLICT (chain_id, block_number, log_index) DO UPDATE SET kind = EXCLUDED.kind, reason = EXCLUDED.reason, valid = EXCLUDED.valid,
        block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, timestamp = EXCLUDED.timestamp, end_of_dispute_period = EXCLUDED.end_of_dispute_period`,
-    [col('chainId'), col('kind'), col('reason'), col('valid'), col('blockNumber'), col('blockHash'), col('txHash'), col('logIndex'), col('timestamp'),
-      col('endOfDisputePeriod')],
+    [
+      col('chainId'),
+      col('kind'),
+      col('reason'),
+      col('valid'),
+      col('blockNumber'),
+      col('blockHash'),
+      col('txHash'),
+      col('logIndex'),
+      col('timestamp'),
+      col('endOfDisputePeriod'),
+    ],
   );
 }
 

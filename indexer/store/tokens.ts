@@ -10,8 +10,14 @@ export async function upsertTokens(client: PgClient, rows: TokenRow[]): Promise<
     `INSERT INTO tokens (id, chain_id, address, name, symbol, decimals)
      SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[])
      ON CONFLICT (chain_id, address) DO UPDATE SET name = EXCLUDED.name, symbol = EXCLUDED.symbol, decimals = EXCLUDED.decimals, updated_at = now()`,
-    [rows.map((r) => tokenDbId(r.chainId, r.address)), rows.map((r) => r.chainId), rows.map((r) => r.address.toLowerCase()),
-      rows.map((r) => r.name), rows.map((r) => r.symbol), rows.map((r) => r.decimals)],
+    [
+      rows.map((r) => tokenDbId(r.chainId, r.address)),
+      rows.map((r) => r.chainId),
+      rows.map((r) => r.address.toLowerCase()),
+      rows.map((r) => r.name),
+      rows.map((r) => r.symbol),
+      rows.map((r) => r.decimals),
+    ],
   );
 }
 
@@ -39,16 +45,27 @@ export async function applyTokenFlags(client: PgClient, chainId: number, flags: 
            (COALESCE(f.type, t.type), COALESCE(f.verified, t.verified), COALESCE(f.is_test, t.is_test), COALESCE(f.stablecoin, t.is_stablecoin),
             COALESCE(f.icon, t.icon), COALESCE(f.display_symbol, t.display_symbol), COALESCE(f.is_native, t.is_native))
      RETURNING t.address`,
-    [chainId, flags.map((f) => f.address.toLowerCase()), flags.map((f) => f.type ?? null), flags.map((f) => f.verified ?? null),
-      flags.map((f) => f.isTest ?? null), flags.map((f) => f.stablecoin ?? null), flags.map((f) => f.icon ?? null),
-      flags.map((f) => f.displaySymbol ?? null), flags.map((f) => f.isNative ?? null)],
+    [
+      chainId,
+      flags.map((f) => f.address.toLowerCase()),
+      flags.map((f) => f.type ?? null),
+      flags.map((f) => f.verified ?? null),
+      flags.map((f) => f.isTest ?? null),
+      flags.map((f) => f.stablecoin ?? null),
+      flags.map((f) => f.icon ?? null),
+      flags.map((f) => f.displaySymbol ?? null),
+      flags.map((f) => f.isNative ?? null),
+    ],
   );
   return rows.map((r) => r.address);
 }
 
 /** Every stored token address of a chain except the native one (for metadata refreshes). */
 export async function listTokenAddresses(db: PgClient | PgPool, chainId: number): Promise<string[]> {
-  const { rows } = await db.query<{ address: string }>('SELECT address FROM tokens WHERE chain_id = $1 AND NOT is_native ORDER BY address', [chainId]);
+  const { rows } = await db.query<{ address: string }>(
+    'SELECT address FROM tokens WHERE chain_id = $1 AND NOT is_native ORDER BY address',
+    [chainId],
+  );
   return rows.map((r) => r.address);
 }
 
@@ -63,16 +80,29 @@ export async function updateTokenMetadata(client: PgClient, rows: TokenRow[]): P
      FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[]) AS m(chain_id, address, name, symbol, decimals)
      WHERE t.chain_id = m.chain_id AND t.address = m.address AND (t.name, t.symbol, t.decimals) IS DISTINCT FROM (m.name, m.symbol, m.decimals)
      RETURNING t.address`,
-    [rows.map((r) => r.chainId), rows.map((r) => r.address.toLowerCase()), rows.map((r) => r.name), rows.map((r) => r.symbol), rows.map((r) => r.decimals)],
+    [
+      rows.map((r) => r.chainId),
+      rows.map((r) => r.address.toLowerCase()),
+      rows.map((r) => r.name),
+      rows.map((r) => r.symbol),
+      rows.map((r) => r.decimals),
+    ],
   );
   return res.rows.map((r) => r.address);
 }
 
 /** Campaigns rewarding in, and opportunities named after, the given tokens of a chain (to re-project). */
-export async function documentsUsingTokens(client: PgClient, chainId: number, addresses: string[]): Promise<{ campaigns: string[]; opportunities: string[] }> {
+export async function documentsUsingTokens(
+  client: PgClient,
+  chainId: number,
+  addresses: string[],
+): Promise<{ campaigns: string[]; opportunities: string[] }> {
   if (!addresses.length) return { campaigns: [], opportunities: [] };
   const [c, o] = await Promise.all([
-    client.query<{ id: string }>('SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND reward_token = ANY($2::text[])', [chainId, addresses]),
+    client.query<{ id: string }>(
+      'SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND reward_token = ANY($2::text[])',
+      [chainId, addresses],
+    ),
     client.query<{ id: string }>(
       `SELECT id FROM opportunities WHERE chain_id = $1 AND identifier = ANY($2::text[])
        UNION SELECT DISTINCT opportunity_id FROM campaigns_current WHERE distribution_chain_id = $1 AND reward_token = ANY($2::text[]) AND opportunity_id IS NOT NULL`,
@@ -81,4 +111,3 @@ export async function documentsUsingTokens(client: PgClient, chainId: number, ad
   ]);
   return { campaigns: c.rows.map((r) => r.id), opportunities: o.rows.map((r) => r.id) };
 }
-

@@ -7,24 +7,44 @@ import { campaignDbId } from '../../domain/ids.js';
 /** What every chain-derived row carries to be rolled back on a reorg. */
 type Positioned = { blockNumber: number; blockHash: string; txHash: string; logIndex: number };
 
-export type CampaignRow = Positioned & Configuration & {
-  id: string;
-  distributionChainId: number;
+export type CampaignRow = Positioned &
+  Configuration & {
+    id: string;
+    distributionChainId: number;
+    campaignId: string;
+    creator: string;
+    rewardToken: string;
+    amount: string;
+    createdAt: Date;
+  };
+
+export type CampaignOverrideRow = Positioned &
+  Configuration & { chainId: number; campaignDbId: string; campaignId: string; timestamp: number };
+
+export type CampaignReallocationRow = Positioned & {
+  chainId: number;
+  campaignDbId: string;
   campaignId: string;
-  creator: string;
-  rewardToken: string;
-  amount: string;
-  createdAt: Date;
+  from: string[];
+  to: string;
+  timestamp: number;
 };
 
-export type CampaignOverrideRow = Positioned & Configuration & { chainId: number; campaignDbId: string; campaignId: string; timestamp: number };
-
-export type CampaignReallocationRow = Positioned & { chainId: number; campaignDbId: string; campaignId: string; from: string[]; to: string; timestamp: number };
-
-export type OpportunityRow = { id: string; chainId: number; type: string; identifier: string; action: OpportunityAction };
+export type OpportunityRow = {
+  id: string;
+  chainId: number;
+  type: string;
+  identifier: string;
+  action: OpportunityAction;
+};
 
 function positioned(e: LogPosition): Positioned {
-  return { blockNumber: e.blockNumber, blockHash: e.blockHash.toLowerCase(), txHash: e.txHash.toLowerCase(), logIndex: e.logIndex };
+  return {
+    blockNumber: e.blockNumber,
+    blockHash: e.blockHash.toLowerCase(),
+    txHash: e.txHash.toLowerCase(),
+    logIndex: e.logIndex,
+  };
 }
 
 function timestampOf(e: LogPosition, blockTimestamps: ReadonlyMap<number, number>): number {
@@ -37,7 +57,10 @@ function timestampOf(e: LogPosition, blockTimestamps: ReadonlyMap<number, number
  * Pure: NewCampaign events → campaign rows. `blockTimestamps` maps block number → Unix seconds,
  * used as the campaign's creation time. Addresses are lower-cased once here.
  */
-export function toCampaignRows(events: NewCampaignEvent[], blockTimestamps: ReadonlyMap<number, number>): CampaignRow[] {
+export function toCampaignRows(
+  events: NewCampaignEvent[],
+  blockTimestamps: ReadonlyMap<number, number>,
+): CampaignRow[] {
   return events.map((e) => ({
     ...positioned(e),
     ...toConfiguration({ ...e, distributionChainId: e.chainId }),
@@ -52,7 +75,10 @@ export function toCampaignRows(events: NewCampaignEvent[], blockTimestamps: Read
 }
 
 /** Pure: CampaignOverride events → override rows (the override time is its block's time). */
-export function toOverrideRows(events: CampaignOverrideEvent[], blockTimestamps: ReadonlyMap<number, number>): CampaignOverrideRow[] {
+export function toOverrideRows(
+  events: CampaignOverrideEvent[],
+  blockTimestamps: ReadonlyMap<number, number>,
+): CampaignOverrideRow[] {
   return events.map((e) => ({
     ...positioned(e),
     ...toConfiguration({ ...e, distributionChainId: e.chainId }),
@@ -64,7 +90,10 @@ export function toOverrideRows(events: CampaignOverrideEvent[], blockTimestamps:
 }
 
 /** Pure: CampaignReallocation events → reallocation rows. */
-export function toReallocationRows(events: CampaignReallocationEvent[], blockTimestamps: ReadonlyMap<number, number>): CampaignReallocationRow[] {
+export function toReallocationRows(
+  events: CampaignReallocationEvent[],
+  blockTimestamps: ReadonlyMap<number, number>,
+): CampaignReallocationRow[] {
   return events.map((e) => ({
     ...positioned(e),
     chainId: e.chainId,
@@ -81,7 +110,13 @@ export function toOpportunityRows(configs: Configuration[]): OpportunityRow[] {
   const byId = new Map<string, OpportunityRow>();
   for (const c of configs) {
     const type = campaignTypeName(c.campaignType);
-    byId.set(c.opportunityId, { id: c.opportunityId, chainId: c.computeChainId, type, identifier: c.mainParameter, action: actionOf(type) });
+    byId.set(c.opportunityId, {
+      id: c.opportunityId,
+      chainId: c.computeChainId,
+      type,
+      identifier: c.mainParameter,
+      action: actionOf(type),
+    });
   }
   return [...byId.values()];
 }

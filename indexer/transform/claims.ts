@@ -19,5 +19,10 @@ export type ClaimRow = {
  * @param timestamps block number → block time, for every block holding an event.
  */
 export function toClaimRows(events: readonly ClaimedEvent[], timestamps: ReadonlyMap<number, number>): ClaimRow[] {
-  return events.map((e) => ({ ...positionedRow(e, timestamps), recipient: e.recipient, token: e.token, amount: e.amount.toString() }));
+  return events.map((e) => ({
+    ...positionedRow(e, timestamps),
+    recipient: e.recipient,
+    token: e.token,
+    amount: e.amount.toString(),
+  }));
 }

@@ -33,7 +33,16 @@ export type CampaignMetrics = {
   apr: number | null;
   tvlUsd: number | null;
   campaignStatus: CampaignStatusRecord;
-  inputs: { amount: string; decimals: number; durationSeconds: number; price: number | null; priceSource: string | null; priceUpdatedAt: number | null; priceStale: boolean; tvlUsd: number | null };
+  inputs: {
+    amount: string;
+    decimals: number;
+    durationSeconds: number;
+    price: number | null;
+    priceSource: string | null;
+    priceUpdatedAt: number | null;
+    priceStale: boolean;
+    tvlUsd: number | null;
+  };
 };
 
 /** Pure: token base units → whole tokens as a float (for USD figures only; amounts stay exact elsewhere). */
@@ -50,16 +59,26 @@ export function toUnits(amount: string | bigint, decimals: number): number {
  * whatever the price. A missing or stale price gives null USD figures inside the window and a SKIPPED
  * computation status naming why, never a guessed value.
  */
-export function computeCampaignMetrics(c: CampaignMetricsInput, tvlUsd: number | null, now: number, runStarted: number): CampaignMetrics {
+export function computeCampaignMetrics(
+  c: CampaignMetricsInput,
+  tvlUsd: number | null,
+  now: number,
+  runStarted: number,
+): CampaignMetrics {
   const duration = Math.max(1, c.end - c.start);
   const phase = campaignPhase(c.start, c.end, now);
   const distributing = phase === 'LIVE';
   const dailyAmount = distributing ? (BigInt(c.amount) * BigInt(DAY)) / BigInt(duration) : 0n;
   const price = c.rewardPrice && !c.rewardPrice.stale ? c.rewardPrice.price : null;
-  const dailyRewardsUsd = !distributing ? 0 : price === null ? null : toUnits(c.amount, c.rewardDecimals) * (DAY / duration) * price;
+  const dailyRewardsUsd = !distributing
+    ? 0
+    : price === null
+      ? null
+      : toUnits(c.amount, c.rewardDecimals) * (DAY / duration) * price;
   const apr = !distributing ? 0 : dailyRewardsUsd !== null && tvlUsd ? (dailyRewardsUsd * 365 * 100) / tvlUsd : null;
   const computedUntil = phase === 'SOON' ? c.start : Math.min(now, c.end);
-  const error = price !== null ? undefined : c.rewardPrice ? 'reward token price is stale' : 'no price for the reward token';
+  const error =
+    price !== null ? undefined : c.rewardPrice ? 'reward token price is stale' : 'no price for the reward token';
   const status: CampaignStatusRecord['status'] = phase === 'SOON' ? 'SKIPPED' : error ? 'SKIPPED' : 'SUCCESS';
   return {
     id: c.id,
@@ -69,12 +88,24 @@ export function computeCampaignMetrics(c: CampaignMetricsInput, tvlUsd: number |
     apr,
     tvlUsd,
     campaignStatus: {
-      campaignId: c.campaignId, computedUntil, processingStarted: runStarted, status, preComputeProcessingStarted: runStarted, preComputeStatus: status,
-      delay: phase === 'LIVE' ? Math.max(0, now - computedUntil) : 0, ...(phase === 'SOON' ? { error: 'campaign has not started' } : error ? { error } : {}),
+      campaignId: c.campaignId,
+      computedUntil,
+      processingStarted: runStarted,
+      status,
+      preComputeProcessingStarted: runStarted,
+      preComputeStatus: status,
+      delay: phase === 'LIVE' ? Math.max(0, now - computedUntil) : 0,
+      ...(phase === 'SOON' ? { error: 'campaign has not started' } : error ? { error } : {}),
     },
     inputs: {
-      amount: c.amount, decimals: c.rewardDecimals, durationSeconds: duration, price: c.rewardPrice?.price ?? null, priceSource: c.rewardPrice?.priceSource ?? null,
-      priceUpdatedAt: c.rewardPrice?.updatedAt ?? null, priceStale: c.rewardPrice?.stale ?? false, tvlUsd,
+      amount: c.amount,
+      decimals: c.rewardDecimals,
+      durationSeconds: duration,
+      price: c.rewardPrice?.price ?? null,
+      priceSource: c.rewardPrice?.priceSource ?? null,
+      priceUpdatedAt: c.rewardPrice?.updatedAt ?? null,
+      priceStale: c.rewardPrice?.stale ?? false,
+      tvlUsd,
     },
   };
 }
@@ -91,7 +122,14 @@ export type TvlReading = {
 
 /** Pure: TVL in USD from an on-chain reading and a fresh price; null when either is missing. */
 export function tvlUsdOf(reading: TvlReading): number | null {
-  if (reading.method === 'NONE' || reading.amount === null || reading.decimals === null || !reading.price || reading.price.stale) return null;
+  if (
+    reading.method === 'NONE' ||
+    reading.amount === null ||
+    reading.decimals === null ||
+    !reading.price ||
+    reading.price.stale
+  )
+    return null;
   return toUnits(reading.amount, reading.decimals) * reading.price.price;
 }
 
@@ -126,22 +164,46 @@ export function computeOpportunityMetrics(
     started: campaigns.some((c) => c.phase !== 'SOON'),
     records: {
       aprRecord: {
-        cumulated: apr, timestamp,
-        breakdowns: live.map((c) => ({ identifier: c.campaignId, type: 'CAMPAIGN', value: c.apr ?? 0, timestamp, distributionType: 'DUTCH_AUCTION' })),
+        cumulated: apr,
+        timestamp,
+        breakdowns: live.map((c) => ({
+          identifier: c.campaignId,
+          type: 'CAMPAIGN',
+          value: c.apr ?? 0,
+          timestamp,
+          distributionType: 'DUTCH_AUCTION',
+        })),
       },
       tvlRecord: {
-        total: tvl ?? 0, timestamp,
-        breakdowns: reading.tokenAddress && tvl !== null ? [{ identifier: reading.tokenAddress, type: 'TOKEN', value: tvl }] : [],
+        total: tvl ?? 0,
+        timestamp,
+        breakdowns:
+          reading.tokenAddress && tvl !== null ? [{ identifier: reading.tokenAddress, type: 'TOKEN', value: tvl }] : [],
       },
       rewardsRecord: {
-        total: dailyRewards, timestamp,
+        total: dailyRewards,
+        timestamp,
         breakdowns: live.map((c) => ({
-          campaignId: c.id, value: c.dailyRewardsUsd ?? 0, maxValue: c.dailyRewardsUsd ?? 0, timestamp, token: c.token, amount: c.dailyAmount,
-          distributionType: 'DUTCH_AUCTION', onChainCampaignId: c.campaignId,
+          campaignId: c.id,
+          value: c.dailyRewardsUsd ?? 0,
+          maxValue: c.dailyRewardsUsd ?? 0,
+          timestamp,
+          token: c.token,
+          amount: c.dailyAmount,
+          distributionType: 'DUTCH_AUCTION',
+          onChainCampaignId: c.campaignId,
         })),
       },
     },
-    inputs: { tvl: { method: reading.method, tokenAddress: reading.tokenAddress, amount: reading.amount, decimals: reading.decimals, price: reading.price ?? null }, liveCampaigns: live.map((c) => c.id) },
+    inputs: {
+      tvl: {
+        method: reading.method,
+        tokenAddress: reading.tokenAddress,
+        amount: reading.amount,
+        decimals: reading.decimals,
+        price: reading.price ?? null,
+      },
+      liveCampaigns: live.map((c) => c.id),
+    },
   };
 }
-

@@ -2,7 +2,14 @@ import type { Hex } from 'viem';
 import type { LogPosition } from '../../domain/logPosition.js';
 import type { RootLifecycleEvent } from '../decode/distributorEvents.js';
 
-type Positioned = { chainId: number; blockNumber: number; blockHash: string; txHash: string; logIndex: number; timestamp: number };
+type Positioned = {
+  chainId: number;
+  blockNumber: number;
+  blockHash: string;
+  txHash: string;
+  logIndex: number;
+  timestamp: number;
+};
 
 /** A `roots` row: one TreeUpdated log. */
 export type RootRow = Positioned & { root: Hex; ipfsHash: Hex; endOfDisputePeriod: number };
@@ -12,7 +19,10 @@ export type RootRow = Positioned & { root: Hex; ipfsHash: Hex; endOfDisputePerio
  * for DisputeResolved(false) only, the contract's end recomputed from the resolution (null otherwise).
  */
 export type DistributorEventRow = Positioned & {
-  kind: 'revoked' | 'disputed' | 'dispute_resolved'; reason: string | null; valid: boolean | null; endOfDisputePeriod: number | null;
+  kind: 'revoked' | 'disputed' | 'dispute_resolved';
+  reason: string | null;
+  valid: boolean | null;
+  endOfDisputePeriod: number | null;
 };
 
 export class MissingBlockTimestampError extends Error {
@@ -26,8 +36,16 @@ export class MissingDisputeEndError extends Error {
 /** Pure: the position fields of a row, with the block time from `timestamps` (the stored headers). */
 export function positionedRow(e: LogPosition, timestamps: ReadonlyMap<number, number>): Positioned {
   const timestamp = timestamps.get(e.blockNumber);
-  if (timestamp === undefined) throw new MissingBlockTimestampError(`chain ${e.chainId}: no stored header for block ${e.blockNumber}`);
-  return { chainId: e.chainId, blockNumber: e.blockNumber, blockHash: e.blockHash, txHash: e.txHash, logIndex: e.logIndex, timestamp };
+  if (timestamp === undefined)
+    throw new MissingBlockTimestampError(`chain ${e.chainId}: no stored header for block ${e.blockNumber}`);
+  return {
+    chainId: e.chainId,
+    blockNumber: e.blockNumber,
+    blockHash: e.blockHash,
+    txHash: e.txHash,
+    logIndex: e.logIndex,
+    timestamp,
+  };
 }
 
 /**
@@ -45,13 +63,21 @@ export function toRootRows(
   const others: DistributorEventRow[] = [];
   for (const e of events) {
     const position = positionedRow(e, timestamps);
-    if (e.kind === 'tree_updated') roots.push({ ...position, root: e.root, ipfsHash: e.ipfsHash, endOfDisputePeriod: e.endOfDisputePeriod });
+    if (e.kind === 'tree_updated')
+      roots.push({ ...position, root: e.root, ipfsHash: e.ipfsHash, endOfDisputePeriod: e.endOfDisputePeriod });
     else {
       const rejected = e.kind === 'dispute_resolved' && !e.valid;
       const end = rejected ? rejectedEnds.get(e.blockNumber) : undefined;
-      if (rejected && end === undefined) throw new MissingDisputeEndError(`chain ${e.chainId}: no endOfDisputePeriod read for DisputeResolved(false) at block ${e.blockNumber}`);
+      if (rejected && end === undefined)
+        throw new MissingDisputeEndError(
+          `chain ${e.chainId}: no endOfDisputePeriod read for DisputeResolved(false) at block ${e.blockNumber}`,
+        );
       others.push({
-        ...position, kind: e.kind, reason: e.kind === 'disputed' ? e.reason : null, valid: e.kind === 'dispute_resolved' ? e.valid : null, endOfDisputePeriod: end ?? null,
+        ...position,
+        kind: e.kind,
+        reason: e.kind === 'disputed' ? e.reason : null,
+        valid: e.kind === 'dispute_resolved' ? e.valid : null,
+        endOfDisputePeriod: end ?? null,
       });
     }
   }

@@ -18,8 +18,22 @@ export type ToPriceRowsResult = { prices: TokenPriceRow[]; history: PriceHistory
 export function toPriceRows({ selected, fetchedAt, maxAgeSeconds }: ToPriceRowsParams): ToPriceRowsResult {
   const entries = [...selected].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
-    prices: entries.map(([tokenId, q]) => ({ tokenId, price: q.price, priceSource: q.source, updatedAt: q.updatedAt, fetchedAt })),
-    history: entries.map(([tokenId, q]) => ({ tokenId, day: q.updatedAt.toISOString().slice(0, 10), price: q.price, source: q.source, updatedAt: q.updatedAt })),
-    stale: entries.filter(([, q]) => isStale({ updatedAt: q.updatedAt, now: fetchedAt, maxAgeSeconds })).map(([tokenId]) => tokenId),
+    prices: entries.map(([tokenId, q]) => ({
+      tokenId,
+      price: q.price,
+      priceSource: q.source,
+      updatedAt: q.updatedAt,
+      fetchedAt,
+    })),
+    history: entries.map(([tokenId, q]) => ({
+      tokenId,
+      day: q.updatedAt.toISOString().slice(0, 10),
+      price: q.price,
+      source: q.source,
+      updatedAt: q.updatedAt,
+    })),
+    stale: entries
+      .filter(([, q]) => isStale({ updatedAt: q.updatedAt, now: fetchedAt, maxAgeSeconds }))
+      .map(([tokenId]) => tokenId),
   };
 }

@@ -26,7 +26,10 @@ const MAX_NAMED = 5;
 
 /** `n entries: a/t, b/t, …` naming the first few. */
 function describe(entries: RewardTreeFile['rewards']): string {
-  const named = entries.slice(0, MAX_NAMED).map((r) => `${r.recipient}/${r.token}`).join(', ');
+  const named = entries
+    .slice(0, MAX_NAMED)
+    .map((r) => `${r.recipient}/${r.token}`)
+    .join(', ');
   return `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${named}${entries.length > MAX_NAMED ? ', …' : ''}`;
 }
 
@@ -41,7 +44,9 @@ export function verifyRewardTree(tree: RewardTreeFile, onchainRoot: string): Ver
   let computedRoot: Hex | null = null;
   let leaves = 0;
   try {
-    const built = buildRewardTree(tree.rewards.map((r) => ({ user: r.recipient, token: r.token, amount: BigInt(r.amount) })));
+    const built = buildRewardTree(
+      tree.rewards.map((r) => ({ user: r.recipient, token: r.token, amount: BigInt(r.amount) })),
+    );
     computedRoot = built.root;
     leaves = built.leaves.length;
     if (computedRoot !== onchainRoot.toLowerCase()) {
@@ -53,9 +58,13 @@ export function verifyRewardTree(tree: RewardTreeFile, onchainRoot: string): Ver
     failed.push('leaves');
     errors.push(error.message);
   }
-  const unbalanced = tree.rewards.filter((r) => r.breakdowns.reduce((sum, b) => sum + BigInt(b.amount), 0n) !== BigInt(r.amount));
+  const unbalanced = tree.rewards.filter(
+    (r) => r.breakdowns.reduce((sum, b) => sum + BigInt(b.amount), 0n) !== BigInt(r.amount),
+  );
   // A breakdown is keyed by (campaignId, reason) within its entry (breakdown key = leaf key + campaignId, reason).
-  const repeated = tree.rewards.filter((r) => new Set(r.breakdowns.map((b) => `${b.campaignId}\u0000${b.reason}`)).size !== r.breakdowns.length);
+  const repeated = tree.rewards.filter(
+    (r) => new Set(r.breakdowns.map((b) => `${b.campaignId}\u0000${b.reason}`)).size !== r.breakdowns.length,
+  );
   if (unbalanced.length) errors.push(`breakdowns do not sum to the amount for ${describe(unbalanced)}`);
   if (repeated.length) errors.push(`breakdowns repeat a (campaignId, reason) pair for ${describe(repeated)}`);
   if (unbalanced.length || repeated.length) failed.push('breakdowns');

@@ -35,13 +35,20 @@ export const backfillCommand: Command = {
   async run(ctx, args) {
     const { chainId, fromBlock, names } = parseBackfillArgs(args);
     const chain = ctx.config.chains.find((c) => c.id === chainId);
-    if (!chain) throw new UsageError(`backfill: chain ${chainId} is not configured (chains: ${ctx.config.chains.map((c) => c.id).join(', ')})`);
-    if (fromBlock < chain.startBlock) throw new UsageError(`backfill: chain ${chainId} starts at block ${chain.startBlock}`);
+    if (!chain)
+      throw new UsageError(
+        `backfill: chain ${chainId} is not configured (chains: ${ctx.config.chains.map((c) => c.id).join(', ')})`,
+      );
+    if (fromBlock < chain.startBlock)
+      throw new UsageError(`backfill: chain ${chainId} starts at block ${chain.startBlock}`);
     const withCursor = await jobsWithCursor(ctx.deps.pg, chainId);
     const requested = names ?? JOBS.filter((j) => j.name !== 'blocks' && withCursor.has(j.name)).map((j) => j.name);
     const jobs = requested.map((n) => findJob(n) ?? unknownJob(n));
     const missing = jobs.filter((j) => j.name !== 'blocks' && !withCursor.has(j.name));
-    if (missing.length) throw new UsageError(`backfill: ${missing.map((j) => j.name).join(', ')} never indexed chain ${chainId} (no cursor); a first run indexes from the start block`);
+    if (missing.length)
+      throw new UsageError(
+        `backfill: ${missing.map((j) => j.name).join(', ')} never indexed chain ${chainId} (no cursor); a first run indexes from the start block`,
+      );
     if (!jobs.length) throw new UsageError(`backfill: no job has indexed chain ${chainId} yet`);
 
     let toRun: Job[];
@@ -57,8 +64,9 @@ export const backfillCommand: Command = {
       toRun = jobs;
     }
     const target = jobs.some((j) => j.name === 'blocks')
-      ? Number(await [...ctx.deps.rpc.values()].find((c) => c.chain.id === chainId)!.client.getBlockNumber()) - chain.confirmations
-      : (await canonicalHead(ctx.deps.pg, chainId)) ?? fromBlock - 1;
+      ? Number(await [...ctx.deps.rpc.values()].find((c) => c.chain.id === chainId)!.client.getBlockNumber()) -
+        chain.confirmations
+      : ((await canonicalHead(ctx.deps.pg, chainId)) ?? fromBlock - 1);
     await runUntilCaughtUp(ctx, toRun, chainId, fromBlock, target);
     return 0;
   },
@@ -70,8 +78,17 @@ export function parseBackfillArgs(args: string[]): { chainId: number; fromBlock:
   let names: string[] | null = null;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '--jobs') names = (args[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    else if (arg.startsWith('--jobs=')) names = arg.slice('--jobs='.length).split(',').map((s) => s.trim()).filter(Boolean);
+    if (arg === '--jobs')
+      names = (args[++i] ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    else if (arg.startsWith('--jobs='))
+      names = arg
+        .slice('--jobs='.length)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else positional.push(arg);
   }
   const [chainId, fromBlock] = positional.map(Number);
@@ -90,32 +107,55 @@ async function jobsWithCursor(pg: PgPool, chainId: number): Promise<Set<string>>
 /** Moves one job's cursor back (never forward) under its advisory lock and the chain's write lock. */
 async function rewindCursor(ctx: CommandContext, job: string, chainId: number, to: number): Promise<void> {
   await withTransaction(ctx.deps.pg, async (tx) => {
-    const free = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS ok', [JOB_LOCK_NAMESPACE, job]);
+    const free = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS ok', [
+      JOB_LOCK_NAMESPACE,
+      job,
+    ]);
     if (!free.rows[0]?.ok) {
       ctx.out(`${job}: waiting for its running run to finish…`);
       await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, job]);
     }
     await lockChainForWrite(tx, chainId);
-    await tx.query('UPDATE cursors SET block_number = $3, updated_at = now() WHERE job = $1 AND chain_id = $2 AND block_number > $3', [job, chainId, to]);
+    await tx.query(
+      'UPDATE cursors SET block_number = $3, updated_at = now() WHERE job = $1 AND chain_id = $2 AND block_number > $3',
+      [job, chainId, to],
+    );
   });
   ctx.out(`${job}: chain ${chainId} cursor moved back to ${to}`);
 }
 
 /** Runs each job (forced, in order) until its cursor on the chain reaches `target`, drawing the bar from the cursors. */
-async function runUntilCaughtUp(ctx: CommandContext, jobs: Job[], chainId: number, fromBlock: number, target: number): Promise<void> {
+async function runUntilCaughtUp(
+  ctx: CommandContext,
+  jobs: Job[],
+  chainId: number,
+  fromBlock: number,
+  target: number,
+): Promise<void> {
   const span = Math.max(0, target - fromBlock + 1);
-  const bar = createProgressBar({ stream: ctx.err, label: `backfill chain ${chainId}`, unit: 'blocks', total: span * jobs.length });
+  const bar = createProgressBar({
+    stream: ctx.err,
+    label: `backfill chain ${chainId}`,
+    unit: 'blocks',
+    total: span * jobs.length,
+  });
   const cursorOf = async (job: string) => (await getCursor(ctx.deps.pg, job, chainId)) ?? fromBlock - 1;
   const doneOf = (cursor: number) => Math.min(span, Math.max(0, cursor - fromBlock + 1));
   for (const [index, job] of jobs.entries()) {
     let idle = 0;
-    for (let cursor = await cursorOf(job.name); cursor < target;) {
+    for (let cursor = await cursorOf(job.name); cursor < target; ) {
       if (ctx.deps.signal.aborted) throw new Error('backfill aborted');
-      const result = await withPolling(() => runJob(job, ctx.deps, { force: true, trigger: 'backfill' }), async () => bar.update(index * span + doneOf(await cursorOf(job.name))));
+      const result = await withPolling(
+        () => runJob(job, ctx.deps, { force: true, trigger: 'backfill' }),
+        async () => bar.update(index * span + doneOf(await cursorOf(job.name))),
+      );
       if (result.status === 'skipped') await sleep(1000); // another process runs it; its cursor still moves
       const next = await cursorOf(job.name);
       idle = next > cursor ? 0 : idle + 1;
-      if (idle >= MAX_IDLE_RUNS) throw new Error(`${job.name} made no progress on chain ${chainId} at block ${next} (target ${target}) in ${MAX_IDLE_RUNS} runs`);
+      if (idle >= MAX_IDLE_RUNS)
+        throw new Error(
+          `${job.name} made no progress on chain ${chainId} at block ${next} (target ${target}) in ${MAX_IDLE_RUNS} runs`,
+        );
       cursor = next;
       bar.update(index * span + doneOf(cursor));
     }

@@ -9,8 +9,12 @@ const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixe
  * a skipped run says why.
  */
 export function formatRun(job: string, result: RunJobResult): string {
-  if (result.status === 'skipped') return `${job}: skipped (${result.reason === 'paused' ? 'paused; --force runs it anyway' : 'another process is running it'})`;
-  const counts = Object.entries(result.result.counts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+  if (result.status === 'skipped')
+    return `${job}: skipped (${result.reason === 'paused' ? 'paused; --force runs it anyway' : 'another process is running it'})`;
+  const counts =
+    Object.entries(result.result.counts)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ') || 'none';
   const ranges = result.result.ranges.map((r) => `${r.chainId} ${r.from}–${r.to}`).join(', ') || 'none';
   return `${job}: ${result.status} in ${duration(result.durationMs)} (run ${result.runId}) · counts: ${counts} · ranges: ${ranges}`;
 }

@@ -10,16 +10,23 @@ export function formatJobListings(listings: JobListing[]): string[] {
     l.name,
     `${l.schedule} (${l.scheduleSource})`,
     l.state,
-    l.lastRun ? `${l.lastRun.status} ${time(l.lastRun.startedAt)}${l.lastRun.durationMs === null ? '' : ` ${(l.lastRun.durationMs / 1000).toFixed(2)}s`}` : 'never',
+    l.lastRun
+      ? `${l.lastRun.status} ${time(l.lastRun.startedAt)}${l.lastRun.durationMs === null ? '' : ` ${(l.lastRun.durationMs / 1000).toFixed(2)}s`}`
+      : 'never',
     time(l.lastSuccessAt),
     `${l.errors24h}/${l.runs24h} runs`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   const out = [line(header)];
   listings.forEach((l, i) => {
     out.push(line(rows[i]!));
-    for (const c of l.chains) out.push(`  chain ${c.chainId}: cursor ${c.cursor}, head ${c.head ?? '?'}, lag ${c.lagBlocks ?? '?'} blocks`);
+    for (const c of l.chains)
+      out.push(`  chain ${c.chainId}: cursor ${c.cursor}, head ${c.head ?? '?'}, lag ${c.lagBlocks ?? '?'} blocks`);
     if (l.lastRun?.status === 'failed' && l.lastRun.error) out.push(`  last error: ${l.lastRun.error}`);
   });
   return out;

@@ -11,9 +11,11 @@ function pauseOrResume(paused: boolean): Command {
       if (!name) throw new UsageError(`${paused ? 'pause' : 'resume'}: name a job`);
       const job = findJob(name) ?? unknownJob(name);
       const state = await setJobPaused(ctx.deps.pg, job.name, paused);
-      ctx.out(paused
-        ? `${job.name}: paused since ${state.pausedAt?.toISOString()} (scheduled runs are skipped; a run in progress finishes; \`run ${job.name}\` still runs it)`
-        : `${job.name}: active (runs on its schedule again)`);
+      ctx.out(
+        paused
+          ? `${job.name}: paused since ${state.pausedAt?.toISOString()} (scheduled runs are skipped; a run in progress finishes; \`run ${job.name}\` still runs it)`
+          : `${job.name}: active (runs on its schedule again)`,
+      );
       return 0;
     },
   };

@@ -19,7 +19,12 @@ export function formatProgress({ label, unit, done, total, ratePerSecond }: Prog
   const filled = Math.round(fraction * width);
   const bar = width > 0 ? ` [${'#'.repeat(filled)}${'-'.repeat(width - filled)}]` : '';
   const eta = ratePerSecond && ratePerSecond > 0 ? (total - done) / ratePerSecond : done >= total ? 0 : null;
-  const rate = ratePerSecond === null ? '?' : ratePerSecond >= 10 ? Math.round(ratePerSecond).toString() : ratePerSecond.toFixed(1);
+  const rate =
+    ratePerSecond === null
+      ? '?'
+      : ratePerSecond >= 10
+        ? Math.round(ratePerSecond).toString()
+        : ratePerSecond.toFixed(1);
   return `${label}${bar} ${(fraction * 100).toFixed(1).padStart(5)}% ${done}/${total} ${unit} ${rate}/s ETA ${formatDuration(eta)}`;
 }
 
@@ -39,7 +44,14 @@ export type CreateProgressBarParams = {
  * A progress bar on `stream`: redrawn in place (at most every 100 ms) when the stream is a TTY,
  * otherwise plain lines at most every `intervalMs` so logs and CI output stay readable.
  */
-export function createProgressBar({ stream, label, unit, total, intervalMs = 2000, now = Date.now }: CreateProgressBarParams): ProgressBar {
+export function createProgressBar({
+  stream,
+  label,
+  unit,
+  total,
+  intervalMs = 2000,
+  now = Date.now,
+}: CreateProgressBarParams): ProgressBar {
   const tty = stream.isTTY === true;
   const started = now();
   let state: ProgressState = { label, unit, done: 0, total, ratePerSecond: null };
@@ -48,7 +60,9 @@ export function createProgressBar({ stream, label, unit, total, intervalMs = 200
   const draw = (force: boolean) => {
     const t = now();
     if (!force && t - lastDraw < (tty ? 100 : intervalMs)) return;
-    const line = tty ? formatProgress(state, Math.max(10, Math.min(40, (stream.columns ?? 80) - 70))) : formatProgress(state, 0);
+    const line = tty
+      ? formatProgress(state, Math.max(10, Math.min(40, (stream.columns ?? 80) - 70)))
+      : formatProgress(state, 0);
     if (force && line === lastLine) return; // finishing on the line already shown
     lastDraw = t;
     lastLine = line;

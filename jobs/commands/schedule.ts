@@ -11,11 +11,15 @@ export const scheduleCommand: Command = {
     const expression = rest.join(' ').trim();
     if (!name || !expression) throw new UsageError('schedule: name a job and a cron expression (quoted) or "default"');
     const job = findJob(name) ?? unknownJob(name);
-    const effective = await scheduleJob({ db: ctx.deps.pg, config: ctx.config, job, expression: expression === 'default' ? null : expression }).catch((error: unknown) => {
+    const effective = await scheduleJob({
+      db: ctx.deps.pg,
+      config: ctx.config,
+      job,
+      expression: expression === 'default' ? null : expression,
+    }).catch((error: unknown) => {
       throw error instanceof InvalidCronError ? new UsageError(error.message) : error;
     });
     ctx.out(`${job.name}: schedule ${effective.cron} (${effective.source}); running schedulers apply it within 10 s`);
     return 0;
   },
 };
-

@@ -6,16 +6,59 @@ import type { JobInfo } from './types.js';
  * attaches each job's code.
  */
 export const JOB_CATALOG: readonly JobInfo[] = [
-  { name: 'blocks', defaultCron: '*/5 * * * * *', description: 'Canonical block headers of every chain into PostgreSQL, rolling back reorganized blocks.' },
-  { name: 'campaigns', defaultCron: '*/5 * * * * *', description: 'DistributionCreator events into PostgreSQL, then campaign and opportunity documents to Elasticsearch.' },
-  { name: 'roots', defaultCron: '*/10 * * * * *', description: 'Distributor roots into PostgreSQL; reward trees fetched, verified against the on-chain root, then stored.' },
-  { name: 'claims', defaultCron: '*/10 * * * * *', description: 'Distributor Claimed events into PostgreSQL (claimed deltas per recipient and token).' },
-  { name: 'tokens', defaultCron: '0 */5 * * * *', description: 'Native tokens, ERC20 metadata refresh and operator token flags.' },
-  { name: 'prices', defaultCron: '0 * * * * *', description: 'Token USD prices from on-chain feeds, then the HTTP price API, into PostgreSQL; repriced campaigns to the search outbox.' },
-  { name: 'benchmark-rate', defaultCron: '0 7 * * * *', description: 'Overnight benchmark rate (SOFR) by day, for the spread ratchet.' },
-  { name: 'metrics', defaultCron: '15 * * * * *', description: 'TVL, daily rewards, APR and statuses of campaigns and opportunities, with history snapshots.' },
-  { name: 'publish', defaultCron: '*/2 * * * * *', description: 'Projects queued campaign and opportunity changes from PostgreSQL into Elasticsearch.' },
-  { name: 'retention', defaultCron: '0 17 3 * * *', description: 'Deletes old job runs, expired nonces, IdP flows, token revocations and rate-limit windows.' },
+  {
+    name: 'blocks',
+    defaultCron: '*/5 * * * * *',
+    description: 'Canonical block headers of every chain into PostgreSQL, rolling back reorganized blocks.',
+  },
+  {
+    name: 'campaigns',
+    defaultCron: '*/5 * * * * *',
+    description:
+      'DistributionCreator events into PostgreSQL, then campaign and opportunity documents to Elasticsearch.',
+  },
+  {
+    name: 'roots',
+    defaultCron: '*/10 * * * * *',
+    description:
+      'Distributor roots into PostgreSQL; reward trees fetched, verified against the on-chain root, then stored.',
+  },
+  {
+    name: 'claims',
+    defaultCron: '*/10 * * * * *',
+    description: 'Distributor Claimed events into PostgreSQL (claimed deltas per recipient and token).',
+  },
+  {
+    name: 'tokens',
+    defaultCron: '0 */5 * * * *',
+    description: 'Native tokens, ERC20 metadata refresh and operator token flags.',
+  },
+  {
+    name: 'prices',
+    defaultCron: '0 * * * * *',
+    description:
+      'Token USD prices from on-chain feeds, then the HTTP price API, into PostgreSQL; repriced campaigns to the search outbox.',
+  },
+  {
+    name: 'benchmark-rate',
+    defaultCron: '0 7 * * * *',
+    description: 'Overnight benchmark rate (SOFR) by day, for the spread ratchet.',
+  },
+  {
+    name: 'metrics',
+    defaultCron: '15 * * * * *',
+    description: 'TVL, daily rewards, APR and statuses of campaigns and opportunities, with history snapshots.',
+  },
+  {
+    name: 'publish',
+    defaultCron: '*/2 * * * * *',
+    description: 'Projects queued campaign and opportunity changes from PostgreSQL into Elasticsearch.',
+  },
+  {
+    name: 'retention',
+    defaultCron: '0 17 3 * * *',
+    description: 'Deletes old job runs, expired nonces, IdP flows, token revocations and rate-limit windows.',
+  },
 ];
 
 /** The names of every job, in catalog order. */

@@ -5,7 +5,15 @@ export type CronSource = 'job_state' | 'env' | 'default';
  * job_state (`jobs/cli.ts schedule`) > JOB_<NAME>_CRON > the job's default. An empty override
  * counts as none.
  */
-export function effectiveCron({ stateCron, envCron, defaultCron }: { stateCron?: string | null; envCron?: string | null; defaultCron: string }): { cron: string; source: CronSource } {
+export function effectiveCron({
+  stateCron,
+  envCron,
+  defaultCron,
+}: {
+  stateCron?: string | null;
+  envCron?: string | null;
+  defaultCron: string;
+}): { cron: string; source: CronSource } {
   if (stateCron?.trim()) return { cron: stateCron.trim(), source: 'job_state' };
   if (envCron?.trim()) return { cron: envCron.trim(), source: 'env' };
   return { cron: defaultCron, source: 'default' };

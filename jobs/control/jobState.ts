@@ -7,8 +7,19 @@ type Db = Pick<PgPool | PgClient, 'query'>;
 
 /** Every job_state row, keyed by job name. */
 export async function loadJobStates(db: Db): Promise<Map<string, JobState>> {
-  const { rows } = await db.query<{ job: string; paused: boolean; paused_at: Date | null; cron: string | null; updated_at: Date }>('SELECT * FROM job_state');
-  return new Map(rows.map((r) => [r.job, { job: r.job, paused: r.paused, pausedAt: r.paused_at, cron: r.cron, updatedAt: r.updated_at }]));
+  const { rows } = await db.query<{
+    job: string;
+    paused: boolean;
+    paused_at: Date | null;
+    cron: string | null;
+    updated_at: Date;
+  }>('SELECT * FROM job_state');
+  return new Map(
+    rows.map((r) => [
+      r.job,
+      { job: r.job, paused: r.paused, pausedAt: r.paused_at, cron: r.cron, updatedAt: r.updated_at },
+    ]),
+  );
 }
 
 /** True when the job is paused (runJob skips it unless forced). */
@@ -22,7 +33,13 @@ export async function isJobPaused(db: Db, job: string): Promise<boolean> {
  * @returns the state after the change.
  */
 export async function setJobPaused(db: Db, job: string, paused: boolean): Promise<JobState> {
-  const { rows } = await db.query<{ job: string; paused: boolean; paused_at: Date | null; cron: string | null; updated_at: Date }>(
+  const { rows } = await db.query<{
+    job: string;
+    paused: boolean;
+    paused_at: Date | null;
+    cron: string | null;
+    updated_at: Date;
+  }>(
     `INSERT INTO job_state (job, paused, paused_at, updated_at) VALUES ($1, $2::boolean, CASE WHEN $2::boolean THEN now() END, now())
      ON CONFLICT (job) DO UPDATE SET paused = EXCLUDED.paused, updated_at = now(),
        paused_at = CASE WHEN EXCLUDED.paused THEN COALESCE(job_state.paused_at, now()) END

@@ -19,7 +19,13 @@ export type JobStatus = {
   pausedAt: Date | null;
   /** Operator cron override (job_state.cron), if any. */
   cronOverride: string | null;
-  lastRun: { status: string; startedAt: Date; finishedAt: Date | null; durationMs: number | null; error: string | null } | null;
+  lastRun: {
+    status: string;
+    startedAt: Date;
+    finishedAt: Date | null;
+    durationMs: number | null;
+    error: string | null;
+  } | null;
   lastSuccessAt: Date | null;
   runs24h: number;
   errors24h: number;
@@ -27,8 +33,14 @@ export type JobStatus = {
 };
 
 type RunRow = {
-  job: string; status: string | null; started_at: Date | null; finished_at: Date | null; error: string | null;
-  last_success_at: Date | null; runs: string; errors: string;
+  job: string;
+  status: string | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  error: string | null;
+  last_success_at: Date | null;
+  runs: string;
+  errors: string;
 };
 
 /**
@@ -40,9 +52,11 @@ type RunRow = {
 export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Promise<JobStatus[]> {
   const [states, cursors] = await Promise.all([
     loadJobStates(pg),
-    pg.query<{ job: string; chain_id: number; block_number: string }>('SELECT job, chain_id, block_number FROM cursors ORDER BY job, chain_id'),
+    pg.query<{ job: string; chain_id: number; block_number: string }>(
+      'SELECT job, chain_id, block_number FROM cursors ORDER BY job, chain_id',
+    ),
   ]);
-  const jobs = names ?? await knownJobs(pg);
+  const jobs = names ?? (await knownJobs(pg));
   const { rows } = await pg.query<RunRow>(
     `SELECT j.job, last.status, last.started_at, last.finished_at, last.error, ok.finished_at AS last_success_at, day.runs, day.errors
      FROM unnest($1::text[]) AS j(job)
@@ -52,7 +66,9 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
        FROM job_runs r WHERE r.job = j.job AND r.started_at > now() - make_interval(hours => $2)) day ON true`,
     [jobs, STATUS_WINDOW_HOURS],
   );
-  const heads = new Map(cursors.rows.filter((c) => c.job === 'blocks').map((c) => [c.chain_id, Number(c.block_number)]));
+  const heads = new Map(
+    cursors.rows.filter((c) => c.job === 'blocks').map((c) => [c.chain_id, Number(c.block_number)]),
+  );
   return rows.map((r) => {
     const state = states.get(r.job);
     return {
@@ -60,17 +76,31 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
       paused: state?.paused ?? false,
       pausedAt: state?.pausedAt ?? null,
       cronOverride: state?.cron ?? null,
-      lastRun: r.status && r.started_at
-        ? { status: r.status, startedAt: r.started_at, finishedAt: r.finished_at, durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null, error: r.error }
-        : null,
+      lastRun:
+        r.status && r.started_at
+          ? {
+              status: r.status,
+              startedAt: r.started_at,
+              finishedAt: r.finished_at,
+              durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null,
+              error: r.error,
+            }
+          : null,
       lastSuccessAt: r.last_success_at,
       runs24h: Number(r.runs),
       errors24h: Number(r.errors),
-      chains: cursors.rows.filter((c) => c.job === r.job).map((c) => {
-        const cursor = Number(c.block_number);
-        const canonicalHead = heads.get(c.chain_id) ?? null;
-        return { chainId: c.chain_id, cursor, canonicalHead, lagBlocks: canonicalHead === null ? null : Math.max(0, canonicalHead - cursor) };
-      }),
+      chains: cursors.rows
+        .filter((c) => c.job === r.job)
+        .map((c) => {
+          const cursor = Number(c.block_number);
+          const canonicalHead = heads.get(c.chain_id) ?? null;
+          return {
+            chainId: c.chain_id,
+            cursor,
+            canonicalHead,
+            lagBlocks: canonicalHead === null ? null : Math.max(0, canonicalHead - cursor),
+          };
+        }),
     };
   });
 }

@@ -24,8 +24,17 @@ export type JobListing = {
 };
 
 /** Pure: the listing of one job from its catalog entry, status, env schedules and chain heads (RPC, for the blocks job). */
-export function toJobListing(job: JobInfo, status: JobStatus | undefined, envSchedules: Record<string, string>, rpcHeads: ReadonlyMap<number, number | null>): JobListing {
-  const { cron, source } = effectiveCron({ stateCron: status?.cronOverride, envCron: envSchedules[job.name], defaultCron: job.defaultCron });
+export function toJobListing(
+  job: JobInfo,
+  status: JobStatus | undefined,
+  envSchedules: Record<string, string>,
+  rpcHeads: ReadonlyMap<number, number | null>,
+): JobListing {
+  const { cron, source } = effectiveCron({
+    stateCron: status?.cronOverride,
+    envCron: envSchedules[job.name],
+    defaultCron: job.defaultCron,
+  });
   return {
     name: job.name,
     description: job.description,
@@ -33,13 +42,25 @@ export function toJobListing(job: JobInfo, status: JobStatus | undefined, envSch
     scheduleSource: source,
     state: status?.paused ? 'paused' : 'active',
     pausedAt: status?.pausedAt?.toISOString() ?? null,
-    lastRun: status?.lastRun ? { status: status.lastRun.status, startedAt: status.lastRun.startedAt.toISOString(), durationMs: status.lastRun.durationMs, error: status.lastRun.error } : null,
+    lastRun: status?.lastRun
+      ? {
+          status: status.lastRun.status,
+          startedAt: status.lastRun.startedAt.toISOString(),
+          durationMs: status.lastRun.durationMs,
+          error: status.lastRun.error,
+        }
+      : null,
     lastSuccessAt: status?.lastSuccessAt?.toISOString() ?? null,
     errors24h: status?.errors24h ?? 0,
     runs24h: status?.runs24h ?? 0,
     chains: (status?.chains ?? []).map((c) => {
-      const head = job.name === 'blocks' ? rpcHeads.get(c.chainId) ?? null : c.canonicalHead;
-      return { chainId: c.chainId, cursor: c.cursor, head, lagBlocks: head === null ? null : Math.max(0, head - c.cursor) };
+      const head = job.name === 'blocks' ? (rpcHeads.get(c.chainId) ?? null) : c.canonicalHead;
+      return {
+        chainId: c.chainId,
+        cursor: c.cursor,
+        head,
+        lagBlocks: head === null ? null : Math.max(0, head - c.cursor),
+      };
     }),
   };
 }
@@ -52,14 +73,29 @@ export type LoadJobListingsParams = { config: Pick<Config, 'schedules'>; pg: PgP
  * Tables: job_runs, job_state, cursors.
  */
 export async function loadJobListings({ config, pg, rpc }: LoadJobListingsParams): Promise<JobListing[]> {
-  const statuses = new Map((await loadJobStatuses(pg, JOB_CATALOG.map((j) => j.name))).map((s) => [s.job, s]));
-  const heads = new Map(await Promise.all([...rpc.values()].map(async ({ chain, client }) => [chain.id, await headWithin(client.getBlockNumber())] as const)));
+  const statuses = new Map(
+    (
+      await loadJobStatuses(
+        pg,
+        JOB_CATALOG.map((j) => j.name),
+      )
+    ).map((s) => [s.job, s]),
+  );
+  const heads = new Map(
+    await Promise.all(
+      [...rpc.values()].map(
+        async ({ chain, client }) => [chain.id, await headWithin(client.getBlockNumber())] as const,
+      ),
+    ),
+  );
   return JOB_CATALOG.map((job) => toJobListing(job, statuses.get(job.name), config.schedules, heads));
 }
 
 async function headWithin(request: Promise<bigint>): Promise<number | null> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), RPC_TIMEOUT_MS); });
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), RPC_TIMEOUT_MS);
+  });
   try {
     const head = await Promise.race([request, timeout]);
     return head === null ? null : Number(head);
@@ -69,4 +105,3 @@ async function headWithin(request: Promise<bigint>): Promise<number | null> {
     clearTimeout(timer);
   }
 }
-

@@ -18,8 +18,22 @@ export type RecentRun = {
  * The latest `limit` runs of each named job, newest first (one index probe per job).
  * Tables: job_runs (index job, started_at).
  */
-export async function loadRecentRuns(pg: PgPool, names: readonly string[], limit: number): Promise<Map<string, RecentRun[]>> {
-  const { rows } = await pg.query<{ job: string; id: string; status: string; started_at: Date; finished_at: Date | null; ranges: unknown[]; counts: Record<string, number>; error: string | null; trigger: string | null }>(
+export async function loadRecentRuns(
+  pg: PgPool,
+  names: readonly string[],
+  limit: number,
+): Promise<Map<string, RecentRun[]>> {
+  const { rows } = await pg.query<{
+    job: string;
+    id: string;
+    status: string;
+    started_at: Date;
+    finished_at: Date | null;
+    ranges: unknown[];
+    counts: Record<string, number>;
+    error: string | null;
+    trigger: string | null;
+  }>(
     `SELECT j.job, r.id, r.status, r.started_at, r.finished_at, r.ranges, r.counts, r.error, r.trigger
      FROM unnest($1::text[]) AS j(job)
      CROSS JOIN LATERAL (SELECT * FROM job_runs x WHERE x.job = j.job ORDER BY x.started_at DESC LIMIT $2) r
@@ -29,9 +43,15 @@ export async function loadRecentRuns(pg: PgPool, names: readonly string[], limit
   const out = new Map<string, RecentRun[]>(names.map((n) => [n, []]));
   for (const r of rows) {
     out.get(r.job)!.push({
-      id: Number(r.id), status: r.status, startedAt: r.started_at, finishedAt: r.finished_at,
+      id: Number(r.id),
+      status: r.status,
+      startedAt: r.started_at,
+      finishedAt: r.finished_at,
       durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null,
-      ranges: r.ranges, counts: r.counts, error: r.error, trigger: r.trigger,
+      ranges: r.ranges,
+      counts: r.counts,
+      error: r.error,
+      trigger: r.trigger,
     });
   }
   return out;

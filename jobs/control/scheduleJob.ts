@@ -28,7 +28,12 @@ export type ScheduleJobParams = {
  * @throws InvalidCronError when `expression` is not valid.
  * Tables: job_state.
  */
-export async function scheduleJob({ db, config, job, expression }: ScheduleJobParams): Promise<{ cron: string; source: CronSource }> {
+export async function scheduleJob({
+  db,
+  config,
+  job,
+  expression,
+}: ScheduleJobParams): Promise<{ cron: string; source: CronSource }> {
   const override = expression?.trim() || null;
   if (override !== null && !cron.validate(override)) throw new InvalidCronError(override);
   await setJobCron(db, job.name, override);

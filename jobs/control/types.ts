@@ -29,7 +29,9 @@ export type JobInfo = {
 
 export type Job = JobInfo & { run(deps: JobDeps): Promise<JobResult> };
 
-export type RunJobResult = { status: 'success'; runId: number; result: JobResult; durationMs: number } | { status: 'skipped'; reason: 'locked' | 'paused' };
+export type RunJobResult =
+  | { status: 'success'; runId: number; result: JobResult; durationMs: number }
+  | { status: 'skipped'; reason: 'locked' | 'paused' };
 
 /** What started a run: the scheduler, an operator through the API (ops page), the command line, a backfill. */
 export type RunTrigger = 'schedule' | 'manual' | 'cli' | 'backfill';

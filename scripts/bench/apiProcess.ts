@@ -7,7 +7,12 @@ import type { Logger } from '../../internal/logger.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export type BenchApi = { url: string; mode: 'process' | 'in-bench'; /** The process serving the API (the bench's own in-bench). */ pid: number; close(): Promise<void> };
+export type BenchApi = {
+  url: string;
+  mode: 'process' | 'in-bench' /** The process serving the API (the bench's own in-bench). */;
+  pid: number;
+  close(): Promise<void>;
+};
 
 /** Extra node options for the API process, e.g. BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it. */
 const nodeArgs = () => (process.env['BENCH_API_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
@@ -26,24 +31,43 @@ export async function startBenchApi(env: Record<string, string>, logger: Logger)
   }
   const port = await findFreePort({ from: 41000, to: 41999 });
   const child = spawn(process.execPath, [...nodeArgs(), '--import', 'tsx', 'api/server.ts'], {
-    cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env, HOST: '127.0.0.1', PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: ROOT,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`bench API process exited with ${code} before answering`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`bench API process exited with ${code} before answering`))),
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const up = await Promise.race([fetch(`${url}/v4/chains`).then((r) => r.ok, () => false), exited]);
+    const up = await Promise.race([
+      fetch(`${url}/v4/chains`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      exited,
+    ]);
     if (up) break;
     if (Date.now() > deadline) throw new Error(`bench API process did not answer on ${url} within 60 s`);
     await new Promise((r) => setTimeout(r, 200));
   }
   exited.catch(() => {});
   return {
-    url, mode: 'process', pid: child.pid!,
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    url,
+    mode: 'process',
+    pid: child.pid!,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

@@ -12,14 +12,25 @@ import { toFilters } from './searchQueries.js';
 const [port, esUrl, index] = process.argv.slice(2) as [string, string, string];
 const es = createEsClient({ node: esUrl, requestTimeoutMs: 30_000 });
 
-http.createServer((req, res) => {
-  const t0 = process.hrtime.bigint();
-  const params = Object.fromEntries(new URL(req.url ?? '/', 'http://bare').searchParams);
-  es.count({ index, ...buildCountQuery(toFilters(params), Math.floor(Date.now() / 1000), { testChainIds: [] }) }).then((r) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'server-timing': `app;dur=${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(2)}` });
-    res.end(JSON.stringify(r.count));
-  }, (error: Error) => {
-    res.writeHead(502, { 'content-type': 'text/plain' });
-    res.end(error.message);
-  });
-}).listen(Number(port), '127.0.0.1', () => console.log('ready'));
+http
+  .createServer((req, res) => {
+    const t0 = process.hrtime.bigint();
+    const params = Object.fromEntries(new URL(req.url ?? '/', 'http://bare').searchParams);
+    es.count({
+      index,
+      ...buildCountQuery(toFilters(params), Math.floor(Date.now() / 1000), { testChainIds: [] }),
+    }).then(
+      (r) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'server-timing': `app;dur=${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(2)}`,
+        });
+        res.end(JSON.stringify(r.count));
+      },
+      (error: Error) => {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(error.message);
+      },
+    );
+  })
+  .listen(Number(port), '127.0.0.1', () => console.log('ready'));

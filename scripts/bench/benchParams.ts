@@ -15,7 +15,9 @@ export function envPositiveNumber(name: string, fallback: number): number {
 }
 
 /** Pure: the server-side time of a response from its `Server-Timing: app;dur=<ms>` header (api/middleware/requestLog.ts), NaN when absent. */
-export const serverTimingMs = (header: string | string[] | undefined) => Number(/app;dur=([\d.]+)/.exec(String(header ?? ''))?.[1] ?? NaN);
+export const serverTimingMs = (header: string | string[] | undefined) =>
+  Number(/app;dur=([\d.]+)/.exec(String(header ?? ''))?.[1] ?? NaN);
 
 /** Pure: the p-th percentile (0–100) of an ascending sample (nearest rank, clamped to the last). */
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -28,23 +28,42 @@ export type CreateCampaignsParams = {
  * Progress goes to stderr. The reward token must already be approved (see `startCampaignDevnet`).
  * @throws Error naming the batch whose transaction reverted.
  */
-export async function createCampaigns({ rpcUrl, chainId, stack, count, startOffset }: CreateCampaignsParams): Promise<void> {
+export async function createCampaigns({
+  rpcUrl,
+  chainId,
+  stack,
+  count,
+  startOffset,
+}: CreateCampaignsParams): Promise<void> {
   const { walletClient, publicClient } = createDevnetClients({ rpcUrl, chainId });
   const now = await getLatestTimestamp({ rpcUrl });
   const data = encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address });
   const reward = stack.tokens.rewards[0]!.address;
   let gas: bigint | undefined;
   for (let done = 0; done < count; done += CAMPAIGNS_PER_TX) {
-    const campaigns = Array.from({ length: Math.min(CAMPAIGNS_PER_TX, count - done) }, (_, i) => toCampaignTuple({
-      rewardToken: reward, amount: 10n ** 17n, campaignType: 1, startTimestamp: now + 3600 + startOffset + done + i, duration: 86_400, campaignData: data,
-    }));
-    const call = { address: stack.distributionCreator, abi: distributionCreatorAbi, functionName: 'createCampaigns', args: [campaigns] } as const;
+    const campaigns = Array.from({ length: Math.min(CAMPAIGNS_PER_TX, count - done) }, (_, i) =>
+      toCampaignTuple({
+        rewardToken: reward,
+        amount: 10n ** 17n,
+        campaignType: 1,
+        startTimestamp: now + 3600 + startOffset + done + i,
+        duration: 86_400,
+        campaignData: data,
+      }),
+    );
+    const call = {
+      address: stack.distributionCreator,
+      abi: distributionCreatorAbi,
+      functionName: 'createCampaigns',
+      args: [campaigns],
+    } as const;
     // Estimated once, with a margin: every full batch costs about the same, and estimating each one would run
     // every batch twice in the devnet's EVM (a revert from too little gas still fails the receipt check below).
     gas ??= ((await publicClient.estimateContractGas({ ...call, account: walletClient.account })) * 5n) / 4n;
     const hash = await walletClient.writeContract({ ...call, gas });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`createCampaigns reverted at campaign ${done} of ${count} (tx ${hash})`);
+    if (receipt.status !== 'success')
+      throw new Error(`createCampaigns reverted at campaign ${done} of ${count} (tx ${hash})`);
     if (done % (CAMPAIGNS_PER_TX * 100) === 0) process.stderr.write(`  created ${done + campaigns.length}/${count}\r`);
   }
   process.stderr.write('\n');
@@ -70,12 +89,21 @@ export type StartCampaignDevnetParams = {
  * Starts a devnet on a free port, deploys the stack, approves the reward token and creates `campaigns`
  * campaigns. The caller stops `devnet` (it is stopped here only if setup fails).
  */
-export async function startCampaignDevnet({ chainId, campaigns, extraBlocks = 0 }: StartCampaignDevnetParams): Promise<CampaignDevnet> {
+export async function startCampaignDevnet({
+  chainId,
+  campaigns,
+  extraBlocks = 0,
+}: StartCampaignDevnetParams): Promise<CampaignDevnet> {
   const devnet = await startDevnet({ chainId, port: await findFreePort() });
   try {
     const stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId });
     const { walletClient, publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId });
-    await walletClient.writeContract({ address: stack.tokens.rewards[0]!.address, abi: erc20Abi, functionName: 'approve', args: [stack.distributionCreator, maxUint256] });
+    await walletClient.writeContract({
+      address: stack.tokens.rewards[0]!.address,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [stack.distributionCreator, maxUint256],
+    });
     const t0 = performance.now();
     await createCampaigns({ rpcUrl: devnet.rpcUrl, chainId, stack, count: campaigns, startOffset: 0 });
     const createSeconds = (performance.now() - t0) / 1000;
@@ -90,6 +118,19 @@ export async function startCampaignDevnet({ chainId, campaigns, extraBlocks = 0 
 
 /** The chain entry of our config (CHAINS) for a benchmark devnet: no confirmations, start at block 0. */
 export function benchChainConfig(rpcUrl: string, chainId: number, stack: DeployedStack): ChainConfig {
-  return { id: chainId, name: 'Bench', icon: '', rpcUrl, distributionCreator: stack.distributionCreator, distributor: stack.distributor, startBlock: 0,
-    confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] };
+  return {
+    id: chainId,
+    name: 'Bench',
+    icon: '',
+    rpcUrl,
+    distributionCreator: stack.distributionCreator,
+    distributor: stack.distributor,
+    startBlock: 0,
+    confirmations: 0,
+    test: false,
+    explorers: [],
+    nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    priceFeeds: {},
+    tokens: [],
+  };
 }

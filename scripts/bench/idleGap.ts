@@ -25,7 +25,8 @@ const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 const PREFIX = 'benchsearch';
 const REQUESTS = envPositiveInt('BENCH_REQUESTS', 600);
 const GAPS = (process.env['BENCH_IDLE_GAPS_MS'] ?? '0,2,20').split(',').map(Number);
-if (GAPS.some((g) => !Number.isFinite(g) || g < 0)) throw new Error('BENCH_IDLE_GAPS_MS must list non-negative numbers of milliseconds');
+if (GAPS.some((g) => !Number.isFinite(g) || g < 0))
+  throw new Error('BENCH_IDLE_GAPS_MS must list non-negative numbers of milliseconds');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kind = KINDS.find((k) => k.path === '/v4/opportunities/count')!;
@@ -33,8 +34,17 @@ const kind = KINDS.find((k) => k.path === '/v4/opportunities/count')!;
 /** bareForwarder.ts in its own process, like the API. */
 async function startBareForwarder(index: string): Promise<Pick<BenchApi, 'url' | 'close'>> {
   const port = await findFreePort({ from: 42000, to: 42999 });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/bareForwarder.ts', String(port), ES_URL, index], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(([code]) => { throw new Error(`bare forwarder exited with ${code} before it was ready`); })]);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/bench/bareForwarder.ts', String(port), ES_URL, index],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await Promise.race([
+    once(child.stdout!, 'data'),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`bare forwarder exited with ${code} before it was ready`);
+    }),
+  ]);
   return { url: `http://127.0.0.1:${port}`, close: async () => void child.kill() };
 }
 
@@ -52,29 +62,52 @@ async function measureGap(t: BenchTargets, gap: number, nextJitter: () => number
       if (serverMs !== undefined && Number.isFinite(serverMs)) server.push(serverMs);
     }
   }
-  const [a, r, sv] = [api, raw, server].map((s) => percentile(s.sort((x, y) => x - y), 50)) as [number, number, number];
+  const [a, r, sv] = [api, raw, server].map((s) =>
+    percentile(
+      s.sort((x, y) => x - y),
+      50,
+    ),
+  ) as [number, number, number];
   return `API p50 ${a.toFixed(2)} ms (in its process ${sv.toFixed(2)}), raw ES p50 ${r.toFixed(2)} ms, API − ES ${(a - r).toFixed(2)} ms (${(a / r).toFixed(2)}×)`;
 }
 
 async function main(): Promise<void> {
   const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
   const index = indexNames(PREFIX, 'opportunities').read;
-  const docs = await es.count({ index }).then((r) => r.count, () => 0);
+  const docs = await es.count({ index }).then(
+    (r) => r.count,
+    () => 0,
+  );
   if (!docs) throw new Error(`no ${index} documents: run npm run bench:search first`);
   const pg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-idle-gap', max: 1 });
-  const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL, ES_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify(benchChainConfigs()),
-    JWT_SECRET: 'bench-idle-gap-jwt-secret-0123456789abcdef', RATE_LIMITS: '100000000,100000000,100000000,100000000' };
+  const env = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL,
+    ES_URL,
+    ES_INDEX_PREFIX: PREFIX,
+    CHAINS: JSON.stringify(benchChainConfigs()),
+    JWT_SECRET: 'bench-idle-gap-jwt-secret-0123456789abcdef',
+    RATE_LIMITS: '100000000,100000000,100000000,100000000',
+  };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  console.log(`idle-gap probe: ${kind.name}, ${docs} opportunities, ${REQUESTS} requests per path and gap (after ${REQUESTS / 10} warm-up), alternating API and raw ES`);
+  console.log(
+    `idle-gap probe: ${kind.name}, ${docs} opportunities, ${REQUESTS} requests per path and gap (after ${REQUESTS / 10} warm-up), alternating API and raw ES`,
+  );
   let jitter = 0;
   try {
-    for (const [label, start] of [['our API (production stack)', () => startBenchApi(env, createLogger({ level: 'warn', name: 'bench-idle-gap' }))],
-      ['bare forwarder (node:http + ES client only)', () => startBareForwarder(index)]] as const) {
+    for (const [label, start] of [
+      ['our API (production stack)', () => startBenchApi(env, createLogger({ level: 'warn', name: 'bench-idle-gap' }))],
+      ['bare forwarder (node:http + ES client only)', () => startBareForwarder(index)],
+    ] as const) {
       const server = await start();
       console.log(`  ${label}:`);
       try {
         const t: BenchTargets = { apiUrl: server.url, agent, es, pg, index, timeoutMs: 30_000 };
-        for (const gap of GAPS) console.log(`    idle ${String(gap).padStart(3)} ms before each request: ${await measureGap(t, gap, () => ++jitter)}`);
+        for (const gap of GAPS)
+          console.log(
+            `    idle ${String(gap).padStart(3)} ms before each request: ${await measureGap(t, gap, () => ++jitter)}`,
+          );
       } finally {
         await server.close();
       }

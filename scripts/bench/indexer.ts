@@ -32,10 +32,20 @@ const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: '
 async function benchSize(n: number): Promise<void> {
   const { devnet, stack, createSeconds } = await startCampaignDevnet({ chainId: 31337, campaigns: n });
   try {
-    console.log(`\nN = ${n}: created ${n} campaigns in ${createSeconds.toFixed(1)} s (${Math.ceil(n / CAMPAIGNS_PER_TX)} txs)`);
+    console.log(
+      `\nN = ${n}: created ${n} campaigns in ${createSeconds.toFixed(1)} s (${Math.ceil(n / CAMPAIGNS_PER_TX)} txs)`,
+    );
 
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
-      INDEXER_MAX_LOG_RANGE: '2000', INDEXER_PUBLISH_BATCH: '2000', INDEXER_MAX_BLOCK_BATCH: '1000' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL,
+      ES_INDEX_PREFIX: PREFIX,
+      CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
+      INDEXER_MAX_LOG_RANGE: '2000',
+      INDEXER_PUBLISH_BATCH: '2000',
+      INDEXER_MAX_BLOCK_BATCH: '1000',
+    });
     await resetDatabase(DATABASE_URL);
     const deps = createJobDeps(config, logger, new AbortController().signal);
     await deleteIndices({ es: deps.es, prefix: PREFIX });
@@ -43,7 +53,12 @@ async function benchSize(n: number): Promise<void> {
 
     // Raw getLogs + decode over the same logs (no storage).
     const { client } = createChainClients(config).get(31337)!;
-    const { decoded, seconds: rawSeconds } = await rawGetLogs({ client, chainId: 31337, address: stack.distributionCreator, head: Number(await client.getBlockNumber()) });
+    const { decoded, seconds: rawSeconds } = await rawGetLogs({
+      client,
+      chainId: 31337,
+      address: stack.distributionCreator,
+      head: Number(await client.getBlockNumber()),
+    });
 
     // End to end: headers, then campaigns (persist + publish), until all are searchable.
     await runJob(findJob('blocks')!, deps);
@@ -52,11 +67,14 @@ async function benchSize(n: number): Promise<void> {
     await deps.es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
     const searchable = (await deps.es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
     const e2eSeconds = (performance.now() - e0) / 1000;
-    if (decoded !== n || searchable !== n) throw new Error(`expected ${n}, decoded ${decoded}, searchable ${searchable}`);
+    if (decoded !== n || searchable !== n)
+      throw new Error(`expected ${n}, decoded ${decoded}, searchable ${searchable}`);
     const rawRate = n / rawSeconds;
     const e2eRate = n / e2eSeconds;
     console.log(`  raw getLogs+decode: ${rawRate.toFixed(0)} campaigns/s (${rawSeconds.toFixed(2)} s)`);
-    console.log(`  end to end (RPC → PostgreSQL → searchable): ${e2eRate.toFixed(0)} campaigns/s (${e2eSeconds.toFixed(2)} s)`);
+    console.log(
+      `  end to end (RPC → PostgreSQL → searchable): ${e2eRate.toFixed(0)} campaigns/s (${e2eSeconds.toFixed(2)} s)`,
+    );
     console.log(`  ratio end-to-end / raw: ${(e2eRate / rawRate).toFixed(2)}`);
     await deps.close();
   } finally {
@@ -69,13 +87,25 @@ async function benchFreshness(): Promise<void> {
   const devnet = await startDevnet({ chainId: 31337, port });
   try {
     const stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: 31337 });
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, ES_INDEX_PREFIX: PREFIX, CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
-      JOB_BLOCKS_CRON: '* * * * * *', JOB_CAMPAIGNS_CRON: '* * * * * *', JOB_PUBLISH_CRON: '* * * * * *' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL,
+      ES_INDEX_PREFIX: PREFIX,
+      CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
+      JOB_BLOCKS_CRON: '* * * * * *',
+      JOB_CAMPAIGNS_CRON: '* * * * * *',
+      JOB_PUBLISH_CRON: '* * * * * *',
+    });
     await resetDatabase(DATABASE_URL);
     const deps = createJobDeps(config, logger, new AbortController().signal);
     await deleteIndices({ es: deps.es, prefix: PREFIX });
     await ensureIndices({ es: deps.es, prefix: PREFIX, logger });
-    const scheduler = startScheduler({ config, logger, jobs: ['blocks', 'campaigns', 'publish'].map((n) => findJob(n)!) });
+    const scheduler = startScheduler({
+      config,
+      logger,
+      jobs: ['blocks', 'campaigns', 'publish'].map((n) => findJob(n)!),
+    });
     const index = indexNames(PREFIX, 'campaigns').read;
     const samples: number[] = [];
     for (let i = 0; i < freshnessSamples; i++) {
@@ -91,7 +121,9 @@ async function benchFreshness(): Promise<void> {
     await scheduler.stop();
     await deps.close();
     samples.sort((a, b) => a - b);
-    console.log(`\nfreshness with a 1 s poll (${samples.length} campaigns): p50 ${percentile(samples, 50).toFixed(2)} s, p95 ${percentile(samples, 95).toFixed(2)} s`);
+    console.log(
+      `\nfreshness with a 1 s poll (${samples.length} campaigns): p50 ${percentile(samples, 50).toFixed(2)} s, p95 ${percentile(samples, 95).toFixed(2)} s`,
+    );
   } finally {
     await devnet.stop();
   }
@@ -102,7 +134,9 @@ try {
   for (const n of sizes) await benchSize(n);
   if (freshnessSamples > 0) await benchFreshness();
 } catch (error) {
-  console.error(`benchmark failed: ${(error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" ")}`);
+  console.error(
+    `benchmark failed: ${(error instanceof Error ? error.message : String(error)).split('\n').slice(0, 3).join(' ')}`,
+  );
   process.exit(1);
 }
 

@@ -14,7 +14,13 @@ export type MixTargets = {
   kv: { store: string; apiKey: string; addresses: string[] };
 };
 
-export type MixRequest = { kind: string; method: 'GET' | 'PUT'; path: string; headers?: Record<string, string>; body?: string };
+export type MixRequest = {
+  kind: string;
+  method: 'GET' | 'PUT';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+};
 
 type Entry = { kind: string; weight: number; make: (t: MixTargets, r: () => number, n: number) => MixRequest };
 
@@ -24,18 +30,68 @@ const searchKinds = KINDS.filter((k) => !k.filterAndBins || k.path.includes('/co
 const binKinds = KINDS.filter((k) => k.path.includes('/bins/') || k.path.includes('/aggregate/'));
 
 export const MIX: readonly Entry[] = [
-  { kind: 'opportunity search', weight: 30, make: (_t, r, n) => { const k = pick(searchKinds, r); return { kind: 'opportunity search', method: 'GET', path: `${k.path}?${qs(k.params(n))}` }; } },
-  { kind: 'bins / aggregates', weight: 10, make: (_t, r, n) => { const k = pick(binKinds, r); return { kind: 'bins / aggregates', method: 'GET', path: `${k.path}?${qs(k.params(n))}` }; } },
-  { kind: 'campaign list', weight: 15, make: (t, r) => ({ kind: 'campaign list', method: 'GET',
-    path: `/v4/campaigns?${qs({ chainId: String(pick(t.chainIds, r)), status: pick(['LIVE', 'PAST', 'SOON'], r), items: '20', page: String(Math.floor(r() * 5)) })}` }) },
-  { kind: 'by id', weight: 15, make: (t, r) => (r() < 0.5
-    ? { kind: 'by id', method: 'GET', path: `/v4/opportunities/${pick(t.opportunityIds, r)}` }
-    : { kind: 'by id', method: 'GET', path: `/v4/campaigns/${pick(t.campaignIds, r)}` }) },
-  { kind: 'block timestamp', weight: 10, make: (t, r) => ({ kind: 'block timestamp', method: 'GET',
-    path: `/v4/block-timestamp/block?${qs({ chainId: String(pick(t.chainIds, r)), timestamp: String(Math.floor(t.timestampRange[0] + r() * (t.timestampRange[1] - t.timestampRange[0]))) })}` }) },
-  { kind: 'kv read', weight: 12, make: (t, r) => ({ kind: 'kv read', method: 'GET', path: `/v4/key-value-stores/${encodeURIComponent(t.kv.store)}/entries/${pick(t.kv.addresses, r)}` }) },
-  { kind: 'kv write', weight: 8, make: (t, r, n) => ({ kind: 'kv write', method: 'PUT', path: `/v4/key-value-stores/${encodeURIComponent(t.kv.store)}/entries`,
-    headers: { 'content-type': 'application/json', 'x-api-key': t.kv.apiKey }, body: JSON.stringify({ address: pick(t.kv.addresses, r), value: JSON.stringify({ label: `w${n}` }) }) }) },
+  {
+    kind: 'opportunity search',
+    weight: 30,
+    make: (_t, r, n) => {
+      const k = pick(searchKinds, r);
+      return { kind: 'opportunity search', method: 'GET', path: `${k.path}?${qs(k.params(n))}` };
+    },
+  },
+  {
+    kind: 'bins / aggregates',
+    weight: 10,
+    make: (_t, r, n) => {
+      const k = pick(binKinds, r);
+      return { kind: 'bins / aggregates', method: 'GET', path: `${k.path}?${qs(k.params(n))}` };
+    },
+  },
+  {
+    kind: 'campaign list',
+    weight: 15,
+    make: (t, r) => ({
+      kind: 'campaign list',
+      method: 'GET',
+      path: `/v4/campaigns?${qs({ chainId: String(pick(t.chainIds, r)), status: pick(['LIVE', 'PAST', 'SOON'], r), items: '20', page: String(Math.floor(r() * 5)) })}`,
+    }),
+  },
+  {
+    kind: 'by id',
+    weight: 15,
+    make: (t, r) =>
+      r() < 0.5
+        ? { kind: 'by id', method: 'GET', path: `/v4/opportunities/${pick(t.opportunityIds, r)}` }
+        : { kind: 'by id', method: 'GET', path: `/v4/campaigns/${pick(t.campaignIds, r)}` },
+  },
+  {
+    kind: 'block timestamp',
+    weight: 10,
+    make: (t, r) => ({
+      kind: 'block timestamp',
+      method: 'GET',
+      path: `/v4/block-timestamp/block?${qs({ chainId: String(pick(t.chainIds, r)), timestamp: String(Math.floor(t.timestampRange[0] + r() * (t.timestampRange[1] - t.timestampRange[0]))) })}`,
+    }),
+  },
+  {
+    kind: 'kv read',
+    weight: 12,
+    make: (t, r) => ({
+      kind: 'kv read',
+      method: 'GET',
+      path: `/v4/key-value-stores/${encodeURIComponent(t.kv.store)}/entries/${pick(t.kv.addresses, r)}`,
+    }),
+  },
+  {
+    kind: 'kv write',
+    weight: 8,
+    make: (t, r, n) => ({
+      kind: 'kv write',
+      method: 'PUT',
+      path: `/v4/key-value-stores/${encodeURIComponent(t.kv.store)}/entries`,
+      headers: { 'content-type': 'application/json', 'x-api-key': t.kv.apiKey },
+      body: JSON.stringify({ address: pick(t.kv.addresses, r), value: JSON.stringify({ label: `w${n}` }) }),
+    }),
+  },
 ];
 
 const total = MIX.reduce((s, e) => s + e.weight, 0);

@@ -39,9 +39,25 @@ export type RunOurIndexerResult = {
  * Indices: `<esPrefix>-campaigns`, `<esPrefix>-opportunities` (deleted and recreated first).
  * @throws Error if fewer than `expected` campaigns end up in either store.
  */
-export async function runOurIndexer({ rpcUrl, chainId, stack, expected, databaseUrl, esPrefix, logger }: RunOurIndexerParams): Promise<RunOurIndexerResult> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, ES_INDEX_PREFIX: esPrefix, CHAINS: JSON.stringify([benchChainConfig(rpcUrl, chainId, stack)]),
-    INDEXER_MAX_LOG_RANGE: '2000', INDEXER_PUBLISH_BATCH: '2000', INDEXER_MAX_BLOCK_BATCH: '1000' });
+export async function runOurIndexer({
+  rpcUrl,
+  chainId,
+  stack,
+  expected,
+  databaseUrl,
+  esPrefix,
+  logger,
+}: RunOurIndexerParams): Promise<RunOurIndexerResult> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    ES_INDEX_PREFIX: esPrefix,
+    CHAINS: JSON.stringify([benchChainConfig(rpcUrl, chainId, stack)]),
+    INDEXER_MAX_LOG_RANGE: '2000',
+    INDEXER_PUBLISH_BATCH: '2000',
+    INDEXER_MAX_BLOCK_BATCH: '1000',
+  });
   await resetDatabase(databaseUrl);
   const deps = createJobDeps(config, logger, new AbortController().signal);
   const stopPolling = new AbortController();
@@ -51,7 +67,14 @@ export async function runOurIndexer({ rpcUrl, chainId, stack, expected, database
     const index = indexNames(esPrefix, 'campaigns').read;
 
     const t0 = performance.now();
-    const inPostgres = waitForRowCount({ databaseUrl, countSql: 'SELECT count(*) AS n FROM campaigns', expected, since: t0, timeoutMs: 3_600_000, signal: stopPolling.signal });
+    const inPostgres = waitForRowCount({
+      databaseUrl,
+      countSql: 'SELECT count(*) AS n FROM campaigns',
+      expected,
+      since: t0,
+      timeoutMs: 3_600_000,
+      signal: stopPolling.signal,
+    });
     inPostgres.catch(() => undefined); // awaited below; a job failure must not leave it unhandled
     await runJob(findJob('blocks')!, deps);
     const blocksSeconds = (performance.now() - t0) / 1000;
@@ -59,7 +82,8 @@ export async function runOurIndexer({ rpcUrl, chainId, stack, expected, database
     await deps.es.indices.refresh({ index });
     const searchable = (await deps.es.count({ index })).count;
     const endToEndSeconds = (performance.now() - t0) / 1000;
-    if (searchable !== expected) throw new Error(`our indexer: ${searchable} searchable campaigns, expected ${expected}`);
+    if (searchable !== expected)
+      throw new Error(`our indexer: ${searchable} searchable campaigns, expected ${expected}`);
     const { seconds: toPostgresSeconds } = await inPostgres;
     return { blocksSeconds, toPostgresSeconds, endToEndSeconds };
   } finally {

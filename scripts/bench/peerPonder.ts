@@ -30,18 +30,29 @@ export class PeerPonderError extends Error {
  * @returns the installed Ponder version and the install time (0 when nothing was installed).
  */
 export async function ensurePonderInstalled(): Promise<{ version: string; installSeconds: number }> {
-  const wanted = (JSON.parse(readFileSync(`${PONDER_DIR}package.json`, 'utf8')) as { dependencies: Record<string, string> }).dependencies['ponder']!;
-  const installed = () => (existsSync(PONDER_PACKAGE) ? (JSON.parse(readFileSync(PONDER_PACKAGE, 'utf8')) as { version: string }).version : undefined);
+  const wanted = (
+    JSON.parse(readFileSync(`${PONDER_DIR}package.json`, 'utf8')) as { dependencies: Record<string, string> }
+  ).dependencies['ponder']!;
+  const installed = () =>
+    existsSync(PONDER_PACKAGE)
+      ? (JSON.parse(readFileSync(PONDER_PACKAGE, 'utf8')) as { version: string }).version
+      : undefined;
   if (installed() === wanted) return { version: wanted, installSeconds: 0 };
   const t0 = performance.now();
-  const child = spawn('npm', ['ci', '--prefix', PONDER_DIR, '--no-audit', '--no-fund'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('npm', ['ci', '--prefix', PONDER_DIR, '--no-audit', '--no-fund'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4_000); });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4_000);
+  });
   const code = await new Promise<number | null>((r) => child.once('exit', r));
-  if (code !== 0 || installed() !== wanted) throw new PeerPonderError(`npm ci --prefix ${PONDER_DIR} failed (exit ${code}); wanted ponder ${wanted}\n${stderr}`);
+  if (code !== 0 || installed() !== wanted)
+    throw new PeerPonderError(
+      `npm ci --prefix ${PONDER_DIR} failed (exit ${code}); wanted ponder ${wanted}\n${stderr}`,
+    );
   return { version: wanted, installSeconds: (performance.now() - t0) / 1000 };
 }
-
 
 export type RunPonderParams = {
   rpcUrl: string;
@@ -69,18 +80,53 @@ export type RunPonderResult = {
  * @throws PeerPonderError with Ponder's last output lines if it exits, never logs a backfill start or
  *   does not reach `expected` rows within `timeoutMs`.
  */
-export async function runPonder({ rpcUrl, chainId, distributionCreator, databaseUrl, expected, timeoutMs, logFile }: RunPonderParams): Promise<RunPonderResult> {
+export async function runPonder({
+  rpcUrl,
+  chainId,
+  distributionCreator,
+  databaseUrl,
+  expected,
+  timeoutMs,
+  logFile,
+}: RunPonderParams): Promise<RunPonderResult> {
   rmSync(`${PONDER_DIR}.ponder`, { recursive: true, force: true });
   // A fresh database: no sync cache (`ponder_sync`) survives from a previous run.
   await recreateDatabase(databaseUrl);
   const port = await findFreePort(PONDER_PORTS);
   const t0 = performance.now();
-  const child = spawn(process.execPath, [PONDER_BIN, 'start', '--root', PONDER_DIR, '--schema', SCHEMA, '--port', String(port), '--hostname', '127.0.0.1', '--log-format', 'json', '--log-level', 'info'], {
-    cwd: PONDER_DIR,
-    detached: true, // its own process group, so stopping it also stops anything it spawned
-    env: { ...process.env, PEER_DATABASE_URL: databaseUrl, PEER_CHAIN_ID: String(chainId), PEER_RPC_URL: rpcUrl, PEER_DISTRIBUTION_CREATOR: distributionCreator, PONDER_TELEMETRY_DISABLED: 'true', NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      PONDER_BIN,
+      'start',
+      '--root',
+      PONDER_DIR,
+      '--schema',
+      SCHEMA,
+      '--port',
+      String(port),
+      '--hostname',
+      '127.0.0.1',
+      '--log-format',
+      'json',
+      '--log-level',
+      'info',
+    ],
+    {
+      cwd: PONDER_DIR,
+      detached: true, // its own process group, so stopping it also stops anything it spawned
+      env: {
+        ...process.env,
+        PEER_DATABASE_URL: databaseUrl,
+        PEER_CHAIN_ID: String(chainId),
+        PEER_RPC_URL: rpcUrl,
+        PEER_DISTRIBUTION_CREATOR: distributionCreator,
+        PONDER_TELEMETRY_DISABLED: 'true',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const killOnExit = () => signalGroup(child, 'SIGKILL');
   process.once('exit', killOnExit);
   const died = new AbortController();
@@ -98,21 +144,38 @@ export async function runPonder({ rpcUrl, chainId, distributionCreator, database
     tail.push(line);
     if (tail.length > 30) tail.shift();
     const msg = parseMsg(line);
-    if (backfillStarted === undefined && msg?.startsWith('Started') && msg.includes('backfill')) backfillStarted = performance.now();
-    if (backfillCompleted === undefined && msg?.startsWith('Completed backfill indexing')) backfillCompleted = performance.now();
+    if (backfillStarted === undefined && msg?.startsWith('Started') && msg.includes('backfill'))
+      backfillStarted = performance.now();
+    if (backfillCompleted === undefined && msg?.startsWith('Completed backfill indexing'))
+      backfillCompleted = performance.now();
   };
   createInterface({ input: child.stdout! }).on('line', onLine);
   createInterface({ input: child.stderr! }).on('line', onLine);
 
   try {
-    const { seconds } = await waitForRowCount({ databaseUrl, countSql: `SELECT count(*) AS n FROM "${SCHEMA}".campaign`, expected, since: t0, timeoutMs, signal: died.signal });
+    const { seconds } = await waitForRowCount({
+      databaseUrl,
+      countSql: `SELECT count(*) AS n FROM "${SCHEMA}".campaign`,
+      expected,
+      since: t0,
+      timeoutMs,
+      signal: died.signal,
+    });
     if (backfillStarted === undefined) throw new Error('no "Started … backfill" log line before the rows arrived');
     const startupSeconds = (backfillStarted - t0) / 1000;
     // Ponder logs completion after its last flush; give it a moment to say so.
-    for (let i = 0; i < 50 && backfillCompleted === undefined && !died.signal.aborted; i++) await new Promise((r) => setTimeout(r, 100));
-    return { startupSeconds, toPostgresSeconds: seconds - startupSeconds, backfillCompletedSeconds: backfillCompleted === undefined ? undefined : (backfillCompleted - t0) / 1000 };
+    for (let i = 0; i < 50 && backfillCompleted === undefined && !died.signal.aborted; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    return {
+      startupSeconds,
+      toPostgresSeconds: seconds - startupSeconds,
+      backfillCompletedSeconds: backfillCompleted === undefined ? undefined : (backfillCompleted - t0) / 1000,
+    };
   } catch (error) {
-    throw new PeerPonderError(`ponder run failed: ${error instanceof Error ? error.message : String(error)}\n--- ponder output tail ---\n${tail.join('\n')}`, { cause: error });
+    throw new PeerPonderError(
+      `ponder run failed: ${error instanceof Error ? error.message : String(error)}\n--- ponder output tail ---\n${tail.join('\n')}`,
+      { cause: error },
+    );
   } finally {
     process.removeListener('exit', killOnExit);
     await stop(child, died.signal);

@@ -10,17 +10,29 @@ import { fetchNextLogs } from '../../indexer/fetch/getLogsAdaptive.js';
 import { createLogSpan } from '../../indexer/fetch/logSpan.js';
 import { toCampaignRows } from '../../indexer/transform/campaigns.js';
 
-export type RawGetLogsParams = { client: PublicClient; chainId: number; address: Address; head: number; rangeSize?: number };
+export type RawGetLogsParams = {
+  client: PublicClient;
+  chainId: number;
+  address: Address;
+  head: number;
+  rangeSize?: number;
+};
 
 /**
  * Fetches and decodes every campaign log from block 0 to `head`, at most `rangeSize` (default 2000) blocks per call.
  * @returns the number of campaign rows decoded and the wall time.
  */
-export async function rawGetLogs({ client, chainId, address, head, rangeSize = 2000 }: RawGetLogsParams): Promise<{ decoded: number; seconds: number }> {
+export async function rawGetLogs({
+  client,
+  chainId,
+  address,
+  head,
+  rangeSize = 2000,
+}: RawGetLogsParams): Promise<{ decoded: number; seconds: number }> {
   const t0 = performance.now();
   const span = createLogSpan({ max: rangeSize });
   let decoded = 0;
-  for (let from = 0; from <= head;) {
+  for (let from = 0; from <= head; ) {
     const { range, logs } = await fetchNextLogs({ client, address, events: CAMPAIGN_EVENTS, from, limit: head, span });
     const events = decodeCampaignLogs(chainId, logs).newCampaigns;
     decoded += toCampaignRows(events, new Map(events.map((e) => [e.blockNumber, 0]))).length;

@@ -5,7 +5,13 @@
  */
 import http from 'node:http';
 import { binEdges } from '../../api/routes/opportunities/bins.js';
-import { buildAggregateQuery, buildBinsQuery, buildCountQuery, buildOpportunityListQuery, buildStatsQuery } from '../../api/routes/opportunities/query.js';
+import {
+  buildAggregateQuery,
+  buildBinsQuery,
+  buildCountQuery,
+  buildOpportunityListQuery,
+  buildStatsQuery,
+} from '../../api/routes/opportunities/query.js';
 import { oppFiltersQuery, type NumericField, type OppFilters } from '../../api/routes/opportunities/schema.js';
 import { ajv } from '../../api/validate.js';
 import type { EsClient } from '../../internal/es.js';
@@ -25,13 +31,21 @@ export type Kind = {
   sql: (t: BenchTargets, p: Params, now: number) => Promise<unknown>;
 };
 
-export type BenchTargets = { apiUrl: string; agent: http.Agent; es: EsClient; pg: PgPool; index: string; timeoutMs: number };
+export type BenchTargets = {
+  apiUrl: string;
+  agent: http.Agent;
+  es: EsClient;
+  pg: PgPool;
+  index: string;
+  timeoutMs: number;
+};
 
 const validateFilters = ajv.compile(oppFiltersQuery);
 /** The validated OppFilters our API's `validate` middleware hands the handler (same schema, coercion and defaults). */
 export function toFilters(p: Params): OppFilters {
   const q: Record<string, unknown> = { ...p };
-  if (!validateFilters(q)) throw new Error(`invalid bench params ${JSON.stringify(p)}: ${JSON.stringify(validateFilters.errors)}`);
+  if (!validateFilters(q))
+    throw new Error(`invalid bench params ${JSON.stringify(p)}: ${JSON.stringify(validateFilters.errors)}`);
   return q as unknown as OppFilters;
 }
 
@@ -49,13 +63,19 @@ function httpGet(t: BenchTargets, path: string, p: Params, acceptEncoding?: stri
   const url = `${t.apiUrl}${path}?${new URLSearchParams(p).toString()}`;
   const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: t.agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      const serverMs = serverTimingMs(res.headers['server-timing']);
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(serverMs) : reject(new Error(`GET ${url} → ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { agent: t.agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        const serverMs = serverTimingMs(res.headers['server-timing']);
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(serverMs)
+            : reject(new Error(`GET ${url} → ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`)),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -66,7 +86,12 @@ export type BenchPath = 'api' | 'apiEncoded' | 'es' | 'pg';
  * One request of `kind` with `params` through `path`, timed (ms). Through the API, also the time
  * the API process says it spent (Server-Timing; NaN when absent).
  */
-export async function timeRequest(t: BenchTargets, kind: Kind, path: BenchPath, params: Params): Promise<{ elapsed: number; serverMs?: number }> {
+export async function timeRequest(
+  t: BenchTargets,
+  kind: Kind,
+  path: BenchPath,
+  params: Params,
+): Promise<{ elapsed: number; serverMs?: number }> {
   const t0 = performance.now();
   const now = Math.floor(Date.now() / 1000);
   if (path === 'api' || path === 'apiEncoded') {
@@ -80,7 +105,10 @@ export async function timeRequest(t: BenchTargets, kind: Kind, path: BenchPath, 
 
 // (b) raw Elasticsearch: the same requests as searchPage / searchOnce / es.count in the handlers.
 async function esSearch(t: BenchTargets, body: Record<string, unknown>) {
-  const res = await t.es.search({ index: t.index, ...body, timeout: `${t.timeoutMs}ms` }, { requestTimeout: t.timeoutMs });
+  const res = await t.es.search(
+    { index: t.index, ...body, timeout: `${t.timeoutMs}ms` },
+    { requestTimeout: t.timeoutMs },
+  );
   if (res.timed_out) throw new Error('elasticsearch timed out');
   return res;
 }
@@ -99,43 +127,65 @@ async function esBins(t: BenchTargets, q: OppFilters, metric: NumericField, now:
 
 // (c) PostgreSQL: the same filters over opportunities + opportunity_metrics, campaigns (+ tokens) for
 // status windows and the default hidden sets (point-only, test-only rewards, INVALID action).
-const COLUMN: Record<string, string> = { apr: 'm.apr', tvl: 'm.tvl', dailyRewards: 'm.daily_rewards', rewards: 'm.daily_rewards' };
+const COLUMN: Record<string, string> = {
+  apr: 'm.apr',
+  tvl: 'm.tvl',
+  dailyRewards: 'm.daily_rewards',
+  rewards: 'm.daily_rewards',
+};
 function sqlWhere(p: Params, now: number): { where: string; values: unknown[] } {
   const values: unknown[] = [];
   const v = (x: unknown) => `$${values.push(x)}`;
-  const w = [`o.action <> 'INVALID'`,
+  const w = [
+    `o.action <> 'INVALID'`,
     // Hidden unless point=true: every reward token is a point token; unless test=true: every reward token is a test token.
     `EXISTS (SELECT 1 FROM campaigns c JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token WHERE c.opportunity_id = o.id AND t.type <> 'POINT')`,
-    `EXISTS (SELECT 1 FROM campaigns c JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token WHERE c.opportunity_id = o.id AND NOT t.is_test)`];
+    `EXISTS (SELECT 1 FROM campaigns c JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token WHERE c.opportunity_id = o.id AND NOT t.is_test)`,
+  ];
   if (p['chainId']) w.push(`o.chain_id = ANY(${v(p['chainId'].split(',').map(Number))}::int[])`);
   if (p['action']) w.push(`o.action = ANY(${v(p['action'].split(','))}::text[])`);
   if (p['minimumTvl']) w.push(`m.tvl >= ${v(Number(p['minimumTvl']))}`);
   if (p['minimumApr']) w.push(`m.apr >= ${v(Number(p['minimumApr']))}`);
-  if (p['status'] === 'LIVE') w.push(`EXISTS (SELECT 1 FROM campaigns c WHERE c.opportunity_id = o.id AND c.start_timestamp <= ${v(now)} AND c.end_timestamp > $${values.length})`);
+  if (p['status'] === 'LIVE')
+    w.push(
+      `EXISTS (SELECT 1 FROM campaigns c WHERE c.opportunity_id = o.id AND c.start_timestamp <= ${v(now)} AND c.end_timestamp > $${values.length})`,
+    );
   if (p['search']) {
     // Word-prefix match on the target token's symbol/name and the reward symbols (the bulk of searchText).
     const re = v(`(^|[^a-z0-9])${p['search'].toLowerCase().replace(/[^a-z0-9]/g, '')}`);
     w.push(`(EXISTS (SELECT 1 FROM tokens tt WHERE tt.chain_id = o.chain_id AND tt.address = o.identifier AND lower(tt.symbol || ' ' || coalesce(tt.name, '')) ~ ${re})
       OR EXISTS (SELECT 1 FROM campaigns c JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token WHERE c.opportunity_id = o.id AND lower(t.symbol) ~ ${re}))`);
   }
-  return { where: `FROM opportunities o JOIN opportunity_metrics m ON m.opportunity_id = o.id WHERE ${w.join('\n  AND ')}`, values };
+  return {
+    where: `FROM opportunities o JOIN opportunity_metrics m ON m.opportunity_id = o.id WHERE ${w.join('\n  AND ')}`,
+    values,
+  };
 }
 async function sqlList(t: BenchTargets, p: Params, now: number) {
   const { where, values } = sqlWhere(p, now);
   const items = Number(p['items'] ?? 20);
   const offset = Number(p['page'] ?? 0) * items;
   const order = `${COLUMN[p['sort']!]} ${p['order'] === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, o.id ASC`;
-  const res = await t.pg.query(`SELECT o.id, o.chain_id, o.type, o.identifier, o.action, m.tvl, m.apr, m.daily_rewards ${where} ORDER BY ${order} LIMIT ${items} OFFSET ${offset}`, values);
+  const res = await t.pg.query(
+    `SELECT o.id, o.chain_id, o.type, o.identifier, o.action, m.tvl, m.apr, m.daily_rewards ${where} ORDER BY ${order} LIMIT ${items} OFFSET ${offset}`,
+    values,
+  );
   return res.rows;
 }
 async function sqlBins(t: BenchTargets, p: Params, metric: NumericField, now: number) {
   const { where, values } = sqlWhere(p, now);
   const col = COLUMN[metric]!;
-  const stats = await t.pg.query<{ min: number | null; max: number | null }>(`SELECT min(${col}) AS min, max(${col}) AS max, count(*) ${where}`, values);
+  const stats = await t.pg.query<{ min: number | null; max: number | null }>(
+    `SELECT min(${col}) AS min, max(${col}) AS max, count(*) ${where}`,
+    values,
+  );
   const edges = binEdges(metric, stats.rows[0]!.min, stats.rows[0]!.max);
   if (!edges.length) return [];
   // width_bucket over the same edges; the first bin is open below and the last open above, as in the API.
-  const res = await t.pg.query<{ b: number; n: string }>(`SELECT width_bucket(${col}, ${`$${values.length + 1}`}::float8[]) AS b, count(*) AS n ${where} GROUP BY 1`, [...values, edges]);
+  const res = await t.pg.query<{ b: number; n: string }>(
+    `SELECT width_bucket(${col}, ${`$${values.length + 1}`}::float8[]) AS b, count(*) AS n ${where} GROUP BY 1`,
+    [...values, edges],
+  );
   const counts = new Array<number>(edges.length - 1).fill(0);
   for (const row of res.rows) counts[Math.min(edges.length - 2, Math.max(0, row.b - 1))]! += Number(row.n);
   return counts;
@@ -145,27 +195,103 @@ const jittered = (base: number, jitter: number) => String(base + jitter * 0.001)
 
 /** The mix: lists (first and a deep page), free text, count, bins on TVL and APR, a summed aggregate; every kind filtered. */
 export const KINDS: Kind[] = [
-  { name: 'list LIVE chain tvl>=100k sort apr p0', filterAndBins: false, path: '/v4/opportunities',
-    params: (j) => ({ status: 'LIVE', chainId: '1', minimumTvl: jittered(100_000, j), sort: 'apr', order: 'desc', page: '0', items: '20' }),
-    es: (t, q, now) => esList(t, q, now), sql: (t, p, now) => sqlList(t, p, now) },
-  { name: 'list LIVE chain tvl>=1k sort apr p150', filterAndBins: false, path: '/v4/opportunities',
-    params: (j) => ({ status: 'LIVE', chainId: '1', minimumTvl: jittered(1_000, j), sort: 'apr', order: 'desc', page: '150', items: '20' }),
-    es: (t, q, now) => esList(t, q, now), sql: (t, p, now) => sqlList(t, p, now) },
-  { name: 'search "usdc" LIVE sort tvl', filterAndBins: false, path: '/v4/opportunities',
-    params: (j) => ({ search: 'usdc', status: 'LIVE', minimumTvl: jittered(0, j), sort: 'tvl', order: 'desc', page: '0', items: '20' }),
-    es: (t, q, now) => esList(t, q, now), sql: (t, p, now) => sqlList(t, p, now) },
-  { name: 'count LIVE 2 chains POOL,LEND apr>=5', filterAndBins: true, path: '/v4/opportunities/count',
-    params: (j) => ({ status: 'LIVE', chainId: '42161,8453', action: 'POOL,LEND', minimumApr: '5', minimumTvl: jittered(0, j) }),
-    es: async (t, q, now) => (await t.es.count({ index: t.index, ...buildCountQuery(q, now, { testChainIds: [] }) }, { requestTimeout: t.timeoutMs })).count,
-    sql: async (t, p, now) => { const { where, values } = sqlWhere(p, now); return Number((await t.pg.query<{ n: string }>(`SELECT count(*) AS n ${where}`, values)).rows[0]!.n); } },
-  { name: 'bins/tvl LIVE chain', filterAndBins: true, path: '/v4/opportunities/bins/tvl',
+  {
+    name: 'list LIVE chain tvl>=100k sort apr p0',
+    filterAndBins: false,
+    path: '/v4/opportunities',
+    params: (j) => ({
+      status: 'LIVE',
+      chainId: '1',
+      minimumTvl: jittered(100_000, j),
+      sort: 'apr',
+      order: 'desc',
+      page: '0',
+      items: '20',
+    }),
+    es: (t, q, now) => esList(t, q, now),
+    sql: (t, p, now) => sqlList(t, p, now),
+  },
+  {
+    name: 'list LIVE chain tvl>=1k sort apr p150',
+    filterAndBins: false,
+    path: '/v4/opportunities',
+    params: (j) => ({
+      status: 'LIVE',
+      chainId: '1',
+      minimumTvl: jittered(1_000, j),
+      sort: 'apr',
+      order: 'desc',
+      page: '150',
+      items: '20',
+    }),
+    es: (t, q, now) => esList(t, q, now),
+    sql: (t, p, now) => sqlList(t, p, now),
+  },
+  {
+    name: 'search "usdc" LIVE sort tvl',
+    filterAndBins: false,
+    path: '/v4/opportunities',
+    params: (j) => ({
+      search: 'usdc',
+      status: 'LIVE',
+      minimumTvl: jittered(0, j),
+      sort: 'tvl',
+      order: 'desc',
+      page: '0',
+      items: '20',
+    }),
+    es: (t, q, now) => esList(t, q, now),
+    sql: (t, p, now) => sqlList(t, p, now),
+  },
+  {
+    name: 'count LIVE 2 chains POOL,LEND apr>=5',
+    filterAndBins: true,
+    path: '/v4/opportunities/count',
+    params: (j) => ({
+      status: 'LIVE',
+      chainId: '42161,8453',
+      action: 'POOL,LEND',
+      minimumApr: '5',
+      minimumTvl: jittered(0, j),
+    }),
+    es: async (t, q, now) =>
+      (
+        await t.es.count(
+          { index: t.index, ...buildCountQuery(q, now, { testChainIds: [] }) },
+          { requestTimeout: t.timeoutMs },
+        )
+      ).count,
+    sql: async (t, p, now) => {
+      const { where, values } = sqlWhere(p, now);
+      return Number((await t.pg.query<{ n: string }>(`SELECT count(*) AS n ${where}`, values)).rows[0]!.n);
+    },
+  },
+  {
+    name: 'bins/tvl LIVE chain',
+    filterAndBins: true,
+    path: '/v4/opportunities/bins/tvl',
     params: (j) => ({ status: 'LIVE', chainId: '1', minimumTvl: jittered(0, j) }),
-    es: (t, q, now) => esBins(t, q, 'tvl', now), sql: (t, p, now) => sqlBins(t, p, 'tvl', now) },
-  { name: 'bins/apr LIVE POOL tvl>=10k', filterAndBins: true, path: '/v4/opportunities/bins/apr',
+    es: (t, q, now) => esBins(t, q, 'tvl', now),
+    sql: (t, p, now) => sqlBins(t, p, 'tvl', now),
+  },
+  {
+    name: 'bins/apr LIVE POOL tvl>=10k',
+    filterAndBins: true,
+    path: '/v4/opportunities/bins/apr',
     params: (j) => ({ status: 'LIVE', action: 'POOL', minimumTvl: jittered(10_000, j) }),
-    es: (t, q, now) => esBins(t, q, 'apr', now), sql: (t, p, now) => sqlBins(t, p, 'apr', now) },
-  { name: 'aggregate/dailyRewards LIVE 2 chains', filterAndBins: true, path: '/v4/opportunities/aggregate/dailyRewards',
+    es: (t, q, now) => esBins(t, q, 'apr', now),
+    sql: (t, p, now) => sqlBins(t, p, 'apr', now),
+  },
+  {
+    name: 'aggregate/dailyRewards LIVE 2 chains',
+    filterAndBins: true,
+    path: '/v4/opportunities/aggregate/dailyRewards',
     params: (j) => ({ status: 'LIVE', chainId: '1,10', minimumTvl: jittered(1_000, j) }),
-    es: async (t, q, now) => (await esSearch(t, buildAggregateQuery(q, 'dailyRewards', now, { testChainIds: [] }))).aggregations,
-    sql: async (t, p, now) => { const { where, values } = sqlWhere(p, now); return (await t.pg.query(`SELECT sum(m.daily_rewards) AS s ${where}`, values)).rows[0]; } },
+    es: async (t, q, now) =>
+      (await esSearch(t, buildAggregateQuery(q, 'dailyRewards', now, { testChainIds: [] }))).aggregations,
+    sql: async (t, p, now) => {
+      const { where, values } = sqlWhere(p, now);
+      return (await t.pg.query(`SELECT sum(m.daily_rewards) AS s ${where}`, values)).rows[0];
+    },
+  },
 ];

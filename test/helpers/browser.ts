@@ -9,13 +9,19 @@ export const ARTIFACTS_DIR = join(process.cwd(), 'test-artifacts');
 
 /** Headless Chromium as CI runs it (root, no GPU, small /dev/shm). */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 }
 
 /** Collects a page's console errors and uncaught exceptions (tests assert there are none). */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()} at ${m.location().url}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()} at ${m.location().url}`);
+  });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   return errors;
 }
@@ -27,7 +33,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Polls `read` until it deep-equals `expected` (JSON), or fails with the last value after `timeoutMs`. */
-export async function eventually<T>(read: () => Promise<T>, expected: T, what: string, timeoutMs = 10_000): Promise<void> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  expected: T,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   while (Date.now() < deadline) {

@@ -5,7 +5,10 @@ import { checkConsistency } from '../../indexer/project/consistency.js';
 import { indexNames } from '../../internal/es.js';
 import type { Harness } from './harness.js';
 
-const distributorEvents = parseAbi(['event TreeUpdated(bytes32 merkleRoot, bytes32 ipfsHash, uint48 endOfDisputePeriod)', 'event Claimed(address indexed user, address indexed token, uint256 amount)']);
+const distributorEvents = parseAbi([
+  'event TreeUpdated(bytes32 merkleRoot, bytes32 ipfsHash, uint48 endOfDisputePeriod)',
+  'event Claimed(address indexed user, address indexed token, uint256 amount)',
+]);
 
 /**
  * Asserts that what the jobs wrote equals the chain and that Elasticsearch equals PostgreSQL, for
@@ -19,7 +22,15 @@ export async function expectIndexedLikeChain(h: Harness): Promise<Record<string,
   const { devnet, stack } = h.chains[0]!;
   const client = createPublicClient({ transport: http(devnet.rpcUrl) });
   const logs = async (address: `0x${string}`, abi: readonly unknown[], eventName: string) =>
-    (await client.getContractEvents({ address, abi: abi as never, eventName: eventName as never, fromBlock: 0n, toBlock: 'latest' })).length;
+    (
+      await client.getContractEvents({
+        address,
+        abi: abi as never,
+        eventName: eventName as never,
+        fromBlock: 0n,
+        toBlock: 'latest',
+      })
+    ).length;
   const sql = async (query: string) => Number((await h.apiPg.query<{ n: string }>(query)).rows[0]!.n);
   const chain = {
     campaigns: await logs(stack.distributionCreator, distributionCreatorAbi, 'NewCampaign'),
@@ -28,21 +39,46 @@ export async function expectIndexedLikeChain(h: Harness): Promise<Record<string,
     claims: await logs(stack.distributor, distributorEvents, 'Claimed'),
   };
   expect(await sql('SELECT count(*) AS n FROM campaigns'), 'campaigns = NewCampaign logs').to.equal(chain.campaigns);
-  expect(await sql('SELECT count(DISTINCT (distribution_chain_id, campaign_id)) AS n FROM campaigns'), 'no campaign twice').to.equal(chain.campaigns);
-  expect(await sql('SELECT count(*) AS n FROM campaign_overrides'), 'overrides = CampaignOverride logs').to.equal(chain.overrides);
+  expect(
+    await sql('SELECT count(DISTINCT (distribution_chain_id, campaign_id)) AS n FROM campaigns'),
+    'no campaign twice',
+  ).to.equal(chain.campaigns);
+  expect(await sql('SELECT count(*) AS n FROM campaign_overrides'), 'overrides = CampaignOverride logs').to.equal(
+    chain.overrides,
+  );
   expect(await sql('SELECT count(*) AS n FROM roots'), 'roots = TreeUpdated logs').to.equal(chain.roots);
   expect(await sql('SELECT count(*) AS n FROM claims'), 'claims = Claimed logs').to.equal(chain.claims);
-  expect(await sql(`SELECT count(*) AS n FROM reward_trees WHERE status = 'verified'`), 'every root verified').to.equal(await sql('SELECT count(DISTINCT root) AS n FROM roots'));
+  expect(await sql(`SELECT count(*) AS n FROM reward_trees WHERE status = 'verified'`), 'every root verified').to.equal(
+    await sql('SELECT count(DISTINCT root) AS n FROM roots'),
+  );
   expect(await sql('SELECT count(*) AS n FROM search_outbox'), 'outbox drained').to.equal(0);
   expect(await sql(`SELECT count(*) AS n FROM job_runs WHERE status = 'running'`), 'no run left running').to.equal(0);
 
   await h.refresh();
   const esIds = async (family: 'campaigns' | 'opportunities') =>
-    (await h.deps.es.search({ index: indexNames(h.config.esIndexPrefix, family).read, size: 10_000, _source: false })).hits.hits.map((x) => x._id!).sort();
+    (
+      await h.deps.es.search({ index: indexNames(h.config.esIndexPrefix, family).read, size: 10_000, _source: false })
+    ).hits.hits
+      .map((x) => x._id!)
+      .sort();
   const pgIds = async (query: string) => (await h.apiPg.query<{ id: string }>(query)).rows.map((r) => r.id).sort();
-  expect(await esIds('campaigns'), 'campaign documents = campaign rows').to.deep.equal(await pgIds('SELECT id FROM campaigns'));
-  expect(await esIds('opportunities'), 'opportunity documents = opportunities of campaigns').to.deep.equal(await pgIds('SELECT DISTINCT opportunity_id AS id FROM campaigns_current'));
+  expect(await esIds('campaigns'), 'campaign documents = campaign rows').to.deep.equal(
+    await pgIds('SELECT id FROM campaigns'),
+  );
+  expect(await esIds('opportunities'), 'opportunity documents = opportunities of campaigns').to.deep.equal(
+    await pgIds('SELECT DISTINCT opportunity_id AS id FROM campaigns_current'),
+  );
   const report = await checkConsistency({ config: h.config, pg: h.apiPg, es: h.deps.es });
-  expect(report.ok, JSON.stringify(report.families.map((f) => ({ family: f.family, missing: f.missing.ids, extra: f.extra.ids, stale: f.stale.documents.slice(0, 3) })))).to.equal(true);
+  expect(
+    report.ok,
+    JSON.stringify(
+      report.families.map((f) => ({
+        family: f.family,
+        missing: f.missing.ids,
+        extra: f.extra.ids,
+        stale: f.stale.documents.slice(0, 3),
+      })),
+    ),
+  ).to.equal(true);
   return chain;
 }

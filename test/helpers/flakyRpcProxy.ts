@@ -38,9 +38,18 @@ export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy>
       const span = spanOf(call);
       const refused = maxSpan !== null && span > maxSpan;
       logsCalls.push({ span, refused });
-      if (refused) return { jsonrpc: '2.0', id: call.id, error: { code: -32005, message: `query exceeds the block range limit of ${maxSpan}` } };
+      if (refused)
+        return {
+          jsonrpc: '2.0',
+          id: call.id,
+          error: { code: -32005, message: `query exceeds the block range limit of ${maxSpan}` },
+        };
     }
-    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
+    const upstream = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(call),
+    });
     return upstream.json();
   };
   const server: Server = createServer((req, res) => {
@@ -54,7 +63,9 @@ export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy>
       setTimeout(() => {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcCall | RpcCall[];
         const work = Array.isArray(body) ? Promise.all(body.map(answer)) : answer(body);
-        work.then((out) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out))).catch(() => res.writeHead(502).end());
+        work
+          .then((out) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out)))
+          .catch(() => res.writeHead(502).end());
       }, delay);
     });
   });
@@ -68,9 +79,10 @@ export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy>
     heal: () => void ((failures = []), (delays = [])),
     requests: () => count,
     getLogsCalls: () => [...logsCalls],
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

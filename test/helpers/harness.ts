@@ -26,7 +26,11 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-export type CreateHarnessParams = { chainIds?: number[]; chainOverrides?: Partial<ChainConfig>; env?: Record<string, string> };
+export type CreateHarnessParams = {
+  chainIds?: number[];
+  chainOverrides?: Partial<ChainConfig>;
+  env?: Record<string, string>;
+};
 
 /**
  * Everything an integration suite needs, all real: devnets with our contracts, a freshly migrated
@@ -35,7 +39,11 @@ export type CreateHarnessParams = { chainIds?: number[]; chainOverrides?: Partia
 export async function createHarness({ chainIds, chainOverrides, env }: CreateHarnessParams = {}): Promise<Harness> {
   const testChains = await startTestChains(chainIds);
   const prefix = uniqueIndexPrefix();
-  const config = testConfig({ chains: testChains.chains.map((c) => chainConfigOf(c.devnet, c.stack, chainOverrides)), esIndexPrefix: prefix, env });
+  const config = testConfig({
+    chains: testChains.chains.map((c) => chainConfigOf(c.devnet, c.stack, chainOverrides)),
+    esIndexPrefix: prefix,
+    env,
+  });
   await resetDatabase(config.databaseUrl);
   const logger = createLogger({ level: config.logLevel, name: 'test' });
   const deps = createJobDeps(config, logger, new AbortController().signal);
@@ -49,7 +57,14 @@ export async function createHarness({ chainIds, chainOverrides, env }: CreateHar
     apiPg,
     app,
     request: () => supertest(app.callback()),
-    runJob: (name) => runJob(findJob(name) ?? (() => { throw new Error(`no job ${name}`); })(), deps),
+    runJob: (name) =>
+      runJob(
+        findJob(name) ??
+          (() => {
+            throw new Error(`no job ${name}`);
+          })(),
+        deps,
+      ),
     refresh: async () => void (await deps.es.indices.refresh({ index: `${prefix}-*` })),
     async close() {
       await deleteIndices({ es: deps.es, prefix }).catch(() => {});

@@ -29,7 +29,15 @@ export async function startTestOidcProvider(redirectUri: string): Promise<TestOi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     pkce: { required: () => true },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     findAccount: async (_ctx, sub) => account(sub),
@@ -44,7 +52,11 @@ export async function startTestOidcProvider(redirectUri: string): Promise<TestOi
     const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
     let next: { url: string; init?: RequestInit } = { url: authUrl };
     for (let hop = 0; hop < 20; hop++) {
-      const res = await fetch(next.url, { ...next.init, redirect: 'manual', headers: { ...(next.init?.headers ?? {}), cookie: cookieHeader() } });
+      const res = await fetch(next.url, {
+        ...next.init,
+        redirect: 'manual',
+        headers: { ...(next.init?.headers ?? {}), cookie: cookieHeader() },
+      });
       for (const c of res.headers.getSetCookie()) {
         const [pair] = c.split(';');
         const at = pair!.indexOf('=');
@@ -62,13 +74,24 @@ export async function startTestOidcProvider(redirectUri: string): Promise<TestOi
       const prompt = /name="prompt" value="([a-z]+)"/.exec(html)?.[1];
       if (!action || !prompt) throw new Error(`unexpected provider page (${res.status}): ${html.slice(0, 300)}`);
       const form = new URLSearchParams(prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
-      next = { url: new URL(action, next.url).href, init: { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } } };
+      next = {
+        url: new URL(action, next.url).href,
+        init: { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      };
     }
     throw new Error('too many hops at the provider');
   }
 
   return {
-    issuer, clientId, clientSecret, redirectUri, signIn,
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    issuer,
+    clientId,
+    clientSecret,
+    redirectUri,
+    signIn,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

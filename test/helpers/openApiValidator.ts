@@ -3,7 +3,13 @@ import addFormatsModule from 'ajv-formats';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: unknown };
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+  >;
+  components: unknown;
+};
 
 export type ResponseCheck = { ok: boolean; errors: ErrorObject[] | null | undefined; documented: boolean };
 
@@ -16,7 +22,13 @@ export function createResponseValidator(doc: Doc) {
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true }));
   ajv.addKeyword({ keyword: 'x-comma-list' });
   const cache = new Map<string, ReturnType<typeof ajv.compile>>();
-  return function check(method: string, openApiPath: string, status: number, contentType: string, body: unknown): ResponseCheck {
+  return function check(
+    method: string,
+    openApiPath: string,
+    status: number,
+    contentType: string,
+    body: unknown,
+  ): ResponseCheck {
     const responses = doc.paths[openApiPath]?.[method.toLowerCase()]?.responses;
     const response = responses?.[String(status)] ?? responses?.['default'];
     const schema = response?.content?.[contentType]?.schema;

@@ -28,15 +28,22 @@ export type PrivateServices = {
  * started with the project's own service scripts under `.data/chaos` on their own ports, so the
  * services other suites (and other people) use are never disturbed. Refuses the shared ports.
  */
-export async function startPrivateServices({ database = 'rewards_chaos' }: { database?: string } = {}): Promise<PrivateServices> {
-  if (PRIVATE_PG_PORT === 55432 || PRIVATE_ES_PORT === 59200) throw new Error('chaos services must not use the shared ports 55432 / 59200');
+export async function startPrivateServices({
+  database = 'rewards_chaos',
+}: {
+  database?: string;
+} = {}): Promise<PrivateServices> {
+  if (PRIVATE_PG_PORT === 55432 || PRIVATE_ES_PORT === 59200)
+    throw new Error('chaos services must not use the shared ports 55432 / 59200');
   const env = { ...process.env, DATA_DIR, PG_PORT: String(PRIVATE_PG_PORT), ES_PORT: String(PRIVATE_ES_PORT) };
   const script = async (service: PrivateService, action: 'up' | 'down') => {
     try {
       await run('bash', [`${ROOT}scripts/services/${service}.sh`, action], { env, timeout: 240_000 });
     } catch (error) {
       const e = error as { stderr?: string; message: string };
-      throw new Error(`${service}.sh ${action} failed (data dir ${DATA_DIR}): ${e.stderr?.trim() || e.message}`, { cause: error });
+      throw new Error(`${service}.sh ${action} failed (data dir ${DATA_DIR}): ${e.stderr?.trim() || e.message}`, {
+        cause: error,
+      });
     }
   };
   const services: PrivateServices = {

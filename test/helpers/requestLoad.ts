@@ -1,5 +1,14 @@
 /** One answered (or failed) request of a load loop. */
-export type LoadSample = { path: string; startedAt: number; endedAt: number; ms: number; status: number; contentType: string; service?: string; error?: string };
+export type LoadSample = {
+  path: string;
+  startedAt: number;
+  endedAt: number;
+  ms: number;
+  status: number;
+  contentType: string;
+  service?: string;
+  error?: string;
+};
 
 export type RequestLoad = {
   /** Samples recorded so far (a copy). */
@@ -23,7 +32,12 @@ export type StartRequestLoadParams = {
  * path as soon as their previous request is answered, and every request is recorded with its
  * status, content type, latency and (for problem bodies) the failing `service`.
  */
-export function startRequestLoad({ baseUrl, paths, concurrency = 4, timeoutMs = 10_000 }: StartRequestLoadParams): RequestLoad {
+export function startRequestLoad({
+  baseUrl,
+  paths,
+  concurrency = 4,
+  timeoutMs = 10_000,
+}: StartRequestLoadParams): RequestLoad {
   const samples: LoadSample[] = [];
   let stopped = false;
   let next = 0;
@@ -36,9 +50,25 @@ export function startRequestLoad({ baseUrl, paths, concurrency = 4, timeoutMs = 
         const res = await fetch(baseUrl + path, { signal: AbortSignal.timeout(timeoutMs) });
         const contentType = res.headers.get('content-type') ?? '';
         const body = (await res.json().catch(() => null)) as { service?: string } | null;
-        samples.push({ path, startedAt, endedAt: Date.now(), ms: performance.now() - t0, status: res.status, contentType, ...(body?.service ? { service: body.service } : {}) });
+        samples.push({
+          path,
+          startedAt,
+          endedAt: Date.now(),
+          ms: performance.now() - t0,
+          status: res.status,
+          contentType,
+          ...(body?.service ? { service: body.service } : {}),
+        });
       } catch (error) {
-        samples.push({ path, startedAt, endedAt: Date.now(), ms: performance.now() - t0, status: 0, contentType: '', error: error instanceof Error ? error.message : String(error) });
+        samples.push({
+          path,
+          startedAt,
+          endedAt: Date.now(),
+          ms: performance.now() - t0,
+          status: 0,
+          contentType: '',
+          error: error instanceof Error ? error.message : String(error),
+        });
         await new Promise((r) => setTimeout(r, 20));
       }
     }

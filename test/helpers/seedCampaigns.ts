@@ -18,14 +18,22 @@ export type SeedCampaignsParams = {
  * `targets` target tokens.
  * @returns the internal (database) ids of the campaigns and the block of each transaction.
  */
-export async function seedCampaigns({ chain, perTx, txs, targets = 2, salt = 0 }: SeedCampaignsParams): Promise<{ ids: string[]; blocks: number[] }> {
+export async function seedCampaigns({
+  chain,
+  perTx,
+  txs,
+  targets = 2,
+  salt = 0,
+}: SeedCampaignsParams): Promise<{ ids: string[]; blocks: number[] }> {
   const { devnet, stack } = chain;
   const now = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
   const ids: string[] = [];
   const blocks: number[] = [];
   for (let tx = 0; tx < txs; tx++) {
     const result = await createCampaigns({
-      rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack,
+      rpcUrl: devnet.rpcUrl,
+      chainId: devnet.chainId,
+      stack,
       campaigns: Array.from({ length: perTx }, (_, i) => ({
         rewardToken: stack.tokens.rewards[0]!.address,
         amount: 10n ** 18n * BigInt(1 + tx * perTx + i),
@@ -33,7 +41,9 @@ export async function seedCampaigns({ chain, perTx, txs, targets = 2, salt = 0 }
         // The campaign id hashes the configuration (not the amount): distinct start times keep ids distinct.
         startTimestamp: now - 3600 + salt + tx * perTx + i,
         duration: 30 * 86_400,
-        campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[(tx * perTx + i) % targets]!.address }),
+        campaignData: encodeErc20CampaignData({
+          targetToken: stack.tokens.targets[(tx * perTx + i) % targets]!.address,
+        }),
       })),
     });
     ids.push(...result.campaignIds.map((id) => campaignDbId(devnet.chainId, id)));

@@ -21,7 +21,9 @@ export async function startStoppableRpcEndpoint(target: string): Promise<Stoppab
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
-        .then(async (upstream) => res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()))
+        .then(async (upstream) =>
+          res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text()),
+        )
         .catch(() => res.writeHead(502).end());
     });
   });
@@ -29,13 +31,17 @@ export async function startStoppableRpcEndpoint(target: string): Promise<Stoppab
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    stop: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
-    start: () => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    })),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+    start: () =>
+      new Promise<void>((resolve, reject) =>
+        server.once('error', reject).listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        }),
+      ),
   };
 }

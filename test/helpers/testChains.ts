@@ -7,7 +7,9 @@ export type TestChain = { devnet: Devnet; stack: DeployedStack };
  * Starts one devnet per chain id on free ports and deploys our contracts on each; `stop` kills
  * them. One set of devnets per suite, so suites never share chain state.
  */
-export async function startTestChains(chainIds: number[] = [31337, 31338]): Promise<{ chains: TestChain[]; stop(): Promise<void> }> {
+export async function startTestChains(
+  chainIds: number[] = [31337, 31338],
+): Promise<{ chains: TestChain[]; stop(): Promise<void> }> {
   const chains: TestChain[] = [];
   try {
     for (const chainId of chainIds) {

@@ -40,7 +40,15 @@ export function chainConfigOf(devnet: Devnet, stack: DeployedStack, overrides: P
 }
 
 /** The real config loader fed with test values (so tests exercise the same validation). */
-export function testConfig({ chains, esIndexPrefix, env = {} }: { chains: ChainConfig[]; esIndexPrefix: string; env?: Record<string, string> }): Config {
+export function testConfig({
+  chains,
+  esIndexPrefix,
+  env = {},
+}: {
+  chains: ChainConfig[];
+  esIndexPrefix: string;
+  env?: Record<string, string>;
+}): Config {
   return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',

@@ -27,7 +27,8 @@ export async function startTreeServer(): Promise<TreeServer> {
     requests.push(path);
     const respond = () => {
       const status = failures.shift();
-      if (status !== undefined) return void res.writeHead(status, { 'content-type': 'text/plain' }).end(`failing with ${status}`);
+      if (status !== undefined)
+        return void res.writeHead(status, { 'content-type': 'text/plain' }).end(`failing with ${status}`);
       const body = files.get(path);
       if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
@@ -40,13 +41,18 @@ export async function startTreeServer(): Promise<TreeServer> {
   const { port } = server.address() as AddressInfo;
   return {
     urlTemplate: `http://127.0.0.1:${port}/trees/{chainId}/{root}.json`,
-    publish: (chainId, root, body) => void files.set(`/trees/${chainId}/${root.toLowerCase()}.json`, typeof body === 'string' ? body : JSON.stringify(body)),
+    publish: (chainId, root, body) =>
+      void files.set(
+        `/trees/${chainId}/${root.toLowerCase()}.json`,
+        typeof body === 'string' ? body : JSON.stringify(body),
+      ),
     failNext: (count, status) => void failures.push(...Array<number>(count).fill(status)),
     delayNext: (count, ms) => void delays.push(...Array<number>(count).fill(ms)),
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -7,19 +7,47 @@ const ACTIONS = ['POOL', 'HOLD', 'LEND', 'BORROW', 'DROP', 'LONG', 'SHORT', 'SWA
 const STATUSES = ['LIVE', 'SOON', 'PAST'];
 const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'];
 const SORT_LABELS: Record<(typeof SORTS)[number], string> = {
-  lastCampaignCreatedAt: 'Newest campaign', apr: 'APR', tvl: 'TVL', rewards: 'Daily rewards', earliestCampaignStart: 'Earliest start', latestCampaignEnd: 'Latest end',
+  lastCampaignCreatedAt: 'Newest campaign',
+  apr: 'APR',
+  tvl: 'TVL',
+  rewards: 'Daily rewards',
+  earliestCampaignStart: 'Earliest start',
+  latestCampaignEnd: 'Latest end',
 };
 
-export type FiltersProps = { state: ExplorerState; chains: Chain[]; protocols: Protocol[]; onChange: (next: ExplorerState) => void };
+export type FiltersProps = {
+  state: ExplorerState;
+  chains: Chain[];
+  protocols: Protocol[];
+  onChange: (next: ExplorerState) => void;
+};
 
-function CheckGroup({ legend, name, options, state, onChange }: { legend: string; name: 'chainId' | 'action' | 'status' | 'tokenTypes' | 'mainProtocolId'; options: { value: string; label: string }[]; state: ExplorerState; onChange: FiltersProps['onChange'] }) {
+function CheckGroup({
+  legend,
+  name,
+  options,
+  state,
+  onChange,
+}: {
+  legend: string;
+  name: 'chainId' | 'action' | 'status' | 'tokenTypes' | 'mainProtocolId';
+  options: { value: string; label: string }[];
+  state: ExplorerState;
+  onChange: FiltersProps['onChange'];
+}) {
   const selected = (state.filters[name] ?? '').split(',');
   return (
     <fieldset class="checks" data-testid={`filter-${name}`}>
       <legend>{legend}</legend>
       {options.map((o) => (
         <label key={o.value}>
-          <input type="checkbox" name={name} value={o.value} checked={selected.includes(o.value)} onChange={() => onChange(toggleListValue(state, name, o.value))} />
+          <input
+            type="checkbox"
+            name={name}
+            value={o.value}
+            checked={selected.includes(o.value)}
+            onChange={() => onChange(toggleListValue(state, name, o.value))}
+          />
           {o.label}
         </label>
       ))}
@@ -28,21 +56,55 @@ function CheckGroup({ legend, name, options, state, onChange }: { legend: string
 }
 
 /** A text or number input applied on change (Enter or leaving the field), keyed so a URL change resets it. */
-function Field({ label, name, type = 'text', state, onChange, children }: { label: string; name: FilterKey; type?: 'text' | 'number'; state: ExplorerState; onChange: FiltersProps['onChange']; children?: ComponentChildren }) {
+function Field({
+  label,
+  name,
+  type = 'text',
+  state,
+  onChange,
+  children,
+}: {
+  label: string;
+  name: FilterKey;
+  type?: 'text' | 'number';
+  state: ExplorerState;
+  onChange: FiltersProps['onChange'];
+  children?: ComponentChildren;
+}) {
   const value = state.filters[name] ?? '';
   const apply = (e: Event) => onChange(withFilters(state, { [name]: (e.currentTarget as HTMLInputElement).value }));
   return (
     <label class="field">
       <span>{label}</span>
-      {type === 'number'
-        ? <input key={`${name}:${value}`} type="number" name={name} defaultValue={value} inputMode="decimal" step="any" onChange={apply} />
-        : <input key={`${name}:${value}`} type="text" name={name} defaultValue={value} onChange={apply} />}
+      {type === 'number' ? (
+        <input
+          key={`${name}:${value}`}
+          type="number"
+          name={name}
+          defaultValue={value}
+          inputMode="decimal"
+          step="any"
+          onChange={apply}
+        />
+      ) : (
+        <input key={`${name}:${value}`} type="text" name={name} defaultValue={value} onChange={apply} />
+      )}
       {children}
     </label>
   );
 }
 
-function Range({ label, metric, state, onChange }: { label: string; metric: 'Tvl' | 'Apr' | 'DailyRewards'; state: ExplorerState; onChange: FiltersProps['onChange'] }) {
+function Range({
+  label,
+  metric,
+  state,
+  onChange,
+}: {
+  label: string;
+  metric: 'Tvl' | 'Apr' | 'DailyRewards';
+  state: ExplorerState;
+  onChange: FiltersProps['onChange'];
+}) {
   return (
     <fieldset class="range">
       <legend>{label}</legend>
@@ -57,35 +119,111 @@ export function Filters({ state, chains, protocols, onChange }: FiltersProps) {
   const hasFilter = Object.keys(state.filters).length > 0;
   return (
     <form class="filters" role="search" aria-label="Opportunity filters" onSubmit={(e) => e.preventDefault()}>
-      <SearchField label="Search" name="search" value={state.filters.search ?? ''} onApply={(v) => onChange(withFilters(state, { search: v }))} />
-      <SearchField label="Tokens (symbols, comma-separated)" name="tokens" value={state.filters.tokens ?? ''} onApply={(v) => onChange(withFilters(state, { tokens: v }))} />
-      <CheckGroup legend="Chains" name="chainId" options={chains.map((c) => ({ value: String(c.id), label: c.name }))} state={state} onChange={onChange} />
-      <CheckGroup legend="Actions" name="action" options={ACTIONS.map((a) => ({ value: a, label: a.toLowerCase() }))} state={state} onChange={onChange} />
-      <CheckGroup legend="Status" name="status" options={STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))} state={state} onChange={onChange} />
-      <CheckGroup legend="Protocols" name="mainProtocolId" options={protocols.map((p) => ({ value: p.id, label: p.name }))} state={state} onChange={onChange} />
-      <CheckGroup legend="Reward token types" name="tokenTypes" options={TOKEN_TYPES.map((t) => ({ value: t, label: t.toLowerCase() }))} state={state} onChange={onChange} />
+      <SearchField
+        label="Search"
+        name="search"
+        value={state.filters.search ?? ''}
+        onApply={(v) => onChange(withFilters(state, { search: v }))}
+      />
+      <SearchField
+        label="Tokens (symbols, comma-separated)"
+        name="tokens"
+        value={state.filters.tokens ?? ''}
+        onApply={(v) => onChange(withFilters(state, { tokens: v }))}
+      />
+      <CheckGroup
+        legend="Chains"
+        name="chainId"
+        options={chains.map((c) => ({ value: String(c.id), label: c.name }))}
+        state={state}
+        onChange={onChange}
+      />
+      <CheckGroup
+        legend="Actions"
+        name="action"
+        options={ACTIONS.map((a) => ({ value: a, label: a.toLowerCase() }))}
+        state={state}
+        onChange={onChange}
+      />
+      <CheckGroup
+        legend="Status"
+        name="status"
+        options={STATUSES.map((s) => ({ value: s, label: s.toLowerCase() }))}
+        state={state}
+        onChange={onChange}
+      />
+      <CheckGroup
+        legend="Protocols"
+        name="mainProtocolId"
+        options={protocols.map((p) => ({ value: p.id, label: p.name }))}
+        state={state}
+        onChange={onChange}
+      />
+      <CheckGroup
+        legend="Reward token types"
+        name="tokenTypes"
+        options={TOKEN_TYPES.map((t) => ({ value: t, label: t.toLowerCase() }))}
+        state={state}
+        onChange={onChange}
+      />
       <Range label="TVL (USD)" metric="Tvl" state={state} onChange={onChange} />
       <Range label="APR (%)" metric="Apr" state={state} onChange={onChange} />
       <Range label="Daily rewards (USD)" metric="DailyRewards" state={state} onChange={onChange} />
       <fieldset class="sorting">
         <legend>Order</legend>
-        <label class="field"><span>Sort by</span>
-          <select name="sort" value={state.sort} onChange={(e) => onChange({ ...state, sort: (e.currentTarget as HTMLSelectElement).value as ExplorerState['sort'], page: 0 })}>
-            {SORTS.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
+        <label class="field">
+          <span>Sort by</span>
+          <select
+            name="sort"
+            value={state.sort}
+            onChange={(e) =>
+              onChange({
+                ...state,
+                sort: (e.currentTarget as HTMLSelectElement).value as ExplorerState['sort'],
+                page: 0,
+              })
+            }
+          >
+            {SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
           </select>
         </label>
-        <label class="field"><span>Order</span>
-          <select name="order" value={state.order} onChange={(e) => onChange({ ...state, order: (e.currentTarget as HTMLSelectElement).value as 'asc' | 'desc', page: 0 })}>
-            <option value="desc">descending</option><option value="asc">ascending</option>
+        <label class="field">
+          <span>Order</span>
+          <select
+            name="order"
+            value={state.order}
+            onChange={(e) =>
+              onChange({ ...state, order: (e.currentTarget as HTMLSelectElement).value as 'asc' | 'desc', page: 0 })
+            }
+          >
+            <option value="desc">descending</option>
+            <option value="asc">ascending</option>
           </select>
         </label>
-        <label class="field"><span>Per page</span>
-          <select name="items" value={String(state.items)} onChange={(e) => onChange({ ...state, items: Number((e.currentTarget as HTMLSelectElement).value), page: 0 })}>
-            {PAGE_SIZES.map((n) => <option key={n} value={String(n)}>{n}</option>)}
+        <label class="field">
+          <span>Per page</span>
+          <select
+            name="items"
+            value={String(state.items)}
+            onChange={(e) =>
+              onChange({ ...state, items: Number((e.currentTarget as HTMLSelectElement).value), page: 0 })
+            }
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={String(n)}>
+                {n}
+              </option>
+            ))}
           </select>
         </label>
       </fieldset>
-      <button type="button" disabled={!hasFilter} onClick={() => onChange({ ...state, filters: {}, page: 0 })}>Clear filters</button>
+      <button type="button" disabled={!hasFilter} onClick={() => onChange({ ...state, filters: {}, page: 0 })}>
+        Clear filters
+      </button>
     </form>
   );
 }

@@ -1,10 +1,19 @@
 import type { FilterProblem } from './filterProblems.js';
 
 /** Plain-words notices about the filter, each with a button that resets the filters it names. */
-export function Notices({ problems, kind, onReset, resetAll, testId }: {
-  problems: FilterProblem[]; kind: 'warning' | 'error'; onReset: (keys: string[]) => void;
+export function Notices({
+  problems,
+  kind,
+  onReset,
+  resetAll,
+  testId,
+}: {
+  problems: FilterProblem[];
+  kind: 'warning' | 'error';
+  onReset: (keys: string[]) => void;
   /** One button for them all (values the view already ignores) instead of one per filter. */
-  resetAll?: string; testId: string;
+  resetAll?: string;
+  testId: string;
 }) {
   if (!problems.length) return null;
   return (
@@ -12,11 +21,20 @@ export function Notices({ problems, kind, onReset, resetAll, testId }: {
       <ul>
         {problems.map((p) => (
           <li key={p.keys.join()}>
-            {p.message} {!resetAll && <button type="button" class="link" onClick={() => onReset(p.keys)}>Reset {p.keys.length > 1 ? 'this range' : 'this filter'}</button>}
+            {p.message}{' '}
+            {!resetAll && (
+              <button type="button" class="link" onClick={() => onReset(p.keys)}>
+                Reset {p.keys.length > 1 ? 'this range' : 'this filter'}
+              </button>
+            )}
           </li>
         ))}
       </ul>
-      {resetAll && <button type="button" class="link" onClick={() => onReset(problems.flatMap((p) => p.keys))}>{resetAll}</button>}
+      {resetAll && (
+        <button type="button" class="link" onClick={() => onReset(problems.flatMap((p) => p.keys))}>
+          {resetAll}
+        </button>
+      )}
     </div>
   );
 }

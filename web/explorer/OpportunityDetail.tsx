@@ -27,85 +27,238 @@ async function loadHistory(id: string, grain: Grain, signal: AbortSignal): Promi
     apiGet<{ timestamp: string; apr: number }[]>(`/v4/opportunities/${id}/apr-records`, q, { signal }),
     apiGet<{ timestamp: string; tvl: number }[]>(`/v4/opportunities/${id}/tvl-records`, q, { signal }),
   ]);
-  return { apr: apr.map((r) => ({ t: Number(r.timestamp), v: r.apr })), tvl: tvl.map((r) => ({ t: Number(r.timestamp), v: r.tvl })) };
+  return {
+    apr: apr.map((r) => ({ t: Number(r.timestamp), v: r.apr })),
+    tvl: tvl.map((r) => ({ t: Number(r.timestamp), v: r.tvl })),
+  };
 }
 
 /** The daily-rewards history: one metrics request per campaign (the latest HISTORY_CAMPAIGNS), summed per bucket; loaded after the charts above. */
 async function loadDailyRewards(campaigns: Campaign[], grain: Grain, signal: AbortSignal): Promise<Series> {
-  const metrics = await Promise.all(latestCampaigns(campaigns).map((c) => apiGet<CampaignMetrics>(`/v4/campaigns/${c.id}/metrics`, {}, { signal })));
-  return sumSeriesByBucket(metrics.map((m) => m.dailyRewardsRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))), grain);
+  const metrics = await Promise.all(
+    latestCampaigns(campaigns).map((c) => apiGet<CampaignMetrics>(`/v4/campaigns/${c.id}/metrics`, {}, { signal })),
+  );
+  return sumSeriesByBucket(
+    metrics.map((m) => m.dailyRewardsRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))),
+    grain,
+  );
 }
 
-const latestCampaigns = (campaigns: Campaign[]) => [...campaigns].sort((a, b) => Number(b.startTimestamp) - Number(a.startTimestamp)).slice(0, HISTORY_CAMPAIGNS);
+const latestCampaigns = (campaigns: Campaign[]) =>
+  [...campaigns].sort((a, b) => Number(b.startTimestamp) - Number(a.startTimestamp)).slice(0, HISTORY_CAMPAIGNS);
 
 /** One opportunity: tokens, protocol, campaigns with reward tokens and amounts, and its history at a chosen grain. */
 export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
   const id = state.opportunity!;
-  const opp = useApi(id, (signal) => apiGet<Opportunity & { campaigns: Campaign[] }>(`/v4/opportunities/${encodeURIComponent(id)}/campaigns`, {}, { signal }));
+  const opp = useApi(id, (signal) =>
+    apiGet<Opportunity & { campaigns: Campaign[] }>(
+      `/v4/opportunities/${encodeURIComponent(id)}/campaigns`,
+      {},
+      { signal },
+    ),
+  );
   const campaigns = opp.data?.campaigns ?? [];
-  const history = useApi(opp.data ? `${id}:${state.grain}` : null, (signal) => loadHistory(opp.data!.id, state.grain, signal));
-  const daily = useApi(opp.data && history.dataKey === `${id}:${state.grain}` ? `${id}:${state.grain}` : null, (signal) => loadDailyRewards(campaigns, state.grain, signal));
+  const history = useApi(opp.data ? `${id}:${state.grain}` : null, (signal) =>
+    loadHistory(opp.data!.id, state.grain, signal),
+  );
+  const daily = useApi(
+    opp.data && history.dataKey === `${id}:${state.grain}` ? `${id}:${state.grain}` : null,
+    (signal) => loadDailyRewards(campaigns, state.grain, signal),
+  );
   const back = { ...state, opportunity: undefined };
-  if (opp.error) return <section><Link to={back} navigate={navigate}>← Back to the list</Link><p class="error" role="alert">{opp.error.message}</p></section>;
+  if (opp.error)
+    return (
+      <section>
+        <Link to={back} navigate={navigate}>
+          ← Back to the list
+        </Link>
+        <p class="error" role="alert">
+          {opp.error.message}
+        </p>
+      </section>
+    );
   if (!opp.data) return <p aria-busy="true">Loading…</p>;
   const o = opp.data;
   const now = Date.now() / 1000;
   const firstStart = Math.min(...campaigns.map((c) => Number(c.startTimestamp)).filter(Number.isFinite));
-  const marker = Number.isFinite(firstStart) ? { t: firstStart, label: campaigns.length > 1 ? 'first campaign starts' : 'campaign starts' } : undefined;
-  const rows = campaigns.map((c) => ({ c, status: campaignStatusAt(Number(c.startTimestamp), Number(c.endTimestamp), now) }))
+  const marker = Number.isFinite(firstStart)
+    ? { t: firstStart, label: campaigns.length > 1 ? 'first campaign starts' : 'campaign starts' }
+    : undefined;
+  const rows = campaigns
+    .map((c) => ({ c, status: campaignStatusAt(Number(c.startTimestamp), Number(c.endTimestamp), now) }))
     .sort((a, b) => Number(a.status !== 'LIVE') - Number(b.status !== 'LIVE'));
   return (
     <article class="detail" data-testid="opportunity-detail">
-      <Link to={back} navigate={navigate}>← Back to the list</Link>
-      <h2>{o.name} <span class={`badge ${o.status.toLowerCase()}`}>{o.status}</span></h2>
+      <Link to={back} navigate={navigate}>
+        ← Back to the list
+      </Link>
+      <h2>
+        {o.name} <span class={`badge ${o.status.toLowerCase()}`}>{o.status}</span>
+      </h2>
       <dl class="facts">
-        <div><dt>Chain</dt><dd>{o.chain?.name ?? chainName(chains, o.chainId)}</dd></div>
-        <div><dt>Action</dt><dd>{o.action}</dd></div>
-        <div><dt>Type</dt><dd>{o.type}</dd></div>
-        <div><dt>Protocol</dt><dd>{o.protocol?.name ?? (o.mainProtocol || '–')}</dd></div>
-        <div><dt>TVL</dt><dd>{formatUsd(o.tvl)}</dd></div>
-        <div><dt>APR</dt><dd>{formatPercent(o.apr)}</dd></div>
-        <div><dt>Daily rewards (now)</dt><dd>{formatUsd(o.dailyRewards)}</dd></div>
-        <div><dt>Identifier</dt><dd class="mono">{o.identifier}</dd></div>
+        <div>
+          <dt>Chain</dt>
+          <dd>{o.chain?.name ?? chainName(chains, o.chainId)}</dd>
+        </div>
+        <div>
+          <dt>Action</dt>
+          <dd>{o.action}</dd>
+        </div>
+        <div>
+          <dt>Type</dt>
+          <dd>{o.type}</dd>
+        </div>
+        <div>
+          <dt>Protocol</dt>
+          <dd>{o.protocol?.name ?? (o.mainProtocol || '–')}</dd>
+        </div>
+        <div>
+          <dt>TVL</dt>
+          <dd>{formatUsd(o.tvl)}</dd>
+        </div>
+        <div>
+          <dt>APR</dt>
+          <dd>{formatPercent(o.apr)}</dd>
+        </div>
+        <div>
+          <dt>Daily rewards (now)</dt>
+          <dd>{formatUsd(o.dailyRewards)}</dd>
+        </div>
+        <div>
+          <dt>Identifier</dt>
+          <dd class="mono">{o.identifier}</dd>
+        </div>
       </dl>
       <h3>Tokens</h3>
-      <ul class="tokens">{o.tokens.map((t) => <li key={t.id}><strong>{t.symbol}</strong> {t.name} <span class="mono">{t.address}</span> {t.price === null ? '' : `· ${formatUsd(t.price)}`}</li>)}</ul>
+      <ul class="tokens">
+        {o.tokens.map((t) => (
+          <li key={t.id}>
+            <strong>{t.symbol}</strong> {t.name} <span class="mono">{t.address}</span>{' '}
+            {t.price === null ? '' : `· ${formatUsd(t.price)}`}
+          </li>
+        ))}
+      </ul>
       <h3>Campaigns</h3>
       <table class="campaigns" data-testid="campaign-list">
-        <thead><tr><th scope="col">Campaign</th><th scope="col">Status</th><th scope="col">Reward</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Daily rewards</th><th scope="col" class="num">APR</th><th scope="col">Window</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Campaign</th>
+            <th scope="col">Status</th>
+            <th scope="col">Reward</th>
+            <th scope="col" class="num">
+              Amount
+            </th>
+            <th scope="col" class="num">
+              Daily rewards
+            </th>
+            <th scope="col" class="num">
+              APR
+            </th>
+            <th scope="col">Window</th>
+          </tr>
+        </thead>
         <tbody>
           {rows.map(({ c, status }) => (
             <tr key={c.id} data-testid="campaign-row">
-              <td data-label="Campaign"><Link to={{ ...state, opportunity: undefined, campaign: c.id }} navigate={navigate}><span class="mono">{c.campaignId.slice(0, 10)}…</span></Link></td>
-              <td data-label="Status"><span class={`badge ${status.toLowerCase()}`}>{status}</span></td>
-              <td data-label="Reward">{c.rewardToken.symbol} <span class="muted">({c.rewardToken.type})</span></td>
-              <td data-label="Amount" class="num">{formatAmount(c.amount, c.rewardToken.decimals)}</td>
-              <td data-label="Daily rewards" class="num">{formatUsd(c.dailyRewards)}</td>
-              <td data-label="APR" class="num">{formatPercent(c.apr)}</td>
-              <td data-label="Window">{formatTime(c.startTimestamp)} → {formatTime(c.endTimestamp)}</td>
+              <td data-label="Campaign">
+                <Link to={{ ...state, opportunity: undefined, campaign: c.id }} navigate={navigate}>
+                  <span class="mono">{c.campaignId.slice(0, 10)}…</span>
+                </Link>
+              </td>
+              <td data-label="Status">
+                <span class={`badge ${status.toLowerCase()}`}>{status}</span>
+              </td>
+              <td data-label="Reward">
+                {c.rewardToken.symbol} <span class="muted">({c.rewardToken.type})</span>
+              </td>
+              <td data-label="Amount" class="num">
+                {formatAmount(c.amount, c.rewardToken.decimals)}
+              </td>
+              <td data-label="Daily rewards" class="num">
+                {formatUsd(c.dailyRewards)}
+              </td>
+              <td data-label="APR" class="num">
+                {formatPercent(c.apr)}
+              </td>
+              <td data-label="Window">
+                {formatTime(c.startTimestamp)} → {formatTime(c.endTimestamp)}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <h3>History</h3>
       <div class="history-controls">
-        <label class="field"><span>Grain</span>
-          <select name="grain" value={state.grain} onChange={(e) => navigate({ ...state, grain: (e.currentTarget as HTMLSelectElement).value as Grain })}>
-            {GRAINS.map((g) => <option key={g} value={g}>{g}</option>)}
+        <label class="field">
+          <span>Grain</span>
+          <select
+            name="grain"
+            value={state.grain}
+            onChange={(e) => navigate({ ...state, grain: (e.currentTarget as HTMLSelectElement).value as Grain })}
+          >
+            {GRAINS.map((g) => (
+              <option key={g} value={g}>
+                {g}
+              </option>
+            ))}
           </select>
         </label>
-        <button type="button" onClick={() => void downloadCsv(`/v4/opportunities/${o.id}/apr-records?grain=${state.grain}&items=${RECORDS_ITEMS}`, `apr-${o.id}-${state.grain}.csv`)}>APR CSV</button>
-        <button type="button" onClick={() => void downloadCsv(`/v4/opportunities/${o.id}/tvl-records?grain=${state.grain}&items=${RECORDS_ITEMS}`, `tvl-${o.id}-${state.grain}.csv`)}>TVL CSV</button>
+        <button
+          type="button"
+          onClick={() =>
+            void downloadCsv(
+              `/v4/opportunities/${o.id}/apr-records?grain=${state.grain}&items=${RECORDS_ITEMS}`,
+              `apr-${o.id}-${state.grain}.csv`,
+            )
+          }
+        >
+          APR CSV
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            void downloadCsv(
+              `/v4/opportunities/${o.id}/tvl-records?grain=${state.grain}&items=${RECORDS_ITEMS}`,
+              `tvl-${o.id}-${state.grain}.csv`,
+            )
+          }
+        >
+          TVL CSV
+        </button>
       </div>
-      {(history.error ?? daily.error) && <p class="error" role="alert">The history could not be loaded: {(history.error ?? daily.error)!.message}</p>}
+      {(history.error ?? daily.error) && (
+        <p class="error" role="alert">
+          The history could not be loaded: {(history.error ?? daily.error)!.message}
+        </p>
+      )}
       <div class="charts">
-        <LineChart testId="history-apr" title={`APR (%), average per ${state.grain}`} note="the opportunity's APR records (/apr-records)" marker={marker} loading={history.loading}
-          points={history.dataKey === `${id}:${state.grain}` ? history.data?.apr ?? [] : []} formatValue={formatPercent} />
-        <LineChart testId="history-tvl" title={`TVL (USD), average per ${state.grain}`} note="the opportunity's TVL records (/tvl-records)" marker={marker} loading={history.loading}
-          points={history.dataKey === `${id}:${state.grain}` ? history.data?.tvl ?? [] : []} formatValue={formatUsd} />
-        <LineChart testId="history-daily-rewards" title={`Daily rewards (USD per day), average per ${state.grain}`} marker={marker} loading={daily.loading || !daily.data}
+        <LineChart
+          testId="history-apr"
+          title={`APR (%), average per ${state.grain}`}
+          note="the opportunity's APR records (/apr-records)"
+          marker={marker}
+          loading={history.loading}
+          points={history.dataKey === `${id}:${state.grain}` ? (history.data?.apr ?? []) : []}
+          formatValue={formatPercent}
+        />
+        <LineChart
+          testId="history-tvl"
+          title={`TVL (USD), average per ${state.grain}`}
+          note="the opportunity's TVL records (/tvl-records)"
+          marker={marker}
+          loading={history.loading}
+          points={history.dataKey === `${id}:${state.grain}` ? (history.data?.tvl ?? []) : []}
+          formatValue={formatUsd}
+        />
+        <LineChart
+          testId="history-daily-rewards"
+          title={`Daily rewards (USD per day), average per ${state.grain}`}
+          marker={marker}
+          loading={daily.loading || !daily.data}
           note={`sum of the daily-rewards records of ${campaigns.length > HISTORY_CAMPAIGNS ? `the ${HISTORY_CAMPAIGNS} latest` : `its ${campaigns.length}`} campaign${campaigns.length === 1 ? '' : 's'} (/campaigns/{id}/metrics), as the API serves them; the header shows today's figure`}
-          points={daily.dataKey === `${id}:${state.grain}` ? daily.data ?? [] : []} formatValue={formatUsd} />
+          points={daily.dataKey === `${id}:${state.grain}` ? (daily.data ?? []) : []}
+          formatValue={formatUsd}
+        />
       </div>
     </article>
   );

@@ -10,10 +10,22 @@ import { OpportunityList } from './OpportunityList.js';
 import { filterQuery, listQuery, narrowToBin, type ExplorerState, type FilterKey, type RangeMetric } from './state.js';
 import type { Chain, Opportunity, Protocol } from './types.js';
 
-export type SearchViewProps = { state: ExplorerState; navigate: (next: ExplorerState, options?: { replace?: boolean }) => void; chains: Chain[]; protocols: Protocol[] };
+export type SearchViewProps = {
+  state: ExplorerState;
+  navigate: (next: ExplorerState, options?: { replace?: boolean }) => void;
+  chains: Chain[];
+  protocols: Protocol[];
+};
 
 /** GET /v4/opportunities/summary: totals and the three distributions of one filter. */
-type Summary = { count: number; tvl: string | null; dailyRewards: string | null; minApr: string | null; maxApr: string | null; bins: Record<'apr' | 'tvl' | 'dailyRewards', HistogramBin[]> };
+type Summary = {
+  count: number;
+  tvl: string | null;
+  dailyRewards: string | null;
+  minApr: string | null;
+  maxApr: string | null;
+  bins: Record<'apr' | 'tvl' | 'dailyRewards', HistogramBin[]>;
+};
 /** Everything the results show, for one state: never parts of two. */
 type View = { list: Opportunity[]; summary: Summary; state: ExplorerState };
 
@@ -21,8 +33,10 @@ const O = '/v4/opportunities';
 
 /** The list and the summary of a state: two requests, shown together when both have answered. */
 function loadView(state: ExplorerState, signal: AbortSignal): Promise<View> {
-  return Promise.all([apiGet<Opportunity[]>(O, listQuery(state), { signal }), apiGet<Summary>(`${O}/summary`, filterQuery(state), { signal })])
-    .then(([list, summary]) => ({ list, summary, state }));
+  return Promise.all([
+    apiGet<Opportunity[]>(O, listQuery(state), { signal }),
+    apiGet<Summary>(`${O}/summary`, filterQuery(state), { signal }),
+  ]).then(([list, summary]) => ({ list, summary, state }));
 }
 
 /** The search page: filters, totals, the three histograms and the paged list, all for the URL's filter. */
@@ -35,18 +49,38 @@ export function SearchView({ state, navigate, chains, protocols }: SearchViewPro
   const pages = data ? Math.max(1, Math.ceil(data.summary.count / state.items)) : null;
   // ?page=99 of a two-page result: the last page instead, in place of this history entry.
   useEffect(() => {
-    if (view.dataKey === key && pages !== null && state.page >= pages) navigate({ ...state, page: pages - 1 }, { replace: true });
+    if (view.dataKey === key && pages !== null && state.page >= pages)
+      navigate({ ...state, page: pages - 1 }, { replace: true });
   }, [view.dataKey, key, pages]);
   const addressProblems = useMemo(() => filterProblems(location.search), [location.search]);
   const reset = (keys: string[]) => {
     const filters = { ...state.filters };
     for (const k of keys) delete filters[k as FilterKey];
     const defaults = { sort: 'lastCampaignCreatedAt', order: 'desc', items: 20, grain: 'day' } as const;
-    navigate({ ...state, ...Object.fromEntries(keys.filter((k) => k in defaults).map((k) => [k, defaults[k as keyof typeof defaults]])), filters, page: 0 }, { replace: true });
+    navigate(
+      {
+        ...state,
+        ...Object.fromEntries(keys.filter((k) => k in defaults).map((k) => [k, defaults[k as keyof typeof defaults]])),
+        filters,
+        page: 0,
+      },
+      { replace: true },
+    );
   };
-  const swap = (metric: RangeMetric) => navigate({ ...state, page: 0, filters: { ...state.filters, [`minimum${metric}`]: state.filters[`maximum${metric}`], [`maximum${metric}`]: state.filters[`minimum${metric}`] } });
-  const refused = view.error instanceof ApiError && view.error.status === 400 ? apiFieldProblems(view.error.errors) : [];
-  const narrow = (metric: RangeMetric, bins: HistogramBin[]) => (i: number) => navigate(narrowToBin(data?.state ?? state, metric, bins, i));
+  const swap = (metric: RangeMetric) =>
+    navigate({
+      ...state,
+      page: 0,
+      filters: {
+        ...state.filters,
+        [`minimum${metric}`]: state.filters[`maximum${metric}`],
+        [`maximum${metric}`]: state.filters[`minimum${metric}`],
+      },
+    });
+  const refused =
+    view.error instanceof ApiError && view.error.status === 400 ? apiFieldProblems(view.error.errors) : [];
+  const narrow = (metric: RangeMetric, bins: HistogramBin[]) => (i: number) =>
+    navigate(narrowToBin(data?.state ?? state, metric, bins, i));
   const clamping = pages !== null && data!.state.page >= pages;
   const stale = view.loading || view.dataKey !== key || clamping;
   const s = data?.summary;
@@ -58,29 +92,101 @@ export function SearchView({ state, navigate, chains, protocols }: SearchViewPro
         <summary>Filters</summary>
         <Filters state={state} chains={chains} protocols={protocols} onChange={navigate} />
       </details>
-      <section class="results" aria-live="polite" aria-busy={stale} data-testid="results" data-view={view.dataKey ?? ''} data-ready={String(!stale && !!data && chains.length > 0)}>
-        <Notices problems={addressProblems} kind="warning" onReset={reset} resetAll="Remove them from the address" testId="address-problems" />
+      <section
+        class="results"
+        aria-live="polite"
+        aria-busy={stale}
+        data-testid="results"
+        data-view={view.dataKey ?? ''}
+        data-ready={String(!stale && !!data && chains.length > 0)}
+      >
+        <Notices
+          problems={addressProblems}
+          kind="warning"
+          onReset={reset}
+          resetAll="Remove them from the address"
+          testId="address-problems"
+        />
         {rangeProblems(state).map((p) => (
           <div class="filter-notice warning" role="status" data-testid="range-problem" key={p.metric}>
-            {p.message} <button type="button" class="link" onClick={() => swap(p.metric)}>Swap minimum and maximum</button> <button type="button" class="link" onClick={() => reset(p.keys)}>Clear this range</button>
+            {p.message}{' '}
+            <button type="button" class="link" onClick={() => swap(p.metric)}>
+              Swap minimum and maximum
+            </button>{' '}
+            <button type="button" class="link" onClick={() => reset(p.keys)}>
+              Clear this range
+            </button>
           </div>
         ))}
-        {refused.length > 0 ? <Notices problems={refused} kind="error" onReset={reset} testId="refused-filter" />
-          : view.error && <p class="error" role="alert">The opportunities could not be loaded: {view.error.message}. <button type="button" class="link" onClick={() => navigate({ ...state })}>Retry</button></p>}
+        {refused.length > 0 ? (
+          <Notices problems={refused} kind="error" onReset={reset} testId="refused-filter" />
+        ) : (
+          view.error && (
+            <p class="error" role="alert">
+              The opportunities could not be loaded: {view.error.message}.{' '}
+              <button type="button" class="link" onClick={() => navigate({ ...state })}>
+                Retry
+              </button>
+            </p>
+          )
+        )}
         {!view.error && (
           <div class={stale && data ? 'settling' : ''}>
             <dl class="totals" data-testid="totals">
-              <div><dt>Opportunities</dt><dd data-testid="total-count">{s ? s.count : '…'}</dd></div>
-              <div><dt>Total TVL</dt><dd data-testid="total-tvl" data-value={s?.tvl}>{s ? formatUsd(s.tvl) : '…'}</dd></div>
-              <div><dt>Daily rewards</dt><dd data-testid="total-daily-rewards" data-value={s?.dailyRewards}>{s ? formatUsd(s.dailyRewards) : '…'}</dd></div>
-              <div><dt>APR range</dt><dd data-testid="apr-range">{s ? `${formatPercent(s.minApr)} – ${formatPercent(s.maxApr)}` : '…'}</dd></div>
+              <div>
+                <dt>Opportunities</dt>
+                <dd data-testid="total-count">{s ? s.count : '…'}</dd>
+              </div>
+              <div>
+                <dt>Total TVL</dt>
+                <dd data-testid="total-tvl" data-value={s?.tvl}>
+                  {s ? formatUsd(s.tvl) : '…'}
+                </dd>
+              </div>
+              <div>
+                <dt>Daily rewards</dt>
+                <dd data-testid="total-daily-rewards" data-value={s?.dailyRewards}>
+                  {s ? formatUsd(s.dailyRewards) : '…'}
+                </dd>
+              </div>
+              <div>
+                <dt>APR range</dt>
+                <dd data-testid="apr-range">{s ? `${formatPercent(s.minApr)} – ${formatPercent(s.maxApr)}` : '…'}</dd>
+              </div>
             </dl>
             <div class="histograms">
-              <Histogram testId="bins-apr" title="APR (%)" bins={s?.bins.apr ?? []} loading={!s} formatEdge={(v) => `${formatCompact(v)}%`} onSelect={s && narrow('Apr', s.bins.apr)} />
-              <Histogram testId="bins-tvl" title="TVL (USD)" bins={s?.bins.tvl ?? []} loading={!s} formatEdge={(v) => `$${formatCompact(v)}`} onSelect={s && narrow('Tvl', s.bins.tvl)} />
-              <Histogram testId="bins-daily-rewards" title="Daily rewards (USD)" bins={s?.bins.dailyRewards ?? []} loading={!s} formatEdge={(v) => `$${formatCompact(v)}`} onSelect={s && narrow('DailyRewards', s.bins.dailyRewards)} />
+              <Histogram
+                testId="bins-apr"
+                title="APR (%)"
+                bins={s?.bins.apr ?? []}
+                loading={!s}
+                formatEdge={(v) => `${formatCompact(v)}%`}
+                onSelect={s && narrow('Apr', s.bins.apr)}
+              />
+              <Histogram
+                testId="bins-tvl"
+                title="TVL (USD)"
+                bins={s?.bins.tvl ?? []}
+                loading={!s}
+                formatEdge={(v) => `$${formatCompact(v)}`}
+                onSelect={s && narrow('Tvl', s.bins.tvl)}
+              />
+              <Histogram
+                testId="bins-daily-rewards"
+                title="Daily rewards (USD)"
+                bins={s?.bins.dailyRewards ?? []}
+                loading={!s}
+                formatEdge={(v) => `$${formatCompact(v)}`}
+                onSelect={s && narrow('DailyRewards', s.bins.dailyRewards)}
+              />
             </div>
-            <OpportunityList state={shown} navigate={navigate} opportunities={clamping ? [] : data?.list ?? []} loading={!data || clamping} total={s?.count ?? null} />
+            <OpportunityList
+              state={shown}
+              navigate={navigate}
+              opportunities={clamping ? [] : (data?.list ?? [])}
+              loading={!data || clamping}
+              total={s?.count ?? null}
+            />
           </div>
         )}
       </section>

@@ -19,21 +19,41 @@ function App() {
   }, []);
   const navigate = (next: ExplorerState, options: { replace?: boolean } = {}) => {
     const search = toSearch(next);
-    if (search !== location.search) history[options.replace ? 'replaceState' : 'pushState'](null, '', `${location.pathname}${search}`);
+    if (search !== location.search)
+      history[options.replace ? 'replaceState' : 'pushState'](null, '', `${location.pathname}${search}`);
     setState(next);
     if (next.opportunity !== state.opportunity || next.campaign !== state.campaign) scrollTo(0, 0);
   };
   const reference = useApi('reference', async (signal) => {
-    const [chains, protocols] = await Promise.all([apiGet<Chain[]>('/v4/chains', {}, { signal }), apiGet<Protocol[]>('/v4/protocols', { items: 100 }, { signal })]);
+    const [chains, protocols] = await Promise.all([
+      apiGet<Chain[]>('/v4/chains', {}, { signal }),
+      apiGet<Protocol[]>('/v4/protocols', { items: 100 }, { signal }),
+    ]);
     return { chains, protocols };
   });
   return (
     <>
-      <header class="top"><h1><a href="/">Campaign rewards explorer</a></h1><nav><a href="/ops">Operations</a></nav></header>
+      <header class="top">
+        <h1>
+          <a href="/">Campaign rewards explorer</a>
+        </h1>
+        <nav>
+          <a href="/ops">Operations</a>
+        </nav>
+      </header>
       <main id="main">
-        {state.opportunity ? <OpportunityDetail state={state} navigate={navigate} chains={reference.data?.chains ?? []} />
-          : state.campaign ? <CampaignDetail state={state} navigate={navigate} chains={reference.data?.chains ?? []} />
-          : <SearchView state={state} navigate={navigate} chains={reference.data?.chains ?? []} protocols={reference.data?.protocols ?? []} />}
+        {state.opportunity ? (
+          <OpportunityDetail state={state} navigate={navigate} chains={reference.data?.chains ?? []} />
+        ) : state.campaign ? (
+          <CampaignDetail state={state} navigate={navigate} chains={reference.data?.chains ?? []} />
+        ) : (
+          <SearchView
+            state={state}
+            navigate={navigate}
+            chains={reference.data?.chains ?? []}
+            protocols={reference.data?.protocols ?? []}
+          />
+        )}
       </main>
     </>
   );

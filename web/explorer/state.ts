@@ -4,11 +4,25 @@
  */
 export const LIST_FILTER_KEYS = ['chainId', 'action', 'status', 'mainProtocolId', 'tokenTypes'] as const;
 export const TEXT_FILTER_KEYS = ['search', 'tokens'] as const;
-export const RANGE_FILTER_KEYS = ['minimumTvl', 'maximumTvl', 'minimumApr', 'maximumApr', 'minimumDailyRewards', 'maximumDailyRewards'] as const;
+export const RANGE_FILTER_KEYS = [
+  'minimumTvl',
+  'maximumTvl',
+  'minimumApr',
+  'maximumApr',
+  'minimumDailyRewards',
+  'maximumDailyRewards',
+] as const;
 export const FILTER_KEYS = [...LIST_FILTER_KEYS, ...TEXT_FILTER_KEYS, ...RANGE_FILTER_KEYS] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
-export const SORTS = ['lastCampaignCreatedAt', 'apr', 'tvl', 'rewards', 'earliestCampaignStart', 'latestCampaignEnd'] as const;
+export const SORTS = [
+  'lastCampaignCreatedAt',
+  'apr',
+  'tvl',
+  'rewards',
+  'earliestCampaignStart',
+  'latestCampaignEnd',
+] as const;
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const GRAINS = ['hour', 'day', 'week', 'month'] as const;
 export type Grain = (typeof GRAINS)[number];
@@ -25,7 +39,14 @@ export type ExplorerState = {
   grain: Grain;
 };
 
-export const DEFAULT_STATE: ExplorerState = { filters: {}, sort: 'lastCampaignCreatedAt', order: 'desc', page: 0, items: 20, grain: 'day' };
+export const DEFAULT_STATE: ExplorerState = {
+  filters: {},
+  sort: 'lastCampaignCreatedAt',
+  order: 'desc',
+  page: 0,
+  items: 20,
+  grain: 'day',
+};
 
 /** Values each list filter accepts (the API's OPP-FILTERS enums; chain ids are whole numbers). */
 export const LIST_FILTER_VALUES: Partial<Record<(typeof LIST_FILTER_KEYS)[number], readonly string[]>> = {
@@ -41,8 +62,10 @@ export function isValidListValue(key: (typeof LIST_FILTER_KEYS)[number], value: 
   return allowed ? allowed.includes(value) : value.length > 0;
 }
 
-const oneOf = <T extends string>(values: readonly T[], value: string | null, fallback: T): T => (value !== null && (values as readonly string[]).includes(value) ? (value as T) : fallback);
-const nonNegativeInt = (value: string | null, fallback: number) => (value !== null && /^\d{1,7}$/.test(value) ? Number(value) : fallback);
+const oneOf = <T extends string>(values: readonly T[], value: string | null, fallback: T): T =>
+  value !== null && (values as readonly string[]).includes(value) ? (value as T) : fallback;
+const nonNegativeInt = (value: string | null, fallback: number) =>
+  value !== null && /^\d{1,7}$/.test(value) ? Number(value) : fallback;
 
 /** Pure: URL query → state; unknown or malformed values fall back to the defaults. */
 export function parseState(search: string): ExplorerState {
@@ -53,7 +76,10 @@ export function parseState(search: string): ExplorerState {
     if (!value) continue;
     if ((RANGE_FILTER_KEYS as readonly string[]).includes(key) && !Number.isFinite(Number(value))) continue;
     if ((LIST_FILTER_KEYS as readonly string[]).includes(key)) {
-      const valid = value.split(',').map((v) => v.trim()).filter((v) => isValidListValue(key as (typeof LIST_FILTER_KEYS)[number], v));
+      const valid = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => isValidListValue(key as (typeof LIST_FILTER_KEYS)[number], v));
       if (valid.length) filters[key] = valid.join(',');
       continue;
     }
@@ -66,7 +92,11 @@ export function parseState(search: string): ExplorerState {
     order: oneOf(['asc', 'desc'] as const, q.get('order'), DEFAULT_STATE.order),
     page: nonNegativeInt(q.get('page'), 0),
     items: (PAGE_SIZES as readonly number[]).includes(items) ? items : DEFAULT_STATE.items,
-    ...(q.get('opportunity') ? { opportunity: q.get('opportunity')! } : q.get('campaign') ? { campaign: q.get('campaign')! } : {}),
+    ...(q.get('opportunity')
+      ? { opportunity: q.get('opportunity')! }
+      : q.get('campaign')
+        ? { campaign: q.get('campaign')! }
+        : {}),
     grain: oneOf(GRAINS, q.get('grain'), DEFAULT_STATE.grain),
   };
 }
@@ -97,7 +127,10 @@ export function listQuery(state: ExplorerState): Record<string, string | number>
 }
 
 /** Pure: a filter change; any change of the filter goes back to the first page. */
-export function withFilters(state: ExplorerState, changes: Partial<Record<FilterKey, string | undefined>>): ExplorerState {
+export function withFilters(
+  state: ExplorerState,
+  changes: Partial<Record<FilterKey, string | undefined>>,
+): ExplorerState {
   const filters = { ...state.filters };
   for (const [key, value] of Object.entries(changes) as [FilterKey, string | undefined][]) {
     if (value === undefined || value.trim() === '') delete filters[key];
@@ -107,7 +140,11 @@ export function withFilters(state: ExplorerState, changes: Partial<Record<Filter
 }
 
 /** Pure: toggles one value of a comma-list filter (`chainId=1,10` ± 10). */
-export function toggleListValue(state: ExplorerState, key: (typeof LIST_FILTER_KEYS)[number], value: string): ExplorerState {
+export function toggleListValue(
+  state: ExplorerState,
+  key: (typeof LIST_FILTER_KEYS)[number],
+  value: string,
+): ExplorerState {
   const current = (state.filters[key] ?? '').split(',').filter(Boolean);
   const next = current.includes(value) ? current.filter((v) => v !== value) : [...current, value];
   return withFilters(state, { [key]: next.join(',') || undefined });
@@ -120,7 +157,12 @@ export type RangeMetric = 'Tvl' | 'Apr' | 'DailyRewards';
  * Pure: the range filter narrowed to one histogram bar. The API's first bin is open below and its
  * last open above (README of /opportunities), so those keep that side as the current filter has it.
  */
-export function narrowToBin(state: ExplorerState, metric: RangeMetric, bins: readonly Bin[], index: number): ExplorerState {
+export function narrowToBin(
+  state: ExplorerState,
+  metric: RangeMetric,
+  bins: readonly Bin[],
+  index: number,
+): ExplorerState {
   const bin = bins[index]!;
   return withFilters(state, {
     [`minimum${metric}`]: index === 0 ? state.filters[`minimum${metric}`] : String(bin.min),

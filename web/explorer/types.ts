@@ -1,23 +1,73 @@
 /** The fields of the API's records the explorer reads (the API contract: Opportunity, Campaign). */
-export type Token = { id: string; symbol: string; name: string; address: string; decimals: number; type: string; price: number | null; chainId: number };
+export type Token = {
+  id: string;
+  symbol: string;
+  name: string;
+  address: string;
+  decimals: number;
+  type: string;
+  price: number | null;
+  chainId: number;
+};
 export type Chain = { id: number; name: string };
 export type Protocol = { id: string; name: string };
 
 export type Opportunity = {
-  id: string; chainId: number; type: string; identifier: string; name: string; status: string; action: string; mainProtocol: string;
-  tvl: number; apr: number; dailyRewards: number; liveCampaigns: number; tokens: Token[]; chain: Chain; protocol: Protocol | null;
-  depositUrl: string; explorerAddress: string;
+  id: string;
+  chainId: number;
+  type: string;
+  identifier: string;
+  name: string;
+  status: string;
+  action: string;
+  mainProtocol: string;
+  tvl: number;
+  apr: number;
+  dailyRewards: number;
+  liveCampaigns: number;
+  tokens: Token[];
+  chain: Chain;
+  protocol: Protocol | null;
+  depositUrl: string;
+  explorerAddress: string;
 };
 
 export type Campaign = {
-  id: string; campaignId: string; type: string; subType: number | null; amount: string; startTimestamp: string; endTimestamp: string;
-  creatorAddress: string; apr: number; dailyRewards: number; rewardToken: Token; opportunityId: string; distributionType: string;
-  campaignStatus: { status: string; computedUntil?: number } | null; computeChainId: number; distributionChainId: number; createdAt: string | number;
-  rootCampaignId: string | null; parentCampaignId: string | null; childCampaignIds: string[]; params: Record<string, unknown>;
-  chain: Chain; hasOverrides: boolean;
+  id: string;
+  campaignId: string;
+  type: string;
+  subType: number | null;
+  amount: string;
+  startTimestamp: string;
+  endTimestamp: string;
+  creatorAddress: string;
+  apr: number;
+  dailyRewards: number;
+  rewardToken: Token;
+  opportunityId: string;
+  distributionType: string;
+  campaignStatus: { status: string; computedUntil?: number } | null;
+  computeChainId: number;
+  distributionChainId: number;
+  createdAt: string | number;
+  rootCampaignId: string | null;
+  parentCampaignId: string | null;
+  childCampaignIds: string[];
+  params: Record<string, unknown>;
+  chain: Chain;
+  hasOverrides: boolean;
 };
 
-export type LinkedCampaign = { campaignId: string; parentCampaignId: string | null; onChainCampaignId: string; type: string; startTimestamp: string; endTimestamp: string; depth: number; self: boolean };
+export type LinkedCampaign = {
+  campaignId: string;
+  parentCampaignId: string | null;
+  onChainCampaignId: string;
+  type: string;
+  startTimestamp: string;
+  endTimestamp: string;
+  depth: number;
+  self: boolean;
+};
 
 export type CampaignMetrics = {
   tvlRecords: { timestamp: string; total: number }[];

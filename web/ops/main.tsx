@@ -11,10 +11,23 @@ const REFRESH_MS = 10_000;
 
 function TokenForm({ onToken, error }: { onToken: (token: string) => void; error?: string }) {
   return (
-    <form class="token-form" onSubmit={(e) => { e.preventDefault(); onToken(String(new FormData(e.currentTarget).get('token') ?? '').trim()); }}>
-      <label class="field"><span>Back-office token</span><input type="password" name="token" autoComplete="off" required autoFocus /></label>
+    <form
+      class="token-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onToken(String(new FormData(e.currentTarget).get('token') ?? '').trim());
+      }}
+    >
+      <label class="field">
+        <span>Back-office token</span>
+        <input type="password" name="token" autoComplete="off" required autoFocus />
+      </label>
       <button type="submit">Sign in</button>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
     </form>
   );
 }
@@ -26,18 +39,24 @@ function App() {
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const call = useCallback(async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
-    try {
-      return await apiFetch<T>(path, { ...init, headers: { authorization: token!, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        sessionStorage.removeItem(TOKEN_KEY);
-        setToken(null);
-        throw new ApiError(401, 'The back-office token was refused: check it and sign in again.');
+  const call = useCallback(
+    async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
+      try {
+        return await apiFetch<T>(path, {
+          ...init,
+          headers: { authorization: token!, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+        });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          sessionStorage.removeItem(TOKEN_KEY);
+          setToken(null);
+          throw new ApiError(401, 'The back-office token was refused: check it and sign in again.');
+        }
+        throw error;
       }
-      throw error;
-    }
-  }, [token]);
+    },
+    [token],
+  );
 
   const load = useCallback(async () => {
     if (!token) return;
@@ -67,12 +86,22 @@ function App() {
     }
   };
   const actions: JobActions = {
-    run: (name) => act(`run ${name}`, async () => {
-      const r = await call<{ status: string; error?: string; run?: { durationMs: number | null } }>(`/v4/internal/jobs/${name}/run`, { method: 'POST' });
-      return `run ${name}: ${r.status}${r.error ? ` (${r.error})` : ''}`;
-    }),
-    setPaused: (name, paused) => act(`${paused ? 'pause' : 'resume'} ${name}`, () => call(`/v4/internal/jobs/${name}/${paused ? 'pause' : 'resume'}`, { method: 'POST' })),
-    schedule: (name, cron) => act(`schedule ${name}`, () => call(`/v4/internal/jobs/${name}/schedule`, { method: 'PUT', body: JSON.stringify({ cron }) })),
+    run: (name) =>
+      act(`run ${name}`, async () => {
+        const r = await call<{ status: string; error?: string; run?: { durationMs: number | null } }>(
+          `/v4/internal/jobs/${name}/run`,
+          { method: 'POST' },
+        );
+        return `run ${name}: ${r.status}${r.error ? ` (${r.error})` : ''}`;
+      }),
+    setPaused: (name, paused) =>
+      act(`${paused ? 'pause' : 'resume'} ${name}`, () =>
+        call(`/v4/internal/jobs/${name}/${paused ? 'pause' : 'resume'}`, { method: 'POST' }),
+      ),
+    schedule: (name, cron) =>
+      act(`schedule ${name}`, () =>
+        call(`/v4/internal/jobs/${name}/schedule`, { method: 'PUT', body: JSON.stringify({ cron }) }),
+      ),
   };
 
   const signIn = (value: string) => {
@@ -88,20 +117,65 @@ function App() {
 
   return (
     <>
-      <header class="top"><h1><a href="/ops">Operations</a></h1><nav><a href="/">Explorer</a>{token && <button type="button" onClick={signOut}>Sign out</button>}</nav></header>
+      <header class="top">
+        <h1>
+          <a href="/ops">Operations</a>
+        </h1>
+        <nav>
+          <a href="/">Explorer</a>
+          {token && (
+            <button type="button" onClick={signOut}>
+              Sign out
+            </button>
+          )}
+        </nav>
+      </header>
       <main id="main">
-        {!token ? <TokenForm onToken={signIn} error={message?.error ? message.text : undefined} /> : (
+        {!token ? (
+          <TokenForm onToken={signIn} error={message?.error ? message.text : undefined} />
+        ) : (
           <>
-            {message && <p class={message.error ? 'error' : 'notice'} role="status" data-testid="ops-message">{message.text}</p>}
+            {message && (
+              <p class={message.error ? 'error' : 'notice'} role="status" data-testid="ops-message">
+                {message.text}
+              </p>
+            )}
             {overview && (
               <dl class="totals" data-testid="ops-summary">
-                <div><dt>Outbox depth</dt><dd>{overview.outbox.depth}{overview.outbox.oldestAgeSeconds === null ? '' : ` (oldest ${overview.outbox.oldestAgeSeconds}s)`}</dd></div>
-                <div><dt>Freshness p50 / p95</dt><dd>{overview.freshness ? `${overview.freshness.p50Seconds ?? '–'}s / ${overview.freshness.p95Seconds ?? '–'}s (${overview.freshness.samples} samples)` : '–'}</dd></div>
-                <div><dt>Checked</dt><dd>{overview.checkedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</dd></div>
-                <div><dt>&nbsp;</dt><dd><button type="button" onClick={() => void load()}>Refresh</button></dd></div>
+                <div>
+                  <dt>Outbox depth</dt>
+                  <dd>
+                    {overview.outbox.depth}
+                    {overview.outbox.oldestAgeSeconds === null ? '' : ` (oldest ${overview.outbox.oldestAgeSeconds}s)`}
+                  </dd>
+                </div>
+                <div>
+                  <dt>Freshness p50 / p95</dt>
+                  <dd>
+                    {overview.freshness
+                      ? `${overview.freshness.p50Seconds ?? '–'}s / ${overview.freshness.p95Seconds ?? '–'}s (${overview.freshness.samples} samples)`
+                      : '–'}
+                  </dd>
+                </div>
+                <div>
+                  <dt>Checked</dt>
+                  <dd>{overview.checkedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</dd>
+                </div>
+                <div>
+                  <dt>&nbsp;</dt>
+                  <dd>
+                    <button type="button" onClick={() => void load()}>
+                      Refresh
+                    </button>
+                  </dd>
+                </div>
               </dl>
             )}
-            <div class="jobs" aria-busy={!overview}>{overview?.jobs.map((job) => <JobRow key={`${job.name}:${job.schedule}`} job={job} actions={actions} busy={busy} />)}</div>
+            <div class="jobs" aria-busy={!overview}>
+              {overview?.jobs.map((job) => (
+                <JobRow key={`${job.name}:${job.schedule}`} job={job} actions={actions} busy={busy} />
+              ))}
+            </div>
           </>
         )}
       </main>

@@ -15,7 +15,6 @@ export type HistogramProps = {
   loading?: boolean;
 };
 
-
 /** Pure: a bin's label; the first bin is open below and the last open above (API bins). */
 export function binLabel(bins: HistogramBin[], index: number, format: (v: number) => string): string {
   const bin = bins[index]!;
@@ -29,18 +28,35 @@ export function binLabel(bins: HistogramBin[], index: number, format: (v: number
  * A bar chart of distribution bins made of buttons (keyboard and screen-reader usable); each bar's
  * height is its share of the largest count.
  */
-export function Histogram({ title, bins, formatEdge = formatCompact, onSelect, testId, loading = false }: HistogramProps) {
+export function Histogram({
+  title,
+  bins,
+  formatEdge = formatCompact,
+  onSelect,
+  testId,
+  loading = false,
+}: HistogramProps) {
   const top = Math.max(1, ...bins.map((b) => b.count));
   return (
     <figure class="histogram" data-testid={testId}>
       <figcaption>{title}</figcaption>
-      {bins.length === 0 ? <p class="muted">{loading ? '…' : 'No data'}</p> : (
+      {bins.length === 0 ? (
+        <p class="muted">{loading ? '…' : 'No data'}</p>
+      ) : (
         <div class="bars" role="group" aria-label={title}>
           {bins.map((bin, i) => {
             const label = binLabel(bins, i, formatEdge);
             return (
-              <button type="button" class="bar" key={i} disabled={bin.count === 0 || !onSelect} data-count={bin.count}
-                aria-label={`${label}: ${bin.count} opportunities`} title={`${label}: ${bin.count}`} onClick={() => onSelect?.(i)}>
+              <button
+                type="button"
+                class="bar"
+                key={i}
+                disabled={bin.count === 0 || !onSelect}
+                data-count={bin.count}
+                aria-label={`${label}: ${bin.count} opportunities`}
+                title={`${label}: ${bin.count}`}
+                onClick={() => onSelect?.(i)}
+              >
                 <span class="fill" style={{ height: `${(bin.count / top) * 100}%` }} />
                 <span class="count">{bin.count}</span>
               </button>
@@ -50,10 +66,20 @@ export function Histogram({ title, bins, formatEdge = formatCompact, onSelect, t
       )}
       {bins.length > 1 && (
         <div class="axis-ticks" data-testid={`${testId}-axis`} aria-hidden="true">
-          {axisTicks(bins).map((t) => <span class="tick" key={t.at} style={{ left: `${t.at * 100}%` }}>{formatEdge(t.value)}</span>)}
+          {axisTicks(bins).map((t) => (
+            <span class="tick" key={t.at} style={{ left: `${t.at * 100}%` }}>
+              {formatEdge(t.value)}
+            </span>
+          ))}
         </div>
       )}
-      {bins.length > 0 && <div class="axis"><span>{binLabel(bins, 0, formatEdge)}</span><span class="axis-title">opportunities per range</span><span>{binLabel(bins, bins.length - 1, formatEdge)}</span></div>}
+      {bins.length > 0 && (
+        <div class="axis">
+          <span>{binLabel(bins, 0, formatEdge)}</span>
+          <span class="axis-title">opportunities per range</span>
+          <span>{binLabel(bins, bins.length - 1, formatEdge)}</span>
+        </div>
+      )}
     </figure>
   );
 }

@@ -3,7 +3,11 @@ import { createRateGate } from './rateGate.js';
 /** A non-2xx answer of the API, with the problem body's detail and field errors when present. */
 export class ApiError extends Error {
   override name = 'ApiError';
-  constructor(readonly status: number, message: string, readonly errors: { field: string; message: string }[] = []) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: { field: string; message: string }[] = [],
+  ) {
     super(message);
   }
 }
@@ -27,17 +31,26 @@ export type Query = Record<string, string | number | boolean | undefined | null>
 /** `path?query` with empty values left out (the API answers 400 to empty list parameters). */
 export function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
 }
 
 const abortError = () => new DOMException('superseded', 'AbortError');
 
-const sleep = (ms: number, signal?: AbortSignal | null) => new Promise<void>((resolve, reject) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(timer); reject(abortError()); }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal | null) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(abortError());
+      },
+      { once: true },
+    );
+  });
 
 /** Calls the public API (same origin) and parses JSON; throws ApiError on a non-2xx answer, an AbortError when `init.signal` aborts. */
 export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
@@ -56,8 +69,15 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
 }
 
 /** GET `/v4…` with a query; `signal` cancels it (the request is not sent, or aborted in flight). */
-export function apiGet<T>(path: string, query?: Query, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<T> {
-  return apiFetch<T>(withQuery(path, query), { ...(options.headers ? { headers: options.headers } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+export function apiGet<T>(
+  path: string,
+  query?: Query,
+  options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<T> {
+  return apiFetch<T>(withQuery(path, query), {
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
 /** Downloads `path` as CSV (Accept: text/csv) under `filename`, through a temporary object URL. */

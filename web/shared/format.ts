@@ -23,7 +23,10 @@ export function formatAmount(raw: string, decimals: number): string {
   if (!/^\d+$/.test(raw)) return raw;
   const padded = raw.padStart(decimals + 1, '0');
   const whole = padded.slice(0, padded.length - decimals);
-  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, '').slice(0, 6);
+  const fraction = padded
+    .slice(padded.length - decimals)
+    .replace(/0+$/, '')
+    .slice(0, 6);
   return `${BigInt(whole).toLocaleString('en-US')}${fraction ? `.${fraction}` : ''}`;
 }
 

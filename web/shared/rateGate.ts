@@ -15,7 +15,10 @@ export function delayBeforeNext(starts: readonly number[], now: number, perSecon
  * requests per second. A request whose signal was aborted while it waited takes no slot (it is
  * not sent), so superseded requests never hold back the current ones.
  */
-export function createRateGate(perSecond: number, now: () => number = () => Date.now()): (signal?: AbortSignal) => Promise<void> {
+export function createRateGate(
+  perSecond: number,
+  now: () => number = () => Date.now(),
+): (signal?: AbortSignal) => Promise<void> {
   let starts: number[] = [];
   let queue: Promise<void> = Promise.resolve();
   return (signal) => {

@@ -16,14 +16,22 @@ export type Loaded<T> = {
  * `data` always comes whole from one key.
  */
 export function useApi<T>(key: string | null, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<Loaded<T>>({ data: undefined, error: undefined, loading: key !== null, dataKey: null });
+  const [state, setState] = useState<Loaded<T>>({
+    data: undefined,
+    error: undefined,
+    loading: key !== null,
+    dataKey: null,
+  });
   useEffect(() => {
     if (key === null) return;
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
     load(controller.signal).then(
       (data) => !controller.signal.aborted && setState({ data, error: undefined, loading: false, dataKey: key }),
-      (error: Error) => !controller.signal.aborted && !isAbort(error) && setState({ data: undefined, error, loading: false, dataKey: key }),
+      (error: Error) =>
+        !controller.signal.aborted &&
+        !isAbort(error) &&
+        setState({ data: undefined, error, loading: false, dataKey: key }),
     );
     return () => controller.abort();
   }, [key]);

@@ -3,7 +3,12 @@ import { fields } from '../../validate.js';
 const ADDRESS = { type: 'string', minLength: 1, pattern: '^0x[a-fA-F0-9]{40}$' } as const;
 
 /** GET /v4/auth/nonce/{address}: a 0x-prefixed 20-byte hex address. */
-export const nonceParams = { type: 'object', additionalProperties: false, required: ['address'], properties: { address: ADDRESS } };
+export const nonceParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['address'],
+  properties: { address: ADDRESS },
+};
 
 /** POST /v4/auth/login body (spec: Authentication endpoints); no other properties. */
 export const loginBody = {

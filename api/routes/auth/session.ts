@@ -10,7 +10,14 @@ import { checkSignIn } from './siwe.js';
 export function setSessionCookie(ctx: Context, deps: ApiDeps, token: string | null): void {
   const secure = deps.config.env !== 'development' && deps.config.env !== 'test';
   if (secure) ctx.cookies.secure = true; // we sit behind a TLS-terminating proxy (app.proxy is false)
-  ctx.cookies.set('jwt', token, { httpOnly: true, sameSite: 'lax', secure, path: '/', overwrite: true, ...(token ? { maxAge: SESSION_TTL_SECONDS * 1000 } : {}) });
+  ctx.cookies.set('jwt', token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    overwrite: true,
+    ...(token ? { maxAge: SESSION_TTL_SECONDS * 1000 } : {}),
+  });
 }
 
 /** Signs a session, sets its cookie and answers the login body (`token` only in development). */
@@ -26,12 +33,28 @@ export function issueSession(ctx: Context, deps: ApiDeps, params: Omit<SignSessi
  */
 export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promise<LoginUser> {
   const client = body.chainId === undefined ? undefined : deps.rpc.get(body.chainId)?.client;
-  const checked = await checkSignIn({ address: body.address, message: body.message, signature: body.signature, expected: deps.config.signIn, client });
+  const checked = await checkSignIn({
+    address: body.address,
+    message: body.message,
+    signature: body.signature,
+    expected: deps.config.signIn,
+    client,
+  });
   if (!checked.ok) {
-    if (checked.field === 'signature') throw new AppError(401, 'UNAUTHORIZED', `signature ${checked.reason}`, { errors: [{ field: 'signature', message: checked.reason }] });
+    if (checked.field === 'signature')
+      throw new AppError(401, 'UNAUTHORIZED', `signature ${checked.reason}`, {
+        errors: [{ field: 'signature', message: checked.reason }],
+      });
     throw new ValidationError([{ field: checked.field, message: checked.reason }]);
   }
-  const user = await consumeNonceAndLoadUser(deps.pg, { nonce: checked.nonce, address: body.address, message: body.message });
-  if (!user) throw new AppError(401, 'UNAUTHORIZED', 'The nonce is unknown, expired or already used: request a new one', { errors: [{ field: 'message', message: 'nonce is unknown, expired or already used' }] });
+  const user = await consumeNonceAndLoadUser(deps.pg, {
+    nonce: checked.nonce,
+    address: body.address,
+    message: body.message,
+  });
+  if (!user)
+    throw new AppError(401, 'UNAUTHORIZED', 'The nonce is unknown, expired or already used: request a new one', {
+      errors: [{ field: 'message', message: 'nonce is unknown, expired or already used' }],
+    });
   return user;
 }

@@ -8,7 +8,10 @@ type Source = { pg: PgPool; client: PublicClient; chainId: number };
 
 /** Timestamp of a block: from indexed headers when stored, else from the RPC node. */
 async function timestampOf({ pg, client, chainId }: Source, blockNumber: number): Promise<number> {
-  const { rows } = await pg.query<{ timestamp: string }>('SELECT timestamp FROM blocks WHERE chain_id = $1 AND number = $2', [chainId, blockNumber]);
+  const { rows } = await pg.query<{ timestamp: string }>(
+    'SELECT timestamp FROM blocks WHERE chain_id = $1 AND number = $2',
+    [chainId, blockNumber],
+  );
   if (rows[0]) return Number(rows[0].timestamp);
   const block = await client.getBlock({ blockNumber: BigInt(blockNumber) });
   return Number(block.timestamp);
@@ -38,7 +41,9 @@ async function indexedRange(pg: PgPool, chainId: number): Promise<IndexedRange |
     [chainId],
   );
   const r = rows[0];
-  return r?.min_n && r.max_n ? { minNumber: Number(r.min_n), minTs: Number(r.min_ts), maxNumber: Number(r.max_n), maxTs: Number(r.max_ts) } : null;
+  return r?.min_n && r.max_n
+    ? { minNumber: Number(r.min_n), minTs: Number(r.min_ts), maxNumber: Number(r.max_n), maxTs: Number(r.max_ts) }
+    : null;
 }
 
 /** The last indexed block with timestamp ≤ target (headers are contiguous, so this is exact in range). */
@@ -71,7 +76,8 @@ export async function findBlockBounds(src: Source, target: number): Promise<Bloc
   }
   if (lower && lower.timestamp === target) return { lower, upper: lower, exactMatch: true };
   const upperNumber = lower ? lower.blockNumber + 1 : 0;
-  const upper = upperNumber <= head ? { blockNumber: upperNumber, timestamp: await timestampOf(src, upperNumber) } : null;
+  const upper =
+    upperNumber <= head ? { blockNumber: upperNumber, timestamp: await timestampOf(src, upperNumber) } : null;
   return { lower, upper, exactMatch: false };
 }
 
@@ -86,7 +92,10 @@ export async function findClosestBlock(src: Source, target: number): Promise<num
 /** A block past the chain head: it does not exist yet, so it has no timestamp (never the head's as a guess). */
 export class BlockBeyondHeadError extends Error {
   override name = 'BlockBeyondHeadError';
-  constructor(readonly blockNumber: number, readonly head: number) {
+  constructor(
+    readonly blockNumber: number,
+    readonly head: number,
+  ) {
     super(`block ${blockNumber} does not exist yet: the chain head is block ${head}`);
   }
 }
@@ -96,7 +105,10 @@ export class BlockBeyondHeadError extends Error {
  * @throws BlockBeyondHeadError for a block past the head.
  */
 export async function findBlockTimestamp(src: Source, blockNumber: number): Promise<number> {
-  const { rows } = await src.pg.query<{ timestamp: string }>('SELECT timestamp FROM blocks WHERE chain_id = $1 AND number = $2', [src.chainId, blockNumber]);
+  const { rows } = await src.pg.query<{ timestamp: string }>(
+    'SELECT timestamp FROM blocks WHERE chain_id = $1 AND number = $2',
+    [src.chainId, blockNumber],
+  );
   if (rows[0]) return Number(rows[0].timestamp);
   const head = Number(await src.client.getBlockNumber());
   if (blockNumber > head) throw new BlockBeyondHeadError(blockNumber, head);

@@ -5,7 +5,12 @@ import { parseCampaignPathId } from '../../../domain/ids.js';
 type Queryable = Pick<PgPool, 'query'>;
 
 export type AuthorizedAddress = { address: string; canManageAccess: boolean };
-export type PrivacyRow = { is_private: boolean; recipients_can_view: boolean; authorized: AuthorizedAddress[]; updated_at: Date | null };
+export type PrivacyRow = {
+  is_private: boolean;
+  recipients_can_view: boolean;
+  authorized: AuthorizedAddress[];
+  updated_at: Date | null;
+};
 export type GrantRow = { user_address: string; can_manage_access: boolean; granted_by: string; granted_at: Date };
 /** The campaign an access route is about, with its creator (lower case). */
 export type AccessCampaign = { id: string; creator: string; distribution_chain_id: number; campaign_id: string };
@@ -16,42 +21,65 @@ const PUBLIC_DEFAULTS: PrivacyRow = { is_private: false, recipients_can_view: tr
 export async function loadAccessCampaign(db: Queryable, id: string): Promise<AccessCampaign | null> {
   const key = parseCampaignPathId(id);
   const select = 'SELECT id, lower(creator) AS creator, distribution_chain_id, campaign_id FROM campaigns';
-  const { rows } = key.kind === 'composite'
-    ? await db.query<AccessCampaign>(`${select} WHERE distribution_chain_id = $1 AND campaign_id = $2`, [key.distributionChainId, key.campaignId])
-    : await db.query<AccessCampaign>(`${select} WHERE id = $1`, [key.id]);
+  const { rows } =
+    key.kind === 'composite'
+      ? await db.query<AccessCampaign>(`${select} WHERE distribution_chain_id = $1 AND campaign_id = $2`, [
+          key.distributionChainId,
+          key.campaignId,
+        ])
+      : await db.query<AccessCampaign>(`${select} WHERE id = $1`, [key.id]);
   return rows[0] ?? null;
 }
 
 /** The campaign's privacy settings (public defaults when never set). Tables: campaign_privacy. */
 export async function loadPrivacy(db: Queryable, campaignDbId: string): Promise<PrivacyRow> {
-  const { rows } = await db.query<PrivacyRow>('SELECT is_private, recipients_can_view, authorized, updated_at FROM campaign_privacy WHERE campaign_db_id = $1', [campaignDbId]);
+  const { rows } = await db.query<PrivacyRow>(
+    'SELECT is_private, recipients_can_view, authorized, updated_at FROM campaign_privacy WHERE campaign_db_id = $1',
+    [campaignDbId],
+  );
   return rows[0] ?? PUBLIC_DEFAULTS;
 }
 
 /** Active dynamic grants of a campaign, by address. Tables: campaign_access_grants. */
 export async function listGrants(db: Queryable, campaignDbId: string): Promise<GrantRow[]> {
-  return (await db.query<GrantRow>(
-    'SELECT user_address, can_manage_access, granted_by, granted_at FROM campaign_access_grants WHERE campaign_db_id = $1 AND revoked_at IS NULL ORDER BY user_address',
-    [campaignDbId],
-  )).rows;
+  return (
+    await db.query<GrantRow>(
+      'SELECT user_address, can_manage_access, granted_by, granted_at FROM campaign_access_grants WHERE campaign_db_id = $1 AND revoked_at IS NULL ORDER BY user_address',
+      [campaignDbId],
+    )
+  ).rows;
 }
 
 /** Whether the address holds an active grant with `canManageAccess`. Tables: campaign_access_grants. */
 export async function isGrantManager(db: Queryable, campaignDbId: string, address: string): Promise<boolean> {
   const { rowCount } = await db.query(
-    'SELECT 1 FROM campaign_access_grants WHERE campaign_db_id = $1 AND user_address = $2 AND revoked_at IS NULL AND can_manage_access', [campaignDbId, address]);
+    'SELECT 1 FROM campaign_access_grants WHERE campaign_db_id = $1 AND user_address = $2 AND revoked_at IS NULL AND can_manage_access',
+    [campaignDbId, address],
+  );
   return Boolean(rowCount);
 }
 
-export type PrivacyUpdate = { isPrivate?: boolean; recipientsCanView?: boolean; authorizedAddresses?: AuthorizedAddress[] };
+export type PrivacyUpdate = {
+  isPrivate?: boolean;
+  recipientsCanView?: boolean;
+  authorizedAddresses?: AuthorizedAddress[];
+};
 
 /**
  * Writes the privacy settings and queues the campaign for the search projector, in one transaction
  * (the campaign document's `isPrivate` follows). Tables: campaign_privacy, search_outbox.
  */
-export async function updatePrivacy(db: PgPool, campaignDbId: string, u: PrivacyUpdate, by: string): Promise<PrivacyRow> {
+export async function updatePrivacy(
+  db: PgPool,
+  campaignDbId: string,
+  u: PrivacyUpdate,
+  by: string,
+): Promise<PrivacyRow> {
   return inWriteTransaction(db, async (tx) => {
-    const authorized = u.authorizedAddresses?.map((a) => ({ address: a.address.toLowerCase(), canManageAccess: a.canManageAccess }));
+    const authorized = u.authorizedAddresses?.map((a) => ({
+      address: a.address.toLowerCase(),
+      canManageAccess: a.canManageAccess,
+    }));
     const { rows } = await tx.query<PrivacyRow>(
       `INSERT INTO campaign_privacy (campaign_db_id, is_private, recipients_can_view, authorized, updated_by)
        VALUES ($1, COALESCE($2, false), COALESCE($3, true), COALESCE($4::jsonb, '[]'), $5)
@@ -59,30 +87,55 @@ export async function updatePrivacy(db: PgPool, campaignDbId: string, u: Privacy
          recipients_can_view = COALESCE($3, campaign_privacy.recipients_can_view), authorized = COALESCE($4::jsonb, campaign_privacy.authorized),
          updated_by = $5, updated_at = now()
        RETURNING is_private, recipients_can_view, authorized, updated_at`,
-      [campaignDbId, u.isPrivate ?? null, u.recipientsCanView ?? null, authorized ? JSON.stringify(authorized) : null, by],
+      [
+        campaignDbId,
+        u.isPrivate ?? null,
+        u.recipientsCanView ?? null,
+        authorized ? JSON.stringify(authorized) : null,
+        by,
+      ],
     );
     await enqueueOutbox(tx, 'campaign', [campaignDbId]);
     // The opportunity document is built from public campaigns only: re-project it too.
-    const opportunity = (await tx.query<{ opportunity_id: string | null }>('SELECT opportunity_id FROM campaigns_current WHERE id = $1', [campaignDbId])).rows[0]?.opportunity_id;
+    const opportunity = (
+      await tx.query<{ opportunity_id: string | null }>('SELECT opportunity_id FROM campaigns_current WHERE id = $1', [
+        campaignDbId,
+      ])
+    ).rows[0]?.opportunity_id;
     if (opportunity) await enqueueOutbox(tx, 'opportunity', [opportunity]);
     return rows[0]!;
   });
 }
 
 /** Grants (or re-activates, or changes) a dynamic grant. Tables: campaign_access_grants. */
-export async function grantAccess(db: PgPool, campaignDbId: string, user: string, canManageAccess: boolean, by: string): Promise<void> {
-  await inWriteTransaction(db, (tx) => tx.query(
-    `INSERT INTO campaign_access_grants (campaign_db_id, user_address, can_manage_access, granted_by) VALUES ($1, $2, $3, $4)
+export async function grantAccess(
+  db: PgPool,
+  campaignDbId: string,
+  user: string,
+  canManageAccess: boolean,
+  by: string,
+): Promise<void> {
+  await inWriteTransaction(db, (tx) =>
+    tx.query(
+      `INSERT INTO campaign_access_grants (campaign_db_id, user_address, can_manage_access, granted_by) VALUES ($1, $2, $3, $4)
      ON CONFLICT (campaign_db_id, user_address) DO UPDATE SET can_manage_access = $3, granted_by = $4, granted_at = now(), revoked_at = NULL`,
-    [campaignDbId, user.toLowerCase(), canManageAccess, by],
-  ));
+      [campaignDbId, user.toLowerCase(), canManageAccess, by],
+    ),
+  );
 }
 
 /** Revokes an active grant (soft delete). @returns false when there was none. Tables: campaign_access_grants. */
 export async function revokeAccess(db: PgPool, campaignDbId: string, user: string): Promise<boolean> {
-  return inWriteTransaction(db, async (tx) => Boolean((await tx.query(
-    'UPDATE campaign_access_grants SET revoked_at = now() WHERE campaign_db_id = $1 AND user_address = $2 AND revoked_at IS NULL', [campaignDbId, user.toLowerCase()],
-  )).rowCount));
+  return inWriteTransaction(db, async (tx) =>
+    Boolean(
+      (
+        await tx.query(
+          'UPDATE campaign_access_grants SET revoked_at = now() WHERE campaign_db_id = $1 AND user_address = $2 AND revoked_at IS NULL',
+          [campaignDbId, user.toLowerCase()],
+        )
+      ).rowCount,
+    ),
+  );
 }
 
 /**

@@ -12,19 +12,33 @@ import * as repo from './repo.js';
 import { updateDocumentNow } from '../../search/updateDocumentNow.js';
 
 /** As the campaign by-id routes: the composite form's chain id is an int32 (a larger one was a 500 from PostgreSQL). */
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100, pattern: campaignIdParams.properties.id.pattern } } } as const;
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 100, pattern: campaignIdParams.properties.id.pattern } },
+} as const;
 const grantBody = {
-  type: 'object', additionalProperties: false, required: ['userAddress'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['userAddress'],
   properties: { userAddress: fields.address, canManageAccess: { ...fields.boolean, default: false } },
 } as const;
 const privacyBody = {
-  type: 'object', additionalProperties: false, minProperties: 1,
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
   properties: {
     isPrivate: fields.boolean,
     recipientsCanView: fields.boolean,
     authorizedAddresses: {
-      type: 'array', maxItems: 1000,
-      items: { type: 'object', additionalProperties: false, required: ['address'], properties: { address: fields.address, canManageAccess: { ...fields.boolean, default: false } } },
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['address'],
+        properties: { address: fields.address, canManageAccess: { ...fields.boolean, default: false } },
+      },
     },
   },
 } as const;
@@ -32,17 +46,32 @@ const none = { type: 'object', additionalProperties: false, properties: {} } as 
 
 const grantSchema = obj({ userAddress: str, canManageAccess: bool, grantedBy: str, grantedAt: str });
 const privacySchema = obj({
-  isPrivate: bool, recipientsCanView: bool, authorizedAddresses: arr(obj({ address: str, canManageAccess: bool })), dynamicGrants: arr(grantSchema), updatedAt: nullable(str),
+  isPrivate: bool,
+  recipientsCanView: bool,
+  authorizedAddresses: arr(obj({ address: str, canManageAccess: bool })),
+  dynamicGrants: arr(grantSchema),
+  updatedAt: nullable(str),
 });
 const messageSchema = obj({ success: bool, message: str });
 
-type State = AuthState & { params: { id: string }; body: { userAddress: string; canManageAccess: boolean } & repo.PrivacyUpdate };
+type State = AuthState & {
+  params: { id: string };
+  body: { userAddress: string; canManageAccess: boolean } & repo.PrivacyUpdate;
+};
 
 const serializePrivacy = (p: repo.PrivacyRow, grants: repo.GrantRow[]) => ({
-  isPrivate: p.is_private, recipientsCanView: p.recipients_can_view, authorizedAddresses: p.authorized,
-  dynamicGrants: grants.map(serializeGrant), updatedAt: p.updated_at?.toISOString() ?? null,
+  isPrivate: p.is_private,
+  recipientsCanView: p.recipients_can_view,
+  authorizedAddresses: p.authorized,
+  dynamicGrants: grants.map(serializeGrant),
+  updatedAt: p.updated_at?.toISOString() ?? null,
 });
-const serializeGrant = (g: repo.GrantRow) => ({ userAddress: g.user_address, canManageAccess: g.can_manage_access, grantedBy: g.granted_by, grantedAt: g.granted_at.toISOString() });
+const serializeGrant = (g: repo.GrantRow) => ({
+  userAddress: g.user_address,
+  canManageAccess: g.can_manage_access,
+  grantedBy: g.granted_by,
+  grantedAt: g.granted_at.toISOString(),
+});
 
 /**
  * Campaign privacy (docs/api-behaviour.md#campaign-privacy): the creator (wallet session or API key) or the back office
@@ -64,39 +93,107 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     if (caller === campaign.creator) return campaign;
     if (role === 'manager') {
       const privacy = await repo.loadPrivacy(deps.pg, campaign.id);
-      if (privacy.authorized.some((a) => a.address === caller && a.canManageAccess) || (await repo.isGrantManager(deps.pg, campaign.id, caller))) return campaign;
+      if (
+        privacy.authorized.some((a) => a.address === caller && a.canManageAccess) ||
+        (await repo.isGrantManager(deps.pg, campaign.id, caller))
+      )
+        return campaign;
     }
-    throw new AppError(403, 'FORBIDDEN', role === 'creator' ? 'Only the campaign creator or the back office may change its privacy' : 'Only the creator or an address with canManageAccess may manage access to this campaign');
+    throw new AppError(
+      403,
+      'FORBIDDEN',
+      role === 'creator'
+        ? 'Only the campaign creator or the back office may change its privacy'
+        : 'Only the creator or an address with canManageAccess may manage access to this campaign',
+    );
   };
   const actor = (state: State) => state.auth?.address.toLowerCase() ?? 'back-office';
 
-  router.patch('/campaigns/:id/privacy', describe({ summary: 'Change the privacy of a campaign (creator or back office)', response: privacySchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, body: privacyBody }), async (ctx) => {
-    const campaign = await authorize(ctx.state, 'creator');
-    const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
-    // The outbox republishes the document; flipping the flag now closes the window before it runs.
-    await updateDocumentNow(deps, { index: campaignIndex, id: campaign.id, doc: { isPrivate: privacy.is_private }, what: 'privacy flag', mustReachReads: true });
-    ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
-  });
-  router.get('/campaigns/:id/privacy', describe({ summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)', response: privacySchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, query: none }), async (ctx) => {
-    const campaign = await authorize(ctx.state, 'manager');
-    const [privacy, grants] = await Promise.all([repo.loadPrivacy(deps.pg, campaign.id), repo.listGrants(deps.pg, campaign.id)]);
-    ctx.body = serializePrivacy(privacy, grants);
-  });
-  router.post('/campaigns/:id/access/grant', describe({ summary: 'Grant access to a private campaign', response: messageSchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, body: grantBody }), async (ctx) => {
-    const campaign = await authorize(ctx.state, 'manager');
-    const { userAddress, canManageAccess } = ctx.state.body;
-    await repo.grantAccess(deps.pg, campaign.id, userAddress, canManageAccess, actor(ctx.state));
-    ctx.body = { success: true, message: `Access to campaign ${campaign.id} granted to ${userAddress.toLowerCase()}${canManageAccess ? ' (may manage access)' : ''}` };
-  });
-  router.delete('/campaigns/:id/access/revoke', describe({ summary: 'Revoke access to a private campaign', response: messageSchema, errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, body: grantBody }), async (ctx) => {
-    const campaign = await authorize(ctx.state, 'manager');
-    const { userAddress } = ctx.state.body;
-    if (!(await repo.revokeAccess(deps.pg, campaign.id, userAddress))) throw new NotFoundError(`${userAddress.toLowerCase()} has no active grant on campaign ${campaign.id}`);
-    ctx.body = { success: true, message: `Access to campaign ${campaign.id} revoked for ${userAddress.toLowerCase()}` };
-  });
-  router.get('/campaigns/:id/access/list', describe({ summary: 'Active dynamic access grants of a campaign', response: obj({ dynamicGrants: arr(grantSchema) }), errors: [401, 403, 404] }), requireCredentialOrBackOffice, validate({ params: idParams, query: none }), async (ctx) => {
-    const campaign = await authorize(ctx.state, 'manager');
-    ctx.body = { dynamicGrants: (await repo.listGrants(deps.pg, campaign.id)).map(serializeGrant) };
-  });
+  router.patch(
+    '/campaigns/:id/privacy',
+    describe({
+      summary: 'Change the privacy of a campaign (creator or back office)',
+      response: privacySchema,
+      errors: [401, 403, 404],
+    }),
+    requireCredentialOrBackOffice,
+    validate({ params: idParams, body: privacyBody }),
+    async (ctx) => {
+      const campaign = await authorize(ctx.state, 'creator');
+      const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
+      // The outbox republishes the document; flipping the flag now closes the window before it runs.
+      await updateDocumentNow(deps, {
+        index: campaignIndex,
+        id: campaign.id,
+        doc: { isPrivate: privacy.is_private },
+        what: 'privacy flag',
+        mustReachReads: true,
+      });
+      ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
+    },
+  );
+  router.get(
+    '/campaigns/:id/privacy',
+    describe({
+      summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)',
+      response: privacySchema,
+      errors: [401, 403, 404],
+    }),
+    requireCredentialOrBackOffice,
+    validate({ params: idParams, query: none }),
+    async (ctx) => {
+      const campaign = await authorize(ctx.state, 'manager');
+      const [privacy, grants] = await Promise.all([
+        repo.loadPrivacy(deps.pg, campaign.id),
+        repo.listGrants(deps.pg, campaign.id),
+      ]);
+      ctx.body = serializePrivacy(privacy, grants);
+    },
+  );
+  router.post(
+    '/campaigns/:id/access/grant',
+    describe({ summary: 'Grant access to a private campaign', response: messageSchema, errors: [401, 403, 404] }),
+    requireCredentialOrBackOffice,
+    validate({ params: idParams, body: grantBody }),
+    async (ctx) => {
+      const campaign = await authorize(ctx.state, 'manager');
+      const { userAddress, canManageAccess } = ctx.state.body;
+      await repo.grantAccess(deps.pg, campaign.id, userAddress, canManageAccess, actor(ctx.state));
+      ctx.body = {
+        success: true,
+        message: `Access to campaign ${campaign.id} granted to ${userAddress.toLowerCase()}${canManageAccess ? ' (may manage access)' : ''}`,
+      };
+    },
+  );
+  router.delete(
+    '/campaigns/:id/access/revoke',
+    describe({ summary: 'Revoke access to a private campaign', response: messageSchema, errors: [401, 403, 404] }),
+    requireCredentialOrBackOffice,
+    validate({ params: idParams, body: grantBody }),
+    async (ctx) => {
+      const campaign = await authorize(ctx.state, 'manager');
+      const { userAddress } = ctx.state.body;
+      if (!(await repo.revokeAccess(deps.pg, campaign.id, userAddress)))
+        throw new NotFoundError(`${userAddress.toLowerCase()} has no active grant on campaign ${campaign.id}`);
+      ctx.body = {
+        success: true,
+        message: `Access to campaign ${campaign.id} revoked for ${userAddress.toLowerCase()}`,
+      };
+    },
+  );
+  router.get(
+    '/campaigns/:id/access/list',
+    describe({
+      summary: 'Active dynamic access grants of a campaign',
+      response: obj({ dynamicGrants: arr(grantSchema) }),
+      errors: [401, 403, 404],
+    }),
+    requireCredentialOrBackOffice,
+    validate({ params: idParams, query: none }),
+    async (ctx) => {
+      const campaign = await authorize(ctx.state, 'manager');
+      ctx.body = { dynamicGrants: (await repo.listGrants(deps.pg, campaign.id)).map(serializeGrant) };
+    },
+  );
   return router as unknown as Router<AuthState>;
 }

@@ -8,7 +8,11 @@ import { readablePrivateIds } from './repo.js';
  * `showPrivate=true`; then every one for the back office, those the caller's wallet (its session,
  * else its API key's owner) may read, and none for an anonymous caller.
  */
-export async function privateVisibility(deps: ApiDeps, state: AuthState, showPrivate: boolean | undefined): Promise<PrivateVisibility> {
+export async function privateVisibility(
+  deps: ApiDeps,
+  state: AuthState,
+  showPrivate: boolean | undefined,
+): Promise<PrivateVisibility> {
   if (!showPrivate) return 'none';
   if (state.backOffice) return 'all';
   if (!state.auth) return 'none';

@@ -1,6 +1,10 @@
 import type { Context } from 'koa';
 import {
-  loadAllCampaignSnapshots, loadCampaignEmission, loadCampaignFamily, loadCampaignSnapshots, loadWalletCounts,
+  loadAllCampaignSnapshots,
+  loadCampaignEmission,
+  loadCampaignFamily,
+  loadCampaignSnapshots,
+  loadWalletCounts,
 } from '../../reads/campaignReads.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { indexNames } from '../../../internal/es.js';
@@ -19,7 +23,11 @@ import { buildLinkedList, buildStoringIdsTree } from './tree.js';
 /** The internal id of the path's campaign (PostgreSQL is the truth for families and history); 404 when absent. */
 async function resolveOr404(deps: ApiDeps, ctx: Context): Promise<string> {
   const { id } = ctx.state.params as { id: string };
-  const dbId = await resolveVisibleCampaignDbId(deps.pg, id, await campaignVisibilityOf(deps, ctx.state as AuthState, true));
+  const dbId = await resolveVisibleCampaignDbId(
+    deps.pg,
+    id,
+    await campaignVisibilityOf(deps, ctx.state as AuthState, true),
+  );
   if (!dbId) throw new NotFoundError(`No campaign ${id}`);
   return dbId;
 }
@@ -35,7 +43,8 @@ export function campaignMetricsHandler(deps: ApiDeps) {
     const errors: FieldError[] = [];
     for (const s of METRIC_SERIES) {
       const p = parseSeriesPaging(query, s);
-      if ('field' in p) errors.push(p); else paging[s] = p;
+      if ('field' in p) errors.push(p);
+      else paging[s] = p;
     }
     if (errors.length) throw new ValidationError(errors);
     const dbId = await resolveOr404(deps, ctx);
@@ -44,7 +53,14 @@ export function campaignMetricsHandler(deps: ApiDeps) {
       loadCampaignSnapshots(deps.pg, dbId, 'tvl', paging.tvl.page, paging.tvl.limit),
       loadCampaignSnapshots(deps.pg, dbId, 'apr', paging.apr.page, paging.apr.limit),
       loadCampaignSnapshots(deps.pg, dbId, 'daily_rewards', paging.dailyRewards.page, paging.dailyRewards.limit),
-      loadWalletCounts(deps.pg, family.distribution_chain_id, family.campaign_id, dbId, paging.walletCount.page, paging.walletCount.limit),
+      loadWalletCounts(
+        deps.pg,
+        family.distribution_chain_id,
+        family.campaign_id,
+        dbId,
+        paging.walletCount.page,
+        paging.walletCount.limit,
+      ),
       loadAllCampaignSnapshots(deps.pg, dbId),
       loadCampaignEmission(deps.pg, dbId),
     ]);
@@ -75,16 +91,23 @@ export function linkedCampaignsHandler(deps: ApiDeps) {
     const dbId = await resolveOr404(deps, ctx);
     const nodes = buildLinkedList(await loadCampaignFamily(deps.pg, dbId), q);
     if (!raw.campaigns) return void (ctx.body = nodes);
-    const records = await campaignRecords(deps, nodes.map((n) => n.campaignId));
+    const records = await campaignRecords(
+      deps,
+      nodes.map((n) => n.campaignId),
+    );
     ctx.body = nodes.map((n) => ({ ...n, campaign: records.get(n.campaignId) ?? null }));
   };
 }
 
 /** The public Campaign records of `ids` (one terms query on the campaigns alias); private ones are absent. */
-async function campaignRecords(deps: ApiDeps, ids: string[]): Promise<Map<string, ReturnType<typeof serializeCampaign>>> {
+async function campaignRecords(
+  deps: ApiDeps,
+  ids: string[],
+): Promise<Map<string, ReturnType<typeof serializeCampaign>>> {
   const [res, chains] = await Promise.all([
     searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
-      size: ids.length, query: { bool: { filter: [{ terms: { id: ids } }], must_not: [{ term: { isPrivate: true } }] } },
+      size: ids.length,
+      query: { bool: { filter: [{ terms: { id: ids } }], must_not: [{ term: { isPrivate: true } }] } },
     }),
     currentChainRecords(deps, nowSeconds(deps)),
   ]);

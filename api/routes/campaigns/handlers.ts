@@ -19,7 +19,11 @@ import { serializeCampaign, serializeCampaignWithOpportunity } from './serialize
 /** Light opportunities of a page, read from the opportunities alias in one terms query. */
 async function opportunitiesOf(deps: ApiDeps, docs: CampaignDocument[]): Promise<Map<string, Record<string, unknown>>> {
   if (!docs.length) return new Map();
-  const res = await searchOnce<Record<string, unknown>>(deps, indexNames(deps.config.esIndexPrefix, 'opportunities').read, buildOpportunitiesQuery(docs.map((d) => d.opportunityId)));
+  const res = await searchOnce<Record<string, unknown>>(
+    deps,
+    indexNames(deps.config.esIndexPrefix, 'opportunities').read,
+    buildOpportunitiesQuery(docs.map((d) => d.opportunityId)),
+  );
   return new Map(res.hits.hits.map((h) => [String(h._source!['id']), h._source!]));
 }
 
@@ -33,11 +37,20 @@ export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visibl
   const normalized = toListParams(q);
   if ('errors' in normalized) throw new ValidationError(normalized.errors);
   const p = normalized.params;
-  const listIds = p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
+  const listIds =
+    p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
   const now = nowSeconds(deps);
   const { query, sort } = buildListQuery(p, now, listIds, visible);
   const [docs, chains] = await Promise.all([
-    searchPage<CampaignDocument>({ es: deps.es, index: indexNames(deps.config.esIndexPrefix, 'campaigns').read, query, sort, page: p.page, items: p.items, timeoutMs: deps.config.esRequestTimeoutMs }),
+    searchPage<CampaignDocument>({
+      es: deps.es,
+      index: indexNames(deps.config.esIndexPrefix, 'campaigns').read,
+      query,
+      sort,
+      page: p.page,
+      items: p.items,
+      timeoutMs: deps.config.esRequestTimeoutMs,
+    }),
     currentChainRecords(deps, now),
   ]);
   if (!q.withOpportunity) return docs.map((d) => serializeCampaign(d, chains));
@@ -56,7 +69,11 @@ export function listCampaignsHandler(deps: ApiDeps) {
 
 /** One campaign record by internal id or `distributionChainId-campaignId`; NotFoundError when absent. */
 export async function getCampaign(deps: ApiDeps, id: string, visible: PrivateVisibility = 'none') {
-  const res = await searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, buildByIdQuery(id, visible));
+  const res = await searchOnce<CampaignDocument>(
+    deps,
+    indexNames(deps.config.esIndexPrefix, 'campaigns').read,
+    buildByIdQuery(id, visible),
+  );
   const doc = res.hits.hits[0]?._source;
   if (!doc) throw new NotFoundError(`No campaign ${id}`);
   return serializeCampaign(doc, await currentChainRecords(deps, nowSeconds(deps)));

@@ -19,12 +19,26 @@ export function parseSeriesPaging(query: Record<string, unknown>, series: Metric
   const json = query[series];
   if (typeof json === 'string') {
     let parsed: unknown;
-    try { parsed = JSON.parse(json); } catch { parsed = null; }
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      parsed = null;
+    }
     const o = parsed as { page?: unknown; limit?: unknown } | null;
-    const ok = o !== null && typeof o === 'object' && !Array.isArray(o) && Object.keys(o).every((k) => k === 'page' || k === 'limit')
-      && (o.page === undefined || (Number.isInteger(o.page) && (o.page as number) >= 0 && (o.page as number) <= 1_000_000))
-      && (o.limit === undefined || (Number.isInteger(o.limit) && (o.limit as number) >= 1 && (o.limit as number) <= MAX_SERIES_LIMIT));
-    if (!ok) return { field: series, message: `must be a JSON object {"page": integer ≥ 0, "limit": integer 1..${MAX_SERIES_LIMIT}}` };
+    const ok =
+      o !== null &&
+      typeof o === 'object' &&
+      !Array.isArray(o) &&
+      Object.keys(o).every((k) => k === 'page' || k === 'limit') &&
+      (o.page === undefined ||
+        (Number.isInteger(o.page) && (o.page as number) >= 0 && (o.page as number) <= 1_000_000)) &&
+      (o.limit === undefined ||
+        (Number.isInteger(o.limit) && (o.limit as number) >= 1 && (o.limit as number) <= MAX_SERIES_LIMIT));
+    if (!ok)
+      return {
+        field: series,
+        message: `must be a JSON object {"page": integer ≥ 0, "limit": integer 1..${MAX_SERIES_LIMIT}}`,
+      };
     page = (o.page as number | undefined) ?? page;
     limit = (o.limit as number | undefined) ?? limit;
   }
@@ -55,5 +69,5 @@ export function tvlInflowPerDollar(rows: readonly CampaignSnapshotRow[]): number
 export function dailyAmountInToken(e: { amount: string; decimals: number; start: string; end: string }): number {
   const duration = Number(e.end) - Number(e.start);
   if (duration <= 0) return 0;
-  return (Number(BigInt(e.amount) * 86_400n / BigInt(duration)) / 10 ** e.decimals);
+  return Number((BigInt(e.amount) * 86_400n) / BigInt(duration)) / 10 ** e.decimals;
 }

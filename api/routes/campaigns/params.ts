@@ -53,7 +53,14 @@ export type CampaignListParams = {
 /** Splits repeated keys and comma lists into one trimmed, de-duplicated list (undefined when empty). */
 export function splitList(values: readonly string[] | undefined): string[] | undefined {
   if (!values) return undefined;
-  const out = [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))];
+  const out = [
+    ...new Set(
+      values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
   return out.length ? out : undefined;
 }
 
@@ -87,13 +94,21 @@ export function toListParams(q: ListCampaignsQuery): { params: CampaignListParam
   const errors: FieldError[] = [];
   const createdAfter = parseCreatedBound(q.createdAfter);
   const createdBefore = parseCreatedBound(q.createdBefore);
-  for (const [field, v] of [['createdAfter', createdAfter], ['createdBefore', createdBefore]] as const) {
-    if (v === undefined) errors.push({ field, message: 'must be a date, a date-time string, a Unix timestamp or null' });
+  for (const [field, v] of [
+    ['createdAfter', createdAfter],
+    ['createdBefore', createdBefore],
+  ] as const) {
+    if (v === undefined)
+      errors.push({ field, message: 'must be a date, a date-time string, a Unix timestamp or null' });
   }
   // A numeric type is an Elasticsearch `integer`: past 2^31 - 1 no campaign type can match, and the search would fail.
-  const numericTypes = [...(q.type !== undefined ? [['type', q.type]] : []), ...(splitList(q.types) ?? []).map((t) => ['types', t])] as [string, string][];
+  const numericTypes = [
+    ...(q.type !== undefined ? [['type', q.type]] : []),
+    ...(splitList(q.types) ?? []).map((t) => ['types', t]),
+  ] as [string, string][];
   for (const [field, t] of numericTypes) {
-    if (/^\d+$/.test(t) && !INT32.test(t)) errors.push({ field, message: 'must be a campaign type name or a number up to 2147483647' });
+    if (/^\d+$/.test(t) && !INT32.test(t))
+      errors.push({ field, message: 'must be a campaign type name or a number up to 2147483647' });
   }
   const lists = splitList(q.campaignLists ? [q.campaignLists] : undefined);
   if (lists && !q.listOwner) errors.push({ field: 'listOwner', message: 'is required when campaignLists is set' });
@@ -139,5 +154,7 @@ export function toListParams(q: ListCampaignsQuery): { params: CampaignListParam
     listOwner: q.listOwner?.toLowerCase(),
     campaignLists: lists?.map((l) => l.toLowerCase()),
   };
-  return { params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as CampaignListParams };
+  return {
+    params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)) as CampaignListParams,
+  };
 }

@@ -15,21 +15,31 @@ export function statusClause(status: CampaignStatus, now: number): Clause {
 
 const term = (field: string, value: unknown): Clause => ({ term: { [field]: value } });
 const terms = (field: string, values: readonly unknown[]): Clause => ({ terms: { [field]: values } });
-const when = <T>(value: T | undefined, clause: (v: T) => Clause): Clause | null => (value === undefined ? null : clause(value));
+const when = <T>(value: T | undefined, clause: (v: T) => Clause): Clause | null =>
+  value === undefined ? null : clause(value);
 
 /**
  * Pure: prefix-friendly, case- and accent-insensitive free text over the folded searchText: every
  * word of the folded query must start a word of the document (`crem tok` finds "Crème Token").
  */
 export function searchClause(search: string): Clause {
-  const words = [...new Set(foldSearchText(search).split(/[^\p{L}\p{N}]+/u).filter(Boolean))];
+  const words = [
+    ...new Set(
+      foldSearchText(search)
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean),
+    ),
+  ];
   if (!words.length) return { match_none: {} };
   return { bool: { filter: words.map((w) => ({ prefix: { searchText: w } })) } };
 }
 
 const typeFilter = (q: Q): Clause | null => {
   if (!q.campaignTypes && !q.typeNames) return null;
-  const should = [q.campaignTypes?.length ? terms('campaignType', q.campaignTypes) : null, q.typeNames ? terms('type', q.typeNames) : null].filter(Boolean);
+  const should = [
+    q.campaignTypes?.length ? terms('campaignType', q.campaignTypes) : null,
+    q.typeNames ? terms('type', q.typeNames) : null,
+  ].filter(Boolean);
   // Only names nobody knows: nothing can match, still a valid (empty) clause set.
   return { bool: { should: should.length ? should : [terms('id', [])], minimum_should_match: 1 } };
 };
@@ -39,7 +49,14 @@ const statusFilter = (q: Q, now: number): Clause | null =>
 
 const createdFilter = (q: Q): Clause | null => {
   if (!q.createdAfter && !q.createdBefore) return null;
-  return { range: { createdAt: { ...(q.createdAfter ? { gte: q.createdAfter } : {}), ...(q.createdBefore ? { lte: q.createdBefore } : {}) } } };
+  return {
+    range: {
+      createdAt: {
+        ...(q.createdAfter ? { gte: q.createdAfter } : {}),
+        ...(q.createdBefore ? { lte: q.createdBefore } : {}),
+      },
+    },
+  };
 };
 
 /** Every positive filter, one small function each; null when the parameter is absent. */
@@ -113,7 +130,12 @@ export const LIST_SORT: Record<string, 'asc' | 'desc'>[] = [{ createdAt: 'desc' 
  * the handler pages through searchPage with the same query and sort).
  * @param listCampaignIds ids of the requested campaign lists, when `campaignLists` was given.
  */
-export function buildListQuery(q: Q, now: number, listCampaignIds?: readonly string[], visible: PrivateVisibility = 'none') {
+export function buildListQuery(
+  q: Q,
+  now: number,
+  listCampaignIds?: readonly string[],
+  visible: PrivateVisibility = 'none',
+) {
   return {
     from: q.page * q.items,
     size: q.items,
@@ -129,19 +151,50 @@ export function buildListQuery(q: Q, now: number, listCampaignIds?: readonly str
  */
 export function buildByIdQuery(id: string, visible: PrivateVisibility = 'none') {
   const key = parseCampaignPathId(id);
-  const filter = key.kind === 'composite' ? [term('distributionChainId', key.distributionChainId), term('campaignId', key.campaignId)] : [term('id', key.id)];
+  const filter =
+    key.kind === 'composite'
+      ? [term('distributionChainId', key.distributionChainId), term('campaignId', key.campaignId)]
+      : [term('id', key.id)];
   return { size: 1, query: { bool: { filter, must_not: present([privateExclusion(visible)]) } } };
 }
 
 /** Light opportunity fields attached by `withOpportunity` (docs/api-behaviour.md#light-opportunity). */
 export const LIGHT_OPPORTUNITY_FIELDS = [
-  'id', 'type', 'identifier', 'name', 'status', 'action', 'description', 'howToSteps', 'mainProtocol', 'depositUrl', 'depositUrls',
-  'explorerAddress', 'tags', 'chainId', 'apr', 'nativeApr', 'dailyRewards', 'maxDailyRewards', 'tvl', 'hidden', 'liveCampaigns',
-  'lastCampaignCreatedAt', 'earliestCampaignStart', 'latestCampaignStart', 'earliestCampaignEnd', 'latestCampaignEnd',
+  'id',
+  'type',
+  'identifier',
+  'name',
+  'status',
+  'action',
+  'description',
+  'howToSteps',
+  'mainProtocol',
+  'depositUrl',
+  'depositUrls',
+  'explorerAddress',
+  'tags',
+  'chainId',
+  'apr',
+  'nativeApr',
+  'dailyRewards',
+  'maxDailyRewards',
+  'tvl',
+  'hidden',
+  'liveCampaigns',
+  'lastCampaignCreatedAt',
+  'earliestCampaignStart',
+  'latestCampaignStart',
+  'earliestCampaignEnd',
+  'latestCampaignEnd',
 ] as const;
 
 /** Pure: the opportunities of one page of campaigns, in one terms query. */
 export function buildOpportunitiesQuery(opportunityIds: readonly string[]) {
   const ids = [...new Set(opportunityIds)];
-  return { size: ids.length, track_total_hits: false, query: { terms: { id: ids } }, _source: [...LIGHT_OPPORTUNITY_FIELDS] };
+  return {
+    size: ids.length,
+    track_total_hits: false,
+    query: { terms: { id: ids } },
+    _source: [...LIGHT_OPPORTUNITY_FIELDS],
+  };
 }

@@ -9,8 +9,10 @@ export const DISTRIBUTION_FILTER_TYPES = ['FIX_REWARD', 'MAX_REWARD', 'DUTCH_AUC
 const text = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const address = fields.address;
 /** Array parameters: repeated keys (`?a=1&a=2`) or comma lists (`?a=1,2`), split by toListParams. */
-const list = (item: Record<string, unknown> = { type: 'string', minLength: 1, maxLength: 4096 }) => ({ type: 'array', maxItems: 100, items: item }) as const;
-const commaItems = (pattern: string) => list({ type: 'string', pattern: `^(${pattern})(,(${pattern}))*$`, maxLength: 8192 });
+const list = (item: Record<string, unknown> = { type: 'string', minLength: 1, maxLength: 4096 }) =>
+  ({ type: 'array', maxItems: 100, items: item }) as const;
+const commaItems = (pattern: string) =>
+  list({ type: 'string', pattern: `^(${pattern})(,(${pattern}))*$`, maxLength: 8192 });
 /** A list of enum values; a bad value is reported as `<field>.<index>: must be a comma-separated list of …`. */
 const enumItems = (values: readonly string[]) => list(fields.commaList(values));
 const bool = fields.boolean;
@@ -67,15 +69,45 @@ export const listCampaignsQuery = {
 
 /** The validated query as ajv leaves it (arrays still possibly holding comma lists). */
 export type ListCampaignsQuery = {
-  page: number; items: number;
-  id?: string[]; creatorTag?: string; creatorAddress?: string; creatorAddresses?: string[]; creatorId?: string;
-  chainId?: number; search?: string; distributionChainIds?: string[]; type?: string; types?: string[]; subType?: number;
-  campaignId?: string; campaignIds?: string[]; mainParameter?: string; tokenSymbol?: string; tokenAddress?: string;
-  test?: boolean; tokenTypes?: string[]; point?: boolean; opportunityId?: string; opportunityIds?: string[]; status?: string;
-  startTimestamp?: number; endTimestamp?: number; withOpportunity?: boolean; distributionTypes?: string[];
-  createdAfter?: string; createdBefore?: string; excludeSubCampaigns?: boolean; onlySubCampaigns?: boolean;
-  rootCampaignId?: string; parentCampaignId?: string; mainProtocolId?: string; pauseCompute?: string;
-  showPrivate?: boolean; listOwner?: string; campaignLists?: string;
+  page: number;
+  items: number;
+  id?: string[];
+  creatorTag?: string;
+  creatorAddress?: string;
+  creatorAddresses?: string[];
+  creatorId?: string;
+  chainId?: number;
+  search?: string;
+  distributionChainIds?: string[];
+  type?: string;
+  types?: string[];
+  subType?: number;
+  campaignId?: string;
+  campaignIds?: string[];
+  mainParameter?: string;
+  tokenSymbol?: string;
+  tokenAddress?: string;
+  test?: boolean;
+  tokenTypes?: string[];
+  point?: boolean;
+  opportunityId?: string;
+  opportunityIds?: string[];
+  status?: string;
+  startTimestamp?: number;
+  endTimestamp?: number;
+  withOpportunity?: boolean;
+  distributionTypes?: string[];
+  createdAfter?: string;
+  createdBefore?: string;
+  excludeSubCampaigns?: boolean;
+  onlySubCampaigns?: boolean;
+  rootCampaignId?: string;
+  parentCampaignId?: string;
+  mainProtocolId?: string;
+  pauseCompute?: string;
+  showPrivate?: boolean;
+  listOwner?: string;
+  campaignLists?: string;
 };
 
 /** Path of the by-id routes: an internal numeric id or `distributionChainId-campaignId`. */
@@ -108,11 +140,13 @@ export type MetricSeries = (typeof METRIC_SERIES)[number];
 export const campaignMetricsQuery = {
   type: 'object',
   additionalProperties: false,
-  properties: Object.fromEntries(METRIC_SERIES.flatMap((s) => [
-    [s, { type: 'string', maxLength: 256 }],
-    [`${s}[page]`, fields.page],
-    [`${s}[limit]`, { type: 'integer', minimum: 1, maximum: 1000 }],
-  ])),
+  properties: Object.fromEntries(
+    METRIC_SERIES.flatMap((s) => [
+      [s, { type: 'string', maxLength: 256 }],
+      [`${s}[page]`, fields.page],
+      [`${s}[limit]`, { type: 'integer', minimum: 1, maximum: 1000 }],
+    ]),
+  ),
 } as const;
 
 export const linkedCampaignsQuery = {
@@ -127,4 +161,10 @@ export const linkedCampaignsQuery = {
   },
 } as const;
 
-export type LinkedCampaignsQuery = { test: boolean; point?: boolean; tokenTypes?: string[]; campaigns?: boolean; excludeSubCampaigns: boolean };
+export type LinkedCampaignsQuery = {
+  test: boolean;
+  point?: boolean;
+  tokenTypes?: string[];
+  campaigns?: boolean;
+  excludeSubCampaigns: boolean;
+};

@@ -17,9 +17,16 @@ export function serializeLightOpportunity(doc: Record<string, unknown>): LightOp
  * Pure: the Campaign record with its light opportunity under `Opportunity` (the real API's union
  * variant); `null` when the opportunity has no document yet.
  */
-export function serializeCampaignWithOpportunity(doc: CampaignDocument, chains: ReadonlyMap<number, ChainRecord>, opportunities: ReadonlyMap<string, Record<string, unknown>>) {
+export function serializeCampaignWithOpportunity(
+  doc: CampaignDocument,
+  chains: ReadonlyMap<number, ChainRecord>,
+  opportunities: ReadonlyMap<string, Record<string, unknown>>,
+) {
   const opportunity = opportunities.get(doc.opportunityId);
-  return { ...serializeCampaign(doc, chains), Opportunity: opportunity ? serializeLightOpportunity(opportunity) : null };
+  return {
+    ...serializeCampaign(doc, chains),
+    Opportunity: opportunity ? serializeLightOpportunity(opportunity) : null,
+  };
 }
 
 /**

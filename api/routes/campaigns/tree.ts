@@ -11,8 +11,12 @@ export type { StoringIdsNode };
 function mainParameterOf(r: CampaignFamilyRow): string {
   if (r.main_parameter) return r.main_parameter;
   return toConfiguration({
-    distributionChainId: r.distribution_chain_id, campaignId: r.campaign_id, campaignType: r.campaign_type,
-    startTimestamp: Number(r.start_timestamp), duration: Number(r.end_timestamp) - Number(r.start_timestamp), campaignData: r.campaign_data,
+    distributionChainId: r.distribution_chain_id,
+    campaignId: r.campaign_id,
+    campaignType: r.campaign_type,
+    startTimestamp: Number(r.start_timestamp),
+    duration: Number(r.end_timestamp) - Number(r.start_timestamp),
+    campaignData: r.campaign_data,
   }).mainParameter;
 }
 
@@ -29,7 +33,9 @@ export function buildStoringIdsTree(rows: readonly CampaignFamilyRow[]): Storing
   const self = rows.find((r) => r.depth === 0);
   if (!self) return null;
   const children = new Map<string, CampaignFamilyRow[]>();
-  for (const r of rows) if (r.depth > 0 && r.parent_campaign_id) children.set(r.parent_campaign_id, [...(children.get(r.parent_campaign_id) ?? []), r]);
+  for (const r of rows)
+    if (r.depth > 0 && r.parent_campaign_id)
+      children.set(r.parent_campaign_id, [...(children.get(r.parent_campaign_id) ?? []), r]);
   const node = (r: CampaignFamilyRow): StoringIdsNode => ({
     campaignId: r.id,
     storingIds: storingIdsOf(r),
@@ -44,8 +50,16 @@ export function buildStoringIdsTree(rows: readonly CampaignFamilyRow[]): Storing
  * requested campaign (negative: ancestors, 0: itself, positive: sub-campaigns); `self` marks it.
  */
 export type LinkedNode = {
-  campaignId: string; parentCampaignId: string | null; onChainCampaignId: string; distributionChainId: number;
-  computeChainId: number; type: string; startTimestamp: string; endTimestamp: string; depth: number; self: boolean;
+  campaignId: string;
+  parentCampaignId: string | null;
+  onChainCampaignId: string;
+  distributionChainId: number;
+  computeChainId: number;
+  type: string;
+  startTimestamp: string;
+  endTimestamp: string;
+  depth: number;
+  self: boolean;
 };
 
 /**
@@ -65,8 +79,15 @@ export function buildLinkedList(rows: readonly CampaignFamilyRow[], q: LinkedCam
     return !q.tokenTypes || q.tokenTypes.includes(tokenType);
   };
   return rows.filter(keep).map((r) => ({
-    campaignId: r.id, parentCampaignId: r.parent_campaign_id, onChainCampaignId: r.campaign_id, distributionChainId: r.distribution_chain_id,
-    computeChainId: r.compute_chain_id, type: campaignTypeName(r.campaign_type), startTimestamp: r.start_timestamp, endTimestamp: r.end_timestamp,
-    depth: r.depth, self: r.depth === 0,
+    campaignId: r.id,
+    parentCampaignId: r.parent_campaign_id,
+    onChainCampaignId: r.campaign_id,
+    distributionChainId: r.distribution_chain_id,
+    computeChainId: r.compute_chain_id,
+    type: campaignTypeName(r.campaign_type),
+    startTimestamp: r.start_timestamp,
+    endTimestamp: r.end_timestamp,
+    depth: r.depth,
+    self: r.depth === 0,
   }));
 }

@@ -15,13 +15,18 @@ import { arr } from '../../openapi/schemaHelpers.js';
  */
 export function chainsRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get('/chains', describe({ summary: 'Supported chains with their live campaign count', response: arr(chainSchema) }), validate({ query: listChainsQuery }), async (ctx) => {
-    const query = ctx.state.query as ListChainsQuery;
-    const rows = await currentChainRows(deps, nowSeconds(deps));
-    const needle = query.name?.toLowerCase();
-    ctx.body = rows
-      .filter((r) => (query.test || !r.isTest) && (!needle || r.name.toLowerCase().includes(needle)))
-      .map(toChainRecord);
-  });
+  router.get(
+    '/chains',
+    describe({ summary: 'Supported chains with their live campaign count', response: arr(chainSchema) }),
+    validate({ query: listChainsQuery }),
+    async (ctx) => {
+      const query = ctx.state.query as ListChainsQuery;
+      const rows = await currentChainRows(deps, nowSeconds(deps));
+      const needle = query.name?.toLowerCase();
+      ctx.body = rows
+        .filter((r) => (query.test || !r.isTest) && (!needle || r.name.toLowerCase().includes(needle)))
+        .map(toChainRecord);
+    },
+  );
   return router;
 }

@@ -17,7 +17,11 @@ export const LATEST_CLAIMS = 100;
 export function listClaimsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ListClaimsQuery;
-    const chainIds = q.chainIds ? resolveChainIds(deps, 'chainIds', q.chainIds) : q.chainId !== undefined ? [q.chainId] : undefined;
+    const chainIds = q.chainIds
+      ? resolveChainIds(deps, 'chainIds', q.chainIds)
+      : q.chainId !== undefined
+        ? [q.chainId]
+        : undefined;
     const hidden = await hiddenFrom(deps, ctx);
     if (q.campaignId && [...hidden].some((k) => k.endsWith(`:${q.campaignId!.toLowerCase()}`))) {
       ctx.body = [];
@@ -37,7 +41,10 @@ async function hiddenFrom(deps: ApiDeps, ctx: Context): Promise<Set<string>> {
 /** A claim row without the breakdowns of hidden campaigns (its own amount, a token transfer, stays). */
 function withoutHidden(row: ClaimDbRow, hidden: Set<string>): ClaimDbRow {
   if (!hidden.size || !row.breakdowns) return row;
-  return { ...row, breakdowns: row.breakdowns.filter((b) => !hidden.has(`${row.chain_id}:${b.campaignId.toLowerCase()}`)) };
+  return {
+    ...row,
+    breakdowns: row.breakdowns.filter((b) => !hidden.has(`${row.chain_id}:${b.campaignId.toLowerCase()}`)),
+  };
 }
 
 /**
@@ -56,7 +63,12 @@ export function claimsHistoryHandler(deps: ApiDeps) {
     const q = ctx.state.query as ChainIdsQuery;
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
     const hidden = await hiddenFrom(deps, ctx);
-    const rows = await listClaims(deps.pg, { chainIds, recipient: (ctx.state.params as HistoryParams).address, page: q.page, items: q.items });
+    const rows = await listClaims(deps.pg, {
+      chainIds,
+      recipient: (ctx.state.params as HistoryParams).address,
+      page: q.page,
+      items: q.items,
+    });
     setLastModified(ctx, rows);
     ctx.body = rows.map((row) => serializeClaim(withoutHidden(row, hidden)));
   };
@@ -66,10 +78,18 @@ export function claimsHistoryHandler(deps: ApiDeps) {
 export function latestClaimsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const chainIds = resolveChainIds(deps, 'chainIds', (ctx.state.query as ChainIdsQuery).chainIds);
-    const entries = await Promise.all(chainIds.map(async (chainId) => {
-      const [claims, state] = await Promise.all([latestClaims(deps.pg, chainId, LATEST_CLAIMS), loadClaimsSyncState(deps.pg, chainId)]);
-      return [chainId, { claims: claims.map(serializeCompactClaim), etlWatermark: serializeWatermark(state) }] as const;
-    }));
+    const entries = await Promise.all(
+      chainIds.map(async (chainId) => {
+        const [claims, state] = await Promise.all([
+          latestClaims(deps.pg, chainId, LATEST_CLAIMS),
+          loadClaimsSyncState(deps.pg, chainId),
+        ]);
+        return [
+          chainId,
+          { claims: claims.map(serializeCompactClaim), etlWatermark: serializeWatermark(state) },
+        ] as const;
+      }),
+    );
     ctx.body = Object.fromEntries(entries);
   };
 }
@@ -78,8 +98,13 @@ async function readHead(deps: ApiDeps, chainId: number): Promise<{ number: numbe
   const client = deps.rpc.get(chainId)?.client;
   if (!client) return null;
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), HEAD_TIMEOUT_MS); });
-  const read = client.getBlock({ blockTag: 'latest' }).then((b) => ({ number: Number(b.number), timestamp: Number(b.timestamp) }), () => null);
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), HEAD_TIMEOUT_MS);
+  });
+  const read = client.getBlock({ blockTag: 'latest' }).then(
+    (b) => ({ number: Number(b.number), timestamp: Number(b.timestamp) }),
+    () => null,
+  );
   try {
     return await Promise.race([read, deadline]);
   } finally {
@@ -91,10 +116,12 @@ async function readHead(deps: ApiDeps, chainId: number): Promise<{ number: numbe
 export function claimsStatusHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const chainIds = resolveChainIds(deps, 'chainIds', (ctx.state.query as ChainIdsQuery).chainIds);
-    const entries = await Promise.all(chainIds.map(async (chainId) => {
-      const [state, head] = await Promise.all([loadClaimsSyncState(deps.pg, chainId), readHead(deps, chainId)]);
-      return [chainId, serializeClaimsStatus(chainId, state, head)] as const;
-    }));
+    const entries = await Promise.all(
+      chainIds.map(async (chainId) => {
+        const [state, head] = await Promise.all([loadClaimsSyncState(deps.pg, chainId), readHead(deps, chainId)]);
+        return [chainId, serializeClaimsStatus(chainId, state, head)] as const;
+      }),
+    );
     ctx.body = Object.fromEntries(entries);
   };
 }

@@ -4,11 +4,29 @@ type Db = Pick<PgPool | PgClient, 'query'>;
 
 /** A claims row with the root it is attributed to and that root's breakdowns of the (recipient, token). */
 export type ClaimDbRow = {
-  chain_id: number; recipient: string; token: string; amount: string; block_number: string; block_hash: string; tx_hash: string; log_index: number;
-  timestamp: string; root: string | null; breakdowns: { campaignId: string; reason: string; amount: string }[] | null; is_latest: boolean;
+  chain_id: number;
+  recipient: string;
+  token: string;
+  amount: string;
+  block_number: string;
+  block_hash: string;
+  tx_hash: string;
+  log_index: number;
+  timestamp: string;
+  root: string | null;
+  breakdowns: { campaignId: string; reason: string; amount: string }[] | null;
+  is_latest: boolean;
 };
 
-export type ListClaimsParams = { chainIds?: number[]; recipient?: string; token?: string; campaignId?: string; root?: string; page: number; items: number };
+export type ListClaimsParams = {
+  chainIds?: number[];
+  recipient?: string;
+  token?: string;
+  campaignId?: string;
+  root?: string;
+  page: number;
+  items: number;
+};
 
 /**
  * Claimed deltas, newest first, each attributed to the root live when it was mined: the latest
@@ -52,14 +70,29 @@ export async function listClaims(db: Db, p: ListClaimsParams): Promise<ClaimDbRo
        AND ($4::text IS NULL OR lr.root = $4)
        AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements(bd.breakdowns) e WHERE lower(e->>'campaignId') = $5))
      ORDER BY c.block_number DESC, c.log_index DESC, c.chain_id LIMIT $6 OFFSET $7`,
-    [p.chainIds ?? null, p.recipient?.toLowerCase() ?? null, p.token?.toLowerCase() ?? null, p.root?.toLowerCase() ?? null,
-      p.campaignId?.toLowerCase() ?? null, p.items, p.page * p.items],
+    [
+      p.chainIds ?? null,
+      p.recipient?.toLowerCase() ?? null,
+      p.token?.toLowerCase() ?? null,
+      p.root?.toLowerCase() ?? null,
+      p.campaignId?.toLowerCase() ?? null,
+      p.items,
+      p.page * p.items,
+    ],
   );
   return rows;
 }
 
 /** Compact claims row of /v4/claims/latest: deltas summed per (recipient, tx, token). */
-export type CompactClaimRow = { chain_id: number; recipient: string; token: string; block_number: string; timestamp: string; tx_hash: string; amount: string };
+export type CompactClaimRow = {
+  chain_id: number;
+  recipient: string;
+  token: string;
+  block_number: string;
+  timestamp: string;
+  tx_hash: string;
+  amount: string;
+};
 
 /** The latest claims of a chain, summed per (recipient, tx, token), newest first. Table claims. */
 export async function latestClaims(db: Db, chainId: number, limit: number): Promise<CompactClaimRow[]> {
@@ -73,11 +106,21 @@ export async function latestClaims(db: Db, chainId: number, limit: number): Prom
 }
 
 /** State of the claims job on a chain: its cursor, that block's time and the number of claims stored. */
-export type ClaimsSyncState = { cursorBlock: number | null; cursorTimestamp: number | null; cursorUpdatedAt: Date | null; claimCount: number };
+export type ClaimsSyncState = {
+  cursorBlock: number | null;
+  cursorTimestamp: number | null;
+  cursorUpdatedAt: Date | null;
+  claimCount: number;
+};
 
 /** Claims job cursor of a chain (table cursors, job `claims`) with its block time (table blocks) and claim count. */
 export async function loadClaimsSyncState(db: Db, chainId: number): Promise<ClaimsSyncState> {
-  const { rows } = await db.query<{ block_number: string | null; timestamp: string | null; updated_at: Date | null; claim_count: string }>(
+  const { rows } = await db.query<{
+    block_number: string | null;
+    timestamp: string | null;
+    updated_at: Date | null;
+    claim_count: string;
+  }>(
     `SELECT k.block_number::text AS block_number, b.timestamp::text AS timestamp, k.updated_at,
        (SELECT count(*) FROM claims WHERE chain_id = $1)::text AS claim_count
      FROM (SELECT 1) one
@@ -87,13 +130,18 @@ export async function loadClaimsSyncState(db: Db, chainId: number): Promise<Clai
   );
   const r = rows[0]!;
   return {
-    cursorBlock: r.block_number === null ? null : Number(r.block_number), cursorTimestamp: r.timestamp === null ? null : Number(r.timestamp),
-    cursorUpdatedAt: r.updated_at, claimCount: Number(r.claim_count),
+    cursorBlock: r.block_number === null ? null : Number(r.block_number),
+    cursorTimestamp: r.timestamp === null ? null : Number(r.timestamp),
+    cursorUpdatedAt: r.updated_at,
+    claimCount: Number(r.claim_count),
   };
 }
 
 /** Number of Claimed rows of one chain, or of every chain. Table claims. */
 export async function countClaims(db: Db, chainId?: number): Promise<number> {
-  const { rows } = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM claims WHERE ($1::int IS NULL OR chain_id = $1)', [chainId ?? null]);
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT count(*)::text AS n FROM claims WHERE ($1::int IS NULL OR chain_id = $1)',
+    [chainId ?? null],
+  );
   return Number(rows[0]!.n);
 }

@@ -8,24 +8,49 @@ export const listClaimsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    chainId: fields.chainId, chainIds: chainIdListField, recipient: addressField, campaignId: bytes32, token: addressField, root: bytes32,
-    page: fields.page, items: fields.items,
+    chainId: fields.chainId,
+    chainIds: chainIdListField,
+    recipient: addressField,
+    campaignId: bytes32,
+    token: addressField,
+    root: bytes32,
+    page: fields.page,
+    items: fields.items,
   },
 } as const;
 
 /** Query of /v4/claims/history/{address}, /latest and /status. */
 export const chainIdsQuery = {
-  type: 'object', additionalProperties: false, properties: { chainIds: chainIdListField, page: fields.page, items: { ...fields.items, default: 100 } },
+  type: 'object',
+  additionalProperties: false,
+  properties: { chainIds: chainIdListField, page: fields.page, items: { ...fields.items, default: 100 } },
 } as const;
 
 /** Path of /v4/claims/history/{address}. */
-export const historyParams = { type: 'object', additionalProperties: true, required: ['address'], properties: { address: addressField } } as const;
+export const historyParams = {
+  type: 'object',
+  additionalProperties: true,
+  required: ['address'],
+  properties: { address: addressField },
+} as const;
 
 /** GET /v4/claims/count query: one chain, required. */
-export const countQuery = { type: 'object', additionalProperties: false, required: ['chainId'], properties: { chainId: fields.chainId } } as const;
+export const countQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId'],
+  properties: { chainId: fields.chainId },
+} as const;
 
 export type ListClaimsQuery = {
-  chainId?: number; chainIds?: string[]; recipient?: string; campaignId?: string; token?: string; root?: string; page: number; items: number;
+  chainId?: number;
+  chainIds?: string[];
+  recipient?: string;
+  campaignId?: string;
+  token?: string;
+  root?: string;
+  page: number;
+  items: number;
 };
 export type ChainIdsQuery = { chainIds?: string[]; page: number; items: number };
 export type HistoryParams = { address: string };

@@ -12,12 +12,22 @@ export type DecodeArgsResult = { distributionChainId: number; campaigns: Describ
 async function tokenInfos(deps: ApiDeps, chainId: number, addresses: string[]): Promise<Map<string, RewardTokenInfo>> {
   const unique = [...new Set(addresses)];
   const { rows } = await deps.pg.query<{ address: string; symbol: string; name: string | null; decimals: number }>(
-    'SELECT address, symbol, name, decimals FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])', [chainId, unique]);
-  const out = new Map<string, RewardTokenInfo>(rows.map((r) => [r.address, { address: r.address, symbol: r.symbol, name: r.name, decimals: r.decimals }]));
+    'SELECT address, symbol, name, decimals FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])',
+    [chainId, unique],
+  );
+  const out = new Map<string, RewardTokenInfo>(
+    rows.map((r) => [r.address, { address: r.address, symbol: r.symbol, name: r.name, decimals: r.decimals }]),
+  );
   const missing = unique.filter((a) => !out.has(a));
   if (missing.length) {
     try {
-      for (const r of await readTokenMetadata(deps.rpc.get(chainId)!, missing, deps.logger)) out.set(r.address.toLowerCase(), { address: r.address.toLowerCase(), symbol: r.symbol, name: r.name, decimals: r.decimals });
+      for (const r of await readTokenMetadata(deps.rpc.get(chainId)!, missing, deps.logger))
+        out.set(r.address.toLowerCase(), {
+          address: r.address.toLowerCase(),
+          symbol: r.symbol,
+          name: r.name,
+          decimals: r.decimals,
+        });
     } catch (error) {
       throw new ServiceUnavailableError('rpc', error);
     }
@@ -35,7 +45,10 @@ async function tokenInfos(deps: ApiDeps, chainId: number, addresses: string[]): 
 export function decodeArgsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const { distributionChainId, args } = ctx.state.body as DecodeArgsBody;
-    if (!deps.rpc.get(distributionChainId)) throw new ValidationError([{ field: 'distributionChainId', message: `is not a supported chain (${distributionChainId})` }]);
+    if (!deps.rpc.get(distributionChainId))
+      throw new ValidationError([
+        { field: 'distributionChainId', message: `is not a supported chain (${distributionChainId})` },
+      ]);
     let tuples: CampaignTuple[];
     try {
       tuples = decodeCreateCampaignArgs(args);
@@ -43,9 +56,17 @@ export function decodeArgsHandler(deps: ApiDeps) {
       if (error instanceof DecodeArgsError) throw new ValidationError(error.errors);
       throw error;
     }
-    const tokens = await tokenInfos(deps, distributionChainId, tuples.map((t) => t.rewardToken));
+    const tokens = await tokenInfos(
+      deps,
+      distributionChainId,
+      tuples.map((t) => t.rewardToken),
+    );
     const described = tuples.map((t) => describeCampaign(t, distributionChainId, tokens.get(t.rewardToken)!));
-    const errors = described.flatMap((d, i) => (d.decodeError ? [{ field: tuples.length === 1 ? 'args.campaignData' : `args.${i}.campaignData`, message: d.decodeError }] : []));
+    const errors = described.flatMap((d, i) =>
+      d.decodeError
+        ? [{ field: tuples.length === 1 ? 'args.campaignData' : `args.${i}.campaignData`, message: d.decodeError }]
+        : [],
+    );
     if (errors.length) throw new ValidationError(errors);
     ctx.body = { distributionChainId, campaigns: described.map((d) => d.campaign) } satisfies DecodeArgsResult;
   };

@@ -15,12 +15,22 @@ export type DescribedCampaign = {
   /** True when the call passes creator 0x0: the contract uses msg.sender, so `campaignId` (hashed with 0x0) will differ. */
   creatorIsZero: boolean;
   creator: string;
-  campaignType: number; campaignTypeName: string;
+  campaignType: number;
+  campaignTypeName: string;
   rewardToken: RewardTokenInfo;
-  amount: string; amountFormatted: string | null;
-  startTimestamp: number; startDate: string; endTimestamp: number; endDate: string; duration: number;
-  distributionChainId: number; computeChainId: number;
-  campaignData: string; campaignDataLayout: string; campaignDataDecoded: Record<string, unknown>; mainParameter: string | null;
+  amount: string;
+  amountFormatted: string | null;
+  startTimestamp: number;
+  startDate: string;
+  endTimestamp: number;
+  endDate: string;
+  duration: number;
+  distributionChainId: number;
+  computeChainId: number;
+  campaignData: string;
+  campaignDataLayout: string;
+  campaignDataDecoded: Record<string, unknown>;
+  mainParameter: string | null;
 };
 
 const iso = (seconds: number): string => new Date(seconds * 1000).toISOString();
@@ -30,21 +40,42 @@ const iso = (seconds: number): string => new Date(seconds * 1000).toISOString();
  * campaignId it gets on `distributionChainId` (docs/contracts.md#campaign-id; the creator is hashed as given).
  * @returns the description, or `decodeError` when a known type's campaignData does not match its layout.
  */
-export function describeCampaign(t: CampaignTuple, distributionChainId: number, token: RewardTokenInfo): { campaign: DescribedCampaign; decodeError?: string } {
+export function describeCampaign(
+  t: CampaignTuple,
+  distributionChainId: number,
+  token: RewardTokenInfo,
+): { campaign: DescribedCampaign; decodeError?: string } {
   const decoded = decodeCampaignData(t.campaignType, t.campaignData);
   const end = t.startTimestamp + t.duration;
   const campaign: DescribedCampaign = {
-    campaignId: computeCampaignId({ chainId: distributionChainId, creator: t.creator, rewardToken: t.rewardToken, campaignType: t.campaignType,
-      startTimestamp: t.startTimestamp, duration: t.duration, campaignData: t.campaignData }),
+    campaignId: computeCampaignId({
+      chainId: distributionChainId,
+      creator: t.creator,
+      rewardToken: t.rewardToken,
+      campaignType: t.campaignType,
+      startTimestamp: t.startTimestamp,
+      duration: t.duration,
+      campaignData: t.campaignData,
+    }),
     inputCampaignId: t.campaignId,
     creatorIsZero: t.creator.toLowerCase() === zeroAddress,
     creator: t.creator,
-    campaignType: t.campaignType, campaignTypeName: campaignTypeName(t.campaignType),
+    campaignType: t.campaignType,
+    campaignTypeName: campaignTypeName(t.campaignType),
     rewardToken: token,
-    amount: t.amount.toString(), amountFormatted: token.decimals === null ? null : formatUnits(t.amount, token.decimals),
-    startTimestamp: t.startTimestamp, startDate: iso(t.startTimestamp), endTimestamp: end, endDate: iso(end), duration: t.duration,
-    distributionChainId, computeChainId: decoded.computeChainId ?? distributionChainId,
-    campaignData: t.campaignData, campaignDataLayout: decoded.layout, campaignDataDecoded: decoded.params, mainParameter: decoded.mainParameter,
+    amount: t.amount.toString(),
+    amountFormatted: token.decimals === null ? null : formatUnits(t.amount, token.decimals),
+    startTimestamp: t.startTimestamp,
+    startDate: iso(t.startTimestamp),
+    endTimestamp: end,
+    endDate: iso(end),
+    duration: t.duration,
+    distributionChainId,
+    computeChainId: decoded.computeChainId ?? distributionChainId,
+    campaignData: t.campaignData,
+    campaignDataLayout: decoded.layout,
+    campaignDataDecoded: decoded.params,
+    mainParameter: decoded.mainParameter,
   };
   return decoded.decodeError ? { campaign, decodeError: decoded.decodeError } : { campaign };
 }

@@ -13,8 +13,29 @@ import { arr, hex, int, obj } from '../../openapi/schemaHelpers.js';
  */
 export function configRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.post(['/config/store', '/config/store/'], describe({ summary: 'Store a configuration keyed by its hash', response: obj({ hash: hex }), errors: [413] }), validate({ body: storeConfigBody }), storeConfigHandler(deps));
-  router.get(['/config/hash/:hash', '/config/hash/:hash/'], describe({ summary: 'A stored configuration by hash (optionally associated with a campaign)', response: { type: 'object' } }), validate({ params: configHashParams, query: configHashQuery }), getConfigHandler(deps));
-  router.post(['/config/decode/args/createCampaign', '/config/decode/args/createCampaign/'], describe({ summary: 'Decode the arguments of a createCampaign(s) call', response: obj({ distributionChainId: int, campaigns: arr({ type: 'object' }) }) }), validate({ body: decodeArgsBody }), decodeArgsHandler(deps));
+  router.post(
+    ['/config/store', '/config/store/'],
+    describe({ summary: 'Store a configuration keyed by its hash', response: obj({ hash: hex }), errors: [413] }),
+    validate({ body: storeConfigBody }),
+    storeConfigHandler(deps),
+  );
+  router.get(
+    ['/config/hash/:hash', '/config/hash/:hash/'],
+    describe({
+      summary: 'A stored configuration by hash (optionally associated with a campaign)',
+      response: { type: 'object' },
+    }),
+    validate({ params: configHashParams, query: configHashQuery }),
+    getConfigHandler(deps),
+  );
+  router.post(
+    ['/config/decode/args/createCampaign', '/config/decode/args/createCampaign/'],
+    describe({
+      summary: 'Decode the arguments of a createCampaign(s) call',
+      response: obj({ distributionChainId: int, campaigns: arr({ type: 'object' }) }),
+    }),
+    validate({ body: decodeArgsBody }),
+    decodeArgsHandler(deps),
+  );
   return router;
 }

@@ -35,4 +35,7 @@ export const decodeArgsBody = {
 export type DecodeArgsBody = { distributionChainId: number; args: unknown };
 
 /** POST /v4/config/store body: a free-form, non-empty configuration object (size and emptiness checked by the handler). */
-export const storeConfigBody = { type: 'object', description: 'Free-form campaign configuration, non-empty, at most 16,384 bytes of canonical JSON' } as const;
+export const storeConfigBody = {
+  type: 'object',
+  description: 'Free-form campaign configuration, non-empty, at most 16,384 bytes of canonical JSON',
+} as const;

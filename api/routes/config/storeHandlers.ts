@@ -23,8 +23,16 @@ export function storeConfigHandler(deps: ApiDeps) {
     const canonical = canonicalJson(body);
     const sizeBytes = Buffer.byteLength(canonical, 'utf8');
     if (sizeBytes > MAX_CONFIG_BYTES) {
-      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Configuration is ${sizeBytes} bytes of JSON; at most ${MAX_CONFIG_BYTES} are stored`,
-        { errors: [{ field: 'body', message: `must be at most ${MAX_CONFIG_BYTES} bytes JSON-encoded (got ${sizeBytes})` }] });
+      throw new AppError(
+        413,
+        'PAYLOAD_TOO_LARGE',
+        `Configuration is ${sizeBytes} bytes of JSON; at most ${MAX_CONFIG_BYTES} are stored`,
+        {
+          errors: [
+            { field: 'body', message: `must be at most ${MAX_CONFIG_BYTES} bytes JSON-encoded (got ${sizeBytes})` },
+          ],
+        },
+      );
     }
     const hash = hashConfig(body);
     await withWriteTransaction(deps.pg, (client) => insertConfig(client, { hash, canonical, sizeBytes }));
@@ -43,16 +51,22 @@ export function getConfigHandler(deps: ApiDeps) {
     const { campaignId, distributionChainId } = ctx.state.query as ConfigHashQuery;
     if ((campaignId === undefined) !== (distributionChainId === undefined)) {
       const missing = campaignId === undefined ? 'campaignId' : 'distributionChainId';
-      throw new ValidationError([{ field: missing, message: 'is required to associate the configuration (give campaignId and distributionChainId together)' }]);
+      throw new ValidationError([
+        {
+          field: missing,
+          message: 'is required to associate the configuration (give campaignId and distributionChainId together)',
+        },
+      ]);
     }
     const hash = rawHash.toLowerCase();
-    const found = campaignId !== undefined && distributionChainId !== undefined
-      ? await withWriteTransaction(deps.pg, async (client) => {
-        const row = await getConfig(client, hash);
-        if (row) await associateConfig(client, { hash, distributionChainId, campaignId: campaignId.toLowerCase() });
-        return row;
-      })
-      : await getConfig(deps.pg, hash);
+    const found =
+      campaignId !== undefined && distributionChainId !== undefined
+        ? await withWriteTransaction(deps.pg, async (client) => {
+            const row = await getConfig(client, hash);
+            if (row) await associateConfig(client, { hash, distributionChainId, campaignId: campaignId.toLowerCase() });
+            return row;
+          })
+        : await getConfig(deps.pg, hash);
     if (!found) throw new NotFoundError(`No configuration stored under ${hash}`);
     ctx.body = found.config;
   };

@@ -7,7 +7,12 @@ export type CreatorCampaignCounts = { live: number; soon: number; past: number }
  * PAST (end ≤ now) at `now`: the `*CampaignsForCreator` figures of /v4/creators/{creator}/opportunities.
  * Tables campaigns_current, campaign_privacy.
  */
-export async function loadCreatorCampaignCounts(pg: PgPool, opportunityIds: string[], addresses: string[], now: number): Promise<Map<string, CreatorCampaignCounts>> {
+export async function loadCreatorCampaignCounts(
+  pg: PgPool,
+  opportunityIds: string[],
+  addresses: string[],
+  now: number,
+): Promise<Map<string, CreatorCampaignCounts>> {
   if (!opportunityIds.length || !addresses.length) return new Map();
   const { rows } = await pg.query<{ opportunity_id: string; live: number; soon: number; past: number }>(
     `SELECT c.opportunity_id, count(*) FILTER (WHERE c.start_timestamp <= $3 AND c.end_timestamp > $3)::int AS live,

@@ -40,7 +40,10 @@ export function dashboardHandler(deps: ApiDeps) {
     const { test } = ctx.state.query as DashboardQuery;
     const now = nowSeconds(deps);
     const row = await loadDashboard(deps.pg, {
-      addresses: creator.addresses, now, test, freshPriceSince: new Date((now - deps.config.prices.maxAgeSeconds) * 1000),
+      addresses: creator.addresses,
+      now,
+      test,
+      freshPriceSince: new Date((now - deps.config.prices.maxAgeSeconds) * 1000),
     });
     ctx.body = serializeDashboard(row, creator);
   };

@@ -37,11 +37,29 @@ export function creatorOpportunitiesHandler(deps: ApiDeps) {
     const now = nowSeconds(deps);
     const { chains, testChainIds } = await currentChainContext(deps, now);
     const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
-    const docs = await searchPage<OpportunityDocument>({ es: deps.es, index, query: scopeToCreator(query, addresses) as never, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
-    const counts = await loadCreatorCampaignCounts(deps.pg, docs.map((d) => d.id), addresses, now);
+    const docs = await searchPage<OpportunityDocument>({
+      es: deps.es,
+      index,
+      query: scopeToCreator(query, addresses) as never,
+      sort,
+      page: q.page,
+      items: q.items,
+      timeoutMs: deps.config.esRequestTimeoutMs,
+    });
+    const counts = await loadCreatorCampaignCounts(
+      deps.pg,
+      docs.map((d) => d.id),
+      addresses,
+      now,
+    );
     ctx.body = docs.map((d) => {
       const c = counts.get(d.id) ?? { live: 0, soon: 0, past: 0 };
-      return { ...serializeOpportunity(d, chains, now), liveCampaignsForCreator: c.live, soonCampaignsForCreator: c.soon, pastCampaignsForCreator: c.past };
+      return {
+        ...serializeOpportunity(d, chains, now),
+        liveCampaignsForCreator: c.live,
+        soonCampaignsForCreator: c.soon,
+        pastCampaignsForCreator: c.past,
+      };
     });
   };
 }
@@ -54,7 +72,10 @@ export function creatorOpportunitiesCountHandler(deps: ApiDeps) {
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
     const { query } = buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds });
-    const res = await deps.es.count({ index, query: scopeToCreator(query, addresses) as never }, { requestTimeout: deps.config.esRequestTimeoutMs });
+    const res = await deps.es.count(
+      { index, query: scopeToCreator(query, addresses) as never },
+      { requestTimeout: deps.config.esRequestTimeoutMs },
+    );
     if (res._shards.failed > 0) throw new ServiceUnavailableError('elasticsearch');
     ctx.body = res.count;
   };

@@ -16,7 +16,11 @@ export function creatorStatusClause(status: CreatorCampaignStatus, now: number):
  * Pure: the search body of a creator's campaigns: created by any of `addresses` (lower-case;
  * the field has a lowercase normalizer), optionally in one status; newest first, id tie-breaker.
  */
-export function buildCreatorCampaignsQuery(addresses: readonly string[], status: CreatorCampaignStatus | undefined, now: number) {
+export function buildCreatorCampaignsQuery(
+  addresses: readonly string[],
+  status: CreatorCampaignStatus | undefined,
+  now: number,
+) {
   const filter: Clause[] = [{ terms: { creatorAddress: addresses.map((a) => a.toLowerCase()) } }];
   if (status) filter.push(creatorStatusClause(status, now));
   return {

@@ -2,7 +2,13 @@ import type { PgClient, PgPool } from '../../../internal/pg.js';
 
 /** Raw dashboard figures of a set of creator addresses. */
 export type DashboardRow = {
-  past: number; live: number; future: number; total: number; total_tvl: number; total_distributed: number; total_wallets: number;
+  past: number;
+  live: number;
+  future: number;
+  total: number;
+  total_tvl: number;
+  total_distributed: number;
+  total_wallets: number;
 };
 
 export type LoadDashboardParams = { addresses: string[]; now: number; test: boolean; freshPriceSince: Date };
@@ -14,7 +20,10 @@ export type LoadDashboardParams = { addresses: string[]; now: number; test: bool
  * wallets = distinct recipients rewarded by those campaigns in any stored tree.
  * Tables campaigns_current, chains, campaign_metrics, tokens, token_prices, reward_breakdowns.
  */
-export async function loadDashboard(db: Pick<PgPool | PgClient, 'query'>, p: LoadDashboardParams): Promise<DashboardRow> {
+export async function loadDashboard(
+  db: Pick<PgPool | PgClient, 'query'>,
+  p: LoadDashboardParams,
+): Promise<DashboardRow> {
   const { rows } = await db.query<DashboardRow>(
     `WITH c AS (
        SELECT c.* FROM campaigns_current c LEFT JOIN chains ch ON ch.id = c.compute_chain_id

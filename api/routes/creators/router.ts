@@ -13,8 +13,24 @@ import { arr, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.j
 import { campaignMetricsSchema } from '../campaigns/responses.js';
 import { countSchema } from '../opportunities/responses.js';
 
-const creatorSchema = obj({ id: str, name: str, icon: nullable(str), rebateFee: num, addresses: arr(str), tags: arr(str) });
-const dashboardSchema = obj({ pastCampaigns: int, liveCampaigns: int, futureCampaigns: int, totalTvl: num, totalWallets: num, totalCampaigns: int, totalDistributed: num, creatorId: nullable(str) });
+const creatorSchema = obj({
+  id: str,
+  name: str,
+  icon: nullable(str),
+  rebateFee: num,
+  addresses: arr(str),
+  tags: arr(str),
+});
+const dashboardSchema = obj({
+  pastCampaigns: int,
+  liveCampaigns: int,
+  futureCampaigns: int,
+  totalTvl: num,
+  totalWallets: num,
+  totalCampaigns: int,
+  totalDistributed: num,
+  creatorId: nullable(str),
+});
 
 /**
  * /v4/creators routes (the `/{creator}/opportunities` ones belong to the opportunities family).
@@ -22,12 +38,47 @@ const dashboardSchema = obj({ pastCampaigns: int, liveCampaigns: int, futureCamp
  */
 export function creatorsRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/creators', '/creators/'], describe({ summary: 'Creators matching the filters', response: arr(creatorSchema) }), validate({ query: listCreatorsQuery }), listCreatorsHandler(deps));
-  router.get('/creators/campaigns/:id', describe({ summary: 'Campaign metrics (as GET /v4/campaigns/{id}/metrics)', response: campaignMetricsSchema }), validate({ params: campaignIdParams, query: campaignMetricsQuery }), campaignMetricsHandler(deps));
-  router.get('/creators/:creator', describe({ summary: 'One creator by id, slug or address', response: creatorSchema }), validate({ params: creatorParams }), getCreatorHandler(deps));
-  router.get('/creators/:creator/dashboard', describe({ summary: 'Dashboard figures of a creator', response: dashboardSchema }), validate({ params: creatorParams, query: dashboardQuery }), dashboardHandler(deps));
-  router.get('/creators/:creator/opportunities/count', describe({ summary: 'Count of the creator opportunities', response: countSchema }), validate({ params: creatorParams, query: creatorOppCountQuery }), creatorOpportunitiesCountHandler(deps));
-  router.get('/creators/:creator/opportunities', describe({ summary: 'Opportunities of the creator, paged', response: arr(opportunitySchema) }), validate({ params: creatorParams, query: creatorOppFiltersQuery }), creatorOpportunitiesHandler(deps));
-  router.get('/creators/:creator/campaigns', describe({ summary: 'Campaigns of the creator, by status', response: arr(campaignSchema) }), validate({ params: creatorParams, query: creatorCampaignsQuery }), creatorCampaignsHandler(deps));
+  router.get(
+    ['/creators', '/creators/'],
+    describe({ summary: 'Creators matching the filters', response: arr(creatorSchema) }),
+    validate({ query: listCreatorsQuery }),
+    listCreatorsHandler(deps),
+  );
+  router.get(
+    '/creators/campaigns/:id',
+    describe({ summary: 'Campaign metrics (as GET /v4/campaigns/{id}/metrics)', response: campaignMetricsSchema }),
+    validate({ params: campaignIdParams, query: campaignMetricsQuery }),
+    campaignMetricsHandler(deps),
+  );
+  router.get(
+    '/creators/:creator',
+    describe({ summary: 'One creator by id, slug or address', response: creatorSchema }),
+    validate({ params: creatorParams }),
+    getCreatorHandler(deps),
+  );
+  router.get(
+    '/creators/:creator/dashboard',
+    describe({ summary: 'Dashboard figures of a creator', response: dashboardSchema }),
+    validate({ params: creatorParams, query: dashboardQuery }),
+    dashboardHandler(deps),
+  );
+  router.get(
+    '/creators/:creator/opportunities/count',
+    describe({ summary: 'Count of the creator opportunities', response: countSchema }),
+    validate({ params: creatorParams, query: creatorOppCountQuery }),
+    creatorOpportunitiesCountHandler(deps),
+  );
+  router.get(
+    '/creators/:creator/opportunities',
+    describe({ summary: 'Opportunities of the creator, paged', response: arr(opportunitySchema) }),
+    validate({ params: creatorParams, query: creatorOppFiltersQuery }),
+    creatorOpportunitiesHandler(deps),
+  );
+  router.get(
+    '/creators/:creator/campaigns',
+    describe({ summary: 'Campaigns of the creator, by status', response: arr(campaignSchema) }),
+    validate({ params: creatorParams, query: creatorCampaignsQuery }),
+    creatorCampaignsHandler(deps),
+  );
   return router;
 }

@@ -6,7 +6,14 @@ import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import { MAX_ACTIVE_KEYS } from './schema.js';
 
 /** An api_keys row in TS names (never the hash). */
-export type ApiKeyRow = { id: string; prefix: string; description: string; tier: number; createdAt: Date; revokedAt: Date | null };
+export type ApiKeyRow = {
+  id: string;
+  prefix: string;
+  description: string;
+  tier: number;
+  createdAt: Date;
+  revokedAt: Date | null;
+};
 
 const COLUMNS = 'id, prefix, description, tier, created_at AS "createdAt", revoked_at AS "revokedAt"';
 
@@ -15,32 +22,53 @@ const COLUMNS = 'id, prefix, description, tier, created_at AS "createdAt", revok
  * as its sha-256 and an `rk_` + 8-character prefix. 409 past MAX_ACTIVE_KEYS active keys.
  * Tables: users, api_keys.
  */
-export async function createKey(pool: PgPool, owner: string, description: string): Promise<ApiKeyRow & { rawKey: string }> {
+export async function createKey(
+  pool: PgPool,
+  owner: string,
+  description: string,
+): Promise<ApiKeyRow & { rawKey: string }> {
   const rawKey = `rk_${randomBytes(32).toString('base64url')}`;
   return inWriteTransaction(pool, async (client) => {
     // Serializes concurrent creations by one owner so the cap holds.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api_keys:${owner}`]);
-    const { rows: [active] } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE owner_address = $1 AND revoked_at IS NULL', [owner]);
-    if (active!.n >= MAX_ACTIVE_KEYS) throw new AppError(409, 'CONFLICT', `At most ${MAX_ACTIVE_KEYS} active API keys per user: revoke one first`);
+    const {
+      rows: [active],
+    } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM api_keys WHERE owner_address = $1 AND revoked_at IS NULL',
+      [owner],
+    );
+    if (active!.n >= MAX_ACTIVE_KEYS)
+      throw new AppError(409, 'CONFLICT', `At most ${MAX_ACTIVE_KEYS} active API keys per user: revoke one first`);
     const { rows } = await client.query<ApiKeyRow>(
       `INSERT INTO api_keys (id, owner_address, prefix, key_hash, description, tier)
        VALUES ($1, $2, $3, $4, $5, COALESCE((SELECT tier FROM users WHERE address = $2), 0)) RETURNING ${COLUMNS}`,
-      [randomUUID(), owner, rawKey.slice(0, 11), hashApiKey(rawKey), description]);
+      [randomUUID(), owner, rawKey.slice(0, 11), hashApiKey(rawKey), description],
+    );
     return { ...rows[0]!, rawKey };
   });
 }
 
 /** The owner's keys, oldest first. Tables: api_keys. */
 export async function listKeys(pool: PgPool, owner: string): Promise<ApiKeyRow[]> {
-  const { rows } = await pool.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE owner_address = $1 ORDER BY created_at, id`, [owner]);
+  const { rows } = await pool.query<ApiKeyRow>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE owner_address = $1 ORDER BY created_at, id`,
+    [owner],
+  );
   return rows;
 }
 
 /** Updates the description of one of the owner's keys; null when the owner has no such key. Tables: api_keys. */
-export async function updateKey(pool: PgPool, owner: string, id: string, description: string | undefined): Promise<ApiKeyRow | null> {
+export async function updateKey(
+  pool: PgPool,
+  owner: string,
+  id: string,
+  description: string | undefined,
+): Promise<ApiKeyRow | null> {
   return inWriteTransaction(pool, async (client) => {
     const { rows } = await client.query<ApiKeyRow>(
-      `UPDATE api_keys SET description = COALESCE($3, description) WHERE id = $1 AND owner_address = $2 RETURNING ${COLUMNS}`, [id, owner, description ?? null]);
+      `UPDATE api_keys SET description = COALESCE($3, description) WHERE id = $1 AND owner_address = $2 RETURNING ${COLUMNS}`,
+      [id, owner, description ?? null],
+    );
     return rows[0] ?? null;
   });
 }
@@ -49,7 +77,9 @@ export async function updateKey(pool: PgPool, owner: string, id: string, descrip
 export async function revokeKey(pool: PgPool, owner: string, id: string): Promise<ApiKeyRow | null> {
   return inWriteTransaction(pool, async (client) => {
     const { rows } = await client.query<ApiKeyRow>(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND owner_address = $2 RETURNING ${COLUMNS}`, [id, owner]);
+      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND owner_address = $2 RETURNING ${COLUMNS}`,
+      [id, owner],
+    );
     return rows[0] ?? null;
   });
 }
@@ -59,7 +89,9 @@ export async function usageByKey(pool: PgPool, owner: string, days: number) {
   const { rows } = await pool.query<{ id: string; prefix: string; description: string; totalCalls: string }>(
     `SELECT k.id, k.prefix, k.description, COALESCE(sum(u.count), 0)::text AS "totalCalls"
      FROM api_keys k LEFT JOIN api_key_usage u ON u.key_id = k.id AND u.day > (now() AT TIME ZONE 'UTC')::date - $2::int
-     WHERE k.owner_address = $1 GROUP BY k.id ORDER BY k.created_at, k.id`, [owner, days]);
+     WHERE k.owner_address = $1 GROUP BY k.id ORDER BY k.created_at, k.id`,
+    [owner, days],
+  );
   return rows.map((r) => ({ ...r, totalCalls: Number(r.totalCalls) }));
 }
 
@@ -67,7 +99,9 @@ export async function usageByKey(pool: PgPool, owner: string, days: number) {
 export async function dailyUsage(pool: PgPool, keyId: string, days: number) {
   const { rows } = await pool.query<{ date: string; endpoint: string; count: string }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS date, endpoint, count::text AS count FROM api_key_usage
-     WHERE key_id = $1 AND day > (now() AT TIME ZONE 'UTC')::date - $2::int ORDER BY day, endpoint`, [keyId, days]);
+     WHERE key_id = $1 AND day > (now() AT TIME ZONE 'UTC')::date - $2::int ORDER BY day, endpoint`,
+    [keyId, days],
+  );
   return rows.map((r) => ({ ...r, count: Number(r.count) }));
 }
 

@@ -1,16 +1,30 @@
 const DESCRIPTION = { type: 'string', minLength: 1, maxLength: 255 } as const;
 
 /** POST /v4/developer/keys/ body: `description`, 1 to 255 characters (spec: Limits). */
-export const createKeyBody = { type: 'object', additionalProperties: false, required: ['description'], properties: { description: DESCRIPTION } };
+export const createKeyBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['description'],
+  properties: { description: DESCRIPTION },
+};
 
 /** PATCH /v4/developer/keys/{id} body: optional `description`. */
 export const updateKeyBody = { type: 'object', additionalProperties: false, properties: { description: DESCRIPTION } };
 
 /** Path `id` (uuid). */
-export const keyIdParams = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } };
+export const keyIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'string', format: 'uuid' } },
+};
 
 /** Query `days`: default 30, 1 to 90 (spec: Limits). */
-export const usageQuery = { type: 'object', additionalProperties: false, properties: { days: { type: 'integer', minimum: 1, maximum: 90, default: 30 } } };
+export const usageQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { days: { type: 'integer', minimum: 1, maximum: 90, default: 30 } },
+};
 
 /**
  * Active (unrevoked) keys one user may hold at once (docs/api-behaviour.md#limits-and-tiers: capped; the number is

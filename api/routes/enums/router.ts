@@ -14,9 +14,38 @@ const convertSchema = obj({ input: value, output: value, description: str }, ['d
 export function enumsRouter(_deps: ApiDeps): Router {
   const router = new Router();
   const both = (path: string) => [path, `${path}/`];
-  router.get(both('/enums'), describe({ summary: 'Public enumerations', response: obj({ enums: arr(obj({ name: str, type: enumType, hasMetadata: bool })) }) }), listEnumsHandler());
-  router.get(both('/enums/:enumName'), describe({ summary: 'One enumeration with its entries', response: obj({ name: str, type: enumType, entries: arr(obj({ key: str, value, description: str }, ['description'])) }) }), validate({ params: enumParams }), getEnumHandler());
-  router.get(both('/enums/:enumName/convert/:value'), describe({ summary: 'Convert one value between number and name', response: convertSchema }), validate({ params: convertParams }), convertHandler());
-  router.post(both('/enums/:enumName/batch-convert'), describe({ summary: 'Convert several values', response: obj({ results: arr(convertSchema) }) }), validate({ params: enumParams, body: batchConvertBody }), batchConvertHandler());
+  router.get(
+    both('/enums'),
+    describe({
+      summary: 'Public enumerations',
+      response: obj({ enums: arr(obj({ name: str, type: enumType, hasMetadata: bool })) }),
+    }),
+    listEnumsHandler(),
+  );
+  router.get(
+    both('/enums/:enumName'),
+    describe({
+      summary: 'One enumeration with its entries',
+      response: obj({
+        name: str,
+        type: enumType,
+        entries: arr(obj({ key: str, value, description: str }, ['description'])),
+      }),
+    }),
+    validate({ params: enumParams }),
+    getEnumHandler(),
+  );
+  router.get(
+    both('/enums/:enumName/convert/:value'),
+    describe({ summary: 'Convert one value between number and name', response: convertSchema }),
+    validate({ params: convertParams }),
+    convertHandler(),
+  );
+  router.post(
+    both('/enums/:enumName/batch-convert'),
+    describe({ summary: 'Convert several values', response: obj({ results: arr(convertSchema) }) }),
+    validate({ params: enumParams, body: batchConvertBody }),
+    batchConvertHandler(),
+  );
   return router;
 }

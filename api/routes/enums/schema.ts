@@ -20,7 +20,12 @@ export const batchConvertBody = {
   required: ['values'],
   properties: {
     // A type union rather than anyOf, so ajv's coercion keeps numbers as numbers and strings as strings.
-    values: { type: 'array', minItems: 1, maxItems: 1000, items: { type: ['integer', 'string'], minimum: 0, minLength: 1, maxLength: 128 } },
+    values: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: { type: ['integer', 'string'], minimum: 0, minLength: 1, maxLength: 128 },
+    },
   },
 } as const;
 

@@ -12,7 +12,11 @@ export function serializeEnumSummary(e: EnumDefinition): EnumSummary {
 }
 
 /** Pure: an enum → `{ name, type, entries }`. */
-export function serializeEnum(e: EnumDefinition): { name: string; type: 'number' | 'string'; entries: EnumDefinition['entries'] } {
+export function serializeEnum(e: EnumDefinition): {
+  name: string;
+  type: 'number' | 'string';
+  entries: EnumDefinition['entries'];
+} {
   return { name: e.name, type: e.type, entries: e.entries.map((x) => ({ ...x })) };
 }
 

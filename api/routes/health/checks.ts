@@ -7,7 +7,7 @@ import type { ApiDeps } from '../../deps.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 
-type Check<T> = { ok: true; latencyMs: number } & T | { ok: false; latencyMs: number; error: string };
+type Check<T> = ({ ok: true; latencyMs: number } & T) | { ok: false; latencyMs: number; error: string };
 
 /** Runs one probe with a deadline, reporting latency and the error instead of throwing. */
 export async function probe<T extends Record<string, unknown>>(fn: () => Promise<T>): Promise<Check<T>> {
@@ -16,7 +16,9 @@ export async function probe<T extends Record<string, unknown>>(fn: () => Promise
   try {
     const value = await Promise.race([
       fn(),
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS); }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+      }),
     ]);
     return { ok: true, latencyMs: Date.now() - started, ...value };
   } catch (error) {
@@ -41,11 +43,21 @@ export async function checkHealth(deps: ApiDeps) {
       const h = await deps.es.cluster.health({ timeout: `${CHECK_TIMEOUT_MS}ms` });
       return { clusterStatus: h.status };
     }),
-    Promise.all([...deps.rpc.values()].map(async ({ chain, client }) => ({ id: chain.id, name: chain.name, rpc: await probe(async () => ({ head: Number(await client.getBlockNumber()) })) }))),
+    Promise.all(
+      [...deps.rpc.values()].map(async ({ chain, client }) => ({
+        id: chain.id,
+        name: chain.name,
+        rpc: await probe(async () => ({ head: Number(await client.getBlockNumber()) })),
+      })),
+    ),
   ]);
   const [statuses, outbox, freshness, pipeline] = postgres.ok
-    ? await Promise.all([loadJobStatuses(deps.pg), outboxDepth(deps.pg), loadFreshness(deps.pg), loadPipelineFacts(deps.pg, deps.config.prices.maxAgeSeconds)])
-      .catch(() => [[] as JobStatus[], null, null, null] as const)
+    ? await Promise.all([
+        loadJobStatuses(deps.pg),
+        outboxDepth(deps.pg),
+        loadFreshness(deps.pg),
+        loadPipelineFacts(deps.pg, deps.config.prices.maxAgeSeconds),
+      ]).catch(() => [[] as JobStatus[], null, null, null] as const)
     : [[] as JobStatus[], null, null, null];
   const heads = new Map(chains.map((c) => [c.id, c.rpc.ok ? (c.rpc as { head: number }).head : null]));
   const jobs = statuses.map((job) => ({
@@ -54,27 +66,52 @@ export async function checkHealth(deps: ApiDeps) {
     pausedAt: job.pausedAt?.toISOString() ?? null,
     runs24h: job.runs24h,
     errors24h: job.errors24h,
-    lastRun: job.lastRun ? { status: job.lastRun.status, startedAt: job.lastRun.startedAt.toISOString(), finishedAt: job.lastRun.finishedAt?.toISOString() ?? null, error: job.lastRun.error } : null,
+    lastRun: job.lastRun
+      ? {
+          status: job.lastRun.status,
+          startedAt: job.lastRun.startedAt.toISOString(),
+          finishedAt: job.lastRun.finishedAt?.toISOString() ?? null,
+          error: job.lastRun.error,
+        }
+      : null,
     lastSuccessAt: job.lastSuccessAt?.toISOString() ?? null,
     lagSeconds: job.lastSuccessAt ? Math.round((Date.now() - job.lastSuccessAt.getTime()) / 1000) : null,
     chains: job.chains.map((c) => {
       const head = heads.get(c.chainId) ?? null;
       return {
-        chainId: c.chainId, cursor: c.cursor, head, lagBlocks: head === null ? null : Math.max(0, head - c.cursor),
+        chainId: c.chainId,
+        cursor: c.cursor,
+        head,
+        lagBlocks: head === null ? null : Math.max(0, head - c.cursor),
         lagSeconds: pipeline?.cursorAges.get(`${job.job}:${c.chainId}`) ?? null,
       };
     }),
   }));
   const ok = postgres.ok && elasticsearch.ok && chains.every((c) => c.rpc.ok);
   return {
-    status: ok ? 'ok' : 'degraded', checkedAt: new Date().toISOString(), postgres, elasticsearch, chains, jobs, outbox, freshness: toFreshnessBody(freshness),
-    prices: pipeline?.prices ?? null, unverifiedTrees: pipeline?.trees ?? null,
+    status: ok ? 'ok' : 'degraded',
+    checkedAt: new Date().toISOString(),
+    postgres,
+    elasticsearch,
+    chains,
+    jobs,
+    outbox,
+    freshness: toFreshnessBody(freshness),
+    prices: pipeline?.prices ?? null,
+    unverifiedTrees: pipeline?.trees ?? null,
   };
 }
 
 /** Public shape of freshness (null when PostgreSQL did not answer). */
 export function toFreshnessBody(f: Freshness | null) {
-  return f && { windowSeconds: f.windowSeconds, samples: f.samples, p50Seconds: round(f.p50Seconds), p95Seconds: round(f.p95Seconds) };
+  return (
+    f && {
+      windowSeconds: f.windowSeconds,
+      samples: f.samples,
+      p50Seconds: round(f.p50Seconds),
+      p95Seconds: round(f.p95Seconds),
+    }
+  );
 }
 
 function round(seconds: number | null): number | null {
@@ -102,5 +139,10 @@ export async function checkReadiness(deps: ApiDeps) {
     probe(async () => (await deps.pg.query('SELECT 1'), {})),
     probe(async () => ({ clusterStatus: (await deps.es.cluster.health({ timeout: `${CHECK_TIMEOUT_MS}ms` })).status })),
   ]);
-  return { status: postgres.ok && elasticsearch.ok ? 'ok' as const : 'unavailable' as const, checkedAt: new Date().toISOString(), postgres, elasticsearch };
+  return {
+    status: postgres.ok && elasticsearch.ok ? ('ok' as const) : ('unavailable' as const),
+    checkedAt: new Date().toISOString(),
+    postgres,
+    elasticsearch,
+  };
 }

@@ -16,19 +16,33 @@ export async function loadPipelineFacts(pg: PgPool, maxAgeSeconds: number): Prom
   const [prices, trees, ages] = await Promise.all([
     pg.query<{ tracked: number; stale: number; oldest: number | null }>(
       `SELECT count(*)::int AS tracked, count(*) FILTER (WHERE updated_at < now() - make_interval(secs => $1))::int AS stale,
-         extract(epoch FROM now() - min(updated_at))::float8 AS oldest FROM token_prices`, [maxAgeSeconds]),
+         extract(epoch FROM now() - min(updated_at))::float8 AS oldest FROM token_prices`,
+      [maxAgeSeconds],
+    ),
     pg.query<{ chain_id: number; pending: number; mismatch: number; unavailable: number }>(
       `SELECT chain_id, count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'mismatch')::int AS mismatch,
          count(*) FILTER (WHERE status = 'unavailable')::int AS unavailable
-       FROM reward_trees WHERE status <> 'verified' GROUP BY chain_id ORDER BY chain_id`),
+       FROM reward_trees WHERE status <> 'verified' GROUP BY chain_id ORDER BY chain_id`,
+    ),
     pg.query<{ job: string; chain_id: number; age: number }>(
       `SELECT c.job, c.chain_id, (extract(epoch FROM now()) - b.timestamp)::float8 AS age
-       FROM cursors c JOIN blocks b ON b.chain_id = c.chain_id AND b.number = c.block_number`),
+       FROM cursors c JOIN blocks b ON b.chain_id = c.chain_id AND b.number = c.block_number`,
+    ),
   ]);
   const p = prices.rows[0]!;
   return {
-    prices: { tracked: p.tracked, stale: p.stale, maxAgeSeconds, oldestAgeSeconds: p.oldest === null ? null : Math.round(p.oldest) },
-    trees: trees.rows.map((r) => ({ chainId: r.chain_id, pending: r.pending, mismatch: r.mismatch, unavailable: r.unavailable })),
+    prices: {
+      tracked: p.tracked,
+      stale: p.stale,
+      maxAgeSeconds,
+      oldestAgeSeconds: p.oldest === null ? null : Math.round(p.oldest),
+    },
+    trees: trees.rows.map((r) => ({
+      chainId: r.chain_id,
+      pending: r.pending,
+      mismatch: r.mismatch,
+      unavailable: r.unavailable,
+    })),
     cursorAges: new Map(ages.rows.map((r) => [`${r.job}:${r.chain_id}`, Math.max(0, Math.round(r.age))])),
   };
 }

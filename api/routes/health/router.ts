@@ -5,36 +5,69 @@ import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, obj, str } from '../../openapi/schemaHelpers.js';
 
 const check = obj({ ok: bool, latencyMs: { type: 'number' }, error: str }, ['error']);
-const healthSchema = obj({ status: { enum: ['ok', 'degraded'] }, checkedAt: str, postgres: check, elasticsearch: check, chains: arr(obj({ id: { type: 'integer' }, name: str, rpc: check })), jobs: arr({ type: 'object' }), outbox: any, freshness: any });
+const healthSchema = obj({
+  status: { enum: ['ok', 'degraded'] },
+  checkedAt: str,
+  postgres: check,
+  elasticsearch: check,
+  chains: arr(obj({ id: { type: 'integer' }, name: str, rpc: check })),
+  jobs: arr({ type: 'object' }),
+  outbox: any,
+  freshness: any,
+});
 
-const readySchema = obj({ status: { enum: ['ok', 'unavailable'] }, checkedAt: str, postgres: check, elasticsearch: check });
+const readySchema = obj({
+  status: { enum: ['ok', 'unavailable'] },
+  checkedAt: str,
+  postgres: check,
+  elasticsearch: check,
+});
 
 /** GET /v4/health — 200 when every dependency answers, 503 otherwise (usable by a load balancer). */
 export function healthRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get('/health', describe({ summary: 'Health of PostgreSQL, Elasticsearch, RPCs and jobs', response: healthSchema, responses: { 503: { description: 'A dependency does not answer', schema: healthSchema } } }), async (ctx) => {
-    const health = await checkHealth(deps);
-    ctx.status = health.status === 'ok' ? 200 : 503;
-    ctx.set('cache-control', 'no-store');
-    ctx.body = health;
-  });
-  router.get('/health/live', describe({
-    summary: 'Liveness: the process is up (no I/O; for an orchestrator\'s liveness probe)',
-    description: 'Always 200 while the process serves HTTP, whatever the load and whatever the dependencies: restart the process only when this stops answering. Not rate-limited.',
-    response: obj({ status: { enum: ['ok'] }, uptimeSeconds: { type: 'integer' }, pid: { type: 'integer' } }),
-  }), (ctx) => {
-    ctx.set('cache-control', 'no-store');
-    ctx.body = checkLiveness();
-  });
-  router.get('/health/ready', describe({
-    summary: 'Readiness: PostgreSQL and Elasticsearch answer (for a load balancer\'s readiness probe)',
-    description: '200 when both answer within 2 s, 503 otherwise: take the instance out of rotation, do not restart it. RPCs and jobs are in /v4/health. Not rate-limited.',
-    response: readySchema, responses: { 503: { description: 'A dependency does not answer', schema: readySchema } },
-  }), async (ctx) => {
-    const ready = await checkReadiness(deps);
-    ctx.status = ready.status === 'ok' ? 200 : 503;
-    ctx.set('cache-control', 'no-store');
-    ctx.body = ready;
-  });
+  router.get(
+    '/health',
+    describe({
+      summary: 'Health of PostgreSQL, Elasticsearch, RPCs and jobs',
+      response: healthSchema,
+      responses: { 503: { description: 'A dependency does not answer', schema: healthSchema } },
+    }),
+    async (ctx) => {
+      const health = await checkHealth(deps);
+      ctx.status = health.status === 'ok' ? 200 : 503;
+      ctx.set('cache-control', 'no-store');
+      ctx.body = health;
+    },
+  );
+  router.get(
+    '/health/live',
+    describe({
+      summary: "Liveness: the process is up (no I/O; for an orchestrator's liveness probe)",
+      description:
+        'Always 200 while the process serves HTTP, whatever the load and whatever the dependencies: restart the process only when this stops answering. Not rate-limited.',
+      response: obj({ status: { enum: ['ok'] }, uptimeSeconds: { type: 'integer' }, pid: { type: 'integer' } }),
+    }),
+    (ctx) => {
+      ctx.set('cache-control', 'no-store');
+      ctx.body = checkLiveness();
+    },
+  );
+  router.get(
+    '/health/ready',
+    describe({
+      summary: "Readiness: PostgreSQL and Elasticsearch answer (for a load balancer's readiness probe)",
+      description:
+        '200 when both answer within 2 s, 503 otherwise: take the instance out of rotation, do not restart it. RPCs and jobs are in /v4/health. Not rate-limited.',
+      response: readySchema,
+      responses: { 503: { description: 'A dependency does not answer', schema: readySchema } },
+    }),
+    async (ctx) => {
+      const ready = await checkReadiness(deps);
+      ctx.status = ready.status === 'ok' ? 200 : 503;
+      ctx.set('cache-control', 'no-store');
+      ctx.body = ready;
+    },
+  );
   return router;
 }

@@ -32,9 +32,22 @@ async function jobBody(deps: ApiDeps, name: string, runs = 5) {
 export function listJobsHandler(deps: ApiDeps) {
   return async (ctx: Context) => {
     const listings = await loadJobListings(deps);
-    const [recent, outbox, freshness] = await Promise.all([loadRecentRuns(deps.pg, listings.map((l) => l.name), v(ctx).query.runs), outboxDepth(deps.pg), loadFreshness(deps.pg)]);
+    const [recent, outbox, freshness] = await Promise.all([
+      loadRecentRuns(
+        deps.pg,
+        listings.map((l) => l.name),
+        v(ctx).query.runs,
+      ),
+      outboxDepth(deps.pg),
+      loadFreshness(deps.pg),
+    ]);
     ctx.set('cache-control', 'no-store');
-    ctx.body = { checkedAt: new Date().toISOString(), jobs: listings.map((l) => serializeJob(l, recent.get(l.name) ?? [])), outbox, freshness: toFreshnessBody(freshness) };
+    ctx.body = {
+      checkedAt: new Date().toISOString(),
+      jobs: listings.map((l) => serializeJob(l, recent.get(l.name) ?? [])),
+      outbox,
+      freshness: toFreshnessBody(freshness),
+    };
   };
 }
 
@@ -50,11 +63,19 @@ export function pauseHandler(deps: ApiDeps, paused: boolean) {
 /** PUT /internal/jobs/{name}/schedule: a cron override (null resets it); an invalid expression is a 400 naming `cron`. */
 export function scheduleHandler(deps: ApiDeps) {
   return async (ctx: Context) => {
-    const { params: { name }, body } = v(ctx);
+    const {
+      params: { name },
+      body,
+    } = v(ctx);
     try {
-      await withTransaction(deps.pg, (client) => scheduleJob({ db: client, config: deps.config, job: jobInfo(name), expression: body.cron }));
+      await withTransaction(deps.pg, (client) =>
+        scheduleJob({ db: client, config: deps.config, job: jobInfo(name), expression: body.cron }),
+      );
     } catch (error) {
-      if (error instanceof InvalidCronError) throw new ValidationError([{ field: 'cron', message: 'is not a valid cron expression (node-cron, 5 or 6 fields)' }]);
+      if (error instanceof InvalidCronError)
+        throw new ValidationError([
+          { field: 'cron', message: 'is not a valid cron expression (node-cron, 5 or 6 fields)' },
+        ]);
       throw error;
     }
     ctx.body = await jobBody(deps, name);
@@ -71,10 +92,21 @@ export function runNowHandler(deps: ApiDeps) {
   return async (ctx: Context) => {
     const { name } = v(ctx).params;
     if (!deps.jobsPg) throw new ServiceUnavailableError('The job runner (read-write PostgreSQL pool)');
-    const run = runJobNow(name, { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal }, 'manual')
-      .then((result): RunJobResult | { status: 'failed'; error: string } => result, (error: unknown) => ({ status: 'failed' as const, error: describeError(error).message }));
+    const run = runJobNow(
+      name,
+      { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal },
+      'manual',
+    ).then(
+      (result): RunJobResult | { status: 'failed'; error: string } => result,
+      (error: unknown) => ({ status: 'failed' as const, error: describeError(error).message }),
+    );
     let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([run, new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), RUN_WAIT_MS); })]);
+    const outcome = await Promise.race([
+      run,
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), RUN_WAIT_MS);
+      }),
+    ]);
     clearTimeout(timer);
     ctx.set('cache-control', 'no-store');
     if (outcome === null) {
@@ -88,6 +120,11 @@ export function runNowHandler(deps: ApiDeps) {
       return;
     }
     const [last] = (await loadRecentRuns(deps.pg, [name], 1)).get(name) ?? [];
-    ctx.body = { job: name, status: outcome.status, ...(outcome.status === 'failed' ? { error: outcome.error } : {}), run: last ? serializeRun(last) : null };
+    ctx.body = {
+      job: name,
+      status: outcome.status,
+      ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+      run: last ? serializeRun(last) : null,
+    };
   };
 }

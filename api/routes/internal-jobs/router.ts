@@ -18,10 +18,51 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>({ prefix: '/internal/jobs' });
   const name = validate({ params: jobNameParams });
   router.use(requireBackOffice);
-  router.get('/', describe({ summary: 'Every job with schedule, state, recent runs, lag, outbox and freshness (back office)', response: obj({ checkedAt: str, jobs: arr(obj({ name: str, schedule: str, state: str, recentRuns: arr(any) })), outbox: any, freshness: any }) }), validate({ query: jobsListQuery }), listJobsHandler(deps));
-  router.post('/:name/run', describe({ summary: 'Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it', response: obj({ job: str, status: str }), responses: { 202: { description: 'Still running', schema: obj({ job: str, status: str }) } }, errors: [409, 503] }), name, runNowHandler(deps));
-  router.post('/:name/pause', describe({ summary: 'Pause a job (back office; persisted)', response: obj({ name: str, state: str }) }), name, pauseHandler(deps, true));
-  router.post('/:name/resume', describe({ summary: 'Resume a job (back office)', response: obj({ name: str, state: str }) }), name, pauseHandler(deps, false));
-  router.put('/:name/schedule', describe({ summary: 'Change a job schedule without a restart (back office; null goes back to the default)', response: obj({ name: str, schedule: str }) }), validate({ params: jobNameParams, body: scheduleBody }), scheduleHandler(deps));
+  router.get(
+    '/',
+    describe({
+      summary: 'Every job with schedule, state, recent runs, lag, outbox and freshness (back office)',
+      response: obj({
+        checkedAt: str,
+        jobs: arr(obj({ name: str, schedule: str, state: str, recentRuns: arr(any) })),
+        outbox: any,
+        freshness: any,
+      }),
+    }),
+    validate({ query: jobsListQuery }),
+    listJobsHandler(deps),
+  );
+  router.post(
+    '/:name/run',
+    describe({
+      summary: 'Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it',
+      response: obj({ job: str, status: str }),
+      responses: { 202: { description: 'Still running', schema: obj({ job: str, status: str }) } },
+      errors: [409, 503],
+    }),
+    name,
+    runNowHandler(deps),
+  );
+  router.post(
+    '/:name/pause',
+    describe({ summary: 'Pause a job (back office; persisted)', response: obj({ name: str, state: str }) }),
+    name,
+    pauseHandler(deps, true),
+  );
+  router.post(
+    '/:name/resume',
+    describe({ summary: 'Resume a job (back office)', response: obj({ name: str, state: str }) }),
+    name,
+    pauseHandler(deps, false),
+  );
+  router.put(
+    '/:name/schedule',
+    describe({
+      summary: 'Change a job schedule without a restart (back office; null goes back to the default)',
+      response: obj({ name: str, schedule: str }),
+    }),
+    validate({ params: jobNameParams, body: scheduleBody }),
+    scheduleHandler(deps),
+  );
   return router;
 }

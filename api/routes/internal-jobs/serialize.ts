@@ -4,16 +4,30 @@ import type { RecentRun } from '../../../jobs/control/recentRuns.js';
 /** Pure: one recent run in its public shape (ISO times, duration in ms). */
 export function serializeRun(run: RecentRun) {
   return {
-    id: run.id, status: run.status, startedAt: run.startedAt.toISOString(), finishedAt: run.finishedAt?.toISOString() ?? null,
-    durationMs: run.durationMs, ranges: run.ranges, counts: run.counts, error: run.error, trigger: run.trigger,
+    id: run.id,
+    status: run.status,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    durationMs: run.durationMs,
+    ranges: run.ranges,
+    counts: run.counts,
+    error: run.error,
+    trigger: run.trigger,
   };
 }
 
 /** Pure: a job listing plus its recent runs, every field named. */
 export function serializeJob(listing: JobListing, runs: RecentRun[]) {
   return {
-    name: listing.name, description: listing.description, schedule: listing.schedule, scheduleSource: listing.scheduleSource,
-    state: listing.state, pausedAt: listing.pausedAt, lastSuccessAt: listing.lastSuccessAt, errors24h: listing.errors24h, runs24h: listing.runs24h,
+    name: listing.name,
+    description: listing.description,
+    schedule: listing.schedule,
+    scheduleSource: listing.scheduleSource,
+    state: listing.state,
+    pausedAt: listing.pausedAt,
+    lastSuccessAt: listing.lastSuccessAt,
+    errors24h: listing.errors24h,
+    runs24h: listing.runs24h,
     chains: listing.chains.map((c) => ({ chainId: c.chainId, cursor: c.cursor, head: c.head, lagBlocks: c.lagBlocks })),
     recentRuns: runs.map(serializeRun),
   };

@@ -14,7 +14,9 @@ export function ownerOfCaller(state: AuthState): string | null {
 
 /** Whether the caller's session or API key belongs to the store owner. */
 function isOwner(state: AuthState, store: StoreRow): boolean {
-  return state.session?.address.toLowerCase() === store.owner_address || state.apiKey?.ownerAddress === store.owner_address;
+  return (
+    state.session?.address.toLowerCase() === store.owner_address || state.apiKey?.ownerAddress === store.owner_address
+  );
 }
 
 /**
@@ -40,6 +42,7 @@ export function canWriteEntry(state: AuthState, store: StoreRow, address: string
   if (isOwner(state, store)) return null;
   if (store.access_mode !== 'PUBLIC') return `Only the owner of ${store.key} may write its entries`;
   if (!state.session) return `A wallet session is required to write your own entry in ${store.key}`;
-  if (state.session.address.toLowerCase() !== address.toLowerCase()) return `A wallet may only write the entry of its own address in ${store.key}`;
+  if (state.session.address.toLowerCase() !== address.toLowerCase())
+    return `A wallet may only write the entry of its own address in ${store.key}`;
   return null;
 }

@@ -16,15 +16,29 @@ const description = { type: 'string', maxLength: 512 } as const;
 /** A store key suffix as the caller names it (spec: Limits). */
 const keySuffix = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-zA-Z0-9_-]{1,128}$' } as const;
 /** A canonical key: `<owner address>:<suffix>` (what creation returns; used in every other path). */
-const canonicalKey = { type: 'string', minLength: 1, maxLength: 171, pattern: '^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$' } as const;
+const canonicalKey = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 171,
+  pattern: '^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$',
+} as const;
 /** An entry address: a 20-byte or a 32-byte hex string (APR stores: a campaign id). */
 const entryAddress = { type: 'string', pattern: '^0x([a-fA-F0-9]{40}|[a-fA-F0-9]{64})$' } as const;
 const entryValue = { type: 'string', maxLength: 1024 } as const;
-const entry = { type: 'object', additionalProperties: false, required: ['address', 'value'], properties: { address: entryAddress, value: entryValue } } as const;
+const entry = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['address', 'value'],
+  properties: { address: entryAddress, value: entryValue },
+} as const;
 const none = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 export const storeKeyParams = { type: 'object', required: ['key'], properties: { key: canonicalKey } } as const;
-export const entryParams = { type: 'object', required: ['key', 'address'], properties: { key: canonicalKey, address: entryAddress } } as const;
+export const entryParams = {
+  type: 'object',
+  required: ['key', 'address'],
+  properties: { key: canonicalKey, address: entryAddress },
+} as const;
 export const noQuery = none;
 
 /**
@@ -39,16 +53,41 @@ export const createStoreBody = {
   type: 'object',
   additionalProperties: false,
   required: ['key', 'type'],
-  properties: { key: keySuffix, type: storeType, description, sizeLimit, publicRead: { ...fields.boolean, default: true }, accessMode: { ...accessMode, default: 'API_KEY' } },
+  properties: {
+    key: keySuffix,
+    type: storeType,
+    description,
+    sizeLimit,
+    publicRead: { ...fields.boolean, default: true },
+    accessMode: { ...accessMode, default: 'API_KEY' },
+  },
 } as const;
-export type CreateStoreBody = { key: string; type: StoreType; description?: string; sizeLimit?: number; publicRead: boolean; accessMode: AccessMode };
+export type CreateStoreBody = {
+  key: string;
+  type: StoreType;
+  description?: string;
+  sizeLimit?: number;
+  publicRead: boolean;
+  accessMode: AccessMode;
+};
 
-export const updateStoreBody = { type: 'object', additionalProperties: false, properties: { description, publicRead: fields.boolean, sizeLimit, accessMode } } as const;
-export type UpdateStoreBody = { description?: string; publicRead?: boolean; sizeLimit?: number; accessMode?: AccessMode };
+export const updateStoreBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { description, publicRead: fields.boolean, sizeLimit, accessMode },
+} as const;
+export type UpdateStoreBody = {
+  description?: string;
+  publicRead?: boolean;
+  sizeLimit?: number;
+  accessMode?: AccessMode;
+};
 
 export const upsertEntryBody = entry;
 export const batchUpsertBody = {
-  type: 'object', additionalProperties: false, required: ['entries'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['entries'],
   properties: { entries: { type: 'array', minItems: 1, maxItems: 1000, items: entry } },
 } as const;
 export type EntryInput = { address: string; value: string };
@@ -94,10 +133,30 @@ const note = { type: 'string', maxLength: 256 } as const;
 export const VALUE_SCHEMAS: Record<StoreType, Record<string, unknown>> = {
   WHITELIST: { type: 'object', additionalProperties: false, properties: { label: note, expiresAt } },
   BLACKLIST: { type: 'object', additionalProperties: false, properties: { reason: note, expiresAt } },
-  BOOST: { type: 'object', additionalProperties: false, required: ['multiplier'], properties: { multiplier: { type: 'number', exclusiveMinimum: 0, maximum: 100 }, expiresAt } },
-  REFERRER: { type: 'object', additionalProperties: false, required: ['referrer'], properties: { referrer: address20 } },
-  FORWARDER: { type: 'object', additionalProperties: false, required: ['recipient'], properties: { recipient: address20, sharePercent: { type: 'number', exclusiveMinimum: 0, maximum: 100 } } },
-  APR: { type: 'object', additionalProperties: false, required: ['apr'], properties: { apr: { type: 'number', minimum: 0, maximum: 1_000_000 }, until: expiresAt } },
+  BOOST: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['multiplier'],
+    properties: { multiplier: { type: 'number', exclusiveMinimum: 0, maximum: 100 }, expiresAt },
+  },
+  REFERRER: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['referrer'],
+    properties: { referrer: address20 },
+  },
+  FORWARDER: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['recipient'],
+    properties: { recipient: address20, sharePercent: { type: 'number', exclusiveMinimum: 0, maximum: 100 } },
+  },
+  APR: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['apr'],
+    properties: { apr: { type: 'number', minimum: 0, maximum: 1_000_000 }, until: expiresAt },
+  },
 };
 
 /**
@@ -105,7 +164,9 @@ export const VALUE_SCHEMAS: Record<StoreType, Record<string, unknown>> = {
  * coerces query strings): a value must already carry its JSON types, and is never rewritten.
  */
 const valueAjv = new Ajv({ strict: true, allErrors: false });
-const valueValidators = Object.fromEntries(STORE_TYPES.map((type) => [type, valueAjv.compile(VALUE_SCHEMAS[type])])) as Record<StoreType, ValidateFunction>;
+const valueValidators = Object.fromEntries(
+  STORE_TYPES.map((type) => [type, valueAjv.compile(VALUE_SCHEMAS[type])]),
+) as Record<StoreType, ValidateFunction>;
 
 /**
  * Checks one entry against its store's type: the address length (APR: a 32-byte campaign id; other
@@ -113,7 +174,8 @@ const valueValidators = Object.fromEntries(STORE_TYPES.map((type) => [type, valu
  * @returns a message naming what is wrong, or null.
  */
 export function entryProblem(type: StoreType, e: EntryInput): { field: 'address' | 'value'; message: string } | null {
-  if (type === 'APR' && e.address.length !== 66) return { field: 'address', message: 'must be a campaign id (32-byte hex) in an APR store' };
+  if (type === 'APR' && e.address.length !== 66)
+    return { field: 'address', message: 'must be a campaign id (32-byte hex) in an APR store' };
   let parsed: unknown;
   try {
     parsed = JSON.parse(e.value);
@@ -121,11 +183,17 @@ export function entryProblem(type: StoreType, e: EntryInput): { field: 'address'
     return { field: 'value', message: 'must be a JSON-encoded string' };
   }
   const check = valueValidators[type];
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { field: 'value', message: `must encode a JSON object for a ${type} store` };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { field: 'value', message: `must encode a JSON object for a ${type} store` };
   if (!check(parsed)) {
     const first = check.errors?.[0];
-    const where = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : first?.params['missingProperty'] ?? first?.params['additionalProperty'] ?? '';
-    return { field: 'value', message: `does not fit a ${type} store: ${where ? `${where} ` : ''}${first?.message ?? 'has a wrong type'}` };
+    const where = first?.instancePath
+      ? first.instancePath.slice(1).replace(/\//g, '.')
+      : (first?.params['missingProperty'] ?? first?.params['additionalProperty'] ?? '');
+    return {
+      field: 'value',
+      message: `does not fit a ${type} store: ${where ? `${where} ` : ''}${first?.message ?? 'has a wrong type'}`,
+    };
   }
   return null;
 }

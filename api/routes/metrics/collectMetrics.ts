@@ -20,7 +20,12 @@ export type MetricsSnapshot = {
 async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), ms); })]);
+    return await Promise.race([
+      promise,
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), ms);
+      }),
+    ]);
   } catch {
     return null;
   } finally {
@@ -38,8 +43,18 @@ export async function collectMetrics(deps: ApiDeps): Promise<MetricsSnapshot> {
     loadJobStatuses(deps.pg),
     outboxDepth(deps.pg),
     loadFreshness(deps.pg),
-    Promise.all([...deps.rpc.values()].map(async ({ chain, client }) => ({ chainId: chain.id, head: await withDeadline(client.getBlockNumber().then(Number), RPC_TIMEOUT_MS) }))),
+    Promise.all(
+      [...deps.rpc.values()].map(async ({ chain, client }) => ({
+        chainId: chain.id,
+        head: await withDeadline(client.getBlockNumber().then(Number), RPC_TIMEOUT_MS),
+      })),
+    ),
   ]);
   const canonical = new Map((jobs.find((j) => j.job === 'blocks')?.chains ?? []).map((c) => [c.chainId, c.cursor]));
-  return { jobs, outbox, freshness, chains: heads.map((h) => ({ ...h, canonicalHead: canonical.get(h.chainId) ?? null })) };
+  return {
+    jobs,
+    outbox,
+    freshness,
+    chains: heads.map((h) => ({ ...h, canonicalHead: canonical.get(h.chainId) ?? null })),
+  };
 }

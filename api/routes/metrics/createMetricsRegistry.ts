@@ -9,7 +9,11 @@ const PREFIX = 'rewards_';
  * publications) instead of from observations in this process.
  */
 class PrecomputedSummary extends Summary {
-  private computed: { quantiles: [number, number | null][]; sum: number; count: number } = { quantiles: [], sum: 0, count: 0 };
+  private computed: { quantiles: [number, number | null][]; sum: number; count: number } = {
+    quantiles: [],
+    sum: 0,
+    count: 0,
+  };
 
   setComputed(computed: PrecomputedSummary['computed']): void {
     this.computed = computed;
@@ -21,7 +25,9 @@ class PrecomputedSummary extends Summary {
     return {
       ...base,
       values: [
-        ...quantiles.filter(([, v]) => v !== null).map(([quantile, value]) => ({ labels: { quantile }, value: value! })),
+        ...quantiles
+          .filter(([, v]) => v !== null)
+          .map(([quantile, value]) => ({ labels: { quantile }, value: value! })),
         { metricName: `${base.name}_sum`, labels: {}, value: sum },
         { metricName: `${base.name}_count`, labels: {}, value: count },
       ],
@@ -38,21 +44,38 @@ export type MetricsRegistry = { registry: Registry; update(snapshot: MetricsSnap
 export function createMetricsRegistry(): MetricsRegistry {
   const registry = new Registry();
   const registers = [registry];
-  const gauge = <L extends string>(name: string, help: string, labelNames: L[]) => new Gauge<L>({ name: `${PREFIX}${name}`, help, labelNames, registers });
+  const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Gauge<L>({ name: `${PREFIX}${name}`, help, labelNames, registers });
   const g = {
     lastSuccess: gauge('job_last_success_timestamp_seconds', 'Unix time the job last finished successfully.', ['job']),
-    lastStatus: gauge('job_last_run_status', 'Status of the job\'s latest run: 1 on the current status (success, failed or running).', ['job', 'status']),
-    lastDuration: gauge('job_last_run_duration_seconds', 'Duration of the job\'s latest finished run.', ['job']),
+    lastStatus: gauge(
+      'job_last_run_status',
+      "Status of the job's latest run: 1 on the current status (success, failed or running).",
+      ['job', 'status'],
+    ),
+    lastDuration: gauge('job_last_run_duration_seconds', "Duration of the job's latest finished run.", ['job']),
     runs: gauge('job_runs_24h', 'Runs of the job started in the last 24 hours.', ['job']),
     errors: gauge('job_errors_24h', 'Failed runs of the job started in the last 24 hours.', ['job']),
     paused: gauge('job_paused', '1 while an operator has paused the job.', ['job']),
     cursor: gauge('job_cursor_block', 'Last block the job processed on the chain.', ['job', 'chain_id']),
-    lag: gauge('job_lag_blocks', 'Blocks the job is behind: canonical head (blocks cursor) − cursor; for the blocks job, chain head (RPC) − cursor.', ['job', 'chain_id']),
-    head: gauge('chain_head_block', 'Latest block number the chain\'s RPC reports (absent when it did not answer in time).', ['chain_id']),
+    lag: gauge(
+      'job_lag_blocks',
+      'Blocks the job is behind: canonical head (blocks cursor) − cursor; for the blocks job, chain head (RPC) − cursor.',
+      ['job', 'chain_id'],
+    ),
+    head: gauge(
+      'chain_head_block',
+      "Latest block number the chain's RPC reports (absent when it did not answer in time).",
+      ['chain_id'],
+    ),
     canonical: gauge('chain_canonical_head_block', 'Last block of the stored canonical header chain.', ['chain_id']),
-    rpcUp: gauge('chain_rpc_up', '1 when the chain\'s RPC answered the scrape\'s head request in time.', ['chain_id']),
+    rpcUp: gauge('chain_rpc_up', "1 when the chain's RPC answered the scrape's head request in time.", ['chain_id']),
     outboxDepth: gauge('search_outbox_depth', 'Search outbox entries waiting for the projector.', []),
-    outboxAge: gauge('search_outbox_oldest_age_seconds', 'Age of the oldest waiting search outbox entry (0 when empty).', []),
+    outboxAge: gauge(
+      'search_outbox_oldest_age_seconds',
+      'Age of the oldest waiting search outbox entry (0 when empty).',
+      [],
+    ),
   };
   const freshness = new PrecomputedSummary({
     name: `${PREFIX}search_freshness_seconds`,
@@ -68,7 +91,8 @@ export function createMetricsRegistry(): MetricsRegistry {
         const labels = { job: job.job };
         if (job.lastSuccessAt) g.lastSuccess.set(labels, job.lastSuccessAt.getTime() / 1000);
         if (job.lastRun) {
-          for (const status of ['success', 'failed', 'running']) g.lastStatus.set({ ...labels, status }, job.lastRun.status === status ? 1 : 0);
+          for (const status of ['success', 'failed', 'running'])
+            g.lastStatus.set({ ...labels, status }, job.lastRun.status === status ? 1 : 0);
           if (job.lastRun.durationMs !== null) g.lastDuration.set(labels, job.lastRun.durationMs / 1000);
         }
         g.runs.set(labels, job.runs24h);
@@ -77,7 +101,8 @@ export function createMetricsRegistry(): MetricsRegistry {
         for (const c of job.chains) {
           const chainLabels = { ...labels, chain_id: String(c.chainId) };
           g.cursor.set(chainLabels, c.cursor);
-          const head = job.job === 'blocks' ? s.chains.find((x) => x.chainId === c.chainId)?.head ?? null : c.canonicalHead;
+          const head =
+            job.job === 'blocks' ? (s.chains.find((x) => x.chainId === c.chainId)?.head ?? null) : c.canonicalHead;
           if (head !== null) g.lag.set(chainLabels, Math.max(0, head - c.cursor));
         }
       }
@@ -89,7 +114,14 @@ export function createMetricsRegistry(): MetricsRegistry {
       }
       g.outboxDepth.set(s.outbox.depth);
       g.outboxAge.set(s.outbox.oldestAgeSeconds ?? 0);
-      freshness.setComputed({ quantiles: [[0.5, s.freshness.p50Seconds], [0.95, s.freshness.p95Seconds]], sum: s.freshness.sumSeconds, count: s.freshness.samples });
+      freshness.setComputed({
+        quantiles: [
+          [0.5, s.freshness.p50Seconds],
+          [0.95, s.freshness.p95Seconds],
+        ],
+        sum: s.freshness.sumSeconds,
+        count: s.freshness.samples,
+      });
     },
   };
 }

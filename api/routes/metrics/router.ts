@@ -16,10 +16,12 @@ export function metricsRouter(deps: ApiDeps): Router {
   let queue: Promise<unknown> = Promise.resolve();
   router.get('/metrics', async (ctx) => {
     // Scrapes are serialized: each resets and refills the same gauges.
-    const body = (queue = queue.catch(() => {}).then(async () => {
-      metrics.update(await collectMetrics(deps));
-      return metrics.registry.metrics();
-    })) as Promise<string>;
+    const body = (queue = queue
+      .catch(() => {})
+      .then(async () => {
+        metrics.update(await collectMetrics(deps));
+        return metrics.registry.metrics();
+      })) as Promise<string>;
     ctx.body = await body;
     ctx.set('content-type', metrics.registry.contentType);
     ctx.set('cache-control', 'no-store');

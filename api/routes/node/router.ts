@@ -7,8 +7,16 @@ import { contractNodes, opportunityNode } from './serialize.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, int, obj, str } from '../../openapi/schemaHelpers.js';
 
-const nodeSchema = obj({ id: str, chainId: int, protocol: str, recipient: str, nodesSourceId: str, creationBlockNumber: int, metadata: { type: 'object' },
-  nodeSource: obj({ id: str, protocol: str, lastFetchedBlockNumber: int, chainId: int, source: str, topics: arr(str) }) });
+const nodeSchema = obj({
+  id: str,
+  chainId: int,
+  protocol: str,
+  recipient: str,
+  nodesSourceId: str,
+  creationBlockNumber: int,
+  metadata: { type: 'object' },
+  nodeSource: obj({ id: str, protocol: str, lastFetchedBlockNumber: int, chainId: int, source: str, topics: arr(str) }),
+});
 
 /**
  * GET /v4/node: whether an address or id is labelled by the engine: our DistributionCreator and
@@ -17,10 +25,21 @@ const nodeSchema = obj({ id: str, chainId: int, protocol: str, recipient: str, n
  */
 export function nodeRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/node', '/node/'], describe({ summary: 'Whether an address or id is labelled (our contracts, opportunity identifiers)', response: arr(nodeSchema) }), validate({ query: nodeQuery }), async (ctx) => {
-    const { chainId, addressOrId } = ctx.state.query as NodeQuery;
-    const rows = await findOpportunityNodes(deps.pg, addressOrId, chainId);
-    ctx.body = [...contractNodes(deps.config.chains, addressOrId.toLowerCase(), chainId), ...rows.map(opportunityNode)];
-  });
+  router.get(
+    ['/node', '/node/'],
+    describe({
+      summary: 'Whether an address or id is labelled (our contracts, opportunity identifiers)',
+      response: arr(nodeSchema),
+    }),
+    validate({ query: nodeQuery }),
+    async (ctx) => {
+      const { chainId, addressOrId } = ctx.state.query as NodeQuery;
+      const rows = await findOpportunityNodes(deps.pg, addressOrId, chainId);
+      ctx.body = [
+        ...contractNodes(deps.config.chains, addressOrId.toLowerCase(), chainId),
+        ...rows.map(opportunityNode),
+      ];
+    },
+  );
   return router;
 }

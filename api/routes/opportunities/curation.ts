@@ -16,8 +16,18 @@ import { opportunityIdParams } from './schema.js';
 
 const label = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' } as const;
 const labels = { type: 'array', maxItems: 50, uniqueItems: true, items: label } as const;
-const curationBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: { tags: labels, programSlugs: labels } } as const;
-const tagsBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: { add: labels, remove: labels } } as const;
+const curationBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { tags: labels, programSlugs: labels },
+} as const;
+const tagsBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { add: labels, remove: labels },
+} as const;
 const curationSchema = obj({ id: str, tags: arr(str), programSlugs: arr(str) });
 
 type Curation = { tags: string[]; program_slugs: string[] };
@@ -40,20 +50,50 @@ export function opportunityCurationRouter(deps: ApiDeps): Router<AuthState> {
       return rows[0];
     });
     if (!row) throw new NotFoundError(`No opportunity ${(ctx.state['params'] as { id: string }).id}`);
-    await updateDocumentNow(deps, { index: write, id, doc: { tags: row.tags, programSlugs: row.program_slugs }, what: 'curation' });
+    await updateDocumentNow(deps, {
+      index: write,
+      id,
+      doc: { tags: row.tags, programSlugs: row.program_slugs },
+      what: 'curation',
+    });
     ctx.body = { id, tags: row.tags, programSlugs: row.program_slugs };
   };
 
-  router.patch('/opportunities/:id', describe({ summary: 'Replace the tags and/or program slugs of an opportunity (back office)', response: curationSchema, errors: [404] }),
-    requireBackOffice, validate({ params: opportunityIdParams, body: curationBody }), async (ctx) => {
+  router.patch(
+    '/opportunities/:id',
+    describe({
+      summary: 'Replace the tags and/or program slugs of an opportunity (back office)',
+      response: curationSchema,
+      errors: [404],
+    }),
+    requireBackOffice,
+    validate({ params: opportunityIdParams, body: curationBody }),
+    async (ctx) => {
       const body = ctx.state['body'] as { tags?: string[]; programSlugs?: string[] };
-      await apply(ctx, 'UPDATE opportunities SET tags = COALESCE($2, tags), program_slugs = COALESCE($3, program_slugs) WHERE id = $1', [body.tags ?? null, body.programSlugs ?? null]);
-    });
-  router.patch('/opportunities/:id/tags', describe({ summary: 'Add and remove tags of an opportunity (back office)', response: curationSchema, errors: [404] }),
-    requireBackOffice, validate({ params: opportunityIdParams, body: tagsBody }), async (ctx) => {
+      await apply(
+        ctx,
+        'UPDATE opportunities SET tags = COALESCE($2, tags), program_slugs = COALESCE($3, program_slugs) WHERE id = $1',
+        [body.tags ?? null, body.programSlugs ?? null],
+      );
+    },
+  );
+  router.patch(
+    '/opportunities/:id/tags',
+    describe({
+      summary: 'Add and remove tags of an opportunity (back office)',
+      response: curationSchema,
+      errors: [404],
+    }),
+    requireBackOffice,
+    validate({ params: opportunityIdParams, body: tagsBody }),
+    async (ctx) => {
       const body = ctx.state['body'] as { add?: string[]; remove?: string[] };
-      await apply(ctx, `UPDATE opportunities SET tags = ARRAY(SELECT DISTINCT t FROM unnest(tags || $2::text[]) AS t WHERE NOT t = ANY($3::text[]) ORDER BY t) WHERE id = $1`,
-        [body.add ?? [], body.remove ?? []]);
-    });
+      await apply(
+        ctx,
+        `UPDATE opportunities SET tags = ARRAY(SELECT DISTINCT t FROM unnest(tags || $2::text[]) AS t WHERE NOT t = ANY($3::text[]) ORDER BY t) WHERE id = $1`,
+        [body.add ?? [], body.remove ?? []],
+      );
+    },
+  );
   return router;
 }

@@ -5,7 +5,14 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError } from '../../errors.js';
 import { searchPage } from '../../search/searchPage.js';
 import { binEdges } from './bins.js';
-import { buildAggregateQuery, buildBinsQuery, buildCountQuery, buildExtremumQuery, buildOpportunityListQuery, buildStatsQuery } from './query.js';
+import {
+  buildAggregateQuery,
+  buildBinsQuery,
+  buildCountQuery,
+  buildExtremumQuery,
+  buildOpportunityListQuery,
+  buildStatsQuery,
+} from './query.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { loadCampaignsOf } from './readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
@@ -22,10 +29,22 @@ export async function listOpportunities(deps: ApiDeps, q: OppFilters) {
   const now = nowSeconds(deps);
   const { chains, testChainIds } = await currentChainContext(deps, now);
   const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
-  const docs = await searchPage<OpportunityDocument>({ es: deps.es, index: readIndex(deps), query, sort, page: q.page, items: q.items, timeoutMs: deps.config.esRequestTimeoutMs });
+  const docs = await searchPage<OpportunityDocument>({
+    es: deps.es,
+    index: readIndex(deps),
+    query,
+    sort,
+    page: q.page,
+    items: q.items,
+    timeoutMs: deps.config.esRequestTimeoutMs,
+  });
   const records = docs.map((d) => serializeOpportunity(d, chains, now));
   if (!q.campaigns) return records;
-  const campaigns = await loadCampaignsOf(deps, records.map((r) => r.id), chains);
+  const campaigns = await loadCampaignsOf(
+    deps,
+    records.map((r) => r.id),
+    chains,
+  );
   return records.map((r) => ({ ...r, campaigns: campaigns.get(r.id) ?? [] }));
 }
 
@@ -42,7 +61,10 @@ export function countOpportunitiesHandler(deps: ApiDeps) {
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
     const timeoutMs = deps.config.esRequestTimeoutMs;
-    const res = await deps.es.count({ index: readIndex(deps), ...buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds }) }, { requestTimeout: timeoutMs });
+    const res = await deps.es.count(
+      { index: readIndex(deps), ...buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds }) },
+      { requestTimeout: timeoutMs },
+    );
     if (res._shards.failed > 0) throw new ServiceUnavailableError('elasticsearch');
     ctx.body = res.count;
   };
@@ -69,9 +91,15 @@ export function aggregateHandler(deps: ApiDeps) {
     const field = (ctx.state.params as { field: NumericField | GroupField }).field;
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
-    const res = await searchOnce<never>(deps, readIndex(deps), buildAggregateQuery(ctx.state.query as OppFilters, field, now, { testChainIds }));
+    const res = await searchOnce<never>(
+      deps,
+      readIndex(deps),
+      buildAggregateQuery(ctx.state.query as OppFilters, field, now, { testChainIds }),
+    );
     const aggs = res.aggregations as Record<string, { value?: number | null; buckets?: never[] }>;
-    ctx.body = aggs['groups'] ? serializeGroups(aggs['groups'].buckets!) : { sum: serializeDecimal(aggs['value']!.value ?? 0) };
+    ctx.body = aggs['groups']
+      ? serializeGroups(aggs['groups'].buckets!)
+      : { sum: serializeDecimal(aggs['value']!.value ?? 0) };
   };
 }
 
@@ -81,7 +109,11 @@ export function extremumHandler(deps: ApiDeps, kind: 'max' | 'min') {
     const field = (ctx.state.params as { field: NumericField }).field;
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
-    const res = await searchOnce<never>(deps, readIndex(deps), buildExtremumQuery(ctx.state.query as OppFilters, kind, field, now, { testChainIds }));
+    const res = await searchOnce<never>(
+      deps,
+      readIndex(deps),
+      buildExtremumQuery(ctx.state.query as OppFilters, kind, field, now, { testChainIds }),
+    );
     ctx.body = { [kind]: serializeDecimal((res.aggregations!['value'] as { value: number | null }).value) };
   };
 }

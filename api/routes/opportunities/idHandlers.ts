@@ -1,5 +1,9 @@
 import type { Context } from 'koa';
-import { loadOpportunityCampaignTree, loadOpportunityHistory, type HistoryMetric } from '../../reads/opportunityHistory.js';
+import {
+  loadOpportunityCampaignTree,
+  loadOpportunityHistory,
+  type HistoryMetric,
+} from '../../reads/opportunityHistory.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { getOpportunityDocument, loadCampaignsOf } from './readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
@@ -31,10 +35,17 @@ export function opportunityCampaignsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as OpportunityCampaignsQuery;
     const now = nowSeconds(deps);
-    const [doc, { chains }] = await Promise.all([getOpportunityDocument(deps, pathId(ctx)), currentChainContext(deps, now)]);
-    const campaigns = q.campaigns ? (await loadCampaignsOf(deps, [doc.id], chains)).get(doc.id) ?? [] : [];
-    const kept = campaigns.filter((c) => (q.test || !c.rewardToken.isTest) && (!q.tokenTypes?.length || q.tokenTypes.join(',').split(',').includes(c.rewardToken.type))
-      && (!q.excludeSubCampaigns || !c.parentCampaignId));
+    const [doc, { chains }] = await Promise.all([
+      getOpportunityDocument(deps, pathId(ctx)),
+      currentChainContext(deps, now),
+    ]);
+    const campaigns = q.campaigns ? ((await loadCampaignsOf(deps, [doc.id], chains)).get(doc.id) ?? []) : [];
+    const kept = campaigns.filter(
+      (c) =>
+        (q.test || !c.rewardToken.isTest) &&
+        (!q.tokenTypes?.length || q.tokenTypes.join(',').split(',').includes(c.rewardToken.type)) &&
+        (!q.excludeSubCampaigns || !c.parentCampaignId),
+    );
     ctx.body = { ...serializeOpportunity(doc, chains, now), campaigns: kept };
   };
 }
@@ -43,8 +54,15 @@ export function opportunityCampaignsHandler(deps: ApiDeps) {
 export function storingIdsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const doc = await getOpportunityDocument(deps, pathId(ctx));
-    const statuses = (ctx.state.query as { campaignStatus: string }).campaignStatus.split(',') as OpportunityStatusFilter[];
-    ctx.body = buildStoringIdTrees(await loadOpportunityCampaignTree(deps.pg, doc.id), doc.id, statuses, nowSeconds(deps));
+    const statuses = (ctx.state.query as { campaignStatus: string }).campaignStatus.split(
+      ',',
+    ) as OpportunityStatusFilter[];
+    ctx.body = buildStoringIdTrees(
+      await loadOpportunityCampaignTree(deps.pg, doc.id),
+      doc.id,
+      statuses,
+      nowSeconds(deps),
+    );
   };
 }
 
@@ -58,12 +76,24 @@ export function recordsHandler(deps: ApiDeps, metric: HistoryMetric) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as RecordsQuery;
     const doc = await getOpportunityDocument(deps, pathId(ctx));
-    const rows = await loadOpportunityHistory(deps.pg, { opportunityId: doc.id, metric, grain: q.grain, from: q.from, to: q.to, page: q.page, items: q.items });
+    const rows = await loadOpportunityHistory(deps.pg, {
+      opportunityId: doc.id,
+      metric,
+      grain: q.grain,
+      from: q.from,
+      to: q.to,
+      page: q.page,
+      items: q.items,
+    });
     const column = COLUMN[metric];
-    const records = rows.map((r) => ({ timestamp: String(r.bucket), date: new Date(r.bucket * 1000).toISOString(), [column]: r.value }));
+    const records = rows.map((r) => ({
+      timestamp: String(r.bucket),
+      date: new Date(r.bucket * 1000).toISOString(),
+      [column]: r.value,
+    }));
     if (ctx.accepts('application/json', 'text/csv') === 'text/csv' && /text\/csv/.test(ctx.get('accept'))) {
       ctx.type = 'text/csv';
-      ctx.body = [`timestamp,date,${column}`, ...records.map((r) => `${r.timestamp},${r.date},${r[column]}`)].join('\n') + '\n';
+      ctx.body = `${[`timestamp,date,${column}`, ...records.map((r) => `${r.timestamp},${r.date},${r[column]}`)].join('\n')}\n`;
       return;
     }
     ctx.body = records;

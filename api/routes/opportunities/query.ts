@@ -21,7 +21,10 @@ export function buildOpportunityListQuery(q: OppFilters, now: number, context: O
   const order = q.order ?? 'desc';
   return {
     query: buildOpportunityFilter(q, { ...context, now }),
-    sort: [{ [field]: { order, missing: '_last' } }, { id: { order: 'asc' } }] as Record<string, { order: 'asc' | 'desc'; missing?: '_last' }>[],
+    sort: [{ [field]: { order, missing: '_last' } }, { id: { order: 'asc' } }] as Record<
+      string,
+      { order: 'asc' | 'desc'; missing?: '_last' }
+    >[],
   };
 }
 
@@ -31,27 +34,54 @@ export function buildCountQuery(q: OppFilters, now: number, context: Omit<Filter
 }
 
 /** Pure: min, max and count of one metric over the filtered set (the first step of bins). */
-export function buildStatsQuery(q: OppFilters, metric: NumericField, now: number, context: Omit<FilterContext, 'now'> = {}) {
-  return { size: 0, track_total_hits: true, query: buildOpportunityFilter(q, { ...context, now }), aggs: { stats: { stats: { field: metric } } } };
+export function buildStatsQuery(
+  q: OppFilters,
+  metric: NumericField,
+  now: number,
+  context: Omit<FilterContext, 'now'> = {},
+) {
+  return {
+    size: 0,
+    track_total_hits: true,
+    query: buildOpportunityFilter(q, { ...context, now }),
+    aggs: { stats: { stats: { field: metric } } },
+  };
 }
 
 /**
  * Pure: a `range` aggregation over `edges` (ascending). The first range is open below and the last
  * open above, so every document with a value lands in exactly one bin.
  */
-export function buildBinsQuery(q: OppFilters, metric: NumericField, edges: number[], now: number, context: Omit<FilterContext, 'now'> = {}) {
+export function buildBinsQuery(
+  q: OppFilters,
+  metric: NumericField,
+  edges: number[],
+  now: number,
+  context: Omit<FilterContext, 'now'> = {},
+) {
   const ranges: Clause[] = [];
-  for (let i = 0; i + 1 < edges.length; i++) ranges.push({ ...(i > 0 ? { from: edges[i] } : {}), ...(i + 2 < edges.length ? { to: edges[i + 1] } : {}) });
-  return { size: 0, query: buildOpportunityFilter(q, { ...context, now }), aggs: { bins: { range: { field: metric, ranges } } } };
+  for (let i = 0; i + 1 < edges.length; i++)
+    ranges.push({ ...(i > 0 ? { from: edges[i] } : {}), ...(i + 2 < edges.length ? { to: edges[i + 1] } : {}) });
+  return {
+    size: 0,
+    query: buildOpportunityFilter(q, { ...context, now }),
+    aggs: { bins: { range: { field: metric, ranges } } },
+  };
 }
 
 /**
  * Pure: sum of a numeric field, or for chainId|protocolId|tags a terms aggregation (largest count
  * first, key asc on ties) with each bucket's summed tvl and dailyRewards.
  */
-export function buildAggregateQuery(q: OppFilters, field: NumericField | GroupField, now: number, context: Omit<FilterContext, 'now'> = {}) {
+export function buildAggregateQuery(
+  q: OppFilters,
+  field: NumericField | GroupField,
+  now: number,
+  context: Omit<FilterContext, 'now'> = {},
+) {
   const query = buildOpportunityFilter(q, { ...context, now });
-  if (field === 'apr' || field === 'tvl' || field === 'dailyRewards') return { size: 0, query, aggs: { value: { sum: { field } } } };
+  if (field === 'apr' || field === 'tvl' || field === 'dailyRewards')
+    return { size: 0, query, aggs: { value: { sum: { field } } } };
   return {
     size: 0,
     query,
@@ -65,6 +95,12 @@ export function buildAggregateQuery(q: OppFilters, field: NumericField | GroupFi
 }
 
 /** Pure: maximum or minimum of a numeric field over the filtered set. */
-export function buildExtremumQuery(q: OppFilters, kind: 'max' | 'min', field: NumericField, now: number, context: Omit<FilterContext, 'now'> = {}) {
+export function buildExtremumQuery(
+  q: OppFilters,
+  kind: 'max' | 'min',
+  field: NumericField,
+  now: number,
+  context: Omit<FilterContext, 'now'> = {},
+) {
   return { size: 0, query: buildOpportunityFilter(q, { ...context, now }), aggs: { value: { [kind]: { field } } } };
 }

@@ -21,16 +21,25 @@ export function resolveOpportunityId(id: string): string {
 /** The opportunity document of a path id from the read alias <prefix>-opportunities, or a 404. */
 export async function getOpportunityDocument(deps: ApiDeps, pathId: string): Promise<OpportunityDocument> {
   const id = resolveOpportunityId(pathId);
-  const res = await searchOnce<OpportunityDocument>(deps, indexNames(deps.config.esIndexPrefix, 'opportunities').read, { size: 1, query: { term: { id } } });
+  const res = await searchOnce<OpportunityDocument>(deps, indexNames(deps.config.esIndexPrefix, 'opportunities').read, {
+    size: 1,
+    query: { term: { id } },
+  });
   const doc = res.hits.hits[0]?._source;
   if (!doc) throw new NotFoundError(`No opportunity ${pathId}`);
   return doc;
 }
 
 /** Opportunity documents by internal id, from the read alias in one terms query (absent ids are simply missing). */
-export async function loadOpportunityDocuments(deps: ApiDeps, ids: readonly string[]): Promise<Map<string, OpportunityDocument>> {
+export async function loadOpportunityDocuments(
+  deps: ApiDeps,
+  ids: readonly string[],
+): Promise<Map<string, OpportunityDocument>> {
   if (!ids.length) return new Map();
-  const res = await searchOnce<OpportunityDocument>(deps, indexNames(deps.config.esIndexPrefix, 'opportunities').read, { size: ids.length, query: { terms: { id: [...ids] } } });
+  const res = await searchOnce<OpportunityDocument>(deps, indexNames(deps.config.esIndexPrefix, 'opportunities').read, {
+    size: ids.length,
+    query: { terms: { id: [...ids] } },
+  });
   return new Map(res.hits.hits.map((h) => [h._source!.id, h._source!]));
 }
 
@@ -38,11 +47,22 @@ export async function loadOpportunityDocuments(deps: ApiDeps, ids: readonly stri
  * Campaign records of the given opportunities, grouped by opportunity id: one terms query on the
  * read alias <prefix>-campaigns, newest first.
  */
-export async function loadCampaignsOf(deps: ApiDeps, opportunityIds: string[], chains: ReadonlyMap<number, ChainRecord>) {
+export async function loadCampaignsOf(
+  deps: ApiDeps,
+  opportunityIds: string[],
+  chains: ReadonlyMap<number, ChainRecord>,
+) {
   const out = new Map<string, ReturnType<typeof serializeCampaign>[]>();
   if (!opportunityIds.length) return out;
   const res = await searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
-    size: MAX_ATTACHED_CAMPAIGNS, query: { bool: { filter: [{ terms: { opportunityId: opportunityIds } }], must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!] } }, sort: [{ createdAt: 'desc' }, { id: 'asc' }],
+    size: MAX_ATTACHED_CAMPAIGNS,
+    query: {
+      bool: {
+        filter: [{ terms: { opportunityId: opportunityIds } }],
+        must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!],
+      },
+    },
+    sort: [{ createdAt: 'desc' }, { id: 'asc' }],
   });
   for (const hit of res.hits.hits) {
     const doc = hit._source!;

@@ -4,7 +4,10 @@ import { arr, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.j
 
 /** An opportunity with its campaigns (`campaigns=true`, and GET /opportunities/{id}/campaigns). */
 export const opportunityWithCampaignsSchema = component('OpportunityWithCampaigns', {
-  allOf: [opportunitySchema, { type: 'object', required: ['campaigns'], properties: { campaigns: arr(campaignSchema) } }],
+  allOf: [
+    opportunitySchema,
+    { type: 'object', required: ['campaigns'], properties: { campaigns: arr(campaignSchema) } },
+  ],
 });
 
 /** GET /opportunities: opportunities, each with its campaigns when `campaigns=true`. */
@@ -12,13 +15,20 @@ export const opportunityListSchema = arr({ anyOf: [opportunityWithCampaignsSchem
 export const countSchema = { type: 'integer', minimum: 0 } as const;
 export const binsSchema = obj({ data: arr(obj({ min: num, max: num, count: int })) });
 /** Sum of a numeric field (`{ sum }`), or buckets of a grouping field. */
-export const aggregateSchema = { anyOf: [obj({ sum: nullable(str) }), arr(obj({ key: str, count: int, tvl: num, dailyRewards: num }))] };
+export const aggregateSchema = {
+  anyOf: [obj({ sum: nullable(str) }), arr(obj({ key: str, count: int, tvl: num, dailyRewards: num }))],
+};
 export const extremumSchema = (kind: 'max' | 'min') => obj({ [kind]: nullable(str) });
 
 /** One node of a storing-ids tree (shared by the campaign and opportunity routes). */
 export const storingIdsNodeSchema = component('StoringIdsNode', {
-  type: 'object', required: ['campaignId', 'storingIds', 'subCampaigns'],
-  properties: { campaignId: str, storingIds: arr(str), subCampaigns: arr({ $ref: '#/components/schemas/StoringIdsNode' }) },
+  type: 'object',
+  required: ['campaignId', 'storingIds', 'subCampaigns'],
+  properties: {
+    campaignId: str,
+    storingIds: arr(str),
+    subCampaigns: arr({ $ref: '#/components/schemas/StoringIdsNode' }),
+  },
 });
 
 /** History records; CSV with the same columns when Accept asks for text/csv. */

@@ -9,8 +9,15 @@ export { TOKEN_TYPES };
 export const DISTRIBUTION_TYPES = DISTRIBUTION_FILTER_TYPES;
 /** Accepted `sort` values → the document field sorted on (`rewards` is dailyRewards). */
 export const SORT_FIELDS = {
-  apr: 'apr', tvl: 'tvl', rewards: 'dailyRewards', maxDailyRewards: 'maxDailyRewards', lastCampaignCreatedAt: 'lastCampaignCreatedAt',
-  earliestCampaignStart: 'earliestCampaignStart', latestCampaignStart: 'latestCampaignStart', earliestCampaignEnd: 'earliestCampaignEnd', latestCampaignEnd: 'latestCampaignEnd',
+  apr: 'apr',
+  tvl: 'tvl',
+  rewards: 'dailyRewards',
+  maxDailyRewards: 'maxDailyRewards',
+  lastCampaignCreatedAt: 'lastCampaignCreatedAt',
+  earliestCampaignStart: 'earliestCampaignStart',
+  latestCampaignStart: 'latestCampaignStart',
+  earliestCampaignEnd: 'earliestCampaignEnd',
+  latestCampaignEnd: 'latestCampaignEnd',
 } as const;
 export type SortKey = keyof typeof SORT_FIELDS;
 export const NUMERIC_FIELDS = ['apr', 'tvl', 'dailyRewards'] as const;
@@ -24,27 +31,46 @@ const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }
 const intList = { type: 'string', pattern: `^${fields.int32Pattern}(,${fields.int32Pattern})*$`, maxLength: 2000 };
 const plainList = { type: 'string', minLength: 1, maxLength: 2000 };
 /** Comma list that may also be repeated (`?tokenTypes=TOKEN&tokenTypes=POINT`); coerced to an array. */
-const repeatableList = (values: readonly string[]) => ({ type: 'array', maxItems: 10, items: fields.commaList(values) });
+const repeatableList = (values: readonly string[]) => ({
+  type: 'array',
+  maxItems: 10,
+  items: fields.commaList(values),
+});
 const amount = { type: 'number', minimum: -1e308, maximum: 1e308 };
 const address = fields.address;
 
 /** CREATOR-OPP-FILTERS (spec): OPP-FILTERS without campaignId, creator*, point, campaigns, excludeSubCampaigns, withInvalids. */
 const creatorOppFilterProperties = {
-  page: fields.page, items: fields.items,
-  name: text(200), search: text(200),
-  chainId: intList, action: fields.commaList(OPPORTUNITY_ACTIONS),
-  tokenTypes: repeatableList(TOKEN_TYPES), type: plainList, tags: plainList,
+  page: fields.page,
+  items: fields.items,
+  name: text(200),
+  search: text(200),
+  chainId: intList,
+  action: fields.commaList(OPPORTUNITY_ACTIONS),
+  tokenTypes: repeatableList(TOKEN_TYPES),
+  type: plainList,
+  tags: plainList,
   test: { type: 'boolean', default: false },
-  minimumTvl: amount, maximumTvl: amount, minimumApr: amount, maximumApr: amount, minimumDailyRewards: amount, maximumDailyRewards: amount,
-  minimumCreatedAt: fields.unixSeconds, maximumCreatedAt: fields.unixSeconds,
+  minimumTvl: amount,
+  maximumTvl: amount,
+  minimumApr: amount,
+  maximumApr: amount,
+  minimumDailyRewards: amount,
+  maximumDailyRewards: amount,
+  minimumCreatedAt: fields.unixSeconds,
+  maximumCreatedAt: fields.unixSeconds,
   status: fields.commaList(OPPORTUNITY_STATUSES),
-  identifier: text(200), id: plainList, tokens: plainList,
+  identifier: text(200),
+  id: plainList,
+  tokens: plainList,
   stablecoin: { type: 'boolean', default: false },
   rewardTokenSymbol: text(100),
   sort: { type: 'string', enum: Object.keys(SORT_FIELDS) },
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
   distributionTypes: repeatableList(DISTRIBUTION_TYPES),
-  mainProtocolId: plainList, programSlugs: plainList, chainName: plainList,
+  mainProtocolId: plainList,
+  programSlugs: plainList,
+  chainName: plainList,
   explorerAddress: address,
   campaignTypes: intList,
 } as const;
@@ -56,7 +82,8 @@ export const oppFiltersQuery = {
   properties: {
     ...creatorOppFilterProperties,
     campaignId: { type: 'string', pattern: '^0x[0-9a-fA-F]{1,64}$' },
-    creatorSlug: text(100), creatorAddress: address,
+    creatorSlug: text(100),
+    creatorAddress: address,
     point: { type: 'boolean', default: false },
     campaigns: { type: 'boolean', default: false },
     excludeSubCampaigns: { type: 'boolean', default: false },
@@ -65,63 +92,123 @@ export const oppFiltersQuery = {
 } as const;
 
 /** CREATOR-OPP-FILTERS as a query schema (for /v4/creators/{creator}/opportunities). */
-export const creatorOppFiltersQuery = { type: 'object', additionalProperties: false, properties: creatorOppFilterProperties } as const;
+export const creatorOppFiltersQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: creatorOppFilterProperties,
+} as const;
 
 /** CREATOR-OPP-FILTERS without page and items (for /v4/creators/{creator}/opportunities/count). */
 export const creatorOppCountQuery = {
   type: 'object',
   additionalProperties: false,
-  properties: Object.fromEntries(Object.entries(creatorOppFilterProperties).filter(([k]) => k !== 'page' && k !== 'items')),
+  properties: Object.fromEntries(
+    Object.entries(creatorOppFilterProperties).filter(([k]) => k !== 'page' && k !== 'items'),
+  ),
 } as const;
 
 /** Validated OPP-FILTERS (defaults applied). Lists stay comma strings; builders split them. */
 export type OppFilters = {
-  page: number; items: number; name?: string; search?: string; campaignId?: string; creatorSlug?: string; chainId?: string; action?: string;
-  tokenTypes?: string[]; point?: boolean; type?: string; creatorAddress?: string; tags?: string; test?: boolean;
-  minimumTvl?: number; maximumTvl?: number; minimumApr?: number; maximumApr?: number; minimumDailyRewards?: number; maximumDailyRewards?: number;
-  minimumCreatedAt?: number; maximumCreatedAt?: number; status?: string; identifier?: string; id?: string; campaigns?: boolean; tokens?: string;
-  stablecoin?: boolean; rewardTokenSymbol?: string; sort?: SortKey; order?: 'asc' | 'desc'; distributionTypes?: string[]; mainProtocolId?: string;
-  programSlugs?: string; chainName?: string; excludeSubCampaigns?: boolean; explorerAddress?: string; withInvalids?: boolean; campaignTypes?: string;
+  page: number;
+  items: number;
+  name?: string;
+  search?: string;
+  campaignId?: string;
+  creatorSlug?: string;
+  chainId?: string;
+  action?: string;
+  tokenTypes?: string[];
+  point?: boolean;
+  type?: string;
+  creatorAddress?: string;
+  tags?: string;
+  test?: boolean;
+  minimumTvl?: number;
+  maximumTvl?: number;
+  minimumApr?: number;
+  maximumApr?: number;
+  minimumDailyRewards?: number;
+  maximumDailyRewards?: number;
+  minimumCreatedAt?: number;
+  maximumCreatedAt?: number;
+  status?: string;
+  identifier?: string;
+  id?: string;
+  campaigns?: boolean;
+  tokens?: string;
+  stablecoin?: boolean;
+  rewardTokenSymbol?: string;
+  sort?: SortKey;
+  order?: 'asc' | 'desc';
+  distributionTypes?: string[];
+  mainProtocolId?: string;
+  programSlugs?: string;
+  chainName?: string;
+  excludeSubCampaigns?: boolean;
+  explorerAddress?: string;
+  withInvalids?: boolean;
+  campaignTypes?: string;
 };
 
 /** Path of /aggregate/{field}: sums for apr|tvl|dailyRewards, grouped buckets for chainId|protocolId|tags. */
 export const aggregateParams = {
-  type: 'object', additionalProperties: false, required: ['field'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['field'],
   properties: { field: { type: 'string', enum: [...NUMERIC_FIELDS, ...GROUP_FIELDS] } },
 } as const;
 /** Path of /aggregate/max|min/{field}: only the numeric fields. */
 export const extremumParams = {
-  type: 'object', additionalProperties: false, required: ['field'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['field'],
   properties: { field: { type: 'string', enum: [...NUMERIC_FIELDS] } },
 } as const;
 
 /** Path `id`: a numeric hash (1–20 digits) or the composite `chainId-TYPE-identifier`. */
 export const opportunityIdParams = {
-  type: 'object', additionalProperties: false, required: ['id'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
   properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,10}-[0-9A-Z_]{1,40}-[^\\s]{1,200})$' } },
 } as const;
 
 /** Query of /{id}/campaigns (spec: test, point, tokenTypes, campaigns, excludeSubCampaigns). */
 export const opportunityCampaignsQuery = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: {
-    test: { type: 'boolean', default: false }, point: { type: 'boolean', default: false }, tokenTypes: repeatableList(TOKEN_TYPES),
-    campaigns: { type: 'boolean', default: true }, excludeSubCampaigns: { type: 'boolean', default: false },
+    test: { type: 'boolean', default: false },
+    point: { type: 'boolean', default: false },
+    tokenTypes: repeatableList(TOKEN_TYPES),
+    campaigns: { type: 'boolean', default: true },
+    excludeSubCampaigns: { type: 'boolean', default: false },
   },
 } as const;
-export type OpportunityCampaignsQuery = { test: boolean; point: boolean; tokenTypes?: string[]; campaigns: boolean; excludeSubCampaigns: boolean };
+export type OpportunityCampaignsQuery = {
+  test: boolean;
+  point: boolean;
+  tokenTypes?: string[];
+  campaigns: boolean;
+  excludeSubCampaigns: boolean;
+};
 
 /** Query of /{id}/storing-ids. */
 export const storingIdsQuery = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { campaignStatus: { ...fields.commaList(OPPORTUNITY_STATUSES), default: 'LIVE' } },
 } as const;
 
 /** Query of the history record routes: paging, a Unix-seconds window and the aggregation grain. */
 export const recordsQuery = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: {
-    page: fields.page, items: fields.items, from: fields.unixSeconds, to: fields.unixSeconds,
+    page: fields.page,
+    items: fields.items,
+    from: fields.unixSeconds,
+    to: fields.unixSeconds,
     grain: { type: 'string', enum: [...GRAINS], default: 'hour' },
   },
 } as const;

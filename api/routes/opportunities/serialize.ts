@@ -53,7 +53,12 @@ export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyM
     protocol: doc.protocol,
     aprRecord: { ...aprRecord, timestamp: String(aprRecord['timestamp'] ?? '0') },
     // Until the metrics job stores a native APR record, it is derived from the nativeApr figure.
-    nativeAprRecord: stored ?? { title: 'Native APR', description: '', value: doc.nativeApr, timestamp: String(aprRecord['timestamp'] ?? '0') },
+    nativeAprRecord: stored ?? {
+      title: 'Native APR',
+      description: '',
+      value: doc.nativeApr,
+      timestamp: String(aprRecord['timestamp'] ?? '0'),
+    },
     tvlRecord: doc.tvlRecord,
     rewardsRecord: doc.rewardsRecord,
   };
@@ -72,6 +77,18 @@ export function serializeDecimal(value: number | null | undefined): string | nul
 }
 
 /** Pure: terms buckets → `[{ key, count, tvl, dailyRewards }]` (key as a string; sums as numbers). */
-export function serializeGroups(buckets: { key: string | number; doc_count: number; tvl: { value: number | null }; dailyRewards: { value: number | null } }[]) {
-  return buckets.map((b) => ({ key: String(b.key), count: b.doc_count, tvl: b.tvl.value ?? 0, dailyRewards: b.dailyRewards.value ?? 0 }));
+export function serializeGroups(
+  buckets: {
+    key: string | number;
+    doc_count: number;
+    tvl: { value: number | null };
+    dailyRewards: { value: number | null };
+  }[],
+) {
+  return buckets.map((b) => ({
+    key: String(b.key),
+    count: b.doc_count,
+    tvl: b.tvl.value ?? 0,
+    dailyRewards: b.dailyRewards.value ?? 0,
+  }));
 }

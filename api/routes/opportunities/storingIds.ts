@@ -12,14 +12,23 @@ const statusAt = (row: StoringCampaignRow, now: number): OpportunityStatusFilter
  * `now` is in `statuses`; PAST roots are always excluded. Sub-campaigns are not status-filtered.
  * Nodes (internal campaign ids) and children are ordered by id.
  */
-export function buildStoringIdTrees(rows: StoringCampaignRow[], opportunityId: string, statuses: OpportunityStatusFilter[], now: number): StoringIdsNode[] {
+export function buildStoringIdTrees(
+  rows: StoringCampaignRow[],
+  opportunityId: string,
+  statuses: OpportunityStatusFilter[],
+  now: number,
+): StoringIdsNode[] {
   const children = new Map<string, StoringCampaignRow[]>();
-  for (const r of rows) if (r.parent_campaign_id) children.set(r.parent_campaign_id, [...(children.get(r.parent_campaign_id) ?? []), r]);
+  for (const r of rows)
+    if (r.parent_campaign_id) children.set(r.parent_campaign_id, [...(children.get(r.parent_campaign_id) ?? []), r]);
   const byId = new Set(rows.map((r) => r.id));
   const node = (r: StoringCampaignRow, seen: Set<string>): StoringIdsNode => ({
     campaignId: r.id,
     storingIds: storingIdsOf(r),
-    subCampaigns: (children.get(r.id) ?? []).filter((c) => !seen.has(c.id)).sort(byCampaignId).map((c) => node(c, new Set([...seen, c.id]))),
+    subCampaigns: (children.get(r.id) ?? [])
+      .filter((c) => !seen.has(c.id))
+      .sort(byCampaignId)
+      .map((c) => node(c, new Set([...seen, c.id]))),
   });
   return rows
     .filter((r) => r.opportunity_id === opportunityId && !(r.parent_campaign_id && byId.has(r.parent_campaign_id)))

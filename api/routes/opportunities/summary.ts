@@ -12,7 +12,11 @@ import { serializeBins, serializeDecimal } from './serialize.js';
 /** GET /opportunities/summary: what /count, /aggregate/{tvl,dailyRewards}, /aggregate/{min,max}/apr and the three /bins answer, in one object. */
 const binList = arr(obj({ min: num, max: num, count: int }));
 export const summarySchema = obj({
-  count: int, tvl: nullable(str), dailyRewards: nullable(str), minApr: nullable(str), maxApr: nullable(str),
+  count: int,
+  tvl: nullable(str),
+  dailyRewards: nullable(str),
+  minApr: nullable(str),
+  maxApr: nullable(str),
   bins: obj({ apr: binList, tvl: binList, dailyRewards: binList }),
 });
 
@@ -30,20 +34,31 @@ export async function opportunitySummary(deps: ApiDeps, q: OppFilters) {
   const statsBody = buildStatsQuery(q, 'apr', now, { testChainIds });
   const aggs = {
     ...Object.fromEntries(NUMERIC_FIELDS.map((m) => [m, { stats: { field: m } }])),
-    tvlSum: { sum: { field: 'tvl' } }, dailyRewardsSum: { sum: { field: 'dailyRewards' } },
+    tvlSum: { sum: { field: 'tvl' } },
+    dailyRewardsSum: { sum: { field: 'dailyRewards' } },
   };
   const stats = await searchOnce<never>(deps, index, { ...statsBody, aggs });
   const total = stats.hits.total;
-  const count = typeof total === 'number' ? total : total?.value ?? 0;
+  const count = typeof total === 'number' ? total : (total?.value ?? 0);
   const of = (m: NumericField) => stats.aggregations![m] as Stats;
   const sum = (name: string) => (stats.aggregations![name] as { value: number | null }).value ?? 0;
-  const edges = Object.fromEntries(NUMERIC_FIELDS.map((m) => [m, binEdges(m, of(m).min, of(m).max)])) as Record<NumericField, number[]>;
+  const edges = Object.fromEntries(NUMERIC_FIELDS.map((m) => [m, binEdges(m, of(m).min, of(m).max)])) as Record<
+    NumericField,
+    number[]
+  >;
   const withEdges = NUMERIC_FIELDS.filter((m) => edges[m].length > 0);
-  const bins: Record<NumericField, { min: number; max: number; count: number }[]> = { apr: [], tvl: [], dailyRewards: [] };
+  const bins: Record<NumericField, { min: number; max: number; count: number }[]> = {
+    apr: [],
+    tvl: [],
+    dailyRewards: [],
+  };
   if (withEdges.length) {
-    const rangeAggs = Object.fromEntries(withEdges.map((m) => [m, buildBinsQuery(q, m, edges[m], now, { testChainIds }).aggs.bins]));
+    const rangeAggs = Object.fromEntries(
+      withEdges.map((m) => [m, buildBinsQuery(q, m, edges[m], now, { testChainIds }).aggs.bins]),
+    );
     const res = await searchOnce<never>(deps, index, { size: 0, query: statsBody.query, aggs: rangeAggs });
-    for (const m of withEdges) bins[m] = serializeBins(edges[m], (res.aggregations![m] as { buckets: { doc_count: number }[] }).buckets).data;
+    for (const m of withEdges)
+      bins[m] = serializeBins(edges[m], (res.aggregations![m] as { buckets: { doc_count: number }[] }).buckets).data;
   }
   return {
     count,

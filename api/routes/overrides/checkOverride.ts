@@ -34,9 +34,11 @@ function endOf(config: Config): number | undefined {
 function malformed(config: Config, side: 'oldConfig' | 'newConfig'): OverrideError[] {
   const errors: OverrideError[] = [];
   for (const f of ['startTimestamp', 'endTimestamp', 'duration']) {
-    if (Number.isNaN(toSeconds(config[f]))) errors.push({ path: `${side}.${f}`, message: 'must be a Unix timestamp in seconds (number or numeric string)' });
+    if (Number.isNaN(toSeconds(config[f])))
+      errors.push({ path: `${side}.${f}`, message: 'must be a Unix timestamp in seconds (number or numeric string)' });
   }
-  if (toAmount(config['amount']) === null) errors.push({ path: `${side}.amount`, message: 'must be an integer amount in base units (digits or number)' });
+  if (toAmount(config['amount']) === null)
+    errors.push({ path: `${side}.amount`, message: 'must be an integer amount in base units (digits or number)' });
   return errors;
 }
 
@@ -61,11 +63,22 @@ export function checkOverride(oldConfig: Config, newConfig: Config, now: number)
   }
   const oldStart = toSeconds(oldConfig['startTimestamp']);
   const newStart = toSeconds(newConfig['startTimestamp']);
-  if (oldStart !== undefined && !Number.isNaN(oldStart) && oldStart <= now && newStart !== undefined && !Number.isNaN(newStart) && newStart !== oldStart) {
+  if (
+    oldStart !== undefined &&
+    !Number.isNaN(oldStart) &&
+    oldStart <= now &&
+    newStart !== undefined &&
+    !Number.isNaN(newStart) &&
+    newStart !== oldStart
+  ) {
     errors.push({ path: 'startTimestamp', message: `cannot change after the campaign started (at ${oldStart})` });
   }
-  const end = endOf({ ...newConfig, startTimestamp: newConfig['startTimestamp'] ?? oldConfig['startTimestamp'] }) ?? endOf(oldConfig);
-  if (end === undefined) errors.push({ path: 'endTimestamp', message: 'is required (endTimestamp, or startTimestamp and duration)' });
-  else if (!Number.isNaN(end) && end <= now) errors.push({ path: 'endTimestamp', message: `must be in the future (got ${end}, now ${now})` });
+  const end =
+    endOf({ ...newConfig, startTimestamp: newConfig['startTimestamp'] ?? oldConfig['startTimestamp'] }) ??
+    endOf(oldConfig);
+  if (end === undefined)
+    errors.push({ path: 'endTimestamp', message: 'is required (endTimestamp, or startTimestamp and duration)' });
+  else if (!Number.isNaN(end) && end <= now)
+    errors.push({ path: 'endTimestamp', message: `must be in the future (got ${end}, now ${now})` });
   return { isValid: errors.length === 0, errors };
 }

@@ -30,7 +30,10 @@ export async function parseJsonConfigFields(ctx: Context, next: Next): Promise<v
 
 /** Rule of the spec each checked field stands for (malformed values break no rule but their own shape). */
 const RULES: Record<string, string> = {
-  rewardToken: 'REWARD_TOKEN_UNCHANGED', amount: 'AMOUNT_UNCHANGED', startTimestamp: 'START_UNCHANGED_ONCE_STARTED', endTimestamp: 'END_IN_FUTURE',
+  rewardToken: 'REWARD_TOKEN_UNCHANGED',
+  amount: 'AMOUNT_UNCHANGED',
+  startTimestamp: 'START_UNCHANGED_ONCE_STARTED',
+  endTimestamp: 'END_IN_FUTURE',
 };
 
 /**
@@ -44,7 +47,11 @@ export function checkOverrideHandler(deps: ApiDeps) {
     ctx.body = {
       ...result,
       valid: result.isValid,
-      violations: result.errors.map((e) => ({ rule: RULES[e.path] ?? 'WELL_FORMED', field: e.path, message: e.message })),
+      violations: result.errors.map((e) => ({
+        rule: RULES[e.path] ?? 'WELL_FORMED',
+        field: e.path,
+        message: e.message,
+      })),
     };
   };
 }

@@ -4,11 +4,28 @@ type Queryable = Pick<PgClient | PgPool, 'query'>;
 
 /** One configuration of a campaign (its creation or one override), joined to its opportunity. */
 export type CampaignVersionRow = {
-  event_key: string; campaign_db_id: string; campaign_id: string; distribution_chain_id: number; compute_chain_id: number;
-  creator: string; reward_token: string; amount: string; campaign_type: number; start_timestamp: string; end_timestamp: string;
-  campaign_data: string; main_parameter: string | null; opportunity_id: string | null; params: Record<string, unknown>; effective_at: string;
-  opp_chain_id: number | null; opp_type: string | null; opp_identifier: string | null; opp_action: string | null;
-  target_symbol: string | null; chain_name: string | null;
+  event_key: string;
+  campaign_db_id: string;
+  campaign_id: string;
+  distribution_chain_id: number;
+  compute_chain_id: number;
+  creator: string;
+  reward_token: string;
+  amount: string;
+  campaign_type: number;
+  start_timestamp: string;
+  end_timestamp: string;
+  campaign_data: string;
+  main_parameter: string | null;
+  opportunity_id: string | null;
+  params: Record<string, unknown>;
+  effective_at: string;
+  opp_chain_id: number | null;
+  opp_type: string | null;
+  opp_identifier: string | null;
+  opp_action: string | null;
+  target_symbol: string | null;
+  chain_name: string | null;
 };
 
 /**

@@ -6,14 +6,38 @@ import { checkOverrideBody, previousConfigsParams } from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, bool, int, nullable, obj, str } from '../../openapi/schemaHelpers.js';
 
-const checkSchema = obj({ isValid: bool, valid: bool, errors: arr({ type: 'object' }), violations: arr(obj({ rule: str, field: str, message: str })) });
-const previousConfigSchema = obj({ id: str, campaignId: str, opportunityId: nullable(str), config: { type: 'object' }, overrideTimestamp: int,
-  Opportunity: nullable(obj({ id: str, chainId: int, type: str, identifier: str, name: str, description: str }, ['description'])) });
+const checkSchema = obj({
+  isValid: bool,
+  valid: bool,
+  errors: arr({ type: 'object' }),
+  violations: arr(obj({ rule: str, field: str, message: str })),
+});
+const previousConfigSchema = obj({
+  id: str,
+  campaignId: str,
+  opportunityId: nullable(str),
+  config: { type: 'object' },
+  overrideTimestamp: int,
+  Opportunity: nullable(
+    obj({ id: str, chainId: int, type: str, identifier: str, name: str, description: str }, ['description']),
+  ),
+});
 
 /** /v4/overrides routes (spec: Campaign configuration): override validation and previous configurations. */
 export function overridesRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.post(['/overrides/check', '/overrides/check/'], describe({ summary: 'Check whether a configuration override is allowed', response: checkSchema }), parseJsonConfigFields, validate({ body: checkOverrideBody }), checkOverrideHandler(deps));
-  router.get(['/overrides/:id/previous-configs', '/overrides/:id/previous-configs/'], describe({ summary: 'Previous configurations of a campaign, oldest first', response: arr(previousConfigSchema) }), validate({ params: previousConfigsParams }), previousConfigsHandler(deps));
+  router.post(
+    ['/overrides/check', '/overrides/check/'],
+    describe({ summary: 'Check whether a configuration override is allowed', response: checkSchema }),
+    parseJsonConfigFields,
+    validate({ body: checkOverrideBody }),
+    checkOverrideHandler(deps),
+  );
+  router.get(
+    ['/overrides/:id/previous-configs', '/overrides/:id/previous-configs/'],
+    describe({ summary: 'Previous configurations of a campaign, oldest first', response: arr(previousConfigSchema) }),
+    validate({ params: previousConfigsParams }),
+    previousConfigsHandler(deps),
+  );
   return router;
 }

@@ -2,7 +2,14 @@ import { opportunityName } from '../../../domain/documents/opportunityDocument.j
 import type { CampaignVersionRow } from './repo.js';
 
 /** The opportunity a previous configuration was linked to (docs/api-behaviour.md#overrides). */
-export type PreviousConfigOpportunity = { id: string; chainId: number; type: string; identifier: string; name: string; description?: string };
+export type PreviousConfigOpportunity = {
+  id: string;
+  chainId: number;
+  type: string;
+  identifier: string;
+  name: string;
+  description?: string;
+};
 
 /**
  * One previous configuration (docs/api-behaviour.md#overrides). `id` is the key of the event that set it
@@ -11,7 +18,11 @@ export type PreviousConfigOpportunity = { id: string; chainId: number; type: str
  * data fields, then the common fields (which win on a name clash).
  */
 export type PreviousConfig = {
-  id: string; campaignId: string; opportunityId: string | null; config: Record<string, unknown>; overrideTimestamp: number;
+  id: string;
+  campaignId: string;
+  opportunityId: string | null;
+  config: Record<string, unknown>;
+  overrideTimestamp: number;
   Opportunity: PreviousConfigOpportunity | null;
 };
 
@@ -21,19 +32,46 @@ export function serializePreviousConfig(row: CampaignVersionRow): PreviousConfig
   const end = Number(row.end_timestamp);
   const config = {
     ...row.params,
-    campaignId: row.campaign_id, distributionChainId: row.distribution_chain_id, computeChainId: row.compute_chain_id, campaignType: row.campaign_type,
-    creator: row.creator, rewardToken: row.reward_token, amount: row.amount, startTimestamp: start, endTimestamp: end, duration: end - start,
-    campaignData: row.campaign_data, mainParameter: row.main_parameter,
+    campaignId: row.campaign_id,
+    distributionChainId: row.distribution_chain_id,
+    computeChainId: row.compute_chain_id,
+    campaignType: row.campaign_type,
+    creator: row.creator,
+    rewardToken: row.reward_token,
+    amount: row.amount,
+    startTimestamp: start,
+    endTimestamp: end,
+    duration: end - start,
+    campaignData: row.campaign_data,
+    mainParameter: row.main_parameter,
   };
   let opportunity: PreviousConfigOpportunity | null = null;
   if (row.opportunity_id && row.opp_type && row.opp_identifier && row.opp_chain_id !== null) {
-    const name = opportunityName({ action: row.opp_action ?? '', type: row.opp_type, identifier: row.opp_identifier, target: row.target_symbol ? { symbol: row.target_symbol } : null } as Parameters<typeof opportunityName>[0]);
+    const name = opportunityName({
+      action: row.opp_action ?? '',
+      type: row.opp_type,
+      identifier: row.opp_identifier,
+      target: row.target_symbol ? { symbol: row.target_symbol } : null,
+    } as Parameters<typeof opportunityName>[0]);
     opportunity = {
-      id: row.opportunity_id, chainId: row.opp_chain_id, type: row.opp_type, identifier: row.opp_identifier, name,
-      ...(row.chain_name ? { description: `Earn rewards on ${row.chain_name}: ${name.charAt(0).toLowerCase()}${name.slice(1)}.` } : {}),
+      id: row.opportunity_id,
+      chainId: row.opp_chain_id,
+      type: row.opp_type,
+      identifier: row.opp_identifier,
+      name,
+      ...(row.chain_name
+        ? { description: `Earn rewards on ${row.chain_name}: ${name.charAt(0).toLowerCase()}${name.slice(1)}.` }
+        : {}),
     };
   }
-  return { id: row.event_key, campaignId: row.campaign_id, opportunityId: row.opportunity_id, config, overrideTimestamp: Number(row.effective_at), Opportunity: opportunity };
+  return {
+    id: row.event_key,
+    campaignId: row.campaign_id,
+    opportunityId: row.opportunity_id,
+    config,
+    overrideTimestamp: Number(row.effective_at),
+    Opportunity: opportunity,
+  };
 }
 
 /** Pure: every configuration but the current one (the last), oldest first. */

@@ -3,7 +3,11 @@ import type { OpportunityFacts } from './repo.js';
 import type { ListProtocolsQuery } from './schema.js';
 
 /** A protocol with the figures aggregated over its matching opportunities. */
-export type ProtocolAggregate = Protocol & { dailyRewards: number; numberOfLiveCampaigns: number; opportunityLiveTags: string[] };
+export type ProtocolAggregate = Protocol & {
+  dailyRewards: number;
+  numberOfLiveCampaigns: number;
+  opportunityLiveTags: string[];
+};
 
 /** Pure: whether an opportunity passes the opportunity-level filters (test, chain, status, tag, token types). */
 export function opportunityMatches(o: OpportunityFacts, q: ListProtocolsQuery): boolean {
@@ -30,18 +34,31 @@ export function protocolMatches(p: Protocol, q: ListProtocolsQuery): boolean {
  * `excludeSubCampaigns`), then sorts by daily rewards, live campaigns (both descending) and id, and
  * returns the requested page.
  */
-export function aggregateProtocols(opportunities: readonly OpportunityFacts[], q: ListProtocolsQuery): ProtocolAggregate[] {
+export function aggregateProtocols(
+  opportunities: readonly OpportunityFacts[],
+  q: ListProtocolsQuery,
+): ProtocolAggregate[] {
   const byId = new Map<string, ProtocolAggregate>();
   for (const o of opportunities) {
     const protocol = protocolOf(o.type);
     if (!protocol || !protocolMatches(protocol, q) || !opportunityMatches(o, q)) continue;
-    const agg = byId.get(protocol.id) ?? { ...protocol, dailyRewards: 0, numberOfLiveCampaigns: 0, opportunityLiveTags: [] };
+    const agg = byId.get(protocol.id) ?? {
+      ...protocol,
+      dailyRewards: 0,
+      numberOfLiveCampaigns: 0,
+      opportunityLiveTags: [],
+    };
     agg.dailyRewards += o.dailyRewards;
     agg.numberOfLiveCampaigns += q.excludeSubCampaigns ? o.liveRootCampaigns : o.liveCampaigns;
     if (o.status === 'LIVE') agg.opportunityLiveTags = [...new Set([...agg.opportunityLiveTags, ...o.tags])];
     byId.set(protocol.id, agg);
   }
   return [...byId.values()]
-    .sort((a, b) => b.dailyRewards - a.dailyRewards || b.numberOfLiveCampaigns - a.numberOfLiveCampaigns || a.id.localeCompare(b.id))
+    .sort(
+      (a, b) =>
+        b.dailyRewards - a.dailyRewards ||
+        b.numberOfLiveCampaigns - a.numberOfLiveCampaigns ||
+        a.id.localeCompare(b.id),
+    )
     .slice(q.page * q.items, (q.page + 1) * q.items);
 }

@@ -21,9 +21,20 @@ export type OpportunityFacts = {
  * SOON: none running, one upcoming; PAST otherwise), live campaign counts, daily rewards and the
  * types of its reward tokens. Tables opportunities, campaigns_current, opportunity_metrics, chains, tokens.
  */
-export async function loadOpportunityFacts(db: Pick<PgPool | PgClient, 'query'>, now: number): Promise<OpportunityFacts[]> {
+export async function loadOpportunityFacts(
+  db: Pick<PgPool | PgClient, 'query'>,
+  now: number,
+): Promise<OpportunityFacts[]> {
   const { rows } = await db.query<{
-    id: string; chain_id: number; type: string; is_test: boolean; daily_rewards: number; live: number; live_root: number; soon: number; token_types: string[];
+    id: string;
+    chain_id: number;
+    type: string;
+    is_test: boolean;
+    daily_rewards: number;
+    live: number;
+    live_root: number;
+    soon: number;
+    token_types: string[];
   }>(
     `SELECT o.id, o.chain_id, o.type, coalesce(ch.is_test, false) AS is_test, coalesce(m.daily_rewards, 0) AS daily_rewards,
        count(DISTINCT c.id) FILTER (WHERE c.start_timestamp <= $1 AND c.end_timestamp > $1)::int AS live,
@@ -40,8 +51,15 @@ export async function loadOpportunityFacts(db: Pick<PgPool | PgClient, 'query'>,
     [now],
   );
   return rows.map((r) => ({
-    id: r.id, chainId: r.chain_id, type: r.type, isTestChain: r.is_test, dailyRewards: Number(r.daily_rewards),
-    status: r.live > 0 ? 'LIVE' : r.soon > 0 ? 'SOON' : 'PAST', liveCampaigns: r.live, liveRootCampaigns: r.live_root, tokenTypes: r.token_types,
+    id: r.id,
+    chainId: r.chain_id,
+    type: r.type,
+    isTestChain: r.is_test,
+    dailyRewards: Number(r.daily_rewards),
+    status: r.live > 0 ? 'LIVE' : r.soon > 0 ? 'SOON' : 'PAST',
+    liveCampaigns: r.live,
+    liveRootCampaigns: r.live_root,
+    tokenTypes: r.token_types,
     // Opportunities carry no tags yet (opportunity documents serve `tags: []`).
     tags: [],
   }));

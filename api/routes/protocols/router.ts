@@ -10,6 +10,11 @@ import { arr } from '../../openapi/schemaHelpers.js';
 /** /v4/protocols: supported protocols with aggregated opportunity figures. */
 export function protocolsRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/protocols', '/protocols/'], describe({ summary: 'Supported protocols with aggregated opportunity figures', response: arr(protocolSchema) }), validate({ query: listProtocolsQuery }), listProtocolsHandler(deps));
+  router.get(
+    ['/protocols', '/protocols/'],
+    describe({ summary: 'Supported protocols with aggregated opportunity figures', response: arr(protocolSchema) }),
+    validate({ query: listProtocolsQuery }),
+    listProtocolsHandler(deps),
+  );
   return router;
 }

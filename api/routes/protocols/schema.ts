@@ -25,6 +25,16 @@ export const listProtocolsQuery = {
 } as const;
 
 export type ListProtocolsQuery = {
-  page: number; items: number; id?: string; test: boolean; ids?: string[]; name?: string; tags?: string[]; opportunityTag?: string;
-  opportunityChain?: number; status?: string; tokenTypes?: string[]; excludeSubCampaigns: boolean;
+  page: number;
+  items: number;
+  id?: string;
+  test: boolean;
+  ids?: string[];
+  name?: string;
+  tags?: string[];
+  opportunityTag?: string;
+  opportunityChain?: number;
+  status?: string;
+  tokenTypes?: string[];
+  excludeSubCampaigns: boolean;
 };

@@ -2,9 +2,19 @@ import type { ProtocolAggregate } from './aggregate.js';
 
 /** Public protocol record (spec: Opportunity › `protocol` object), every field named. */
 export type ProtocolResponse = {
-  id: string; name: string; icon: string; description: string; url: string; tags: string[];
-  dailyRewards: number; numberOfLiveCampaigns: number; opportunityLiveTags: string[];
-  banner: string | null; opportunityBannerLight: string | null; opportunityBannerDark: string | null; trustData: null;
+  id: string;
+  name: string;
+  icon: string;
+  description: string;
+  url: string;
+  tags: string[];
+  dailyRewards: number;
+  numberOfLiveCampaigns: number;
+  opportunityLiveTags: string[];
+  banner: string | null;
+  opportunityBannerLight: string | null;
+  opportunityBannerDark: string | null;
+  trustData: null;
 };
 
 /**

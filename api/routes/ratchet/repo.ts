@@ -13,7 +13,9 @@ export async function meanTvl(db: PgPool, opportunityId: string, from: number, t
 /** Stored benchmark rates published on or before `at`'s day (the year before it is plenty to carry forward). */
 export async function loadBenchmarkRates(db: PgPool, at: number): Promise<BenchmarkRate[]> {
   const { rows } = await db.query<{ day: string; rate: number }>(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS day, rate FROM benchmark_rates WHERE day <= to_timestamp($1)::date AND day > to_timestamp($1)::date - 400 ORDER BY day`, [at]);
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, rate FROM benchmark_rates WHERE day <= to_timestamp($1)::date AND day > to_timestamp($1)::date - 400 ORDER BY day`,
+    [at],
+  );
   return rows;
 }
 
@@ -23,13 +25,24 @@ export async function loadBenchmarkRates(db: PgPool, at: number): Promise<Benchm
  * `distributionMethodParameters`), else from the campaign's own params.
  * Tables: campaigns_current, campaign_config_associations, campaign_configs.
  */
-export async function loadRatchetCampaign(db: PgPool, id: string): Promise<{ id: string; opportunity_id: string; start_timestamp: string; params: Record<string, unknown> } | null> {
-  const { rows } = await db.query<{ id: string; opportunity_id: string; start_timestamp: string; params: Record<string, unknown>; stored: Record<string, unknown> | null }>(
+export async function loadRatchetCampaign(
+  db: PgPool,
+  id: string,
+): Promise<{ id: string; opportunity_id: string; start_timestamp: string; params: Record<string, unknown> } | null> {
+  const { rows } = await db.query<{
+    id: string;
+    opportunity_id: string;
+    start_timestamp: string;
+    params: Record<string, unknown>;
+    stored: Record<string, unknown> | null;
+  }>(
     `SELECT c.id, c.opportunity_id, c.start_timestamp::text, c.params,
        (SELECT cfg.config -> 'distributionMethodParameters' FROM campaign_config_associations a JOIN campaign_configs cfg ON cfg.hash = a.config_hash
         WHERE a.distribution_chain_id = c.distribution_chain_id AND lower(a.campaign_id) = lower(c.campaign_id) AND cfg.config ? 'distributionMethodParameters'
         ORDER BY a.created_at DESC LIMIT 1) AS stored
-     FROM campaigns_current c WHERE c.id = $1`, [id]);
+     FROM campaigns_current c WHERE c.id = $1`,
+    [id],
+  );
   const row = rows[0];
   if (!row) return null;
   const { stored, ...campaign } = row;
@@ -39,6 +52,8 @@ export async function loadRatchetCampaign(db: PgPool, id: string): Promise<{ id:
 /** Whether the opportunity exists, and its native APR (0 before the metrics job ran). */
 export async function loadOpportunityNativeApr(db: PgPool, id: string): Promise<number | null> {
   const { rows } = await db.query<{ native_apr: number | null }>(
-    'SELECT m.native_apr FROM opportunities o LEFT JOIN opportunity_metrics m ON m.opportunity_id = o.id WHERE o.id = $1', [id]);
+    'SELECT m.native_apr FROM opportunities o LEFT JOIN opportunity_metrics m ON m.opportunity_id = o.id WHERE o.id = $1',
+    [id],
+  );
   return rows[0] ? (rows[0].native_apr ?? 0) : null;
 }

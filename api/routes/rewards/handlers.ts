@@ -2,7 +2,11 @@ import type { Context } from 'koa';
 import { loadLiveRoot } from '../../reads/roots.js';
 import type { ApiDeps } from '../../deps.js';
 import { listCampaignRewards } from './repo.js';
-import { campaignVisibilityOf, hiddenOnChainCampaignIds, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
+import {
+  campaignVisibilityOf,
+  hiddenOnChainCampaignIds,
+  type CampaignVisibility,
+} from '../../visibility/campaignVisibility.js';
 import type { AuthState } from '../../identity/types.js';
 import type { ListRewardsQuery } from './schema.js';
 import { serializeReward } from './serialize.js';
@@ -23,6 +27,10 @@ export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: C
 /** GET /v4/rewards: listRewards over the validated query. */
 export function listRewardsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
-    ctx.body = await listRewards(deps, ctx.state.query as ListRewardsQuery, await campaignVisibilityOf(deps, ctx.state as AuthState, true));
+    ctx.body = await listRewards(
+      deps,
+      ctx.state.query as ListRewardsQuery,
+      await campaignVisibilityOf(deps, ctx.state as AuthState, true),
+    );
   };
 }

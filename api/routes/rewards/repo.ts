@@ -1,9 +1,23 @@
 import type { PgClient, PgPool } from '../../../internal/pg.js';
 
 /** One breakdown of a campaign in a root, with what its recipient claimed of the token in total. */
-export type CampaignRewardRow = { recipient: string; campaign_id: string; reason: string; token: string; amount: string; claimed: string };
+export type CampaignRewardRow = {
+  recipient: string;
+  campaign_id: string;
+  reason: string;
+  token: string;
+  amount: string;
+  claimed: string;
+};
 
-export type ListCampaignRewardsParams = { chainId: number; root: string; campaignId: string; hide: boolean; items: number; page: number };
+export type ListCampaignRewardsParams = {
+  chainId: number;
+  root: string;
+  campaignId: string;
+  hide: boolean;
+  items: number;
+  page: number;
+};
 
 /**
  * The campaign's reward breakdowns in `root` (verified trees only ever have rows), by descending
@@ -11,7 +25,10 @@ export type ListCampaignRewardsParams = { chainId: number; root: string; campaig
  * claimedTotals computes it). With `hide`, recipients with nothing left to claim are left out.
  * Tables reward_breakdowns, claims.
  */
-export async function listCampaignRewards(db: Pick<PgPool | PgClient, 'query'>, p: ListCampaignRewardsParams): Promise<CampaignRewardRow[]> {
+export async function listCampaignRewards(
+  db: Pick<PgPool | PgClient, 'query'>,
+  p: ListCampaignRewardsParams,
+): Promise<CampaignRewardRow[]> {
   const { rows } = await db.query<CampaignRewardRow>(
     `WITH claimed AS (
        SELECT recipient, token, sum(amount) AS claimed FROM claims WHERE chain_id = $1 GROUP BY recipient, token

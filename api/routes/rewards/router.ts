@@ -9,6 +9,24 @@ import { arr, decimal, obj, str } from '../../openapi/schemaHelpers.js';
 /** /v4/rewards: reward recipients of one campaign in the live root. */
 export function rewardsRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/rewards', '/rewards/'], describe({ summary: 'Reward recipients of a campaign in the live root, by descending amount', response: arr(obj({ recipient: str, campaignId: str, reason: str, rewardTokenAddress: str, amount: decimal, claimed: decimal, pending: decimal })) }), validate({ query: listRewardsQuery }), listRewardsHandler(deps));
+  router.get(
+    ['/rewards', '/rewards/'],
+    describe({
+      summary: 'Reward recipients of a campaign in the live root, by descending amount',
+      response: arr(
+        obj({
+          recipient: str,
+          campaignId: str,
+          reason: str,
+          rewardTokenAddress: str,
+          amount: decimal,
+          claimed: decimal,
+          pending: decimal,
+        }),
+      ),
+    }),
+    validate({ query: listRewardsQuery }),
+    listRewardsHandler(deps),
+  );
   return router;
 }

@@ -5,7 +5,13 @@ import type { CampaignRewardRow } from './repo.js';
  * strings.
  */
 export type RewardResponse = {
-  recipient: string; campaignId: string; reason: string; rewardTokenAddress: string; amount: string; claimed: string; pending: string;
+  recipient: string;
+  campaignId: string;
+  reason: string;
+  rewardTokenAddress: string;
+  amount: string;
+  claimed: string;
+  pending: string;
 };
 
 /**

@@ -12,7 +12,8 @@ import { serializeRoot } from './serialize.js';
 export function listRootsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const q = ctx.state.query as ListRootsQuery;
-    if (q.fromTimestamp > q.toTimestamp) throw new ValidationError([{ field: 'toTimestamp', message: 'must be greater than or equal to fromTimestamp' }]);
+    if (q.fromTimestamp > q.toTimestamp)
+      throw new ValidationError([{ field: 'toTimestamp', message: 'must be greater than or equal to fromTimestamp' }]);
     ctx.body = (await listRootsInWindow(deps.pg, q)).map(serializeRoot);
   };
 }

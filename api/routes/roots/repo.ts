@@ -10,7 +10,10 @@ export type RootWindowRow = { root: string; chain_id: number; timestamp: string;
  * when the window opens), newest first. A revoked root never took effect and is left out.
  * `is_latest` marks the chain's latest non-revoked root overall. Table roots.
  */
-export async function listRootsInWindow(db: Pick<PgPool | PgClient, 'query'>, q: ListRootsQuery): Promise<RootWindowRow[]> {
+export async function listRootsInWindow(
+  db: Pick<PgPool | PgClient, 'query'>,
+  q: ListRootsQuery,
+): Promise<RootWindowRow[]> {
   const { rows } = await db.query<RootWindowRow>(
     `WITH r AS (SELECT root, chain_id, timestamp, block_number, log_index FROM roots WHERE chain_id = $1 AND NOT revoked),
      latest AS (SELECT block_number, log_index FROM r ORDER BY block_number DESC, log_index DESC LIMIT 1),

@@ -9,6 +9,14 @@ import { arr, bool, decimal, hex, int, obj } from '../../openapi/schemaHelpers.j
 /** /v4/roots: reward roots of a chain over a time window. Table roots. */
 export function rootsRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/roots', '/roots/'], describe({ summary: 'Reward roots of a chain over a time window', response: arr(obj({ root: hex, chainId: int, epoch: int, timestamp: decimal, isLatest: bool })) }), validate({ query: listRootsQuery }), listRootsHandler(deps));
+  router.get(
+    ['/roots', '/roots/'],
+    describe({
+      summary: 'Reward roots of a chain over a time window',
+      response: arr(obj({ root: hex, chainId: int, epoch: int, timestamp: decimal, isLatest: bool })),
+    }),
+    validate({ query: listRootsQuery }),
+    listRootsHandler(deps),
+  );
   return router;
 }

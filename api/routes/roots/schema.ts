@@ -14,4 +14,10 @@ export const listRootsQuery = {
   },
 } as const;
 
-export type ListRootsQuery = { chainId: number; fromTimestamp: number; toTimestamp: number; page: number; items: number };
+export type ListRootsQuery = {
+  chainId: number;
+  fromTimestamp: number;
+  toTimestamp: number;
+  page: number;
+  items: number;
+};

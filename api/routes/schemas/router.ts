@@ -12,8 +12,18 @@ const schemasQuery = { type: 'object', additionalProperties: false, properties: 
 /** /v4/schemas (beta): the schema groups of domain/campaignData/schemas.ts; no storage read. */
 export function schemasRouter(_deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/schemas', '/schemas/'], describe({ summary: 'Schema groups (beta): JSON schemas of campaign inputs per enum value', response: arr(obj({ name: str, description: str, enum: arr({ type: ['string', 'number'] }), schemas: { type: 'object' } })) }), validate({ query: schemasQuery }), (ctx) => {
-    ctx.body = SCHEMA_GROUPS.map(serializeSchemaGroup);
-  });
+  router.get(
+    ['/schemas', '/schemas/'],
+    describe({
+      summary: 'Schema groups (beta): JSON schemas of campaign inputs per enum value',
+      response: arr(
+        obj({ name: str, description: str, enum: arr({ type: ['string', 'number'] }), schemas: { type: 'object' } }),
+      ),
+    }),
+    validate({ query: schemasQuery }),
+    (ctx) => {
+      ctx.body = SCHEMA_GROUPS.map(serializeSchemaGroup);
+    },
+  );
   return router;
 }

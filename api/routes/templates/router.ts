@@ -7,13 +7,31 @@ import { filterTemplates, serializeTemplate } from './serialize.js';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, obj, str } from '../../openapi/schemaHelpers.js';
 
-const templateSchema = obj({ id: str, name: str, icon: str, description: str, baseConfig: any, completionConfig: any, protocolId: str, protocol: { type: 'object' }, action: str }, ['icon', 'protocolId', 'protocol']);
+const templateSchema = obj(
+  {
+    id: str,
+    name: str,
+    icon: str,
+    description: str,
+    baseConfig: any,
+    completionConfig: any,
+    protocolId: str,
+    protocol: { type: 'object' },
+    action: str,
+  },
+  ['icon', 'protocolId', 'protocol'],
+);
 
 /** /v4/templates: campaign templates from the static registry (domain/templates.ts); no storage read. */
 export function templatesRouter(_deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/templates', '/templates/'], describe({ summary: 'Campaign templates matching the filters', response: arr(templateSchema) }), validate({ query: listTemplatesQuery }), (ctx) => {
-    ctx.body = filterTemplates(TEMPLATES, ctx.state.query as ListTemplatesQuery).map(serializeTemplate);
-  });
+  router.get(
+    ['/templates', '/templates/'],
+    describe({ summary: 'Campaign templates matching the filters', response: arr(templateSchema) }),
+    validate({ query: listTemplatesQuery }),
+    (ctx) => {
+      ctx.body = filterTemplates(TEMPLATES, ctx.state.query as ListTemplatesQuery).map(serializeTemplate);
+    },
+  );
   return router;
 }

@@ -14,4 +14,10 @@ export const listTemplatesQuery = {
   },
 } as const;
 
-export type ListTemplatesQuery = { protocolId?: string; search?: string; action?: string[]; page: number; items: number };
+export type ListTemplatesQuery = {
+  protocolId?: string;
+  search?: string;
+  action?: string[];
+  page: number;
+  items: number;
+};

@@ -5,9 +5,12 @@ import type { ListTemplatesQuery } from './schema.js';
 export function filterTemplates(templates: readonly Template[], q: ListTemplatesQuery): Template[] {
   const needle = q.search?.toLowerCase();
   return templates
-    .filter((t) => (q.protocolId === undefined || t.protocolId === q.protocolId)
-      && (!needle || t.name.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle))
-      && (!q.action || q.action.includes(t.action)))
+    .filter(
+      (t) =>
+        (q.protocolId === undefined || t.protocolId === q.protocolId) &&
+        (!needle || t.name.toLowerCase().includes(needle) || t.description.toLowerCase().includes(needle)) &&
+        (!q.action || q.action.includes(t.action)),
+    )
     .slice(q.page * q.items, (q.page + 1) * q.items);
 }
 
@@ -24,7 +27,18 @@ export function serializeTemplate(t: Template) {
     baseConfig: t.baseConfig,
     completionConfig: t.completionConfig,
     ...(t.protocolId ? { protocolId: t.protocolId } : {}),
-    ...(t.protocol ? { protocol: { id: t.protocol.id, name: t.protocol.name, icon: t.protocol.icon, description: t.protocol.description, url: t.protocol.url, tags: [...t.protocol.tags] } } : {}),
+    ...(t.protocol
+      ? {
+          protocol: {
+            id: t.protocol.id,
+            name: t.protocol.name,
+            icon: t.protocol.icon,
+            description: t.protocol.description,
+            url: t.protocol.url,
+            tags: [...t.protocol.tags],
+          },
+        }
+      : {}),
     action: t.action,
   };
 }

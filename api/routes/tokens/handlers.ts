@@ -11,7 +11,12 @@ import { serializeChainToken, serializeToken, type TokenResponse } from './seria
 
 /** Token records of stored rows with their served (fresh or null) prices. */
 export async function withPrices(deps: ApiDeps, rows: TokenDbRow[], now: Date): Promise<TokenResponse[]> {
-  const prices = await loadTokenPrices(deps.pg, rows.map((r) => r.id), now, deps.config.prices.maxAgeSeconds);
+  const prices = await loadTokenPrices(
+    deps.pg,
+    rows.map((r) => r.id),
+    now,
+    deps.config.prices.maxAgeSeconds,
+  );
   return rows.map((r) => serializeToken(r, toServedPrice(prices.get(r.id))));
 }
 
@@ -51,7 +56,10 @@ export function listTokensHandler(deps: ApiDeps) {
 export function getTokenHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const { id } = ctx.state.params as TokenIdParams;
-    if (id.startsWith('tmp-')) throw new ValidationError([{ field: 'id', message: 'is a temporary id of a token not stored; look it up with chainId and search' }]);
+    if (id.startsWith('tmp-'))
+      throw new ValidationError([
+        { field: 'id', message: 'is a temporary id of a token not stored; look it up with chainId and search' },
+      ]);
     const row = await getTokenRow(deps.pg, id);
     if (!row) throw new NotFoundError(`Token ${id} not found`);
     [ctx.body] = await withPrices(deps, [row], new Date(nowSeconds(deps) * 1000));

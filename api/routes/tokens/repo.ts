@@ -5,9 +5,19 @@ type Queryable = Pick<PgClient | PgPool, 'query'>;
 
 /** A `tokens` row as the API reads it. */
 export type TokenDbRow = {
-  id: string; chain_id: number; address: string; name: string | null; symbol: string; decimals: number; icon: string;
-  verified: boolean; is_native: boolean; is_test: boolean; type: 'TOKEN' | 'PRETGE' | 'POINT';
-  display_symbol: string | null; underlying_token_id: string | null;
+  id: string;
+  chain_id: number;
+  address: string;
+  name: string | null;
+  symbol: string;
+  decimals: number;
+  icon: string;
+  verified: boolean;
+  is_native: boolean;
+  is_test: boolean;
+  type: 'TOKEN' | 'PRETGE' | 'POINT';
+  display_symbol: string | null;
+  underlying_token_id: string | null;
 };
 
 export type SqlQuery = { text: string; values: unknown[] };
@@ -27,7 +37,8 @@ export function buildTokenListSql(q: ListTokensQuery, now: Date, maxAgeSeconds: 
   const where: string[] = [];
   if (q.id) where.push(`t.id = ANY(${arg(q.id)}::text[])`);
   if (q.symbol) where.push(`lower(t.symbol) = ${arg(q.symbol.toLowerCase())}`);
-  if (q.displaySymbol) where.push(`lower(coalesce(t.display_symbol, t.symbol)) = ${arg(q.displaySymbol.toLowerCase())}`);
+  if (q.displaySymbol)
+    where.push(`lower(coalesce(t.display_symbol, t.symbol)) = ${arg(q.displaySymbol.toLowerCase())}`);
   if (q.chainId !== undefined) where.push(`t.chain_id = ${arg(q.chainId)}`);
   if (q.isNative !== undefined) where.push(`t.is_native = ${arg(q.isNative)}`);
   if (q.address) where.push(`t.address = ${arg(q.address.toLowerCase())}`);
@@ -53,7 +64,12 @@ export function buildTokenListSql(q: ListTokensQuery, now: Date, maxAgeSeconds: 
 }
 
 /** Token rows matching the list params (see buildTokenListSql). */
-export async function listTokenRows(db: Queryable, q: ListTokensQuery, now: Date, maxAgeSeconds: number): Promise<TokenDbRow[]> {
+export async function listTokenRows(
+  db: Queryable,
+  q: ListTokensQuery,
+  now: Date,
+  maxAgeSeconds: number,
+): Promise<TokenDbRow[]> {
   const { text, values } = buildTokenListSql(q, now, maxAgeSeconds);
   return (await db.query<TokenDbRow>(text, values)).rows;
 }

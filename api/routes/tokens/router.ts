@@ -10,7 +10,17 @@ import { arr } from '../../openapi/schemaHelpers.js';
 /** /v4/tokens routes: list/search (`/tokens`, `/tokens/`) and one token by id. Tables tokens, token_prices. */
 export function tokensRouter(deps: ApiDeps): Router {
   const router = new Router();
-  router.get(['/tokens', '/tokens/'], describe({ summary: 'Search tokens, or resolve several ids', response: arr(tokenSchema) }), validate({ query: listTokensQuery }), listTokensHandler(deps));
-  router.get('/tokens/:id', describe({ summary: 'One token by id', response: tokenSchema }), validate({ params: tokenIdParams }), getTokenHandler(deps));
+  router.get(
+    ['/tokens', '/tokens/'],
+    describe({ summary: 'Search tokens, or resolve several ids', response: arr(tokenSchema) }),
+    validate({ query: listTokensQuery }),
+    listTokensHandler(deps),
+  );
+  router.get(
+    '/tokens/:id',
+    describe({ summary: 'One token by id', response: tokenSchema }),
+    validate({ params: tokenIdParams }),
+    getTokenHandler(deps),
+  );
   return router;
 }

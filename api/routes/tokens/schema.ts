@@ -25,8 +25,20 @@ export const listTokensQuery = {
 } as const;
 
 export type ListTokensQuery = {
-  page: number; items: number; id?: string[]; symbol?: string; displaySymbol?: string; chainId?: number; isNative?: boolean;
-  address?: string; name?: string; search?: string; verified?: boolean; test: boolean; missingIcons?: boolean; missingPrice?: boolean;
+  page: number;
+  items: number;
+  id?: string[];
+  symbol?: string;
+  displaySymbol?: string;
+  chainId?: number;
+  isNative?: boolean;
+  address?: string;
+  name?: string;
+  search?: string;
+  verified?: boolean;
+  test: boolean;
+  missingIcons?: boolean;
+  missingPrice?: boolean;
 };
 
 /** GET /v4/tokens/{id}: a stored numeric id; a temporary `tmp-…` id passes the pattern and is refused by the handler. */

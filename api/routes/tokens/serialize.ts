@@ -4,10 +4,24 @@ import type { TokenDbRow } from './repo.js';
 
 /** Public Token record (spec: Resources › Token), every field named. */
 export type TokenResponse = {
-  id: string; name: string | null; chainId: number; address: string; decimals: number; symbol: string; icon: string;
-  verified: boolean; isNative: boolean; isTest: boolean; type: 'TOKEN' | 'PRETGE' | 'POINT';
-  price: number | null; updatedAt: number | null; priceSource: string | null;
-  displaySymbol: string; underlyingTokenId?: string; priceAlertDismissedAt?: number; priceAlertCount: number;
+  id: string;
+  name: string | null;
+  chainId: number;
+  address: string;
+  decimals: number;
+  symbol: string;
+  icon: string;
+  verified: boolean;
+  isNative: boolean;
+  isTest: boolean;
+  type: 'TOKEN' | 'PRETGE' | 'POINT';
+  price: number | null;
+  updatedAt: number | null;
+  priceSource: string | null;
+  displaySymbol: string;
+  underlyingTokenId?: string;
+  priceAlertDismissedAt?: number;
+  priceAlertCount: number;
 };
 
 /**
@@ -42,8 +56,22 @@ export const tmpTokenId = (chainId: number, address: string): string => `tmp-${c
 
 /** Pure: ERC20 metadata read from the chain → a Token record with a temporary id and no price. */
 export function serializeChainToken(meta: TokenRow): TokenResponse {
-  return serializeToken({
-    id: tmpTokenId(meta.chainId, meta.address), chain_id: meta.chainId, address: meta.address.toLowerCase(), name: meta.name, symbol: meta.symbol,
-    decimals: meta.decimals, icon: '', verified: false, is_native: false, is_test: false, type: 'TOKEN', display_symbol: null, underlying_token_id: null,
-  }, { price: null, updatedAt: null, priceSource: null });
+  return serializeToken(
+    {
+      id: tmpTokenId(meta.chainId, meta.address),
+      chain_id: meta.chainId,
+      address: meta.address.toLowerCase(),
+      name: meta.name,
+      symbol: meta.symbol,
+      decimals: meta.decimals,
+      icon: '',
+      verified: false,
+      is_native: false,
+      is_test: false,
+      type: 'TOKEN',
+      display_symbol: null,
+      underlying_token_id: null,
+    },
+    { price: null, updatedAt: null, priceSource: null },
+  );
 }

@@ -34,8 +34,15 @@ export type OpportunityGroup = { opportunityId: string | null; amount: bigint; c
  * is unknown here), each breakdown with its pro-rata share of what was claimed (splitClaimed), so
  * the groups' amounts and claims sum to the leaf's.
  */
-export function groupByOpportunity(breakdowns: readonly { campaignId: string; amount: string }[], claimed: bigint, opportunityOf: (campaignId: string) => string | null): OpportunityGroup[] {
-  const shares = splitClaimed(breakdowns.map((b) => BigInt(b.amount)), claimed);
+export function groupByOpportunity(
+  breakdowns: readonly { campaignId: string; amount: string }[],
+  claimed: bigint,
+  opportunityOf: (campaignId: string) => string | null,
+): OpportunityGroup[] {
+  const shares = splitClaimed(
+    breakdowns.map((b) => BigInt(b.amount)),
+    claimed,
+  );
   const groups = new Map<string | null, OpportunityGroup>();
   breakdowns.forEach((b, i) => {
     const id = opportunityOf(b.campaignId.toLowerCase());
@@ -63,9 +70,17 @@ export function userBreakdownsHandler(deps: ApiDeps, proofs: ProofCache) {
     const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
     const [{ chains }, perChain] = await Promise.all([
       currentChainContext(deps, now),
-      Promise.all(chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), visible }))),
+      Promise.all(
+        chainIds.map((chainId) => loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), visible })),
+      ),
     ]);
-    const opportunityIds = [...new Set(perChain.flatMap((c) => [...c.campaigns.values()].map((i) => i.opportunityId).filter((id): id is string => id !== null)))];
+    const opportunityIds = [
+      ...new Set(
+        perChain.flatMap((c) =>
+          [...c.campaigns.values()].map((i) => i.opportunityId).filter((id): id is string => id !== null),
+        ),
+      ),
+    ];
     const opportunities = await loadOpportunityDocuments(deps, opportunityIds);
     const tags = q.tags?.flatMap((t) => t.split(',')).filter(Boolean);
     const serialized = new Map<string, SerializedOpportunity>();
@@ -83,15 +98,38 @@ export function userBreakdownsHandler(deps: ApiDeps, proofs: ProofCache) {
         .map((r) => {
           const amount = BigInt(r.reward.amount);
           const claimed = cappedClaimed(amount, r.claimedTotal);
-          const groups = groupByOpportunity(r.reward.breakdowns, claimed, (c) => data.campaigns.get(c)?.opportunityId ?? null)
+          const groups = groupByOpportunity(
+            r.reward.breakdowns,
+            claimed,
+            (c) => data.campaigns.get(c)?.opportunityId ?? null,
+          )
             .map((g) => ({ g, opportunity: opportunityRecord(g.opportunityId) }))
-            .filter(({ opportunity }) => !tags?.length || (opportunity?.tags ?? []).some((t: unknown) => tags.includes(String(t))));
+            .filter(
+              ({ opportunity }) =>
+                !tags?.length || (opportunity?.tags ?? []).some((t: unknown) => tags.includes(String(t))),
+            );
           return {
-            root: data.root, distributionChainId: data.chainId, recipient: r.reward.recipient, proofs: r.proofs,
-            token: { address: r.reward.token, chainId: data.chainId, symbol: r.token?.symbol ?? '', decimals: r.token?.decimals ?? 18, type: r.token?.type ?? 'TOKEN', isTest: r.token?.isTest ?? false },
-            amount: amount.toString(), claimed: claimed.toString(), pending: (amount - claimed).toString(),
+            root: data.root,
+            distributionChainId: data.chainId,
+            recipient: r.reward.recipient,
+            proofs: r.proofs,
+            token: {
+              address: r.reward.token,
+              chainId: data.chainId,
+              symbol: r.token?.symbol ?? '',
+              decimals: r.token?.decimals ?? 18,
+              type: r.token?.type ?? 'TOKEN',
+              isTest: r.token?.isTest ?? false,
+            },
+            amount: amount.toString(),
+            claimed: claimed.toString(),
+            pending: (amount - claimed).toString(),
             breakdowns: groups.map(({ g, opportunity }) => ({
-              opportunityId: g.opportunityId, opportunity, amount: g.amount.toString(), claimed: g.claimed.toString(), pending: (g.amount - g.claimed).toString(),
+              opportunityId: g.opportunityId,
+              opportunity,
+              amount: g.amount.toString(),
+              claimed: g.claimed.toString(),
+              pending: (g.amount - g.claimed).toString(),
             })),
           };
         })

@@ -18,21 +18,44 @@ import { serializeUserReward } from './serialize.js';
 export function userRewardsHandler(deps: ApiDeps, proofs: ProofCache) {
   return async (ctx: Context): Promise<void> => {
     const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
-    ctx.body = await listUserRewards(deps, proofs, (ctx.state.params as UserParams).address, ctx.state.query as UserRewardsQuery, visible);
+    ctx.body = await listUserRewards(
+      deps,
+      proofs,
+      (ctx.state.params as UserParams).address,
+      ctx.state.query as UserRewardsQuery,
+      visible,
+    );
   };
 }
 
 /** The rewards of `address` per requested chain (see userRewardsHandler); shared with GraphQL `user.rewards`. */
-export async function listUserRewards(deps: ApiDeps, proofs: ProofCache, address: string, q: UserRewardsQuery, visible: CampaignVisibility) {
+export async function listUserRewards(
+  deps: ApiDeps,
+  proofs: ProofCache,
+  address: string,
+  q: UserRewardsQuery,
+  visible: CampaignVisibility,
+) {
   const chainIds = resolveChainIds(deps, 'chainId', q.chainId);
   const now = nowSeconds(deps);
   const { chains } = await currentChainContext(deps, now);
-  return Promise.all(chainIds.map(async (chainId) => {
-    const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), visible });
-    const rewards = data.rewards
-      .filter((r) => (q.test || !r.token?.isTest) && (!q.type || (r.token?.type ?? 'TOKEN') === q.type))
-      .map((r) => serializeUserReward({ chainId, root: data.root!, ...r, campaigns: data.campaigns, now, breakdownPage: q.breakdownPage }))
-      .filter((r) => !q.claimableOnly || BigInt(r.pending) > 0n);
-    return { chain: chains.get(chainId) ?? null, rewards };
-  }));
+  return Promise.all(
+    chainIds.map(async (chainId) => {
+      const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), visible });
+      const rewards = data.rewards
+        .filter((r) => (q.test || !r.token?.isTest) && (!q.type || (r.token?.type ?? 'TOKEN') === q.type))
+        .map((r) =>
+          serializeUserReward({
+            chainId,
+            root: data.root!,
+            ...r,
+            campaigns: data.campaigns,
+            now,
+            breakdownPage: q.breakdownPage,
+          }),
+        )
+        .filter((r) => !q.claimableOnly || BigInt(r.pending) > 0n);
+      return { chain: chains.get(chainId) ?? null, rewards };
+    }),
+  );
 }

@@ -15,7 +15,13 @@ export type UserChainRewards = {
   campaigns: Map<string, CampaignInfo>;
 };
 
-export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId: number; address: string; visible: CampaignVisibility };
+export type LoadUserRewardsParams = {
+  deps: ApiDeps;
+  proofs: ProofCache;
+  chainId: number;
+  address: string;
+  visible: CampaignVisibility;
+};
 
 /**
  * A user's leaves in the LIVE root of a chain (loadLiveRoot, at the chain's indexed block time; verified trees only), with proofs
@@ -23,26 +29,50 @@ export type LoadUserRewardsParams = { deps: ApiDeps; proofs: ProofCache; chainId
  * the campaigns of the breakdowns. Tables roots, reward_trees, rewards, reward_breakdowns, claims,
  * tokens, campaigns.
  */
-export async function loadUserRewards({ deps, proofs, chainId, address, visible }: LoadUserRewardsParams): Promise<UserChainRewards> {
+export async function loadUserRewards({
+  deps,
+  proofs,
+  chainId,
+  address,
+  visible,
+}: LoadUserRewardsParams): Promise<UserChainRewards> {
   const live = await loadLiveRoot(deps.pg, chainId);
   if (!live || live.treeStatus !== 'verified') return { chainId, root: null, rewards: [], campaigns: new Map() };
   const all = await loadRewards(deps.pg, { chainId, root: live.root, recipient: address });
   // Breakdowns of campaigns hidden from the caller are left out (the leaf's total stays: it is what the proof claims).
-  const hidden = await hiddenOnChainCampaignIds(deps.pg, visible, chainId, all.flatMap((r) => r.breakdowns.map((b) => b.campaignId)));
-  const rewards = hidden.size ? all.map((r) => ({ ...r, breakdowns: r.breakdowns.filter((b) => !hidden.has(b.campaignId.toLowerCase())) })) : all;
+  const hidden = await hiddenOnChainCampaignIds(
+    deps.pg,
+    visible,
+    chainId,
+    all.flatMap((r) => r.breakdowns.map((b) => b.campaignId)),
+  );
+  const rewards = hidden.size
+    ? all.map((r) => ({ ...r, breakdowns: r.breakdowns.filter((b) => !hidden.has(b.campaignId.toLowerCase())) }))
+    : all;
   if (!rewards.length) return { chainId, root: live.root, rewards: [], campaigns: new Map() };
   const [totals, tree, tokens, campaigns] = await Promise.all([
     claimedTotals(deps.pg, { chainId, recipient: address }),
     proofs.get({ chainId, root: live.root }),
-    loadTokenInfo(deps.pg, chainId, rewards.map((r) => r.token)),
-    loadCampaignInfo(deps.pg, chainId, rewards.flatMap((r) => r.breakdowns.map((b) => b.campaignId))),
+    loadTokenInfo(
+      deps.pg,
+      chainId,
+      rewards.map((r) => r.token),
+    ),
+    loadCampaignInfo(
+      deps.pg,
+      chainId,
+      rewards.flatMap((r) => r.breakdowns.map((b) => b.campaignId)),
+    ),
   ]);
   const claimed = new Map(totals.map((t) => [t.token, BigInt(t.claimed)]));
   return {
     chainId,
     root: live.root,
     rewards: rewards.map((reward) => ({
-      reward, claimedTotal: claimed.get(reward.token) ?? 0n, proofs: tree.proofOf(reward.recipient, reward.token) ?? [], token: tokens.get(reward.token),
+      reward,
+      claimedTotal: claimed.get(reward.token) ?? 0n,
+      proofs: tree.proofOf(reward.recipient, reward.token) ?? [],
+      token: tokens.get(reward.token),
     })),
     campaigns,
   };

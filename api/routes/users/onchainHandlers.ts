@@ -24,12 +24,24 @@ const accessControlAbi = parseAbi(['function isGovernorOrGuardian(address accoun
  * `operators[user][operator]`, `operators[user][0]` (anyone may claim for the user),
  * `mainOperators[operator][token]`, `mainOperators[operator][0]` (every token), governor or guardian.
  */
-export type ClaimRule = 'USER' | 'OPERATOR' | 'ANYONE' | 'MAIN_OPERATOR_TOKEN' | 'MAIN_OPERATOR' | 'GOVERNOR_OR_GUARDIAN';
+export type ClaimRule =
+  | 'USER'
+  | 'OPERATOR'
+  | 'ANYONE'
+  | 'MAIN_OPERATOR_TOKEN'
+  | 'MAIN_OPERATOR'
+  | 'GOVERNOR_OR_GUARDIAN';
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
 
 function chainOf(deps: ApiDeps, chainId: number | undefined) {
   const chain = chainId === undefined ? undefined : deps.rpc.get(chainId);
-  if (!chain) throw new ValidationError([{ field: 'chainId', message: `is required and must be a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})` }]);
+  if (!chain)
+    throw new ValidationError([
+      {
+        field: 'chainId',
+        message: `is required and must be a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})`,
+      },
+    ]);
   return chain;
 }
 
@@ -49,12 +61,20 @@ export function userProfileHandler(deps: ApiDeps) {
 async function readTerms(deps: ApiDeps, chainId: number | undefined, address: string) {
   const { client, chain } = chainOf(deps, chainId);
   const user = lower(address);
-  const [messageHash, signature, whitelist] = await client.multicall({ allowFailure: false, deployless: true, contracts: [
-    { address: chain.distributionCreator, abi: creatorAbi, functionName: 'messageHash' },
-    { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatures', args: [user] },
-    { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatureWhitelist', args: [user] },
-  ] });
-  return { chainId: chain.id, messageHash: messageHash.toLowerCase(), onChain: messageHash === ZERO_HASH || whitelist !== 0n || signature === messageHash };
+  const [messageHash, signature, whitelist] = await client.multicall({
+    allowFailure: false,
+    deployless: true,
+    contracts: [
+      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'messageHash' },
+      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatures', args: [user] },
+      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatureWhitelist', args: [user] },
+    ],
+  });
+  return {
+    chainId: chain.id,
+    messageHash: messageHash.toLowerCase(),
+    onChain: messageHash === ZERO_HASH || whitelist !== 0n || signature === messageHash,
+  };
 }
 
 /**
@@ -67,7 +87,10 @@ export function userTermsHandler(deps: ApiDeps) {
     const user = (ctx.state.params as { address: `0x${string}` }).address;
     const terms = await readTerms(deps, (ctx.state.query as { chainId?: number }).chainId, user);
     if (terms.onChain) return void (ctx.body = true);
-    const { rowCount } = await deps.pg.query('SELECT 1 FROM terms_acceptances WHERE address = $1 AND chain_id = $2 AND message_hash = $3', [user.toLowerCase(), terms.chainId, terms.messageHash]);
+    const { rowCount } = await deps.pg.query(
+      'SELECT 1 FROM terms_acceptances WHERE address = $1 AND chain_id = $2 AND message_hash = $3',
+      [user.toLowerCase(), terms.chainId, terms.messageHash],
+    );
     ctx.body = Boolean(rowCount);
   };
 }
@@ -80,13 +103,27 @@ export function userTermsHandler(deps: ApiDeps) {
 export function acceptTermsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const user = (ctx.state.params as { address: `0x${string}` }).address.toLowerCase() as `0x${string}`;
-    if ((ctx.state as AuthState).session!.address.toLowerCase() !== user) throw new AppError(403, 'FORBIDDEN', 'Only the wallet itself may accept the terms for its address');
+    if ((ctx.state as AuthState).session!.address.toLowerCase() !== user)
+      throw new AppError(403, 'FORBIDDEN', 'Only the wallet itself may accept the terms for its address');
     const terms = await readTerms(deps, (ctx.state.body as { chainId?: number }).chainId, user);
-    const row = await inWriteTransaction(deps.pg, async (tx) => (await tx.query<{ accepted_at: Date }>(
-      `INSERT INTO terms_acceptances (address, chain_id, message_hash) VALUES ($1, $2, $3)
+    const row = await inWriteTransaction(
+      deps.pg,
+      async (tx) =>
+        (
+          await tx.query<{ accepted_at: Date }>(
+            `INSERT INTO terms_acceptances (address, chain_id, message_hash) VALUES ($1, $2, $3)
        ON CONFLICT (address, chain_id, message_hash) DO UPDATE SET accepted_at = terms_acceptances.accepted_at RETURNING accepted_at`,
-      [user, terms.chainId, terms.messageHash])).rows[0]!);
-    ctx.body = { address: user, chainId: terms.chainId, messageHash: terms.messageHash, acceptedAt: row.accepted_at.toISOString(), onChain: terms.onChain };
+            [user, terms.chainId, terms.messageHash],
+          )
+        ).rows[0]!,
+    );
+    ctx.body = {
+      address: user,
+      chainId: terms.chainId,
+      messageHash: terms.messageHash,
+      acceptedAt: row.accepted_at.toISOString(),
+      onChain: terms.onChain,
+    };
   };
 }
 
@@ -100,11 +137,22 @@ export function userRecipientHandler(deps: ApiDeps) {
     const { client, chain } = chainOf(deps, (ctx.state.query as { chainId?: number }).chainId);
     const params = ctx.state.params as { address: string; token: string };
     const [address, token] = [lower(params.address), lower(params.token)];
-    const reads = await client.multicall({ allowFailure: true, deployless: true, contracts: [
-      { address: chain.distributor, abi: distributorAbi, functionName: 'claimRecipient', args: [address, token] },
-      { address: chain.distributor, abi: distributorAbi, functionName: 'claimRecipient', args: [address, zeroAddress] },
-    ] });
-    const set = reads.map((r) => (r.status === 'success' ? (r.result as string) : zeroAddress)).find((a) => a !== zeroAddress);
+    const reads = await client.multicall({
+      allowFailure: true,
+      deployless: true,
+      contracts: [
+        { address: chain.distributor, abi: distributorAbi, functionName: 'claimRecipient', args: [address, token] },
+        {
+          address: chain.distributor,
+          abi: distributorAbi,
+          functionName: 'claimRecipient',
+          args: [address, zeroAddress],
+        },
+      ],
+    });
+    const set = reads
+      .map((r) => (r.status === 'success' ? (r.result as string) : zeroAddress))
+      .find((a) => a !== zeroAddress);
     ctx.body = { recipient: (set ?? zeroAddress).toLowerCase() };
   };
 }
@@ -123,19 +171,44 @@ export function userOperatorHandler(deps: ApiDeps) {
     const params = ctx.state.params as { address: string; operatorAddress: string };
     const [address, operatorAddress] = [lower(params.address), lower(params.operatorAddress)];
     const d = chain.distributor;
-    const reads = await client.multicall({ allowFailure: true, deployless: true, contracts: [
-      { address: d, abi: distributorAbi, functionName: 'operators', args: [address, operatorAddress] },
-      { address: d, abi: distributorAbi, functionName: 'operators', args: [address, zeroAddress] },
-      { address: d, abi: distributorAbi, functionName: 'mainOperators', args: [operatorAddress, zeroAddress] },
-      { address: d, abi: distributorAbi, functionName: 'mainOperators', args: [operatorAddress, query.token ? lower(query.token) : zeroAddress] },
-      { address: d, abi: distributorAbi, functionName: 'accessControlManager' },
-    ] }).catch((e: unknown) => { throw new ServiceUnavailableError(`the RPC of chain ${chain.id}`, e); });
-    if (reads[0].status !== 'success' || reads[1].status !== 'success') throw new ServiceUnavailableError(`the Distributor operators read on chain ${chain.id}`, reads[0].error ?? reads[1].error);
+    const reads = await client
+      .multicall({
+        allowFailure: true,
+        deployless: true,
+        contracts: [
+          { address: d, abi: distributorAbi, functionName: 'operators', args: [address, operatorAddress] },
+          { address: d, abi: distributorAbi, functionName: 'operators', args: [address, zeroAddress] },
+          { address: d, abi: distributorAbi, functionName: 'mainOperators', args: [operatorAddress, zeroAddress] },
+          {
+            address: d,
+            abi: distributorAbi,
+            functionName: 'mainOperators',
+            args: [operatorAddress, query.token ? lower(query.token) : zeroAddress],
+          },
+          { address: d, abi: distributorAbi, functionName: 'accessControlManager' },
+        ],
+      })
+      .catch((e: unknown) => {
+        throw new ServiceUnavailableError(`the RPC of chain ${chain.id}`, e);
+      });
+    if (reads[0].status !== 'success' || reads[1].status !== 'success')
+      throw new ServiceUnavailableError(
+        `the Distributor operators read on chain ${chain.id}`,
+        reads[0].error ?? reads[1].error,
+      );
     const set = (r: { status: string; result?: unknown }) => r.status === 'success' && r.result !== 0n;
     let governance = false;
     if (reads[4].status === 'success') {
-      governance = await client.readContract({ address: reads[4].result, abi: accessControlAbi, functionName: 'isGovernorOrGuardian', args: [operatorAddress] })
-        .catch((e: unknown) => { throw new ServiceUnavailableError(`the AccessControlManager read on chain ${chain.id}`, e); });
+      governance = await client
+        .readContract({
+          address: reads[4].result,
+          abi: accessControlAbi,
+          functionName: 'isGovernorOrGuardian',
+          args: [operatorAddress],
+        })
+        .catch((e: unknown) => {
+          throw new ServiceUnavailableError(`the AccessControlManager read on chain ${chain.id}`, e);
+        });
     }
     const allowedBy: ClaimRule[] = [
       ...(address === operatorAddress ? ['USER' as const] : []),

@@ -6,7 +6,12 @@ import { ValidationError, type FieldError } from '../../errors.js';
 export const addressField = fields.address;
 
 /** Schema of a chain id list: repeated keys (`?chainId=1&chainId=2`) or comma lists (`?chainId=1,2`). */
-export const chainIdListField = { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', pattern: '^[0-9]{1,15}(,[0-9]{1,15})*$' } } as const;
+export const chainIdListField = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 50,
+  items: { type: 'string', pattern: '^[0-9]{1,15}(,[0-9]{1,15})*$' },
+} as const;
 
 /** Pure: the validated list values → distinct chain ids, in the order given. */
 export function splitChainIds(values: readonly string[] | undefined): number[] | undefined {
@@ -15,7 +20,11 @@ export function splitChainIds(values: readonly string[] | undefined): number[] |
 }
 
 /** Pure: field errors for chain ids the API is not configured for. */
-export function unsupportedChainErrors(field: string, chainIds: readonly number[], supported: ReadonlySet<number>): FieldError[] {
+export function unsupportedChainErrors(
+  field: string,
+  chainIds: readonly number[],
+  supported: ReadonlySet<number>,
+): FieldError[] {
   const bad = chainIds.filter((id) => !supported.has(id));
   return bad.length ? [{ field, message: `is not a supported chain (${bad.join(', ')})` }] : [];
 }

@@ -22,8 +22,11 @@ export function createProofCache({ db, max = 16 }: { db: PgPool; max?: number })
   const entries = new Map<string, Promise<TreeProofs>>();
   const build = async (chainId: number, root: string): Promise<TreeProofs> => {
     const leaves = await loadRewardLeaves(db, { chainId, root });
-    const tree = buildRewardTree(leaves.map((l) => ({ user: l.recipient as Address, token: l.token as Address, amount: BigInt(l.amount) })));
-    if (tree.root.toLowerCase() !== root.toLowerCase()) throw new ProofRootMismatchError(`stored leaves of ${root} on chain ${chainId} hash to ${tree.root}`);
+    const tree = buildRewardTree(
+      leaves.map((l) => ({ user: l.recipient as Address, token: l.token as Address, amount: BigInt(l.amount) })),
+    );
+    if (tree.root.toLowerCase() !== root.toLowerCase())
+      throw new ProofRootMismatchError(`stored leaves of ${root} on chain ${chainId} hash to ${tree.root}`);
     return { proofOf: (user, token) => tree.proofs.get(rewardTreeKey(user as Address, token as Address)) };
   };
   return {
@@ -31,7 +34,11 @@ export function createProofCache({ db, max = 16 }: { db: PgPool; max?: number })
       const key = `${chainId}:${root.toLowerCase()}`;
       let hit = entries.get(key);
       if (hit) entries.delete(key);
-      else hit = build(chainId, root).catch((err: unknown) => { entries.delete(key); throw err; });
+      else
+        hit = build(chainId, root).catch((err: unknown) => {
+          entries.delete(key);
+          throw err;
+        });
       entries.set(key, hit);
       while (entries.size > max) entries.delete(entries.keys().next().value!);
       return hit;

@@ -4,7 +4,13 @@ import { fields, validate } from '../../validate.js';
 import { userBreakdownsHandler, userBreakdownsQuery } from './breakdowns.js';
 import { userRewardsHandler } from './handlers.js';
 import { createProofCache } from './proofs.js';
-import { acceptTermsHandler, userOperatorHandler, userProfileHandler, userRecipientHandler, userTermsHandler } from './onchainHandlers.js';
+import {
+  acceptTermsHandler,
+  userOperatorHandler,
+  userProfileHandler,
+  userRecipientHandler,
+  userTermsHandler,
+} from './onchainHandlers.js';
 import { requireSession } from '../../middleware/auth.js';
 import { operatorParams, recipientParams, userParams, userRewardsQuery } from './schema.js';
 import { describe } from '../../openapi/describe.js';
@@ -12,24 +18,70 @@ import { chainSchema, opportunitySchema } from '../../openapi/records.js';
 import { arr, bool, decimal, int, nullable, obj, str } from '../../openapi/schemaHelpers.js';
 
 const userRewardSchema = obj({
-  root: str, recipient: str, proofs: arr(str), token: obj({ address: str, chainId: int, symbol: str, decimals: int }), amount: decimal, claimed: decimal, pending: decimal,
-  breakdowns: arr(obj({ reason: str, amount: decimal, claimed: decimal, pending: decimal, campaignId: str, campaignStatus: { enum: ['LIVE', 'PAST', 'SOON'] } }, ['campaignStatus'])),
+  root: str,
+  recipient: str,
+  proofs: arr(str),
+  token: obj({ address: str, chainId: int, symbol: str, decimals: int }),
+  amount: decimal,
+  claimed: decimal,
+  pending: decimal,
+  breakdowns: arr(
+    obj(
+      {
+        reason: str,
+        amount: decimal,
+        claimed: decimal,
+        pending: decimal,
+        campaignId: str,
+        campaignStatus: { enum: ['LIVE', 'PAST', 'SOON'] },
+      },
+      ['campaignStatus'],
+    ),
+  ),
 });
 const userRewardsSchema = arr(obj({ chain: nullable(chainSchema), rewards: arr(userRewardSchema) }));
-const userBreakdownsSchema = arr(obj({
-  chain: nullable(chainSchema), distributor: str,
-  rewards: arr(obj({
-    root: str, distributionChainId: int, recipient: str, proofs: arr(str), token: obj({ address: str, chainId: int, symbol: str, decimals: int, type: str, isTest: bool }),
-    amount: decimal, claimed: decimal, pending: decimal,
-    breakdowns: arr(obj({ opportunityId: nullable(str), opportunity: nullable(opportunitySchema), amount: decimal, claimed: decimal, pending: decimal })),
-  })),
-}));
+const userBreakdownsSchema = arr(
+  obj({
+    chain: nullable(chainSchema),
+    distributor: str,
+    rewards: arr(
+      obj({
+        root: str,
+        distributionChainId: int,
+        recipient: str,
+        proofs: arr(str),
+        token: obj({ address: str, chainId: int, symbol: str, decimals: int, type: str, isTest: bool }),
+        amount: decimal,
+        claimed: decimal,
+        pending: decimal,
+        breakdowns: arr(
+          obj({
+            opportunityId: nullable(str),
+            opportunity: nullable(opportunitySchema),
+            amount: decimal,
+            claimed: decimal,
+            pending: decimal,
+          }),
+        ),
+      }),
+    ),
+  }),
+);
 const termsAcceptanceSchema = obj({ address: str, chainId: int, messageHash: str, acceptedAt: str, onChain: bool });
 const profileSchema = obj({ address: str, tags: arr(str), creatorId: nullable(str), tier: int, associated: arr(str) });
 
 const chainQuery = { type: 'object', additionalProperties: false, properties: { chainId: fields.chainId } } as const;
-const operatorQuery = { type: 'object', additionalProperties: false, properties: { chainId: fields.chainId, token: fields.address } } as const;
-const termsBody = { type: 'object', additionalProperties: false, required: ['chainId'], properties: { chainId: fields.chainId } } as const;
+const operatorQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { chainId: fields.chainId, token: fields.address },
+} as const;
+const termsBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId'],
+  properties: { chainId: fields.chainId },
+} as const;
 const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 /**
@@ -40,17 +92,62 @@ export function usersRouter(deps: ApiDeps): Router {
   const router = new Router();
   const proofs = createProofCache({ db: deps.pg });
   const both = (path: string) => [path, `${path}/`];
-  router.get(both('/users/:address/rewards'), describe({ summary: 'Rewards of a wallet per chain in the live root, with proofs', response: userRewardsSchema }), validate({ params: userParams, query: userRewardsQuery }), userRewardsHandler(deps, proofs));
-  router.get(both('/users/:address/rewards/breakdowns'), describe({ summary: 'Rewards of a wallet per chain, breakdowns grouped by opportunity', response: userBreakdownsSchema }),
-    validate({ params: userParams, query: userBreakdownsQuery }), userBreakdownsHandler(deps, proofs));
-  router.get(both('/users/:address/terms'), describe({ summary: 'Whether the wallet accepted the terms (on chain, or recorded for the current message)', response: bool }), validate({ params: userParams, query: chainQuery }), userTermsHandler(deps));
-  router.post(both('/users/:address/terms'), describe({ summary: 'Record that the wallet (its own session) accepts the current terms of a chain', response: termsAcceptanceSchema, errors: [403] }),
-    requireSession, validate({ params: userParams, body: termsBody }), acceptTermsHandler(deps));
-  router.get(both('/users/:address/recipient/:token'), describe({ summary: 'Claim recipient set by the wallet for a token', response: obj({ recipient: str }) }), validate({ params: recipientParams, query: chainQuery }), userRecipientHandler(deps));
-  router.get(both('/users/:address/operator/:operatorAddress'), describe({
-    summary: 'Whether an address may claim for the wallet, as the Distributor decides (the wallet itself, operators[user][operator], operators[user][0], mainOperators[operator][token or 0], governor or guardian), and by which rules',
-    response: obj({ isOperator: bool, allowedBy: arr(str) }),
-  }), validate({ params: operatorParams, query: operatorQuery }), userOperatorHandler(deps));
-  router.get(both('/users/:address'), describe({ summary: 'Profile of a wallet', response: profileSchema }), validate({ params: userParams, query: noQuery }), userProfileHandler(deps));
+  router.get(
+    both('/users/:address/rewards'),
+    describe({ summary: 'Rewards of a wallet per chain in the live root, with proofs', response: userRewardsSchema }),
+    validate({ params: userParams, query: userRewardsQuery }),
+    userRewardsHandler(deps, proofs),
+  );
+  router.get(
+    both('/users/:address/rewards/breakdowns'),
+    describe({
+      summary: 'Rewards of a wallet per chain, breakdowns grouped by opportunity',
+      response: userBreakdownsSchema,
+    }),
+    validate({ params: userParams, query: userBreakdownsQuery }),
+    userBreakdownsHandler(deps, proofs),
+  );
+  router.get(
+    both('/users/:address/terms'),
+    describe({
+      summary: 'Whether the wallet accepted the terms (on chain, or recorded for the current message)',
+      response: bool,
+    }),
+    validate({ params: userParams, query: chainQuery }),
+    userTermsHandler(deps),
+  );
+  router.post(
+    both('/users/:address/terms'),
+    describe({
+      summary: 'Record that the wallet (its own session) accepts the current terms of a chain',
+      response: termsAcceptanceSchema,
+      errors: [403],
+    }),
+    requireSession,
+    validate({ params: userParams, body: termsBody }),
+    acceptTermsHandler(deps),
+  );
+  router.get(
+    both('/users/:address/recipient/:token'),
+    describe({ summary: 'Claim recipient set by the wallet for a token', response: obj({ recipient: str }) }),
+    validate({ params: recipientParams, query: chainQuery }),
+    userRecipientHandler(deps),
+  );
+  router.get(
+    both('/users/:address/operator/:operatorAddress'),
+    describe({
+      summary:
+        'Whether an address may claim for the wallet, as the Distributor decides (the wallet itself, operators[user][operator], operators[user][0], mainOperators[operator][token or 0], governor or guardian), and by which rules',
+      response: obj({ isOperator: bool, allowedBy: arr(str) }),
+    }),
+    validate({ params: operatorParams, query: operatorQuery }),
+    userOperatorHandler(deps),
+  );
+  router.get(
+    both('/users/:address'),
+    describe({ summary: 'Profile of a wallet', response: profileSchema }),
+    validate({ params: userParams, query: noQuery }),
+    userProfileHandler(deps),
+  );
   return router;
 }

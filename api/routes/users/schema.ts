@@ -3,14 +3,25 @@ import { TOKEN_TYPES } from '../campaigns/schema.js';
 import { addressField, chainIdListField } from './params.js';
 
 /** Path of /v4/users/{address}…. */
-export const userParams = { type: 'object', additionalProperties: true, required: ['address'], properties: { address: addressField } } as const;
+export const userParams = {
+  type: 'object',
+  additionalProperties: true,
+  required: ['address'],
+  properties: { address: addressField },
+} as const;
 
 /** Path of /v4/users/{address}/recipient/{token}. */
-export const recipientParams = { ...userParams, required: ['address', 'token'], properties: { address: addressField, token: addressField } } as const;
+export const recipientParams = {
+  ...userParams,
+  required: ['address', 'token'],
+  properties: { address: addressField, token: addressField },
+} as const;
 
 /** Path of /v4/users/{address}/operator/{operatorAddress}. */
 export const operatorParams = {
-  ...userParams, required: ['address', 'operatorAddress'], properties: { address: addressField, operatorAddress: addressField },
+  ...userParams,
+  required: ['address', 'operatorAddress'],
+  properties: { address: addressField, operatorAddress: addressField },
 } as const;
 
 /** GET /v4/users/{address}/rewards query: `chainId` and `breakdownPage` are required. */
@@ -32,5 +43,10 @@ export type UserParams = { address: string };
 export type RecipientParams = { address: string; token: string };
 export type OperatorParams = { address: string; operatorAddress: string };
 export type UserRewardsQuery = {
-  chainId: string[]; breakdownPage: number; reloadChainId?: number; test: boolean; claimableOnly: boolean; type?: (typeof TOKEN_TYPES)[number];
+  chainId: string[];
+  breakdownPage: number;
+  reloadChainId?: number;
+  test: boolean;
+  claimableOnly: boolean;
+  type?: (typeof TOKEN_TYPES)[number];
 };

@@ -31,21 +31,41 @@ export function splitClaimed(amounts: readonly bigint[], claimed: bigint): bigin
   const parts = amounts.map((a) => (a * capped) / total);
   let rest = capped - parts.reduce((s, p) => s + p, 0n);
   for (let i = 0; rest > 0n && i < parts.length; i++) {
-    if (parts[i]! < amounts[i]!) parts[i]! += 1n, rest -= 1n;
+    if (parts[i]! < amounts[i]!) (parts[i]! += 1n), (rest -= 1n);
   }
   return parts;
 }
 
-export type UserRewardBreakdown = { reason: string; amount: string; claimed: string; pending: string; campaignId: string; campaignStatus?: CampaignStatus };
+export type UserRewardBreakdown = {
+  reason: string;
+  amount: string;
+  claimed: string;
+  pending: string;
+  campaignId: string;
+  campaignStatus?: CampaignStatus;
+};
 
 export type UserReward = {
-  root: string; recipient: string; proofs: string[]; token: { address: string; chainId: number; symbol: string; decimals: number };
-  amount: string; claimed: string; pending: string; breakdowns: UserRewardBreakdown[];
+  root: string;
+  recipient: string;
+  proofs: string[];
+  token: { address: string; chainId: number; symbol: string; decimals: number };
+  amount: string;
+  claimed: string;
+  pending: string;
+  breakdowns: UserRewardBreakdown[];
 };
 
 export type SerializeUserRewardParams = {
-  chainId: number; root: string; reward: RewardRecord; claimedTotal: bigint; proofs: readonly string[];
-  token: TokenInfo | undefined; campaigns: ReadonlyMap<string, CampaignInfo>; now: number; breakdownPage: number;
+  chainId: number;
+  root: string;
+  reward: RewardRecord;
+  claimedTotal: bigint;
+  proofs: readonly string[];
+  token: TokenInfo | undefined;
+  campaigns: ReadonlyMap<string, CampaignInfo>;
+  now: number;
+  breakdownPage: number;
 };
 
 /**
@@ -56,11 +76,18 @@ export type SerializeUserRewardParams = {
 export function serializeUserReward(p: SerializeUserRewardParams): UserReward {
   const amount = BigInt(p.reward.amount);
   const claimed = cappedClaimed(amount, p.claimedTotal);
-  const shares = splitClaimed(p.reward.breakdowns.map((b) => BigInt(b.amount)), claimed);
+  const shares = splitClaimed(
+    p.reward.breakdowns.map((b) => BigInt(b.amount)),
+    claimed,
+  );
   const breakdowns = p.reward.breakdowns.map((b, i): UserRewardBreakdown => {
     const campaign = p.campaigns.get(b.campaignId.toLowerCase());
     return {
-      reason: b.reason, amount: b.amount, claimed: shares[i]!.toString(), pending: (BigInt(b.amount) - shares[i]!).toString(), campaignId: b.campaignId,
+      reason: b.reason,
+      amount: b.amount,
+      claimed: shares[i]!.toString(),
+      pending: (BigInt(b.amount) - shares[i]!).toString(),
+      campaignId: b.campaignId,
       ...(campaign ? { campaignStatus: campaignStatusAt(campaign, p.now) } : {}),
     };
   });
@@ -68,7 +95,12 @@ export function serializeUserReward(p: SerializeUserRewardParams): UserReward {
     root: p.root,
     recipient: p.reward.recipient,
     proofs: [...p.proofs],
-    token: { address: p.reward.token, chainId: p.chainId, symbol: p.token?.symbol ?? '', decimals: p.token?.decimals ?? 18 },
+    token: {
+      address: p.reward.token,
+      chainId: p.chainId,
+      symbol: p.token?.symbol ?? '',
+      decimals: p.token?.decimals ?? 18,
+    },
     amount: amount.toString(),
     claimed: claimed.toString(),
     pending: (amount - claimed).toString(),

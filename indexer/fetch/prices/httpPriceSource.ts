@@ -10,7 +10,10 @@ export class PriceApiError extends BaseError {
   readonly status: number | undefined;
   readonly retryable: boolean;
 
-  constructor(message: string, options: { status?: number; retryable: boolean; details?: Record<string, unknown>; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { status?: number; retryable: boolean; details?: Record<string, unknown>; cause?: unknown },
+  ) {
     super(message, { details: { ...options.details, status: options.status }, cause: options.cause });
     this.status = options.status;
     this.retryable = options.retryable;
@@ -61,7 +64,9 @@ export function parseCoinsResponse(body: unknown, coins: readonly string[]): Par
   if (typeof map !== 'object' || map === null || Array.isArray(map)) {
     throw new PriceApiError('price API answer has no `coins` object', { retryable: false });
   }
-  const byKey = new Map(Object.entries(map as Record<string, unknown>).map(([key, value]) => [key.toLowerCase(), value]));
+  const byKey = new Map(
+    Object.entries(map as Record<string, unknown>).map(([key, value]) => [key.toLowerCase(), value]),
+  );
   const prices = new Map<string, CoinPrice>();
   const skipped: ParseCoinsResult['skipped'] = [];
   for (const coin of coins) {
@@ -126,13 +131,24 @@ export function createHttpPriceSource(params: CreateHttpPriceSourceParams): Pric
           maxDelayMs: params.maxDelayMs ?? 5000,
           shouldRetry: isRetryablePriceApiError,
           onRetry: ({ attempt, delayMs, error }) =>
-            logger.warn({ msg: 'price API request failed; retrying', attempt, delay_ms: delayMs, coins: batch.length, err: (error as Error).message }),
+            logger.warn({
+              msg: 'price API request failed; retrying',
+              attempt,
+              delay_ms: delayMs,
+              coins: batch.length,
+              err: (error as Error).message,
+            }),
           ...(signal ? { signal } : {}),
         }).catch((error: unknown) => {
-          throw new PriceApiError(`price API request for ${batch.length} coins failed`, { retryable: false, cause: error, details: { host: new URL(base).host, first_coin: batch[0] } });
+          throw new PriceApiError(`price API request for ${batch.length} coins failed`, {
+            retryable: false,
+            cause: error,
+            details: { host: new URL(base).host, first_coin: batch[0] },
+          });
         });
         const { prices, skipped } = parseCoinsResponse(body, batch);
-        if (skipped.length) logger.debug({ msg: 'price API coins skipped', count: skipped.length, skipped: skipped.slice(0, 20) });
+        if (skipped.length)
+          logger.debug({ msg: 'price API coins skipped', count: skipped.length, skipped: skipped.slice(0, 20) });
         for (const [coin, quote] of prices) {
           for (const id of idsByCoin.get(coin) ?? []) result.set(id, { ...quote, source: name });
         }
@@ -145,7 +161,10 @@ export function createHttpPriceSource(params: CreateHttpPriceSourceParams): Pric
 /** One GET with its own deadline; a non-2xx answer or a non-JSON body becomes a PriceApiError. */
 async function getJson(url: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
   const timeout = AbortSignal.timeout(timeoutMs);
-  const response = await fetch(url, { headers: { accept: 'application/json' }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  const response = await fetch(url, {
+    headers: { accept: 'application/json' },
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
   const text = await response.text();
   if (!response.ok) {
     throw new PriceApiError(`price API answered HTTP ${response.status}`, {
@@ -157,7 +176,12 @@ async function getJson(url: string, timeoutMs: number, signal: AbortSignal | und
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {
-    throw new PriceApiError('price API answered a body that is not JSON', { status: response.status, retryable: false, cause, details: { host: redact(url) } });
+    throw new PriceApiError('price API answered a body that is not JSON', {
+      status: response.status,
+      retryable: false,
+      cause,
+      details: { host: redact(url) },
+    });
   }
 }
 

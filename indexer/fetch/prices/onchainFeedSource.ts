@@ -42,7 +42,11 @@ export type CreateOnchainFeedSourceParams = {
  * answer skips that token with a log line; an RPC failure (network, timeout, 429, 5xx, after the
  * transport's bounded retries) fails the whole fetch with PriceFeedReadError.
  */
-export function createOnchainFeedSource({ clients, logger, name = 'ONCHAIN_CALL' }: CreateOnchainFeedSourceParams): PriceSource {
+export function createOnchainFeedSource({
+  clients,
+  logger,
+  name = 'ONCHAIN_CALL',
+}: CreateOnchainFeedSourceParams): PriceSource {
   const log = logger.child({ price_source: name });
   return {
     name,
@@ -51,7 +55,8 @@ export function createOnchainFeedSource({ clients, logger, name = 'ONCHAIN_CALL'
       const perChain = await Promise.all(
         [...clients.values()].map(async ({ chain, client }) => {
           const feeds = new Map(Object.entries(chain.priceFeeds).map(([token, feed]) => [token.toLowerCase(), feed]));
-          const targets = tokens.filter((t) => t.chainId === chain.id && feeds.has(t.address.toLowerCase()))
+          const targets = tokens
+            .filter((t) => t.chainId === chain.id && feeds.has(t.address.toLowerCase()))
             .map((token) => ({ token, feed: feeds.get(token.address.toLowerCase())! }));
           if (!targets.length) return [];
           const contracts = targets.flatMap(({ feed }) => [
@@ -61,13 +66,22 @@ export function createOnchainFeedSource({ clients, logger, name = 'ONCHAIN_CALL'
           const reads = await client.multicall({ contracts, allowFailure: true, deployless: true });
           const transport = reads.find((r) => r.status === 'failure' && isTransportFailure(r.error));
           if (transport?.status === 'failure') {
-            throw new PriceFeedReadError(`chain ${chain.id}: reading price feeds failed`, { cause: summarize(transport.error), details: { chain_id: chain.id, feeds: targets.length } });
+            throw new PriceFeedReadError(`chain ${chain.id}: reading price feeds failed`, {
+              cause: summarize(transport.error),
+              details: { chain_id: chain.id, feeds: targets.length },
+            });
           }
-          return targets.map(({ token, feed }, i) => ({ token, feed, round: reads[2 * i], decimals: reads[2 * i + 1] }));
+          return targets.map(({ token, feed }, i) => ({
+            token,
+            feed,
+            round: reads[2 * i],
+            decimals: reads[2 * i + 1],
+          }));
         }),
       );
       for (const { token, feed, round, decimals } of perChain.flat()) {
-        const skip = (reason: string) => log.warn({ msg: 'price feed skipped', chain_id: token.chainId, token: token.address, feed, reason });
+        const skip = (reason: string) =>
+          log.warn({ msg: 'price feed skipped', chain_id: token.chainId, token: token.address, feed, reason });
         if (round?.status !== 'success' || decimals?.status !== 'success') {
           skip(`read failed: ${firstLine(round?.status === 'failure' ? round.error : decimals?.error)}`);
           continue;
@@ -94,7 +108,8 @@ function isTransportFailure(error: unknown): boolean {
  * keep the transport error's short message and details for job_runs, the full error as its cause.
  */
 function summarize(error: unknown): Error {
-  const transport = error instanceof ViemBaseError ? (error.walk((e) => isRetryableRpcError(e)) as ViemBaseError | null) : null;
+  const transport =
+    error instanceof ViemBaseError ? (error.walk((e) => isRetryableRpcError(e)) as ViemBaseError | null) : null;
   const text = transport ? [transport.shortMessage, transport.details].filter(Boolean).join(' ') : firstLine(error);
   return new Error(text, { cause: error });
 }

@@ -31,7 +31,9 @@ describe('wallet sessions: /v4/auth', function () {
     expect(fields.domain).to.match(/^127\.0\.0\.1(:\d+)?$/);
     const ttl = fields.expirationTime!.getTime() - fields.issuedAt!.getTime();
     expect(ttl).to.equal(5 * 60 * 1000);
-    const { rows } = await h.deps.pg.query('SELECT address, used_at FROM auth_nonces WHERE nonce = $1', [res.body.nonce]);
+    const { rows } = await h.deps.pg.query('SELECT address, used_at FROM auth_nonces WHERE nonce = $1', [
+      res.body.nonce,
+    ]);
     expect(rows).to.deep.equal([{ address: address.toLowerCase(), used_at: null }]);
   });
 
@@ -44,21 +46,64 @@ describe('wallet sessions: /v4/auth', function () {
     expect(res.body.message).to.not.include('evil.example');
     // A message for another site, stored with a real nonce (as main issued them from the Host header), signs in nobody.
     const evil = buildSignInMessage({ address: account.address, domain: 'evil.example', uri: 'http://evil.example' });
-    await h.deps.pg.query('INSERT INTO auth_nonces (nonce, address, message, expires_at) VALUES ($1, $2, $3, $4)', [evil.nonce, account.address.toLowerCase(), evil.message, evil.expiresAt]);
+    await h.deps.pg.query('INSERT INTO auth_nonces (nonce, address, message, expires_at) VALUES ($1, $2, $3, $4)', [
+      evil.nonce,
+      account.address.toLowerCase(),
+      evil.message,
+      evil.expiresAt,
+    ]);
     const signature = await account.signMessage({ message: evil.message });
-    const refused = await h.request().post('/v4/auth/login').send({ address: account.address, message: evil.message, signature }).expect(400);
-    expect(refused.body.errors).to.deep.equal([{ field: 'message', message: 'was issued for another domain than 127.0.0.1:3000' }]);
+    const refused = await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address: account.address, message: evil.message, signature })
+      .expect(400);
+    expect(refused.body.errors).to.deep.equal([
+      { field: 'message', message: 'was issued for another domain than 127.0.0.1:3000' },
+    ]);
     expect(refused.headers['set-cookie'] ?? []).to.deep.equal([]);
 
-    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'https://rewards.example/', SIGN_IN_CHAIN_ID: '10', CHAINS: JSON.stringify(h.config.chains) });
-    const deployed = supertest(createApp({ config: { ...h.config, signIn: config.signIn }, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PUBLIC_BASE_URL: 'https://rewards.example/',
+      SIGN_IN_CHAIN_ID: '10',
+      CHAINS: JSON.stringify(h.config.chains),
+    });
+    const deployed = supertest(
+      createApp({
+        config: { ...h.config, signIn: config.signIn },
+        logger: h.deps.logger,
+        pg: h.apiPg,
+        es: h.deps.es,
+        rpc: h.deps.rpc,
+      }).callback(),
+    );
     const issued = await deployed.get(`/v4/auth/nonce/${account.address}`).set('Host', '127.0.0.1').expect(200);
-    expect(parseSiweMessage(issued.body.message)).to.include({ domain: 'rewards.example', uri: 'https://rewards.example', chainId: 10 });
-    const ok = await deployed.post('/v4/auth/login').send({ address: account.address, message: issued.body.message, signature: await account.signMessage({ message: issued.body.message }) }).expect(200);
+    expect(parseSiweMessage(issued.body.message)).to.include({
+      domain: 'rewards.example',
+      uri: 'https://rewards.example',
+      chainId: 10,
+    });
+    const ok = await deployed
+      .post('/v4/auth/login')
+      .send({
+        address: account.address,
+        message: issued.body.message,
+        signature: await account.signMessage({ message: issued.body.message }),
+      })
+      .expect(200);
     expect(jwtCookieOf(ok)).to.be.a('string');
     // The quick start's app refuses the deployed site's message (another domain), even with a fresh nonce.
     const other = await deployed.get(`/v4/auth/nonce/${account.address}`).expect(200);
-    await h.request().post('/v4/auth/login').send({ address: account.address, message: other.body.message, signature: await account.signMessage({ message: other.body.message }) }).expect(400);
+    await h
+      .request()
+      .post('/v4/auth/login')
+      .send({
+        address: account.address,
+        message: other.body.message,
+        signature: await account.signMessage({ message: other.body.message }),
+      })
+      .expect(400);
   });
 
   it('refuses a nonce request for something that is not a 0x address, naming address', async function () {
@@ -68,10 +113,17 @@ describe('wallet sessions: /v4/auth', function () {
 
   it('logs in with a real signature: httpOnly SameSite=Lax cookie, HS256 JWT with jti, 24 h expiry, no token in test env', async function () {
     const body = await signedLogin(h, HARDHAT_TEST_KEYS[0]);
-    const res = await h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature }).expect(200);
+    const res = await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address: body.address, message: body.message, signature: body.signature })
+      .expect(200);
     expect(res.body).to.deep.equal({ success: true });
     const setCookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('jwt='))!;
-    expect(setCookie).to.match(/httponly/i).and.match(/samesite=lax/i).and.not.match(/secure/i);
+    expect(setCookie)
+      .to.match(/httponly/i)
+      .and.match(/samesite=lax/i)
+      .and.not.match(/secure/i);
     const decoded = jwt.decode(jwtCookieOf(res)!, { complete: true })!;
     expect(decoded.header.alg).to.equal('HS256');
     const payload = decoded.payload as Record<string, unknown>;
@@ -82,7 +134,11 @@ describe('wallet sessions: /v4/auth', function () {
 
   it('refuses a replayed message, and lets one of two parallel uses of a nonce log in', async function () {
     const body = await signedLogin(h, HARDHAT_TEST_KEYS[1]);
-    const send = () => h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature });
+    const send = () =>
+      h
+        .request()
+        .post('/v4/auth/login')
+        .send({ address: body.address, message: body.message, signature: body.signature });
     const statuses = (await Promise.all([send(), send(), send()])).map((r) => r.status).sort();
     expect(statuses).to.deep.equal([200, 401, 401]);
     const replay = await send().expect(401);
@@ -91,28 +147,61 @@ describe('wallet sessions: /v4/auth', function () {
 
   it('refuses an expired nonce, a wrong signer, another address and extra properties', async function () {
     const body = await signedLogin(h, HARDHAT_TEST_KEYS[2]);
-    await h.deps.pg.query("UPDATE auth_nonces SET expires_at = now() - interval '1 second' WHERE nonce = $1", [body.nonce]);
-    await h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature }).expect(401);
+    await h.deps.pg.query("UPDATE auth_nonces SET expires_at = now() - interval '1 second' WHERE nonce = $1", [
+      body.nonce,
+    ]);
+    await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address: body.address, message: body.message, signature: body.signature })
+      .expect(401);
 
     const fresh = await signedLogin(h, HARDHAT_TEST_KEYS[2]);
     const stranger = privateKeyToAccount(generatePrivateKey());
     const forged = await stranger.signMessage({ message: fresh.message });
-    const wrongSigner = await h.request().post('/v4/auth/login').send({ address: fresh.address, message: fresh.message, signature: forged }).expect(401);
+    const wrongSigner = await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address: fresh.address, message: fresh.message, signature: forged })
+      .expect(401);
     expect(wrongSigner.body.errors[0].field).to.equal('signature');
-    const otherAddress = await h.request().post('/v4/auth/login').send({ address: stranger.address, message: fresh.message, signature: forged }).expect(400);
+    const otherAddress = await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address: stranger.address, message: fresh.message, signature: forged })
+      .expect(400);
     expect(otherAddress.body.errors[0].field).to.equal('message');
-    const extra = await h.request().post('/v4/auth/login').send({ ...fresh, admin: true }).expect(400);
+    const extra = await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ ...fresh, admin: true })
+      .expect(400);
     expect(extra.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['admin', 'nonce']);
     // The failed attempts did not burn the nonce.
-    await h.request().post('/v4/auth/login').send({ address: fresh.address, message: fresh.message, signature: fresh.signature }).expect(200);
+    await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address: fresh.address, message: fresh.message, signature: fresh.signature })
+      .expect(200);
   });
 
   it('adds the token to the login body in development only', async function () {
-    const dev = supertest(createApp({ config: { ...h.config, env: 'development' }, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const dev = supertest(
+      createApp({
+        config: { ...h.config, env: 'development' },
+        logger: h.deps.logger,
+        pg: h.apiPg,
+        es: h.deps.es,
+        rpc: h.deps.rpc,
+      }).callback(),
+    );
     const account = privateKeyToAccount(HARDHAT_TEST_KEYS[0]);
     const nonce = await dev.get(`/v4/auth/nonce/${account.address}`).expect(200);
     const signature = await account.signMessage({ message: nonce.body.message });
-    const res = await dev.post('/v4/auth/login').send({ address: account.address, message: nonce.body.message, signature }).expect(200);
+    const res = await dev
+      .post('/v4/auth/login')
+      .send({ address: account.address, message: nonce.body.message, signature })
+      .expect(200);
     expect(res.body).to.have.keys('success', 'token');
     expect(res.body.token).to.equal(jwtCookieOf(res));
     await dev.get('/v4/auth/me').set('Authorization', `Bearer ${res.body.token}`).expect(200);
@@ -120,14 +209,26 @@ describe('wallet sessions: /v4/auth', function () {
 
   it('verifies on a configured chain through the public client when chainId is given', async function () {
     const body = await signedLogin(h, HARDHAT_TEST_KEYS[0]);
-    await h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature, chainId: 31337 }).expect(200);
+    await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address: body.address, message: body.message, signature: body.signature, chainId: 31337 })
+      .expect(200);
   });
 
   it('GET /me returns exactly the session identity record (cookie or Bearer)', async function () {
     const session = await login(h, HARDHAT_TEST_KEYS[0]);
     await h.deps.pg.query("UPDATE users SET tags = '{creator}', tier = 1 WHERE address = $1", [session.address]);
     const res = await h.request().get('/v4/auth/me').set('Cookie', session.cookie).expect(200);
-    expect(res.body).to.have.all.keys('address', 'authenticatedAt', 'expiresAt', 'tags', 'tier', 'provider', 'linkedIdp');
+    expect(res.body).to.have.all.keys(
+      'address',
+      'authenticatedAt',
+      'expiresAt',
+      'tags',
+      'tier',
+      'provider',
+      'linkedIdp',
+    );
     expect(res.body).to.include({ address: session.address, tier: 1, provider: 'WALLET', linkedIdp: false });
     expect(res.body.tags).to.deep.equal(['creator']);
     expect(res.body.expiresAt - res.body.authenticatedAt).to.equal(86_400);
@@ -137,11 +238,16 @@ describe('wallet sessions: /v4/auth', function () {
   });
 
   it('refuses a token signed with another algorithm or secret, and an expired one', async function () {
-    const { claims } = signSession({ secret: h.config.jwtSecret, address: '0x' + '1'.repeat(40), tier: 2 });
+    const { claims } = signSession({ secret: h.config.jwtSecret, address: `0x${'1'.repeat(40)}`, tier: 2 });
     const none = jwt.sign(claims, '', { algorithm: 'none', noTimestamp: true } as jwt.SignOptions);
     const hs512 = jwt.sign(claims, h.config.jwtSecret, { algorithm: 'HS512', noTimestamp: true });
     const otherSecret = signSession({ secret: 'x'.repeat(32), address: claims.address, tier: 2 }).token;
-    const expired = signSession({ secret: h.config.jwtSecret, address: claims.address, tier: 2, nowSeconds: Math.floor(Date.now() / 1000) - 90_000 }).token;
+    const expired = signSession({
+      secret: h.config.jwtSecret,
+      address: claims.address,
+      tier: 2,
+      nowSeconds: Math.floor(Date.now() / 1000) - 90_000,
+    }).token;
     for (const token of [none, hs512, otherSecret, expired]) {
       const res = await h.request().get('/v4/auth/me').set('Cookie', `jwt=${token}`).expect(401);
       expect(res.headers['content-type']).to.match(/application\/problem\+json/);
@@ -150,7 +256,9 @@ describe('wallet sessions: /v4/auth', function () {
 
   it('revokes the session: cookie cleared, token refused afterwards, also by a second app instance', async function () {
     const session = await login(h, HARDHAT_TEST_KEYS[1]);
-    const second = supertest(createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const second = supertest(
+      createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback(),
+    );
     await second.get('/v4/auth/me').set('Cookie', session.cookie).expect(200);
     const res = await h.request().delete('/v4/auth/revoke').set('Cookie', session.cookie).expect(200);
     expect(jwtCookieOf(res)).to.equal('');

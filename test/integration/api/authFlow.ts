@@ -12,7 +12,10 @@ export function jwtCookieOf(res: { headers: Record<string, unknown> }): string |
 }
 
 /** Fetches a nonce message for the key's account and signs it with a real viem private-key account. */
-export async function signedLogin(h: Harness, privateKey: Hex): Promise<{ address: string; message: string; signature: Hex; nonce: string }> {
+export async function signedLogin(
+  h: Harness,
+  privateKey: Hex,
+): Promise<{ address: string; message: string; signature: Hex; nonce: string }> {
   const account = privateKeyToAccount(privateKey);
   const res = await h.request().get(`/v4/auth/nonce/${account.address}`).expect(200);
   const signature = await account.signMessage({ message: res.body.message });
@@ -22,7 +25,11 @@ export async function signedLogin(h: Harness, privateKey: Hex): Promise<{ addres
 /** Full wallet login; returns the session token (from the `jwt` cookie). */
 export async function login(h: Harness, privateKey: Hex): Promise<Session> {
   const body = await signedLogin(h, privateKey);
-  const res = await h.request().post('/v4/auth/login').send({ address: body.address, message: body.message, signature: body.signature }).expect(200);
+  const res = await h
+    .request()
+    .post('/v4/auth/login')
+    .send({ address: body.address, message: body.message, signature: body.signature })
+    .expect(200);
   const token = jwtCookieOf(res);
   expect(token, 'jwt cookie').to.be.a('string').and.not.equal('');
   return { address: body.address.toLowerCase(), token: token!, cookie: `jwt=${token}` };

@@ -16,7 +16,15 @@ describe('identity-provider sign-in (OpenID Connect + PKCE) against a real local
 
   before(async function () {
     idp = await startTestOidcProvider(REDIRECT_URI);
-    h = await createHarness({ chainIds: [31337], env: { IDP_ISSUER_URL: idp.issuer, IDP_CLIENT_ID: idp.clientId, IDP_CLIENT_SECRET: idp.clientSecret, IDP_REDIRECT_URI: REDIRECT_URI } });
+    h = await createHarness({
+      chainIds: [31337],
+      env: {
+        IDP_ISSUER_URL: idp.issuer,
+        IDP_CLIENT_ID: idp.clientId,
+        IDP_CLIENT_SECRET: idp.clientSecret,
+        IDP_REDIRECT_URI: REDIRECT_URI,
+      },
+    });
   });
   after(async () => {
     await h?.close();
@@ -56,7 +64,13 @@ describe('identity-provider sign-in (OpenID Connect + PKCE) against a real local
     const cookie = `jwt=${jwtCookieOf(res)}`;
     const body = await me(cookie);
     expect(Object.keys(body).sort()).to.deep.equal(ME_KEYS);
-    expect(body).to.include({ address: 'idp:alice@example.com', provider: 'IDP', linkedIdp: false, email: 'alice@example.com', tier: 0 });
+    expect(body).to.include({
+      address: 'idp:alice@example.com',
+      provider: 'IDP',
+      linkedIdp: false,
+      email: 'alice@example.com',
+      tier: 0,
+    });
   });
 
   it('consumes the state once and refuses provider errors, unknown states and missing codes', async function () {
@@ -89,26 +103,59 @@ describe('identity-provider sign-in (OpenID Connect + PKCE) against a real local
   it('merges a wallet into an IdP session (POST /auth/link/wallet): one wallet identity with linkedIdp true', async function () {
     const idpCookie = `jwt=${jwtCookieOf(await signIn('bob'))}`;
     const signed = await signedLogin(h, HARDHAT_TEST_KEYS[1]);
-    const res = await h.request().post('/v4/auth/link/wallet').set('Cookie', idpCookie).send({ address: signed.address, message: signed.message, signature: signed.signature }).expect(200);
+    const res = await h
+      .request()
+      .post('/v4/auth/link/wallet')
+      .set('Cookie', idpCookie)
+      .send({ address: signed.address, message: signed.message, signature: signed.signature })
+      .expect(200);
     const walletCookie = `jwt=${jwtCookieOf(res)}`;
-    expect(await me(walletCookie)).to.include({ address: signed.address.toLowerCase(), provider: 'WALLET', linkedIdp: true, email: 'bob@example.com' });
+    expect(await me(walletCookie)).to.include({
+      address: signed.address.toLowerCase(),
+      provider: 'WALLET',
+      linkedIdp: true,
+      email: 'bob@example.com',
+    });
     // The IdP session collapsed into the wallet's: it is revoked.
     await h.request().get('/v4/auth/me').set('Cookie', idpCookie).expect(401);
     // Later sign-ins by either side land on the same wallet identity.
-    expect(await me(`jwt=${jwtCookieOf(await signIn('bob'))}`)).to.include({ address: signed.address.toLowerCase(), provider: 'IDP', linkedIdp: true });
-    expect(await me((await login(h, HARDHAT_TEST_KEYS[1])).cookie)).to.include({ address: signed.address.toLowerCase(), linkedIdp: true, email: 'bob@example.com' });
+    expect(await me(`jwt=${jwtCookieOf(await signIn('bob'))}`)).to.include({
+      address: signed.address.toLowerCase(),
+      provider: 'IDP',
+      linkedIdp: true,
+    });
+    expect(await me((await login(h, HARDHAT_TEST_KEYS[1])).cookie)).to.include({
+      address: signed.address.toLowerCase(),
+      linkedIdp: true,
+      email: 'bob@example.com',
+    });
   });
 
   it('refuses link/wallet without a session (401), with a wallet session (403), for a used nonce (401) and for a wallet linked elsewhere (409)', async function () {
     const signed = await signedLogin(h, EXTRA_KEYS[0]!);
     const body = { address: signed.address, message: signed.message, signature: signed.signature };
     await h.request().post('/v4/auth/link/wallet').send(body).expect(401);
-    await h.request().post('/v4/auth/link/wallet').set('Cookie', (await login(h, EXTRA_KEYS[1]!)).cookie).send(body).expect(403);
+    await h
+      .request()
+      .post('/v4/auth/link/wallet')
+      .set('Cookie', (await login(h, EXTRA_KEYS[1]!)).cookie)
+      .send(body)
+      .expect(403);
     const daveCookie = `jwt=${jwtCookieOf(await signIn('dave'))}`;
-    await h.request().post('/v4/auth/link/wallet').set('Cookie', daveCookie).send({ ...body, signature: `0x${'11'.repeat(65)}` }).expect(401);
+    await h
+      .request()
+      .post('/v4/auth/link/wallet')
+      .set('Cookie', daveCookie)
+      .send({ ...body, signature: `0x${'11'.repeat(65)}` })
+      .expect(401);
     // HARDHAT_TEST_KEYS[1] already belongs to bob's identity.
     const taken = await signedLogin(h, HARDHAT_TEST_KEYS[1]);
-    await h.request().post('/v4/auth/link/wallet').set('Cookie', daveCookie).send({ address: taken.address, message: taken.message, signature: taken.signature }).expect(409);
+    await h
+      .request()
+      .post('/v4/auth/link/wallet')
+      .set('Cookie', daveCookie)
+      .send({ address: taken.address, message: taken.message, signature: taken.signature })
+      .expect(409);
   });
 
   it('links an identity to the current wallet session with mode=link', async function () {
@@ -116,7 +163,12 @@ describe('identity-provider sign-in (OpenID Connect + PKCE) against a real local
     const wallet = await login(h, HARDHAT_TEST_KEYS[2]);
     const res = await signIn('carol', 'link', wallet.cookie);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(await me(`jwt=${jwtCookieOf(res)}`)).to.include({ address: wallet.address, provider: 'WALLET', linkedIdp: true, email: 'carol@example.com' });
+    expect(await me(`jwt=${jwtCookieOf(res)}`)).to.include({
+      address: wallet.address,
+      provider: 'WALLET',
+      linkedIdp: true,
+      email: 'carol@example.com',
+    });
   });
 });
 

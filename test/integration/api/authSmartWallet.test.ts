@@ -9,8 +9,8 @@ const answering = (fourBytes: string): Hex => `0x63${fourBytes}60e01b60005260206
 
 describe('wallet sessions: smart-contract wallets (EIP-1271)', function () {
   let h: Harness;
-  const wallet = '0x' + '12'.repeat(20) as Hex;
-  const refusingWallet = '0x' + '34'.repeat(20) as Hex;
+  const wallet = `0x${'12'.repeat(20)}` as Hex;
+  const refusingWallet = `0x${'34'.repeat(20)}` as Hex;
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
@@ -24,7 +24,10 @@ describe('wallet sessions: smart-contract wallets (EIP-1271)', function () {
     const nonce = await h.request().get(`/v4/auth/nonce/${address}`).expect(200);
     // Signed by an unrelated EOA: only the contract's isValidSignature can vouch for it.
     const signature = await privateKeyToAccount(HARDHAT_TEST_KEYS[0]).signMessage({ message: nonce.body.message });
-    return h.request().post('/v4/auth/login').send({ address, message: nonce.body.message, signature, ...(chainId ? { chainId } : {}) });
+    return h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address, message: nonce.body.message, signature, ...(chainId ? { chainId } : {}) });
   }
 
   it('logs in a contract wallet whose isValidSignature accepts, on the given configured chain', async function () {

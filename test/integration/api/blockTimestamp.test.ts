@@ -37,10 +37,13 @@ describe('GET /v4/block-timestamp/* against a devnet', function () {
 
   after(async () => h?.close());
 
-  const get = (path: string, query: Record<string, unknown>) => h.request().get(`/v4/block-timestamp/${path}`).query(query);
+  const get = (path: string, query: Record<string, unknown>) =>
+    h.request().get(`/v4/block-timestamp/${path}`).query(query);
 
   it('indexed the first part of the chain only, so both sources are exercised', async function () {
-    const { rows } = await h.apiPg.query<{ max: string }>('SELECT max(number) AS max FROM blocks WHERE chain_id = $1', [chainId]);
+    const { rows } = await h.apiPg.query<{ max: string }>('SELECT max(number) AS max FROM blocks WHERE chain_id = $1', [
+      chainId,
+    ]);
     expect(Number(rows[0]!.max)).to.equal(indexedHead);
     expect(blocks.length - 1).to.equal(indexedHead + 10);
   });
@@ -52,7 +55,7 @@ describe('GET /v4/block-timestamp/* against a devnet', function () {
     }
   });
 
-  it('/timestamp past the head is a 400 naming blockNumber: the block does not exist yet (never the head\'s timestamp)', async function () {
+  it("/timestamp past the head is a 400 naming blockNumber: the block does not exist yet (never the head's timestamp)", async function () {
     for (const blockNumber of [blocks.length, blocks.length + 100]) {
       const res = await get('timestamp', { chainId, blockNumber }).expect(400);
       expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
@@ -87,22 +90,40 @@ describe('GET /v4/block-timestamp/* against a devnet', function () {
   it('/bounds out of range has a null side', async function () {
     const genesis = blocks[0]!;
     const before = await get('bounds', { chainId, timestamp: genesis.timestamp - 1 }).expect(200);
-    expect(before.body).to.deep.equal({ lower: null, upper: { blockNumber: 0, timestamp: genesis.timestamp }, exactMatch: false });
+    expect(before.body).to.deep.equal({
+      lower: null,
+      upper: { blockNumber: 0, timestamp: genesis.timestamp },
+      exactMatch: false,
+    });
     const head = blocks[blocks.length - 1]!;
     const after = await get('bounds', { chainId, timestamp: head.timestamp + 10_000 }).expect(200);
-    expect(after.body).to.deep.equal({ lower: { blockNumber: head.number, timestamp: head.timestamp }, upper: null, exactMatch: false });
+    expect(after.body).to.deep.equal({
+      lower: { blockNumber: head.number, timestamp: head.timestamp },
+      upper: null,
+      exactMatch: false,
+    });
   });
 
   it('/block returns the closest block (earlier one on a tie), clamped at both ends', async function () {
     const i = indexedHead - 4; // 100 s gap, indexed
     const [lo, hi] = [blocks[i]!, blocks[i + 1]!];
-    expect((await get('block', { chainId, timestamp: lo.timestamp + 40 })).body).to.deep.equal({ blockNumber: lo.number });
-    expect((await get('block', { chainId, timestamp: hi.timestamp - 40 })).body).to.deep.equal({ blockNumber: hi.number });
-    expect((await get('block', { chainId, timestamp: (lo.timestamp + hi.timestamp) / 2 })).body).to.deep.equal({ blockNumber: lo.number });
+    expect((await get('block', { chainId, timestamp: lo.timestamp + 40 })).body).to.deep.equal({
+      blockNumber: lo.number,
+    });
+    expect((await get('block', { chainId, timestamp: hi.timestamp - 40 })).body).to.deep.equal({
+      blockNumber: hi.number,
+    });
+    expect((await get('block', { chainId, timestamp: (lo.timestamp + hi.timestamp) / 2 })).body).to.deep.equal({
+      blockNumber: lo.number,
+    });
     const j = indexedHead + 6; // 50 s gap, not indexed
-    expect((await get('block', { chainId, timestamp: blocks[j]!.timestamp + 30 })).body).to.deep.equal({ blockNumber: j + 1 });
+    expect((await get('block', { chainId, timestamp: blocks[j]!.timestamp + 30 })).body).to.deep.equal({
+      blockNumber: j + 1,
+    });
     expect((await get('block', { chainId, timestamp: 0 })).body).to.deep.equal({ blockNumber: 0 });
-    expect((await get('block', { chainId, timestamp: blocks[blocks.length - 1]!.timestamp + 999 })).body).to.deep.equal({ blockNumber: blocks.length - 1 });
+    expect((await get('block', { chainId, timestamp: blocks[blocks.length - 1]!.timestamp + 999 })).body).to.deep.equal(
+      { blockNumber: blocks.length - 1 },
+    );
   });
 
   for (const [path, query, field] of [

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { createHarness, type Harness } from '../../helpers/harness.js';
-import { seedCampaigns, seedCampaignsSpec, TOKENS, X, Y, type SeedCampaign } from '../../fixtures/api/campaigns/seed.js';
+import {
+  seedCampaigns,
+  seedCampaignsSpec,
+  TOKENS,
+  X,
+  Y,
+  type SeedCampaign,
+} from '../../fixtures/api/campaigns/seed.js';
 
 const DAY = 86_400;
 
@@ -15,13 +22,21 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     now = Math.floor(Date.now() / 1000);
     s = seedCampaignsSpec(now);
     await seedCampaigns(h, s);
-    await h.deps.pg.query('INSERT INTO campaign_lists (owner, name, campaign_ids) VALUES ($1, $2, $3)', [X, 'favs', [s['c1']!.id, s['c3']!.id]]);
+    await h.deps.pg.query('INSERT INTO campaign_lists (owner, name, campaign_ids) VALUES ($1, $2, $3)', [
+      X,
+      'favs',
+      [s['c1']!.id, s['c3']!.id],
+    ]);
   });
 
   after(async () => h?.close());
 
   async function list(query: Record<string, unknown>): Promise<string[]> {
-    const res = await h.request().get('/v4/campaigns/').query({ items: 100, ...query }).expect(200);
+    const res = await h
+      .request()
+      .get('/v4/campaigns/')
+      .query({ items: 100, ...query })
+      .expect(200);
     return res.body.map((c: { id: string }) => c.id).sort();
   }
 
@@ -46,7 +61,11 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     ['search by prefix', () => ({ search: 'crem tok' }), ['c1', 'c2']],
     ['search without match', () => ({ search: 'zzzz' }), []],
     ['distributionChainIds', () => ({ distributionChainIds: '31338' }), ['c5']],
-    ['distributionChainIds repeated keys', () => ({ distributionChainIds: ['31337', '31338'] }), ['c1', 'c2', 'c3', 'c5']],
+    [
+      'distributionChainIds repeated keys',
+      () => ({ distributionChainIds: ['31337', '31338'] }),
+      ['c1', 'c2', 'c3', 'c5'],
+    ],
     ['distributionChainIds without campaigns', () => ({ distributionChainIds: '5' }), []],
     ['type by name', () => ({ type: 'CLAMM' }), ['c2']],
     ['type by number', () => ({ type: '2' }), ['c2']],
@@ -57,7 +76,11 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     ['subType without campaigns', () => ({ subType: 4 }), []],
     ['campaignId (any case)', () => ({ campaignId: s['c2']!.onChainId.toUpperCase().replace('0X', '0x') }), ['c2']],
     ['campaignIds', () => ({ campaignIds: `${s['c1']!.onChainId},${s['c3']!.onChainId}` }), ['c1', 'c3']],
-    ['campaignId has priority over campaignIds', () => ({ campaignId: s['c2']!.onChainId, campaignIds: s['c1']!.onChainId }), ['c2']],
+    [
+      'campaignId has priority over campaignIds',
+      () => ({ campaignId: s['c2']!.onChainId, campaignIds: s['c1']!.onChainId }),
+      ['c2'],
+    ],
     ['campaignId unknown', () => ({ campaignId: `0x${'ee'.repeat(32)}` }), []],
     ['mainParameter (any case)', () => ({ mainParameter: s['c2']!.main.toUpperCase().replace('0X', '0x') }), ['c2']],
     ['mainParameter unknown', () => ({ mainParameter: 'nothing' }), []],
@@ -74,7 +97,11 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     ['point=false', () => ({ point: 'false' }), ['c1', 'c2', 'c5']],
     ['opportunityId', () => ({ opportunityId: s['c1']!.opportunityId }), ['c1']],
     ['opportunityIds', () => ({ opportunityIds: `${s['c1']!.opportunityId},${s['c2']!.opportunityId}` }), ['c1', 'c2']],
-    ['opportunityId has priority over opportunityIds', () => ({ opportunityId: s['c5']!.opportunityId, opportunityIds: s['c1']!.opportunityId }), ['c5']],
+    [
+      'opportunityId has priority over opportunityIds',
+      () => ({ opportunityId: s['c5']!.opportunityId, opportunityIds: s['c1']!.opportunityId }),
+      ['c5'],
+    ],
     ['opportunityId unknown', () => ({ opportunityId: '1' }), []],
     ['status LIVE', () => ({ status: 'LIVE' }), ['c1', 'c5']],
     ['status SOON,PAST', () => ({ status: 'SOON,PAST' }), ['c2', 'c3']],
@@ -83,7 +110,11 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     ['endTimestamp: ending after', () => ({ endTimestamp: now + 7.5 * DAY }), ['c2', 'c5']],
     ['endTimestamp: none after', () => ({ endTimestamp: now + 100 * DAY }), []],
     ['distributionTypes FIX_REWARD', () => ({ distributionTypes: 'FIX_REWARD' }), ['c1']],
-    ['distributionTypes DUTCH_AUCTION,TOTAL_APR', () => ({ distributionTypes: 'DUTCH_AUCTION,TOTAL_APR' }), ['c2', 'c3', 'c5']],
+    [
+      'distributionTypes DUTCH_AUCTION,TOTAL_APR',
+      () => ({ distributionTypes: 'DUTCH_AUCTION,TOTAL_APR' }),
+      ['c2', 'c3', 'c5'],
+    ],
     ['distributionTypes MAX_REWARD', () => ({ distributionTypes: 'MAX_REWARD' }), []],
     ['createdAfter date string', () => ({ createdAfter: '2024-04-01' }), ['c3', 'c5']],
     ['createdAfter date-time string', () => ({ createdAfter: '2024-04-01T00:00:00.000Z' }), ['c3', 'c5']],
@@ -97,7 +128,11 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     ['createdBefore before everything', () => ({ createdBefore: '2020-01-01' }), []],
     ['excludeSubCampaigns', () => ({ excludeSubCampaigns: 'true' }), ['c1', 'c5']],
     ['onlySubCampaigns', () => ({ onlySubCampaigns: 'true' }), ['c2', 'c3']],
-    ['onlySubCampaigns with excludeSubCampaigns', () => ({ onlySubCampaigns: 'true', excludeSubCampaigns: 'true' }), []],
+    [
+      'onlySubCampaigns with excludeSubCampaigns',
+      () => ({ onlySubCampaigns: 'true', excludeSubCampaigns: 'true' }),
+      [],
+    ],
     ['rootCampaignId', () => ({ rootCampaignId: s['c1']!.id }), ['c2', 'c3']],
     ['rootCampaignId of a leaf', () => ({ rootCampaignId: s['c3']!.id }), []],
     ['parentCampaignId', () => ({ parentCampaignId: s['c2']!.id }), ['c3']],
@@ -106,9 +141,17 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     ['mainProtocolId without campaigns', () => ({ mainProtocolId: 'morpho' }), []],
     ['pauseCompute exact', () => ({ pauseCompute: 'paused_no_credits' }), ['c1']],
     ['pauseCompute other reason', () => ({ pauseCompute: 'paused_no_credits_needs_indexing' }), []],
-    ['showPrivate=true still hides private campaigns (no caller is authorized)', () => ({ showPrivate: 'true', id: s['c6']!.id }), []],
+    [
+      'showPrivate=true still hides private campaigns (no caller is authorized)',
+      () => ({ showPrivate: 'true', id: s['c6']!.id }),
+      [],
+    ],
     ['campaignLists (names case-insensitive)', () => ({ listOwner: X, campaignLists: 'FAVS' }), ['c1', 'c3']],
-    ['campaignLists union with an unknown list', () => ({ listOwner: X.toUpperCase().replace('0X', '0x'), campaignLists: 'favs,other' }), ['c1', 'c3']],
+    [
+      'campaignLists union with an unknown list',
+      () => ({ listOwner: X.toUpperCase().replace('0X', '0x'), campaignLists: 'favs,other' }),
+      ['c1', 'c3'],
+    ],
     ['campaignLists of another owner', () => ({ listOwner: Y, campaignLists: 'favs' }), []],
   ];
 
@@ -135,9 +178,14 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
   });
 
   for (const [query, field] of [
-    [{ createdAfter: 'yesterday-ish' }, 'createdAfter'], [{ createdBefore: '2024-13-45' }, 'createdBefore'], [{ tokenTypes: 'COIN' }, 'tokenTypes'],
-    [{ distributionTypes: 'FIX' }, 'distributionTypes'], [{ creatorAddress: '0x12' }, 'creatorAddress'], [{ subType: 'x' }, 'subType'],
-    [{ status: 'FUTURE' }, 'status'], [{ point: 'maybe' }, 'point'],
+    [{ createdAfter: 'yesterday-ish' }, 'createdAfter'],
+    [{ createdBefore: '2024-13-45' }, 'createdBefore'],
+    [{ tokenTypes: 'COIN' }, 'tokenTypes'],
+    [{ distributionTypes: 'FIX' }, 'distributionTypes'],
+    [{ creatorAddress: '0x12' }, 'creatorAddress'],
+    [{ subType: 'x' }, 'subType'],
+    [{ status: 'FUTURE' }, 'status'],
+    [{ point: 'maybe' }, 'point'],
   ] as const) {
     it(`answers 400 naming ${field} for ${JSON.stringify(query)}`, async function () {
       const res = await h.request().get('/v4/campaigns').query(query).expect(400);
@@ -148,7 +196,12 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
 
   it('attaches the light opportunity with withOpportunity=true, and only then', async function () {
     const res = await h.request().get('/v4/campaigns').query({ withOpportunity: 'true', id: s['c1']!.id }).expect(200);
-    expect(res.body[0].Opportunity).to.include({ id: s['c1']!.opportunityId, identifier: s['c1']!.main, chainId: 31337, action: 'HOLD' });
+    expect(res.body[0].Opportunity).to.include({
+      id: s['c1']!.opportunityId,
+      identifier: s['c1']!.main,
+      chainId: 31337,
+      action: 'HOLD',
+    });
     expect(res.body[0].Opportunity).to.have.property('status');
     const plain = await h.request().get('/v4/campaigns').query({ id: s['c1']!.id }).expect(200);
     expect(plain.body[0]).not.to.have.property('Opportunity');
@@ -156,16 +209,31 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
 
   it('pages the filtered set without repeating or skipping', async function () {
     const seen: string[] = [];
-    for (let page = 0; page < 3; page++) seen.push(...(await h.request().get('/v4/campaigns').query({ test: 'true', page, items: 2 }).expect(200)).body.map((c: { id: string }) => c.id));
+    for (let page = 0; page < 3; page++)
+      seen.push(
+        ...(await h.request().get('/v4/campaigns').query({ test: 'true', page, items: 2 }).expect(200)).body.map(
+          (c: { id: string }) => c.id,
+        ),
+      );
     expect(seen.sort()).to.deep.equal(ids('c1', 'c2', 'c3', 'c4', 'c5'));
   });
 
   it('serializes sub-campaign links and the document-only fields', async function () {
     const [c2] = (await h.request().get('/v4/campaigns').query({ id: s['c2']!.id }).expect(200)).body;
-    expect(c2).to.include({ parentCampaignId: s['c1']!.id, rootCampaignId: s['c1']!.id, subType: null, pauseCompute: null, isPrivate: false });
+    expect(c2).to.include({
+      parentCampaignId: s['c1']!.id,
+      rootCampaignId: s['c1']!.id,
+      subType: null,
+      pauseCompute: null,
+      isPrivate: false,
+    });
     const [c1] = (await h.request().get('/v4/campaigns').query({ id: s['c1']!.id }).expect(200)).body;
     expect(c1.childCampaignIds).to.deep.equal([s['c2']!.id]);
-    expect(c1).to.include({ subType: 3, pauseCompute: 'paused_no_credits', distributionType: 'FIX_REWARD_VALUE_PER_LIQUIDITY_VALUE' });
+    expect(c1).to.include({
+      subType: 3,
+      pauseCompute: 'paused_no_credits',
+      distributionType: 'FIX_REWARD_VALUE_PER_LIQUIDITY_VALUE',
+    });
     expect(c1.creator).to.deep.equal({ address: X, tags: ['partner'], creatorId: 'cr-1' });
     expect(c1).not.to.have.any.keys('distributionFamily', 'mainProtocolId', 'searchText');
   });

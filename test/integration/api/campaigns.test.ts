@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import type { Hex } from 'viem';
-import { computeCampaignId, createCampaigns, encodeClammCampaignData, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import {
+  computeCampaignId,
+  createCampaigns,
+  encodeClammCampaignData,
+  encodeErc20CampaignData,
+  getLatestTimestamp,
+} from '../../../contracts/actions.js';
 import { campaignDbId } from '../../../domain/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
@@ -9,7 +15,18 @@ const DAY = 86_400;
 /** Net amount emitted by the DistributionCreator stand-in: 3% creation fee in base 1e9. */
 const net = (gross: bigint) => (gross * (1_000_000_000n - 30_000_000n)) / 1_000_000_000n;
 
-type Expected = { chainId: number; campaignId: Hex; amount: bigint; type: string; symbol: string; decimals: number; start: number; end: number; status: 'LIVE' | 'PAST' | 'SOON'; mainParameter: string };
+type Expected = {
+  chainId: number;
+  campaignId: Hex;
+  amount: bigint;
+  type: string;
+  symbol: string;
+  decimals: number;
+  start: number;
+  end: number;
+  status: 'LIVE' | 'PAST' | 'SOON';
+  mainParameter: string;
+};
 
 describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', function () {
   let h: Harness;
@@ -23,38 +40,111 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
     const [targetA] = a.stack.tokens.targets;
     const specsA = [
       { rewardToken: rwdA!, amount: 1000n * 10n ** 18n, start: now - 3600, duration: 7 * DAY, status: 'LIVE' as const },
-      { rewardToken: usdA!, amount: 5_000n * 10n ** 6n, start: now - 10 * DAY, duration: 2 * DAY, status: 'PAST' as const },
-      { rewardToken: rwdA!, amount: 42n * 10n ** 18n + 7n, start: now + 5 * DAY, duration: 3 * DAY, status: 'SOON' as const },
+      {
+        rewardToken: usdA!,
+        amount: 5_000n * 10n ** 6n,
+        start: now - 10 * DAY,
+        duration: 2 * DAY,
+        status: 'PAST' as const,
+      },
+      {
+        rewardToken: rwdA!,
+        amount: 42n * 10n ** 18n + 7n,
+        start: now + 5 * DAY,
+        duration: 3 * DAY,
+        status: 'SOON' as const,
+      },
     ];
     const dataA = encodeErc20CampaignData({ targetToken: targetA!.address });
     const txA = await createCampaigns({
-      rpcUrl: a.devnet.rpcUrl, chainId: a.devnet.chainId, stack: a.stack,
-      campaigns: specsA.map((s) => ({ rewardToken: s.rewardToken.address, amount: s.amount, campaignType: 1, startTimestamp: s.start, duration: s.duration, campaignData: dataA })),
+      rpcUrl: a.devnet.rpcUrl,
+      chainId: a.devnet.chainId,
+      stack: a.stack,
+      campaigns: specsA.map((s) => ({
+        rewardToken: s.rewardToken.address,
+        amount: s.amount,
+        campaignType: 1,
+        startTimestamp: s.start,
+        duration: s.duration,
+        campaignData: dataA,
+      })),
     });
-    specsA.forEach((s, i) => expected.push({
-      chainId: a.devnet.chainId, campaignId: txA.campaignIds[i]!, amount: net(s.amount), type: 'ERC20', symbol: s.rewardToken.symbol, decimals: s.rewardToken.decimals,
-      start: s.start, end: s.start + s.duration, status: s.status, mainParameter: targetA!.address.toLowerCase(),
-    }));
+    specsA.forEach((s, i) =>
+      expected.push({
+        chainId: a.devnet.chainId,
+        campaignId: txA.campaignIds[i]!,
+        amount: net(s.amount),
+        type: 'ERC20',
+        symbol: s.rewardToken.symbol,
+        decimals: s.rewardToken.decimals,
+        start: s.start,
+        end: s.start + s.duration,
+        status: s.status,
+        mainParameter: targetA!.address.toLowerCase(),
+      }),
+    );
 
     const nowB = await getLatestTimestamp({ rpcUrl: b.devnet.rpcUrl });
     const [, usdB, ptsB] = b.stack.tokens.rewards;
     const pool = b.stack.tokens.targets[1]!.address;
-    const clamm = encodeClammCampaignData({ pool, weightFees: 2000, weightToken0: 4000, weightToken1: 4000, isOutOfRangeIncentivized: false });
+    const clamm = encodeClammCampaignData({
+      pool,
+      weightFees: 2000,
+      weightToken0: 4000,
+      weightToken1: 4000,
+      isOutOfRangeIncentivized: false,
+    });
     const erc20 = encodeErc20CampaignData({ targetToken: b.stack.tokens.targets[0]!.address });
     const specsB = [
-      { rewardToken: usdB!, amount: 900n * 10n ** 6n, type: 1, typeName: 'ERC20', data: erc20, main: b.stack.tokens.targets[0]!.address },
+      {
+        rewardToken: usdB!,
+        amount: 900n * 10n ** 6n,
+        type: 1,
+        typeName: 'ERC20',
+        data: erc20,
+        main: b.stack.tokens.targets[0]!.address,
+      },
       { rewardToken: ptsB!, amount: 10n ** 21n, type: 2, typeName: 'CLAMM', data: clamm, main: pool },
     ];
     const txB = await createCampaigns({
-      rpcUrl: b.devnet.rpcUrl, chainId: b.devnet.chainId, stack: b.stack,
-      campaigns: specsB.map((s) => ({ rewardToken: s.rewardToken.address, amount: s.amount, campaignType: s.type, startTimestamp: nowB - 60, duration: 30 * DAY, campaignData: s.data })),
+      rpcUrl: b.devnet.rpcUrl,
+      chainId: b.devnet.chainId,
+      stack: b.stack,
+      campaigns: specsB.map((s) => ({
+        rewardToken: s.rewardToken.address,
+        amount: s.amount,
+        campaignType: s.type,
+        startTimestamp: nowB - 60,
+        duration: 30 * DAY,
+        campaignData: s.data,
+      })),
     });
-    specsB.forEach((s, i) => expected.push({
-      chainId: b.devnet.chainId, campaignId: txB.campaignIds[i]!, amount: net(s.amount), type: s.typeName, symbol: s.rewardToken.symbol, decimals: s.rewardToken.decimals,
-      start: nowB - 60, end: nowB - 60 + 30 * DAY, status: 'LIVE', mainParameter: s.main.toLowerCase(),
-    }));
+    specsB.forEach((s, i) =>
+      expected.push({
+        chainId: b.devnet.chainId,
+        campaignId: txB.campaignIds[i]!,
+        amount: net(s.amount),
+        type: s.typeName,
+        symbol: s.rewardToken.symbol,
+        decimals: s.rewardToken.decimals,
+        start: nowB - 60,
+        end: nowB - 60 + 30 * DAY,
+        status: 'LIVE',
+        mainParameter: s.main.toLowerCase(),
+      }),
+    );
     // The ids the contract emitted are the ones derived off-chain (docs/contracts.md#campaign-id).
-    expect(txA.campaignIds[0]).to.equal(computeCampaignId({ chainId: a.devnet.chainId, creator: a.stack.deployer, rewardToken: rwdA!.address, campaignType: 1, startTimestamp: specsA[0]!.start, duration: specsA[0]!.duration, campaignData: dataA }));
+    expect(txA.campaignIds[0]).to.equal(
+      computeCampaignId({
+        chainId: a.devnet.chainId,
+        creator: a.stack.deployer,
+        rewardToken: rwdA!.address,
+        campaignType: 1,
+        startTimestamp: specsA[0]!.start,
+        duration: specsA[0]!.duration,
+        campaignData: dataA,
+      }),
+    );
 
     expect((await h.runJob('blocks')).status).to.equal('success');
     expect((await h.runJob('campaigns')).status).to.equal('success');
@@ -86,22 +176,38 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
       expect(c.opportunityId).to.match(/^\d+$/);
       expect(c.campaignStatus).to.include({ campaignId: c.campaignId });
       expect(new Date(c.createdAt).getTime()).to.be.greaterThan(0);
-      expect(c).to.include({ isPrivate: false, hidden: false, hasOverrides: false, rootCampaignId: null, parentCampaignId: null });
+      expect(c).to.include({
+        isPrivate: false,
+        hidden: false,
+        hasOverrides: false,
+        rootCampaignId: null,
+        parentCampaignId: null,
+      });
       expect(c).not.to.have.any.keys('searchText', 'mainParameter', 'indexedAt', 'campaignType');
     }
   });
 
   it('stores amounts exactly in PostgreSQL (numeric, never float)', async function () {
-    const { rows } = await h.apiPg.query<{ campaign_id: string; amount: string }>('SELECT campaign_id, amount::text FROM campaigns');
+    const { rows } = await h.apiPg.query<{ campaign_id: string; amount: string }>(
+      'SELECT campaign_id, amount::text FROM campaigns',
+    );
     expect(rows).to.have.length(expected.length);
-    for (const e of expected) expect(rows.find((r) => r.campaign_id === e.campaignId.toLowerCase())?.amount).to.equal(e.amount.toString());
+    for (const e of expected)
+      expect(rows.find((r) => r.campaign_id === e.campaignId.toLowerCase())?.amount).to.equal(e.amount.toString());
   });
 
   it('filters by compute chain', async function () {
     for (const chainId of [31337, 31338]) {
-      const res = await h.request().get('/v4/campaigns').query({ chainId: String(chainId) }).expect(200);
+      const res = await h
+        .request()
+        .get('/v4/campaigns')
+        .query({ chainId: String(chainId) })
+        .expect(200);
       expect(res.body.map((c: { campaignId: string }) => c.campaignId).sort()).to.deep.equal(
-        expected.filter((e) => e.chainId === chainId).map((e) => e.campaignId.toLowerCase()).sort(),
+        expected
+          .filter((e) => e.chainId === chainId)
+          .map((e) => e.campaignId.toLowerCase())
+          .sort(),
       );
     }
   });
@@ -111,7 +217,10 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
       const res = await h.request().get('/v4/campaigns/').query({ status }).expect(200);
       const wanted = status.split(',');
       expect(res.body.map((c: { campaignId: string }) => c.campaignId).sort(), status).to.deep.equal(
-        expected.filter((e) => wanted.includes(e.status)).map((e) => e.campaignId.toLowerCase()).sort(),
+        expected
+          .filter((e) => wanted.includes(e.status))
+          .map((e) => e.campaignId.toLowerCase())
+          .sort(),
       );
     }
   });
@@ -147,7 +256,9 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
 
   it('explains a bad comma list in plain words', async function () {
     const res = await h.request().get('/v4/campaigns').query({ status: 'LIVE,' }).expect(400);
-    expect(res.body.errors).to.deep.equal([{ field: 'status', message: 'must be a comma-separated list of LIVE, PAST, SOON' }]);
+    expect(res.body.errors).to.deep.equal([
+      { field: 'status', message: 'must be a comma-separated list of LIVE, PAST, SOON' },
+    ]);
   });
 
   it('names every bad field at once', async function () {
@@ -159,8 +270,18 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
     const res = await h.request().get('/v4/chains').expect(200);
     expect(res.body.map((c: { id: number }) => c.id)).to.deep.equal([31337, 31338]);
     for (const chain of res.body) {
-      expect(chain).to.have.all.keys('id', 'name', 'icon', 'liveCampaigns', 'endOfDisputePeriod', 'explorers', 'lastClaimsOnchainFetchTimestamp');
-      expect(chain.liveCampaigns).to.equal(expected.filter((e) => e.chainId === chain.id && e.status === 'LIVE').length);
+      expect(chain).to.have.all.keys(
+        'id',
+        'name',
+        'icon',
+        'liveCampaigns',
+        'endOfDisputePeriod',
+        'explorers',
+        'lastClaimsOnchainFetchTimestamp',
+      );
+      expect(chain.liveCampaigns).to.equal(
+        expected.filter((e) => e.chainId === chain.id && e.status === 'LIVE').length,
+      );
       expect(chain.explorers[0]).to.include({ type: 'BLOCKSCOUT', chainId: chain.id });
     }
     for (const test of ['true', '1', 'false', '0']) await h.request().get('/v4/chains').query({ test }).expect(200);
@@ -175,7 +296,10 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
     expect(res.body.status).to.equal('ok');
     expect(res.body.postgres.ok).to.equal(true);
     expect(res.body.elasticsearch.ok).to.equal(true);
-    expect(res.body.chains.map((c: { id: number; rpc: { ok: boolean } }) => [c.id, c.rpc.ok])).to.deep.equal([[31337, true], [31338, true]]);
+    expect(res.body.chains.map((c: { id: number; rpc: { ok: boolean } }) => [c.id, c.rpc.ok])).to.deep.equal([
+      [31337, true],
+      [31338, true],
+    ]);
     const campaignsJob = res.body.jobs.find((j: { name: string }) => j.name === 'campaigns');
     expect(campaignsJob.lastRun.status).to.equal('success');
     expect(campaignsJob.chains).to.have.length(2);

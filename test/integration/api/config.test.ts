@@ -2,14 +2,22 @@ import { expect } from 'chai';
 import { hashConfig } from '../../../api/routes/config/canonicalJson.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
-const CONFIG = { campaignType: 1, rewardToken: '0x1111111111111111111111111111111111111111', amount: '1000', campaignData: { targetToken: '0x2222222222222222222222222222222222222222', whitelist: [] } };
+const CONFIG = {
+  campaignType: 1,
+  rewardToken: '0x1111111111111111111111111111111111111111',
+  amount: '1000',
+  campaignData: { targetToken: '0x2222222222222222222222222222222222222222', whitelist: [] },
+};
 const CAMPAIGN_ID = `0x${'ab'.repeat(32)}`;
 
 describe('POST /v4/config/store, GET /v4/config/hash/{hash}', function () {
   let h: Harness;
   const associations = async () =>
-    (await h.deps.pg.query<{ config_hash: string; distribution_chain_id: number; campaign_id: string }>(
-      'SELECT config_hash, distribution_chain_id, campaign_id FROM campaign_config_associations ORDER BY campaign_id')).rows;
+    (
+      await h.deps.pg.query<{ config_hash: string; distribution_chain_id: number; campaign_id: string }>(
+        'SELECT config_hash, distribution_chain_id, campaign_id FROM campaign_config_associations ORDER BY campaign_id',
+      )
+    ).rows;
 
   before(async function () {
     this.timeout(300_000);
@@ -20,7 +28,14 @@ describe('POST /v4/config/store, GET /v4/config/hash/{hash}', function () {
   it('stores a configuration under the hash of its canonical JSON, the same hash whatever the key order', async () => {
     const first = await h.request().post('/v4/config/store').send(CONFIG).expect(200);
     expect(first.body).to.deep.equal({ hash: hashConfig(CONFIG) });
-    const reordered = JSON.parse(JSON.stringify({ campaignData: { whitelist: [], targetToken: CONFIG.campaignData.targetToken }, amount: '1000', rewardToken: CONFIG.rewardToken, campaignType: 1 }));
+    const reordered = JSON.parse(
+      JSON.stringify({
+        campaignData: { whitelist: [], targetToken: CONFIG.campaignData.targetToken },
+        amount: '1000',
+        rewardToken: CONFIG.rewardToken,
+        campaignType: 1,
+      }),
+    );
     const again = await h.request().post('/v4/config/store/').send(reordered).expect(200);
     expect(again.body.hash).to.equal(first.body.hash);
     const { rows } = await h.deps.pg.query('SELECT hash FROM campaign_configs');
@@ -30,8 +45,18 @@ describe('POST /v4/config/store, GET /v4/config/hash/{hash}', function () {
   it('serves the stored configuration by hash, with or without a trailing slash; 404 when unknown', async () => {
     const { hash } = (await h.request().post('/v4/config/store').send(CONFIG).expect(200)).body as { hash: string };
     expect((await h.request().get(`/v4/config/hash/${hash}`).expect(200)).body).to.deep.equal(CONFIG);
-    expect((await h.request().get(`/v4/config/hash/${hash.toUpperCase().replace('0X', '0x')}/`).expect(200)).body).to.deep.equal(CONFIG);
-    const missing = await h.request().get(`/v4/config/hash/0x${'0'.repeat(64)}`).expect(404);
+    expect(
+      (
+        await h
+          .request()
+          .get(`/v4/config/hash/${hash.toUpperCase().replace('0X', '0x')}/`)
+          .expect(200)
+      ).body,
+    ).to.deep.equal(CONFIG);
+    const missing = await h
+      .request()
+      .get(`/v4/config/hash/0x${'0'.repeat(64)}`)
+      .expect(404);
     expect(missing.body.status).to.equal(404);
   });
 
@@ -40,10 +65,16 @@ describe('POST /v4/config/store, GET /v4/config/hash/{hash}', function () {
     await h.request().get(`/v4/config/hash/${hash}`).expect(200);
     expect(await associations()).to.deep.equal([]);
     for (let i = 0; i < 2; i++) {
-      const res = await h.request().get(`/v4/config/hash/${hash}`).query({ campaignId: CAMPAIGN_ID.toUpperCase().replace('0X', '0x'), distributionChainId: '31337' }).expect(200);
+      const res = await h
+        .request()
+        .get(`/v4/config/hash/${hash}`)
+        .query({ campaignId: CAMPAIGN_ID.toUpperCase().replace('0X', '0x'), distributionChainId: '31337' })
+        .expect(200);
       expect(res.body).to.deep.equal(CONFIG);
     }
-    expect(await associations()).to.deep.equal([{ config_hash: hash, distribution_chain_id: 31337, campaign_id: CAMPAIGN_ID }]);
+    expect(await associations()).to.deep.equal([
+      { config_hash: hash, distribution_chain_id: 31337, campaign_id: CAMPAIGN_ID },
+    ]);
   });
 
   it('refuses half an association, a malformed hash and an unknown hash without writing', async () => {
@@ -53,21 +84,37 @@ describe('POST /v4/config/store, GET /v4/config/hash/{hash}', function () {
     expect(half.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['distributionChainId']);
     const bad = await h.request().get('/v4/config/hash/0x1234').expect(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['hash']);
-    await h.request().get(`/v4/config/hash/0x${'1'.repeat(64)}`).query({ campaignId: CAMPAIGN_ID, distributionChainId: 31337 }).expect(404);
+    await h
+      .request()
+      .get(`/v4/config/hash/0x${'1'.repeat(64)}`)
+      .query({ campaignId: CAMPAIGN_ID, distributionChainId: 31337 })
+      .expect(404);
     expect(await associations()).to.deep.equal(before);
   });
 
   it('refuses an empty body (400) and a configuration over 16,384 bytes (413), naming the body', async () => {
     const empty = await h.request().post('/v4/config/store').send({}).expect(400);
     expect(empty.body.errors).to.deep.equal([{ field: 'body', message: 'must be a non-empty configuration object' }]);
-    const big = await h.request().post('/v4/config/store').send({ blob: 'x'.repeat(16_384) }).expect(413);
+    const big = await h
+      .request()
+      .post('/v4/config/store')
+      .send({ blob: 'x'.repeat(16_384) })
+      .expect(413);
     expect(big.body.errors[0].field).to.equal('body');
     const fits = { blob: 'x'.repeat(16_384 - '{"blob":""}'.length) };
     await h.request().post('/v4/config/store').send(fits).expect(200);
   });
 
   it('accepts a form-encoded configuration (values as strings)', async () => {
-    const res = await h.request().post('/v4/config/store').type('form').send({ rewardToken: CONFIG.rewardToken, amount: '5' }).expect(200);
-    expect((await h.request().get(`/v4/config/hash/${res.body.hash}`).expect(200)).body).to.deep.equal({ rewardToken: CONFIG.rewardToken, amount: '5' });
+    const res = await h
+      .request()
+      .post('/v4/config/store')
+      .type('form')
+      .send({ rewardToken: CONFIG.rewardToken, amount: '5' })
+      .expect(200);
+    expect((await h.request().get(`/v4/config/hash/${res.body.hash}`).expect(200)).body).to.deep.equal({
+      rewardToken: CONFIG.rewardToken,
+      amount: '5',
+    });
   });
 });

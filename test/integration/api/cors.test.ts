@@ -29,18 +29,33 @@ describe('CORS: public reads for any origin, credentialed routes for CORS_ORIGIN
   };
   /** The limiter allows 1 request per second: actual requests each wait for a window of their own. */
   const nextWindow = () => new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
-  const listOf = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const listOf = (value: string | undefined) =>
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
 
   before(async function () {
     await resetDatabase(TEST_DATABASE_URL);
     const config = loadConfig({
-      NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: TEST_DATABASE_URL, ES_URL: TEST_ES_URL, ES_INDEX_PREFIX: uniqueIndexPrefix(),
-      RATE_LIMITS: '1,1,1,1', CORS_ORIGINS: `${LISTED},http://127.0.0.1:5173`,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: TEST_DATABASE_URL,
+      ES_URL: TEST_ES_URL,
+      ES_INDEX_PREFIX: uniqueIndexPrefix(),
+      RATE_LIMITS: '1,1,1,1',
+      CORS_ORIGINS: `${LISTED},http://127.0.0.1:5173`,
     });
     // A fresh pool: it opens no connection until a middleware or route queries.
     pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-cors', readOnly: true });
     const es = createEsClient({ node: config.esUrl, requestTimeoutMs: 5000 });
-    app = createApp({ config, logger: createLogger({ level: 'silent', name: 'test' }), pg, es, rpc: createChainClients(config) });
+    app = createApp({
+      config,
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      pg,
+      es,
+      rpc: createChainClients(config),
+    });
   });
 
   after(async () => {
@@ -48,7 +63,11 @@ describe('CORS: public reads for any origin, credentialed routes for CORS_ORIGIN
   });
 
   it('answers 20 preflights at once, before the rate limit (1/s) and without opening a PostgreSQL connection', async function () {
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => preflight(i % 2 ? '/v4/developer/keys' : '/v4/opportunities', i % 4 < 2 ? LISTED : OTHER, 'GET', 'x-api-key')));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        preflight(i % 2 ? '/v4/developer/keys' : '/v4/opportunities', i % 4 < 2 ? LISTED : OTHER, 'GET', 'x-api-key'),
+      ),
+    );
     for (const res of answers) {
       expect(res.status).to.equal(204);
       expect(res.headers['ratelimit-limit'], 'no rate-limit header on a preflight').to.equal(undefined);
@@ -78,7 +97,9 @@ describe('CORS: public reads for any origin, credentialed routes for CORS_ORIGIN
     expect(other.headers['access-control-allow-origin']).to.equal('*');
     expect(other.headers['access-control-allow-credentials']).to.equal(undefined);
     expect(listOf(other.headers['access-control-allow-methods'])).to.have.members(['get', 'head']);
-    expect(listOf(other.headers['access-control-allow-headers'])).to.include.members(['x-api-key', 'x-request-id', 'if-none-match']).and.not.include('authorization');
+    expect(listOf(other.headers['access-control-allow-headers']))
+      .to.include.members(['x-api-key', 'x-request-id', 'if-none-match'])
+      .and.not.include('authorization');
     expect(other.headers['access-control-max-age']).to.equal(String(PREFLIGHT_MAX_AGE_SECONDS));
     expect(listOf(other.headers['vary'])).to.include('origin');
     const listed = await preflight('/v4/opportunities', LISTED, 'GET', 'authorization').expect(204);
@@ -105,16 +126,33 @@ describe('CORS: public reads for any origin, credentialed routes for CORS_ORIGIN
   });
 
   it('preflights list the methods each path serves and the headers each route reads (guards, bodies, route headers)', async function () {
-    const entries = await preflight('/v4/key-value-stores/my:store/entries', LISTED, 'PUT', 'content-type,x-api-key').expect(204);
+    const entries = await preflight(
+      '/v4/key-value-stores/my:store/entries',
+      LISTED,
+      'PUT',
+      'content-type,x-api-key',
+    ).expect(204);
     expect(listOf(entries.headers['access-control-allow-methods'])).to.have.members(['get', 'head', 'put']);
-    expect(listOf(entries.headers['access-control-allow-headers'])).to.include.members(['content-type', 'x-api-key', 'authorization']);
+    expect(listOf(entries.headers['access-control-allow-headers'])).to.include.members([
+      'content-type',
+      'x-api-key',
+      'authorization',
+    ]);
     // The same path's public GET, from any origin: only its GET, and its listing headers.
     const listing = await preflight('/v4/key-value-stores/my:store/entries', OTHER, 'GET', 'page,pagesize').expect(204);
     expect(listing.headers['access-control-allow-origin']).to.equal('*');
     expect(listOf(listing.headers['access-control-allow-methods'])).to.have.members(['get', 'head']);
-    expect(listOf(listing.headers['access-control-allow-headers'])).to.include.members(['page', 'pagesize', 'value']).and.not.include('content-type');
-    const credits = await preflight('/v4/credits', LISTED, 'POST', 'authorization,content-type,idempotency-key').expect(204);
-    expect(listOf(credits.headers['access-control-allow-headers'])).to.include.members(['authorization', 'content-type', 'idempotency-key']);
+    expect(listOf(listing.headers['access-control-allow-headers']))
+      .to.include.members(['page', 'pagesize', 'value'])
+      .and.not.include('content-type');
+    const credits = await preflight('/v4/credits', LISTED, 'POST', 'authorization,content-type,idempotency-key').expect(
+      204,
+    );
+    expect(listOf(credits.headers['access-control-allow-headers'])).to.include.members([
+      'authorization',
+      'content-type',
+      'idempotency-key',
+    ]);
     const self = await preflight('/v4/key-value-stores/self/my:store', LISTED, 'PATCH').expect(204);
     expect(listOf(self.headers['access-control-allow-methods'])).to.have.members(['patch', 'delete']);
     const graphql = await preflight('/graphql/v1', OTHER, 'POST', 'content-type').expect(204);

@@ -6,12 +6,20 @@ const DEVNET_LABS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const POOL_PARTNERS = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc';
 const IMPLICIT = '0x90f79bf6eb2c4f937b6d6aa5ce2e4d5a9f8aa7ad';
 
-type Creator = { id: string; name: string; icon: string | null; rebateFee: number; addresses: string[]; tags: string[] };
+type Creator = {
+  id: string;
+  name: string;
+  icon: string | null;
+  rebateFee: number;
+  addresses: string[];
+  tags: string[];
+};
 
 describe('GET /v4/creators on the seeded demo (reference data)', function () {
   let demo: ReferenceDemo;
   const get = (path: string, query: Record<string, unknown> = {}) => demo.h.request().get(path).query(query);
-  const list = async (query: Record<string, unknown>) => (await get('/v4/creators/', query).expect(200)).body as Creator[];
+  const list = async (query: Record<string, unknown>) =>
+    (await get('/v4/creators/', query).expect(200)).body as Creator[];
   const fields400 = async (path: string, query: Record<string, unknown> = {}) =>
     ((await get(path, query).expect(400)).body.errors as { field: string }[]).map((e) => e.field).sort();
 
@@ -19,7 +27,9 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
   async function counts(creator: string, now: number) {
     const { rows } = await demo.h.deps.pg.query<{ past: number; live: number; future: number; total: number }>(
       `SELECT count(*) FILTER (WHERE end_timestamp <= $2)::int AS past, count(*) FILTER (WHERE start_timestamp <= $2 AND end_timestamp > $2)::int AS live,
-         count(*) FILTER (WHERE start_timestamp > $2)::int AS future, count(*)::int AS total FROM campaigns_current WHERE creator = $1`, [creator, now]);
+         count(*) FILTER (WHERE start_timestamp > $2)::int AS future, count(*)::int AS total FROM campaigns_current WHERE creator = $1`,
+      [creator, now],
+    );
     return rows[0]!;
   }
 
@@ -37,7 +47,14 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       const res = await list({});
       expect(res).to.deep.equal([
         { id: 'devnet-labs', name: 'Devnet Labs', icon: null, rebateFee: 0, addresses: [DEVNET_LABS], tags: ['demo'] },
-        { id: 'pool-partners', name: 'Pool Partners', icon: null, rebateFee: 0, addresses: [POOL_PARTNERS], tags: ['demo', 'dex'] },
+        {
+          id: 'pool-partners',
+          name: 'Pool Partners',
+          icon: null,
+          rebateFee: 0,
+          addresses: [POOL_PARTNERS],
+          tags: ['demo', 'dex'],
+        },
         { id: IMPLICIT, name: IMPLICIT, icon: null, rebateFee: 0, addresses: [IMPLICIT], tags: [] },
       ]);
     });
@@ -45,7 +62,9 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
     it('filters by id, address and search', async function () {
       expect((await list({ id: 'pool-partners' })).map((c) => c.id)).to.deep.equal(['pool-partners']);
       expect(await list({ id: 'nobody' })).to.deep.equal([]);
-      expect((await list({ address: DEVNET_LABS.toUpperCase().replace('0X', '0x') })).map((c) => c.id)).to.deep.equal(['devnet-labs']);
+      expect((await list({ address: DEVNET_LABS.toUpperCase().replace('0X', '0x') })).map((c) => c.id)).to.deep.equal([
+        'devnet-labs',
+      ]);
       expect((await list({ address: IMPLICIT })).map((c) => c.id)).to.deep.equal([IMPLICIT]);
       expect(await list({ address: `0x${'5'.repeat(40)}` })).to.deep.equal([]);
       expect((await list({ search: 'POOL' })).map((c) => c.id)).to.deep.equal(['pool-partners']);
@@ -59,16 +78,27 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
     });
 
     it('answers 400 naming bad fields', async function () {
-      expect(await fields400('/v4/creators', { address: '0x1', items: 'many', page: -2, search: '' })).to.deep.equal(['address', 'items', 'page', 'search']);
+      expect(await fields400('/v4/creators', { address: '0x1', items: 'many', page: -2, search: '' })).to.deep.equal([
+        'address',
+        'items',
+        'page',
+        'search',
+      ]);
       expect(await fields400('/v4/creators', { slug: 'x' })).to.deep.equal(['slug']);
     });
   });
 
   describe('/v4/creators/{creator}', function () {
     it('returns a creator by slug or by one of its addresses, and an implicit one by address', async function () {
-      expect((await get('/v4/creators/devnet-labs').expect(200)).body).to.include({ id: 'devnet-labs', name: 'Devnet Labs' });
+      expect((await get('/v4/creators/devnet-labs').expect(200)).body).to.include({
+        id: 'devnet-labs',
+        name: 'Devnet Labs',
+      });
       expect((await get(`/v4/creators/${POOL_PARTNERS}`).expect(200)).body).to.include({ id: 'pool-partners' });
-      expect((await get(`/v4/creators/${IMPLICIT}`).expect(200)).body).to.deep.include({ id: IMPLICIT, addresses: [IMPLICIT] });
+      expect((await get(`/v4/creators/${IMPLICIT}`).expect(200)).body).to.deep.include({
+        id: IMPLICIT,
+        addresses: [IMPLICIT],
+      });
     });
 
     it('answers 404 with a problem body for an unknown creator, 400 for a malformed one', async function () {
@@ -85,15 +115,34 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       const now = Math.floor(Date.now() / 1000);
       const res = (await get('/v4/creators/devnet-labs/dashboard').expect(200)).body;
       const c = await counts(DEVNET_LABS, now);
-      expect(res).to.have.all.keys('pastCampaigns', 'liveCampaigns', 'futureCampaigns', 'totalTvl', 'totalWallets', 'totalCampaigns', 'totalDistributed', 'creatorId');
-      expect(res).to.include({ pastCampaigns: c.past, liveCampaigns: c.live, futureCampaigns: c.future, totalCampaigns: c.total, creatorId: 'devnet-labs' });
+      expect(res).to.have.all.keys(
+        'pastCampaigns',
+        'liveCampaigns',
+        'futureCampaigns',
+        'totalTvl',
+        'totalWallets',
+        'totalCampaigns',
+        'totalDistributed',
+        'creatorId',
+      );
+      expect(res).to.include({
+        pastCampaigns: c.past,
+        liveCampaigns: c.live,
+        futureCampaigns: c.future,
+        totalCampaigns: c.total,
+        creatorId: 'devnet-labs',
+      });
       expect(c.past * c.live * c.future).to.be.greaterThan(0);
       const tvl = await demo.h.deps.pg.query<{ s: number }>(
         `SELECT coalesce(sum(m.tvl_usd), 0)::float8 AS s FROM campaigns_current c JOIN campaign_metrics m ON m.campaign_db_id = c.id
-         WHERE c.creator = $1 AND c.start_timestamp <= $2 AND c.end_timestamp > $2`, [DEVNET_LABS, now]);
+         WHERE c.creator = $1 AND c.start_timestamp <= $2 AND c.end_timestamp > $2`,
+        [DEVNET_LABS, now],
+      );
       expect(res.totalTvl).to.be.closeTo(tvl.rows[0]!.s, 1e-6);
       const wallets = await demo.h.deps.pg.query<{ n: number }>(
-        `SELECT count(DISTINCT b.recipient)::int AS n FROM reward_breakdowns b JOIN campaigns c ON c.campaign_id = b.campaign_id WHERE c.creator = $1`, [DEVNET_LABS]);
+        `SELECT count(DISTINCT b.recipient)::int AS n FROM reward_breakdowns b JOIN campaigns c ON c.campaign_id = b.campaign_id WHERE c.creator = $1`,
+        [DEVNET_LABS],
+      );
       expect(res.totalWallets).to.equal(wallets.rows[0]!.n);
       expect(res.totalDistributed).to.be.greaterThan(0);
     });
@@ -105,10 +154,12 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
 
     it('leaves campaigns on test chains out unless test=true', async function () {
       await demo.h.deps.pg.query('UPDATE chains SET is_test = true WHERE id = 31337');
-    forgetChainRows(demo.h.apiPg); // the API keeps chain rows for a while
+      forgetChainRows(demo.h.apiPg); // the API keeps chain rows for a while
       try {
         expect((await get('/v4/creators/devnet-labs/dashboard').expect(200)).body.totalCampaigns).to.equal(0);
-        expect((await get('/v4/creators/devnet-labs/dashboard', { test: true }).expect(200)).body.totalCampaigns).to.be.greaterThan(0);
+        expect(
+          (await get('/v4/creators/devnet-labs/dashboard', { test: true }).expect(200)).body.totalCampaigns,
+        ).to.be.greaterThan(0);
       } finally {
         await demo.h.deps.pg.query('UPDATE chains SET is_test = false WHERE id = 31337');
         forgetChainRows(demo.h.apiPg);
@@ -119,7 +170,11 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
 
   describe('/v4/creators/{creator}/campaigns', function () {
     it('returns the creator campaigns from Elasticsearch, serialized as /v4/campaigns', async function () {
-      const all = (await get('/v4/creators/pool-partners/campaigns').expect(200)).body as { creatorAddress: string; id: string; chain: unknown }[];
+      const all = (await get('/v4/creators/pool-partners/campaigns').expect(200)).body as {
+        creatorAddress: string;
+        id: string;
+        chain: unknown;
+      }[];
       const c = await counts(POOL_PARTNERS, Math.floor(Date.now() / 1000));
       expect(all).to.have.length(c.total);
       expect(all.every((x) => x.creatorAddress === POOL_PARTNERS)).to.equal(true);
@@ -129,8 +184,14 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
 
     it('filters by status PAST, LIVE or FUTURE', async function () {
       const c = await counts(POOL_PARTNERS, Math.floor(Date.now() / 1000));
-      for (const [status, n] of [['PAST', c.past], ['LIVE', c.live], ['FUTURE', c.future]] as const) {
-        expect((await get('/v4/creators/pool-partners/campaigns', { status }).expect(200)).body, status).to.have.length(n);
+      for (const [status, n] of [
+        ['PAST', c.past],
+        ['LIVE', c.live],
+        ['FUTURE', c.future],
+      ] as const) {
+        expect((await get('/v4/creators/pool-partners/campaigns', { status }).expect(200)).body, status).to.have.length(
+          n,
+        );
       }
       expect(await fields400('/v4/creators/pool-partners/campaigns', { status: 'SOON' })).to.deep.equal(['status']);
       await get('/v4/creators/nobody/campaigns').expect(404);
@@ -141,7 +202,13 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
     it('serves the campaign metrics (same shape as /v4/campaigns/{id}/metrics)', async function () {
       const { rows } = await demo.h.deps.pg.query<{ id: string }>('SELECT id FROM campaigns ORDER BY id LIMIT 1');
       const res = (await get(`/v4/creators/campaigns/${rows[0]!.id}`).expect(200)).body;
-      expect(res).to.have.all.keys('tvlRecords', 'aprRecords', 'dailyRewardsRecords', 'walletCount', 'tvlInflowPerDollar');
+      expect(res).to.have.all.keys(
+        'tvlRecords',
+        'aprRecords',
+        'dailyRewardsRecords',
+        'walletCount',
+        'tvlInflowPerDollar',
+      );
       expect(res).to.deep.equal((await get(`/v4/campaigns/${rows[0]!.id}/metrics`).expect(200)).body);
     });
 
@@ -154,7 +221,10 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
   describe('/v4/creators/{creator}/opportunities (+ /count)', function () {
     /** Ids of the opportunities holding a campaign by `creator`, straight from PostgreSQL. */
     async function opportunityIdsOf(creator: string): Promise<string[]> {
-      const { rows } = await demo.h.deps.pg.query<{ id: string }>('SELECT DISTINCT opportunity_id AS id FROM campaigns_current WHERE creator = $1', [creator]);
+      const { rows } = await demo.h.deps.pg.query<{ id: string }>(
+        'SELECT DISTINCT opportunity_id AS id FROM campaigns_current WHERE creator = $1',
+        [creator],
+      );
       return rows.map((r) => r.id).sort();
     }
 
@@ -165,16 +235,27 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       const ids = (res.body as { id: string }[]).map((o) => o.id).sort();
       // Point-only opportunities are hidden by default, like GET /v4/opportunities.
       expect(ids.every((id) => expected.includes(id))).to.equal(true);
-      const withPoints = await get('/v4/creators/pool-partners/opportunities', { items: 100, tokenTypes: 'TOKEN,PRETGE,POINT' }).expect(200);
+      const withPoints = await get('/v4/creators/pool-partners/opportunities', {
+        items: 100,
+        tokenTypes: 'TOKEN,PRETGE,POINT',
+      }).expect(200);
       expect((withPoints.body as { id: string }[]).map((o) => o.id).sort()).to.deep.equal(expected);
-      const count = await get('/v4/creators/pool-partners/opportunities/count', { tokenTypes: 'TOKEN,PRETGE,POINT' }).expect(200);
+      const count = await get('/v4/creators/pool-partners/opportunities/count', {
+        tokenTypes: 'TOKEN,PRETGE,POINT',
+      }).expect(200);
       expect(count.body).to.equal(expected.length);
     });
 
     it('applies CREATOR-OPP-FILTERS and refuses the OPP-FILTERS it excludes', async function () {
-      const pools = await get('/v4/creators/pool-partners/opportunities', { action: 'POOL', items: 100, tokenTypes: 'TOKEN,PRETGE,POINT' }).expect(200);
+      const pools = await get('/v4/creators/pool-partners/opportunities', {
+        action: 'POOL',
+        items: 100,
+        tokenTypes: 'TOKEN,PRETGE,POINT',
+      }).expect(200);
       expect((pools.body as { action: string }[]).every((o) => o.action === 'POOL')).to.equal(true);
-      expect(await fields400('/v4/creators/pool-partners/opportunities', { creatorAddress: DEVNET_LABS })).to.deep.equal(['creatorAddress']);
+      expect(
+        await fields400('/v4/creators/pool-partners/opportunities', { creatorAddress: DEVNET_LABS }),
+      ).to.deep.equal(['creatorAddress']);
       expect(await fields400('/v4/creators/pool-partners/opportunities/count', { page: 1 })).to.deep.equal(['page']);
       await get('/v4/creators/nobody-here/opportunities').expect(404);
     });
@@ -187,35 +268,66 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
         await demo.h.refresh();
       };
       await publish(); // the demo registered its creators after the first publication: their upsert queued the documents
-      const campaigns = (await get('/v4/campaigns', { creatorId: 'pool-partners', items: 100 }).expect(200)).body as { creatorAddress: string; creator: { address: string; tags: string[]; creatorId: string | null } }[];
+      const campaigns = (await get('/v4/campaigns', { creatorId: 'pool-partners', items: 100 }).expect(200)).body as {
+        creatorAddress: string;
+        creator: { address: string; tags: string[]; creatorId: string | null };
+      }[];
       expect(campaigns.length).to.be.greaterThan(0);
-      for (const c of campaigns) expect(c.creator).to.deep.equal({ address: POOL_PARTNERS, tags: ['demo', 'dex'], creatorId: 'pool-partners' });
-      expect((await get('/v4/campaigns', { creatorTag: 'dex', items: 100 }).expect(200)).body).to.have.length(campaigns.length);
-      const opportunities = (await get('/v4/opportunities', { creatorSlug: 'pool-partners', status: 'LIVE,SOON,PAST', items: 100 }).expect(200)).body as { id: string }[];
+      for (const c of campaigns)
+        expect(c.creator).to.deep.equal({ address: POOL_PARTNERS, tags: ['demo', 'dex'], creatorId: 'pool-partners' });
+      expect((await get('/v4/campaigns', { creatorTag: 'dex', items: 100 }).expect(200)).body).to.have.length(
+        campaigns.length,
+      );
+      const opportunities = (
+        await get('/v4/opportunities', { creatorSlug: 'pool-partners', status: 'LIVE,SOON,PAST', items: 100 }).expect(
+          200,
+        )
+      ).body as { id: string }[];
       expect(opportunities.length).to.be.greaterThan(0);
       // An implicit creator (no row) keeps a null id.
-      const implicit = (await get('/v4/campaigns', { creatorAddress: IMPLICIT, items: 1 }).expect(200)).body as { creator: { creatorId: string | null; tags: string[] } }[];
-      if (implicit[0]) expect(implicit[0].creator).to.include({ creatorId: null }).and.to.have.property('tags').that.deep.equals([]);
+      const implicit = (await get('/v4/campaigns', { creatorAddress: IMPLICIT, items: 1 }).expect(200)).body as {
+        creator: { creatorId: string | null; tags: string[] };
+      }[];
+      if (implicit[0])
+        expect(implicit[0].creator).to.include({ creatorId: null }).and.to.have.property('tags').that.deep.equals([]);
 
       const { upsertCreators } = await import('../../../scripts/seedCreators.js');
-      await upsertCreators(demo.h.deps.pg, [{ id: 'pool-partners', name: 'Pool Partners', addresses: [POOL_PARTNERS], tags: ['demo', 'dex', 'featured'] }]);
+      await upsertCreators(demo.h.deps.pg, [
+        { id: 'pool-partners', name: 'Pool Partners', addresses: [POOL_PARTNERS], tags: ['demo', 'dex', 'featured'] },
+      ]);
       await publish();
-      const after = (await get('/v4/campaigns', { creatorTag: 'featured', items: 100 }).expect(200)).body as { creator: { tags: string[] } }[];
+      const after = (await get('/v4/campaigns', { creatorTag: 'featured', items: 100 }).expect(200)).body as {
+        creator: { tags: string[] };
+      }[];
       expect(after).to.have.length(campaigns.length);
       expect(after[0]!.creator.tags).to.deep.equal(['demo', 'dex', 'featured']);
     });
 
-    it('counts the creator\'s LIVE, SOON and PAST campaigns per opportunity on /v4/creators/{creator}/opportunities', async function () {
-      const served = (await get('/v4/creators/pool-partners/opportunities', { status: 'LIVE,SOON,PAST', items: 100 }).expect(200)).body as
-        { id: string; liveCampaignsForCreator: number; soonCampaignsForCreator: number; pastCampaignsForCreator: number }[];
+    it("counts the creator's LIVE, SOON and PAST campaigns per opportunity on /v4/creators/{creator}/opportunities", async function () {
+      const served = (
+        await get('/v4/creators/pool-partners/opportunities', { status: 'LIVE,SOON,PAST', items: 100 }).expect(200)
+      ).body as {
+        id: string;
+        liveCampaignsForCreator: number;
+        soonCampaignsForCreator: number;
+        pastCampaignsForCreator: number;
+      }[];
       expect(served.length).to.be.greaterThan(0);
       const now = Math.floor(Date.now() / 1000);
       let total = 0;
       for (const o of served) {
-        const { rows: [c] } = await demo.h.deps.pg.query<{ live: number; soon: number; past: number }>(
+        const {
+          rows: [c],
+        } = await demo.h.deps.pg.query<{ live: number; soon: number; past: number }>(
           `SELECT count(*) FILTER (WHERE start_timestamp <= $3 AND end_timestamp > $3)::int AS live, count(*) FILTER (WHERE start_timestamp > $3)::int AS soon,
-             count(*) FILTER (WHERE end_timestamp <= $3)::int AS past FROM campaigns_current WHERE opportunity_id = $1 AND creator = $2`, [o.id, POOL_PARTNERS, now]);
-        expect([o.liveCampaignsForCreator, o.soonCampaignsForCreator, o.pastCampaignsForCreator], o.id).to.deep.equal([c!.live, c!.soon, c!.past]);
+             count(*) FILTER (WHERE end_timestamp <= $3)::int AS past FROM campaigns_current WHERE opportunity_id = $1 AND creator = $2`,
+          [o.id, POOL_PARTNERS, now],
+        );
+        expect([o.liveCampaignsForCreator, o.soonCampaignsForCreator, o.pastCampaignsForCreator], o.id).to.deep.equal([
+          c!.live,
+          c!.soon,
+          c!.past,
+        ]);
         total += c!.live + c!.soon + c!.past;
       }
       expect(total, 'the creator has campaigns there').to.be.greaterThan(0);

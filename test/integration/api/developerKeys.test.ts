@@ -17,7 +17,8 @@ describe('developer API keys: /v4/developer/keys', function () {
   });
   after(async () => h?.close());
 
-  const create = (s: Session, description: string) => h.request().post('/v4/developer/keys/').set('Cookie', s.cookie).send({ description });
+  const create = (s: Session, description: string) =>
+    h.request().post('/v4/developer/keys/').set('Cookie', s.cookie).send({ description });
 
   it('creates a key: the record with rawKey once, stored only as sha-256 and prefix', async function () {
     const res = await create(alice, 'indexer').expect(200);
@@ -26,7 +27,10 @@ describe('developer API keys: /v4/developer/keys', function () {
     expect(res.body.rawKey).to.match(/^rk_[A-Za-z0-9_-]{43}$/);
     expect(res.body.prefix).to.equal(res.body.rawKey.slice(0, 11));
     const { rows } = await h.deps.pg.query('SELECT key_hash, owner_address FROM api_keys WHERE id = $1', [res.body.id]);
-    expect(rows[0]).to.deep.equal({ key_hash: createHash('sha256').update(res.body.rawKey).digest('hex'), owner_address: alice.address });
+    expect(rows[0]).to.deep.equal({
+      key_hash: createHash('sha256').update(res.body.rawKey).digest('hex'),
+      owner_address: alice.address,
+    });
     const dump = JSON.stringify((await h.deps.pg.query('SELECT * FROM api_keys')).rows);
     expect(dump).not.to.include(res.body.rawKey);
     const list = await h.request().get('/v4/developer/keys/').set('Cookie', alice.cookie).expect(200);
@@ -41,36 +45,70 @@ describe('developer API keys: /v4/developer/keys', function () {
       const res = await create(alice, description).expect(400);
       expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['description']);
     }
-    const extra = await h.request().post('/v4/developer/keys/').set('Cookie', alice.cookie).send({ description: 'x', tier: 2 }).expect(400);
+    const extra = await h
+      .request()
+      .post('/v4/developer/keys/')
+      .set('Cookie', alice.cookie)
+      .send({ description: 'x', tier: 2 })
+      .expect(400);
     expect(extra.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['tier']);
   });
 
   it('accepts a body of exactly 64 KiB and refuses one byte more with 413', async function () {
     const json = JSON.stringify({ description: 'padded' });
-    const atBound = json.slice(0, -1) + ' '.repeat(64 * 1024 - json.length) + '}';
+    const atBound = `${json.slice(0, -1) + ' '.repeat(64 * 1024 - json.length)}}`;
     expect(Buffer.byteLength(atBound)).to.equal(65_536);
-    await h.request().post('/v4/developer/keys/').set('Cookie', alice.cookie).set('Content-Type', 'application/json').send(atBound).expect(200);
-    const past = json.slice(0, -1) + ' '.repeat(64 * 1024 - json.length + 1) + '}';
-    await h.request().post('/v4/developer/keys/').set('Cookie', alice.cookie).set('Content-Type', 'application/json').send(past).expect(413);
+    await h
+      .request()
+      .post('/v4/developer/keys/')
+      .set('Cookie', alice.cookie)
+      .set('Content-Type', 'application/json')
+      .send(atBound)
+      .expect(200);
+    const past = `${json.slice(0, -1) + ' '.repeat(64 * 1024 - json.length + 1)}}`;
+    await h
+      .request()
+      .post('/v4/developer/keys/')
+      .set('Cookie', alice.cookie)
+      .set('Content-Type', 'application/json')
+      .send(past)
+      .expect(413);
   });
 
-  it('patches the description, and 404s another user\'s key on every id route', async function () {
+  it("patches the description, and 404s another user's key on every id route", async function () {
     const key = (await create(alice, 'before').expect(200)).body;
-    const patched = await h.request().patch(`/v4/developer/keys/${key.id}`).set('Cookie', alice.cookie).send({ description: 'after' }).expect(200);
+    const patched = await h
+      .request()
+      .patch(`/v4/developer/keys/${key.id}`)
+      .set('Cookie', alice.cookie)
+      .send({ description: 'after' })
+      .expect(200);
     expect(patched.body).to.include({ id: key.id, description: 'after', revokedAt: null });
     expect(patched.body).not.to.have.property('rawKey');
-    await h.request().patch(`/v4/developer/keys/${key.id}`).set('Cookie', bob.cookie).send({ description: 'mine' }).expect(404);
+    await h
+      .request()
+      .patch(`/v4/developer/keys/${key.id}`)
+      .set('Cookie', bob.cookie)
+      .send({ description: 'mine' })
+      .expect(404);
     await h.request().delete(`/v4/developer/keys/${key.id}`).set('Cookie', bob.cookie).expect(404);
     await h.request().get(`/v4/developer/keys/${key.id}/usage`).set('Cookie', bob.cookie).expect(404);
     const bobs = await h.request().get('/v4/developer/keys/').set('Cookie', bob.cookie).expect(200);
     expect(bobs.body).to.deep.equal([]);
-    const bad = await h.request().patch('/v4/developer/keys/not-a-uuid').set('Cookie', alice.cookie).send({}).expect(400);
+    const bad = await h
+      .request()
+      .patch('/v4/developer/keys/not-a-uuid')
+      .set('Cookie', alice.cookie)
+      .send({})
+      .expect(400);
     expect(bad.body.errors[0].field).to.equal('id');
   });
 
   it('validates a key, revokes it (refused at once), and an API key alone cannot manage keys', async function () {
     const key = (await create(alice, 'to revoke').expect(200)).body;
-    expect((await h.request().get('/v4/api-keys/validate').set('x-api-key', key.rawKey).expect(200)).body).to.deep.equal({ ok: true });
+    expect(
+      (await h.request().get('/v4/api-keys/validate').set('x-api-key', key.rawKey).expect(200)).body,
+    ).to.deep.equal({ ok: true });
     await h.request().get('/v4/developer/keys/').set('x-api-key', key.rawKey).expect(401);
     const revoked = await h.request().delete(`/v4/developer/keys/${key.id}`).set('Cookie', alice.cookie).expect(200);
     expect(Date.parse(revoked.body.revokedAt)).to.be.within(Date.now() - 60_000, Date.now() + 1000);
@@ -85,23 +123,49 @@ describe('developer API keys: /v4/developer/keys', function () {
     const key = (await create(bob, 'usage').expect(200)).body;
     const other = (await create(bob, 'idle').expect(200)).body;
     for (let i = 0; i < 3; i++) await h.request().get('/v4/chains').set('x-api-key', key.rawKey).expect(200);
-    await h.request().get('/v4/auth/nonce/0x' + 'a'.repeat(40)).set('x-api-key', key.rawKey).expect(200);
+    await h
+      .request()
+      .get(`/v4/auth/nonce/0x${'a'.repeat(40)}`)
+      .set('x-api-key', key.rawKey)
+      .expect(200);
     await h.request().get('/v4/api-keys/validate').set('x-api-key', key.rawKey).expect(200);
     // A route registered as `/` under a prefix is named by its template, never by a regex source.
     const listed = await h.request().get('/v4/developer/keys/').set('x-api-key', key.rawKey);
     await flush();
     const today = new Date().toISOString().slice(0, 10);
     const daily = await h.request().get(`/v4/developer/keys/${key.id}/usage`).set('Cookie', bob.cookie).expect(200);
-    expect(daily.body).to.deep.equal({ daily: [{ date: today, total: 6, endpoints: {
-      'GET /v4/chains': 3, 'GET /v4/auth/nonce/:address': 1, 'GET /v4/api-keys/validate': 1, 'GET /v4/developer/keys': 1 } }] }, `keys listing answered ${listed.status}`);
+    expect(daily.body).to.deep.equal(
+      {
+        daily: [
+          {
+            date: today,
+            total: 6,
+            endpoints: {
+              'GET /v4/chains': 3,
+              'GET /v4/auth/nonce/:address': 1,
+              'GET /v4/api-keys/validate': 1,
+              'GET /v4/developer/keys': 1,
+            },
+          },
+        ],
+      },
+      `keys listing answered ${listed.status}`,
+    );
     const summary = await h.request().get('/v4/developer/keys/usage?days=1').set('Cookie', bob.cookie).expect(200);
     expect(summary.body).to.deep.equal({
       totalCalls: 6,
-      keys: [{ id: key.id, prefix: key.prefix, description: 'usage', totalCalls: 6 }, { id: other.id, prefix: other.prefix, description: 'idle', totalCalls: 0 }],
+      keys: [
+        { id: key.id, prefix: key.prefix, description: 'usage', totalCalls: 6 },
+        { id: other.id, prefix: other.prefix, description: 'idle', totalCalls: 0 },
+      ],
     });
     await h.request().get('/v4/chains').set('x-api-key', key.rawKey).expect(200);
     await flush();
-    const after = await h.request().get(`/v4/developer/keys/${key.id}/usage?days=90`).set('Cookie', bob.cookie).expect(200);
+    const after = await h
+      .request()
+      .get(`/v4/developer/keys/${key.id}/usage?days=90`)
+      .set('Cookie', bob.cookie)
+      .expect(200);
     expect(after.body.daily[0].endpoints['GET /v4/chains']).to.equal(4);
   });
 
@@ -110,7 +174,10 @@ describe('developer API keys: /v4/developer/keys', function () {
     await flush();
     // Count every statement the API pool runs (pool.query and clients checked out for transactions).
     const statements: string[] = [];
-    const pool = h.apiPg as unknown as { query: (...a: unknown[]) => unknown; connect: (...a: unknown[]) => Promise<{ query: (...a: unknown[]) => unknown }> };
+    const pool = h.apiPg as unknown as {
+      query: (...a: unknown[]) => unknown;
+      connect: (...a: unknown[]) => Promise<{ query: (...a: unknown[]) => unknown }>;
+    };
     const { query, connect } = pool;
     pool.query = function (this: unknown, ...args: unknown[]) {
       statements.push(String((args[0] as { text?: string }).text ?? args[0]));
@@ -134,7 +201,10 @@ describe('developer API keys: /v4/developer/keys', function () {
       await h.request().get('/v4/enums').expect(200);
       expect(statements.splice(0)).to.deep.equal([]);
       for (let i = 0; i < 10; i++) await h.request().get('/v4/enums').set('x-api-key', key.rawKey).expect(200);
-      expect(statements.filter((q) => /api_key_usage/.test(q)), 'usage writes on the request path').to.deep.equal([]);
+      expect(
+        statements.filter((q) => /api_key_usage/.test(q)),
+        'usage writes on the request path',
+      ).to.deep.equal([]);
       // Tests run without the credential cache, so each keyed request adds exactly one statement: its key lookup.
       expect(statements.length).to.equal(10);
       await flush();
@@ -149,7 +219,11 @@ describe('developer API keys: /v4/developer/keys', function () {
 
   it('bounds days to 1..90', async function () {
     for (const days of [0, 91, 'x']) {
-      const res = await h.request().get(`/v4/developer/keys/usage?days=${days}`).set('Cookie', alice.cookie).expect(400);
+      const res = await h
+        .request()
+        .get(`/v4/developer/keys/usage?days=${days}`)
+        .set('Cookie', alice.cookie)
+        .expect(400);
       expect(res.body.errors[0].field).to.equal('days');
     }
     await h.request().get('/v4/developer/keys/usage?days=90').set('Cookie', alice.cookie).expect(200);

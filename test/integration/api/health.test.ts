@@ -5,9 +5,16 @@ import type { Job } from '../../../jobs/control/types.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
-describe('GET /v4/health: operators\' fields', function () {
+describe("GET /v4/health: operators' fields", function () {
   let h: Harness;
-  const broken: Job = { name: 'broken', description: 'always fails', defaultCron: '* * * * *', run: async () => { throw new Error('rpc said no'); } };
+  const broken: Job = {
+    name: 'broken',
+    description: 'always fails',
+    defaultCron: '* * * * *',
+    run: async () => {
+      throw new Error('rpc said no');
+    },
+  };
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
@@ -21,8 +28,26 @@ describe('GET /v4/health: operators\' fields', function () {
 
   it('adds paused state, runs and errors in 24 h per job, and freshness p50/p95, keeping the existing fields', async function () {
     const res = await h.request().get('/v4/health').expect(200);
-    expect(res.body).to.include.keys('status', 'checkedAt', 'postgres', 'elasticsearch', 'chains', 'jobs', 'outbox', 'freshness');
-    type JobBody = { name: string; paused: boolean; pausedAt: string | null; runs24h: number; errors24h: number; lagSeconds: number | null; lastRun: { status: string } | null; chains: { lagBlocks: number }[] };
+    expect(res.body).to.include.keys(
+      'status',
+      'checkedAt',
+      'postgres',
+      'elasticsearch',
+      'chains',
+      'jobs',
+      'outbox',
+      'freshness',
+    );
+    type JobBody = {
+      name: string;
+      paused: boolean;
+      pausedAt: string | null;
+      runs24h: number;
+      errors24h: number;
+      lagSeconds: number | null;
+      lastRun: { status: string } | null;
+      chains: { lagBlocks: number }[];
+    };
     const byName = new Map<string, JobBody>(res.body.jobs.map((j: JobBody) => [j.name, j]));
     const campaigns = byName.get('campaigns')!;
     expect(campaigns).to.deep.include({ paused: false, pausedAt: null, runs24h: 1, errors24h: 0 });
@@ -39,13 +64,24 @@ describe('GET /v4/health: operators\' fields', function () {
     expect(res.body.freshness.p95Seconds).to.be.within(res.body.freshness.p50Seconds, 120);
   });
 
-  it('reports stale prices, unverified reward trees per chain and each cursor\'s lag in chain seconds', async function () {
+  it("reports stale prices, unverified reward trees per chain and each cursor's lag in chain seconds", async function () {
     const pg = h.deps.pg;
-    await pg.query("INSERT INTO tokens (id, chain_id, address, name, symbol, decimals) VALUES ('t-fresh', 31337, '0x01', 'F', 'F', 18), ('t-stale', 31337, '0x02', 'S', 'S', 18)");
-    await pg.query("INSERT INTO token_prices (token_id, price, price_source, updated_at, fetched_at) VALUES ('t-fresh', 1, 'test', now(), now()), ('t-stale', 1, 'test', now() - interval '2 days', now())");
-    for (const [n, status] of [[1, 'pending'], [2, 'mismatch'], [3, 'verified']] as const) {
+    await pg.query(
+      "INSERT INTO tokens (id, chain_id, address, name, symbol, decimals) VALUES ('t-fresh', 31337, '0x01', 'F', 'F', 18), ('t-stale', 31337, '0x02', 'S', 'S', 18)",
+    );
+    await pg.query(
+      "INSERT INTO token_prices (token_id, price, price_source, updated_at, fetched_at) VALUES ('t-fresh', 1, 'test', now(), now()), ('t-stale', 1, 'test', now() - interval '2 days', now())",
+    );
+    for (const [n, status] of [
+      [1, 'pending'],
+      [2, 'mismatch'],
+      [3, 'verified'],
+    ] as const) {
       const root = `0x${n.toString(16).padStart(64, '0')}`;
-      await pg.query("INSERT INTO roots (chain_id, root, ipfs_hash, end_of_dispute_period, block_number, block_hash, tx_hash, log_index, timestamp) VALUES (31337, $1, 'bafy', 0, $2, $1, $1, 0, 1)", [root, n]);
+      await pg.query(
+        "INSERT INTO roots (chain_id, root, ipfs_hash, end_of_dispute_period, block_number, block_hash, tx_hash, log_index, timestamp) VALUES (31337, $1, 'bafy', 0, $2, $1, $1, 0, 1)",
+        [root, n],
+      );
       await pg.query('INSERT INTO reward_trees (chain_id, root, status) VALUES (31337, $1, $2)', [root, status]);
     }
     const res = await h.request().get('/v4/health').expect(200);

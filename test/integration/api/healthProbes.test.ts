@@ -30,7 +30,11 @@ describe('liveness and readiness probes (issue 16)', function () {
 
   it('answers liveness 200 on every probe while 500 concurrent reads saturate the pools', async function () {
     const paths = ['/v4/opportunities?items=100', '/v4/campaigns?items=100', '/v4/health', '/v4/tokens', '/v4/chains'];
-    const reads = Array.from({ length: 500 }, (_, i) => fetch(`${base}${paths[i % paths.length]}`).then(async (r) => (await r.arrayBuffer(), r.status)).catch(() => 0));
+    const reads = Array.from({ length: 500 }, (_, i) =>
+      fetch(`${base}${paths[i % paths.length]}`)
+        .then(async (r) => (await r.arrayBuffer(), r.status))
+        .catch(() => 0),
+    );
     let done = false;
     const settled = Promise.all(reads).finally(() => (done = true));
     const probes: { status: number; ms: number }[] = [];
@@ -41,8 +45,13 @@ describe('liveness and readiness probes (issue 16)', function () {
       probes.push({ status: res.status === 200 && body.status === 'ok' ? 200 : res.status, ms: Date.now() - started });
     }
     const statuses = await settled;
-    console.log(`      ${probes.length} liveness probes during 500 reads: slowest ${Math.max(...probes.map((p) => p.ms))} ms; reads ${JSON.stringify(Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length])))}`);
-    expect(probes.filter((p) => p.status !== 200), 'liveness probes not 200').to.deep.equal([]);
+    console.log(
+      `      ${probes.length} liveness probes during 500 reads: slowest ${Math.max(...probes.map((p) => p.ms))} ms; reads ${JSON.stringify(Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length])))}`,
+    );
+    expect(
+      probes.filter((p) => p.status !== 200),
+      'liveness probes not 200',
+    ).to.deep.equal([]);
   });
 
   it('answers readiness 200 with its checks, 503 when Elasticsearch does not answer, while liveness stays 200', async function () {
@@ -52,7 +61,14 @@ describe('liveness and readiness probes (issue 16)', function () {
     expect(ready.body.elasticsearch.ok).to.equal(true);
     expect(ready.headers['cache-control']).to.equal('no-store');
     const deadEs = new Client({ node: 'http://127.0.0.1:9', requestTimeout: 500, maxRetries: 0 });
-    const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: deadEs, rpc: h.deps.rpc, jobsPg: h.deps.pg });
+    const app = createApp({
+      config: h.config,
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: deadEs,
+      rpc: h.deps.rpc,
+      jobsPg: h.deps.pg,
+    });
     const notReady = await supertest(app.callback()).get('/v4/health/ready').expect(503);
     expect(notReady.body.status).to.equal('unavailable');
     expect(notReady.body.elasticsearch.ok).to.equal(false);
@@ -62,7 +78,9 @@ describe('liveness and readiness probes (issue 16)', function () {
   });
 
   it('documents both probes in the OpenAPI document', async function () {
-    const doc = (await h.request().get('/v4/openapi.json').expect(200)).body as { paths: Record<string, { get?: { summary: string } }> };
+    const doc = (await h.request().get('/v4/openapi.json').expect(200)).body as {
+      paths: Record<string, { get?: { summary: string } }>;
+    };
     expect(doc.paths['/v4/health/live']?.get?.summary).to.match(/^Liveness/);
     expect(doc.paths['/v4/health/ready']?.get?.summary).to.match(/^Readiness/);
   });

@@ -9,7 +9,8 @@ type Problem = { status: number; errors?: { field: string; message: string }[] }
 
 const BAD_NUMBERS = ['Infinity', '-Infinity', 'NaN', '1e400', String(2 ** 53 + 1)];
 
-const propertiesOf = (schema: unknown) => ((schema as { properties?: Record<string, Property> } | undefined)?.properties ?? {});
+const propertiesOf = (schema: unknown) =>
+  (schema as { properties?: Record<string, Property> } | undefined)?.properties ?? {};
 const isNumeric = (p: Property) => p.type === 'integer' || p.type === 'number';
 /** A concrete path for a route template (`:id` → `x`): a bad path value is one more named field, never a reason to skip. */
 const concretePath = (op: RouteOperation) => op.path.replace(/:[A-Za-z0-9_]+/g, 'x');
@@ -21,17 +22,30 @@ describe('bad input on every route is a 400 naming the field (issue 16)', functi
   let operations: RouteOperation[];
 
   const send = (op: RouteOperation, path = concretePath(op)) =>
-    (h.request() as unknown as Record<string, (path: string) => ReturnType<ReturnType<Harness['request']>['get']>>)[op.method]!(path).set('authorization', TEST_BACK_OFFICE_TOKEN);
+    (h.request() as unknown as Record<string, (path: string) => ReturnType<ReturnType<Harness['request']>['get']>>)[
+      op.method
+    ]!(path).set('authorization', TEST_BACK_OFFICE_TOKEN);
   const expectNamed = (res: { status: number; body: Problem; text: string }, field: string, label: string) => {
     expect(res.status, `${label}: ${res.text.slice(0, 300)}`).to.equal(400);
-    expect(res.body.errors?.map((e) => e.field), `${label}: ${res.text.slice(0, 300)}`).to.include(field);
+    expect(
+      res.body.errors?.map((e) => e.field),
+      `${label}: ${res.text.slice(0, 300)}`,
+    ).to.include(field);
   };
 
   before(async function () {
     this.timeout(300_000);
     h = await createHarness({ chainIds: [31337] });
-    operations = routeOperations(createRoutes({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, jobsPg: h.deps.pg }))
-      .filter((op) => !op.path.endsWith('/') || op.path === '/');
+    operations = routeOperations(
+      createRoutes({
+        config: h.config,
+        logger: h.deps.logger,
+        pg: h.apiPg,
+        es: h.deps.es,
+        rpc: h.deps.rpc,
+        jobsPg: h.deps.pg,
+      }),
+    ).filter((op) => !op.path.endsWith('/') || op.path === '/');
   });
   after(async () => h?.close());
 
@@ -40,7 +54,8 @@ describe('bad input on every route is a 400 naming the field (issue 16)', functi
     const paged: string[] = [];
     for (const op of operations.filter(reachable)) {
       for (const [name, property] of Object.entries(propertiesOf(op.schemas.query))) {
-        if (!isNumeric(property) && !(property.type === 'array' && property.items && isNumeric(property.items))) continue;
+        if (!isNumeric(property) && !(property.type === 'array' && property.items && isNumeric(property.items)))
+          continue;
         if (name === 'page' || name === 'items') paged.push(`${op.method.toUpperCase()} ${op.path}`);
         for (const value of BAD_NUMBERS) {
           const res = await send(op).query({ [name]: value });
@@ -59,12 +74,16 @@ describe('bad input on every route is a 400 naming the field (issue 16)', functi
       for (const [name, property] of Object.entries(propertiesOf(op.schemas.body))) {
         if (!isNumeric(property)) continue;
         for (const value of BAD_NUMBERS) {
-          const form = await send(op).type('form').send(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+          const form = await send(op)
+            .type('form')
+            .send(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
           expectNamed(form, name, `${op.method.toUpperCase()} ${op.path} form ${name}=${value}`);
           requests++;
         }
         for (const raw of ['1e400', '-1e400', String(2 ** 53 + 1)]) {
-          const json = await send(op).type('json').send(`{${JSON.stringify(name)}:${raw}}`);
+          const json = await send(op)
+            .type('json')
+            .send(`{${JSON.stringify(name)}:${raw}}`);
           expectNamed(json, name, `${op.method.toUpperCase()} ${op.path} JSON ${name}:${raw}`);
           requests++;
         }
@@ -87,12 +106,22 @@ describe('bad input on every route is a 400 naming the field (issue 16)', functi
 
   it('keeps the types of JSON bodies: no boolean, null or number becomes a string or a number, no scalar becomes a list', async function () {
     const wrong = (p: Property): unknown[] =>
-      p.type === 'string' ? [false, 12] : p.type === 'boolean' ? [1, 0] : isNumeric(p) ? [true, null] : p.type === 'array' ? [typeof p.items?.type === 'string' && p.items.type === 'string' ? 'scalar' : 1] : [];
+      p.type === 'string'
+        ? [false, 12]
+        : p.type === 'boolean'
+          ? [1, 0]
+          : isNumeric(p)
+            ? [true, null]
+            : p.type === 'array'
+              ? [typeof p.items?.type === 'string' && p.items.type === 'string' ? 'scalar' : 1]
+              : [];
     let checked = 0;
     for (const op of operations.filter((o) => o.schemas.body && reachable(o))) {
       for (const [name, property] of Object.entries(propertiesOf(op.schemas.body))) {
         for (const value of wrong(property)) {
-          const res = await send(op).type('json').send(JSON.stringify({ [name]: value }));
+          const res = await send(op)
+            .type('json')
+            .send(JSON.stringify({ [name]: value }));
           expectNamed(res, name, `${op.method.toUpperCase()} ${op.path} JSON ${name}: ${JSON.stringify(value)}`);
           checked++;
         }
@@ -107,16 +136,31 @@ describe('bad input on every route is a 400 naming the field (issue 16)', functi
   it('refuses a number past the campaign type range in REST and GraphQL; 404s a long asset name; 400s an oversized login signature', async function () {
     const rest = await h.request().get('/v4/campaigns').query({ type: '99999999999999999999999' });
     expectNamed(rest, 'type', '/v4/campaigns?type=99999999999999999999999');
-    const gql = await h.request().post('/graphql/v1').set('accept', 'application/graphql-response+json')
+    const gql = await h
+      .request()
+      .post('/graphql/v1')
+      .set('accept', 'application/graphql-response+json')
       .send({ query: '{ campaigns(filter: { type: "99999999999999999999999" }) { id } }' });
     const error = JSON.parse(gql.text).errors[0];
     expect(error.extensions.code, gql.text).to.equal('BAD_USER_INPUT');
     expect(error.extensions.errors.map((e: { field: string }) => e.field)).to.include('type');
-    const variable = await h.request().post('/graphql/v1').set('accept', 'application/graphql-response+json').type('json')
-      .send('{"query":"query ($c: [Int!]) { campaigns(filter: { distributionChainIds: $c }) { id } }","variables":{"c":[1e400]}}');
+    const variable = await h
+      .request()
+      .post('/graphql/v1')
+      .set('accept', 'application/graphql-response+json')
+      .type('json')
+      .send(
+        '{"query":"query ($c: [Int!]) { campaigns(filter: { distributionChainIds: $c }) { id } }","variables":{"c":[1e400]}}',
+      );
     expect(variable.status, variable.text).to.equal(400);
-    await h.request().get(`/assets/${'a'.repeat(300)}.js`).expect(404);
-    const login = await h.request().post('/v4/auth/login').send({ address: `0x${'1'.repeat(40)}`, message: 'hello', signature: `0x${'ab'.repeat(40_000)}` });
+    await h
+      .request()
+      .get(`/assets/${'a'.repeat(300)}.js`)
+      .expect(404);
+    const login = await h
+      .request()
+      .post('/v4/auth/login')
+      .send({ address: `0x${'1'.repeat(40)}`, message: 'hello', signature: `0x${'ab'.repeat(40_000)}` });
     expectNamed(login, 'signature', 'login with an 80 KB signature');
   });
 
@@ -133,12 +177,21 @@ describe('bad input on every route is a 400 naming the field (issue 16)', functi
 
   it('sends X-Content-Type-Options: nosniff on every response, and a CSP forbidding framing on /docs and GraphiQL', async function () {
     const responses = await Promise.all([
-      h.request().get('/v4/chains'), h.request().get('/v4/nowhere'), h.request().get('/v4/campaigns').query({ items: 'Infinity' }),
-      h.request().trace('/v4/chains'), h.request().options('/v4/chains'), h.request().get('/metrics'), h.request().get('/docs'),
-      h.request().post('/graphql/v1').send({ query: '{ __typename }' }), h.request().get('/graphql/v1').set('accept', 'text/html'),
-      h.request().post('/v4/config/store').type('json').send('{"value":'), h.request().get('/openapi.json'),
+      h.request().get('/v4/chains'),
+      h.request().get('/v4/nowhere'),
+      h.request().get('/v4/campaigns').query({ items: 'Infinity' }),
+      h.request().trace('/v4/chains'),
+      h.request().options('/v4/chains'),
+      h.request().get('/metrics'),
+      h.request().get('/docs'),
+      h.request().post('/graphql/v1').send({ query: '{ __typename }' }),
+      h.request().get('/graphql/v1').set('accept', 'text/html'),
+      h.request().post('/v4/config/store').type('json').send('{"value":'),
+      h.request().get('/openapi.json'),
     ]);
-    responses.forEach((res, i) => expect(res.headers['x-content-type-options'], `response ${i} (${res.status})`).to.equal('nosniff'));
+    responses.forEach((res, i) =>
+      expect(res.headers['x-content-type-options'], `response ${i} (${res.status})`).to.equal('nosniff'),
+    );
     for (const i of [6, 8]) {
       expect(responses[i]!.status).to.equal(200);
       expect(responses[i]!.headers['content-security-policy'], `response ${i}`).to.match(/frame-ancestors 'none'/);

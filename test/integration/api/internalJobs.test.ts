@@ -15,33 +15,59 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
   let session: Session;
   let apiKey: string;
   const bo = { authorization: TEST_BACK_OFFICE_TOKEN };
-  const stateOf = async (job: string) => (await h.deps.pg.query('SELECT paused, cron FROM job_state WHERE job = $1', [job])).rows[0] ?? null;
+  const stateOf = async (job: string) =>
+    (await h.deps.pg.query('SELECT paused, cron FROM job_state WHERE job = $1', [job])).rows[0] ?? null;
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
     await seedCampaigns({ chain: h.chains[0]!, perTx: 2, txs: 1 });
     expect((await h.runJob('blocks')).status).to.equal('success');
-    request = () => supertest(createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, jobsPg: h.deps.pg }).callback());
+    request = () =>
+      supertest(
+        createApp({
+          config: h.config,
+          logger: h.deps.logger,
+          pg: h.apiPg,
+          es: h.deps.es,
+          rpc: h.deps.rpc,
+          jobsPg: h.deps.pg,
+        }).callback(),
+      );
     session = await login(h, HARDHAT_TEST_KEYS[0]!);
-    apiKey = (await h.request().post('/v4/developer/keys/').set('cookie', session.cookie).send({ description: 'ops test' }).expect(200)).body.rawKey;
+    apiKey = (
+      await h
+        .request()
+        .post('/v4/developer/keys/')
+        .set('cookie', session.cookie)
+        .send({ description: 'ops test' })
+        .expect(200)
+    ).body.rawKey;
   });
 
   after(async () => h?.close());
 
   const routes: [string, string, Record<string, unknown>?][] = [
-    ['get', '/v4/internal/jobs'], ['post', '/v4/internal/jobs/blocks/run'], ['post', '/v4/internal/jobs/blocks/pause'],
-    ['post', '/v4/internal/jobs/blocks/resume'], ['put', '/v4/internal/jobs/blocks/schedule', { cron: '*/5 * * * * *' }],
+    ['get', '/v4/internal/jobs'],
+    ['post', '/v4/internal/jobs/blocks/run'],
+    ['post', '/v4/internal/jobs/blocks/pause'],
+    ['post', '/v4/internal/jobs/blocks/resume'],
+    ['put', '/v4/internal/jobs/blocks/schedule', { cron: '*/5 * * * * *' }],
   ];
 
   it('refuses every route without the back-office credential (401) and to a wallet session or an API key (403), changing nothing', async function () {
     for (const [method, path, body] of routes) {
-      const call = (headers: Record<string, string>) => (request() as unknown as Record<string, (p: string) => supertest.Test>)[method]!(path).set(headers).send(body ?? {});
+      const call = (headers: Record<string, string>) =>
+        (request() as unknown as Record<string, (p: string) => supertest.Test>)[method]!(path)
+          .set(headers)
+          .send(body ?? {});
       expect((await call({})).status, `${method} ${path} anonymous`).to.equal(401);
       const anonymous = await call({});
       expect(anonymous.body.detail, 'no credential: required').to.match(/is required/);
       const wrong = await call({ authorization: 'not-the-token' });
       expect(wrong.status, `${method} ${path} wrong token`).to.equal(401);
-      expect(wrong.body.detail, 'a credential was sent: refused, not "required"').to.equal('The back-office credential in the authorization header was refused');
+      expect(wrong.body.detail, 'a credential was sent: refused, not "required"').to.equal(
+        'The back-office credential in the authorization header was refused',
+      );
       expect((await call({ cookie: session.cookie })).status, `${method} ${path} session`).to.equal(403);
       expect((await call({ 'x-api-key': apiKey })).status, `${method} ${path} api key`).to.equal(403);
     }
@@ -49,11 +75,20 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
   });
 
   it('lists every job with schedule, state, recent runs (duration, range, counts), lag per chain, outbox depth and freshness', async function () {
-    const res = await request().get('/v4/internal/jobs').set('authorization', `Bearer ${TEST_BACK_OFFICE_TOKEN}`).expect(200);
+    const res = await request()
+      .get('/v4/internal/jobs')
+      .set('authorization', `Bearer ${TEST_BACK_OFFICE_TOKEN}`)
+      .expect(200);
     expect(res.headers['cache-control']).to.equal('no-store');
     expect(res.body.jobs.map((j: { name: string }) => j.name)).to.deep.equal(JOBS.map((j) => j.name));
     const blocks = res.body.jobs.find((j: { name: string }) => j.name === 'blocks');
-    expect(blocks).to.deep.include({ state: 'active', schedule: findJob('blocks')!.defaultCron, scheduleSource: 'default', runs24h: 1, errors24h: 0 });
+    expect(blocks).to.deep.include({
+      state: 'active',
+      schedule: findJob('blocks')!.defaultCron,
+      scheduleSource: 'default',
+      runs24h: 1,
+      errors24h: 0,
+    });
     expect(blocks.recentRuns).to.have.length(1);
     const [run] = blocks.recentRuns;
     expect(run.status).to.equal('success');
@@ -78,7 +113,11 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
   });
 
   it('changes a schedule (persisted override) and resets it with null', async function () {
-    const set = await request().put('/v4/internal/jobs/prices/schedule').set(bo).send({ cron: '*/7 * * * * *' }).expect(200);
+    const set = await request()
+      .put('/v4/internal/jobs/prices/schedule')
+      .set(bo)
+      .send({ cron: '*/7 * * * * *' })
+      .expect(200);
     expect(set.body).to.include({ schedule: '*/7 * * * * *', scheduleSource: 'job_state' });
     expect(await stateOf('prices')).to.deep.include({ cron: '*/7 * * * * *' });
     const reset = await request().put('/v4/internal/jobs/prices/schedule').set(bo).send({ cron: null }).expect(200);
@@ -88,11 +127,21 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
 
   it('answers 400 naming the field for a bad cron, a missing cron, an unknown field or an unknown job, changing nothing', async function () {
     const fieldsOf = (res: supertest.Response) => res.body.errors.map((e: { field: string }) => e.field);
-    const bad = await request().put('/v4/internal/jobs/prices/schedule').set(bo).send({ cron: '61 * * * *' }).expect(400);
+    const bad = await request()
+      .put('/v4/internal/jobs/prices/schedule')
+      .set(bo)
+      .send({ cron: '61 * * * *' })
+      .expect(400);
     expect(bad.headers['content-type']).to.match(/application\/problem\+json/);
     expect(fieldsOf(bad)).to.deep.equal(['cron']);
-    expect(fieldsOf(await request().put('/v4/internal/jobs/prices/schedule').set(bo).send({}).expect(400))).to.deep.equal(['cron']);
-    expect(fieldsOf(await request().put('/v4/internal/jobs/prices/schedule').set(bo).send({ cron: '* * * * *', at: 1 }).expect(400))).to.deep.equal(['at']);
+    expect(
+      fieldsOf(await request().put('/v4/internal/jobs/prices/schedule').set(bo).send({}).expect(400)),
+    ).to.deep.equal(['cron']);
+    expect(
+      fieldsOf(
+        await request().put('/v4/internal/jobs/prices/schedule').set(bo).send({ cron: '* * * * *', at: 1 }).expect(400),
+      ),
+    ).to.deep.equal(['at']);
     expect(fieldsOf(await request().post('/v4/internal/jobs/nope/pause').set(bo).expect(400))).to.deep.equal(['name']);
     expect(fieldsOf(await request().get('/v4/internal/jobs?runs=0').set(bo).expect(400))).to.deep.equal(['runs']);
     expect(await stateOf('prices')).to.deep.include({ cron: null });
@@ -105,13 +154,15 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     expect(res.body).to.deep.include({ job: 'campaigns', status: 'success' });
     expect(res.body.run.counts.campaigns).to.equal(2);
     expect(res.body.run.trigger, 'a run asked for through the API is marked manual').to.equal('manual');
-    const { rows } = await h.deps.pg.query(`SELECT status FROM job_runs WHERE job = 'campaigns' ORDER BY started_at DESC LIMIT 1`);
+    const { rows } = await h.deps.pg.query(
+      `SELECT status FROM job_runs WHERE job = 'campaigns' ORDER BY started_at DESC LIMIT 1`,
+    );
     expect(rows[0].status).to.equal('success');
     expect(await stateOf('campaigns'), 'running does not resume').to.deep.include({ paused: true });
     await request().post('/v4/internal/jobs/campaigns/resume').set(bo).expect(200);
   });
 
-  it('answers 409 when another process holds the job\'s lock', async function () {
+  it("answers 409 when another process holds the job's lock", async function () {
     const holder = await h.deps.pg.connect();
     try {
       await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, 'claims']);

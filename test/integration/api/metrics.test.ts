@@ -28,7 +28,14 @@ function parseMetrics(text: string): { values: Map<string, number>; types: Map<s
 describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', function () {
   let h: Harness;
   let seeded: string[] = [];
-  const broken: Job = { name: 'broken', description: 'always fails', defaultCron: '* * * * *', run: async () => { throw new Error('rpc said no'); } };
+  const broken: Job = {
+    name: 'broken',
+    description: 'always fails',
+    defaultCron: '* * * * *',
+    run: async () => {
+      throw new Error('rpc said no');
+    },
+  };
 
   const scrape = async () => {
     const res = await h.request().get('/metrics').expect(200);
@@ -76,7 +83,10 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     const p95 = values.get('rewards_search_freshness_seconds{quantile="0.95"}')!;
     expect(p50).to.be.within(0, 120);
     expect(p95).to.be.within(p50, 120);
-    expect(values.get('rewards_search_freshness_seconds_sum')).to.be.within(p50 * seeded.length * 0.5 - 1, p95 * seeded.length + 1);
+    expect(values.get('rewards_search_freshness_seconds_sum')).to.be.within(
+      p50 * seeded.length * 0.5 - 1,
+      p95 * seeded.length + 1,
+    );
   });
 
   it('follows the database: lag grows with new blocks, the outbox depth with queued entries', async function () {
@@ -97,7 +107,9 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
   });
 
   it('computes freshness p50/p95 in PostgreSQL from block time to first publication', async function () {
-    const { rows } = await h.deps.pg.query<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE first_published_at BETWEEN now() - interval '5 minutes' AND now()`);
+    const { rows } = await h.deps.pg.query<{ n: string }>(
+      `SELECT count(*) AS n FROM campaigns WHERE first_published_at BETWEEN now() - interval '5 minutes' AND now()`,
+    );
     expect(Number(rows[0]!.n), 'the projector stamped every campaign it published first').to.equal(seeded.length);
     // Devnet block times run ahead of the wall clock (clamped to 0 above); pin known delays instead: 10, 20, … 60 s.
     await h.deps.pg.query(`UPDATE campaigns c SET created_at = c.first_published_at - make_interval(secs => 10 * k.n)
@@ -107,18 +119,31 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     expect(values.get('rewards_search_freshness_seconds{quantile="0.95"}')).to.be.closeTo(57.5, 1e-6);
     expect(values.get('rewards_search_freshness_seconds_sum')).to.be.closeTo(210, 1e-6);
     const health = await h.request().get('/v4/health').expect(200);
-    expect(health.body.freshness).to.deep.equal({ windowSeconds: 86_400, samples: 6, p50Seconds: 35, p95Seconds: 57.5 });
+    expect(health.body.freshness).to.deep.equal({
+      windowSeconds: 86_400,
+      samples: 6,
+      p50Seconds: 35,
+      p95Seconds: 57.5,
+    });
   });
 
   it('is served at the root only, from a registry of each app', async function () {
     await h.request().get('/v4/metrics').expect(404);
     const other = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
-    const [a, b] = await Promise.all([supertest(other.callback()).get('/metrics').expect(200), h.request().get('/metrics').expect(200)]);
-    expect(parseMetrics(a.text).values.get('rewards_search_outbox_depth')).to.equal(parseMetrics(b.text).values.get('rewards_search_outbox_depth'));
+    const [a, b] = await Promise.all([
+      supertest(other.callback()).get('/metrics').expect(200),
+      h.request().get('/metrics').expect(200),
+    ]);
+    expect(parseMetrics(a.text).values.get('rewards_search_outbox_depth')).to.equal(
+      parseMetrics(b.text).values.get('rewards_search_outbox_depth'),
+    );
   });
 
   it('fails the scrape with a 503 problem body when PostgreSQL is unreachable', async function () {
-    const deadPg = createPgPool({ connectionString: 'postgres://postgres@127.0.0.1:9/none', applicationName: 'test-dead' });
+    const deadPg = createPgPool({
+      connectionString: 'postgres://postgres@127.0.0.1:9/none',
+      applicationName: 'test-dead',
+    });
     try {
       const app = createApp({ config: h.config, logger: h.deps.logger, pg: deadPg, es: h.deps.es, rpc: h.deps.rpc });
       const res = await supertest(app.callback()).get('/metrics').expect(503);

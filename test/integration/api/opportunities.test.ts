@@ -6,7 +6,10 @@ import type { OpportunityDocument } from '../../../domain/documents/opportunityD
 import { upsertChains } from '../../../domain/tables/chains.js';
 import { indexNames } from '../../../internal/es.js';
 import { createLogger } from '../../../internal/logger.js';
-import { syntheticIdentifier, syntheticOpportunityDocument } from '../../fixtures/api/opportunities/syntheticOpportunity.js';
+import {
+  syntheticIdentifier,
+  syntheticOpportunityDocument,
+} from '../../fixtures/api/opportunities/syntheticOpportunity.js';
 import { campaignSource } from '../../fixtures/indexer/campaignSource.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
@@ -23,22 +26,117 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
     await upsertChains(h.deps.pg, h.config.chains);
-    request = () => supertest(createApp({ config: h.config, logger: createLogger({ level: 'silent', name: 'test' }), pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, now: () => NOW }).callback());
+    request = () =>
+      supertest(
+        createApp({
+          config: h.config,
+          logger: createLogger({ level: 'silent', name: 'test' }),
+          pg: h.apiPg,
+          es: h.deps.es,
+          rpc: h.deps.rpc,
+          now: () => NOW,
+        }).callback(),
+      );
     const d = (o: Parameters<typeof syntheticOpportunityDocument>[0]) => syntheticOpportunityDocument(o, NOW);
-    docs['A'] = d({ i: 1, symbol: 'Crème', tvl: 1000, apr: 12, daily: 5, creator: AAA, stablecoin: true, createdAt: NOW - 10, tags: ['featured', 'blue-chip'] });
-    docs['B'] = d({ i: 2, campaignType: 2, action: 'POOL', symbol: 'TLP', windows: [[NOW + 500, NOW + 900]], tvl: 1e6, apr: 150, daily: 300, reward: { symbol: 'USDC' }, createdAt: NOW - 20, tags: ['featured'], programSlugs: ['p2'] });
-    docs['C'] = d({ i: 3, campaignType: 7, action: 'LEND', symbol: 'mUSD', windows: [[NOW - 900, NOW - 500]], reward: { symbol: 'PTS', type: 'POINT' }, createdAt: NOW - 30 });
-    docs['D'] = d({ i: 4, symbol: 'TSTX', tvl: 50, apr: 3, daily: 1, reward: { symbol: 'TST', isTest: true }, createdAt: NOW - 40 });
-    docs['E'] = d({ i: 5, campaignType: 0, action: 'INVALID', symbol: 'BAD', tvl: 20, apr: 1, daily: 0.5, createdAt: NOW - 50 });
-    docs['F'] = d({ i: 6, symbol: 'wETH', windows: [[NOW - 900, NOW - 500], [NOW - 100, NOW + 100]], tvl: 250_000, apr: 40, daily: 27, creator: AAA, createdAt: NOW - 5 });
+    docs['A'] = d({
+      i: 1,
+      symbol: 'Crème',
+      tvl: 1000,
+      apr: 12,
+      daily: 5,
+      creator: AAA,
+      stablecoin: true,
+      createdAt: NOW - 10,
+      tags: ['featured', 'blue-chip'],
+    });
+    docs['B'] = d({
+      i: 2,
+      campaignType: 2,
+      action: 'POOL',
+      symbol: 'TLP',
+      windows: [[NOW + 500, NOW + 900]],
+      tvl: 1e6,
+      apr: 150,
+      daily: 300,
+      reward: { symbol: 'USDC' },
+      createdAt: NOW - 20,
+      tags: ['featured'],
+      programSlugs: ['p2'],
+    });
+    docs['C'] = d({
+      i: 3,
+      campaignType: 7,
+      action: 'LEND',
+      symbol: 'mUSD',
+      windows: [[NOW - 900, NOW - 500]],
+      reward: { symbol: 'PTS', type: 'POINT' },
+      createdAt: NOW - 30,
+    });
+    docs['D'] = d({
+      i: 4,
+      symbol: 'TSTX',
+      tvl: 50,
+      apr: 3,
+      daily: 1,
+      reward: { symbol: 'TST', isTest: true },
+      createdAt: NOW - 40,
+    });
+    docs['E'] = d({
+      i: 5,
+      campaignType: 0,
+      action: 'INVALID',
+      symbol: 'BAD',
+      tvl: 20,
+      apr: 1,
+      daily: 0.5,
+      createdAt: NOW - 50,
+    });
+    docs['F'] = d({
+      i: 6,
+      symbol: 'wETH',
+      windows: [
+        [NOW - 900, NOW - 500],
+        [NOW - 100, NOW + 100],
+      ],
+      tvl: 250_000,
+      apr: 40,
+      daily: 27,
+      creator: AAA,
+      createdAt: NOW - 5,
+    });
     const write = indexNames(h.config.esIndexPrefix, 'opportunities').write;
-    const campaign = toCampaignDocument(campaignSource({ id: 'c1', opportunity_id: docs['A']!.id, main_parameter: syntheticIdentifier(1), token_is_test: false, token_type: 'TOKEN' }), new Map(), new Date(NOW * 1000));
-    const pointCampaign = toCampaignDocument(campaignSource({ id: 'c2', opportunity_id: docs['A']!.id, main_parameter: syntheticIdentifier(1), token_is_test: false, token_type: 'POINT' }), new Map(), new Date(NOW * 1000));
-    const res = await h.deps.es.bulk({ refresh: true, operations: [
-      ...Object.values(docs).flatMap((doc) => [{ index: { _index: write, _id: doc.id } }, doc]),
-      { index: { _index: indexNames(h.config.esIndexPrefix, 'campaigns').write, _id: 'c1' } }, campaign,
-      { index: { _index: indexNames(h.config.esIndexPrefix, 'campaigns').write, _id: 'c2' } }, pointCampaign,
-    ] });
+    const campaign = toCampaignDocument(
+      campaignSource({
+        id: 'c1',
+        opportunity_id: docs['A']!.id,
+        main_parameter: syntheticIdentifier(1),
+        token_is_test: false,
+        token_type: 'TOKEN',
+      }),
+      new Map(),
+      new Date(NOW * 1000),
+    );
+    const pointCampaign = toCampaignDocument(
+      campaignSource({
+        id: 'c2',
+        opportunity_id: docs['A']!.id,
+        main_parameter: syntheticIdentifier(1),
+        token_is_test: false,
+        token_type: 'POINT',
+      }),
+      new Map(),
+      new Date(NOW * 1000),
+    );
+    const res = await h.deps.es.bulk({
+      refresh: true,
+      operations: [
+        ...Object.values(docs).flatMap((doc) => [{ index: { _index: write, _id: doc.id } }, doc]),
+        { index: { _index: indexNames(h.config.esIndexPrefix, 'campaigns').write, _id: 'c1' } },
+        campaign,
+        { index: { _index: indexNames(h.config.esIndexPrefix, 'campaigns').write, _id: 'c2' } },
+        pointCampaign,
+      ],
+    });
     expect(res.errors, JSON.stringify(res.items.find((i) => i.index?.error))).to.equal(false);
   });
 
@@ -48,40 +146,74 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
 
   const cases: [string, Record<string, string | number>, string[]][] = [
     ['default: live/soon, no test, point or invalid; newest last campaign first', {}, ['F', 'A', 'B']],
-    ['chainId +', { chainId: '31337,1' }, ['F', 'A', 'B']], ['chainId −', { chainId: '1' }, []],
-    ['action +', { action: 'POOL' }, ['B']], ['action − (point-only LEND hidden)', { action: 'LEND' }, []],
+    ['chainId +', { chainId: '31337,1' }, ['F', 'A', 'B']],
+    ['chainId −', { chainId: '1' }, []],
+    ['action +', { action: 'POOL' }, ['B']],
+    ['action − (point-only LEND hidden)', { action: 'LEND' }, []],
     ['point=true shows point-only opportunities', { action: 'LEND', point: 'true' }, ['C']],
-    ['tokenTypes POINT', { tokenTypes: 'POINT' }, ['C']], ['tokenTypes TOKEN', { tokenTypes: 'TOKEN,PRETGE' }, ['F', 'A', 'B']],
-    ['test=1 shows test-token opportunities', { test: '1' }, ['F', 'A', 'B', 'D']], ['test=false', { test: 'false' }, ['F', 'A', 'B']],
+    ['tokenTypes POINT', { tokenTypes: 'POINT' }, ['C']],
+    ['tokenTypes TOKEN', { tokenTypes: 'TOKEN,PRETGE' }, ['F', 'A', 'B']],
+    ['test=1 shows test-token opportunities', { test: '1' }, ['F', 'A', 'B', 'D']],
+    ['test=false', { test: 'false' }, ['F', 'A', 'B']],
     ['withInvalids=true', { withInvalids: 'true' }, ['F', 'A', 'B', 'E']],
-    ['type +', { type: 'CLAMM' }, ['B']], ['type −', { type: 'MORPHO' }, []],
-    ['campaignTypes +', { campaignTypes: '2,13' }, ['B']], ['campaignTypes −', { campaignTypes: '7' }, []],
-    ['creatorAddress +', { creatorAddress: AAA.toUpperCase().replace('0X', '0x') }, ['F', 'A']], ['creatorAddress −', { creatorAddress: `0x${'e'.repeat(40)}` }, []],
-    ['creatorSlug + (an address)', { creatorSlug: AAA }, ['F', 'A']], ['creatorSlug −', { creatorSlug: 'acme' }, []],
-    ['tags +', { tags: 'featured' }, ['A', 'B']], ['tags + (any of a list)', { tags: 'blue-chip,nope' }, ['A']], ['tags −', { tags: 'nope' }, []],
-    ['programSlugs +', { programSlugs: 'p1,p2' }, ['B']], ['programSlugs −', { programSlugs: 'p1' }, []],
-    ['TVL range +', { minimumTvl: 1000, maximumTvl: 300_000 }, ['F', 'A']], ['TVL range −', { minimumTvl: 2e6 }, []],
-    ['APR min', { minimumApr: 40 }, ['F', 'B']], ['APR max', { maximumApr: 12 }, ['A']],
-    ['daily rewards min', { minimumDailyRewards: 100 }, ['B']], ['daily rewards max −', { maximumDailyRewards: 1 }, []],
-    ['minimumCreatedAt', { minimumCreatedAt: NOW - 10 }, ['F', 'A']], ['maximumCreatedAt', { maximumCreatedAt: NOW - 15 }, ['B']],
-    ['status LIVE (from windows)', { status: 'LIVE' }, ['F', 'A']], ['status SOON', { status: 'SOON' }, ['B']],
-    ['status PAST − (only a point opportunity is past)', { status: 'PAST' }, []], ['status PAST +', { status: 'PAST', point: '1' }, ['C']],
+    ['type +', { type: 'CLAMM' }, ['B']],
+    ['type −', { type: 'MORPHO' }, []],
+    ['campaignTypes +', { campaignTypes: '2,13' }, ['B']],
+    ['campaignTypes −', { campaignTypes: '7' }, []],
+    ['creatorAddress +', { creatorAddress: AAA.toUpperCase().replace('0X', '0x') }, ['F', 'A']],
+    ['creatorAddress −', { creatorAddress: `0x${'e'.repeat(40)}` }, []],
+    ['creatorSlug + (an address)', { creatorSlug: AAA }, ['F', 'A']],
+    ['creatorSlug −', { creatorSlug: 'acme' }, []],
+    ['tags +', { tags: 'featured' }, ['A', 'B']],
+    ['tags + (any of a list)', { tags: 'blue-chip,nope' }, ['A']],
+    ['tags −', { tags: 'nope' }, []],
+    ['programSlugs +', { programSlugs: 'p1,p2' }, ['B']],
+    ['programSlugs −', { programSlugs: 'p1' }, []],
+    ['TVL range +', { minimumTvl: 1000, maximumTvl: 300_000 }, ['F', 'A']],
+    ['TVL range −', { minimumTvl: 2e6 }, []],
+    ['APR min', { minimumApr: 40 }, ['F', 'B']],
+    ['APR max', { maximumApr: 12 }, ['A']],
+    ['daily rewards min', { minimumDailyRewards: 100 }, ['B']],
+    ['daily rewards max −', { maximumDailyRewards: 1 }, []],
+    ['minimumCreatedAt', { minimumCreatedAt: NOW - 10 }, ['F', 'A']],
+    ['maximumCreatedAt', { maximumCreatedAt: NOW - 15 }, ['B']],
+    ['status LIVE (from windows)', { status: 'LIVE' }, ['F', 'A']],
+    ['status SOON', { status: 'SOON' }, ['B']],
+    ['status PAST − (only a point opportunity is past)', { status: 'PAST' }, []],
+    ['status PAST +', { status: 'PAST', point: '1' }, ['C']],
     ['status LIVE,SOON', { status: 'LIVE,SOON' }, ['F', 'A', 'B']],
-    ['identifier + (case-insensitive)', { identifier: syntheticIdentifier(1).toUpperCase().replace('0X', '0x') }, ['A']], ['identifier −', { identifier: syntheticIdentifier(99) }, []],
-    ['tokens +', { tokens: 'tlp,zzz' }, ['B']], ['tokens −', { tokens: 'ZZZ' }, []],
-    ['stablecoin=true', { stablecoin: 'true' }, ['A']], ['stablecoin=0', { stablecoin: '0' }, ['F', 'A', 'B']],
-    ['rewardTokenSymbol +', { rewardTokenSymbol: 'usdc' }, ['B']], ['rewardTokenSymbol −', { rewardTokenSymbol: 'NOPE' }, []],
-    ['distributionTypes +', { distributionTypes: 'DUTCH_AUCTION' }, ['F', 'A', 'B']], ['distributionTypes −', { distributionTypes: 'FIX_REWARD,MAX_REWARD' }, []],
-    ['mainProtocolId +', { mainProtocolId: 'uniswap-v3' }, ['B']], ['mainProtocolId −', { mainProtocolId: 'aave' }, []],
-    ['chainName + (case-insensitive)', { chainName: 'test chain 31337' }, ['F', 'A', 'B']], ['chainName −', { chainName: 'Ethereum' }, []],
-    ['explorerAddress +', { explorerAddress: syntheticIdentifier(6) }, ['F']], ['explorerAddress −', { explorerAddress: syntheticIdentifier(98) }, []],
+    [
+      'identifier + (case-insensitive)',
+      { identifier: syntheticIdentifier(1).toUpperCase().replace('0X', '0x') },
+      ['A'],
+    ],
+    ['identifier −', { identifier: syntheticIdentifier(99) }, []],
+    ['tokens +', { tokens: 'tlp,zzz' }, ['B']],
+    ['tokens −', { tokens: 'ZZZ' }, []],
+    ['stablecoin=true', { stablecoin: 'true' }, ['A']],
+    ['stablecoin=0', { stablecoin: '0' }, ['F', 'A', 'B']],
+    ['rewardTokenSymbol +', { rewardTokenSymbol: 'usdc' }, ['B']],
+    ['rewardTokenSymbol −', { rewardTokenSymbol: 'NOPE' }, []],
+    ['distributionTypes +', { distributionTypes: 'DUTCH_AUCTION' }, ['F', 'A', 'B']],
+    ['distributionTypes −', { distributionTypes: 'FIX_REWARD,MAX_REWARD' }, []],
+    ['mainProtocolId +', { mainProtocolId: 'uniswap-v3' }, ['B']],
+    ['mainProtocolId −', { mainProtocolId: 'aave' }, []],
+    ['chainName + (case-insensitive)', { chainName: 'test chain 31337' }, ['F', 'A', 'B']],
+    ['chainName −', { chainName: 'Ethereum' }, []],
+    ['explorerAddress +', { explorerAddress: syntheticIdentifier(6) }, ['F']],
+    ['explorerAddress −', { explorerAddress: syntheticIdentifier(98) }, []],
     ['campaignId unknown → []', { campaignId: `0x${'de'.repeat(32)}` }, []],
-    ['search: accent-insensitive', { search: 'CREME' }, ['A']], ['search: prefix with accent', { search: 'crè' }, ['A']],
-    ['search: protocol name', { search: 'uniswap' }, ['B']], ['search: no match', { search: 'zzzq' }, []],
-    ['name: prefix', { name: 'provide liq' }, ['B']], ['name: not the protocol', { name: 'uniswap' }, []],
+    ['search: accent-insensitive', { search: 'CREME' }, ['A']],
+    ['search: prefix with accent', { search: 'crè' }, ['A']],
+    ['search: protocol name', { search: 'uniswap' }, ['B']],
+    ['search: no match', { search: 'zzzq' }, []],
+    ['name: prefix', { name: 'provide liq' }, ['B']],
+    ['name: not the protocol', { name: 'uniswap' }, []],
     ['excludeSubCampaigns keeps opportunities with a root campaign', { excludeSubCampaigns: 'true' }, ['F', 'A', 'B']],
-    ['sort tvl asc', { sort: 'tvl', order: 'asc' }, ['A', 'F', 'B']], ['sort apr', { sort: 'apr' }, ['B', 'F', 'A']],
-    ['sort rewards', { sort: 'rewards' }, ['B', 'F', 'A']], ['sort earliestCampaignStart asc', { sort: 'earliestCampaignStart', order: 'asc' }, ['F', 'A', 'B']],
+    ['sort tvl asc', { sort: 'tvl', order: 'asc' }, ['A', 'F', 'B']],
+    ['sort apr', { sort: 'apr' }, ['B', 'F', 'A']],
+    ['sort rewards', { sort: 'rewards' }, ['B', 'F', 'A']],
+    ['sort earliestCampaignStart asc', { sort: 'earliestCampaignStart', order: 'asc' }, ['F', 'A', 'B']],
   ];
   for (const [title, query, expected] of cases) {
     it(`filters: ${title}`, async function () {
@@ -91,7 +223,10 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
   }
 
   it('filters by on-chain campaign id', async function () {
-    const res = await request().get('/v4/opportunities').query({ campaignId: docs['A']!.campaignIds[0]!, id: `${docs['A']!.id},${docs['B']!.id}` }).expect(200);
+    const res = await request()
+      .get('/v4/opportunities')
+      .query({ campaignId: docs['A']!.campaignIds[0]!, id: `${docs['A']!.id},${docs['B']!.id}` })
+      .expect(200);
     expect(idsOf(res.body)).to.deep.equal(ids('A'));
   });
 
@@ -102,21 +237,47 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
 
   it('serializes the Opportunity record with read-time status, current chain and string bigints', async function () {
     const [f] = (await request().get('/v4/opportunities').query({ id: docs['F']!.id }).expect(200)).body;
-    expect(f).to.include({ status: 'LIVE', liveCampaigns: 1, earliestCampaignStart: String(NOW - 900), latestCampaignEnd: String(NOW + 100), tvl: 250_000, name: 'Hold wETH' });
+    expect(f).to.include({
+      status: 'LIVE',
+      liveCampaigns: 1,
+      earliestCampaignStart: String(NOW - 900),
+      latestCampaignEnd: String(NOW + 100),
+      tvl: 250_000,
+      name: 'Hold wETH',
+    });
     expect(f.chain).to.include({ id: 31337, name: 'Test chain 31337' });
     expect(f).not.to.have.any.keys('searchText', 'searchName', 'campaignWindows', 'allRewardsTest', 'programSlugs');
-    expect(f).to.include.keys('aprRecord', 'nativeAprRecord', 'tvlRecord', 'rewardsRecord', 'tokens', 'protocol', 'activePrograms');
+    expect(f).to.include.keys(
+      'aprRecord',
+      'nativeAprRecord',
+      'tvlRecord',
+      'rewardsRecord',
+      'tokens',
+      'protocol',
+      'activePrograms',
+    );
   });
 
   it('includes campaigns with campaigns=true', async function () {
     const res = await request().get('/v4/opportunities').query({ campaigns: 'true' }).expect(200);
     // Every token type, as /{id}/campaigns serves them.
-    expect(res.body.find((o: { id: string }) => o.id === docs['A']!.id).campaigns.map((c: { id: string }) => c.id).sort()).to.deep.equal(['c1', 'c2']);
+    expect(
+      res.body
+        .find((o: { id: string }) => o.id === docs['A']!.id)
+        .campaigns.map((c: { id: string }) => c.id)
+        .sort(),
+    ).to.deep.equal(['c1', 'c2']);
     expect(res.body.find((o: { id: string }) => o.id === docs['B']!.id).campaigns).to.deep.equal([]);
   });
 
   it('rejects bad parameters naming the field', async function () {
-    for (const [query, field] of [[{ items: 101 }, 'items'], [{ sort: 'name' }, 'sort'], [{ status: 'NOW' }, 'status'], [{ nope: 1 }, 'nope'], [{ chainId: 'x' }, 'chainId']] as const) {
+    for (const [query, field] of [
+      [{ items: 101 }, 'items'],
+      [{ sort: 'name' }, 'sort'],
+      [{ status: 'NOW' }, 'status'],
+      [{ nope: 1 }, 'nope'],
+      [{ chainId: 'x' }, 'chainId'],
+    ] as const) {
       const res = await request().get('/v4/opportunities').query(query).expect(400);
       expect(res.body.errors.map((e: { field: string }) => e.field)).to.include(field);
     }
@@ -124,34 +285,69 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
 
   it('counts the filtered set as a bare number', async function () {
     expect((await request().get('/v4/opportunities/count').expect(200)).body).to.equal(3);
-    expect((await request().get('/v4/opportunities/count').query({ point: 'true', test: 'true' }).expect(200)).body).to.equal(5);
+    expect(
+      (await request().get('/v4/opportunities/count').query({ point: 'true', test: 'true' }).expect(200)).body,
+    ).to.equal(5);
     expect((await request().get('/v4/opportunities/count').query({ chainId: '5' }).expect(200)).body).to.equal(0);
   });
 
-  for (const [path, field] of [['apr', 'apr'], ['tvl', 'tvl'], ['daily-rewards', 'dailyRewards']] as const) {
+  for (const [path, field] of [
+    ['apr', 'apr'],
+    ['tvl', 'tvl'],
+    ['daily-rewards', 'dailyRewards'],
+  ] as const) {
     it(`bins/${path}: edges cover the filtered set, counts match a direct computation`, async function () {
       const query = { test: 'true', point: 'true', withInvalids: 'true' };
-      const { data } = (await request().get(`/v4/opportunities/bins/${path}`).query(query).expect(200)).body as { data: { min: number; max: number; count: number }[] };
+      const { data } = (await request().get(`/v4/opportunities/bins/${path}`).query(query).expect(200)).body as {
+        data: { min: number; max: number; count: number }[];
+      };
       const values = Object.values(docs).map((d) => d[field]);
       expect(data.reduce((s, b) => s + b.count, 0)).to.equal(values.length);
-      data.forEach((b, i) => expect(b.count, `bin ${b.min}-${b.max}`).to.equal(values.filter((v) => v >= b.min && (v < b.max || i === data.length - 1)).length));
+      data.forEach((b, i) =>
+        expect(b.count, `bin ${b.min}-${b.max}`).to.equal(
+          values.filter((v) => v >= b.min && (v < b.max || i === data.length - 1)).length,
+        ),
+      );
       expect(data[0]!.min).to.equal(0);
       expect(data[data.length - 1]!.max).to.be.greaterThan(Math.max(...values));
     });
   }
 
   it('bins of an empty set are empty', async function () {
-    expect((await request().get('/v4/opportunities/bins/tvl').query({ chainId: '5' }).expect(200)).body).to.deep.equal({ data: [] });
+    expect((await request().get('/v4/opportunities/bins/tvl').query({ chainId: '5' }).expect(200)).body).to.deep.equal({
+      data: [],
+    });
   });
 
-  for (const query of [{}, { test: 'true', point: 'true', withInvalids: 'true' }, { status: 'LIVE' }, { action: 'POOL' }, { chainId: '5' }] as Record<string, string>[]) {
+  for (const query of [
+    {},
+    { test: 'true', point: 'true', withInvalids: 'true' },
+    { status: 'LIVE' },
+    { action: 'POOL' },
+    { chainId: '5' },
+  ] as Record<string, string>[]) {
     it(`summary ${JSON.stringify(query)}: the count, sums, APR range and bins the separate endpoints answer, in one object`, async function () {
-      const get = async (path: string) => (await request().get(`/v4/opportunities${path}`).query(query).expect(200)).body;
+      const get = async (path: string) =>
+        (await request().get(`/v4/opportunities${path}`).query(query).expect(200)).body;
       const [summary, count, tvl, daily, minApr, maxApr, apr, tvlBins, dailyBins] = await Promise.all(
-        ['/summary', '/count', '/aggregate/tvl', '/aggregate/dailyRewards', '/aggregate/min/apr', '/aggregate/max/apr', '/bins/apr', '/bins/tvl', '/bins/daily-rewards'].map(get),
+        [
+          '/summary',
+          '/count',
+          '/aggregate/tvl',
+          '/aggregate/dailyRewards',
+          '/aggregate/min/apr',
+          '/aggregate/max/apr',
+          '/bins/apr',
+          '/bins/tvl',
+          '/bins/daily-rewards',
+        ].map(get),
       );
       expect(summary).to.deep.equal({
-        count, tvl: tvl.sum, dailyRewards: daily.sum, minApr: minApr.min, maxApr: maxApr.max,
+        count,
+        tvl: tvl.sum,
+        dailyRewards: daily.sum,
+        minApr: minApr.min,
+        maxApr: maxApr.max,
         bins: { apr: apr.data, tvl: tvlBins.data, dailyRewards: dailyBins.data },
       });
       if (!query['chainId']) expect(summary.count).to.be.greaterThan(0);
@@ -164,42 +360,83 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
   });
 
   it('aggregates sums, max and min as decimal strings over the filtered set', async function () {
-    expect((await request().get('/v4/opportunities/aggregate/tvl').expect(200)).body).to.deep.equal({ sum: String(1000 + 1e6 + 250_000) });
+    expect((await request().get('/v4/opportunities/aggregate/tvl').expect(200)).body).to.deep.equal({
+      sum: String(1000 + 1e6 + 250_000),
+    });
     expect((await request().get('/v4/opportunities/aggregate/max/apr').expect(200)).body).to.deep.equal({ max: '150' });
-    expect((await request().get('/v4/opportunities/aggregate/min/dailyRewards').query({ status: 'LIVE' }).expect(200)).body).to.deep.equal({ min: '5' });
-    expect((await request().get('/v4/opportunities/aggregate/max/apr').query({ chainId: '5' }).expect(200)).body).to.deep.equal({ max: null });
+    expect(
+      (await request().get('/v4/opportunities/aggregate/min/dailyRewards').query({ status: 'LIVE' }).expect(200)).body,
+    ).to.deep.equal({ min: '5' });
+    expect(
+      (await request().get('/v4/opportunities/aggregate/max/apr').query({ chainId: '5' }).expect(200)).body,
+    ).to.deep.equal({ max: null });
   });
 
   it('aggregates grouped buckets by chainId and protocolId', async function () {
-    expect((await request().get('/v4/opportunities/aggregate/chainId').expect(200)).body).to.deep.equal([{ key: '31337', count: 3, tvl: 1_251_000, dailyRewards: 332 }]);
+    expect((await request().get('/v4/opportunities/aggregate/chainId').expect(200)).body).to.deep.equal([
+      { key: '31337', count: 3, tvl: 1_251_000, dailyRewards: 332 },
+    ]);
     const protocols = (await request().get('/v4/opportunities/aggregate/protocolId').expect(200)).body;
-    expect(protocols.find((b: { key: string }) => b.key === 'uniswap-v3')).to.deep.equal({ key: 'uniswap-v3', count: 1, tvl: 1e6, dailyRewards: 300 });
+    expect(protocols.find((b: { key: string }) => b.key === 'uniswap-v3')).to.deep.equal({
+      key: 'uniswap-v3',
+      count: 1,
+      tvl: 1e6,
+      dailyRewards: 300,
+    });
   });
 
   it('rejects unknown aggregate fields and max/min on grouped fields naming field', async function () {
     for (const path of ['aggregate/name', 'aggregate/max/chainId', 'aggregate/min/tags']) {
       const res = await request().get(`/v4/opportunities/${path}`).expect(400);
-      expect(res.body.errors.map((e: { field: string }) => e.field), path).to.include('field');
+      expect(
+        res.body.errors.map((e: { field: string }) => e.field),
+        path,
+      ).to.include('field');
     }
   });
 
   it('reads one opportunity by numeric and composite id; 404 when absent', async function () {
     const a = docs['A']!;
-    expect((await request().get(`/v4/opportunities/${a.id}`).expect(200)).body).to.include({ id: a.id, status: 'LIVE' });
-    expect((await request().get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}`).expect(200)).body.id).to.equal(a.id);
-    expect((await request().get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(77)}`).expect(404)).body).to.include({ status: 404 });
-    expect((await request().get('/v4/opportunities/123').expect(404)).headers['content-type']).to.match(/problem\+json/);
+    expect((await request().get(`/v4/opportunities/${a.id}`).expect(200)).body).to.include({
+      id: a.id,
+      status: 'LIVE',
+    });
+    expect(
+      (
+        await request()
+          .get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}`)
+          .expect(200)
+      ).body.id,
+    ).to.equal(a.id);
+    expect(
+      (
+        await request()
+          .get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(77)}`)
+          .expect(404)
+      ).body,
+    ).to.include({ status: 404 });
+    expect((await request().get('/v4/opportunities/123').expect(404)).headers['content-type']).to.match(
+      /problem\+json/,
+    );
     expect((await request().get('/v4/opportunities/not-an-id').expect(400)).body.errors[0].field).to.equal('id');
   });
 
   it('GET /{id}/campaigns returns the opportunity with its campaigns; 404 when absent', async function () {
-    const res = await request().get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`).expect(200);
+    const res = await request()
+      .get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`)
+      .expect(200);
     expect(res.body.id).to.equal(docs['A']!.id);
     // Every token type by default (the spec), POINT included; tokenTypes narrows.
     expect(res.body.campaigns.map((c: { id: string }) => c.id).sort()).to.deep.equal(['c1', 'c2']);
-    const tokensOnly = await request().get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`).query({ tokenTypes: 'TOKEN' }).expect(200);
+    const tokensOnly = await request()
+      .get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`)
+      .query({ tokenTypes: 'TOKEN' })
+      .expect(200);
     expect(tokensOnly.body.campaigns.map((c: { id: string }) => c.id)).to.deep.equal(['c1']);
-    const points = await request().get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`).query({ tokenTypes: 'POINT' }).expect(200);
+    const points = await request()
+      .get(`/v4/opportunities/31337-ERC20-${syntheticIdentifier(1)}/campaigns`)
+      .query({ tokenTypes: 'POINT' })
+      .expect(200);
     expect(points.body.campaigns.map((c: { id: string }) => c.id)).to.deep.equal(['c2']);
     await request().get('/v4/opportunities/999/campaigns').expect(404);
     await request().get('/v4/opportunities/999/storing-ids').expect(404);
@@ -210,7 +447,20 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     before(async function () {
       await h.deps.pg.query(
         `INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) SELECT $1, * FROM unnest($2::timestamptz[], $3::float8[], $4::float8[], $5::float8[], $6::float8[])`,
-        [docs['A']!.id, [at('2026-01-01T00:10:00Z'), at('2026-01-01T00:40:00Z'), at('2026-01-01T01:10:00Z'), at('2026-01-02T05:00:00Z')], [10, 20, 30, 40], [100, 200, 300, 400], [1, 2, 3, 4], [0, 0, 0, 0]]);
+        [
+          docs['A']!.id,
+          [
+            at('2026-01-01T00:10:00Z'),
+            at('2026-01-01T00:40:00Z'),
+            at('2026-01-01T01:10:00Z'),
+            at('2026-01-02T05:00:00Z'),
+          ],
+          [10, 20, 30, 40],
+          [100, 200, 300, 400],
+          [1, 2, 3, 4],
+          [0, 0, 0, 0],
+        ],
+      );
     });
     const url = (kind: string) => `/v4/opportunities/${docs['A']!.id}/${kind}-records`;
     const ts = (iso: string) => String(Date.parse(iso) / 1000);
@@ -225,19 +475,42 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     });
 
     it('aggregates by day, week and month; pages; windows with from/to', async function () {
-      expect((await request().get(url('tvl')).query({ grain: 'day' }).expect(200)).body.map((r: { tvl: number }) => r.tvl)).to.deep.equal([400, 200]);
-      expect((await request().get(url('tvl')).query({ grain: 'month' }).expect(200)).body.map((r: { tvl: number }) => r.tvl)).to.deep.equal([250]);
-      expect((await request().get(url('native-apr')).query({ grain: 'week' }).expect(200)).body.map((r: { apr: number }) => r.apr)).to.deep.equal([2.5]);
-      expect((await request().get(url('apr')).query({ grain: 'hour', items: 1, page: 1 }).expect(200)).body.map((r: { apr: number }) => r.apr)).to.deep.equal([30]);
-      expect((await request().get(url('apr')).query({ grain: 'hour', from: ts('2026-01-01T00:30:00Z'), to: ts('2026-01-01T02:00:00Z') }).expect(200)).body.map((r: { apr: number }) => r.apr)).to.deep.equal([30, 20]);
-      expect((await request().get(url('apr')).query({ grain: 'year' }).expect(400)).body.errors[0].field).to.equal('grain');
+      expect(
+        (await request().get(url('tvl')).query({ grain: 'day' }).expect(200)).body.map((r: { tvl: number }) => r.tvl),
+      ).to.deep.equal([400, 200]);
+      expect(
+        (await request().get(url('tvl')).query({ grain: 'month' }).expect(200)).body.map((r: { tvl: number }) => r.tvl),
+      ).to.deep.equal([250]);
+      expect(
+        (await request().get(url('native-apr')).query({ grain: 'week' }).expect(200)).body.map(
+          (r: { apr: number }) => r.apr,
+        ),
+      ).to.deep.equal([2.5]);
+      expect(
+        (await request().get(url('apr')).query({ grain: 'hour', items: 1, page: 1 }).expect(200)).body.map(
+          (r: { apr: number }) => r.apr,
+        ),
+      ).to.deep.equal([30]);
+      expect(
+        (
+          await request()
+            .get(url('apr'))
+            .query({ grain: 'hour', from: ts('2026-01-01T00:30:00Z'), to: ts('2026-01-01T02:00:00Z') })
+            .expect(200)
+        ).body.map((r: { apr: number }) => r.apr),
+      ).to.deep.equal([30, 20]);
+      expect((await request().get(url('apr')).query({ grain: 'year' }).expect(400)).body.errors[0].field).to.equal(
+        'grain',
+      );
       await request().get('/v4/opportunities/31337-ERC20-0x00/apr-records').expect(404);
     });
 
     it('answers CSV with a header row when Accept is text/csv', async function () {
       const res = await request().get(url('tvl')).query({ grain: 'day' }).set('Accept', 'text/csv').expect(200);
       expect(res.headers['content-type']).to.match(/^text\/csv/);
-      expect(res.text).to.equal(`timestamp,date,tvl\n${ts('2026-01-02T00:00:00Z')},2026-01-02T00:00:00.000Z,400\n${ts('2026-01-01T00:00:00Z')},2026-01-01T00:00:00.000Z,200\n`);
+      expect(res.text).to.equal(
+        `timestamp,date,tvl\n${ts('2026-01-02T00:00:00Z')},2026-01-02T00:00:00.000Z,400\n${ts('2026-01-01T00:00:00Z')},2026-01-01T00:00:00.000Z,200\n`,
+      );
     });
   });
 });

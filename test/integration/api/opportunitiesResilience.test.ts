@@ -23,7 +23,10 @@ describe('GET /v4/opportunities and /v4/campaigns: sub-campaign filter and a slo
     h = await createHarness({ chainIds: [31337] });
     await upsertChains(h.deps.pg, h.config.chains);
     const write = indexNames(h.config.esIndexPrefix, 'opportunities').write;
-    await h.deps.es.bulk({ refresh: true, operations: Object.values(docs).flatMap((d) => [{ index: { _index: write, _id: d.id } }, d]) });
+    await h.deps.es.bulk({
+      refresh: true,
+      operations: Object.values(docs).flatMap((d) => [{ index: { _index: write, _id: d.id } }, d]),
+    });
     // An "Elasticsearch" that accepts connections and never answers.
     hung = createServer(() => {});
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
@@ -35,24 +38,58 @@ describe('GET /v4/opportunities and /v4/campaigns: sub-campaign filter and a slo
     await h?.close();
   });
 
-  const app = (es = h.deps.es) => supertest(createApp({ config: h.config, logger: createLogger({ level: 'silent', name: 'test' }), pg: h.apiPg, es, rpc: h.deps.rpc, now: () => NOW }).callback());
+  const app = (es = h.deps.es) =>
+    supertest(
+      createApp({
+        config: h.config,
+        logger: createLogger({ level: 'silent', name: 'test' }),
+        pg: h.apiPg,
+        es,
+        rpc: h.deps.rpc,
+        now: () => NOW,
+      }).callback(),
+    );
 
   it('excludeSubCampaigns=true drops opportunities whose campaigns are all sub-campaigns', async function () {
     const all = await app().get('/v4/opportunities').expect(200);
     expect(all.body.map((o: { id: string }) => o.id)).to.deep.equal([docs.root.id, docs.subOnly.id]);
     const roots = await app().get('/v4/opportunities').query({ excludeSubCampaigns: 'true' }).expect(200);
     expect(roots.body.map((o: { id: string }) => o.id)).to.deep.equal([docs.root.id]);
-    expect((await app().get('/v4/opportunities/count').query({ excludeSubCampaigns: '1' }).expect(200)).body).to.equal(1);
+    expect((await app().get('/v4/opportunities/count').query({ excludeSubCampaigns: '1' }).expect(200)).body).to.equal(
+      1,
+    );
   });
 
-  for (const path of ['/v4/opportunities', '/v4/opportunities/count', '/v4/opportunities/bins/tvl', '/v4/opportunities/aggregate/tvl', '/v4/campaigns', '/v4/campaigns/31337-0x' + '1'.repeat(64)]) {
+  for (const path of [
+    '/v4/opportunities',
+    '/v4/opportunities/count',
+    '/v4/opportunities/bins/tvl',
+    '/v4/opportunities/aggregate/tvl',
+    '/v4/campaigns',
+    `/v4/campaigns/31337-0x${'1'.repeat(64)}`,
+  ]) {
     it(`${path} answers a 503 problem body within the timeout when Elasticsearch does not answer`, async function () {
       const timeoutMs = 300;
-      const slow = createEsClient({ node: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`, requestTimeoutMs: timeoutMs });
+      const slow = createEsClient({
+        node: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`,
+        requestTimeoutMs: timeoutMs,
+      });
       const started = Date.now();
-      const res = await supertest(createApp({ config: { ...h.config, esRequestTimeoutMs: timeoutMs }, logger: createLogger({ level: 'silent', name: 'test' }), pg: h.apiPg, es: slow, rpc: h.deps.rpc, now: () => NOW }).callback())
-        .get(path).expect(503);
-      expect(Date.now() - started, 'bounded by the request timeout (one client retry)').to.be.below(4 * timeoutMs + 1000);
+      const res = await supertest(
+        createApp({
+          config: { ...h.config, esRequestTimeoutMs: timeoutMs },
+          logger: createLogger({ level: 'silent', name: 'test' }),
+          pg: h.apiPg,
+          es: slow,
+          rpc: h.deps.rpc,
+          now: () => NOW,
+        }).callback(),
+      )
+        .get(path)
+        .expect(503);
+      expect(Date.now() - started, 'bounded by the request timeout (one client retry)').to.be.below(
+        4 * timeoutMs + 1000,
+      );
       expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
       expect(res.body).to.include({ status: 503, service: 'elasticsearch' });
       await slow.close();

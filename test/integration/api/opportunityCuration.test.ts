@@ -10,7 +10,17 @@ describe('back-office curation of opportunities: tags and programs feed the tags
   let s: Record<string, SeedCampaign>;
   const opp = (k: string) => s[k]!.opportunityId;
   const filtered = async (query: Record<string, string>) =>
-    ((await h.request().get('/v4/opportunities').query({ ...query, test: 'true', status: 'LIVE,SOON,PAST', items: 100 }).expect(200)).body as { id: string }[]).map((o) => o.id).sort();
+    (
+      (
+        await h
+          .request()
+          .get('/v4/opportunities')
+          .query({ ...query, test: 'true', status: 'LIVE,SOON,PAST', items: 100 })
+          .expect(200)
+      ).body as { id: string }[]
+    )
+      .map((o) => o.id)
+      .sort();
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
@@ -22,15 +32,36 @@ describe('back-office curation of opportunities: tags and programs feed the tags
   after(async () => h?.close());
 
   it('replaces tags and program slugs (back office only), at once in search and after republishing', async function () {
-    await h.request().patch(`/v4/opportunities/${opp('c1')}`).send({ tags: ['featured'] }).expect(401);
-    const res = await h.request().patch(`/v4/opportunities/${opp('c1')}`).set(BO).send({ tags: ['featured', 'blue-chip'], programSlugs: ['arb-ltipp'] }).expect(200);
+    await h
+      .request()
+      .patch(`/v4/opportunities/${opp('c1')}`)
+      .send({ tags: ['featured'] })
+      .expect(401);
+    const res = await h
+      .request()
+      .patch(`/v4/opportunities/${opp('c1')}`)
+      .set(BO)
+      .send({ tags: ['featured', 'blue-chip'], programSlugs: ['arb-ltipp'] })
+      .expect(200);
     expect(res.body).to.deep.equal({ id: opp('c1'), tags: ['featured', 'blue-chip'], programSlugs: ['arb-ltipp'] });
-    await h.request().patch(`/v4/opportunities/${opp('c4')}`).set(BO).send({ programSlugs: ['arb-ltipp', 'op-grants'] }).expect(200);
+    await h
+      .request()
+      .patch(`/v4/opportunities/${opp('c4')}`)
+      .set(BO)
+      .send({ programSlugs: ['arb-ltipp', 'op-grants'] })
+      .expect(200);
     await h.refresh();
     expect(await filtered({ tags: 'featured' })).to.deep.equal([opp('c1')]);
     expect(await filtered({ programSlugs: 'arb-ltipp' })).to.deep.equal([opp('c1'), opp('c4')].sort());
     expect(await filtered({ programSlugs: 'op-grants' })).to.deep.equal([opp('c4')]);
-    expect((await h.request().get(`/v4/opportunities/${opp('c1')}`).expect(200)).body.tags).to.deep.equal(['featured', 'blue-chip']);
+    expect(
+      (
+        await h
+          .request()
+          .get(`/v4/opportunities/${opp('c1')}`)
+          .expect(200)
+      ).body.tags,
+    ).to.deep.equal(['featured', 'blue-chip']);
     // The projector rebuilds the documents from PostgreSQL: the curation stays.
     expect((await h.runJob('publish')).status).to.equal('success');
     await h.refresh();
@@ -38,7 +69,12 @@ describe('back-office curation of opportunities: tags and programs feed the tags
   });
 
   it('adds and removes tags, de-duplicated and sorted', async function () {
-    const res = await h.request().patch(`/v4/opportunities/${opp('c1')}/tags`).set(BO).send({ add: ['new', 'featured'], remove: ['blue-chip'] }).expect(200);
+    const res = await h
+      .request()
+      .patch(`/v4/opportunities/${opp('c1')}/tags`)
+      .set(BO)
+      .send({ add: ['new', 'featured'], remove: ['blue-chip'] })
+      .expect(200);
     expect(res.body.tags).to.deep.equal(['featured', 'new']);
     await h.refresh();
     expect(await filtered({ tags: 'blue-chip' })).to.deep.equal([]);
@@ -46,11 +82,31 @@ describe('back-office curation of opportunities: tags and programs feed the tags
   });
 
   it('refuses unknown opportunities (404), bad labels and empty bodies (400 naming the field)', async function () {
-    await h.request().patch('/v4/opportunities/123456789').set(BO).send({ tags: ['x'] }).expect(404);
-    const bad = await h.request().patch(`/v4/opportunities/${opp('c1')}`).set(BO).send({ tags: ['Not A Slug'] }).expect(400);
+    await h
+      .request()
+      .patch('/v4/opportunities/123456789')
+      .set(BO)
+      .send({ tags: ['x'] })
+      .expect(404);
+    const bad = await h
+      .request()
+      .patch(`/v4/opportunities/${opp('c1')}`)
+      .set(BO)
+      .send({ tags: ['Not A Slug'] })
+      .expect(400);
     expect(bad.body.errors[0].field).to.equal('tags.0');
-    await h.request().patch(`/v4/opportunities/${opp('c1')}/tags`).set(BO).send({}).expect(400);
-    const many = await h.request().patch(`/v4/opportunities/${opp('c1')}`).set(BO).send({ programSlugs: Array.from({ length: 51 }, (_, i) => `p${i}`) }).expect(400);
+    await h
+      .request()
+      .patch(`/v4/opportunities/${opp('c1')}/tags`)
+      .set(BO)
+      .send({})
+      .expect(400);
+    const many = await h
+      .request()
+      .patch(`/v4/opportunities/${opp('c1')}`)
+      .set(BO)
+      .send({ programSlugs: Array.from({ length: 51 }, (_, i) => `p${i}`) })
+      .expect(400);
     expect(many.body.errors[0].field).to.equal('programSlugs');
   });
 });

@@ -26,12 +26,20 @@ describe('POST /v4/organizations', function () {
     }
     for (const body of [{ name: '' }, { name: 'n'.repeat(129) }, {}, { name: 'ok', extra: 1 }]) {
       const res = await h.request().post('/v4/organizations').set('Cookie', alice.cookie).send(body).expect(400);
-      expect(res.body.errors.map((e: { field: string }) => e.field).join(), JSON.stringify(body)).to.match(/name|extra/);
+      expect(res.body.errors.map((e: { field: string }) => e.field).join(), JSON.stringify(body)).to.match(
+        /name|extra/,
+      );
     }
   });
 
-  it('takes form bodies, refuses a name the owner already uses (any case) and lists the owner\'s', async function () {
-    await h.request().post('/v4/organizations').set('Cookie', alice.cookie).type('form').send({ name: 'Acme Labs' }).expect(200);
+  it("takes form bodies, refuses a name the owner already uses (any case) and lists the owner's", async function () {
+    await h
+      .request()
+      .post('/v4/organizations')
+      .set('Cookie', alice.cookie)
+      .type('form')
+      .send({ name: 'Acme Labs' })
+      .expect(200);
     await h.request().post('/v4/organizations').set('Cookie', alice.cookie).send({ name: 'ACME LABS' }).expect(409);
     const bob = await login(h, HARDHAT_TEST_KEYS[1]);
     await h.request().post('/v4/organizations').set('Cookie', bob.cookie).send({ name: 'Acme Labs' }).expect(200);

@@ -7,10 +7,24 @@ type Caller = 'anonymous' | 'recipient' | 'grantee' | 'creator' | 'backOffice';
 const CALLERS: Caller[] = ['anonymous', 'recipient', 'grantee', 'creator', 'backOffice'];
 
 /** One private campaign of the demo, with who is who around it. */
-type Subject = { name: string; recipientsCanView: boolean; id: string; onChainId: string; opportunityId: string; creator: string; recipient: string; grantee: string };
+type Subject = {
+  name: string;
+  recipientsCanView: boolean;
+  id: string;
+  onChainId: string;
+  opportunityId: string;
+  creator: string;
+  recipient: string;
+  grantee: string;
+};
 
 /** A read that can return campaign data: REST path (GET) or GraphQL query, built for one subject. */
-type Read = { name: string; rest?: (s: Subject) => string; graphql?: (s: Subject) => string; pick?: (body: any) => unknown }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Read = {
+  name: string;
+  rest?: (s: Subject) => string;
+  graphql?: (s: Subject) => string;
+  pick?: (body: any) => unknown;
+}; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * Every route and GraphQL field that can return a campaign, its ids, metrics, rewards, claims or
@@ -29,8 +43,16 @@ const READS: Read[] = [
   { name: 'campaign family', rest: (s) => `/v4/campaigns/${s.id}/linked` },
   { name: 'ratchet of the campaign', rest: (s) => `/v4/sofr-ratchet/campaign/${s.id}` },
   // The embedded campaign records; the opportunity document's own aggregates (campaignIds, records' breakdowns) are not covered yet (see README).
-  { name: 'opportunity with campaigns', rest: (s) => `/v4/opportunities/${s.opportunityId}/campaigns`, pick: (b) => b.campaigns },
-  { name: 'opportunities with campaigns', rest: () => '/v4/opportunities?campaigns=true&items=100&test=true', pick: (b) => (b as { campaigns: unknown }[]).map((o) => o.campaigns) },
+  {
+    name: 'opportunity with campaigns',
+    rest: (s) => `/v4/opportunities/${s.opportunityId}/campaigns`,
+    pick: (b) => b.campaigns,
+  },
+  {
+    name: 'opportunities with campaigns',
+    rest: () => '/v4/opportunities?campaigns=true&items=100&test=true',
+    pick: (b) => (b as { campaigns: unknown }[]).map((o) => o.campaigns),
+  },
   { name: 'opportunity storing ids', rest: (s) => `/v4/opportunities/${s.opportunityId}/storing-ids` },
   { name: 'rewards of the campaign', rest: (s) => `/v4/rewards?chainId=31337&campaignId=${s.onChainId}` },
   { name: 'rewards of the recipient', rest: (s) => `/v4/users/${s.recipient}/rewards?chainId=31337` },
@@ -38,26 +60,51 @@ const READS: Read[] = [
   { name: 'claims of the chain', rest: () => '/v4/claims?chainId=31337&items=100' },
   { name: 'claim history of the recipient', rest: (s) => `/v4/claims/history/${s.recipient}` },
   { name: 'GraphQL campaign', graphql: (s) => `{ campaign(id: "${s.id}", showPrivate: true) { id campaignId } }` },
-  { name: 'GraphQL campaigns', graphql: () => '{ campaigns(filter: { showPrivate: true, test: true }, items: 100) { id campaignId } }' },
-  { name: 'GraphQL opportunity campaigns', graphql: (s) => `{ opportunity(id: "${s.opportunityId}") { campaigns { id campaignId } } }` },
-  { name: 'GraphQL rewards campaign', graphql: (s) => `{ rewards(chainId: 31337, campaignId: "${s.onChainId}") { campaignId campaign { id campaignId } } }` },
-  { name: 'GraphQL user rewards', graphql: (s) => `{ user(address: "${s.recipient}") { rewards(chainId: [31337]) { rewards { breakdowns { campaignId } } } } }` },
+  {
+    name: 'GraphQL campaigns',
+    graphql: () => '{ campaigns(filter: { showPrivate: true, test: true }, items: 100) { id campaignId } }',
+  },
+  {
+    name: 'GraphQL opportunity campaigns',
+    graphql: (s) => `{ opportunity(id: "${s.opportunityId}") { campaigns { id campaignId } } }`,
+  },
+  {
+    name: 'GraphQL rewards campaign',
+    graphql: (s) =>
+      `{ rewards(chainId: 31337, campaignId: "${s.onChainId}") { campaignId campaign { id campaignId } } }`,
+  },
+  {
+    name: 'GraphQL user rewards',
+    graphql: (s) =>
+      `{ user(address: "${s.recipient}") { rewards(chainId: [31337]) { rewards { breakdowns { campaignId } } } } }`,
+  },
 ];
 
 /** Who may see the subject: the back office, its creator and grantees, its recipients only when recipientsCanView. */
-const maySee = (s: Subject, caller: Caller) => caller === 'backOffice' || caller === 'creator' || caller === 'grantee' || (caller === 'recipient' && s.recipientsCanView);
+const maySee = (s: Subject, caller: Caller) =>
+  caller === 'backOffice' ||
+  caller === 'creator' ||
+  caller === 'grantee' ||
+  (caller === 'recipient' && s.recipientsCanView);
 
 describe('privacy matrix: private campaigns × every read of campaign data × every kind of caller', function () {
   let demo: ReferenceDemo;
   let subjects: Subject[];
-  const as = (address: string) => ({ Cookie: `jwt=${signSession({ secret: demo.h.config.jwtSecret, address, tier: 0 }).token}` });
+  const as = (address: string) => ({
+    Cookie: `jwt=${signSession({ secret: demo.h.config.jwtSecret, address, tier: 0 }).token}`,
+  });
   const headersOf = (s: Subject, caller: Caller): Record<string, string> => {
     switch (caller) {
-      case 'anonymous': return {};
-      case 'recipient': return as(s.recipient);
-      case 'grantee': return as(s.grantee);
-      case 'creator': return as(s.creator);
-      case 'backOffice': return { authorization: TEST_BACK_OFFICE_TOKEN };
+      case 'anonymous':
+        return {};
+      case 'recipient':
+        return as(s.recipient);
+      case 'grantee':
+        return as(s.grantee);
+      case 'creator':
+        return as(s.creator);
+      case 'backOffice':
+        return { authorization: TEST_BACK_OFFICE_TOKEN };
     }
   };
   /** The response text of a read, lower case, and its status. */
@@ -65,9 +112,18 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
     const h = demo.h;
     const res = r.rest
       ? await h.request().get(r.rest(s)).set(headersOf(s, caller))
-      : await h.request().post('/graphql/v1').set(headersOf(s, caller)).set('accept', 'application/json').send({ query: r.graphql!(s) });
+      : await h
+          .request()
+          .post('/graphql/v1')
+          .set(headersOf(s, caller))
+          .set('accept', 'application/json')
+          .send({ query: r.graphql!(s) });
     // A problem body's detail and instance echo the caller's own request (the id it asked for): not served data.
-    const body = /problem\+json/.test(String(res.headers['content-type'])) ? { ...res.body, detail: undefined, instance: undefined } : res.status < 300 && r.pick ? r.pick(res.body) : res.body;
+    const body = /problem\+json/.test(String(res.headers['content-type']))
+      ? { ...res.body, detail: undefined, instance: undefined }
+      : res.status < 300 && r.pick
+        ? r.pick(res.body)
+        : res.body;
     return { status: res.status, text: JSON.stringify(body ?? null).toLowerCase() };
   };
   const mentions = (text: string, s: Subject) => text.includes(s.onChainId.toLowerCase()) || text.includes(`"${s.id}"`);
@@ -76,18 +132,41 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
     demo = await createReferenceDemo();
     const h = demo.h;
     // Two campaigns with rewards in the live tree (and so claims, metrics, an opportunity): one per recipientsCanView setting.
-    const { rows } = await h.deps.pg.query<{ id: string; campaign_id: string; opportunity_id: string; creator: string; recipient: string }>(
+    const { rows } = await h.deps.pg.query<{
+      id: string;
+      campaign_id: string;
+      opportunity_id: string;
+      creator: string;
+      recipient: string;
+    }>(
       `SELECT DISTINCT ON (c.id) c.id, lower(c.campaign_id) AS campaign_id, c.opportunity_id, lower(c.creator) AS creator, b.recipient
        FROM campaigns_current c JOIN reward_breakdowns b ON lower(b.campaign_id) = lower(c.campaign_id) AND b.chain_id = c.distribution_chain_id
-       WHERE c.opportunity_id IS NOT NULL ORDER BY c.id, b.amount DESC LIMIT 2`);
+       WHERE c.opportunity_id IS NOT NULL ORDER BY c.id, b.amount DESC LIMIT 2`,
+    );
     expect(rows, 'two demo campaigns with rewards').to.have.length(2);
     subjects = rows.map((r, i) => ({
-      name: i === 0 ? 'private, recipientsCanView false' : 'private, recipientsCanView true', recipientsCanView: i === 1,
-      id: r.id, onChainId: r.campaign_id, opportunityId: r.opportunity_id, creator: r.creator, recipient: r.recipient, grantee: `0x${String(i + 1).repeat(40)}`,
+      name: i === 0 ? 'private, recipientsCanView false' : 'private, recipientsCanView true',
+      recipientsCanView: i === 1,
+      id: r.id,
+      onChainId: r.campaign_id,
+      opportunityId: r.opportunity_id,
+      creator: r.creator,
+      recipient: r.recipient,
+      grantee: `0x${String(i + 1).repeat(40)}`,
     }));
     for (const s of subjects) {
-      await h.request().patch(`/v4/campaigns/${s.id}/privacy`).set(as(s.creator)).send({ isPrivate: true, recipientsCanView: s.recipientsCanView }).expect(200);
-      await h.request().post(`/v4/campaigns/${s.id}/access/grant`).set(as(s.creator)).send({ userAddress: s.grantee }).expect(200);
+      await h
+        .request()
+        .patch(`/v4/campaigns/${s.id}/privacy`)
+        .set(as(s.creator))
+        .send({ isPrivate: true, recipientsCanView: s.recipientsCanView })
+        .expect(200);
+      await h
+        .request()
+        .post(`/v4/campaigns/${s.id}/access/grant`)
+        .set(as(s.creator))
+        .send({ userAddress: s.grantee })
+        .expect(200);
     }
     // The other subject's recipient must not be this one's (a recipient of both would see the second legitimately).
     expect(subjects[0]!.recipient).to.not.equal(subjects[1]!.recipient);
@@ -101,7 +180,8 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         for (const caller of CALLERS) {
           const res = await read(r, s, caller);
           if (res.status >= 500) leaks.push(`${s.name} as ${caller}: ${res.status}`);
-          if (!maySee(s, caller) && mentions(res.text, s)) leaks.push(`${s.name} as ${caller}: ${res.status} mentions ${s.id} / ${s.onChainId}`);
+          if (!maySee(s, caller) && mentions(res.text, s))
+            leaks.push(`${s.name} as ${caller}: ${res.status} mentions ${s.id} / ${s.onChainId}`);
         }
       }
       expect(leaks).to.deep.equal([]);
@@ -111,11 +191,19 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
   it('serves the private campaign itself to those who may see it (showPrivate=true, metrics, rewards)', async function () {
     for (const s of subjects) {
       for (const caller of CALLERS.filter((c) => maySee(s, c))) {
-        for (const path of [`/v4/campaigns/${s.id}?showPrivate=true`, `/v4/campaigns/${s.id}/metrics`, `/v4/campaigns/${s.id}/linked`]) {
+        for (const path of [
+          `/v4/campaigns/${s.id}?showPrivate=true`,
+          `/v4/campaigns/${s.id}/metrics`,
+          `/v4/campaigns/${s.id}/linked`,
+        ]) {
           const res = await demo.h.request().get(path).set(headersOf(s, caller));
           expect(res.status, `${path} as ${caller} (${s.name})`).to.equal(200);
         }
-        const rewards = await demo.h.request().get(`/v4/rewards?chainId=31337&campaignId=${s.onChainId}`).set(headersOf(s, caller)).expect(200);
+        const rewards = await demo.h
+          .request()
+          .get(`/v4/rewards?chainId=31337&campaignId=${s.onChainId}`)
+          .set(headersOf(s, caller))
+          .expect(200);
         expect(rewards.body.length, `rewards as ${caller} (${s.name})`).to.be.greaterThan(0);
       }
       for (const caller of CALLERS.filter((c) => !maySee(s, c))) {
@@ -127,11 +215,25 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
 
   it('applies a privacy change to every read in the same request cycle: public again, then private again', async function () {
     const s = subjects[0]!;
-    await demo.h.request().patch(`/v4/campaigns/${s.id}/privacy`).set(as(s.creator)).send({ isPrivate: false }).expect(200);
-    expect(mentions((await read(READS.find((r) => r.name === 'opportunity with campaigns')!, s, 'anonymous')).text, s)).to.equal(true);
+    await demo.h
+      .request()
+      .patch(`/v4/campaigns/${s.id}/privacy`)
+      .set(as(s.creator))
+      .send({ isPrivate: false })
+      .expect(200);
+    expect(
+      mentions((await read(READS.find((r) => r.name === 'opportunity with campaigns')!, s, 'anonymous')).text, s),
+    ).to.equal(true);
     await demo.h.request().get(`/v4/campaigns/${s.id}/metrics`).expect(200);
-    await demo.h.request().patch(`/v4/campaigns/${s.id}/privacy`).set(as(s.creator)).send({ isPrivate: true }).expect(200);
-    expect(mentions((await read(READS.find((r) => r.name === 'opportunity with campaigns')!, s, 'anonymous')).text, s)).to.equal(false);
+    await demo.h
+      .request()
+      .patch(`/v4/campaigns/${s.id}/privacy`)
+      .set(as(s.creator))
+      .send({ isPrivate: true })
+      .expect(200);
+    expect(
+      mentions((await read(READS.find((r) => r.name === 'opportunity with campaigns')!, s, 'anonymous')).text, s),
+    ).to.equal(false);
     await demo.h.request().get(`/v4/campaigns/${s.id}/metrics`).expect(404);
   });
 
@@ -140,11 +242,20 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
     await demo.h.refresh();
     const leaks: string[] = [];
     for (const s of subjects) {
-      for (const path of [`/v4/opportunities/${s.opportunityId}`, '/v4/opportunities?items=100&test=true', `/v4/opportunities/${s.opportunityId}/campaigns`]) {
+      for (const path of [
+        `/v4/opportunities/${s.opportunityId}`,
+        '/v4/opportunities?items=100&test=true',
+        `/v4/opportunities/${s.opportunityId}/campaigns`,
+      ]) {
         const res = await demo.h.request().get(path).expect(200);
         if (mentions(JSON.stringify(res.body).toLowerCase(), s)) leaks.push(`${path} mentions ${s.name}`);
       }
-      const gql = await demo.h.request().post('/graphql/v1').set('accept', 'application/json').send({ query: `{ opportunity(id: "${s.opportunityId}") { id campaigns { id } } }` }).expect(200);
+      const gql = await demo.h
+        .request()
+        .post('/graphql/v1')
+        .set('accept', 'application/json')
+        .send({ query: `{ opportunity(id: "${s.opportunityId}") { id campaigns { id } } }` })
+        .expect(200);
       if (mentions(JSON.stringify(gql.body).toLowerCase(), s)) leaks.push(`GraphQL opportunity mentions ${s.name}`);
     }
     expect(leaks).to.deep.equal([]);

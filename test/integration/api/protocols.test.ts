@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { forgetChainRows } from '../../../api/chainRecords.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
-type Protocol = { id: string; name: string; dailyRewards: number; numberOfLiveCampaigns: number; tags: string[] } & Record<string, unknown>;
+type Protocol = {
+  id: string;
+  name: string;
+  dailyRewards: number;
+  numberOfLiveCampaigns: number;
+  tags: string[];
+} & Record<string, unknown>;
 
 /** Independent figures per protocol type from PostgreSQL at `now`. */
 async function expected(demo: ReferenceDemo, type: string, now: number, subCampaigns = true) {
@@ -17,10 +23,13 @@ async function expected(demo: ReferenceDemo, type: string, now: number, subCampa
 
 describe('GET /v4/protocols on the seeded demo (reference data)', function () {
   let demo: ReferenceDemo;
-  const list = async (query: Record<string, unknown>) => (await demo.h.request().get('/v4/protocols/').query(query).expect(200)).body as Protocol[];
+  const list = async (query: Record<string, unknown>) =>
+    (await demo.h.request().get('/v4/protocols/').query(query).expect(200)).body as Protocol[];
   const idsOf = (ps: Protocol[]) => ps.map((p) => p.id).sort();
   const fieldsOf400 = async (query: Record<string, unknown>) =>
-    ((await demo.h.request().get('/v4/protocols').query(query).expect(400)).body.errors as { field: string }[]).map((e) => e.field).sort();
+    ((await demo.h.request().get('/v4/protocols').query(query).expect(400)).body.errors as { field: string }[])
+      .map((e) => e.field)
+      .sort();
 
   before(async function () {
     this.timeout(600_000);
@@ -34,10 +43,30 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
     expect(idsOf(res)).to.deep.equal(['ajna', 'morpho', 'uniswap-v3', 'uniswap-v4']);
     const now = Math.floor(Date.now() / 1000);
     const morpho = res.find((p) => p.id === 'morpho')!;
-    expect(morpho).to.have.all.keys('id', 'name', 'icon', 'description', 'url', 'tags', 'dailyRewards', 'numberOfLiveCampaigns', 'opportunityLiveTags',
-      'banner', 'opportunityBannerLight', 'opportunityBannerDark', 'trustData');
+    expect(morpho).to.have.all.keys(
+      'id',
+      'name',
+      'icon',
+      'description',
+      'url',
+      'tags',
+      'dailyRewards',
+      'numberOfLiveCampaigns',
+      'opportunityLiveTags',
+      'banner',
+      'opportunityBannerLight',
+      'opportunityBannerDark',
+      'trustData',
+    );
     const e = await expected(demo, 'MORPHO', now);
-    expect(morpho).to.deep.include({ name: 'Morpho', tags: ['lending'], trustData: null, banner: null, opportunityLiveTags: [], numberOfLiveCampaigns: e.live });
+    expect(morpho).to.deep.include({
+      name: 'Morpho',
+      tags: ['lending'],
+      trustData: null,
+      banner: null,
+      opportunityLiveTags: [],
+      numberOfLiveCampaigns: e.live,
+    });
     expect(morpho.dailyRewards).to.be.closeTo(e.daily, 1e-6);
     expect(morpho.numberOfLiveCampaigns).to.be.greaterThan(0);
     const rewards = res.map((p) => p.dailyRewards);
@@ -69,7 +98,7 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
       expect(await list({ test: true })).to.have.length(4);
     } finally {
       await demo.h.deps.pg.query('UPDATE chains SET is_test = false WHERE id = 31337');
-        forgetChainRows(demo.h.apiPg);
+      forgetChainRows(demo.h.apiPg);
     }
   });
 
@@ -90,8 +119,12 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
   it('excludeSubCampaigns leaves sub-campaigns out of numberOfLiveCampaigns', async function () {
     // The demo's two sub-campaigns sit under an ERC20 hold market, which names no protocol: move one opportunity's type to check.
     const now = Math.floor(Date.now() / 1000);
-    const { rows } = await demo.h.deps.pg.query<{ opportunity_id: string }>('SELECT DISTINCT opportunity_id FROM campaigns_current WHERE parent_campaign_id IS NOT NULL');
-    await demo.h.deps.pg.query(`UPDATE opportunities SET type = 'EULER' WHERE id = ANY($1)`, [rows.map((r) => r.opportunity_id)]);
+    const { rows } = await demo.h.deps.pg.query<{ opportunity_id: string }>(
+      'SELECT DISTINCT opportunity_id FROM campaigns_current WHERE parent_campaign_id IS NOT NULL',
+    );
+    await demo.h.deps.pg.query(`UPDATE opportunities SET type = 'EULER' WHERE id = ANY($1)`, [
+      rows.map((r) => r.opportunity_id),
+    ]);
     const withSubs = (await list({ id: 'euler' }))[0]!;
     const without = (await list({ id: 'euler', excludeSubCampaigns: true }))[0]!;
     expect(withSubs.numberOfLiveCampaigns).to.equal((await expected(demo, 'EULER', now)).live);
@@ -105,8 +138,16 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
   });
 
   it('answers 400 naming each bad field', async function () {
-    expect(await fieldsOf400({ status: 'LIVE,NOW', tokenTypes: 'COIN', opportunityChain: 'x', test: 'maybe', excludeSubCampaigns: 3, items: 0 }))
-      .to.deep.equal(['excludeSubCampaigns', 'items', 'opportunityChain', 'status', 'test', 'tokenTypes.0']);
+    expect(
+      await fieldsOf400({
+        status: 'LIVE,NOW',
+        tokenTypes: 'COIN',
+        opportunityChain: 'x',
+        test: 'maybe',
+        excludeSubCampaigns: 3,
+        items: 0,
+      }),
+    ).to.deep.equal(['excludeSubCampaigns', 'items', 'opportunityChain', 'status', 'test', 'tokenTypes.0']);
     expect(await fieldsOf400({ id: '', unknown: 1 })).to.deep.equal(['id', 'unknown']);
   });
 });

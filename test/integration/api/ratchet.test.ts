@@ -10,7 +10,10 @@ const dayOf = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
 
 /** A real local HTTP server publishing a benchmark-rate series in the public refRates shape. */
 async function startRateServer(rows: () => unknown[]): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ refRates: rows() })));
+  const server = createServer(
+    (_req, res) =>
+      void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ refRates: rows() })),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rates`, server };
 }
@@ -29,16 +32,35 @@ describe('GET /v4/sofr-ratchet/*', function () {
     h = await createHarness({ chainIds: [31337], env: { BENCHMARK_RATE_URL: rates.url } });
     const { devnet, stack } = h.chains[0]!;
     start = (await getLatestTimestamp({ rpcUrl: devnet.rpcUrl })) - 20 * DAY;
-    const created = await createCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, campaigns: [{ rewardToken: stack.tokens.rewards[0]!.address,
-      amount: 10n ** 21n, campaignType: 1, startTimestamp: start, duration: 60 * DAY, campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }) }] });
+    const created = await createCampaigns({
+      rpcUrl: devnet.rpcUrl,
+      chainId: devnet.chainId,
+      stack,
+      campaigns: [
+        {
+          rewardToken: stack.tokens.rewards[0]!.address,
+          amount: 10n ** 21n,
+          campaignType: 1,
+          startTimestamp: start,
+          duration: 60 * DAY,
+          campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
+        },
+      ],
+    });
     for (const job of ['blocks', 'campaigns']) await h.runJob(job);
     campaignId = campaignDbId(31337, created.campaignIds[0]!);
-    opportunityId = (await h.apiPg.query<{ opportunity_id: string }>('SELECT opportunity_id FROM campaigns WHERE id = $1', [campaignId])).rows[0]!.opportunity_id;
+    opportunityId = (
+      await h.apiPg.query<{ opportunity_id: string }>('SELECT opportunity_id FROM campaigns WHERE id = $1', [
+        campaignId,
+      ])
+    ).rows[0]!.opportunity_id;
     // TVL history: 1.5M a day during the 14 days before the first recalculation (start + 14 days), then 0.5M.
     const writer = h.deps.pg;
     for (let d = 0; d <= 20; d++) {
-      await writer.query('INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) VALUES ($1, to_timestamp($2), 0, $3, 0, 0)',
-        [opportunityId, start + d * DAY, d < 14 ? 1_500_000 : 500_000]);
+      await writer.query(
+        'INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) VALUES ($1, to_timestamp($2), 0, $3, 0, 0)',
+        [opportunityId, start + d * DAY, d < 14 ? 1_500_000 : 500_000],
+      );
     }
   });
 
@@ -50,7 +72,14 @@ describe('GET /v4/sofr-ratchet/*', function () {
 
   it('answers null APYs, never a guess, before any benchmark rate is stored', async function () {
     const res = await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200);
-    expect(res.body).to.include({ frozenRate: null, liveRate: null, baselineApy: null, boostedApy: null, campaignApr: null, frozenMeanTvl: 1_500_000 });
+    expect(res.body).to.include({
+      frozenRate: null,
+      liveRate: null,
+      baselineApy: null,
+      boostedApy: null,
+      campaignApr: null,
+      frozenMeanTvl: 1_500_000,
+    });
   });
 
   it('stores the published series with the benchmark-rate job (other types and bad rows skipped, reruns idempotent)', async function () {
@@ -63,14 +92,30 @@ describe('GET /v4/sofr-ratchet/*', function () {
     ];
     await h.runJob('benchmark-rate');
     await h.runJob('benchmark-rate');
-    const { rows } = await h.apiPg.query<{ day: string; rate: number }>("SELECT to_char(day, 'YYYY-MM-DD') AS day, rate FROM benchmark_rates ORDER BY day");
-    expect(rows).to.deep.equal([{ day: dayOf(start - DAY), rate: 4 }, { day: dayOf(start + 14 * DAY), rate: 4.3 }, { day: dayOf(start + 22 * DAY), rate: 4.5 }]);
+    const { rows } = await h.apiPg.query<{ day: string; rate: number }>(
+      "SELECT to_char(day, 'YYYY-MM-DD') AS day, rate FROM benchmark_rates ORDER BY day",
+    );
+    expect(rows).to.deep.equal([
+      { day: dayOf(start - DAY), rate: 4 },
+      { day: dayOf(start + 14 * DAY), rate: 4.3 },
+      { day: dayOf(start + 22 * DAY), rate: 4.5 },
+    ]);
   });
 
   it('rates a campaign from its stored settings: frozen mean TVL before the last recalculation, baseline target', async function () {
     const res = await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200);
-    expect(res.body).to.include({ campaignId, opportunityId, anchor: start, curve: 'BASELINE', lastRecalculation: start + 14 * DAY, nextRecalculation: start + 28 * DAY,
-      frozenRate: 4.3, frozenRateDay: dayOf(start + 14 * DAY), frozenMeanTvl: 1_500_000, nativeApr: 0 });
+    expect(res.body).to.include({
+      campaignId,
+      opportunityId,
+      anchor: start,
+      curve: 'BASELINE',
+      lastRecalculation: start + 14 * DAY,
+      nextRecalculation: start + 28 * DAY,
+      frozenRate: 4.3,
+      frozenRateDay: dayOf(start + 14 * DAY),
+      frozenMeanTvl: 1_500_000,
+      nativeApr: 0,
+    });
     expect(res.body.baselineApy).to.be.closeTo(5.3, 1e-9);
     // 1.5M reaches the 1M tier (+1) of the default tiers, not the 5M one.
     expect(res.body.boostedApy).to.be.closeTo(6.3, 1e-9);
@@ -78,10 +123,18 @@ describe('GET /v4/sofr-ratchet/*', function () {
   });
 
   it('takes the settings of the configuration associated with the campaign through the config store', async function () {
-    const onChainId = (await h.apiPg.query<{ campaign_id: string }>('SELECT campaign_id FROM campaigns WHERE id = $1', [campaignId])).rows[0]!.campaign_id;
-    const config = { distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 2, tiers: [] } } };
+    const onChainId = (
+      await h.apiPg.query<{ campaign_id: string }>('SELECT campaign_id FROM campaigns WHERE id = $1', [campaignId])
+    ).rows[0]!.campaign_id;
+    const config = {
+      distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 2, tiers: [] } },
+    };
     const { hash } = (await h.request().post('/v4/config/store').send(config).expect(200)).body;
-    await h.request().get(`/v4/config/hash/${hash}`).query({ campaignId: onChainId, distributionChainId: 31337 }).expect(200);
+    await h
+      .request()
+      .get(`/v4/config/hash/${hash}`)
+      .query({ campaignId: onChainId, distributionChainId: 31337 })
+      .expect(200);
     const res = await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200);
     expect(res.body).to.include({ spread: 2, frozenRate: 4.3 });
     expect(res.body.tiers).to.deep.equal([]);
@@ -90,10 +143,20 @@ describe('GET /v4/sofr-ratchet/*', function () {
   });
 
   it('rates an opportunity at an explicit anchor and time; before a full window the mean is partial', async function () {
-    const res = await h.request().get(`/v4/sofr-ratchet/opportunity/${opportunityId}`).query({ anchor: start + 7 * DAY, at: start + 22 * DAY, period: 14 * DAY }).expect(200);
+    const res = await h
+      .request()
+      .get(`/v4/sofr-ratchet/opportunity/${opportunityId}`)
+      .query({ anchor: start + 7 * DAY, at: start + 22 * DAY, period: 14 * DAY })
+      .expect(200);
     // Last recalculation start + 21 days: mean over days 7..20 = (7 × 1.5M + 7 × 0.5M) / 14.
     // No rate published on the recalculation day: the one of start + 14 days is carried forward; the live rate is newer.
-    expect(res.body).to.include({ lastRecalculation: start + 21 * DAY, frozenMeanTvl: 1_000_000, frozenRate: 4.3, frozenRateDay: dayOf(start + 14 * DAY), liveRate: 4.5 });
+    expect(res.body).to.include({
+      lastRecalculation: start + 21 * DAY,
+      frozenMeanTvl: 1_000_000,
+      frozenRate: 4.3,
+      frozenRateDay: dayOf(start + 14 * DAY),
+      liveRate: 4.5,
+    });
     expect(res.body.boostedApy).to.be.closeTo(6.3, 1e-9);
   });
 

@@ -19,7 +19,16 @@ describe('rate limits per tier, shared across API processes', function () {
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
-    const make = () => supertest(createApp({ config: { ...h.config, rateLimits: limits } as typeof h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const make = () =>
+      supertest(
+        createApp({
+          config: { ...h.config, rateLimits: limits } as typeof h.config,
+          logger: h.deps.logger,
+          pg: h.apiPg,
+          es: h.deps.es,
+          rpc: h.deps.rpc,
+        }).callback(),
+      );
     apps = [make(), make()];
   });
   after(async () => h?.close());
@@ -38,12 +47,25 @@ describe('rate limits per tier, shared across API processes', function () {
     await apps[1]!.get('/v4/chains').expect(200);
   });
 
-  it('gives a key its tier\'s limit (tier 0, then tier 1) in its own bucket', async function () {
+  it("gives a key its tier's limit (tier 0, then tier 1) in its own bucket", async function () {
     const session = await login(h, HARDHAT_TEST_KEYS[0]);
     await nextSecond();
-    const key = (await apps[0]!.post('/v4/developer/keys/').set('Cookie', session.cookie).send({ description: 'limited' }).expect(200)).body;
+    const key = (
+      await apps[0]!
+        .post('/v4/developer/keys/')
+        .set('Cookie', session.cookie)
+        .send({ description: 'limited' })
+        .expect(200)
+    ).body;
     await nextSecond();
-    const burst = async (n: number) => (await Promise.all(Array.from({ length: n }, (_, i) => apps[i % 2]!.get('/v4/chains').set('x-api-key', key.rawKey)))).map((r) => r.status).sort();
+    const burst = async (n: number) =>
+      (
+        await Promise.all(
+          Array.from({ length: n }, (_, i) => apps[i % 2]!.get('/v4/chains').set('x-api-key', key.rawKey)),
+        )
+      )
+        .map((r) => r.status)
+        .sort();
     expect(await burst(4)).to.deep.equal([200, 200, 200, 429]);
     await h.deps.pg.query('UPDATE api_keys SET tier = 1 WHERE id = $1', [key.id]);
     await nextSecond();
@@ -71,25 +93,53 @@ describe('rate limits per tier, shared across API processes', function () {
     const bucket = "ip:'; DROP TABLE rate_limit_windows; --\\";
     const counts = await Promise.all(Array.from({ length: 25 }, () => claim(bucket, window, 2)));
     expect([...counts].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 25 }, (_, i) => 2 * (i + 1)));
-    const { rows } = await h.deps.pg.query<{ count: number }>('SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = to_timestamp($2)', [bucket, window]);
+    const { rows } = await h.deps.pg.query<{ count: number }>(
+      'SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = to_timestamp($2)',
+      [bucket, window],
+    );
     expect(rows).to.deep.equal([{ count: 50 }]);
     // Out of range for to_timestamp: the statement fails inside the transaction; the pool still serves the next claim.
-    await claim('ip:x', 9e15, 1).then(() => expect.fail('accepted an impossible window'), (error: Error) => expect(error.message).to.match(/out of range/));
+    await claim('ip:x', 9e15, 1).then(
+      () => expect.fail('accepted an impossible window'),
+      (error: Error) => expect(error.message).to.match(/out of range/),
+    );
     expect(await claim(bucket, window, 1)).to.equal(51);
-    for (const [w, n] of [[1.5, 1], [window, 0], [window, 2.5]] as const) {
-      await claim(bucket, w, n).then(() => expect.fail(`accepted window ${w}, claim ${n}`), (error: Error) => expect(error).to.be.instanceOf(TypeError));
+    for (const [w, n] of [
+      [1.5, 1],
+      [window, 0],
+      [window, 2.5],
+    ] as const) {
+      await claim(bucket, w, n).then(
+        () => expect.fail(`accepted window ${w}, claim ${n}`),
+        (error: Error) => expect(error).to.be.instanceOf(TypeError),
+      );
     }
   });
 
   it('leases large limits in chunks: one upsert per ⌊limit/20⌋ requests, and two processes together never pass the limit', async function () {
     const big = { anonymous: 40, tiers: [40, 40, 40] };
-    const make = () => supertest(createApp({ config: { ...h.config, rateLimits: big } as typeof h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const make = () =>
+      supertest(
+        createApp({
+          config: { ...h.config, rateLimits: big } as typeof h.config,
+          logger: h.deps.logger,
+          pg: h.apiPg,
+          es: h.deps.es,
+          rpc: h.deps.rpc,
+        }).callback(),
+      );
     const pair = [make(), make()];
     await nextSecond();
     const window = Math.floor(Date.now() / 1000);
     const first = await pair[0]!.get('/v4/chains').expect(200);
     expect(first.headers['ratelimit-remaining']).to.equal('39');
-    const counted = async () => (await h.deps.pg.query<{ count: number }>(`SELECT count FROM rate_limit_windows WHERE bucket LIKE 'ip:%' AND window_start = to_timestamp($1)`, [window])).rows[0]?.count;
+    const counted = async () =>
+      (
+        await h.deps.pg.query<{ count: number }>(
+          `SELECT count FROM rate_limit_windows WHERE bucket LIKE 'ip:%' AND window_start = to_timestamp($1)`,
+          [window],
+        )
+      ).rows[0]?.count;
     expect(await counted(), 'one claim of ⌊40/20⌋ = 2 hits').to.equal(2);
     await pair[0]!.get('/v4/chains').expect(200);
     expect(await counted(), 'the second request is served from the lease').to.equal(2);
@@ -101,18 +151,42 @@ describe('rate limits per tier, shared across API processes', function () {
   });
 
   it('gives each client behind a trusted proxy its own bucket (TRUSTED_PROXIES), and ignores X-Forwarded-For without it', async function () {
-    const proxied = supertest(createApp({ config: { ...h.config, rateLimits: limits, trustedProxies: { hops: 1 } } as typeof h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback());
+    const proxied = supertest(
+      createApp({
+        config: { ...h.config, rateLimits: limits, trustedProxies: { hops: 1 } } as typeof h.config,
+        logger: h.deps.logger,
+        pg: h.apiPg,
+        es: h.deps.es,
+        rpc: h.deps.rpc,
+      }).callback(),
+    );
     await nextSecond();
-    const from = (app: ReturnType<typeof supertest>, client: string) => app.get('/v4/chains').set('X-Forwarded-For', client);
+    const from = (app: ReturnType<typeof supertest>, client: string) =>
+      app.get('/v4/chains').set('X-Forwarded-For', client);
     // Two clients at the limit each: both still served, each bucket its own.
-    const statuses = (await Promise.all([from(proxied, '198.51.100.1'), from(proxied, '198.51.100.1'), from(proxied, '198.51.100.2'), from(proxied, '198.51.100.2')])).map((r) => r.status);
+    const statuses = (
+      await Promise.all([
+        from(proxied, '198.51.100.1'),
+        from(proxied, '198.51.100.1'),
+        from(proxied, '198.51.100.2'),
+        from(proxied, '198.51.100.2'),
+      ])
+    ).map((r) => r.status);
     expect(statuses).to.deep.equal([200, 200, 200, 200]);
     expect((await from(proxied, '198.51.100.1')).status).to.equal(429);
     // What a caller writes left of what the proxy appended is not theirs to choose.
     expect((await from(proxied, '203.0.113.7, 198.51.100.1')).status).to.equal(429);
     await nextSecond();
     // Without the setting every caller is the proxy (the socket peer): forwarded headers change nothing.
-    const direct = (await Promise.all([from(apps[0]!, '198.51.100.3'), from(apps[0]!, '198.51.100.4'), from(apps[0]!, '198.51.100.5')])).map((r) => r.status).sort();
+    const direct = (
+      await Promise.all([
+        from(apps[0]!, '198.51.100.3'),
+        from(apps[0]!, '198.51.100.4'),
+        from(apps[0]!, '198.51.100.5'),
+      ])
+    )
+      .map((r) => r.status)
+      .sort();
     expect(direct).to.deep.equal([200, 200, 429]);
   });
 });

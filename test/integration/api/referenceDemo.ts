@@ -18,7 +18,10 @@ export type ReferenceDemo = { h: Harness; api: PriceApiServer; seeded: SeedDemoR
 export async function createReferenceDemo(env: Record<string, string> = {}): Promise<ReferenceDemo> {
   const api = await startPriceApiServer();
   const treeDir = mkdtempSync(join(tmpdir(), 'trees-'));
-  const h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir, ...env } });
+  const h = await createHarness({
+    chainIds: [31337],
+    env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir, ...env },
+  });
   const { devnet, stack } = h.chains[0]!;
   const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
   seeded.markets.forEach((m, i) => api.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd));
@@ -28,5 +31,13 @@ export async function createReferenceDemo(env: Record<string, string> = {}): Pro
   }
   await seedCreators(h.deps.pg);
   await h.refresh();
-  return { h, api, seeded, close: async () => { await h.close(); await api.close(); } };
+  return {
+    h,
+    api,
+    seeded,
+    close: async () => {
+      await h.close();
+      await api.close();
+    },
+  };
 }

@@ -3,7 +3,15 @@ import { distributorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
-type RewardItem = { recipient: string; campaignId: string; reason: string; rewardTokenAddress: string; amount: string; claimed: string; pending: string };
+type RewardItem = {
+  recipient: string;
+  campaignId: string;
+  reason: string;
+  rewardTokenAddress: string;
+  amount: string;
+  claimed: string;
+  pending: string;
+};
 type RootItem = { root: string; chainId: number; epoch: number; timestamp: string; isLatest: boolean };
 
 describe('GET /v4/roots and /v4/rewards on the seeded demo (reference data)', function () {
@@ -16,19 +24,30 @@ describe('GET /v4/roots and /v4/rewards on the seeded demo (reference data)', fu
     this.timeout(600_000);
     demo = await createReferenceDemo();
     const { rows } = await demo.h.deps.pg.query<{ root: string; timestamp: string }>(
-      'SELECT root, timestamp::text FROM roots WHERE chain_id = 31337 AND NOT revoked ORDER BY block_number, log_index');
+      'SELECT root, timestamp::text FROM roots WHERE chain_id = 31337 AND NOT revoked ORDER BY block_number, log_index',
+    );
     roots = rows.map((r) => ({ root: r.root, timestamp: Number(r.timestamp) }));
     // The live root is the one the Distributor verifies claims against (the API decides at the chain's indexed block time).
     const { devnet, stack } = demo.h.chains[0]!;
-    liveRoot = (await createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: 31337 }).publicClient.readContract({
-      address: stack.distributor, abi: distributorAbi, functionName: 'getMerkleRoot' })).toLowerCase();
-    const tree = await demo.h.deps.pg.query<{ status: string }>('SELECT status FROM reward_trees WHERE chain_id = 31337 AND root = $1', [liveRoot]);
+    liveRoot = (
+      await createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: 31337 }).publicClient.readContract({
+        address: stack.distributor,
+        abi: distributorAbi,
+        functionName: 'getMerkleRoot',
+      })
+    ).toLowerCase();
+    const tree = await demo.h.deps.pg.query<{ status: string }>(
+      'SELECT status FROM reward_trees WHERE chain_id = 31337 AND root = $1',
+      [liveRoot],
+    );
     expect(tree.rows[0]?.status, 'live tree verified by the roots job').to.equal('verified');
     // A campaign of the live tree with a fully claimed recipient (the demo's first claimants).
     const b = await demo.h.deps.pg.query<{ campaign_id: string }>(
       `SELECT b.campaign_id FROM reward_breakdowns b WHERE b.root = $1
          AND b.amount <= (SELECT coalesce(sum(c.amount), 0) FROM claims c WHERE c.recipient = b.recipient AND c.token = b.token)
-       ORDER BY b.campaign_id LIMIT 1`, [liveRoot]);
+       ORDER BY b.campaign_id LIMIT 1`,
+      [liveRoot],
+    );
     campaignInTree = b.rows[0]!.campaign_id;
   });
 
@@ -42,98 +61,213 @@ describe('GET /v4/roots and /v4/rewards on the seeded demo (reference data)', fu
     });
 
     it('returns the roots of the window plus the one in force at fromTimestamp, newest first', async function () {
-      const res = await demo.h.request().get('/v4/roots/').query({ chainId: 31337, fromTimestamp: String(roots[1]!.timestamp + 1), toTimestamp: String(roots[2]!.timestamp) }).expect(200);
-      expect(res.body).to.deep.equal([roots[2]!, roots[1]!].map((r, i) => ({
-        root: r.root, chainId: 31337, epoch: Math.floor(r.timestamp / 3600), timestamp: String(r.timestamp), isLatest: i === 0,
-      })));
+      const res = await demo.h
+        .request()
+        .get('/v4/roots/')
+        .query({
+          chainId: 31337,
+          fromTimestamp: String(roots[1]!.timestamp + 1),
+          toTimestamp: String(roots[2]!.timestamp),
+        })
+        .expect(200);
+      expect(res.body).to.deep.equal(
+        [roots[2]!, roots[1]!].map((r, i) => ({
+          root: r.root,
+          chainId: 31337,
+          epoch: Math.floor(r.timestamp / 3600),
+          timestamp: String(r.timestamp),
+          isLatest: i === 0,
+        })),
+      );
     });
 
     it('leaves out roots recorded after toTimestamp (isLatest stays about the chain)', async function () {
-      const res = await demo.h.request().get('/v4/roots').query({ chainId: 31337, fromTimestamp: 0, toTimestamp: roots[1]!.timestamp }).expect(200);
+      const res = await demo.h
+        .request()
+        .get('/v4/roots')
+        .query({ chainId: 31337, fromTimestamp: 0, toTimestamp: roots[1]!.timestamp })
+        .expect(200);
       expect(res.body.map((r: RootItem) => r.root)).to.deep.equal([roots[1]!.root, roots[0]!.root]);
       expect(res.body.map((r: RootItem) => r.isLatest)).to.deep.equal([false, false]);
     });
 
     it('returns nothing before the first root and for a chain without roots', async function () {
-      const early = await demo.h.request().get('/v4/roots').query({ chainId: 31337, fromTimestamp: 0, toTimestamp: roots[0]!.timestamp - 1 }).expect(200);
+      const early = await demo.h
+        .request()
+        .get('/v4/roots')
+        .query({ chainId: 31337, fromTimestamp: 0, toTimestamp: roots[0]!.timestamp - 1 })
+        .expect(200);
       expect(early.body).to.deep.equal([]);
-      const other = await demo.h.request().get('/v4/roots').query({ chainId: 999, fromTimestamp: 0, toTimestamp: 2 ** 40 }).expect(200);
+      const other = await demo.h
+        .request()
+        .get('/v4/roots')
+        .query({ chainId: 999, fromTimestamp: 0, toTimestamp: 2 ** 40 })
+        .expect(200);
       expect(other.body).to.deep.equal([]);
     });
 
     it('pages with page and items', async function () {
       const q = { chainId: 31337, fromTimestamp: 0, toTimestamp: 2 ** 40, items: 2 };
-      const p0 = await demo.h.request().get('/v4/roots').query({ ...q, page: 0 }).expect(200);
-      const p1 = await demo.h.request().get('/v4/roots').query({ ...q, page: 1 }).expect(200);
-      expect([...p0.body, ...p1.body].map((r: RootItem) => r.root)).to.deep.equal([...roots].reverse().map((r) => r.root));
+      const p0 = await demo.h
+        .request()
+        .get('/v4/roots')
+        .query({ ...q, page: 0 })
+        .expect(200);
+      const p1 = await demo.h
+        .request()
+        .get('/v4/roots')
+        .query({ ...q, page: 1 })
+        .expect(200);
+      expect([...p0.body, ...p1.body].map((r: RootItem) => r.root)).to.deep.equal(
+        [...roots].reverse().map((r) => r.root),
+      );
       expect(p0.body).to.have.length(2);
     });
 
     it('answers 400 naming each missing or bad field', async function () {
       const missing = await demo.h.request().get('/v4/roots').query({ chainId: 31337 }).expect(400);
       expect(missing.headers['content-type']).to.match(/application\/problem\+json/);
-      expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['fromTimestamp', 'toTimestamp']);
+      expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal([
+        'fromTimestamp',
+        'toTimestamp',
+      ]);
       const noChain = await demo.h.request().get('/v4/roots').query({ fromTimestamp: 0, toTimestamp: 1 }).expect(400);
       expect(noChain.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['chainId']);
-      const bad = await demo.h.request().get('/v4/roots').query({ chainId: 'x', fromTimestamp: 'soon', toTimestamp: 1, items: 0 }).expect(400);
-      expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['chainId', 'fromTimestamp', 'items']);
-      const inverted = await demo.h.request().get('/v4/roots').query({ chainId: 31337, fromTimestamp: 10, toTimestamp: 5 }).expect(400);
-      expect(inverted.body.errors).to.deep.equal([{ field: 'toTimestamp', message: 'must be greater than or equal to fromTimestamp' }]);
+      const bad = await demo.h
+        .request()
+        .get('/v4/roots')
+        .query({ chainId: 'x', fromTimestamp: 'soon', toTimestamp: 1, items: 0 })
+        .expect(400);
+      expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal([
+        'chainId',
+        'fromTimestamp',
+        'items',
+      ]);
+      const inverted = await demo.h
+        .request()
+        .get('/v4/roots')
+        .query({ chainId: 31337, fromTimestamp: 10, toTimestamp: 5 })
+        .expect(400);
+      expect(inverted.body.errors).to.deep.equal([
+        { field: 'toTimestamp', message: 'must be greater than or equal to fromTimestamp' },
+      ]);
     });
   });
 
   describe('/v4/rewards', function () {
     it('lists the campaign breakdowns of the live root by descending amount, with claimed and pending', async function () {
-      const res = await demo.h.request().get('/v4/rewards/').query({ chainId: '31337', campaignId: campaignInTree, items: 100 }).expect(200);
+      const res = await demo.h
+        .request()
+        .get('/v4/rewards/')
+        .query({ chainId: '31337', campaignId: campaignInTree, items: 100 })
+        .expect(200);
       const { rows } = await demo.h.deps.pg.query<{ recipient: string; token: string; reason: string; amount: string }>(
-        'SELECT recipient, token, reason, amount::text FROM reward_breakdowns WHERE chain_id = 31337 AND root = $1 AND campaign_id = $2', [liveRoot, campaignInTree]);
+        'SELECT recipient, token, reason, amount::text FROM reward_breakdowns WHERE chain_id = 31337 AND root = $1 AND campaign_id = $2',
+        [liveRoot, campaignInTree],
+      );
       expect(rows.length).to.be.greaterThan(0);
       expect(res.body).to.have.length(rows.length);
       const amounts = res.body.map((r: RewardItem) => BigInt(r.amount));
       expect(amounts).to.deep.equal([...amounts].sort((a: bigint, b: bigint) => (a < b ? 1 : a > b ? -1 : 0)));
       for (const item of res.body as RewardItem[]) {
         const row = rows.find((r) => r.recipient === item.recipient && r.reason === item.reason)!;
-        const claimed = await demo.h.deps.pg.query<{ s: string }>('SELECT coalesce(sum(amount), 0)::text AS s FROM claims WHERE chain_id = 31337 AND recipient = $1 AND token = $2', [item.recipient, row.token]);
+        const claimed = await demo.h.deps.pg.query<{ s: string }>(
+          'SELECT coalesce(sum(amount), 0)::text AS s FROM claims WHERE chain_id = 31337 AND recipient = $1 AND token = $2',
+          [item.recipient, row.token],
+        );
         const pending = BigInt(row.amount) - BigInt(claimed.rows[0]!.s);
         expect(item).to.deep.equal({
-          recipient: row.recipient, campaignId: campaignInTree, reason: row.reason, rewardTokenAddress: row.token, amount: row.amount,
-          claimed: claimed.rows[0]!.s, pending: (pending > 0n ? pending : 0n).toString(),
+          recipient: row.recipient,
+          campaignId: campaignInTree,
+          reason: row.reason,
+          rewardTokenAddress: row.token,
+          amount: row.amount,
+          claimed: claimed.rows[0]!.s,
+          pending: (pending > 0n ? pending : 0n).toString(),
         });
       }
     });
 
     it('hide=true leaves out recipients with nothing left to claim, hide=false keeps them', async function () {
-      const all = (await demo.h.request().get('/v4/rewards').query({ chainId: 31337, campaignId: campaignInTree, items: 100, hide: false }).expect(200)).body as RewardItem[];
-      const hidden = (await demo.h.request().get('/v4/rewards').query({ chainId: 31337, campaignId: campaignInTree, items: 100, hide: true }).expect(200)).body as RewardItem[];
+      const all = (
+        await demo.h
+          .request()
+          .get('/v4/rewards')
+          .query({ chainId: 31337, campaignId: campaignInTree, items: 100, hide: false })
+          .expect(200)
+      ).body as RewardItem[];
+      const hidden = (
+        await demo.h
+          .request()
+          .get('/v4/rewards')
+          .query({ chainId: 31337, campaignId: campaignInTree, items: 100, hide: true })
+          .expect(200)
+      ).body as RewardItem[];
       expect(hidden).to.deep.equal(all.filter((r) => r.pending !== '0'));
-      expect(all.some((r) => r.pending === '0'), 'the campaign has a fully claimed recipient').to.equal(true);
+      expect(
+        all.some((r) => r.pending === '0'),
+        'the campaign has a fully claimed recipient',
+      ).to.equal(true);
       expect(hidden.length).to.be.lessThan(all.length);
     });
 
     it('has claimants in the demo: some row has a claimed amount', async function () {
       const { rows } = await demo.h.deps.pg.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM reward_breakdowns b WHERE root = $1 AND EXISTS (SELECT 1 FROM claims c WHERE c.recipient = b.recipient AND c.token = b.token)`, [liveRoot]);
+        `SELECT count(*)::int AS n FROM reward_breakdowns b WHERE root = $1 AND EXISTS (SELECT 1 FROM claims c WHERE c.recipient = b.recipient AND c.token = b.token)`,
+        [liveRoot],
+      );
       expect(rows[0]!.n).to.be.greaterThan(0);
     });
 
     it('pages with page and items', async function () {
-      const all = (await demo.h.request().get('/v4/rewards').query({ chainId: 31337, campaignId: campaignInTree, items: 100 }).expect(200)).body as RewardItem[];
-      const second = (await demo.h.request().get('/v4/rewards').query({ chainId: 31337, campaignId: campaignInTree, items: 1, page: 1 }).expect(200)).body as RewardItem[];
+      const all = (
+        await demo.h
+          .request()
+          .get('/v4/rewards')
+          .query({ chainId: 31337, campaignId: campaignInTree, items: 100 })
+          .expect(200)
+      ).body as RewardItem[];
+      const second = (
+        await demo.h
+          .request()
+          .get('/v4/rewards')
+          .query({ chainId: 31337, campaignId: campaignInTree, items: 1, page: 1 })
+          .expect(200)
+      ).body as RewardItem[];
       expect(second).to.deep.equal(all.slice(1, 2));
     });
 
     it('returns nothing for a campaign outside the live tree or a chain without roots', async function () {
-      const other = await demo.h.request().get('/v4/rewards').query({ chainId: 31337, campaignId: `0x${'ab'.repeat(32)}` }).expect(200);
+      const other = await demo.h
+        .request()
+        .get('/v4/rewards')
+        .query({ chainId: 31337, campaignId: `0x${'ab'.repeat(32)}` })
+        .expect(200);
       expect(other.body).to.deep.equal([]);
-      const chain = await demo.h.request().get('/v4/rewards').query({ chainId: 999, campaignId: campaignInTree }).expect(200);
+      const chain = await demo.h
+        .request()
+        .get('/v4/rewards')
+        .query({ chainId: 999, campaignId: campaignInTree })
+        .expect(200);
       expect(chain.body).to.deep.equal([]);
     });
 
     it('answers 400 naming chainId, campaignId and hide when missing or malformed', async function () {
       const missing = await demo.h.request().get('/v4/rewards').expect(400);
-      expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['campaignId', 'chainId']);
-      const bad = await demo.h.request().get('/v4/rewards').query({ chainId: 31337, campaignId: 'abc', hide: 'maybe', page: -1 }).expect(400);
-      expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal(['campaignId', 'hide', 'page']);
+      expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal([
+        'campaignId',
+        'chainId',
+      ]);
+      const bad = await demo.h
+        .request()
+        .get('/v4/rewards')
+        .query({ chainId: 31337, campaignId: 'abc', hide: 'maybe', page: -1 })
+        .expect(400);
+      expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).to.deep.equal([
+        'campaignId',
+        'hide',
+        'page',
+      ]);
     });
   });
 });

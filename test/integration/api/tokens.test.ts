@@ -1,10 +1,32 @@
 import { expect } from 'chai';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
-type Token = Record<string, unknown> & { id: string; symbol: string; address: string; price: number | null; chainId: number };
+type Token = Record<string, unknown> & {
+  id: string;
+  symbol: string;
+  address: string;
+  price: number | null;
+  chainId: number;
+};
 
-const TOKEN_FIELDS = ['id', 'name', 'chainId', 'address', 'decimals', 'symbol', 'icon', 'verified', 'isNative', 'isTest', 'type', 'price', 'updatedAt',
-  'priceSource', 'displaySymbol', 'priceAlertCount'];
+const TOKEN_FIELDS = [
+  'id',
+  'name',
+  'chainId',
+  'address',
+  'decimals',
+  'symbol',
+  'icon',
+  'verified',
+  'isNative',
+  'isTest',
+  'type',
+  'price',
+  'updatedAt',
+  'priceSource',
+  'displaySymbol',
+  'priceAlertCount',
+];
 
 describe('GET /v4/tokens on the seeded demo (reference data)', function () {
   let demo: ReferenceDemo;
@@ -12,10 +34,13 @@ describe('GET /v4/tokens on the seeded demo (reference data)', function () {
   const addresses: Record<string, string> = {};
   let unstored: string;
 
-  const list = async (query: Record<string, unknown>) => (await demo.h.request().get('/v4/tokens/').query(query).expect(200)).body as Token[];
+  const list = async (query: Record<string, unknown>) =>
+    (await demo.h.request().get('/v4/tokens/').query(query).expect(200)).body as Token[];
   const symbols = (tokens: Token[]) => tokens.map((t) => t.symbol).sort();
   const fieldsOf400 = async (query: Record<string, unknown>) =>
-    ((await demo.h.request().get('/v4/tokens').query(query).expect(400)).body.errors as { field: string }[]).map((e) => e.field).sort();
+    ((await demo.h.request().get('/v4/tokens').query(query).expect(400)).body.errors as { field: string }[])
+      .map((e) => e.field)
+      .sort();
 
   before(async function () {
     this.timeout(600_000);
@@ -24,8 +49,12 @@ describe('GET /v4/tokens on the seeded demo (reference data)', function () {
     // Operator state the demo does not set: an icon, a test token, a stale price, a token never stored.
     await pg.query(`UPDATE tokens SET icon = 'https://icons.invalid/rwd.svg' WHERE symbol = 'RWD'`);
     await pg.query(`UPDATE tokens SET is_test = true WHERE symbol = 'PTS'`);
-    await pg.query(`UPDATE token_prices SET updated_at = now() - interval '2 days' WHERE token_id = (SELECT id FROM tokens WHERE symbol = 'GLPx')`);
-    const { rows } = await pg.query<{ id: string; symbol: string; address: string }>('SELECT id, symbol, address FROM tokens');
+    await pg.query(
+      `UPDATE token_prices SET updated_at = now() - interval '2 days' WHERE token_id = (SELECT id FROM tokens WHERE symbol = 'GLPx')`,
+    );
+    const { rows } = await pg.query<{ id: string; symbol: string; address: string }>(
+      'SELECT id, symbol, address FROM tokens',
+    );
     for (const r of rows) (ids[r.symbol] = r.id), (addresses[r.symbol] = r.address);
     unstored = addresses['GHOx']!;
     await pg.query(`DELETE FROM tokens WHERE symbol = 'GHOx'`);
@@ -36,10 +65,27 @@ describe('GET /v4/tokens on the seeded demo (reference data)', function () {
   it('serves every Token field, with the fresh price from token_prices', async function () {
     const [rwd] = await list({ symbol: 'RWD' });
     expect(rwd).to.include.all.keys(...TOKEN_FIELDS);
-    const { rows } = await demo.h.deps.pg.query<{ price: number; price_source: string; updated_at: Date }>('SELECT price, price_source, updated_at FROM token_prices WHERE token_id = $1', [ids['RWD']]);
+    const { rows } = await demo.h.deps.pg.query<{ price: number; price_source: string; updated_at: Date }>(
+      'SELECT price, price_source, updated_at FROM token_prices WHERE token_id = $1',
+      [ids['RWD']],
+    );
     expect(rwd).to.deep.include({
-      id: ids['RWD'], chainId: 31337, address: addresses['RWD'], symbol: 'RWD', name: 'Reward Token', decimals: 18, verified: true, isNative: false, isTest: false, type: 'TOKEN',
-      icon: 'https://icons.invalid/rwd.svg', displaySymbol: 'RWD', price: rows[0]!.price, priceSource: rows[0]!.price_source, updatedAt: Math.floor(rows[0]!.updated_at.getTime() / 1000), priceAlertCount: 0,
+      id: ids['RWD'],
+      chainId: 31337,
+      address: addresses['RWD'],
+      symbol: 'RWD',
+      name: 'Reward Token',
+      decimals: 18,
+      verified: true,
+      isNative: false,
+      isTest: false,
+      type: 'TOKEN',
+      icon: 'https://icons.invalid/rwd.svg',
+      displaySymbol: 'RWD',
+      price: rows[0]!.price,
+      priceSource: rows[0]!.price_source,
+      updatedAt: Math.floor(rows[0]!.updated_at.getTime() / 1000),
+      priceAlertCount: 0,
     });
     expect(rwd).not.to.have.any.keys('underlyingTokenId', 'is_test', 'display_symbol');
   });
@@ -70,9 +116,15 @@ describe('GET /v4/tokens on the seeded demo (reference data)', function () {
     expect(await list({ chainId: 999 })).to.deep.equal([]);
     expect(symbols(await list({ isNative: true }))).to.deep.equal(['ETH']);
     expect((await list({ isNative: false, items: 100 })).map((t) => t.symbol)).not.to.include('ETH');
-    expect(symbols(await list({ address: addresses['RWD']!.toUpperCase().replace('0X', '0x') }))).to.deep.equal(['RWD']);
+    expect(symbols(await list({ address: addresses['RWD']!.toUpperCase().replace('0X', '0x') }))).to.deep.equal([
+      'RWD',
+    ]);
     expect(await list({ address: `0x${'1'.repeat(40)}` })).to.deep.equal([]);
-    expect(await fieldsOf400({ chainId: 'mainnet', isNative: 'yes', address: '0x12' })).to.deep.equal(['address', 'chainId', 'isNative']);
+    expect(await fieldsOf400({ chainId: 'mainnet', isNative: 'yes', address: '0x12' })).to.deep.equal([
+      'address',
+      'chainId',
+      'isNative',
+    ]);
   });
 
   it('filters by name (substring) and search (anywhere in symbol or name, prefix of the address)', async function () {
@@ -83,7 +135,14 @@ describe('GET /v4/tokens on the seeded demo (reference data)', function () {
     expect(symbols(await list({ search: addresses['RWD']!.slice(0, 12) }))).to.deep.equal(['RWD']);
     expect(symbols(await list({ search: 'BTCx' }))).to.deep.equal(['wBTCx']);
     // As a person expects: USD anywhere in the symbol or the name, not only at its start.
-    expect(symbols(await list({ search: 'USD', items: 100 }))).to.include.members(['crvUSDx', 'LUSDx', 'sUSDx', 'PYUSDx', 'USDCx', 'USDex']);
+    expect(symbols(await list({ search: 'USD', items: 100 }))).to.include.members([
+      'crvUSDx',
+      'LUSDx',
+      'sUSDx',
+      'PYUSDx',
+      'USDCx',
+      'USDex',
+    ]);
     expect(await list({ search: addresses['RWD']!.slice(4, 16) })).to.deep.equal([]);
     expect(await fieldsOf400({ search: '' })).to.deep.equal(['search']);
   });
@@ -97,7 +156,12 @@ describe('GET /v4/tokens on the seeded demo (reference data)', function () {
     expect((await list({ missingIcons: true, items: 100 })).map((t) => t.symbol)).not.to.include('RWD');
     expect(symbols(await list({ missingPrice: true, items: 100 }))).to.deep.equal(['ETH', 'GLPx', 'preTGE']);
     expect((await list({ missingPrice: false, items: 100 })).every((t) => t.price !== null)).to.equal(true);
-    expect(await fieldsOf400({ verified: 'sure', test: 2, missingIcons: 'x', missingPrice: 'y' })).to.deep.equal(['missingIcons', 'missingPrice', 'test', 'verified']);
+    expect(await fieldsOf400({ verified: 'sure', test: 2, missingIcons: 'x', missingPrice: 'y' })).to.deep.equal([
+      'missingIcons',
+      'missingPrice',
+      'test',
+      'verified',
+    ]);
   });
 
   it('pages with page and items', async function () {
@@ -109,7 +173,15 @@ describe('GET /v4/tokens on the seeded demo (reference data)', function () {
 
   it('reads an address unknown to the database from the chain, with a temporary id', async function () {
     const [token] = await list({ chainId: 31337, search: unstored });
-    expect(token).to.deep.include({ id: `tmp-31337-${unstored}`, symbol: 'GHOx', name: 'Demo GHOx', decimals: 18, chainId: 31337, address: unstored, price: null });
+    expect(token).to.deep.include({
+      id: `tmp-31337-${unstored}`,
+      symbol: 'GHOx',
+      name: 'Demo GHOx',
+      decimals: 18,
+      chainId: 31337,
+      address: unstored,
+      price: null,
+    });
     const { rows } = await demo.h.deps.pg.query('SELECT 1 FROM tokens WHERE address = $1', [unstored]);
     expect(rows, 'not stored').to.have.length(0);
   });

@@ -23,10 +23,19 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     await demo?.close();
   });
 
-  const run = () => truthCheck({
-    apiUrl, databaseUrl: demo.h.config.databaseUrl, priceMaxAgeSeconds: demo.h.config.prices.maxAgeSeconds,
-    chains: demo.h.config.chains.map((c) => ({ id: c.id, rpcUrl: c.rpcUrl, distributor: c.distributor, distributionCreator: c.distributionCreator, startBlock: c.startBlock })),
-  });
+  const run = () =>
+    truthCheck({
+      apiUrl,
+      databaseUrl: demo.h.config.databaseUrl,
+      priceMaxAgeSeconds: demo.h.config.prices.maxAgeSeconds,
+      chains: demo.h.config.chains.map((c) => ({
+        id: c.id,
+        rpcUrl: c.rpcUrl,
+        distributor: c.distributor,
+        distributionCreator: c.distributionCreator,
+        startBlock: c.startBlock,
+      })),
+    });
 
   it('agrees with the API on the demo, and says what it compared', async function () {
     const report = await run();
@@ -39,15 +48,28 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
   });
 
   it('can fail: a served figure that drifts from the chain is reported', async function () {
-    const { rows: [c] } = await demo.h.deps.pg.query<{ id: string }>(`SELECT campaign_db_id AS id FROM campaign_metrics WHERE status = 'LIVE' AND daily_rewards_usd > 0 LIMIT 1`);
-    await demo.h.deps.pg.query('UPDATE campaign_metrics SET daily_rewards_usd = daily_rewards_usd * 2 WHERE campaign_db_id = $1', [c!.id]);
+    const {
+      rows: [c],
+    } = await demo.h.deps.pg.query<{ id: string }>(
+      `SELECT campaign_db_id AS id FROM campaign_metrics WHERE status = 'LIVE' AND daily_rewards_usd > 0 LIMIT 1`,
+    );
+    await demo.h.deps.pg.query(
+      'UPDATE campaign_metrics SET daily_rewards_usd = daily_rewards_usd * 2 WHERE campaign_db_id = $1',
+      [c!.id],
+    );
     await demo.h.deps.pg.query(`UPDATE chains SET end_of_dispute_period = end_of_dispute_period + 1 WHERE id = 31337`);
     await demo.h.deps.pg.query(`INSERT INTO search_outbox (entity, entity_id) VALUES ('campaign', $1)`, [c!.id]);
     expect((await demo.h.runJob('publish')).status).to.equal('success');
     await demo.h.refresh();
     forgetChainRows(demo.h.apiPg);
     const report = await run();
-    expect(report.mismatches.some((m) => m.startsWith('chain 31337 endOfDisputePeriod')), report.mismatches.join('\n')).to.equal(true);
-    expect(report.mismatches.some((m) => m.includes('dailyRewards')), report.mismatches.join('\n')).to.equal(true);
+    expect(
+      report.mismatches.some((m) => m.startsWith('chain 31337 endOfDisputePeriod')),
+      report.mismatches.join('\n'),
+    ).to.equal(true);
+    expect(
+      report.mismatches.some((m) => m.includes('dailyRewards')),
+      report.mismatches.join('\n'),
+    ).to.equal(true);
   });
 });

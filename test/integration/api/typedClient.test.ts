@@ -44,12 +44,22 @@ describe('typed client (clients/typescript: openapi-typescript + openapi-fetch) 
       if (committed === generated) continue;
       const [a, b] = [committed.split('\n'), generated.split('\n')];
       const line = a.findIndex((l, i) => l !== b[i]);
-      expect.fail(`clients/typescript/${path} is stale at line ${line + 1}: committed ${JSON.stringify(a[line])}, served document gives ${JSON.stringify(b[line])}; run npm run client:generate`);
+      expect.fail(
+        `clients/typescript/${path} is stale at line ${line + 1}: committed ${JSON.stringify(a[line])}, served document gives ${JSON.stringify(b[line])}; run npm run client:generate`,
+      );
     }
   });
 
   it('searches opportunities with filters, sort and paging; the count agrees', async function () {
-    const query = { chainId: String(CHAIN_ID), status: 'LIVE', minimumTvl: 1, sort: 'tvl', order: 'desc', items: 5, page: 0 } as const;
+    const query = {
+      chainId: String(CHAIN_ID),
+      status: 'LIVE',
+      minimumTvl: 1,
+      sort: 'tvl',
+      order: 'desc',
+      items: 5,
+      page: 0,
+    } as const;
     const { data, error, response } = await api.GET('/v4/opportunities', { params: { query } });
     expect(error).to.equal(undefined);
     expect(response.status).to.equal(200);
@@ -77,7 +87,9 @@ describe('typed client (clients/typescript: openapi-typescript + openapi-fetch) 
   });
 
   it("reads a user's rewards with Merkle proofs; a bad address is a typed problem body", async function () {
-    const { data, error } = await api.GET('/v4/users/{address}/rewards', { params: { path: { address: RECIPIENT }, query: { chainId: [String(CHAIN_ID)], breakdownPage: 0 } } });
+    const { data, error } = await api.GET('/v4/users/{address}/rewards', {
+      params: { path: { address: RECIPIENT }, query: { chainId: [String(CHAIN_ID)], breakdownPage: 0 } },
+    });
     expect(error).to.equal(undefined);
     const rewards = data!.flatMap((c) => c.rewards);
     expect(rewards.length).to.be.greaterThan(0);
@@ -87,7 +99,9 @@ describe('typed client (clients/typescript: openapi-typescript + openapi-fetch) 
       for (const p of r.proofs) expect(p).to.match(/^0x[0-9a-f]{64}$/);
       expect(BigInt(r.amount)).to.equal(BigInt(r.claimed) + BigInt(r.pending));
     }
-    const bad = await api.GET('/v4/users/{address}/rewards', { params: { path: { address: 'not-an-address' }, query: { chainId: [String(CHAIN_ID)], breakdownPage: 0 } } });
+    const bad = await api.GET('/v4/users/{address}/rewards', {
+      params: { path: { address: 'not-an-address' }, query: { chainId: [String(CHAIN_ID)], breakdownPage: 0 } },
+    });
     expect(bad.data).to.equal(undefined);
     expect(bad.response.status).to.equal(400);
     expect(bad.error).to.deep.include({ status: 400 });
@@ -99,19 +113,31 @@ describe('typed client (clients/typescript: openapi-typescript + openapi-fetch) 
     const key = await asAlice.POST('/v4/developer/keys', { body: { description: 'typed client' } });
     expect(key.error).to.equal(undefined);
     const backOffice = createRewardsClient({ baseUrl, headers: { authorization: TEST_BACK_OFFICE_TOKEN } });
-    const quota = await backOffice.POST('/v4/internal/key-value-stores/quotas', { body: { ownerAddress: alice.address, maxConfigs: 2, maxSizeLimit: 100, allowedTypes: ['BOOST'] } });
+    const quota = await backOffice.POST('/v4/internal/key-value-stores/quotas', {
+      body: { ownerAddress: alice.address, maxConfigs: 2, maxSizeLimit: 100, allowedTypes: ['BOOST'] },
+    });
     expect(quota.error).to.equal(undefined);
     const keyed = createRewardsClient({ baseUrl, apiKey: key.data!.rawKey });
-    const store = await keyed.POST('/v4/key-value-stores/self', { body: { key: 'client-boosts', type: 'BOOST', sizeLimit: 10 } });
+    const store = await keyed.POST('/v4/key-value-stores/self', {
+      body: { key: 'client-boosts', type: 'BOOST', sizeLimit: 10 },
+    });
     expect(store.error).to.equal(undefined);
     const storeKey = store.data!.key;
     const entry = { address: '0x00000000000000000000000000000000000000aa', value: '{"multiplier":2}' };
-    const written = await keyed.PUT('/v4/key-value-stores/{key}/entries', { params: { path: { key: storeKey } }, body: entry });
+    const written = await keyed.PUT('/v4/key-value-stores/{key}/entries', {
+      params: { path: { key: storeKey } },
+      body: entry,
+    });
     expect(written.error).to.equal(undefined);
     expect(written.data).to.include({ value: entry.value });
-    const read = await keyed.GET('/v4/key-value-stores/{key}/entries/{address}', { params: { path: { key: storeKey, address: entry.address } } });
+    const read = await keyed.GET('/v4/key-value-stores/{key}/entries/{address}', {
+      params: { path: { key: storeKey, address: entry.address } },
+    });
     expect(read.data).to.include({ value: entry.value });
-    const anonymous = await api.PUT('/v4/key-value-stores/{key}/entries', { params: { path: { key: storeKey } }, body: entry });
+    const anonymous = await api.PUT('/v4/key-value-stores/{key}/entries', {
+      params: { path: { key: storeKey } },
+      body: entry,
+    });
     expect(anonymous.response.status).to.equal(401);
   });
 });

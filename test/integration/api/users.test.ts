@@ -10,8 +10,21 @@ import { getLatestTimestamp } from '../../../contracts/time.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 type Reward = {
-  root: string; recipient: string; proofs: Hex[]; token: { address: string; chainId: number; symbol: string; decimals: number };
-  amount: string; claimed: string; pending: string; breakdowns: { reason: string; amount: string; claimed: string; pending: string; campaignId: string; campaignStatus?: string }[];
+  root: string;
+  recipient: string;
+  proofs: Hex[];
+  token: { address: string; chainId: number; symbol: string; decimals: number };
+  amount: string;
+  claimed: string;
+  pending: string;
+  breakdowns: {
+    reason: string;
+    amount: string;
+    claimed: string;
+    pending: string;
+    campaignId: string;
+    campaignStatus?: string;
+  }[];
 };
 type ChainRewards = { chain: { id: number }; rewards: Reward[] };
 
@@ -27,7 +40,12 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
   let chainNow: number;
   const request = () => supertest(app.callback());
   const rewardsOf = async (address: string, query: Record<string, unknown> = {}) =>
-    (await request().get(`/v4/users/${address}/rewards`).query({ chainId: CHAIN_ID, breakdownPage: 0, ...query }).expect(200)).body as ChainRewards[];
+    (
+      await request()
+        .get(`/v4/users/${address}/rewards`)
+        .query({ chainId: CHAIN_ID, breakdownPage: 0, ...query })
+        .expect(200)
+    ).body as ChainRewards[];
 
   before(async function () {
     this.timeout(600_000);
@@ -35,15 +53,26 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
     const { devnet } = demo.h.chains[0]!;
     chainNow = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
     // The API's clock is the devnet's, so its live root is the one Distributor.claim verifies against.
-    app = createApp({ config: demo.h.config, logger: demo.h.deps.logger, pg: demo.h.apiPg, es: demo.h.deps.es, rpc: demo.h.deps.rpc, now: () => chainNow });
+    app = createApp({
+      config: demo.h.config,
+      logger: demo.h.deps.logger,
+      pg: demo.h.apiPg,
+      es: demo.h.deps.es,
+      rpc: demo.h.deps.rpc,
+      now: () => chainNow,
+    });
   });
 
   after(async () => demo?.close());
 
-  it('serves the live root\'s leaf with proofs that the Distributor accepts, and claimed/pending follow the claims job', async function () {
+  it("serves the live root's leaf with proofs that the Distributor accepts, and claimed/pending follow the claims job", async function () {
     const { devnet, stack } = demo.h.chains[0]!;
     const target = { rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID, stack };
-    const onchainRoot = await createDevnetClients(target).publicClient.readContract({ address: stack.distributor, abi: distributorAbi, functionName: 'getMerkleRoot' });
+    const onchainRoot = await createDevnetClients(target).publicClient.readContract({
+      address: stack.distributor,
+      abi: distributorAbi,
+      functionName: 'getMerkleRoot',
+    });
     const [entry] = await rewardsOf(PARTLY_CLAIMED);
     expect(entry!.chain.id).to.equal(CHAIN_ID);
     expect(entry!.rewards).to.have.length(1);
@@ -57,7 +86,17 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
     expect(reward.token).to.include({ chainId: CHAIN_ID, symbol: 'RWD', decimals: 18 });
 
     // The governor (hardhat #0) claims for the user with exactly the served values.
-    const paid = await claim({ ...target, claims: [{ user: reward.recipient as Address, token: reward.token.address as Address, amount: BigInt(reward.amount), proof: reward.proofs }] });
+    const paid = await claim({
+      ...target,
+      claims: [
+        {
+          user: reward.recipient as Address,
+          token: reward.token.address as Address,
+          amount: BigInt(reward.amount),
+          proof: reward.proofs,
+        },
+      ],
+    });
     expect(paid.claimed.map((c) => c.amount)).to.deep.equal([BigInt(reward.pending)]);
 
     for (const job of ['blocks', 'claims']) expect((await demo.h.runJob(job)).status).to.equal('success');
@@ -84,7 +123,10 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
   });
 
   it('serves the path with a trailing slash and a checksummed address', async () => {
-    const res = await request().get(`/v4/users/${UNCLAIMED.replace('0x14dc', '0x14Dc')}/rewards/`).query({ chainId: String(CHAIN_ID), breakdownPage: 0 }).expect(200);
+    const res = await request()
+      .get(`/v4/users/${UNCLAIMED.replace('0x14dc', '0x14Dc')}/rewards/`)
+      .query({ chainId: String(CHAIN_ID), breakdownPage: 0 })
+      .expect(200);
     expect(res.body[0].rewards[0].recipient).to.equal(UNCLAIMED);
   });
 
@@ -106,31 +148,67 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
   });
 
   describe('/rewards/breakdowns (grouped by opportunity)', () => {
-    type Group = { opportunityId: string | null; opportunity: { id: string } | null; amount: string; claimed: string; pending: string };
-    type Leaf = { root: string; distributionChainId: number; recipient: string; amount: string; claimed: string; pending: string; breakdowns: Group[] };
+    type Group = {
+      opportunityId: string | null;
+      opportunity: { id: string } | null;
+      amount: string;
+      claimed: string;
+      pending: string;
+    };
+    type Leaf = {
+      root: string;
+      distributionChainId: number;
+      recipient: string;
+      amount: string;
+      claimed: string;
+      pending: string;
+      breakdowns: Group[];
+    };
 
     it('groups the live leaf by opportunity: amounts sum to the leaf, each group carries its Opportunity', async () => {
-      const [perCampaign] = (await rewardsOf(UNCLAIMED));
-      const res = await request().get(`/v4/users/${UNCLAIMED}/rewards/breakdowns`).query({ chainIds: CHAIN_ID }).expect(200);
+      const [perCampaign] = await rewardsOf(UNCLAIMED);
+      const res = await request()
+        .get(`/v4/users/${UNCLAIMED}/rewards/breakdowns`)
+        .query({ chainIds: CHAIN_ID })
+        .expect(200);
       expect(res.body).to.have.length(1);
       expect(res.body[0].chain.id).to.equal(CHAIN_ID);
       expect(res.body[0].distributor).to.equal(demo.h.chains[0]!.stack.distributor.toLowerCase());
       const leaf = res.body[0].rewards[0] as Leaf;
       const reward = perCampaign!.rewards[0]!;
-      expect(leaf).to.include({ root: reward.root, distributionChainId: CHAIN_ID, recipient: UNCLAIMED, amount: reward.amount, pending: reward.pending });
+      expect(leaf).to.include({
+        root: reward.root,
+        distributionChainId: CHAIN_ID,
+        recipient: UNCLAIMED,
+        amount: reward.amount,
+        pending: reward.pending,
+      });
       expect(leaf.breakdowns.reduce((s, g) => s + BigInt(g.amount), 0n)).to.equal(BigInt(leaf.amount));
       expect(leaf.breakdowns.reduce((s, g) => s + BigInt(g.pending), 0n)).to.equal(BigInt(leaf.pending));
       // Fewer groups than campaign breakdowns only if campaigns share an opportunity; every known one is attached.
       expect(leaf.breakdowns.length).to.be.at.most(reward.breakdowns.length).and.greaterThan(0);
-      for (const g of leaf.breakdowns.filter((b) => b.opportunityId)) expect(g.opportunity?.id).to.equal(g.opportunityId);
-      const ids = (await request().get(`/v4/opportunities/${leaf.breakdowns[0]!.opportunityId}/campaigns?campaigns=true&test=true`).expect(200)).body.campaigns.map((c: { campaignId: string }) => c.campaignId.toLowerCase());
-      expect(reward.breakdowns.some((b) => ids.includes(b.campaignId.toLowerCase())), 'the group holds campaigns of that opportunity').to.equal(true);
+      for (const g of leaf.breakdowns.filter((b) => b.opportunityId))
+        expect(g.opportunity?.id).to.equal(g.opportunityId);
+      const ids = (
+        await request()
+          .get(`/v4/opportunities/${leaf.breakdowns[0]!.opportunityId}/campaigns?campaigns=true&test=true`)
+          .expect(200)
+      ).body.campaigns.map((c: { campaignId: string }) => c.campaignId.toLowerCase());
+      expect(
+        reward.breakdowns.some((b) => ids.includes(b.campaignId.toLowerCase())),
+        'the group holds campaigns of that opportunity',
+      ).to.equal(true);
     });
 
     it('defaults to every configured chain, filters claimable leaves and refuses unknown chains', async () => {
       const all = await request().get(`/v4/users/${STRANGER}/rewards/breakdowns/`).expect(200);
-      expect(all.body.map((c: { chain: { id: number } | null; rewards: unknown[] }) => c.rewards)).to.deep.equal(demo.h.config.chains.map(() => []));
-      const claimable = await request().get(`/v4/users/${PARTLY_CLAIMED}/rewards/breakdowns`).query({ chainIds: CHAIN_ID, claimableOnly: 'true' }).expect(200);
+      expect(all.body.map((c: { chain: { id: number } | null; rewards: unknown[] }) => c.rewards)).to.deep.equal(
+        demo.h.config.chains.map(() => []),
+      );
+      const claimable = await request()
+        .get(`/v4/users/${PARTLY_CLAIMED}/rewards/breakdowns`)
+        .query({ chainIds: CHAIN_ID, claimableOnly: 'true' })
+        .expect(200);
       for (const leaf of claimable.body[0].rewards as Leaf[]) expect(BigInt(leaf.pending) > 0n).to.equal(true);
       await bad(`/v4/users/${UNCLAIMED}/rewards/breakdowns`, { chainIds: 424242 }, 'chainIds');
       await bad(`/v4/users/${UNCLAIMED}/rewards/breakdowns`, { nope: 1 }, 'nope');

@@ -29,7 +29,9 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
     h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: prices.url, REWARD_TREE_SOURCE: treeDir } });
     const { devnet, stack } = h.chains[0]!;
     const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
-    seeded.markets.forEach((m, i) => prices.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd));
+    seeded.markets.forEach((m, i) =>
+      prices.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd),
+    );
   });
 
   after(async function () {
@@ -40,21 +42,31 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
   });
 
   /** Starts the scheduler process; resolves with it once its first job has started. */
-  const startIndexer = (extra: Record<string, string>) => new Promise<{ proc: ChildProcess; output: () => string }>((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], { cwd: ROOT, env: childProcessEnv(h.config, { LOG_LEVEL: 'debug', ...EVERY_SECOND, ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let started = false;
-    const onData = (d: Buffer) => {
-      output = (output + d.toString()).slice(-20_000);
-      if (!started && output.includes('"job started"')) {
-        started = true;
-        resolve({ proc, output: () => output });
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.once('exit', (code, signal) => started || reject(new Error(`scheduler exited (${code ?? signal}) before running a job: ${output.slice(-800)}`)));
-  });
+  const startIndexer = (extra: Record<string, string>) =>
+    new Promise<{ proc: ChildProcess; output: () => string }>((resolve, reject) => {
+      const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], {
+        cwd: ROOT,
+        env: childProcessEnv(h.config, { LOG_LEVEL: 'debug', ...EVERY_SECOND, ...extra }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      let started = false;
+      const onData = (d: Buffer) => {
+        output = (output + d.toString()).slice(-20_000);
+        if (!started && output.includes('"job started"')) {
+          started = true;
+          resolve({ proc, output: () => output });
+        }
+      };
+      proc.stdout!.on('data', onData);
+      proc.stderr!.on('data', onData);
+      proc.once(
+        'exit',
+        (code, signal) =>
+          started ||
+          reject(new Error(`scheduler exited (${code ?? signal}) before running a job: ${output.slice(-800)}`)),
+      );
+    });
 
   it('after each restart the jobs resume from their cursors; at the end PostgreSQL equals the chain and Elasticsearch equals PostgreSQL, nothing duplicated', async function () {
     this.timeout(300_000 + chaosSettings.indexerKills * 20_000);
@@ -64,7 +76,11 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
     try {
       for (let kill = 0; kill < chaosSettings.indexerKills; kill++) {
         // Small batches: many commit points to be killed between.
-        const indexer = await startIndexer({ INDEXER_MAX_LOG_RANGE: '3', INDEXER_MAX_BLOCK_BATCH: '4', INDEXER_PUBLISH_BATCH: '5' });
+        const indexer = await startIndexer({
+          INDEXER_MAX_LOG_RANGE: '3',
+          INDEXER_MAX_BLOCK_BATCH: '4',
+          INDEXER_PUBLISH_BATCH: '5',
+        });
         child = indexer.proc;
         const afterMs = 100 + Math.floor(Math.random() * 2500);
         await new Promise((r) => setTimeout(r, afterMs));
@@ -99,6 +115,8 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
     final.proc.kill('SIGTERM');
     await new Promise((r) => final.proc.once('exit', r));
     child = undefined;
-    console.log(`    ${killedAfterMs.length} SIGKILLs (after ${Math.min(...killedAfterMs)}–${Math.max(...killedAfterMs)} ms) while producing ${JSON.stringify(produced)}; chain totals ${JSON.stringify(chain)} all equal in PostgreSQL and Elasticsearch`);
+    console.log(
+      `    ${killedAfterMs.length} SIGKILLs (after ${Math.min(...killedAfterMs)}–${Math.max(...killedAfterMs)} ms) while producing ${JSON.stringify(produced)}; chain totals ${JSON.stringify(chain)} all equal in PostgreSQL and Elasticsearch`,
+    );
   });
 });

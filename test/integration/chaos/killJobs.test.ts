@@ -56,9 +56,16 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
     h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir } });
     const { devnet, stack } = h.chains[0]!;
     const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
-    seeded.markets.forEach((m, i) => api.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd));
+    seeded.markets.forEach((m, i) =>
+      api.prices.set(`chain-31337:${m.address.toLowerCase()}`, DEMO_MARKETS[i]!.priceUsd),
+    );
     // Small batches: many commit points to be killed between.
-    env = childProcessEnv(h.config, { LOG_LEVEL: 'debug', INDEXER_MAX_LOG_RANGE: '2', INDEXER_MAX_BLOCK_BATCH: '3', INDEXER_PUBLISH_BATCH: '5' });
+    env = childProcessEnv(h.config, {
+      LOG_LEVEL: 'debug',
+      INDEXER_MAX_LOG_RANGE: '2',
+      INDEXER_MAX_BLOCK_BATCH: '3',
+      INDEXER_PUBLISH_BATCH: '5',
+    });
   });
 
   after(async function () {
@@ -73,24 +80,34 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
    * Runs one job in its own process; with `killAfterMs`, SIGKILLs it that long after the job's run
    * started (after process start-up, so inside the job's own work) if it is still running.
    */
-  function runJobProcess(job: string, killAfterMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+  function runJobProcess(
+    job: string,
+    killAfterMs?: number,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
     // The final catch-up runs use normal batch sizes so one run reaches the head (a blocks run stops after 20 batches).
     const runEnv = killAfterMs === undefined ? childProcessEnv(h.config) : env;
     if (stopped) return Promise.reject(new Error(`not starting ${job}: the test has stopped`));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', job], { cwd: ROOT, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', job], {
+      cwd: ROOT,
+      env: runEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.add(child);
     let output = '';
     let timer: NodeJS.Timeout | undefined;
     child.stdout.on('data', (d) => {
       output += d;
-      if (killAfterMs !== undefined && timer === undefined && output.includes('"job started"')) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      if (killAfterMs !== undefined && timer === undefined && output.includes('"job started"'))
+        timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     });
     child.stderr.on('data', (d) => (output += d));
-    return new Promise((resolve) => child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      running.delete(child);
-      resolve({ code, signal, output });
-    }));
+    return new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        running.delete(child);
+        resolve({ code, signal, output });
+      }),
+    );
   }
 
   /**
@@ -106,7 +123,9 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
       timer = setTimeout(() => {
         stopped = true;
         for (const child of running) child.kill('SIGKILL');
-        rejectStall(new Error(`no job process finished for ${STALL_MS / 1000} s: stopped every process (seed ${SEED})`));
+        rejectStall(
+          new Error(`no job process finished for ${STALL_MS / 1000} s: stopped every process (seed ${SEED})`),
+        );
       }, STALL_MS);
     };
     progress();
@@ -150,13 +169,17 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
     } finally {
       produced = await activity.stop();
     }
-    console.log(`    ${killed} of ${planned} planned SIGKILLs delivered in ${runs} job runs (seed ${SEED}: CHAOS_SEED=${SEED} repeats the schedule) while the chain produced ${JSON.stringify(produced)}`);
+    console.log(
+      `    ${killed} of ${planned} planned SIGKILLs delivered in ${runs} job runs (seed ${SEED}: CHAOS_SEED=${SEED} repeats the schedule) while the chain produced ${JSON.stringify(produced)}`,
+    );
     expect(produced.campaigns, 'campaigns created during the kills').to.be.above(0);
     expect(killed, `SIGKILLs delivered (seed ${SEED})`).to.be.at.least(Math.ceil(planned * 0.9));
     // Catch-up, undisturbed: passes of every job until nothing is left behind (a run does a bounded
     // amount of work: trees produced during the kills take several), each pass counted as progress.
     const sql = async (query: string) => Number((await h.apiPg.query<{ n: string }>(query)).rows[0]!.n);
-    const treesChecked = async () => (await sql(`SELECT count(*) AS n FROM reward_trees WHERE status = 'verified'`)) === (await sql('SELECT count(DISTINCT root) AS n FROM roots'));
+    const treesChecked = async () =>
+      (await sql(`SELECT count(*) AS n FROM reward_trees WHERE status = 'verified'`)) ===
+      (await sql('SELECT count(DISTINCT root) AS n FROM roots'));
     let rootsRuns = 0;
     await withStallBudget(async (progress) => {
       const run = async (job: string) => {
@@ -177,22 +200,47 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
     // PostgreSQL equals the chain: one row per log.
     const client = createPublicClient({ transport: http(devnet.rpcUrl) });
     const count = async (address: `0x${string}`, abi: readonly unknown[], eventName: string) =>
-      (await client.getContractEvents({ address, abi: abi as never, eventName: eventName as never, fromBlock: 0n, toBlock: 'latest' })).length;
-    const distributorAbi = parseAbi(['event TreeUpdated(bytes32 merkleRoot, bytes32 ipfsHash, uint48 endOfDisputePeriod)', 'event Claimed(address indexed user, address indexed token, uint256 amount)']);
-    expect(await sql('SELECT count(*) AS n FROM campaigns')).to.equal(await count(stack.distributionCreator, distributionCreatorAbi, 'NewCampaign'));
-    expect(await sql('SELECT count(*) AS n FROM roots')).to.equal(await count(stack.distributor, distributorAbi, 'TreeUpdated'));
-    expect(await sql('SELECT count(*) AS n FROM claims')).to.equal(await count(stack.distributor, distributorAbi, 'Claimed'));
-    expect(await sql(`SELECT count(*) AS n FROM reward_trees WHERE status = 'verified'`)).to.equal(await sql('SELECT count(DISTINCT root) AS n FROM roots'));
+      (
+        await client.getContractEvents({
+          address,
+          abi: abi as never,
+          eventName: eventName as never,
+          fromBlock: 0n,
+          toBlock: 'latest',
+        })
+      ).length;
+    const distributorAbi = parseAbi([
+      'event TreeUpdated(bytes32 merkleRoot, bytes32 ipfsHash, uint48 endOfDisputePeriod)',
+      'event Claimed(address indexed user, address indexed token, uint256 amount)',
+    ]);
+    expect(await sql('SELECT count(*) AS n FROM campaigns')).to.equal(
+      await count(stack.distributionCreator, distributionCreatorAbi, 'NewCampaign'),
+    );
+    expect(await sql('SELECT count(*) AS n FROM roots')).to.equal(
+      await count(stack.distributor, distributorAbi, 'TreeUpdated'),
+    );
+    expect(await sql('SELECT count(*) AS n FROM claims')).to.equal(
+      await count(stack.distributor, distributorAbi, 'Claimed'),
+    );
+    expect(await sql(`SELECT count(*) AS n FROM reward_trees WHERE status = 'verified'`)).to.equal(
+      await sql('SELECT count(DISTINCT root) AS n FROM roots'),
+    );
     expect(await sql('SELECT count(*) AS n FROM search_outbox')).to.equal(0);
     expect(await sql(`SELECT count(*) AS n FROM job_runs WHERE status = 'running'`)).to.equal(0);
 
     // Elasticsearch equals PostgreSQL: same ids, no extra, no missing.
     await h.refresh();
     const esIds = async (family: 'campaigns' | 'opportunities') =>
-      (await h.deps.es.search({ index: indexNames(h.config.esIndexPrefix, family).read, size: 1000, _source: false })).hits.hits.map((x) => x._id!).sort();
+      (
+        await h.deps.es.search({ index: indexNames(h.config.esIndexPrefix, family).read, size: 1000, _source: false })
+      ).hits.hits
+        .map((x) => x._id!)
+        .sort();
     const pgIds = async (query: string) => (await h.apiPg.query<{ id: string }>(query)).rows.map((r) => r.id).sort();
     expect(await esIds('campaigns')).to.deep.equal(await pgIds('SELECT id FROM campaigns'));
-    expect(await esIds('opportunities')).to.deep.equal(await pgIds('SELECT DISTINCT opportunity_id AS id FROM campaigns_current'));
+    expect(await esIds('opportunities')).to.deep.equal(
+      await pgIds('SELECT DISTINCT opportunity_id AS id FROM campaigns_current'),
+    );
     const metrics = await sql('SELECT count(*) AS n FROM campaign_metrics');
     expect(metrics).to.equal(await sql('SELECT count(*) AS n FROM campaigns'));
   });

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import type { Hex } from 'viem';
-import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp, mine, revert, snapshot } from '../../../contracts/actions.js';
+import {
+  createCampaigns,
+  encodeErc20CampaignData,
+  getLatestTimestamp,
+  mine,
+  revert,
+  snapshot,
+} from '../../../contracts/actions.js';
 import { jsonRpc } from '../../../contracts/devnet.js';
 import { campaignDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
@@ -20,8 +27,23 @@ describe(`chaos: reorgs of depth 1 to ${chaosSettings.maxReorgDepth} on a devnet
   const createOne = async (): Promise<Hex> => {
     const { devnet, stack } = h.chains[0]!;
     const now = await getLatestTimestamp({ rpcUrl });
-    const [id] = (await createCampaigns({ rpcUrl, chainId: devnet.chainId, stack, campaigns: [{ rewardToken: stack.tokens.rewards[0]!.address, amount: 10n ** 18n, campaignType: 1,
-      startTimestamp: now + DAY + n, duration: 7 * DAY, campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[n++ % 2]!.address }) }] })).campaignIds;
+    const [id] = (
+      await createCampaigns({
+        rpcUrl,
+        chainId: devnet.chainId,
+        stack,
+        campaigns: [
+          {
+            rewardToken: stack.tokens.rewards[0]!.address,
+            amount: 10n ** 18n,
+            campaignType: 1,
+            startTimestamp: now + DAY + n,
+            duration: 7 * DAY,
+            campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[n++ % 2]!.address }),
+          },
+        ],
+      })
+    ).campaignIds;
     return id!;
   };
   /** One indexing cycle: each chain job once (the campaigns job publishes its outbox at its end). */
@@ -30,10 +52,25 @@ describe(`chaos: reorgs of depth 1 to ${chaosSettings.maxReorgDepth} on a devnet
     const campaigns = await h.runJob('campaigns');
     expect(campaigns.status).to.equal('success');
     await h.refresh();
-    return { blocks: blocks.status === 'success' ? blocks.result : null, campaigns: campaigns.status === 'success' ? campaigns.result : null };
+    return {
+      blocks: blocks.status === 'success' ? blocks.result : null,
+      campaigns: campaigns.status === 'success' ? campaigns.result : null,
+    };
   };
-  const served = async () => ((await h.request().get('/v4/campaigns').query({ items: 100 }).expect(200)).body as { campaignId: string }[]).map((c) => c.campaignId).sort();
-  const esIds = async () => (await h.deps.es.search({ index: indexNames(h.config.esIndexPrefix, 'campaigns').read, size: 1000, _source: false })).hits.hits.map((x) => x._id!).sort();
+  const served = async () =>
+    ((await h.request().get('/v4/campaigns').query({ items: 100 }).expect(200)).body as { campaignId: string }[])
+      .map((c) => c.campaignId)
+      .sort();
+  const esIds = async () =>
+    (
+      await h.deps.es.search({
+        index: indexNames(h.config.esIndexPrefix, 'campaigns').read,
+        size: 1000,
+        _source: false,
+      })
+    ).hits.hits
+      .map((x) => x._id!)
+      .sort();
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
@@ -64,10 +101,18 @@ describe(`chaos: reorgs of depth 1 to ${chaosSettings.maxReorgDepth} on a devnet
       expect(cycle.blocks?.counts['reorgs'], 'reorgs detected by the blocks job').to.equal(1);
       const expected = [...canonical].sort();
       expect(await served(), `GET /v4/campaigns after ${JSON.stringify(cycle)}`).to.deep.equal(expected);
-      expect(await esIds(), 'campaign documents').to.deep.equal(expected.map((id) => campaignDbId(31337, id as Hex)).sort());
-      const { rows } = await h.apiPg.query<{ number: string; hash: string }>('SELECT number, hash FROM blocks WHERE chain_id = 31337 ORDER BY number DESC LIMIT $1', [depth + 1]);
+      expect(await esIds(), 'campaign documents').to.deep.equal(
+        expected.map((id) => campaignDbId(31337, id as Hex)).sort(),
+      );
+      const { rows } = await h.apiPg.query<{ number: string; hash: string }>(
+        'SELECT number, hash FROM blocks WHERE chain_id = 31337 ORDER BY number DESC LIMIT $1',
+        [depth + 1],
+      );
       for (const row of rows) {
-        const block = await jsonRpc<{ hash: string }>(rpcUrl, 'eth_getBlockByNumber', [`0x${Number(row.number).toString(16)}`, false]);
+        const block = await jsonRpc<{ hash: string }>(rpcUrl, 'eth_getBlockByNumber', [
+          `0x${Number(row.number).toString(16)}`,
+          false,
+        ]);
         expect(row.hash, `stored header ${row.number}`).to.equal(block.hash);
       }
     });

@@ -10,7 +10,13 @@ import { startPrivateServices, type PrivateServices } from '../../helpers/privat
 import { percentileMs, startRequestLoad, type LoadSample } from '../../helpers/requestLoad.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ES_READS = ['/v4/opportunities?items=10', '/v4/campaigns?items=10', '/v4/opportunities/count', '/v4/opportunities/bins/tvl', '/v4/campaigns?chainId=31337&status=LIVE'];
+const ES_READS = [
+  '/v4/opportunities?items=10',
+  '/v4/campaigns?items=10',
+  '/v4/opportunities/count',
+  '/v4/opportunities/bins/tvl',
+  '/v4/campaigns?chainId=31337&status=LIVE',
+];
 
 describe('chaos: Elasticsearch and PostgreSQL stopped under load (private instances)', function () {
   let services: PrivateServices;
@@ -22,17 +28,40 @@ describe('chaos: Elasticsearch and PostgreSQL stopped under load (private instan
   const writeCycle = async () => {
     const { devnet, stack } = h.chains[0]!;
     const now = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
-    await createCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, campaigns: [{ rewardToken: stack.tokens.rewards[0]!.address, amount: 10n ** 18n,
-      campaignType: 1, startTimestamp: now - 60 + created, duration: 7 * 86_400, campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[created % 2]!.address }) }] });
+    await createCampaigns({
+      rpcUrl: devnet.rpcUrl,
+      chainId: devnet.chainId,
+      stack,
+      campaigns: [
+        {
+          rewardToken: stack.tokens.rewards[0]!.address,
+          amount: 10n ** 18n,
+          campaignType: 1,
+          startTimestamp: now - 60 + created,
+          duration: 7 * 86_400,
+          campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[created % 2]!.address }),
+        },
+      ],
+    });
     created += 1;
     for (const job of ['blocks', 'campaigns']) await h.runJob(job).catch(() => {}); // the campaigns run fails at its publish step while ES is down (recorded in job_runs)
   };
-  const pgCampaigns = async () => Number((await h.deps.pg.query<{ n: string }>('SELECT count(*) AS n FROM campaigns')).rows[0]!.n);
+  const pgCampaigns = async () =>
+    Number((await h.deps.pg.query<{ n: string }>('SELECT count(*) AS n FROM campaigns')).rows[0]!.n);
 
   before(async function () {
     this.timeout(600_000);
     services = await startPrivateServices();
-    h = await createHarness({ chainIds: [31337], env: { DATABASE_URL: services.databaseUrl, ES_URL: services.esUrl, HOST: '127.0.0.1', PORT: '0', ES_REQUEST_TIMEOUT_MS: '2000' } });
+    h = await createHarness({
+      chainIds: [31337],
+      env: {
+        DATABASE_URL: services.databaseUrl,
+        ES_URL: services.esUrl,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        ES_REQUEST_TIMEOUT_MS: '2000',
+      },
+    });
     for (let i = 0; i < 4; i++) await writeCycle();
     expect((await h.runJob('publish')).status).to.equal('success');
     api = await startApiServer({ config: h.config, logger: createLogger({ level: 'silent', name: 'chaos-api' }) });
@@ -67,24 +96,49 @@ describe('chaos: Elasticsearch and PostgreSQL stopped under load (private instan
     const recovered = (await load.stop()).filter((s) => s.startedAt > Date.now() - 500);
 
     expect(healthy.length, 'requests before the outage').to.be.above(0);
-    expect(healthy.every((s) => s.status === 200), 'all reads succeed before the outage').to.equal(true);
+    expect(
+      healthy.every((s) => s.status === 200),
+      'all reads succeed before the outage',
+    ).to.equal(true);
     expect(during.length, 'requests during the outage').to.be.above(20);
-    const wrong = during.filter((s) => s.status !== 503 || !s.contentType.startsWith('application/problem+json') || s.service !== 'elasticsearch');
-    expect(wrong.slice(0, 3), 'every read during the outage is a 503 problem body naming elasticsearch').to.deep.equal([]);
+    const wrong = during.filter(
+      (s) => s.status !== 503 || !s.contentType.startsWith('application/problem+json') || s.service !== 'elasticsearch',
+    );
+    expect(wrong.slice(0, 3), 'every read during the outage is a 503 problem body naming elasticsearch').to.deep.equal(
+      [],
+    );
     const p99 = percentileMs(during, 99);
-    console.log(`    ES outage ${((upAt - downAt) / 1000).toFixed(0)} s: ${during.length} reads, p50 ${percentileMs(during, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; ${writtenDuringOutage} campaigns written to PostgreSQL, outbox depth ${queued}`);
+    console.log(
+      `    ES outage ${((upAt - downAt) / 1000).toFixed(0)} s: ${during.length} reads, p50 ${percentileMs(during, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; ${writtenDuringOutage} campaigns written to PostgreSQL, outbox depth ${queued}`,
+    );
     expect(p99, 'p99 of 503 answers (ms)').to.be.below(200);
-    expect(writtenDuringOutage, 'campaigns written to PostgreSQL while Elasticsearch was down').to.equal(created - createdBefore);
+    expect(writtenDuringOutage, 'campaigns written to PostgreSQL while Elasticsearch was down').to.equal(
+      created - createdBefore,
+    );
     expect(queued, 'outbox entries waiting for Elasticsearch').to.be.above(0);
 
     // After the restart: one publish drains the outbox and nothing is missing from the read aliases.
-    for (let i = 0; i < 20 && (await outboxDepth(h.deps.pg)).depth > 0; i++) await h.runJob('publish').catch(() => sleep(500));
+    for (let i = 0; i < 20 && (await outboxDepth(h.deps.pg)).depth > 0; i++)
+      await h.runJob('publish').catch(() => sleep(500));
     expect((await outboxDepth(h.deps.pg)).depth).to.equal(0);
     await h.refresh();
     const report = await checkConsistency({ config: h.config, pg: h.deps.pg, es: h.deps.es });
-    expect(report.ok, JSON.stringify(report.families.map((f) => ({ family: f.family, missing: f.missing.count, extra: f.extra.count, stale: f.stale.count })))).to.equal(true);
+    expect(
+      report.ok,
+      JSON.stringify(
+        report.families.map((f) => ({
+          family: f.family,
+          missing: f.missing.count,
+          extra: f.extra.count,
+          stale: f.stale.count,
+        })),
+      ),
+    ).to.equal(true);
     expect(report.families.find((f) => f.family === 'campaigns')!.elasticsearch).to.equal(created);
-    expect(recovered.length === 0 || recovered.some((s) => s.status === 200), 'reads answer again after the restart').to.equal(true);
+    expect(
+      recovered.length === 0 || recovered.some((s) => s.status === 200),
+      'reads answer again after the restart',
+    ).to.equal(true);
     // Every campaign is served again, page by page (a 60 s outage writes more than one page).
     let served = 0;
     for (let page = 0; ; page++) {
@@ -118,18 +172,31 @@ describe('chaos: Elasticsearch and PostgreSQL stopped under load (private instan
     }
     const all = await load.stop();
 
-    expect(healthy.every((s) => s.status === 200), JSON.stringify(healthy.find((s) => s.status !== 200))).to.equal(true);
+    expect(
+      healthy.every((s) => s.status === 200),
+      JSON.stringify(healthy.find((s) => s.status !== 200)),
+    ).to.equal(true);
     expect(gap.length, 'requests during the gap').to.be.above(0);
     // What needs no PostgreSQL may still answer 200 (chains cached for 2 s per process, opportunities
     // from Elasticsearch); everything else is a 503 problem body, never a 500.
-    const unclean = gap.filter((s) => s.status !== 200 && (s.status !== 503 || !s.contentType.startsWith('application/problem+json')));
+    const unclean = gap.filter(
+      (s) => s.status !== 200 && (s.status !== 503 || !s.contentType.startsWith('application/problem+json')),
+    );
     expect(unclean.slice(0, 3), 'every failing request during the gap is a 503 problem body').to.deep.equal([]);
     const needsPostgres = gap.filter((s) => /\/v4\/(tokens|claims)/.test(s.path) && s.startedAt >= downAt + 500);
     expect(needsPostgres.length, 'requests needing PostgreSQL during the gap').to.be.above(0);
-    expect(needsPostgres.filter((s) => s.status !== 503).slice(0, 3), 'reads that need PostgreSQL are 503').to.deep.equal([]);
-    expect(Math.max(...gap.map((s) => s.ms)), 'slowest failure (ms): bounded by the pool connection timeout').to.be.below(7000);
+    expect(
+      needsPostgres.filter((s) => s.status !== 503).slice(0, 3),
+      'reads that need PostgreSQL are 503',
+    ).to.deep.equal([]);
+    expect(
+      Math.max(...gap.map((s) => s.ms)),
+      'slowest failure (ms): bounded by the pool connection timeout',
+    ).to.be.below(7000);
     expect(recoveredAt, 'every path answers 200 again after the restart').to.be.above(0);
-    console.log(`    PostgreSQL gap ${((restartAt - downAt) / 1000).toFixed(0)} s: ${gap.length} requests, ${gap.filter((s) => s.status === 503).length} answered 503 (p99 ${percentileMs(gap, 99).toFixed(0)} ms); recovered ${((recoveredAt - restartAt) / 1000).toFixed(1)} s after the restart began, ${all.filter((s: LoadSample) => s.status === 500).length} answers 500`);
+    console.log(
+      `    PostgreSQL gap ${((restartAt - downAt) / 1000).toFixed(0)} s: ${gap.length} requests, ${gap.filter((s) => s.status === 503).length} answered 503 (p99 ${percentileMs(gap, 99).toFixed(0)} ms); recovered ${((recoveredAt - restartAt) / 1000).toFixed(1)} s after the restart began, ${all.filter((s: LoadSample) => s.status === 500).length} answers 500`,
+    );
     expect(all.filter((s) => s.status === 500 || s.status === 0)).to.deep.equal([]);
     // The jobs' pool reconnects too.
     expect((await h.runJob('blocks')).status).to.equal('success');

@@ -79,7 +79,9 @@ describe('contracts/devnet', function () {
         error = err;
       }
       expect(error).to.be.instanceOf(DevnetError);
-      expect((error as Error).message).to.match(/process died/).and.match(/EADDRINUSE|address already in use/i);
+      expect((error as Error).message)
+        .to.match(/process died/)
+        .and.match(/EADDRINUSE|address already in use/i);
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((r) => blocker.close(r));

@@ -42,9 +42,19 @@ describe('contracts/DistributionCreator on a devnet', function () {
     clients.publicClient.readContract({ address: token, abi: testErc20Abi, functionName: 'balanceOf', args: [owner] });
   const abi = distributionCreatorAbi;
   const getCampaign = (id: Hex) =>
-    clients.publicClient.readContract({ address: stack.distributionCreator, abi, functionName: 'campaign', args: [id] });
+    clients.publicClient.readContract({
+      address: stack.distributionCreator,
+      abi,
+      functionName: 'campaign',
+      args: [id],
+    });
   const getLatestParams = (id: Hex) =>
-    clients.publicClient.readContract({ address: stack.distributionCreator, abi, functionName: 'getLatestCampaignParams', args: [id] });
+    clients.publicClient.readContract({
+      address: stack.distributionCreator,
+      abi,
+      functionName: 'getLatestCampaignParams',
+      args: [id],
+    });
   const campaignCount = () =>
     clients.publicClient.readContract({ address: stack.distributionCreator, abi, functionName: 'campaignListLength' });
   /** A campaign starting in an hour, 1 day long, on the first target token. */
@@ -77,7 +87,11 @@ describe('contracts/DistributionCreator on a devnet', function () {
 
   it('is deployed with the whitelist, fees and constants of the stack', async () => {
     const read = (functionName: 'defaultFees' | 'BASE_9' | 'HOUR' | 'CHAIN_ID' | 'distributor') =>
-      clients.publicClient.readContract({ address: stack.distributionCreator, abi: distributionCreatorAbi, functionName });
+      clients.publicClient.readContract({
+        address: stack.distributionCreator,
+        abi: distributionCreatorAbi,
+        functionName,
+      });
     expect(await read('defaultFees')).to.equal(30_000_000n);
     expect(await read('BASE_9')).to.equal(10n ** 9n);
     expect(await read('HOUR')).to.equal(3600);
@@ -172,13 +186,18 @@ describe('contracts/DistributionCreator on a devnet', function () {
     const result = await createCampaigns({ ...target, campaigns: [input] });
     expect(result.campaigns[0]!.creator).to.equal(alice.address);
     expect(result.campaignIds[0]).to.equal(computeCampaignId({ chainId: CHAIN_ID, ...input, creator: alice.address }));
-    expect(result.campaignIds[0]).to.not.equal(computeCampaignId({ chainId: CHAIN_ID, ...input, creator: stack.deployer }));
+    expect(result.campaignIds[0]).to.not.equal(
+      computeCampaignId({ chainId: CHAIN_ID, ...input, creator: stack.deployer }),
+    );
   });
 
   it('reverts CampaignAlreadyExists on a duplicate, even with another amount', async () => {
     const input = await erc20Campaign();
     await createCampaigns({ ...target, campaigns: [input] });
-    await expectRevert(createCampaigns({ ...target, campaigns: [{ ...input, amount: input.amount * 2n }] }), 'CampaignAlreadyExists');
+    await expectRevert(
+      createCampaigns({ ...target, campaigns: [{ ...input, amount: input.amount * 2n }] }),
+      'CampaignAlreadyExists',
+    );
     // Shifting the start by one second gives a new id (docs/contracts.md#campaign-id).
     await createCampaigns({ ...target, campaigns: [{ ...input, startTimestamp: input.startTimestamp + 1 }] });
   });
@@ -186,17 +205,26 @@ describe('contracts/DistributionCreator on a devnet', function () {
   it('checks the per-hour minimum on the gross amount (amount*3600 >= min*duration)', async () => {
     // RWD minimum is 1e15 per hour, so one day needs 24e15 gross (the 3% fee does not count).
     const minimum = 24n * 10n ** 15n;
-    await expectRevert(createCampaigns({ ...target, campaigns: [await erc20Campaign({ amount: minimum - 1n })] }), 'CampaignRewardTooLow');
+    await expectRevert(
+      createCampaigns({ ...target, campaigns: [await erc20Campaign({ amount: minimum - 1n })] }),
+      'CampaignRewardTooLow',
+    );
     const ok = await createCampaigns({ ...target, campaigns: [await erc20Campaign({ amount: minimum })] });
     expect(ok.campaigns[0]!.amount).to.equal((minimum * 97n) / 100n);
   });
 
   it('reverts CampaignRewardTokenNotWhitelisted and CampaignDurationNull', async () => {
     await expectRevert(
-      createCampaigns({ ...target, campaigns: [await erc20Campaign({ rewardToken: stack.tokens.targets[0]!.address })] }),
+      createCampaigns({
+        ...target,
+        campaigns: [await erc20Campaign({ rewardToken: stack.tokens.targets[0]!.address })],
+      }),
       'CampaignRewardTokenNotWhitelisted',
     );
-    await expectRevert(createCampaigns({ ...target, campaigns: [await erc20Campaign({ duration: 0 })] }), 'CampaignDurationNull');
+    await expectRevert(
+      createCampaigns({ ...target, campaigns: [await erc20Campaign({ duration: 0 })] }),
+      'CampaignDurationNull',
+    );
   });
 
   it('waives the fee for a campaign type whose specific fee is 1, and is governed by the owner', async () => {
@@ -215,7 +243,10 @@ describe('contracts/DistributionCreator on a devnet', function () {
     const result = await createCampaigns({ ...target, campaigns: [input] });
     expect(result.campaigns[0]!.amount).to.equal(input.amount);
     await setTypeFee(10_000_000n); // 1%
-    const onePercent = await createCampaigns({ ...target, campaigns: [{ ...input, startTimestamp: input.startTimestamp + 1 }] });
+    const onePercent = await createCampaigns({
+      ...target,
+      campaigns: [{ ...input, startTimestamp: input.startTimestamp + 1 }],
+    });
     expect(onePercent.campaigns[0]!.amount).to.equal((input.amount * 99n) / 100n);
 
     const asAlice = createDevnetClients({ ...target, privateKey: HARDHAT_TEST_KEYS[0] });
@@ -271,14 +302,27 @@ describe('contracts/DistributionCreator on a devnet', function () {
       campaignIds: [id],
       campaigns: [created],
     } = await createCampaigns({ ...target, campaigns: [input] });
-    const newData = encodeErc20CampaignData({ targetToken: stack.tokens.targets[1]!.address, url: 'https://example.org' });
-    const change = { campaignType: 1, startTimestamp: input.startTimestamp + 600, duration: 2 * 86_400, campaignData: newData };
+    const newData = encodeErc20CampaignData({
+      targetToken: stack.tokens.targets[1]!.address,
+      url: 'https://example.org',
+    });
+    const change = {
+      campaignType: 1,
+      startTimestamp: input.startTimestamp + 600,
+      duration: 2 * 86_400,
+      campaignData: newData,
+    };
 
     await expectRevert(
       overrideCampaign({ ...target, privateKey: HARDHAT_TEST_KEYS[1], campaignId: id!, campaign: change }),
       'OperatorNotAllowed',
     );
-    const result = await overrideCampaign({ ...target, privateKey: HARDHAT_TEST_KEYS[0], campaignId: id!, campaign: change });
+    const result = await overrideCampaign({
+      ...target,
+      privateKey: HARDHAT_TEST_KEYS[0],
+      campaignId: id!,
+      campaign: change,
+    });
     const expected = { ...change, campaignId: id, creator: alice.address, rewardToken: rwd, amount: created!.amount };
     expect(result.campaign).to.deep.equal(expected);
     expect(await getLatestParams(id!)).to.deep.equal(expected);
@@ -292,7 +336,12 @@ describe('contracts/DistributionCreator on a devnet', function () {
       campaignIds: [id],
     } = await createCampaigns({ ...target, campaigns: [input] });
     await mine({ rpcUrl: devnet.rpcUrl, timestamp: now + 200 });
-    const keep = { campaignType: 1, startTimestamp: input.startTimestamp, duration: 7200, campaignData: input.campaignData };
+    const keep = {
+      campaignType: 1,
+      startTimestamp: input.startTimestamp,
+      duration: 7200,
+      campaignData: input.campaignData,
+    };
     await expectRevert(
       overrideCampaign({ ...target, campaignId: id!, campaign: { ...keep, startTimestamp: now + 300 } }),
       'InvalidOverride',
@@ -308,7 +357,10 @@ describe('contracts/DistributionCreator on a devnet', function () {
       campaignIds: [id],
     } = await createCampaigns({ ...target, campaigns: [input] });
     const froms = [alice.address, bob.address];
-    await expectRevert(reallocateCampaignRewards({ ...target, campaignId: id!, froms, to: stack.deployer }), 'InvalidReallocation');
+    await expectRevert(
+      reallocateCampaignRewards({ ...target, campaignId: id!, froms, to: stack.deployer }),
+      'InvalidReallocation',
+    );
     await mine({ rpcUrl: devnet.rpcUrl, timestamp: input.startTimestamp + input.duration });
     const result = await reallocateCampaignRewards({ ...target, campaignId: id!, froms, to: stack.deployer });
 
@@ -316,7 +368,11 @@ describe('contracts/DistributionCreator on a devnet', function () {
     expect(receipt.logs).to.have.length(1);
     expect(receipt.logs[0]!.topics).to.have.length(2);
     expect(receipt.logs[0]!.topics[0]).to.equal(REALLOCATION_TOPIC);
-    const [event] = parseEventLogs({ abi: distributionCreatorAbi, eventName: 'CampaignReallocation', logs: receipt.logs });
+    const [event] = parseEventLogs({
+      abi: distributionCreatorAbi,
+      eventName: 'CampaignReallocation',
+      logs: receipt.logs,
+    });
     expect(event!.args).to.deep.equal({ _campaignId: id, from: froms, to: stack.deployer });
     const list = await clients.publicClient.readContract({
       address: stack.distributionCreator,

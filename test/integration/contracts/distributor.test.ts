@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import { keccak256, parseEventLogs, parseUnits, toHex, zeroAddress, zeroHash } from 'viem';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { claim, disputeTree, getLatestTimestamp, mine, resolveDispute, setDisputeDeposit, setDisputePeriod, setNextBlockTimestamp, updateTree } from '../../../contracts/actions.js';
+import {
+  claim,
+  disputeTree,
+  getLatestTimestamp,
+  mine,
+  resolveDispute,
+  setDisputeDeposit,
+  setDisputePeriod,
+  setNextBlockTimestamp,
+  updateTree,
+} from '../../../contracts/actions.js';
 import { distributorAbi, testErc20Abi } from '../../../contracts/artifacts/index.js';
 import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
 import type { DevnetClients } from '../../../contracts/clients.js';
@@ -22,7 +32,8 @@ const bob = privateKeyToAccount(bobKey).address;
 const carol = privateKeyToAccount(carolKey).address;
 
 /** docs/contracts.md#dispute-period-and-the-live-root: round t up to an epoch boundary, then add P epochs. */
-const expectedEndOfDispute = (t: number, period: number, epoch = EPOCH) => (Math.floor((t - 1) / epoch) + 1 + period) * epoch;
+const expectedEndOfDispute = (t: number, period: number, epoch = EPOCH) =>
+  (Math.floor((t - 1) / epoch) + 1 + period) * epoch;
 
 describe('contracts/Distributor on a devnet', function () {
   this.timeout(60_000);
@@ -33,7 +44,16 @@ describe('contracts/Distributor on a devnet', function () {
   let rwd: Address;
   let usdc: Address;
 
-  const read = <F extends 'getMerkleRoot' | 'endOfDisputePeriod' | 'disputePeriod' | 'getEpochDuration' | 'tree' | 'lastTree' | 'disputer'>(
+  const read = <
+    F extends
+      | 'getMerkleRoot'
+      | 'endOfDisputePeriod'
+      | 'disputePeriod'
+      | 'getEpochDuration'
+      | 'tree'
+      | 'lastTree'
+      | 'disputer',
+  >(
     functionName: F,
   ) => clients.publicClient.readContract({ address: stack.distributor, abi: distributorAbi, functionName });
   const balanceOf = (token: Address, owner: Address) =>
@@ -134,7 +154,11 @@ describe('contracts/Distributor on a devnet', function () {
     expect(await read('getMerkleRoot')).to.equal(tree.root);
 
     const before = { rwd: await balanceOf(rwd, alice), usdc: await balanceOf(usdc, alice) };
-    const first = await claim({ ...target, privateKey: aliceKey, claims: [claimLine(tree, leaves[0]!), claimLine(tree, leaves[1]!)] });
+    const first = await claim({
+      ...target,
+      privateKey: aliceKey,
+      claims: [claimLine(tree, leaves[0]!), claimLine(tree, leaves[1]!)],
+    });
     expect(first.claimed).to.deep.equal([
       { user: alice, token: rwd, amount: parseUnits('10', 18) },
       { user: alice, token: usdc, amount: parseUnits('25', 6) },
@@ -175,7 +199,10 @@ describe('contracts/Distributor on a devnet', function () {
     const tree = buildRewardTree(leaves);
     await publish(tree);
     const bobLine = claimLine(tree, leaves[0]!);
-    await expectRevert(claim({ ...target, privateKey: bobKey, claims: [{ ...bobLine, amount: bobLine.amount + 1n }] }), 'InvalidProof');
+    await expectRevert(
+      claim({ ...target, privateKey: bobKey, claims: [{ ...bobLine, amount: bobLine.amount + 1n }] }),
+      'InvalidProof',
+    );
     await expectRevert(
       claim({ ...target, privateKey: bobKey, claims: [{ ...bobLine, proof: claimLine(tree, leaves[1]!).proof }] }),
       'InvalidProof',
@@ -209,7 +236,9 @@ describe('contracts/Distributor on a devnet', function () {
       abi: distributorAbi,
       functionName: 'revokeTree',
     });
-    const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await clients.walletClient.writeContract(request) });
+    const receipt = await clients.publicClient.waitForTransactionReceipt({
+      hash: await clients.walletClient.writeContract(request),
+    });
     const block = await clients.publicClient.getBlock({ blockNumber: receipt.blockNumber });
     const events = parseEventLogs({ abi: distributorAbi, logs: receipt.logs });
     expect(events.map((e) => e.eventName)).to.deep.equal(['Revoked', 'TreeUpdated']);
@@ -225,7 +254,13 @@ describe('contracts/Distributor on a devnet', function () {
   /** Sends a Distributor call as `key` (default: the governor) and waits; returns the receipt. */
   async function write(functionName: string, args: readonly unknown[], key?: Hex) {
     const c = key ? createDevnetClients({ ...target, privateKey: key }) : clients;
-    const { request } = await c.publicClient.simulateContract({ account: c.account, address: stack.distributor, abi: distributorAbi, functionName, args } as never);
+    const { request } = await c.publicClient.simulateContract({
+      account: c.account,
+      address: stack.distributor,
+      abi: distributorAbi,
+      functionName,
+      args,
+    } as never);
     return c.publicClient.waitForTransactionReceipt({ hash: await c.walletClient.writeContract(request as never) });
   }
 
@@ -233,9 +268,19 @@ describe('contracts/Distributor on a devnet', function () {
     const deposit = parseUnits('100', 18);
     await setDisputeDeposit({ ...target, token: rwd, amount: deposit });
     await setDisputePeriod({ ...target, disputePeriod: 1 });
-    const approve = await createDevnetClients({ ...target, privateKey: bobKey }).walletClient.writeContract({ address: rwd, abi: testErc20Abi, functionName: 'approve', args: [stack.distributor, 2n ** 255n] });
+    const approve = await createDevnetClients({ ...target, privateKey: bobKey }).walletClient.writeContract({
+      address: rwd,
+      abi: testErc20Abi,
+      functionName: 'approve',
+      args: [stack.distributor, 2n ** 255n],
+    });
     await clients.publicClient.waitForTransactionReceipt({ hash: approve });
-    const mint = await clients.walletClient.writeContract({ address: rwd, abi: testErc20Abi, functionName: 'mint', args: [bob, deposit * 3n] });
+    const mint = await clients.walletClient.writeContract({
+      address: rwd,
+      abi: testErc20Abi,
+      functionName: 'mint',
+      args: [bob, deposit * 3n],
+    });
     await clients.publicClient.waitForTransactionReceipt({ hash: mint });
     const live = await read('getMerkleRoot');
 
@@ -247,14 +292,20 @@ describe('contracts/Distributor on a devnet', function () {
     expect(await balanceOf(rwd, bob)).to.equal(bobBefore - deposit);
     expect(await read('disputer')).to.equal(bob);
     const r1 = await clients.publicClient.getTransactionReceipt({ hash: d1.txHash });
-    expect(parseEventLogs({ abi: distributorAbi, logs: r1.logs }).map((e) => [e.eventName, e.args])).to.deep.equal([['Disputed', { reason: 'wrong amounts' }]]);
+    expect(parseEventLogs({ abi: distributorAbi, logs: r1.logs }).map((e) => [e.eventName, e.args])).to.deep.equal([
+      ['Disputed', { reason: 'wrong amounts' }],
+    ]);
     await expectRevert(disputeTree({ ...target, privateKey: bobKey, reason: 'again' }), 'UnresolvedDispute');
     await mine({ rpcUrl: devnet.rpcUrl, timestamp: u1.endOfDisputePeriod + 10 });
     expect(await read('getMerkleRoot')).to.equal(live); // past the period, but the dispute is open
     await expectRevert(updateTree({ ...target, root: bad.root }), 'NotTrusted'); // nobody while a dispute is open
     const v = await resolveDispute({ ...target, valid: true });
     const rv = await clients.publicClient.getTransactionReceipt({ hash: v.txHash });
-    expect(parseEventLogs({ abi: distributorAbi, logs: rv.logs }).map((e) => e.eventName)).to.deep.equal(['Revoked', 'TreeUpdated', 'DisputeResolved']);
+    expect(parseEventLogs({ abi: distributorAbi, logs: rv.logs }).map((e) => e.eventName)).to.deep.equal([
+      'Revoked',
+      'TreeUpdated',
+      'DisputeResolved',
+    ]);
     expect(await balanceOf(rwd, bob)).to.equal(bobBefore);
     expect(await read('disputer')).to.equal(zeroAddress);
     expect(await read('getMerkleRoot')).to.equal(live);
@@ -269,7 +320,9 @@ describe('contracts/Distributor on a devnet', function () {
     const governorBefore = await balanceOf(rwd, clients.account.address);
     const inv = await resolveDispute({ ...target, valid: false });
     const ri = await clients.publicClient.getTransactionReceipt({ hash: inv.txHash });
-    expect(parseEventLogs({ abi: distributorAbi, logs: ri.logs }).map((e) => [e.eventName, e.args])).to.deep.equal([['DisputeResolved', { valid: false }]]);
+    expect(parseEventLogs({ abi: distributorAbi, logs: ri.logs }).map((e) => [e.eventName, e.args])).to.deep.equal([
+      ['DisputeResolved', { valid: false }],
+    ]);
     expect(await balanceOf(rwd, clients.account.address)).to.equal(governorBefore + deposit);
     const end = expectedEndOfDispute(tResolve, 1);
     expect(await read('endOfDisputePeriod')).to.equal(end);
@@ -294,7 +347,10 @@ describe('contracts/Distributor on a devnet', function () {
     expect((await read('tree'))[0]).to.equal(b.root);
     await write('toggleTrusted', [bob]);
     await setDisputePeriod({ ...target, disputePeriod: 0 });
-    await mine({ rpcUrl: devnet.rpcUrl, timestamp: (Math.floor((await getLatestTimestamp(devnet)) / EPOCH) + 2) * EPOCH });
+    await mine({
+      rpcUrl: devnet.rpcUrl,
+      timestamp: (Math.floor((await getLatestTimestamp(devnet)) / EPOCH) + 2) * EPOCH,
+    });
   });
 
   it('claim rights: operators[user][caller], operators[user][0], mainOperators[caller][token or 0], governor and guardian; anyone else NotWhitelisted', async () => {
@@ -306,7 +362,10 @@ describe('contracts/Distributor on a devnet', function () {
     let step = 100n;
     const fresh = async () => {
       step += 1n;
-      const leaves: RewardLeaf[] = [{ user: alice, token: rwd, amount: parseUnits(String(step), 18) }, { user: alice, token: usdc, amount: parseUnits(String(step), 6) }];
+      const leaves: RewardLeaf[] = [
+        { user: alice, token: rwd, amount: parseUnits(String(step), 18) },
+        { user: alice, token: usdc, amount: parseUnits(String(step), 6) },
+      ];
       const tree = buildRewardTree(leaves);
       await publish(tree);
       return leaves.map((l) => claimLine(tree, l));

@@ -14,11 +14,21 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** What the image runs: the entry point with a role, from the repository root (the image's /app). */
 const ENTRYPOINT = 'scripts/docker-entrypoint.sh';
 /** Entry modules of the image's roles (scripts/docker-entrypoint.sh). */
-const ROLE_ENTRIES = ['dist/api/server.js', 'dist/jobs/scheduler.js', 'dist/jobs/cli.js', 'dist/sql/migrate.js', 'dist/search-mappings/setup.js'];
+const ROLE_ENTRIES = [
+  'dist/api/server.js',
+  'dist/jobs/scheduler.js',
+  'dist/jobs/cli.js',
+  'dist/sql/migrate.js',
+  'dist/search-mappings/setup.js',
+];
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null; output: string };
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<Exit>; output: () => string } {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; exited: Promise<Exit>; output: () => string } {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += String(d)));
@@ -27,12 +37,13 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): { child: 
   return { child, exited, output: () => output };
 }
 
-const freePort = () => new Promise<number>((done) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    server.close(() => done(port));
+const freePort = () =>
+  new Promise<number>((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
   });
-});
 
 /** Bare package names a compiled module and every module it imports (relative, static or dynamic) reach. */
 function packagesReachedFrom(entries: string[]): Map<string, string> {
@@ -75,9 +86,15 @@ describe('the production build (npm run build → dist/), run the way the image 
     port = await freePort();
     // Production mode: secrets required, no test shortcuts; the harness' services, indices and devnet.
     env = childProcessEnv(h.config, {
-      NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port),
-      JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters', BACK_OFFICE_TOKEN: TEST_BACK_OFFICE_TOKEN,
-      JOB_BLOCKS_CRON: '*/1 * * * * *', JOB_CAMPAIGNS_CRON: '*/1 * * * * *', JOB_PUBLISH_CRON: '*/1 * * * * *',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      JWT_SECRET: 'a-production-like-secret-of-at-least-32-characters',
+      BACK_OFFICE_TOKEN: TEST_BACK_OFFICE_TOKEN,
+      JOB_BLOCKS_CRON: '*/1 * * * * *',
+      JOB_CAMPAIGNS_CRON: '*/1 * * * * *',
+      JOB_PUBLISH_CRON: '*/1 * * * * *',
     });
   });
 
@@ -88,11 +105,17 @@ describe('the production build (npm run build → dist/), run the way the image 
 
   it('compiles to JavaScript whose image roles reach production dependencies only (no tsx, no dev dependencies)', function () {
     for (const entry of ROLE_ENTRIES) expect(existsSync(join(ROOT, entry)), entry).to.equal(true);
-    for (const asset of ['dist/sql/migrations', 'dist/search-mappings/campaigns/v1.json', 'dist/web/dist/index.html']) expect(existsSync(join(ROOT, asset)), asset).to.equal(true);
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    for (const asset of ['dist/sql/migrations', 'dist/search-mappings/campaigns/v1.json', 'dist/web/dist/index.html'])
+      expect(existsSync(join(ROOT, asset)), asset).to.equal(true);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     const reached = packagesReachedFrom(ROLE_ENTRIES);
     expect(reached.size).to.be.greaterThan(5);
-    const notProduction = [...reached].filter(([name]) => !(name in pkg.dependencies)).map(([name, from]) => `${name} (from ${from})`);
+    const notProduction = [...reached]
+      .filter(([name]) => !(name in pkg.dependencies))
+      .map(([name, from]) => `${name} (from ${from})`);
     expect(notProduction, 'packages the image would not have (npm ci --omit=dev)').to.deep.equal([]);
     expect([...reached.keys()]).to.not.include('tsx');
   });
@@ -102,7 +125,10 @@ describe('the production build (npm run build → dist/), run the way the image 
     children.push(migrate.child);
     const done = await migrate.exited;
     expect(done.code, done.output).to.equal(0);
-    const files = readdirSync(new URL('../../../sql/migrations/', import.meta.url)).filter((f) => f.endsWith('.sql')).map((f) => f.replace(/\.sql$/, '')).sort();
+    const files = readdirSync(new URL('../../../sql/migrations/', import.meta.url))
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => f.replace(/\.sql$/, ''))
+      .sort();
     const { rows } = await h.deps.pg.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
     expect(rows.map((r) => r.name)).to.deep.equal(files);
   });
@@ -118,7 +144,9 @@ describe('the production build (npm run build → dist/), run the way the image 
       expect(scheduler.child.exitCode, scheduler.output()).to.equal(null);
     }
     expect(campaigns, `campaigns indexed by the compiled scheduler\n${scheduler.output()}`).to.equal(4);
-    const { rows } = await h.deps.pg.query<{ trigger: string }>(`SELECT DISTINCT trigger FROM job_runs WHERE status = 'success'`);
+    const { rows } = await h.deps.pg.query<{ trigger: string }>(
+      `SELECT DISTINCT trigger FROM job_runs WHERE status = 'success'`,
+    );
     expect(rows.map((r) => r.trigger)).to.deep.equal(['schedule']);
     scheduler.child.kill('SIGTERM');
     const done = await scheduler.exited;
@@ -138,7 +166,7 @@ describe('the production build (npm run build → dist/), run the way the image 
       await new Promise((r) => setTimeout(r, 300));
     }
     expect(chains?.status, api.output()).to.equal(200);
-    expect((await chains!.json() as { id: number }[]).map((c) => c.id)).to.deep.equal([31337]);
+    expect(((await chains!.json()) as { id: number }[]).map((c) => c.id)).to.deep.equal([31337]);
     const page = await fetch(`${base}/`);
     expect(page.status).to.equal(200);
     expect(await page.text()).to.include('/assets/');
@@ -155,7 +183,13 @@ describe('the production build (npm run build → dist/), run the way the image 
   it('deploy/chains.example.json (README › Running against real chains) passes the configuration schema, with the canonical addresses', function () {
     const chains = readFileSync(join(ROOT, 'deploy/chains.example.json'), 'utf8');
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), CHAINS: chains });
-    expect(config.chains.map((c) => [c.id, c.distributionCreator, c.distributor])).to.deep.equal([1, 8453, 42161].map((id) => [id, '0x8BB4C975Ff3c250e0ceEA271728547f3802B36Fd', '0x3Ef3D8bA38EBe18DB133cEc108f4D14CE00Dd9Ae']));
+    expect(config.chains.map((c) => [c.id, c.distributionCreator, c.distributor])).to.deep.equal(
+      [1, 8453, 42161].map((id) => [
+        id,
+        '0x8BB4C975Ff3c250e0ceEA271728547f3802B36Fd',
+        '0x3Ef3D8bA38EBe18DB133cEc108f4D14CE00Dd9Ae',
+      ]),
+    );
     expect(config.chains.every((c) => c.startBlock > 0 && c.confirmations > 0)).to.equal(true);
   });
 });

@@ -19,7 +19,11 @@ describe('jobs/cli.ts as a real process', function () {
   /** Runs `jobs/cli.ts <args>` with the harness' configuration, like an operator would. */
   function cli(...args: string[]): Promise<CliResult> {
     const env = childProcessEnv(h.config, { INDEXER_MAX_LOG_RANGE: '2' }); // backfills take several batches, so the bar moves
-    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
@@ -28,7 +32,8 @@ describe('jobs/cli.ts as a real process', function () {
   }
   const list = async () => JSON.parse((await cli('list', '--json')).stdout) as JobListing[];
   const job = (listings: JobListing[], name: string) => listings.find((l) => l.name === name)!;
-  const count = async (sql: string, params: unknown[] = []) => Number((await h.deps.pg.query<{ n: string }>(sql, params)).rows[0]!.n);
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number((await h.deps.pg.query<{ n: string }>(sql, params)).rows[0]!.n);
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
@@ -44,11 +49,25 @@ describe('jobs/cli.ts as a real process', function () {
     expect(table.code, table.stderr).to.equal(0);
     const lines = table.stdout.trim().split('\n');
     expect(lines[0]).to.match(/^JOB\s+SCHEDULE\s+STATE\s+LAST RUN\s+LAST SUCCESS\s+ERRORS 24H$/);
-    expect(lines.find((l) => l.startsWith('campaigns '))).to.match(/\*\/5 \* \* \* \* \* \(default\)\s+active\s+success \S+Z \d+\.\d\ds\s+\S+Z\s+0\/1 runs/);
-    expect(lines).to.include('  chain 31337: cursor ' + (await count(`SELECT block_number AS n FROM cursors WHERE job = 'campaigns'`)) + ', head ' + (await count(`SELECT block_number AS n FROM cursors WHERE job = 'blocks'`)) + ', lag 0 blocks');
+    expect(lines.find((l) => l.startsWith('campaigns '))).to.match(
+      /\*\/5 \* \* \* \* \* \(default\)\s+active\s+success \S+Z \d+\.\d\ds\s+\S+Z\s+0\/1 runs/,
+    );
+    expect(lines).to.include(
+      '  chain 31337: cursor ' +
+        (await count(`SELECT block_number AS n FROM cursors WHERE job = 'campaigns'`)) +
+        ', head ' +
+        (await count(`SELECT block_number AS n FROM cursors WHERE job = 'blocks'`)) +
+        ', lag 0 blocks',
+    );
 
     const campaigns = job(await list(), 'campaigns');
-    expect(campaigns).to.deep.include({ state: 'active', schedule: '*/5 * * * * *', scheduleSource: 'default', errors24h: 0, runs24h: 1 });
+    expect(campaigns).to.deep.include({
+      state: 'active',
+      schedule: '*/5 * * * * *',
+      scheduleSource: 'default',
+      errors24h: 0,
+      runs24h: 1,
+    });
     expect(campaigns.lastRun!.status).to.equal('success');
     expect(campaigns.chains).to.have.length(1);
     expect(campaigns.chains[0]!.lagBlocks).to.equal(0);
@@ -63,12 +82,20 @@ describe('jobs/cli.ts as a real process', function () {
     const forced = await cli('run', 'campaigns');
     expect(forced.code, forced.stderr).to.equal(0);
     expect(forced.stdout).not.to.include('skipped');
-    expect(forced.stdout.trim()).to.match(/^campaigns: success in \d+(\.\d+)? m?s \(run \d+\) · counts: .+ · ranges: (31337 \d+–\d+|none)$/);
-    const { rows: [recorded] } = await h.deps.pg.query<{ trigger: string }>(`SELECT trigger FROM job_runs WHERE job = 'campaigns' ORDER BY id DESC LIMIT 1`);
+    expect(forced.stdout.trim()).to.match(
+      /^campaigns: success in \d+(\.\d+)? m?s \(run \d+\) · counts: .+ · ranges: (31337 \d+–\d+|none)$/,
+    );
+    const {
+      rows: [recorded],
+    } = await h.deps.pg.query<{ trigger: string }>(
+      `SELECT trigger FROM job_runs WHERE job = 'campaigns' ORDER BY id DESC LIMIT 1`,
+    );
     expect(recorded!.trigger, 'a command-line run is recorded as such').to.equal('cli');
     const publish = await cli('run', 'publish');
     expect(publish.code, publish.stderr).to.equal(0);
-    expect(publish.stdout.trim(), 'jobs:run -- publish prints its run').to.match(/^publish: success in .+ · counts: .+ · ranges: .+$/);
+    expect(publish.stdout.trim(), 'jobs:run -- publish prints its run').to.match(
+      /^publish: success in .+ · counts: .+ · ranges: .+$/,
+    );
 
     const resumed = await cli('resume', 'campaigns');
     expect(resumed.code, resumed.stderr).to.equal(0);
@@ -99,7 +126,11 @@ describe('jobs/cli.ts as a real process', function () {
     const ok = await cli('check');
     expect(ok.code, ok.stdout + ok.stderr).to.equal(0);
     expect(ok.stdout).to.include('OK: PostgreSQL and Elasticsearch agree');
-    await h.deps.es.delete({ index: indexNames(h.config.esIndexPrefix, 'campaigns').write, id: ids[0]!, refresh: true });
+    await h.deps.es.delete({
+      index: indexNames(h.config.esIndexPrefix, 'campaigns').write,
+      id: ids[0]!,
+      refresh: true,
+    });
     const broken = await cli('check');
     expect(broken.code).to.equal(1);
     expect(broken.stdout).to.include(`missing in Elasticsearch: ${ids[0]}`);
@@ -116,11 +147,13 @@ describe('jobs/cli.ts as a real process', function () {
     expect(result.stdout).to.include(`opportunities: ${prefix}-opportunities_v1_r1 built from 2 rows (2 documents)`);
     expect(result.stderr).to.match(/reindex campaigns\s+100\.0% 8\/8 rows/);
     expect(result.stdout).to.match(/"msg":"progress".*"unit":"rows","done":8,"total":8,"rate_per_s":[\d.]+,"eta_s":0/);
-    expect(Object.keys(await h.deps.es.indices.getAlias({ name: indexNames(prefix, 'campaigns').read }))).to.deep.equal([`${prefix}-campaigns_v1_r1`]);
+    expect(Object.keys(await h.deps.es.indices.getAlias({ name: indexNames(prefix, 'campaigns').read }))).to.deep.equal(
+      [`${prefix}-campaigns_v1_r1`],
+    );
     expect((await cli('check')).code).to.equal(0);
   });
 
-  it('backfill: re-indexes rows deleted behind the job\'s back from a block, with a progress bar on stderr', async function () {
+  it("backfill: re-indexes rows deleted behind the job's back from a block, with a progress bar on stderr", async function () {
     const from = blocks[2]!;
     await h.deps.pg.query('DELETE FROM campaigns WHERE block_number >= $1', [from]);
     expect(await count('SELECT count(*) AS n FROM campaigns')).to.equal(4);
@@ -141,7 +174,9 @@ describe('jobs/cli.ts as a real process', function () {
     expect(result.stdout).to.include(`chain 31337: rolled back to block ${from - 1}`);
     expect(result.stdout).to.match(/backfill chain 31337: blocks, campaigns caught up/);
     const head = await count(`SELECT block_number AS n FROM cursors WHERE job = 'blocks'`);
-    expect(await count('SELECT count(*) AS n FROM blocks')).to.equal(head + 1).and.to.be.at.least(headersBefore);
+    expect(await count('SELECT count(*) AS n FROM blocks'))
+      .to.equal(head + 1)
+      .and.to.be.at.least(headersBefore);
     expect(await count('SELECT count(*) AS n FROM campaigns')).to.equal(8);
     expect((await h.runJob('publish')).status).to.equal('success');
     expect((await cli('check')).code).to.equal(0);

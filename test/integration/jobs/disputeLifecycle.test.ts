@@ -2,7 +2,18 @@ import { expect } from 'chai';
 import { parseUnits, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { forgetChainRows } from '../../../api/chainRecords.js';
-import { claim, disputeTree, getLatestTimestamp, mine, resolveDispute, setDisputeDeposit, setDisputePeriod, setNextBlockTimestamp, updateTree, type ActionTarget } from '../../../contracts/actions.js';
+import {
+  claim,
+  disputeTree,
+  getLatestTimestamp,
+  mine,
+  resolveDispute,
+  setDisputeDeposit,
+  setDisputePeriod,
+  setNextBlockTimestamp,
+  updateTree,
+  type ActionTarget,
+} from '../../../contracts/actions.js';
 import { distributorAbi, testErc20Abi } from '../../../contracts/artifacts/index.js';
 import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
 import { buildRewardTree } from '../../../domain/rewardTree.js';
@@ -18,7 +29,14 @@ const users = HARDHAT_TEST_KEYS.map((k) => privateKeyToAccount(k).address.toLowe
 const [, disputerKey] = HARDHAT_TEST_KEYS;
 const campaign = `0x${'c7'.repeat(32)}`;
 
-type ServedReward = { root: string; recipient: string; amount: string; pending: string; proofs: Hex[]; token: { address: string } };
+type ServedReward = {
+  root: string;
+  recipient: string;
+  amount: string;
+  pending: string;
+  proofs: Hex[];
+  token: { address: string };
+};
 
 /**
  * The dispute lifecycle of the real Distributor (docs/contracts.md#distributor-functions and #dispute-period-and-the-live-root) end to end: stand-in
@@ -37,7 +55,12 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
   const servedAtClaim = new Map<string, string>();
 
   const read = async <F extends 'getMerkleRoot' | 'endOfDisputePeriod'>(functionName: F, blockNumber: bigint) =>
-    createDevnetClients(target).publicClient.readContract({ address: target.stack.distributor, abi: distributorAbi, functionName, blockNumber });
+    createDevnetClients(target).publicClient.readContract({
+      address: target.stack.distributor,
+      abi: distributorAbi,
+      functionName,
+      blockNumber,
+    });
 
   /** A tree where every user's cumulative amount grew, published on the tree server. */
   function makeTree(): RewardTreeFile {
@@ -45,8 +68,14 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
     const amounts = users.map((_, i) => parseUnits(String(round * 10 + i), 18));
     const { root } = buildRewardTree(users.map((user, i) => ({ user, token, amount: amounts[i]! })));
     const file: RewardTreeFile = {
-      root, chainId: CHAIN_ID,
-      rewards: users.map((recipient, i) => ({ recipient, token, amount: amounts[i]!.toString(), breakdowns: [{ campaignId: campaign, reason: 'holder', amount: amounts[i]!.toString() }] })),
+      root,
+      chainId: CHAIN_ID,
+      rewards: users.map((recipient, i) => ({
+        recipient,
+        token,
+        amount: amounts[i]!.toString(),
+        breakdowns: [{ campaignId: campaign, reason: 'holder', amount: amounts[i]!.toString() }],
+      })),
     };
     server.publish(CHAIN_ID, root, file);
     return file;
@@ -56,7 +85,10 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
   async function index(): Promise<bigint> {
     const head = await createDevnetClients(target).publicClient.getBlockNumber();
     for (const job of ['blocks', 'claims']) expect((await h.runJob(job)).status, job).to.equal('success');
-    expect((await runJob(syncRoots, { ...h.deps, config: { ...h.config, rewardTrees: { source: server.urlTemplate } } })).status).to.equal('success');
+    expect(
+      (await runJob(syncRoots, { ...h.deps, config: { ...h.config, rewardTrees: { source: server.urlTemplate } } }))
+        .status,
+    ).to.equal('success');
     return head;
   }
 
@@ -68,17 +100,32 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
   async function expectServedLikeChain(user: Address, step: string): Promise<string> {
     const head = await index();
     const onchain = (await read('getMerkleRoot', head)).toLowerCase();
-    const res = await h.request().get(`/v4/users/${user}/rewards`).query({ chainId: CHAIN_ID, breakdownPage: 0, test: true }).expect(200);
+    const res = await h
+      .request()
+      .get(`/v4/users/${user}/rewards`)
+      .query({ chainId: CHAIN_ID, breakdownPage: 0, test: true })
+      .expect(200);
     const reward = (res.body as { rewards: ServedReward[] }[])[0]!.rewards[0]!;
     expect(reward.root, `${step}: served root`).to.equal(onchain);
     forgetChainRows(h.apiPg);
-    const chains = (await h.request().get('/v4/chains').query({ test: true }).expect(200)).body as { id: number; endOfDisputePeriod: number }[];
-    expect(chains.find((c) => c.id === CHAIN_ID)?.endOfDisputePeriod, `${step}: /v4/chains endOfDisputePeriod`).to.equal(Number(await read('endOfDisputePeriod', head)));
+    const chains = (await h.request().get('/v4/chains').query({ test: true }).expect(200)).body as {
+      id: number;
+      endOfDisputePeriod: number;
+    }[];
+    expect(
+      chains.find((c) => c.id === CHAIN_ID)?.endOfDisputePeriod,
+      `${step}: /v4/chains endOfDisputePeriod`,
+    ).to.equal(Number(await read('endOfDisputePeriod', head)));
 
-    const paid = await claim({ ...target, claims: [{ user, token, amount: BigInt(reward.amount), proof: reward.proofs }] });
+    const paid = await claim({
+      ...target,
+      claims: [{ user, token, amount: BigInt(reward.amount), proof: reward.proofs }],
+    });
     servedAtClaim.set(paid.txHash.toLowerCase(), reward.root);
-    expect(paid.claimed.map((c) => [c.user.toLowerCase(), c.token.toLowerCase(), c.amount]), `${step}: claim with the served proof`)
-      .to.deep.equal([[user, token, BigInt(reward.pending)]]);
+    expect(
+      paid.claimed.map((c) => [c.user.toLowerCase(), c.token.toLowerCase(), c.amount]),
+      `${step}: claim with the served proof`,
+    ).to.deep.equal([[user, token, BigInt(reward.pending)]]);
     return reward.root;
   }
 
@@ -91,10 +138,31 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
     token = stack.tokens.rewards[0]!.address.toLowerCase() as Address;
     const clients = createDevnetClients(target);
     const send = async (hash: Promise<Hex>) => clients.publicClient.waitForTransactionReceipt({ hash: await hash });
-    await send(clients.walletClient.writeContract({ address: token, abi: testErc20Abi, functionName: 'mint', args: [stack.distributor, parseUnits('1000000', 18)] }));
-    await send(clients.walletClient.writeContract({ address: token, abi: testErc20Abi, functionName: 'mint', args: [privateKeyToAccount(disputerKey!).address, parseUnits('1000', 18)] }));
+    await send(
+      clients.walletClient.writeContract({
+        address: token,
+        abi: testErc20Abi,
+        functionName: 'mint',
+        args: [stack.distributor, parseUnits('1000000', 18)],
+      }),
+    );
+    await send(
+      clients.walletClient.writeContract({
+        address: token,
+        abi: testErc20Abi,
+        functionName: 'mint',
+        args: [privateKeyToAccount(disputerKey!).address, parseUnits('1000', 18)],
+      }),
+    );
     const disputer = createDevnetClients({ ...target, privateKey: disputerKey });
-    await send(disputer.walletClient.writeContract({ address: token, abi: testErc20Abi, functionName: 'approve', args: [stack.distributor, 2n ** 255n] }));
+    await send(
+      disputer.walletClient.writeContract({
+        address: token,
+        abi: testErc20Abi,
+        functionName: 'approve',
+        args: [stack.distributor, 2n ** 255n],
+      }),
+    );
     await setDisputeDeposit({ ...target, token, amount: parseUnits('100', 18) });
     await setDisputePeriod({ ...target, disputePeriod: 1 });
   });
@@ -111,7 +179,7 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
   });
 
   it('dispute open: the previous root stays served even past the period; resolved valid: revoked, the previous root live at once', async () => {
-    const live = (await expectServedLikeChain(users[1]!, 'before'));
+    const live = await expectServedLikeChain(users[1]!, 'before');
     const t2 = makeTree();
     const u2 = await updateTree({ ...target, root: t2.root });
     expect(await expectServedLikeChain(users[2]!, 'pending')).to.equal(live);
@@ -120,7 +188,10 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
     expect(await expectServedLikeChain(users[0]!, 'dispute open past the period')).to.equal(live);
     await resolveDispute({ ...target, valid: true });
     expect(await expectServedLikeChain(users[1]!, 'resolved valid')).to.equal(live);
-    const { rows } = await h.deps.pg.query('SELECT revoked FROM roots WHERE chain_id = $1 AND root = $2', [CHAIN_ID, t2.root]);
+    const { rows } = await h.deps.pg.query('SELECT revoked FROM roots WHERE chain_id = $1 AND root = $2', [
+      CHAIN_ID,
+      t2.root,
+    ]);
     expect(rows).to.deep.equal([{ revoked: true }]);
   });
 
@@ -136,8 +207,14 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
     const newEnd = (Math.floor((resolvedAt - 1) / EPOCH) + 2) * EPOCH;
     expect(Number(await read('endOfDisputePeriod', resolved.blockNumber))).to.equal(newEnd);
     expect(await expectServedLikeChain(users[0]!, 'resolved invalid, before the recomputed end')).to.equal(live);
-    const { rows } = await h.deps.pg.query(`SELECT valid, end_of_dispute_period::int AS end FROM distributor_events WHERE chain_id = $1 AND kind = 'dispute_resolved' ORDER BY block_number`, [CHAIN_ID]);
-    expect(rows).to.deep.equal([{ valid: true, end: null }, { valid: false, end: newEnd }]);
+    const { rows } = await h.deps.pg.query(
+      `SELECT valid, end_of_dispute_period::int AS end FROM distributor_events WHERE chain_id = $1 AND kind = 'dispute_resolved' ORDER BY block_number`,
+      [CHAIN_ID],
+    );
+    expect(rows).to.deep.equal([
+      { valid: true, end: null },
+      { valid: false, end: newEnd },
+    ]);
 
     await mine({ rpcUrl: target.rpcUrl, timestamp: newEnd - 5 });
     expect(await expectServedLikeChain(users[1]!, 'one block before the recomputed end')).to.equal(live);
@@ -149,9 +226,14 @@ describe('dispute lifecycle: served root, proofs and endOfDisputePeriod follow t
   it('attributes every claim of the lifecycle to the root it was verified against (GET /v4/claims)', async () => {
     expect(servedAtClaim.size, 'one claim per lifecycle step').to.equal(9);
     await index();
-    const served = (await h.request().get('/v4/claims').query({ chainId: CHAIN_ID, items: 100 }).expect(200)).body as { root: string | null; metadata: { txHash: string } }[];
+    const served = (await h.request().get('/v4/claims').query({ chainId: CHAIN_ID, items: 100 }).expect(200)).body as {
+      root: string | null;
+      metadata: { txHash: string };
+    }[];
     const ours = served.filter((c) => servedAtClaim.has(c.metadata.txHash));
     expect(ours).to.have.length(servedAtClaim.size);
-    expect(ours.map((c) => [c.metadata.txHash, c.root])).to.deep.equal(ours.map((c) => [c.metadata.txHash, servedAtClaim.get(c.metadata.txHash)]));
+    expect(ours.map((c) => [c.metadata.txHash, c.root])).to.deep.equal(
+      ours.map((c) => [c.metadata.txHash, servedAtClaim.get(c.metadata.txHash)]),
+    );
   });
 });

@@ -20,9 +20,15 @@ describe('search outbox while Elasticsearch is unreachable', function () {
     const { devnet, stack } = h.chains[0]!;
     const now = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
     await createCampaigns({
-      rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack,
+      rpcUrl: devnet.rpcUrl,
+      chainId: devnet.chainId,
+      stack,
       campaigns: [0, 1, 2, 3, 4].map((i) => ({
-        rewardToken: stack.tokens.rewards[0]!.address, amount: 10n ** 18n, campaignType: 1, startTimestamp: now + i, duration: 86_400,
+        rewardToken: stack.tokens.rewards[0]!.address,
+        amount: 10n ** 18n,
+        campaignType: 1,
+        startTimestamp: now + i,
+        duration: 86_400,
         campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
       })),
     });
@@ -40,9 +46,15 @@ describe('search outbox while Elasticsearch is unreachable', function () {
     expect(failure, 'the job fails loudly').to.be.instanceOf(Error);
     const count = async (sql: string) => Number((await h.apiPg.query<{ n: string }>(sql)).rows[0]!.n);
     expect(await count('SELECT count(*) AS n FROM campaigns')).to.equal(5);
-    expect(await count(`SELECT count(DISTINCT entity_id) AS n FROM search_outbox WHERE entity = 'campaign'`)).to.equal(5);
-    expect(await count(`SELECT count(DISTINCT entity_id) AS n FROM search_outbox WHERE entity = 'opportunity'`)).to.equal(1);
-    const { rows } = await h.apiPg.query<{ status: string; error: string }>(`SELECT status, error FROM job_runs WHERE job = 'campaigns'`);
+    expect(await count(`SELECT count(DISTINCT entity_id) AS n FROM search_outbox WHERE entity = 'campaign'`)).to.equal(
+      5,
+    );
+    expect(
+      await count(`SELECT count(DISTINCT entity_id) AS n FROM search_outbox WHERE entity = 'opportunity'`),
+    ).to.equal(1);
+    const { rows } = await h.apiPg.query<{ status: string; error: string }>(
+      `SELECT status, error FROM job_runs WHERE job = 'campaigns'`,
+    );
     expect(rows).to.have.length(1);
     expect(rows[0]!.status).to.equal('failed');
 
@@ -69,10 +81,19 @@ describe('search outbox while Elasticsearch is unreachable', function () {
       await a.query('COMMIT');
       await a.query('BEGIN');
       const claimed = await claimOutbox(a, 2); // the head: o1, c1, and their later entries
-      expect(claimed.map((e) => `${e.entity}:${e.entityId}`).sort()).to.deep.equal(['campaign:c1', 'campaign:c1', 'opportunity:o1', 'opportunity:o1']);
+      expect(claimed.map((e) => `${e.entity}:${e.entityId}`).sort()).to.deep.equal([
+        'campaign:c1',
+        'campaign:c1',
+        'opportunity:o1',
+        'opportunity:o1',
+      ]);
       await b.query('BEGIN');
       const rest = await claimOutbox(b, 10);
-      expect(rest.map((e) => `${e.entity}:${e.entityId}`).sort()).to.deep.equal(['campaign:c2', 'campaign:c3', 'opportunity:o2']);
+      expect(rest.map((e) => `${e.entity}:${e.entityId}`).sort()).to.deep.equal([
+        'campaign:c2',
+        'campaign:c3',
+        'opportunity:o2',
+      ]);
     } finally {
       await a.query('ROLLBACK');
       await b.query('ROLLBACK');

@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Address } from 'viem';
-import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp, mine, setNextBlockTimestamp } from '../../../contracts/actions.js';
+import {
+  createCampaigns,
+  encodeErc20CampaignData,
+  getLatestTimestamp,
+  mine,
+  setNextBlockTimestamp,
+} from '../../../contracts/actions.js';
 import { priceFeedAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
 import { findFreePort } from '../../../contracts/devnet.js';
@@ -38,17 +44,29 @@ async function startPriceApi() {
     requests.push(coins);
     if (state.hangNext > 0) return void (state.hangNext -= 1); // never answers: the client's deadline must end it
     const failure = state.failAlways || failures.shift();
-    if (failure) return void res.writeHead(failure, { 'content-type': 'application/json' }).end('{"message":"scripted failure"}');
+    if (failure)
+      return void res.writeHead(failure, { 'content-type': 'application/json' }).end('{"message":"scripted failure"}');
     const known = coins.filter((c) => prices.has(c.toLowerCase()));
-    const body = { coins: Object.fromEntries(known.map((c) => [c, { ...prices.get(c.toLowerCase()), symbol: 'X', decimals: 18, confidence: 0.99 }])) };
+    const body = {
+      coins: Object.fromEntries(
+        known.map((c) => [c, { ...prices.get(c.toLowerCase()), symbol: 'X', decimals: 18, confidence: 0.99 }]),
+      ),
+    };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/coins`,
-    prices, requests, failures, state,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    prices,
+    requests,
+    failures,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -72,14 +90,27 @@ describe('jobs/refreshPrices', function () {
     return new Map(rows.map((r) => [r.token_id, r]));
   };
   const outboxIds = async () =>
-    (await h.apiPg.query<{ entity_id: string }>(`SELECT entity_id FROM search_outbox WHERE entity = 'campaign' ORDER BY id`)).rows.map((r) => r.entity_id);
+    (
+      await h.apiPg.query<{ entity_id: string }>(
+        `SELECT entity_id FROM search_outbox WHERE entity = 'campaign' ORDER BY id`,
+      )
+    ).rows.map((r) => r.entity_id);
   const lastRun = async () =>
-    (await h.apiPg.query<{ status: string; error: string | null }>(`SELECT status, error FROM job_runs WHERE job = 'prices' ORDER BY id DESC LIMIT 1`)).rows[0];
+    (
+      await h.apiPg.query<{ status: string; error: string | null }>(
+        `SELECT status, error FROM job_runs WHERE job = 'prices' ORDER BY id DESC LIMIT 1`,
+      )
+    ).rows[0];
   /** Sets a feed's answer in a block mined at `timestamp` (when given). */
   const setAnswer = async (feed: Address, answer: bigint, timestamp?: number) => {
     const { publicClient, walletClient } = createDevnetClients({ rpcUrl, chainId });
     if (timestamp !== undefined) await setNextBlockTimestamp({ rpcUrl, timestamp });
-    const hash = await walletClient.writeContract({ address: feed, abi: priceFeedAbi, functionName: 'setAnswer', args: [answer] });
+    const hash = await walletClient.writeContract({
+      address: feed,
+      abi: priceFeedAbi,
+      functionName: 'setAnswer',
+      args: [answer],
+    });
     expect((await publicClient.waitForTransactionReceipt({ hash })).status).to.equal('success');
   };
 
@@ -92,12 +123,24 @@ describe('jobs/refreshPrices', function () {
     const [rwd, usdc, pts] = stack.tokens.rewards;
     const [sttst, tlp] = stack.tokens.targets;
     ids = {
-      rwd: tokenDbId(chainId, rwd!.address), usdc: tokenDbId(chainId, usdc!.address), pts: tokenDbId(chainId, pts!.address),
-      sttst: tokenDbId(chainId, sttst!.address), tlp: tokenDbId(chainId, tlp!.address),
+      rwd: tokenDbId(chainId, rwd!.address),
+      usdc: tokenDbId(chainId, usdc!.address),
+      pts: tokenDbId(chainId, pts!.address),
+      sttst: tokenDbId(chainId, sttst!.address),
+      tlp: tokenDbId(chainId, tlp!.address),
     };
     feeds = { rwd: rwd!.priceFeed, usdc: usdc!.priceFeed, pts: pts!.priceFeed };
     await withTransaction(h.deps.pg, (tx) =>
-      upsertTokens(tx, [...stack.tokens.rewards, ...stack.tokens.targets].map((t) => ({ chainId, address: t.address, name: t.name, symbol: t.symbol, decimals: t.decimals }))),
+      upsertTokens(
+        tx,
+        [...stack.tokens.rewards, ...stack.tokens.targets].map((t) => ({
+          chainId,
+          address: t.address,
+          name: t.name,
+          symbol: t.symbol,
+          decimals: t.decimals,
+        })),
+      ),
     );
     // The API also knows the tokens that have feeds, at prices that must never win over a feed.
     for (const t of stack.tokens.rewards) api.prices.set(coin(t.address), { price: 999, timestamp: wallNow() });
@@ -105,16 +148,34 @@ describe('jobs/refreshPrices', function () {
 
     const now = await getLatestTimestamp({ rpcUrl });
     await createCampaigns({
-      rpcUrl, chainId, stack,
+      rpcUrl,
+      chainId,
+      stack,
       campaigns: [
-        { rewardToken: rwd!.address, amount: 10n ** 18n, campaignType: 1, startTimestamp: now + 60, duration: DAY, campaignData: encodeErc20CampaignData({ targetToken: sttst!.address }) },
-        { rewardToken: usdc!.address, amount: 10n ** 8n, campaignType: 1, startTimestamp: now + 60, duration: DAY, campaignData: encodeErc20CampaignData({ targetToken: tlp!.address }) },
+        {
+          rewardToken: rwd!.address,
+          amount: 10n ** 18n,
+          campaignType: 1,
+          startTimestamp: now + 60,
+          duration: DAY,
+          campaignData: encodeErc20CampaignData({ targetToken: sttst!.address }),
+        },
+        {
+          rewardToken: usdc!.address,
+          amount: 10n ** 8n,
+          campaignType: 1,
+          startTimestamp: now + 60,
+          duration: DAY,
+          campaignData: encodeErc20CampaignData({ targetToken: tlp!.address }),
+        },
       ],
     });
     // The campaigns job reads ranges up to the headers the blocks job stored.
     expect((await h.runJob('blocks')).status).to.equal('success');
     expect((await h.runJob('campaigns')).status).to.equal('success');
-    const { rows } = await h.apiPg.query<{ id: string; reward_token: string }>('SELECT id, reward_token FROM campaigns');
+    const { rows } = await h.apiPg.query<{ id: string; reward_token: string }>(
+      'SELECT id, reward_token FROM campaigns',
+    );
     campaignOf = {
       rwd: rows.find((r) => r.reward_token === rwd!.address.toLowerCase())!.id,
       usdc: rows.find((r) => r.reward_token === usdc!.address.toLowerCase())!.id,
@@ -131,7 +192,15 @@ describe('jobs/refreshPrices', function () {
     const result = await runJob(refreshPrices, deps);
     expect(result.status).to.equal('success');
     if (result.status !== 'success') return;
-    expect(result.result.counts).to.include({ tokens: 5, priced: 4, unpriced: 1, stale: 0, priced_onchain_call: 3, priced_defillama: 1, campaigns: 2 });
+    expect(result.result.counts).to.include({
+      tokens: 5,
+      priced: 4,
+      unpriced: 1,
+      stale: 0,
+      priced_onchain_call: 3,
+      priced_defillama: 1,
+      campaigns: 2,
+    });
 
     const rows = await priceRows();
     expect([...rows.keys()].sort()).to.deep.equal([ids.rwd, ids.usdc, ids.pts, ids.sttst].sort());
@@ -141,8 +210,14 @@ describe('jobs/refreshPrices', function () {
     expect(rows.get(ids.sttst)).to.include({ price: 1.23, price_source: 'DEFILLAMA' });
 
     const { publicClient } = createDevnetClients({ rpcUrl, chainId });
-    const [, , , feedUpdatedAt] = await publicClient.readContract({ address: feeds.rwd, abi: priceFeedAbi, functionName: 'latestRoundData' });
-    expect(rows.get(ids.rwd)!.updated_at.getTime(), 'updated_at is the round time, not the fetch time').to.equal(Number(feedUpdatedAt) * 1000);
+    const [, , , feedUpdatedAt] = await publicClient.readContract({
+      address: feeds.rwd,
+      abi: priceFeedAbi,
+      functionName: 'latestRoundData',
+    });
+    expect(rows.get(ids.rwd)!.updated_at.getTime(), 'updated_at is the round time, not the fetch time').to.equal(
+      Number(feedUpdatedAt) * 1000,
+    );
 
     // Only tokens no feed priced were asked for, in one request of <chainKey>:<address> coins.
     const { targets } = h.chains[0]!.stack.tokens;
@@ -151,7 +226,12 @@ describe('jobs/refreshPrices', function () {
 
     const loaded = await loadTokenPrices(h.apiPg, Object.values(ids), new Date(), h.config.prices.maxAgeSeconds);
     expect(loaded.size).to.equal(4);
-    expect(loaded.get(ids.rwd)).to.deep.equal({ price: 2.5, updatedAt: Number(feedUpdatedAt), priceSource: 'ONCHAIN_CALL', stale: false });
+    expect(loaded.get(ids.rwd)).to.deep.equal({
+      price: 2.5,
+      updatedAt: Number(feedUpdatedAt),
+      priceSource: 'ONCHAIN_CALL',
+      stale: false,
+    });
     expect(loaded.has(ids.tlp)).to.equal(false);
     expect((await outboxIds()).sort()).to.deep.equal([campaignOf.rwd, campaignOf.usdc].sort());
   });
@@ -164,13 +244,30 @@ describe('jobs/refreshPrices', function () {
       await setAnswer(feeds.rwd, answer, t + i);
       expect((await runJob(refreshPrices, deps)).status).to.equal('success');
     }
-    expect((await priceRows()).get(ids.rwd)).to.deep.include({ price: 2.2, price_source: 'ONCHAIN_CALL', updated_at: new Date((t + 2) * 1000) });
+    expect((await priceRows()).get(ids.rwd)).to.deep.include({
+      price: 2.2,
+      price_source: 'ONCHAIN_CALL',
+      updated_at: new Date((t + 2) * 1000),
+    });
     const { rows } = await h.apiPg.query(
       'SELECT day::text AS day, open, close, min, max, source FROM token_price_history WHERE token_id = $1 AND day = to_timestamp($2)::date',
       [ids.rwd, t],
     );
-    expect(rows).to.deep.equal([{ day: new Date(t * 1000).toISOString().slice(0, 10), open: 3, close: 2.2, min: 2, max: 3, source: 'ONCHAIN_CALL' }]);
-    expect(await outboxIds(), 'one entry per repricing, none for the USDCx campaign').to.deep.equal([campaignOf.rwd, campaignOf.rwd, campaignOf.rwd]);
+    expect(rows).to.deep.equal([
+      {
+        day: new Date(t * 1000).toISOString().slice(0, 10),
+        open: 3,
+        close: 2.2,
+        min: 2,
+        max: 3,
+        source: 'ONCHAIN_CALL',
+      },
+    ]);
+    expect(await outboxIds(), 'one entry per repricing, none for the USDCx campaign').to.deep.equal([
+      campaignOf.rwd,
+      campaignOf.rwd,
+      campaignOf.rwd,
+    ]);
 
     const again = await runJob(refreshPrices, deps);
     expect(again.status === 'success' && again.result.counts).to.include({ changed: 0, campaigns: 0 });
@@ -196,10 +293,22 @@ describe('jobs/refreshPrices', function () {
     expect(result.status === 'success' && result.result.counts).to.include({ stale: 1 });
 
     const loaded = await loadTokenPrices(h.apiPg, [ids.sttst, ids.rwd], new Date(), h.config.prices.maxAgeSeconds);
-    expect(loaded.get(ids.sttst)).to.deep.equal({ price: 1.5, updatedAt: twoDaysAgo, priceSource: 'DEFILLAMA', stale: true });
+    expect(loaded.get(ids.sttst)).to.deep.equal({
+      price: 1.5,
+      updatedAt: twoDaysAgo,
+      priceSource: 'DEFILLAMA',
+      stale: true,
+    });
     expect(loaded.get(ids.rwd)?.stale).to.equal(false);
-    expect(toServedPrice(loaded.get(ids.sttst))).to.deep.equal({ price: null, updatedAt: twoDaysAgo, priceSource: 'DEFILLAMA' });
-    const { rows } = await h.apiPg.query('SELECT close FROM token_price_history WHERE token_id = $1 AND day = to_timestamp($2)::date', [ids.sttst, twoDaysAgo]);
+    expect(toServedPrice(loaded.get(ids.sttst))).to.deep.equal({
+      price: null,
+      updatedAt: twoDaysAgo,
+      priceSource: 'DEFILLAMA',
+    });
+    const { rows } = await h.apiPg.query(
+      'SELECT close FROM token_price_history WHERE token_id = $1 AND day = to_timestamp($2)::date',
+      [ids.sttst, twoDaysAgo],
+    );
     expect(rows, 'history is filed under the day of the price itself').to.deep.equal([{ close: 1.5 }]);
   });
 
@@ -223,7 +332,10 @@ describe('jobs/refreshPrices', function () {
     api.requests.length = 0;
     api.state.hangNext = 1;
     const started = Date.now();
-    const result = await runJob(refreshPrices, { ...deps, config: { ...deps.config, prices: { ...deps.config.prices, apiTimeoutMs: 300 } } });
+    const result = await runJob(refreshPrices, {
+      ...deps,
+      config: { ...deps.config, prices: { ...deps.config.prices, apiTimeoutMs: 300 } },
+    });
     expect(result.status).to.equal('success');
     expect(api.requests).to.have.length(2);
     expect(Date.now() - started).to.be.within(300, 5000);
@@ -234,12 +346,17 @@ describe('jobs/refreshPrices', function () {
     api.state.failAlways = 500;
     await setAnswer(feeds.usdc, 101_000_000n);
     try {
-      const error = await runJob(refreshPrices, deps).then(() => null, (e: unknown) => e);
+      const error = await runJob(refreshPrices, deps).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(Error).with.property('name', 'PriceApiError');
       expect(api.requests, 'first attempt + 3 retries').to.have.length(4);
       const run = await lastRun();
       expect(run?.status).to.equal('failed');
-      expect(run?.error).to.equal('price API request for 2 coins failed — caused by: gave up after 4 attempts: price API answered HTTP 500');
+      expect(run?.error).to.equal(
+        'price API request for 2 coins failed — caused by: gave up after 4 attempts: price API answered HTTP 500',
+      );
       expect((await priceRows()).get(ids.usdc), 'nothing persisted by the failed run').to.include({ price: 1 });
     } finally {
       api.state.failAlways = 0;
@@ -251,42 +368,83 @@ describe('jobs/refreshPrices', function () {
   it('does not retry a 404: one request, the run fails', async function () {
     api.requests.length = 0;
     api.failures.push(404);
-    const error = await runJob(refreshPrices, deps).then(() => null, (e: unknown) => e);
+    const error = await runJob(refreshPrices, deps).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(Error);
     expect(api.requests).to.have.length(1);
-    expect((await lastRun())?.error).to.equal('price API request for 2 coins failed — caused by: price API answered HTTP 404');
+    expect((await lastRun())?.error).to.equal(
+      'price API request for 2 coins failed — caused by: price API answered HTTP 404',
+    );
   });
 
   it('fails loudly when the chain RPC is unreachable after its bounded retries', async function () {
     const deadUrl = `http://127.0.0.1:${await findFreePort()}`;
-    const rpc = createChainClients({ chains: h.config.chains.map((c) => ({ ...c, rpcUrl: deadUrl })), indexer: { ...h.config.indexer, rpcTimeoutMs: 1000 } });
-    const error = await runJob(refreshPrices, { ...deps, rpc }).then(() => null, (e: unknown) => e);
+    const rpc = createChainClients({
+      chains: h.config.chains.map((c) => ({ ...c, rpcUrl: deadUrl })),
+      indexer: { ...h.config.indexer, rpcTimeoutMs: 1000 },
+    });
+    const error = await runJob(refreshPrices, { ...deps, rpc }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(Error).with.property('name', 'PriceFeedReadError');
-    expect((await lastRun())?.error).to.match(/^chain 31337: reading price feeds failed — caused by: HTTP request failed\. fetch failed$/);
+    expect((await lastRun())?.error).to.match(
+      /^chain 31337: reading price feeds failed — caused by: HTTP request failed\. fetch failed$/,
+    );
   });
 
   it('skips a feed that cannot be read (no contract there) without failing the run', async function () {
     const tlp = h.chains[0]!.stack.tokens.targets[1]!;
-    const chains = h.config.chains.map((c) => ({ ...c, priceFeeds: { ...c.priceFeeds, [tlp.address.toLowerCase()]: '0x000000000000000000000000000000000000dEaD' as const } }));
+    const chains = h.config.chains.map((c) => ({
+      ...c,
+      priceFeeds: {
+        ...c.priceFeeds,
+        [tlp.address.toLowerCase()]: '0x000000000000000000000000000000000000dEaD' as const,
+      },
+    }));
     const rpc = createChainClients({ chains, indexer: h.config.indexer });
     const result = await runJob(refreshPrices, { ...deps, rpc });
-    expect(result.status === 'success' && result.result.counts).to.include({ priced: 4, unpriced: 1, priced_onchain_call: 3 });
+    expect(result.status === 'success' && result.result.counts).to.include({
+      priced: 4,
+      unpriced: 1,
+      priced_onchain_call: 3,
+    });
     expect((await priceRows()).has(ids.tlp)).to.equal(false);
   });
 
   it('asks the API for at most 100 coins per request', async function () {
-    const extra = Array.from({ length: 150 }, (_, i) => ({ chainId, address: `0x${(i + 1).toString(16).padStart(40, 'a')}`, name: null, symbol: `T${i}`, decimals: 18 }));
-    for (const t of extra.slice(0, 120)) api.prices.set(coin(t.address), { price: 1 + extra.indexOf(t), timestamp: wallNow() });
+    const extra = Array.from({ length: 150 }, (_, i) => ({
+      chainId,
+      address: `0x${(i + 1).toString(16).padStart(40, 'a')}`,
+      name: null,
+      symbol: `T${i}`,
+      decimals: 18,
+    }));
+    for (const t of extra.slice(0, 120))
+      api.prices.set(coin(t.address), { price: 1 + extra.indexOf(t), timestamp: wallNow() });
     await withTransaction(h.deps.pg, (tx) => upsertTokens(tx, extra));
     api.requests.length = 0;
     try {
       const result = await runJob(refreshPrices, deps);
       expect(api.requests.map((r) => r.length)).to.deep.equal([100, 52]);
       expect(new Set(api.requests.flat()).size, 'each coin asked once').to.equal(152);
-      expect(result.status === 'success' && result.result.counts).to.include({ tokens: 155, priced: 124, priced_defillama: 121 });
-      expect((await loadTokenPrices(h.apiPg, [tokenDbId(chainId, extra[119]!.address)], new Date(), 3600)).get(tokenDbId(chainId, extra[119]!.address))?.price).to.equal(120);
+      expect(result.status === 'success' && result.result.counts).to.include({
+        tokens: 155,
+        priced: 124,
+        priced_defillama: 121,
+      });
+      expect(
+        (await loadTokenPrices(h.apiPg, [tokenDbId(chainId, extra[119]!.address)], new Date(), 3600)).get(
+          tokenDbId(chainId, extra[119]!.address),
+        )?.price,
+      ).to.equal(120);
     } finally {
-      await h.deps.pg.query('DELETE FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])', [chainId, extra.map((t) => t.address)]);
+      await h.deps.pg.query('DELETE FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])', [
+        chainId,
+        extra.map((t) => t.address),
+      ]);
     }
   });
 

@@ -14,7 +14,8 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
 
   const aliasTargets = async (alias: string) => Object.keys(await h.deps.es.indices.getAlias({ name: alias }));
   const countOf = async (family: 'campaigns' | 'opportunities', ids: string[]) =>
-    (await h.deps.es.count({ index: indexNames(h.config.esIndexPrefix, family).read, query: { ids: { values: ids } } })).count;
+    (await h.deps.es.count({ index: indexNames(h.config.esIndexPrefix, family).read, query: { ids: { values: ids } } }))
+      .count;
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
@@ -39,7 +40,12 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
       while (!stop) {
         try {
           const [direct, api] = await Promise.all([
-            h.deps.es.search({ index: names.read, size: 0, track_total_hits: true, query: { ids: { values: initial } } }),
+            h.deps.es.search({
+              index: names.read,
+              size: 0,
+              track_total_hits: true,
+              query: { ids: { values: initial } },
+            }),
             h.request().get('/v4/campaigns').query({ items: 100 }),
           ]);
           seen.add((direct.hits.total as { value: number }).value);
@@ -51,7 +57,13 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
         }
       }
     })();
-    const result = await reindexFamily({ ...h.deps, family: 'campaigns', batchSize: 4, deleteDelayMs: 300, onProgress: () => sleep(40) });
+    const result = await reindexFamily({
+      ...h.deps,
+      family: 'campaigns',
+      batchSize: 4,
+      deleteDelayMs: 300,
+      onProgress: () => sleep(40),
+    });
     await sleep(200); // a few reads after the old index is gone
     stop = true;
     await readLoop;
@@ -59,7 +71,14 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     expect(failures).to.deep.equal([]);
     expect(reads).to.be.above(10);
     expect([...seen]).to.deep.equal([40]);
-    expect(result).to.deep.include({ family: 'campaigns', index: `${prefix}-campaigns_v1_r1`, previous: [old], rows: 40, documents: 40, replayed: 0 });
+    expect(result).to.deep.include({
+      family: 'campaigns',
+      index: `${prefix}-campaigns_v1_r1`,
+      previous: [old],
+      rows: 40,
+      documents: 40,
+      replayed: 0,
+    });
     expect(await aliasTargets(names.read)).to.deep.equal([result.index]);
     const write = await h.deps.es.indices.getAlias({ name: names.write });
     expect(write).to.deep.equal({ [result.index]: { aliases: { [names.write]: { is_write_index: true } } } });
@@ -73,17 +92,31 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     let added: string[] = [];
     let during = false;
     const result = await reindexFamily({
-      ...h.deps, family: 'opportunities', batchSize: 1, deleteDelayMs: 0,
+      ...h.deps,
+      family: 'opportunities',
+      batchSize: 1,
+      deleteDelayMs: 0,
       onProgress: async () => {
         if (during) return;
         during = true;
         // Mid-reindex: new campaigns and an override, indexed and projected (to the old indices) by the campaigns job.
         ({ ids: added } = await seedCampaigns({ chain, perTx: 3, txs: 1, targets: 2, salt: 500 }));
-        const { rows } = await h.apiPg.query<{ campaign_id: `0x${string}`; start_timestamp: string }>('SELECT campaign_id, start_timestamp FROM campaigns WHERE id = $1', [initial[0]]);
+        const { rows } = await h.apiPg.query<{ campaign_id: `0x${string}`; start_timestamp: string }>(
+          'SELECT campaign_id, start_timestamp FROM campaigns WHERE id = $1',
+          [initial[0]],
+        );
         // Moves the campaign to the other target: both opportunities change.
         await overrideCampaign({
-          rpcUrl: chain.devnet.rpcUrl, chainId: chain.devnet.chainId, stack: chain.stack, campaignId: rows[0]!.campaign_id,
-          campaign: { campaignType: 1, startTimestamp: Number(rows[0]!.start_timestamp), duration: 35 * 86_400, campaignData: encodeErc20CampaignData({ targetToken: chain.stack.tokens.targets[1]!.address }) },
+          rpcUrl: chain.devnet.rpcUrl,
+          chainId: chain.devnet.chainId,
+          stack: chain.stack,
+          campaignId: rows[0]!.campaign_id,
+          campaign: {
+            campaignType: 1,
+            startTimestamp: Number(rows[0]!.start_timestamp),
+            duration: 35 * 86_400,
+            campaignData: encodeErc20CampaignData({ targetToken: chain.stack.tokens.targets[1]!.address }),
+          },
         });
         for (const job of ['blocks', 'campaigns']) expect((await h.runJob(job)).status, job).to.equal('success');
         const { rows: queued } = await h.apiPg.query<{ n: string }>('SELECT count(*) AS n FROM search_outbox');
@@ -92,14 +125,18 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     });
     expect(during).to.equal(true);
     expect(result.replayed, 'campaign and opportunity entries kept for replay').to.be.at.least(3);
-    const { rows } = await h.apiPg.query<{ entity_id: string }>(`SELECT entity_id FROM search_outbox WHERE entity = 'campaign'`);
+    const { rows } = await h.apiPg.query<{ entity_id: string }>(
+      `SELECT entity_id FROM search_outbox WHERE entity = 'campaign'`,
+    );
     expect(rows.map((r) => r.entity_id)).to.include.members(added);
 
     expect((await h.runJob('publish')).status).to.equal('success');
     await h.refresh();
     expect(await countOf('campaigns', added)).to.equal(3);
     const report = await checkConsistency({ config: h.config, pg: h.deps.pg, es: h.deps.es });
-    expect(report.ok, JSON.stringify(report.families.map((f) => [f.family, f.missing, f.extra, f.stale]))).to.equal(true);
+    expect(report.ok, JSON.stringify(report.families.map((f) => [f.family, f.missing, f.extra, f.stale]))).to.equal(
+      true,
+    );
     expect(report.families.find((f) => f.family === 'opportunities')!.postgres).to.equal(2);
   });
 
@@ -117,13 +154,20 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     const prefix = h.config.esIndexPrefix;
     const orphan = `${prefix}-campaigns_v1_r9`;
     await h.deps.es.indices.create({ index: orphan });
-    const { rows } = await h.deps.pg.query<{ id: string }>(`INSERT INTO search_reindexes (index_prefix, family, index_name) VALUES ($1, 'campaigns', $2) RETURNING id`, [prefix, orphan]);
+    const { rows } = await h.deps.pg.query<{ id: string }>(
+      `INSERT INTO search_reindexes (index_prefix, family, index_name) VALUES ($1, 'campaigns', $2) RETURNING id`,
+      [prefix, orphan],
+    );
     // The trigger keeps what the projector consumes while the (dead) window is open.
     await h.deps.pg.query(`INSERT INTO search_outbox (entity, entity_id) VALUES ('campaign', $1)`, [initial[1]]);
     expect((await h.runJob('publish')).status).to.equal('success');
-    const kept = await h.deps.pg.query('SELECT entity, entity_id FROM search_outbox_replay WHERE reindex_id = $1', [rows[0]!.id]);
+    const kept = await h.deps.pg.query('SELECT entity, entity_id FROM search_outbox_replay WHERE reindex_id = $1', [
+      rows[0]!.id,
+    ]);
     // The campaign's entry, and its opportunity's (queued by the projector and consumed in the same drain).
-    expect(kept.rows.filter((r) => r.entity === 'campaign')).to.deep.equal([{ entity: 'campaign', entity_id: initial[1] }]);
+    expect(kept.rows.filter((r) => r.entity === 'campaign')).to.deep.equal([
+      { entity: 'campaign', entity_id: initial[1] },
+    ]);
     expect(kept.rows.filter((r) => r.entity !== 'campaign').map((r) => r.entity)).to.deep.equal(['opportunity']);
 
     const result = await reindexFamily({ ...h.deps, family: 'campaigns', deleteDelayMs: 0 });
@@ -132,6 +176,8 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     expect((await h.deps.pg.query('SELECT * FROM search_reindexes')).rows).to.deep.equal([]);
     const queued = await h.deps.pg.query(`SELECT entity_id FROM search_outbox WHERE entity = 'campaign'`);
     expect(queued.rows.map((r) => r.entity_id)).to.include(initial[1]);
-    expect((await listFamilyIndices({ es: h.deps.es, prefix, family: 'campaigns' })).map((i) => i.index)).to.deep.equal([result.index]);
+    expect((await listFamilyIndices({ es: h.deps.es, prefix, family: 'campaigns' })).map((i) => i.index)).to.deep.equal(
+      [result.index],
+    );
   });
 });

@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import type { Hex } from 'viem';
-import { createCampaigns, encodeClammCampaignData, encodeErc20CampaignData, getLatestTimestamp, mine, overrideCampaign, revert, snapshot } from '../../../contracts/actions.js';
+import {
+  createCampaigns,
+  encodeClammCampaignData,
+  encodeErc20CampaignData,
+  getLatestTimestamp,
+  mine,
+  overrideCampaign,
+  revert,
+  snapshot,
+} from '../../../contracts/actions.js';
 import { jsonRpc } from '../../../contracts/devnet.js';
 import { campaignDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
@@ -15,8 +24,14 @@ describe('reorgs: a devnet snapshot/revert replaces indexed blocks with differen
 
   const campaign = (start: number, targetIndex = 0) => {
     const { stack } = h.chains[0]!;
-    return { rewardToken: stack.tokens.rewards[0]!.address, amount: 10n ** 18n, campaignType: 1, startTimestamp: start, duration: 7 * DAY,
-      campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[targetIndex]!.address }) };
+    return {
+      rewardToken: stack.tokens.rewards[0]!.address,
+      amount: 10n ** 18n,
+      campaignType: 1,
+      startTimestamp: start,
+      duration: 7 * DAY,
+      campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[targetIndex]!.address }),
+    };
   };
   const create = async (...campaigns: ReturnType<typeof campaign>[]) => {
     const { devnet, stack } = h.chains[0]!;
@@ -26,9 +41,16 @@ describe('reorgs: a devnet snapshot/revert replaces indexed blocks with differen
     for (const job of ['blocks', 'campaigns']) expect((await h.runJob(job)).status, job).to.equal('success');
     await h.refresh();
   };
-  const pgCampaigns = async () => (await h.apiPg.query<{ campaign_id: string }>('SELECT campaign_id FROM campaigns ORDER BY campaign_id')).rows.map((r) => r.campaign_id);
+  const pgCampaigns = async () =>
+    (await h.apiPg.query<{ campaign_id: string }>('SELECT campaign_id FROM campaigns ORDER BY campaign_id')).rows.map(
+      (r) => r.campaign_id,
+    );
   const esIds = async (family: 'campaigns' | 'opportunities') =>
-    (await h.deps.es.search({ index: indexNames(h.config.esIndexPrefix, family).read, size: 100, _source: false })).hits.hits.map((x) => x._id!).sort();
+    (
+      await h.deps.es.search({ index: indexNames(h.config.esIndexPrefix, family).read, size: 100, _source: false })
+    ).hits.hits
+      .map((x) => x._id!)
+      .sort();
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
@@ -45,11 +67,25 @@ describe('reorgs: a devnet snapshot/revert replaces indexed blocks with differen
     const fork = await snapshot({ rpcUrl });
     const now = await getLatestTimestamp({ rpcUrl });
     const orphaned = await create(campaign(now + 2 * DAY), campaign(now + 3 * DAY, 1));
-    const pool = encodeClammCampaignData({ pool: stack.tokens.targets[1]!.address, weightFees: 1000, weightToken0: 4500, weightToken1: 4500, isOutOfRangeIncentivized: false });
-    await overrideCampaign({ rpcUrl, chainId: devnet.chainId, stack, campaignId: kept!, campaign: { campaignType: 2, startTimestamp: now + DAY, duration: 9 * DAY, campaignData: pool } });
+    const pool = encodeClammCampaignData({
+      pool: stack.tokens.targets[1]!.address,
+      weightFees: 1000,
+      weightToken0: 4500,
+      weightToken1: 4500,
+      isOutOfRangeIncentivized: false,
+    });
+    await overrideCampaign({
+      rpcUrl,
+      chainId: devnet.chainId,
+      stack,
+      campaignId: kept!,
+      campaign: { campaignType: 2, startTimestamp: now + DAY, duration: 9 * DAY, campaignData: pool },
+    });
     await indexAll();
     expect(await pgCampaigns()).to.deep.equal([kept!, ...orphaned].map((id) => id.toLowerCase()).sort());
-    const keptDoc = (await h.request().get('/v4/campaigns').query({ items: 100 })).body.find((c: { campaignId: string }) => c.campaignId === kept!.toLowerCase());
+    const keptDoc = (await h.request().get('/v4/campaigns').query({ items: 100 })).body.find(
+      (c: { campaignId: string }) => c.campaignId === kept!.toLowerCase(),
+    );
     expect(keptDoc).to.include({ type: 'CLAMM', hasOverrides: true });
 
     // The orphaned branch disappears; a longer branch with another campaign replaces it.
@@ -65,15 +101,25 @@ describe('reorgs: a devnet snapshot/revert replaces indexed blocks with differen
     const { rows: overrides } = await h.apiPg.query('SELECT * FROM campaign_overrides');
     expect(overrides).to.deep.equal([]);
     expect(await esIds('campaigns')).to.deep.equal([kept!, replacement!].map((id) => campaignDbId(31337, id)).sort());
-    const served = (await h.request().get('/v4/campaigns').query({ items: 100 })).body as { campaignId: string; type: string; hasOverrides: boolean; opportunityId: string }[];
+    const served = (await h.request().get('/v4/campaigns').query({ items: 100 })).body as {
+      campaignId: string;
+      type: string;
+      hasOverrides: boolean;
+      opportunityId: string;
+    }[];
     expect(served.find((c) => c.campaignId === kept!.toLowerCase())).to.include({ type: 'ERC20', hasOverrides: false });
     // Opportunities: exactly those of the surviving campaigns (the orphaned pool opportunity is gone).
     expect(await esIds('opportunities')).to.deep.equal([...new Set(served.map((c) => c.opportunityId))].sort());
 
     // Stored headers are the node's chain again, hash for hash.
-    const { rows: tip } = await h.apiPg.query<{ number: string; hash: string }>('SELECT number, hash FROM blocks WHERE chain_id = 31337 ORDER BY number DESC LIMIT 3');
+    const { rows: tip } = await h.apiPg.query<{ number: string; hash: string }>(
+      'SELECT number, hash FROM blocks WHERE chain_id = 31337 ORDER BY number DESC LIMIT 3',
+    );
     for (const row of tip) {
-      const block = await jsonRpc<{ hash: string }>(rpcUrl, 'eth_getBlockByNumber', [`0x${Number(row.number).toString(16)}`, false]);
+      const block = await jsonRpc<{ hash: string }>(rpcUrl, 'eth_getBlockByNumber', [
+        `0x${Number(row.number).toString(16)}`,
+        false,
+      ]);
       expect(row.hash).to.equal(block.hash);
     }
   });
@@ -107,7 +153,9 @@ describe('reorgs: a devnet snapshot/revert replaces indexed blocks with differen
     await indexAll();
     expect(await pgCampaigns()).not.to.include(orphaned[0]!.toLowerCase());
     const head = Number(await jsonRpc<string>(rpcUrl, 'eth_blockNumber'));
-    const { rows } = await h.apiPg.query<{ n: string }>(`SELECT block_number AS n FROM cursors WHERE job = 'blocks' AND chain_id = 31337`);
+    const { rows } = await h.apiPg.query<{ n: string }>(
+      `SELECT block_number AS n FROM cursors WHERE job = 'blocks' AND chain_id = 31337`,
+    );
     expect(Number(rows[0]!.n)).to.equal(head);
     expect(await esIds('campaigns')).not.to.include(campaignDbId(31337, orphaned[0]!));
   });

@@ -21,14 +21,19 @@ type RunOutcome = { code: number | null; signal: NodeJS.Signals | null; batches:
 function runIndexer(h: Harness, killAfter?: number): Promise<RunOutcome> {
   const env = childProcessEnv(h.config, { INDEXER_MAX_LOG_RANGE: '1', INDEXER_PUBLISH_BATCH: '7' });
   // node itself (not the tsx wrapper, whose SIGKILL would leave its node child running).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', 'campaigns'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', 'campaigns'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
   let batches = 0;
   createInterface({ input: child.stdout }).on('line', (line) => {
     output.push(line);
     if (!line.includes('"batch persisted"') || line.includes('"campaigns":0')) return;
     batches += 1;
-    if (killAfter !== undefined && batches === killAfter) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 25));
+    if (killAfter !== undefined && batches === killAfter)
+      setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 25));
   });
   child.stderr.on('data', (d) => output.push(String(d)));
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, batches, output })));
@@ -45,10 +50,16 @@ describe('indexer killed in the middle of a batch', function () {
     const data = encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address });
     for (let tx = 0; tx < TX_COUNT; tx++) {
       const result = await createCampaigns({
-        rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack,
+        rpcUrl: devnet.rpcUrl,
+        chainId: devnet.chainId,
+        stack,
         campaigns: Array.from({ length: PER_TX }, (_, i) => ({
-          rewardToken: stack.tokens.rewards[0]!.address, amount: 10n ** 18n * BigInt(tx + 1), campaignType: 1,
-          startTimestamp: now + tx * 10 + i, duration: 86_400, campaignData: data,
+          rewardToken: stack.tokens.rewards[0]!.address,
+          amount: 10n ** 18n * BigInt(tx + 1),
+          campaignType: 1,
+          startTimestamp: now + tx * 10 + i,
+          duration: 86_400,
+          campaignData: data,
         })),
       });
       created.push(...result.campaignIds.map((id) => id.toLowerCase()));
@@ -61,11 +72,20 @@ describe('indexer killed in the middle of a batch', function () {
 
   /** Campaign rows must match the cursor: every NewCampaign at or below it, none above it. */
   async function assertConsistentWithCursor(): Promise<number> {
-    const { rows: cursor } = await h.apiPg.query<{ block_number: string }>(`SELECT block_number FROM cursors WHERE job = 'campaigns'`);
-    const { rows } = await h.apiPg.query<{ campaign_id: string; block_number: string }>('SELECT campaign_id, block_number FROM campaigns');
+    const { rows: cursor } = await h.apiPg.query<{ block_number: string }>(
+      `SELECT block_number FROM cursors WHERE job = 'campaigns'`,
+    );
+    const { rows } = await h.apiPg.query<{ campaign_id: string; block_number: string }>(
+      'SELECT campaign_id, block_number FROM campaigns',
+    );
     const upTo = cursor[0] ? Number(cursor[0].block_number) : -1;
-    expect(rows.every((r) => Number(r.block_number) <= upTo), 'no row beyond the cursor').to.equal(true);
-    const { rows: blocks } = await h.apiPg.query<{ n: string }>('SELECT count(DISTINCT block_number) AS n FROM campaigns');
+    expect(
+      rows.every((r) => Number(r.block_number) <= upTo),
+      'no row beyond the cursor',
+    ).to.equal(true);
+    const { rows: blocks } = await h.apiPg.query<{ n: string }>(
+      'SELECT count(DISTINCT block_number) AS n FROM campaigns',
+    );
     expect(rows.length).to.equal(Number(blocks[0]!.n) * PER_TX, 'batches land whole');
     expect(new Set(rows.map((r) => r.campaign_id)).size).to.equal(rows.length);
     return rows.length;
@@ -91,13 +111,20 @@ describe('indexer killed in the middle of a batch', function () {
     expect(rows.map((r) => r.campaign_id).sort()).to.deep.equal([...created].sort());
     await h.refresh();
     const index = indexNames(h.config.esIndexPrefix, 'campaigns').read;
-    const hits = await h.deps.es.search<{ id: string }>({ index, size: 1000, _source: ['id'], query: { match_all: {} } });
+    const hits = await h.deps.es.search<{ id: string }>({
+      index,
+      size: 1000,
+      _source: ['id'],
+      query: { match_all: {} },
+    });
     const esIds = hits.hits.hits.map((x) => x._id);
     expect(esIds).to.have.length(created.length);
     expect([...esIds].sort()).to.deep.equal(rows.map((r) => r.id).sort());
     const { rows: outbox } = await h.apiPg.query<{ n: string }>('SELECT count(*) AS n FROM search_outbox');
     expect(Number(outbox[0]!.n)).to.equal(0);
-    const { rows: runs } = await h.apiPg.query<{ status: string; error: string | null }>(`SELECT status, error FROM job_runs WHERE job = 'campaigns' ORDER BY id`);
+    const { rows: runs } = await h.apiPg.query<{ status: string; error: string | null }>(
+      `SELECT status, error FROM job_runs WHERE job = 'campaigns' ORDER BY id`,
+    );
     expect(runs.map((r) => r.status)).to.deep.equal(['failed', 'failed', 'failed', 'success']);
     expect(runs[0]!.error).to.match(/interrupted/);
   });

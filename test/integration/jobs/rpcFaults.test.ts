@@ -14,12 +14,28 @@ describe('campaigns job under RPC faults', function () {
   const CAMPAIGNS = 12;
 
   before(async function () {
-    h = await createHarness({ chainIds: [31337], env: { RPC_RETRIES: '3', RPC_TIMEOUT_MS: '400', INDEXER_MAX_LOG_RANGE: '1000' } });
+    h = await createHarness({
+      chainIds: [31337],
+      env: { RPC_RETRIES: '3', RPC_TIMEOUT_MS: '400', INDEXER_MAX_LOG_RANGE: '1000' },
+    });
     const { devnet, stack } = h.chains[0]!;
     const now = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
     for (let i = 0; i < CAMPAIGNS; i++) {
-      await createCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, campaigns: [{ rewardToken: stack.tokens.rewards[0]!.address, amount: 10n ** 18n,
-        campaignType: 1, startTimestamp: now + 100 + i, duration: 86_400, campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }) }] });
+      await createCampaigns({
+        rpcUrl: devnet.rpcUrl,
+        chainId: devnet.chainId,
+        stack,
+        campaigns: [
+          {
+            rewardToken: stack.tokens.rewards[0]!.address,
+            amount: 10n ** 18n,
+            campaignType: 1,
+            startTimestamp: now + 100 + i,
+            duration: 86_400,
+            campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
+          },
+        ],
+      });
     }
     await h.runJob('blocks');
     proxy = await startFlakyRpcProxy(devnet.rpcUrl);
@@ -32,8 +48,11 @@ describe('campaigns job under RPC faults', function () {
     await h?.close();
   });
 
-  const stored = async () => Number((await h.apiPg.query<{ n: string }>('SELECT count(*) AS n FROM campaigns')).rows[0]!.n);
-  const cursor = async () => (await h.apiPg.query<{ n: string }>(`SELECT block_number AS n FROM cursors WHERE job = 'campaigns'`)).rows[0]?.n ?? null;
+  const stored = async () =>
+    Number((await h.apiPg.query<{ n: string }>('SELECT count(*) AS n FROM campaigns')).rows[0]!.n);
+  const cursor = async () =>
+    (await h.apiPg.query<{ n: string }>(`SELECT block_number AS n FROM cursors WHERE job = 'campaigns'`)).rows[0]?.n ??
+    null;
 
   it('fails loudly after its bounded retries, leaving the cursor where it was', async function () {
     proxy.failNext(50, 503);
@@ -42,7 +61,9 @@ describe('campaigns job under RPC faults', function () {
     expect(failure).to.be.instanceOf(Error);
     expect(await cursor()).to.equal(null);
     expect(await stored()).to.equal(0);
-    const { rows } = await h.apiPg.query<{ status: string; error: string }>(`SELECT status, error FROM job_runs WHERE job = 'campaigns' ORDER BY id DESC LIMIT 1`);
+    const { rows } = await h.apiPg.query<{ status: string; error: string }>(
+      `SELECT status, error FROM job_runs WHERE job = 'campaigns' ORDER BY id DESC LIMIT 1`,
+    );
     expect(rows[0]!.status).to.equal('failed');
     expect(rows[0]!.error).to.match(/503|HTTP request failed/i);
     proxy.heal();
@@ -67,7 +88,10 @@ describe('campaigns job under RPC faults', function () {
     expect(run.status).to.equal('success');
     expect(await stored()).to.equal(CAMPAIGNS);
     const calls = proxy.getLogsCalls().slice(before);
-    expect(calls.some((c) => c.refused), 'the wide first range was refused').to.equal(true);
+    expect(
+      calls.some((c) => c.refused),
+      'the wide first range was refused',
+    ).to.equal(true);
     expect(calls.filter((c) => !c.refused).every((c) => c.span <= 3)).to.equal(true);
     proxy.limitLogRange(null);
   });

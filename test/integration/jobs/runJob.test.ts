@@ -18,7 +18,12 @@ describe('jobs/runJob', function () {
 
   it('lets only one of two concurrent runners run a job (advisory lock); the other skips', async function () {
     let executions = 0;
-    const slow: Job = { name: 'slow', description: 'sleeps', defaultCron: '* * * * *', run: async () => (executions++, await sleep(300), { ranges: [], counts: { n: 1 } }) };
+    const slow: Job = {
+      name: 'slow',
+      description: 'sleeps',
+      defaultCron: '* * * * *',
+      run: async () => (executions++, await sleep(300), { ranges: [], counts: { n: 1 } }),
+    };
     const results = await Promise.all([runJob(slow, deps), runJob(slow, deps)]);
     expect(results.map((r) => r.status).sort()).to.deep.equal(['skipped', 'success']);
     expect(executions).to.equal(1);
@@ -27,7 +32,14 @@ describe('jobs/runJob', function () {
   });
 
   it('records a failed run with its error and rethrows it', async function () {
-    const broken: Job = { name: 'broken', description: 'fails', defaultCron: '* * * * *', run: async () => { throw new Error('rpc said no', { cause: new Error('429') }); } };
+    const broken: Job = {
+      name: 'broken',
+      description: 'fails',
+      defaultCron: '* * * * *',
+      run: async () => {
+        throw new Error('rpc said no', { cause: new Error('429') });
+      },
+    };
     let thrown: unknown;
     await runJob(broken, deps).catch((e) => (thrown = e));
     expect((thrown as Error).message).to.equal('rpc said no');
@@ -39,9 +51,16 @@ describe('jobs/runJob', function () {
 
   it('closes a run left running by a dead process before starting a new one', async function () {
     await deps.pg.query(`INSERT INTO job_runs (job, status) VALUES ('orphan', 'running')`);
-    const job: Job = { name: 'orphan', description: '', defaultCron: '* * * * *', run: async () => ({ ranges: [{ chainId: 1, from: 5, to: 9 }], counts: {} }) };
+    const job: Job = {
+      name: 'orphan',
+      description: '',
+      defaultCron: '* * * * *',
+      run: async () => ({ ranges: [{ chainId: 1, from: 5, to: 9 }], counts: {} }),
+    };
     await runJob(job, deps);
-    const { rows } = await deps.pg.query<{ status: string; error: string | null; ranges: unknown }>(`SELECT status, error, ranges FROM job_runs WHERE job = 'orphan' ORDER BY id`);
+    const { rows } = await deps.pg.query<{ status: string; error: string | null; ranges: unknown }>(
+      `SELECT status, error, ranges FROM job_runs WHERE job = 'orphan' ORDER BY id`,
+    );
     expect(rows.map((r) => r.status)).to.deep.equal(['failed', 'success']);
     expect(rows[0]!.error).to.match(/interrupted/);
     expect(rows[1]!.ranges).to.deep.equal([{ chainId: 1, from: 5, to: 9 }]);

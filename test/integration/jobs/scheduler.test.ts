@@ -21,11 +21,20 @@ async function eventually(predicate: () => boolean | Promise<boolean>, ms: numbe
 
 describe('jobs: pause, resume and schedule overrides (job_state)', function () {
   const logger = createLogger({ level: 'silent', name: 'test' });
-  const config = testConfig({ chains: devnetChains(), esIndexPrefix: uniqueIndexPrefix(), env: { JOB_TICKER_CRON: '* * * * * *' } });
+  const config = testConfig({
+    chains: devnetChains(),
+    esIndexPrefix: uniqueIndexPrefix(),
+    env: { JOB_TICKER_CRON: '* * * * * *' },
+  });
   const deps = createJobDeps(config, logger, new AbortController().signal);
   let runs = 0;
   /** Every second (JOB_TICKER_CRON); its default would be once a year. */
-  const ticker: Job = { name: 'ticker', description: 'counts its runs', defaultCron: '0 0 0 1 1 *', run: async () => (runs++, { ranges: [], counts: { runs } }) };
+  const ticker: Job = {
+    name: 'ticker',
+    description: 'counts its runs',
+    defaultCron: '0 0 0 1 1 *',
+    run: async () => (runs++, { ranges: [], counts: { runs } }),
+  };
   let scheduler: Scheduler | undefined;
 
   before(async () => resetDatabase(config.databaseUrl));

@@ -6,7 +6,14 @@ import { keccak256, toHex } from 'viem';
 import type { Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { pino } from 'pino';
-import { getLatestTimestamp, mine, revert, snapshot, updateTree, type ActionTarget } from '../../../contracts/actions.js';
+import {
+  getLatestTimestamp,
+  mine,
+  revert,
+  snapshot,
+  updateTree,
+  type ActionTarget,
+} from '../../../contracts/actions.js';
 import { distributorAbi } from '../../../contracts/artifacts/index.js';
 import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
 import { buildRewardTree } from '../../../domain/rewardTree.js';
@@ -39,12 +46,26 @@ describe('jobs/syncRoots', function () {
   let token: Address;
   let round = 0;
 
-  const depsWith = (source: string, extra: Partial<JobDeps> = {}): JobDeps => ({ ...h.deps, ...extra, config: { ...h.config, rewardTrees: { source } } });
+  const depsWith = (source: string, extra: Partial<JobDeps> = {}): JobDeps => ({
+    ...h.deps,
+    ...extra,
+    config: { ...h.config, rewardTrees: { source } },
+  });
   const runRoots = (source = server.urlTemplate) => runJob(syncRoots, depsWith(source));
   const readDistributor = (functionName: 'endOfDisputePeriod' | 'getMerkleRoot') =>
-    createDevnetClients(target).publicClient.readContract({ address: target.stack.distributor, abi: distributorAbi, functionName });
-  const chainEndOfDispute = async () => Number((await h.deps.pg.query('SELECT end_of_dispute_period FROM chains WHERE id = $1', [CHAIN_ID])).rows[0].end_of_dispute_period);
-  const lastRun = async () => (await h.deps.pg.query(`SELECT status, counts, error FROM job_runs WHERE job = 'roots' ORDER BY id DESC LIMIT 1`)).rows[0];
+    createDevnetClients(target).publicClient.readContract({
+      address: target.stack.distributor,
+      abi: distributorAbi,
+      functionName,
+    });
+  const chainEndOfDispute = async () =>
+    Number(
+      (await h.deps.pg.query('SELECT end_of_dispute_period FROM chains WHERE id = $1', [CHAIN_ID])).rows[0]
+        .end_of_dispute_period,
+    );
+  const lastRun = async () =>
+    (await h.deps.pg.query(`SELECT status, counts, error FROM job_runs WHERE job = 'roots' ORDER BY id DESC LIMIT 1`))
+      .rows[0];
 
   /** A tree of the devnet's reward token: each user earns the sum of their splits (new amounts each round). */
   function makeTree(): { file: RewardTreeFile; splits: Split[][] } {
@@ -59,8 +80,14 @@ describe('jobs/syncRoots', function () {
       root,
       chainId: CHAIN_ID,
       rewards: users.map((recipient, i) => ({
-        recipient, token, amount: amounts[i]!.toString(),
-        breakdowns: splits[i]!.map((b) => ({ campaignId: b.campaignId, reason: b.reason, amount: b.amount.toString() })),
+        recipient,
+        token,
+        amount: amounts[i]!.toString(),
+        breakdowns: splits[i]!.map((b) => ({
+          campaignId: b.campaignId,
+          reason: b.reason,
+          amount: b.amount.toString(),
+        })),
       })),
     };
     return { file, splits };
@@ -91,23 +118,60 @@ describe('jobs/syncRoots', function () {
 
     const roots = await listRoots(h.deps.pg, CHAIN_ID);
     expect(roots).to.have.length(1);
-    const block = (await h.deps.pg.query('SELECT hash, timestamp FROM blocks WHERE chain_id = $1 AND number = $2', [CHAIN_ID, Number(tx.blockNumber)])).rows[0];
+    const block = (
+      await h.deps.pg.query('SELECT hash, timestamp FROM blocks WHERE chain_id = $1 AND number = $2', [
+        CHAIN_ID,
+        Number(tx.blockNumber),
+      ])
+    ).rows[0];
     expect(roots[0]).to.deep.include({
-      chainId: CHAIN_ID, root: file.root, ipfsHash, endOfDisputePeriod: tx.endOfDisputePeriod, blockNumber: Number(tx.blockNumber),
-      blockHash: block.hash, txHash: tx.txHash.toLowerCase(), timestamp: Number(block.timestamp), revoked: false, treeStatus: 'verified',
+      chainId: CHAIN_ID,
+      root: file.root,
+      ipfsHash,
+      endOfDisputePeriod: tx.endOfDisputePeriod,
+      blockNumber: Number(tx.blockNumber),
+      blockHash: block.hash,
+      txHash: tx.txHash.toLowerCase(),
+      timestamp: Number(block.timestamp),
+      revoked: false,
+      treeStatus: 'verified',
     });
-    expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({ status: 'verified', computedRoot: file.root, leaves: 3, error: null, attempts: 1 });
+    expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({
+      status: 'verified',
+      computedRoot: file.root,
+      leaves: 3,
+      error: null,
+      attempts: 1,
+    });
 
-    const expected = users.map((recipient, i) => ({
-      recipient, token, amount: splits[i]!.reduce((s, b) => s + b.amount, 0n).toString(),
-      breakdowns: splits[i]!.map((b) => ({ campaignId: b.campaignId, reason: b.reason, amount: b.amount.toString() })).sort((a, b) => a.campaignId.localeCompare(b.campaignId)),
-    })).sort((a, b) => a.recipient.localeCompare(b.recipient));
+    const expected = users
+      .map((recipient, i) => ({
+        recipient,
+        token,
+        amount: splits[i]!.reduce((s, b) => s + b.amount, 0n).toString(),
+        breakdowns: splits[i]!.map((b) => ({
+          campaignId: b.campaignId,
+          reason: b.reason,
+          amount: b.amount.toString(),
+        })).sort((a, b) => a.campaignId.localeCompare(b.campaignId)),
+      }))
+      .sort((a, b) => a.recipient.localeCompare(b.recipient));
     expect(await loadRewards(h.deps.pg, { chainId: CHAIN_ID, root: file.root })).to.deep.equal(expected);
-    const { rows: raw } = await h.deps.pg.query(`SELECT b.amount::text AS amount FROM reward_breakdowns b WHERE b.root = $1 ORDER BY b.amount`, [file.root]);
-    expect(raw.map((r) => r.amount)).to.deep.equal(splits.flat().map((b) => b.amount).sort((a, b) => (a < b ? -1 : 1)).map(String));
+    const { rows: raw } = await h.deps.pg.query(
+      `SELECT b.amount::text AS amount FROM reward_breakdowns b WHERE b.root = $1 ORDER BY b.amount`,
+      [file.root],
+    );
+    expect(raw.map((r) => r.amount)).to.deep.equal(
+      splits
+        .flat()
+        .map((b) => b.amount)
+        .sort((a, b) => (a < b ? -1 : 1))
+        .map(String),
+    );
 
     expect(run.status).to.equal('success');
-    if (run.status === 'success') expect(run.result.counts).to.deep.include({ roots: 1, trees_verified: 1, trees_mismatch: 0, rewards: 3 });
+    if (run.status === 'success')
+      expect(run.result.counts).to.deep.include({ roots: 1, trees_verified: 1, trees_mismatch: 0, rewards: 3 });
     expect(await chainEndOfDispute()).to.equal(await readDistributor('endOfDisputePeriod'));
     const now = await getLatestTimestamp(target);
     expect((await loadLiveRoot(h.deps.pg, CHAIN_ID, now))?.root).to.equal(await readDistributor('getMerkleRoot'));
@@ -130,7 +194,9 @@ describe('jobs/syncRoots', function () {
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     await runJob(syncRoots, depsWith(server.urlTemplate, { logger }));
 
-    const computed = buildRewardTree(tampered.rewards.map((r) => ({ user: r.recipient, token: r.token, amount: BigInt(r.amount) }))).root;
+    const computed = buildRewardTree(
+      tampered.rewards.map((r) => ({ user: r.recipient, token: r.token, amount: BigInt(r.amount) })),
+    ).root;
     const tree = await getRewardTree(h.deps.pg, CHAIN_ID, file.root);
     expect(tree).to.deep.include({ status: 'mismatch', computedRoot: computed, leaves: 3, attempts: 1 });
     expect(tree!.error).to.equal(`computed root ${computed} differs from on-chain root ${file.root}`);
@@ -138,10 +204,31 @@ describe('jobs/syncRoots', function () {
     expect(lines.filter((l) => l['level'] === 50)).to.deep.equal([
       lines.find((l) => l['msg'] === 'reward tree mismatch'),
     ]);
-    expect(lines.find((l) => l['msg'] === 'reward tree mismatch')).to.deep.include({ job: 'roots', chain_id: CHAIN_ID, root: file.root, computed_root: computed, failed_checks: ['root'] });
-    expect((await h.deps.pg.query('SELECT count(*)::int AS n FROM rewards WHERE root = $1', [file.root])).rows[0].n).to.equal(0);
-    expect((await h.deps.pg.query('SELECT count(*)::int AS n FROM reward_breakdowns WHERE root = $1', [file.root])).rows[0].n).to.equal(0);
-    expect(await lastRun()).to.deep.include({ status: 'success', counts: { roots: 1, distributor_events: 0, trees_verified: 0, trees_mismatch: 1, trees_unavailable: 0, rewards: 0 } });
+    expect(lines.find((l) => l['msg'] === 'reward tree mismatch')).to.deep.include({
+      job: 'roots',
+      chain_id: CHAIN_ID,
+      root: file.root,
+      computed_root: computed,
+      failed_checks: ['root'],
+    });
+    expect(
+      (await h.deps.pg.query('SELECT count(*)::int AS n FROM rewards WHERE root = $1', [file.root])).rows[0].n,
+    ).to.equal(0);
+    expect(
+      (await h.deps.pg.query('SELECT count(*)::int AS n FROM reward_breakdowns WHERE root = $1', [file.root])).rows[0]
+        .n,
+    ).to.equal(0);
+    expect(await lastRun()).to.deep.include({
+      status: 'success',
+      counts: {
+        roots: 1,
+        distributor_events: 0,
+        trees_verified: 0,
+        trees_mismatch: 1,
+        trees_unavailable: 0,
+        rewards: 0,
+      },
+    });
     const live = await loadLiveRoot(h.deps.pg, CHAIN_ID, await getLatestTimestamp(target));
     expect(live).to.deep.include({ root: file.root, treeStatus: 'mismatch' });
 
@@ -156,17 +243,33 @@ describe('jobs/syncRoots', function () {
     await updateTree({ ...target, root: file.root, mineUntilLive: true });
     await h.runJob('blocks');
     await runRoots();
-    expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({ status: 'unavailable', attempts: 1, error: 'not published', computedRoot: null });
+    expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({
+      status: 'unavailable',
+      attempts: 1,
+      error: 'not published',
+      computedRoot: null,
+    });
     expect((await lastRun()).counts).to.deep.include({ trees_unavailable: 1, trees_verified: 0 });
 
     server.publish(CHAIN_ID, file.root, '<html>maintenance</html>');
     await runRoots();
-    expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({ status: 'unavailable', attempts: 2, error: 'invalid reward tree: not JSON' });
+    expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({
+      status: 'unavailable',
+      attempts: 2,
+      error: 'invalid reward tree: not JSON',
+    });
 
     server.publish(CHAIN_ID, file.root, file);
     await runRoots();
-    expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({ status: 'verified', attempts: 3, error: null, computedRoot: file.root });
-    expect((await loadRewards(h.deps.pg, { chainId: CHAIN_ID, root: file.root })).map((r) => r.amount)).to.have.members(file.rewards.map((r) => r.amount));
+    expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({
+      status: 'verified',
+      attempts: 3,
+      error: null,
+      computedRoot: file.root,
+    });
+    expect((await loadRewards(h.deps.pg, { chainId: CHAIN_ID, root: file.root })).map((r) => r.amount)).to.have.members(
+      file.rewards.map((r) => r.amount),
+    );
     expect((await lastRun()).counts).to.deep.include({ roots: 0, trees_verified: 1, rewards: 3 });
   });
 
@@ -177,8 +280,19 @@ describe('jobs/syncRoots', function () {
     await h.runJob('blocks');
     await runJob(syncRoots, depsWith(dir));
     expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({ status: 'verified', leaves: 3 });
-    expect(await loadRewards(h.deps.pg, { chainId: CHAIN_ID, root: file.root, recipient: users[2]!.toUpperCase().replace('0X', '0x') })).to.deep.equal([
-      { recipient: users[2], token, amount: file.rewards[2]!.amount, breakdowns: file.rewards[2]!.breakdowns.slice().sort((a, b) => a.campaignId.localeCompare(b.campaignId)) },
+    expect(
+      await loadRewards(h.deps.pg, {
+        chainId: CHAIN_ID,
+        root: file.root,
+        recipient: users[2]!.toUpperCase().replace('0X', '0x'),
+      }),
+    ).to.deep.equal([
+      {
+        recipient: users[2],
+        token,
+        amount: file.rewards[2]!.amount,
+        breakdowns: file.rewards[2]!.breakdowns.slice().sort((a, b) => a.campaignId.localeCompare(b.campaignId)),
+      },
     ]);
     expect(await chainEndOfDispute()).to.equal(tx.endOfDisputePeriod);
     expect(await chainEndOfDispute()).to.equal(await readDistributor('endOfDisputePeriod'));
@@ -189,7 +303,11 @@ describe('jobs/syncRoots', function () {
     const { file } = makeTree();
     const pending = await updateTree({ ...target, root: file.root }); // still in its dispute period
     const clients = createDevnetClients(target);
-    const hash = await clients.walletClient.writeContract({ address: target.stack.distributor, abi: distributorAbi, functionName: 'revokeTree' });
+    const hash = await clients.walletClient.writeContract({
+      address: target.stack.distributor,
+      abi: distributorAbi,
+      functionName: 'revokeTree',
+    });
     await clients.publicClient.waitForTransactionReceipt({ hash });
     await h.runJob('blocks');
     const run = await runRoots(dir);
@@ -197,10 +315,17 @@ describe('jobs/syncRoots', function () {
     const roots = await listRoots(h.deps.pg, CHAIN_ID);
     const [revoked, reemitted] = roots.slice(-2);
     expect(revoked).to.deep.include({ root: file.root, blockNumber: Number(pending.blockNumber), revoked: true });
-    expect(reemitted).to.deep.include({ root: before.root, revoked: false, txHash: hash.toLowerCase(), treeStatus: 'verified' });
+    expect(reemitted).to.deep.include({
+      root: before.root,
+      revoked: false,
+      txHash: hash.toLowerCase(),
+      treeStatus: 'verified',
+    });
     expect(reemitted!.endOfDisputePeriod).to.be.at.most(reemitted!.timestamp);
     expect(roots.filter((r) => r.revoked)).to.have.length(1);
-    const { rows: events } = await h.deps.pg.query('SELECT kind, tx_hash FROM distributor_events WHERE chain_id = $1', [CHAIN_ID]);
+    const { rows: events } = await h.deps.pg.query('SELECT kind, tx_hash FROM distributor_events WHERE chain_id = $1', [
+      CHAIN_ID,
+    ]);
     expect(events).to.deep.equal([{ kind: 'revoked', tx_hash: hash.toLowerCase() }]);
     if (run.status === 'success') expect(run.result.counts).to.deep.include({ roots: 2, distributor_events: 1 });
 
@@ -216,7 +341,10 @@ describe('jobs/syncRoots', function () {
     const { devnet } = h.chains[0]!;
     const proxy = await startFlakyRpcProxy(devnet.rpcUrl);
     try {
-      const rpc = createChainClients({ chains: h.config.chains.map((c) => ({ ...c, rpcUrl: proxy.url })), indexer: h.config.indexer });
+      const rpc = createChainClients({
+        chains: h.config.chains.map((c) => ({ ...c, rpcUrl: proxy.url })),
+        indexer: h.config.indexer,
+      });
       const flakyDeps = depsWith(server.urlTemplate, { rpc });
       expect(h.config.indexer.rpcRetries).to.equal(1);
 
@@ -235,7 +363,10 @@ describe('jobs/syncRoots', function () {
       await updateTree({ ...target, root: second.root, mineUntilLive: true });
       await h.runJob('blocks');
       proxy.failNext(100);
-      const failure = await runJob(syncRoots, flakyDeps).then(() => null, (e: unknown) => e);
+      const failure = await runJob(syncRoots, flakyDeps).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(failure).to.be.instanceOf(Error);
       expect(await lastRun()).to.deep.include({ status: 'failed' });
       expect((await lastRun()).error).to.match(/HTTP request failed|503/i);
@@ -244,7 +375,10 @@ describe('jobs/syncRoots', function () {
 
       proxy.heal();
       expect((await runJob(syncRoots, flakyDeps)).status).to.equal('success');
-      expect((await listRoots(h.deps.pg, CHAIN_ID)).at(-1)).to.deep.include({ root: second.root, treeStatus: 'verified' });
+      expect((await listRoots(h.deps.pg, CHAIN_ID)).at(-1)).to.deep.include({
+        root: second.root,
+        treeStatus: 'verified',
+      });
       expect(await getCursor(h.deps.pg, 'roots', CHAIN_ID)).to.equal(await getCursor(h.deps.pg, 'blocks', CHAIN_ID));
     } finally {
       await proxy.close();
@@ -262,7 +396,10 @@ describe('jobs/syncRoots', function () {
     server.publish(CHAIN_ID, canonical.root, canonical);
     await updateTree({ ...target, root: canonical.root, mineUntilLive: true }); // same height, another block
 
-    const failure = await runRoots().then(() => null, (e: unknown) => e);
+    const failure = await runRoots().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(failure).to.have.property('name', 'ReorgDetectedError');
     expect(await getCursor(h.deps.pg, 'roots', CHAIN_ID)).to.equal(cursor);
     const roots = (await listRoots(h.deps.pg, CHAIN_ID)).map((r) => r.root);
@@ -282,14 +419,23 @@ describe('jobs/syncRoots', function () {
     const live = (await listRoots(h.deps.pg, CHAIN_ID)).at(-1)!;
     const id = await snapshot(target);
     const clients = createDevnetClients(target);
-    const hash = await clients.walletClient.writeContract({ address: target.stack.distributor, abi: distributorAbi, functionName: 'revokeTree' });
+    const hash = await clients.walletClient.writeContract({
+      address: target.stack.distributor,
+      abi: distributorAbi,
+      functionName: 'revokeTree',
+    });
     await clients.publicClient.waitForTransactionReceipt({ hash });
     await h.runJob('blocks');
     await runRoots();
     const orphaned = await listRoots(h.deps.pg, CHAIN_ID);
-    expect(orphaned.find((r) => r.blockNumber === live.blockNumber)).to.deep.include({ root: live.root, revoked: true });
+    expect(orphaned.find((r) => r.blockNumber === live.blockNumber)).to.deep.include({
+      root: live.root,
+      revoked: true,
+    });
     expect(orphaned.at(-1)).to.deep.include({ txHash: hash.toLowerCase() });
-    const revokes = async () => (await h.deps.pg.query(`SELECT count(*)::int AS n FROM distributor_events WHERE chain_id = $1`, [CHAIN_ID])).rows[0].n;
+    const revokes = async () =>
+      (await h.deps.pg.query(`SELECT count(*)::int AS n FROM distributor_events WHERE chain_id = $1`, [CHAIN_ID]))
+        .rows[0].n;
     expect(await revokes()).to.equal(2);
 
     expect(await revert({ rpcUrl: target.rpcUrl, id })).to.equal(true);

@@ -8,7 +8,9 @@ import { TEST_DATABASE_URL } from '../../helpers/testConfig.js';
 
 const logger = createLogger({ level: 'silent', name: 'test' });
 // Names carry a two-digit same-day counter, so a plain sort is the order the runner applies them in.
-const files = readdirSync(new URL('../../../sql/migrations/', import.meta.url)).filter((f) => f.endsWith('.sql')).sort();
+const files = readdirSync(new URL('../../../sql/migrations/', import.meta.url))
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 
 describe('sql/migrate', function () {
   let client: pg.Client;
@@ -43,8 +45,12 @@ describe('sql/migrate', function () {
   });
 
   it('renames a ledger written under the unpadded names (…_4_…) and applies nothing again', async function () {
-    await client.query(`UPDATE schema_migrations SET name = regexp_replace(name, '^(\\d{4}_\\d{2}_\\d{2})_0(\\d)_', '\\1_\\2_')`);
-    const { rows: before } = await client.query<{ name: string }>("SELECT name FROM schema_migrations WHERE name LIKE '2026\\_11\\_21\\_4\\_%'");
+    await client.query(
+      `UPDATE schema_migrations SET name = regexp_replace(name, '^(\\d{4}_\\d{2}_\\d{2})_0(\\d)_', '\\1_\\2_')`,
+    );
+    const { rows: before } = await client.query<{ name: string }>(
+      "SELECT name FROM schema_migrations WHERE name LIKE '2026\\_11\\_21\\_4\\_%'",
+    );
     expect(before).to.have.length(1);
     expect(await migrate({ databaseUrl: TEST_DATABASE_URL, logger })).to.deep.equal([]);
     const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY id');

@@ -33,19 +33,28 @@ describe('CORS in Chromium: pages on other origins calling the API with a cookie
   const consoleErrors: string[] = [];
 
   /** fetch() run inside a page of `origin`; rejections come back as `{ ok: false }`. */
-  const fetchFrom = async (origin: string, path: string, init: { credentials?: RequestCredentials; headers?: Record<string, string> } = {}): Promise<Outcome> => {
+  const fetchFrom = async (
+    origin: string,
+    path: string,
+    init: { credentials?: RequestCredentials; headers?: Record<string, string> } = {},
+  ): Promise<Outcome> => {
     const page: Page = await context.newPage();
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     try {
       await page.goto(`${origin}/`);
-      return await page.evaluate(async ({ url, init }) => {
-        try {
-          const res = await fetch(url, init);
-          return { ok: true as const, status: res.status, body: await res.json(), etag: res.headers.get('etag') };
-        } catch (error) {
-          return { ok: false as const, error: String(error) };
-        }
-      }, { url: `${apiBase}${path}`, init });
+      return await page.evaluate(
+        async ({ url, init }) => {
+          try {
+            const res = await fetch(url, init);
+            return { ok: true as const, status: res.status, body: await res.json(), etag: res.headers.get('etag') };
+          } catch (error) {
+            return { ok: false as const, error: String(error) };
+          }
+        },
+        { url: `${apiBase}${path}`, init },
+      );
     } finally {
       await page.close();
     }
@@ -53,16 +62,31 @@ describe('CORS in Chromium: pages on other origins calling the API with a cookie
 
   before(async function () {
     // Two page origins: same host, other ports (cross-origin, same-site, so the Lax cookie travels).
-    pages = [0, 1].map(() => createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>integrator page</title><h1>integrator page</h1>')));
-    [listedOrigin, otherOrigin] = await Promise.all(pages.map(listen)) as [string, string];
+    pages = [0, 1].map(() =>
+      createServer((_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<!doctype html><title>integrator page</title><h1>integrator page</h1>'),
+      ),
+    );
+    [listedOrigin, otherOrigin] = (await Promise.all(pages.map(listen))) as [string, string];
     h = await createHarness({ chainIds: [31337], env: { CORS_ORIGINS: listedOrigin } });
     api = createHttpServer(h.app);
     apiBase = await listen(api);
     alice = await login(h, HARDHAT_TEST_KEYS[0]);
-    apiKey = (await h.request().post('/v4/developer/keys').set('Cookie', alice.cookie).send({ description: 'browser' }).expect(200)).body.rawKey;
+    apiKey = (
+      await h
+        .request()
+        .post('/v4/developer/keys')
+        .set('Cookie', alice.cookie)
+        .send({ description: 'browser' })
+        .expect(200)
+    ).body.rawKey;
     browser = await launchBrowser();
     context = await browser.newContext();
-    await context.addCookies([{ name: 'jwt', value: alice.token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' }]);
+    await context.addCookies([
+      { name: 'jwt', value: alice.token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' },
+    ]);
   });
 
   after(async () => {

@@ -43,43 +43,64 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     return (await res.json()) as T;
   };
   /** In the page: resolves with performance.now() at the first frame where the whole view shows one state's answer (`viewPart` in its key). */
-  const settledAt = (viewPart: string) => page.waitForFunction((part) => {
-    const results = document.querySelector('[data-testid=results]');
-    const ready = results?.getAttribute('data-ready') === 'true' && results.getAttribute('data-view')!.includes(part)
-      && document.querySelectorAll('[data-testid=filter-chainId] input').length > 0 && !/…/.test(document.querySelector('[data-testid=totals]')!.textContent!)
-      && (document.querySelectorAll('[data-testid=opportunity-row]').length > 0
-        ? document.querySelectorAll('[data-testid=bins-tvl] .bar').length > 0
-        : document.querySelector('[data-testid=empty]') !== null);
-    return ready ? performance.now() : false;
-  }, viewPart, { polling: 'raf', timeout: 15_000 }).then((h) => h.jsonValue() as Promise<number>);
+  const settledAt = (viewPart: string) =>
+    page
+      .waitForFunction(
+        (part) => {
+          const results = document.querySelector('[data-testid=results]');
+          const ready =
+            results?.getAttribute('data-ready') === 'true' &&
+            results.getAttribute('data-view')!.includes(part) &&
+            document.querySelectorAll('[data-testid=filter-chainId] input').length > 0 &&
+            !/…/.test(document.querySelector('[data-testid=totals]')!.textContent!) &&
+            (document.querySelectorAll('[data-testid=opportunity-row]').length > 0
+              ? document.querySelectorAll('[data-testid=bins-tvl] .bar').length > 0
+              : document.querySelector('[data-testid=empty]') !== null);
+          return ready ? performance.now() : false;
+        },
+        viewPart,
+        { polling: 'raf', timeout: 15_000 },
+      )
+      .then((h) => h.jsonValue() as Promise<number>);
 
   /**
    * Words under `selector` that the layout breaks across lines. A word has no spaces and a hyphen ends
    * it (a line may break after "rate-" as in print, never inside "success"). Each word's rendered
    * boxes are measured: more than one line top means it was split.
    */
-  const brokenWords = (selector: string) => page.evaluate((sel) => {
-    const out: string[] = [];
-    const walker = document.createTreeWalker(document.querySelector(sel)!, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const m of (node.textContent ?? '').matchAll(/[^\s-]+-?/g)) {
-        const range = document.createRange();
-        range.setStart(node, m.index!);
-        range.setEnd(node, m.index! + m[0].length);
-        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (lines.size > 1) out.push(m[0]);
+  const brokenWords = (selector: string) =>
+    page.evaluate((sel) => {
+      const out: string[] = [];
+      const walker = document.createTreeWalker(document.querySelector(sel)!, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of (node.textContent ?? '').matchAll(/[^\s-]+-?/g)) {
+          const range = document.createRange();
+          range.setStart(node, m.index!);
+          range.setEnd(node, m.index! + m[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) out.push(m[0]);
+        }
       }
-    }
-    return out;
-  }, selector);
+      return out;
+    }, selector);
 
   before(async function () {
     demo = await createReferenceDemo();
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
     await buildWeb({ outDir: dist });
     const { h } = demo;
-    const deps = { logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, jobsPg: h.deps.pg, webDist: dist };
-    limited = createApp({ ...deps, config: { ...h.config, rateLimits: { ...DEFAULT_RATE_LIMITS } } }).listen(0, '127.0.0.1');
+    const deps = {
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: h.deps.rpc,
+      jobsPg: h.deps.pg,
+      webDist: dist,
+    };
+    limited = createApp({ ...deps, config: { ...h.config, rateLimits: { ...DEFAULT_RATE_LIMITS } } }).listen(
+      0,
+      '127.0.0.1',
+    );
     base = await listen(limited);
     open = createApp({ ...deps, config: h.config }).listen(0, '127.0.0.1');
     openBase = await listen(open);
@@ -96,12 +117,16 @@ describe('explorer speed, stale states and filter messages; operations layout (C
   afterEach(async function () {
     await page?.close();
     expect(errors, 'console errors and uncaught exceptions').to.deep.equal([]);
-    expect(statuses.filter((s) => s.status === 429), 'no 429 under the default limits').to.deep.equal([]);
+    expect(
+      statuses.filter((s) => s.status === 429),
+      'no 429 under the default limits',
+    ).to.deep.equal([]);
   });
 
   after(async () => {
     await browser?.close();
-    for (const server of [limited, open]) await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    for (const server of [limited, open])
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     rmSync(dist, { recursive: true, force: true });
     await demo?.close();
   });
@@ -114,25 +139,41 @@ describe('explorer speed, stale states and filter messages; operations layout (C
       loads.push(await settledAt('"sort"'));
       if (i === 0) {
         // Where the first (cold) load's time goes: document, scripts, API calls (start → end, ms from navigation start).
-        const entries = await page.evaluate(() => [performance.getEntriesByType('navigation')[0]!, ...performance.getEntriesByType('resource')]
-          .map((e) => `${new URL(e.name).pathname.replace(/^\/assets\/.*/, '/assets/…')} ${e.startTime.toFixed(0)}→${(e.startTime + e.duration).toFixed(0)}`));
+        const entries = await page.evaluate(() =>
+          [performance.getEntriesByType('navigation')[0]!, ...performance.getEntriesByType('resource')].map(
+            (e) =>
+              `${new URL(e.name).pathname.replace(/^\/assets\/.*/, '/assets/…')} ${e.startTime.toFixed(0)}→${(e.startTime + e.duration).toFixed(0)}`,
+          ),
+        );
         console.log(`      first load: ${entries.join(', ')}`);
       }
-      const change = page.evaluate(() => { (document.querySelector('[data-testid=filter-action] input[value=POOL]') as HTMLInputElement).click(); return performance.now(); });
+      const change = page.evaluate(() => {
+        (document.querySelector('[data-testid=filter-action] input[value=POOL]') as HTMLInputElement).click();
+        return performance.now();
+      });
       const [clickedAt, settled] = await Promise.all([change, settledAt('"action":"POOL"')]);
       changes.push(settled - clickedAt);
       await page.waitForTimeout(1100); // the next round starts in a fresh rate-limit window
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    console.log(`      time to filled view (ms, from navigation start): ${loads.map((t) => t.toFixed(0)).join(', ')} (median ${median(loads).toFixed(0)})`);
-    console.log(`      time to settled filter change (ms, from the click): ${changes.map((t) => t.toFixed(0)).join(', ')} (median ${median(changes).toFixed(0)})`);
+    console.log(
+      `      time to filled view (ms, from navigation start): ${loads.map((t) => t.toFixed(0)).join(', ')} (median ${median(loads).toFixed(0)})`,
+    );
+    console.log(
+      `      time to settled filter change (ms, from the click): ${changes.map((t) => t.toFixed(0)).join(', ')} (median ${median(changes).toFixed(0)})`,
+    );
     const apiCalls = statuses.filter((s) => new URL(s.url).pathname.startsWith('/v4/'));
-    expect(apiCalls.length, 'per round: chains, protocols, then two requests per view (list, summary)').to.equal(3 * (2 + 2 + 2));
-    expect(await brokenWords('[data-testid=opportunity-list]'), 'words broken across lines in the opportunity table at 1280 px').to.deep.equal([]);
+    expect(apiCalls.length, 'per round: chains, protocols, then two requests per view (list, summary)').to.equal(
+      3 * (2 + 2 + 2),
+    );
+    expect(
+      await brokenWords('[data-testid=opportunity-list]'),
+      'words broken across lines in the opportunity table at 1280 px',
+    ).to.deep.equal([]);
     await screenshot(page, 'explorer-settled');
   });
 
-  it('never shows parts of two states: three filter clicks 300 ms apart, superseded requests cancelled, every frame one state\'s answer', async function () {
+  it("never shows parts of two states: three filter clicks 300 ms apart, superseded requests cancelled, every frame one state's answer", async function () {
     await page.goto(`${base}/?status=LIVE`);
     await settledAt('"status":"LIVE"');
     // Answers for the in-between states come late, so they are superseded while in flight.
@@ -168,20 +209,34 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await page.waitForTimeout(300);
     const samples = await page.evaluate(() => (window as unknown as { samples: Sample[] }).samples);
     expect(delayed.length, 'the in-between states were requested').to.be.greaterThan(0);
-    expect(failed.filter((u) => delayed.includes(u)).sort(), 'every delayed in-between request was cancelled').to.deep.equal([...delayed].sort());
+    expect(
+      failed.filter((u) => delayed.includes(u)).sort(),
+      'every delayed in-between request was cancelled',
+    ).to.deep.equal([...delayed].sort());
     // Each distinct state shown must be, in every part, that state's own answer.
     const byView = new Map<string, Sample[]>();
     for (const s of samples) byView.set(s.view, [...(byView.get(s.view) ?? []), s]);
-    expect([...byView.keys()].filter((v) => /LEND"|LEND,POOL"/.test(v)), 'the superseded states were never shown').to.deep.equal([]);
+    expect(
+      [...byView.keys()].filter((v) => /LEND"|LEND,POOL"/.test(v)),
+      'the superseded states were never shown',
+    ).to.deep.equal([]);
     for (const [view, shown] of byView) {
       if (!view) {
-        expect(shown.every((s) => s.rows === '' && s.count === '…'), 'nothing but placeholders before the first answer').to.equal(true);
+        expect(
+          shown.every((s) => s.rows === '' && s.count === '…'),
+          'nothing but placeholders before the first answer',
+        ).to.equal(true);
         continue;
       }
-      const query = new URLSearchParams(Object.entries(JSON.parse(view) as Record<string, string | number>).map(([k, v]) => [k, String(v)]));
+      const query = new URLSearchParams(
+        Object.entries(JSON.parse(view) as Record<string, string | number>).map(([k, v]) => [k, String(v)]),
+      );
       const filter = new URLSearchParams(query);
       for (const k of ['sort', 'order', 'page', 'items']) filter.delete(k);
-      const [list, summary] = await Promise.all([api<{ id: string }[]>(`/v4/opportunities?${query}`), api<Summary>(`/v4/opportunities/summary?${filter}`)]);
+      const [list, summary] = await Promise.all([
+        api<{ id: string }[]>(`/v4/opportunities?${query}`),
+        api<Summary>(`/v4/opportunities/summary?${filter}`),
+      ]);
       const expected = { count: String(summary.count), rows: list.map((o) => o.id).join(',') };
       const mixed = shown.filter((s) => s.count !== expected.count || s.rows !== expected.rows);
       expect(mixed.slice(0, 3), `frames showing ${view} with parts of another state`).to.deep.equal([]);
@@ -197,9 +252,14 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await page.locator('input[name=search]').pressSequentially('demo', { delay: 40 });
     await page.waitForURL(/search=demo/);
     await settledAt('"search":"demo"');
-    const searched = statuses.slice(before).filter((s) => /\/v4\/opportunities\?/.test(s.url)).map((s) => new URL(s.url).searchParams.get('search'));
+    const searched = statuses
+      .slice(before)
+      .filter((s) => /\/v4\/opportunities\?/.test(s.url))
+      .map((s) => new URL(s.url).searchParams.get('search'));
     expect(searched, 'one list request for the whole word').to.deep.equal(['demo']);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'focus stays in the box').to.equal('search');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'focus stays in the box').to.equal(
+      'search',
+    );
     await page.locator('input[name=search]').fill('zzzz-no-such-opportunity');
     await page.keyboard.press('Enter');
     await page.waitForURL(/search=zzzz/, { timeout: 200 });
@@ -212,11 +272,14 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     const notice = page.getByTestId('address-problems');
     await notice.waitFor();
     const text = (await notice.textContent())!;
-    for (const part of ['Chains: “abc” is not a chain id', 'Minimum TVL “xyz” is not a number', 'Sort by “bogus”']) expect(text).to.include(part);
+    for (const part of ['Chains: “abc” is not a chain id', 'Minimum TVL “xyz” is not a number', 'Sort by “bogus”'])
+      expect(text).to.include(part);
     expect(text, 'no validator text').to.not.match(/pattern|\^|must match|\\d/);
     await settledAt('"sort"');
     const all = await api<Summary>('/v4/opportunities/summary');
-    expect(await page.getByTestId('total-count').textContent(), 'the view is filled, not stuck at …').to.equal(String(all.count));
+    expect(await page.getByTestId('total-count').textContent(), 'the view is filled, not stuck at …').to.equal(
+      String(all.count),
+    );
     expect(await page.getByTestId('empty').count()).to.equal(0);
     await screenshot(page, 'explorer-bad-filters');
     await notice.getByRole('button', { name: 'Remove them from the address' }).click();
@@ -236,7 +299,9 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await page.goto(`${base}/?minimumApr=50&maximumApr=10`);
     const warning = page.getByTestId('range-problem');
     await warning.waitFor();
-    expect(await warning.textContent()).to.include('The minimum APR (50) is above the maximum (10): no opportunity can match.');
+    expect(await warning.textContent()).to.include(
+      'The minimum APR (50) is above the maximum (10): no opportunity can match.',
+    );
     await screenshot(page, 'explorer-min-above-max');
     await warning.getByRole('button', { name: 'Swap minimum and maximum' }).click();
     await page.waitForURL(/minimumApr=10&maximumApr=50/);
@@ -244,7 +309,11 @@ describe('explorer speed, stale states and filter messages; operations layout (C
 
     await page.goto(`${base}/?page=99&items=10`);
     const pages = Math.max(1, Math.ceil(all.count / 10));
-    await eventually(() => page.getByTestId('page').textContent(), `Page ${pages} of ${pages}`, 'clamped to the last page');
+    await eventually(
+      () => page.getByTestId('page').textContent(),
+      `Page ${pages} of ${pages}`,
+      'clamped to the last page',
+    );
     expect(new URL(page.url()).searchParams.get('page')).to.equal(pages > 1 ? String(pages - 1) : null);
     expect(await page.locator('[data-testid=opportunity-row]').count()).to.be.greaterThan(0);
   });
@@ -257,13 +326,18 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     expect(ticks.every((t) => /^\$/.test(t))).to.equal(true);
     await page.locator('[data-testid=opportunity-row] a').first().click();
     await page.getByTestId('history-apr').locator('svg').waitFor();
-    expect(await page.getByTestId('history-daily-rewards').locator('figcaption').textContent()).to.match(/Daily rewards \(USD per day\), average per day.*sum of the daily-rewards records of/);
+    expect(await page.getByTestId('history-daily-rewards').locator('figcaption').textContent()).to.match(
+      /Daily rewards \(USD per day\), average per day.*sum of the daily-rewards records of/,
+    );
     await page.getByTestId('history-daily-rewards').locator('svg').waitFor();
     expect(await page.locator('[data-testid=history-apr-marker]').count(), 'campaign start marked').to.equal(1);
     await screenshot(page, 'opportunity-labelled');
     await page.locator('[data-testid=campaign-row] a').first().click();
     const known = await api<{ id: number; name: string }[]>('/v4/chains');
-    const named = async () => { const t = (await page.getByTestId('campaign-chains').textContent()) ?? ''; return known.some((c) => t.includes(c.name)); };
+    const named = async () => {
+      const t = (await page.getByTestId('campaign-chains').textContent()) ?? '';
+      return known.some((c) => t.includes(c.name));
+    };
     await eventually(named, true, 'chains by name');
     const chains = await page.getByTestId('campaign-chains').textContent();
     expect(chains).to.not.match(/compute \d+/);
@@ -285,9 +359,17 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     const prices = page.getByTestId('job-prices');
     await prices.waitFor();
     await prices.getByRole('button', { name: 'Run now' }).click();
-    await eventually(() => prices.locator('[data-testid=run-trigger]').first().textContent(), 'manual', 'the manual run is marked');
+    await eventually(
+      () => prices.locator('[data-testid=run-trigger]').first().textContent(),
+      'manual',
+      'the manual run is marked',
+    );
     await page.getByTestId('job-campaigns').getByRole('button', { name: 'Run now' }).click();
-    await eventually(() => page.getByTestId('job-campaigns').locator('[data-testid=run-trigger]').first().textContent(), 'manual', 'campaigns run marked');
+    await eventually(
+      () => page.getByTestId('job-campaigns').locator('[data-testid=run-trigger]').first().textContent(),
+      'manual',
+      'campaigns run marked',
+    );
     const broken = await brokenWords('.jobs');
     expect(broken, 'words broken across lines at 1366 px').to.deep.equal([]);
     const headers = await page.locator('table.runs th').allTextContents();

@@ -26,8 +26,12 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     expect(res.status, path).to.equal(200);
     return (await res.json()) as T;
   };
-  const rowIds = () => page.locator('[data-testid=opportunity-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
-  const barCounts = (metric: string) => page.locator(`[data-testid=bins-${metric}] .bar`).evaluateAll((bars) => bars.map((b) => Number(b.getAttribute('data-count'))));
+  const rowIds = () =>
+    page.locator('[data-testid=opportunity-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+  const barCounts = (metric: string) =>
+    page
+      .locator(`[data-testid=bins-${metric}] .bar`)
+      .evaluateAll((bars) => bars.map((b) => Number(b.getAttribute('data-count'))));
   /** The page's URL query is the API's OPP-FILTERS query (same keys), minus the view's own keys. */
   const filterOf = (url: string) => {
     const q = new URL(url).searchParams;
@@ -38,13 +42,26 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
   const expectMatchesApi = async (what: string) => {
     const filter = filterOf(page.url());
     const [list, count, tvl, bins] = await Promise.all([
-      api<{ id: string }[]>(`/v4/opportunities?${filter}`), api<number>(`/v4/opportunities/count?${filter}`), api<{ sum: string }>(`/v4/opportunities/aggregate/tvl?${filter}`),
-      Promise.all(['apr', 'tvl', 'daily-rewards'].map((m) => api<{ data: Bin[] }>(`/v4/opportunities/bins/${m}?${filter}`))),
+      api<{ id: string }[]>(`/v4/opportunities?${filter}`),
+      api<number>(`/v4/opportunities/count?${filter}`),
+      api<{ sum: string }>(`/v4/opportunities/aggregate/tvl?${filter}`),
+      Promise.all(
+        ['apr', 'tvl', 'daily-rewards'].map((m) => api<{ data: Bin[] }>(`/v4/opportunities/bins/${m}?${filter}`)),
+      ),
     ]);
-    await eventually(rowIds, list.map((o) => o.id), `${what}: list`);
+    await eventually(
+      rowIds,
+      list.map((o) => o.id),
+      `${what}: list`,
+    );
     await eventually(() => page.getByTestId('total-count').textContent(), String(count), `${what}: count`);
     await eventually(() => page.getByTestId('total-tvl').getAttribute('data-value'), tvl.sum, `${what}: TVL sum`);
-    for (const [i, metric] of ['apr', 'tvl', 'daily-rewards'].entries()) await eventually(() => barCounts(metric), bins[i]!.data.map((b) => b.count), `${what}: ${metric} bins`);
+    for (const [i, metric] of ['apr', 'tvl', 'daily-rewards'].entries())
+      await eventually(
+        () => barCounts(metric),
+        bins[i]!.data.map((b) => b.count),
+        `${what}: ${metric} bins`,
+      );
     return { list, count, bins: bins.map((b) => b.data.map((x) => x.count)) };
   };
 
@@ -53,7 +70,15 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
     await buildWeb({ outDir: dist });
     const { h } = demo;
-    const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, jobsPg: h.deps.pg, webDist: dist });
+    const app = createApp({
+      config: h.config,
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: h.deps.rpc,
+      jobsPg: h.deps.pg,
+      webDist: dist,
+    });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -72,7 +97,7 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
 
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => server ? server.close(resolve) : resolve(undefined));
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     rmSync(dist, { recursive: true, force: true });
     await demo?.close();
   });
@@ -128,9 +153,15 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     await page.locator('[data-testid=opportunity-row] a').first().click();
     await page.waitForURL(new RegExp(`opportunity=${id}`));
     await page.getByTestId('opportunity-detail').waitFor();
-    const opportunity = await api<{ name: string; campaigns: { id: string; rewardToken: { symbol: string } }[] }>(`/v4/opportunities/${id}/campaigns`);
+    const opportunity = await api<{ name: string; campaigns: { id: string; rewardToken: { symbol: string } }[] }>(
+      `/v4/opportunities/${id}/campaigns`,
+    );
     expect(await page.locator('h2').first().textContent()).to.include(opportunity.name);
-    await eventually(() => page.locator('[data-testid=campaign-row]').count(), opportunity.campaigns.length, 'campaign rows');
+    await eventually(
+      () => page.locator('[data-testid=campaign-row]').count(),
+      opportunity.campaigns.length,
+      'campaign rows',
+    );
     for (const grain of ['day', 'hour'] as const) {
       if (grain !== 'day') {
         await page.selectOption('select[name=grain]', grain);
@@ -138,7 +169,11 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
       }
       const records = await api<unknown[]>(`/v4/opportunities/${id}/apr-records?grain=${grain}&items=100`);
       expect(records.length, `${grain} APR records`).to.be.greaterThan(0);
-      await eventually(() => page.getByTestId('history-apr').getAttribute('data-points'), String(records.length), `APR chart points by ${grain}`);
+      await eventually(
+        () => page.getByTestId('history-apr').getAttribute('data-points'),
+        String(records.length),
+        `APR chart points by ${grain}`,
+      );
       expect(await page.locator('[data-testid=history-apr] svg circle').count()).to.equal(records.length);
       expect(await page.locator('[data-testid=history-tvl] svg circle').count()).to.be.greaterThan(0);
     }
@@ -158,7 +193,7 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     await page.getByTestId('opportunity-detail').waitFor();
   });
 
-  it('fits a phone\'s width: no horizontal scrolling, filters folded, opportunities as cards', async function () {
+  it("fits a phone's width: no horizontal scrolling, filters folded, opportunities as cards", async function () {
     await page.close();
     page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     errors = watchErrors(page);
@@ -175,11 +210,21 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
 
   it('stays under the default anonymous rate limit (10/s): loading and filtering get no 429', async function () {
     const { h } = demo;
-    const limited = createApp({ config: { ...h.config, rateLimits: { anonymous: 10, tiers: [50, 200, 1000] } }, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, webDist: dist }).listen(0, '127.0.0.1');
+    const limited = createApp({
+      config: { ...h.config, rateLimits: { anonymous: 10, tiers: [50, 200, 1000] } },
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: h.deps.rpc,
+      webDist: dist,
+    }).listen(0, '127.0.0.1');
     await new Promise((resolve) => limited.once('listening', resolve));
     const statuses: number[] = [];
     const apiCalls: string[] = [];
-    page.on('response', (r) => { statuses.push(r.status()); if (new URL(r.url()).pathname.startsWith('/v4/')) apiCalls.push(r.url()); });
+    page.on('response', (r) => {
+      statuses.push(r.status());
+      if (new URL(r.url()).pathname.startsWith('/v4/')) apiCalls.push(r.url());
+    });
     try {
       await page.goto(`http://127.0.0.1:${(limited.address() as { port: number }).port}/?status=LIVE`);
       await page.locator('[data-testid=filter-action] input[value=LEND]').check();
@@ -188,7 +233,10 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
       await page.waitForURL(/action=LEND%2CPOOL|action=LEND,POOL/);
       await expectMatchesApi('rate limited');
       expect(statuses.filter((s) => s === 429)).to.deep.equal([]);
-      expect(apiCalls.length, `chains, protocols, then a list and a summary per view: ${apiCalls.join(' ')}`).to.be.at.most(2 + 2 * 3);
+      expect(
+        apiCalls.length,
+        `chains, protocols, then a list and a summary per view: ${apiCalls.join(' ')}`,
+      ).to.be.at.most(2 + 2 * 3);
     } finally {
       await new Promise((resolve) => limited.close(resolve));
     }
@@ -203,7 +251,8 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     await prices.waitFor();
     expect(await page.locator('[data-testid^=job-]').count()).to.be.greaterThan(5);
     expect(await prices.getAttribute('data-state')).to.equal('active');
-    const persisted = async () => (await h.deps.pg.query(`SELECT paused FROM job_state WHERE job = 'prices'`)).rows[0]?.paused ?? false;
+    const persisted = async () =>
+      (await h.deps.pg.query(`SELECT paused FROM job_state WHERE job = 'prices'`)).rows[0]?.paused ?? false;
 
     await prices.getByRole('button', { name: 'Pause' }).click();
     await eventually(() => prices.getAttribute('data-state'), 'paused', 'prices paused on the page');
@@ -213,7 +262,11 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     await screenshot(page, 'ops-paused');
 
     await page.getByTestId('job-prices').getByRole('button', { name: 'Resume' }).click();
-    await eventually(() => page.getByTestId('job-prices').getAttribute('data-state'), 'active', 'prices resumed on the page');
+    await eventually(
+      () => page.getByTestId('job-prices').getAttribute('data-state'),
+      'active',
+      'prices resumed on the page',
+    );
     expect(await persisted()).to.equal(false);
     await screenshot(page, 'ops');
   });

@@ -5,14 +5,22 @@ import { ValidationError } from '../../../api/errors.js';
 import { listCampaignsQuery } from '../../../api/routes/campaigns/schema.js';
 import { fields, toFieldErrors, validate } from '../../../api/validate.js';
 
-type FakeCtx = { query: Record<string, unknown>; params: Record<string, unknown>; request: { body?: unknown }; state: Record<string, unknown> };
+type FakeCtx = {
+  query: Record<string, unknown>;
+  params: Record<string, unknown>;
+  request: { body?: unknown };
+  state: Record<string, unknown>;
+};
 
 function fakeCtx(parts: Partial<Omit<FakeCtx, 'state'>> = {}): FakeCtx {
   return { query: parts.query ?? {}, params: parts.params ?? {}, request: parts.request ?? {}, state: {} };
 }
 
 /** Runs the middleware; returns how many times next ran and what it threw. */
-async function run(middleware: ReturnType<typeof validate>, ctx: FakeCtx): Promise<{ nextCalls: number; error: unknown }> {
+async function run(
+  middleware: ReturnType<typeof validate>,
+  ctx: FakeCtx,
+): Promise<{ nextCalls: number; error: unknown }> {
   let nextCalls = 0;
   try {
     await middleware(ctx as unknown as Context, async () => {
@@ -32,9 +40,18 @@ const bodySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'enabled'],
-  properties: { name: { type: 'string', minLength: 1 }, enabled: fields.boolean, weight: { type: 'integer', minimum: 0, default: 1 } },
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    enabled: fields.boolean,
+    weight: { type: 'integer', minimum: 0, default: 1 },
+  },
 };
-const paramsSchema = { type: 'object', additionalProperties: false, required: ['chainId'], properties: { chainId: fields.chainId } };
+const paramsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId'],
+  properties: { chainId: fields.chainId },
+};
 const listQuery = validate({ query: listCampaignsQuery });
 
 describe('api/validate', () => {
@@ -45,9 +62,12 @@ describe('api/validate', () => {
     });
 
     it('names a nested field with dots', () => {
-      expect(toFieldErrors([errorObject({ keyword: 'type', instancePath: '/creator/address', message: 'must be string' })], 'body')).to.deep.equal([
-        { field: 'creator.address', message: 'must be string' },
-      ]);
+      expect(
+        toFieldErrors(
+          [errorObject({ keyword: 'type', instancePath: '/creator/address', message: 'must be string' })],
+          'body',
+        ),
+      ).to.deep.equal([{ field: 'creator.address', message: 'must be string' }]);
     });
 
     it('names the missing property of a required error', () => {
@@ -62,19 +82,27 @@ describe('api/validate', () => {
     });
 
     it('names the additional property and where it was sent', () => {
-      expect(toFieldErrors([errorObject({ keyword: 'additionalProperties', params: { additionalProperty: 'foo' } })], 'query')).to.deep.equal([
-        { field: 'foo', message: 'is not an accepted query field' },
-      ]);
+      expect(
+        toFieldErrors(
+          [errorObject({ keyword: 'additionalProperties', params: { additionalProperty: 'foo' } })],
+          'query',
+        ),
+      ).to.deep.equal([{ field: 'foo', message: 'is not an accepted query field' }]);
     });
 
     it('lists the allowed values of an enum', () => {
-      expect(toFieldErrors([errorObject({ keyword: 'enum', instancePath: '/status', params: { allowedValues: ['LIVE', 'PAST'] } })], 'query')).to.deep.equal([
-        { field: 'status', message: 'must be one of LIVE, PAST' },
-      ]);
+      expect(
+        toFieldErrors(
+          [errorObject({ keyword: 'enum', instancePath: '/status', params: { allowedValues: ['LIVE', 'PAST'] } })],
+          'query',
+        ),
+      ).to.deep.equal([{ field: 'status', message: 'must be one of LIVE, PAST' }]);
     });
 
     it('names the whole part when the error is at its root', () => {
-      expect(toFieldErrors([errorObject({ keyword: 'type', message: 'must be object' })], 'body')).to.deep.equal([{ field: 'body', message: 'must be object' }]);
+      expect(toFieldErrors([errorObject({ keyword: 'type', message: 'must be object' })], 'body')).to.deep.equal([
+        { field: 'body', message: 'must be object' },
+      ]);
     });
 
     it('reports a repeated (field, message) once', () => {
@@ -93,15 +121,32 @@ describe('api/validate', () => {
     });
 
     it('keeps JSON types (issue 16): only strings are converted, a boolean is not a string nor a number a boolean, a scalar not a list', async () => {
-      const json = (body: unknown) => ({ ...fakeCtx({ request: { body } }), request: { body, is: (...types: string[]) => (types.includes('json') ? 'json' : false) } });
-      const listSchema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, values: { type: 'array', items: { type: 'integer' } } } };
+      const json = (body: unknown) => ({
+        ...fakeCtx({ request: { body } }),
+        request: { body, is: (...types: string[]) => (types.includes('json') ? 'json' : false) },
+      });
+      const listSchema = {
+        type: 'object',
+        properties: {
+          tags: { type: 'array', items: { type: 'string' } },
+          values: { type: 'array', items: { type: 'integer' } },
+        },
+      };
       const converted = json({ name: 'a', enabled: 'true', weight: '3' });
       await run(validate({ body: bodySchema }), converted as never);
       expect(converted.state['body']).to.deep.equal({ name: 'a', enabled: true, weight: 3 });
-      for (const [schema, body, field] of [[bodySchema, { name: false, enabled: true }, 'name'], [bodySchema, { name: 'a', enabled: 1 }, 'enabled'],
-        [listSchema, { tags: false }, 'tags'], [listSchema, { values: [true, null] }, 'values.0'], [listSchema, { tags: 'x' }, 'tags']] as const) {
+      for (const [schema, body, field] of [
+        [bodySchema, { name: false, enabled: true }, 'name'],
+        [bodySchema, { name: 'a', enabled: 1 }, 'enabled'],
+        [listSchema, { tags: false }, 'tags'],
+        [listSchema, { values: [true, null] }, 'values.0'],
+        [listSchema, { tags: 'x' }, 'tags'],
+      ] as const) {
         const { error } = await run(validate({ body: schema }), json(body) as never);
-        expect((error as ValidationError | null)?.errors?.map((e) => e.field), JSON.stringify(body)).to.include(field);
+        expect(
+          (error as ValidationError | null)?.errors?.map((e) => e.field),
+          JSON.stringify(body),
+        ).to.include(field);
       }
     });
 
@@ -112,7 +157,13 @@ describe('api/validate', () => {
     });
 
     it('coerces query booleans sent as 1 / 0', async () => {
-      const middleware = validate({ query: { type: 'object', additionalProperties: false, properties: { test: fields.boolean, items: fields.items } } });
+      const middleware = validate({
+        query: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { test: fields.boolean, items: fields.items },
+        },
+      });
       const on = fakeCtx({ query: { test: '1', items: '1' } });
       await run(middleware, on);
       expect(on.state['query']).to.deep.equal({ test: true, items: 1 });
@@ -123,7 +174,9 @@ describe('api/validate', () => {
 
     it('explains a bad comma list in plain words', async () => {
       const { error } = await run(listQuery, fakeCtx({ query: { status: 'LIVE,NOW' } }));
-      expect((error as ValidationError).errors).to.deep.equal([{ field: 'status', message: 'must be a comma-separated list of LIVE, PAST, SOON' }]);
+      expect((error as ValidationError).errors).to.deep.equal([
+        { field: 'status', message: 'must be a comma-separated list of LIVE, PAST, SOON' },
+      ]);
     });
 
     it('applies defaults', async () => {
@@ -152,7 +205,9 @@ describe('api/validate', () => {
       expect(error).to.be.instanceOf(ValidationError);
       expect((error as ValidationError).status).to.equal(400);
       expect((error as ValidationError).code).to.equal('VALIDATION_FAILED');
-      expect((error as ValidationError).errors).to.deep.equal([{ field: 'foo', message: 'is not an accepted query field' }]);
+      expect((error as ValidationError).errors).to.deep.equal([
+        { field: 'foo', message: 'is not an accepted query field' },
+      ]);
     });
 
     it('names a missing required body field', async () => {
@@ -170,12 +225,23 @@ describe('api/validate', () => {
 
     it('reports every bad field, across query and body, in one error', async () => {
       const middleware = validate({ query: listCampaignsQuery, body: bodySchema });
-      const ctx = fakeCtx({ query: { items: 'abc', chainId: '0', status: 'NOW' }, request: { body: { name: '', enabled: 'maybe' } } });
+      const ctx = fakeCtx({
+        query: { items: 'abc', chainId: '0', status: 'NOW' },
+        request: { body: { name: '', enabled: 'maybe' } },
+      });
       const { nextCalls, error } = await run(middleware, ctx);
       expect(nextCalls).to.equal(0);
       expect(error).to.be.instanceOf(ValidationError);
-      expect((error as ValidationError).errors!.map((e) => e.field)).to.have.members(['items', 'chainId', 'status', 'name', 'enabled']);
-      expect((error as ValidationError).message).to.match(/items/).and.match(/enabled/);
+      expect((error as ValidationError).errors!.map((e) => e.field)).to.have.members([
+        'items',
+        'chainId',
+        'status',
+        'name',
+        'enabled',
+      ]);
+      expect((error as ValidationError).message)
+        .to.match(/items/)
+        .and.match(/enabled/);
     });
 
     it('rejects items above the maximum and page below 0', async () => {
@@ -186,7 +252,10 @@ describe('api/validate', () => {
 
   describe('inputs PostgreSQL cannot store or hold', () => {
     it('refuses NUL characters anywhere in a string, naming the field (PostgreSQL text cannot hold U+0000)', async () => {
-      const { error, nextCalls } = await run(validate({ query: listCampaignsQuery, body: { type: 'object' } }), fakeCtx({ query: { search: 'a\u0000b' }, request: { body: { deep: { name: 'x\u0000' } } } }));
+      const { error, nextCalls } = await run(
+        validate({ query: listCampaignsQuery, body: { type: 'object' } }),
+        fakeCtx({ query: { search: 'a\u0000b' }, request: { body: { deep: { name: 'x\u0000' } } } }),
+      );
       expect(nextCalls).to.equal(0);
       expect((error as ValidationError).errors).to.deep.equal([
         { field: 'search', message: 'must not contain NUL characters' },
@@ -198,7 +267,10 @@ describe('api/validate', () => {
       const int32 = new RegExp(`^${fields.int32Pattern}$`);
       expect(['0', '2147483647', '1313161554', '999999999'].every((v) => int32.test(v))).to.equal(true);
       expect(['2147483648', '5871920265', '99999999999', '-1'].some((v) => int32.test(v))).to.equal(false);
-      const { error } = await run(validate({ params: paramsSchema }), fakeCtx({ params: { chainId: String(2 ** 31) } }));
+      const { error } = await run(
+        validate({ params: paramsSchema }),
+        fakeCtx({ params: { chainId: String(2 ** 31) } }),
+      );
       expect((error as ValidationError).errors!.map((e) => e.field)).to.deep.equal(['chainId']);
     });
   });

@@ -11,10 +11,15 @@ describe('architecture: layer boundaries (dependency-cruiser, .dependency-cruise
   this.timeout(120_000);
 
   it('finds no import across a forbidden boundary and no cycle in the production code', async () => {
-    const { stdout } = await run('npx', ['--no-install', 'depcruise', ...PRODUCTION, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], { maxBuffer: 64 * 1024 * 1024 });
-    const { summary } = JSON.parse(stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[]; totalCruised: number } };
+    const { stdout } = await run(
+      'npx',
+      ['--no-install', 'depcruise', ...PRODUCTION, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
+    const { summary } = JSON.parse(stdout) as {
+      summary: { violations: { rule: { name: string }; from: string; to: string }[]; totalCruised: number };
+    };
     expect(summary.totalCruised).to.be.greaterThan(250);
     expect(summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).to.deep.equal([]);
   });
-
 });

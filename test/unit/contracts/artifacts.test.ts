@@ -4,7 +4,9 @@ import type { Abi, AbiEvent, AbiFunction } from 'viem';
 import { distributionCreatorAbi, distributorAbi } from '../../../contracts/artifacts/index.js';
 
 function functionSelectors(abi: Abi): Map<string, string> {
-  return new Map(abi.filter((i): i is AbiFunction => i.type === 'function').map((f) => [f.name, toFunctionSelector(f)]));
+  return new Map(
+    abi.filter((i): i is AbiFunction => i.type === 'function').map((f) => [f.name, toFunctionSelector(f)]),
+  );
 }
 function eventTopics(abi: Abi): Map<string, string> {
   return new Map(abi.filter((i): i is AbiEvent => i.type === 'event').map((e) => [e.name, toEventSelector(e)]));
@@ -69,20 +71,30 @@ describe('contracts/artifacts (stand-in ABI matches the production interface)', 
     const t = eventTopics(distributionCreatorAbi);
     expect(t.get('NewCampaign')).to.equal('0x6e3c6fa6d4815a856783888c5c3ea2ad7e7303ac0cca66c99f5bd93502c44299');
     expect(t.get('CampaignOverride')).to.equal('0x498dd5714cfae17b608b5c0e95dd223dec5bdd052a793a9e22f3f5d5a20c63d8');
-    expect(t.get('CampaignReallocation')).to.equal('0x928665a5f6ab750e819da54fb5814850cf95b40f81a8ad14ab2824ca4b660245');
-    expect(t.get('CampaignSpecificFeesSet')).to.equal('0xb718143758782f8d3b9a4c9a0e6e54c43f2790e1e447d639c916a41a71151f5f');
-    expect(t.get('RewardTokenMinimumAmountUpdated')).to.equal('0x3a5e6418e38cae10bf66eaf3e68c4e9c6b14df195e24fec169ab3a5b123c96e5');
+    expect(t.get('CampaignReallocation')).to.equal(
+      '0x928665a5f6ab750e819da54fb5814850cf95b40f81a8ad14ab2824ca4b660245',
+    );
+    expect(t.get('CampaignSpecificFeesSet')).to.equal(
+      '0xb718143758782f8d3b9a4c9a0e6e54c43f2790e1e447d639c916a41a71151f5f',
+    );
+    expect(t.get('RewardTokenMinimumAmountUpdated')).to.equal(
+      '0x3a5e6418e38cae10bf66eaf3e68c4e9c6b14df195e24fec169ab3a5b123c96e5',
+    );
     expect(t.get('FeesSet')).to.equal('0x3346af6da1932164d501f2ec28f8c5d686db5828a36b77f2da4332d89184fe7b');
     expect(t.get('FeeRebateUpdated')).to.equal('0xab1d37d0b21937f334fc4164d147abbfdbfd7ef37ab9ea0ae73f2a58ffb7f1cc');
     expect(t.get('FeeRecipientUpdated')).to.equal('0x7a7b5a0a132f9e0581eb8527f66eae9ee89c2a3e79d4ac7e41a1f1f4d48a7fc2');
     expect(t.get('DistributorUpdated')).to.equal('0xc0ebb188f905d128bcd7e4282dd1f9cf24cd331b69071002e488349aca6a867b');
     expect(t.get('MessageUpdated')).to.equal('0xde3dc3335dea4d1a1060ef6cefcfcc109eb0a1e78ce151818d3f17a01e1f8a05');
     expect(t.get('ConditionsAccepted')).to.equal('0x6cde60caa7dd2f9278cea1b2964aaf2571f3271703c288320536d04f26295a4e');
-    expect(t.get('CampaignOperatorToggled')).to.equal('0xeaa24bda49e9d2b9309266ba5a33e9a01774b2bd5ca8d3e71a4713121612c81b');
+    expect(t.get('CampaignOperatorToggled')).to.equal(
+      '0xeaa24bda49e9d2b9309266ba5a33e9a01774b2bd5ca8d3e71a4713121612c81b',
+    );
   });
 
   it('CampaignReallocation uses the current layout (only `to` indexed)', () => {
-    const event = distributionCreatorAbi.find((i) => i.type === 'event' && i.name === 'CampaignReallocation') as AbiEvent;
+    const event = distributionCreatorAbi.find(
+      (i) => i.type === 'event' && i.name === 'CampaignReallocation',
+    ) as AbiEvent;
     expect(event.inputs.map((i) => [i.name, i.type, i.indexed])).to.deep.equal([
       ['_campaignId', 'bytes32', false],
       ['from', 'address[]', false],
@@ -135,8 +147,12 @@ describe('contracts/artifacts (stand-in ABI matches the production interface)', 
     expect(t.get('TreeUpdated')).to.equal('0x23aa2e4f757a7bd974085d3e11439a843b137b30905e3ffd51b2097c34aef62e');
     expect(t.get('Claimed')).to.equal('0xf7a40077ff7a04c7e61f6f26fb13774259ddf1b6bce9ecf26a8276cdd3992683');
     expect(t.get('Revoked')).to.equal('0x44825a4b2df8acb19ce4e1afba9aa850c8b65cdb7942e2078f27d0b0960efee6');
-    expect(t.get('DisputePeriodUpdated')).to.equal('0xfdf22e84af74bd4ab6b9646f6370a02bc886ed6ac25882db14e4ebf4b8e3bc7e');
-    expect(t.get('EpochDurationUpdated')).to.equal('0x83b318614a148a5806087ebf98a15a44e2a3fd3f57b829f39f4396c53c6b8cc3');
+    expect(t.get('DisputePeriodUpdated')).to.equal(
+      '0xfdf22e84af74bd4ab6b9646f6370a02bc886ed6ac25882db14e4ebf4b8e3bc7e',
+    );
+    expect(t.get('EpochDurationUpdated')).to.equal(
+      '0x83b318614a148a5806087ebf98a15a44e2a3fd3f57b829f39f4396c53c6b8cc3',
+    );
     expect(t.get('OperatorToggled')).to.equal('0x42343f44c66ea1eaffa334760d3da2cb731d2a0b3b3e30423df997faa36cc95c');
 
     const e = errorSelectors(distributorAbi);

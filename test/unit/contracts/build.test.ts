@@ -21,7 +21,9 @@ describe('contracts/build', () => {
     const onDisk = readdirSync(artifactsDir).filter((f) => f.endsWith('.json') || f === 'index.ts');
     expect([...files.keys()].sort()).to.deep.equal(onDisk.sort());
     for (const [name, content] of files) {
-      expect(readFileSync(join(artifactsDir, name), 'utf8'), `${name} differs: run npm run contracts:build`).to.equal(content);
+      expect(readFileSync(join(artifactsDir, name), 'utf8'), `${name} differs: run npm run contracts:build`).to.equal(
+        content,
+      );
     }
   });
 
@@ -51,7 +53,10 @@ describe('contracts/build', () => {
     this.timeout(30_000);
     const dir = mkdtempSync(join(tmpdir(), 'contracts-build-'));
     try {
-      writeFileSync(join(dir, 'Broken.sol'), 'pragma solidity ^0.8.24;\ncontract Broken { function f() external { undefinedThing(); } }\n');
+      writeFileSync(
+        join(dir, 'Broken.sol'),
+        'pragma solidity ^0.8.24;\ncontract Broken { function f() external { undefinedThing(); } }\n',
+      );
       expect(() => compileContracts({ sourceDir: dir }))
         .to.throw(ContractsBuildError)
         .with.property('message')

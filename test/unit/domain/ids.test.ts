@@ -43,8 +43,12 @@ describe('domain/ids', () => {
 
   describe('tokenDbId and opportunityDbId', () => {
     it('ignore the case of the address or identifier', () => {
-      expect(tokenDbId(1, '0xABCDEF0000000000000000000000000000000001')).to.equal(tokenDbId(1, '0xabcdef0000000000000000000000000000000001'));
-      expect(opportunityDbId(1, 'ERC20', '0xABCDEF0000000000000000000000000000000001')).to.equal(opportunityDbId(1, 'ERC20', '0xabcdef0000000000000000000000000000000001'));
+      expect(tokenDbId(1, '0xABCDEF0000000000000000000000000000000001')).to.equal(
+        tokenDbId(1, '0xabcdef0000000000000000000000000000000001'),
+      );
+      expect(opportunityDbId(1, 'ERC20', '0xABCDEF0000000000000000000000000000000001')).to.equal(
+        opportunityDbId(1, 'ERC20', '0xabcdef0000000000000000000000000000000001'),
+      );
     });
 
     it('keep the opportunity type in the key', () => {

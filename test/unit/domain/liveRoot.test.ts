@@ -1,8 +1,18 @@
 import { expect } from 'chai';
 import { effectiveEndOfDisputePeriod, isDisputeOpen, liveRoot, type RootEntry } from '../../../domain/liveRoot.js';
 
-const root = (name: string, blockNumber: number, endOfDisputePeriod: number, revoked = false, logIndex = 0): RootEntry => ({
-  root: name, blockNumber, logIndex, endOfDisputePeriod, revoked,
+const root = (
+  name: string,
+  blockNumber: number,
+  endOfDisputePeriod: number,
+  revoked = false,
+  logIndex = 0,
+): RootEntry => ({
+  root: name,
+  blockNumber,
+  logIndex,
+  endOfDisputePeriod,
+  revoked,
 });
 
 describe('domain/liveRoot', () => {
@@ -60,9 +70,23 @@ describe('domain/liveRoot', () => {
     });
 
     it('ignores a rejected dispute logged before the latest root (it was about an older tree)', () => {
-      expect(effectiveEndOfDisputePeriod(r2, [{ blockNumber: 15, logIndex: 0, endOfDisputePeriod: 9000 }])).to.equal(2000);
-      expect(effectiveEndOfDisputePeriod(r2, [{ blockNumber: 21, logIndex: 0, endOfDisputePeriod: 3000 }, { blockNumber: 22, logIndex: 0, endOfDisputePeriod: 4000 }])).to.equal(4000);
-      expect(liveRoot({ roots: [r1, r2], now: 2500, disputeOpen: false, rejectedDisputes: [{ blockNumber: 15, logIndex: 0, endOfDisputePeriod: 9000 }] })).to.equal(r2);
+      expect(effectiveEndOfDisputePeriod(r2, [{ blockNumber: 15, logIndex: 0, endOfDisputePeriod: 9000 }])).to.equal(
+        2000,
+      );
+      expect(
+        effectiveEndOfDisputePeriod(r2, [
+          { blockNumber: 21, logIndex: 0, endOfDisputePeriod: 3000 },
+          { blockNumber: 22, logIndex: 0, endOfDisputePeriod: 4000 },
+        ]),
+      ).to.equal(4000);
+      expect(
+        liveRoot({
+          roots: [r1, r2],
+          now: 2500,
+          disputeOpen: false,
+          rejectedDisputes: [{ blockNumber: 15, logIndex: 0, endOfDisputePeriod: 9000 }],
+        }),
+      ).to.equal(r2);
     });
 
     it('falls back past a revoked root to the previous non-revoked one', () => {
@@ -78,11 +102,22 @@ describe('domain/liveRoot', () => {
     });
 
     it('is true after a Disputed log with no DisputeResolved after it', () => {
-      expect(isDisputeOpen([{ kind: 'dispute_resolved', blockNumber: 5, logIndex: 0 }, { kind: 'disputed', blockNumber: 9, logIndex: 0 }])).to.equal(true);
+      expect(
+        isDisputeOpen([
+          { kind: 'dispute_resolved', blockNumber: 5, logIndex: 0 },
+          { kind: 'disputed', blockNumber: 9, logIndex: 0 },
+        ]),
+      ).to.equal(true);
     });
 
     it('is false once the dispute is resolved, whatever the input order', () => {
-      expect(isDisputeOpen([{ kind: 'dispute_resolved', blockNumber: 9, logIndex: 1 }, { kind: 'disputed', blockNumber: 9, logIndex: 0 }, { kind: 'revoked', blockNumber: 9, logIndex: 2 }])).to.equal(false);
+      expect(
+        isDisputeOpen([
+          { kind: 'dispute_resolved', blockNumber: 9, logIndex: 1 },
+          { kind: 'disputed', blockNumber: 9, logIndex: 0 },
+          { kind: 'revoked', blockNumber: 9, logIndex: 2 },
+        ]),
+      ).to.equal(false);
     });
   });
 });

@@ -24,13 +24,15 @@ describe('domain/prices', () => {
 
   describe('toServedPrice', () => {
     it('serves a fresh price as is', () => {
-      expect(toServedPrice({ price: 2.5, updatedAt: 1_700_000_000, priceSource: 'ONCHAIN_CALL', stale: false }))
-        .to.deep.equal({ price: 2.5, updatedAt: 1_700_000_000, priceSource: 'ONCHAIN_CALL' });
+      expect(
+        toServedPrice({ price: 2.5, updatedAt: 1_700_000_000, priceSource: 'ONCHAIN_CALL', stale: false }),
+      ).to.deep.equal({ price: 2.5, updatedAt: 1_700_000_000, priceSource: 'ONCHAIN_CALL' });
     });
 
     it('serves a stale price as null, keeping its time and source', () => {
-      expect(toServedPrice({ price: 2.5, updatedAt: 1_700_000_000, priceSource: 'DEFILLAMA', stale: true }))
-        .to.deep.equal({ price: null, updatedAt: 1_700_000_000, priceSource: 'DEFILLAMA' });
+      expect(
+        toServedPrice({ price: 2.5, updatedAt: 1_700_000_000, priceSource: 'DEFILLAMA', stale: true }),
+      ).to.deep.equal({ price: null, updatedAt: 1_700_000_000, priceSource: 'DEFILLAMA' });
     });
 
     it('serves a token never priced as all null', () => {

@@ -53,7 +53,10 @@ describe('indexer/rewardTree', () => {
     });
 
     it('drops zero amounts', () => {
-      const tree = buildRewardTree([...vectorLeaves, { user: '0xdddddddddddddddddddddddddddddddddddddddd', token, amount: 0n }]);
+      const tree = buildRewardTree([
+        ...vectorLeaves,
+        { user: '0xdddddddddddddddddddddddddddddddddddddddd', token, amount: 0n },
+      ]);
       expect(tree.root).to.equal(root);
       expect(tree.leaves).to.have.length(3);
       expect(tree.proofs.has(rewardTreeKey('0xdddddddddddddddddddddddddddddddddddddddd', token))).to.equal(false);
@@ -79,13 +82,16 @@ describe('indexer/rewardTree', () => {
       }));
       const tree = buildRewardTree(leaves);
       const h = tree.leaves.map((l) => l.hash);
-      const pair = (a: Hex, b: Hex): Hex => (BigInt(a) < BigInt(b) ? keccak256(`${a}${b.slice(2)}`) : keccak256(`${b}${a.slice(2)}`));
+      const pair = (a: Hex, b: Hex): Hex =>
+        BigInt(a) < BigInt(b) ? keccak256(`${a}${b.slice(2)}`) : keccak256(`${b}${a.slice(2)}`);
       // Layer 1: (h0,h1), (h2,h3), h4 promoted; layer 2: (p01,p23), h4 promoted; root: (q, h4).
       const expectedRoot = pair(pair(pair(h[0]!, h[1]!), pair(h[2]!, h[3]!)), h[4]!);
       expect(tree.root).to.equal(expectedRoot);
       // The promoted leaf's proof skips the levels where it had no sibling.
       const last = tree.leaves[4]!;
-      expect(tree.proofs.get(rewardTreeKey(last.user, last.token))).to.deep.equal([pair(pair(h[0]!, h[1]!), pair(h[2]!, h[3]!))]);
+      expect(tree.proofs.get(rewardTreeKey(last.user, last.token))).to.deep.equal([
+        pair(pair(h[0]!, h[1]!), pair(h[2]!, h[3]!)),
+      ]);
       for (const leaf of tree.leaves) {
         const proof = tree.proofs.get(rewardTreeKey(leaf.user, leaf.token))!;
         expect(verifyProof({ leaf: leaf.hash, proof, root: tree.root })).to.equal(true);
@@ -101,16 +107,20 @@ describe('indexer/rewardTree', () => {
       const tree = buildRewardTree(leaves);
       expect(tree.proofs.size).to.equal(37);
       for (const leaf of tree.leaves) {
-        expect(verifyProof({ leaf: leaf.hash, proof: tree.proofs.get(rewardTreeKey(leaf.user, leaf.token))!, root: tree.root })).to.equal(
-          true,
-        );
+        expect(
+          verifyProof({
+            leaf: leaf.hash,
+            proof: tree.proofs.get(rewardTreeKey(leaf.user, leaf.token))!,
+            root: tree.root,
+          }),
+        ).to.equal(true);
       }
     });
 
     it('rejects a duplicate (user, token) pair', () => {
-      expect(() => buildRewardTree([vectorLeaves[0]!, { ...vectorLeaves[0]!, user: userA.toUpperCase() as Address }])).to.throw(
-        RewardTreeError,
-      );
+      expect(() =>
+        buildRewardTree([vectorLeaves[0]!, { ...vectorLeaves[0]!, user: userA.toUpperCase() as Address }]),
+      ).to.throw(RewardTreeError);
     });
   });
 
@@ -119,7 +129,9 @@ describe('indexer/rewardTree', () => {
       expect(verifyProof({ leaf: leafA, proof: [leafC, leafB], root })).to.equal(true);
       const proofB: Hex[] = ['0x307c45ab6530d9f3ace51e7595b537a758cd15c2ccd6a42f0ade16bf9c2534b1'];
       expect(verifyProof({ leaf: leafB, proof: proofB, root })).to.equal(true);
-      expect(verifyProof({ leaf: hashLeaf({ user: userA, token, amount: 1001n }), proof: [leafC, leafB], root })).to.equal(false);
+      expect(
+        verifyProof({ leaf: hashLeaf({ user: userA, token, amount: 1001n }), proof: [leafC, leafB], root }),
+      ).to.equal(false);
       expect(verifyProof({ leaf: leafA, proof: [leafB, leafC], root })).to.equal(false);
     });
   });

@@ -27,12 +27,30 @@ describe('indexer/fetchNextLogs', () => {
     const { client, asked } = nodeRefusingAbove(300);
     const span = createLogSpan({ max: 5000, initial: 100 });
     const ranges = [];
-    for (let from = 0; from <= 1500;) {
-      const { range } = await fetchNextLogs({ client, address: '0x4444444444444444444444444444444444444444', events: [campaignOverrideEvent], from, limit: 1500, span, retries: 0 });
+    for (let from = 0; from <= 1500; ) {
+      const { range } = await fetchNextLogs({
+        client,
+        address: '0x4444444444444444444444444444444444444444',
+        events: [campaignOverrideEvent],
+        from,
+        limit: 1500,
+        span,
+        retries: 0,
+      });
       ranges.push([range.from, range.to]);
       from = range.to + 1;
     }
-    expect(ranges).to.deep.equal([[0, 99], [100, 299], [300, 499], [500, 699], [700, 899], [900, 1099], [1100, 1299], [1300, 1499], [1500, 1500]]);
+    expect(ranges).to.deep.equal([
+      [0, 99],
+      [100, 299],
+      [300, 499],
+      [500, 699],
+      [700, 899],
+      [900, 1099],
+      [1100, 1299],
+      [1300, 1499],
+      [1500, 1500],
+    ]);
     // One refused request in the whole walk (400 blocks at 300), not one per halving level.
     expect(asked.filter(([f, t]) => t - f + 1 > 300)).to.deep.equal([[300, 699]]);
   });
@@ -41,7 +59,15 @@ describe('indexer/fetchNextLogs', () => {
     const { client } = nodeRefusingAbove(0);
     const span = createLogSpan({ max: 8, initial: 8 });
     let error: unknown;
-    await fetchNextLogs({ client, address: '0x4444444444444444444444444444444444444444', events: [campaignOverrideEvent], from: 10, limit: 100, span, retries: 0 }).catch((e) => (error = e));
+    await fetchNextLogs({
+      client,
+      address: '0x4444444444444444444444444444444444444444',
+      events: [campaignOverrideEvent],
+      from: 10,
+      limit: 100,
+      span,
+      retries: 0,
+    }).catch((e) => (error = e));
     expect(String(error)).to.match(/more than 10000 results/);
     expect(span.current()).to.equal(1);
   });

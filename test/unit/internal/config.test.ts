@@ -43,7 +43,13 @@ describe('internal/config', () => {
         esIndexPrefix: 'rewards',
         esRequestTimeoutMs: 5000,
       });
-      expect(config.indexer).to.deep.equal({ maxLogRange: 5000, maxBlockBatch: 500, rpcTimeoutMs: 10000, rpcRetries: 3, publishBatch: 500 });
+      expect(config.indexer).to.deep.equal({
+        maxLogRange: 5000,
+        maxBlockBatch: 500,
+        rpcTimeoutMs: 10000,
+        rpcRetries: 3,
+        publishBatch: 500,
+      });
       expect(config.schedules, 'jobs keep their own default schedules').to.deep.equal({});
       expect(loadConfig({ JOB_PRICES_CRON: '0 * * * * *' }).schedules).to.deep.equal({ prices: '0 * * * * *' });
     });
@@ -68,7 +74,9 @@ describe('internal/config', () => {
     it('turns GraphQL introspection and GraphiQL on in development, off by default in production, as GRAPHQL_EXPLORER says otherwise', () => {
       expect(loadConfig({}).graphqlExplorer).to.equal(true);
       expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }).graphqlExplorer).to.equal(false);
-      expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET, GRAPHQL_EXPLORER: 'true' }).graphqlExplorer).to.equal(true);
+      expect(
+        loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET, GRAPHQL_EXPLORER: 'true' }).graphqlExplorer,
+      ).to.equal(true);
       expect(loadConfig({ GRAPHQL_EXPLORER: 'false' }).graphqlExplorer).to.equal(false);
       expect(() => loadConfig({ GRAPHQL_EXPLORER: 'maybe' })).to.throw(ConfigError, /GRAPHQL_EXPLORER/);
     });
@@ -78,7 +86,12 @@ describe('internal/config', () => {
     });
 
     it('coerces numeric strings to numbers', () => {
-      const config = loadConfig({ PORT: '8080', ES_REQUEST_TIMEOUT_MS: '2500', RPC_RETRIES: '0', INDEXER_MAX_LOG_RANGE: '100' });
+      const config = loadConfig({
+        PORT: '8080',
+        ES_REQUEST_TIMEOUT_MS: '2500',
+        RPC_RETRIES: '0',
+        INDEXER_MAX_LOG_RANGE: '100',
+      });
       expect(config.port).to.equal(8080);
       expect(config.esRequestTimeoutMs).to.equal(2500);
       expect(config.indexer.rpcRetries).to.equal(0);
@@ -94,7 +107,10 @@ describe('internal/config', () => {
     });
 
     it('reads RATE_LIMITS and throws naming it for a limit of 0 or past 10⁹ per second', () => {
-      expect(loadConfig({ RATE_LIMITS: '5,10,20,1000000000' }).rateLimits).to.deep.equal({ anonymous: 5, tiers: [10, 20, 1_000_000_000] });
+      expect(loadConfig({ RATE_LIMITS: '5,10,20,1000000000' }).rateLimits).to.deep.equal({
+        anonymous: 5,
+        tiers: [10, 20, 1_000_000_000],
+      });
       expect(configError({ RATE_LIMITS: '0,10,20,30' }).message).to.match(/\bRATE_LIMITS\b/);
       expect(configError({ RATE_LIMITS: '5,10,20,1000000001' }).message).to.match(/\bRATE_LIMITS\b/);
     });
@@ -102,14 +118,22 @@ describe('internal/config', () => {
     it('reads TRUSTED_PROXIES as a hop count or addresses (unset: none) and throws naming it otherwise', () => {
       expect(loadConfig({}).trustedProxies).to.equal(undefined);
       expect(loadConfig({ TRUSTED_PROXIES: '2' }).trustedProxies).to.deep.equal({ hops: 2 });
-      expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.1,::1' }).trustedProxies).to.deep.equal({ addresses: ['10.0.0.1', '::1'] });
+      expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.1,::1' }).trustedProxies).to.deep.equal({
+        addresses: ['10.0.0.1', '::1'],
+      });
       expect(configError({ TRUSTED_PROXIES: '0' }).message).to.match(/\bTRUSTED_PROXIES\b/);
       expect(configError({ TRUSTED_PROXIES: '10.0.0.1,proxy.local' }).message).to.match(/\bTRUSTED_PROXIES\b/);
     });
 
     it('derives the sign-in domain, URI and chain from PUBLIC_BASE_URL and SIGN_IN_CHAIN_ID, defaulting to the quick start', () => {
-      expect(loadConfig({}).signIn).to.deep.equal({ domain: '127.0.0.1:3000', uri: 'http://127.0.0.1:3000', chainId: 1 });
-      expect(loadConfig({ PUBLIC_BASE_URL: 'https://rewards.example/', SIGN_IN_CHAIN_ID: '8453' }).signIn).to.deep.equal({ domain: 'rewards.example', uri: 'https://rewards.example', chainId: 8453 });
+      expect(loadConfig({}).signIn).to.deep.equal({
+        domain: '127.0.0.1:3000',
+        uri: 'http://127.0.0.1:3000',
+        chainId: 1,
+      });
+      expect(
+        loadConfig({ PUBLIC_BASE_URL: 'https://rewards.example/', SIGN_IN_CHAIN_ID: '8453' }).signIn,
+      ).to.deep.equal({ domain: 'rewards.example', uri: 'https://rewards.example', chainId: 8453 });
       expect(configError({ PUBLIC_BASE_URL: 'https://rewards.example/api' }).message).to.match(/\bPUBLIC_BASE_URL\b/);
     });
 
@@ -119,7 +143,10 @@ describe('internal/config', () => {
 
     it('reports every bad variable at once', () => {
       const { message } = configError({ PORT: 'abc', LOG_LEVEL: 'loud', ES_URL: 'elastic:9200' });
-      expect(message).to.match(/\bPORT\b/).and.match(/\bLOG_LEVEL\b/).and.match(/\bES_URL\b/);
+      expect(message)
+        .to.match(/\bPORT\b/)
+        .and.match(/\bLOG_LEVEL\b/)
+        .and.match(/\bES_URL\b/);
     });
 
     it('counts empty strings as unset', () => {
@@ -139,13 +166,28 @@ describe('internal/config', () => {
     });
 
     it('uses the given JWT_SECRET in production', () => {
-      expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET })).to.include({ env: 'production', jwtSecret: SECRET });
+      expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET })).to.include({
+        env: 'production',
+        jwtSecret: SECRET,
+      });
     });
 
     describe('CHAINS', () => {
       it('reads the chains from JSON and applies the per-chain defaults', () => {
         const { chains } = loadConfig({ CHAINS: JSON.stringify([chain(1)]) });
-        expect(chains).to.deep.equal([{ ...chain(1), icon: '', startBlock: 0, confirmations: 0, test: false, explorers: [], nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 }, priceFeeds: {}, tokens: [] }]);
+        expect(chains).to.deep.equal([
+          {
+            ...chain(1),
+            icon: '',
+            startBlock: 0,
+            confirmations: 0,
+            test: false,
+            explorers: [],
+            nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+            priceFeeds: {},
+            tokens: [],
+          },
+        ]);
       });
 
       it('throws naming CHAINS when it is not JSON', () => {
@@ -154,16 +196,22 @@ describe('internal/config', () => {
 
       it('throws naming the field of a bad address', () => {
         const { message } = configError({ CHAINS: JSON.stringify([chain(1, { distributor: '0x1234' })]) });
-        expect(message).to.match(/CHAINS is invalid/).and.match(/\/0\/distributor/);
+        expect(message)
+          .to.match(/CHAINS is invalid/)
+          .and.match(/\/0\/distributor/);
       });
 
       it('throws naming a missing required field', () => {
         const { rpcUrl: _omitted, ...noRpc } = chain(1);
-        expect(configError({ CHAINS: JSON.stringify([noRpc]) }).message).to.match(/CHAINS is invalid/).and.match(/rpcUrl/);
+        expect(configError({ CHAINS: JSON.stringify([noRpc]) }).message)
+          .to.match(/CHAINS is invalid/)
+          .and.match(/rpcUrl/);
       });
 
       it('throws naming the chain id listed twice', () => {
-        expect(configError({ CHAINS: JSON.stringify([chain(1), chain(1, { name: 'Again' })]) }).message).to.match(/CHAINS lists chain id 1 twice/);
+        expect(configError({ CHAINS: JSON.stringify([chain(1), chain(1, { name: 'Again' })]) }).message).to.match(
+          /CHAINS lists chain id 1 twice/,
+        );
       });
 
       it('throws for an empty list', () => {
@@ -189,11 +237,15 @@ describe('internal/config', () => {
       it('prefers CHAINS over CHAINS_FILE', () => {
         const file = join(dir, 'chains.json');
         writeFileSync(file, JSON.stringify([chain(10)]));
-        expect(loadConfig({ CHAINS: JSON.stringify([chain(5)]), CHAINS_FILE: file }).chains.map((c) => c.id)).to.deep.equal([5]);
+        expect(
+          loadConfig({ CHAINS: JSON.stringify([chain(5)]), CHAINS_FILE: file }).chains.map((c) => c.id),
+        ).to.deep.equal([5]);
       });
 
       it('throws naming CHAINS_FILE when the file is missing or not JSON', () => {
-        expect(configError({ CHAINS_FILE: join(dir, 'missing.json') }).message).to.match(/CHAINS_FILE is not readable JSON/);
+        expect(configError({ CHAINS_FILE: join(dir, 'missing.json') }).message).to.match(
+          /CHAINS_FILE is not readable JSON/,
+        );
         const file = join(dir, 'bad.json');
         writeFileSync(file, 'not json');
         expect(configError({ CHAINS_FILE: file }).message).to.match(/CHAINS_FILE is not readable JSON/);
@@ -202,7 +254,9 @@ describe('internal/config', () => {
       it('throws naming CHAINS_FILE when its content is invalid', () => {
         const file = join(dir, 'chains.json');
         writeFileSync(file, JSON.stringify([chain(1, { rpcUrl: 'ftp://node' })]));
-        expect(configError({ CHAINS_FILE: file }).message).to.match(/CHAINS_FILE is invalid/).and.match(/rpcUrl/);
+        expect(configError({ CHAINS_FILE: file }).message)
+          .to.match(/CHAINS_FILE is invalid/)
+          .and.match(/rpcUrl/);
       });
     });
   });

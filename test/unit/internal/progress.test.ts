@@ -8,7 +8,8 @@ function memoryLogger() {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       callback();
     },
   });
@@ -36,7 +37,17 @@ describe('jobs/progress', () => {
       progress.advance(100, { chain_id: 31337, to_block: 99 });
       await flush();
       expect(lines).to.have.length(1);
-      expect(lines[0]).to.include({ level: 30, msg: 'progress', unit: 'blocks', done: 100, total: 1000, rate_per_s: 10, eta_s: 90, chain_id: 31337, to_block: 99 });
+      expect(lines[0]).to.include({
+        level: 30,
+        msg: 'progress',
+        unit: 'blocks',
+        done: 100,
+        total: 1000,
+        rate_per_s: 10,
+        eta_s: 90,
+        chain_id: 31337,
+        to_block: 99,
+      });
     });
 
     it('reports a null eta while no time has passed', async () => {

@@ -8,7 +8,13 @@ const hash = (n: number, fork = 'a'): string => `0x${fork.repeat(2)}${n.toString
 function headers(from: number, to: number, fork = 'a'): BlockRow[] {
   return Array.from({ length: to - from + 1 }, (_, i) => {
     const number = from + i;
-    return { chainId: 31337, number, hash: hash(number, fork), parentHash: hash(number - 1, fork), timestamp: 1_700_000_000 + number };
+    return {
+      chainId: 31337,
+      number,
+      hash: hash(number, fork),
+      parentHash: hash(number - 1, fork),
+      timestamp: 1_700_000_000 + number,
+    };
   });
 }
 
@@ -29,7 +35,8 @@ describe('jobs/syncBlocks', () => {
     it('throws ReorgDetectedError when the first block does not extend the stored hash', () => {
       expect(() => assertContiguous(31337, hash(9, 'b'), headers(10, 12)))
         .to.throw(ReorgDetectedError, /chain 31337: block 10 has parent/)
-        .with.property('message').that.includes(hash(9, 'b'));
+        .with.property('message')
+        .that.includes(hash(9, 'b'));
     });
 
     it('throws ReorgDetectedError when the batch itself is not contiguous', () => {

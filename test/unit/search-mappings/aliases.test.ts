@@ -1,13 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { toCampaignDocument } from '../../../domain/documents/campaignDocument.js';
-import { concreteIndexName, INDEX_FAMILIES, latestVersion, loadIndexDefinition, nextIndexName, parseConcreteIndexName } from '../../../search-mappings/aliases.js';
+import {
+  concreteIndexName,
+  INDEX_FAMILIES,
+  latestVersion,
+  loadIndexDefinition,
+  nextIndexName,
+  parseConcreteIndexName,
+} from '../../../search-mappings/aliases.js';
 import { campaignSource, NO_TOKEN_ROW } from '../../fixtures/indexer/campaignSource.js';
 
 type FieldMapping = { type?: string; enabled?: boolean; dynamic?: string; properties?: Record<string, FieldMapping> };
 
 function golden(family: string, version: number): unknown {
-  return JSON.parse(readFileSync(new URL(`../../fixtures/search-mappings/${family}.v${version}.json`, import.meta.url), 'utf8'));
+  return JSON.parse(
+    readFileSync(new URL(`../../fixtures/search-mappings/${family}.v${version}.json`, import.meta.url), 'utf8'),
+  );
 }
 
 /** Paths of `value` (recursively through objects and arrays of objects) that `mapping` does not declare. */
@@ -50,7 +59,8 @@ function misfits(value: Record<string, unknown>, mapping: FieldMapping, path = '
     for (const item of Array.isArray(child) ? child : [child]) {
       if (item === null) continue;
       if (typeof item === 'object') out.push(...misfits(item as Record<string, unknown>, field, `${path}${key}.`));
-      else if (field.type && FITS[field.type] && !FITS[field.type]!(item)) out.push(`${path}${key}: ${JSON.stringify(item)} is not ${field.type}`);
+      else if (field.type && FITS[field.type] && !FITS[field.type]!(item))
+        out.push(`${path}${key}: ${JSON.stringify(item)} is not ${field.type}`);
     }
   }
   return out;
@@ -58,7 +68,8 @@ function misfits(value: Record<string, unknown>, mapping: FieldMapping, path = '
 
 function containsPartial(node: unknown): boolean {
   if (Array.isArray(node)) return node.some(containsPartial);
-  if (node && typeof node === 'object') return Object.entries(node).some(([k, v]) => k === '$partial' || containsPartial(v));
+  if (node && typeof node === 'object')
+    return Object.entries(node).some(([k, v]) => k === '$partial' || containsPartial(v));
   return false;
 }
 
@@ -93,8 +104,16 @@ describe('search-mappings/aliases', () => {
   describe('campaigns mapping against toCampaignDocument', () => {
     const mappings = loadIndexDefinition('campaigns', latestVersion('campaigns')).mappings as FieldMapping;
     const documents = {
-      'with a token row': toCampaignDocument(campaignSource(), new Map([[31338, 'Devnet Beta']]), new Date('2024-05-01T00:00:00Z')),
-      'without a token row': toCampaignDocument(campaignSource(NO_TOKEN_ROW), new Map(), new Date('2024-05-01T00:00:00Z')),
+      'with a token row': toCampaignDocument(
+        campaignSource(),
+        new Map([[31338, 'Devnet Beta']]),
+        new Date('2024-05-01T00:00:00Z'),
+      ),
+      'without a token row': toCampaignDocument(
+        campaignSource(NO_TOKEN_ROW),
+        new Map(),
+        new Date('2024-05-01T00:00:00Z'),
+      ),
     };
 
     it('is strict at the top level and in every sub-object that is indexed', () => {
@@ -137,22 +156,36 @@ describe('search-mappings/aliases', () => {
     });
 
     it('parses only names of its own prefix and family', () => {
-      expect(parseConcreteIndexName('rewards', 'campaigns', 'rewards-campaigns_v2_r4')).to.deep.equal({ version: 2, rebuild: 4 });
-      expect(parseConcreteIndexName('rewards', 'campaigns', 'rewards-campaigns_v2')).to.deep.equal({ version: 2, rebuild: 0 });
-      for (const other of ['rewards-campaigns_write', 'rewards-opportunities_v1', 'rewards-x-campaigns_v1', 'rewards-campaigns_v1_tmp']) {
+      expect(parseConcreteIndexName('rewards', 'campaigns', 'rewards-campaigns_v2_r4')).to.deep.equal({
+        version: 2,
+        rebuild: 4,
+      });
+      expect(parseConcreteIndexName('rewards', 'campaigns', 'rewards-campaigns_v2')).to.deep.equal({
+        version: 2,
+        rebuild: 0,
+      });
+      for (const other of [
+        'rewards-campaigns_write',
+        'rewards-opportunities_v1',
+        'rewards-x-campaigns_v1',
+        'rewards-campaigns_v1_tmp',
+      ]) {
         expect(parseConcreteIndexName('rewards', 'campaigns', other), other).to.equal(null);
       }
     });
 
     it('names the next build one rebuild above the highest existing build of the version', () => {
-      const next = (existing: string[], version = 1) => nextIndexName({ prefix: 'p', family: 'opportunities', version, existing });
+      const next = (existing: string[], version = 1) =>
+        nextIndexName({ prefix: 'p', family: 'opportunities', version, existing });
       expect(next(['p-opportunities_v1'])).to.equal('p-opportunities_v1_r1');
       expect(next(['p-opportunities_v1_r1'])).to.equal('p-opportunities_v1_r2');
       expect(next(['p-opportunities_v1_r2', 'p-opportunities_v1_r7'])).to.equal('p-opportunities_v1_r8');
     });
 
     it('uses the plain versioned name for the first build of a new mapping version', () => {
-      expect(nextIndexName({ prefix: 'p', family: 'campaigns', version: 2, existing: ['p-campaigns_v1_r5'] })).to.equal('p-campaigns_v2');
+      expect(nextIndexName({ prefix: 'p', family: 'campaigns', version: 2, existing: ['p-campaigns_v1_r5'] })).to.equal(
+        'p-campaigns_v2',
+      );
       expect(nextIndexName({ prefix: 'p', family: 'campaigns', version: 1, existing: [] })).to.equal('p-campaigns_v1');
     });
   });

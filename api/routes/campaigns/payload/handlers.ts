@@ -1,5 +1,13 @@
 import type { Context } from 'koa';
-import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  encodeFunctionData,
+  erc20Abi,
+  type Address,
+  type Hex,
+} from 'viem';
 import { distributionCreatorAbi } from '../../../../domain/abis/distributionCreator.js';
 import type { ApiDeps } from '../../../deps.js';
 import { ServiceUnavailableError, ValidationError, type FieldError } from '../../../errors.js';
@@ -34,7 +42,11 @@ export function feeRate(defaultFees: bigint, typeFees: bigint, feeRebate = 0n): 
 
 /** The revert data anywhere in an error's cause chain (`data` as hex, or a node's `{ data: { data } }`). */
 function revertData(error: unknown): Hex | undefined {
-  for (let e = error as { data?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { data?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 8;
+    e = e.cause as typeof e, depth++
+  ) {
     const d = e.data;
     if (typeof d === 'string' && d.startsWith('0x')) return d as Hex;
     const inner = (d as { data?: unknown } | undefined)?.data;
@@ -50,9 +62,18 @@ function revertReason(error: unknown): string {
   if (!name && typeof data === 'string' && data.length >= 10) {
     try {
       name = decodeErrorResult({ abi: [...distributionCreatorAbi, ...erc20Abi], data }).errorName;
-    } catch { /* not one of ours */ }
+    } catch {
+      /* not one of ours */
+    }
   }
-  return (name && REVERT_REASONS[name]) ?? (name ? `the creation reverts with ${name}` : (error instanceof Error ? error.message.split('\n')[0]! : 'the creation reverts'));
+  return (
+    (name && REVERT_REASONS[name]) ??
+    (name
+      ? `the creation reverts with ${name}`
+      : error instanceof Error
+        ? error.message.split('\n')[0]!
+        : 'the creation reverts')
+  );
 }
 
 /**
@@ -66,26 +87,64 @@ export function generatePayloadHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const body = ctx.state.body as GeneratePayloadBody;
     const chain = deps.rpc.get(body.distributionChainId);
-    if (!chain) throw new ValidationError([{ field: 'distributionChainId', message: `is not a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})` }]);
+    if (!chain)
+      throw new ValidationError([
+        {
+          field: 'distributionChainId',
+          message: `is not a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})`,
+        },
+      ]);
     const { campaigns, errors } = buildCampaigns(body);
     if (errors.length) throw new ValidationError(errors);
     const creatorContract = chain.chain.distributionCreator;
     const types = [...new Set(campaigns.map((c) => c.campaignType))];
-    const reads = await chain.client.multicall({
-      allowFailure: true, deployless: true,
+    const reads = (await chain.client.multicall({
+      allowFailure: true,
+      deployless: true,
       contracts: [
         { address: creatorContract, abi: distributionCreatorAbi, functionName: 'defaultFees' },
-        { address: creatorContract, abi: distributionCreatorAbi, functionName: 'rewardTokenMinAmounts', args: [body.rewardToken] },
-        { address: body.rewardToken, abi: erc20Abi, functionName: 'allowance', args: [body.creatorAddress, creatorContract] },
+        {
+          address: creatorContract,
+          abi: distributionCreatorAbi,
+          functionName: 'rewardTokenMinAmounts',
+          args: [body.rewardToken],
+        },
+        {
+          address: body.rewardToken,
+          abi: erc20Abi,
+          functionName: 'allowance',
+          args: [body.creatorAddress, creatorContract],
+        },
         { address: body.rewardToken, abi: erc20Abi, functionName: 'balanceOf', args: [body.creatorAddress] },
         // The payload is sent by the creator: its rebate is the one the contract applies (msg.sender).
-        { address: creatorContract, abi: distributionCreatorAbi, functionName: 'feeRebate', args: [body.creatorAddress] },
-        ...types.map((t) => ({ address: creatorContract, abi: distributionCreatorAbi, functionName: 'campaignSpecificFees' as const, args: [t] as const })),
-        ...campaigns.map((c) => ({ address: creatorContract, abi: distributionCreatorAbi, functionName: 'campaign' as const, args: [c.campaignId] as const })),
+        {
+          address: creatorContract,
+          abi: distributionCreatorAbi,
+          functionName: 'feeRebate',
+          args: [body.creatorAddress],
+        },
+        ...types.map((t) => ({
+          address: creatorContract,
+          abi: distributionCreatorAbi,
+          functionName: 'campaignSpecificFees' as const,
+          args: [t] as const,
+        })),
+        ...campaigns.map((c) => ({
+          address: creatorContract,
+          abi: distributionCreatorAbi,
+          functionName: 'campaign' as const,
+          args: [c.campaignId] as const,
+        })),
       ] as never,
-    }) as { status: 'success' | 'failure'; result?: unknown }[];
+    })) as { status: 'success' | 'failure'; result?: unknown }[];
     const value = (i: number) => (reads[i]?.status === 'success' ? (reads[i]!.result as bigint) : undefined);
-    const [defaultFees, minPerHour, allowance, balance, feeRebate] = [value(0), value(1) ?? 0n, value(2), value(3), value(4)];
+    const [defaultFees, minPerHour, allowance, balance, feeRebate] = [
+      value(0),
+      value(1) ?? 0n,
+      value(2),
+      value(3),
+      value(4),
+    ];
     const typeFeeReads = types.map((_, i) => value(5 + i));
     // Every input of the fee is read on chain: an unread one is never guessed.
     if (defaultFees === undefined || feeRebate === undefined || typeFeeReads.some((f) => f === undefined)) {
@@ -94,31 +153,80 @@ export function generatePayloadHandler(deps: ApiDeps) {
     const typeFees = new Map(types.map((t, i) => [t, typeFeeReads[i]!]));
     const exists = campaigns.map((_, i) => reads[5 + types.length + i]?.status === 'success');
     const problems: FieldError[] = [];
-    if (minPerHour === 0n) problems.push({ field: 'rewardToken', message: `is not whitelisted as a reward token on chain ${body.distributionChainId}` });
+    if (minPerHour === 0n)
+      problems.push({
+        field: 'rewardToken',
+        message: `is not whitelisted as a reward token on chain ${body.distributionChainId}`,
+      });
     campaigns.forEach((c, i) => {
       if (minPerHour > 0n && c.amount * 3600n < minPerHour * BigInt(c.duration)) {
-        problems.push({ field: `${c.field}.amount`, message: `is below the per-hour minimum: at least ${(minPerHour * BigInt(c.duration) + 3599n) / 3600n} for ${c.duration} s (${minPerHour} per hour)` });
+        problems.push({
+          field: `${c.field}.amount`,
+          message: `is below the per-hour minimum: at least ${(minPerHour * BigInt(c.duration) + 3599n) / 3600n} for ${c.duration} s (${minPerHour} per hour)`,
+        });
       }
-      if (exists[i]) problems.push({ field: c.field, message: `campaign ${c.campaignId} already exists on chain ${body.distributionChainId}: shift its start by a second` });
+      if (exists[i])
+        problems.push({
+          field: c.field,
+          message: `campaign ${c.campaignId} already exists on chain ${body.distributionChainId}: shift its start by a second`,
+        });
     });
     if (problems.length) throw new ValidationError(problems);
 
-    const args = [campaigns.map(({ campaignId: _, field: __, typeName: ___, ...c }) => ({ campaignId: `0x${'0'.repeat(64)}` as Hex, ...c }))] as const;
-    const data = encodeFunctionData({ abi: distributionCreatorAbi, functionName: 'createCampaigns', args: args as never });
+    const args = [
+      campaigns.map(({ campaignId: _, field: __, typeName: ___, ...c }) => ({
+        campaignId: `0x${'0'.repeat(64)}` as Hex,
+        ...c,
+      })),
+    ] as const;
+    const data = encodeFunctionData({
+      abi: distributionCreatorAbi,
+      functionName: 'createCampaigns',
+      args: args as never,
+    });
     const total = campaigns.reduce((sum, c) => sum + c.amount, 0n);
     const funded = allowance !== undefined && balance !== undefined && allowance >= total && balance >= total;
-    const simulation = await simulate(deps, chain.client, { from: body.creatorAddress, to: creatorContract, data, funded, token: body.rewardToken, total });
-    if (simulation.reverted) throw new ValidationError([{ field: 'campaignsParams', message: `the creation would revert: ${simulation.reason}` }]);
+    const simulation = await simulate(deps, chain.client, {
+      from: body.creatorAddress,
+      to: creatorContract,
+      data,
+      funded,
+      token: body.rewardToken,
+      total,
+    });
+    if (simulation.reverted)
+      throw new ValidationError([
+        { field: 'campaignsParams', message: `the creation would revert: ${simulation.reason}` },
+      ]);
     ctx.body = {
       chainId: body.distributionChainId,
       distributionCreator: creatorContract,
       to: creatorContract,
       data,
       value: '0',
-      approval: { token: body.rewardToken, spender: creatorContract, amount: total.toString(), currentAllowance: allowance?.toString() ?? null, sufficient: allowance !== undefined && allowance >= total },
-      campaigns: campaigns.map((c) => serializePlanned(c, feeRate(defaultFees, typeFees.get(c.campaignType) ?? 0n, feeRebate))),
-      safe: toSafePayload({ chainId: body.distributionChainId, distributionCreator: creatorContract, rewardToken: body.rewardToken, total, campaigns, createdAt: Date.now() }),
-      simulation: { performed: simulation.performed, ...(simulation.assumedApproval ? { assumedApproval: true } : {}), ...(simulation.performed ? {} : { reason: simulation.reason }) },
+      approval: {
+        token: body.rewardToken,
+        spender: creatorContract,
+        amount: total.toString(),
+        currentAllowance: allowance?.toString() ?? null,
+        sufficient: allowance !== undefined && allowance >= total,
+      },
+      campaigns: campaigns.map((c) =>
+        serializePlanned(c, feeRate(defaultFees, typeFees.get(c.campaignType) ?? 0n, feeRebate)),
+      ),
+      safe: toSafePayload({
+        chainId: body.distributionChainId,
+        distributionCreator: creatorContract,
+        rewardToken: body.rewardToken,
+        total,
+        campaigns,
+        createdAt: Date.now(),
+      }),
+      simulation: {
+        performed: simulation.performed,
+        ...(simulation.assumedApproval ? { assumedApproval: true } : {}),
+        ...(simulation.performed ? {} : { reason: simulation.reason }),
+      },
     };
   };
 }
@@ -128,10 +236,22 @@ export function generatePayloadHandler(deps: ApiDeps) {
  * state override granting the creator the balance and allowance it will need (`assumedApproval`),
  * so a creation that would revert for another reason is caught before anything is signed.
  */
-async function simulate(deps: ApiDeps, client: PayloadClient, p: { from: Address; to: Address; data: Hex; funded: boolean; token: Address; total: bigint }) {
-  const stateOverride = p.funded ? undefined : await fundedStateOverride(client, { token: p.token, owner: p.from, spender: p.to, amount: p.total });
+async function simulate(
+  deps: ApiDeps,
+  client: PayloadClient,
+  p: { from: Address; to: Address; data: Hex; funded: boolean; token: Address; total: bigint },
+) {
+  const stateOverride = p.funded
+    ? undefined
+    : await fundedStateOverride(client, { token: p.token, owner: p.from, spender: p.to, amount: p.total });
   if (!p.funded && !stateOverride) {
-    return { performed: false, assumedApproval: false, reverted: false, reason: 'the creator has not approved (or does not hold) the total amount yet, and the reward token\'s storage layout is not the standard one to simulate it; send the approval first' };
+    return {
+      performed: false,
+      assumedApproval: false,
+      reverted: false,
+      reason:
+        "the creator has not approved (or does not hold) the total amount yet, and the reward token's storage layout is not the standard one to simulate it; send the approval first",
+    };
   }
   try {
     await client.call({ account: p.from, to: p.to, data: p.data, ...(stateOverride ? { stateOverride } : {}) });
@@ -146,9 +266,19 @@ async function simulate(deps: ApiDeps, client: PayloadClient, p: { from: Address
 function serializePlanned(c: PlannedCampaign, rate: bigint) {
   const net = rate === 0n ? c.amount : (c.amount * (BASE_9 - rate)) / BASE_9;
   return {
-    campaignId: c.campaignId, campaignType: c.campaignType, campaignTypeName: c.typeName, creator: c.creator, rewardToken: c.rewardToken,
-    amount: c.amount.toString(), fee: (c.amount - net).toString(), netAmount: net.toString(), feeRate: Number(rate) / 1e9,
-    startTimestamp: c.startTimestamp, endTimestamp: c.startTimestamp + c.duration, duration: c.duration, campaignData: c.campaignData,
+    campaignId: c.campaignId,
+    campaignType: c.campaignType,
+    campaignTypeName: c.typeName,
+    creator: c.creator,
+    rewardToken: c.rewardToken,
+    amount: c.amount.toString(),
+    fee: (c.amount - net).toString(),
+    netAmount: net.toString(),
+    feeRate: Number(rate) / 1e9,
+    startTimestamp: c.startTimestamp,
+    endTimestamp: c.startTimestamp + c.duration,
+    duration: c.duration,
+    campaignData: c.campaignData,
     // Not on chain: store `{ distributionMethodParameters }` with POST /v4/config/store and associate it with the campaign (GET /v4/config/hash/{hash}?campaignId&distributionChainId).
     ...(c.distributionMethodParameters ? { distributionMethodParameters: c.distributionMethodParameters } : {}),
   };

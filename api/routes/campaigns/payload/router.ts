@@ -15,7 +15,9 @@ async function parseCampaignsParams(ctx: Context, next: Next): Promise<void> {
     try {
       body['campaignsParams'] = JSON.parse(body['campaignsParams']);
     } catch {
-      throw new ValidationError([{ field: 'campaignsParams', message: 'must be an object (JSON text in form bodies)' }]);
+      throw new ValidationError([
+        { field: 'campaignsParams', message: 'must be an object (JSON text in form bodies)' },
+      ]);
     }
   }
   await next();
@@ -23,5 +25,14 @@ async function parseCampaignsParams(ctx: Context, next: Next): Promise<void> {
 
 /** Mounts POST /campaigns/generate-payload on the campaigns router (before the `/:id` routes). */
 export function mountGeneratePayload(router: Router, deps: ApiDeps): void {
-  router.post(['/campaigns/generate-payload', '/campaigns/generate-payload/'], describe({ summary: 'Build the createCampaigns transaction (simulated on chain)', response: generatePayloadSchema }), parseCampaignsParams, validate({ body: generatePayloadBody }), generatePayloadHandler(deps));
+  router.post(
+    ['/campaigns/generate-payload', '/campaigns/generate-payload/'],
+    describe({
+      summary: 'Build the createCampaigns transaction (simulated on chain)',
+      response: generatePayloadSchema,
+    }),
+    parseCampaignsParams,
+    validate({ body: generatePayloadBody }),
+    generatePayloadHandler(deps),
+  );
 }

@@ -6,7 +6,14 @@ const UINT = { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1 } as const;
 export const generatePayloadBody = {
   type: 'object',
   additionalProperties: false,
-  required: ['creatorAddress', 'rewardToken', 'distributionChainId', 'startTimestamp', 'endTimestamp', 'campaignsParams'],
+  required: [
+    'creatorAddress',
+    'rewardToken',
+    'distributionChainId',
+    'startTimestamp',
+    'endTimestamp',
+    'campaignsParams',
+  ],
   properties: {
     creatorAddress: ADDRESS,
     rewardToken: ADDRESS,
@@ -21,7 +28,12 @@ export const generatePayloadBody = {
         type: 'array',
         minItems: 1,
         maxItems: 100,
-        items: { type: 'object', required: ['amount'], properties: { amount: { type: 'string', pattern: '^[0-9]{1,78}$' } }, additionalProperties: true },
+        items: {
+          type: 'object',
+          required: ['amount'],
+          properties: { amount: { type: 'string', pattern: '^[0-9]{1,78}$' } },
+          additionalProperties: true,
+        },
       },
     },
   },

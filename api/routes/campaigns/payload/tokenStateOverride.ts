@@ -1,4 +1,15 @@
-import { encodeAbiParameters, encodeFunctionData, erc20Abi, keccak256, pad, toHex, type Address, type Hex, type PublicClient, type StateOverride } from 'viem';
+import {
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  keccak256,
+  pad,
+  toHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type StateOverride,
+} from 'viem';
 
 /** Mapping base slots probed, in declaration order: covers OpenZeppelin (0, 1) and most hand-written tokens. */
 const PROBED_SLOTS = 10;
@@ -20,11 +31,16 @@ const mappingSlot = (layout: StorageLayout, key: Address | Hex, base: Hex | bigi
 };
 
 /** Pure: the storage slot of `balanceOf[owner]` when the mapping is declared at `base`. */
-export const balanceSlot = (owner: Address, base: number, layout: StorageLayout = 'solidity'): Hex => mappingSlot(layout, owner, BigInt(base));
+export const balanceSlot = (owner: Address, base: number, layout: StorageLayout = 'solidity'): Hex =>
+  mappingSlot(layout, owner, BigInt(base));
 
 /** Pure: the storage slot of `allowance[owner][spender]` when the mapping is declared at `base`. */
-export const allowanceSlot = (owner: Address, spender: Address, base: number, layout: StorageLayout = 'solidity'): Hex =>
-  mappingSlot(layout, spender, mappingSlot(layout, owner, BigInt(base)));
+export const allowanceSlot = (
+  owner: Address,
+  spender: Address,
+  base: number,
+  layout: StorageLayout = 'solidity',
+): Hex => mappingSlot(layout, spender, mappingSlot(layout, owner, BigInt(base)));
 
 type Found = { layout: StorageLayout; base: number };
 /** Where each token keeps balances and allowances, per chain client: probed once per process. */
@@ -34,12 +50,19 @@ const found = new WeakMap<PublicClient, Map<Address, { balance: Found; allowance
  * The candidate that drives `read`: the first one whose slot override makes the token answer the
  * probe value (eth_call with a state override; the chain state is not touched).
  */
-async function probe<T extends { slot: Hex }>(client: PublicClient, token: Address, data: Hex, candidates: T[]): Promise<T | null> {
-  const answers = await Promise.all(candidates.map(async ({ slot }) => {
-    const stateOverride: StateOverride = [{ address: token, stateDiff: [{ slot, value: pad(toHex(PROBE_VALUE)) }] }];
-    const { data: out } = await client.call({ to: token, data, stateOverride }).catch(() => ({ data: undefined }));
-    return out !== undefined && out !== '0x' && BigInt(out) === PROBE_VALUE;
-  }));
+async function probe<T extends { slot: Hex }>(
+  client: PublicClient,
+  token: Address,
+  data: Hex,
+  candidates: T[],
+): Promise<T | null> {
+  const answers = await Promise.all(
+    candidates.map(async ({ slot }) => {
+      const stateOverride: StateOverride = [{ address: token, stateDiff: [{ slot, value: pad(toHex(PROBE_VALUE)) }] }];
+      const { data: out } = await client.call({ to: token, data, stateOverride }).catch(() => ({ data: undefined }));
+      return out !== undefined && out !== '0x' && BigInt(out) === PROBE_VALUE;
+    }),
+  );
   const index = answers.indexOf(true);
   return index < 0 ? null : candidates[index]!;
 }
@@ -50,25 +73,48 @@ async function probe<T extends { slot: Hex }>(client: PublicClient, token: Addre
  * them elsewhere than a Solidity or Vyper mapping at slots 0–9 (then the simulation is not
  * performed, never faked). The layout found is remembered per token, so later requests make no probe.
  */
-export async function fundedStateOverride(client: PublicClient, p: { token: Address; owner: Address; spender: Address; amount: bigint }): Promise<StateOverride | null> {
+export async function fundedStateOverride(
+  client: PublicClient,
+  p: { token: Address; owner: Address; spender: Address; amount: bigint },
+): Promise<StateOverride | null> {
   const token = p.token.toLowerCase() as Address;
   let perChain = found.get(client);
   if (!perChain) found.set(client, (perChain = new Map()));
   let where = perChain.get(token);
   if (!where) {
-    const candidates = LAYOUTS.flatMap((layout) => Array.from({ length: PROBED_SLOTS }, (_, base) => ({ layout, base })));
+    const candidates = LAYOUTS.flatMap((layout) =>
+      Array.from({ length: PROBED_SLOTS }, (_, base) => ({ layout, base })),
+    );
     const [balance, allowance] = await Promise.all([
-      probe(client, p.token, encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [p.owner] }), candidates.map((c) => ({ ...c, slot: balanceSlot(p.owner, c.base, c.layout) }))),
-      probe(client, p.token, encodeFunctionData({ abi: erc20Abi, functionName: 'allowance', args: [p.owner, p.spender] }), candidates.map((c) => ({ ...c, slot: allowanceSlot(p.owner, p.spender, c.base, c.layout) }))),
+      probe(
+        client,
+        p.token,
+        encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [p.owner] }),
+        candidates.map((c) => ({ ...c, slot: balanceSlot(p.owner, c.base, c.layout) })),
+      ),
+      probe(
+        client,
+        p.token,
+        encodeFunctionData({ abi: erc20Abi, functionName: 'allowance', args: [p.owner, p.spender] }),
+        candidates.map((c) => ({ ...c, slot: allowanceSlot(p.owner, p.spender, c.base, c.layout) })),
+      ),
     ]);
     if (!balance || !allowance) return null;
-    where = { balance: { layout: balance.layout, base: balance.base }, allowance: { layout: allowance.layout, base: allowance.base } };
+    where = {
+      balance: { layout: balance.layout, base: balance.base },
+      allowance: { layout: allowance.layout, base: allowance.base },
+    };
     if (perChain.size > 1000) perChain.clear();
     perChain.set(token, where);
   }
   const value = pad(toHex(p.amount));
-  return [{ address: p.token, stateDiff: [
-    { slot: balanceSlot(p.owner, where.balance.base, where.balance.layout), value },
-    { slot: allowanceSlot(p.owner, p.spender, where.allowance.base, where.allowance.layout), value },
-  ] }];
+  return [
+    {
+      address: p.token,
+      stateDiff: [
+        { slot: balanceSlot(p.owner, where.balance.base, where.balance.layout), value },
+        { slot: allowanceSlot(p.owner, p.spender, where.allowance.base, where.allowance.layout), value },
+      ],
+    },
+  ];
 }

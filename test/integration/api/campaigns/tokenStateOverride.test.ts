@@ -25,7 +25,9 @@ describe('generate-payload state overrides: balance and allowance slots of Solid
     solidityToken = stack.tokens.rewards[0]!.address;
     // Count the probe calls the override lookup makes.
     const call = publicClient.call.bind(publicClient);
-    client = Object.assign(Object.create(publicClient), { call: (args: Parameters<typeof call>[0]) => (calls++, call(args)) }) as PublicClient;
+    client = Object.assign(Object.create(publicClient), {
+      call: (args: Parameters<typeof call>[0]) => (calls++, call(args)),
+    }) as PublicClient;
   });
   after(async () => chains?.stop());
 
@@ -35,8 +37,20 @@ describe('generate-payload state overrides: balance and allowance slots of Solid
     const probes = calls;
     expect(stateOverride, `override for ${token}`).to.not.equal(null);
     const [balance, allowance] = await Promise.all([
-      client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [OWNER], stateOverride: stateOverride! }),
-      client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [OWNER, SPENDER], stateOverride: stateOverride! }),
+      client.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [OWNER],
+        stateOverride: stateOverride!,
+      }),
+      client.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [OWNER, SPENDER],
+        stateOverride: stateOverride!,
+      }),
     ]);
     return { balance, allowance, probes };
   };
@@ -59,6 +73,8 @@ describe('generate-payload state overrides: balance and allowance slots of Solid
 
   it('answers null for a contract that is no token, never a made-up override', async function () {
     const { stack } = chains.chains[0]!;
-    expect(await fundedStateOverride(client, { token: stack.distributor, owner: OWNER, spender: SPENDER, amount: AMOUNT })).to.equal(null);
+    expect(
+      await fundedStateOverride(client, { token: stack.distributor, owner: OWNER, spender: SPENDER, amount: AMOUNT }),
+    ).to.equal(null);
   });
 });

@@ -4,7 +4,10 @@ import { createApp } from '../../../../api/app.js';
 import { createHarness, type Harness } from '../../../helpers/harness.js';
 import { seedCampaigns } from '../../../helpers/seedCampaigns.js';
 
-type GqlBody = { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+type GqlBody = {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+};
 
 /** The API's own time for a response, from `Server-Timing: app;dur=<ms>`. */
 export function serverTimeMs(res: { headers: Record<string, string> }): number {
@@ -41,7 +44,12 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
   let esRequests = 0;
 
   const post = (body: unknown, type = 'application/json') =>
-    h.request().post('/graphql/v1').set('accept', 'application/graphql-response+json').set('content-type', type).send(typeof body === 'string' ? body : JSON.stringify(body));
+    h
+      .request()
+      .post('/graphql/v1')
+      .set('accept', 'application/graphql-response+json')
+      .set('content-type', type)
+      .send(typeof body === 'string' ? body : JSON.stringify(body));
   const gql = async (query: string, variables?: Record<string, unknown>) => {
     const res = await post({ query, ...(variables ? { variables } : {}) });
     return { status: res.status, ms: serverTimeMs(res), ...(JSON.parse(res.text) as GqlBody) };
@@ -60,7 +68,11 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
 
   it('refuses a fragment bomb of 30 levels and an alias bomb at the body limit in under 100 ms of server time, while /v4/chains keeps answering', async function () {
     // Warm-up: the first requests compile the parser's and the rule's code paths.
-    for (let i = 0; i < 3; i++) await Promise.all([gql(fragmentBomb(3)), gql(`{ ${Array.from({ length: 600 }, (_, j) => `a${j}: __typename`).join(' ')} }`)]);
+    for (let i = 0; i < 3; i++)
+      await Promise.all([
+        gql(fragmentBomb(3)),
+        gql(`{ ${Array.from({ length: 600 }, (_, j) => `a${j}: __typename`).join(' ')} }`),
+      ]);
     const alias = aliasBomb();
     expect(JSON.stringify({ query: alias }).length).to.be.within(BODY_LIMIT - 200, BODY_LIMIT);
     let stop = false;
@@ -124,7 +136,11 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
     const [opportunity] = (await h.request().get('/v4/opportunities').expect(200)).body as { id: string }[];
     const [campaign] = (await h.request().get('/v4/campaigns').expect(200)).body as { id: string }[];
     const before = esRequests;
-    const aliases = Array.from({ length: 200 }, (_, i) => `o${i}: opportunity(id: "${i % 2 ? opportunity!.id : `${i}`}") { id } c${i}: campaign(id: "${i % 2 ? campaign!.id : `${i}`}") { id }`);
+    const aliases = Array.from(
+      { length: 200 },
+      (_, i) =>
+        `o${i}: opportunity(id: "${i % 2 ? opportunity!.id : `${i}`}") { id } c${i}: campaign(id: "${i % 2 ? campaign!.id : `${i}`}") { id }`,
+    );
     const res = await gql(`{ ${aliases.join(' ')} }`);
     expect(res.errors).to.equal(undefined);
     expect(res.data!['o1']).to.deep.equal({ id: opportunity!.id });
@@ -132,7 +148,9 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
     expect(res.data!['c1']).to.deep.equal({ id: campaign!.id });
     expect(res.data!['c2']).to.equal(null);
     expect(esRequests - before, 'searches for 400 aliased by-id fields').to.be.at.most(2);
-    const searches = await gql(`{ ${Array.from({ length: 11 }, (_, i) => `p${i}: campaigns(items: 1) { id }`).join(' ')} }`);
+    const searches = await gql(
+      `{ ${Array.from({ length: 11 }, (_, i) => `p${i}: campaigns(items: 1) { id }`).join(' ')} }`,
+    );
     expect(codes(searches)).to.deep.equal(['QUERY_TOO_COSTLY']);
     expect(searches.errors![0]!.extensions!['searches']).to.equal(11);
   });
@@ -148,7 +166,9 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
     for (const [body, field, message] of cases) {
       const res = await post(body);
       expect(res.status, body).to.equal(400);
-      expect(JSON.parse(res.text), body).to.deep.equal({ errors: [{ message, extensions: { code: 'BAD_REQUEST', field } }] });
+      expect(JSON.parse(res.text), body).to.deep.equal({
+        errors: [{ message, extensions: { code: 'BAD_REQUEST', field } }],
+      });
     }
     const form = await post('query=%7B__typename%7D', 'application/x-www-form-urlencoded');
     expect(form.status).to.equal(415);
@@ -164,15 +184,29 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
     const page = await h.request().get('/graphql/v1').set('accept', 'text/html').expect(200);
     expect(page.headers['content-security-policy']).to.include("frame-ancestors 'none'");
 
-    const off = createApp({ config: { ...h.config, graphqlExplorer: false }, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, jobsPg: h.deps.pg });
+    const off = createApp({
+      config: { ...h.config, graphqlExplorer: false },
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: h.deps.rpc,
+      jobsPg: h.deps.pg,
+    });
     const request = () => supertest(off.callback());
-    const refused = await request().post('/graphql/v1').set('accept', 'application/graphql-response+json').send({ query: '{ __schema { queryType { name } } }' });
+    const refused = await request()
+      .post('/graphql/v1')
+      .set('accept', 'application/graphql-response+json')
+      .send({ query: '{ __schema { queryType { name } } }' });
     expect(refused.status).to.equal(400);
     expect(refused.body.errors[0].extensions.code).to.equal('GRAPHQL_VALIDATION_FAILED');
     expect(refused.body.errors[0].message).to.match(/introspection/i);
     await request().get('/graphql/v1').set('accept', 'text/html').expect(404);
     await request().get('/graphql/v1/assets/graphiql.min.js').expect(404);
-    const query = await request().post('/graphql/v1').set('accept', 'application/graphql-response+json').send({ query: '{ opportunities(items: 1) { id } }' }).expect(200);
+    const query = await request()
+      .post('/graphql/v1')
+      .set('accept', 'application/graphql-response+json')
+      .send({ query: '{ opportunities(items: 1) { id } }' })
+      .expect(200);
     expect(query.body.data.opportunities).to.have.length(1);
   });
 });

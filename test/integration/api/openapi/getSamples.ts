@@ -15,31 +15,79 @@ export type GetSample = { path: string; query?: Record<string, string | number>;
 export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Promise<Record<string, GetSample>> {
   const { h } = demo;
   const one = async <T>(sql: string) => (await h.deps.pg.query(sql)).rows[0] as T;
-  const campaign = await one<{ id: string; campaign_id: string; tx_hash: string; opportunity_id: string; creator: string }>(
+  const campaign = await one<{
+    id: string;
+    campaign_id: string;
+    tx_hash: string;
+    opportunity_id: string;
+    creator: string;
+  }>(
     `SELECT c.id, c.campaign_id, c.tx_hash, c.opportunity_id, c.creator FROM campaigns_current c
-       JOIN reward_breakdowns b ON b.campaign_id = c.campaign_id ORDER BY c.id LIMIT 1`);
-  const recipient = await one<{ recipient: string }>(`SELECT recipient FROM reward_breakdowns WHERE campaign_id = '${campaign.campaign_id}' ORDER BY amount DESC LIMIT 1`);
+       JOIN reward_breakdowns b ON b.campaign_id = c.campaign_id ORDER BY c.id LIMIT 1`,
+  );
+  const recipient = await one<{ recipient: string }>(
+    `SELECT recipient FROM reward_breakdowns WHERE campaign_id = '${campaign.campaign_id}' ORDER BY amount DESC LIMIT 1`,
+  );
   const token = await one<{ id: string; address: string }>(`SELECT id, address FROM tokens ORDER BY id LIMIT 1`);
-  const root = await one<{ from: string; to: string }>(`SELECT min(timestamp)::text AS "from", max(timestamp)::text AS "to" FROM roots WHERE chain_id = 31337`);
-  const block = await one<{ number: string; timestamp: string }>(`SELECT number::text, timestamp::text FROM blocks WHERE chain_id = 31337 ORDER BY number DESC LIMIT 1`);
+  const root = await one<{ from: string; to: string }>(
+    `SELECT min(timestamp)::text AS "from", max(timestamp)::text AS "to" FROM roots WHERE chain_id = 31337`,
+  );
+  const block = await one<{ number: string; timestamp: string }>(
+    `SELECT number::text, timestamp::text FROM blocks WHERE chain_id = 31337 ORDER BY number DESC LIMIT 1`,
+  );
   const session = await login(h, HARDHAT_TEST_KEYS[0]);
   const auth = { Cookie: session.cookie };
-  const key = (await h.request().post('/v4/developer/keys/').set(auth).send({ description: 'openapi samples' }).expect(200)).body as { id: string; rawKey: string };
-  const config = (await h.request().post('/v4/config/store').send({ rewardToken: token.address, amount: '1000' }).expect(200)).body as { hash: string };
-  await h.request().post('/v4/campaign-lists').set(auth).send({ name: 'samples', campaignIds: [campaign.id] }).expect(200);
+  const key = (
+    await h.request().post('/v4/developer/keys/').set(auth).send({ description: 'openapi samples' }).expect(200)
+  ).body as { id: string; rawKey: string };
+  const config = (
+    await h.request().post('/v4/config/store').send({ rewardToken: token.address, amount: '1000' }).expect(200)
+  ).body as { hash: string };
+  await h
+    .request()
+    .post('/v4/campaign-lists')
+    .set(auth)
+    .send({ name: 'samples', campaignIds: [campaign.id] })
+    .expect(200);
   const chain = { chainId: 31337 };
   const user = recipient.recipient;
   const backOffice = { authorization: TEST_BACK_OFFICE_TOKEN };
   const apiKey = { 'x-api-key': key.rawKey };
-  await h.request().post('/v4/internal/key-value-stores/quotas').set(backOffice).send({ ownerAddress: session.address, maxConfigs: 5, maxSizeLimit: 100, allowedTypes: ['WHITELIST'] }).expect(200);
-  const store = (await h.request().post('/v4/key-value-stores/self').set(apiKey).send({ key: 'samples', type: 'WHITELIST' }).expect(200)).body.key as string;
-  await h.request().put(`/v4/key-value-stores/${store}/entries`).set(apiKey).send({ address: user, value: '{"label":"sample"}' }).expect(200);
+  await h
+    .request()
+    .post('/v4/internal/key-value-stores/quotas')
+    .set(backOffice)
+    .send({ ownerAddress: session.address, maxConfigs: 5, maxSizeLimit: 100, allowedTypes: ['WHITELIST'] })
+    .expect(200);
+  const store = (
+    await h
+      .request()
+      .post('/v4/key-value-stores/self')
+      .set(apiKey)
+      .send({ key: 'samples', type: 'WHITELIST' })
+      .expect(200)
+  ).body.key as string;
+  await h
+    .request()
+    .put(`/v4/key-value-stores/${store}/entries`)
+    .set(apiKey)
+    .send({ address: user, value: '{"label":"sample"}' })
+    .expect(200);
   await h.request().post('/v4/organizations').set(auth).send({ name: 'samples' }).expect(200);
-  await h.request().post('/v4/credits').set(backOffice).send({ creatorId: 'devnet-labs', amount: 100, label: 'samples' }).expect(200);
-  const leafToken = await one<{ token: string }>('SELECT token FROM rewards WHERE chain_id = 31337 ORDER BY token LIMIT 1');
+  await h
+    .request()
+    .post('/v4/credits')
+    .set(backOffice)
+    .send({ creatorId: 'devnet-labs', amount: 100, label: 'samples' })
+    .expect(200);
+  const leafToken = await one<{ token: string }>(
+    'SELECT token FROM rewards WHERE chain_id = 31337 ORDER BY token LIMIT 1',
+  );
   const history = { ...chain, startDate: root.from, endDate: root.to };
   // A completed sign-in at the provider: its callback URL is the callback sample.
-  const started = (await h.request().get('/v4/auth/idp/start').query({ mode: 'login' }).expect(200)).body as { authUrl: string };
+  const started = (await h.request().get('/v4/auth/idp/start').query({ mode: 'login' }).expect(200)).body as {
+    authUrl: string;
+  };
   const callback = await idp.signIn(started.authUrl, 'samples');
   return {
     '/v4/openapi.json': { path: '/v4/openapi.json' },
@@ -47,9 +95,18 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/health/live': { path: '/v4/health/live' },
     '/v4/health/ready': { path: '/v4/health/ready' },
     '/v4/chains': { path: '/v4/chains' },
-    '/v4/block-timestamp/block': { path: '/v4/block-timestamp/block', query: { ...chain, timestamp: Number(block.timestamp) } },
-    '/v4/block-timestamp/timestamp': { path: '/v4/block-timestamp/timestamp', query: { ...chain, blockNumber: Number(block.number) } },
-    '/v4/block-timestamp/bounds': { path: '/v4/block-timestamp/bounds', query: { ...chain, timestamp: Number(block.timestamp) - 1 } },
+    '/v4/block-timestamp/block': {
+      path: '/v4/block-timestamp/block',
+      query: { ...chain, timestamp: Number(block.timestamp) },
+    },
+    '/v4/block-timestamp/timestamp': {
+      path: '/v4/block-timestamp/timestamp',
+      query: { ...chain, blockNumber: Number(block.number) },
+    },
+    '/v4/block-timestamp/bounds': {
+      path: '/v4/block-timestamp/bounds',
+      query: { ...chain, timestamp: Number(block.timestamp) - 1 },
+    },
     '/v4/campaigns': { path: '/v4/campaigns', query: { items: 100 } },
     '/v4/campaigns/tx': { path: '/v4/campaigns/tx', query: { hash: campaign.tx_hash, chainId: 31337 } },
     '/v4/campaigns/{id}': { path: `/v4/campaigns/${campaign.id}` },
@@ -70,7 +127,9 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/opportunities/{id}/storing-ids': { path: `/v4/opportunities/${campaign.opportunity_id}/storing-ids` },
     '/v4/opportunities/{id}/apr-records': { path: `/v4/opportunities/${campaign.opportunity_id}/apr-records` },
     '/v4/opportunities/{id}/tvl-records': { path: `/v4/opportunities/${campaign.opportunity_id}/tvl-records` },
-    '/v4/opportunities/{id}/native-apr-records': { path: `/v4/opportunities/${campaign.opportunity_id}/native-apr-records` },
+    '/v4/opportunities/{id}/native-apr-records': {
+      path: `/v4/opportunities/${campaign.opportunity_id}/native-apr-records`,
+    },
     '/v4/tokens': { path: '/v4/tokens' },
     '/v4/tokens/{id}': { path: `/v4/tokens/${token.id}` },
     '/v4/protocols': { path: '/v4/protocols' },
@@ -95,7 +154,10 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/config/hash/{hash}': { path: `/v4/config/hash/${config.hash}` },
     '/v4/overrides/{id}/previous-configs': { path: `/v4/overrides/${campaign.id}/previous-configs` },
     '/v4/sofr-ratchet/campaign/{campaignId}': { path: `/v4/sofr-ratchet/campaign/${campaign.id}` },
-    '/v4/sofr-ratchet/opportunity/{id}': { path: `/v4/sofr-ratchet/opportunity/${campaign.opportunity_id}`, query: { anchor: Number(block.timestamp) - 86_400 } },
+    '/v4/sofr-ratchet/opportunity/{id}': {
+      path: `/v4/sofr-ratchet/opportunity/${campaign.opportunity_id}`,
+      query: { anchor: Number(block.timestamp) - 86_400 },
+    },
     '/v4/enums': { path: '/v4/enums' },
     '/v4/enums/{enumName}': { path: '/v4/enums/CampaignType' },
     '/v4/enums/{enumName}/convert/{value}': { path: '/v4/enums/CampaignType/convert/1' },
@@ -108,11 +170,17 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/users/{address}/rewards': { path: `/v4/users/${user}/rewards`, query: { ...chain, breakdownPage: 0 } },
     '/v4/users/{address}/terms': { path: `/v4/users/${user}/terms`, query: chain },
     '/v4/users/{address}/recipient/{token}': { path: `/v4/users/${user}/recipient/${token.address}`, query: chain },
-    '/v4/users/{address}/operator/{operatorAddress}': { path: `/v4/users/${user}/operator/${session.address}`, query: chain },
+    '/v4/users/{address}/operator/{operatorAddress}': {
+      path: `/v4/users/${user}/operator/${session.address}`,
+      query: chain,
+    },
     '/v4/users/{address}': { path: `/v4/users/${user}` },
     '/v4/campaign-lists/{owner}': { path: `/v4/campaign-lists/${session.address}` },
     '/v4/campaign-lists/{owner}/{name}': { path: `/v4/campaign-lists/${session.address}/samples` },
-    '/v4/users/{address}/rewards/breakdowns': { path: `/v4/users/${user}/rewards/breakdowns`, query: { chainIds: 31337 } },
+    '/v4/users/{address}/rewards/breakdowns': {
+      path: `/v4/users/${user}/rewards/breakdowns`,
+      query: { chainIds: 31337 },
+    },
     '/v4/auth/idp/start': { path: '/v4/auth/idp/start', query: { mode: 'login' } },
     '/v4/auth/idp/callback': { path: `/v4/auth/idp/callback${callback.search}` },
     '/v4/key-value-stores/self': { path: '/v4/key-value-stores/self', headers: apiKey },
@@ -124,10 +192,26 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/credits/pricing': { path: '/v4/credits/pricing' },
     '/v4/credits/{creatorId}': { path: '/v4/credits/devnet-labs' },
     '/v4/credits/{creatorId}/operations': { path: '/v4/credits/devnet-labs/operations' },
-    '/v4/historical/campaign/{campaignId}': { path: `/v4/historical/campaign/${campaign.campaign_id}`, query: history, headers: backOffice },
-    '/v4/historical/recipient/{recipient}': { path: `/v4/historical/recipient/${user}`, query: history, headers: backOffice },
-    '/v4/diffs/leaves': { path: '/v4/diffs/leaves', query: { ...chain, tokenAddress: leafToken.token }, headers: backOffice },
-    '/v4/diffs/leaf-breakdowns': { path: '/v4/diffs/leaf-breakdowns', query: { ...chain, tokenAddress: leafToken.token }, headers: backOffice },
+    '/v4/historical/campaign/{campaignId}': {
+      path: `/v4/historical/campaign/${campaign.campaign_id}`,
+      query: history,
+      headers: backOffice,
+    },
+    '/v4/historical/recipient/{recipient}': {
+      path: `/v4/historical/recipient/${user}`,
+      query: history,
+      headers: backOffice,
+    },
+    '/v4/diffs/leaves': {
+      path: '/v4/diffs/leaves',
+      query: { ...chain, tokenAddress: leafToken.token },
+      headers: backOffice,
+    },
+    '/v4/diffs/leaf-breakdowns': {
+      path: '/v4/diffs/leaf-breakdowns',
+      query: { ...chain, tokenAddress: leafToken.token },
+      headers: backOffice,
+    },
     '/v4/diffs/leaf-tokens': { path: '/v4/diffs/leaf-tokens', query: chain, headers: backOffice },
     '/v4/internal/jobs': { path: '/v4/internal/jobs', headers: backOffice },
   };

@@ -12,7 +12,11 @@ import { createReferenceDemo, type ReferenceDemo } from '../referenceDemo.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../../../helpers/oidcProvider.js';
 import { getSamples, type GetSample } from './getSamples.js';
 
-type Doc = Parameters<typeof createResponseValidator>[0] & { openapi: string; info: { version: string }; components: { securitySchemes: Record<string, unknown> } };
+type Doc = Parameters<typeof createResponseValidator>[0] & {
+  openapi: string;
+  info: { version: string };
+  components: { securitySchemes: Record<string, unknown> };
+};
 
 describe('GET /v4/openapi.json: the OpenAPI 3.1 document built from the mounted routes', function () {
   let demo: ReferenceDemo;
@@ -25,7 +29,12 @@ describe('GET /v4/openapi.json: the OpenAPI 3.1 document built from the mounted 
     // A real identity provider, so the IdP routes answer 200 like every other GET sample.
     const redirectUri = 'http://127.0.0.1:39998/v4/auth/idp/callback';
     idp = await startTestOidcProvider(redirectUri);
-    demo = await createReferenceDemo({ IDP_ISSUER_URL: idp.issuer, IDP_CLIENT_ID: idp.clientId, IDP_CLIENT_SECRET: idp.clientSecret, IDP_REDIRECT_URI: redirectUri });
+    demo = await createReferenceDemo({
+      IDP_ISSUER_URL: idp.issuer,
+      IDP_CLIENT_ID: idp.clientId,
+      IDP_CLIENT_SECRET: idp.clientSecret,
+      IDP_REDIRECT_URI: redirectUri,
+    });
     doc = (await demo.h.request().get('/v4/openapi.json').expect(200).expect('content-type', /json/)).body as Doc;
     samples = await getSamples(demo, idp);
   });
@@ -38,18 +47,40 @@ describe('GET /v4/openapi.json: the OpenAPI 3.1 document built from the mounted 
     expect(doc.openapi).to.equal('3.1.0');
     expect(doc.info.version).to.equal('1.0.1');
     expect(doc.components.securitySchemes).to.deep.equal({
-      apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Developer API key (higher rate limits, gated routes)' },
-      jwt: { type: 'apiKey', in: 'cookie', name: 'jwt', description: 'Wallet session from POST /v4/auth/login (also accepted as Authorization: Bearer <jwt>)' },
-      backOffice: { type: 'http', scheme: 'bearer', description: 'Back-office credential in the authorization header (raw token or Bearer <token>)' },
+      apiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-key',
+        description: 'Developer API key (higher rate limits, gated routes)',
+      },
+      jwt: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'jwt',
+        description: 'Wallet session from POST /v4/auth/login (also accepted as Authorization: Bearer <jwt>)',
+      },
+      backOffice: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Back-office credential in the authorization header (raw token or Bearer <token>)',
+      },
     });
   });
 
   it('documents every layer of the createRoutes stacks (a route without describe() fails here)', function () {
     const { h } = demo;
-    const routes = createRoutes({ config: h.config, logger: createLogger({ level: 'silent', name: 'test' }), pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
+    const routes = createRoutes({
+      config: h.config,
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: h.deps.rpc,
+    });
     const operations = routeOperations(routes);
     expect(operations.length).to.be.greaterThan(70);
-    const missing = operations.filter((op) => !op.doc || !doc.paths[op.openApiPath]?.[op.method]).map((op) => `${op.method.toUpperCase()} ${op.path}`);
+    const missing = operations
+      .filter((op) => !op.doc || !doc.paths[op.openApiPath]?.[op.method])
+      .map((op) => `${op.method.toUpperCase()} ${op.path}`);
     expect(missing, 'routes without a documented operation').to.deep.equal([]);
   });
 
@@ -57,8 +88,11 @@ describe('GET /v4/openapi.json: the OpenAPI 3.1 document built from the mounted 
     this.timeout(60_000);
     const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
-    const run = await promisify(execFile)('npx', ['--no-install', 'redocly', 'lint', file, '--format=json'], { maxBuffer: 64 * 1024 * 1024 }).catch((e: { stdout: string }) => e);
-    const problems = (JSON.parse(run.stdout) as { problems: { severity: string; ruleId: string; message: string }[] }).problems;
+    const run = await promisify(execFile)('npx', ['--no-install', 'redocly', 'lint', file, '--format=json'], {
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((e: { stdout: string }) => e);
+    const problems = (JSON.parse(run.stdout) as { problems: { severity: string; ruleId: string; message: string }[] })
+      .problems;
     expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message}`)).to.deep.equal([]);
   });
 
@@ -70,7 +104,10 @@ describe('GET /v4/openapi.json: the OpenAPI 3.1 document built from the mounted 
   });
 
   it('has a seeded-demo request for every GET operation', function () {
-    const gets = Object.entries(doc.paths).filter(([, item]) => item['get']).map(([path]) => path).sort();
+    const gets = Object.entries(doc.paths)
+      .filter(([, item]) => item['get'])
+      .map(([path]) => path)
+      .sort();
     expect(Object.keys(samples).sort()).to.deep.equal(gets);
   });
 
@@ -79,12 +116,20 @@ describe('GET /v4/openapi.json: the OpenAPI 3.1 document built from the mounted 
     const check = createResponseValidator(doc);
     const failures: string[] = [];
     for (const [openApiPath, sample] of Object.entries(samples)) {
-      const res = await demo.h.request().get(sample.path).query(sample.query ?? {}).set(sample.headers ?? {});
+      const res = await demo.h
+        .request()
+        .get(sample.path)
+        .query(sample.query ?? {})
+        .set(sample.headers ?? {});
       const contentType = String(res.headers['content-type']).split(';')[0]!;
       const body = contentType.includes('json') ? res.body : res.text;
-      if (res.status !== 200) failures.push(`${openApiPath}: status ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      if (res.status !== 200)
+        failures.push(`${openApiPath}: status ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       const result = check('get', openApiPath, res.status, contentType, body);
-      if (!result.ok) failures.push(`${openApiPath}: ${result.documented ? JSON.stringify(result.errors?.slice(0, 3)) : `no ${contentType} schema for ${res.status}`}`);
+      if (!result.ok)
+        failures.push(
+          `${openApiPath}: ${result.documented ? JSON.stringify(result.errors?.slice(0, 3)) : `no ${contentType} schema for ${res.status}`}`,
+        );
     }
     expect(failures).to.deep.equal([]);
   });

@@ -41,25 +41,56 @@ describe('Schemathesis: property-based fuzzing of every operation of /v4/openapi
     this.timeout(Math.max(300_000, MAX_EXAMPLES * 45_000));
     // Authenticated as a wallet session and with an API key, so guarded operations are exercised too.
     const session = await login(demo.h, HARDHAT_TEST_KEYS[2]);
-    const key = (await demo.h.request().post('/v4/developer/keys/').set('Cookie', session.cookie).send({ description: 'schemathesis' }).expect(200)).body as { rawKey: string };
+    const key = (
+      await demo.h
+        .request()
+        .post('/v4/developer/keys/')
+        .set('Cookie', session.cookie)
+        .send({ description: 'schemathesis' })
+        .expect(200)
+    ).body as { rawKey: string };
     const reportDir = mkdtempSync(join(tmpdir(), 'schemathesis-'));
     const args = [
-      'run', `${base}/v4/openapi.json`,
-      '--checks', 'not_a_server_error,response_schema_conformance',
-      '--phases', PHASES,
-      '--max-examples', String(MAX_EXAMPLES), '--seed', SEED, '--workers', '2', '--no-shrink',
-      '--exclude-path', '/v4/auth/revoke',
-      '-H', `Cookie: ${session.cookie}`, '-H', `x-api-key: ${key.rawKey}`,
-      '--report', 'junit', '--report-dir', reportDir,
+      'run',
+      `${base}/v4/openapi.json`,
+      '--checks',
+      'not_a_server_error,response_schema_conformance',
+      '--phases',
+      PHASES,
+      '--max-examples',
+      String(MAX_EXAMPLES),
+      '--seed',
+      SEED,
+      '--workers',
+      '2',
+      '--no-shrink',
+      '--exclude-path',
+      '/v4/auth/revoke',
+      '-H',
+      `Cookie: ${session.cookie}`,
+      '-H',
+      `x-api-key: ${key.rawKey}`,
+      '--report',
+      'junit',
+      '--report-dir',
+      reportDir,
     ];
     // Run in the report directory: Schemathesis keeps a cache of past failures in its working directory.
     const run = await new Promise<{ code: number; out: string }>((done) => {
-      execFile(ST, args, { cwd: reportDir, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' } }, (error, stdout, stderr) => {
-        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` });
-      });
+      execFile(
+        ST,
+        args,
+        { cwd: reportDir, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' } },
+        (error, stdout, stderr) => {
+          done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` });
+        },
+      );
     });
     writeFileSync(join(reportDir, 'output.txt'), run.out);
-    const junit = readdirSync(reportDir).filter((f) => f.endsWith('.xml')).map((f) => readFileSync(join(reportDir, f), 'utf8')).join('');
+    const junit = readdirSync(reportDir)
+      .filter((f) => f.endsWith('.xml'))
+      .map((f) => readFileSync(join(reportDir, f), 'utf8'))
+      .join('');
     const tested = (junit.match(/<testcase /g) ?? []).length;
     expect(run.code, `${run.out.slice(-20_000)}\n(full output: ${join(reportDir, 'output.txt')})`).to.equal(0);
     expect(tested, 'operations tested').to.be.greaterThan(70);

@@ -16,7 +16,17 @@ describe('api/web/webRouter: the explorer and operations pages', function () {
     h = await createHarness({ chainIds: [31337] });
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
     await buildWeb({ outDir: dist });
-    request = (webDist = dist) => supertest(createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, webDist }).callback());
+    request = (webDist = dist) =>
+      supertest(
+        createApp({
+          config: h.config,
+          logger: h.deps.logger,
+          pg: h.apiPg,
+          es: h.deps.es,
+          rpc: h.deps.rpc,
+          webDist,
+        }).callback(),
+      );
   });
 
   after(async () => {
@@ -24,7 +34,10 @@ describe('api/web/webRouter: the explorer and operations pages', function () {
     await h?.close();
   });
 
-  for (const [path, script] of [['/', /\/assets\/explorer-[A-Z0-9]+\.js/], ['/ops', /\/assets\/ops-[A-Z0-9]+\.js/]] as const) {
+  for (const [path, script] of [
+    ['/', /\/assets\/explorer-[A-Z0-9]+\.js/],
+    ['/ops', /\/assets\/ops-[A-Z0-9]+\.js/],
+  ] as const) {
     it(`serves ${path} as HTML revalidated on every load, with a same-origin CSP and its hashed assets cached for a year`, async function () {
       const page = await request().get(path).expect(200);
       expect(page.headers['content-type']).to.equal('text/html; charset=utf-8');
@@ -33,7 +46,10 @@ describe('api/web/webRouter: the explorer and operations pages', function () {
       expect(page.headers['content-security-policy']).to.include("default-src 'self'").and.include("script-src 'self'");
       await request().get(path).set('if-none-match', page.headers['etag']!).expect(304);
       const assets = [...page.text.matchAll(/\/assets\/[A-Za-z0-9_-]+\.(?:js|css)/g)].map((m) => m[0]);
-      expect(assets.some((a) => script.test(a)), page.text).to.equal(true);
+      expect(
+        assets.some((a) => script.test(a)),
+        page.text,
+      ).to.equal(true);
       expect(assets.some((a) => a.endsWith('.css'))).to.equal(true);
       for (const asset of assets) {
         const res = await request().get(asset).expect(200);

@@ -16,7 +16,14 @@ const ROOT = '0x11fdcd9ebf942d9adcbc959f258b9e7d261b064ba41ce68d3c7ecee547d5f85e
 const TREE: RewardTreeFile = {
   root: ROOT,
   chainId: 31337,
-  rewards: [{ recipient: `0x${'a'.repeat(40)}`, token: `0x${'2'.repeat(40)}`, amount: '1000', breakdowns: [{ campaignId: '0x01', reason: '', amount: '1000' }] }],
+  rewards: [
+    {
+      recipient: `0x${'a'.repeat(40)}`,
+      token: `0x${'2'.repeat(40)}`,
+      amount: '1000',
+      breakdowns: [{ campaignId: '0x01', reason: '', amount: '1000' }],
+    },
+  ],
 };
 
 async function thrownBy(promise: Promise<unknown>): Promise<unknown> {
@@ -42,7 +49,9 @@ describe('indexer/fetch/createRewardTreeSource', function () {
       server.publish(31337, ROOT, TREE);
       const source = createRewardTreeSource(server.urlTemplate, fast);
       expect(source.kind).to.equal('http');
-      expect(await source.fetchTree({ chainId: 31337, root: ROOT.toUpperCase().replace('0X', '0x') })).to.deep.equal(TREE);
+      expect(await source.fetchTree({ chainId: 31337, root: ROOT.toUpperCase().replace('0X', '0x') })).to.deep.equal(
+        TREE,
+      );
       expect(server.requests).to.deep.equal([`/trees/31337/${ROOT}.json`]);
     });
 
@@ -64,7 +73,9 @@ describe('indexer/fetch/createRewardTreeSource', function () {
     it('gives up after the bounded retries with a retryable RewardTreeFetchError', async () => {
       server.publish(31337, ROOT, TREE);
       server.failNext(10, 502);
-      const error = await thrownBy(createRewardTreeSource(server.urlTemplate, fast).fetchTree({ chainId: 31337, root: ROOT }));
+      const error = await thrownBy(
+        createRewardTreeSource(server.urlTemplate, fast).fetchTree({ chainId: 31337, root: ROOT }),
+      );
       expect(error).to.be.instanceOf(RewardTreeFetchError);
       expect((error as RewardTreeFetchError).retryable).to.equal(true);
       expect((error as Error).message).to.match(/HTTP 502/);
@@ -73,7 +84,9 @@ describe('indexer/fetch/createRewardTreeSource', function () {
 
     it('does not retry another 4xx', async () => {
       server.failNext(1, 403);
-      const error = await thrownBy(createRewardTreeSource(server.urlTemplate, fast).fetchTree({ chainId: 31337, root: ROOT }));
+      const error = await thrownBy(
+        createRewardTreeSource(server.urlTemplate, fast).fetchTree({ chainId: 31337, root: ROOT }),
+      );
       expect(error).to.be.instanceOf(RewardTreeFetchError).with.property('retryable', false);
       expect(server.requests).to.have.length(1);
     });
@@ -100,7 +113,10 @@ describe('indexer/fetch/createRewardTreeSource', function () {
     });
 
     it('refuses a template without {chainId} and {root}', () => {
-      expect(() => createRewardTreeSource('https://trees.invalid/{root}.json')).to.throw(RewardTreeSourceError, /\{chainId\} and \{root\}/);
+      expect(() => createRewardTreeSource('https://trees.invalid/{root}.json')).to.throw(
+        RewardTreeSourceError,
+        /\{chainId\} and \{root\}/,
+      );
     });
 
     it('reports a refused connection as a retryable error after its retries', async () => {
@@ -130,7 +146,9 @@ describe('indexer/fetch/createRewardTreeSource', function () {
 
     it('accepts a file: URL', async () => {
       await writeRewardTree(dir, TREE);
-      expect(await createRewardTreeSource(pathToFileURL(dir).href).fetchTree({ chainId: 31337, root: ROOT })).to.deep.equal(TREE);
+      expect(
+        await createRewardTreeSource(pathToFileURL(dir).href).fetchTree({ chainId: 31337, root: ROOT }),
+      ).to.deep.equal(TREE);
     });
 
     it('returns null for a missing file or chain directory', async () => {
@@ -142,7 +160,10 @@ describe('indexer/fetch/createRewardTreeSource', function () {
 
     it('refuses an invalid document with a RewardTreeFormatError naming the field', async () => {
       await mkdir(join(dir, '31337'));
-      await writeFile(join(dir, '31337', `${ROOT}.json`), JSON.stringify({ ...TREE, rewards: [{ ...TREE.rewards[0], amount: 1000 }] }));
+      await writeFile(
+        join(dir, '31337', `${ROOT}.json`),
+        JSON.stringify({ ...TREE, rewards: [{ ...TREE.rewards[0], amount: 1000 }] }),
+      );
       const error = await thrownBy(createRewardTreeSource(dir).fetchTree({ chainId: 31337, root: ROOT }));
       expect(error).to.be.instanceOf(RewardTreeFormatError);
       expect((error as Error).message).to.match(/\/rewards\/0\/amount/);

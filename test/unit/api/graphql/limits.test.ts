@@ -1,6 +1,20 @@
 import { expect } from 'chai';
-import { getNamedType, getNullableType, isListType, isObjectType, parse, specifiedRules, type OperationDefinitionNode } from 'graphql';
-import { DEFAULT_QUERY_LIMITS, measureDocument, queryLimitsRule, validateWithinLimits, type CostExtensions } from '../../../../api/graphql/limits.js';
+import {
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+  parse,
+  specifiedRules,
+  type OperationDefinitionNode,
+} from 'graphql';
+import {
+  DEFAULT_QUERY_LIMITS,
+  measureDocument,
+  queryLimitsRule,
+  validateWithinLimits,
+  type CostExtensions,
+} from '../../../../api/graphql/limits.js';
 import { createGraphqlSchema } from '../../../../api/graphql/schema.js';
 
 const schema = createGraphqlSchema();
@@ -14,7 +28,10 @@ const check = (query: string, variables?: Record<string, unknown>) => {
   let errors: Refusal[] = [];
   for (let run = 0; run < 3; run++) {
     const started = performance.now();
-    errors = validateWithinLimits(schema, document, [queryLimitsRule(DEFAULT_QUERY_LIMITS, variables), ...specifiedRules]).map((e) => ({ ...e.extensions, code: e.extensions['code'] }));
+    errors = validateWithinLimits(schema, document, [
+      queryLimitsRule(DEFAULT_QUERY_LIMITS, variables),
+      ...specifiedRules,
+    ]).map((e) => ({ ...e.extensions, code: e.extensions['code'] }));
     ms = Math.min(ms, performance.now() - started);
   }
   return { ms, errors };
@@ -24,21 +41,33 @@ describe('GraphQL query limits (api/graphql/limits.ts)', () => {
   it('measures nested fragments once each: 30 levels (2^30 fields) in under 50 ms and 1,000 levels in under 100 ms', () => {
     check(bomb(2));
     const thirty = check(bomb(30));
-    expect(thirty.errors).to.deep.equal([{ code: 'QUERY_TOO_COSTLY', cost: 2 ** 30, maxCost: DEFAULT_QUERY_LIMITS.maxCost }]);
+    expect(thirty.errors).to.deep.equal([
+      { code: 'QUERY_TOO_COSTLY', cost: 2 ** 30, maxCost: DEFAULT_QUERY_LIMITS.maxCost },
+    ]);
     expect(thirty.ms).to.be.below(50);
     const thousand = check(bomb(1000));
-    expect(thousand.errors.map((e) => e.code), '2,000 spreads').to.deep.equal(['QUERY_TOO_LARGE']);
+    expect(
+      thousand.errors.map((e) => e.code),
+      '2,000 spreads',
+    ).to.deep.equal(['QUERY_TOO_LARGE']);
     expect(thousand.ms).to.be.below(100);
     // The measure itself, without the selection limit: 1,000 levels are 1,000 memoized fragments.
     const document = parse(bomb(1000));
     const started = performance.now();
-    const measured = measureDocument(schema, document, {}, DEFAULT_QUERY_LIMITS)(document.definitions[0] as OperationDefinitionNode, schema.getQueryType()!);
+    const measured = measureDocument(
+      schema,
+      document,
+      {},
+      DEFAULT_QUERY_LIMITS,
+    )(document.definitions[0] as OperationDefinitionNode, schema.getQueryType()!);
     expect(measured.cost).to.equal(2 ** 1000);
     expect(performance.now() - started).to.be.below(100);
   });
 
-  it('adds a fragment\'s depth where it is spread, and stops descending past the limit', () => {
-    const deep = check('{ ...A } fragment A on Query { campaigns(items: 1) { opportunity { ...B } } } fragment B on Opportunity { campaigns { opportunity { campaigns { opportunity { campaigns { opportunity { id } } } } } } }');
+  it("adds a fragment's depth where it is spread, and stops descending past the limit", () => {
+    const deep = check(
+      '{ ...A } fragment A on Query { campaigns(items: 1) { opportunity { ...B } } } fragment B on Opportunity { campaigns { opportunity { campaigns { opportunity { campaigns { opportunity { id } } } } } } }',
+    );
     expect(deep.errors.filter((e) => e.code === 'QUERY_TOO_DEEP').map((e) => e['depth'])).to.deep.equal([9]);
     const nested = `{ ${Array.from({ length: 400 }, (_, i) => `c${i}: campaigns(items: 1) { o${i}: opportunity { `).join('')}id${' } }'.repeat(400)} }`;
     expect(check(nested).errors.map((e) => e.code)).to.include('QUERY_TOO_DEEP');
@@ -46,7 +75,8 @@ describe('GraphQL query limits (api/graphql/limits.ts)', () => {
 
   it('takes `items` from variables, else from the variable default, else 20', () => {
     const q = 'query ($n: Int = 100) { opportunities(items: $n) { campaigns { opportunity { campaigns { id } } } } }';
-    const cost = (vars?: Record<string, unknown>) => check(q, vars).errors.find((e) => e.code === 'QUERY_TOO_COSTLY')?.['cost'];
+    const cost = (vars?: Record<string, unknown>) =>
+      check(q, vars).errors.find((e) => e.code === 'QUERY_TOO_COSTLY')?.['cost'];
     // root field + 100 opportunities × (campaigns + 100 × (opportunity + 1 × (campaigns + 100 × id)))
     expect(cost({ n: 100 })).to.equal(1 + 100 * (1 + 100 * (1 + 1 * (1 + 100))));
     expect(cost()).to.equal(cost({ n: 100 }));
@@ -54,8 +84,12 @@ describe('GraphQL query limits (api/graphql/limits.ts)', () => {
   });
 
   it('refuses past 1,000 written selections or 50 selections of one response name, before the other rules', () => {
-    expect(check(`{ ${Array.from({ length: 1001 }, (_, i) => `a${i}: __typename`).join(' ')} }`).errors.map((e) => e.code)).to.deep.equal(['QUERY_TOO_LARGE']);
-    expect(check(`{ ${Array(51).fill('a: __typename').join(' ')} }`).errors).to.deep.equal([{ code: 'QUERY_TOO_LARGE', responseName: 'a', selections: 51, maxSameResponseName: 50 }]);
+    expect(
+      check(`{ ${Array.from({ length: 1001 }, (_, i) => `a${i}: __typename`).join(' ')} }`).errors.map((e) => e.code),
+    ).to.deep.equal(['QUERY_TOO_LARGE']);
+    expect(check(`{ ${Array(51).fill('a: __typename').join(' ')} }`).errors).to.deep.equal([
+      { code: 'QUERY_TOO_LARGE', responseName: 'a', selections: 51, maxSameResponseName: 50 },
+    ]);
   });
 
   it('knows a bound for every list of objects: an `items` argument, a list argument or extensions.maxItems', () => {
@@ -65,7 +99,8 @@ describe('GraphQL query limits (api/graphql/limits.ts)', () => {
       for (const field of Object.values(type.getFields())) {
         if (!isListType(getNullableType(field.type)) || !isObjectType(getNamedType(field.type))) continue;
         const ext = field.extensions as CostExtensions;
-        if (!field.args.some((a) => a.name === 'items') && !ext.itemsFromList && !ext.maxItems) unbounded.push(`${type.name}.${field.name}`);
+        if (!field.args.some((a) => a.name === 'items') && !ext.itemsFromList && !ext.maxItems)
+          unbounded.push(`${type.name}.${field.name}`);
       }
     }
     expect(unbounded).to.deep.equal([]);

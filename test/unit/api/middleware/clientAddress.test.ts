@@ -2,9 +2,12 @@ import { expect } from 'chai';
 import type { Context } from 'koa';
 import { clientAddressOf } from '../../../../api/middleware/clientAddress.js';
 
-const ctxOf = (peer: string, forwarded?: string) => ({
-  req: { socket: { remoteAddress: peer } }, ip: peer, get: (name: string) => (name === 'x-forwarded-for' ? forwarded ?? '' : ''),
-}) as unknown as Context;
+const ctxOf = (peer: string, forwarded?: string) =>
+  ({
+    req: { socket: { remoteAddress: peer } },
+    ip: peer,
+    get: (name: string) => (name === 'x-forwarded-for' ? (forwarded ?? '') : ''),
+  }) as unknown as Context;
 
 describe('clientAddressOf (TRUSTED_PROXIES)', function () {
   it('ignores X-Forwarded-For when no proxy is trusted', function () {

@@ -42,26 +42,51 @@ describe('api/middleware/errorHandler', () => {
   });
 
   it('serves a ValidationError as 400 listing the bad fields', async () => {
-    const { app, emitted } = appThrowing(() => new ValidationError([{ field: 'items', message: 'must be integer' }, { field: 'foo', message: 'is not an accepted query field' }]));
+    const { app, emitted } = appThrowing(
+      () =>
+        new ValidationError([
+          { field: 'items', message: 'must be integer' },
+          { field: 'foo', message: 'is not an accepted query field' },
+        ]),
+    );
     const res = await request(app.callback()).get('/v4/campaigns?items=x&foo=1').expect(400);
     expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
     expect(Object.keys(res.body)).to.have.members([...PROBLEM_KEYS, 'errors']);
-    expect(res.body).to.include({ type: '/problems/validation-failed', title: 'Bad Request', status: 400, instance: '/v4/campaigns', code: 'VALIDATION_FAILED' });
+    expect(res.body).to.include({
+      type: '/problems/validation-failed',
+      title: 'Bad Request',
+      status: 400,
+      instance: '/v4/campaigns',
+      code: 'VALIDATION_FAILED',
+    });
     expect(res.body.detail).to.match(/items must be integer/);
-    expect(res.body.errors).to.deep.equal([{ field: 'items', message: 'must be integer' }, { field: 'foo', message: 'is not an accepted query field' }]);
+    expect(res.body.errors).to.deep.equal([
+      { field: 'items', message: 'must be integer' },
+      { field: 'foo', message: 'is not an accepted query field' },
+    ]);
     expect(emitted).to.deep.equal([]);
   });
 
   it('serves a NotFoundError as 404 NOT_FOUND', async () => {
     const { app } = appThrowing(() => new NotFoundError('campaign 42 not found'));
     const res = await request(app.callback()).get('/v4/campaigns/42').expect(404);
-    expect(res.body).to.include({ status: 404, code: 'NOT_FOUND', detail: 'campaign 42 not found', instance: '/v4/campaigns/42' });
+    expect(res.body).to.include({
+      status: 404,
+      code: 'NOT_FOUND',
+      detail: 'campaign 42 not found',
+      instance: '/v4/campaigns/42',
+    });
   });
 
   it('serves a ServiceUnavailableError as 503 with its service, and emits it', async () => {
     const { app, emitted } = appThrowing(() => new ServiceUnavailableError('postgresql'));
     const res = await request(app.callback()).get('/v4/chains').expect(503);
-    expect(res.body).to.include({ status: 503, title: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE', service: 'postgresql' });
+    expect(res.body).to.include({
+      status: 503,
+      title: 'Service Unavailable',
+      code: 'SERVICE_UNAVAILABLE',
+      service: 'postgresql',
+    });
     expect(emitted).to.have.length(1);
   });
 
@@ -69,7 +94,12 @@ describe('api/middleware/errorHandler', () => {
     const { app, emitted } = appThrowing(() => new esErrors.ConnectionError('connect ECONNREFUSED 127.0.0.1:59200'));
     const res = await request(app.callback()).get('/v4/campaigns').expect(503);
     expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
-    expect(res.body).to.include({ type: '/problems/service-unavailable', status: 503, code: 'SERVICE_UNAVAILABLE', service: 'elasticsearch' });
+    expect(res.body).to.include({
+      type: '/problems/service-unavailable',
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      service: 'elasticsearch',
+    });
     expect(res.body.detail).not.to.match(/ECONNREFUSED/);
     expect(emitted).to.have.length(1);
     expect(emitted[0]!.error).to.be.instanceOf(esErrors.ConnectionError);
@@ -77,7 +107,13 @@ describe('api/middleware/errorHandler', () => {
 
   /** A ResponseError as the client builds it from an Elasticsearch error answer. */
   const esResponseError = (statusCode: number, type: string) =>
-    new esErrors.ResponseError({ body: { error: { type, reason: `${type}: internal detail` }, status: statusCode }, statusCode, headers: {}, warnings: null, meta: {} as never });
+    new esErrors.ResponseError({
+      body: { error: { type, reason: `${type}: internal detail` }, status: statusCode },
+      statusCode,
+      headers: {},
+      warnings: null,
+      meta: {} as never,
+    });
 
   it('maps a missing Elasticsearch index to 503 (an outage), without Elasticsearch text', async () => {
     const { app, emitted } = appThrowing(() => esResponseError(404, 'index_not_found_exception'));
@@ -87,7 +123,7 @@ describe('api/middleware/errorHandler', () => {
     expect(emitted).to.have.length(1);
   });
 
-  it('maps an Elasticsearch ResponseError 4xx to a server-side problem (not the client\'s 4xx) and emits it', async () => {
+  it("maps an Elasticsearch ResponseError 4xx to a server-side problem (not the client's 4xx) and emits it", async () => {
     const { app, emitted } = appThrowing(() => esResponseError(400, 'search_phase_execution_exception'));
     const res = await request(app.callback()).get('/v4/campaigns').expect(500);
     expect(res.body).to.include({ code: 'INTERNAL' });
@@ -109,8 +145,14 @@ describe('api/middleware/errorHandler', () => {
 
   for (const [what, make] of [
     ['a query in flight when the server goes away', () => new Error('Connection terminated unexpectedly')],
-    ['an admin shutdown (57P01)', () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
-    ['a server starting up (57P03)', () => Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
+    [
+      'an admin shutdown (57P01)',
+      () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ],
+    [
+      'a server starting up (57P03)',
+      () => Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    ],
     ['a connection exception (08006)', () => Object.assign(new Error('connection failure'), { code: '08006' })],
     ['a reset socket', () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
   ] as const) {
@@ -122,7 +164,9 @@ describe('api/middleware/errorHandler', () => {
   }
 
   it('maps a refused PostgreSQL connection to 503 with service postgresql', async () => {
-    const { app } = appThrowing(() => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:55432'), { code: 'ECONNREFUSED' }));
+    const { app } = appThrowing(() =>
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:55432'), { code: 'ECONNREFUSED' }),
+    );
     const res = await request(app.callback()).get('/v4/chains').expect(503);
     expect(res.body).to.include({ code: 'SERVICE_UNAVAILABLE', service: 'postgresql' });
   });
@@ -153,14 +197,18 @@ describe('api/middleware/errorHandler', () => {
   });
 
   it('keeps the status of an exposed 4xx http error (ctx.throw) and sets Allow on 405', async () => {
-    const { app } = appThrowing(() => Object.assign(new Error('Method Not Allowed'), { status: 405, expose: true, headers: { Allow: 'GET, HEAD' } }));
+    const { app } = appThrowing(() =>
+      Object.assign(new Error('Method Not Allowed'), { status: 405, expose: true, headers: { Allow: 'GET, HEAD' } }),
+    );
     const res = await request(app.callback()).post('/v4/campaigns').expect(405);
     expect(res.headers['allow']).to.equal('GET, HEAD');
     expect(res.body).to.include({ status: 405, title: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' });
   });
 
   it('serves the router refusing a method no route implements (its 501, e.g. TRACE) as a 405 problem, never a 5xx', async () => {
-    const { app, emitted } = appThrowing(() => Object.assign(new Error('Not Implemented'), { status: 501, expose: false }));
+    const { app, emitted } = appThrowing(() =>
+      Object.assign(new Error('Not Implemented'), { status: 501, expose: false }),
+    );
     const res = await request(app.callback()).trace('/v4/campaigns').expect(405);
     expect(res.body).to.include({ status: 405, title: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' });
     expect(emitted).to.deep.equal([]);

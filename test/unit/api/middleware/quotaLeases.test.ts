@@ -35,10 +35,12 @@ describe('api/middleware/quotaLeases', () => {
     // Requests arriving one macrotask apart, several in flight: chunks of 50, and every lease spent by the end.
     const { claim: claim2, claims: claims2 } = sharedCounters();
     const pair = [new QuotaLeases(claim2), new QuotaLeases(claim2)];
-    const spread = await Promise.all(Array.from({ length: 1200 }, async (_, i) => {
-      for (let k = 0; k < i % 7; k++) await new Promise((r) => setImmediate(r));
-      return pair[i % 2]!.take('key:8', 200, 1000);
-    }));
+    const spread = await Promise.all(
+      Array.from({ length: 1200 }, async (_, i) => {
+        for (let k = 0; k < i % 7; k++) await new Promise((r) => setImmediate(r));
+        return pair[i % 2]!.take('key:8', 200, 1000);
+      }),
+    );
     expect(spread.filter((d) => d.allowed).length).to.be.within(1000 - 2 * 49, 1000);
     expect(claims2.length, 'about one claim per 50 grants').to.be.below(1000 / 50 + 10);
     // Sequential callers spend every lease: exactly the limit passes.
@@ -59,7 +61,12 @@ describe('api/middleware/quotaLeases', () => {
   });
 
   it('passes a failed claim on to the caller (the middleware lets the request through and logs it)', async () => {
-    const leases = new QuotaLeases(async () => { throw new Error('connection refused'); });
-    await leases.take('ip:a', 1, 10).then(() => expect.fail('resolved'), (error: Error) => expect(error.message).to.equal('connection refused'));
+    const leases = new QuotaLeases(async () => {
+      throw new Error('connection refused');
+    });
+    await leases.take('ip:a', 1, 10).then(
+      () => expect.fail('resolved'),
+      (error: Error) => expect(error.message).to.equal('connection refused'),
+    );
   });
 });

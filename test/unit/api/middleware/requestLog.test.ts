@@ -9,7 +9,10 @@ import { NotFoundError } from '../../../../api/errors.js';
 /** An app whose handler waits `delayMs`, or throws a 404 on /missing; log lines are collected. */
 function timedApp(delayMs: number) {
   const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   const app = new Koa();
   app.use(requestLog(logger));
   app.use(errorHandler);
@@ -26,7 +29,9 @@ const appDuration = (header: string | undefined) => Number(/^app;dur=(\d+\.\d\d)
 describe('api/middleware/requestLog', () => {
   it('echoes a well-formed x-request-id, makes one up for a malformed or missing one, and logs it', async () => {
     const { callback, lines } = timedApp(0);
-    expect((await request(callback).get('/').set('x-request-id', 'abc-123')).headers['x-request-id']).to.equal('abc-123');
+    expect((await request(callback).get('/').set('x-request-id', 'abc-123')).headers['x-request-id']).to.equal(
+      'abc-123',
+    );
     const made = (await request(callback).get('/').set('x-request-id', 'bad id with spaces')).headers['x-request-id'];
     expect(made).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect(lines.map((l) => l['request_id'])).to.deep.equal(['abc-123', made]);

@@ -62,7 +62,12 @@ describe('indexer/decode/campaignEvents', () => {
     });
 
     it('refuses a pending log (no block number, hash, tx hash or log index) with DecodeError', () => {
-      for (const pending of [{ blockNumber: null }, { blockHash: null }, { transactionHash: null }, { logIndex: null }]) {
+      for (const pending of [
+        { blockNumber: null },
+        { blockHash: null },
+        { transactionHash: null },
+        { logIndex: null },
+      ]) {
         expect(() => decodeNewCampaign(31338, log(pending))).to.throw(DecodeError, /chain 31338/);
       }
     });
@@ -76,7 +81,10 @@ describe('indexer/decode/campaignEvents', () => {
 
   describe('unwrapCampaignData', () => {
     it('splits a cross-chain wrapped payload into compute chain and inner data', () => {
-      expect(unwrapCampaignData(wrapCrossChain(8453, erc20Data))).to.deep.equal({ computeChainId: 8453, data: erc20Data });
+      expect(unwrapCampaignData(wrapCrossChain(8453, erc20Data))).to.deep.equal({
+        computeChainId: 8453,
+        data: erc20Data,
+      });
     });
 
     it('accepts an upper-case suffix', () => {

@@ -1,6 +1,21 @@
 import { expect } from 'chai';
-import { encodeAbiParameters, encodeEventTopics, formatLog, keccak256, numberToHex, parseEventLogs, toHex, type Hex, type Log, type RpcLog } from 'viem';
-import { CAMPAIGN_EVENTS, campaignOverrideEvent, newCampaignEvent } from '../../../../domain/abis/distributionCreator.js';
+import {
+  encodeAbiParameters,
+  encodeEventTopics,
+  formatLog,
+  keccak256,
+  numberToHex,
+  parseEventLogs,
+  toHex,
+  type Hex,
+  type Log,
+  type RpcLog,
+} from 'viem';
+import {
+  CAMPAIGN_EVENTS,
+  campaignOverrideEvent,
+  newCampaignEvent,
+} from '../../../../domain/abis/distributionCreator.js';
 import { decodeCampaignLogs } from '../../../../indexer/decode/campaignLogs.js';
 import { decodeCampaignOverride, decodeNewCampaign } from '../../../../indexer/decode/campaignEvents.js';
 import { decodeCampaignTupleData, type CampaignTuple } from '../../../../indexer/decode/newCampaignData.js';
@@ -15,7 +30,12 @@ function random(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const hex = (bytes: number) => `0x${Array.from({ length: bytes }, () => Math.floor(next() * 256).toString(16).padStart(2, '0')).join('')}` as Hex;
+  const hex = (bytes: number) =>
+    `0x${Array.from({ length: bytes }, () =>
+      Math.floor(next() * 256)
+        .toString(16)
+        .padStart(2, '0'),
+    ).join('')}` as Hex;
   return { next, hex, int: (max: number) => Math.floor(next() * max) };
 }
 
@@ -23,8 +43,15 @@ const NEW_CAMPAIGN_TOPICS = encodeEventTopics({ abi: [newCampaignEvent], eventNa
 
 function rawLog(data: Hex, i: number, topics: Hex[] = NEW_CAMPAIGN_TOPICS): RpcLog {
   return {
-    address: '0x4444444444444444444444444444444444444444', topics: topics as [Hex], data, blockNumber: numberToHex(1000 + i), blockHash: keccak256(toHex(i)),
-    transactionHash: keccak256(toHex(i + 1_000_000)), logIndex: numberToHex(i % 7), transactionIndex: '0x0', removed: false,
+    address: '0x4444444444444444444444444444444444444444',
+    topics: topics as [Hex],
+    data,
+    blockNumber: numberToHex(1000 + i),
+    blockHash: keccak256(toHex(i)),
+    transactionHash: keccak256(toHex(i + 1_000_000)),
+    logIndex: numberToHex(i % 7),
+    transactionIndex: '0x0',
+    removed: false,
   } as RpcLog;
 }
 
@@ -32,8 +59,14 @@ function tupleOf(r: ReturnType<typeof random>): CampaignTuple {
   const uint32 = () => [0, 1, 2 ** 32 - 1, r.int(2 ** 32)][r.int(4)]!;
   const amounts = [0n, 1n, 2n ** 256n - 1n, BigInt(r.hex(16)), BigInt(r.hex(32))];
   return {
-    campaignId: r.hex(32), creator: r.hex(20), rewardToken: r.hex(20), amount: amounts[r.int(amounts.length)]!,
-    campaignType: uint32(), startTimestamp: uint32(), duration: uint32(), campaignData: r.hex([0, 1, 31, 32, 33, 64, 500][r.int(7)]!),
+    campaignId: r.hex(32),
+    creator: r.hex(20),
+    rewardToken: r.hex(20),
+    amount: amounts[r.int(amounts.length)]!,
+    campaignType: uint32(),
+    startTimestamp: uint32(),
+    duration: uint32(),
+    campaignData: r.hex([0, 1, 31, 32, 33, 64, 500][r.int(7)]!),
   };
 }
 
@@ -50,7 +83,9 @@ function viaViem(logs: RpcLog[]) {
 describe('indexer/decode/campaignLogs', () => {
   it('decodes 2,000 random NewCampaign logs exactly as viem does (extreme amounts, uint32 bounds, data of 0 to 500 bytes)', () => {
     const r = random(7);
-    const logs = Array.from({ length: 2000 }, (_, i) => rawLog(encodeAbiParameters(newCampaignEvent.inputs, [tupleOf(r)]), i));
+    const logs = Array.from({ length: 2000 }, (_, i) =>
+      rawLog(encodeAbiParameters(newCampaignEvent.inputs, [tupleOf(r)]), i),
+    );
     const fast = decodeCampaignLogs(5, logs);
     expect(fast.newCampaigns).to.have.length(2000);
     expect(fast.newCampaigns).to.deep.equal(viaViem(logs));
@@ -76,9 +111,18 @@ describe('indexer/decode/campaignLogs', () => {
   it('keeps chain order and routes CampaignOverride logs through viem; logs of other events are dropped', () => {
     const r = random(3);
     const tuple = tupleOf(r);
-    const override = rawLog(encodeAbiParameters(campaignOverrideEvent.inputs, [r.hex(32), tuple]), 1, encodeEventTopics({ abi: [campaignOverrideEvent], eventName: 'CampaignOverride' }) as Hex[]);
+    const override = rawLog(
+      encodeAbiParameters(campaignOverrideEvent.inputs, [r.hex(32), tuple]),
+      1,
+      encodeEventTopics({ abi: [campaignOverrideEvent], eventName: 'CampaignOverride' }) as Hex[],
+    );
     const foreign = rawLog('0x', 2, [keccak256(toHex('Transfer(address,address,uint256)'))]);
-    const logs = [rawLog(encodeAbiParameters(newCampaignEvent.inputs, [tupleOf(r)]), 0), override, foreign, rawLog(encodeAbiParameters(newCampaignEvent.inputs, [tupleOf(r)]), 3)];
+    const logs = [
+      rawLog(encodeAbiParameters(newCampaignEvent.inputs, [tupleOf(r)]), 0),
+      override,
+      foreign,
+      rawLog(encodeAbiParameters(newCampaignEvent.inputs, [tupleOf(r)]), 3),
+    ];
     const out = decodeCampaignLogs(5, logs);
     expect(out.newCampaigns.map((e) => e.blockNumber)).to.deep.equal([1000, 1003]);
     const viem = parseEventLogs({ abi: CAMPAIGN_EVENTS, logs: [formatLog(override) as Log], strict: true })[0]!;
@@ -88,6 +132,8 @@ describe('indexer/decode/campaignLogs', () => {
 
   it('refuses a pending log (no block position)', () => {
     const data = encodeAbiParameters(newCampaignEvent.inputs, [tupleOf(random(1))]);
-    expect(() => decodeCampaignLogs(5, [{ ...rawLog(data, 0), blockNumber: null } as unknown as RpcLog])).to.throw(/without block position/);
+    expect(() => decodeCampaignLogs(5, [{ ...rawLog(data, 0), blockNumber: null } as unknown as RpcLog])).to.throw(
+      /without block position/,
+    );
   });
 });

@@ -3,7 +3,13 @@ import { encodeAbiParameters, encodeEventTopics, parseEventLogs, toEventSelector
 import type { Hex, Log } from 'viem';
 import { distributorAbi } from '../../../../domain/abis/distributor.js';
 import { DecodeError } from '../../../../indexer/decode/campaignEvents.js';
-import { blockHashesOf, decodeClaimedLog, decodeRootLifecycleLog, type ClaimedLog, type RootLifecycleLog } from '../../../../indexer/decode/distributorEvents.js';
+import {
+  blockHashesOf,
+  decodeClaimedLog,
+  decodeRootLifecycleLog,
+  type ClaimedLog,
+  type RootLifecycleLog,
+} from '../../../../indexer/decode/distributorEvents.js';
 
 const BLOCK_HASH: Hex = `0x${'AB'.repeat(32)}`;
 const TX_HASH: Hex = `0x${'CD'.repeat(32)}`;
@@ -11,8 +17,15 @@ const TX_HASH: Hex = `0x${'CD'.repeat(32)}`;
 /** A raw log as a node returns it, decoded with viem and our ABI (as getLogs does). */
 function rawLog(topics: Hex[], data: Hex, logIndex = 3): Log {
   return {
-    address: '0x5fbdb2315678afecb367f032d93f642f64180aa3', topics: topics as [Hex, ...Hex[]], data, blockNumber: 42n, blockHash: BLOCK_HASH,
-    transactionHash: TX_HASH, logIndex, transactionIndex: 0, removed: false,
+    address: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+    topics: topics as [Hex, ...Hex[]],
+    data,
+    blockNumber: 42n,
+    blockHash: BLOCK_HASH,
+    transactionHash: TX_HASH,
+    logIndex,
+    transactionIndex: 0,
+    removed: false,
   };
 }
 const decoded = (log: Log) => parseEventLogs({ abi: distributorAbi, logs: [log], strict: true })[0]!;
@@ -33,26 +46,57 @@ describe('indexer/decode/distributorEvents', () => {
       const ipfs: Hex = `0x${'2E'.repeat(32)}`;
       const log = rawLog(
         encodeEventTopics({ abi: distributorAbi, eventName: 'TreeUpdated' }) as Hex[],
-        encodeAbiParameters([{ type: 'bytes32' }, { type: 'bytes32' }, { type: 'uint48' }], [root, ipfs, 1_700_006_400]),
+        encodeAbiParameters(
+          [{ type: 'bytes32' }, { type: 'bytes32' }, { type: 'uint48' }],
+          [root, ipfs, 1_700_006_400],
+        ),
       );
       expect(decodeRootLifecycleLog(31337, decoded(log) as RootLifecycleLog)).to.deep.equal({
-        chainId: 31337, blockNumber: 42, blockHash: BLOCK_HASH.toLowerCase(), txHash: TX_HASH.toLowerCase(), logIndex: 3,
-        kind: 'tree_updated', root: root.toLowerCase(), ipfsHash: ipfs.toLowerCase(), endOfDisputePeriod: 1_700_006_400,
+        chainId: 31337,
+        blockNumber: 42,
+        blockHash: BLOCK_HASH.toLowerCase(),
+        txHash: TX_HASH.toLowerCase(),
+        logIndex: 3,
+        kind: 'tree_updated',
+        root: root.toLowerCase(),
+        ipfsHash: ipfs.toLowerCase(),
+        endOfDisputePeriod: 1_700_006_400,
       });
     });
 
     it('decodes Revoked, Disputed and DisputeResolved', () => {
       const revoked = rawLog(encodeEventTopics({ abi: distributorAbi, eventName: 'Revoked' }) as Hex[], '0x');
-      const disputed = rawLog(encodeEventTopics({ abi: distributorAbi, eventName: 'Disputed' }) as Hex[], encodeAbiParameters([{ type: 'string' }], ['wrong amounts']));
-      const resolved = rawLog(encodeEventTopics({ abi: distributorAbi, eventName: 'DisputeResolved' }) as Hex[], encodeAbiParameters([{ type: 'bool' }], [true]));
-      expect(decodeRootLifecycleLog(1, decoded(revoked) as RootLifecycleLog)).to.include({ kind: 'revoked', blockNumber: 42 });
-      expect(decodeRootLifecycleLog(1, decoded(disputed) as RootLifecycleLog)).to.include({ kind: 'disputed', reason: 'wrong amounts' });
-      expect(decodeRootLifecycleLog(1, decoded(resolved) as RootLifecycleLog)).to.include({ kind: 'dispute_resolved', valid: true });
+      const disputed = rawLog(
+        encodeEventTopics({ abi: distributorAbi, eventName: 'Disputed' }) as Hex[],
+        encodeAbiParameters([{ type: 'string' }], ['wrong amounts']),
+      );
+      const resolved = rawLog(
+        encodeEventTopics({ abi: distributorAbi, eventName: 'DisputeResolved' }) as Hex[],
+        encodeAbiParameters([{ type: 'bool' }], [true]),
+      );
+      expect(decodeRootLifecycleLog(1, decoded(revoked) as RootLifecycleLog)).to.include({
+        kind: 'revoked',
+        blockNumber: 42,
+      });
+      expect(decodeRootLifecycleLog(1, decoded(disputed) as RootLifecycleLog)).to.include({
+        kind: 'disputed',
+        reason: 'wrong amounts',
+      });
+      expect(decodeRootLifecycleLog(1, decoded(resolved) as RootLifecycleLog)).to.include({
+        kind: 'dispute_resolved',
+        valid: true,
+      });
     });
 
     it('refuses a pending log (no block position) with a DecodeError', () => {
-      const log = { ...decoded(rawLog(encodeEventTopics({ abi: distributorAbi, eventName: 'Revoked' }) as Hex[], '0x')), blockNumber: null };
-      expect(() => decodeRootLifecycleLog(1, log as RootLifecycleLog)).to.throw(DecodeError, /Revoked log without block position on chain 1/);
+      const log = {
+        ...decoded(rawLog(encodeEventTopics({ abi: distributorAbi, eventName: 'Revoked' }) as Hex[], '0x')),
+        blockNumber: null,
+      };
+      expect(() => decodeRootLifecycleLog(1, log as RootLifecycleLog)).to.throw(
+        DecodeError,
+        /Revoked log without block position on chain 1/,
+      );
     });
   });
 
@@ -60,17 +104,35 @@ describe('indexer/decode/distributorEvents', () => {
     it('decodes the indexed user and token (lower-cased) and the delta amount', () => {
       const user = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
       const token = '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9';
-      const log = rawLog(encodeEventTopics({ abi: distributorAbi, eventName: 'Claimed', args: { user, token } }) as Hex[], encodeAbiParameters([{ type: 'uint256' }], [10n ** 30n]));
+      const log = rawLog(
+        encodeEventTopics({ abi: distributorAbi, eventName: 'Claimed', args: { user, token } }) as Hex[],
+        encodeAbiParameters([{ type: 'uint256' }], [10n ** 30n]),
+      );
       expect(decodeClaimedLog(31337, decoded(log) as ClaimedLog)).to.deep.equal({
-        chainId: 31337, blockNumber: 42, blockHash: BLOCK_HASH.toLowerCase(), txHash: TX_HASH.toLowerCase(), logIndex: 3,
-        recipient: user.toLowerCase(), token: token.toLowerCase(), amount: 10n ** 30n,
+        chainId: 31337,
+        blockNumber: 42,
+        blockHash: BLOCK_HASH.toLowerCase(),
+        txHash: TX_HASH.toLowerCase(),
+        logIndex: 3,
+        recipient: user.toLowerCase(),
+        token: token.toLowerCase(),
+        amount: 10n ** 30n,
       });
     });
   });
 
   describe('blockHashesOf', () => {
     it('maps each block number to the hash its logs were read from', () => {
-      expect([...blockHashesOf([{ blockNumber: 1, blockHash: '0x01' }, { blockNumber: 1, blockHash: '0x01' }, { blockNumber: 4, blockHash: '0x04' }])]).to.deep.equal([[1, '0x01'], [4, '0x04']]);
+      expect([
+        ...blockHashesOf([
+          { blockNumber: 1, blockHash: '0x01' },
+          { blockNumber: 1, blockHash: '0x01' },
+          { blockNumber: 4, blockHash: '0x04' },
+        ]),
+      ]).to.deep.equal([
+        [1, '0x01'],
+        [4, '0x04'],
+      ]);
     });
   });
 });

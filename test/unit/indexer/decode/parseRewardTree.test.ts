@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { parseRewardTree, parseRewardTreeJson, RewardTreeFormatError } from '../../../../indexer/decode/parseRewardTree.js';
+import {
+  parseRewardTree,
+  parseRewardTreeJson,
+  RewardTreeFormatError,
+} from '../../../../indexer/decode/parseRewardTree.js';
 
 const ROOT = '0x11fdcd9ebf942d9adcbc959f258b9e7d261b064ba41ce68d3c7ecee547d5f85e';
 const CAMPAIGN = '0xecd3fdd97eedc6d320ad104a4a4a7a114022665f3251ccf12fa125b191c20cc1';
@@ -45,7 +49,11 @@ describe('indexer/decode/parseRewardTree', () => {
   });
 
   it('accepts an empty reward list and an empty reason, and ignores unknown fields', () => {
-    expect(parseRewardTree({ ...valid(), rewards: [], generatedAt: 1 })).to.deep.equal({ root: ROOT, chainId: 31337, rewards: [] });
+    expect(parseRewardTree({ ...valid(), rewards: [], generatedAt: 1 })).to.deep.equal({
+      root: ROOT,
+      chainId: 31337,
+      rewards: [],
+    });
     const tree = valid();
     tree.rewards[0]!.breakdowns[0]!.reason = '';
     expect(parseRewardTree(tree).rewards[0]!.breakdowns[0]!.reason).to.equal('');

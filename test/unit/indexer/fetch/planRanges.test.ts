@@ -4,19 +4,27 @@ import { planRanges } from '../../../../indexer/fetch/planRanges.js';
 describe('indexer/fetch/planRanges', () => {
   describe('planRanges', () => {
     it('starts at startBlock when the cursor is null', () => {
-      expect(planRanges({ cursor: null, startBlock: 10, head: 14, confirmations: 0, maxRange: 100 })).to.deep.equal([{ from: 10, to: 14 }]);
+      expect(planRanges({ cursor: null, startBlock: 10, head: 14, confirmations: 0, maxRange: 100 })).to.deep.equal([
+        { from: 10, to: 14 },
+      ]);
     });
 
     it('resumes at cursor + 1 when the cursor is set', () => {
-      expect(planRanges({ cursor: 20, startBlock: 10, head: 25, confirmations: 0, maxRange: 100 })).to.deep.equal([{ from: 21, to: 25 }]);
+      expect(planRanges({ cursor: 20, startBlock: 10, head: 25, confirmations: 0, maxRange: 100 })).to.deep.equal([
+        { from: 21, to: 25 },
+      ]);
     });
 
     it('never starts before startBlock, even with an older cursor', () => {
-      expect(planRanges({ cursor: 3, startBlock: 10, head: 12, confirmations: 0, maxRange: 100 })).to.deep.equal([{ from: 10, to: 12 }]);
+      expect(planRanges({ cursor: 3, startBlock: 10, head: 12, confirmations: 0, maxRange: 100 })).to.deep.equal([
+        { from: 10, to: 12 },
+      ]);
     });
 
     it('stops at head − confirmations', () => {
-      expect(planRanges({ cursor: null, startBlock: 0, head: 100, confirmations: 12, maxRange: 1000 })).to.deep.equal([{ from: 0, to: 88 }]);
+      expect(planRanges({ cursor: null, startBlock: 0, head: 100, confirmations: 12, maxRange: 1000 })).to.deep.equal([
+        { from: 0, to: 88 },
+      ]);
     });
 
     it('chunks into inclusive ranges of at most maxRange blocks, the last one short', () => {
@@ -35,7 +43,9 @@ describe('indexer/fetch/planRanges', () => {
     });
 
     it('plans at most maxRanges ranges', () => {
-      expect(planRanges({ cursor: null, startBlock: 0, head: 1000, confirmations: 0, maxRange: 10, maxRanges: 2 })).to.deep.equal([
+      expect(
+        planRanges({ cursor: null, startBlock: 0, head: 1000, confirmations: 0, maxRange: 10, maxRanges: 2 }),
+      ).to.deep.equal([
         { from: 0, to: 9 },
         { from: 10, to: 19 },
       ]);

@@ -60,9 +60,18 @@ describe('indexer/transform/campaigns', () => {
       });
     });
 
-    it('takes createdAt from the timestamp of each event\'s own block', () => {
-      const rows = toCampaignRows([event({ blockNumber: 7 }), event({ blockNumber: 9, logIndex: 0 })], new Map([[7, 1_000], [9, 2_000]]));
-      expect(rows.map((r) => r.createdAt.toISOString())).to.deep.equal(['1970-01-01T00:16:40.000Z', '1970-01-01T00:33:20.000Z']);
+    it("takes createdAt from the timestamp of each event's own block", () => {
+      const rows = toCampaignRows(
+        [event({ blockNumber: 7 }), event({ blockNumber: 9, logIndex: 0 })],
+        new Map([
+          [7, 1_000],
+          [9, 2_000],
+        ]),
+      );
+      expect(rows.map((r) => r.createdAt.toISOString())).to.deep.equal([
+        '1970-01-01T00:16:40.000Z',
+        '1970-01-01T00:33:20.000Z',
+      ]);
     });
 
     it('uses the compute chain of a cross-chain wrapped payload and keeps the data as emitted', () => {
@@ -82,7 +91,13 @@ describe('indexer/transform/campaigns', () => {
   });
 
   describe('toConfiguration', () => {
-    const base = { distributionChainId: 31337, campaignId: campaignIdMixed, campaignType: 1, startTimestamp: 100, duration: 50 };
+    const base = {
+      distributionChainId: 31337,
+      campaignId: campaignIdMixed,
+      campaignType: 1,
+      startTimestamp: 100,
+      duration: 50,
+    };
 
     it('uses the ERC20 target token as identifier and groups by compute chain + type name + identifier', () => {
       const c = toConfiguration({ ...base, campaignData: erc20Data });
@@ -119,7 +134,9 @@ describe('indexer/transform/campaigns', () => {
       const a = toConfiguration({ ...base, campaignType: 1, campaignData: erc20Data });
       const b = toConfiguration({ ...base, campaignType: 1, startTimestamp: 200, campaignData: erc20Data });
       const rows = toOpportunityRows([a, b]);
-      expect(rows).to.deep.equal([{ id: a.opportunityId, chainId: 31337, type: 'ERC20', identifier: targetToken, action: 'HOLD' }]);
+      expect(rows).to.deep.equal([
+        { id: a.opportunityId, chainId: 31337, type: 'ERC20', identifier: targetToken, action: 'HOLD' },
+      ]);
     });
   });
 

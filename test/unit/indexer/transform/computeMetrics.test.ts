@@ -1,13 +1,33 @@
 import { expect } from 'chai';
-import { computeCampaignMetrics, computeOpportunityMetrics, type CampaignMetricsInput, type TvlReading } from '../../../../indexer/transform/computeMetrics.js';
+import {
+  computeCampaignMetrics,
+  computeOpportunityMetrics,
+  type CampaignMetricsInput,
+  type TvlReading,
+} from '../../../../indexer/transform/computeMetrics.js';
 
 const DAY = 86_400;
 const price = (p: number) => ({ price: p, priceSource: 'TEST', updatedAt: 0, stale: false });
 /** 7000 tokens over 7 days at $2: 2000 USD a day inside the window. */
 const campaign = (id: string, start: number, end: number): CampaignMetricsInput => ({
-  id, campaignId: `0x${id}`, opportunityId: 'opp', rewardTokenId: 't', rewardDecimals: 18, amount: (7000n * 10n ** 18n).toString(), start, end, rewardPrice: price(2) as never,
+  id,
+  campaignId: `0x${id}`,
+  opportunityId: 'opp',
+  rewardTokenId: 't',
+  rewardDecimals: 18,
+  amount: (7000n * 10n ** 18n).toString(),
+  start,
+  end,
+  rewardPrice: price(2) as never,
 });
-const reading: TvlReading = { method: 'ERC20_TOTAL_SUPPLY', tokenId: 'x', tokenAddress: '0xaa', amount: (1_000_000n * 10n ** 18n).toString(), decimals: 18, price: price(1) as never };
+const reading: TvlReading = {
+  method: 'ERC20_TOTAL_SUPPLY',
+  tokenId: 'x',
+  tokenAddress: '0xaa',
+  amount: (1_000_000n * 10n ** 18n).toString(),
+  decimals: 18,
+  price: price(1) as never,
+};
 const T0 = 1_762_214_400; // 4 Nov 2025 00:00 UTC
 
 describe('indexer/transform/computeMetrics: a campaign earns only inside [start, end)', () => {
@@ -31,24 +51,48 @@ describe('indexer/transform/computeMetrics: a campaign earns only inside [start,
 
   it('not started: dailyRewards 0, APR 0, computation SKIPPED', () => {
     const m = computeCampaignMetrics(c, 1_000_000, T0 - 1, T0 - 1);
-    expect([m.phase, m.dailyRewardsUsd, m.apr, m.dailyAmount, m.campaignStatus.status]).to.deep.equal(['SOON', 0, 0, '0', 'SKIPPED']);
+    expect([m.phase, m.dailyRewardsUsd, m.apr, m.dailyAmount, m.campaignStatus.status]).to.deep.equal([
+      'SOON',
+      0,
+      0,
+      '0',
+      'SKIPPED',
+    ]);
   });
 
   it('the opportunity is the sum of its campaigns at the same instant: a finished campaign adds nothing', () => {
     const now = T0 + 8 * DAY;
     const live = campaign('b', T0 + 7 * DAY, T0 + 14 * DAY);
-    const ms = [c, live].map((x) => ({ ...computeCampaignMetrics(x, 1_000_000, now, now), campaignId: x.campaignId, token: {}, amount: x.amount }));
+    const ms = [c, live].map((x) => ({
+      ...computeCampaignMetrics(x, 1_000_000, now, now),
+      campaignId: x.campaignId,
+      token: {},
+      amount: x.amount,
+    }));
     const o = computeOpportunityMetrics('opp', ms, reading, now);
-    expect(o.dailyRewards).to.be.closeTo(ms.reduce((s, m) => s + (m.dailyRewardsUsd ?? 0), 0), 1e-9);
+    expect(o.dailyRewards).to.be.closeTo(
+      ms.reduce((s, m) => s + (m.dailyRewardsUsd ?? 0), 0),
+      1e-9,
+    );
     expect(o.dailyRewards).to.be.closeTo(2000, 1e-9);
-    expect(o.apr).to.be.closeTo(ms.reduce((s, m) => s + (m.apr ?? 0), 0), 1e-9);
+    expect(o.apr).to.be.closeTo(
+      ms.reduce((s, m) => s + (m.apr ?? 0), 0),
+      1e-9,
+    );
     expect(o.apr).to.be.closeTo(73, 1e-9);
     expect(o.records.aprRecord.breakdowns.map((b) => b.identifier)).to.deep.equal(['0xb']);
     expect(o.started).to.equal(true);
   });
 
   it('an opportunity whose campaigns have not started has no history yet (started false) and 0 figures', () => {
-    const ms = [{ ...computeCampaignMetrics(c, 1_000_000, T0 - DAY, T0 - DAY), campaignId: c.campaignId, token: {}, amount: c.amount }];
+    const ms = [
+      {
+        ...computeCampaignMetrics(c, 1_000_000, T0 - DAY, T0 - DAY),
+        campaignId: c.campaignId,
+        token: {},
+        amount: c.amount,
+      },
+    ];
     const o = computeOpportunityMetrics('opp', ms, reading, T0 - DAY);
     expect([o.started, o.dailyRewards, o.apr]).to.deep.equal([false, 0, 0]);
   });

@@ -4,8 +4,14 @@ import type { PriceMap, PriceQuote } from '../../../../indexer/fetch/prices/type
 
 const at = new Date('2026-11-21T12:00:00Z');
 const quote = (price: number, source: string, updatedAt = at): PriceQuote => ({ price, updatedAt, source });
-const feed: PriceMap = new Map([['1', quote(2.5, 'ONCHAIN_CALL')], ['2', quote(1, 'ONCHAIN_CALL')]]);
-const api: PriceMap = new Map([['1', quote(999, 'DEFILLAMA')], ['3', quote(1.23, 'DEFILLAMA')]]);
+const feed: PriceMap = new Map([
+  ['1', quote(2.5, 'ONCHAIN_CALL')],
+  ['2', quote(1, 'ONCHAIN_CALL')],
+]);
+const api: PriceMap = new Map([
+  ['1', quote(999, 'DEFILLAMA')],
+  ['3', quote(1.23, 'DEFILLAMA')],
+]);
 
 describe('indexer/transform/selectPrices', () => {
   it('takes the first source in priority order that priced a token', () => {

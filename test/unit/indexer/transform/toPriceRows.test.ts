@@ -18,7 +18,12 @@ describe('indexer/transform/toPriceRows', () => {
   });
 
   it('files history under the UTC day of the price own time, not of the fetch', () => {
-    expect(toPriceRows({ selected, fetchedAt, maxAgeSeconds: 3600 }).history.map((h) => [h.tokenId, h.day])).to.deep.equal([['a', '2026-11-20'], ['b', '2026-11-19']]);
+    expect(
+      toPriceRows({ selected, fetchedAt, maxAgeSeconds: 3600 }).history.map((h) => [h.tokenId, h.day]),
+    ).to.deep.equal([
+      ['a', '2026-11-20'],
+      ['b', '2026-11-19'],
+    ]);
   });
 
   it('lists the tokens already stale when fetched', () => {

@@ -24,7 +24,13 @@ function vectorTree(): RewardTreeFile {
 
 describe('indexer/transform/verifyRewardTree', () => {
   it('accepts the documented vector tree against its root 0x11fdcd9e…', () => {
-    expect(verifyRewardTree(vectorTree(), ROOT)).to.deep.equal({ ok: true, computedRoot: ROOT, leaves: 3, failed: [], errors: [] });
+    expect(verifyRewardTree(vectorTree(), ROOT)).to.deep.equal({
+      ok: true,
+      computedRoot: ROOT,
+      leaves: 3,
+      failed: [],
+      errors: [],
+    });
   });
 
   it('compares roots whatever their case', () => {
@@ -38,7 +44,9 @@ describe('indexer/transform/verifyRewardTree', () => {
     const result = verifyRewardTree(tree, ROOT);
     expect(result.ok).to.equal(false);
     expect(result.failed).to.deep.equal(['root']);
-    expect(result.computedRoot).to.match(/^0x[0-9a-f]{64}$/).and.not.equal(ROOT);
+    expect(result.computedRoot)
+      .to.match(/^0x[0-9a-f]{64}$/)
+      .and.not.equal(ROOT);
     expect(result.leaves).to.equal(3);
     expect(result.errors).to.deep.equal([`computed root ${result.computedRoot} differs from on-chain root ${ROOT}`]);
   });
@@ -55,7 +63,9 @@ describe('indexer/transform/verifyRewardTree', () => {
     expect(result.ok).to.equal(false);
     expect(result.computedRoot).to.equal(ROOT);
     expect(result.failed).to.deep.equal(['breakdowns']);
-    expect(result.errors).to.deep.equal([`breakdowns do not sum to the amount for 1 entry: 0x${'c'.repeat(40)}/${TOKEN}`]);
+    expect(result.errors).to.deep.equal([
+      `breakdowns do not sum to the amount for 1 entry: 0x${'c'.repeat(40)}/${TOKEN}`,
+    ]);
   });
 
   it('reports an entry with no breakdowns as a breakdown mismatch', () => {

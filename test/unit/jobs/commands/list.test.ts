@@ -4,11 +4,27 @@ import { toJobListing } from '../../../../jobs/control/listJobs.js';
 import type { JobStatus } from '../../../../jobs/control/jobStatus.js';
 import type { Job } from '../../../../jobs/control/types.js';
 
-const job = (name: string): Job => ({ name, description: `${name} job`, defaultCron: '*/5 * * * * *', run: async () => ({ ranges: [], counts: {} }) });
+const job = (name: string): Job => ({
+  name,
+  description: `${name} job`,
+  defaultCron: '*/5 * * * * *',
+  run: async () => ({ ranges: [], counts: {} }),
+});
 
 const status: JobStatus = {
-  job: 'campaigns', paused: true, pausedAt: new Date('2026-11-21T10:00:00Z'), cronOverride: '*/30 * * * * *', runs24h: 7, errors24h: 1,
-  lastRun: { status: 'failed', startedAt: new Date('2026-11-21T10:05:00.123Z'), finishedAt: new Date('2026-11-21T10:05:01.623Z'), durationMs: 1500, error: 'rpc down' },
+  job: 'campaigns',
+  paused: true,
+  pausedAt: new Date('2026-11-21T10:00:00Z'),
+  cronOverride: '*/30 * * * * *',
+  runs24h: 7,
+  errors24h: 1,
+  lastRun: {
+    status: 'failed',
+    startedAt: new Date('2026-11-21T10:05:00.123Z'),
+    finishedAt: new Date('2026-11-21T10:05:01.623Z'),
+    durationMs: 1500,
+    error: 'rpc down',
+  },
   lastSuccessAt: new Date('2026-11-21T09:59:00Z'),
   chains: [{ chainId: 31337, cursor: 40, canonicalHead: 50, lagBlocks: 10 }],
 };
@@ -16,24 +32,52 @@ const status: JobStatus = {
 describe('jobs/commands/list', () => {
   it('lists the effective schedule and its source, state, last run, errors and lag against the canonical head', () => {
     const listing = toJobListing(job('campaigns'), status, { campaigns: '*/10 * * * * *' }, new Map([[31337, 99]]));
-    expect(listing).to.deep.include({ schedule: '*/30 * * * * *', scheduleSource: 'job_state', state: 'paused', errors24h: 1, runs24h: 7 });
+    expect(listing).to.deep.include({
+      schedule: '*/30 * * * * *',
+      scheduleSource: 'job_state',
+      state: 'paused',
+      errors24h: 1,
+      runs24h: 7,
+    });
     expect(listing.chains).to.deep.equal([{ chainId: 31337, cursor: 40, head: 50, lagBlocks: 10 }]);
   });
 
   it('measures the blocks job against the node head', () => {
-    const blocks = toJobListing(job('blocks'), { ...status, job: 'blocks', paused: false, cronOverride: null, chains: [{ chainId: 31337, cursor: 50, canonicalHead: 50, lagBlocks: 0 }] }, {}, new Map([[31337, 58]]));
+    const blocks = toJobListing(
+      job('blocks'),
+      {
+        ...status,
+        job: 'blocks',
+        paused: false,
+        cronOverride: null,
+        chains: [{ chainId: 31337, cursor: 50, canonicalHead: 50, lagBlocks: 0 }],
+      },
+      {},
+      new Map([[31337, 58]]),
+    );
     expect(blocks).to.deep.include({ state: 'active', schedule: '*/5 * * * * *', scheduleSource: 'default' });
     expect(blocks.chains[0]).to.deep.equal({ chainId: 31337, cursor: 50, head: 58, lagBlocks: 8 });
   });
 
   it('lists a job that never ran as active with no run', () => {
-    expect(toJobListing(job('publish'), undefined, {}, new Map())).to.deep.include({ state: 'active', lastRun: null, lastSuccessAt: null, errors24h: 0, chains: [] });
+    expect(toJobListing(job('publish'), undefined, {}, new Map())).to.deep.include({
+      state: 'active',
+      lastRun: null,
+      lastSuccessAt: null,
+      errors24h: 0,
+      chains: [],
+    });
   });
 
   it('formats aligned rows with chain and error lines', () => {
-    const lines = formatJobListings([toJobListing(job('campaigns'), status, {}, new Map()), toJobListing(job('publish'), undefined, {}, new Map())]);
+    const lines = formatJobListings([
+      toJobListing(job('campaigns'), status, {}, new Map()),
+      toJobListing(job('publish'), undefined, {}, new Map()),
+    ]);
     expect(lines[0]).to.match(/^JOB\s+SCHEDULE\s+STATE\s+LAST RUN\s+LAST SUCCESS\s+ERRORS 24H$/);
-    expect(lines[1]).to.match(/^campaigns\s+\*\/30 \* \* \* \* \* \(job_state\)\s+paused\s+failed 2026-11-21T10:05:00Z 1\.50s\s+2026-11-21T09:59:00Z\s+1\/7 runs$/);
+    expect(lines[1]).to.match(
+      /^campaigns\s+\*\/30 \* \* \* \* \* \(job_state\)\s+paused\s+failed 2026-11-21T10:05:00Z 1\.50s\s+2026-11-21T09:59:00Z\s+1\/7 runs$/,
+    );
     expect(lines[2]).to.equal('  chain 31337: cursor 40, head 50, lag 10 blocks');
     expect(lines[3]).to.equal('  last error: rpc down');
     expect(lines[4]).to.match(/^publish\s+\*\/5 \* \* \* \* \* \(default\)\s+active\s+never\s+never\s+0\/0 runs$/);

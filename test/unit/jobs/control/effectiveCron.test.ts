@@ -3,11 +3,16 @@ import { effectiveCron } from '../../../../jobs/control/effectiveCron.js';
 
 describe('jobs/control/effectiveCron', () => {
   it('prefers the job_state override over JOB_<NAME>_CRON and the default', () => {
-    expect(effectiveCron({ stateCron: '*/30 * * * * *', envCron: '*/10 * * * * *', defaultCron: '*/5 * * * * *' })).to.deep.equal({ cron: '*/30 * * * * *', source: 'job_state' });
+    expect(
+      effectiveCron({ stateCron: '*/30 * * * * *', envCron: '*/10 * * * * *', defaultCron: '*/5 * * * * *' }),
+    ).to.deep.equal({ cron: '*/30 * * * * *', source: 'job_state' });
   });
 
   it('falls back to JOB_<NAME>_CRON without an override', () => {
-    expect(effectiveCron({ stateCron: null, envCron: '*/10 * * * * *', defaultCron: '*/5 * * * * *' })).to.deep.equal({ cron: '*/10 * * * * *', source: 'env' });
+    expect(effectiveCron({ stateCron: null, envCron: '*/10 * * * * *', defaultCron: '*/5 * * * * *' })).to.deep.equal({
+      cron: '*/10 * * * * *',
+      source: 'env',
+    });
   });
 
   it('falls back to the job default without override or environment', () => {
@@ -15,6 +20,9 @@ describe('jobs/control/effectiveCron', () => {
   });
 
   it('treats blank values as unset and trims the others', () => {
-    expect(effectiveCron({ stateCron: '  ', envCron: ' 0 * * * * ', defaultCron: '*/5 * * * * *' })).to.deep.equal({ cron: '0 * * * *', source: 'env' });
+    expect(effectiveCron({ stateCron: '  ', envCron: ' 0 * * * * ', defaultCron: '*/5 * * * * *' })).to.deep.equal({
+      cron: '0 * * * *',
+      source: 'env',
+    });
   });
 });

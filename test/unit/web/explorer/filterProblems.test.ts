@@ -16,7 +16,9 @@ describe('web/explorer/filterProblems', () => {
   });
 
   it('finds nothing in a valid address', () => {
-    expect(filterProblems('?chainId=1,10&status=LIVE&minimumApr=5&sort=apr&order=asc&items=50&page=2&search=eth')).to.deep.equal([]);
+    expect(
+      filterProblems('?chainId=1,10&status=LIVE&minimumApr=5&sort=apr&order=asc&items=50&page=2&search=eth'),
+    ).to.deep.equal([]);
   });
 
   it('warns of a minimum above its maximum (nothing can match), per range', () => {
@@ -25,7 +27,9 @@ describe('web/explorer/filterProblems', () => {
     expect(problems[0]!.message).to.equal('The minimum APR (50) is above the maximum (10): no opportunity can match.');
   });
 
-  it('turns a 400 answer\'s field errors into the filter\'s plain name', () => {
-    expect(apiFieldProblems([{ field: 'chainId', message: 'must match pattern "^\\d+$"' }])).to.deep.equal([{ keys: ['chainId'], message: 'The Chains filter has a value the service does not accept.' }]);
+  it("turns a 400 answer's field errors into the filter's plain name", () => {
+    expect(apiFieldProblems([{ field: 'chainId', message: 'must match pattern "^\\d+$"' }])).to.deep.equal([
+      { keys: ['chainId'], message: 'The Chains filter has a value the service does not accept.' },
+    ]);
   });
 });

@@ -17,10 +17,17 @@ describe('web/explorer/history', () => {
     const day1 = at('2026-11-20T01:00:00Z');
     const day2 = at('2026-11-21T01:00:00Z');
     const series = [
-      [{ t: day2, v: 10 }, { t: day1, v: 4 }, { t: day1 + 3600, v: 6 }],
+      [
+        { t: day2, v: 10 },
+        { t: day1, v: 4 },
+        { t: day1 + 3600, v: 6 },
+      ],
       [{ t: day2 + 60, v: 1 }],
     ];
-    expect(sumSeriesByBucket(series, 'day')).to.deep.equal([{ t: at('2026-11-20T00:00:00Z'), v: 5 }, { t: at('2026-11-21T00:00:00Z'), v: 11 }]);
+    expect(sumSeriesByBucket(series, 'day')).to.deep.equal([
+      { t: at('2026-11-20T00:00:00Z'), v: 5 },
+      { t: at('2026-11-21T00:00:00Z'), v: 11 },
+    ]);
     expect(sumSeriesByBucket([], 'day')).to.deep.equal([]);
   });
 

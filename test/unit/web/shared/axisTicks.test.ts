@@ -5,7 +5,10 @@ describe('web/shared/axisTicks', () => {
   const bins = (edges: number[]) => edges.slice(0, -1).map((min, i) => ({ min, max: edges[i + 1]!, count: 1 }));
 
   it('labels the edges between bars at their position', () => {
-    expect(axisTicks(bins([0, 10, 20, 30]))).to.deep.equal([{ at: 1 / 3, value: 10 }, { at: 2 / 3, value: 20 }]);
+    expect(axisTicks(bins([0, 10, 20, 30]))).to.deep.equal([
+      { at: 1 / 3, value: 10 },
+      { at: 2 / 3, value: 20 },
+    ]);
   });
 
   it('thins the labels of many bars to at most five', () => {

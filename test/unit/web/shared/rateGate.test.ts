@@ -13,7 +13,12 @@ describe('web/shared/rateGate', () => {
   it('spaces a burst so that no one-second window holds more than the budget', async () => {
     const gate = createRateGate(3);
     const started: number[] = [];
-    await Promise.all(Array.from({ length: 5 }, async () => { await gate(); started.push(Date.now()); }));
+    await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        await gate();
+        started.push(Date.now());
+      }),
+    );
     expect(started).to.have.length(5);
     for (let i = 3; i < started.length; i++) expect(started[i]! - started[i - 3]!, `start ${i}`).to.be.at.least(999);
   });

@@ -7,34 +7,73 @@ describe('api/routes/auth/siwe', function () {
   const expected = { domain: 'api.example.org', uri: 'https://api.example.org', chainId: 1 };
 
   it('accepts the EOA signature of the message it built, with its nonce', async function () {
-    const built = buildSignInMessage({ address: account.address.toLowerCase(), domain: 'api.example.org', uri: 'https://api.example.org' });
+    const built = buildSignInMessage({
+      address: account.address.toLowerCase(),
+      domain: 'api.example.org',
+      uri: 'https://api.example.org',
+    });
     const signature = await account.signMessage({ message: built.message });
-    expect(await checkSignIn({ address: account.address, message: built.message, signature, expected })).to.deep.equal({ ok: true, nonce: built.nonce });
+    expect(await checkSignIn({ address: account.address, message: built.message, signature, expected })).to.deep.equal({
+      ok: true,
+      nonce: built.nonce,
+    });
   });
 
   it('refuses another signer, a non-SIWE message and an expired message', async function () {
-    const built = buildSignInMessage({ address: account.address, domain: 'api.example.org', uri: 'https://api.example.org' });
+    const built = buildSignInMessage({
+      address: account.address,
+      domain: 'api.example.org',
+      uri: 'https://api.example.org',
+    });
     const other = await privateKeyToAccount(generatePrivateKey()).signMessage({ message: built.message });
-    expect(await checkSignIn({ address: account.address, message: built.message, signature: other, expected })).to.deep.include({ ok: false, field: 'signature' });
-    expect(await checkSignIn({ address: account.address, message: 'hello', signature: other, expected })).to.deep.include({ ok: false, field: 'message' });
-    const old = buildSignInMessage({ address: account.address, domain: 'api.example.org', uri: 'https://api.example.org', now: new Date(Date.now() - 10 * 60_000) });
+    expect(
+      await checkSignIn({ address: account.address, message: built.message, signature: other, expected }),
+    ).to.deep.include({ ok: false, field: 'signature' });
+    expect(
+      await checkSignIn({ address: account.address, message: 'hello', signature: other, expected }),
+    ).to.deep.include({ ok: false, field: 'message' });
+    const old = buildSignInMessage({
+      address: account.address,
+      domain: 'api.example.org',
+      uri: 'https://api.example.org',
+      now: new Date(Date.now() - 10 * 60_000),
+    });
     const signature = await account.signMessage({ message: old.message });
-    expect(await checkSignIn({ address: account.address, message: old.message, signature, expected })).to.deep.include({ ok: false, field: 'message' });
+    expect(await checkSignIn({ address: account.address, message: old.message, signature, expected })).to.deep.include({
+      ok: false,
+      field: 'message',
+    });
   });
 
   it('refuses a message for another domain, URI or chain, without issued-at or expiry, or issued in the future', async function () {
-    const sign = async (message: string) => checkSignIn({ address: account.address, message, signature: await account.signMessage({ message }), expected });
+    const sign = async (message: string) =>
+      checkSignIn({ address: account.address, message, signature: await account.signMessage({ message }), expected });
     const evil = buildSignInMessage({ address: account.address, domain: 'evil.example', uri: 'https://evil.example' });
     expect(await sign(evil.message)).to.deep.include({ ok: false, field: 'message' });
-    expect((await sign(evil.message) as { reason: string }).reason).to.match(/another domain/);
-    const wrongUri = buildSignInMessage({ address: account.address, domain: 'api.example.org', uri: 'https://evil.example' });
-    expect((await sign(wrongUri.message) as { reason: string }).reason).to.match(/another URI/);
-    const wrongChain = buildSignInMessage({ address: account.address, domain: 'api.example.org', uri: 'https://api.example.org', chainId: 10 });
-    expect((await sign(wrongChain.message) as { reason: string }).reason).to.match(/another chain/);
+    expect(((await sign(evil.message)) as { reason: string }).reason).to.match(/another domain/);
+    const wrongUri = buildSignInMessage({
+      address: account.address,
+      domain: 'api.example.org',
+      uri: 'https://evil.example',
+    });
+    expect(((await sign(wrongUri.message)) as { reason: string }).reason).to.match(/another URI/);
+    const wrongChain = buildSignInMessage({
+      address: account.address,
+      domain: 'api.example.org',
+      uri: 'https://api.example.org',
+      chainId: 10,
+    });
+    expect(((await sign(wrongChain.message)) as { reason: string }).reason).to.match(/another chain/);
     const built = buildSignInMessage({ address: account.address, ...expected });
     expect(await sign(built.message.replace(/\nIssued At: .*/, ''))).to.deep.include({ ok: false, field: 'message' });
-    expect((await sign(built.message.replace(/\nExpiration Time: .*/, '')) as { reason: string }).reason).to.match(/expiration/);
-    const future = buildSignInMessage({ address: account.address, ...expected, now: new Date(Date.now() + 10 * 60_000) });
-    expect((await sign(future.message) as { reason: string }).reason).to.match(/issued-at/);
+    expect(((await sign(built.message.replace(/\nExpiration Time: .*/, ''))) as { reason: string }).reason).to.match(
+      /expiration/,
+    );
+    const future = buildSignInMessage({
+      address: account.address,
+      ...expected,
+      now: new Date(Date.now() + 10 * 60_000),
+    });
+    expect(((await sign(future.message)) as { reason: string }).reason).to.match(/issued-at/);
   });
 });

@@ -7,13 +7,16 @@ describe('api/routes/campaigns/params', () => {
     for (const v of ['2024-04-01', '2024-04-01T00:00:00Z', '1711929600', '1711929600000', new Date(APRIL).toString()]) {
       it(`reads ${v} as ${APRIL}`, () => expect(parseCreatedBound(v)).to.equal(APRIL));
     }
-    for (const v of [undefined, '', 'null']) it(`reads ${String(v)} as no bound`, () => expect(parseCreatedBound(v)).to.equal(null));
+    for (const v of [undefined, '', 'null'])
+      it(`reads ${String(v)} as no bound`, () => expect(parseCreatedBound(v)).to.equal(null));
     it('rejects garbage', () => expect(parseCreatedBound('soon')).to.equal(undefined));
-    it('rejects milliseconds past the JavaScript date range instead of throwing', () => expect(parseCreatedBound('9999999999999999')).to.equal(undefined));
+    it('rejects milliseconds past the JavaScript date range instead of throwing', () =>
+      expect(parseCreatedBound('9999999999999999')).to.equal(undefined));
   });
 
   describe('splitList', () => {
-    it('splits repeated keys and comma lists, de-duplicated', () => expect(splitList(['a,b', 'b', ' c '])).to.deep.equal(['a', 'b', 'c']));
+    it('splits repeated keys and comma lists, de-duplicated', () =>
+      expect(splitList(['a,b', 'b', ' c '])).to.deep.equal(['a', 'b', 'c']));
   });
 
   describe('toListParams', () => {
@@ -31,10 +34,12 @@ describe('api/routes/campaigns/params', () => {
       expect('params' in r && r.params.opportunityIds).to.deep.equal(['1']);
     });
     it('requires listOwner with campaignLists and names bad created bounds', () => {
-      expect(toListParams({ ...base, campaignLists: 'a', createdAfter: 'x' })).to.deep.equal({ errors: [
-        { field: 'createdAfter', message: 'must be a date, a date-time string, a Unix timestamp or null' },
-        { field: 'listOwner', message: 'is required when campaignLists is set' },
-      ] });
+      expect(toListParams({ ...base, campaignLists: 'a', createdAfter: 'x' })).to.deep.equal({
+        errors: [
+          { field: 'createdAfter', message: 'must be a date, a date-time string, a Unix timestamp or null' },
+          { field: 'listOwner', message: 'is required when campaignLists is set' },
+        ],
+      });
     });
   });
 });

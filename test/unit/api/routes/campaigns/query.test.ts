@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { toListParams, type CampaignListParams } from '../../../../../api/routes/campaigns/params.js';
-import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, searchClause, statusClause } from '../../../../../api/routes/campaigns/query.js';
+import {
+  buildByIdQuery,
+  buildListQuery,
+  buildOpportunitiesQuery,
+  searchClause,
+  statusClause,
+} from '../../../../../api/routes/campaigns/query.js';
 import type { ListCampaignsQuery } from '../../../../../api/routes/campaigns/schema.js';
 import { LIST_CASES } from '../../../../fixtures/api/campaigns/listCases.js';
 
@@ -14,13 +20,22 @@ function golden(name: string): unknown {
 
 /** Validated query (as ajv leaves it, defaults applied) → normalized params. */
 function params(q: Partial<ListCampaignsQuery>): CampaignListParams {
-  const r = toListParams({ page: 0, items: 20, test: false, withOpportunity: false, excludeSubCampaigns: false, onlySubCampaigns: false, showPrivate: false, ...q });
+  const r = toListParams({
+    page: 0,
+    items: 20,
+    test: false,
+    withOpportunity: false,
+    excludeSubCampaigns: false,
+    onlySubCampaigns: false,
+    showPrivate: false,
+    ...q,
+  });
   if ('errors' in r) throw new Error(JSON.stringify(r.errors));
   return r.params;
 }
 
-const A = '0x' + 'aa'.repeat(20);
-const H = '0x' + 'ab'.repeat(32);
+const A = `0x${'aa'.repeat(20)}`;
+const H = `0x${'ab'.repeat(32)}`;
 
 describe('api/routes/campaigns/query', () => {
   describe('buildListQuery', () => {
@@ -44,19 +59,27 @@ describe('api/routes/campaigns/query', () => {
 
     it('never lists private campaigns, and hides test-token and hidden campaigns unless test=true', () => {
       expect(buildListQuery(params({}), NOW).query.bool.must_not).to.deep.equal([
-        { term: { isPrivate: true } }, { term: { 'rewardToken.isTest': true } }, { term: { hidden: true } },
+        { term: { isPrivate: true } },
+        { term: { 'rewardToken.isTest': true } },
+        { term: { hidden: true } },
       ]);
-      expect(buildListQuery(params({ test: true, showPrivate: true }), NOW).query.bool.must_not).to.deep.equal([{ term: { isPrivate: true } }]);
+      expect(buildListQuery(params({ test: true, showPrivate: true }), NOW).query.bool.must_not).to.deep.equal([
+        { term: { isPrivate: true } },
+      ]);
     });
 
     it('matches nothing for campaign lists that resolved to no ids', () => {
-      expect(buildListQuery(params({ listOwner: A, campaignLists: 'none' }), NOW, []).query.bool.filter).to.deep.equal([{ terms: { id: [] } }]);
+      expect(buildListQuery(params({ listOwner: A, campaignLists: 'none' }), NOW, []).query.bool.filter).to.deep.equal([
+        { terms: { id: [] } },
+      ]);
     });
   });
 
   describe('searchClause', () => {
     it('folds case and accents the way documents are folded, every word a prefix', () => {
-      expect(searchClause('CRÈME  Brû, crème')).to.deep.equal({ bool: { filter: [{ prefix: { searchText: 'creme' } }, { prefix: { searchText: 'bru' } }] } });
+      expect(searchClause('CRÈME  Brû, crème')).to.deep.equal({
+        bool: { filter: [{ prefix: { searchText: 'creme' } }, { prefix: { searchText: 'bru' } }] },
+      });
     });
 
     it('matches nothing for a query without words', () => {

@@ -6,22 +6,69 @@ import { campaignSource } from '../../../../fixtures/indexer/campaignSource.js';
 
 /** Resources › Campaign of the API spec, in table order. */
 const CAMPAIGN_FIELDS = [
-  'id', 'computeChainId', 'distributionChainId', 'campaignId', 'type', 'subType', 'amount', 'startTimestamp', 'endTimestamp',
-  'creatorAddress', 'apr', 'dailyRewards', 'creator', 'params', 'description', 'chain', 'rewardTokenId', 'rewardToken',
-  'opportunityId', 'distributionChain', 'distributionType', 'campaignStatus', 'createdAt', 'rootCampaignId', 'parentCampaignId',
-  'childCampaignIds', 'dailyRewardsBreakdown', 'pauseCompute', 'pausePrecompute', 'hasOverrides', 'isPrivate', 'hidden',
-  'hideLeaderboard', 'campaignEncodingHash',
+  'id',
+  'computeChainId',
+  'distributionChainId',
+  'campaignId',
+  'type',
+  'subType',
+  'amount',
+  'startTimestamp',
+  'endTimestamp',
+  'creatorAddress',
+  'apr',
+  'dailyRewards',
+  'creator',
+  'params',
+  'description',
+  'chain',
+  'rewardTokenId',
+  'rewardToken',
+  'opportunityId',
+  'distributionChain',
+  'distributionType',
+  'campaignStatus',
+  'createdAt',
+  'rootCampaignId',
+  'parentCampaignId',
+  'childCampaignIds',
+  'dailyRewardsBreakdown',
+  'pauseCompute',
+  'pausePrecompute',
+  'hasOverrides',
+  'isPrivate',
+  'hidden',
+  'hideLeaderboard',
+  'campaignEncodingHash',
 ];
 const SEARCH_ONLY_FIELDS = ['searchText', 'mainParameter', 'indexedAt', 'campaignType'];
 
 function chain(id: number, name: string): ChainRecord {
-  return { id, name, icon: `https://icons.invalid/chains/${id}.svg`, liveCampaigns: 3, endOfDisputePeriod: 0, explorers: [], lastClaimsOnchainFetchTimestamp: null };
+  return {
+    id,
+    name,
+    icon: `https://icons.invalid/chains/${id}.svg`,
+    liveCampaigns: 3,
+    endOfDisputePeriod: 0,
+    explorers: [],
+    lastClaimsOnchainFetchTimestamp: null,
+  };
 }
 
 const alpha = chain(31337, 'Devnet Alpha');
 const beta = chain(31338, 'Devnet Beta');
-const chains = new Map([[31337, alpha], [31338, beta]]);
-const doc = toCampaignDocument(campaignSource(), new Map([[31337, 'Devnet Alpha'], [31338, 'Devnet Beta']]), new Date('2024-05-01T12:00:00.000Z'));
+const chains = new Map([
+  [31337, alpha],
+  [31338, beta],
+]);
+const doc = toCampaignDocument(
+  campaignSource(),
+  new Map([
+    [31337, 'Devnet Alpha'],
+    [31338, 'Devnet Beta'],
+  ]),
+  new Date('2024-05-01T12:00:00.000Z'),
+);
 
 describe('api/routes/campaigns/serialize', () => {
   describe('serializeCampaign', () => {
@@ -54,7 +101,9 @@ describe('api/routes/campaigns/serialize', () => {
 
     it('passes the other fields of the document through unchanged', () => {
       const record = serializeCampaign(doc, chains) as Record<string, unknown>;
-      for (const field of CAMPAIGN_FIELDS.filter((f) => !['chain', 'distributionChain', 'startTimestamp', 'endTimestamp'].includes(f))) {
+      for (const field of CAMPAIGN_FIELDS.filter(
+        (f) => !['chain', 'distributionChain', 'startTimestamp', 'endTimestamp'].includes(f),
+      )) {
         expect(record[field], field).to.deep.equal((doc as Record<string, unknown>)[field]);
       }
     });

@@ -18,8 +18,22 @@ describe('api/routes/developer/serialize', function () {
   });
 
   it('names every field of the key record and shows rawKey only when given', function () {
-    const row = { id: 'i', prefix: 'rk_12345678', description: 'd', tier: 1, createdAt: new Date('2026-11-21T00:00:00Z'), revokedAt: null };
-    expect(serializeApiKey(row)).to.deep.equal({ id: 'i', prefix: 'rk_12345678', description: 'd', revokedAt: null, createdAt: '2026-11-21T00:00:00.000Z', tier: 1 });
+    const row = {
+      id: 'i',
+      prefix: 'rk_12345678',
+      description: 'd',
+      tier: 1,
+      createdAt: new Date('2026-11-21T00:00:00Z'),
+      revokedAt: null,
+    };
+    expect(serializeApiKey(row)).to.deep.equal({
+      id: 'i',
+      prefix: 'rk_12345678',
+      description: 'd',
+      revokedAt: null,
+      createdAt: '2026-11-21T00:00:00.000Z',
+      tier: 1,
+    });
     expect(serializeApiKey({ ...row, rawKey: 'rk_x' })).to.have.property('rawKey', 'rk_x');
   });
 });

@@ -5,19 +5,44 @@ import type { MetricsSnapshot } from '../../../../../api/routes/metrics/collectM
 const snapshot: MetricsSnapshot = {
   jobs: [
     {
-      job: 'blocks', paused: false, pausedAt: null, cronOverride: null, runs24h: 10, errors24h: 0,
-      lastRun: { status: 'success', startedAt: new Date(1_000_000), finishedAt: new Date(1_001_500), durationMs: 1500, error: null },
+      job: 'blocks',
+      paused: false,
+      pausedAt: null,
+      cronOverride: null,
+      runs24h: 10,
+      errors24h: 0,
+      lastRun: {
+        status: 'success',
+        startedAt: new Date(1_000_000),
+        finishedAt: new Date(1_001_500),
+        durationMs: 1500,
+        error: null,
+      },
       lastSuccessAt: new Date(1_001_500),
       chains: [{ chainId: 1, cursor: 90, canonicalHead: 90, lagBlocks: 0 }],
     },
     {
-      job: 'campaigns', paused: true, pausedAt: new Date(0), cronOverride: null, runs24h: 4, errors24h: 2,
-      lastRun: { status: 'failed', startedAt: new Date(2_000_000), finishedAt: new Date(2_000_250), durationMs: 250, error: 'boom' },
+      job: 'campaigns',
+      paused: true,
+      pausedAt: new Date(0),
+      cronOverride: null,
+      runs24h: 4,
+      errors24h: 2,
+      lastRun: {
+        status: 'failed',
+        startedAt: new Date(2_000_000),
+        finishedAt: new Date(2_000_250),
+        durationMs: 250,
+        error: 'boom',
+      },
       lastSuccessAt: null,
       chains: [{ chainId: 1, cursor: 80, canonicalHead: 90, lagBlocks: 10 }],
     },
   ],
-  chains: [{ chainId: 1, head: 95, canonicalHead: 90 }, { chainId: 2, head: null, canonicalHead: null }],
+  chains: [
+    { chainId: 1, head: 95, canonicalHead: 90 },
+    { chainId: 2, head: null, canonicalHead: null },
+  ],
   outbox: { depth: 3, oldestAgeSeconds: 4.5 },
   freshness: { windowSeconds: 86400, samples: 4, sumSeconds: 20, p50Seconds: 4, p95Seconds: 9.5 },
 };
@@ -52,8 +77,14 @@ describe('api/routes/metrics/createMetricsRegistry', () => {
       'rewards_search_freshness_seconds_sum 20',
       'rewards_search_freshness_seconds_count 4',
     ]);
-    expect(lines.some((l) => l.startsWith('rewards_job_last_success_timestamp_seconds{job="campaigns"}')), 'no success yet: no series').to.equal(false);
-    expect(lines.some((l) => l.startsWith('rewards_chain_head_block{chain_id="2"}')), 'RPC silent: no head').to.equal(false);
+    expect(
+      lines.some((l) => l.startsWith('rewards_job_last_success_timestamp_seconds{job="campaigns"}')),
+      'no success yet: no series',
+    ).to.equal(false);
+    expect(
+      lines.some((l) => l.startsWith('rewards_chain_head_block{chain_id="2"}')),
+      'RPC silent: no head',
+    ).to.equal(false);
     expect(await metrics.registry.metrics()).to.include('# TYPE rewards_search_freshness_seconds summary');
   });
 

@@ -7,7 +7,10 @@ describe('api/routes/opportunities/bins', () => {
   });
 
   it('gives TVL and daily rewards log-scale edges from 0, last edge above the maximum', () => {
-    expect(binEdges('tvl', 0, 1_000_000)).to.deep.equal([0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000, 2000000]);
+    expect(binEdges('tvl', 0, 1_000_000)).to.deep.equal([
+      0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
+      100000, 200000, 500000, 1000000, 2000000,
+    ]);
     expect(binEdges('dailyRewards', 30, 250)).to.deep.equal([0, 10, 20, 50, 100, 200, 500]);
     expect(binEdges('tvl', 0, 0)).to.deep.equal([0, 0.01]);
   });

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildAggregateQuery, buildBinsQuery, buildExtremumQuery, buildOpportunityListQuery } from '../../../../../api/routes/opportunities/query.js';
+import {
+  buildAggregateQuery,
+  buildBinsQuery,
+  buildExtremumQuery,
+  buildOpportunityListQuery,
+} from '../../../../../api/routes/opportunities/query.js';
 import type { OppFilters } from '../../../../../api/routes/opportunities/schema.js';
 
 const DIR = fileURLToPath(new URL('../../../../fixtures/api/opportunities/', import.meta.url));
@@ -12,12 +17,50 @@ function golden(name: string, actual: unknown): void {
   expect(JSON.parse(JSON.stringify(actual))).to.deep.equal(JSON.parse(readFileSync(`${DIR}${name}.json`, 'utf8')));
 }
 
-const defaults: OppFilters = { page: 0, items: 20, test: false, point: false, stablecoin: false, campaigns: false, excludeSubCampaigns: false, withInvalids: false, order: 'desc' };
+const defaults: OppFilters = {
+  page: 0,
+  items: 20,
+  test: false,
+  point: false,
+  stablecoin: false,
+  campaigns: false,
+  excludeSubCampaigns: false,
+  withInvalids: false,
+  order: 'desc',
+};
 const every: OppFilters = {
-  ...defaults, name: 'Crème', search: 'ÉTH lp', campaignId: '0xABC', creatorSlug: 'Acme', chainId: '1,10', action: 'POOL,LEND', tokenTypes: ['TOKEN,PRETGE'],
-  type: 'CLAMM', creatorAddress: '0xAAAA', tags: 'a,b', minimumTvl: 1, maximumTvl: 2, minimumApr: 3, maximumApr: 4, minimumDailyRewards: 5, maximumDailyRewards: 6,
-  minimumCreatedAt: 7, maximumCreatedAt: 8, status: 'LIVE,SOON,PAST', identifier: '0xDEF', id: '1,2', tokens: 'USDC,wETH', stablecoin: true, rewardTokenSymbol: 'RWD',
-  sort: 'rewards', order: 'asc', distributionTypes: ['FIX_REWARD', 'TOTAL_APR'], mainProtocolId: 'uniswap-v3', programSlugs: 'p', chainName: 'Ethereum', explorerAddress: '0xEE',
+  ...defaults,
+  name: 'Crème',
+  search: 'ÉTH lp',
+  campaignId: '0xABC',
+  creatorSlug: 'Acme',
+  chainId: '1,10',
+  action: 'POOL,LEND',
+  tokenTypes: ['TOKEN,PRETGE'],
+  type: 'CLAMM',
+  creatorAddress: '0xAAAA',
+  tags: 'a,b',
+  minimumTvl: 1,
+  maximumTvl: 2,
+  minimumApr: 3,
+  maximumApr: 4,
+  minimumDailyRewards: 5,
+  maximumDailyRewards: 6,
+  minimumCreatedAt: 7,
+  maximumCreatedAt: 8,
+  status: 'LIVE,SOON,PAST',
+  identifier: '0xDEF',
+  id: '1,2',
+  tokens: 'USDC,wETH',
+  stablecoin: true,
+  rewardTokenSymbol: 'RWD',
+  sort: 'rewards',
+  order: 'asc',
+  distributionTypes: ['FIX_REWARD', 'TOTAL_APR'],
+  mainProtocolId: 'uniswap-v3',
+  programSlugs: 'p',
+  chainName: 'Ethereum',
+  explorerAddress: '0xEE',
   campaignTypes: '2,13',
 };
 
@@ -27,7 +70,10 @@ describe('api/routes/opportunities/query', () => {
   });
 
   it('builds a clause for every OPP-FILTERS parameter (folded text, lower-cased keywords, status from windows)', () => {
-    golden('list.every-filter', buildOpportunityListQuery({ ...every, test: true, point: true, withInvalids: true }, NOW));
+    golden(
+      'list.every-filter',
+      buildOpportunityListQuery({ ...every, test: true, point: true, withInvalids: true }, NOW),
+    );
   });
 
   it('builds bins, sum, grouped and extremum aggregations over the same filter', () => {
@@ -38,6 +84,9 @@ describe('api/routes/opportunities/query', () => {
   });
 
   it('sorts on the mapped field with missing values last', () => {
-    expect(buildOpportunityListQuery({ ...defaults, sort: 'maxDailyRewards', order: 'asc' }, NOW).sort).to.deep.equal([{ maxDailyRewards: { order: 'asc', missing: '_last' } }, { id: { order: 'asc' } }]);
+    expect(buildOpportunityListQuery({ ...defaults, sort: 'maxDailyRewards', order: 'asc' }, NOW).sort).to.deep.equal([
+      { maxDailyRewards: { order: 'asc', missing: '_last' } },
+      { id: { order: 'asc' } },
+    ]);
   });
 });

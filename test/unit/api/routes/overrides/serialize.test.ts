@@ -3,10 +3,28 @@ import type { CampaignVersionRow } from '../../../../../api/routes/overrides/rep
 import { previousConfigs } from '../../../../../api/routes/overrides/serialize.js';
 
 const row = (key: string, start: number, end: number, effectiveAt: number): CampaignVersionRow => ({
-  event_key: key, campaign_db_id: '42', campaign_id: `0x${'a'.repeat(64)}`, distribution_chain_id: 1, compute_chain_id: 1, creator: '0xc', reward_token: '0xr',
-  amount: '100', campaign_type: 1, start_timestamp: String(start), end_timestamp: String(end), campaign_data: '0x', main_parameter: '0xt',
-  opportunity_id: 'opp1', params: { targetToken: '0xt', amount: 'ignored' }, effective_at: String(effectiveAt),
-  opp_chain_id: 1, opp_type: 'ERC20', opp_identifier: '0x1234567890abcdef', opp_action: 'HOLD', target_symbol: 'stTST', chain_name: 'Ethereum',
+  event_key: key,
+  campaign_db_id: '42',
+  campaign_id: `0x${'a'.repeat(64)}`,
+  distribution_chain_id: 1,
+  compute_chain_id: 1,
+  creator: '0xc',
+  reward_token: '0xr',
+  amount: '100',
+  campaign_type: 1,
+  start_timestamp: String(start),
+  end_timestamp: String(end),
+  campaign_data: '0x',
+  main_parameter: '0xt',
+  opportunity_id: 'opp1',
+  params: { targetToken: '0xt', amount: 'ignored' },
+  effective_at: String(effectiveAt),
+  opp_chain_id: 1,
+  opp_type: 'ERC20',
+  opp_identifier: '0x1234567890abcdef',
+  opp_action: 'HOLD',
+  target_symbol: 'stTST',
+  chain_name: 'Ethereum',
 });
 
 describe('overrides previousConfigs', () => {
@@ -22,7 +40,21 @@ describe('overrides previousConfigs', () => {
 
   it('builds the config (common fields win over decoded ones) and the named Opportunity', () => {
     const [c] = previousConfigs([row('k', 10, 25, 5), row('k2', 10, 30, 6)]);
-    expect(c!.config).to.include({ targetToken: '0xt', amount: '100', startTimestamp: 10, endTimestamp: 25, duration: 15, campaignType: 1 });
-    expect(c!.Opportunity).to.deep.equal({ id: 'opp1', chainId: 1, type: 'ERC20', identifier: '0x1234567890abcdef', name: 'Hold stTST', description: 'Earn rewards on Ethereum: hold stTST.' });
+    expect(c!.config).to.include({
+      targetToken: '0xt',
+      amount: '100',
+      startTimestamp: 10,
+      endTimestamp: 25,
+      duration: 15,
+      campaignType: 1,
+    });
+    expect(c!.Opportunity).to.deep.equal({
+      id: 'opp1',
+      chainId: 1,
+      type: 'ERC20',
+      identifier: '0x1234567890abcdef',
+      name: 'Hold stTST',
+      description: 'Earn rewards on Ethereum: hold stTST.',
+    });
   });
 });

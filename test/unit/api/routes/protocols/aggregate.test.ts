@@ -5,13 +5,39 @@ import type { ListProtocolsQuery } from '../../../../../api/routes/protocols/sch
 import { serializeProtocol } from '../../../../../api/routes/protocols/serialize.js';
 
 const opp = (over: Partial<OpportunityFacts>): OpportunityFacts => ({
-  id: '1', chainId: 1, type: 'MORPHO', isTestChain: false, status: 'LIVE', dailyRewards: 10, liveCampaigns: 3, liveRootCampaigns: 2, tokenTypes: ['TOKEN'], tags: [], ...over,
+  id: '1',
+  chainId: 1,
+  type: 'MORPHO',
+  isTestChain: false,
+  status: 'LIVE',
+  dailyRewards: 10,
+  liveCampaigns: 3,
+  liveRootCampaigns: 2,
+  tokenTypes: ['TOKEN'],
+  tags: [],
+  ...over,
 });
-const q = (over: Partial<ListProtocolsQuery> = {}): ListProtocolsQuery => ({ page: 0, items: 20, test: false, excludeSubCampaigns: false, ...over });
+const q = (over: Partial<ListProtocolsQuery> = {}): ListProtocolsQuery => ({
+  page: 0,
+  items: 20,
+  test: false,
+  excludeSubCampaigns: false,
+  ...over,
+});
 
 const facts = [
-  opp({ id: 'a' }), opp({ id: 'b', dailyRewards: 5, chainId: 2, status: 'PAST', liveCampaigns: 0, liveRootCampaigns: 0, tokenTypes: ['POINT'] }),
-  opp({ id: 'c', type: 'CLAMM', dailyRewards: 100, isTestChain: true }), opp({ id: 'd', type: 'ERC20', dailyRewards: 1000 }),
+  opp({ id: 'a' }),
+  opp({
+    id: 'b',
+    dailyRewards: 5,
+    chainId: 2,
+    status: 'PAST',
+    liveCampaigns: 0,
+    liveRootCampaigns: 0,
+    tokenTypes: ['POINT'],
+  }),
+  opp({ id: 'c', type: 'CLAMM', dailyRewards: 100, isTestChain: true }),
+  opp({ id: 'd', type: 'ERC20', dailyRewards: 1000 }),
 ];
 
 describe('api/routes/protocols/aggregate aggregateProtocols', () => {
@@ -38,7 +64,9 @@ describe('api/routes/protocols/aggregate aggregateProtocols', () => {
   it('filters protocols by id, ids, name and tags, and pages', () => {
     const all = q({ test: true });
     expect(aggregateProtocols(facts, { ...all, id: 'morpho' }).map((p) => p.id)).to.deep.equal(['morpho']);
-    expect(aggregateProtocols(facts, { ...all, ids: ['uniswap-v3', 'x'] }).map((p) => p.id)).to.deep.equal(['uniswap-v3']);
+    expect(aggregateProtocols(facts, { ...all, ids: ['uniswap-v3', 'x'] }).map((p) => p.id)).to.deep.equal([
+      'uniswap-v3',
+    ]);
     expect(aggregateProtocols(facts, { ...all, name: 'MORPH' }).map((p) => p.id)).to.deep.equal(['morpho']);
     expect(aggregateProtocols(facts, { ...all, tags: ['dex'] }).map((p) => p.id)).to.deep.equal(['uniswap-v3']);
     expect(aggregateProtocols(facts, { ...all, items: 1, page: 1 }).map((p) => p.id)).to.deep.equal(['morpho']);
@@ -46,8 +74,21 @@ describe('api/routes/protocols/aggregate aggregateProtocols', () => {
 
   it('serializes every protocol field with null banners and trustData', () => {
     const p = serializeProtocol(aggregateProtocols(facts, q())[0]!);
-    expect(Object.keys(p)).to.have.members(['id', 'name', 'icon', 'description', 'url', 'tags', 'dailyRewards', 'numberOfLiveCampaigns', 'opportunityLiveTags',
-      'banner', 'opportunityBannerLight', 'opportunityBannerDark', 'trustData']);
+    expect(Object.keys(p)).to.have.members([
+      'id',
+      'name',
+      'icon',
+      'description',
+      'url',
+      'tags',
+      'dailyRewards',
+      'numberOfLiveCampaigns',
+      'opportunityLiveTags',
+      'banner',
+      'opportunityBannerLight',
+      'opportunityBannerDark',
+      'trustData',
+    ]);
     expect(p).to.include({ banner: null, opportunityBannerLight: null, opportunityBannerDark: null, trustData: null });
   });
 });

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import {
-  chainKeyOf, coinKey, isRetryablePriceApiError, isRetryableStatus, parseCoinsResponse, PriceApiError,
+  chainKeyOf,
+  coinKey,
+  isRetryablePriceApiError,
+  isRetryableStatus,
+  parseCoinsResponse,
+  PriceApiError,
 } from '../../../../../indexer/fetch/prices/httpPriceSource.js';
 
 const A = 'chain-31337:0x5fbdb2315678afecb367f032d93f642f64180aa3';
@@ -18,7 +23,10 @@ describe('indexer/fetch/prices/httpPriceSource', () => {
     });
 
     it('matches coins whatever the case of the address in the answer', () => {
-      const { prices } = parseCoinsResponse({ coins: { [A.replace('0x5fbdb', '0x5FbDB')]: { price: 1, timestamp: 1 } } }, [A]);
+      const { prices } = parseCoinsResponse(
+        { coins: { [A.replace('0x5fbdb', '0x5FbDB')]: { price: 1, timestamp: 1 } } },
+        [A],
+      );
       expect(prices.get(A)?.price).to.equal(1);
     });
 
@@ -28,15 +36,29 @@ describe('indexer/fetch/prices/httpPriceSource', () => {
       expect(skipped).to.deep.equal([{ coin: A, reason: 'missing' }]);
     });
 
-    for (const [label, price] of [['a string', '2.5'], ['zero', 0], ['a negative number', -1], ['NaN', Number.NaN], ['Infinity', Infinity], ['null', null]] as const) {
+    for (const [label, price] of [
+      ['a string', '2.5'],
+      ['zero', 0],
+      ['a negative number', -1],
+      ['NaN', Number.NaN],
+      ['Infinity', Infinity],
+      ['null', null],
+    ] as const) {
       it(`skips a coin whose price is ${label}`, () => {
-        const { prices, skipped } = parseCoinsResponse({ coins: { [A]: { price, timestamp: 1_700_000_000 }, [B]: { price: 1, timestamp: 1_700_000_000 } } }, [A, B]);
+        const { prices, skipped } = parseCoinsResponse(
+          { coins: { [A]: { price, timestamp: 1_700_000_000 }, [B]: { price: 1, timestamp: 1_700_000_000 } } },
+          [A, B],
+        );
         expect([...prices.keys()]).to.deep.equal([B]);
         expect(skipped).to.deep.equal([{ coin: A, reason: 'price is not a positive number' }]);
       });
     }
 
-    for (const [label, timestamp] of [['missing', undefined], ['a string', '1700000000'], ['zero', 0]] as const) {
+    for (const [label, timestamp] of [
+      ['missing', undefined],
+      ['a string', '1700000000'],
+      ['zero', 0],
+    ] as const) {
       it(`skips a coin whose timestamp is ${label} (its age could not be judged)`, () => {
         const { prices, skipped } = parseCoinsResponse({ coins: { [A]: { price: 1, timestamp } } }, [A]);
         expect(prices.size).to.equal(0);
@@ -51,7 +73,11 @@ describe('indexer/fetch/prices/httpPriceSource', () => {
     for (const body of [null, [], {}, { coins: [] }, { coins: 'x' }]) {
       it(`throws a fatal PriceApiError for a body without a coins object: ${JSON.stringify(body)}`, () => {
         let error: unknown;
-        try { parseCoinsResponse(body, [A]); } catch (e) { error = e; }
+        try {
+          parseCoinsResponse(body, [A]);
+        } catch (e) {
+          error = e;
+        }
         expect(error).to.be.instanceOf(PriceApiError).with.property('retryable', false);
       });
     }
@@ -62,7 +88,8 @@ describe('indexer/fetch/prices/httpPriceSource', () => {
       for (const status of [429, 500, 502, 503, 504]) expect(isRetryableStatus(status), String(status)).to.equal(true);
     });
     it('does not retry other 4xx', () => {
-      for (const status of [400, 401, 403, 404, 410, 422]) expect(isRetryableStatus(status), String(status)).to.equal(false);
+      for (const status of [400, 401, 403, 404, 410, 422])
+        expect(isRetryableStatus(status), String(status)).to.equal(false);
     });
   });
 
@@ -78,7 +105,11 @@ describe('indexer/fetch/prices/httpPriceSource', () => {
     });
 
     it('retries network failures (fetch reports them as TypeError)', () => {
-      expect(isRetryablePriceApiError(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') }))).to.equal(true);
+      expect(
+        isRetryablePriceApiError(
+          new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') }),
+        ),
+      ).to.equal(true);
     });
 
     it('does not retry anything else', () => {
@@ -97,7 +128,9 @@ describe('indexer/fetch/prices/httpPriceSource', () => {
     });
 
     it('joins chain key and address with a colon, lower-cased', () => {
-      expect(coinKey('ethereum', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')).to.equal('ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
+      expect(coinKey('ethereum', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')).to.equal(
+        'ethereum:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+      );
     });
   });
 });

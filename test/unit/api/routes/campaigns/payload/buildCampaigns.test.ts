@@ -8,7 +8,14 @@ import { toSafePayload } from '../../../../../../api/routes/campaigns/payload/sa
 const creator = '0x1111111111111111111111111111111111111111' as const;
 const token = '0x2222222222222222222222222222222222222222' as const;
 const target = '0x3333333333333333333333333333333333333333' as const;
-const body = (campaignsParams: Record<string, Record<string, unknown>[]>) => ({ creatorAddress: creator, rewardToken: token, distributionChainId: 1, startTimestamp: 1_700_000_000, endTimestamp: 1_700_086_400, campaignsParams });
+const body = (campaignsParams: Record<string, Record<string, unknown>[]>) => ({
+  creatorAddress: creator,
+  rewardToken: token,
+  distributionChainId: 1,
+  startTimestamp: 1_700_000_000,
+  endTimestamp: 1_700_086_400,
+  campaignsParams,
+});
 
 describe('api/routes/campaigns/payload', () => {
   it('resolves type names, numbers and template ids', () => {
@@ -26,13 +33,40 @@ describe('api/routes/campaigns/payload', () => {
     expect(campaigns[0]!.campaignData).to.equal(encodeErc20CampaignData({ targetToken: target }));
     expect(campaigns[0]!.campaignId).to.equal('0x333b5fc48513d5a8c20cd3dc29bcdb344da473474fac39a5d3799eff7f8b4163');
     const clamm = buildCampaigns(body({ 'clamm-pool': [{ amount: '10', pool: target }] })).campaigns[0]!;
-    expect(clamm.campaignData).to.equal(encodeClammCampaignData({ pool: target, weightFees: 2000, weightToken0: 4000, weightToken1: 4000, isOutOfRangeIncentivized: false }));
-    expect(clamm.campaignId).to.equal(computeCampaignId({ chainId: 1, creator, rewardToken: token, campaignType: 2, startTimestamp: 1_700_000_000, duration: 86_400, campaignData: clamm.campaignData }));
+    expect(clamm.campaignData).to.equal(
+      encodeClammCampaignData({
+        pool: target,
+        weightFees: 2000,
+        weightToken0: 4000,
+        weightToken1: 4000,
+        isOutOfRangeIncentivized: false,
+      }),
+    );
+    expect(clamm.campaignId).to.equal(
+      computeCampaignId({
+        chainId: 1,
+        creator,
+        rewardToken: token,
+        campaignType: 2,
+        startTimestamp: 1_700_000_000,
+        duration: 86_400,
+        campaignData: clamm.campaignData,
+      }),
+    );
   });
 
   it('names each bad field and refuses duplicate ids within a batch', () => {
-    expect(buildCampaigns(body({ ERC20: [{ amount: '1' }] })).errors.map((e) => e.field)).to.deep.equal(['campaignsParams.ERC20.0.targetToken']);
-    const dup = buildCampaigns(body({ ERC20: [{ amount: '1', targetToken: target }, { amount: '2', targetToken: target }] }));
+    expect(buildCampaigns(body({ ERC20: [{ amount: '1' }] })).errors.map((e) => e.field)).to.deep.equal([
+      'campaignsParams.ERC20.0.targetToken',
+    ]);
+    const dup = buildCampaigns(
+      body({
+        ERC20: [
+          { amount: '1', targetToken: target },
+          { amount: '2', targetToken: target },
+        ],
+      }),
+    );
     expect(dup.errors.map((e) => e.field)).to.deep.equal(['campaignsParams']);
   });
 
@@ -48,10 +82,26 @@ describe('api/routes/campaigns/payload', () => {
 
   it('writes a Safe batch: approve the total, then one createCampaign per campaign with zero ids', () => {
     const { campaigns } = buildCampaigns(body({ ERC20: [{ amount: '10', targetToken: target }] }));
-    const safe = toSafePayload({ chainId: 1, distributionCreator: target, rewardToken: token, total: 10n, campaigns, createdAt: 0 });
+    const safe = toSafePayload({
+      chainId: 1,
+      distributionCreator: target,
+      rewardToken: token,
+      total: 10n,
+      campaigns,
+      createdAt: 0,
+    });
     expect(safe).to.include({ version: '1.0', chainId: '1' });
     expect(safe.transactions[0]!.contractInputsValues).to.deep.equal({ spender: target, amount: '10' });
     const tuple = JSON.parse((safe.transactions[1]!.contractInputsValues as { newCampaign: string }).newCampaign);
-    expect(tuple).to.deep.equal([`0x${'0'.repeat(64)}`, creator, token, '10', 1, 1_700_000_000, 86_400, campaigns[0]!.campaignData]);
+    expect(tuple).to.deep.equal([
+      `0x${'0'.repeat(64)}`,
+      creator,
+      token,
+      '10',
+      1,
+      1_700_000_000,
+      86_400,
+      campaigns[0]!.campaignData,
+    ]);
   });
 });
