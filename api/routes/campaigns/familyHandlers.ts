@@ -16,6 +16,7 @@ import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibili
 import type { AuthState } from '../../identity/types.js';
 import { dailyAmountInToken, parseSeriesPaging, tvlInflowPerDollar, type SeriesPaging } from './metrics.js';
 import { splitList } from './params.js';
+import { loadReallocations } from './reallocations.js';
 import { serializeCampaign } from './serialize.js';
 import { METRIC_SERIES, type LinkedCampaignsQuery, type MetricSeries } from './schema.js';
 import { buildLinkedList, buildStoringIdsTree } from './tree.js';
@@ -99,17 +100,23 @@ export function linkedCampaignsHandler(deps: ApiDeps) {
   };
 }
 
-/** The public Campaign records of `ids` (one terms query on the campaigns alias); private ones are absent. */
-async function campaignRecords(
-  deps: ApiDeps,
-  ids: string[],
-): Promise<Map<string, ReturnType<typeof serializeCampaign>>> {
-  const [res, chains] = await Promise.all([
+/**
+ * The public Campaign records of `ids`, each with its reallocations as GET /v4/campaigns/{id} serves
+ * it (one terms query on the campaigns alias, one PostgreSQL query); private ones are absent.
+ */
+async function campaignRecords(deps: ApiDeps, ids: string[]) {
+  const [res, chains, reallocations] = await Promise.all([
     searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
       size: ids.length,
       query: { bool: { filter: [{ terms: { id: ids } }], must_not: [{ term: { isPrivate: true } }] } },
     }),
     currentChainRecords(deps, nowSeconds(deps)),
+    loadReallocations(deps.pg, ids),
   ]);
-  return new Map(res.hits.hits.map((h) => [h._source!.id, serializeCampaign(h._source!, chains)]));
+  return new Map(
+    res.hits.hits.map((h) => [
+      h._source!.id,
+      { ...serializeCampaign(h._source!, chains), reallocations: reallocations.get(h._source!.id) ?? [] },
+    ]),
+  );
 }

@@ -86,7 +86,7 @@ export function getCampaignHandler(deps: ApiDeps) {
     const { showPrivate } = ctx.state.query as { showPrivate?: boolean };
     if (showPrivate) ctx.state.private = true;
     const campaign = await getCampaign(deps, id, await privateVisibility(deps, ctx.state as AuthState, showPrivate));
-    ctx.body = { ...campaign, reallocations: await loadReallocations(deps.pg, campaign.id) };
+    ctx.body = { ...campaign, reallocations: (await loadReallocations(deps.pg, [campaign.id])).get(campaign.id) ?? [] };
   };
 }
 

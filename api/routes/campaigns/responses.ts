@@ -24,7 +24,7 @@ export const campaignMetricsSchema = obj({
   tvlInflowPerDollar: nullable(num),
 });
 
-/** GET /campaigns/{id}/linked: the campaign's family, each node with its campaign when `campaigns=true`. */
+/** GET /campaigns/{id}/linked: the campaign's family, each node with its campaign (as by id) when `campaigns=true`. */
 export const linkedCampaignsSchema = arr(
   obj(
     {
@@ -38,7 +38,7 @@ export const linkedCampaignsSchema = arr(
       endTimestamp: decimal,
       depth: int,
       self: bool,
-      campaign: nullable(campaignSchema),
+      campaign: nullable(campaignByIdSchema),
     },
     ['campaign'],
   ),

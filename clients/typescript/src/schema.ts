@@ -3646,7 +3646,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        campaign?: components["schemas"]["Campaign"] | null;
+                        campaign?: (components["schemas"]["Campaign"] & {
+                            reallocations: {
+                                blockNumber: number;
+                                from: string[];
+                                timestamp: number;
+                                to: string;
+                                txHash: string;
+                            }[];
+                        }) | null;
                         campaignId: string;
                         computeChainId: number;
                         depth: number;

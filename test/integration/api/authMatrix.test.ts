@@ -327,6 +327,8 @@ const MATRIX: Row[] = [
 const PUBLIC_ROUTES = [
   'GET /v4/openapi.json',
   'GET /v4/health',
+  'GET /v4/health/live',
+  'GET /v4/health/ready',
   'GET /v4/chains',
   'GET /v4/block-timestamp/block',
   'GET /v4/block-timestamp/timestamp',
@@ -340,6 +342,7 @@ const PUBLIC_ROUTES = [
   'GET /v4/campaigns/:id/linked',
   'GET /v4/opportunities',
   'GET /v4/opportunities/count',
+  'GET /v4/opportunities/summary',
   'GET /v4/opportunities/bins/apr',
   'GET /v4/opportunities/bins/tvl',
   'GET /v4/opportunities/bins/daily-rewards',
