@@ -62,7 +62,7 @@ const distributorAbi = parseAbi([
 ]);
 const creatorAbi = parseAbi([
   'struct CampaignParameters { bytes32 campaignId; address creator; address rewardToken; uint256 amount; uint32 campaignType; uint32 startTimestamp; uint32 duration; bytes campaignData; }',
-  'function campaign(bytes32 _campaignId) view returns (CampaignParameters)',
+  'function getLatestCampaignParams(bytes32 _campaignId) view returns (CampaignParameters)',
 ]);
 const newCampaignEvent = parseAbiItem(
   'event NewCampaign((bytes32 campaignId, address creator, address rewardToken, uint256 amount, uint32 campaignType, uint32 startTimestamp, uint32 duration, bytes campaignData) campaign)',
@@ -237,7 +237,8 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         const c = await read<{ rewardToken: Address; amount: bigint; startTimestamp: number; duration: number }>({
           address: chain.distributionCreator,
           abi: creatorAbi,
-          functionName: 'campaign',
+          // The override when one was made (its window is the campaign's), else the original.
+          functionName: 'getLatestCampaignParams',
           args: [id],
         });
         const served = await get(`/campaigns/${chain.id}-${id}`).catch(() => null);

@@ -1,14 +1,19 @@
 import type { PgClient } from '../../internal/pg.js';
 import type { CampaignSource } from '../../domain/documents/sources.js';
 
-/** Loads the sources of the given campaign ids in one query; ids with no row are simply absent. */
+/**
+ * Loads the sources of the given campaign ids in one query; ids with no row are simply absent.
+ * `child_campaign_ids` names public children only: a private sub-campaign is not announced by its
+ * parent's document (README "Campaign visibility").
+ */
 export async function loadCampaignSources(client: PgClient, ids: string[]): Promise<CampaignSource[]> {
   if (!ids.length) return [];
   const { rows } = await client.query<CampaignSource>(
     `SELECT c.id, c.distribution_chain_id, c.compute_chain_id, c.campaign_id, c.creator, c.reward_token, c.amount::text AS amount,
        c.campaign_type, c.start_timestamp, c.end_timestamp, c.campaign_data, c.main_parameter, c.opportunity_id, c.params,
        c.has_overrides, COALESCE(pv.is_private, false) AS is_private, c.parent_campaign_id, c.created_at,
-       COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns k WHERE k.parent_campaign_id = c.id), '{}') AS child_campaign_ids,
+       COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns k WHERE k.parent_campaign_id = c.id
+         AND NOT EXISTS (SELECT 1 FROM campaign_privacy kp WHERE kp.campaign_db_id = k.id AND kp.is_private)), '{}') AS child_campaign_ids,
        CASE WHEN c.parent_campaign_id IS NULL THEN NULL ELSE (WITH RECURSIVE up(id, parent, depth) AS (
           SELECT p.id, p.parent_campaign_id, 1 FROM campaigns p WHERE p.id = c.parent_campaign_id
           UNION ALL SELECT p.id, p.parent_campaign_id, up.depth + 1 FROM campaigns p JOIN up ON p.id = up.parent WHERE up.depth < 32)

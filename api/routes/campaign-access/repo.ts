@@ -67,7 +67,8 @@ export type PrivacyUpdate = {
 
 /**
  * Writes the privacy settings and queues the campaign for the search projector, in one transaction
- * (the campaign document's `isPrivate` follows). Tables: campaign_privacy, search_outbox.
+ * (the campaign document's `isPrivate` follows, and its parent's `childCampaignIds`). Tables:
+ * campaign_privacy, campaigns, search_outbox.
  */
 export async function updatePrivacy(
   db: PgPool,
@@ -95,7 +96,13 @@ export async function updatePrivacy(
         by,
       ],
     );
-    await enqueueOutbox(tx, 'campaign', [campaignDbId]);
+    // The campaign's document, and its parent's (whose childCampaignIds name public children only).
+    const parent = (
+      await tx.query<{ parent_campaign_id: string | null }>('SELECT parent_campaign_id FROM campaigns WHERE id = $1', [
+        campaignDbId,
+      ])
+    ).rows[0]?.parent_campaign_id;
+    await enqueueOutbox(tx, 'campaign', parent ? [campaignDbId, parent] : [campaignDbId]);
     // The opportunity document is built from public campaigns only: re-project it too.
     const opportunity = (
       await tx.query<{ opportunity_id: string | null }>('SELECT opportunity_id FROM campaigns_current WHERE id = $1', [
@@ -105,6 +112,24 @@ export async function updatePrivacy(
     if (opportunity) await enqueueOutbox(tx, 'opportunity', [opportunity]);
     return rows[0]!;
   });
+}
+
+/**
+ * The parent of a campaign with its public children (what the parent's document announces), or
+ * null for a campaign without parent. Tables: campaigns, campaign_privacy.
+ */
+export async function parentWithPublicChildren(
+  db: PgPool,
+  campaignDbId: string,
+): Promise<{ id: string; childCampaignIds: string[] } | null> {
+  const { rows } = await db.query<{ id: string; child_ids: string[] }>(
+    `SELECT c.parent_campaign_id AS id,
+       COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns k WHERE k.parent_campaign_id = c.parent_campaign_id
+         AND NOT EXISTS (SELECT 1 FROM campaign_privacy kp WHERE kp.campaign_db_id = k.id AND kp.is_private)), '{}') AS child_ids
+     FROM campaigns c WHERE c.id = $1 AND c.parent_campaign_id IS NOT NULL`,
+    [campaignDbId],
+  );
+  return rows[0] ? { id: rows[0].id, childCampaignIds: rows[0].child_ids } : null;
 }
 
 /** Grants (or re-activates, or changes) a dynamic grant. Tables: campaign_access_grants. */

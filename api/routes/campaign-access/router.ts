@@ -129,6 +129,15 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
         what: 'privacy flag',
         mustReachReads: true,
       });
+      const parent = await repo.parentWithPublicChildren(deps.pg, campaign.id);
+      if (parent)
+        await updateDocumentNow(deps, {
+          index: campaignIndex,
+          id: parent.id,
+          doc: { childCampaignIds: parent.childCampaignIds },
+          what: "parent's children",
+          mustReachReads: true,
+        });
       ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
     },
   );

@@ -10,6 +10,8 @@ const CALLERS: Caller[] = ['anonymous', 'recipient', 'grantee', 'creator', 'back
 type Subject = {
   name: string;
   recipientsCanView: boolean;
+  /** Has leaves in the live tree (rewards, claims, metrics). */
+  rewarded: boolean;
   id: string;
   onChainId: string;
   opportunityId: string;
@@ -124,36 +126,94 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
       : res.status < 300 && r.pick
         ? r.pick(res.body)
         : res.body;
-    return { status: res.status, text: JSON.stringify(body ?? null).toLowerCase() };
+    return { status: res.status, text: JSON.stringify(withoutOthersConfiguration(body ?? null, s)).toLowerCase() };
+  };
+  /**
+   * A served body without the own configuration of other campaigns: a public sub-campaign's
+   * `params` (its on-chain data), `parentCampaignId` and `rootCampaignId` name its parent even when
+   * the parent is private (README "Campaign visibility"); nothing else of another campaign may.
+   */
+  const withoutOthersConfiguration = (value: unknown, s: Subject): unknown => {
+    if (Array.isArray(value)) return value.map((v) => withoutOthersConfiguration(v, s));
+    if (!value || typeof value !== 'object') return value;
+    const record = value as Record<string, unknown>;
+    const isOtherCampaign =
+      typeof record['campaignId'] === 'string' &&
+      'parentCampaignId' in record &&
+      record['id'] !== s.id &&
+      String(record['campaignId']).toLowerCase() !== s.onChainId;
+    return Object.fromEntries(
+      Object.entries(record)
+        .filter(([k]) => !(isOtherCampaign && ['params', 'parentCampaignId', 'rootCampaignId'].includes(k)))
+        .map(([k, v]) => [k, withoutOthersConfiguration(v, s)]),
+    );
   };
   const mentions = (text: string, s: Subject) => text.includes(s.onChainId.toLowerCase()) || text.includes(`"${s.id}"`);
 
   before(async function () {
     demo = await createReferenceDemo();
     const h = demo.h;
-    // Two campaigns with rewards in the live tree (and so claims, metrics, an opportunity): one per recipientsCanView setting.
+    // Three private subjects, the demo family included on purpose: its parent (rewards in the live
+    // tree, public sub-campaigns naming it), another rewarded campaign, and one sub-campaign (its
+    // parent's grantee may read the parent, never this child).
     const { rows } = await h.deps.pg.query<{
       id: string;
       campaign_id: string;
       opportunity_id: string;
       creator: string;
-      recipient: string;
+      recipient: string | null;
+      role: 'parent' | 'other' | 'child';
     }>(
-      `SELECT DISTINCT ON (c.id) c.id, lower(c.campaign_id) AS campaign_id, c.opportunity_id, lower(c.creator) AS creator, b.recipient
-       FROM campaigns_current c JOIN reward_breakdowns b ON lower(b.campaign_id) = lower(c.campaign_id) AND b.chain_id = c.distribution_chain_id
-       WHERE c.opportunity_id IS NOT NULL ORDER BY c.id, b.amount DESC LIMIT 2`,
+      `WITH family AS (SELECT parent_campaign_id AS parent, min(id) AS child FROM campaigns WHERE parent_campaign_id IS NOT NULL GROUP BY 1 ORDER BY 1 LIMIT 1),
+         rewarded AS (SELECT DISTINCT ON (c.id) c.id, b.recipient FROM campaigns_current c
+           JOIN reward_breakdowns b ON lower(b.campaign_id) = lower(c.campaign_id) AND b.chain_id = c.distribution_chain_id
+           ORDER BY c.id, b.amount DESC),
+         picked AS (
+           (SELECT f.parent AS id, 'parent' AS role FROM family f)
+           UNION ALL (SELECT r.id, 'other' FROM rewarded r JOIN campaigns_current c USING (id)
+             WHERE c.opportunity_id IS NOT NULL AND c.parent_campaign_id IS NULL AND r.id NOT IN (SELECT parent FROM family) ORDER BY r.id LIMIT 1)
+           UNION ALL (SELECT f.child, 'child' FROM family f))
+       SELECT c.id, lower(c.campaign_id) AS campaign_id, c.opportunity_id, lower(c.creator) AS creator, r.recipient, p.role
+       FROM picked p JOIN campaigns_current c ON c.id = p.id LEFT JOIN rewarded r ON r.id = p.id`,
     );
-    expect(rows, 'two demo campaigns with rewards').to.have.length(2);
-    subjects = rows.map((r, i) => ({
-      name: i === 0 ? 'private, recipientsCanView false' : 'private, recipientsCanView true',
-      recipientsCanView: i === 1,
+    const byRole = (role: string) => {
+      const row = rows.find((r) => r.role === role);
+      if (!row) throw new Error(`the demo has no ${role} campaign for the privacy matrix`);
+      return row;
+    };
+    const [parent, other, child] = [byRole('parent'), byRole('other'), byRole('child')];
+    expect(parent.recipient, 'the demo family parent has rewards').to.be.a('string');
+    expect(other.recipient, 'a second rewarded campaign').to.be.a('string');
+    const subject = (
+      r: typeof parent,
+      name: string,
+      recipientsCanView: boolean,
+      grantee: string,
+      recipient = r.recipient!,
+    ): Subject => ({
+      name,
+      recipientsCanView,
+      rewarded: r.recipient !== null,
       id: r.id,
       onChainId: r.campaign_id,
       opportunityId: r.opportunity_id,
       creator: r.creator,
-      recipient: r.recipient,
-      grantee: `0x${String(i + 1).repeat(40)}`,
-    }));
+      recipient,
+      grantee,
+    });
+    subjects = [
+      subject(parent, 'private family parent, recipientsCanView false', false, `0x${'1'.repeat(40)}`),
+      subject(other, 'private, recipientsCanView true', true, `0x${'2'.repeat(40)}`),
+      // No rewards: its "recipient" is the parent's grantee, who reads the parent (and its
+      // childCampaignIds) but has no claim on this child and may not see it.
+      subject(
+        child,
+        'private sub-campaign, recipientsCanView false',
+        false,
+        `0x${'3'.repeat(40)}`,
+        `0x${'1'.repeat(40)}`,
+      ),
+    ];
     for (const s of subjects) {
       await h
         .request()
@@ -168,8 +228,8 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         .send({ userAddress: s.grantee })
         .expect(200);
     }
-    // The other subject's recipient must not be this one's (a recipient of both would see the second legitimately).
-    expect(subjects[0]!.recipient).to.not.equal(subjects[1]!.recipient);
+    // No subject's recipient is another's (a recipient of both would see the second legitimately).
+    expect(new Set(subjects.map((x) => x.recipient)).size).to.equal(subjects.length);
   });
   after(async () => demo?.close());
 
@@ -204,7 +264,7 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
           .get(`/v4/rewards?chainId=31337&campaignId=${s.onChainId}`)
           .set(headersOf(s, caller))
           .expect(200);
-        expect(rewards.body.length, `rewards as ${caller} (${s.name})`).to.be.greaterThan(0);
+        if (s.rewarded) expect(rewards.body.length, `rewards as ${caller} (${s.name})`).to.be.greaterThan(0);
       }
       for (const caller of CALLERS.filter((c) => !maySee(s, c))) {
         await demo.h.request().get(`/v4/campaigns/${s.id}?showPrivate=true`).set(headersOf(s, caller)).expect(404);
@@ -248,7 +308,8 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         `/v4/opportunities/${s.opportunityId}/campaigns`,
       ]) {
         const res = await demo.h.request().get(path).expect(200);
-        if (mentions(JSON.stringify(res.body).toLowerCase(), s)) leaks.push(`${path} mentions ${s.name}`);
+        if (mentions(JSON.stringify(withoutOthersConfiguration(res.body, s)).toLowerCase(), s))
+          leaks.push(`${path} mentions ${s.name}`);
       }
       const gql = await demo.h
         .request()
@@ -256,7 +317,8 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         .set('accept', 'application/json')
         .send({ query: `{ opportunity(id: "${s.opportunityId}") { id campaigns { id } } }` })
         .expect(200);
-      if (mentions(JSON.stringify(gql.body).toLowerCase(), s)) leaks.push(`GraphQL opportunity mentions ${s.name}`);
+      if (mentions(JSON.stringify(withoutOthersConfiguration(gql.body, s)).toLowerCase(), s))
+        leaks.push(`GraphQL opportunity mentions ${s.name}`);
     }
     expect(leaks).to.deep.equal([]);
   });

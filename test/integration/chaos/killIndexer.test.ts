@@ -4,8 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { DEMO_MARKETS, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
+import { truthCheck, type TruthCheckReport } from '../../../scripts/truthCheck.js';
 import { startChainActivity } from '../../helpers/chainActivity.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { expectIndexedLikeChain } from '../../helpers/expectIndexedLikeChain.js';
@@ -21,6 +24,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
   let prices: PriceApiServer;
   let treeDir: string;
   let child: ChildProcess | undefined;
+  let server: Server | undefined;
 
   before(async function () {
     this.timeout(300_000);
@@ -37,6 +41,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
   after(async function () {
     this.timeout(60_000);
     child?.kill('SIGKILL');
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await h?.close();
     await prices?.close();
   });
@@ -96,7 +101,25 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
     }
     expect(produced.campaigns, 'campaigns created during the kills').to.be.above(0);
 
-    // Catch-up: the indexer runs once more, undisturbed, until every job has reached the head.
+    // Catch-up: the indexer runs once more, undisturbed, until every job has reached the head and
+    // the independent truth check (scripts/truthCheck.ts: chain state and stored prices alone) agrees
+    // with every root, proof, claimed amount and figure the API serves.
+    server = h.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server!.once('listening', resolve));
+    const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const truth = (): Promise<TruthCheckReport> =>
+      truthCheck({
+        apiUrl,
+        databaseUrl: h.config.databaseUrl,
+        priceMaxAgeSeconds: h.config.prices.maxAgeSeconds,
+        chains: h.config.chains.map((c) => ({
+          id: c.id,
+          rpcUrl: c.rpcUrl,
+          distributor: c.distributor,
+          distributionCreator: c.distributionCreator,
+          startBlock: c.startBlock,
+        })),
+      });
     const final = await startIndexer({});
     child = final.proc;
     const deadline = Date.now() + 120_000;
@@ -106,6 +129,8 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
         await new Promise((r) => setTimeout(r, 2000));
         expect(final.proc.exitCode).to.equal(null);
         var chain = await expectIndexedLikeChain(h);
+        var report = await truth();
+        expect(report.mismatches, 'truth check of the final state').to.deep.equal([]);
         break;
       } catch (error) {
         lastError = error;
@@ -116,7 +141,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
     await new Promise((r) => final.proc.once('exit', r));
     child = undefined;
     console.log(
-      `    ${killedAfterMs.length} SIGKILLs (after ${Math.min(...killedAfterMs)}–${Math.max(...killedAfterMs)} ms) while producing ${JSON.stringify(produced)}; chain totals ${JSON.stringify(chain)} all equal in PostgreSQL and Elasticsearch`,
+      `    ${killedAfterMs.length} SIGKILLs (after ${Math.min(...killedAfterMs)}–${Math.max(...killedAfterMs)} ms) while producing ${JSON.stringify(produced)}; chain totals ${JSON.stringify(chain)} all equal in PostgreSQL and Elasticsearch; truth check: ${report.figures} figures agree ${JSON.stringify(report.compared)}`,
     );
   });
 });
