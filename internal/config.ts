@@ -44,6 +44,10 @@ export type Config = {
   rateLimits?: { anonymous: number; tiers: number[] };
   /** Jobs this process's scheduler runs (SCHEDULER_JOBS); absent: every job. */
   schedulerJobs?: string[];
+  /** Chains whose work units this process's scheduler runs (SCHEDULER_CHAINS, fixed placement); absent: every chain. */
+  schedulerChains?: number[];
+  /** Work units one scheduler process runs at once (SCHEDULER_CONCURRENCY). */
+  schedulerConcurrency: number;
   /** How long the retention job keeps job runs. */
   retention: { jobRunsDays: number };
   /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
@@ -179,6 +183,8 @@ const envSchema = {
     CORS_ORIGINS: { type: 'string' },
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
     SCHEDULER_JOBS: { type: 'string', pattern: '^[a-z][a-z-]*(,[a-z][a-z-]*)*$' },
+    SCHEDULER_CHAINS: { type: 'string', pattern: '^\\d+(,\\d+)*$' },
+    SCHEDULER_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 4 },
     GRAPHQL_EXPLORER: { type: 'boolean' },
   },
 } as const;
@@ -242,6 +248,8 @@ export function loadConfig(env: Env = process.env): Config {
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
     retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
     ...(v['SCHEDULER_JOBS'] ? { schedulerJobs: String(v['SCHEDULER_JOBS']).split(',') } : {}),
+    ...(v['SCHEDULER_CHAINS'] ? { schedulerChains: String(v['SCHEDULER_CHAINS']).split(',').map(Number) } : {}),
+    schedulerConcurrency: v['SCHEDULER_CONCURRENCY'],
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
     corsOrigins: parseCorsOrigins(v['CORS_ORIGINS']),

@@ -5,14 +5,22 @@ import type { Logger } from '../internal/logger.js';
 import { createPgPool } from '../internal/pg.js';
 import type { JobDeps } from './control/types.js';
 
+/**
+ * Connections of a scheduler process: each running unit holds one for its advisory lock and may
+ * hold a transaction while it queries, so two per unit plus two, at least 10.
+ */
+export const jobPoolSize = (config: Pick<Config, 'schedulerConcurrency'>) =>
+  Math.max(10, 2 * config.schedulerConcurrency + 2);
+
 /** Builds the clients jobs share; `close` ends them all. */
 export function createJobDeps(
   config: Config,
   logger: Logger,
   signal: AbortSignal,
 ): JobDeps & { close(): Promise<void> } {
-  const pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'rewards-jobs', max: 10 }, (err) =>
-    logger.error({ msg: 'idle postgres client error', err: err.message }),
+  const pg = createPgPool(
+    { connectionString: config.databaseUrl, applicationName: 'rewards-jobs', max: jobPoolSize(config) },
+    (err) => logger.error({ msg: 'idle postgres client error', err: err.message }),
   );
   const es = createEsClient({ node: config.esUrl, requestTimeoutMs: Math.max(config.esRequestTimeoutMs, 30000) });
   const rpc = createChainClients(config);

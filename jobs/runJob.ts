@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { describeError } from '../internal/errors.js';
 import { isJobPaused } from './control/jobState.js';
 import type { Job, JobDeps, RunJobResult, RunTrigger } from './control/types.js';
@@ -10,52 +11,77 @@ export type RunJobOptions = {
   force?: boolean;
   /** What started the run, recorded in job_runs.trigger (default: its schedule). */
   trigger?: RunTrigger;
+  /**
+   * Run one work unit of a per-chain job: this chain only (the job sees `deps.rpc` narrowed to it),
+   * under the unit's own lock, recorded with job_runs.chain_id. Without it a per-chain job runs
+   * over every chain of `deps.rpc`, holding every unit's lock.
+   */
+  chainId?: number;
 };
 
+/** This process, as recorded in job_runs.runner. */
+const RUNNER = `${hostname()}:${process.pid}`;
+
+/** The advisory-lock key of a work unit: the job, or the job on one chain. */
+export const unitLockKey = (job: string, chainId?: number) => (chainId === undefined ? job : `${job}:${chainId}`);
+
 /**
- * Runs one job once: takes the job's Postgres advisory lock on a dedicated connection (a second
- * runner skips instead of racing), records the run in job_runs (start, end, ranges, counts,
- * error) and releases the lock. Runs left 'running' by a dead process are closed as failed first.
- * A paused job (job_state.paused) is skipped unless `force`: nothing is recorded in job_runs (the
- * pause itself is in job_state with its time; a skip every scheduler tick would only be noise), and
- * a run already in progress when the job was paused finishes normally.
- * @throws the job's error after recording it.
+ * Runs one job (or one work unit of a per-chain job) once: takes its Postgres advisory locks on a
+ * dedicated connection (a second runner, in this process or another, skips instead of racing; the
+ * locks die with the connection, so the units of a killed process are free at once), records the
+ * run in job_runs (start, end, chain, runner, ranges, counts, error) and releases the locks. Runs of the
+ * same unit left 'running' by a dead process are closed as failed first. A paused job
+ * (job_state.paused) is skipped unless `force`: nothing is recorded in job_runs (the pause itself
+ * is in job_state with its time; a skip every scheduler tick would only be noise), and a run
+ * already in progress when the job was paused finishes normally.
+ * @throws the job's error after recording it; an unknown `chainId` (a programming error).
  */
 export async function runJob(
   job: Job,
   deps: JobDeps,
-  { force = false, trigger = 'schedule' }: RunJobOptions = {},
+  { force = false, trigger = 'schedule', chainId }: RunJobOptions = {},
 ): Promise<RunJobResult> {
-  const logger = deps.logger.child({ job: job.name });
+  const unit = chainId === undefined ? deps : narrowToChain(job, deps, chainId);
+  const logger = deps.logger.child(chainId === undefined ? { job: job.name } : { job: job.name, chain_id: chainId });
   if (!force && (await isJobPaused(deps.pg, job.name))) {
     logger.debug({ msg: 'job skipped: paused' });
     return { status: 'skipped', reason: 'paused' };
   }
+  const keys =
+    chainId !== undefined
+      ? [unitLockKey(job.name, chainId)]
+      : job.perChain
+        ? [...deps.rpc.keys()].map((id) => unitLockKey(job.name, id))
+        : [unitLockKey(job.name)];
   const lockClient = await deps.pg.connect();
-  let locked = false;
+  const held: string[] = [];
   try {
-    const lock = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
-      JOB_LOCK_NAMESPACE,
-      job.name,
-    ]);
-    locked = lock.rows[0]?.ok === true;
-    if (!locked) {
-      logger.info({ msg: 'job skipped: another process holds its lock' });
-      return { status: 'skipped', reason: 'locked' };
+    for (const key of keys) {
+      const lock = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
+        JOB_LOCK_NAMESPACE,
+        key,
+      ]);
+      if (lock.rows[0]?.ok !== true) {
+        logger.info({ msg: 'job skipped: another run holds its lock', unit: key });
+        return { status: 'skipped', reason: 'locked' };
+      }
+      held.push(key);
     }
+    // Holding the locks, no live run of these units exists: a 'running' row is a dead process's.
     await deps.pg.query(
-      `UPDATE job_runs SET status = 'failed', finished_at = now(), error = 'interrupted: the process running it died' WHERE job = $1 AND status = 'running'`,
-      [job.name],
+      `UPDATE job_runs SET status = 'failed', finished_at = now(), error = 'interrupted: the process running it died'
+       WHERE job = $1 AND status = 'running' AND ($2::int IS NULL OR chain_id = $2 OR chain_id IS NULL)`,
+      [job.name, chainId ?? null],
     );
     const started = Date.now();
     const { rows } = await deps.pg.query<{ id: string }>(
-      `INSERT INTO job_runs (job, status, trigger) VALUES ($1, 'running', $2) RETURNING id`,
-      [job.name, trigger],
+      `INSERT INTO job_runs (job, status, trigger, chain_id, runner) VALUES ($1, 'running', $2, $3, $4) RETURNING id`,
+      [job.name, trigger, chainId ?? null, RUNNER],
     );
     const runId = Number(rows[0]!.id);
     logger.debug({ msg: 'job started', run_id: runId });
     try {
-      const result = await job.run({ ...deps, logger });
+      const result = await job.run({ ...unit, logger });
       const durationMs = Date.now() - started;
       await deps.pg.query(
         `UPDATE job_runs SET status = 'success', finished_at = now(), ranges = $2, counts = $3 WHERE id = $1`,
@@ -79,12 +105,18 @@ export async function runJob(
       throw error;
     }
   } finally {
-    if (locked)
-      await lockClient
-        .query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, job.name])
-        .catch(() => {});
+    for (const key of held)
+      await lockClient.query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, key]).catch(() => {});
     lockClient.release();
   }
+}
+
+/** The deps of one work unit: `deps.rpc` holds only `chainId`'s client. */
+function narrowToChain(job: Job, deps: JobDeps, chainId: number): JobDeps {
+  if (!job.perChain) throw new Error(`job ${job.name} is not run per chain (chain ${chainId} asked)`);
+  const client = deps.rpc.get(chainId);
+  if (!client) throw new Error(`job ${job.name}: chain ${chainId} is not configured`);
+  return { ...deps, rpc: new Map([[chainId, client]]) };
 }
 
 export type LastRun = {

@@ -8,7 +8,7 @@ import { createJobDeps } from './deps.js';
 import { effectiveCron } from './control/effectiveCron.js';
 import { loadJobStates } from './control/jobState.js';
 import { JOBS } from './registry.js';
-import { runJob } from './runJob.js';
+import { runJob, unitLockKey } from './runJob.js';
 import type { Job } from './control/types.js';
 
 export type Scheduler = {
@@ -32,12 +32,17 @@ export type StartSchedulerParams = {
 };
 
 /**
- * Schedules every job on its effective cron expression: job_state.cron (set by `jobs/cli.ts
- * schedule`) > JOB_<NAME>_CRON > the job's default. job_state is read before the first tick and
- * every `refreshMs`; a changed expression replaces the job's task. An invalid override is logged
- * and ignored. Paused jobs keep their ticks and runJob skips them. After a failed run a job backs off
- * (failureBackoff: its ticks are skipped for an exponentially growing delay, reset by a success). A tick never overlaps the same
- * job's previous run in this process, and the advisory lock in runJob keeps other processes out.
+ * Schedules every job on its effective cron expression; a tick of a per-chain job starts one run
+ * per chain of this process (SCHEDULER_CHAINS, else all), each a work unit with its own lock,
+ * backoff and job_runs row, so a slow or dead chain never holds back the others. At most
+ * SCHEDULER_CONCURRENCY units run at once in a process; several processes share the units through
+ * runJob's advisory locks (a unit held elsewhere is skipped, and a killed process's locks are free
+ * at once, so its units run at the survivors' next tick). Expressions: job_state.cron (set by
+ * `jobs/cli.ts schedule`) > JOB_<NAME>_CRON > the job's default. job_state is read before the first
+ * tick and every `refreshMs`; a changed expression replaces the job's task. An invalid override is
+ * logged and ignored. Paused jobs keep their ticks and runJob skips them. After a failed run a unit
+ * backs off (failureBackoff: its ticks are skipped for an exponentially growing delay, reset by a
+ * success). A tick never overlaps the same unit's previous run in this process.
  * `stop` stops the ticks, aborts running jobs at their next step boundary and waits for them.
  * Tables read: job_state.
  */
@@ -54,31 +59,47 @@ export function startScheduler({
     if (!cron.validate(expression)) throw new Error(`invalid cron expression for job ${job.name}: ${expression}`);
   }
 
+  const chainIds = schedulerChainIds(config);
   const controller = new AbortController();
   const deps = createJobDeps(config, logger, controller.signal);
+  /** Runs in progress, by work unit (unitLockKey). */
   const running = new Map<string, Promise<unknown>>();
   const tasks = new Map<string, { cron: string; task: ScheduledTask }>();
 
   const failures = new Map<string, { count: number; retryAt: number }>();
+  /** The work units of a job: one per chain of this process for a per-chain job, else the job itself. */
+  const unitsOf = (job: Job) =>
+    job.perChain
+      ? chainIds.map((chainId) => ({ key: unitLockKey(job.name, chainId), chainId }))
+      : [{ key: unitLockKey(job.name), chainId: undefined }];
+  let rotation = 0;
 
   const tick = (job: Job) => {
-    if (running.has(job.name) || controller.signal.aborted) return;
-    const failed = failures.get(job.name);
-    if (failed && Date.now() < failed.retryAt) return;
-    const run = runJob(job, deps)
-      .then(() => {
-        if (failed) logger.info({ msg: 'job recovered', job: job.name, failed_runs: failed.count });
-        failures.delete(job.name);
-      })
-      .catch(() => {
-        // The failure itself is already logged and recorded in job_runs by runJob.
-        const count = (failures.get(job.name)?.count ?? 0) + 1;
-        const delayMs = backoffDelay({ attempt: count, ...failureBackoff });
-        failures.set(job.name, { count, retryAt: Date.now() + delayMs });
-        logger.warn({ msg: 'job backing off', job: job.name, failed_runs: count, retry_in_ms: delayMs });
-      })
-      .finally(() => running.delete(job.name));
-    running.set(job.name, run);
+    const units = unitsOf(job);
+    // Each tick starts at another unit, so with more units than slots every chain gets its turn.
+    const offset = rotation++ % Math.max(units.length, 1);
+    for (let i = 0; i < units.length; i++) {
+      if (controller.signal.aborted || running.size >= config.schedulerConcurrency) return;
+      const { key, chainId } = units[(i + offset) % units.length]!;
+      if (running.has(key)) continue;
+      const failed = failures.get(key);
+      if (failed && Date.now() < failed.retryAt) continue;
+      const chain = chainId === undefined ? {} : { chain_id: chainId };
+      const run = runJob(job, deps, chainId === undefined ? {} : { chainId })
+        .then(() => {
+          if (failed) logger.info({ msg: 'job recovered', job: job.name, ...chain, failed_runs: failed.count });
+          failures.delete(key);
+        })
+        .catch(() => {
+          // The failure itself is already logged and recorded in job_runs by runJob.
+          const count = (failures.get(key)?.count ?? 0) + 1;
+          const delayMs = backoffDelay({ attempt: count, ...failureBackoff });
+          failures.set(key, { count, retryAt: Date.now() + delayMs });
+          logger.warn({ msg: 'job backing off', job: job.name, ...chain, failed_runs: count, retry_in_ms: delayMs });
+        })
+        .finally(() => running.delete(key));
+      running.set(key, run);
+    }
   };
 
   /** Reads job_state and (re)schedules every job whose effective expression changed. */
@@ -131,6 +152,18 @@ export function startScheduler({
       await deps.close();
     },
   };
+}
+
+/** The chains this process runs work units for: SCHEDULER_CHAINS, else every configured chain; an unknown id stops startup naming it. */
+export function schedulerChainIds(config: Pick<Config, 'chains' | 'schedulerChains'>): number[] {
+  const configured = config.chains.map((c) => c.id);
+  if (!config.schedulerChains) return configured;
+  const unknown = config.schedulerChains.filter((id) => !configured.includes(id));
+  if (unknown.length)
+    throw new Error(
+      `SCHEDULER_CHAINS names chains that are not configured: ${unknown.join(', ')} (chains: ${configured.join(', ')})`,
+    );
+  return configured.filter((id) => config.schedulerChains!.includes(id));
 }
 
 /** The jobs named in SCHEDULER_JOBS (every job when unset), in pipeline order; an unknown name stops startup naming it. */

@@ -8,28 +8,33 @@ import type { JobInfo } from './types.js';
 export const JOB_CATALOG: readonly JobInfo[] = [
   {
     name: 'blocks',
+    perChain: true,
     defaultCron: '*/5 * * * * *',
     description: 'Canonical block headers of every chain into PostgreSQL, rolling back reorganized blocks.',
   },
   {
     name: 'campaigns',
+    perChain: true,
     defaultCron: '*/5 * * * * *',
     description:
       'DistributionCreator events into PostgreSQL, then campaign and opportunity documents to Elasticsearch.',
   },
   {
     name: 'roots',
+    perChain: true,
     defaultCron: '*/10 * * * * *',
     description:
       'Distributor roots into PostgreSQL; reward trees fetched, verified against the on-chain root, then stored.',
   },
   {
     name: 'claims',
+    perChain: true,
     defaultCron: '*/10 * * * * *',
     description: 'Distributor Claimed events into PostgreSQL (claimed deltas per recipient and token).',
   },
   {
     name: 'tokens',
+    perChain: true,
     defaultCron: '0 */5 * * * *',
     description: 'Native tokens, ERC20 metadata refresh and operator token flags.',
   },

@@ -6,11 +6,16 @@ export const STATUS_WINDOW_HOURS = 24;
 
 export type JobChainStatus = {
   chainId: number;
-  cursor: number;
+  /** Last block processed on the chain; null before the first range (a unit that never completed one). */
+  cursor: number | null;
   /** Last block of the canonical header chain (the blocks job's cursor), null before its first run. */
   canonicalHead: number | null;
   /** canonicalHead − cursor (never negative); null without canonical head. The blocks job's own lag is measured against the node (see callers). */
   lagBlocks: number | null;
+  /** Latest run of this chain's work unit (job_runs.chain_id); null before its first unit run. */
+  lastRun: { status: string; startedAt: Date; finishedAt: Date | null; error: string | null } | null;
+  /** Failed unit runs since its last success: above 0 the scheduler is backing off this chain. */
+  consecutiveFailures: number;
 };
 
 export type JobStatus = {
@@ -32,6 +37,16 @@ export type JobStatus = {
   chains: JobChainStatus[];
 };
 
+type UnitRow = {
+  job: string;
+  chain_id: number;
+  status: string;
+  started_at: Date;
+  finished_at: Date | null;
+  error: string | null;
+  failures: number;
+};
+
 type RunRow = {
   job: string;
   status: string | null;
@@ -46,16 +61,31 @@ type RunRow = {
 /**
  * Operator view of jobs, read from PostgreSQL only (so every process reports the same): job_state,
  * the latest run, the latest success, runs and failures in the last 24 h, and per chain the cursor
- * against the canonical head. `names` defaults to every job seen in job_runs, cursors or job_state.
+ * against the canonical head with its work unit's latest run and failures since its last success.
+ * `names` defaults to every job seen in job_runs, cursors or job_state.
  * Tables: job_runs (index job, started_at), job_state, cursors.
  */
 export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Promise<JobStatus[]> {
-  const [states, cursors] = await Promise.all([
+  const [states, cursors, units] = await Promise.all([
     loadJobStates(pg),
     pg.query<{ job: string; chain_id: number; block_number: string }>(
       'SELECT job, chain_id, block_number FROM cursors ORDER BY job, chain_id',
     ),
+    // Units seen in job_runs (an index skip-scan over (job, chain_id)), with their latest run and failures since their last success.
+    pg.query<UnitRow>(
+      `WITH RECURSIVE u(job, chain_id) AS (
+         (SELECT job, chain_id FROM job_runs WHERE chain_id IS NOT NULL ORDER BY job, chain_id LIMIT 1)
+         UNION ALL
+         SELECT n.job, n.chain_id FROM u CROSS JOIN LATERAL (SELECT r.job, r.chain_id FROM job_runs r
+           WHERE r.chain_id IS NOT NULL AND (r.job, r.chain_id) > (u.job, u.chain_id) ORDER BY r.job, r.chain_id LIMIT 1) n)
+       SELECT u.job, u.chain_id, last.status, last.started_at, last.finished_at, last.error,
+         (SELECT count(*)::int FROM job_runs f WHERE f.job = u.job AND f.chain_id = u.chain_id AND f.status = 'failed'
+            AND f.started_at > COALESCE((SELECT max(started_at) FROM job_runs s WHERE s.job = u.job AND s.chain_id = u.chain_id AND s.status = 'success'), '-infinity')) AS failures
+       FROM u JOIN LATERAL (SELECT status, started_at, finished_at, error FROM job_runs r WHERE r.job = u.job AND r.chain_id = u.chain_id
+         ORDER BY started_at DESC LIMIT 1) last ON true`,
+    ),
   ]);
+  const unitRuns = new Map(units.rows.map((u) => [`${u.job}:${u.chain_id}`, u]));
   const jobs = names ?? (await knownJobs(pg));
   const { rows } = await pg.query<RunRow>(
     `SELECT j.job, last.status, last.started_at, last.finished_at, last.error, ok.finished_at AS last_success_at, day.runs, day.errors
@@ -89,16 +119,27 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
       lastSuccessAt: r.last_success_at,
       runs24h: Number(r.runs),
       errors24h: Number(r.errors),
-      chains: cursors.rows
-        .filter((c) => c.job === r.job)
-        .map((c) => {
-          const cursor = Number(c.block_number);
-          const canonicalHead = heads.get(c.chain_id) ?? null;
+      chains: [
+        ...new Set([
+          ...cursors.rows.filter((c) => c.job === r.job).map((c) => c.chain_id),
+          ...units.rows.filter((u) => u.job === r.job).map((u) => u.chain_id),
+        ]),
+      ]
+        .sort((a, b) => a - b)
+        .map((chainId) => {
+          const row = cursors.rows.find((c) => c.job === r.job && c.chain_id === chainId);
+          const cursor = row ? Number(row.block_number) : null;
+          const canonicalHead = heads.get(chainId) ?? null;
+          const unit = unitRuns.get(`${r.job}:${chainId}`);
           return {
-            chainId: c.chain_id,
+            chainId,
             cursor,
             canonicalHead,
-            lagBlocks: canonicalHead === null ? null : Math.max(0, canonicalHead - cursor),
+            lagBlocks: canonicalHead === null || cursor === null ? null : Math.max(0, canonicalHead - cursor),
+            lastRun: unit
+              ? { status: unit.status, startedAt: unit.started_at, finishedAt: unit.finished_at, error: unit.error }
+              : null,
+            consecutiveFailures: unit?.failures ?? 0,
           };
         }),
     };
@@ -120,3 +161,14 @@ async function knownJobs(pg: PgPool): Promise<string[]> {
   );
   return rows.map((r) => r.job);
 }
+
+/** A unit's latest run with ISO times. */
+export const unitRun = (r: JobChainStatus['lastRun']) =>
+  r
+    ? {
+        status: r.status,
+        startedAt: r.startedAt.toISOString(),
+        finishedAt: r.finishedAt?.toISOString() ?? null,
+        error: r.error,
+      }
+    : null;

@@ -1,5 +1,5 @@
 import { effectiveCron } from './effectiveCron.js';
-import { loadJobStatuses, type JobStatus } from './jobStatus.js';
+import { loadJobStatuses, unitRun, type JobStatus } from './jobStatus.js';
 import { JOB_CATALOG } from './catalog.js';
 import type { JobInfo } from './types.js';
 import type { Config } from '../../internal/config.js';
@@ -20,7 +20,17 @@ export type JobListing = {
   lastSuccessAt: string | null;
   errors24h: number;
   runs24h: number;
-  chains: { chainId: number; cursor: number; head: number | null; lagBlocks: number | null }[];
+  chains: {
+    chainId: number;
+    /** null before the unit completed a first range. */
+    cursor: number | null;
+    head: number | null;
+    lagBlocks: number | null;
+    /** Latest run of the job on this chain (its work unit), ISO times. */
+    lastRun: { status: string; startedAt: string; finishedAt: string | null; error: string | null } | null;
+    /** Failed runs on this chain since its last success (the scheduler backs off while above 0). */
+    consecutiveFailures: number;
+  }[];
 };
 
 /** Pure: the listing of one job from its catalog entry, status, env schedules and chain heads (RPC, for the blocks job). */
@@ -59,7 +69,9 @@ export function toJobListing(
         chainId: c.chainId,
         cursor: c.cursor,
         head,
-        lagBlocks: head === null ? null : Math.max(0, head - c.cursor),
+        lagBlocks: head === null || c.cursor === null ? null : Math.max(0, head - c.cursor),
+        lastRun: unitRun(c.lastRun),
+        consecutiveFailures: c.consecutiveFailures,
       };
     }),
   };

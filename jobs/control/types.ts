@@ -25,6 +25,11 @@ export type JobInfo = {
   description: string;
   /** node-cron expression (with seconds) used unless JOB_<NAME>_CRON overrides it. */
   defaultCron: string;
+  /**
+   * Scheduled per chain: each chain is a work unit (job × chain) with its own lock, run record and
+   * backoff (the job reads only the chains of `deps.rpc`, which a unit's run narrows to its chain).
+   */
+  perChain?: boolean;
 };
 
 export type Job = JobInfo & { run(deps: JobDeps): Promise<JobResult> };

@@ -58,7 +58,14 @@ export function JobRow({ job, actions, busy }: { job: Job; actions: JobActions; 
           <div key={c.chainId}>
             <dt>Chain {c.chainId}</dt>
             <dd>
-              cursor {c.cursor}, head {c.head ?? '?'}, lag {c.lagBlocks ?? '?'} blocks
+              cursor {c.cursor ?? 'none yet'}, head {c.head ?? '?'}, lag {c.lagBlocks ?? '?'} blocks
+              {c.consecutiveFailures > 0 && (
+                <span class="error">
+                  {' '}
+                  · failing ({c.consecutiveFailures} in a row, backing off)
+                  {c.lastRun?.error ? `: ${c.lastRun.error}` : ''}
+                </span>
+              )}
             </dd>
           </div>
         ))}

@@ -20,7 +20,16 @@ export type Job = {
   lastSuccessAt: string | null;
   errors24h: number;
   runs24h: number;
-  chains: { chainId: number; cursor: number; head: number | null; lagBlocks: number | null }[];
+  chains: {
+    chainId: number;
+    cursor: number | null;
+    head: number | null;
+    lagBlocks: number | null;
+    /** Latest run of the job on this chain (its work unit). */
+    lastRun: { status: string; startedAt: string; finishedAt: string | null; error: string | null } | null;
+    /** Failed runs on this chain since its last success: the scheduler backs this chain off. */
+    consecutiveFailures: number;
+  }[];
   recentRuns: JobRun[];
 };
 export type JobsOverview = {

@@ -1,6 +1,6 @@
 import { loadFreshness, type Freshness } from '../../reads/freshness.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
-import { loadJobStatuses, type JobStatus } from '../../../jobs/control/jobStatus.js';
+import { loadJobStatuses, unitRun, type JobStatus } from '../../../jobs/control/jobStatus.js';
 import { describeError } from '../../../internal/errors.js';
 import { loadPipelineFacts } from './pipeline.js';
 import type { ApiDeps } from '../../deps.js';
@@ -82,8 +82,10 @@ export async function checkHealth(deps: ApiDeps) {
         chainId: c.chainId,
         cursor: c.cursor,
         head,
-        lagBlocks: head === null ? null : Math.max(0, head - c.cursor),
+        lagBlocks: head === null || c.cursor === null ? null : Math.max(0, head - c.cursor),
         lagSeconds: pipeline?.cursorAges.get(`${job.job}:${c.chainId}`) ?? null,
+        lastRun: unitRun(c.lastRun),
+        consecutiveFailures: c.consecutiveFailures,
       };
     }),
   }));

@@ -28,7 +28,14 @@ export function serializeJob(listing: JobListing, runs: RecentRun[]) {
     lastSuccessAt: listing.lastSuccessAt,
     errors24h: listing.errors24h,
     runs24h: listing.runs24h,
-    chains: listing.chains.map((c) => ({ chainId: c.chainId, cursor: c.cursor, head: c.head, lagBlocks: c.lagBlocks })),
+    chains: listing.chains.map((c) => ({
+      chainId: c.chainId,
+      cursor: c.cursor,
+      head: c.head,
+      lagBlocks: c.lagBlocks,
+      lastRun: c.lastRun,
+      consecutiveFailures: c.consecutiveFailures,
+    })),
     recentRuns: runs.map(serializeRun),
   };
 }

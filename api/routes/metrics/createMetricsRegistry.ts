@@ -58,6 +58,11 @@ export function createMetricsRegistry(): MetricsRegistry {
     errors: gauge('job_errors_24h', 'Failed runs of the job started in the last 24 hours.', ['job']),
     paused: gauge('job_paused', '1 while an operator has paused the job.', ['job']),
     cursor: gauge('job_cursor_block', 'Last block the job processed on the chain.', ['job', 'chain_id']),
+    unitFailures: gauge(
+      'job_chain_consecutive_failures',
+      "Failed runs of the job's unit on the chain since its last success (above 0: the scheduler backs off that chain only).",
+      ['job', 'chain_id'],
+    ),
     lag: gauge(
       'job_lag_blocks',
       'Blocks the job is behind: canonical head (blocks cursor) − cursor; for the blocks job, chain head (RPC) − cursor.',
@@ -100,6 +105,8 @@ export function createMetricsRegistry(): MetricsRegistry {
         g.paused.set(labels, job.paused ? 1 : 0);
         for (const c of job.chains) {
           const chainLabels = { ...labels, chain_id: String(c.chainId) };
+          g.unitFailures.set(chainLabels, c.consecutiveFailures);
+          if (c.cursor === null) continue;
           g.cursor.set(chainLabels, c.cursor);
           const head =
             job.job === 'blocks' ? (s.chains.find((x) => x.chainId === c.chainId)?.head ?? null) : c.canonicalHead;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
-import { JOB_LOCK_NAMESPACE, runJob } from '../../../jobs/runJob.js';
+import { JOB_LOCK_NAMESPACE, runJob, unitLockKey } from '../../../jobs/runJob.js';
 import { findJob, JOBS } from '../../../jobs/registry.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
@@ -162,14 +162,15 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     await request().post('/v4/internal/jobs/campaigns/resume').set(bo).expect(200);
   });
 
-  it("answers 409 when another process holds the job's lock", async function () {
+  it("answers 409 when another process holds the lock of one of the job's units", async function () {
     const holder = await h.deps.pg.connect();
+    const unit = unitLockKey('claims', h.config.chains[0]!.id);
     try {
-      await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, 'claims']);
+      await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, unit]);
       const res = await request().post('/v4/internal/jobs/claims/run').set(bo).expect(409);
       expect(res.body).to.deep.equal({ job: 'claims', status: 'skipped', reason: 'locked' });
     } finally {
-      await holder.query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, 'claims']);
+      await holder.query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, unit]);
       holder.release();
     }
   });

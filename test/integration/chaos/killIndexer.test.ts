@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
@@ -13,11 +12,10 @@ import { startChainActivity } from '../../helpers/chainActivity.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { expectIndexedLikeChain } from '../../helpers/expectIndexedLikeChain.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
-import { childProcessEnv } from '../../helpers/testConfig.js';
+import { everySecond, startSchedulerProcess } from '../../helpers/schedulerProcess.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
-const EVERY_SECOND = Object.fromEntries(JOBS.map((job) => [`JOB_${job.toUpperCase()}_CRON`, '* * * * * *']));
+const EVERY_SECOND = everySecond(JOBS);
 
 describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSettings.indexerKills} times while the devnet keeps producing`, function () {
   let h: Harness;
@@ -48,30 +46,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
 
   /** Starts the scheduler process; resolves with it once its first job has started. */
   const startIndexer = (extra: Record<string, string>) =>
-    new Promise<{ proc: ChildProcess; output: () => string }>((resolve, reject) => {
-      const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], {
-        cwd: ROOT,
-        env: childProcessEnv(h.config, { LOG_LEVEL: 'debug', ...EVERY_SECOND, ...extra }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      let started = false;
-      const onData = (d: Buffer) => {
-        output = (output + d.toString()).slice(-20_000);
-        if (!started && output.includes('"job started"')) {
-          started = true;
-          resolve({ proc, output: () => output });
-        }
-      };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', onData);
-      proc.once(
-        'exit',
-        (code, signal) =>
-          started ||
-          reject(new Error(`scheduler exited (${code ?? signal}) before running a job: ${output.slice(-800)}`)),
-      );
-    });
+    startSchedulerProcess(h.config, { ...EVERY_SECOND, ...extra });
 
   it('after each restart the jobs resume from their cursors; at the end PostgreSQL equals the chain and Elasticsearch equals PostgreSQL, nothing duplicated', async function () {
     this.timeout(300_000 + chaosSettings.indexerKills * 20_000);

@@ -122,6 +122,25 @@ describe('jobs/cli.ts as a real process', function () {
     }
   });
 
+  it("run --chain: runs that chain's unit only, recorded with its chain; refuses a chain not configured or a chain-less job", async function () {
+    const result = await cli('run', 'blocks', '--chain', '31337');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.include('blocks (chain 31337)');
+    const { rows } = await h.deps.pg.query<{ chain_id: number; trigger: string }>(
+      `SELECT chain_id, trigger FROM job_runs WHERE job = 'blocks' ORDER BY started_at DESC LIMIT 1`,
+    );
+    expect(rows).to.deep.equal([{ chain_id: 31337, trigger: 'cli' }]);
+    for (const [args, message] of [
+      [['run', 'blocks', '--chain', '4242'], 'chain 4242 is not configured'],
+      [['run', 'blocks', '--chain'], '--chain needs a chain id'],
+      [['run', 'prices', '--chain', '31337'], 'prices is not run per chain'],
+    ] as const) {
+      const refused = await cli(...args);
+      expect(refused.code, args.join(' ')).to.equal(2);
+      expect(refused.stderr, args.join(' ')).to.include(message);
+    }
+  });
+
   it('check: exit code 0 when consistent, 1 with the difference named when not', async function () {
     const ok = await cli('check');
     expect(ok.code, ok.stdout + ok.stderr).to.equal(0);

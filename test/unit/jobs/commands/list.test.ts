@@ -26,7 +26,7 @@ const status: JobStatus = {
     error: 'rpc down',
   },
   lastSuccessAt: new Date('2026-11-21T09:59:00Z'),
-  chains: [{ chainId: 31337, cursor: 40, canonicalHead: 50, lagBlocks: 10 }],
+  chains: [{ chainId: 31337, cursor: 40, canonicalHead: 50, lagBlocks: 10, lastRun: null, consecutiveFailures: 0 }],
 };
 
 describe('jobs/commands/list', () => {
@@ -39,7 +39,9 @@ describe('jobs/commands/list', () => {
       errors24h: 1,
       runs24h: 7,
     });
-    expect(listing.chains).to.deep.equal([{ chainId: 31337, cursor: 40, head: 50, lagBlocks: 10 }]);
+    expect(listing.chains).to.deep.equal([
+      { chainId: 31337, cursor: 40, head: 50, lagBlocks: 10, lastRun: null, consecutiveFailures: 0 },
+    ]);
   });
 
   it('measures the blocks job against the node head', () => {
@@ -50,13 +52,22 @@ describe('jobs/commands/list', () => {
         job: 'blocks',
         paused: false,
         cronOverride: null,
-        chains: [{ chainId: 31337, cursor: 50, canonicalHead: 50, lagBlocks: 0 }],
+        chains: [
+          { chainId: 31337, cursor: 50, canonicalHead: 50, lagBlocks: 0, lastRun: null, consecutiveFailures: 0 },
+        ],
       },
       {},
       new Map([[31337, 58]]),
     );
     expect(blocks).to.deep.include({ state: 'active', schedule: '*/5 * * * * *', scheduleSource: 'default' });
-    expect(blocks.chains[0]).to.deep.equal({ chainId: 31337, cursor: 50, head: 58, lagBlocks: 8 });
+    expect(blocks.chains[0]).to.deep.equal({
+      chainId: 31337,
+      cursor: 50,
+      head: 58,
+      lagBlocks: 8,
+      lastRun: null,
+      consecutiveFailures: 0,
+    });
   });
 
   it('lists a job that never ran as active with no run', () => {

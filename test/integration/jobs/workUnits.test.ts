@@ -1,0 +1,230 @@
+import { expect } from 'chai';
+import type { ChildProcess } from 'node:child_process';
+import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import { loadJobStatuses } from '../../../jobs/control/jobStatus.js';
+import { JOB_LOCK_NAMESPACE, runJob, unitLockKey } from '../../../jobs/runJob.js';
+import { startScheduler, type Scheduler } from '../../../jobs/scheduler.js';
+import { syncBlocks } from '../../../jobs/syncBlocks.js';
+import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
+import { createLogger } from '../../../internal/logger.js';
+import { startFlakyRpcProxy, type FlakyRpcProxy } from '../../helpers/flakyRpcProxy.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import { everySecond, startSchedulerProcess } from '../../helpers/schedulerProcess.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` every 250 ms until it returns a value (not undefined), at most `ms`. */
+async function waitFor<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(250);
+  }
+}
+
+type UnitRun = { job: string; chain_id: number | null; runner: string; started_at: Date; finished_at: Date | null };
+
+/** Pairs of runs of the same unit (job × chain) whose [start, finish) overlap: must be none. */
+function overlaps(runs: UnitRun[]): string[] {
+  const found: string[] = [];
+  const byUnit = new Map<string, UnitRun[]>();
+  for (const r of runs) byUnit.set(`${r.job}:${r.chain_id}`, [...(byUnit.get(`${r.job}:${r.chain_id}`) ?? []), r]);
+  for (const [unit, list] of byUnit) {
+    list.sort((a, b) => a.started_at.getTime() - b.started_at.getTime());
+    for (let i = 1; i < list.length; i++) {
+      const previousEnd = list[i - 1]!.finished_at?.getTime() ?? Number.POSITIVE_INFINITY;
+      if (list[i]!.started_at.getTime() < previousEnd)
+        found.push(`${unit}: ${list[i - 1]!.runner} and ${list[i]!.runner} at ${list[i]!.started_at.toISOString()}`);
+    }
+  }
+  return found;
+}
+
+describe('jobs: work units (job × chain), concurrent chains, several schedulers', function () {
+  let h: Harness;
+  const [A, B, C] = [31337, 31338, 31339];
+
+  before(async function () {
+    this.timeout(240_000);
+    h = await createHarness({ chainIds: [A, B, C] });
+  });
+  after(async function () {
+    this.timeout(60_000);
+    await h?.close();
+  });
+
+  /** Creates one campaign on a chain (starting in an hour, a day long). */
+  const createOn = async (chainId: number) => {
+    const { devnet, stack } = h.chains.find((c) => c.devnet.chainId === chainId)!;
+    const now = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
+    return (
+      await createCampaigns({
+        rpcUrl: devnet.rpcUrl,
+        chainId,
+        stack,
+        campaigns: [
+          {
+            rewardToken: stack.tokens.rewards[0]!.address,
+            amount: 10n ** 18n,
+            campaignType: 1,
+            startTimestamp: now + 3600,
+            duration: 86_400,
+            campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
+          },
+        ],
+      })
+    ).campaignIds[0]!;
+  };
+  const indexed = async (chainId: number, campaignId: string) =>
+    (
+      await h.deps.pg.query('SELECT 1 FROM campaigns WHERE distribution_chain_id = $1 AND lower(campaign_id) = $2', [
+        chainId,
+        campaignId.toLowerCase(),
+      ])
+    ).rowCount === 1;
+  const unitRuns = async (since: Date) =>
+    (
+      await h.deps.pg.query<UnitRun>(
+        `SELECT job, chain_id, runner, started_at, finished_at FROM job_runs
+         WHERE job IN ('blocks', 'campaigns') AND started_at >= $1 ORDER BY started_at`,
+        [since],
+      )
+    ).rows;
+
+  it("runs a per-chain job's unit on its chain only, under its own lock, recorded with its chain", async function () {
+    this.timeout(60_000);
+    const run = await runJob(syncBlocks, h.deps, { chainId: A, trigger: 'cli' });
+    expect(run.status).to.equal('success');
+    const { rows } = await h.deps.pg.query<{ chain_id: number | null }>(
+      `SELECT chain_id FROM job_runs WHERE job = 'blocks'`,
+    );
+    expect(rows).to.deep.equal([{ chain_id: A }]);
+    const cursors = await h.deps.pg.query<{ chain_id: number }>(
+      `SELECT chain_id FROM cursors WHERE job = 'blocks' ORDER BY chain_id`,
+    );
+    expect(cursors.rows.map((r) => r.chain_id)).to.deep.equal([A]);
+
+    // Another process holds chain B's campaigns unit: that unit and a whole-job run skip, chain A's unit runs.
+    const holder = await h.deps.pg.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [
+        JOB_LOCK_NAMESPACE,
+        unitLockKey('campaigns', B),
+      ]);
+      expect((await runJob(syncCampaigns, h.deps, { chainId: B })).status).to.equal('skipped');
+      expect((await runJob(syncCampaigns, h.deps)).status, 'a run over every chain').to.equal('skipped');
+      expect((await runJob(syncCampaigns, h.deps, { chainId: A })).status).to.equal('success');
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      holder.release();
+    }
+    let refused: unknown;
+    await runJob(syncCampaigns, h.deps, { chainId: 999 }).catch((e) => (refused = e));
+    expect(String(refused)).to.match(/chain 999 is not configured/);
+  });
+
+  it('keeps indexing the other chains while one answers in 3 s per call, then not at all; it catches up when healed', async function () {
+    this.timeout(240_000);
+    // The slow chain is the first configured: a job looping over the chains in turn would wait on it.
+    const [S, F1, F2] = [A, B, C];
+    const slow: FlakyRpcProxy = await startFlakyRpcProxy(h.config.chains.find((c) => c.id === S)!.rpcUrl);
+    const since = new Date();
+    let scheduler: Scheduler | undefined;
+    try {
+      slow.delayNext(10_000, 3000);
+      const config = {
+        ...h.config,
+        chains: h.config.chains.map((c) => (c.id === S ? { ...c, rpcUrl: slow.url } : c)),
+        schedules: { ...h.config.schedules, blocks: '* * * * * *', campaigns: '* * * * * *' },
+      };
+      scheduler = startScheduler({
+        config,
+        logger: createLogger({ level: 'silent', name: 'test' }),
+        jobs: [syncBlocks, syncCampaigns],
+        failureBackoff: { baseDelayMs: 500, maxDelayMs: 2000 },
+      });
+      await scheduler.ready;
+      const [onF1, onF2, onS] = [await createOn(F1), await createOn(F2), await createOn(S)];
+      await waitFor('the fast chains indexed', 60_000, async () =>
+        (await indexed(F1, onF1)) && (await indexed(F2, onF2)) ? true : undefined,
+      );
+      const fastDone = new Date();
+      // S's first unit run was still going (or had not indexed its campaign) when F1 and F2 were done.
+      expect(await indexed(S, onS), "the slow chain's campaign, not yet").to.equal(false);
+      const slowRuns = (await unitRuns(since)).filter((r) => r.chain_id === S);
+      expect(slowRuns.length, 'a unit of the slow chain started').to.be.above(0);
+      expect(
+        slowRuns.some((r) => r.finished_at === null || r.finished_at > fastDone),
+        'the slow chain was busy meanwhile',
+      ).to.equal(true);
+
+      // Down: S's units fail and back off; F1 keeps indexing new campaigns.
+      slow.heal();
+      slow.failNext(10_000, 503);
+      const again = await createOn(F1);
+      await waitFor('chain F1 indexed while S is down', 60_000, async () =>
+        (await indexed(F1, again)) ? true : undefined,
+      );
+      await waitFor('chain S reported failing', 60_000, async () => {
+        const blocks = (await loadJobStatuses(h.deps.pg, ['blocks']))[0]!;
+        const c = blocks.chains.find((x) => x.chainId === S);
+        return c && c.consecutiveFailures > 0 && c.lastRun?.status === 'failed' ? c : undefined;
+      });
+      const health = await h.request().get('/v4/health');
+      const healthBlocks = (
+        health.body.jobs as { name: string; chains: { chainId: number; consecutiveFailures: number }[] }[]
+      ).find((j) => j.name === 'blocks')!;
+      expect(healthBlocks.chains.find((c) => c.chainId === S)!.consecutiveFailures).to.be.above(0);
+      expect(healthBlocks.chains.find((c) => c.chainId === F1)!.consecutiveFailures).to.equal(0);
+
+      slow.heal();
+      await waitFor('chain S caught up once healed', 90_000, async () => ((await indexed(S, onS)) ? true : undefined));
+    } finally {
+      await scheduler?.stop();
+      await slow.close();
+    }
+    expect(overlaps(await unitRuns(since))).to.deep.equal([]);
+  });
+
+  it('shares the units between two scheduler processes, never one unit twice at once; a killed one leaves its units to the other', async function () {
+    this.timeout(240_000);
+    const since = new Date();
+    const env = { ...everySecond(['blocks', 'campaigns']), SCHEDULER_JOBS: 'blocks,campaigns' };
+    const procs: ChildProcess[] = [];
+    try {
+      const [first, second] = await Promise.all([
+        startSchedulerProcess(h.config, env),
+        startSchedulerProcess(h.config, env),
+      ]);
+      procs.push(first.proc, second.proc);
+      const runners = await waitFor('both processes running units', 60_000, async () => {
+        const seen = new Set((await unitRuns(since)).map((r) => r.runner));
+        return seen.size >= 2 ? [...seen] : undefined;
+      });
+      expect(runners).to.have.length(2);
+
+      first.proc.kill('SIGKILL');
+      await new Promise((r) => first.proc.once('exit', r));
+      const killedAt = new Date();
+      const survivor = `:${second.proc.pid}`;
+      const created = await Promise.all([A, B, C].map(async (id) => [id, await createOn(id)] as const));
+      await waitFor('every chain indexed by the survivor', 90_000, async () => {
+        for (const [id, campaignId] of created) if (!(await indexed(id, campaignId))) return undefined;
+        return true;
+      });
+      const after = (await unitRuns(killedAt)).filter((r) => r.finished_at !== null);
+      for (const job of ['blocks', 'campaigns'])
+        for (const id of [A, B, C])
+          expect(
+            after.some((r) => r.job === job && r.chain_id === id && r.runner.endsWith(survivor)),
+            `${job} on ${id} run by the survivor`,
+          ).to.equal(true);
+    } finally {
+      for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+    }
+    // Runs the dead process left 'running' were closed by the survivor before it took their units.
+    expect(overlaps(await unitRuns(since))).to.deep.equal([]);
+  });
+});
