@@ -25,8 +25,15 @@ export function formatJobListings(listings: JobListing[]): string[] {
   const out = [line(header)];
   listings.forEach((l, i) => {
     out.push(line(rows[i]!));
-    for (const c of l.chains)
-      out.push(`  chain ${c.chainId}: cursor ${c.cursor}, head ${c.head ?? '?'}, lag ${c.lagBlocks ?? '?'} blocks`);
+    for (const c of l.chains) {
+      const failing =
+        c.consecutiveFailures > 0
+          ? `, failing: ${c.consecutiveFailures} in a row${c.lastRun?.error ? ` (${c.lastRun.error})` : ''}`
+          : '';
+      out.push(
+        `  chain ${c.chainId}: cursor ${c.cursor ?? 'none yet'}, head ${c.head ?? '?'}, lag ${c.lagBlocks ?? '?'} blocks${failing}`,
+      );
+    }
     if (l.lastRun?.status === 'failed' && l.lastRun.error) out.push(`  last error: ${l.lastRun.error}`);
   });
   return out;

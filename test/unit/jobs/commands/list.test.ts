@@ -94,4 +94,24 @@ describe('jobs/commands/list', () => {
     expect(lines[4]).to.match(/^publish\s+\*\/5 \* \* \* \* \* \(default\)\s+active\s+never\s+never\s+0\/0 runs$/);
     expect(lines[1]!.indexOf('paused')).to.equal(lines[4]!.indexOf('active'));
   });
+
+  it("says which chain's unit is failing, and a unit that has no cursor yet", () => {
+    const failing: JobStatus = {
+      ...status,
+      chains: [
+        { chainId: 31337, cursor: 40, canonicalHead: 50, lagBlocks: 10, lastRun: null, consecutiveFailures: 0 },
+        {
+          chainId: 8453,
+          cursor: null,
+          canonicalHead: null,
+          lagBlocks: null,
+          lastRun: { status: 'failed', startedAt: new Date(0), finishedAt: new Date(1), error: 'HTTP 503' },
+          consecutiveFailures: 3,
+        },
+      ],
+    };
+    const lines = formatJobListings([toJobListing(job('campaigns'), failing, {}, new Map())]);
+    expect(lines[2]).to.equal('  chain 31337: cursor 40, head 50, lag 10 blocks');
+    expect(lines[3]).to.equal('  chain 8453: cursor none yet, head ?, lag ? blocks, failing: 3 in a row (HTTP 503)');
+  });
 });
