@@ -48,6 +48,11 @@ export type Config = {
   schedulerChains?: number[];
   /** Work units one scheduler process runs at once (SCHEDULER_CONCURRENCY). */
   schedulerConcurrency: number;
+  /**
+   * Follow mode (FOLLOW_POLL_MS): each chain's head is polled this often and a new block runs the
+   * chain's units at once (blocks, then campaigns, claims and roots), crons staying the safety net; 0: off.
+   */
+  followPollMs: number;
   /** How long the retention job keeps job runs. */
   retention: { jobRunsDays: number };
   /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
@@ -185,6 +190,7 @@ const envSchema = {
     SCHEDULER_JOBS: { type: 'string', pattern: '^[a-z][a-z-]*(,[a-z][a-z-]*)*$' },
     SCHEDULER_CHAINS: { type: 'string', pattern: '^\\d+(,\\d+)*$' },
     SCHEDULER_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 4 },
+    FOLLOW_POLL_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 500 },
     GRAPHQL_EXPLORER: { type: 'boolean' },
   },
 } as const;
@@ -250,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(v['SCHEDULER_JOBS'] ? { schedulerJobs: String(v['SCHEDULER_JOBS']).split(',') } : {}),
     ...(v['SCHEDULER_CHAINS'] ? { schedulerChains: String(v['SCHEDULER_CHAINS']).split(',').map(Number) } : {}),
     schedulerConcurrency: v['SCHEDULER_CONCURRENCY'],
+    followPollMs: v['FOLLOW_POLL_MS'],
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
     corsOrigins: parseCorsOrigins(v['CORS_ORIGINS']),

@@ -7,10 +7,10 @@ import type { JobDeps } from './control/types.js';
 
 /**
  * Connections of a scheduler process: each running unit holds one for its advisory lock and may
- * hold a transaction while it queries, so two per unit plus two, at least 10.
+ * hold a transaction while it queries, so two per unit, plus two and the outbox listener's, at least 10.
  */
 export const jobPoolSize = (config: Pick<Config, 'schedulerConcurrency'>) =>
-  Math.max(10, 2 * config.schedulerConcurrency + 2);
+  Math.max(10, 2 * config.schedulerConcurrency + 3);
 
 /** Builds the clients jobs share; `close` ends them all. */
 export function createJobDeps(

@@ -9,6 +9,8 @@ import { effectiveCron } from './control/effectiveCron.js';
 import { loadJobStates } from './control/jobState.js';
 import { JOBS } from './registry.js';
 import { runJob, unitLockKey } from './runJob.js';
+import { startHeadFollower } from './headFollower.js';
+import { startOutboxListener } from './outboxListener.js';
 import type { Job } from './control/types.js';
 
 export type Scheduler = {
@@ -37,7 +39,10 @@ export type StartSchedulerParams = {
  * backoff and job_runs row, so a slow or dead chain never holds back the others. At most
  * SCHEDULER_CONCURRENCY units run at once in a process; several processes share the units through
  * runJob's advisory locks (a unit held elsewhere is skipped, and a killed process's locks are free
- * at once, so its units run at the survivors' next tick). Expressions: job_state.cron (set by
+ * at once, so its units run at the survivors' next tick). Follow mode (FOLLOW_POLL_MS > 0): each
+ * chain's head is polled and a new block runs that chain's units at once (blocks, then campaigns,
+ * claims, roots), and a committed outbox write wakes the publish job (LISTEN search_outbox); the
+ * crons stay the safety net. Expressions: job_state.cron (set by
  * `jobs/cli.ts schedule`) > JOB_<NAME>_CRON > the job's default. job_state is read before the first
  * tick and every `refreshMs`; a changed expression replaces the job's task. An invalid override is
  * logged and ignored. Paused jobs keep their ticks and runJob skips them. After a failed run a unit
@@ -74,6 +79,31 @@ export function startScheduler({
       : [{ key: unitLockKey(job.name), chainId: undefined }];
   let rotation = 0;
 
+  /** Starts one unit's run (the caller checked it is not running nor backing off); resolves when it ended. */
+  const startUnit = (job: Job, key: string, chainId: number | undefined): Promise<void> => {
+    const failed = failures.get(key);
+    const chain = chainId === undefined ? {} : { chain_id: chainId };
+    const run = runJob(job, deps, chainId === undefined ? {} : { chainId })
+      .then(() => {
+        if (failed) logger.info({ msg: 'job recovered', job: job.name, ...chain, failed_runs: failed.count });
+        failures.delete(key);
+      })
+      .catch(() => {
+        // The failure itself is already logged and recorded in job_runs by runJob.
+        const count = (failures.get(key)?.count ?? 0) + 1;
+        const delayMs = backoffDelay({ attempt: count, ...failureBackoff });
+        failures.set(key, { count, retryAt: Date.now() + delayMs });
+        logger.warn({ msg: 'job backing off', job: job.name, ...chain, failed_runs: count, retry_in_ms: delayMs });
+      })
+      .finally(() => running.delete(key));
+    running.set(key, run);
+    return run;
+  };
+  const backingOff = (key: string) => {
+    const failed = failures.get(key);
+    return failed !== undefined && Date.now() < failed.retryAt;
+  };
+
   const tick = (job: Job) => {
     const units = unitsOf(job);
     // Each tick starts at another unit, so with more units than slots every chain gets its turn.
@@ -81,26 +111,64 @@ export function startScheduler({
     for (let i = 0; i < units.length; i++) {
       if (controller.signal.aborted || running.size >= config.schedulerConcurrency) return;
       const { key, chainId } = units[(i + offset) % units.length]!;
-      if (running.has(key)) continue;
-      const failed = failures.get(key);
-      if (failed && Date.now() < failed.retryAt) continue;
-      const chain = chainId === undefined ? {} : { chain_id: chainId };
-      const run = runJob(job, deps, chainId === undefined ? {} : { chainId })
-        .then(() => {
-          if (failed) logger.info({ msg: 'job recovered', job: job.name, ...chain, failed_runs: failed.count });
-          failures.delete(key);
-        })
-        .catch(() => {
-          // The failure itself is already logged and recorded in job_runs by runJob.
-          const count = (failures.get(key)?.count ?? 0) + 1;
-          const delayMs = backoffDelay({ attempt: count, ...failureBackoff });
-          failures.set(key, { count, retryAt: Date.now() + delayMs });
-          logger.warn({ msg: 'job backing off', job: job.name, ...chain, failed_runs: count, retry_in_ms: delayMs });
-        })
-        .finally(() => running.delete(key));
-      running.set(key, run);
+      if (running.has(key) || backingOff(key)) continue;
+      void startUnit(job, key, chainId);
     }
   };
+
+  /**
+   * Follow mode: a new head runs the chain's units at once, blocks first, then the log jobs
+   * together. A unit already running may have started before this head: it is awaited, then run
+   * again. At most SCHEDULER_CONCURRENCY chains follow at once (a chain over the bound waits for
+   * its next head or its cron tick).
+   */
+  const stages = FOLLOW_STAGES.map((names) => jobs.filter((j) => j.perChain && names.includes(j.name))).filter(
+    (stage) => stage.length,
+  );
+  let following = 0;
+  const runUnitNow = async (job: Job, chainId: number) => {
+    const key = unitLockKey(job.name, chainId);
+    const pending = running.get(key);
+    if (pending) await pending;
+    if (controller.signal.aborted || running.has(key) || backingOff(key)) return;
+    await startUnit(job, key, chainId);
+  };
+  const followHead = async (chainId: number) => {
+    if (following >= config.schedulerConcurrency) return;
+    following += 1;
+    try {
+      for (const stage of stages) await Promise.all(stage.map((job) => runUnitNow(job, chainId)));
+    } finally {
+      following -= 1;
+    }
+  };
+  const follower =
+    config.followPollMs > 0 && stages.length
+      ? startHeadFollower({
+          rpc: deps.rpc,
+          chainIds,
+          pollMs: config.followPollMs,
+          logger,
+          signal: controller.signal,
+          onHead: followHead,
+        })
+      : null;
+  // A committed outbox write wakes the projector at once (the publish job's unit, so never twice at once).
+  const publish = jobs.find((j) => j.name === 'publish');
+  const listener =
+    config.followPollMs > 0 && publish
+      ? startOutboxListener({
+          pg: deps.pg,
+          logger,
+          onWrite: async () => {
+            const key = unitLockKey(publish.name);
+            const pending = running.get(key);
+            if (pending) await pending;
+            if (controller.signal.aborted || running.has(key) || backingOff(key)) return;
+            await startUnit(publish, key, undefined);
+          },
+        })
+      : null;
 
   /** Reads job_state and (re)schedules every job whose effective expression changed. */
   const apply = async () => {
@@ -145,6 +213,8 @@ export function startScheduler({
     refresh,
     async stop() {
       controller.abort();
+      follower?.stop();
+      await listener?.stop();
       clearInterval(timer);
       await queue.catch(() => {});
       for (const { task } of tasks.values()) await task.destroy();
@@ -153,6 +223,9 @@ export function startScheduler({
     },
   };
 }
+
+/** Follow mode's order on a new head: the headers first (reorgs are found there), then the log jobs together. */
+const FOLLOW_STAGES: readonly (readonly string[])[] = [['blocks'], ['campaigns', 'claims', 'roots']];
 
 /** The chains this process runs work units for: SCHEDULER_CHAINS, else every configured chain; an unknown id stops startup naming it. */
 export function schedulerChainIds(config: Pick<Config, 'chains' | 'schedulerChains'>): number[] {

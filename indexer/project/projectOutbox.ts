@@ -48,12 +48,21 @@ export async function projectOutbox({ config, pg, es, logger, signal, maxBatches
       const queued = [...new Set(campaigns.opportunityIds)].filter((id) => !opportunityIds.includes(id));
       await enqueueOutbox(client, 'opportunity', queued);
       const opportunities = await buildDocuments(client, 'opportunities', opportunityIds, { chainNames, now });
+      // The last, partial batch of a drain (at the head: every batch) is made searchable at once
+      // instead of at the next refresh interval; full batches of a backfill keep the interval.
+      const refresh = entries.length < config.indexer.publishBatch;
       const results = [
         await writeOrDeadLetter(client, logger, 'campaign', () =>
-          bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes }),
+          bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes, refresh }),
         ),
         await writeOrDeadLetter(client, logger, 'opportunity', () =>
-          bulkWrite({ es, index: opportunityIndex, upserts: opportunities.upserts, deletes: opportunities.deletes }),
+          bulkWrite({
+            es,
+            index: opportunityIndex,
+            upserts: opportunities.upserts,
+            deletes: opportunities.deletes,
+            refresh,
+          }),
         ),
       ];
       await recordFirstPublication(

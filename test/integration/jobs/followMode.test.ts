@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import { enqueueOutbox } from '../../../domain/tables/outbox.js';
+import { findJob } from '../../../jobs/registry.js';
+import { startScheduler, type Scheduler } from '../../../jobs/scheduler.js';
+import { indexNames } from '../../../internal/es.js';
+import { createLogger } from '../../../internal/logger.js';
+import { withTransaction } from '../../../internal/pg.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A cron that does not tick during a test (1 January, midnight): only follow mode can run the jobs. */
+const NEVER = '0 0 0 1 1 *';
+
+describe('jobs: follow mode (a new head runs the chain at once, an outbox write wakes the projector)', function () {
+  let h: Harness;
+  let scheduler: Scheduler | undefined;
+
+  before(async function () {
+    this.timeout(120_000);
+    h = await createHarness({ chainIds: [31337] });
+  });
+  after(async function () {
+    this.timeout(60_000);
+    await scheduler?.stop();
+    await h?.close();
+  });
+
+  /** The campaign document of an on-chain id, once searchable (polled every 100 ms, at most 20 s). */
+  const searchable = async (campaignId: string, match: (doc: Record<string, unknown>) => boolean = () => true) => {
+    const index = indexNames(h.config.esIndexPrefix, 'campaigns').read;
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(100)) {
+      const res = await h.deps.es.search<Record<string, unknown>>({
+        index,
+        query: { term: { campaignId: campaignId.toLowerCase() } },
+      });
+      const doc = res.hits.hits[0]?._source;
+      if (doc && match(doc)) return doc;
+    }
+    throw new Error(`campaign ${campaignId} not searchable as expected within 20 s`);
+  };
+
+  it('indexes a new campaign and makes it searchable with no cron tick, then projects an outbox write at once', async function () {
+    this.timeout(90_000);
+    const config = {
+      ...h.config,
+      followPollMs: 100,
+      schedules: {
+        ...h.config.schedules,
+        blocks: NEVER,
+        campaigns: NEVER,
+        claims: NEVER,
+        roots: NEVER,
+        publish: NEVER,
+      },
+    };
+    scheduler = startScheduler({
+      config,
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      jobs: ['blocks', 'campaigns', 'claims', 'roots', 'publish'].map((n) => findJob(n)!),
+    });
+    await scheduler.ready;
+    const { devnet, stack } = h.chains[0]!;
+    const now = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
+    const [campaignId] = (
+      await createCampaigns({
+        rpcUrl: devnet.rpcUrl,
+        chainId: devnet.chainId,
+        stack,
+        campaigns: [
+          {
+            rewardToken: stack.tokens.rewards[0]!.address,
+            amount: 10n ** 18n,
+            campaignType: 1,
+            startTimestamp: now + 3600,
+            duration: 86_400,
+            campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
+          },
+        ],
+      })
+    ).campaignIds;
+    const doc = await searchable(campaignId!);
+    expect(doc['isPrivate']).to.equal(false);
+    const { rows } = await h.deps.pg.query<{ trigger: string; chain_id: number | null }>(
+      `SELECT DISTINCT trigger, chain_id FROM job_runs WHERE job IN ('blocks', 'campaigns')`,
+    );
+    expect(rows, 'run by follow mode as units of the chain').to.deep.equal([{ trigger: 'schedule', chain_id: 31337 }]);
+
+    // A committed outbox write (here: the campaign made private behind the API's back) is projected
+    // at once. No block is mined after it (the devnet mines on transactions only): only the woken
+    // projector can publish it.
+    const wroteAt = new Date();
+    await withTransaction(h.deps.pg, async (tx) => {
+      await tx.query(
+        `INSERT INTO campaign_privacy (campaign_db_id, is_private, updated_by) VALUES ($1, true, 'test')
+         ON CONFLICT (campaign_db_id) DO UPDATE SET is_private = true`,
+        [doc['id']],
+      );
+      await enqueueOutbox(tx, 'campaign', [String(doc['id'])]);
+    });
+    await searchable(campaignId!, (d) => d['isPrivate'] === true);
+    const publish = await h.deps.pg.query(
+      `SELECT 1 FROM job_runs WHERE job = 'publish' AND status = 'success' AND started_at >= $1`,
+      [wroteAt],
+    );
+    expect(publish.rowCount, 'the publish job ran, woken by the write').to.be.above(0);
+  });
+});
