@@ -4,9 +4,16 @@ import { JOBS } from '../../../../jobs/registry.js';
 
 describe('jobs/control/catalog', () => {
   it('names every registered job, in the registry order, with the schedule and description the job runs with', () => {
-    expect(JOBS.map((j) => ({ name: j.name, defaultCron: j.defaultCron, description: j.description }))).to.deep.equal(
-      JOB_CATALOG.map((j) => ({ ...j })),
-    );
+    expect(
+      JOBS.map((j) => ({ name: j.name, defaultCron: j.defaultCron, description: j.description, perChain: j.perChain })),
+    ).to.deep.equal(JOB_CATALOG.map((j) => ({ perChain: undefined, ...j })));
+    expect(JOBS.filter((j) => j.perChain).map((j) => j.name)).to.deep.equal([
+      'blocks',
+      'campaigns',
+      'roots',
+      'claims',
+      'tokens',
+    ]);
     expect(JOB_NAMES).to.deep.equal(JOBS.map((j) => j.name));
   });
 
