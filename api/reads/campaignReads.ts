@@ -1,5 +1,6 @@
 import type { PgPool } from '../../internal/pg.js';
 import { parseCampaignPathId } from '../../domain/ids.js';
+import type { CampaignVisibility } from '../visibility/campaignVisibility.js';
 
 type Queryable = Pick<PgPool, 'query'>;
 
@@ -49,16 +50,25 @@ export async function findCampaignIdsByTx(client: Queryable, chainId: number, tx
 /**
  * The family of a campaign: its chain of parents up to the root (depth < 0), itself (0) and its whole
  * sub-campaign subtree (depth > 0), each at most 32 levels, as the campaigns stand now (overrides applied).
- * Tables: campaigns, campaigns_current, tokens.
+ * Members `visible` does not allow are left out with what lies beyond them (their parents, their
+ * subtrees): a private sub-campaign is not announced by its public parent's family.
+ * Tables: campaigns, campaigns_current, campaign_privacy, tokens.
  */
-export async function loadCampaignFamily(client: Queryable, dbId: string): Promise<CampaignFamilyRow[]> {
+export async function loadCampaignFamily(
+  client: Queryable,
+  dbId: string,
+  visible: CampaignVisibility,
+): Promise<CampaignFamilyRow[]> {
+  // A member is visible when public, or readable by the caller; the walk stops at a hidden one.
+  const shown = (alias: string) =>
+    `($2::bool OR $3::text[] @> ARRAY[${alias}.id] OR NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = ${alias}.id AND pv.is_private))`;
   const { rows } = await client.query<CampaignFamilyRow>(
     `WITH RECURSIVE up(id, parent, depth) AS (
        SELECT id, parent_campaign_id, 0 FROM campaigns WHERE id = $1
-       UNION ALL SELECT p.id, p.parent_campaign_id, up.depth - 1 FROM campaigns p JOIN up ON p.id = up.parent WHERE up.depth > -32
+       UNION ALL SELECT p.id, p.parent_campaign_id, up.depth - 1 FROM campaigns p JOIN up ON p.id = up.parent WHERE up.depth > -32 AND ${shown('p')}
      ), down(id, depth) AS (
        SELECT id, 0 FROM campaigns WHERE id = $1
-       UNION ALL SELECT k.id, down.depth + 1 FROM campaigns k JOIN down ON k.parent_campaign_id = down.id WHERE down.depth < 32
+       UNION ALL SELECT k.id, down.depth + 1 FROM campaigns k JOIN down ON k.parent_campaign_id = down.id WHERE down.depth < 32 AND ${shown('k')}
      ), fam AS (SELECT id, depth FROM up UNION SELECT id, depth FROM down)
      SELECT c.id, c.campaign_id, c.parent_campaign_id, c.distribution_chain_id, c.compute_chain_id, c.campaign_type, c.main_parameter,
        c.campaign_data, c.start_timestamp::text AS start_timestamp, c.end_timestamp::text AS end_timestamp, fam.depth,
@@ -66,7 +76,7 @@ export async function loadCampaignFamily(client: Queryable, dbId: string): Promi
      FROM fam JOIN campaigns_current c ON c.id = fam.id
      LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
      ORDER BY fam.depth, c.id`,
-    [dbId],
+    [dbId, visible === 'all', visible === 'all' || visible === 'none' ? [] : [...visible]],
   );
   return rows;
 }

@@ -12,7 +12,11 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { currentChainRecords } from '../../chainRecords.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
 import { searchOnce } from '../../search/searchOnce.js';
-import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
+import {
+  campaignVisibilityOf,
+  resolveVisibleCampaignDbId,
+  type CampaignVisibility,
+} from '../../visibility/campaignVisibility.js';
 import type { AuthState } from '../../identity/types.js';
 import { dailyAmountInToken, parseSeriesPaging, tvlInflowPerDollar, type SeriesPaging } from './metrics.js';
 import { splitList } from './params.js';
@@ -21,16 +25,16 @@ import { serializeCampaign } from './serialize.js';
 import { METRIC_SERIES, type LinkedCampaignsQuery, type MetricSeries } from './schema.js';
 import { buildLinkedList, buildStoringIdsTree } from './tree.js';
 
-/** The internal id of the path's campaign (PostgreSQL is the truth for families and history); 404 when absent. */
-async function resolveOr404(deps: ApiDeps, ctx: Context): Promise<string> {
+/**
+ * The internal id of the path's campaign (PostgreSQL is the truth for families and history) with
+ * what the caller may see of its family; 404 when absent or hidden.
+ */
+async function resolveOr404(deps: ApiDeps, ctx: Context): Promise<{ dbId: string; visible: CampaignVisibility }> {
   const { id } = ctx.state.params as { id: string };
-  const dbId = await resolveVisibleCampaignDbId(
-    deps.pg,
-    id,
-    await campaignVisibilityOf(deps, ctx.state as AuthState, true),
-  );
+  const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
+  const dbId = await resolveVisibleCampaignDbId(deps.pg, id, visible);
   if (!dbId) throw new NotFoundError(`No campaign ${id}`);
-  return dbId;
+  return { dbId, visible };
 }
 
 /**
@@ -48,8 +52,8 @@ export function campaignMetricsHandler(deps: ApiDeps) {
       else paging[s] = p;
     }
     if (errors.length) throw new ValidationError(errors);
-    const dbId = await resolveOr404(deps, ctx);
-    const family = (await loadCampaignFamily(deps.pg, dbId)).find((r) => r.depth === 0)!;
+    const { dbId, visible } = await resolveOr404(deps, ctx);
+    const family = (await loadCampaignFamily(deps.pg, dbId, visible)).find((r) => r.depth === 0)!;
     const [tvl, apr, daily, wallets, all, emission] = await Promise.all([
       loadCampaignSnapshots(deps.pg, dbId, 'tvl', paging.tvl.page, paging.tvl.limit),
       loadCampaignSnapshots(deps.pg, dbId, 'apr', paging.apr.page, paging.apr.limit),
@@ -79,8 +83,8 @@ export function campaignMetricsHandler(deps: ApiDeps) {
 /** GET /v4/campaigns/{id}/storing-ids: the campaign's storing ids and its sub-campaigns', as a tree. */
 export function storingIdsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
-    const dbId = await resolveOr404(deps, ctx);
-    ctx.body = buildStoringIdsTree((await loadCampaignFamily(deps.pg, dbId)).filter((r) => r.depth >= 0));
+    const { dbId, visible } = await resolveOr404(deps, ctx);
+    ctx.body = buildStoringIdsTree((await loadCampaignFamily(deps.pg, dbId, visible)).filter((r) => r.depth >= 0));
   };
 }
 
@@ -89,8 +93,8 @@ export function linkedCampaignsHandler(deps: ApiDeps) {
   return async (ctx: Context): Promise<void> => {
     const raw = ctx.state.query as LinkedCampaignsQuery;
     const q = { ...raw, tokenTypes: splitList(raw.tokenTypes) };
-    const dbId = await resolveOr404(deps, ctx);
-    const nodes = buildLinkedList(await loadCampaignFamily(deps.pg, dbId), q);
+    const { dbId, visible } = await resolveOr404(deps, ctx);
+    const nodes = buildLinkedList(await loadCampaignFamily(deps.pg, dbId, visible), q);
     if (!raw.campaigns) return void (ctx.body = nodes);
     const records = await campaignRecords(
       deps,

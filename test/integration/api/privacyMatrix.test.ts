@@ -10,6 +10,8 @@ const CALLERS: Caller[] = ['anonymous', 'recipient', 'grantee', 'creator', 'back
 type Subject = {
   name: string;
   recipientsCanView: boolean;
+  /** Internal id of its parent campaign, for a sub-campaign. */
+  parentId?: string;
   /** Has leaves in the live tree (rewards, claims, metrics). */
   rewarded: boolean;
   id: string;
@@ -43,6 +45,13 @@ const READS: Read[] = [
   { name: 'creator campaign metrics', rest: (s) => `/v4/creators/campaigns/${s.id}` },
   { name: 'campaign storing ids', rest: (s) => `/v4/campaigns/${s.id}/storing-ids` },
   { name: 'campaign family', rest: (s) => `/v4/campaigns/${s.id}/linked` },
+  // A sub-campaign's parent, read by whoever may read the parent: its family must not announce a hidden child.
+  { name: "parent's family", rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}/linked?campaigns=true` },
+  { name: "parent's storing ids", rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}/storing-ids` },
+  {
+    name: "parent's record, showPrivate",
+    rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}?showPrivate=true`,
+  },
   { name: 'ratchet of the campaign', rest: (s) => `/v4/sofr-ratchet/campaign/${s.id}` },
   // The embedded campaign records; the opportunity document's own aggregates (campaignIds, records' breakdowns) are not covered yet (see README).
   {
@@ -206,13 +215,16 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
       subject(other, 'private, recipientsCanView true', true, `0x${'2'.repeat(40)}`),
       // No rewards: its "recipient" is the parent's grantee, who reads the parent (and its
       // childCampaignIds) but has no claim on this child and may not see it.
-      subject(
-        child,
-        'private sub-campaign, recipientsCanView false',
-        false,
-        `0x${'3'.repeat(40)}`,
-        `0x${'1'.repeat(40)}`,
-      ),
+      {
+        ...subject(
+          child,
+          'private sub-campaign, recipientsCanView false',
+          false,
+          `0x${'3'.repeat(40)}`,
+          `0x${'1'.repeat(40)}`,
+        ),
+        parentId: parent.id,
+      },
     ];
     for (const s of subjects) {
       await h
