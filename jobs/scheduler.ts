@@ -77,9 +77,7 @@ export function startScheduler({
     job.perChain
       ? chainIds.map((chainId) => ({ key: unitLockKey(job.name, chainId), chainId }))
       : [{ key: unitLockKey(job.name), chainId: undefined }];
-  let rotation = 0;
-
-  /** Starts one unit's run (the caller checked it is not running nor backing off); resolves when it ended. */
+  /** Starts one unit's run (a free slot, not running, not backing off); resolves when it ended. */
   const startUnit = (job: Job, key: string, chainId: number | undefined): Promise<void> => {
     const failed = failures.get(key);
     const chain = chainId === undefined ? {} : { chain_id: chainId };
@@ -104,35 +102,68 @@ export function startScheduler({
     return failed !== undefined && Date.now() < failed.retryAt;
   };
 
+  /**
+   * Units waiting for a slot, first come first served (ticks and follow mode alike, so neither
+   * starves the other and every chain gets its turn); a unit is queued at most once.
+   */
+  type Queued = { job: Job; key: string; chainId: number | undefined; done: () => void; ended: Promise<void> };
+  const waiting: Queued[] = [];
+  const queued = new Map<string, Queued>();
+  const dispatch = () => {
+    while (!controller.signal.aborted && running.size < config.schedulerConcurrency) {
+      const at = waiting.findIndex((q) => !running.has(q.key));
+      if (at < 0) return;
+      const [next] = waiting.splice(at, 1);
+      queued.delete(next!.key);
+      if (backingOff(next!.key)) {
+        next!.done();
+        continue;
+      }
+      void startUnit(next!.job, next!.key, next!.chainId).finally(() => {
+        next!.done();
+        dispatch();
+      });
+    }
+  };
+  /** Queues a unit (once) and resolves when that run ended (or was dropped: backing off, stopping). */
+  const enqueue = (job: Job, key: string, chainId: number | undefined): Promise<void> => {
+    const already = queued.get(key);
+    if (already) return already.ended;
+    let done!: () => void;
+    const ended = new Promise<void>((resolve) => (done = resolve));
+    const entry = { job, key, chainId, done, ended };
+    waiting.push(entry);
+    queued.set(key, entry);
+    dispatch();
+    return ended;
+  };
+
   const tick = (job: Job) => {
-    const units = unitsOf(job);
-    // Each tick starts at another unit, so with more units than slots every chain gets its turn.
-    const offset = rotation++ % Math.max(units.length, 1);
-    for (let i = 0; i < units.length; i++) {
-      if (controller.signal.aborted || running.size >= config.schedulerConcurrency) return;
-      const { key, chainId } = units[(i + offset) % units.length]!;
-      if (running.has(key) || backingOff(key)) continue;
-      void startUnit(job, key, chainId);
+    for (const { key, chainId } of unitsOf(job)) {
+      if (controller.signal.aborted) return;
+      if (running.has(key) || queued.has(key) || backingOff(key)) continue;
+      void enqueue(job, key, chainId);
     }
   };
 
   /**
-   * Follow mode: a new head runs the chain's units at once, blocks first, then the log jobs
-   * together. A unit already running may have started before this head: it is awaited, then run
-   * again. At most SCHEDULER_CONCURRENCY chains follow at once (a chain over the bound waits for
-   * its next head or its cron tick).
+   * Follow mode: a new head runs the chain's units at once (through the same queue), blocks first,
+   * then the log jobs together. A unit already running may have started before this head: it is
+   * awaited, then run again. At most SCHEDULER_CONCURRENCY chains follow at once (a chain over the
+   * bound waits for its next head or its cron tick).
    */
   const stages = FOLLOW_STAGES.map((names) => jobs.filter((j) => j.perChain && names.includes(j.name))).filter(
     (stage) => stage.length,
   );
   let following = 0;
-  const runUnitNow = async (job: Job, chainId: number) => {
-    const key = unitLockKey(job.name, chainId);
+  /** Runs a unit after any run of it in progress (which may predate what woke us). */
+  const runUnitAgain = async (job: Job, key: string, chainId: number | undefined) => {
     const pending = running.get(key);
     if (pending) await pending;
-    if (controller.signal.aborted || running.has(key) || backingOff(key)) return;
-    await startUnit(job, key, chainId);
+    if (controller.signal.aborted || backingOff(key)) return;
+    await enqueue(job, key, chainId);
   };
+  const runUnitNow = (job: Job, chainId: number) => runUnitAgain(job, unitLockKey(job.name, chainId), chainId);
   const followHead = async (chainId: number) => {
     if (following >= config.schedulerConcurrency) return;
     following += 1;
@@ -160,13 +191,7 @@ export function startScheduler({
       ? startOutboxListener({
           pg: deps.pg,
           logger,
-          onWrite: async () => {
-            const key = unitLockKey(publish.name);
-            const pending = running.get(key);
-            if (pending) await pending;
-            if (controller.signal.aborted || running.has(key) || backingOff(key)) return;
-            await startUnit(publish, key, undefined);
-          },
+          onWrite: () => runUnitAgain(publish, unitLockKey(publish.name), undefined),
         })
       : null;
 
@@ -213,6 +238,8 @@ export function startScheduler({
     refresh,
     async stop() {
       controller.abort();
+      for (const q of waiting.splice(0)) q.done();
+      queued.clear();
       follower?.stop();
       await listener?.stop();
       clearInterval(timer);

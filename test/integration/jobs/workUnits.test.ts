@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { loadJobStatuses } from '../../../jobs/control/jobStatus.js';
+import type { Job } from '../../../jobs/control/types.js';
 import { JOB_LOCK_NAMESPACE, runJob, unitLockKey } from '../../../jobs/runJob.js';
 import { startScheduler, type Scheduler } from '../../../jobs/scheduler.js';
 import { syncBlocks } from '../../../jobs/syncBlocks.js';
@@ -125,6 +126,41 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
     expect(String(refused)).to.match(/chain 999 is not configured/);
   });
 
+  it('gives every chain its turn when a process has fewer slots than units (each job rotates on its own)', async function () {
+    this.timeout(60_000);
+    // Four chains (no RPC call is made: the jobs only record which chain they were given), two jobs, one slot.
+    const chainIds = [1, 2, 3, 4];
+    const seen = new Map<string, Set<number>>();
+    const recorder = (name: string): Job => ({
+      name,
+      description: 'records its chain',
+      defaultCron: '* * * * * *',
+      perChain: true,
+      run: async (deps) => {
+        for (const id of deps.rpc.keys()) seen.set(name, (seen.get(name) ?? new Set()).add(id));
+        return { ranges: [], counts: {} };
+      },
+    });
+    const scheduler = startScheduler({
+      config: {
+        ...h.config,
+        chains: chainIds.map((id) => ({ ...h.config.chains[0]!, id })),
+        schedulerConcurrency: 1,
+        followPollMs: 0,
+      },
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      jobs: [recorder('first-recorder'), recorder('second-recorder')],
+    });
+    try {
+      await scheduler.ready;
+      await waitFor('every chain run by each job', 30_000, async () =>
+        ['first-recorder', 'second-recorder'].every((n) => seen.get(n)?.size === chainIds.length) ? true : undefined,
+      );
+    } finally {
+      await scheduler.stop();
+    }
+  });
+
   it('keeps indexing the other chains while one answers in 3 s per call, then not at all; it catches up when healed', async function () {
     this.timeout(240_000);
     // The slow chain is the first configured: a job looping over the chains in turn would wait on it.
@@ -146,6 +182,10 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
         failureBackoff: { baseDelayMs: 500, maxDelayMs: 2000 },
       });
       await scheduler.ready;
+      // The slow chain's first unit is under way (its calls take 3 s each) before anything is created.
+      await waitFor('a unit of the slow chain started', 30_000, async () =>
+        (await unitRuns(since)).some((r) => r.chain_id === S) ? true : undefined,
+      );
       const [onF1, onF2, onS] = [await createOn(F1), await createOn(F2), await createOn(S)];
       await waitFor('the fast chains indexed', 60_000, async () =>
         (await indexed(F1, onF1)) && (await indexed(F2, onF2)) ? true : undefined,
@@ -154,7 +194,6 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
       // S's first unit run was still going (or had not indexed its campaign) when F1 and F2 were done.
       expect(await indexed(S, onS), "the slow chain's campaign, not yet").to.equal(false);
       const slowRuns = (await unitRuns(since)).filter((r) => r.chain_id === S);
-      expect(slowRuns.length, 'a unit of the slow chain started').to.be.above(0);
       expect(
         slowRuns.some((r) => r.finished_at === null || r.finished_at > fastDone),
         'the slow chain was busy meanwhile',
