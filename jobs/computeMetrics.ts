@@ -39,19 +39,24 @@ export type RunMetricsOptions = {
   at?: Date;
   /** Write only the history snapshots, leaving the current figures and documents alone. */
   snapshotOnly?: boolean;
+  /** Only these opportunities and their campaigns (a privacy change recomputes its opportunity at once). */
+  opportunityIds?: readonly string[];
 };
 
 /** The metrics pipeline; the job runs it as of now, the demo seeder also at past times. */
 export async function runMetrics(
   deps: JobDeps,
-  { at, snapshotOnly = false }: RunMetricsOptions = {},
+  { at, snapshotOnly = false, opportunityIds }: RunMetricsOptions = {},
 ): Promise<JobResult> {
   const started = at ?? new Date();
   const now = Math.floor(started.getTime() / 1000);
   const chainIds = deps.config.chains.map((c) => c.id);
+  const only = opportunityIds ? new Set(opportunityIds) : null;
   const [campaigns, opportunities] = await Promise.all([
-    loadMetricsCampaigns(deps.pg, chainIds),
-    loadMetricsOpportunities(deps.pg, chainIds),
+    loadMetricsCampaigns(deps.pg, chainIds).then((rows) =>
+      only ? rows.filter((c) => only.has(c.opportunity_id)) : rows,
+    ),
+    loadMetricsOpportunities(deps.pg, chainIds).then((rows) => (only ? rows.filter((o) => only.has(o.id)) : rows)),
   ]);
 
   const readings = new Map<string, Omit<TvlReading, 'price'>>();

@@ -46,7 +46,7 @@ async function measure(
   processes: number,
   concurrency: number,
   expected: number,
-  countSql = 'SELECT count(*) FROM campaigns',
+  countSql = 'SELECT count(*) AS n FROM campaigns',
 ): Promise<Line> {
   await resetDatabase(DATABASE_URL);
   const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
@@ -130,7 +130,7 @@ try {
       1,
       4,
       others.length * perChain,
-      `SELECT count(*) FROM campaigns WHERE distribution_chain_id <> ${devnets[0]!.devnet.chainId}`,
+      `SELECT count(*) AS n FROM campaigns WHERE distribution_chain_id <> ${devnets[0]!.devnet.chainId}`,
     );
     console.log(
       `chain ${devnets[0]!.devnet.chainId} at ${slowMs} ms per call: the other ${others.length} chains in PostgreSQL after ${r.seconds.toFixed(1)} s (1 process, 4 units)`,

@@ -114,6 +114,15 @@ export async function updatePrivacy(
   });
 }
 
+/** The opportunity a campaign belongs to, if any. Tables: campaigns_current. */
+export async function opportunityOf(db: PgPool, campaignDbId: string): Promise<string | null> {
+  const { rows } = await db.query<{ opportunity_id: string | null }>(
+    'SELECT opportunity_id FROM campaigns_current WHERE id = $1',
+    [campaignDbId],
+  );
+  return rows[0]?.opportunity_id ?? null;
+}
+
 /**
  * The parent of a campaign with its public children (what the parent's document announces), or
  * null for a campaign without parent. Tables: campaigns, campaign_privacy.

@@ -9,6 +9,8 @@ import type { AuthState } from '../../identity/types.js';
 import { requireCredentialOrBackOffice } from '../../middleware/auth.js';
 import { fields, validate } from '../../validate.js';
 import * as repo from './repo.js';
+import { refreshOpportunityNow } from '../../../jobs/control/refreshOpportunity.js';
+import { describeError } from '../../../internal/errors.js';
 import { updateDocumentNow } from '../../search/updateDocumentNow.js';
 
 /** As the campaign by-id routes: the composite form's chain id is an int32 (a larger one was a 500 from PostgreSQL). */
@@ -108,6 +110,27 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     );
   };
   const actor = (state: State) => state.auth?.address.toLowerCase() ?? 'back-office';
+  const signal = new AbortController().signal;
+  /**
+   * The opportunity is a public projection of its public campaigns: its figures and document are
+   * rebuilt now (jobs/control/refreshOpportunity.ts), so the change reaches them before the answer.
+   * Best effort: a failure (the node down for the TVL read) is logged, and the queued outbox entry
+   * and the next metrics run bring them in line.
+   */
+  const refreshOpportunityOf = async (campaignDbId: string) => {
+    const opportunityId = await repo.opportunityOf(deps.pg, campaignDbId);
+    if (!opportunityId || !deps.jobsPg) return;
+    await refreshOpportunityNow(
+      { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal },
+      opportunityId,
+    ).catch((error: unknown) =>
+      deps.logger.warn({
+        msg: 'opportunity not refreshed after a privacy change; the next metrics run will',
+        opportunity_id: opportunityId,
+        err: describeError(error),
+      }),
+    );
+  };
 
   router.patch(
     '/campaigns/:id/privacy',
@@ -129,6 +152,7 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
         what: 'privacy flag',
         mustReachReads: true,
       });
+      await refreshOpportunityOf(campaign.id);
       const parent = await repo.parentWithPublicChildren(deps.pg, campaign.id);
       if (parent)
         await updateDocumentNow(deps, {
