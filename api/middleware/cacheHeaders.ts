@@ -36,9 +36,16 @@ function serializeOnce(ctx: Context): void {
 }
 
 /**
+ * A user's own state (rewards, claimed amounts): revalidated on every use (a 304 while unchanged),
+ * so a claim shows as claimed as soon as it is indexed, never 30 s later from a cache.
+ */
+const USER_STATE = /^\/v4\/users\//;
+
+/**
  * CDN-friendly caching for reads: GET/HEAD 200 answers get an ETag (koa-etag) and answer 304 to a
  * matching If-None-Match (koa-conditional-get); public ones are `public, max-age=30,
- * stale-while-revalidate=60`, private ones (credentials, showPrivate=true) `private, no-store`.
+ * stale-while-revalidate=60` (a user's own state `public, no-cache`), private ones (credentials,
+ * showPrivate=true) `private, no-store`.
  * Routes that set Cache-Control themselves (health, metrics) keep theirs.
  */
 export function cacheHeaders() {
@@ -56,7 +63,9 @@ export function cacheHeaders() {
           'cache-control',
           isPrivate
             ? 'private, no-store'
-            : `public, max-age=${PUBLIC_MAX_AGE}, stale-while-revalidate=${2 * PUBLIC_MAX_AGE}`,
+            : USER_STATE.test(ctx.path)
+              ? 'public, no-cache'
+              : `public, max-age=${PUBLIC_MAX_AGE}, stale-while-revalidate=${2 * PUBLIC_MAX_AGE}`,
         );
         if (isPrivate) ctx.vary('cookie');
       });

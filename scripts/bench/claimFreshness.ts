@@ -100,7 +100,9 @@ try {
   await scheduler.ready;
   /** The recipient's served reward in the reward token: amount and claimed. */
   const served = async () => {
-    const res = await request.get(`/v4/users/${RECIPIENT}/rewards?chainId=31337`);
+    const res = await request.get(`/v4/users/${RECIPIENT}/rewards?chainId=31337&breakdownPage=0`);
+    if (!Array.isArray(res.body))
+      throw new Error(`rewards answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
     const reward = (res.body as { rewards: { token: { address: string }; amount: string; claimed: string }[] }[])
       .flatMap((c) => c.rewards)
       .find((r) => r.token.address.toLowerCase() === rewardToken.toLowerCase());

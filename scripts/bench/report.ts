@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the search (then bench:idle-gap on its data), indexer and load benchmarks (and the peer comparison when
+ * `npm run bench`: runs the search (then bench:idle-gap on its data), indexer, claim, many-chains and load benchmarks (and the peer comparison when
  * scripts/bench/peer.ts exists) one after another, each as its own process, and writes one report:
  * docs/benchmarks/report.md (figures as printed, machine facts, versions) plus PNG charts of the
  * load test's latency distributions under docs/benchmarks/. Sizes default to runs of a few minutes
@@ -28,7 +28,9 @@ const SECTIONS: Section[] = [
   },
   // Right after search, on the data it left: why search measures the API and raw ES apart from PostgreSQL, and the floor of any API in front of ES.
   { name: 'idle-gap', script: 'scripts/bench/idleGap.ts', env: {} },
-  { name: 'indexer', script: 'scripts/bench/indexer.ts', env: { BENCH_SIZES: '10000', BENCH_FRESHNESS_SAMPLES: '10' } },
+  { name: 'indexer', script: 'scripts/bench/indexer.ts', env: { BENCH_SIZES: '10000', BENCH_FRESHNESS_SAMPLES: '20' } },
+  { name: 'claim', script: 'scripts/bench/claimFreshness.ts', env: { BENCH_CLAIM_SAMPLES: '20' } },
+  { name: 'many-chains', script: 'scripts/bench/manyChains.ts', env: {} },
   { name: 'load', script: 'scripts/bench/load.ts', env: { BENCH_OUT_DIR: DATA } },
   ...(existsSync(`${ROOT}scripts/bench/peer.ts`) ? [{ name: 'peer', script: 'scripts/bench/peer.ts', env: {} }] : []),
 ];

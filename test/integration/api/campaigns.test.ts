@@ -316,6 +316,17 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
     expect(keyed.headers['cache-control']).to.equal('private, no-store');
     const health = await h.request().get('/v4/health').expect(200);
     expect(health.headers['cache-control']).to.equal('no-store');
+    // A user's rewards (claimed amounts) are revalidated on every use: a claim never shows late from a cache.
+    const user = await h
+      .request()
+      .get(`/v4/users/0x${'9'.repeat(40)}/rewards?chainId=31337&breakdownPage=0`)
+      .expect(200);
+    expect(user.headers['cache-control']).to.equal('public, no-cache');
+    await h
+      .request()
+      .get(`/v4/users/0x${'9'.repeat(40)}/rewards?chainId=31337&breakdownPage=0`)
+      .set('if-none-match', user.headers['etag']!)
+      .expect(304);
   });
 
   it('answers 404 and 405 as problem bodies', async function () {
