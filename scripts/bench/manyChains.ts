@@ -5,9 +5,11 @@
  * for each line of the plan, fresh storage and that many scheduler processes (blocks and campaigns
  * jobs every second, follow mode off) index them, timed from the spawn until every campaign row is
  * in PostgreSQL and every document searchable. Also prints one chain answering BENCH_SLOW_MS per
- * call: how long the other chains take meanwhile.
+ * call: how long the other chains take meanwhile, and, in follow mode, their event → searchable
+ * p50/p95 per chain over BENCH_FOLLOW_SAMPLES campaigns.
  * Uses its own database (rewards_bench) and index prefix (bench-many).
  * Options: BENCH_CHAINS=4 BENCH_CAMPAIGNS_PER_CHAIN=2000 BENCH_RPC_LATENCY_MS=50 BENCH_SLOW_MS=2000
+ *   BENCH_FOLLOW_SAMPLES=30
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +18,8 @@ import { createLogger } from '../../internal/logger.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startFlakyRpcProxy, type FlakyRpcProxy } from '../../test/helpers/flakyRpcProxy.js';
-import { benchChainConfig, startCampaignDevnet, type CampaignDevnet } from './campaignDevnet.js';
+import { percentile } from './benchParams.js';
+import { benchChainConfig, createCampaigns, startCampaignDevnet, type CampaignDevnet } from './campaignDevnet.js';
 import { waitForRowCount } from './waitForRowCount.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,6 +30,8 @@ const chains = Number(process.env['BENCH_CHAINS'] ?? 4);
 const perChain = Number(process.env['BENCH_CAMPAIGNS_PER_CHAIN'] ?? 2000);
 const latencyMs = Number(process.env['BENCH_RPC_LATENCY_MS'] ?? 50);
 const slowMs = Number(process.env['BENCH_SLOW_MS'] ?? 2000);
+const followSamples = Number(process.env['BENCH_FOLLOW_SAMPLES'] ?? 30);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const logger = createLogger({ level: 'warn', name: 'bench' });
 
 /** Processes × units per process of each measured line. */
@@ -39,20 +44,9 @@ const PLAN = [
 
 type Line = { seconds: number; searchableSeconds: number };
 
-/** Fresh storage, `processes` schedulers on `chainUrls`; seconds until every campaign is in PostgreSQL and searchable. */
-async function measure(
-  devnets: CampaignDevnet[],
-  chainUrls: string[],
-  processes: number,
-  concurrency: number,
-  expected: number,
-  countSql = 'SELECT count(*) AS n FROM campaigns',
-): Promise<Line> {
-  await resetDatabase(DATABASE_URL);
-  const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
-  await deleteIndices({ es, prefix: PREFIX });
-  await ensureIndices({ es, prefix: PREFIX, logger });
-  const env = {
+/** The environment of a scheduler process on the bench storage and `chainUrls` (blocks and campaigns every second, follow mode off). */
+function childEnv(devnets: CampaignDevnet[], chainUrls: string[], concurrency: number): NodeJS.ProcessEnv {
+  return {
     PATH: process.env['PATH'] ?? '',
     HOME: process.env['HOME'] ?? '',
     NODE_ENV: 'test',
@@ -67,6 +61,22 @@ async function measure(
     JOB_BLOCKS_CRON: '* * * * * *',
     JOB_CAMPAIGNS_CRON: '* * * * * *',
   };
+}
+
+/** Fresh storage, `processes` schedulers on `chainUrls`; seconds until every campaign is in PostgreSQL and searchable. */
+async function measure(
+  devnets: CampaignDevnet[],
+  chainUrls: string[],
+  processes: number,
+  concurrency: number,
+  expected: number,
+  countSql = 'SELECT count(*) AS n FROM campaigns',
+): Promise<Line> {
+  await resetDatabase(DATABASE_URL);
+  const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
+  await deleteIndices({ es, prefix: PREFIX });
+  await ensureIndices({ es, prefix: PREFIX, logger });
+  const env = childEnv(devnets, chainUrls, concurrency);
   const since = performance.now();
   const procs: ChildProcess[] = Array.from({ length: processes }, () =>
     spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], { cwd: ROOT, env, stdio: 'ignore' }),
@@ -88,6 +98,66 @@ async function measure(
     return { seconds: rows.seconds, searchableSeconds: (performance.now() - since) / 1000 };
   } finally {
     for (const p of procs) p.kill('SIGKILL');
+    await es.close();
+  }
+}
+
+/**
+ * One scheduler process in follow mode (head polled every 250 ms) over every chain, the first one
+ * answering BENCH_SLOW_MS per call: once the fast chains' backlog is searchable, one campaign at a
+ * time is created on each fast chain in turn and timed from its receipt until searchable.
+ */
+async function followFreshness(
+  devnets: CampaignDevnet[],
+  proxies: FlakyRpcProxy[],
+  samples: number,
+): Promise<Map<number, number[]>> {
+  await resetDatabase(DATABASE_URL);
+  const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
+  await deleteIndices({ es, prefix: PREFIX });
+  await ensureIndices({ es, prefix: PREFIX, logger });
+  for (const p of proxies) p.heal(), p.delayNext(60_000, latencyMs);
+  proxies[0]!.heal();
+  proxies[0]!.delayNext(60_000, slowMs);
+  const env = {
+    ...childEnv(
+      devnets,
+      proxies.map((p) => p.url),
+      4,
+    ),
+    SCHEDULER_JOBS: 'blocks,campaigns,publish',
+    FOLLOW_POLL_MS: '250',
+    JOB_PUBLISH_CRON: '* * * * * *',
+  };
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+  const index = indexNames(PREFIX, 'campaigns').read;
+  const countOn = async (chainId: number) =>
+    (await es.count({ index, query: { term: { distributionChainId: chainId } } })).count;
+  const out = new Map<number, number[]>();
+  try {
+    const fast = devnets.slice(1);
+    for (const d of fast)
+      for (const deadline = Date.now() + 300_000; (await countOn(d.devnet.chainId)) < perChain; await sleep(200))
+        if (Date.now() > deadline) throw new Error(`chain ${d.devnet.chainId}: backlog not searchable in 300 s`);
+    for (let i = 0; i < samples; i++) {
+      const d = fast[i % fast.length]!;
+      const chainId = d.devnet.chainId;
+      const before = await countOn(chainId);
+      await createCampaigns({
+        rpcUrl: d.devnet.rpcUrl,
+        chainId,
+        stack: d.stack,
+        count: 1,
+        startOffset: 20_000_000 + i,
+      });
+      const minedAt = performance.now();
+      for (const deadline = Date.now() + 30_000; (await countOn(chainId)) <= before; await sleep(20))
+        if (Date.now() > deadline) throw new Error(`chain ${chainId}: campaign not searchable in 30 s`);
+      out.set(chainId, [...(out.get(chainId) ?? []), (performance.now() - minedAt) / 1000]);
+    }
+    return out;
+  } finally {
+    proc.kill('SIGKILL');
     await es.close();
   }
 }
@@ -135,6 +205,16 @@ try {
     console.log(
       `chain ${devnets[0]!.devnet.chainId} at ${slowMs} ms per call: the other ${others.length} chains in PostgreSQL after ${r.seconds.toFixed(1)} s (1 process, 4 units)`,
     );
+  }
+  if (chains > 1 && followSamples > 0) {
+    // Follow mode with the slow chain still slow: event → searchable on each of the others.
+    const seconds = await followFreshness(devnets, proxies, followSamples);
+    for (const [chainId, list] of seconds) {
+      list.sort((a, b) => a - b);
+      console.log(
+        `follow mode, chain ${devnets[0]!.devnet.chainId} at ${slowMs} ms per call: chain ${chainId} event → searchable (${list.length} campaigns) p50 ${percentile(list, 50).toFixed(2)} s, p95 ${percentile(list, 95).toFixed(2)} s`,
+      );
+    }
   }
 } catch (error) {
   console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}`);

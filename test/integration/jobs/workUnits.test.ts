@@ -227,43 +227,47 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
     expect(overlaps(await unitRuns(since))).to.deep.equal([]);
   });
 
-  it('shares the units between two scheduler processes, never one unit twice at once; a killed one leaves its units to the other', async function () {
-    this.timeout(240_000);
-    const since = new Date();
-    const env = { ...everySecond(['blocks', 'campaigns']), SCHEDULER_JOBS: 'blocks,campaigns' };
-    const procs: ChildProcess[] = [];
-    try {
-      const [first, second] = await Promise.all([
-        startSchedulerProcess(h.config, env),
-        startSchedulerProcess(h.config, env),
-      ]);
-      procs.push(first.proc, second.proc);
-      const runners = await waitFor('both processes running units', 60_000, async () => {
-        const seen = new Set((await unitRuns(since)).map((r) => r.runner));
-        return seen.size >= 2 ? [...seen] : undefined;
-      });
-      expect(runners).to.have.length(2);
+  for (const count of [2, 3])
+    it(`shares the units between ${count} scheduler processes, never one unit twice at once; a killed one leaves its units to the others`, async function () {
+      this.timeout(240_000);
+      const since = new Date();
+      const env = { ...everySecond(['blocks', 'campaigns']), SCHEDULER_JOBS: 'blocks,campaigns' };
+      const procs: ChildProcess[] = [];
+      try {
+        const started = await Promise.all(Array.from({ length: count }, () => startSchedulerProcess(h.config, env)));
+        procs.push(...started.map((s) => s.proc));
+        const runners = await waitFor('at least two processes running units', 60_000, async () => {
+          const seen = new Set((await unitRuns(since)).map((r) => r.runner));
+          return seen.size >= 2 ? [...seen] : undefined;
+        });
+        expect(runners.length).to.be.within(2, count);
 
-      first.proc.kill('SIGKILL');
-      await new Promise((r) => first.proc.once('exit', r));
-      const killedAt = new Date();
-      const survivor = `:${second.proc.pid}`;
-      const created = await Promise.all([A, B, C].map(async (id) => [id, await createOn(id)] as const));
-      await waitFor('every chain indexed by the survivor', 90_000, async () => {
-        for (const [id, campaignId] of created) if (!(await indexed(id, campaignId))) return undefined;
-        return true;
-      });
-      const after = (await unitRuns(killedAt)).filter((r) => r.finished_at !== null);
-      for (const job of ['blocks', 'campaigns'])
-        for (const id of [A, B, C])
-          expect(
-            after.some((r) => r.job === job && r.chain_id === id && r.runner.endsWith(survivor)),
-            `${job} on ${id} run by the survivor`,
-          ).to.equal(true);
-    } finally {
-      for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-    }
-    // Runs the dead process left 'running' were closed by the survivor before it took their units.
-    expect(overlaps(await unitRuns(since))).to.deep.equal([]);
-  });
+        const [victim, ...survivors] = procs;
+        victim!.kill('SIGKILL');
+        await new Promise((r) => victim!.once('exit', r));
+        const killedAt = new Date();
+        const alive = survivors.map((p) => `:${p.pid}`);
+        const created = await Promise.all([A, B, C].map(async (id) => [id, await createOn(id)] as const));
+        await waitFor('every chain indexed by the survivors', 90_000, async () => {
+          for (const [id, campaignId] of created) if (!(await indexed(id, campaignId))) return undefined;
+          return true;
+        });
+        // Every unit completes a run after the kill (a run that wrote the rows may still be finishing).
+        const after = await waitFor('every unit run to its end after the kill', 60_000, async () => {
+          const runs = (await unitRuns(killedAt)).filter((r) => r.finished_at !== null);
+          const covered = ['blocks', 'campaigns'].every((job) =>
+            [A, B, C].every((id) => runs.some((r) => r.job === job && r.chain_id === id)),
+          );
+          return covered ? runs : undefined;
+        });
+        expect(
+          after.filter((r) => !alive.some((a) => r.runner.endsWith(a))).map((r) => r.runner),
+          'only survivors run after the kill',
+        ).to.deep.equal([]);
+      } finally {
+        for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+      }
+      // Runs the dead process left 'running' were closed by a survivor before it took their units.
+      expect(overlaps(await unitRuns(since))).to.deep.equal([]);
+    });
 });
