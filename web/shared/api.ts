@@ -1,4 +1,4 @@
-import { createRateGate } from './rateGate.js';
+import { createRateGate, holdAfterAnswer } from './rateGate.js';
 
 /** A non-2xx answer of the API, with the problem body's detail and field errors when present. */
 export class ApiError extends Error {
@@ -23,6 +23,8 @@ export function isAbort(error: unknown): boolean {
  * busy browser and sent in a bunch still fit.
  */
 const gate = createRateGate(8);
+/** Requests sent and not answered yet: they take their share of the window the last answer reported. */
+let inFlight = 0;
 /** Answers 429 are retried after Retry-After (another tab may share the caller's budget), this many times. */
 const RETRIES_429 = 3;
 
@@ -52,13 +54,28 @@ const sleep = (ms: number, signal?: AbortSignal | null) =>
     );
   });
 
+/** An answer's RateLimit-Remaining/-Reset: when the window is (nearly) used, hold the next starts until it resets. */
+function noteRateLimit(res: Response): void {
+  const remaining = res.headers.get('ratelimit-remaining');
+  const reset = res.headers.get('ratelimit-reset');
+  if (remaining === null || reset === null) return;
+  const until = holdAfterAnswer(Number(remaining), Number(reset), inFlight, Date.now());
+  if (until !== undefined) gate.holdUntil(until);
+}
+
 /** Calls the public API (same origin) and parses JSON; throws ApiError on a non-2xx answer, an AbortError when `init.signal` aborts. */
 export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
   let res: Response;
   for (let attempt = 0; ; attempt++) {
     await gate(init.signal ?? undefined);
     if (init.signal?.aborted) throw abortError();
-    res = await fetch(path, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
+    inFlight++;
+    try {
+      res = await fetch(path, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
+    } finally {
+      inFlight--;
+    }
+    noteRateLimit(res);
     if (res.status !== 429 || attempt >= RETRIES_429) break;
     await sleep(1000 * Math.min(10, Number(res.headers.get('retry-after')) || 1), init.signal);
   }
