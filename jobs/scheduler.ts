@@ -12,6 +12,7 @@ import { runJob, unitLockKey } from './runJob.js';
 import { startHeadFollower } from './headFollower.js';
 import { startOutboxListener } from './outboxListener.js';
 import type { Job } from './control/types.js';
+import { createSlowChainGuard } from './slowChainGuard.js';
 
 export type Scheduler = {
   /** Resolves once job_state has been read and every job is scheduled. */
@@ -39,7 +40,9 @@ export type StartSchedulerParams = {
  * backoff and job_runs row, so a slow or dead chain never holds back the others. At most
  * SCHEDULER_CONCURRENCY units run at once in a process; several processes share the units through
  * runJob's advisory locks (a unit held elsewhere is skipped, and a killed process's locks are free
- * at once, so its units run at the survivors' next tick). Follow mode (FOLLOW_POLL_MS > 0): each
+ * at once, so its units run at the survivors' next tick). A chain whose last unit run was slow or
+ * failed (a node that answers slowly or not at all) runs at most its share of the slots, so its waits
+ * on the node never hold the slots the other chains need (slowChainGuard). Follow mode (FOLLOW_POLL_MS > 0): each
  * chain's head is polled and a new block runs that chain's units at once (blocks, then campaigns,
  * claims, roots), and a committed outbox write wakes the publish job (LISTEN search_outbox); the
  * crons stay the safety net. Expressions: job_state.cron (set by
@@ -72,6 +75,7 @@ export function startScheduler({
   const tasks = new Map<string, { cron: string; task: ScheduledTask }>();
 
   const failures = new Map<string, { count: number; retryAt: number }>();
+  const slowChains = createSlowChainGuard({ slots: config.schedulerConcurrency, chains: chainIds.length });
   /** The work units of a job: one per chain of this process for a per-chain job, else the job itself. */
   const unitsOf = (job: Job) =>
     job.perChain
@@ -81,12 +85,16 @@ export function startScheduler({
   const startUnit = (job: Job, key: string, chainId: number | undefined): Promise<void> => {
     const failed = failures.get(key);
     const chain = chainId === undefined ? {} : { chain_id: chainId };
+    const startedAt = Date.now();
+    slowChains.started(chainId);
     const run = runJob(job, deps, chainId === undefined ? {} : { chainId })
       .then(() => {
+        slowChains.ended(chainId, Date.now() - startedAt, true);
         if (failed) logger.info({ msg: 'job recovered', job: job.name, ...chain, failed_runs: failed.count });
         failures.delete(key);
       })
       .catch(() => {
+        slowChains.ended(chainId, Date.now() - startedAt, false);
         // The failure itself is already logged and recorded in job_runs by runJob.
         const count = (failures.get(key)?.count ?? 0) + 1;
         const delayMs = backoffDelay({ attempt: count, ...failureBackoff });
@@ -111,7 +119,7 @@ export function startScheduler({
   const queued = new Map<string, Queued>();
   const dispatch = () => {
     while (!controller.signal.aborted && running.size < config.schedulerConcurrency) {
-      const at = waiting.findIndex((q) => !running.has(q.key));
+      const at = waiting.findIndex((q) => !running.has(q.key) && !slowChains.mayNotStart(q.chainId));
       if (at < 0) return;
       const [next] = waiting.splice(at, 1);
       queued.delete(next!.key);
