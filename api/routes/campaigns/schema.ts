@@ -1,4 +1,4 @@
-import { fields } from '../../validate.js';
+import { fields, type RequestSchema } from '../../validate.js';
 
 export const CAMPAIGN_STATUSES = ['LIVE', 'PAST', 'SOON'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -9,8 +9,7 @@ export const DISTRIBUTION_FILTER_TYPES = ['FIX_REWARD', 'MAX_REWARD', 'DUTCH_AUC
 const text = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const address = fields.address;
 /** Array parameters: repeated keys (`?a=1&a=2`) or comma lists (`?a=1,2`), split by toListParams. */
-const list = (item: Record<string, unknown> = { type: 'string', minLength: 1, maxLength: 4096 }) =>
-  ({ type: 'array', maxItems: 100, items: item }) as const;
+const list = <const I extends RequestSchema>(item: I) => ({ type: 'array', maxItems: 100, items: item }) as const;
 const commaItems = (pattern: string) =>
   list({ type: 'string', pattern: `^(${pattern})(,(${pattern}))*$`, maxLength: 8192 });
 /** A list of enum values; a bad value is reported as `<field>.<index>: must be a comma-separated list of …`. */

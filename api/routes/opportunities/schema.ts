@@ -27,16 +27,21 @@ export type GroupField = (typeof GROUP_FIELDS)[number];
 export const GRAINS = ['hour', 'day', 'week', 'month'] as const;
 export type Grain = (typeof GRAINS)[number];
 
-const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });
-const intList = { type: 'string', pattern: `^${fields.int32Pattern}(,${fields.int32Pattern})*$`, maxLength: 2000 };
-const plainList = { type: 'string', minLength: 1, maxLength: 2000 };
+const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
+const intList = {
+  type: 'string',
+  pattern: `^${fields.int32Pattern}(,${fields.int32Pattern})*$`,
+  maxLength: 2000,
+} as const;
+const plainList = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 /** Comma list that may also be repeated (`?tokenTypes=TOKEN&tokenTypes=POINT`); coerced to an array. */
-const repeatableList = (values: readonly string[]) => ({
-  type: 'array',
-  maxItems: 10,
-  items: fields.commaList(values),
-});
-const amount = { type: 'number', minimum: -1e308, maximum: 1e308 };
+const repeatableList = (values: readonly string[]) =>
+  ({
+    type: 'array',
+    maxItems: 10,
+    items: fields.commaList(values),
+  }) as const;
+const amount = { type: 'number', minimum: -1e308, maximum: 1e308 } as const;
 const address = fields.address;
 
 /** CREATOR-OPP-FILTERS (spec): OPP-FILTERS without campaignId, creator*, point, campaigns, excludeSubCampaigns, withInvalids. */

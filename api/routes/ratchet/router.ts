@@ -38,12 +38,14 @@ const rateFields = {
 const campaignRateSchema = obj({ campaignId: str, opportunityId: str, curve: str, ...rateFields });
 const opportunityRateSchema = obj({ opportunityId: str, ...rateFields });
 
-const idParams = (name: string) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: [name],
-  properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } },
-});
+type IdString = { readonly type: 'string'; readonly minLength: 1; readonly maxLength: 200 };
+const idParams = <const N extends string>(name: N) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: [name],
+    properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } as { [K in N]: IdString },
+  }) as const;
 const opportunityQuery = {
   type: 'object',
   additionalProperties: false,
