@@ -71,6 +71,9 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: s
 
 export type ValidateSchemas = { query?: RequestSchema; params?: RequestSchema; body?: RequestSchema };
 
+/** The validated value of one request schema (defaults present, see Validated). */
+export type InputOf<S extends RequestSchema> = FromSchema<S>;
+
 /**
  * The values validate(S) leaves on ctx.state, typed from their schemas. A property with a `default`
  * is present (ajv's useDefaults fills it; FromSchema counts it as required). Coercion does not change
@@ -78,7 +81,7 @@ export type ValidateSchemas = { query?: RequestSchema; params?: RequestSchema; b
  * where the schema wants one. Comma lists (`x-comma-list`) stay strings; handlers split them.
  */
 export type Validated<S extends ValidateSchemas> = {
-  [K in keyof S & keyof ValidateSchemas]-?: S[K] extends RequestSchema ? FromSchema<S[K]> : never;
+  [K in keyof S & keyof ValidateSchemas]-?: S[K] extends RequestSchema ? InputOf<S[K]> : never;
 };
 
 /**
@@ -91,7 +94,7 @@ export type ValidatedState<S extends ValidateSchemas> = Validated<S> & AuthState
 export type ValidatedContext<S extends ValidateSchemas> = ParameterizedContext<ValidatedState<S>>;
 
 /** A route handler mounted behind validate(S): `ctx.state.query` / `.params` / `.body` arrive typed. */
-export type Handler<S extends ValidateSchemas> = (ctx: ValidatedContext<S>) => Promise<void>;
+export type Handler<S extends ValidateSchemas> = (ctx: ValidatedContext<S>) => void | Promise<void>;
 
 /**
  * Koa middleware validating path params, query and body against their schemas. The coerced,

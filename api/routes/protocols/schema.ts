@@ -1,4 +1,4 @@
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 
 export const OPPORTUNITY_STATUSES = ['LIVE', 'PAST', 'SOON'] as const;
 export const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'] as const;
@@ -24,17 +24,4 @@ export const listProtocolsQuery = {
   },
 } as const;
 
-export type ListProtocolsQuery = {
-  page: number;
-  items: number;
-  id?: string;
-  test: boolean;
-  ids?: string[];
-  name?: string;
-  tags?: string[];
-  opportunityTag?: string;
-  opportunityChain?: number;
-  status?: string;
-  tokenTypes?: string[];
-  excludeSubCampaigns: boolean;
-};
+export type ListProtocolsQuery = InputOf<typeof listProtocolsQuery>;
