@@ -71,8 +71,17 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: s
 
 export type ValidateSchemas = { query?: RequestSchema; params?: RequestSchema; body?: RequestSchema };
 
-/** The validated value of one request schema (defaults present, see Validated). */
-export type InputOf<S extends RequestSchema> = FromSchema<S>;
+/** Hex strings the address and bytes32 patterns (fields.address, fields.bytes32) guarantee, typed as viem's `0x${string}`. */
+type HexPatterns = [
+  { pattern: { type: 'string'; pattern: '^0x[0-9a-fA-F]{40}$' }; output: `0x${string}` },
+  { pattern: { type: 'string'; pattern: '^0x[0-9a-fA-F]{64}$' }; output: `0x${string}` },
+];
+
+/**
+ * The validated value of one request schema (defaults present, see Validated); strings matching the
+ * address and bytes32 patterns are typed `0x${string}`.
+ */
+export type InputOf<S extends RequestSchema> = FromSchema<S, { deserialize: HexPatterns }>;
 
 /**
  * The values validate(S) leaves on ctx.state, typed from their schemas. A property with a `default`

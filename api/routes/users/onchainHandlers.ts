@@ -93,8 +93,7 @@ async function readTerms(deps: ApiDeps, chainId: number | undefined, address: st
  */
 export function userTermsHandler(deps: ApiDeps): Handler<{ params: typeof userParams; query: typeof chainQuery }> {
   return async (ctx) => {
-    // The schema's pattern makes it a 0x address; FromSchema cannot express the template type.
-    const user = ctx.state.params.address as `0x${string}`;
+    const user = ctx.state.params.address;
     const terms = await readTerms(deps, ctx.state.query.chainId, user);
     if (terms.onChain) return void (ctx.body = true);
     const { rowCount } = await deps.pg.query(
