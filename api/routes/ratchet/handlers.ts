@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import {
   computeRatchet,
   DEFAULT_RATCHET_SETTINGS,
@@ -12,6 +11,8 @@ import type { AuthState } from '../../identity/types.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { resolveOpportunityId } from '../opportunities/readContext.js';
+import type { Handler } from '../../validate.js';
+import type { campaignIdParams, opportunityIdParams, opportunityQuery } from './schema.js';
 import { loadBenchmarkRates, loadOpportunityNativeApr, loadRatchetCampaign, meanTvl } from './repo.js';
 
 /** The ratchet of one opportunity at `at`: stored benchmark rates and the TVL mean of the freeze window. */
@@ -32,9 +33,9 @@ async function rate(
 }
 
 /** GET /v4/sofr-ratchet/campaign/{campaignId}: the current rate from the (visible) campaign's settings. */
-export function campaignRateHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { campaignId } = ctx.state.params as { campaignId: string };
+export function campaignRateHandler(deps: ApiDeps): Handler<{ params: typeof campaignIdParams }> {
+  return async (ctx) => {
+    const { campaignId } = ctx.state.params;
     const dbId = await resolveVisibleCampaignDbId(
       deps.pg,
       campaignId,
@@ -63,13 +64,15 @@ export function campaignRateHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/sofr-ratchet/opportunity/{id}: the rate of an opportunity at an explicit anchor (default settings). */
-export function opportunityRateHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { id } = ctx.state.params as { id: string };
+export function opportunityRateHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof opportunityIdParams; query: typeof opportunityQuery }> {
+  return async (ctx) => {
+    const { id } = ctx.state.params;
     const opportunityId = resolveOpportunityId(id);
     const nativeApr = await loadOpportunityNativeApr(deps.pg, opportunityId);
     if (nativeApr === null) throw new NotFoundError(`Opportunity ${id} not found`);
-    const q = ctx.state.query as { anchor: number; at?: number; period?: number };
+    const q = ctx.state.query;
     const at = q.at ?? nowSeconds(deps);
     const settings = { ...DEFAULT_RATCHET_SETTINGS, ...(q.period ? { period: q.period } : {}) };
     const result = await rate(deps, opportunityId, nativeApr, q.anchor, at, settings);
