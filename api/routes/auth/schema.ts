@@ -10,7 +10,7 @@ export const nonceParams = {
   properties: { address: ADDRESS },
 } as const;
 
-/** POST /v4/auth/login body (spec: Authentication endpoints); no other properties. */
+/** POST /v4/auth/login body (its OpenAPI description: the describe() of api/routes/auth/router.ts); no other properties. */
 export const loginBody = {
   type: 'object',
   additionalProperties: false,

@@ -16,7 +16,7 @@ import { arr, bool, obj, str } from '../../openapi/schemaHelpers.js';
 const LIST = obj({ owner: str, name: str, campaignIds: arr(str), createdAt: str, updatedAt: str });
 
 /**
- * Campaign lists (spec: the `campaignLists` + `listOwner` filter of GET /v4/campaigns): named sets of
+ * Campaign lists (what the `campaignLists` + `listOwner` filter of GET /v4/campaigns reads): named sets of
  * internal campaign ids owned by an address. Anyone reads any owner's lists; the owner — its wallet
  * session or one of its API keys — creates, renames, edits and deletes them. Names are
  * case-insensitive (stored lower-case). Tables: campaign_lists.

@@ -1,6 +1,6 @@
 const DESCRIPTION = { type: 'string', minLength: 1, maxLength: 255 } as const;
 
-/** POST /v4/developer/keys/ body: `description`, 1 to 255 characters (spec: Limits). */
+/** POST /v4/developer/keys/ body: `description`, 1 to 255 characters. */
 export const createKeyBody = {
   type: 'object',
   additionalProperties: false,
@@ -23,7 +23,7 @@ export const keyIdParams = {
   properties: { id: { type: 'string', format: 'uuid' } },
 } as const;
 
-/** Query `days`: default 30, 1 to 90 (spec: Limits). */
+/** Query `days`: default 30, 1 to 90. */
 export const usageQuery = {
   type: 'object',
   additionalProperties: false,

@@ -60,7 +60,7 @@ const entrySchema = obj({ address: str, value: str, createdAt: str, updatedAt: s
 const successSchema = obj({ success: bool });
 
 /**
- * Key-value stores (spec: Key-value stores; docs/api-behaviour.md#key-value-stores). Self-service store management with
+ * Key-value stores (docs/api-behaviour.md#key-value-stores). Self-service store management with
  * an API key under a back-office quota, entry writes by the owner (API key or session) or, in PUBLIC
  * stores, by any wallet for its own address; reads public unless the store is not `publicRead`.
  * Every write is one transaction; entry counts never pass `sizeLimit`.

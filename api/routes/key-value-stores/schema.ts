@@ -13,7 +13,7 @@ export const DEFAULT_PAGE_SIZE = 100;
 const storeType = { type: 'string', enum: STORE_TYPES } as const;
 const sizeLimit = { type: 'integer', minimum: 1, maximum: 1_000_000 } as const;
 const description = { type: 'string', maxLength: 512 } as const;
-/** A store key suffix as the caller names it (spec: Limits). */
+/** A store key suffix as the caller names it: 1 to 128 of a-z, A-Z, 0-9, `_` and `-`. */
 const keySuffix = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-zA-Z0-9_-]{1,128}$' } as const;
 /** A canonical key: `<owner address>:<suffix>` (what creation returns; used in every other path). */
 const canonicalKey = {

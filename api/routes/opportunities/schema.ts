@@ -145,7 +145,7 @@ export const opportunityIdParams = {
   properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,10}-[0-9A-Z_]{1,40}-[^\\s]{1,200})$' } },
 } as const;
 
-/** Query of /{id}/campaigns (spec: test, point, tokenTypes, campaigns, excludeSubCampaigns). */
+/** Query of /{id}/campaigns: test, point, tokenTypes, campaigns and excludeSubCampaigns, nothing else. */
 export const opportunityCampaignsQuery = {
   type: 'object',
   additionalProperties: false,

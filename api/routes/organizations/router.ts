@@ -11,9 +11,9 @@ import { createOrganizationBody, noQuery } from './schema.js';
 const organizationSchema = obj({ id: str, name: str, ownerAddress: str, createdAt: str });
 
 /**
- * Organizations (spec: POST /v4/organizations, name 1–128 characters): created by a wallet session
+ * Organizations (POST /v4/organizations, a name of 1–128 characters): created by a wallet session
  * or an API key, owned by that wallet; `GET /organizations` lists the caller's. A name the caller
- * already uses (any case) is 409. Success is 200 (spec: Errors). Tables: organizations.
+ * already uses (any case) is 409. Success is 200 (errors: docs/api-behaviour.md#errors). Tables: organizations.
  */
 export function organizationsRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();

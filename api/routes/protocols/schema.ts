@@ -4,7 +4,7 @@ export const OPPORTUNITY_STATUSES = ['LIVE', 'PAST', 'SOON'] as const;
 export const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'] as const;
 const slug = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
-/** GET /v4/protocols query (spec: Reference data › /v4/protocols/). */
+/** GET /v4/protocols query (described in the route's OpenAPI schema, api/routes/protocols/router.ts). */
 export const listProtocolsQuery = {
   type: 'object',
   additionalProperties: false,

@@ -1,6 +1,6 @@
 import { fields, type InputOf } from '../../validate.js';
 
-/** GET /v4/rewards query (spec: Reference data › /v4/rewards/); `campaignId` is the on-chain id. */
+/** GET /v4/rewards query (docs/api-behaviour.md#reward-recipients); `campaignId` is the on-chain id. */
 export const listRewardsQuery = {
   type: 'object',
   additionalProperties: false,

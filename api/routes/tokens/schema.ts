@@ -2,7 +2,7 @@ import { fields, type InputOf } from '../../validate.js';
 
 const text = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
-/** GET /v4/tokens query (spec: Reference data › /v4/tokens/). `id` accepts one or many ids. */
+/** GET /v4/tokens query (described in the route's OpenAPI schema, api/routes/tokens/router.ts). `id` accepts one or many ids. */
 export const listTokensQuery = {
   type: 'object',
   additionalProperties: false,
