@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Context, Next } from 'koa';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Context, Next, ParameterizedContext } from 'koa';
+import type { AuthState } from './identity/types.js';
 import { ValidationError, type FieldError } from './errors.js';
 import { coerceJsonStrings, numberErrors } from './inputShape.js';
 
@@ -39,6 +41,13 @@ ajvJson.addKeyword({ keyword: 'x-comma-list', schemaType: 'array' });
 
 export type Schema = Record<string, unknown>;
 
+/**
+ * A request schema for validate(): plain JSON Schema declared `as const`, so the validated value's
+ * type is derived from it (FromSchema). Custom keywords (`x-comma-list`) ride along: ajv knows them,
+ * FromSchema ignores them.
+ */
+export type RequestSchema = Exclude<JSONSchema, boolean>;
+
 /** ajv errors → one `{ field, message }` per bad field, the field named as the client sent it. */
 export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: string): FieldError[] {
   const seen = new Set<string>();
@@ -60,14 +69,48 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: s
   return out;
 }
 
-export type ValidateSchemas = { query?: Schema; params?: Schema; body?: Schema };
+export type ValidateSchemas = { query?: RequestSchema; params?: RequestSchema; body?: RequestSchema };
+
+/** Hex strings the address and bytes32 patterns (fields.address, fields.bytes32) guarantee, typed as viem's `0x${string}`. */
+type HexPatterns = [
+  { pattern: { type: 'string'; pattern: '^0x[0-9a-fA-F]{40}$' }; output: `0x${string}` },
+  { pattern: { type: 'string'; pattern: '^0x[0-9a-fA-F]{64}$' }; output: `0x${string}` },
+];
+
+/**
+ * The validated value of one request schema (defaults present, see Validated); strings matching the
+ * address and bytes32 patterns are typed `0x${string}`.
+ */
+export type InputOf<S extends RequestSchema> = FromSchema<S, { deserialize: HexPatterns }>;
+
+/**
+ * The values validate(S) leaves on ctx.state, typed from their schemas. A property with a `default`
+ * is present (ajv's useDefaults fills it; FromSchema counts it as required). Coercion does not change
+ * the declared types: query strings become the schema's numbers and booleans, a lone value an array
+ * where the schema wants one. Comma lists (`x-comma-list`) stay strings; handlers split them.
+ */
+export type Validated<S extends ValidateSchemas> = {
+  [K in keyof S & keyof ValidateSchemas]-?: S[K] extends RequestSchema ? InputOf<S[K]> : never;
+};
+
+/**
+ * ctx.state behind validate(S): the validated input, the identity the global `authenticate`
+ * middleware sets (AuthState), and whatever else middleware keeps there (request id, cache flags).
+ */
+export type ValidatedState<S extends ValidateSchemas> = Validated<S> & AuthState & { [key: string]: unknown };
+
+/** The Koa context of a handler mounted behind validate(S). */
+export type ValidatedContext<S extends ValidateSchemas> = ParameterizedContext<ValidatedState<S>>;
+
+/** A route handler mounted behind validate(S): `ctx.state.query` / `.params` / `.body` arrive typed. */
+export type Handler<S extends ValidateSchemas> = (ctx: ValidatedContext<S>) => void | Promise<void>;
 
 /**
  * Koa middleware validating path params, query and body against their schemas. The coerced,
  * defaulted values are put on `ctx.state.query` / `.params` / `.body`; any failure is one 400
- * naming every bad field.
+ * naming every bad field. Handlers mounted after it declare `Handler<S>` (same schemas) to read them typed.
  */
-export function validate(schemas: ValidateSchemas): ValidatingMiddleware {
+export function validate<const S extends ValidateSchemas>(schemas: S): ValidatingMiddleware<S> {
   const compiled = Object.entries(schemas).map(
     ([where, schema]) => [where, ajv.compile(schema)] as [keyof ValidateSchemas, ValidateFunction],
   );
@@ -92,7 +135,7 @@ export function validate(schemas: ValidateSchemas): ValidatingMiddleware {
         where === 'query'
           ? numericBooleans(structuredClone(source), booleanKeys)
           : json
-            ? coerceJsonStrings(schemas.body, structuredClone(source))
+            ? coerceJsonStrings(schemas.body as Parameters<typeof coerceJsonStrings>[0], structuredClone(source))
             : structuredClone(source);
       const check = json ? jsonBody! : coercing;
       if (check(value)) ctx.state[where] = value;
@@ -112,7 +155,10 @@ function isJsonBody(ctx: Context): boolean {
 }
 
 /** The middleware `validate()` returns, carrying its schemas for api/openapi. */
-export type ValidatingMiddleware = ((ctx: Context, next: Next) => Promise<void>) & { schemas: ValidateSchemas };
+export type ValidatingMiddleware<S extends ValidateSchemas = ValidateSchemas> = ((
+  ctx: Context,
+  next: Next,
+) => Promise<void>) & { schemas: S };
 
 /** PostgreSQL text cannot hold U+0000: such a string anywhere in the input is a 400 naming its field, never a 500. */
 function nulCharacterErrors(value: unknown, where: string, path = ''): FieldError[] {
@@ -159,9 +205,10 @@ export const fields = {
   /** A 32-byte hex value (hashes, roots, on-chain campaign ids). */
   bytes32: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
   /** Comma-separated list of enum values, e.g. `LIVE,PAST`. */
-  commaList: (values: readonly string[]) => ({
-    type: 'string',
-    pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`,
-    'x-comma-list': [...values],
-  }),
+  commaList: (values: readonly string[]) =>
+    ({
+      type: 'string',
+      pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`,
+      'x-comma-list': [...values],
+    }) as const,
 } as const;

@@ -1,4 +1,4 @@
-/** A protocol an opportunity belongs to (spec: Opportunity › protocol). */
+/** A protocol an opportunity belongs to (protocolSchema in api/openapi/records.ts). */
 export type Protocol = { id: string; name: string; icon: string; description: string; url: string; tags: string[] };
 
 const protocol = (id: string, name: string, url: string, tags: string[]): Protocol => ({

@@ -11,7 +11,7 @@ import {
 import { listCampaigns } from '../routes/campaigns/handlers.js';
 import { campaignIdParams, listCampaignsQuery, type ListCampaignsQuery } from '../routes/campaigns/schema.js';
 import { listOpportunities } from '../routes/opportunities/handlers.js';
-import { opportunityIdParams, oppFiltersQuery, type OppFilters } from '../routes/opportunities/schema.js';
+import { opportunityIdParams, oppFiltersQuery, type PagedOppFilters } from '../routes/opportunities/schema.js';
 import { listRewards } from '../routes/rewards/handlers.js';
 import { listRewardsQuery, type ListRewardsQuery } from '../routes/rewards/schema.js';
 import { listUserRewards } from '../routes/users/handlers.js';
@@ -90,7 +90,7 @@ export function createGraphqlSchema(): GraphQLSchema {
         args: { filter: { type: OpportunityFilter }, ...paging },
         ...pageCosts,
         resolve: (_s, a: ListArgs, ctx) =>
-          listOpportunities(ctx.deps, checkArgs<OppFilters>(oppFiltersQuery, listArgs(a))),
+          listOpportunities(ctx.deps, checkArgs<PagedOppFilters>(oppFiltersQuery, listArgs(a))),
       },
       opportunity: {
         type: OpportunityType,

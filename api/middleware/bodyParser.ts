@@ -32,7 +32,7 @@ function parserWithLimit(limit: number) {
 
 /**
  * Request bodies for write routes, accepted as application/json, application/x-www-form-urlencoded
- * or multipart/form-data (spec: shared conventions); the values arrive on ctx.request.body, where
+ * or multipart/form-data (every write route accepts all three; docs/api-behaviour.md#errors for the 400 shape); the values arrive on ctx.request.body, where
  * route schemas coerce numbers and booleans sent as strings. A malformed or oversized body is a
  * 400/413 problem (the error handler maps koa-body's HTTP errors); a parser failure without a
  * status (e.g. multipart/form-data without a boundary, from formidable) is a 400 too, never a 500.

@@ -16,7 +16,7 @@ export function foldSearchText(text: string): string {
     .toLowerCase();
 }
 
-/** Distribution-type filter values (spec: FIX_REWARD, MAX_REWARD, DUTCH_AUCTION, TOTAL_APR). */
+/** Distribution-type filter values (FIX_REWARD, MAX_REWARD, DUTCH_AUCTION, TOTAL_APR; docs/api-behaviour.md#enumerations). */
 export type DistributionFamily = 'FIX_REWARD' | 'MAX_REWARD' | 'DUTCH_AUCTION' | 'TOTAL_APR';
 
 /**

@@ -1,4 +1,4 @@
-/** Public Chain record (spec: Resources › Chain). */
+/** Public Chain record (the Chain schema, chainSchema in api/openapi/records.ts). */
 /** A chains table row with its live figures (api reads it, toChainRecord serves it). */
 export type ChainRow = {
   id: number;
@@ -21,7 +21,7 @@ export type ChainRecord = {
   lastClaimsOnchainFetchTimestamp: string | null;
 };
 
-/** Public Token record (spec: Resources › Token). */
+/** Public Token record (the Token schema, tokenSchema in api/openapi/records.ts). */
 export type TokenRecord = {
   id: string;
   name: string | null;

@@ -12,7 +12,7 @@ import {
   buildOpportunityListQuery,
   buildStatsQuery,
 } from '../../api/routes/opportunities/query.js';
-import { oppFiltersQuery, type NumericField, type OppFilters } from '../../api/routes/opportunities/schema.js';
+import { oppFiltersQuery, type NumericField, type PagedOppFilters } from '../../api/routes/opportunities/schema.js';
 import { ajv } from '../../api/validate.js';
 import type { EsClient } from '../../internal/es.js';
 import type { PgPool } from '../../internal/pg.js';
@@ -27,7 +27,7 @@ export type Kind = {
   path: string;
   /** The kind's parameters; `jitter` makes every request's body unique (see BenchTargets.run). */
   params: (jitter: number) => Params;
-  es: (t: BenchTargets, q: OppFilters, now: number) => Promise<unknown>;
+  es: (t: BenchTargets, q: PagedOppFilters, now: number) => Promise<unknown>;
   sql: (t: BenchTargets, p: Params, now: number) => Promise<unknown>;
 };
 
@@ -41,12 +41,12 @@ export type BenchTargets = {
 };
 
 const validateFilters = ajv.compile(oppFiltersQuery);
-/** The validated OppFilters our API's `validate` middleware hands the handler (same schema, coercion and defaults). */
-export function toFilters(p: Params): OppFilters {
+/** The validated PagedOppFilters our API's `validate` middleware hands the handler (same schema, coercion and defaults). */
+export function toFilters(p: Params): PagedOppFilters {
   const q: Record<string, unknown> = { ...p };
   if (!validateFilters(q))
     throw new Error(`invalid bench params ${JSON.stringify(p)}: ${JSON.stringify(validateFilters.errors)}`);
-  return q as unknown as OppFilters;
+  return q as unknown as PagedOppFilters;
 }
 
 /**
@@ -112,11 +112,11 @@ async function esSearch(t: BenchTargets, body: Record<string, unknown>) {
   if (res.timed_out) throw new Error('elasticsearch timed out');
   return res;
 }
-async function esList(t: BenchTargets, q: OppFilters, now: number) {
+async function esList(t: BenchTargets, q: PagedOppFilters, now: number) {
   const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds: [] });
   return esSearch(t, { from: q.page * q.items, size: q.items, query, sort, track_total_hits: false });
 }
-async function esBins(t: BenchTargets, q: OppFilters, metric: NumericField, now: number) {
+async function esBins(t: BenchTargets, q: PagedOppFilters, metric: NumericField, now: number) {
   const stats = await esSearch(t, buildStatsQuery(q, metric, now, { testChainIds: [] }));
   const { min, max } = stats.aggregations!['stats'] as { min: number | null; max: number | null };
   const edges = binEdges(metric, min, max);

@@ -59,7 +59,7 @@ function exchangeError(error: unknown): AppError {
 }
 
 /**
- * Identity-provider sign-in (spec: Authentication §3): OpenID Connect authorization code with
+ * Identity-provider sign-in (docs/api-behaviour.md#credentials-and-guards): OpenID Connect authorization code with
  * PKCE, state and nonce. `start` records the flow and answers the provider URL; the `callback`
  * consumes the state once, exchanges the code and opens a session — `idp:<email>`, or the linked
  * wallet when the identity was linked — or, in link mode, links the identity to the wallet session

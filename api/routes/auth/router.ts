@@ -31,7 +31,7 @@ const meSchema = {
 };
 
 /**
- * Wallet sessions (spec: Authentication): GET /auth/nonce/{address}, POST /auth/login,
+ * Wallet sessions (docs/api-behaviour.md#credentials-and-guards): GET /auth/nonce/{address}, POST /auth/login,
  * GET /auth/me, DELETE /auth/revoke; the identity-provider routes come from idpRouter.
  * Tables: auth_nonces, users, revoked_tokens, idp_links.
  */

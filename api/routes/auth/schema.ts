@@ -8,9 +8,9 @@ export const nonceParams = {
   additionalProperties: false,
   required: ['address'],
   properties: { address: ADDRESS },
-};
+} as const;
 
-/** POST /v4/auth/login body (spec: Authentication endpoints); no other properties. */
+/** POST /v4/auth/login body (its OpenAPI description: the describe() of api/routes/auth/router.ts); no other properties. */
 export const loginBody = {
   type: 'object',
   additionalProperties: false,
@@ -21,6 +21,6 @@ export const loginBody = {
     signature: { type: 'string', minLength: 1, maxLength: 65536, pattern: '^0x[a-fA-F0-9]*$' },
     chainId: fields.chainId,
   },
-};
+} as const;
 
 export type LoginBody = { address: string; message: string; signature: `0x${string}`; chainId?: number };

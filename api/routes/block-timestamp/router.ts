@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
-import { ValidationError } from '../../errors.js';
 import { validate } from '../../validate.js';
-import { BlockBeyondHeadError, findBlockBounds, findBlockTimestamp, findClosestBlock } from './blockLookup.js';
-import { blockQuery, boundsQuery, timestampQuery, type BlockQuery, type TimestampQuery } from './schema.js';
+import { blockBoundsHandler, blockTimestampHandler, closestBlockHandler } from './handlers.js';
+import { blockQuery, boundsQuery, timestampQuery } from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { bool, int, nullable, obj } from '../../openapi/schemaHelpers.js';
 
@@ -15,22 +14,11 @@ const blockAt = nullable(obj({ blockNumber: int, timestamp: int }));
  */
 export function blockTimestampRouter(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/block-timestamp' });
-  const source = (chainId: number) => {
-    const chain = deps.rpc.get(chainId);
-    if (!chain)
-      throw new ValidationError([
-        { field: 'chainId', message: `is not a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})` },
-      ]);
-    return { pg: deps.pg, client: chain.client, chainId };
-  };
   router.get(
     '/block',
     describe({ summary: 'The block closest to a timestamp', response: obj({ blockNumber: int }) }),
     validate({ query: blockQuery }),
-    async (ctx) => {
-      const q = ctx.state.query as BlockQuery;
-      ctx.body = { blockNumber: await findClosestBlock(source(q.chainId), q.timestamp) };
-    },
+    closestBlockHandler(deps),
   );
   router.get(
     '/timestamp',
@@ -39,20 +27,7 @@ export function blockTimestampRouter(deps: ApiDeps): Router {
       response: obj({ timestamp: int }),
     }),
     validate({ query: timestampQuery }),
-    async (ctx) => {
-      const q = ctx.state.query as TimestampQuery;
-      const timestamp = await findBlockTimestamp(source(q.chainId), q.blockNumber).catch((e: unknown) => {
-        if (e instanceof BlockBeyondHeadError)
-          throw new ValidationError([
-            {
-              field: 'blockNumber',
-              message: `is beyond the chain head (block ${e.head}): that block does not exist yet`,
-            },
-          ]);
-        throw e;
-      });
-      ctx.body = { timestamp };
-    },
+    blockTimestampHandler(deps),
   );
   router.get(
     '/bounds',
@@ -61,10 +36,7 @@ export function blockTimestampRouter(deps: ApiDeps): Router {
       response: obj({ lower: blockAt, upper: blockAt, exactMatch: bool }),
     }),
     validate({ query: boundsQuery }),
-    async (ctx) => {
-      const q = ctx.state.query as BlockQuery;
-      ctx.body = await findBlockBounds(source(q.chainId), q.timestamp);
-    },
+    blockBoundsHandler(deps),
   );
   return router;
 }

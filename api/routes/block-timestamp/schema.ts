@@ -13,6 +13,3 @@ export const timestampQuery = {
   properties: { chainId: fields.chainId, blockNumber: { type: 'integer', minimum: 0, maximum: 2 ** 53 - 1 } },
 } as const;
 export const boundsQuery = blockQuery;
-
-export type BlockQuery = { chainId: number; timestamp: number };
-export type TimestampQuery = { chainId: number; blockNumber: number };

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import {
   loadAllCampaignSnapshots,
   loadCampaignEmission,
@@ -22,16 +21,27 @@ import { dailyAmountInToken, parseSeriesPaging, tvlInflowPerDollar, type SeriesP
 import { splitList } from './params.js';
 import { loadReallocations } from './reallocations.js';
 import { serializeCampaign } from './serialize.js';
-import { METRIC_SERIES, type LinkedCampaignsQuery, type MetricSeries } from './schema.js';
+import type { Handler } from '../../validate.js';
+import {
+  METRIC_SERIES,
+  type campaignIdParams,
+  type campaignMetricsQuery,
+  type linkedCampaignsQuery,
+  type MetricSeries,
+  type noQuery,
+} from './schema.js';
 import { buildLinkedList, buildStoringIdsTree } from './tree.js';
 
 /**
  * The internal id of the path's campaign (PostgreSQL is the truth for families and history) with
  * what the caller may see of its family; 404 when absent or hidden.
  */
-async function resolveOr404(deps: ApiDeps, ctx: Context): Promise<{ dbId: string; visible: CampaignVisibility }> {
-  const { id } = ctx.state.params as { id: string };
-  const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
+async function resolveOr404(
+  deps: ApiDeps,
+  id: string,
+  state: AuthState,
+): Promise<{ dbId: string; visible: CampaignVisibility }> {
+  const visible = await campaignVisibilityOf(deps, state, true);
   const dbId = await resolveVisibleCampaignDbId(deps.pg, id, visible);
   if (!dbId) throw new NotFoundError(`No campaign ${id}`);
   return { dbId, visible };
@@ -41,9 +51,11 @@ async function resolveOr404(deps: ApiDeps, ctx: Context): Promise<{ dbId: string
  * GET /v4/campaigns/{id}/metrics: snapshot series from campaign_snapshots (oldest first), wallet
  * counts per verified reward tree, and tvlInflowPerDollar (see metrics.ts). Each series pages alone.
  */
-export function campaignMetricsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const query = ctx.state.query as Record<string, unknown>;
+export function campaignMetricsHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof campaignIdParams; query: typeof campaignMetricsQuery }> {
+  return async (ctx) => {
+    const query = ctx.state.query;
     const paging = {} as Record<MetricSeries, SeriesPaging>;
     const errors: FieldError[] = [];
     for (const s of METRIC_SERIES) {
@@ -52,7 +64,7 @@ export function campaignMetricsHandler(deps: ApiDeps) {
       else paging[s] = p;
     }
     if (errors.length) throw new ValidationError(errors);
-    const { dbId, visible } = await resolveOr404(deps, ctx);
+    const { dbId, visible } = await resolveOr404(deps, ctx.state.params.id, ctx.state);
     const family = (await loadCampaignFamily(deps.pg, dbId, visible)).find((r) => r.depth === 0)!;
     const [tvl, apr, daily, wallets, all, emission] = await Promise.all([
       loadCampaignSnapshots(deps.pg, dbId, 'tvl', paging.tvl.page, paging.tvl.limit),
@@ -81,19 +93,21 @@ export function campaignMetricsHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/campaigns/{id}/storing-ids: the campaign's storing ids and its sub-campaigns', as a tree. */
-export function storingIdsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { dbId, visible } = await resolveOr404(deps, ctx);
+export function storingIdsHandler(deps: ApiDeps): Handler<{ params: typeof campaignIdParams; query: typeof noQuery }> {
+  return async (ctx) => {
+    const { dbId, visible } = await resolveOr404(deps, ctx.state.params.id, ctx.state);
     ctx.body = buildStoringIdsTree((await loadCampaignFamily(deps.pg, dbId, visible)).filter((r) => r.depth >= 0));
   };
 }
 
 /** GET /v4/campaigns/{id}/linked: parents up to the root plus the sub-campaign subtree, flat (tree.ts LinkedNode). */
-export function linkedCampaignsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const raw = ctx.state.query as LinkedCampaignsQuery;
+export function linkedCampaignsHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof campaignIdParams; query: typeof linkedCampaignsQuery }> {
+  return async (ctx) => {
+    const raw = ctx.state.query;
     const q = { ...raw, tokenTypes: splitList(raw.tokenTypes) };
-    const { dbId, visible } = await resolveOr404(deps, ctx);
+    const { dbId, visible } = await resolveOr404(deps, ctx.state.params.id, ctx.state);
     const nodes = buildLinkedList(await loadCampaignFamily(deps.pg, dbId, visible), q);
     if (!raw.campaigns) return void (ctx.body = nodes);
     const records = await campaignRecords(

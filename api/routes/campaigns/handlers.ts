@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { loadReallocations } from './reallocations.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { currentChainRecords } from '../../chainRecords.js';
@@ -13,7 +12,14 @@ import { toListParams } from './params.js';
 import type { AuthState } from '../../identity/types.js';
 import { privateVisibility } from '../campaign-access/visibility.js';
 import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, type PrivateVisibility } from './query.js';
-import type { CampaignTxQuery, ListCampaignsQuery } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type {
+  campaignIdParams,
+  campaignTxQuery,
+  getCampaignQuery,
+  ListCampaignsQuery,
+  listCampaignsQuery,
+} from './schema.js';
 import { serializeCampaign, serializeCampaignWithOpportunity } from './serialize.js';
 
 /** Light opportunities of a page, read from the opportunities alias in one terms query. */
@@ -59,9 +65,9 @@ export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visibl
 }
 
 /** GET /v4/campaigns: listCampaigns over the validated query. */
-export function listCampaignsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as ListCampaignsQuery;
+export function listCampaignsHandler(deps: ApiDeps): Handler<{ query: typeof listCampaignsQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
     if (q.showPrivate) ctx.state.private = true;
     ctx.body = await listCampaigns(deps, q, await privateVisibility(deps, ctx.state as AuthState, q.showPrivate));
   };
@@ -80,10 +86,12 @@ export async function getCampaign(deps: ApiDeps, id: string, visible: PrivateVis
 }
 
 /** GET /v4/campaigns/{id}: getCampaign with its reallocations (loadReallocations); 404 when absent. */
-export function getCampaignHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { id } = ctx.state.params as { id: string };
-    const { showPrivate } = ctx.state.query as { showPrivate?: boolean };
+export function getCampaignHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof campaignIdParams; query: typeof getCampaignQuery }> {
+  return async (ctx) => {
+    const { id } = ctx.state.params;
+    const { showPrivate } = ctx.state.query;
     if (showPrivate) ctx.state.private = true;
     const campaign = await getCampaign(deps, id, await privateVisibility(deps, ctx.state as AuthState, showPrivate));
     ctx.body = { ...campaign, reallocations: (await loadReallocations(deps.pg, [campaign.id])).get(campaign.id) ?? [] };
@@ -91,9 +99,9 @@ export function getCampaignHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/campaigns/tx: internal ids of the campaigns a creation transaction created (`[]` if none). */
-export function campaignsByTxHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as CampaignTxQuery;
+export function campaignsByTxHandler(deps: ApiDeps): Handler<{ query: typeof campaignTxQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
     ctx.body = await findCampaignIdsByTx(deps.pg, q.chainId, q.hash);
   };
 }

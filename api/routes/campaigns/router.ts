@@ -5,6 +5,7 @@ import { campaignMetricsHandler, linkedCampaignsHandler, storingIdsHandler } fro
 import { campaignsByTxHandler, getCampaignHandler, listCampaignsHandler } from './handlers.js';
 import {
   campaignIdParams,
+  noQuery,
   campaignMetricsQuery,
   campaignTxQuery,
   getCampaignQuery,
@@ -59,7 +60,7 @@ export function campaignsRouter(deps: ApiDeps): Router {
   router.get(
     '/campaigns/:id/storing-ids',
     describe({ summary: 'Storing ids of the campaign and its sub-campaigns', response: storingIdsNodeSchema }),
-    validate({ params: campaignIdParams, query: { type: 'object', additionalProperties: false, properties: {} } }),
+    validate({ params: campaignIdParams, query: noQuery }),
     storingIdsHandler(deps),
   );
   router.get(

@@ -1,4 +1,4 @@
-import { fields } from '../../validate.js';
+import { fields, type InputOf, type RequestSchema } from '../../validate.js';
 
 export const CAMPAIGN_STATUSES = ['LIVE', 'PAST', 'SOON'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -9,8 +9,7 @@ export const DISTRIBUTION_FILTER_TYPES = ['FIX_REWARD', 'MAX_REWARD', 'DUTCH_AUC
 const text = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const address = fields.address;
 /** Array parameters: repeated keys (`?a=1&a=2`) or comma lists (`?a=1,2`), split by toListParams. */
-const list = (item: Record<string, unknown> = { type: 'string', minLength: 1, maxLength: 4096 }) =>
-  ({ type: 'array', maxItems: 100, items: item }) as const;
+const list = <const I extends RequestSchema>(item: I) => ({ type: 'array', maxItems: 100, items: item }) as const;
 const commaItems = (pattern: string) =>
   list({ type: 'string', pattern: `^(${pattern})(,(${pattern}))*$`, maxLength: 8192 });
 /** A list of enum values; a bad value is reported as `<field>.<index>: must be a comma-separated list of …`. */
@@ -68,47 +67,7 @@ export const listCampaignsQuery = {
 } as const;
 
 /** The validated query as ajv leaves it (arrays still possibly holding comma lists). */
-export type ListCampaignsQuery = {
-  page: number;
-  items: number;
-  id?: string[];
-  creatorTag?: string;
-  creatorAddress?: string;
-  creatorAddresses?: string[];
-  creatorId?: string;
-  chainId?: number;
-  search?: string;
-  distributionChainIds?: string[];
-  type?: string;
-  types?: string[];
-  subType?: number;
-  campaignId?: string;
-  campaignIds?: string[];
-  mainParameter?: string;
-  tokenSymbol?: string;
-  tokenAddress?: string;
-  test?: boolean;
-  tokenTypes?: string[];
-  point?: boolean;
-  opportunityId?: string;
-  opportunityIds?: string[];
-  status?: string;
-  startTimestamp?: number;
-  endTimestamp?: number;
-  withOpportunity?: boolean;
-  distributionTypes?: string[];
-  createdAfter?: string;
-  createdBefore?: string;
-  excludeSubCampaigns?: boolean;
-  onlySubCampaigns?: boolean;
-  rootCampaignId?: string;
-  parentCampaignId?: string;
-  mainProtocolId?: string;
-  pauseCompute?: string;
-  showPrivate?: boolean;
-  listOwner?: string;
-  campaignLists?: string;
-};
+export type ListCampaignsQuery = InputOf<typeof listCampaignsQuery>;
 
 /** Path of the by-id routes: an internal numeric id or `distributionChainId-campaignId`. */
 export const campaignIdParams = {
@@ -117,6 +76,9 @@ export const campaignIdParams = {
   required: ['id'],
   properties: { id: { type: 'string', pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64})$` } },
 } as const;
+
+/** No query parameters are accepted. */
+export const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 export const getCampaignQuery = {
   type: 'object',
@@ -130,8 +92,6 @@ export const campaignTxQuery = {
   required: ['hash', 'chainId'],
   properties: { hash: fields.bytes32, chainId: fields.chainId },
 } as const;
-
-export type CampaignTxQuery = { hash: string; chainId: number };
 
 /** Metrics series names and their query keys: `tvl={"page":0,"limit":50}` or `tvl[page]=0&tvl[limit]=50`. */
 export const METRIC_SERIES = ['tvl', 'apr', 'dailyRewards', 'walletCount'] as const;
@@ -161,10 +121,4 @@ export const linkedCampaignsQuery = {
   },
 } as const;
 
-export type LinkedCampaignsQuery = {
-  test: boolean;
-  point?: boolean;
-  tokenTypes?: string[];
-  campaigns?: boolean;
-  excludeSubCampaigns: boolean;
-};
+export type LinkedCampaignsQuery = InputOf<typeof linkedCampaignsQuery>;

@@ -8,5 +8,3 @@ export const listChainsQuery = {
     test: { ...fields.boolean, default: false },
   },
 } as const;
-
-export type ListChainsQuery = { name?: string; test: boolean };

@@ -4,7 +4,8 @@ import { resolveChainIds } from '../users/params.js';
 import { countClaims, latestClaims, listClaims, loadClaimsSyncState, type ClaimDbRow } from './repo.js';
 import { campaignVisibilityOf, hiddenOnChainCampaignIds } from '../../visibility/campaignVisibility.js';
 import type { AuthState } from '../../identity/types.js';
-import type { ChainIdsQuery, CountQuery, HistoryParams, ListClaimsQuery } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { chainIdsQuery, countQuery, historyParams, listClaimsQuery } from './schema.js';
 import { serializeClaim, serializeClaimsStatus, serializeCompactClaim, serializeWatermark } from './serialize.js';
 
 /** Deadline of the chain-head read of /v4/claims/status. */
@@ -14,9 +15,9 @@ export const HEAD_TIMEOUT_MS = 2000;
 export const LATEST_CLAIMS = 100;
 
 /** GET /v4/claims: claims filtered by chain(s), recipient, token, campaign and attributed root, newest first. */
-export function listClaimsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as ListClaimsQuery;
+export function listClaimsHandler(deps: ApiDeps): Handler<{ query: typeof listClaimsQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
     const chainIds = q.chainIds
       ? resolveChainIds(deps, 'chainIds', q.chainIds)
       : q.chainId !== undefined
@@ -58,14 +59,16 @@ function setLastModified(ctx: Context, rows: { timestamp: string }[]): void {
 }
 
 /** GET /v4/claims/history/{address}: that address's claims on the given (default: all) chains. */
-export function claimsHistoryHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as ChainIdsQuery;
+export function claimsHistoryHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof historyParams; query: typeof chainIdsQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
     const hidden = await hiddenFrom(deps, ctx);
     const rows = await listClaims(deps.pg, {
       chainIds,
-      recipient: (ctx.state.params as HistoryParams).address,
+      recipient: ctx.state.params.address,
       page: q.page,
       items: q.items,
     });
@@ -75,9 +78,9 @@ export function claimsHistoryHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/claims/latest: per chain, its latest compact claims and the claims job watermark. */
-export function latestClaimsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const chainIds = resolveChainIds(deps, 'chainIds', (ctx.state.query as ChainIdsQuery).chainIds);
+export function latestClaimsHandler(deps: ApiDeps): Handler<{ query: typeof chainIdsQuery }> {
+  return async (ctx) => {
+    const chainIds = resolveChainIds(deps, 'chainIds', ctx.state.query.chainIds);
     const entries = await Promise.all(
       chainIds.map(async (chainId) => {
         const [claims, state] = await Promise.all([
@@ -113,9 +116,9 @@ async function readHead(deps: ApiDeps, chainId: number): Promise<{ number: numbe
 }
 
 /** GET /v4/claims/status: per chain, the claims source's progress against the chain head (read with a timeout). */
-export function claimsStatusHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const chainIds = resolveChainIds(deps, 'chainIds', (ctx.state.query as ChainIdsQuery).chainIds);
+export function claimsStatusHandler(deps: ApiDeps): Handler<{ query: typeof chainIdsQuery }> {
+  return async (ctx) => {
+    const chainIds = resolveChainIds(deps, 'chainIds', ctx.state.query.chainIds);
     const entries = await Promise.all(
       chainIds.map(async (chainId) => {
         const [state, head] = await Promise.all([loadClaimsSyncState(deps.pg, chainId), readHead(deps, chainId)]);
@@ -127,9 +130,9 @@ export function claimsStatusHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/claims/count?chainId: number of claims stored for the chain. */
-export function countClaimsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    ctx.body = await countClaims(deps.pg, (ctx.state.query as CountQuery).chainId);
+export function countClaimsHandler(deps: ApiDeps): Handler<{ query: typeof countQuery }> {
+  return async (ctx) => {
+    ctx.body = await countClaims(deps.pg, ctx.state.query.chainId);
   };
 }
 

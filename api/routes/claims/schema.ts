@@ -41,17 +41,3 @@ export const countQuery = {
   required: ['chainId'],
   properties: { chainId: fields.chainId },
 } as const;
-
-export type ListClaimsQuery = {
-  chainId?: number;
-  chainIds?: string[];
-  recipient?: string;
-  campaignId?: string;
-  token?: string;
-  root?: string;
-  page: number;
-  items: number;
-};
-export type ChainIdsQuery = { chainIds?: string[]; page: number; items: number };
-export type HistoryParams = { address: string };
-export type CountQuery = { chainId: number };

@@ -1,10 +1,10 @@
-import type { Context } from 'koa';
 import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
 import type { ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { DecodeArgsError, decodeCreateCampaignArgs, type CampaignTuple } from './decodeCreateCampaignArgs.js';
 import { describeCampaign, type DescribedCampaign, type RewardTokenInfo } from './describeCampaign.js';
-import type { DecodeArgsBody } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { decodeArgsBody } from './schema.js';
 
 /** Response of POST /v4/config/decode/args/createCampaign. */
 export type DecodeArgsResult = { distributionChainId: number; campaigns: DescribedCampaign[] };
@@ -42,9 +42,9 @@ async function tokenInfos(deps: ApiDeps, chainId: number, addresses: string[]): 
  * `distributionChainId`. Reward token metadata from the tokens table, else read from the chain.
  * 400 naming `distributionChainId` (not a chain of ours) or what could not be decoded.
  */
-export function decodeArgsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { distributionChainId, args } = ctx.state.body as DecodeArgsBody;
+export function decodeArgsHandler(deps: ApiDeps): Handler<{ body: typeof decodeArgsBody }> {
+  return async (ctx) => {
+    const { distributionChainId, args } = ctx.state.body;
     if (!deps.rpc.get(distributionChainId))
       throw new ValidationError([
         { field: 'distributionChainId', message: `is not a supported chain (${distributionChainId})` },

@@ -8,7 +8,7 @@ import { describe } from '../../openapi/describe.js';
 import { arr, hex, int, obj } from '../../openapi/schemaHelpers.js';
 
 /**
- * /v4/config routes (spec: Campaign configuration): store a configuration by hash and read it
+ * /v4/config routes (docs/api-behaviour.md#stored-configurations): store a configuration by hash and read it
  * back (optionally associating it with a campaign); decode createCampaign arguments. Tables campaign_configs, campaign_config_associations.
  */
 export function configRouter(deps: ApiDeps): Router {

@@ -21,9 +21,6 @@ export const configHashQuery = {
   },
 } as const;
 
-export type ConfigHashParams = { hash: string };
-export type ConfigHashQuery = { campaignId?: string; distributionChainId?: number };
-
 /** POST /v4/config/decode/args/createCampaign body: the distribution chain and the call's arguments (any shape; see decodeCreateCampaignArgs). */
 export const decodeArgsBody = {
   type: 'object',
@@ -31,8 +28,6 @@ export const decodeArgsBody = {
   required: ['distributionChainId', 'args'],
   properties: { distributionChainId: fields.chainId, args: {} },
 } as const;
-
-export type DecodeArgsBody = { distributionChainId: number; args: unknown };
 
 /** POST /v4/config/store body: a free-form, non-empty configuration object (size and emptiness checked by the handler). */
 export const storeConfigBody = {

@@ -4,7 +4,8 @@ import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import { withTransaction as withWriteTransaction } from '../../../internal/pg.js';
 import { canonicalJson, hashConfig, MAX_CONFIG_BYTES } from './canonicalJson.js';
 import { associateConfig, getConfig, insertConfig } from './repo.js';
-import type { ConfigHashParams, ConfigHashQuery } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { configHashParams, configHashQuery } from './schema.js';
 
 /** Response of POST /v4/config/store: the `0x`-prefixed SHA-256 of the configuration's canonical JSON. */
 export type StoreConfigResult = { hash: string };
@@ -45,10 +46,12 @@ export function storeConfigHandler(deps: ApiDeps) {
  * and `distributionChainId` it also records the association, idempotently, in the same
  * transaction as the read. Tables campaign_configs, campaign_config_associations.
  */
-export function getConfigHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { hash: rawHash } = ctx.state.params as ConfigHashParams;
-    const { campaignId, distributionChainId } = ctx.state.query as ConfigHashQuery;
+export function getConfigHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof configHashParams; query: typeof configHashQuery }> {
+  return async (ctx) => {
+    const { hash: rawHash } = ctx.state.params;
+    const { campaignId, distributionChainId } = ctx.state.query;
     if ((campaignId === undefined) !== (distributionChainId === undefined)) {
       const missing = campaignId === undefined ? 'campaignId' : 'distributionChainId';
       throw new ValidationError([

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { currentChainRecords } from '../../chainRecords.js';
 import { findCreator, listCreators, type CreatorRecord } from '../../reads/creators.js';
@@ -9,35 +8,37 @@ import { searchOnce } from '../../search/searchOnce.js';
 import { serializeCampaign } from '../campaigns/serialize.js';
 import { buildCreatorCampaignsQuery } from './query.js';
 import { loadDashboard } from './repo.js';
-import type { CreatorCampaignsQuery, CreatorParams, DashboardQuery, ListCreatorsQuery } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { creatorCampaignsQuery, creatorParams, dashboardQuery, listCreatorsQuery } from './schema.js';
 import { serializeCreator, serializeDashboard } from './serialize.js';
 
-async function creatorOr404(deps: ApiDeps, ctx: Context): Promise<CreatorRecord> {
-  const { creator } = ctx.state.params as CreatorParams;
+async function creatorOr404(deps: ApiDeps, creator: string): Promise<CreatorRecord> {
   const found = await findCreator(deps.pg, creator);
   if (!found) throw new NotFoundError(`Creator ${creator} not found`);
   return found;
 }
 
 /** GET /v4/creators: registered and implicit creators matching the filters. Tables creators, campaigns. */
-export function listCreatorsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    ctx.body = (await listCreators(deps.pg, ctx.state.query as ListCreatorsQuery)).map(serializeCreator);
+export function listCreatorsHandler(deps: ApiDeps): Handler<{ query: typeof listCreatorsQuery }> {
+  return async (ctx) => {
+    ctx.body = (await listCreators(deps.pg, ctx.state.query)).map(serializeCreator);
   };
 }
 
 /** GET /v4/creators/{creator}: one creator by slug or address (404 when unknown). */
-export function getCreatorHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    ctx.body = serializeCreator(await creatorOr404(deps, ctx));
+export function getCreatorHandler(deps: ApiDeps): Handler<{ params: typeof creatorParams }> {
+  return async (ctx) => {
+    ctx.body = serializeCreator(await creatorOr404(deps, ctx.state.params.creator));
   };
 }
 
 /** GET /v4/creators/{creator}/dashboard: campaign counts, TVL, wallets and USD distributed (see loadDashboard). */
-export function dashboardHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const creator = await creatorOr404(deps, ctx);
-    const { test } = ctx.state.query as DashboardQuery;
+export function dashboardHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof creatorParams; query: typeof dashboardQuery }> {
+  return async (ctx) => {
+    const creator = await creatorOr404(deps, ctx.state.params.creator);
+    const { test } = ctx.state.query;
     const now = nowSeconds(deps);
     const row = await loadDashboard(deps.pg, {
       addresses: creator.addresses,
@@ -53,11 +54,13 @@ export function dashboardHandler(deps: ApiDeps) {
  * GET /v4/creators/{creator}/campaigns: the creator's campaigns from the `<prefix>-campaigns` read
  * alias (any of its addresses), optionally by status, serialized as GET /v4/campaigns does.
  */
-export function creatorCampaignsHandler(deps: ApiDeps) {
+export function creatorCampaignsHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof creatorParams; query: typeof creatorCampaignsQuery }> {
   const index = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
-  return async (ctx: Context): Promise<void> => {
-    const creator = await creatorOr404(deps, ctx);
-    const { status } = ctx.state.query as CreatorCampaignsQuery;
+  return async (ctx) => {
+    const creator = await creatorOr404(deps, ctx.state.params.creator);
+    const { status } = ctx.state.query;
     const now = nowSeconds(deps);
     const [result, chains] = await Promise.all([
       searchOnce<CampaignDocument>(deps, index, buildCreatorCampaignsQuery(creator.addresses, status, now)),

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import { findCreator } from '../../reads/creators.js';
 import { indexNames } from '../../../internal/es.js';
@@ -7,9 +6,10 @@ import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { searchPage } from '../../search/searchPage.js';
 import { buildCountQuery, buildOpportunityListQuery } from '../opportunities/query.js';
 import { currentChainContext } from '../../chainRecords.js';
-import type { OppFilters } from '../opportunities/schema.js';
 import { serializeOpportunity } from '../opportunities/serialize.js';
-import type { CreatorParams } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { creatorOppCountQuery, creatorOppFiltersQuery } from '../opportunities/schema.js';
+import type { creatorParams } from './schema.js';
 import { loadCreatorCampaignCounts } from './campaignCounts.js';
 
 /** Pure: a filter query narrowed to opportunities holding a campaign by one of `addresses`. */
@@ -17,8 +17,7 @@ export function scopeToCreator(query: Record<string, unknown>, addresses: string
   return { bool: { filter: [query, { terms: { creatorAddresses: addresses.map((a) => a.toLowerCase()) } }] } };
 }
 
-async function creatorAddresses(deps: ApiDeps, ctx: Context): Promise<string[]> {
-  const { creator } = ctx.state.params as CreatorParams;
+async function creatorAddresses(deps: ApiDeps, creator: string): Promise<string[]> {
   const found = await findCreator(deps.pg, creator);
   if (!found) throw new NotFoundError(`Creator ${creator} not found`);
   return found.addresses;
@@ -29,11 +28,13 @@ async function creatorAddresses(deps: ApiDeps, ctx: Context): Promise<string[]> 
  * CREATOR-OPP-FILTERS of the spec, paged and sorted like GET /v4/opportunities, each with the
  * creator's LIVE / SOON / PAST campaign counts (loadCreatorCampaignCounts).
  */
-export function creatorOpportunitiesHandler(deps: ApiDeps) {
+export function creatorOpportunitiesHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof creatorParams; query: typeof creatorOppFiltersQuery }> {
   const index = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
-  return async (ctx: Context): Promise<void> => {
-    const addresses = await creatorAddresses(deps, ctx);
-    const q = ctx.state.query as OppFilters;
+  return async (ctx) => {
+    const addresses = await creatorAddresses(deps, ctx.state.params.creator);
+    const q = ctx.state.query;
     const now = nowSeconds(deps);
     const { chains, testChainIds } = await currentChainContext(deps, now);
     const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
@@ -65,13 +66,15 @@ export function creatorOpportunitiesHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/creators/{creator}/opportunities/count: a bare JSON number. */
-export function creatorOpportunitiesCountHandler(deps: ApiDeps) {
+export function creatorOpportunitiesCountHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof creatorParams; query: typeof creatorOppCountQuery }> {
   const index = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
-  return async (ctx: Context): Promise<void> => {
-    const addresses = await creatorAddresses(deps, ctx);
+  return async (ctx) => {
+    const addresses = await creatorAddresses(deps, ctx.state.params.creator);
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
-    const { query } = buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds });
+    const { query } = buildCountQuery(ctx.state.query, now, { testChainIds });
     const res = await deps.es.count(
       { index, query: scopeToCreator(query, addresses) as never },
       { requestTimeout: deps.config.esRequestTimeoutMs },

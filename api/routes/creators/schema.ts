@@ -16,8 +16,6 @@ export const listCreatorsQuery = {
   },
 } as const;
 
-export type ListCreatorsQuery = { id?: string; address?: string; search?: string; page: number; items: number };
-
 /** Path `{creator}`: a slug or an address (an implicit creator's id is its address). */
 export const creatorParams = {
   type: 'object',
@@ -26,8 +24,6 @@ export const creatorParams = {
   properties: { creator: { type: 'string', pattern: '^([a-zA-Z0-9][a-zA-Z0-9-]{0,63}|0x[0-9a-fA-F]{40})$' } },
 } as const;
 
-export type CreatorParams = { creator: string };
-
 /** GET /v4/creators/{creator}/dashboard query: `test` includes campaigns on test chains. */
 export const dashboardQuery = {
   type: 'object',
@@ -35,13 +31,9 @@ export const dashboardQuery = {
   properties: { test: { ...fields.boolean, default: false } },
 } as const;
 
-export type DashboardQuery = { test: boolean };
-
 /** GET /v4/creators/{creator}/campaigns query (PAST, LIVE, FUTURE: docs/api-behaviour.md#creator-campaign-status). */
 export const creatorCampaignsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { status: { type: 'string', enum: CREATOR_CAMPAIGN_STATUSES } },
 } as const;
-
-export type CreatorCampaignsQuery = { status?: CreatorCampaignStatus };

@@ -38,7 +38,7 @@ const dailyUsageSchema = obj({
 type Validated = { params: { id: string }; query: { days: number }; body: { description?: string } };
 
 /**
- * Developer API keys (spec: Developer API keys), all behind a wallet session (an API key alone is refused), plus
+ * Developer API keys (docs/api-behaviour.md#credentials-and-guards), all behind a wallet session (an API key alone is refused), plus
  * GET /api-keys/validate behind a valid key. Another user's key id is a 404.
  * Tables: api_keys, api_key_usage, users.
  */

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import { NotFoundError } from '../../errors.js';
 import { ENUMS, findEnum, type EnumDefinition } from './registry.js';
-import type { BatchConvertBody, ConvertParams, EnumParams } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { batchConvertBody, convertParams, enumParams } from './schema.js';
 import { convertEnumValue, serializeEnum, serializeEnumSummary } from './serialize.js';
 
 function enumOr404(name: string): EnumDefinition {
@@ -18,16 +19,16 @@ export function listEnumsHandler() {
 }
 
 /** GET /v4/enums/{enumName}: its entries; 404 for an unknown enum. */
-export function getEnumHandler() {
-  return async (ctx: Context): Promise<void> => {
-    ctx.body = serializeEnum(enumOr404((ctx.state.params as EnumParams).enumName));
+export function getEnumHandler(): Handler<{ params: typeof enumParams }> {
+  return async (ctx) => {
+    ctx.body = serializeEnum(enumOr404(ctx.state.params.enumName));
   };
 }
 
 /** GET /v4/enums/{enumName}/convert/{value}: number ↔ name; 404 naming an unknown value. */
-export function convertHandler() {
-  return async (ctx: Context): Promise<void> => {
-    const { enumName, value } = ctx.state.params as ConvertParams;
+export function convertHandler(): Handler<{ params: typeof convertParams }> {
+  return async (ctx) => {
+    const { enumName, value } = ctx.state.params;
     const e = enumOr404(enumName);
     const result = convertEnumValue(e, value);
     if (!result) throw new NotFoundError(`Value ${value} is not in enum ${e.name}`);
@@ -36,10 +37,10 @@ export function convertHandler() {
 }
 
 /** POST /v4/enums/{enumName}/batch-convert: converts every value; 404 naming the first unknown one. */
-export function batchConvertHandler() {
-  return async (ctx: Context): Promise<void> => {
-    const e = enumOr404((ctx.state.params as EnumParams).enumName);
-    const { values } = ctx.state.body as BatchConvertBody;
+export function batchConvertHandler(): Handler<{ params: typeof enumParams; body: typeof batchConvertBody }> {
+  return async (ctx) => {
+    const e = enumOr404(ctx.state.params.enumName);
+    const { values } = ctx.state.body;
     const results = values.map((v) => {
       const r = convertEnumValue(e, v);
       if (!r) throw new NotFoundError(`Value ${v} is not in enum ${e.name}`);

@@ -15,7 +15,7 @@ export type EnumEntry = { key: string; value: string | number; description?: str
 /** One enumeration: numeric enums map names to numbers, string enums are lists of names. */
 export type EnumDefinition = { name: string; type: 'number' | 'string'; entries: readonly EnumEntry[] };
 
-/** Distribution types as they appear on responses (spec: Campaign › distributionType). */
+/** Distribution types as they appear on responses (a campaign's `distributionType`; docs/api-behaviour.md#enumerations). */
 export const DISTRIBUTION_TYPES = [
   'DUTCH_AUCTION',
   'FIX_REWARD_VALUE_PER_LIQUIDITY_VALUE',

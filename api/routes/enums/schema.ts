@@ -28,7 +28,3 @@ export const batchConvertBody = {
     },
   },
 } as const;
-
-export type EnumParams = { enumName: string };
-export type ConvertParams = { enumName: string; value: string };
-export type BatchConvertBody = { values: (string | number)[] };

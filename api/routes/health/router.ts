@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
-import { checkHealth, checkLiveness, checkReadiness } from './checks.js';
+import { healthHandler, livenessHandler, readinessHandler } from './handlers.js';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, obj, str } from '../../openapi/schemaHelpers.js';
 
@@ -33,12 +33,7 @@ export function healthRouter(deps: ApiDeps): Router {
       response: healthSchema,
       responses: { 503: { description: 'A dependency does not answer', schema: healthSchema } },
     }),
-    async (ctx) => {
-      const health = await checkHealth(deps);
-      ctx.status = health.status === 'ok' ? 200 : 503;
-      ctx.set('cache-control', 'no-store');
-      ctx.body = health;
-    },
+    healthHandler(deps),
   );
   router.get(
     '/health/live',
@@ -48,10 +43,7 @@ export function healthRouter(deps: ApiDeps): Router {
         'Always 200 while the process serves HTTP, whatever the load and whatever the dependencies: restart the process only when this stops answering. Not rate-limited.',
       response: obj({ status: { enum: ['ok'] }, uptimeSeconds: { type: 'integer' }, pid: { type: 'integer' } }),
     }),
-    (ctx) => {
-      ctx.set('cache-control', 'no-store');
-      ctx.body = checkLiveness();
-    },
+    livenessHandler(),
   );
   router.get(
     '/health/ready',
@@ -62,12 +54,7 @@ export function healthRouter(deps: ApiDeps): Router {
       response: readySchema,
       responses: { 503: { description: 'A dependency does not answer', schema: readySchema } },
     }),
-    async (ctx) => {
-      const ready = await checkReadiness(deps);
-      ctx.status = ready.status === 'ok' ? 200 : 503;
-      ctx.set('cache-control', 'no-store');
-      ctx.body = ready;
-    },
+    readinessHandler(deps),
   );
   return router;
 }

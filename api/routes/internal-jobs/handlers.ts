@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { loadJobListings } from '../../../jobs/control/listJobs.js';
 import { InvalidCronError, scheduleJob } from '../../../jobs/control/scheduleJob.js';
 import { setJobPaused } from '../../../jobs/control/jobState.js';
@@ -13,14 +12,12 @@ import { withTransaction } from '../../../internal/pg.js';
 import type { ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { toFreshnessBody } from '../health/checks.js';
-import type { JobNameParams, JobsListQuery, ScheduleBody } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { jobNameParams, jobsListQuery, scheduleBody } from './schema.js';
 import { serializeJob, serializeRun } from './serialize.js';
 
 /** How long run-now waits for the run before answering 202 (the run goes on in the background). */
 export const RUN_WAIT_MS = 10_000;
-
-type Validated = { params: JobNameParams; query: JobsListQuery; body: ScheduleBody };
-const v = (ctx: Context) => ctx.state as unknown as Validated;
 
 /** One job's listing and recent runs, as GET /internal/jobs serves it. */
 async function jobBody(deps: ApiDeps, name: string, runs = 5) {
@@ -29,14 +26,14 @@ async function jobBody(deps: ApiDeps, name: string, runs = 5) {
 }
 
 /** GET /internal/jobs: every job (schedule, state, recent runs, lag per chain), outbox depth and freshness. */
-export function listJobsHandler(deps: ApiDeps) {
-  return async (ctx: Context) => {
+export function listJobsHandler(deps: ApiDeps): Handler<{ query: typeof jobsListQuery }> {
+  return async (ctx) => {
     const listings = await loadJobListings(deps);
     const [recent, outbox, freshness] = await Promise.all([
       loadRecentRuns(
         deps.pg,
         listings.map((l) => l.name),
-        v(ctx).query.runs,
+        ctx.state.query.runs,
       ),
       outboxDepth(deps.pg),
       loadFreshness(deps.pg),
@@ -52,21 +49,21 @@ export function listJobsHandler(deps: ApiDeps) {
 }
 
 /** POST /internal/jobs/{name}/pause|resume: persisted in job_state; schedulers skip paused jobs at their next tick. */
-export function pauseHandler(deps: ApiDeps, paused: boolean) {
-  return async (ctx: Context) => {
-    const { name } = v(ctx).params;
+export function pauseHandler(deps: ApiDeps, paused: boolean): Handler<{ params: typeof jobNameParams }> {
+  return async (ctx) => {
+    const { name } = ctx.state.params;
     await withTransaction(deps.pg, (client) => setJobPaused(client, name, paused));
     ctx.body = await jobBody(deps, name);
   };
 }
 
 /** PUT /internal/jobs/{name}/schedule: a cron override (null resets it); an invalid expression is a 400 naming `cron`. */
-export function scheduleHandler(deps: ApiDeps) {
-  return async (ctx: Context) => {
+export function scheduleHandler(deps: ApiDeps): Handler<{ params: typeof jobNameParams; body: typeof scheduleBody }> {
+  return async (ctx) => {
     const {
       params: { name },
       body,
-    } = v(ctx);
+    } = ctx.state;
     try {
       await withTransaction(deps.pg, (client) =>
         scheduleJob({ db: client, config: deps.config, job: jobInfo(name), expression: body.cron }),
@@ -87,10 +84,10 @@ export function scheduleHandler(deps: ApiDeps) {
  * Answers with the run when it ends within RUN_WAIT_MS, else 202 while it goes on; a run already
  * in progress elsewhere is a 409. A failing job is reported in the body (status `failed`).
  */
-export function runNowHandler(deps: ApiDeps) {
+export function runNowHandler(deps: ApiDeps): Handler<{ params: typeof jobNameParams }> {
   const signal = new AbortController().signal;
-  return async (ctx: Context) => {
-    const { name } = v(ctx).params;
+  return async (ctx) => {
+    const { name } = ctx.state.params;
     if (!deps.jobsPg) throw new ServiceUnavailableError('The job runner (read-write PostgreSQL pool)');
     const run = runJobNow(
       name,

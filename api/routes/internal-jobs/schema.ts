@@ -25,7 +25,3 @@ export const scheduleBody = {
   required: ['cron'],
   properties: { cron: { type: ['string', 'null'], minLength: 1, maxLength: 200 } },
 } as const;
-
-export type JobNameParams = { name: string };
-export type JobsListQuery = { runs: number };
-export type ScheduleBody = { cron: string | null };

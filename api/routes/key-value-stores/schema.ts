@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 import { STORE_TYPES as STORE_TYPE_DESCRIPTIONS } from '../enums/registry.js';
 
 /** The store types, as the StoreType enum of GET /v4/enums lists them (one declaration). */
@@ -13,7 +13,7 @@ export const DEFAULT_PAGE_SIZE = 100;
 const storeType = { type: 'string', enum: STORE_TYPES } as const;
 const sizeLimit = { type: 'integer', minimum: 1, maximum: 1_000_000 } as const;
 const description = { type: 'string', maxLength: 512 } as const;
-/** A store key suffix as the caller names it (spec: Limits). */
+/** A store key suffix as the caller names it: 1 to 128 of a-z, A-Z, 0-9, `_` and `-`. */
 const keySuffix = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-zA-Z0-9_-]{1,128}$' } as const;
 /** A canonical key: `<owner address>:<suffix>` (what creation returns; used in every other path). */
 const canonicalKey = {
@@ -62,26 +62,14 @@ export const createStoreBody = {
     accessMode: { ...accessMode, default: 'API_KEY' },
   },
 } as const;
-export type CreateStoreBody = {
-  key: string;
-  type: StoreType;
-  description?: string;
-  sizeLimit?: number;
-  publicRead: boolean;
-  accessMode: AccessMode;
-};
+export type CreateStoreBody = InputOf<typeof createStoreBody>;
 
 export const updateStoreBody = {
   type: 'object',
   additionalProperties: false,
   properties: { description, publicRead: fields.boolean, sizeLimit, accessMode },
 } as const;
-export type UpdateStoreBody = {
-  description?: string;
-  publicRead?: boolean;
-  sizeLimit?: number;
-  accessMode?: AccessMode;
-};
+export type UpdateStoreBody = InputOf<typeof updateStoreBody>;
 
 export const upsertEntryBody = entry;
 export const batchUpsertBody = {
@@ -90,7 +78,7 @@ export const batchUpsertBody = {
   required: ['entries'],
   properties: { entries: { type: 'array', minItems: 1, maxItems: 1000, items: entry } },
 } as const;
-export type EntryInput = { address: string; value: string };
+export type EntryInput = InputOf<typeof entry>;
 
 /** Listing: `page` (0-based), `pageSize` and an exact `value` filter; also accepted as headers. */
 export const listEntriesQuery = {
@@ -102,7 +90,7 @@ export const listEntriesQuery = {
     value: entryValue,
   },
 } as const;
-export type ListEntriesQuery = { page: number; pageSize: number; value?: string };
+export type ListEntriesQuery = InputOf<typeof listEntriesQuery>;
 
 export const quotaBody = {
   type: 'object',
@@ -115,7 +103,7 @@ export const quotaBody = {
     allowedTypes: { type: 'array', minItems: 1, uniqueItems: true, items: storeType },
   },
 } as const;
-export type QuotaBody = { ownerAddress: string; maxConfigs: number; maxSizeLimit: number; allowedTypes: StoreType[] };
+export type QuotaBody = InputOf<typeof quotaBody>;
 
 const address20 = { type: 'string', pattern: '^0x[a-fA-F0-9]{40}$' } as const;
 const expiresAt = { type: 'integer', minimum: 0 } as const;

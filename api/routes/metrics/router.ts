@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
-import { collectMetrics } from './collectMetrics.js';
-import { createMetricsRegistry } from './createMetricsRegistry.js';
+import { metricsHandler } from './handlers.js';
 
 /**
  * GET /metrics (root path, Prometheus text format 0.0.4): per job last success, last run status and
@@ -12,19 +11,6 @@ import { createMetricsRegistry } from './createMetricsRegistry.js';
  */
 export function metricsRouter(deps: ApiDeps): Router {
   const router = new Router();
-  const metrics = createMetricsRegistry();
-  let queue: Promise<unknown> = Promise.resolve();
-  router.get('/metrics', async (ctx) => {
-    // Scrapes are serialized: each resets and refills the same gauges.
-    const body = (queue = queue
-      .catch(() => {})
-      .then(async () => {
-        metrics.update(await collectMetrics(deps));
-        return metrics.registry.metrics();
-      })) as Promise<string>;
-    ctx.body = await body;
-    ctx.set('content-type', metrics.registry.contentType);
-    ctx.set('cache-control', 'no-store');
-  });
+  router.get('/metrics', metricsHandler(deps));
   return router;
 }

@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
-import { findOpportunityNodes } from './repo.js';
-import { nodeQuery, type NodeQuery } from './schema.js';
-import { contractNodes, opportunityNode } from './serialize.js';
+import { nodeHandler } from './handlers.js';
+import { nodeQuery } from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, int, obj, str } from '../../openapi/schemaHelpers.js';
 
@@ -32,14 +31,7 @@ export function nodeRouter(deps: ApiDeps): Router {
       response: arr(nodeSchema),
     }),
     validate({ query: nodeQuery }),
-    async (ctx) => {
-      const { chainId, addressOrId } = ctx.state.query as NodeQuery;
-      const rows = await findOpportunityNodes(deps.pg, addressOrId, chainId);
-      ctx.body = [
-        ...contractNodes(deps.config.chains, addressOrId.toLowerCase(), chainId),
-        ...rows.map(opportunityNode),
-      ];
-    },
+    nodeHandler(deps),
   );
   return router;
 }

@@ -10,5 +10,3 @@ export const nodeQuery = {
     addressOrId: { type: 'string', pattern: '^(0x[0-9a-fA-F]{40}|0x[0-9a-fA-F]{64}|[0-9]{1,20})$' },
   },
 } as const;
-
-export type NodeQuery = { chainId?: number; addressOrId: string };

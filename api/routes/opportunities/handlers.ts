@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
@@ -16,7 +15,8 @@ import {
 import { searchOnce } from '../../search/searchOnce.js';
 import { loadCampaignsOf } from './readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
-import type { GroupField, NumericField, OppFilters } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { aggregateParams, extremumParams, NumericField, oppFiltersQuery, PagedOppFilters } from './schema.js';
 import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity } from './serialize.js';
 
 const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'opportunities').read;
@@ -25,7 +25,7 @@ const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'oppo
  * One page of OPP-FILTERS matches (searchPage reaches past 10,000 hits), chains from PostgreSQL,
  * each with its campaigns when `campaigns`. Shared by GET /v4/opportunities and GraphQL `opportunities`.
  */
-export async function listOpportunities(deps: ApiDeps, q: OppFilters) {
+export async function listOpportunities(deps: ApiDeps, q: PagedOppFilters) {
   const now = nowSeconds(deps);
   const { chains, testChainIds } = await currentChainContext(deps, now);
   const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
@@ -49,20 +49,20 @@ export async function listOpportunities(deps: ApiDeps, q: OppFilters) {
 }
 
 /** GET /v4/opportunities: listOpportunities over the validated query. */
-export function listOpportunitiesHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    ctx.body = await listOpportunities(deps, ctx.state.query as OppFilters);
+export function listOpportunitiesHandler(deps: ApiDeps): Handler<{ query: typeof oppFiltersQuery }> {
+  return async (ctx) => {
+    ctx.body = await listOpportunities(deps, ctx.state.query);
   };
 }
 
 /** GET /v4/opportunities/count: a bare JSON number. */
-export function countOpportunitiesHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
+export function countOpportunitiesHandler(deps: ApiDeps): Handler<{ query: typeof oppFiltersQuery }> {
+  return async (ctx) => {
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
     const timeoutMs = deps.config.esRequestTimeoutMs;
     const res = await deps.es.count(
-      { index: readIndex(deps), ...buildCountQuery(ctx.state.query as OppFilters, now, { testChainIds }) },
+      { index: readIndex(deps), ...buildCountQuery(ctx.state.query, now, { testChainIds }) },
       { requestTimeout: timeoutMs },
     );
     if (res._shards.failed > 0) throw new ServiceUnavailableError('elasticsearch');
@@ -71,9 +71,9 @@ export function countOpportunitiesHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/opportunities/bins/{apr|tvl|daily-rewards}: stats of the filtered set, then a range aggregation over readable edges. */
-export function binsHandler(deps: ApiDeps, metric: NumericField) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as OppFilters;
+export function binsHandler(deps: ApiDeps, metric: NumericField): Handler<{ query: typeof oppFiltersQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
     const stats = await searchOnce<never>(deps, readIndex(deps), buildStatsQuery(q, metric, now, { testChainIds }));
@@ -86,15 +86,17 @@ export function binsHandler(deps: ApiDeps, metric: NumericField) {
 }
 
 /** GET /v4/opportunities/aggregate/{field}: `{ sum }` for apr|tvl|dailyRewards; `[{ key, count, tvl, dailyRewards }]` for chainId|protocolId|tags. */
-export function aggregateHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const field = (ctx.state.params as { field: NumericField | GroupField }).field;
+export function aggregateHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof aggregateParams; query: typeof oppFiltersQuery }> {
+  return async (ctx) => {
+    const field = ctx.state.params.field;
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
     const res = await searchOnce<never>(
       deps,
       readIndex(deps),
-      buildAggregateQuery(ctx.state.query as OppFilters, field, now, { testChainIds }),
+      buildAggregateQuery(ctx.state.query, field, now, { testChainIds }),
     );
     const aggs = res.aggregations as Record<string, { value?: number | null; buckets?: never[] }>;
     ctx.body = aggs['groups']
@@ -104,15 +106,18 @@ export function aggregateHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/opportunities/aggregate/{max|min}/{field}: `{ max }` / `{ min }` as a decimal string (null when nothing matches). */
-export function extremumHandler(deps: ApiDeps, kind: 'max' | 'min') {
-  return async (ctx: Context): Promise<void> => {
-    const field = (ctx.state.params as { field: NumericField }).field;
+export function extremumHandler(
+  deps: ApiDeps,
+  kind: 'max' | 'min',
+): Handler<{ params: typeof extremumParams; query: typeof oppFiltersQuery }> {
+  return async (ctx) => {
+    const field = ctx.state.params.field;
     const now = nowSeconds(deps);
     const { testChainIds } = await currentChainContext(deps, now);
     const res = await searchOnce<never>(
       deps,
       readIndex(deps),
-      buildExtremumQuery(ctx.state.query as OppFilters, kind, field, now, { testChainIds }),
+      buildExtremumQuery(ctx.state.query, kind, field, now, { testChainIds }),
     );
     ctx.body = { [kind]: serializeDecimal((res.aggregations!['value'] as { value: number | null }).value) };
   };

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import {
   loadOpportunityCampaignTree,
   loadOpportunityHistory,
@@ -7,11 +6,16 @@ import {
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { getOpportunityDocument, loadCampaignsOf } from './readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
-import type { OpportunityCampaignsQuery, OpportunityStatusFilter, RecordsQuery } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type {
+  OpportunityStatusFilter,
+  opportunityCampaignsQuery,
+  opportunityIdParams,
+  recordsQuery,
+  storingIdsQuery,
+} from './schema.js';
 import { serializeOpportunity } from './serialize.js';
 import { buildStoringIdTrees } from './storingIds.js';
-
-const pathId = (ctx: Context) => (ctx.state.params as { id: string }).id;
 
 /** One Opportunity record by numeric or composite id; NotFoundError when absent. */
 export async function getOpportunity(deps: ApiDeps, id: string) {
@@ -21,9 +25,9 @@ export async function getOpportunity(deps: ApiDeps, id: string) {
 }
 
 /** GET /v4/opportunities/{id}: getOpportunity, 404 when absent. */
-export function getOpportunityHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    ctx.body = await getOpportunity(deps, pathId(ctx));
+export function getOpportunityHandler(deps: ApiDeps): Handler<{ params: typeof opportunityIdParams }> {
+  return async (ctx) => {
+    ctx.body = await getOpportunity(deps, ctx.state.params.id);
   };
 }
 
@@ -31,12 +35,14 @@ export function getOpportunityHandler(deps: ApiDeps) {
  * GET /v4/opportunities/{id}/campaigns: the Opportunity with its Campaign records (`campaigns=false`
  * omits them), of every token type by default, POINT included (the spec); `tokenTypes` narrows.
  */
-export function opportunityCampaignsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as OpportunityCampaignsQuery;
+export function opportunityCampaignsHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof opportunityIdParams; query: typeof opportunityCampaignsQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
     const now = nowSeconds(deps);
     const [doc, { chains }] = await Promise.all([
-      getOpportunityDocument(deps, pathId(ctx)),
+      getOpportunityDocument(deps, ctx.state.params.id),
       currentChainContext(deps, now),
     ]);
     const campaigns = q.campaigns ? ((await loadCampaignsOf(deps, [doc.id], chains)).get(doc.id) ?? []) : [];
@@ -51,12 +57,12 @@ export function opportunityCampaignsHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/opportunities/{id}/storing-ids: storing-id trees of the root campaigns (campaigns_current). */
-export function storingIdsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const doc = await getOpportunityDocument(deps, pathId(ctx));
-    const statuses = (ctx.state.query as { campaignStatus: string }).campaignStatus.split(
-      ',',
-    ) as OpportunityStatusFilter[];
+export function storingIdsHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof opportunityIdParams; query: typeof storingIdsQuery }> {
+  return async (ctx) => {
+    const doc = await getOpportunityDocument(deps, ctx.state.params.id);
+    const statuses = ctx.state.query.campaignStatus.split(',') as OpportunityStatusFilter[];
     ctx.body = buildStoringIdTrees(
       await loadOpportunityCampaignTree(deps.pg, doc.id),
       doc.id,
@@ -72,10 +78,13 @@ const COLUMN: Record<HistoryMetric, 'apr' | 'tvl'> = { apr: 'apr', native_apr: '
  * GET /v4/opportunities/{id}/{apr|tvl|native-apr}-records: opportunity_snapshots averaged per grain,
  * items `{ timestamp, date, apr|tvl }`; CSV (header row, same columns) when Accept asks for text/csv.
  */
-export function recordsHandler(deps: ApiDeps, metric: HistoryMetric) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as RecordsQuery;
-    const doc = await getOpportunityDocument(deps, pathId(ctx));
+export function recordsHandler(
+  deps: ApiDeps,
+  metric: HistoryMetric,
+): Handler<{ params: typeof opportunityIdParams; query: typeof recordsQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
+    const doc = await getOpportunityDocument(deps, ctx.state.params.id);
     const rows = await loadOpportunityHistory(deps.pg, {
       opportunityId: doc.id,
       metric,

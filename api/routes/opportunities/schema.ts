@@ -1,5 +1,5 @@
 import { OPPORTUNITY_ACTIONS } from '../../../domain/campaignTypes.js';
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 import { CAMPAIGN_STATUSES, DISTRIBUTION_FILTER_TYPES, TOKEN_TYPES, type CampaignStatus } from '../campaigns/schema.js';
 
 /** The status, token-type and distribution filters are the campaign list's (one declaration). */
@@ -27,16 +27,21 @@ export type GroupField = (typeof GROUP_FIELDS)[number];
 export const GRAINS = ['hour', 'day', 'week', 'month'] as const;
 export type Grain = (typeof GRAINS)[number];
 
-const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });
-const intList = { type: 'string', pattern: `^${fields.int32Pattern}(,${fields.int32Pattern})*$`, maxLength: 2000 };
-const plainList = { type: 'string', minLength: 1, maxLength: 2000 };
+const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
+const intList = {
+  type: 'string',
+  pattern: `^${fields.int32Pattern}(,${fields.int32Pattern})*$`,
+  maxLength: 2000,
+} as const;
+const plainList = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 /** Comma list that may also be repeated (`?tokenTypes=TOKEN&tokenTypes=POINT`); coerced to an array. */
-const repeatableList = (values: readonly string[]) => ({
-  type: 'array',
-  maxItems: 10,
-  items: fields.commaList(values),
-});
-const amount = { type: 'number', minimum: -1e308, maximum: 1e308 };
+const repeatableList = (values: readonly string[]) =>
+  ({
+    type: 'array',
+    maxItems: 10,
+    items: fields.commaList(values),
+  }) as const;
+const amount = { type: 'number', minimum: -1e308, maximum: 1e308 } as const;
 const address = fields.address;
 
 /** CREATOR-OPP-FILTERS (spec): OPP-FILTERS without campaignId, creator*, point, campaigns, excludeSubCampaigns, withInvalids. */
@@ -65,7 +70,7 @@ const creatorOppFilterProperties = {
   tokens: plainList,
   stablecoin: { type: 'boolean', default: false },
   rewardTokenSymbol: text(100),
-  sort: { type: 'string', enum: Object.keys(SORT_FIELDS) },
+  sort: { type: 'string', enum: Object.keys(SORT_FIELDS) as SortKey[] },
   order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
   distributionTypes: repeatableList(DISTRIBUTION_TYPES),
   mainProtocolId: plainList,
@@ -104,51 +109,18 @@ export const creatorOppCountQuery = {
   additionalProperties: false,
   properties: Object.fromEntries(
     Object.entries(creatorOppFilterProperties).filter(([k]) => k !== 'page' && k !== 'items'),
-  ),
+  ) as Omit<typeof creatorOppFilterProperties, 'page' | 'items'>,
 } as const;
 
-/** Validated OPP-FILTERS (defaults applied). Lists stay comma strings; builders split them. */
-export type OppFilters = {
-  page: number;
-  items: number;
-  name?: string;
-  search?: string;
-  campaignId?: string;
-  creatorSlug?: string;
-  chainId?: string;
-  action?: string;
-  tokenTypes?: string[];
-  point?: boolean;
-  type?: string;
-  creatorAddress?: string;
-  tags?: string;
-  test?: boolean;
-  minimumTvl?: number;
-  maximumTvl?: number;
-  minimumApr?: number;
-  maximumApr?: number;
-  minimumDailyRewards?: number;
-  maximumDailyRewards?: number;
-  minimumCreatedAt?: number;
-  maximumCreatedAt?: number;
-  status?: string;
-  identifier?: string;
-  id?: string;
-  campaigns?: boolean;
-  tokens?: string;
-  stablecoin?: boolean;
-  rewardTokenSymbol?: string;
-  sort?: SortKey;
-  order?: 'asc' | 'desc';
-  distributionTypes?: string[];
-  mainProtocolId?: string;
-  programSlugs?: string;
-  chainName?: string;
-  excludeSubCampaigns?: boolean;
-  explorerAddress?: string;
-  withInvalids?: boolean;
-  campaignTypes?: string;
-};
+type OppFiltersInput = InputOf<typeof oppFiltersQuery>;
+/**
+ * OPP-FILTERS as the query builders read them: the validated oppFiltersQuery (defaults applied),
+ * every filter optional, since the creator routes accept fewer and their count route no paging.
+ * Lists stay comma strings; builders split them.
+ */
+export type OppFilters = Partial<OppFiltersInput>;
+/** OPP-FILTERS of a listing: paging present. */
+export type PagedOppFilters = OppFilters & Pick<OppFiltersInput, 'page' | 'items'>;
 
 /** Path of /aggregate/{field}: sums for apr|tvl|dailyRewards, grouped buckets for chainId|protocolId|tags. */
 export const aggregateParams = {
@@ -173,7 +145,7 @@ export const opportunityIdParams = {
   properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,10}-[0-9A-Z_]{1,40}-[^\\s]{1,200})$' } },
 } as const;
 
-/** Query of /{id}/campaigns (spec: test, point, tokenTypes, campaigns, excludeSubCampaigns). */
+/** Query of /{id}/campaigns: test, point, tokenTypes, campaigns and excludeSubCampaigns, nothing else. */
 export const opportunityCampaignsQuery = {
   type: 'object',
   additionalProperties: false,
@@ -185,13 +157,6 @@ export const opportunityCampaignsQuery = {
     excludeSubCampaigns: { type: 'boolean', default: false },
   },
 } as const;
-export type OpportunityCampaignsQuery = {
-  test: boolean;
-  point: boolean;
-  tokenTypes?: string[];
-  campaigns: boolean;
-  excludeSubCampaigns: boolean;
-};
 
 /** Query of /{id}/storing-ids. */
 export const storingIdsQuery = {
@@ -212,4 +177,3 @@ export const recordsQuery = {
     grain: { type: 'string', enum: [...GRAINS], default: 'hour' },
   },
 } as const;
-export type RecordsQuery = { page: number; items: number; from?: number; to?: number; grain: Grain };

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { indexNames } from '../../../internal/es.js';
 import { currentChainContext } from '../../chainRecords.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
@@ -6,7 +5,8 @@ import { searchOnce } from '../../search/searchOnce.js';
 import { arr, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { binEdges } from './bins.js';
 import { buildBinsQuery, buildStatsQuery } from './query.js';
-import { NUMERIC_FIELDS, type NumericField, type OppFilters } from './schema.js';
+import type { Handler } from '../../validate.js';
+import { NUMERIC_FIELDS, type NumericField, type OppFilters, type oppFiltersQuery } from './schema.js';
 import { serializeBins, serializeDecimal } from './serialize.js';
 
 /** GET /opportunities/summary: what /count, /aggregate/{tvl,dailyRewards}, /aggregate/{min,max}/apr and the three /bins answer, in one object. */
@@ -71,8 +71,8 @@ export async function opportunitySummary(deps: ApiDeps, q: OppFilters) {
 }
 
 /** GET /v4/opportunities/summary. */
-export function summaryHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    ctx.body = await opportunitySummary(deps, ctx.state.query as OppFilters);
+export function summaryHandler(deps: ApiDeps): Handler<{ query: typeof oppFiltersQuery }> {
+  return async (ctx) => {
+    ctx.body = await opportunitySummary(deps, ctx.state.query);
   };
 }

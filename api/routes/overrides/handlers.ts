@@ -4,7 +4,8 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { checkOverride } from './checkOverride.js';
 import { loadCampaignVersions } from './repo.js';
-import type { CheckOverrideBody, PreviousConfigsParams } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { checkOverrideBody, previousConfigsParams } from './schema.js';
 import { previousConfigs } from './serialize.js';
 
 /**
@@ -40,9 +41,9 @@ const RULES: Record<string, string> = {
  * POST /v4/overrides/check, as of now, per the spec's four override rules. Both shapes clients use:
  * `{ isValid, errors: [{ path, message }] }` (the real service) and `{ valid, violations: [{ rule, field, message }] }`.
  */
-export function checkOverrideHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { oldConfig, newConfig } = ctx.state.body as CheckOverrideBody;
+export function checkOverrideHandler(deps: ApiDeps): Handler<{ body: typeof checkOverrideBody }> {
+  return async (ctx) => {
+    const { oldConfig, newConfig } = ctx.state.body;
     const result = checkOverride(oldConfig, newConfig, nowSeconds(deps));
     ctx.body = {
       ...result,
@@ -61,9 +62,9 @@ export function checkOverrideHandler(deps: ApiDeps) {
  * one (creation, then each override but the latest), oldest first; 404 when the campaign is
  * unknown. Tables campaigns, campaign_overrides, opportunities, tokens, chains.
  */
-export function previousConfigsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { id } = ctx.state.params as PreviousConfigsParams;
+export function previousConfigsHandler(deps: ApiDeps): Handler<{ params: typeof previousConfigsParams }> {
+  return async (ctx) => {
+    const { id } = ctx.state.params;
     const dbId = await resolveCampaignDbId(deps.pg, id);
     if (!dbId) throw new NotFoundError(`Campaign ${id} not found`);
     ctx.body = previousConfigs(await loadCampaignVersions(deps.pg, dbId));

@@ -23,7 +23,7 @@ const previousConfigSchema = obj({
   ),
 });
 
-/** /v4/overrides routes (spec: Campaign configuration): override validation and previous configurations. */
+/** /v4/overrides routes (docs/api-behaviour.md#overrides): override validation and previous configurations. */
 export function overridesRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post(

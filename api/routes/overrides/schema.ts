@@ -8,8 +8,6 @@ export const checkOverrideBody = {
   properties: { oldConfig: { type: 'object' }, newConfig: { type: 'object' } },
 } as const;
 
-export type CheckOverrideBody = { oldConfig: Record<string, unknown>; newConfig: Record<string, unknown> };
-
 /** GET /v4/overrides/{id}/previous-configs: internal campaign id or `chainId-0x<campaignId>`. */
 export const previousConfigsParams = {
   type: 'object',
@@ -17,5 +15,3 @@ export const previousConfigsParams = {
   required: ['id'],
   properties: { id: { type: 'string', pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64})$` } },
 } as const;
-
-export type PreviousConfigsParams = { id: string };

@@ -15,7 +15,8 @@ export function opportunityMatches(o: OpportunityFacts, q: ListProtocolsQuery): 
   if (q.opportunityChain !== undefined && o.chainId !== q.opportunityChain) return false;
   if (q.status && !q.status.split(',').includes(o.status)) return false;
   if (q.opportunityTag && !o.tags.includes(q.opportunityTag)) return false;
-  if (q.tokenTypes && !o.tokenTypes.some((t) => q.tokenTypes!.includes(t))) return false;
+  const tokenTypes: readonly string[] | undefined = q.tokenTypes;
+  if (tokenTypes && !o.tokenTypes.some((t) => tokenTypes.includes(t))) return false;
   return true;
 }
 

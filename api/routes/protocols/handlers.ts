@@ -1,8 +1,8 @@
-import type { Context } from 'koa';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { aggregateProtocols } from './aggregate.js';
 import { loadOpportunityFacts } from './repo.js';
-import type { ListProtocolsQuery } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { listProtocolsQuery } from './schema.js';
 import { serializeProtocol } from './serialize.js';
 
 /**
@@ -10,9 +10,9 @@ import { serializeProtocol } from './serialize.js';
  * and live campaigns aggregated over their matching opportunities. Tables opportunities,
  * campaigns_current, opportunity_metrics, chains, tokens.
  */
-export function listProtocolsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as ListProtocolsQuery;
+export function listProtocolsHandler(deps: ApiDeps): Handler<{ query: typeof listProtocolsQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
     const facts = await loadOpportunityFacts(deps.pg, nowSeconds(deps));
     ctx.body = aggregateProtocols(facts, q).map(serializeProtocol);
   };

@@ -1,10 +1,10 @@
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 
 export const OPPORTUNITY_STATUSES = ['LIVE', 'PAST', 'SOON'] as const;
 export const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'] as const;
 const slug = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
-/** GET /v4/protocols query (spec: Reference data › /v4/protocols/). */
+/** GET /v4/protocols query (described in the route's OpenAPI schema, api/routes/protocols/router.ts). */
 export const listProtocolsQuery = {
   type: 'object',
   additionalProperties: false,
@@ -24,17 +24,4 @@ export const listProtocolsQuery = {
   },
 } as const;
 
-export type ListProtocolsQuery = {
-  page: number;
-  items: number;
-  id?: string;
-  test: boolean;
-  ids?: string[];
-  name?: string;
-  tags?: string[];
-  opportunityTag?: string;
-  opportunityChain?: number;
-  status?: string;
-  tokenTypes?: string[];
-  excludeSubCampaigns: boolean;
-};
+export type ListProtocolsQuery = InputOf<typeof listProtocolsQuery>;

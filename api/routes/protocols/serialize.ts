@@ -1,6 +1,6 @@
 import type { ProtocolAggregate } from './aggregate.js';
 
-/** Public protocol record (spec: Opportunity › `protocol` object), every field named. */
+/** Public protocol record (protocolSchema in api/openapi/records.ts), every field named. */
 export type ProtocolResponse = {
   id: string;
   name: string;

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { loadLiveRoot } from '../../reads/roots.js';
 import type { ApiDeps } from '../../deps.js';
 import { listCampaignRewards } from './repo.js';
@@ -8,7 +7,8 @@ import {
   type CampaignVisibility,
 } from '../../visibility/campaignVisibility.js';
 import type { AuthState } from '../../identity/types.js';
-import type { ListRewardsQuery } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { ListRewardsQuery, listRewardsQuery } from './schema.js';
 import { serializeReward } from './serialize.js';
 
 /**
@@ -25,12 +25,8 @@ export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: C
 }
 
 /** GET /v4/rewards: listRewards over the validated query. */
-export function listRewardsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    ctx.body = await listRewards(
-      deps,
-      ctx.state.query as ListRewardsQuery,
-      await campaignVisibilityOf(deps, ctx.state as AuthState, true),
-    );
+export function listRewardsHandler(deps: ApiDeps): Handler<{ query: typeof listRewardsQuery }> {
+  return async (ctx) => {
+    ctx.body = await listRewards(deps, ctx.state.query, await campaignVisibilityOf(deps, ctx.state as AuthState, true));
   };
 }

@@ -1,6 +1,6 @@
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 
-/** GET /v4/rewards query (spec: Reference data › /v4/rewards/); `campaignId` is the on-chain id. */
+/** GET /v4/rewards query (docs/api-behaviour.md#reward-recipients); `campaignId` is the on-chain id. */
 export const listRewardsQuery = {
   type: 'object',
   additionalProperties: false,
@@ -14,4 +14,4 @@ export const listRewardsQuery = {
   },
 } as const;
 
-export type ListRewardsQuery = { chainId: number; campaignId: string; hide: boolean; page: number; items: number };
+export type ListRewardsQuery = InputOf<typeof listRewardsQuery>;

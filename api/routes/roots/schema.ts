@@ -1,6 +1,6 @@
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 
-/** GET /v4/roots query: every parameter but paging is required (spec: Reference data › /v4/roots/). */
+/** GET /v4/roots query: every parameter but paging is required (docs/api-behaviour.md#roots). */
 export const listRootsQuery = {
   type: 'object',
   additionalProperties: false,
@@ -14,10 +14,4 @@ export const listRootsQuery = {
   },
 } as const;
 
-export type ListRootsQuery = {
-  chainId: number;
-  fromTimestamp: number;
-  toTimestamp: number;
-  page: number;
-  items: number;
-};
+export type ListRootsQuery = InputOf<typeof listRootsQuery>;

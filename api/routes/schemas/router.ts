@@ -1,13 +1,10 @@
 import Router from '@koa/router';
-import { SCHEMA_GROUPS } from '../../../domain/campaignData/schemas.js';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
-import { serializeSchemaGroup } from './serialize.js';
+import { listSchemaGroupsHandler } from './handlers.js';
+import { schemasQuery } from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, obj, str } from '../../openapi/schemaHelpers.js';
-
-/** No parameters are accepted. */
-const schemasQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 /** /v4/schemas (beta): the schema groups of domain/campaignData/schemas.ts; no storage read. */
 export function schemasRouter(_deps: ApiDeps): Router {
@@ -21,9 +18,7 @@ export function schemasRouter(_deps: ApiDeps): Router {
       ),
     }),
     validate({ query: schemasQuery }),
-    (ctx) => {
-      ctx.body = SCHEMA_GROUPS.map(serializeSchemaGroup);
-    },
+    listSchemaGroupsHandler(),
   );
   return router;
 }

@@ -1,9 +1,8 @@
 import Router from '@koa/router';
-import { TEMPLATES } from '../../../domain/templates.js';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
-import { listTemplatesQuery, type ListTemplatesQuery } from './schema.js';
-import { filterTemplates, serializeTemplate } from './serialize.js';
+import { listTemplatesHandler } from './handlers.js';
+import { listTemplatesQuery } from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, obj, str } from '../../openapi/schemaHelpers.js';
 
@@ -29,9 +28,7 @@ export function templatesRouter(_deps: ApiDeps): Router {
     ['/templates', '/templates/'],
     describe({ summary: 'Campaign templates matching the filters', response: arr(templateSchema) }),
     validate({ query: listTemplatesQuery }),
-    (ctx) => {
-      ctx.body = filterTemplates(TEMPLATES, ctx.state.query as ListTemplatesQuery).map(serializeTemplate);
-    },
+    listTemplatesHandler(),
   );
   return router;
 }

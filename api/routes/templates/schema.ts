@@ -1,7 +1,7 @@
 import { OPPORTUNITY_ACTIONS } from '../../../domain/campaignTypes.js';
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 
-/** GET /v4/templates query (spec: Reference data › /v4/templates/). */
+/** GET /v4/templates query (docs/api-behaviour.md#templates). */
 export const listTemplatesQuery = {
   type: 'object',
   additionalProperties: false,
@@ -14,10 +14,4 @@ export const listTemplatesQuery = {
   },
 } as const;
 
-export type ListTemplatesQuery = {
-  protocolId?: string;
-  search?: string;
-  action?: string[];
-  page: number;
-  items: number;
-};
+export type ListTemplatesQuery = InputOf<typeof listTemplatesQuery>;

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { toServedPrice } from '../../../domain/prices.js';
 import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
 import { loadTokenPrices } from '../../../domain/tables/prices.js';
@@ -6,7 +5,8 @@ import { missingTokens } from '../../../domain/tables/tokens.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { getTokenRow, listTokenRows, type TokenDbRow } from './repo.js';
-import { ADDRESS_RE, type ListTokensQuery, type TokenIdParams } from './schema.js';
+import type { Handler } from '../../validate.js';
+import { ADDRESS_RE, type listTokensQuery, type tokenIdParams } from './schema.js';
 import { serializeChainToken, serializeToken, type TokenResponse } from './serialize.js';
 
 /** Token records of stored rows with their served (fresh or null) prices. */
@@ -39,9 +39,9 @@ async function readUnknownToken(deps: ApiDeps, chainId: number, address: string)
  * token_prices). With `chainId` and a 0x address as `search` that matches no stored token, the
  * token is read from the chain and returned with id `tmp-{chainId}-{address}`.
  */
-export function listTokensHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const q = ctx.state.query as ListTokensQuery;
+export function listTokensHandler(deps: ApiDeps): Handler<{ query: typeof listTokensQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
     const now = new Date(nowSeconds(deps) * 1000);
     const rows = await listTokenRows(deps.pg, q, now, deps.config.prices.maxAgeSeconds);
     if (!rows.length && q.page === 0 && q.chainId !== undefined && q.search && ADDRESS_RE.test(q.search)) {
@@ -53,9 +53,9 @@ export function listTokensHandler(deps: ApiDeps) {
 }
 
 /** GET /v4/tokens/{id}: one stored token (400 for a temporary `tmp-` id, 404 when unknown). */
-export function getTokenHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { id } = ctx.state.params as TokenIdParams;
+export function getTokenHandler(deps: ApiDeps): Handler<{ params: typeof tokenIdParams }> {
+  return async (ctx) => {
+    const { id } = ctx.state.params;
     if (id.startsWith('tmp-'))
       throw new ValidationError([
         { field: 'id', message: 'is a temporary id of a token not stored; look it up with chainId and search' },

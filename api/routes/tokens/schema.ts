@@ -1,8 +1,8 @@
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 
 const text = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
-/** GET /v4/tokens query (spec: Reference data › /v4/tokens/). `id` accepts one or many ids. */
+/** GET /v4/tokens query (described in the route's OpenAPI schema, api/routes/tokens/router.ts). `id` accepts one or many ids. */
 export const listTokensQuery = {
   type: 'object',
   additionalProperties: false,
@@ -24,22 +24,7 @@ export const listTokensQuery = {
   },
 } as const;
 
-export type ListTokensQuery = {
-  page: number;
-  items: number;
-  id?: string[];
-  symbol?: string;
-  displaySymbol?: string;
-  chainId?: number;
-  isNative?: boolean;
-  address?: string;
-  name?: string;
-  search?: string;
-  verified?: boolean;
-  test: boolean;
-  missingIcons?: boolean;
-  missingPrice?: boolean;
-};
+export type ListTokensQuery = InputOf<typeof listTokensQuery>;
 
 /** GET /v4/tokens/{id}: a stored numeric id; a temporary `tmp-…` id passes the pattern and is refused by the handler. */
 export const tokenIdParams = {
@@ -48,8 +33,6 @@ export const tokenIdParams = {
   required: ['id'],
   properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|tmp-[0-9]+-0x[0-9a-fA-F]{40})$' } },
 } as const;
-
-export type TokenIdParams = { id: string };
 
 /** A 20-byte hex address (the shape `search` must have to trigger an on-chain read). */
 export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;

@@ -2,7 +2,7 @@ import type { ServedPrice } from '../../../domain/prices.js';
 import type { TokenRow } from '../../../domain/readTokenMetadata.js';
 import type { TokenDbRow } from './repo.js';
 
-/** Public Token record (spec: Resources › Token), every field named. */
+/** Public Token record (the Token schema, tokenSchema in api/openapi/records.ts), every field named. */
 export type TokenResponse = {
   id: string;
   name: string | null;
@@ -51,7 +51,7 @@ export function serializeToken(row: TokenDbRow, price: ServedPrice): TokenRespon
   };
 }
 
-/** Temporary id of a token read from the chain but not stored (spec: `tmp-{chainId}-{address}`). */
+/** Temporary id of a token read from the chain but not stored (`tmp-{chainId}-{address}`). */
 export const tmpTokenId = (chainId: number, address: string): string => `tmp-${chainId}-${address.toLowerCase()}`;
 
 /** Pure: ERC20 metadata read from the chain → a Token record with a temporary id and no price. */

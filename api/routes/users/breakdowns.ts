@@ -1,30 +1,15 @@
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import type { AuthState } from '../../identity/types.js';
-import type { Context } from 'koa';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { fields } from '../../validate.js';
+import type { Handler } from '../../validate.js';
 import { loadOpportunityDocuments } from '../opportunities/readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
 import { serializeOpportunity, type SerializedOpportunity } from '../opportunities/serialize.js';
 import { loadUserRewards, type UserChainRewards } from './loadUserRewards.js';
-import { chainIdListField, resolveChainIds } from './params.js';
+import { resolveChainIds } from './params.js';
 import type { ProofCache } from './proofs.js';
-import type { UserParams } from './schema.js';
+import type { userBreakdownsQuery, userParams } from './schema.js';
 import { cappedClaimed, splitClaimed } from './serialize.js';
-
-/** GET /v4/users/{address}/rewards/breakdowns query (docs/api-behaviour.md#user-rewards). */
-export const userBreakdownsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    chainIds: chainIdListField,
-    tags: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 64 } },
-    reloadChainId: fields.chainId,
-    test: { ...fields.boolean, default: false },
-    claimableOnly: { ...fields.boolean, default: false },
-  },
-} as const;
-type UserBreakdownsQuery = { chainIds?: string[]; tags?: string[]; test: boolean; claimableOnly: boolean };
 
 /** One opportunity's share of a reward: the sum of its campaigns' breakdowns. */
 export type OpportunityGroup = { opportunityId: string | null; amount: bigint; claimed: bigint };
@@ -61,10 +46,13 @@ export function groupByOpportunity(
  * keeps groups whose opportunity has one of the tags; `claimableOnly` keeps leaves with pending > 0.
  * Tables as GET /rewards; index <prefix>-opportunities.
  */
-export function userBreakdownsHandler(deps: ApiDeps, proofs: ProofCache) {
-  return async (ctx: Context): Promise<void> => {
-    const { address } = ctx.state.params as UserParams;
-    const q = ctx.state.query as UserBreakdownsQuery;
+export function userBreakdownsHandler(
+  deps: ApiDeps,
+  proofs: ProofCache,
+): Handler<{ params: typeof userParams; query: typeof userBreakdownsQuery }> {
+  return async (ctx) => {
+    const { address } = ctx.state.params;
+    const q = ctx.state.query;
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
     const now = nowSeconds(deps);
     const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { currentChainContext } from '../../chainRecords.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { resolveChainIds } from './params.js';
@@ -6,7 +5,8 @@ import type { ProofCache } from './proofs.js';
 import { loadUserRewards } from './loadUserRewards.js';
 import { campaignVisibilityOf, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
 import type { AuthState } from '../../identity/types.js';
-import type { UserParams, UserRewardsQuery } from './schema.js';
+import type { Handler } from '../../validate.js';
+import type { userParams, UserRewardsQuery, userRewardsQuery } from './schema.js';
 import { serializeUserReward } from './serialize.js';
 
 /**
@@ -15,16 +15,13 @@ import { serializeUserReward } from './serialize.js';
  * `claimableOnly` keeps rewards with pending > 0; `type` keeps one token type; test tokens only with
  * `test`. `reloadChainId` is accepted for compatibility (nothing is cached beyond immutable proofs).
  */
-export function userRewardsHandler(deps: ApiDeps, proofs: ProofCache) {
-  return async (ctx: Context): Promise<void> => {
+export function userRewardsHandler(
+  deps: ApiDeps,
+  proofs: ProofCache,
+): Handler<{ params: typeof userParams; query: typeof userRewardsQuery }> {
+  return async (ctx) => {
     const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
-    ctx.body = await listUserRewards(
-      deps,
-      proofs,
-      (ctx.state.params as UserParams).address,
-      ctx.state.query as UserRewardsQuery,
-      visible,
-    );
+    ctx.body = await listUserRewards(deps, proofs, ctx.state.params.address, ctx.state.query, visible);
   };
 }
 

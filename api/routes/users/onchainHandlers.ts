@@ -1,10 +1,19 @@
-import type { Context } from 'koa';
 import { parseAbi, zeroAddress } from 'viem';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, ServiceUnavailableError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
+import type { Handler } from '../../validate.js';
 import { loadCreatorId, loadUser } from './repo.js';
+import type {
+  chainQuery,
+  noQuery,
+  operatorParams,
+  operatorQuery,
+  recipientParams,
+  termsBody,
+  userParams,
+} from './schema.js';
 
 const creatorAbi = parseAbi([
   'function messageHash() view returns (bytes32)',
@@ -46,9 +55,9 @@ function chainOf(deps: ApiDeps, chainId: number | undefined) {
 }
 
 /** GET /v4/users/{address}: the user's tags and tier (table users), creator id, associated addresses. */
-export function userProfileHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const address = (ctx.state.params as { address: string }).address.toLowerCase();
+export function userProfileHandler(deps: ApiDeps): Handler<{ params: typeof userParams; query: typeof noQuery }> {
+  return async (ctx) => {
+    const address = ctx.state.params.address.toLowerCase();
     const [user, creatorId] = await Promise.all([loadUser(deps.pg, address), loadCreatorId(deps.pg, address)]);
     ctx.body = { address, tags: user?.tags ?? [], creatorId, tier: user?.tier ?? 0, associated: [] as string[] };
   };
@@ -82,10 +91,10 @@ async function readTerms(deps: ApiDeps, chainId: number | undefined, address: st
  * on chain (no message set, a whitelisted signer, or the current message's hash signed), or through
  * POST /terms for the current message. Tables: terms_acceptances.
  */
-export function userTermsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const user = (ctx.state.params as { address: `0x${string}` }).address;
-    const terms = await readTerms(deps, (ctx.state.query as { chainId?: number }).chainId, user);
+export function userTermsHandler(deps: ApiDeps): Handler<{ params: typeof userParams; query: typeof chainQuery }> {
+  return async (ctx) => {
+    const user = ctx.state.params.address;
+    const terms = await readTerms(deps, ctx.state.query.chainId, user);
     if (terms.onChain) return void (ctx.body = true);
     const { rowCount } = await deps.pg.query(
       'SELECT 1 FROM terms_acceptances WHERE address = $1 AND chain_id = $2 AND message_hash = $3',
@@ -100,12 +109,12 @@ export function userTermsHandler(deps: ApiDeps) {
  * the chain's current conditions (their hash is read from the DistributionCreator). Another
  * wallet's session is 403. Answers the recorded acceptance. Tables: terms_acceptances.
  */
-export function acceptTermsHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const user = (ctx.state.params as { address: `0x${string}` }).address.toLowerCase() as `0x${string}`;
+export function acceptTermsHandler(deps: ApiDeps): Handler<{ params: typeof userParams; body: typeof termsBody }> {
+  return async (ctx) => {
+    const user = ctx.state.params.address.toLowerCase() as `0x${string}`;
     if ((ctx.state as AuthState).session!.address.toLowerCase() !== user)
       throw new AppError(403, 'FORBIDDEN', 'Only the wallet itself may accept the terms for its address');
-    const terms = await readTerms(deps, (ctx.state.body as { chainId?: number }).chainId, user);
+    const terms = await readTerms(deps, ctx.state.body.chainId, user);
     const row = await inWriteTransaction(
       deps.pg,
       async (tx) =>
@@ -132,10 +141,12 @@ export function acceptTermsHandler(deps: ApiDeps) {
  * that token (the token's recipient, else the user's default one); the zero address when unset or
  * when the Distributor has no claim recipients.
  */
-export function userRecipientHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const { client, chain } = chainOf(deps, (ctx.state.query as { chainId?: number }).chainId);
-    const params = ctx.state.params as { address: string; token: string };
+export function userRecipientHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof recipientParams; query: typeof chainQuery }> {
+  return async (ctx) => {
+    const { client, chain } = chainOf(deps, ctx.state.query.chainId);
+    const params = ctx.state.params;
     const [address, token] = [lower(params.address), lower(params.token)];
     const reads = await client.multicall({
       allowFailure: true,
@@ -164,11 +175,13 @@ export function userRecipientHandler(deps: ApiDeps) {
  * Distributor does not have (an older one without mainOperators) does not allow; the core
  * `operators` read failing is a 503, never a guess.
  */
-export function userOperatorHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const query = ctx.state.query as { chainId?: number; token?: string };
+export function userOperatorHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof operatorParams; query: typeof operatorQuery }> {
+  return async (ctx) => {
+    const query = ctx.state.query;
     const { client, chain } = chainOf(deps, query.chainId);
-    const params = ctx.state.params as { address: string; operatorAddress: string };
+    const params = ctx.state.params;
     const [address, operatorAddress] = [lower(params.address), lower(params.operatorAddress)];
     const d = chain.distributor;
     const reads = await client

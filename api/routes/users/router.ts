@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
-import { fields, validate } from '../../validate.js';
-import { userBreakdownsHandler, userBreakdownsQuery } from './breakdowns.js';
+import { validate } from '../../validate.js';
+import { userBreakdownsHandler } from './breakdowns.js';
 import { userRewardsHandler } from './handlers.js';
 import { createProofCache } from './proofs.js';
 import {
@@ -12,7 +12,17 @@ import {
   userTermsHandler,
 } from './onchainHandlers.js';
 import { requireSession } from '../../middleware/auth.js';
-import { operatorParams, recipientParams, userParams, userRewardsQuery } from './schema.js';
+import {
+  chainQuery,
+  noQuery,
+  operatorParams,
+  operatorQuery,
+  recipientParams,
+  termsBody,
+  userBreakdownsQuery,
+  userParams,
+  userRewardsQuery,
+} from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { chainSchema, opportunitySchema } from '../../openapi/records.js';
 import { arr, bool, decimal, int, nullable, obj, str } from '../../openapi/schemaHelpers.js';
@@ -69,20 +79,6 @@ const userBreakdownsSchema = arr(
 );
 const termsAcceptanceSchema = obj({ address: str, chainId: int, messageHash: str, acceptedAt: str, onChain: bool });
 const profileSchema = obj({ address: str, tags: arr(str), creatorId: nullable(str), tier: int, associated: arr(str) });
-
-const chainQuery = { type: 'object', additionalProperties: false, properties: { chainId: fields.chainId } } as const;
-const operatorQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { chainId: fields.chainId, token: fields.address },
-} as const;
-const termsBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['chainId'],
-  properties: { chainId: fields.chainId },
-} as const;
-const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 /**
  * /v4/users: public reads of a wallet's rewards, profile and on-chain claim settings

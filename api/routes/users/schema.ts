@@ -1,4 +1,4 @@
-import { fields } from '../../validate.js';
+import { fields, type InputOf } from '../../validate.js';
 import { TOKEN_TYPES } from '../campaigns/schema.js';
 import { addressField, chainIdListField } from './params.js';
 
@@ -39,14 +39,39 @@ export const userRewardsQuery = {
   },
 } as const;
 
-export type UserParams = { address: string };
-export type RecipientParams = { address: string; token: string };
-export type OperatorParams = { address: string; operatorAddress: string };
-export type UserRewardsQuery = {
-  chainId: string[];
-  breakdownPage: number;
-  reloadChainId?: number;
-  test: boolean;
-  claimableOnly: boolean;
-  type?: (typeof TOKEN_TYPES)[number];
-};
+export type UserRewardsQuery = InputOf<typeof userRewardsQuery>;
+
+/** GET /v4/users/{address}/rewards/breakdowns query (docs/api-behaviour.md#user-rewards). */
+export const userBreakdownsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    chainIds: chainIdListField,
+    tags: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 64 } },
+    reloadChainId: fields.chainId,
+    test: { ...fields.boolean, default: false },
+    claimableOnly: { ...fields.boolean, default: false },
+  },
+} as const;
+
+/** Query of the on-chain reads of one wallet: optionally one chain. */
+export const chainQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { chainId: fields.chainId },
+} as const;
+/** Query of /v4/users/{address}/operator/{operatorAddress}: optionally one chain and one token. */
+export const operatorQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { chainId: fields.chainId, token: fields.address },
+} as const;
+/** POST /v4/users/{address}/terms body: the chain whose terms are accepted. */
+export const termsBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId'],
+  properties: { chainId: fields.chainId },
+} as const;
+/** No query parameters are accepted. */
+export const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;

@@ -45,13 +45,13 @@ const bodySchema = {
     enabled: fields.boolean,
     weight: { type: 'integer', minimum: 0, default: 1 },
   },
-};
+} as const;
 const paramsSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['chainId'],
   properties: { chainId: fields.chainId },
-};
+} as const;
 const listQuery = validate({ query: listCampaignsQuery });
 
 describe('api/validate', () => {
@@ -131,7 +131,7 @@ describe('api/validate', () => {
           tags: { type: 'array', items: { type: 'string' } },
           values: { type: 'array', items: { type: 'integer' } },
         },
-      };
+      } as const;
       const converted = json({ name: 'a', enabled: 'true', weight: '3' });
       await run(validate({ body: bodySchema }), converted as never);
       expect(converted.state['body']).to.deep.equal({ name: 'a', enabled: true, weight: 3 });

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -14,7 +13,8 @@ import { ServiceUnavailableError, ValidationError, type FieldError } from '../..
 import { buildCampaigns, type PlannedCampaign } from './buildCampaigns.js';
 import { toSafePayload } from './safePayload.js';
 import { fundedStateOverride } from './tokenStateOverride.js';
-import type { GeneratePayloadBody } from './schema.js';
+import type { Handler } from '../../../validate.js';
+import type { generatePayloadBody } from './schema.js';
 
 const BASE_9 = 1_000_000_000n;
 
@@ -83,9 +83,9 @@ function revertReason(error: unknown): string {
  * existing ids) and simulated from the creator (before its approval, with the approval assumed); a creation that would
  * revert is a 400 naming why.
  */
-export function generatePayloadHandler(deps: ApiDeps) {
-  return async (ctx: Context): Promise<void> => {
-    const body = ctx.state.body as GeneratePayloadBody;
+export function generatePayloadHandler(deps: ApiDeps): Handler<{ body: typeof generatePayloadBody }> {
+  return async (ctx) => {
+    const body = ctx.state.body;
     const chain = deps.rpc.get(body.distributionChainId);
     if (!chain)
       throw new ValidationError([

@@ -1,4 +1,4 @@
-import { fields } from '../../../validate.js';
+import { fields, type InputOf } from '../../../validate.js';
 const ADDRESS = fields.address;
 const UINT = { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1 } as const;
 
@@ -39,11 +39,4 @@ export const generatePayloadBody = {
   },
 } as const;
 
-export type GeneratePayloadBody = {
-  creatorAddress: `0x${string}`;
-  rewardToken: `0x${string}`;
-  distributionChainId: number;
-  startTimestamp: number;
-  endTimestamp: number;
-  campaignsParams: Record<string, Record<string, unknown>[]>;
-};
+export type GeneratePayloadBody = InputOf<typeof generatePayloadBody>;

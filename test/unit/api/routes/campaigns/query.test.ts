@@ -34,8 +34,8 @@ function params(q: Partial<ListCampaignsQuery>): CampaignListParams {
   return r.params;
 }
 
-const A = `0x${'aa'.repeat(20)}`;
-const H = `0x${'ab'.repeat(32)}`;
+const A = `0x${'aa'.repeat(20)}` as const;
+const H = `0x${'ab'.repeat(32)}` as const;
 
 describe('api/routes/campaigns/query', () => {
   describe('buildListQuery', () => {

@@ -8,7 +8,7 @@ import { toSafePayload } from '../../../../../../api/routes/campaigns/payload/sa
 const creator = '0x1111111111111111111111111111111111111111' as const;
 const token = '0x2222222222222222222222222222222222222222' as const;
 const target = '0x3333333333333333333333333333333333333333' as const;
-const body = (campaignsParams: Record<string, Record<string, unknown>[]>) => ({
+const body = (campaignsParams: Record<string, { amount: string; [key: string]: unknown }[]>) => ({
   creatorAddress: creator,
   rewardToken: token,
   distributionChainId: 1,

@@ -1,0 +1,14 @@
+import type { Context, Next } from 'koa';
+import { acceptsHeaders } from '../../middleware/corsRoutes.js';
+
+/** Listing parameters may also arrive as headers (spec); the query string wins. */
+export async function listingHeaders(ctx: Context, next: Next): Promise<void> {
+  const fromHeaders = Object.fromEntries(
+    (['page', 'pageSize', 'value'] as const)
+      .map((name) => [name, ctx.get(name)] as const)
+      .filter(([name, value]) => value !== '' && ctx.query[name] === undefined),
+  );
+  if (Object.keys(fromHeaders).length) ctx.query = { ...ctx.query, ...fromHeaders };
+  await next();
+}
+acceptsHeaders(listingHeaders, ['page', 'pageSize', 'value']);
