@@ -5,6 +5,7 @@ import { createLogSpan, type LogSpan } from '../indexer/fetch/logSpan.js';
 import { readTokenMetadata } from '../domain/readTokenMetadata.js';
 import type { BlockRange } from '../indexer/fetch/planRanges.js';
 import { projectOutbox } from '../indexer/project/projectOutbox.js';
+import { outboxHighWater } from '../indexer/project/outbox.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import {
@@ -43,13 +44,15 @@ type Batch = ReturnType<typeof transformBatch>;
  * transaction per range with the search outbox entries and the cursor; then the outbox is projected
  * to Elasticsearch. Ranges stop at the canonical headers stored by the blocks job, and a batch read
  * from blocks that are no longer canonical is refused (the reorg is rolled back by the blocks job).
- * Steps: fetch (the next range, while the current one is written) → decode/transform → persist → publish.
+ * Steps: fetch (the next range, while the current one is written) → decode/transform → persist → publish
+ * (its own writes first: the outbox entries after the run's start, then any older ones).
  * Ranges: the span of each getLogs call is learned per run (indexer/fetch/logSpan.ts), up to INDEXER_MAX_LOG_RANGE.
  * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, cursors.
  */
 export const syncCampaigns: Job = {
   ...jobInfo(NAME),
   async run(deps) {
+    const outboxMark = await outboxHighWater(deps.pg);
     await upsertChains(deps.pg, deps.config.chains);
     const ranges: JobRange[] = [];
     const counts = { campaigns: 0, overrides: 0, reallocations: 0, reorgRetries: 0 };
@@ -110,8 +113,14 @@ export const syncCampaigns: Job = {
         next?.catch(() => undefined);
       }
     }
-    const { published, deleted } = await projectOutbox({ ...deps });
-    return { ranges, counts: { ...counts, published, deleted } };
+    // Its own writes first (searchable at once, ahead of an older backlog such as another chain's
+    // catch-up), then whatever else waits (a rollback's or a killed run's entries), as before.
+    const own = await projectOutbox({ ...deps, afterId: outboxMark });
+    const rest = await projectOutbox({ ...deps });
+    return {
+      ranges,
+      counts: { ...counts, published: own.published + rest.published, deleted: own.deleted + rest.deleted },
+    };
   },
 };
 

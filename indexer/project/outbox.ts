@@ -1,15 +1,30 @@
 import type { PgClient } from '../../internal/pg.js';
 import type { OutboxEntity, OutboxEntry } from '../../domain/tables/outbox.js';
 
+/** Advisory-lock class of the documents being built (two-int keys: never the job locks' bigint keys). */
+const DOCUMENT_LOCK_CLASS = 7_301;
+
+export type ClaimOutboxOptions = {
+  /** Only entries with a greater id: a job publishing what it wrote itself, ahead of any backlog. */
+  afterId?: number;
+};
+
 /**
  * Locks the oldest entries for this transaction (SKIP LOCKED: two projectors never take the same
  * entry), with every other waiting entry of the same entities: documents built now from
- * PostgreSQL cover the changes those entries announce, so they are deleted together.
+ * PostgreSQL cover the changes those entries announce, so they are deleted together. Then takes
+ * each of those documents' lock until commit (in one order, so two projectors never deadlock):
+ * a projector that claimed a newer entry of a document another one is still building waits for it,
+ * so the older build never reaches Elasticsearch after the newer one.
  */
-export async function claimOutbox(client: PgClient, limit: number): Promise<OutboxEntry[]> {
+export async function claimOutbox(
+  client: PgClient,
+  limit: number,
+  { afterId = 0 }: ClaimOutboxOptions = {},
+): Promise<OutboxEntry[]> {
   const { rows } = await client.query<{ id: string; entity: OutboxEntity; entity_id: string }>(
-    'SELECT id, entity, entity_id FROM search_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-    [limit],
+    'SELECT id, entity, entity_id FROM search_outbox WHERE id > $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+    [limit, afterId],
   );
   if (!rows.length) return [];
   const { rows: same } = await client.query<{ id: string; entity: OutboxEntity; entity_id: string }>(
@@ -18,7 +33,19 @@ export async function claimOutbox(client: PgClient, limit: number): Promise<Outb
      WHERE o.id <> ALL($3::bigint[]) FOR UPDATE OF o SKIP LOCKED`,
     [rows.map((r) => r.entity), rows.map((r) => r.entity_id), rows.map((r) => r.id)],
   );
+  await client.query(
+    `SELECT pg_advisory_xact_lock($3, k) FROM (
+       SELECT DISTINCT hashtext(entity || ':' || entity_id) AS k FROM unnest($1::text[], $2::text[]) AS u(entity, entity_id) ORDER BY k
+     ) AS keys`,
+    [rows.map((r) => r.entity), rows.map((r) => r.entity_id), DOCUMENT_LOCK_CLASS],
+  );
   return [...rows, ...same].map((r) => ({ id: Number(r.id), entity: r.entity, entityId: r.entity_id }));
+}
+
+/** The newest entry's id (0 when empty): entries enqueued after this call have greater ids. */
+export async function outboxHighWater(db: Pick<PgClient, 'query'>): Promise<number> {
+  const { rows } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM search_outbox');
+  return Number(rows[0]!.id);
 }
 
 export async function deleteOutbox(client: PgClient, ids: number[]): Promise<void> {

@@ -17,6 +17,8 @@ export type ProjectOutboxParams = {
   logger: Logger;
   signal?: AbortSignal;
   maxBatches?: number;
+  /** Only entries after this id (outboxHighWater before the caller's writes): its own, not a backlog. */
+  afterId?: number;
 };
 
 /**
@@ -26,10 +28,21 @@ export type ProjectOutboxParams = {
  * transaction rolls back and the entries wait for the next run, so a crash at any point neither
  * loses nor duplicates a document (ids are deterministic). Campaigns written for the first time get
  * their first_published_at (freshness). While a reindex is open, the entries deleted here are kept
- * for replay by a trigger (see indexer/project/reindex.ts).
+ * for replay by a trigger (see indexer/project/reindex.ts). Several projectors may drain at once
+ * (the publish job, each chain's campaigns unit): they split the entries, and one waits for another
+ * only on a document both must build (claimOutbox). With `afterId`, a job publishes the entries of
+ * its own writes (and any later ones) ahead of an older backlog, which the publish job drains.
  * Tables: search_outbox, campaigns_current, campaigns (first_published_at), opportunities, tokens. Indices: <prefix>-{campaigns,opportunities}_write.
  */
-export async function projectOutbox({ config, pg, es, logger, signal, maxBatches = 1000 }: ProjectOutboxParams) {
+export async function projectOutbox({
+  config,
+  pg,
+  es,
+  logger,
+  signal,
+  maxBatches = 1000,
+  afterId,
+}: ProjectOutboxParams) {
   const chainNames = new Map(config.chains.map((c) => [c.id, c.name]));
   const campaignIndex = indexNames(config.esIndexPrefix, 'campaigns').write;
   const opportunityIndex = indexNames(config.esIndexPrefix, 'opportunities').write;
@@ -37,7 +50,7 @@ export async function projectOutbox({ config, pg, es, logger, signal, maxBatches
   let deleted = 0;
   for (let batch = 0; batch < maxBatches && !signal?.aborted; batch++) {
     const done = await withTransaction(pg, async (client) => {
-      const entries = await claimOutbox(client, config.indexer.publishBatch);
+      const entries = await claimOutbox(client, config.indexer.publishBatch, afterId === undefined ? {} : { afterId });
       if (!entries.length) return true;
       const idsOf = (entity: string) => [...new Set(entries.filter((e) => e.entity === entity).map((e) => e.entityId))];
       const now = new Date();

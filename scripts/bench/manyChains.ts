@@ -9,7 +9,7 @@
  * p50/p95 per chain over BENCH_FOLLOW_SAMPLES campaigns.
  * Uses its own database (rewards_bench) and index prefix (bench-many).
  * Options: BENCH_CHAINS=4 BENCH_CAMPAIGNS_PER_CHAIN=2000 BENCH_RPC_LATENCY_MS=50 BENCH_SLOW_MS=2000
- *   BENCH_FOLLOW_SAMPLES=30
+ *   BENCH_FOLLOW_SAMPLES=30 BENCH_FOLLOW_ONLY=1 (only the follow-mode figures)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ const perChain = Number(process.env['BENCH_CAMPAIGNS_PER_CHAIN'] ?? 2000);
 const latencyMs = Number(process.env['BENCH_RPC_LATENCY_MS'] ?? 50);
 const slowMs = Number(process.env['BENCH_SLOW_MS'] ?? 2000);
 const followSamples = Number(process.env['BENCH_FOLLOW_SAMPLES'] ?? 30);
+const followOnly = process.env['BENCH_FOLLOW_ONLY'] === '1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const logger = createLogger({ level: 'warn', name: 'bench' });
 
@@ -125,7 +126,7 @@ async function followFreshness(
       proxies.map((p) => p.url),
       4,
     ),
-    SCHEDULER_JOBS: 'blocks,campaigns,publish',
+    SCHEDULER_JOBS: 'blocks,campaigns,claims,roots,publish',
     FOLLOW_POLL_MS: '250',
     JOB_PUBLISH_CRON: '* * * * * *',
   };
@@ -154,6 +155,8 @@ async function followFreshness(
       for (const deadline = Date.now() + 30_000; (await countOn(chainId)) <= before; await sleep(20))
         if (Date.now() > deadline) throw new Error(`chain ${chainId}: campaign not searchable in 30 s`);
       out.set(chainId, [...(out.get(chainId) ?? []), (performance.now() - minedAt) / 1000]);
+      if (process.env['BENCH_VERBOSE'])
+        console.error(`sample chain ${chainId} mined ${new Date(Date.now() - (performance.now() - minedAt)).toISOString()} ${((performance.now() - minedAt) / 1000).toFixed(2)} s`);
     }
     return out;
   } finally {
@@ -175,7 +178,7 @@ try {
     proxies.push(proxy);
   }
   const expected = chains * perChain;
-  for (const line of PLAN) {
+  for (const line of followOnly ? [] : PLAN) {
     for (const p of proxies) p.heal(), p.delayNext(60_000, latencyMs);
     const r = await measure(
       devnets,
@@ -188,7 +191,7 @@ try {
       `${line.label.padEnd(55)} PostgreSQL ${r.seconds.toFixed(1)} s (${Math.round(expected / r.seconds)} campaigns/s), searchable ${r.searchableSeconds.toFixed(1)} s`,
     );
   }
-  if (chains > 1) {
+  if (chains > 1 && !followOnly) {
     // One chain answers slowly: the others, indexed by one process, against the same storage reset.
     for (const p of proxies) p.heal(), p.delayNext(60_000, latencyMs);
     proxies[0]!.heal();

@@ -5,7 +5,7 @@ import { publishSearch } from '../../../jobs/publishSearch.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
 import { createEsClient, indexNames } from '../../../internal/es.js';
-import { claimOutbox } from '../../../indexer/project/outbox.js';
+import { claimOutbox, outboxHighWater } from '../../../indexer/project/outbox.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import supertest from 'supertest';
@@ -99,6 +99,51 @@ describe('search outbox while Elasticsearch is unreachable', function () {
       await b.query('ROLLBACK');
       a.release();
       b.release();
+      await h.deps.pg.query('DELETE FROM search_outbox');
+    }
+  });
+
+  it('makes a projector that claimed a newer entry of a document another is building wait for it (the older build never lands last)', async () => {
+    await h.deps.pg.query('DELETE FROM search_outbox');
+    const a = await h.deps.pg.connect();
+    const b = await h.deps.pg.connect();
+    try {
+      await enqueueOutbox(h.deps.pg, 'campaign', ['x', 'y']);
+      await a.query('BEGIN');
+      const first = await claimOutbox(a, 1); // x, being built by a
+      expect(first.map((e) => e.entityId)).to.deep.equal(['x']);
+      await enqueueOutbox(h.deps.pg, 'campaign', ['x']); // x changes again meanwhile
+      await b.query('BEGIN');
+      let claimedByB: string[] | undefined;
+      const second = claimOutbox(b, 10).then((entries) => (claimedByB = entries.map((e) => e.entityId).sort()));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(claimedByB, 'b waits while a builds x').to.equal(undefined);
+      await a.query('COMMIT');
+      await second;
+      expect(claimedByB, 'then b builds x (from what a committed and later) and y').to.deep.equal(['x', 'y']);
+    } finally {
+      await a.query('ROLLBACK').catch(() => undefined);
+      await b.query('ROLLBACK');
+      a.release();
+      b.release();
+      await h.deps.pg.query('DELETE FROM search_outbox');
+    }
+  });
+
+  it('claims only the entries after a mark (a job publishing its own writes ahead of an older backlog)', async () => {
+    await h.deps.pg.query('DELETE FROM search_outbox');
+    const client = await h.deps.pg.connect();
+    try {
+      await enqueueOutbox(client, 'campaign', ['old1', 'old2']);
+      const mark = await outboxHighWater(client);
+      await enqueueOutbox(client, 'campaign', ['mine']);
+      await client.query('BEGIN');
+      const claimed = await claimOutbox(client, 10, { afterId: mark });
+      expect(claimed.map((e) => e.entityId)).to.deep.equal(['mine']);
+      await client.query('ROLLBACK');
+      expect(await outboxHighWater(client)).to.be.greaterThan(mark);
+    } finally {
+      client.release();
       await h.deps.pg.query('DELETE FROM search_outbox');
     }
   });
