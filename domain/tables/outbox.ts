@@ -4,7 +4,11 @@ export type OutboxEntity = 'campaign' | 'opportunity';
 export type OutboxEntry = { id: number; entity: OutboxEntity; entityId: string };
 
 /** Enqueues entity ids for the search projector, inside the caller's transaction. */
-export async function enqueueOutbox(client: Pick<PgClient, 'query'>, entity: OutboxEntity, ids: string[]): Promise<void> {
+export async function enqueueOutbox(
+  client: Pick<PgClient, 'query'>,
+  entity: OutboxEntity,
+  ids: string[],
+): Promise<void> {
   if (!ids.length) return;
   await client.query('INSERT INTO search_outbox (entity, entity_id) SELECT $1, unnest($2::text[])', [entity, ids]);
 }

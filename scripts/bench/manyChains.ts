@@ -9,7 +9,7 @@
  * p50/p95 per chain over BENCH_FOLLOW_SAMPLES campaigns.
  * Uses its own database (rewards_bench) and index prefix (bench-many).
  * Options: BENCH_CHAINS=4 BENCH_CAMPAIGNS_PER_CHAIN=2000 BENCH_RPC_LATENCY_MS=50 BENCH_SLOW_MS=2000
- *   BENCH_FOLLOW_SAMPLES=30 BENCH_FOLLOW_ONLY=1 (only the follow-mode figures)
+ *   BENCH_FOLLOW_SAMPLES=30 BENCH_FOLLOW_ONLY=1 (only the follow-mode figures) BENCH_VERBOSE=1 (each sample's time)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -156,7 +156,9 @@ async function followFreshness(
         if (Date.now() > deadline) throw new Error(`chain ${chainId}: campaign not searchable in 30 s`);
       out.set(chainId, [...(out.get(chainId) ?? []), (performance.now() - minedAt) / 1000]);
       if (process.env['BENCH_VERBOSE'])
-        console.error(`sample chain ${chainId} mined ${new Date(Date.now() - (performance.now() - minedAt)).toISOString()} ${((performance.now() - minedAt) / 1000).toFixed(2)} s`);
+        console.error(
+          `sample chain ${chainId} mined ${new Date(Date.now() - (performance.now() - minedAt)).toISOString()} ${((performance.now() - minedAt) / 1000).toFixed(2)} s`,
+        );
     }
     return out;
   } finally {
