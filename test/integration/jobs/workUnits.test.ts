@@ -236,8 +236,11 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
       try {
         const started = await Promise.all(Array.from({ length: count }, () => startSchedulerProcess(h.config, env)));
         procs.push(...started.map((s) => s.proc));
+        // Runners of this test's processes only (a process of the previous test may have committed a run
+        // row just before its SIGKILL landed).
+        const ours = (runner: string) => procs.some((p) => runner.endsWith(`:${p.pid}`));
         const runners = await waitFor('at least two processes running units', 60_000, async () => {
-          const seen = new Set((await unitRuns(since)).map((r) => r.runner));
+          const seen = new Set((await unitRuns(since)).map((r) => r.runner).filter(ours));
           return seen.size >= 2 ? [...seen] : undefined;
         });
         expect(runners.length).to.be.within(2, count);
@@ -265,7 +268,9 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
           'only survivors run after the kill',
         ).to.deep.equal([]);
       } finally {
-        for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+        const running = procs.filter((p) => p.exitCode === null && p.signalCode === null);
+        for (const p of running) p.kill('SIGKILL');
+        await Promise.all(running.map((p) => new Promise((r) => p.once('exit', r))));
       }
       // Runs the dead process left 'running' were closed by a survivor before it took their units.
       expect(overlaps(await unitRuns(since))).to.deep.equal([]);
