@@ -177,3 +177,22 @@ export const recordsQuery = {
     grain: { type: 'string', enum: [...GRAINS], default: 'hour' },
   },
 } as const;
+
+const curationLabel = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' } as const;
+const curationLabels = { type: 'array', maxItems: 50, uniqueItems: true, items: curationLabel } as const;
+
+/** PATCH /v4/opportunities/{id} body (back office): new `tags` and/or `programSlugs`, lower-case slugs. */
+export const curationBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { tags: curationLabels, programSlugs: curationLabels },
+} as const;
+
+/** PATCH /v4/opportunities/{id}/tags body (back office): tags to `add` and to `remove`. */
+export const tagsBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { add: curationLabels, remove: curationLabels },
+} as const;
