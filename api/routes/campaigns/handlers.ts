@@ -33,7 +33,7 @@ async function opportunitiesOf(deps: ApiDeps, docs: CampaignDocument[]): Promise
 }
 
 /**
- * The campaigns of validated list parameters (every spec filter over the read alias
+ * The campaigns of validated list parameters (every filter of listCampaignsQuery over the read alias
  * <prefix>-campaigns, paged by searchPage), with their light opportunity when `withOpportunity`;
  * private campaigns only as `visible` allows (GraphQL: none).
  * Shared by GET /v4/campaigns and the GraphQL `campaigns` field.
