@@ -71,10 +71,14 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: s
 
 export type ValidateSchemas = { query?: RequestSchema; params?: RequestSchema; body?: RequestSchema };
 
-/** Hex strings the address and bytes32 patterns (fields.address, fields.bytes32) guarantee, typed as viem's `0x${string}`. */
+/**
+ * Hex strings the address and bytes32 patterns (fields.address, fields.bytes32) and the sign-in
+ * signature pattern (api/routes/auth/schema.ts) guarantee, typed as viem's `0x${string}`.
+ */
 type HexPatterns = [
   { pattern: { type: 'string'; pattern: '^0x[0-9a-fA-F]{40}$' }; output: `0x${string}` },
   { pattern: { type: 'string'; pattern: '^0x[0-9a-fA-F]{64}$' }; output: `0x${string}` },
+  { pattern: { type: 'string'; pattern: '^0x[a-fA-F0-9]*$' }; output: `0x${string}` },
 ];
 
 /**

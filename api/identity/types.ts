@@ -19,7 +19,7 @@ export type SessionClaims = {
   jti: string;
   iat: number;
   exp: number;
-  /** An identity-provider identity is linked to the wallet (set by POST /auth/link/wallet; see api/routes/auth/idpRouter.ts). */
+  /** An identity-provider identity is linked to the wallet (set by POST /auth/link/wallet; see linkWalletHandler in api/routes/auth/idpHandlers.ts). */
   linkedIdp?: boolean;
   email?: string;
   /** The provider identity of an IDP session (what `POST /auth/link/wallet` links). */

@@ -3,7 +3,7 @@ import { any, arr, bool, decimal, int, nullable, num, obj, str } from './schemaH
 
 const numOrString = { type: ['number', 'string'] } as const;
 
-/** Chain record (spec › Chain). */
+/** Chain record: the `Chain` component of the API contract (/v4/openapi.json), as every route answering a chain serves it. */
 export const chainSchema = component(
   'Chain',
   obj({
@@ -17,7 +17,7 @@ export const chainSchema = component(
   }),
 );
 
-/** Token record (spec › Token). */
+/** Token record: the `Token` component of the API contract (/v4/openapi.json), as every route answering a token serves it. */
 export const tokenSchema = component(
   'Token',
   obj(
@@ -53,7 +53,7 @@ export const tokenSchema = component(
   ),
 );
 
-/** A daily-rewards breakdown: its token is the full Token record (spec › Token). */
+/** A daily-rewards breakdown: its token is the full Token record (tokenSchema). */
 const breakdown = obj(
   {
     campaignId: str,
@@ -68,7 +68,7 @@ const breakdown = obj(
   ['maxValue', 'token', 'amount', 'distributionType', 'onChainCampaignId', 'timestamp'],
 );
 
-/** Campaign record (spec › Campaign). */
+/** Campaign record: the `Campaign` component of the API contract (/v4/openapi.json). */
 export const campaignSchema = component(
   'Campaign',
   obj({
@@ -176,7 +176,7 @@ export const campaignWithOpportunitySchema = component('CampaignWithOpportunity'
   ],
 });
 
-/** Protocol record (spec › Opportunity › protocol). */
+/** Protocol record: the `Protocol` component, the `protocol` of an Opportunity record. */
 export const protocolSchema = component(
   'Protocol',
   obj(
@@ -207,7 +207,7 @@ export const protocolSchema = component(
   ),
 );
 
-/** Opportunity record (spec › Opportunity). */
+/** Opportunity record: the `Opportunity` component of the API contract (/v4/openapi.json). */
 export const opportunitySchema = component(
   'Opportunity',
   obj(

@@ -139,7 +139,8 @@ export type OpportunityMetrics = ReturnType<typeof computeOpportunityMetrics>;
  * Pure: an opportunity's figures from its campaigns' metrics at the same instant (one computation)
  * and its TVL reading: dailyRewards and APR are the sums of its campaigns' dailyRewards and APR (a
  * campaign outside its window contributes 0; an unknown figure counts 0), plus the aprRecord,
- * tvlRecord and rewardsRecord breakdowns of the spec (the LIVE campaigns). `started`: some campaign
+ * tvlRecord and rewardsRecord breakdowns of the Opportunity record (api/openapi/records.ts), over the LIVE
+ * campaigns. `started`: some campaign
  * had started by `now` (history records exist only from then).
  */
 export function computeOpportunityMetrics(

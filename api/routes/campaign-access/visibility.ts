@@ -4,7 +4,7 @@ import type { PrivateVisibility } from '../campaigns/query.js';
 import { readablePrivateIds } from './repo.js';
 
 /**
- * Which private campaigns a campaign read may include (spec Authentication §8): none unless
+ * Which private campaigns a campaign read may include (docs/api-behaviour.md#campaign-privacy): none unless
  * `showPrivate=true`; then every one for the back office, those the caller's wallet (its session,
  * else its API key's owner) may read, and none for an anonymous caller.
  */

@@ -9,7 +9,6 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { searchPage } from '../../search/searchPage.js';
 import { toListParams } from './params.js';
-import type { AuthState } from '../../identity/types.js';
 import { privateVisibility } from '../campaign-access/visibility.js';
 import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, type PrivateVisibility } from './query.js';
 import type { Handler } from '../../validate.js';
@@ -34,7 +33,7 @@ async function opportunitiesOf(deps: ApiDeps, docs: CampaignDocument[]): Promise
 }
 
 /**
- * The campaigns of validated list parameters (every spec filter over the read alias
+ * The campaigns of validated list parameters (every filter of listCampaignsQuery over the read alias
  * <prefix>-campaigns, paged by searchPage), with their light opportunity when `withOpportunity`;
  * private campaigns only as `visible` allows (GraphQL: none).
  * Shared by GET /v4/campaigns and the GraphQL `campaigns` field.
@@ -69,7 +68,7 @@ export function listCampaignsHandler(deps: ApiDeps): Handler<{ query: typeof lis
   return async (ctx) => {
     const q = ctx.state.query;
     if (q.showPrivate) ctx.state.private = true;
-    ctx.body = await listCampaigns(deps, q, await privateVisibility(deps, ctx.state as AuthState, q.showPrivate));
+    ctx.body = await listCampaigns(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate));
   };
 }
 
@@ -93,7 +92,7 @@ export function getCampaignHandler(
     const { id } = ctx.state.params;
     const { showPrivate } = ctx.state.query;
     if (showPrivate) ctx.state.private = true;
-    const campaign = await getCampaign(deps, id, await privateVisibility(deps, ctx.state as AuthState, showPrivate));
+    const campaign = await getCampaign(deps, id, await privateVisibility(deps, ctx.state, showPrivate));
     ctx.body = { ...campaign, reallocations: (await loadReallocations(deps.pg, [campaign.id])).get(campaign.id) ?? [] };
   };
 }

@@ -86,7 +86,7 @@ export function parseCreatedBound(value: string | undefined): string | null | un
 }
 
 /**
- * Pure: validated query → list params. Applies the spec's precedence (`type` over `types`,
+ * Pure: validated query → list params. A singular filter wins over its list (`type` over `types`,
  * `campaignId` over `campaignIds`, `opportunityId` over `opportunityIds`).
  * @returns the params, or the field errors (bad created bounds, `campaignLists` without `listOwner`).
  */

@@ -19,7 +19,7 @@ const flag = fields.boolean; // defaults (false) are applied by toListParams / t
 /** Date, date-time string, date string, Unix seconds/milliseconds or `null`; parsed by parseCreatedBound. */
 const createdBound = { type: 'string', maxLength: 64 } as const;
 
-/** GET /v4/campaigns query: every filter of the spec table. Arrays are normalized by toListParams. */
+/** GET /v4/campaigns query: every list filter (the route's OpenAPI parameters). Arrays are normalized by toListParams. */
 export const listCampaignsQuery = {
   type: 'object',
   additionalProperties: false,

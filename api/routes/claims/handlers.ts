@@ -3,7 +3,6 @@ import type { ApiDeps } from '../../deps.js';
 import { resolveChainIds } from '../users/params.js';
 import { countClaims, latestClaims, listClaims, loadClaimsSyncState, type ClaimDbRow } from './repo.js';
 import { campaignVisibilityOf, hiddenOnChainCampaignIds } from '../../visibility/campaignVisibility.js';
-import type { AuthState } from '../../identity/types.js';
 import type { Handler } from '../../validate.js';
 import type { chainIdsQuery, countQuery, historyParams, listClaimsQuery } from './schema.js';
 import { serializeClaim, serializeClaimsStatus, serializeCompactClaim, serializeWatermark } from './serialize.js';
@@ -36,7 +35,7 @@ export function listClaimsHandler(deps: ApiDeps): Handler<{ query: typeof listCl
 
 /** `${chainId}:${campaignId}` of the private campaigns hidden from this caller (README "Campaign visibility"). */
 async function hiddenFrom(deps: ApiDeps, ctx: Context): Promise<Set<string>> {
-  return hiddenOnChainCampaignIds(deps.pg, await campaignVisibilityOf(deps, ctx.state as AuthState, true), null);
+  return hiddenOnChainCampaignIds(deps.pg, await campaignVisibilityOf(deps, ctx.state, true), null);
 }
 
 /** A claim row without the breakdowns of hidden campaigns (its own amount, a token transfer, stays). */

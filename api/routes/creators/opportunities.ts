@@ -25,7 +25,7 @@ async function creatorAddresses(deps: ApiDeps, creator: string): Promise<string[
 
 /**
  * GET /v4/creators/{creator}/opportunities: opportunities with a campaign by the creator, with the
- * CREATOR-OPP-FILTERS of the spec, paged and sorted like GET /v4/opportunities, each with the
+ * CREATOR-OPP-FILTERS (api/routes/opportunities/schema.ts), paged and sorted like GET /v4/opportunities, each with the
  * creator's LIVE / SOON / PAST campaign counts (loadCreatorCampaignCounts).
  */
 export function creatorOpportunitiesHandler(

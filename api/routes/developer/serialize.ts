@@ -1,6 +1,6 @@
 import type { ApiKeyRow } from './repo.js';
 
-/** The Developer API key record (spec), with `rawKey` only when given (creation response). */
+/** An API key as the developer routes answer it (keySchema in router.ts), with `rawKey` only when given (creation response). */
 export function serializeApiKey(row: ApiKeyRow & { rawKey?: string }) {
   return {
     id: row.id,

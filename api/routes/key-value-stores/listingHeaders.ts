@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 
-/** Listing parameters may also arrive as headers (spec); the query string wins. */
+/** The listing parameters `page`, `pageSize` and `value` may also arrive as request headers of those names; the query string wins. */
 export async function listingHeaders(ctx: Context, next: Next): Promise<void> {
   const fromHeaders = Object.fromEntries(
     (['page', 'pageSize', 'value'] as const)

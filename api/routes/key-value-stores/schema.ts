@@ -110,7 +110,7 @@ const expiresAt = { type: 'integer', minimum: 0 } as const;
 const note = { type: 'string', maxLength: 256 } as const;
 
 /**
- * The JSON shape of an entry's `value` per store type (our design; the spec leaves it open). The
+ * The JSON shape of an entry's `value` per store type (our own design, defined here). The
  * value is a JSON-encoded string; it is parsed and checked against the type's schema:
  * - WHITELIST `{ label?, expiresAt? }` and BLACKLIST `{ reason?, expiresAt? }` (Unix seconds);
  * - BOOST `{ multiplier, expiresAt? }`, a multiplier in (0, 100];

@@ -33,7 +33,8 @@ export function getOpportunityHandler(deps: ApiDeps): Handler<{ params: typeof o
 
 /**
  * GET /v4/opportunities/{id}/campaigns: the Opportunity with its Campaign records (`campaigns=false`
- * omits them), of every token type by default, POINT included (the spec); `tokenTypes` narrows.
+ * omits them), of every token type by default, POINT included (unlike the list, which hides point-only
+ * opportunities unless `point=true`); `tokenTypes` narrows.
  */
 export function opportunityCampaignsHandler(
   deps: ApiDeps,

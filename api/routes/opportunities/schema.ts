@@ -44,7 +44,10 @@ const repeatableList = (values: readonly string[]) =>
 const amount = { type: 'number', minimum: -1e308, maximum: 1e308 } as const;
 const address = fields.address;
 
-/** CREATOR-OPP-FILTERS (spec): OPP-FILTERS without campaignId, creator*, point, campaigns, excludeSubCampaigns, withInvalids. */
+/**
+ * CREATOR-OPP-FILTERS, the filters of GET /v4/creators/{creator}/opportunities: OPP-FILTERS (oppFiltersQuery below)
+ * without campaignId, creator*, point, campaigns, excludeSubCampaigns, withInvalids.
+ */
 const creatorOppFilterProperties = {
   page: fields.page,
   items: fields.items,
@@ -80,7 +83,10 @@ const creatorOppFilterProperties = {
   campaignTypes: intList,
 } as const;
 
-/** OPP-FILTERS (spec › Opportunity filter set), every parameter bounded; unknown parameters are a 400. */
+/**
+ * OPP-FILTERS, the opportunity filter set: the query of GET /v4/opportunities and of its count, summary, bins and
+ * aggregates. Every parameter bounded; unknown parameters are a 400.
+ */
 export const oppFiltersQuery = {
   type: 'object',
   additionalProperties: false,
@@ -176,4 +182,23 @@ export const recordsQuery = {
     to: fields.unixSeconds,
     grain: { type: 'string', enum: [...GRAINS], default: 'hour' },
   },
+} as const;
+
+const curationLabel = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' } as const;
+const curationLabels = { type: 'array', maxItems: 50, uniqueItems: true, items: curationLabel } as const;
+
+/** PATCH /v4/opportunities/{id} body (back office): new `tags` and/or `programSlugs`, lower-case slugs. */
+export const curationBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { tags: curationLabels, programSlugs: curationLabels },
+} as const;
+
+/** PATCH /v4/opportunities/{id}/tags body (back office): tags to `add` and to `remove`. */
+export const tagsBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { add: curationLabels, remove: curationLabels },
 } as const;

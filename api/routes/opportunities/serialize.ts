@@ -4,7 +4,7 @@ import type { ChainRecord } from '../../../domain/documents/records.js';
 type Rec = Record<string, unknown>;
 
 /**
- * Pure: an opportunity search document → the public Opportunity record (spec › Opportunity), every
+ * Pure: an opportunity search document → the public Opportunity record (opportunitySchema, api/openapi/records.ts), every
  * field named and search-only fields dropped. `status` and `liveCampaigns` are recomputed at `now`
  * from the campaign windows; `chain` is the current Chain record; bigints are decimal strings.
  */

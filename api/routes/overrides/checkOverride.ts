@@ -43,7 +43,7 @@ function malformed(config: Config, side: 'oldConfig' | 'newConfig'): OverrideErr
 }
 
 /**
- * Pure: the override rules of the spec (Campaign configuration): 1. `rewardToken` cannot change
+ * Pure: the override rules of a campaign configuration: 1. `rewardToken` cannot change
  * (case-insensitive); 2. `amount` cannot change (compared as integers); 3. `startTimestamp` cannot
  * change once the campaign has started (the old configuration's start ≤ `now`); 4. the new end
  * (`endTimestamp`, else `startTimestamp + duration`, the start defaulting to the old one) must be

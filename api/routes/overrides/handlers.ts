@@ -29,7 +29,7 @@ export async function parseJsonConfigFields(ctx: Context, next: Next): Promise<v
   await next();
 }
 
-/** Rule of the spec each checked field stands for (malformed values break no rule but their own shape). */
+/** The override rule (checkOverride, api/routes/overrides/checkOverride.ts) each checked field stands for; malformed values break no rule but their own shape. */
 const RULES: Record<string, string> = {
   rewardToken: 'REWARD_TOKEN_UNCHANGED',
   amount: 'AMOUNT_UNCHANGED',
@@ -38,7 +38,7 @@ const RULES: Record<string, string> = {
 };
 
 /**
- * POST /v4/overrides/check, as of now, per the spec's four override rules. Both shapes clients use:
+ * POST /v4/overrides/check, as of now, per the four override rules of checkOverride. Both shapes clients use:
  * `{ isValid, errors: [{ path, message }] }` (the real service) and `{ valid, violations: [{ rule, field, message }] }`.
  */
 export function checkOverrideHandler(deps: ApiDeps): Handler<{ body: typeof checkOverrideBody }> {

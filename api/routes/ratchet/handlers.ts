@@ -7,7 +7,6 @@ import {
   type RatchetSettings,
 } from '../../../domain/ratchet.js';
 import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
-import type { AuthState } from '../../identity/types.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { resolveOpportunityId } from '../opportunities/readContext.js';
@@ -39,7 +38,7 @@ export function campaignRateHandler(deps: ApiDeps): Handler<{ params: typeof cam
     const dbId = await resolveVisibleCampaignDbId(
       deps.pg,
       campaignId,
-      await campaignVisibilityOf(deps, ctx.state as AuthState, true),
+      await campaignVisibilityOf(deps, ctx.state, true),
     );
     const campaign = dbId ? await loadRatchetCampaign(deps.pg, dbId) : null;
     if (!campaign) throw new NotFoundError(`Campaign ${campaignId} not found`);

@@ -6,7 +6,6 @@ import {
   hiddenOnChainCampaignIds,
   type CampaignVisibility,
 } from '../../visibility/campaignVisibility.js';
-import type { AuthState } from '../../identity/types.js';
 import type { Handler } from '../../validate.js';
 import type { ListRewardsQuery, listRewardsQuery } from './schema.js';
 import { serializeReward } from './serialize.js';
@@ -27,6 +26,6 @@ export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: C
 /** GET /v4/rewards: listRewards over the validated query. */
 export function listRewardsHandler(deps: ApiDeps): Handler<{ query: typeof listRewardsQuery }> {
   return async (ctx) => {
-    ctx.body = await listRewards(deps, ctx.state.query, await campaignVisibilityOf(deps, ctx.state as AuthState, true));
+    ctx.body = await listRewards(deps, ctx.state.query, await campaignVisibilityOf(deps, ctx.state, true));
   };
 }

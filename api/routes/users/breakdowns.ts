@@ -1,5 +1,4 @@
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
-import type { AuthState } from '../../identity/types.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import type { Handler } from '../../validate.js';
 import { loadOpportunityDocuments } from '../opportunities/readContext.js';
@@ -55,7 +54,7 @@ export function userBreakdownsHandler(
     const q = ctx.state.query;
     const chainIds = resolveChainIds(deps, 'chainIds', q.chainIds);
     const now = nowSeconds(deps);
-    const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
     const [{ chains }, perChain] = await Promise.all([
       currentChainContext(deps, now),
       Promise.all(

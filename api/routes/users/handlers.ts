@@ -4,7 +4,6 @@ import { resolveChainIds } from './params.js';
 import type { ProofCache } from './proofs.js';
 import { loadUserRewards } from './loadUserRewards.js';
 import { campaignVisibilityOf, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
-import type { AuthState } from '../../identity/types.js';
 import type { Handler } from '../../validate.js';
 import type { userParams, UserRewardsQuery, userRewardsQuery } from './schema.js';
 import { serializeUserReward } from './serialize.js';
@@ -20,7 +19,7 @@ export function userRewardsHandler(
   proofs: ProofCache,
 ): Handler<{ params: typeof userParams; query: typeof userRewardsQuery }> {
   return async (ctx) => {
-    const visible = await campaignVisibilityOf(deps, ctx.state as AuthState, true);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
     ctx.body = await listUserRewards(deps, proofs, ctx.state.params.address, ctx.state.query, visible);
   };
 }

@@ -1,7 +1,6 @@
 import { parseAbi, zeroAddress } from 'viem';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, ServiceUnavailableError, ValidationError } from '../../errors.js';
-import type { AuthState } from '../../identity/types.js';
 import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import type { Handler } from '../../validate.js';
 import { loadCreatorId, loadUser } from './repo.js';
@@ -112,7 +111,7 @@ export function userTermsHandler(deps: ApiDeps): Handler<{ params: typeof userPa
 export function acceptTermsHandler(deps: ApiDeps): Handler<{ params: typeof userParams; body: typeof termsBody }> {
   return async (ctx) => {
     const user = ctx.state.params.address.toLowerCase() as `0x${string}`;
-    if ((ctx.state as AuthState).session!.address.toLowerCase() !== user)
+    if (ctx.state.session!.address.toLowerCase() !== user)
       throw new AppError(403, 'FORBIDDEN', 'Only the wallet itself may accept the terms for its address');
     const terms = await readTerms(deps, ctx.state.body.chainId, user);
     const row = await inWriteTransaction(

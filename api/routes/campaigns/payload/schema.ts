@@ -2,7 +2,7 @@ import { fields, type InputOf } from '../../../validate.js';
 const ADDRESS = fields.address;
 const UINT = { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1 } as const;
 
-/** Body of POST /v4/campaigns/generate-payload (spec table; numbers may arrive as numeric strings). */
+/** Body of POST /v4/campaigns/generate-payload (the route's OpenAPI request body; numbers may arrive as numeric strings). */
 export const generatePayloadBody = {
   type: 'object',
   additionalProperties: false,

@@ -1,0 +1,108 @@
+import { describeError } from '../../../internal/errors.js';
+import { indexNames } from '../../../internal/es.js';
+import { refreshOpportunityNow } from '../../../jobs/control/refreshOpportunity.js';
+import type { ApiDeps } from '../../deps.js';
+import { NotFoundError } from '../../errors.js';
+import { updateDocumentNow } from '../../search/updateDocumentNow.js';
+import type { Handler } from '../../validate.js';
+import { actor, authorize } from './authorize.js';
+import * as repo from './repo.js';
+import type { grantBody, idParams, none, privacyBody } from './schema.js';
+import { serializeGrant, serializePrivacy } from './serialize.js';
+
+/**
+ * The opportunity is a public projection of its public campaigns: its figures and document are
+ * rebuilt now (jobs/control/refreshOpportunity.ts), so the change reaches them before the answer.
+ * Best effort: a failure (the node down for the TVL read) is logged, and the queued outbox entry
+ * and the next metrics run bring them in line.
+ */
+async function refreshOpportunityOf(deps: ApiDeps, signal: AbortSignal, campaignDbId: string): Promise<void> {
+  const opportunityId = await repo.opportunityOf(deps.pg, campaignDbId);
+  if (!opportunityId || !deps.jobsPg) return;
+  await refreshOpportunityNow(
+    { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal },
+    opportunityId,
+  ).catch((error: unknown) =>
+    deps.logger.warn({
+      msg: 'opportunity not refreshed after a privacy change; the next metrics run will',
+      opportunity_id: opportunityId,
+      err: describeError(error),
+    }),
+  );
+}
+
+/** PATCH /v4/campaigns/{id}/privacy (creator or back office): the settings, then the documents and the opportunity follow at once. */
+export function updatePrivacyHandler(deps: ApiDeps): Handler<{ params: typeof idParams; body: typeof privacyBody }> {
+  const campaignIndex = indexNames(deps.config.esIndexPrefix, 'campaigns').write;
+  const signal = new AbortController().signal;
+  return async (ctx) => {
+    const campaign = await authorize(deps, ctx.state, 'creator');
+    const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
+    // The outbox republishes the document; flipping the flag now closes the window before it runs.
+    await updateDocumentNow(deps, {
+      index: campaignIndex,
+      id: campaign.id,
+      doc: { isPrivate: privacy.is_private },
+      what: 'privacy flag',
+      mustReachReads: true,
+    });
+    await refreshOpportunityOf(deps, signal, campaign.id);
+    const parent = await repo.parentWithPublicChildren(deps.pg, campaign.id);
+    if (parent)
+      await updateDocumentNow(deps, {
+        index: campaignIndex,
+        id: parent.id,
+        doc: { childCampaignIds: parent.childCampaignIds },
+        what: "parent's children",
+        mustReachReads: true,
+      });
+    ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
+  };
+}
+
+/** GET /v4/campaigns/{id}/privacy (creator, managers, back office). */
+export function getPrivacyHandler(deps: ApiDeps): Handler<{ params: typeof idParams; query: typeof none }> {
+  return async (ctx) => {
+    const campaign = await authorize(deps, ctx.state, 'manager');
+    const [privacy, grants] = await Promise.all([
+      repo.loadPrivacy(deps.pg, campaign.id),
+      repo.listGrants(deps.pg, campaign.id),
+    ]);
+    ctx.body = serializePrivacy(privacy, grants);
+  };
+}
+
+/** POST /v4/campaigns/{id}/access/grant (managers). */
+export function grantAccessHandler(deps: ApiDeps): Handler<{ params: typeof idParams; body: typeof grantBody }> {
+  return async (ctx) => {
+    const campaign = await authorize(deps, ctx.state, 'manager');
+    const { userAddress, canManageAccess } = ctx.state.body;
+    await repo.grantAccess(deps.pg, campaign.id, userAddress, canManageAccess, actor(ctx.state));
+    ctx.body = {
+      success: true,
+      message: `Access to campaign ${campaign.id} granted to ${userAddress.toLowerCase()}${canManageAccess ? ' (may manage access)' : ''}`,
+    };
+  };
+}
+
+/** DELETE /v4/campaigns/{id}/access/revoke (managers): 404 when the address has no active grant. */
+export function revokeAccessHandler(deps: ApiDeps): Handler<{ params: typeof idParams; body: typeof grantBody }> {
+  return async (ctx) => {
+    const campaign = await authorize(deps, ctx.state, 'manager');
+    const { userAddress } = ctx.state.body;
+    if (!(await repo.revokeAccess(deps.pg, campaign.id, userAddress)))
+      throw new NotFoundError(`${userAddress.toLowerCase()} has no active grant on campaign ${campaign.id}`);
+    ctx.body = {
+      success: true,
+      message: `Access to campaign ${campaign.id} revoked for ${userAddress.toLowerCase()}`,
+    };
+  };
+}
+
+/** GET /v4/campaigns/{id}/access/list (managers): the active dynamic grants. */
+export function listGrantsHandler(deps: ApiDeps): Handler<{ params: typeof idParams; query: typeof none }> {
+  return async (ctx) => {
+    const campaign = await authorize(deps, ctx.state, 'manager');
+    ctx.body = { dynamicGrants: (await repo.listGrants(deps.pg, campaign.id)).map(serializeGrant) };
+  };
+}

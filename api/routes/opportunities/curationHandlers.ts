@@ -1,0 +1,47 @@
+import { indexNames } from '../../../internal/es.js';
+import type { ApiDeps } from '../../deps.js';
+import { NotFoundError } from '../../errors.js';
+import { updateDocumentNow } from '../../search/updateDocumentNow.js';
+import type { Handler } from '../../validate.js';
+import { type Curation, editTags, replaceCuration } from './curationRepo.js';
+import { resolveOpportunityId } from './readContext.js';
+import type { curationBody, opportunityIdParams, tagsBody } from './schema.js';
+
+/**
+ * After a curation write: 404 when the opportunity does not exist, else its document's fields are
+ * updated at once (so the `tags` / `programSlugs` filters see the change) and the new values answered.
+ */
+async function answerCuration(deps: ApiDeps, write: string, id: string, pathId: string, row: Curation | undefined) {
+  if (!row) throw new NotFoundError(`No opportunity ${pathId}`);
+  await updateDocumentNow(deps, {
+    index: write,
+    id,
+    doc: { tags: row.tags, programSlugs: row.program_slugs },
+    what: 'curation',
+  });
+  return { id, tags: row.tags, programSlugs: row.program_slugs };
+}
+
+/** PATCH /v4/opportunities/{id} (back office): replaces its `tags` and/or `programSlugs`. */
+export function replaceCurationHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof opportunityIdParams; body: typeof curationBody }> {
+  const write = indexNames(deps.config.esIndexPrefix, 'opportunities').write;
+  return async (ctx) => {
+    const { body, params } = ctx.state;
+    const id = resolveOpportunityId(params.id);
+    const row = await replaceCuration(deps.pg, id, body.tags ?? null, body.programSlugs ?? null);
+    ctx.body = await answerCuration(deps, write, id, params.id, row);
+  };
+}
+
+/** PATCH /v4/opportunities/{id}/tags (back office): adds and removes tags. */
+export function editTagsHandler(deps: ApiDeps): Handler<{ params: typeof opportunityIdParams; body: typeof tagsBody }> {
+  const write = indexNames(deps.config.esIndexPrefix, 'opportunities').write;
+  return async (ctx) => {
+    const { body, params } = ctx.state;
+    const id = resolveOpportunityId(params.id);
+    const row = await editTags(deps.pg, id, body.add ?? [], body.remove ?? []);
+    ctx.body = await answerCuration(deps, write, id, params.id, row);
+  };
+}
