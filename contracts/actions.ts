@@ -6,7 +6,7 @@
  */
 import { BaseError, ContractFunctionRevertedError, parseEventLogs, zeroAddress, zeroHash } from 'viem';
 import type { Abi, Address, Hex, TransactionReceipt } from 'viem';
-import { distributionCreatorAbi, distributorAbi } from './artifacts/index.js';
+import { distributionCreatorAbi, distributorAbi, testErc20Abi } from './artifacts/index.js';
 import { createDevnetClients } from './clients.js';
 import type { DevnetClients } from './clients.js';
 import type { DeployedStack } from './deploy.js';
@@ -285,4 +285,17 @@ export async function claim(params: ClaimParams): Promise<ClaimResult> {
     blockNumber: receipt.blockNumber,
     claimed: events.map((e) => ({ user: e.args.user, token: e.args.token, amount: e.args.amount })),
   };
+}
+
+/** Mints test tokens (`TestERC20.mint`, open to anyone on the devnet) to an address, e.g. to fund the Distributor. */
+export async function mintTokens(
+  params: ActionTarget & { token: Address; to: Address; amount: bigint },
+): Promise<TxResult> {
+  const receipt = await send(params, {
+    address: params.token,
+    abi: testErc20Abi,
+    functionName: 'mint',
+    args: [params.to, params.amount],
+  });
+  return { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
 }

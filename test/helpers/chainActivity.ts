@@ -4,6 +4,7 @@ import {
   createCampaigns,
   encodeErc20CampaignData,
   getLatestTimestamp,
+  mintTokens,
   overrideCampaign,
   updateTree,
 } from '../../contracts/actions.js';
@@ -32,6 +33,11 @@ export type StartChainActivityParams = {
   stack: DeployedStack;
   treeDir: string;
   pauseMs?: number;
+  /**
+   * Mints the claims' reward token to the Distributor first. Needed on a chain without the demo seed,
+   * whose campaigns alone (1 token each) do not fund the claims of the growing trees.
+   */
+  fundDistributor?: boolean;
 };
 
 /**
@@ -45,6 +51,7 @@ export function startChainActivity({
   stack,
   treeDir,
   pauseMs = 100,
+  fundDistributor = false,
 }: StartChainActivityParams): ChainActivity {
   const target = { rpcUrl, chainId, stack };
   const counts: ChainActivityCounts = { campaigns: 0, overrides: 0, trees: 0, claims: 0 };
@@ -131,6 +138,7 @@ export function startChainActivity({
   };
 
   const loop = (async () => {
+    if (fundDistributor) await mintTokens({ ...target, token: rewardToken, to: stack.distributor, amount: 10n ** 30n });
     for (let i = 0; !stopped; i++) {
       await step(i);
       await new Promise((r) => setTimeout(r, pauseMs));

@@ -21,6 +21,12 @@ export const chaosSettings = {
   pgGapSeconds: envNumber('CHAOS_PG_GAP_SECONDS', 4),
   /** Seconds the RPC endpoint stays stopped. */
   rpcOutageSeconds: envNumber('CHAOS_RPC_OUTAGE_SECONDS', 6),
+  /** Devnets (chains) indexed by several scheduler processes at once in the many-chains chaos test. */
+  chains: envNumber('CHAOS_CHAINS', 3),
+  /** Scheduler processes sharing the work units there. */
+  schedulers: envNumber('CHAOS_SCHEDULERS', 2),
+  /** SIGKILLs of one of those processes (each replaced by a new one) while every chain keeps producing. */
+  schedulerKills: envNumber('CHAOS_SCHEDULER_KILLS', 4),
   /** Deepest reorg of the depth matrix (depths 1..N). */
   maxReorgDepth: envNumber('CHAOS_MAX_REORG_DEPTH', 12),
 };

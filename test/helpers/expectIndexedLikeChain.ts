@@ -11,33 +11,38 @@ const distributorEvents = parseAbi([
 ]);
 
 /**
- * Asserts that what the jobs wrote equals the chain and that Elasticsearch equals PostgreSQL, for
- * the harness's first chain: one row per NewCampaign / CampaignOverride / TreeUpdated / Claimed log
+ * Asserts that what the jobs wrote equals the chains and that Elasticsearch equals PostgreSQL, over
+ * every chain of the harness (campaigns per chain, the other logs in total): one row per NewCampaign / CampaignOverride / TreeUpdated / Claimed log
  * (nothing duplicated, nothing lost), every root's tree verified, an empty outbox, no run left
  * `running`, the same ids in the read aliases as in PostgreSQL, and the consistency checker's
  * report clean.
  * @returns the counts compared.
  */
 export async function expectIndexedLikeChain(h: Harness): Promise<Record<string, number>> {
-  const { devnet, stack } = h.chains[0]!;
-  const client = createPublicClient({ transport: http(devnet.rpcUrl) });
-  const logs = async (address: `0x${string}`, abi: readonly unknown[], eventName: string) =>
-    (
-      await client.getContractEvents({
-        address,
-        abi: abi as never,
-        eventName: eventName as never,
-        fromBlock: 0n,
-        toBlock: 'latest',
-      })
-    ).length;
   const sql = async (query: string) => Number((await h.apiPg.query<{ n: string }>(query)).rows[0]!.n);
-  const chain = {
-    campaigns: await logs(stack.distributionCreator, distributionCreatorAbi, 'NewCampaign'),
-    overrides: await logs(stack.distributionCreator, distributionCreatorAbi, 'CampaignOverride'),
-    roots: await logs(stack.distributor, distributorEvents, 'TreeUpdated'),
-    claims: await logs(stack.distributor, distributorEvents, 'Claimed'),
-  };
+  const chain = { campaigns: 0, overrides: 0, roots: 0, claims: 0 };
+  for (const { devnet, stack } of h.chains) {
+    const client = createPublicClient({ transport: http(devnet.rpcUrl) });
+    const logs = async (address: `0x${string}`, abi: readonly unknown[], eventName: string) =>
+      (
+        await client.getContractEvents({
+          address,
+          abi: abi as never,
+          eventName: eventName as never,
+          fromBlock: 0n,
+          toBlock: 'latest',
+        })
+      ).length;
+    const campaigns = await logs(stack.distributionCreator, distributionCreatorAbi, 'NewCampaign');
+    expect(
+      await sql(`SELECT count(*) AS n FROM campaigns WHERE distribution_chain_id = ${Number(devnet.chainId)}`),
+      `chain ${devnet.chainId}: campaigns = NewCampaign logs`,
+    ).to.equal(campaigns);
+    chain.campaigns += campaigns;
+    chain.overrides += await logs(stack.distributionCreator, distributionCreatorAbi, 'CampaignOverride');
+    chain.roots += await logs(stack.distributor, distributorEvents, 'TreeUpdated');
+    chain.claims += await logs(stack.distributor, distributorEvents, 'Claimed');
+  }
   expect(await sql('SELECT count(*) AS n FROM campaigns'), 'campaigns = NewCampaign logs').to.equal(chain.campaigns);
   expect(
     await sql('SELECT count(DISTINCT (distribution_chain_id, campaign_id)) AS n FROM campaigns'),
@@ -49,7 +54,7 @@ export async function expectIndexedLikeChain(h: Harness): Promise<Record<string,
   expect(await sql('SELECT count(*) AS n FROM roots'), 'roots = TreeUpdated logs').to.equal(chain.roots);
   expect(await sql('SELECT count(*) AS n FROM claims'), 'claims = Claimed logs').to.equal(chain.claims);
   expect(await sql(`SELECT count(*) AS n FROM reward_trees WHERE status = 'verified'`), 'every root verified').to.equal(
-    await sql('SELECT count(DISTINCT root) AS n FROM roots'),
+    await sql('SELECT count(DISTINCT (chain_id, root)) AS n FROM roots'),
   );
   expect(await sql('SELECT count(*) AS n FROM search_outbox'), 'outbox drained').to.equal(0);
   expect(await sql(`SELECT count(*) AS n FROM job_runs WHERE status = 'running'`), 'no run left running').to.equal(0);
