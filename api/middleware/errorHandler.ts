@@ -77,7 +77,7 @@ export async function errorHandler(ctx: Context, next: Next): Promise<void> {
       throw new AppError(404, 'NOT_FOUND', `No route ${ctx.method} ${ctx.path}`);
   } catch (error) {
     const appError = toAppError(error);
-    const exposed = appError && appError.expose ? appError : null;
+    const exposed = appError?.expose ? appError : null;
     const status = exposed?.status ?? 500;
     ctx.status = status;
     ctx.type = 'application/problem+json';

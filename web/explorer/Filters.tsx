@@ -74,6 +74,7 @@ function Field({
   const value = state.filters[name] ?? '';
   const apply = (e: Event) => onChange(withFilters(state, { [name]: (e.currentTarget as HTMLInputElement).value }));
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the input chosen by the ternary below (number or text)
     <label class="field">
       <span>{label}</span>
       {type === 'number' ? (
@@ -118,6 +119,7 @@ function Range({
 export function Filters({ state, chains, protocols, onChange }: FiltersProps) {
   const hasFilter = Object.keys(state.filters).length > 0;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a form with role="search" is the landmark every screen reader knows; the newer <search> element is not announced by all of them yet
     <form class="filters" role="search" aria-label="Opportunity filters" onSubmit={(e) => e.preventDefault()}>
       <SearchField
         label="Search"

@@ -20,6 +20,7 @@ function TokenForm({ onToken, error }: { onToken: (token: string) => void; error
     >
       <label class="field">
         <span>Back-office token</span>
+        {/* biome-ignore lint/a11y/noAutofocus: the sign-in form is the whole page; its only field takes the focus */}
         <input type="password" name="token" autoComplete="off" required autoFocus />
       </label>
       <button type="submit">Sign in</button>

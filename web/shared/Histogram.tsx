@@ -43,6 +43,7 @@ export function Histogram({
       {bins.length === 0 ? (
         <p class="muted">{loading ? '…' : 'No data'}</p>
       ) : (
+        // biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not form fields: a <fieldset> would need a <legend> the figure's caption already gives
         <div class="bars" role="group" aria-label={title}>
           {bins.map((bin, i) => {
             const label = binLabel(bins, i, formatEdge);

@@ -19,7 +19,7 @@ import { serializeReward } from './serialize.js';
 export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: CampaignVisibility) {
   if ((await hiddenOnChainCampaignIds(deps.pg, visible, q.chainId, [q.campaignId])).size) return [];
   const live = await loadLiveRoot(deps.pg, q.chainId);
-  if (!live || live.treeStatus !== 'verified') return [];
+  if (live?.treeStatus !== 'verified') return [];
   return (await listCampaignRewards(deps.pg, { ...q, root: live.root })).map(serializeReward);
 }
 

@@ -37,7 +37,7 @@ export async function loadUserRewards({
   visible,
 }: LoadUserRewardsParams): Promise<UserChainRewards> {
   const live = await loadLiveRoot(deps.pg, chainId);
-  if (!live || live.treeStatus !== 'verified') return { chainId, root: null, rewards: [], campaigns: new Map() };
+  if (live?.treeStatus !== 'verified') return { chainId, root: null, rewards: [], campaigns: new Map() };
   const all = await loadRewards(deps.pg, { chainId, root: live.root, recipient: address });
   // Breakdowns of campaigns hidden from the caller are left out (the leaf's total stays: it is what the proof claims).
   const hidden = await hiddenOnChainCampaignIds(

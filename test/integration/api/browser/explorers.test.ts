@@ -76,7 +76,7 @@ describe('browser: GraphiQL at /graphql/v1 and the /docs page, offline', functio
     await page.locator('.graphiql-execute-button').click({ timeout: 30_000 });
     const result = page.locator('.result-window');
     await result.getByText('"opportunities"').waitFor({ timeout: 30_000 });
-    expect(await result.innerText()).to.contain(first!.id);
+    expect(await result.textContent()).to.contain(first!.id);
     expect(errors).to.deep.equal([]);
     expect(notFound, 'no 404 (the favicon is served)').to.deep.equal([]);
     expect(external).to.deep.equal([]);
@@ -113,7 +113,7 @@ describe('browser: GraphiQL at /graphql/v1 and the /docs page, offline', functio
       return Object.values(tagged).reduce((n, t) => n + t.operations.length, 0);
     });
     expect(operations).to.be.greaterThan(70);
-    expect(await page.locator('.info .title').innerText()).to.contain('1.0.1');
+    expect(await page.locator('.info .title').textContent()).to.contain('1.0.1');
     expect(external).to.deep.equal([]);
     await page.close();
   });
