@@ -15,15 +15,19 @@ export type CreatePgPoolParams = {
 
 /** Creates a pg pool; errors of idle clients are reported through `onError`, never crash the process. */
 export function createPgPool(params: CreatePgPoolParams, onError: (err: Error) => void = () => {}): PgPool {
-  const options = params.readOnly
-    ? '-c default_transaction_read_only=on -c statement_timeout=10000 -c lock_timeout=2000'
-    : undefined;
+  // JIT off: our statements are many and short, and PostgreSQL's JIT, triggered by cost estimates
+  // (a correlated subquery over thousands of ids estimates in the millions), compiled for ~0.5 s
+  // before a 2,000-campaign document batch that runs in 30 ms (measured with EXPLAIN ANALYZE).
+  const options = [
+    '-c jit=off',
+    ...(params.readOnly ? ['-c default_transaction_read_only=on -c statement_timeout=10000 -c lock_timeout=2000'] : []),
+  ].join(' ');
   const pool = new pg.Pool({
     connectionString: params.connectionString,
     application_name: params.applicationName,
     max: params.max ?? 10,
     connectionTimeoutMillis: 5000,
-    ...(options ? { options } : {}),
+    options,
   });
   pool.on('error', onError);
   return pool;

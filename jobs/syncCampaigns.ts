@@ -4,6 +4,7 @@ import { fetchNextLogs } from '../indexer/fetch/getLogsAdaptive.js';
 import { createLogSpan, type LogSpan } from '../indexer/fetch/logSpan.js';
 import { readTokenMetadata } from '../domain/readTokenMetadata.js';
 import type { BlockRange } from '../indexer/fetch/planRanges.js';
+import { startBackgroundProjector, type BackgroundProjector } from '../indexer/project/backgroundProjector.js';
 import { projectOutbox } from '../indexer/project/projectOutbox.js';
 import { outboxHighWater } from '../indexer/project/outbox.js';
 import type { ChainClient } from '../internal/rpc.js';
@@ -56,66 +57,17 @@ export const syncCampaigns: Job = {
     await upsertChains(deps.pg, deps.config.chains);
     const ranges: JobRange[] = [];
     const counts = { campaigns: 0, overrides: 0, reallocations: 0, reorgRetries: 0 };
-    for (const chainClient of deps.rpc.values()) {
-      const { chain } = chainClient;
-      const head = await canonicalHead(deps.pg, chain.id);
-      if (head === null) continue;
-      const cursor = await getCursor(deps.pg, NAME, chain.id);
-      const from = cursor === null ? chain.startBlock : Math.max(cursor + 1, chain.startBlock);
-      // One run reads a bounded number of blocks (the configured range, 1000 times) up to the stored canonical head.
-      const limit = Math.min(head, from + deps.config.indexer.maxLogRange * MAX_RANGES_PER_RUN - 1);
-      if (from > limit) continue;
-      const progress = createProgress({ logger: deps.logger, total: limit - from + 1, unit: 'blocks' });
-      const span = createLogSpan({ max: deps.config.indexer.maxLogRange });
-      // The next range is fetched while the current one is decoded and written (the node and the database work in parallel).
-      const fetchFrom = (at: number) => fetchBatch(deps, chainClient, { from: at, limit, span });
-      let next: Promise<Fetched> | null = fetchFrom(from);
-      try {
-        while (next && !deps.signal.aborted) {
-          const fetched: Fetched = await next;
-          const { range } = fetched;
-          next = range.to < limit ? fetchFrom(range.to + 1) : null;
-          const t0 = performance.now();
-          const batch = transformBatch(chain.id, fetched);
-          const tokens = await fetchTokenMetadata(deps, chainClient, batch.tokenAddresses);
-          const t1 = performance.now();
-          await persistBatch(deps, chain.id, range, batch, tokens);
-          counts.campaigns += batch.campaigns.length;
-          counts.overrides += batch.overrides.length;
-          counts.reallocations += batch.reallocations.length;
-          addRange(ranges, chain.id, range);
-          const written = batch.campaigns.length + batch.overrides.length + batch.reallocations.length;
-          deps.logger[written ? 'info' : 'debug']({
-            msg: 'batch persisted',
-            chain_id: chain.id,
-            from_block: range.from,
-            to_block: range.to,
-            campaigns: batch.campaigns.length,
-            overrides: batch.overrides.length,
-            reallocations: batch.reallocations.length,
-            fetch_ms: Math.round(fetched.ms),
-            transform_ms: Math.round(t1 - t0),
-            persist_ms: Math.round(performance.now() - t1),
-          });
-          progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
-        }
-      } catch (error) {
-        if (!(error instanceof ReorgDetectedError)) throw error;
-        // The blocks job rolls the chain back; this chain resumes from its cursor on the next run.
-        counts.reorgRetries += 1;
-        deps.logger.warn({
-          msg: 'batch refused: chain reorganized under it',
-          chain_id: chain.id,
-          reason: error.message,
-        });
-      } finally {
-        // A prefetch still in flight (after a failure, a reorg or an abort) is not needed; its own failure is not reported.
-        next?.catch(() => undefined);
-      }
+    // Its own writes are published while the next ranges are fetched and written.
+    const projector = startBackgroundProjector({ ...deps, afterId: outboxMark });
+    try {
+      await indexChains(deps, { ranges, counts, projector });
+    } catch (error) {
+      await projector.abandon();
+      throw error;
     }
     // Its own writes first (searchable at once, ahead of an older backlog such as another chain's
     // catch-up), then whatever else waits (a rollback's or a killed run's entries), as before.
-    const own = await projectOutbox({ ...deps, afterId: outboxMark });
+    const own = await projector.finish();
     const rest = await projectOutbox({ ...deps });
     return {
       ranges,
@@ -123,6 +75,79 @@ export const syncCampaigns: Job = {
     };
   },
 };
+
+/** Each chain's next ranges: fetched, decoded, written (one transaction per range), then handed to the projector. */
+async function indexChains(
+  deps: JobDeps,
+  {
+    ranges,
+    counts,
+    projector,
+  }: {
+    ranges: JobRange[];
+    counts: { campaigns: number; overrides: number; reallocations: number; reorgRetries: number };
+    projector: BackgroundProjector;
+  },
+): Promise<void> {
+  for (const chainClient of deps.rpc.values()) {
+    const { chain } = chainClient;
+    const head = await canonicalHead(deps.pg, chain.id);
+    if (head === null) continue;
+    const cursor = await getCursor(deps.pg, NAME, chain.id);
+    const from = cursor === null ? chain.startBlock : Math.max(cursor + 1, chain.startBlock);
+    // One run reads a bounded number of blocks (the configured range, 1000 times) up to the stored canonical head.
+    const limit = Math.min(head, from + deps.config.indexer.maxLogRange * MAX_RANGES_PER_RUN - 1);
+    if (from > limit) continue;
+    const progress = createProgress({ logger: deps.logger, total: limit - from + 1, unit: 'blocks' });
+    const span = createLogSpan({ max: deps.config.indexer.maxLogRange });
+    // The next range is fetched while the current one is decoded and written (the node and the database work in parallel).
+    const fetchFrom = (at: number) => fetchBatch(deps, chainClient, { from: at, limit, span });
+    let next: Promise<Fetched> | null = fetchFrom(from);
+    try {
+      while (next && !deps.signal.aborted) {
+        const fetched: Fetched = await next;
+        const { range } = fetched;
+        next = range.to < limit ? fetchFrom(range.to + 1) : null;
+        const t0 = performance.now();
+        const batch = transformBatch(chain.id, fetched);
+        const tokens = await fetchTokenMetadata(deps, chainClient, batch.tokenAddresses);
+        const t1 = performance.now();
+        await persistBatch(deps, chain.id, range, batch, tokens);
+        counts.campaigns += batch.campaigns.length;
+        counts.overrides += batch.overrides.length;
+        counts.reallocations += batch.reallocations.length;
+        addRange(ranges, chain.id, range);
+        projector.poke();
+        const written = batch.campaigns.length + batch.overrides.length + batch.reallocations.length;
+        deps.logger[written ? 'info' : 'debug']({
+          msg: 'batch persisted',
+          chain_id: chain.id,
+          from_block: range.from,
+          to_block: range.to,
+          campaigns: batch.campaigns.length,
+          overrides: batch.overrides.length,
+          reallocations: batch.reallocations.length,
+          fetch_ms: Math.round(fetched.ms),
+          transform_ms: Math.round(t1 - t0),
+          persist_ms: Math.round(performance.now() - t1),
+        });
+        progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
+      }
+    } catch (error) {
+      if (!(error instanceof ReorgDetectedError)) throw error;
+      // The blocks job rolls the chain back; this chain resumes from its cursor on the next run.
+      counts.reorgRetries += 1;
+      deps.logger.warn({
+        msg: 'batch refused: chain reorganized under it',
+        chain_id: chain.id,
+        reason: error.message,
+      });
+    } finally {
+      // A prefetch still in flight (after a failure, a reorg or an abort) is not needed; its own failure is not reported.
+      next?.catch(() => undefined);
+    }
+  }
+}
 
 /** Blocks read per chain and run at most: the configured log range, this many times. */
 const MAX_RANGES_PER_RUN = 1000;

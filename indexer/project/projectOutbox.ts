@@ -50,7 +50,9 @@ export async function projectOutbox({
   let deleted = 0;
   for (let batch = 0; batch < maxBatches && !signal?.aborted; batch++) {
     const done = await withTransaction(pg, async (client) => {
+      const t0 = performance.now();
       const entries = await claimOutbox(client, config.indexer.publishBatch, afterId === undefined ? {} : { afterId });
+      const t1 = performance.now();
       if (!entries.length) return true;
       const idsOf = (entity: string) => [...new Set(entries.filter((e) => e.entity === entity).map((e) => e.entityId))];
       const now = new Date();
@@ -64,11 +66,14 @@ export async function projectOutbox({
       // The last, partial batch of a drain (at the head: every batch) is made searchable at once
       // instead of at the next refresh interval; full batches of a backfill keep the interval.
       const refresh = entries.length < config.indexer.publishBatch;
-      const results = [
-        await writeOrDeadLetter(client, logger, 'campaign', () =>
+      const t2 = performance.now();
+      // The two indices are written at once (two bulk requests in flight, one per family); both
+      // settle before the transaction goes on or rolls back (a dead-letter insert stays inside it).
+      const results = await settleAll([
+        writeOrDeadLetter(client, logger, 'campaign', () =>
           bulkWrite({ es, index: campaignIndex, upserts: campaigns.upserts, deletes: campaigns.deletes, refresh }),
         ),
-        await writeOrDeadLetter(client, logger, 'opportunity', () =>
+        writeOrDeadLetter(client, logger, 'opportunity', () =>
           bulkWrite({
             es,
             index: opportunityIndex,
@@ -77,7 +82,8 @@ export async function projectOutbox({
             refresh,
           }),
         ),
-      ];
+      ]);
+      const t3 = performance.now();
       await recordFirstPublication(
         client,
         campaigns.upserts.map((u) => u.id),
@@ -93,6 +99,10 @@ export async function projectOutbox({
         entries: entries.length,
         campaigns: campaigns.upserts.length,
         opportunities: opportunities.upserts.length,
+        claim_ms: Math.round(t1 - t0),
+        build_ms: Math.round(t2 - t1),
+        bulk_ms: Math.round(t3 - t2),
+        finish_ms: Math.round(performance.now() - t3),
       });
       return entries.length < config.indexer.publishBatch && queued.length === 0;
     });
@@ -137,4 +147,12 @@ async function writeOrDeadLetter(
     });
     return { indexed: 0, deleted: 0, deadLettered: error.failures.length };
   }
+}
+
+/** Like Promise.all, but waits for every promise to settle before rethrowing the first failure. */
+async function settleAll<T>(promises: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
 }

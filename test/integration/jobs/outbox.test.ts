@@ -5,6 +5,7 @@ import { publishSearch } from '../../../jobs/publishSearch.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
 import { createEsClient, indexNames } from '../../../internal/es.js';
+import { startBackgroundProjector } from '../../../indexer/project/backgroundProjector.js';
 import { claimOutbox, outboxHighWater } from '../../../indexer/project/outbox.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
@@ -144,6 +145,39 @@ describe('search outbox while Elasticsearch is unreachable', function () {
       expect(await outboxHighWater(client)).to.be.greaterThan(mark);
     } finally {
       client.release();
+      await h.deps.pg.query('DELETE FROM search_outbox');
+    }
+  });
+
+  it('projects in the background while its writer goes on: entries committed during a drain are drained too, an older backlog is left, a failure surfaces at the end', async () => {
+    await h.deps.pg.query('DELETE FROM search_outbox');
+    const pending = async () =>
+      (await h.deps.pg.query<{ entity_id: string }>('SELECT entity_id FROM search_outbox ORDER BY id')).rows.map(
+        (r) => r.entity_id,
+      );
+    try {
+      await enqueueOutbox(h.deps.pg, 'campaign', ['backlog']);
+      const mark = await outboxHighWater(h.deps.pg);
+      // Ids without rows: each drain writes their deletes (a 404 is success), which counts them.
+      const projector = startBackgroundProjector({ ...h.deps, afterId: mark });
+      for (let i = 0; i < 5; i++) {
+        await enqueueOutbox(h.deps.pg, 'campaign', [`gone-${i}`]);
+        projector.poke();
+        await new Promise((resolve) => setTimeout(resolve, i * 20));
+      }
+      const { deleted } = await projector.finish();
+      expect(deleted).to.equal(5);
+      expect(await pending(), 'only the backlog before the mark waits').to.deep.equal(['backlog']);
+
+      const failing = startBackgroundProjector({ ...h.deps, es: deadEs, afterId: mark });
+      await enqueueOutbox(h.deps.pg, 'campaign', ['later']);
+      failing.poke();
+      failing.poke();
+      let failure: unknown;
+      await failing.finish().catch((e) => (failure = e));
+      expect(failure, 'the drain failure is thrown by finish').to.be.instanceOf(Error);
+      expect(await pending(), 'nothing lost: the failed batch rolled back').to.deep.equal(['backlog', 'later']);
+    } finally {
       await h.deps.pg.query('DELETE FROM search_outbox');
     }
   });
