@@ -65,10 +65,15 @@ async function benchSize(n: number): Promise<void> {
     // End to end: headers, then campaigns (persist + publish), until all are searchable.
     await runJob(findJob('blocks')!, deps);
     const e0 = performance.now();
+    const cpu0 = process.cpuUsage();
     await runJob(findJob('campaigns')!, deps);
     await deps.es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
     const searchable = (await deps.es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
     const e2eSeconds = (performance.now() - e0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    console.log(
+      `  indexer process CPU during end to end: ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (user ${(cpu.user / 1e6).toFixed(2)}, system ${(cpu.system / 1e6).toFixed(2)})`,
+    );
     if (decoded !== n || searchable !== n)
       throw new Error(`expected ${n}, decoded ${decoded}, searchable ${searchable}`);
     const rawRate = n / rawSeconds;
