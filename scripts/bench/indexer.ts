@@ -2,7 +2,8 @@
  * Indexer benchmark (a script that prints figures, never a timed test): `npm run bench:indexer`.
  * For N = 10k and 100k NewCampaign logs on a fresh devnet it measures, in the same run:
  *  - the raw getLogs + decode rate over the same logs (RPC → typed rows, no storage);
- *  - campaigns indexed per second end to end: RPC → PostgreSQL → searchable in Elasticsearch;
+ *  - campaigns indexed per second end to end: RPC → PostgreSQL → searchable in Elasticsearch, with
+ *    the indexer's CPU time and peak RSS meanwhile (the job runs in this process);
  * and their ratio; then freshness p50/p95 (chain event → searchable document) with the scheduler,
  * on its crons alone (every second) and in follow mode (head polled every BENCH_FOLLOW_POLL_MS,
  * outbox writes waking the projector). Uses its own database (rewards_bench) and index prefix (bench).
@@ -66,11 +67,20 @@ async function benchSize(n: number): Promise<void> {
     await runJob(findJob('blocks')!, deps);
     const e0 = performance.now();
     const cpu0 = process.cpuUsage();
+    // Peak resident memory of this process (the indexer) while it runs, sampled every 50 ms.
+    const rssBefore = process.memoryUsage.rss();
+    let rssPeak = rssBefore;
+    const rssSampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    }, 50);
     await runJob(findJob('campaigns')!, deps);
     await deps.es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
     const searchable = (await deps.es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
     const e2eSeconds = (performance.now() - e0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    clearInterval(rssSampler);
+    const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+    console.log(`  indexer process RSS: ${mib(rssBefore)} MiB before, peak ${mib(rssPeak)} MiB during end to end`);
     console.log(
       `  indexer process CPU during end to end: ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (user ${(cpu.user / 1e6).toFixed(2)}, system ${(cpu.system / 1e6).toFixed(2)})`,
     );
