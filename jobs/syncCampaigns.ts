@@ -47,7 +47,8 @@ type Batch = ReturnType<typeof transformBatch>;
  * from blocks that are no longer canonical is refused (the reorg is rolled back by the blocks job).
  * Steps: fetch (the next range, while the current one is written) → decode/transform → persist → publish
  * (its own writes first: the outbox entries after the run's start, then any older ones).
- * Ranges: the span of each getLogs call is learned per run (indexer/fetch/logSpan.ts), up to INDEXER_MAX_LOG_RANGE.
+ * Ranges: the span of each getLogs call is learned per run (indexer/fetch/logSpan.ts), up to INDEXER_MAX_LOG_RANGE,
+ * aiming at about 5,000 logs per batch.
  * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, cursors.
  */
 export const syncCampaigns: Job = {
@@ -99,7 +100,7 @@ async function indexChains(
     const limit = Math.min(head, from + deps.config.indexer.maxLogRange * MAX_RANGES_PER_RUN - 1);
     if (from > limit) continue;
     const progress = createProgress({ logger: deps.logger, total: limit - from + 1, unit: 'blocks' });
-    const span = createLogSpan({ max: deps.config.indexer.maxLogRange });
+    const span = createLogSpan({ max: deps.config.indexer.maxLogRange, targetLogs: TARGET_LOGS_PER_BATCH });
     // The next range is fetched while the current one is decoded and written (the node and the database work in parallel).
     const fetchFrom = (at: number) => fetchBatch(deps, chainClient, { from: at, limit, span });
     let next: Promise<Fetched> | null = fetchFrom(from);
@@ -148,6 +149,13 @@ async function indexChains(
     }
   }
 }
+
+/**
+ * Logs one batch aims at (the span follows the chain's density, indexer/fetch/logSpan.ts): the rows a
+ * batch holds in memory, and so the indexer's RSS, stay bounded however dense the chain, and smaller
+ * batches reach the background projector sooner.
+ */
+const TARGET_LOGS_PER_BATCH = 5000;
 
 /** Blocks read per chain and run at most: the configured log range, this many times. */
 const MAX_RANGES_PER_RUN = 1000;

@@ -109,7 +109,7 @@ export async function fetchNextLogs<E extends readonly AbiEvent[]>({
     const range = { from, to: Math.min(limit, from + span.current() - 1) };
     try {
       const logs = await requestLogs({ ...params, range });
-      span.answered();
+      span.answered(logs.length);
       return { range, logs };
     } catch (error) {
       if (range.to === range.from || !isRangeTooLargeError(error)) throw error;

@@ -30,4 +30,30 @@ describe('indexer/fetch/logSpan', () => {
     for (let i = 0; i < 10; i++) span.refused(span.current());
     expect(span.current()).to.equal(1);
   });
+
+  it('with a target of logs per batch, grows only while answers are sparse and shrinks in proportion after a dense one', () => {
+    const span = createLogSpan({ max: 5000, initial: 100, targetLogs: 1000 });
+    span.answered(100); // sparse: doubles
+    expect(span.current()).to.equal(200);
+    span.answered(700); // between half and twice the target: stays
+    expect(span.current()).to.equal(200);
+    span.answered(8000); // eight times the target: an eighth of the span
+    expect(span.current()).to.equal(25);
+    span.answered(400); // sparse again: grows again (density changes along a chain)
+    expect(span.current()).to.equal(50);
+    for (let i = 0; i < 5; i++) span.answered(1_000_000);
+    expect(span.current(), 'never below one block').to.equal(1);
+    span.refused(1);
+    span.answered(0);
+    expect(span.current(), 'a refusal still stops the growth').to.equal(1);
+  });
+
+  it('without a target, or without a count, grows as before', () => {
+    const span = createLogSpan({ max: 5000, initial: 100 });
+    span.answered(1_000_000);
+    expect(span.current()).to.equal(200);
+    const counted = createLogSpan({ max: 5000, initial: 100, targetLogs: 10 });
+    counted.answered();
+    expect(counted.current()).to.equal(200);
+  });
 });
