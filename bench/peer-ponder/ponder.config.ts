@@ -5,7 +5,7 @@
  */
 import { createConfig } from 'ponder';
 // The same ABI our indexer decodes with, so both sides read the very same event definition.
-import { distributionCreatorAbi } from '../../indexer/abis/distributionCreator';
+import { distributionCreatorAbi } from '../../domain/abis/distributionCreator';
 
 function required(name: string): string {
   const value = process.env[name];
