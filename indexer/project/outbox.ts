@@ -7,6 +7,8 @@ const DOCUMENT_LOCK_CLASS = 7_301;
 export type ClaimOutboxOptions = {
   /** Only entries with a greater id: a job publishing what it wrote itself, ahead of any backlog. */
   afterId?: number;
+  /** Only entries of this entity (the head of that entity's queue). */
+  entity?: OutboxEntity;
 };
 
 /**
@@ -20,11 +22,12 @@ export type ClaimOutboxOptions = {
 export async function claimOutbox(
   client: PgClient,
   limit: number,
-  { afterId = 0 }: ClaimOutboxOptions = {},
+  { afterId = 0, entity }: ClaimOutboxOptions = {},
 ): Promise<OutboxEntry[]> {
   const { rows } = await client.query<{ id: string; entity: OutboxEntity; entity_id: string }>(
-    'SELECT id, entity, entity_id FROM search_outbox WHERE id > $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-    [limit, afterId],
+    `SELECT id, entity, entity_id FROM search_outbox WHERE id > $2 AND ($3::text IS NULL OR entity = $3)
+     ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit, afterId, entity ?? null],
   );
   if (!rows.length) return [];
   const { rows: same } = await client.query<{ id: string; entity: OutboxEntity; entity_id: string }>(

@@ -8,7 +8,7 @@ import { buildDocuments } from './buildDocuments.js';
 import { recordFirstPublication } from './freshness.js';
 import { bulkWrite, PublishError } from './publish.js';
 import { claimOutbox, deleteOutbox } from './outbox.js';
-import { enqueueOutbox } from '../../domain/tables/outbox.js';
+import { enqueueOutbox, type OutboxEntity } from '../../domain/tables/outbox.js';
 
 export type ProjectOutboxParams = {
   config: Config;
@@ -19,6 +19,8 @@ export type ProjectOutboxParams = {
   maxBatches?: number;
   /** Only entries after this id (outboxHighWater before the caller's writes): its own, not a backlog. */
   afterId?: number;
+  /** Only entries of this entity (campaign documents while a writer goes on; their opportunities later). */
+  entity?: OutboxEntity;
 };
 
 /**
@@ -42,6 +44,7 @@ export async function projectOutbox({
   signal,
   maxBatches = 1000,
   afterId,
+  entity,
 }: ProjectOutboxParams) {
   const chainNames = new Map(config.chains.map((c) => [c.id, c.name]));
   const campaignIndex = indexNames(config.esIndexPrefix, 'campaigns').write;
@@ -51,7 +54,10 @@ export async function projectOutbox({
   for (let batch = 0; batch < maxBatches && !signal?.aborted; batch++) {
     const done = await withTransaction(pg, async (client) => {
       const t0 = performance.now();
-      const entries = await claimOutbox(client, config.indexer.publishBatch, afterId === undefined ? {} : { afterId });
+      const entries = await claimOutbox(client, config.indexer.publishBatch, {
+        ...(afterId === undefined ? {} : { afterId }),
+        ...(entity === undefined ? {} : { entity }),
+      });
       const t1 = performance.now();
       if (!entries.length) return true;
       const idsOf = (entity: string) => [...new Set(entries.filter((e) => e.entity === entity).map((e) => e.entityId))];

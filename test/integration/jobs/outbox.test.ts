@@ -160,13 +160,20 @@ describe('search outbox while Elasticsearch is unreachable', function () {
       const mark = await outboxHighWater(h.deps.pg);
       // Ids without rows: each drain writes their deletes (a 404 is success), which counts them.
       const projector = startBackgroundProjector({ ...h.deps, afterId: mark });
+      await enqueueOutbox(h.deps.pg, 'opportunity', ['gone-opportunity']);
       for (let i = 0; i < 5; i++) {
         await enqueueOutbox(h.deps.pg, 'campaign', [`gone-${i}`]);
         projector.poke();
         await new Promise((resolve) => setTimeout(resolve, i * 20));
       }
+      // While the writer goes on, only campaign documents are projected; the opportunity waits for the end.
+      for (let waited = 0; (await pending()).some((id) => /^gone-\d/.test(id)); waited += 50) {
+        if (waited > 10_000) throw new Error(`campaign entries not drained: ${await pending()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await pending()).to.deep.equal(['backlog', 'gone-opportunity']);
       const { deleted } = await projector.finish();
-      expect(deleted).to.equal(5);
+      expect(deleted, 'five campaigns and the opportunity').to.equal(6);
       expect(await pending(), 'only the backlog before the mark waits').to.deep.equal(['backlog']);
 
       const failing = startBackgroundProjector({ ...h.deps, es: deadEs, afterId: mark });
