@@ -70,8 +70,10 @@ export function startScheduler({
   const chainIds = schedulerChainIds(config);
   const controller = new AbortController();
   const deps = createJobDeps(config, logger, controller.signal);
-  /** Runs in progress, by work unit (unitLockKey). */
-  const running = new Map<string, Promise<unknown>>();
+  /** Runs in progress, by work unit (unitLockKey), with the unit's chain. */
+  const running = new Map<string, { chainId: number | undefined; run: Promise<unknown> }>();
+  /** Units of `chainId` running now. */
+  const runningOn = (chainId: number) => [...running.values()].filter((r) => r.chainId === chainId).length;
   const tasks = new Map<string, { cron: string; task: ScheduledTask }>();
 
   const failures = new Map<string, { count: number; retryAt: number }>();
@@ -86,7 +88,6 @@ export function startScheduler({
     const failed = failures.get(key);
     const chain = chainId === undefined ? {} : { chain_id: chainId };
     const startedAt = Date.now();
-    slowChains.started(chainId);
     const run = runJob(job, deps, chainId === undefined ? {} : { chainId })
       .then(() => {
         slowChains.ended(chainId, Date.now() - startedAt, true);
@@ -102,7 +103,7 @@ export function startScheduler({
         logger.warn({ msg: 'job backing off', job: job.name, ...chain, failed_runs: count, retry_in_ms: delayMs });
       })
       .finally(() => running.delete(key));
-    running.set(key, run);
+    running.set(key, { chainId, run });
     return run;
   };
   const backingOff = (key: string) => {
@@ -119,7 +120,10 @@ export function startScheduler({
   const queued = new Map<string, Queued>();
   const dispatch = () => {
     while (!controller.signal.aborted && running.size < config.schedulerConcurrency) {
-      const at = waiting.findIndex((q) => !running.has(q.key) && !slowChains.mayNotStart(q.chainId));
+      const at = waiting.findIndex(
+        (q) =>
+          !running.has(q.key) && (q.chainId === undefined || !slowChains.mayNotStart(q.chainId, runningOn(q.chainId))),
+      );
       if (at < 0) return;
       const [next] = waiting.splice(at, 1);
       queued.delete(next!.key);
@@ -166,7 +170,7 @@ export function startScheduler({
   let following = 0;
   /** Runs a unit after any run of it in progress (which may predate what woke us). */
   const runUnitAgain = async (job: Job, key: string, chainId: number | undefined) => {
-    const pending = running.get(key);
+    const pending = running.get(key)?.run;
     if (pending) await pending;
     if (controller.signal.aborted || backingOff(key)) return;
     await enqueue(job, key, chainId);
@@ -253,7 +257,7 @@ export function startScheduler({
       clearInterval(timer);
       await queue.catch(() => {});
       for (const { task } of tasks.values()) await task.destroy();
-      await Promise.allSettled(running.values());
+      await Promise.allSettled([...running.values()].map((r) => r.run));
       await deps.close();
     },
   };

@@ -5,12 +5,10 @@
 export const SLOW_UNIT_MS = 1_000;
 
 export type SlowChainGuard = {
-  /** A unit of `chainId` starts (undefined: a job that is not per chain). */
-  started(chainId: number | undefined): void;
-  /** A unit of `chainId` ended after `durationMs`, succeeded or not. */
+  /** A unit of `chainId` ended after `durationMs`, succeeded or not (undefined: a job that is not per chain). */
   ended(chainId: number | undefined, durationMs: number, ok: boolean): void;
-  /** True when a unit of `chainId` must wait: the chain is slow and already runs its share of the slots. */
-  mayNotStart(chainId: number | undefined): boolean;
+  /** True when a unit of `chainId` must wait: the chain is slow and already runs `running` units, its share of the slots. */
+  mayNotStart(chainId: number, running: number): boolean;
 };
 
 export type SlowChainGuardParams = {
@@ -24,7 +22,8 @@ export type SlowChainGuardParams = {
  * Per process: a slow chain (its last unit run took SLOW_UNIT_MS or more, or failed) runs at most
  * its fair share of the slots (⌊slots ÷ chains⌋, at least one), so units waiting on its node never
  * take the slots the other chains need; a fast run lifts the mark. A process with one chain, and
- * chains that answer promptly, run their units together as before.
+ * chains that answer promptly, run their units together as before. The scheduler says how many
+ * units of the chain run (it keeps the runs).
  */
 export function createSlowChainGuard({
   slots,
@@ -32,20 +31,15 @@ export function createSlowChainGuard({
   slowUnitMs = SLOW_UNIT_MS,
 }: SlowChainGuardParams): SlowChainGuard {
   const share = Math.max(1, Math.floor(slots / Math.max(1, chains)));
-  const runningOf = new Map<number, number>();
   const slow = new Set<number>();
   return {
-    started(chainId) {
-      if (chainId !== undefined) runningOf.set(chainId, (runningOf.get(chainId) ?? 0) + 1);
-    },
     ended(chainId, durationMs, ok) {
       if (chainId === undefined) return;
-      runningOf.set(chainId, (runningOf.get(chainId) ?? 1) - 1);
       if (!ok || durationMs >= slowUnitMs) slow.add(chainId);
       else slow.delete(chainId);
     },
-    mayNotStart(chainId) {
-      return chainId !== undefined && slow.has(chainId) && (runningOf.get(chainId) ?? 0) >= share;
+    mayNotStart(chainId, running) {
+      return slow.has(chainId) && running >= share;
     },
   };
 }
