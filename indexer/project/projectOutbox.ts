@@ -54,10 +54,7 @@ export async function projectOutbox({
   for (let batch = 0; batch < maxBatches && !signal?.aborted; batch++) {
     const done = await withTransaction(pg, async (client) => {
       const t0 = performance.now();
-      const entries = await claimOutbox(client, config.indexer.publishBatch, {
-        ...(afterId === undefined ? {} : { afterId }),
-        ...(entity === undefined ? {} : { entity }),
-      });
+      const entries = await claimOutbox(client, config.indexer.publishBatch, { afterId, entity });
       const t1 = performance.now();
       if (!entries.length) return true;
       const idsOf = (entity: string) => [...new Set(entries.filter((e) => e.entity === entity).map((e) => e.entityId))];
