@@ -9,29 +9,12 @@ import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { expectIndexedLikeChain } from '../../helpers/expectIndexedLikeChain.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { everySecond, startSchedulerProcess, type SchedulerProcess } from '../../helpers/schedulerProcess.js';
+import { overlaps, type UnitRun } from '../../helpers/unitOverlaps.js';
 
 const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'publish'];
 /** The per-chain jobs among them: their runs are work units (job × chain). */
 const UNIT_JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-type UnitRun = { job: string; chain_id: number | null; runner: string; started_at: Date; finished_at: Date | null };
-
-/** Runs of the same unit (job × chain, or a whole job) whose [start, finish) overlap: must be none. */
-function overlaps(runs: UnitRun[]): string[] {
-  const found: string[] = [];
-  const byUnit = new Map<string, UnitRun[]>();
-  for (const r of runs) byUnit.set(`${r.job}:${r.chain_id}`, [...(byUnit.get(`${r.job}:${r.chain_id}`) ?? []), r]);
-  for (const [unit, list] of byUnit) {
-    list.sort((a, b) => a.started_at.getTime() - b.started_at.getTime());
-    for (let i = 1; i < list.length; i++) {
-      const previousEnd = list[i - 1]!.finished_at?.getTime() ?? Number.POSITIVE_INFINITY;
-      if (list[i]!.started_at.getTime() < previousEnd)
-        found.push(`${unit}: ${list[i - 1]!.runner} and ${list[i]!.runner} at ${list[i]!.started_at.toISOString()}`);
-    }
-  }
-  return found;
-}
 
 describe(`chaos: ${chaosSettings.schedulers} scheduler processes share ${chaosSettings.chains} chains; one of them SIGKILLed ${chaosSettings.schedulerKills} times while every chain keeps producing`, function () {
   let h: Harness;

@@ -11,6 +11,7 @@ import { createLogger } from '../../../internal/logger.js';
 import { startFlakyRpcProxy, type FlakyRpcProxy } from '../../helpers/flakyRpcProxy.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { everySecond, startSchedulerProcess } from '../../helpers/schedulerProcess.js';
+import { overlaps, type UnitRun } from '../../helpers/unitOverlaps.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -23,24 +24,6 @@ async function waitFor<T>(what: string, ms: number, check: () => Promise<T | und
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await sleep(250);
   }
-}
-
-type UnitRun = { job: string; chain_id: number | null; runner: string; started_at: Date; finished_at: Date | null };
-
-/** Pairs of runs of the same unit (job × chain) whose [start, finish) overlap: must be none. */
-function overlaps(runs: UnitRun[]): string[] {
-  const found: string[] = [];
-  const byUnit = new Map<string, UnitRun[]>();
-  for (const r of runs) byUnit.set(`${r.job}:${r.chain_id}`, [...(byUnit.get(`${r.job}:${r.chain_id}`) ?? []), r]);
-  for (const [unit, list] of byUnit) {
-    list.sort((a, b) => a.started_at.getTime() - b.started_at.getTime());
-    for (let i = 1; i < list.length; i++) {
-      const previousEnd = list[i - 1]!.finished_at?.getTime() ?? Number.POSITIVE_INFINITY;
-      if (list[i]!.started_at.getTime() < previousEnd)
-        found.push(`${unit}: ${list[i - 1]!.runner} and ${list[i]!.runner} at ${list[i]!.started_at.toISOString()}`);
-    }
-  }
-  return found;
 }
 
 describe('jobs: work units (job × chain), concurrent chains, several schedulers', function () {
