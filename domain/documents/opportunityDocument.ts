@@ -2,37 +2,8 @@ import { campaignTypeName } from '../campaignTypes.js';
 import { tokenDbId } from '../ids.js';
 import { protocolOf } from '../protocols.js';
 import type { OpportunitySource } from './sources.js';
+import { summarizeCampaigns, summaryStatus, type OpportunitySummarySource } from './campaignSummary.js';
 import type { TokenRecord } from './records.js';
-
-export type CampaignWindow = { start: number; end: number };
-export type OpportunityStatus = 'NONE' | 'PAST' | 'LIVE' | 'SOON';
-
-/**
- * Pure: the union of campaign windows as disjoint, sorted intervals. Status filters only need the
- * union, and it keeps documents small (nested documents are capped per document) however many
- * campaigns an opportunity has.
- */
-export function mergeWindows(windows: CampaignWindow[]): CampaignWindow[] {
-  const sorted = [...windows].sort((a, b) => a.start - b.start);
-  const merged: CampaignWindow[] = [];
-  for (const w of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && w.start <= last.end) last.end = Math.max(last.end, w.end);
-    else merged.push({ ...w });
-  }
-  return merged;
-}
-
-/** Pure: LIVE when a campaign runs at `now`, else SOON when one starts later, else PAST; NONE without campaigns. */
-export function opportunityStatus(
-  windows: CampaignWindow[],
-  now: number,
-): { status: OpportunityStatus; liveCampaigns: number } {
-  const live = windows.filter((w) => w.start <= now && now < w.end).length;
-  if (live) return { status: 'LIVE', liveCampaigns: live };
-  if (windows.some((w) => w.start > now)) return { status: 'SOON', liveCampaigns: 0 };
-  return { status: windows.length ? 'PAST' : 'NONE', liveCampaigns: 0 };
-}
 
 /**
  * Pure: text as the search fields index it and queries search it: accents removed (NFKD, combining
@@ -66,16 +37,28 @@ export function opportunityName(src: Pick<OpportunitySource, 'action' | 'type' |
 }
 
 /**
- * Pure: the denormalized opportunity document (public Opportunity record plus search-only fields)
- * from its PostgreSQL sources. `status` and `liveCampaigns` are as of `now`; readers recompute the
- * status from `campaignWindows` (merged intervals) and keep `liveCampaigns` only while LIVE (the
- * metrics job re-projects when the count changes). Figures the metrics job computes start at zero.
+ * Pure: the denormalized opportunity document of a source holding its campaigns as a list (fixtures,
+ * benchmarks): `opportunityDocumentOf` over their summary at `now`.
  * @returns null when the opportunity has no campaign left (its document is deleted).
  */
 export function toOpportunityDocument(src: OpportunitySource, chainName: string, now: number) {
-  if (!src.campaigns.length) return null;
-  const windows = src.campaigns.map((c) => ({ start: Number(c.start_timestamp), end: Number(c.end_timestamp) }));
-  const { status, liveCampaigns } = opportunityStatus(windows, now);
+  const { campaigns, ...rest } = src;
+  return opportunityDocumentOf({ ...rest, summary: summarizeCampaigns(campaigns, now) }, chainName, now);
+}
+
+/**
+ * Pure: the denormalized opportunity document (public Opportunity record plus search-only fields)
+ * from its PostgreSQL sources, its public campaigns summarized at `now`. `status` and `liveCampaigns`
+ * are as of `now`; readers recompute the status from `campaignWindows` (merged intervals) and keep
+ * `liveCampaigns` only while LIVE (the metrics job re-projects when the count changes). Figures the
+ * metrics job computes start at zero. The size of the document does not grow with the number of
+ * campaigns but for its sets (creators, types, reward tokens) and separate windows.
+ * @returns null when the opportunity has no campaign left (its document is deleted).
+ */
+export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: string, now: number) {
+  const summary = src.summary;
+  if (!summary?.count) return null;
+  const { status, liveCampaigns } = summaryStatus(summary);
   const tokens: TokenRecord[] = src.target
     ? [
         {
@@ -99,14 +82,10 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
       ]
     : [];
   const name = opportunityName(src);
-  const depositUrl =
-    src.campaigns.map((c) => c.params['url']).find((u): u is string => typeof u === 'string' && u.length > 0) ?? '';
-  const starts = windows.map((w) => w.start);
-  const ends = windows.map((w) => w.end);
   const timestamp = String(now);
   const m = src.metrics;
   const protocol = protocolOf(src.type);
-  const rewardSymbols = [...new Set(src.campaigns.map((c) => c.reward_symbol).filter((s): s is string => !!s))];
+  const rewardSymbols = summary.rewardSymbols;
   return {
     id: src.id,
     chainId: src.chain_id,
@@ -119,7 +98,7 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     action: src.action,
     tags: src.tags ?? ([] as string[]),
     mainProtocol: protocol?.id ?? '',
-    depositUrl,
+    depositUrl: summary.depositUrl,
     depositUrls: [] as unknown[],
     explorerAddress: /^0x[0-9a-f]{40}$/.test(src.identifier) ? src.identifier : '',
     hidden: false,
@@ -131,14 +110,14 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
     maxDailyRewards: m?.max_daily_rewards ?? null,
     maxApr: null,
     liveCampaigns,
-    lastCampaignCreatedAt: Math.max(...src.campaigns.map((c) => Math.floor(c.created_at.getTime() / 1000))),
+    lastCampaignCreatedAt: summary.lastCreatedAt,
     liveCampaignsForCreator: 0,
     soonCampaignsForCreator: 0,
     pastCampaignsForCreator: 0,
-    earliestCampaignStart: Math.min(...starts),
-    latestCampaignStart: Math.max(...starts),
-    earliestCampaignEnd: Math.min(...ends),
-    latestCampaignEnd: Math.max(...ends),
+    earliestCampaignStart: summary.earliestStart,
+    latestCampaignStart: summary.latestStart,
+    earliestCampaignEnd: summary.earliestEnd,
+    latestCampaignEnd: summary.latestEnd,
     distributionType: 'DUTCH_AUCTION',
     tokens,
     activePrograms: [] as unknown[],
@@ -169,27 +148,26 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
       breakdowns: [] as unknown[],
     },
     stablecoin: src.target?.is_stablecoin ?? false,
-    campaignWindows: mergeWindows(windows),
-    campaignTypes: [...new Set(src.campaigns.map((c) => c.campaign_type))],
-    campaignIds: src.campaigns.map((c) => c.campaign_id),
-    creatorAddresses: [...new Set(src.campaigns.map((c) => c.creator))],
+    campaignWindows: summary.windows,
+    campaignTypes: summary.campaignTypes,
+    creatorAddresses: summary.creators,
     rewardTokenSymbols: rewardSymbols,
-    rewardTokenTypes: [...new Set(src.campaigns.map((c) => c.reward_type ?? 'TOKEN'))],
+    rewardTokenTypes: summary.rewardTypes,
     programSlugs: src.program_slugs ?? ([] as string[]),
-    creatorSlugs: [...new Set(src.campaigns.map((c) => c.creator_id).filter((id): id is string => !!id))].sort(),
+    creatorSlugs: summary.creatorIds,
     chainName,
     // Search-only: true when every reward token is a test token / a point token (`test`, `point` filters).
-    allRewardsTest: src.campaigns.every((c) => c.reward_is_test === true),
-    allRewardsPoint: src.campaigns.every((c) => c.reward_type === 'POINT'),
+    allRewardsTest: summary.allRewardsTest,
+    allRewardsPoint: summary.allRewardsPoint,
     // excludeSubCampaigns keeps opportunities with at least one campaign that is not a sub-campaign.
-    hasRootCampaign: src.campaigns.some((c) => !c.parent_campaign_id),
+    hasRootCampaign: summary.hasRootCampaign,
     searchName: foldText(name),
     searchText: foldText(
       [
         name,
         protocol?.name ?? '',
         src.type,
-        campaignTypeName(src.campaigns[0]!.campaign_type),
+        campaignTypeName(summary.firstCampaignType),
         src.identifier,
         src.target?.symbol ?? '',
         src.target?.name ?? '',
@@ -201,4 +179,4 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
   };
 }
 
-export type OpportunityDocument = NonNullable<ReturnType<typeof toOpportunityDocument>>;
+export type OpportunityDocument = NonNullable<ReturnType<typeof opportunityDocumentOf>>;

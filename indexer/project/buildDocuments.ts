@@ -1,7 +1,7 @@
 import type { PgClient } from '../../internal/pg.js';
 import type { IndexFamily } from '../../search-mappings/aliases.js';
 import { toCampaignDocument } from '../../domain/documents/campaignDocument.js';
-import { toOpportunityDocument } from '../../domain/documents/opportunityDocument.js';
+import { opportunityDocumentOf } from '../../domain/documents/opportunityDocument.js';
 import { loadCampaignSources } from './campaignSources.js';
 import { loadOpportunitySources } from './opportunitySources.js';
 
@@ -45,10 +45,10 @@ export async function buildDocuments(
       opportunityIds: upserts.map((u) => u.document.opportunityId),
     };
   }
-  const sources = await loadOpportunitySources(client, ids);
+  const sources = await loadOpportunitySources(client, ids, Math.floor(now.getTime() / 1000));
   const upserts: BuiltDocument[] = [];
   for (const s of sources) {
-    const document = toOpportunityDocument(
+    const document = opportunityDocumentOf(
       s,
       chainNames.get(s.chain_id) ?? `chain ${s.chain_id}`,
       Math.floor(now.getTime() / 1000),

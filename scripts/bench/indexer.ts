@@ -24,6 +24,8 @@ import { resetDatabase } from '../../test/helpers/database.js';
 import { rawGetLogs } from './rawGetLogs.js';
 import { benchChainConfig, CAMPAIGNS_PER_TX, createCampaigns, startCampaignDevnet } from './campaignDevnet.js';
 import { percentile } from './benchParams.js';
+import { describeCpu, snapshotCpu } from './machineCpu.js';
+import { availableParallelism } from 'node:os';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
 const PREFIX = 'bench';
@@ -56,17 +58,21 @@ async function benchSize(n: number): Promise<void> {
 
     // Raw getLogs + decode over the same logs (no storage).
     const { client } = createChainClients(config).get(31337)!;
+    const groups = { ours: process.pid, devnets: [devnet.pid] };
+    const rawCpu0 = snapshotCpu(groups);
     const { decoded, seconds: rawSeconds } = await rawGetLogs({
       client,
       chainId: 31337,
       address: stack.distributionCreator,
       head: Number(await client.getBlockNumber()),
     });
+    const rawCpu = describeCpu(rawCpu0, snapshotCpu(groups), availableParallelism());
 
     // End to end: headers, then campaigns (persist + publish), until all are searchable.
     await runJob(findJob('blocks')!, deps);
     const e0 = performance.now();
     const cpu0 = process.cpuUsage();
+    const e2eCpu0 = snapshotCpu(groups);
     // Peak resident memory of this process (the indexer) while it runs, sampled every 50 ms.
     const rssBefore = process.memoryUsage.rss();
     let rssPeak = rssBefore;
@@ -78,6 +84,7 @@ async function benchSize(n: number): Promise<void> {
     const searchable = (await deps.es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
     const e2eSeconds = (performance.now() - e0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const e2eCpu = describeCpu(e2eCpu0, snapshotCpu(groups), availableParallelism());
     clearInterval(rssSampler);
     const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
     console.log(`  indexer process RSS: ${mib(rssBefore)} MiB before, peak ${mib(rssPeak)} MiB during end to end`);
@@ -92,6 +99,8 @@ async function benchSize(n: number): Promise<void> {
     console.log(
       `  end to end (RPC → PostgreSQL → searchable): ${e2eRate.toFixed(0)} campaigns/s (${e2eSeconds.toFixed(2)} s)`,
     );
+    console.log(`  raw ${rawCpu}`);
+    console.log(`  end to end ${e2eCpu}`);
     console.log(`  ratio end-to-end / raw: ${(e2eRate / rawRate).toFixed(2)}`);
     await deps.close();
   } finally {

@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: runs the search (then bench:idle-gap on its data), indexer, claim, many-chains and load benchmarks (and the peer comparison when
+ * `npm run bench`: runs the search (then bench:idle-gap on its data), indexer, claim, backfill-rss, many-chains and load benchmarks (and the peer comparison when
  * scripts/bench/peer.ts exists) one after another, each as its own process, and writes one report:
  * docs/benchmarks/report.md (figures as printed, machine facts, versions) plus PNG charts of the
  * load test's latency distributions under docs/benchmarks/. Sizes default to runs of a few minutes
  * (each benchmark's own variables override them).
- * Options: BENCH_REPORT_ONLY=search,idle-gap,indexer,load,peer (subset; with it, the sections of the existing report
+ * Options: BENCH_REPORT_ONLY=search,idle-gap,indexer,claim,backfill-rss,many-chains,load,peer (subset; with it, the sections of the existing report
  * that are not re-run are kept, marked with the date of their run) BENCH_REPORT_DIR=docs/benchmarks
  */
 import { spawn } from 'node:child_process';
@@ -30,6 +30,7 @@ const SECTIONS: Section[] = [
   { name: 'idle-gap', script: 'scripts/bench/idleGap.ts', env: {} },
   { name: 'indexer', script: 'scripts/bench/indexer.ts', env: { BENCH_SIZES: '10000', BENCH_FRESHNESS_SAMPLES: '20' } },
   { name: 'claim', script: 'scripts/bench/claimFreshness.ts', env: { BENCH_CLAIM_SAMPLES: '20' } },
+  { name: 'backfill-rss', script: 'scripts/bench/backfillRss.ts', env: { BENCH_RSS_SIZES: '10000,100000' } },
   { name: 'many-chains', script: 'scripts/bench/manyChains.ts', env: {} },
   { name: 'load', script: 'scripts/bench/load.ts', env: { BENCH_OUT_DIR: DATA } },
   ...(existsSync(`${ROOT}scripts/bench/peer.ts`) ? [{ name: 'peer', script: 'scripts/bench/peer.ts', env: {} }] : []),

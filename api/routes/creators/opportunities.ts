@@ -5,7 +5,7 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { searchPage } from '../../search/searchPage.js';
 import { buildCountQuery, buildOpportunityListQuery } from '../opportunities/query.js';
-import { currentChainContext } from '../../chainRecords.js';
+import { opportunityFilterContext } from '../opportunities/filterContext.js';
 import { serializeOpportunity } from '../opportunities/serialize.js';
 import type { Handler } from '../../validate.js';
 import type { creatorOppCountQuery, creatorOppFiltersQuery } from '../opportunities/schema.js';
@@ -36,8 +36,8 @@ export function creatorOpportunitiesHandler(
     const addresses = await creatorAddresses(deps, ctx.state.params.creator);
     const q = ctx.state.query;
     const now = nowSeconds(deps);
-    const { chains, testChainIds } = await currentChainContext(deps, now);
-    const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
+    const { chains, filter } = await opportunityFilterContext(deps, undefined, now);
+    const { query, sort } = buildOpportunityListQuery(q, now, filter);
     const docs = await searchPage<OpportunityDocument>({
       es: deps.es,
       index,
@@ -73,8 +73,8 @@ export function creatorOpportunitiesCountHandler(
   return async (ctx) => {
     const addresses = await creatorAddresses(deps, ctx.state.params.creator);
     const now = nowSeconds(deps);
-    const { testChainIds } = await currentChainContext(deps, now);
-    const { query } = buildCountQuery(ctx.state.query, now, { testChainIds });
+    const { filter } = await opportunityFilterContext(deps, undefined, now);
+    const { query } = buildCountQuery(ctx.state.query, now, filter);
     const res = await deps.es.count(
       { index, query: scopeToCreator(query, addresses) as never },
       { requestTimeout: deps.config.esRequestTimeoutMs },

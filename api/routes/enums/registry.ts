@@ -4,7 +4,7 @@
  * once, checked against those types with `satisfies`.
  */
 import { CAMPAIGN_TYPE_NAMES, OPPORTUNITY_ACTIONS } from '../../../domain/campaignTypes.js';
-import type { OpportunityStatus } from '../../../domain/documents/opportunityDocument.js';
+import type { OpportunityStatus } from '../../../domain/documents/campaignSummary.js';
 import type { CampaignStatusRecord } from '../../../domain/campaignStatus.js';
 import type { ExplorerConfig } from '../../../internal/config.js';
 import { CAMPAIGN_STATUSES, TOKEN_TYPES } from '../campaigns/schema.js';

@@ -2,8 +2,11 @@ import { foldText } from '../../../domain/documents/opportunityDocument.js';
 import type { OppFilters, OpportunityStatusFilter } from './schema.js';
 
 export type Clause = Record<string, unknown>;
-/** What a filter may need besides the parameters: the time and the chains flagged as test chains. */
-export type FilterContext = { now: number; testChainIds?: number[] };
+/**
+ * What a filter may need besides the parameters: the time, the chains flagged as test chains, and with
+ * `campaignId` the opportunities of that on-chain campaign id (resolved by opportunityFilterContext).
+ */
+export type FilterContext = { now: number; testChainIds?: number[]; campaignOpportunityIds?: string[] };
 /** One filter: a `bool.filter` clause, a `bool.must_not` clause, or nothing. */
 type Part = { filter?: Clause; mustNot?: Clause } | null;
 
@@ -69,7 +72,11 @@ const textMatch = (field: string, value: string | undefined): Part =>
 const FILTERS: ((q: OppFilters, c: FilterContext) => Part)[] = [
   (q) => textMatch('searchText', q.search),
   (q) => textMatch('searchName', q.name),
-  (q) => (q.campaignId ? { filter: { term: { campaignIds: q.campaignId.toLowerCase() } } } : null),
+  (q, c) => {
+    if (!q.campaignId) return null;
+    if (!c.campaignOpportunityIds) throw new Error('campaignId filter without its opportunities resolved');
+    return { filter: { terms: { id: c.campaignOpportunityIds } } };
+  },
   (q) =>
     q.creatorSlug
       ? {

@@ -14,7 +14,7 @@ import {
 } from './query.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { loadCampaignsOf } from './readContext.js';
-import { currentChainContext } from '../../chainRecords.js';
+import { opportunityFilterContext } from './filterContext.js';
 import type { Handler } from '../../validate.js';
 import type { aggregateParams, extremumParams, NumericField, oppFiltersQuery, PagedOppFilters } from './schema.js';
 import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity } from './serialize.js';
@@ -27,8 +27,8 @@ const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'oppo
  */
 export async function listOpportunities(deps: ApiDeps, q: PagedOppFilters) {
   const now = nowSeconds(deps);
-  const { chains, testChainIds } = await currentChainContext(deps, now);
-  const { query, sort } = buildOpportunityListQuery(q, now, { testChainIds });
+  const { chains, filter } = await opportunityFilterContext(deps, q.campaignId, now);
+  const { query, sort } = buildOpportunityListQuery(q, now, filter);
   const docs = await searchPage<OpportunityDocument>({
     es: deps.es,
     index: readIndex(deps),
@@ -59,10 +59,10 @@ export function listOpportunitiesHandler(deps: ApiDeps): Handler<{ query: typeof
 export function countOpportunitiesHandler(deps: ApiDeps): Handler<{ query: typeof oppFiltersQuery }> {
   return async (ctx) => {
     const now = nowSeconds(deps);
-    const { testChainIds } = await currentChainContext(deps, now);
+    const { filter } = await opportunityFilterContext(deps, ctx.state.query.campaignId, now);
     const timeoutMs = deps.config.esRequestTimeoutMs;
     const res = await deps.es.count(
-      { index: readIndex(deps), ...buildCountQuery(ctx.state.query, now, { testChainIds }) },
+      { index: readIndex(deps), ...buildCountQuery(ctx.state.query, now, filter) },
       { requestTimeout: timeoutMs },
     );
     if (res._shards.failed > 0) throw new ServiceUnavailableError('elasticsearch');
@@ -75,12 +75,12 @@ export function binsHandler(deps: ApiDeps, metric: NumericField): Handler<{ quer
   return async (ctx) => {
     const q = ctx.state.query;
     const now = nowSeconds(deps);
-    const { testChainIds } = await currentChainContext(deps, now);
-    const stats = await searchOnce<never>(deps, readIndex(deps), buildStatsQuery(q, metric, now, { testChainIds }));
+    const { filter } = await opportunityFilterContext(deps, q.campaignId, now);
+    const stats = await searchOnce<never>(deps, readIndex(deps), buildStatsQuery(q, metric, now, filter));
     const { min, max } = stats.aggregations!['stats'] as { min: number | null; max: number | null };
     const edges = binEdges(metric, min, max);
     if (!edges.length) return void (ctx.body = { data: [] });
-    const res = await searchOnce<never>(deps, readIndex(deps), buildBinsQuery(q, metric, edges, now, { testChainIds }));
+    const res = await searchOnce<never>(deps, readIndex(deps), buildBinsQuery(q, metric, edges, now, filter));
     ctx.body = serializeBins(edges, (res.aggregations!['bins'] as { buckets: { doc_count: number }[] }).buckets);
   };
 }
@@ -92,11 +92,11 @@ export function aggregateHandler(
   return async (ctx) => {
     const field = ctx.state.params.field;
     const now = nowSeconds(deps);
-    const { testChainIds } = await currentChainContext(deps, now);
+    const { filter } = await opportunityFilterContext(deps, ctx.state.query.campaignId, now);
     const res = await searchOnce<never>(
       deps,
       readIndex(deps),
-      buildAggregateQuery(ctx.state.query, field, now, { testChainIds }),
+      buildAggregateQuery(ctx.state.query, field, now, filter),
     );
     const aggs = res.aggregations as Record<string, { value?: number | null; buckets?: never[] }>;
     ctx.body = aggs['groups']
@@ -113,11 +113,11 @@ export function extremumHandler(
   return async (ctx) => {
     const field = ctx.state.params.field;
     const now = nowSeconds(deps);
-    const { testChainIds } = await currentChainContext(deps, now);
+    const { filter } = await opportunityFilterContext(deps, ctx.state.query.campaignId, now);
     const res = await searchOnce<never>(
       deps,
       readIndex(deps),
-      buildExtremumQuery(ctx.state.query, kind, field, now, { testChainIds }),
+      buildExtremumQuery(ctx.state.query, kind, field, now, filter),
     );
     ctx.body = { [kind]: serializeDecimal((res.aggregations!['value'] as { value: number | null }).value) };
   };

@@ -1,4 +1,5 @@
-import { opportunityStatus, type OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
+import { opportunityStatus } from '../../../domain/documents/campaignSummary.js';
+import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import type { ChainRecord } from '../../../domain/documents/records.js';
 
 type Rec = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { indexNames } from '../../../internal/es.js';
-import { currentChainContext } from '../../chainRecords.js';
+import { opportunityFilterContext } from './filterContext.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { arr, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
@@ -29,9 +29,9 @@ type Stats = { min: number | null; max: number | null };
  */
 export async function opportunitySummary(deps: ApiDeps, q: OppFilters) {
   const now = nowSeconds(deps);
-  const { testChainIds } = await currentChainContext(deps, now);
+  const { filter } = await opportunityFilterContext(deps, q.campaignId, now);
   const index = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
-  const statsBody = buildStatsQuery(q, 'apr', now, { testChainIds });
+  const statsBody = buildStatsQuery(q, 'apr', now, filter);
   const aggs = {
     ...Object.fromEntries(NUMERIC_FIELDS.map((m) => [m, { stats: { field: m } }])),
     tvlSum: { sum: { field: 'tvl' } },
@@ -54,7 +54,7 @@ export async function opportunitySummary(deps: ApiDeps, q: OppFilters) {
   };
   if (withEdges.length) {
     const rangeAggs = Object.fromEntries(
-      withEdges.map((m) => [m, buildBinsQuery(q, m, edges[m], now, { testChainIds }).aggs.bins]),
+      withEdges.map((m) => [m, buildBinsQuery(q, m, edges[m], now, filter).aggs.bins]),
     );
     const res = await searchOnce<never>(deps, index, { size: 0, query: statsBody.query, aggs: rangeAggs });
     for (const m of withEdges)

@@ -15,6 +15,7 @@ import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const NOW = 2_000_000_000;
 const AAA = '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const PRIVATE_CAMPAIGN_ID = `0x${'cd'.repeat(32)}`;
 
 describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, records)', function () {
   let h: Harness;
@@ -127,6 +128,18 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
       new Map(),
       new Date(NOW * 1000),
     );
+    // A private campaign of B: the public projection never names it (campaignId filter below).
+    const privateCampaign = toCampaignDocument(
+      campaignSource({
+        id: 'c3',
+        campaign_id: PRIVATE_CAMPAIGN_ID,
+        opportunity_id: docs['B']!.id,
+        main_parameter: syntheticIdentifier(2),
+        is_private: true,
+      }),
+      new Map(),
+      new Date(NOW * 1000),
+    );
     const res = await h.deps.es.bulk({
       refresh: true,
       operations: [
@@ -135,6 +148,8 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
         campaign,
         { index: { _index: indexNames(h.config.esIndexPrefix, 'campaigns').write, _id: 'c2' } },
         pointCampaign,
+        { index: { _index: indexNames(h.config.esIndexPrefix, 'campaigns').write, _id: 'c3' } },
+        privateCampaign,
       ],
     });
     expect(res.errors, JSON.stringify(res.items.find((i) => i.index?.error))).to.equal(false);
@@ -222,12 +237,24 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     });
   }
 
-  it('filters by on-chain campaign id', async function () {
+  it('filters by on-chain campaign id (any case), looked up among public campaigns', async function () {
+    const campaignId = `0x${'AB'.repeat(32)}`;
     const res = await request()
       .get('/v4/opportunities')
-      .query({ campaignId: docs['A']!.campaignIds[0]!, id: `${docs['A']!.id},${docs['B']!.id}` })
+      .query({ campaignId, id: `${docs['A']!.id},${docs['B']!.id}` })
       .expect(200);
     expect(idsOf(res.body)).to.deep.equal(ids('A'));
+    expect((await request().get('/v4/opportunities/count').query({ campaignId }).expect(200)).body).to.equal(1);
+    const sum = await request().get('/v4/opportunities/aggregate/tvl').query({ campaignId }).expect(200);
+    expect(sum.body).to.deep.equal({ sum: '1000' });
+  });
+
+  it('never finds an opportunity by the id of a private campaign', async function () {
+    const res = await request().get('/v4/opportunities').query({ campaignId: PRIVATE_CAMPAIGN_ID }).expect(200);
+    expect(res.body).to.deep.equal([]);
+    expect(
+      (await request().get('/v4/opportunities/count').query({ campaignId: PRIVATE_CAMPAIGN_ID }).expect(200)).body,
+    ).to.equal(0);
   });
 
   it('breaks sort ties by id', async function () {

@@ -53,7 +53,7 @@ const READS: Read[] = [
     rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}?showPrivate=true`,
   },
   { name: 'ratchet of the campaign', rest: (s) => `/v4/sofr-ratchet/campaign/${s.id}` },
-  // The embedded campaign records; the opportunity document's own aggregates (campaignIds, records' breakdowns) are not covered yet (see README).
+  // The embedded campaign records; the opportunity document's own aggregates (records' breakdowns) are not covered yet (see README); the campaignId filter is (opportunities.test.ts).
   {
     name: 'opportunity with campaigns',
     rest: (s) => `/v4/opportunities/${s.opportunityId}/campaigns`,

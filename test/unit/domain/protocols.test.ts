@@ -1,9 +1,6 @@
 import { expect } from 'chai';
-import {
-  opportunityName,
-  opportunityStatus,
-  toOpportunityDocument,
-} from '../../../domain/documents/opportunityDocument.js';
+import { opportunityName, toOpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
+import { opportunityStatus } from '../../../domain/documents/campaignSummary.js';
 import { protocolOf } from '../../../domain/protocols.js';
 import type { OpportunitySource } from '../../../domain/documents/sources.js';
 
@@ -83,9 +80,9 @@ describe('domain/protocols and opportunity documents', () => {
   });
 });
 
-describe('domain/documents/opportunityDocument mergeWindows', () => {
+describe('domain/documents/campaignSummary mergeWindows', () => {
   it('merges overlapping and touching windows into disjoint sorted intervals', async () => {
-    const { mergeWindows } = await import('../../../domain/documents/opportunityDocument.js');
+    const { mergeWindows } = await import('../../../domain/documents/campaignSummary.js');
     expect(
       mergeWindows([
         { start: 50, end: 60 },

@@ -72,8 +72,19 @@ describe('api/routes/opportunities/query', () => {
   it('builds a clause for every OPP-FILTERS parameter (folded text, lower-cased keywords, status from windows)', () => {
     golden(
       'list.every-filter',
-      buildOpportunityListQuery({ ...every, test: true, point: true, withInvalids: true }, NOW),
+      buildOpportunityListQuery({ ...every, test: true, point: true, withInvalids: true }, NOW, {
+        campaignOpportunityIds: ['9', '10'],
+      }),
     );
+  });
+
+  it('refuses a campaignId filter whose opportunities were not looked up (never a filter that matches all)', () => {
+    expect(() => buildOpportunityListQuery({ ...defaults, campaignId: '0xabc' }, NOW)).to.throw(/campaignId/);
+    // No public campaign has the id: a terms clause over no id, which matches nothing.
+    const { query } = buildOpportunityListQuery({ ...defaults, campaignId: '0xabc' }, NOW, {
+      campaignOpportunityIds: [],
+    });
+    expect(JSON.stringify(query)).to.include('{"terms":{"id":[]}}');
   });
 
   it('builds bins, sum, grouped and extremum aggregations over the same filter', () => {

@@ -1,0 +1,108 @@
+/**
+ * Backfill memory benchmark (a script that prints figures, never a timed test): `npm run bench:backfill-rss`.
+ * For each N it creates N NewCampaign logs on a fresh devnet, then runs the `campaigns` job as an
+ * operator does (`jobs/cli.ts run campaigns`, its own process) from an empty database until every
+ * campaign is searchable, sampling that process's resident memory (/proc/<pid>/status VmRSS) every
+ * 100 ms. Flat in N means the peak does not grow with N. Uses its own database (rewards_bench) and
+ * index prefix (benchrss). Linux only (/proc).
+ * Options: BENCH_RSS_SIZES=10000,100000 (1000000: creating them on Hardhat takes ~30 min)
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createEsClient, indexNames } from '../../internal/es.js';
+import { deleteIndices } from '../../search-mappings/aliases.js';
+import { resetDatabase } from '../../test/helpers/database.js';
+import { benchChainConfig, startCampaignDevnet } from './campaignDevnet.js';
+import { percentile } from './benchParams.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
+const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
+const PREFIX = 'benchrss';
+const sizes = (process.env['BENCH_RSS_SIZES'] ?? '10000,100000').split(',').filter(Boolean).map(Number);
+const MIB = 2 ** 20;
+
+/** Resident memory of `pid` in bytes, or null once it has exited. */
+function rssOf(pid: number): number | null {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return line ? Number(line.split(/\s+/)[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `jobs/cli.ts run <job>` with `env`, sampling its RSS; rejects when it fails. */
+function runJobProcess(job: string, env: Record<string, string>): Promise<{ seconds: number; rss: number[] }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', job], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const rss: number[] = [];
+  const sampler = setInterval(() => {
+    const bytes = child.pid === undefined ? null : rssOf(child.pid);
+    if (bytes !== null) rss.push(bytes);
+  }, 100);
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      clearInterval(sampler);
+      if (code === 0) resolve({ seconds: (performance.now() - t0) / 1000, rss });
+      else reject(new Error(`jobs/cli.ts run ${job} exited ${code}: ${stderr.split('\n').slice(-6).join(' ')}`));
+    });
+  });
+}
+
+async function benchSize(n: number): Promise<void> {
+  const { devnet, stack, createSeconds } = await startCampaignDevnet({ chainId: 31337, campaigns: n });
+  try {
+    console.log(`\nN = ${n}: created in ${createSeconds.toFixed(0)} s`);
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL,
+      ES_URL,
+      ES_INDEX_PREFIX: PREFIX,
+      CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
+      INDEXER_MAX_LOG_RANGE: '2000',
+      INDEXER_PUBLISH_BATCH: '2000',
+      INDEXER_MAX_BLOCK_BATCH: '1000',
+    };
+    await resetDatabase(DATABASE_URL);
+    const es = createEsClient({ node: ES_URL, requestTimeoutMs: 60_000 });
+    await deleteIndices({ es, prefix: PREFIX });
+    await runJobProcess('blocks', env);
+    const { seconds, rss } = await runJobProcess('campaigns', env);
+    await es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
+    const searchable = (await es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
+    await es.close();
+    if (searchable !== n) throw new Error(`expected ${n} searchable campaigns, found ${searchable}`);
+    const sorted = [...rss].sort((a, b) => a - b);
+    const quarter = (q: number) => (rss[Math.min(rss.length - 1, Math.floor((rss.length * q) / 4))]! / MIB).toFixed(0);
+    console.log(
+      `  campaigns job process: ${n} searchable in ${seconds.toFixed(1)} s (${(n / seconds).toFixed(0)}/s, process start-up included)`,
+    );
+    console.log(
+      `  its RSS: peak ${(sorted[sorted.length - 1]! / MIB).toFixed(0)} MiB, median ${(percentile(sorted, 50) / MIB).toFixed(0)} MiB; at 1/4, 2/4, 3/4 of the run ${quarter(1)}, ${quarter(2)}, ${quarter(3)} MiB (${rss.length} samples)`,
+    );
+  } finally {
+    await devnet.stop();
+  }
+}
+
+console.log(`backfill RSS benchmark — ${new Date().toISOString()}, node ${process.version}`);
+try {
+  for (const n of sizes) await benchSize(n);
+} catch (error) {
+  console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+process.exit(0);
