@@ -6,6 +6,7 @@
  * 100 ms. Flat in N means the peak does not grow with N. Uses its own database (rewards_bench) and
  * index prefix (benchrss). Linux only (/proc).
  * Options: BENCH_RSS_SIZES=10000,100000 (1000000: creating them on Hardhat takes ~30 min)
+ *   BENCH_RSS_NODE_OPTIONS (NODE_OPTIONS of the job process, e.g. a heap limit)  BENCH_RSS_ECHO=1 (its stderr to ours)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -45,6 +46,7 @@ function runJobProcess(job: string, env: Record<string, string>): Promise<{ seco
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
+    if (process.env['BENCH_RSS_ECHO']) process.stderr.write(d);
     stderr = (stderr + d.toString()).slice(-4000);
   });
   const rss: number[] = [];
@@ -75,6 +77,7 @@ async function benchSize(n: number): Promise<void> {
       INDEXER_MAX_LOG_RANGE: '2000',
       INDEXER_PUBLISH_BATCH: '2000',
       INDEXER_MAX_BLOCK_BATCH: '1000',
+      ...(process.env['BENCH_RSS_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_RSS_NODE_OPTIONS'] } : {}),
     };
     await resetDatabase(DATABASE_URL);
     const es = createEsClient({ node: ES_URL, requestTimeoutMs: 60_000 });
