@@ -5,8 +5,11 @@
  * campaign is searchable, sampling that process's resident memory (/proc/<pid>/status VmRSS) every
  * 100 ms. Flat in N means the peak does not grow with N. Uses its own database (rewards_bench) and
  * index prefix (benchrss). Linux only (/proc).
- * Options: BENCH_RSS_SIZES=10000,100000 (1000000: creating them on Hardhat takes ~30 min)
- *   BENCH_RSS_NODE_OPTIONS (NODE_OPTIONS of the job process, e.g. a heap limit)  BENCH_RSS_ECHO=1 (its stderr to ours)
+ * Options: BENCH_RSS_SIZES=10000,100000 (the Hardhat devnet holds ~85 KB per campaign: 1,000,000 would need ~85 GB)
+ *   BENCH_RSS_NODE_OPTIONS='|--max-old-space-size=256' (one run of the job per NODE_OPTIONS, '|'-separated, on the
+ *   same devnet: Node's defaults, then a 256 MiB old space: when the job completes under the cap at every N, its
+ *   live objects never needed more, and what its RSS shows above that at defaults is garbage V8 collects later)
+ *   BENCH_RSS_ECHO=1 (the job's stderr to ours)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -22,6 +25,8 @@ const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@1
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 const PREFIX = 'benchrss';
 const sizes = (process.env['BENCH_RSS_SIZES'] ?? '10000,100000').split(',').filter(Boolean).map(Number);
+// Each run of the job on the same devnet, with these NODE_OPTIONS ('' = Node's defaults).
+const variants = (process.env['BENCH_RSS_NODE_OPTIONS'] ?? '|--max-old-space-size=256').split('|');
 const MIB = 2 ** 20;
 
 /** Resident memory of `pid` in bytes, or null once it has exited. */
@@ -63,10 +68,32 @@ function runJobProcess(job: string, env: Record<string, string>): Promise<{ seco
   });
 }
 
+/** One run of the job over the devnet's campaigns from an empty database, with `nodeOptions` for its process. */
+async function benchRun(n: number, env: Record<string, string>, nodeOptions: string): Promise<void> {
+  await resetDatabase(DATABASE_URL);
+  const es = createEsClient({ node: ES_URL, requestTimeoutMs: 60_000 });
+  await deleteIndices({ es, prefix: PREFIX });
+  const runEnv = nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env;
+  await runJobProcess('blocks', runEnv);
+  const { seconds, rss } = await runJobProcess('campaigns', runEnv);
+  await es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
+  const searchable = (await es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
+  await es.close();
+  if (searchable !== n) throw new Error(`expected ${n} searchable campaigns, found ${searchable}`);
+  const sorted = [...rss].sort((a, b) => a - b);
+  const quarter = (q: number) => (rss[Math.min(rss.length - 1, Math.floor((rss.length * q) / 4))]! / MIB).toFixed(0);
+  console.log(
+    `  ${nodeOptions || 'default heap'}: ${n} searchable in ${seconds.toFixed(1)} s (${(n / seconds).toFixed(0)}/s, process start-up included); RSS peak ${(sorted[sorted.length - 1]! / MIB).toFixed(0)} MiB, median ${(percentile(sorted, 50) / MIB).toFixed(0)} MiB, at 1/4, 2/4, 3/4 of the run ${quarter(1)}, ${quarter(2)}, ${quarter(3)} MiB (${rss.length} samples)`,
+  );
+}
+
 async function benchSize(n: number): Promise<void> {
   const { devnet, stack, createSeconds } = await startCampaignDevnet({ chainId: 31337, campaigns: n });
   try {
-    console.log(`\nN = ${n}: created in ${createSeconds.toFixed(0)} s`);
+    const devnetRss = rssOf(devnet.pid);
+    console.log(
+      `\nN = ${n}: created in ${createSeconds.toFixed(0)} s (the Hardhat devnet then holds ${devnetRss === null ? '?' : (devnetRss / MIB).toFixed(0)} MiB)`,
+    );
     const env = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
@@ -77,25 +104,8 @@ async function benchSize(n: number): Promise<void> {
       INDEXER_MAX_LOG_RANGE: '2000',
       INDEXER_PUBLISH_BATCH: '2000',
       INDEXER_MAX_BLOCK_BATCH: '1000',
-      ...(process.env['BENCH_RSS_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_RSS_NODE_OPTIONS'] } : {}),
     };
-    await resetDatabase(DATABASE_URL);
-    const es = createEsClient({ node: ES_URL, requestTimeoutMs: 60_000 });
-    await deleteIndices({ es, prefix: PREFIX });
-    await runJobProcess('blocks', env);
-    const { seconds, rss } = await runJobProcess('campaigns', env);
-    await es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
-    const searchable = (await es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
-    await es.close();
-    if (searchable !== n) throw new Error(`expected ${n} searchable campaigns, found ${searchable}`);
-    const sorted = [...rss].sort((a, b) => a - b);
-    const quarter = (q: number) => (rss[Math.min(rss.length - 1, Math.floor((rss.length * q) / 4))]! / MIB).toFixed(0);
-    console.log(
-      `  campaigns job process: ${n} searchable in ${seconds.toFixed(1)} s (${(n / seconds).toFixed(0)}/s, process start-up included)`,
-    );
-    console.log(
-      `  its RSS: peak ${(sorted[sorted.length - 1]! / MIB).toFixed(0)} MiB, median ${(percentile(sorted, 50) / MIB).toFixed(0)} MiB; at 1/4, 2/4, 3/4 of the run ${quarter(1)}, ${quarter(2)}, ${quarter(3)} MiB (${rss.length} samples)`,
-    );
+    for (const nodeOptions of variants) await benchRun(n, env, nodeOptions);
   } finally {
     await devnet.stop();
   }
