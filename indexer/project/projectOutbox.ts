@@ -29,12 +29,12 @@ export type ProjectOutboxParams = {
  * aliases and deletes the entries, all before its transaction commits. If Elasticsearch fails the
  * transaction rolls back and the entries wait for the next run, so a crash at any point neither
  * loses nor duplicates a document (ids are deterministic). Campaigns written for the first time get
- * their first_published_at (freshness). While a reindex is open, the entries deleted here are kept
+ * their first publication stamped (freshness). While a reindex is open, the entries deleted here are kept
  * for replay by a trigger (see indexer/project/reindex.ts). Several projectors may drain at once
  * (the publish job, each chain's campaigns unit): they split the entries, and one waits for another
  * only on a document both must build (claimOutbox). With `afterId`, a job publishes the entries of
  * its own writes (and any later ones) ahead of an older backlog, which the publish job drains.
- * Tables: search_outbox, campaigns_current, campaigns (first_published_at), opportunities, tokens. Indices: <prefix>-{campaigns,opportunities}_write.
+ * Tables: search_outbox, campaigns_current, campaign_first_publications, opportunities, tokens. Indices: <prefix>-{campaigns,opportunities}_write.
  */
 export async function projectOutbox({
   config,

@@ -108,12 +108,13 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
 
   it('computes freshness p50/p95 in PostgreSQL from block time to first publication', async function () {
     const { rows } = await h.deps.pg.query<{ n: string }>(
-      `SELECT count(*) AS n FROM campaigns WHERE first_published_at BETWEEN now() - interval '5 minutes' AND now()`,
+      `SELECT count(*) AS n FROM campaign_first_publications WHERE published_at BETWEEN now() - interval '5 minutes' AND now()`,
     );
     expect(Number(rows[0]!.n), 'the projector stamped every campaign it published first').to.equal(seeded.length);
     // Devnet block times run ahead of the wall clock (clamped to 0 above); pin known delays instead: 10, 20, … 60 s.
-    await h.deps.pg.query(`UPDATE campaigns c SET created_at = c.first_published_at - make_interval(secs => 10 * k.n)
-      FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM campaigns) k WHERE k.id = c.id`);
+    await h.deps.pg.query(`UPDATE campaigns c SET created_at = k.published_at - make_interval(secs => 10 * k.n)
+      FROM (SELECT campaign_db_id AS id, published_at, row_number() OVER (ORDER BY campaign_db_id) AS n
+            FROM campaign_first_publications) k WHERE k.id = c.id`);
     const { values } = await scrape();
     expect(values.get('rewards_search_freshness_seconds{quantile="0.5"}')).to.be.closeTo(35, 1e-6);
     expect(values.get('rewards_search_freshness_seconds{quantile="0.95"}')).to.be.closeTo(57.5, 1e-6);
