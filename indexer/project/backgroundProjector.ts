@@ -1,24 +1,31 @@
 import { projectOutbox, type ProjectOutboxParams } from './projectOutbox.js';
 
+/**
+ * Drains at once: each claims its own entries (SKIP LOCKED) in its own transaction. bench:indexer at 10k
+ * campaigns: 1.8–1.9 s end to end with 2, 2.0 s with 1, no better with 3.
+ */
+const DRAINS = 2;
+
 export type BackgroundProjector = {
-  /** Says new outbox entries were committed: a drain starts now, or runs again after the one under way. */
+  /** Says new outbox entries were committed: a drain starts now, or one under way runs again. */
   poke(): void;
   /** Waits for the drains asked for so far, runs a last one (every entity), and returns what all of them projected. */
   finish(): Promise<{ published: number; deleted: number }>;
-  /** Waits for a drain under way and ignores its outcome (after a failure of the caller). */
+  /** Waits for the drains under way and ignores their outcome (after a failure of the caller). */
   abandon(): Promise<void>;
 };
 
 /**
  * Projects the outbox while its writer goes on: the pipeline's last stage overlapping the others
  * (the next range is fetched, decoded and written while the previous one is published): campaign
- * documents meanwhile, their opportunities once at the end (`finish`). At most
- * one drain runs at a time; a poke during a drain asks for one more when it ends, so entries
- * committed meanwhile are never left behind. The drains are ordinary `projectOutbox` calls (entry
- * and document locks, one transaction per batch), so they may run beside any other projector.
+ * documents meanwhile, their opportunities once at the end (`finish`). Up to `DRAINS` drains run
+ * at once (one builds its batch while another's bulk request is in flight); a poke while they all
+ * run asks for one more pass when one ends, so entries committed meanwhile are never left behind.
+ * The drains are ordinary `projectOutbox` calls (entry and document locks, one transaction per
+ * batch), so they may run beside each other and any other projector.
  */
 export function startBackgroundProjector(params: Omit<ProjectOutboxParams, 'maxBatches'>): BackgroundProjector {
-  let running: Promise<void> | null = null;
+  const running = new Set<Promise<void>>();
   let again = false;
   let failure: unknown;
   const totals = { published: 0, deleted: 0 };
@@ -35,29 +42,30 @@ export function startBackgroundProjector(params: Omit<ProjectOutboxParams, 'maxB
     } while (again && !params.signal?.aborted);
   };
   const start = () => {
-    running = drain()
+    const p: Promise<void> = drain()
       .catch((error: unknown) => {
         failure ??= error;
       })
       .finally(() => {
-        running = null;
+        running.delete(p);
       });
+    running.add(p);
   };
 
   return {
     poke() {
       if (failure !== undefined) return;
-      if (running) again = true;
+      if (running.size >= DRAINS) again = true;
       else start();
     },
     async finish() {
-      while (running) await running;
+      while (running.size) await Promise.all(running);
       if (failure !== undefined) throw failure;
       const last = await projectOutbox(params);
       return { published: totals.published + last.published, deleted: totals.deleted + last.deleted };
     },
     async abandon() {
-      while (running) await running;
+      while (running.size) await Promise.all(running);
     },
   };
 }
