@@ -10,17 +10,11 @@ import { campaignDbId, opportunityDbId, tokenDbId } from '../../domain/ids.js';
 import type { CampaignSource } from '../../domain/documents/sources.js';
 import type { OpportunityCampaign, OpportunitySource } from '../../domain/documents/sources.js';
 import type { ChainConfig } from '../../internal/config.js';
+import { seededRandom } from '../../test/helpers/seededRandom.js';
 
-/** mulberry32: small, fast, seeded; the same seed gives the same data set on every run. */
+/** Seeded (seededRandom): the same seed gives the same data set on every run. */
 export function createRandom(seed: number) {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
   const hex = (chars: number) => {
     let s = '';

@@ -13,6 +13,7 @@ import { startChainActivity } from '../../helpers/chainActivity.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
+import { seededRandom } from '../../helpers/seededRandom.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
@@ -27,18 +28,6 @@ const SEED = process.env['CHAOS_SEED'] ? Number(process.env['CHAOS_SEED']) : Mat
 const STALL_MS = 180_000;
 /** Attempts per planned kill: a job that finished before its kill is run again with a shorter delay. */
 const ATTEMPTS = 3;
-
-/** mulberry32: a small seeded generator, so a schedule is reproducible from its seed. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('chaos: every job killed with SIGKILL at random points', function () {
   let h: Harness;

@@ -4,22 +4,12 @@ import type { OpportunityCampaign } from '../../../../domain/documents/sources.j
 import { createPgPool, type PgPool } from '../../../../internal/pg.js';
 import { loadOpportunitySources } from '../../../../indexer/project/opportunitySources.js';
 import { resetDatabase } from '../../../helpers/database.js';
+import { seededRandom } from '../../../helpers/seededRandom.js';
 import { TEST_DATABASE_URL } from '../../../helpers/testConfig.js';
 
 const hex = (n: number, bytes: number) => `0x${n.toString(16).padStart(bytes * 2, '0')}`;
 const OPPS = ['opp-a', 'opp-b', 'opp-c'];
 const T0 = 1_900_000_000;
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure replays. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The reference: every public campaign of an opportunity as one JSON row each, exactly as the projector
@@ -78,7 +68,7 @@ describe('indexer/project/opportunitySources: campaigns summarized by PostgreSQL
         [id, hex(0xe0 + i, 20)],
       );
 
-    const random = rng(7);
+    const random = seededRandom(7);
     const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
     const ids: string[] = [];
     for (let i = 0; i < 240; i++) {

@@ -19,17 +19,11 @@ import {
 import { decodeCampaignLogs } from '../../../../indexer/decode/campaignLogs.js';
 import { decodeCampaignOverride, decodeNewCampaign } from '../../../../indexer/decode/campaignEvents.js';
 import { decodeCampaignTupleData, type CampaignTuple } from '../../../../indexer/decode/newCampaignData.js';
+import { seededRandom } from '../../../helpers/seededRandom.js';
 
-/** Deterministic generator (mulberry32), so a failing case can be replayed. */
+/** Deterministic values (seededRandom), so a failing case can be replayed. */
 function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const hex = (bytes: number) =>
     `0x${Array.from({ length: bytes }, () =>
       Math.floor(next() * 256)
