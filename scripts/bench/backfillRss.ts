@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createEsClient, indexNames } from '../../internal/es.js';
 import { deleteIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
-import { benchChainConfig, startCampaignDevnet } from './campaignDevnet.js';
+import { benchIndexerEnv, startCampaignDevnet } from './campaignDevnet.js';
 import { percentile } from './benchParams.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -95,15 +95,8 @@ async function benchSize(n: number): Promise<void> {
       `\nN = ${n}: created in ${createSeconds.toFixed(0)} s (the Hardhat devnet then holds ${devnetRss === null ? '?' : (devnetRss / MIB).toFixed(0)} MiB)`,
     );
     const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL,
+      ...benchIndexerEnv({ rpcUrl: devnet.rpcUrl, chainId: 31337, stack, databaseUrl: DATABASE_URL, prefix: PREFIX }),
       ES_URL,
-      ES_INDEX_PREFIX: PREFIX,
-      CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
-      INDEXER_MAX_LOG_RANGE: '2000',
-      INDEXER_PUBLISH_BATCH: '2000',
-      INDEXER_MAX_BLOCK_BATCH: '1000',
     };
     for (const nodeOptions of variants) await benchRun(n, env, nodeOptions);
   } finally {

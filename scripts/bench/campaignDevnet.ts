@@ -116,6 +116,35 @@ export async function startCampaignDevnet({
   }
 }
 
+/**
+ * The settings (as environment variables) our indexer runs with in the benchmarks over a campaign
+ * devnet: its one chain, the benchmark's database and index prefix, and the batch sizes of a backfill.
+ */
+export function benchIndexerEnv({
+  rpcUrl,
+  chainId,
+  stack,
+  databaseUrl,
+  prefix,
+}: {
+  rpcUrl: string;
+  chainId: number;
+  stack: DeployedStack;
+  databaseUrl: string;
+  prefix: string;
+}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    ES_INDEX_PREFIX: prefix,
+    CHAINS: JSON.stringify([benchChainConfig(rpcUrl, chainId, stack)]),
+    INDEXER_MAX_LOG_RANGE: '2000',
+    INDEXER_PUBLISH_BATCH: '2000',
+    INDEXER_MAX_BLOCK_BATCH: '1000',
+  };
+}
+
 /** The chain entry of our config (CHAINS) for a benchmark devnet: no confirmations, start at block 0. */
 export function benchChainConfig(rpcUrl: string, chainId: number, stack: DeployedStack): ChainConfig {
   return {

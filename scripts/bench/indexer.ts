@@ -22,10 +22,15 @@ import { createLogger } from '../../internal/logger.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { rawGetLogs } from './rawGetLogs.js';
-import { benchChainConfig, CAMPAIGNS_PER_TX, createCampaigns, startCampaignDevnet } from './campaignDevnet.js';
+import {
+  benchChainConfig,
+  benchIndexerEnv,
+  CAMPAIGNS_PER_TX,
+  createCampaigns,
+  startCampaignDevnet,
+} from './campaignDevnet.js';
 import { percentile } from './benchParams.js';
 import { describeCpu, snapshotCpu } from './machineCpu.js';
-import { availableParallelism } from 'node:os';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
 const PREFIX = 'bench';
@@ -41,16 +46,9 @@ async function benchSize(n: number): Promise<void> {
       `\nN = ${n}: created ${n} campaigns in ${createSeconds.toFixed(1)} s (${Math.ceil(n / CAMPAIGNS_PER_TX)} txs)`,
     );
 
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL,
-      ES_INDEX_PREFIX: PREFIX,
-      CHAINS: JSON.stringify([benchChainConfig(devnet.rpcUrl, 31337, stack)]),
-      INDEXER_MAX_LOG_RANGE: '2000',
-      INDEXER_PUBLISH_BATCH: '2000',
-      INDEXER_MAX_BLOCK_BATCH: '1000',
-    });
+    const config = loadConfig(
+      benchIndexerEnv({ rpcUrl: devnet.rpcUrl, chainId: 31337, stack, databaseUrl: DATABASE_URL, prefix: PREFIX }),
+    );
     await resetDatabase(DATABASE_URL);
     const deps = createJobDeps(config, logger, new AbortController().signal);
     await deleteIndices({ es: deps.es, prefix: PREFIX });
@@ -66,7 +64,7 @@ async function benchSize(n: number): Promise<void> {
       address: stack.distributionCreator,
       head: Number(await client.getBlockNumber()),
     });
-    const rawCpu = describeCpu(rawCpu0, snapshotCpu(groups), availableParallelism());
+    const rawCpu = describeCpu(rawCpu0, snapshotCpu(groups));
 
     // End to end: headers, then campaigns (persist + publish), until all are searchable.
     await runJob(findJob('blocks')!, deps);
@@ -84,7 +82,7 @@ async function benchSize(n: number): Promise<void> {
     const searchable = (await deps.es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
     const e2eSeconds = (performance.now() - e0) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    const e2eCpu = describeCpu(e2eCpu0, snapshotCpu(groups), availableParallelism());
+    const e2eCpu = describeCpu(e2eCpu0, snapshotCpu(groups));
     clearInterval(rssSampler);
     const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
     console.log(`  indexer process RSS: ${mib(rssBefore)} MiB before, peak ${mib(rssPeak)} MiB during end to end`);

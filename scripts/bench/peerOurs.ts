@@ -11,7 +11,7 @@ import { indexNames } from '../../internal/es.js';
 import type { Logger } from '../../internal/logger.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
-import { benchChainConfig } from './campaignDevnet.js';
+import { benchIndexerEnv } from './campaignDevnet.js';
 import { waitForRowCount } from './waitForRowCount.js';
 
 export type RunOurIndexerParams = {
@@ -48,16 +48,7 @@ export async function runOurIndexer({
   esPrefix,
   logger,
 }: RunOurIndexerParams): Promise<RunOurIndexerResult> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
-    ES_INDEX_PREFIX: esPrefix,
-    CHAINS: JSON.stringify([benchChainConfig(rpcUrl, chainId, stack)]),
-    INDEXER_MAX_LOG_RANGE: '2000',
-    INDEXER_PUBLISH_BATCH: '2000',
-    INDEXER_MAX_BLOCK_BATCH: '1000',
-  });
+  const config = loadConfig(benchIndexerEnv({ rpcUrl, chainId, stack, databaseUrl, prefix: esPrefix }));
   await resetDatabase(databaseUrl);
   const deps = createJobDeps(config, logger, new AbortController().signal);
   const stopPolling = new AbortController();
