@@ -85,7 +85,6 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
   const timestamp = String(now);
   const m = src.metrics;
   const protocol = protocolOf(src.type);
-  const rewardSymbols = summary.rewardSymbols;
   return {
     id: src.id,
     chainId: src.chain_id,
@@ -151,7 +150,7 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
     campaignWindows: summary.windows,
     campaignTypes: summary.campaignTypes,
     creatorAddresses: summary.creators,
-    rewardTokenSymbols: rewardSymbols,
+    rewardTokenSymbols: summary.rewardSymbols,
     rewardTokenTypes: summary.rewardTypes,
     programSlugs: src.program_slugs ?? ([] as string[]),
     creatorSlugs: summary.creatorIds,
@@ -172,7 +171,7 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
         src.target?.symbol ?? '',
         src.target?.name ?? '',
         chainName,
-        ...rewardSymbols,
+        ...summary.rewardSymbols,
       ].join(' '),
     ),
     indexedAt: new Date(now * 1000).toISOString(),

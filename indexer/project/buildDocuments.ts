@@ -45,14 +45,11 @@ export async function buildDocuments(
       opportunityIds: upserts.map((u) => u.document.opportunityId),
     };
   }
-  const sources = await loadOpportunitySources(client, ids, Math.floor(now.getTime() / 1000));
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const sources = await loadOpportunitySources(client, ids, nowSeconds);
   const upserts: BuiltDocument[] = [];
   for (const s of sources) {
-    const document = opportunityDocumentOf(
-      s,
-      chainNames.get(s.chain_id) ?? `chain ${s.chain_id}`,
-      Math.floor(now.getTime() / 1000),
-    );
+    const document = opportunityDocumentOf(s, chainNames.get(s.chain_id) ?? `chain ${s.chain_id}`, nowSeconds);
     if (document) upserts.push({ id: s.id, document });
   }
   const kept = new Set(upserts.map((u) => u.id));

@@ -4,10 +4,11 @@
  * overlapping work inside one process; this tells which it is.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds (user + system) per process group at one moment; `idle` and `cores` of the machine. */
+/** At one moment: the machine's CPU seconds in all and idle, and CPU seconds (user + system) per process group. */
 export type CpuSnapshot = { at: number; total: number; idle: number; byGroup: Map<string, number> };
 
 /** Names a process by what it is to a benchmark: ours, the devnet, Elasticsearch, PostgreSQL, or other. */
@@ -57,10 +58,10 @@ export function snapshotCpu(groups: ProcessGroups): CpuSnapshot | null {
 }
 
 /**
- * One line: wall time, the machine's busy cores on average, and CPU seconds per group between two snapshots
- * (processes that started or ended inside the window are counted from or up to what was seen).
+ * One line: wall time, the machine's busy cores on average (of its available cores), and CPU seconds per group
+ * between two snapshots (processes that started or ended inside the window are counted from or up to what was seen).
  */
-export function describeCpu(before: CpuSnapshot | null, after: CpuSnapshot | null, cores: number): string {
+export function describeCpu(before: CpuSnapshot | null, after: CpuSnapshot | null): string {
   if (!before || !after) return 'machine CPU: not available (no /proc)';
   const wall = (after.at - before.at) / 1000;
   const busy = after.total - after.idle - (before.total - before.idle);
@@ -69,5 +70,5 @@ export function describeCpu(before: CpuSnapshot | null, after: CpuSnapshot | nul
     .filter(([, seconds]) => seconds > 0.005)
     .sort((a, b) => b[1] - a[1])
     .map(([group, seconds]) => `${group} ${seconds.toFixed(2)}`);
-  return `machine CPU over ${wall.toFixed(2)} s: ${busy.toFixed(2)} s busy = ${(busy / wall).toFixed(2)} of ${cores} cores (${parts.join(', ')})`;
+  return `machine CPU over ${wall.toFixed(2)} s: ${busy.toFixed(2)} s busy = ${(busy / wall).toFixed(2)} of ${availableParallelism()} cores (${parts.join(', ')})`;
 }

@@ -1,5 +1,5 @@
 import { indexNames } from '../../../internal/es.js';
-import { currentChainContext } from '../../chainRecords.js';
+import { currentChainContext, type ChainContext } from '../../chainRecords.js';
 import type { ApiDeps } from '../../deps.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { hiddenCampaignDocuments, PUBLIC_ONLY } from '../../visibility/campaignVisibility.js';
@@ -41,7 +41,7 @@ export async function opportunityFilterContext(
   deps: ApiDeps,
   campaignId: string | undefined,
   now: number,
-): Promise<{ chains: Awaited<ReturnType<typeof currentChainContext>>['chains']; filter: Omit<FilterContext, 'now'> }> {
+): Promise<{ chains: ChainContext['chains']; filter: Omit<FilterContext, 'now'> }> {
   const [{ chains, testChainIds }, campaignOpportunityIds] = await Promise.all([
     currentChainContext(deps, now),
     campaignId ? opportunitiesOfCampaignId(deps, campaignId) : undefined,
