@@ -5,7 +5,10 @@
  * campaign is searchable, sampling that process's resident memory (/proc/<pid>/status VmRSS) every
  * 100 ms. Flat in N means the peak does not grow with N. Uses its own database (rewards_bench) and
  * index prefix (benchrss). Linux only (/proc).
- * Options: BENCH_RSS_SIZES=10000,100000 (the Hardhat devnet holds ~85 KB per campaign: 1,000,000 would need ~85 GB)
+ * Options: BENCH_RSS_SIZES=10000,100000,1000000
+ *   BENCH_RSS_NODE=hardhat|synthetic (default: a Hardhat devnet holding the N campaigns up to 150,000, and above that,
+ *   where it would not fit in memory at ~85 KB per campaign, the synthetic node of scripts/bench/syntheticLogNode.ts,
+ *   which computes the logs and headers of each block from its number)
  *   BENCH_RSS_NODE_OPTIONS='|--max-old-space-size=256' (one run of the job per NODE_OPTIONS, '|'-separated, on the
  *   same devnet: Node's defaults, then a 256 MiB old space: when the job completes under the cap at every N, its
  *   live objects never needed more, and what its RSS shows above that at defaults is garbage V8 collects later)
@@ -18,13 +21,16 @@ import { createEsClient, indexNames } from '../../internal/es.js';
 import { deleteIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { benchIndexerEnv, startCampaignDevnet } from './campaignDevnet.js';
+import { startSyntheticCampaignDevnet } from './syntheticLogNode.js';
 import { percentile } from './benchParams.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 const PREFIX = 'benchrss';
-const sizes = (process.env['BENCH_RSS_SIZES'] ?? '10000,100000').split(',').filter(Boolean).map(Number);
+// Above this, a Hardhat devnet would not fit in memory (~85 KB per campaign): the synthetic node serves the logs.
+const HARDHAT_MAX = 150_000;
+const sizes = (process.env['BENCH_RSS_SIZES'] ?? '10000,100000,1000000').split(',').filter(Boolean).map(Number);
 // Each run of the job on the same devnet, with these NODE_OPTIONS ('' = Node's defaults).
 const variants = (process.env['BENCH_RSS_NODE_OPTIONS'] ?? '|--max-old-space-size=256').split('|');
 const MIB = 2 ** 20;
@@ -87,20 +93,37 @@ async function benchRun(n: number, env: Record<string, string>, nodeOptions: str
   );
 }
 
+/** The node of a size: BENCH_RSS_NODE, else the Hardhat devnet up to HARDHAT_MAX campaigns and the synthetic node above. */
+const nodeFor = (n: number): 'hardhat' | 'synthetic' => {
+  const chosen = process.env['BENCH_RSS_NODE'];
+  if (chosen === 'hardhat' || chosen === 'synthetic') return chosen;
+  if (chosen) throw new Error(`BENCH_RSS_NODE must be hardhat or synthetic, not ${chosen}`);
+  return n <= HARDHAT_MAX ? 'hardhat' : 'synthetic';
+};
+
 async function benchSize(n: number): Promise<void> {
-  const { devnet, stack, createSeconds } = await startCampaignDevnet({ chainId: 31337, campaigns: n });
+  const kind = nodeFor(n);
+  const t0 = performance.now();
+  const setup =
+    kind === 'hardhat'
+      ? { ...(await startCampaignDevnet({ chainId: 31337, campaigns: n })), node: null }
+      : await startSyntheticCampaignDevnet({ chainId: 31337, campaigns: n });
+  const rpcUrl = setup.node?.rpcUrl ?? setup.devnet.rpcUrl;
   try {
-    const devnetRss = rssOf(devnet.pid);
+    const devnetRss = rssOf(setup.devnet.pid);
     console.log(
-      `\nN = ${n}: created in ${createSeconds.toFixed(0)} s (the Hardhat devnet then holds ${devnetRss === null ? '?' : (devnetRss / MIB).toFixed(0)} MiB)`,
+      setup.node === null
+        ? `\nN = ${n}, Hardhat devnet: created in ${setup.createSeconds.toFixed(0)} s (the devnet then holds ${devnetRss === null ? '?' : (devnetRss / MIB).toFixed(0)} MiB)`
+        : `\nN = ${n}, synthetic node (1 campaign on the devnet, ${n - 1} in ${setup.head - setup.node.base} synthetic blocks): ready in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );
     const env = {
-      ...benchIndexerEnv({ rpcUrl: devnet.rpcUrl, chainId: 31337, stack, databaseUrl: DATABASE_URL, prefix: PREFIX }),
+      ...benchIndexerEnv({ rpcUrl, chainId: 31337, stack: setup.stack, databaseUrl: DATABASE_URL, prefix: PREFIX }),
       ES_URL,
     };
     for (const nodeOptions of variants) await benchRun(n, env, nodeOptions);
   } finally {
-    await devnet.stop();
+    await setup.node?.stop();
+    await setup.devnet.stop();
   }
 }
 
