@@ -17,6 +17,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { createEsClient, indexNames } from '../../internal/es.js';
 import { deleteIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
@@ -28,6 +29,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
 const ES_URL = process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 const PREFIX = 'benchrss';
+const CHAIN_ID = 31337;
 // Above this, a Hardhat devnet would not fit in memory (~85 KB per campaign): the synthetic node serves the logs.
 const HARDHAT_MAX = 150_000;
 const sizes = (process.env['BENCH_RSS_SIZES'] ?? '10000,100000,1000000').split(',').filter(Boolean).map(Number);
@@ -74,13 +76,29 @@ function runJobProcess(job: string, env: Record<string, string>): Promise<{ seco
   });
 }
 
+/** The blocks job's cursor on the benchmark chain (null before its first range). */
+async function blocksCursor(): Promise<number | null> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ block_number: string }>(
+      "SELECT block_number FROM cursors WHERE job = 'blocks' AND chain_id = $1",
+      [CHAIN_ID],
+    );
+    return rows[0] ? Number(rows[0].block_number) : null;
+  } finally {
+    await client.end();
+  }
+}
+
 /** One run of the job over the devnet's campaigns from an empty database, with `nodeOptions` for its process. */
-async function benchRun(n: number, env: Record<string, string>, nodeOptions: string): Promise<void> {
+async function benchRun(n: number, head: number, env: Record<string, string>, nodeOptions: string): Promise<void> {
   await resetDatabase(DATABASE_URL);
   const es = createEsClient({ node: ES_URL, requestTimeoutMs: 60_000 });
   await deleteIndices({ es, prefix: PREFIX });
   const runEnv = nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env;
-  await runJobProcess('blocks', runEnv);
+  // The headers first, up to the head: one run of the blocks job stores at most 20 ranges of INDEXER_MAX_BLOCK_BATCH.
+  while (((await blocksCursor()) ?? -1) < head) await runJobProcess('blocks', runEnv);
   const { seconds, rss } = await runJobProcess('campaigns', runEnv);
   await es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
   const searchable = (await es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
@@ -106,8 +124,8 @@ async function benchSize(n: number): Promise<void> {
   const t0 = performance.now();
   const setup =
     kind === 'hardhat'
-      ? { ...(await startCampaignDevnet({ chainId: 31337, campaigns: n })), node: null }
-      : await startSyntheticCampaignDevnet({ chainId: 31337, campaigns: n });
+      ? { ...(await startCampaignDevnet({ chainId: CHAIN_ID, campaigns: n })), node: null }
+      : await startSyntheticCampaignDevnet({ chainId: CHAIN_ID, campaigns: n });
   const rpcUrl = setup.node?.rpcUrl ?? setup.devnet.rpcUrl;
   try {
     const devnetRss = rssOf(setup.devnet.pid);
@@ -117,10 +135,10 @@ async function benchSize(n: number): Promise<void> {
         : `\nN = ${n}, synthetic node (1 campaign on the devnet, ${n - 1} in ${setup.head - setup.node.base} synthetic blocks): ready in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );
     const env = {
-      ...benchIndexerEnv({ rpcUrl, chainId: 31337, stack: setup.stack, databaseUrl: DATABASE_URL, prefix: PREFIX }),
+      ...benchIndexerEnv({ rpcUrl, chainId: CHAIN_ID, stack: setup.stack, databaseUrl: DATABASE_URL, prefix: PREFIX }),
       ES_URL,
     };
-    for (const nodeOptions of variants) await benchRun(n, env, nodeOptions);
+    for (const nodeOptions of variants) await benchRun(n, setup.head, env, nodeOptions);
   } finally {
     await setup.node?.stop();
     await setup.devnet.stop();

@@ -30,7 +30,7 @@ const SECTIONS: Section[] = [
   { name: 'idle-gap', script: 'scripts/bench/idleGap.ts', env: {} },
   { name: 'indexer', script: 'scripts/bench/indexer.ts', env: { BENCH_SIZES: '10000', BENCH_FRESHNESS_SAMPLES: '20' } },
   { name: 'claim', script: 'scripts/bench/claimFreshness.ts', env: { BENCH_CLAIM_SAMPLES: '20' } },
-  { name: 'backfill-rss', script: 'scripts/bench/backfillRss.ts', env: { BENCH_RSS_SIZES: '10000,100000' } },
+  { name: 'backfill-rss', script: 'scripts/bench/backfillRss.ts', env: { BENCH_RSS_SIZES: '10000,100000,1000000' } },
   { name: 'many-chains', script: 'scripts/bench/manyChains.ts', env: {} },
   { name: 'load', script: 'scripts/bench/load.ts', env: { BENCH_OUT_DIR: DATA } },
   ...(existsSync(`${ROOT}scripts/bench/peer.ts`) ? [{ name: 'peer', script: 'scripts/bench/peer.ts', env: {} }] : []),
