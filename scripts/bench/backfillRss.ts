@@ -13,6 +13,8 @@
  *   same devnet: Node's defaults, then a 256 MiB old space: when the job completes under the cap at every N, its
  *   live objects never needed more, and what its RSS shows above that at defaults is garbage V8 collects later)
  *   BENCH_RSS_ECHO=1 (the job's stderr to ours)
+ *   BENCH_RSS_PROFILE_DIR=/tmp/prof (each job process writes a V8 CPU profile there, `node --cpu-prof`, which
+ *   NODE_OPTIONS does not allow; summarize one with scripts/bench/cpuProfileSummary.ts)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -36,6 +38,7 @@ const sizes = (process.env['BENCH_RSS_SIZES'] ?? '10000,100000,1000000').split('
 // Each run of the job on the same devnet, with these NODE_OPTIONS ('' = Node's defaults).
 const variants = (process.env['BENCH_RSS_NODE_OPTIONS'] ?? '|--max-old-space-size=256').split('|');
 const MIB = 2 ** 20;
+const PROFILE_DIR = process.env['BENCH_RSS_PROFILE_DIR'];
 
 /** Resident memory of `pid` in bytes, or null once it has exited. */
 function rssOf(pid: number): number | null {
@@ -52,7 +55,8 @@ function rssOf(pid: number): number | null {
 /** Runs `jobs/cli.ts run <job>` with `env`, sampling its RSS; rejects when it fails. */
 function runJobProcess(job: string, env: Record<string, string>): Promise<{ seconds: number; rss: number[] }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', job], {
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'jobs/cli.ts', 'run', job], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
