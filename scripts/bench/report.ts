@@ -28,7 +28,11 @@ const SECTIONS: Section[] = [
   },
   // Right after search, on the data it left: why search measures the API and raw ES apart from PostgreSQL, and the floor of any API in front of ES.
   { name: 'idle-gap', script: 'scripts/bench/idleGap.ts', env: {} },
-  { name: 'indexer', script: 'scripts/bench/indexer.ts', env: { BENCH_SIZES: '10000,50000,100000', BENCH_FRESHNESS_SAMPLES: '20' } },
+  {
+    name: 'indexer',
+    script: 'scripts/bench/indexer.ts',
+    env: { BENCH_SIZES: '10000,50000,100000', BENCH_FRESHNESS_SAMPLES: '20' },
+  },
   { name: 'claim', script: 'scripts/bench/claimFreshness.ts', env: { BENCH_CLAIM_SAMPLES: '20' } },
   { name: 'backfill-rss', script: 'scripts/bench/backfillRss.ts', env: { BENCH_RSS_SIZES: '10000,100000,1000000' } },
   { name: 'many-chains', script: 'scripts/bench/manyChains.ts', env: {} },
