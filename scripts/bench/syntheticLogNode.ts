@@ -10,6 +10,8 @@
  *   log range at or below the devnet's head, and every other method, go to the devnet (an eth_call at a
  *   synthetic block runs at the devnet's latest: the tokens it reads never change).
  * - JSON-RPC batches (arrays) are answered as batches, as viem's http transport sends them.
+ * - Not served for synthetic blocks: anything by block hash (eth_getBlockByHash, eth_getLogs with a
+ *   blockHash), transactions and receipts. The blocks and campaigns jobs ask for none of them.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,7 +45,13 @@ export type SyntheticLogNode = {
 };
 
 type Request = { jsonrpc: '2.0'; id: unknown; method: string; params?: unknown[] };
-type LogFilter = { fromBlock?: Hex | string; toBlock?: Hex | string; address?: Hex | Hex[]; topics?: unknown[] };
+type LogFilter = {
+  fromBlock?: Hex | string;
+  toBlock?: Hex | string;
+  blockHash?: Hex;
+  address?: Hex | Hex[];
+  topics?: unknown[];
+};
 
 async function upstreamCall(url: string, body: unknown): Promise<unknown> {
   const res = await fetch(url, {
@@ -141,6 +149,7 @@ export async function startSyntheticLogNode(params: SyntheticLogNodeParams): Pro
     }
     if (method === 'eth_getLogs') {
       const filter = args[0] as LogFilter;
+      if (filter.blockHash) return undefined; // by hash: the devnet's blocks only (our jobs ask by range)
       const from = blockNumberOf(filter.fromBlock ?? 'latest');
       const to = Math.min(head, blockNumberOf(filter.toBlock ?? 'latest'));
       if (to <= base) return undefined;
