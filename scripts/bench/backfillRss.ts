@@ -102,7 +102,12 @@ async function benchRun(n: number, head: number, env: Record<string, string>, no
   await deleteIndices({ es, prefix: PREFIX });
   const runEnv = nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env;
   // The headers first, up to the head: one run of the blocks job stores at most 20 ranges of INDEXER_MAX_BLOCK_BATCH.
-  while (((await blocksCursor()) ?? -1) < head) await runJobProcess('blocks', runEnv);
+  for (let cursor = -1; cursor < head; ) {
+    await runJobProcess('blocks', runEnv);
+    const next = (await blocksCursor()) ?? -1;
+    if (next <= cursor) throw new Error(`the blocks job stopped at block ${next}, short of the head ${head}`);
+    cursor = next;
+  }
   const { seconds, rss } = await runJobProcess('campaigns', runEnv);
   await es.indices.refresh({ index: indexNames(PREFIX, 'campaigns').read });
   const searchable = (await es.count({ index: indexNames(PREFIX, 'campaigns').read })).count;
