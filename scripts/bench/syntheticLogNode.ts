@@ -20,6 +20,7 @@ import { newCampaignEvent } from '../../domain/abis/distributionCreator.js';
 import { computeCampaignId } from '../../domain/campaignId.js';
 import { decodeCampaignTupleData } from '../../indexer/decode/newCampaignData.js';
 import { jsonRpc } from '../../contracts/devnet.js';
+import { answerRpcBody, forwardRpcCall, type RpcCall } from '../../test/helpers/jsonRpcCalls.js';
 import { CAMPAIGNS_PER_TX, startCampaignDevnet, type CampaignDevnet } from './campaignDevnet.js';
 
 const NEW_CAMPAIGN_TOPIC = toEventSelector(newCampaignEvent);
@@ -44,7 +45,6 @@ export type SyntheticLogNode = {
   stop(): Promise<void>;
 };
 
-type Request = { jsonrpc: '2.0'; id: unknown; method: string; params?: unknown[] };
 type LogFilter = {
   fromBlock?: Hex | string;
   toBlock?: Hex | string;
@@ -52,15 +52,6 @@ type LogFilter = {
   address?: Hex | Hex[];
   topics?: unknown[];
 };
-
-async function upstreamCall(url: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return res.json();
-}
 
 const readBody = async (req: IncomingMessage): Promise<string> => {
   const chunks: Buffer[] = [];
@@ -72,14 +63,7 @@ const readBody = async (req: IncomingMessage): Promise<string> => {
 export async function startSyntheticLogNode(params: SyntheticLogNodeParams): Promise<SyntheticLogNode> {
   const { upstreamUrl, chainId, template, campaigns, perBlock } = params;
   const creator = params.distributionCreator.toLowerCase();
-  const call = async (method: string, args: unknown[]) => {
-    const reply = (await upstreamCall(upstreamUrl, { jsonrpc: '2.0', id: 1, method, params: args })) as {
-      result?: unknown;
-      error?: { message: string };
-    };
-    if (reply.error) throw new Error(`${method} on the devnet: ${reply.error.message}`);
-    return reply.result;
-  };
+  const call = (method: string, args: unknown[]) => jsonRpc(upstreamUrl, method, args);
   const baseBlock = (await call('eth_getBlockByNumber', ['latest', false])) as RpcBlock;
   const base = Number(baseBlock.number);
   const baseTime = Number(baseBlock.timestamp);
@@ -140,7 +124,7 @@ export async function startSyntheticLogNode(params: SyntheticLogNodeParams): Pro
   };
 
   /** The answer's `result`, or undefined when the request goes to the devnet as it is. */
-  const answer = async ({ method, params: args = [] }: Request): Promise<unknown> => {
+  const answer = async ({ method, params: args = [] }: RpcCall): Promise<unknown> => {
     if (method === 'eth_blockNumber') return numberToHex(head);
     if (method === 'eth_getBlockByNumber') {
       const n = blockNumberOf(args[0]);
@@ -161,11 +145,11 @@ export async function startSyntheticLogNode(params: SyntheticLogNodeParams): Pro
       return call('eth_call', [args[0], 'latest', ...args.slice(2)]);
     return undefined;
   };
-  const respond = async (request: Request): Promise<unknown> => {
+  const respond = async (request: RpcCall): Promise<unknown> => {
     try {
       const result = await answer(request);
       if (result !== undefined) return { jsonrpc: '2.0', id: request.id, result };
-      return await upstreamCall(upstreamUrl, request);
+      return await forwardRpcCall(upstreamUrl, request);
     } catch (error) {
       return {
         jsonrpc: '2.0',
@@ -177,11 +161,8 @@ export async function startSyntheticLogNode(params: SyntheticLogNodeParams): Pro
 
   const server: Server = createServer((req, res) => {
     readBody(req)
-      .then(async (text) => {
-        const body = JSON.parse(text) as Request | Request[];
-        const reply = Array.isArray(body) ? await Promise.all(body.map(respond)) : await respond(body);
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
-      })
+      .then((text) => answerRpcBody(text, respond))
+      .then((reply) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply)))
       .catch((error: unknown) => {
         res
           .writeHead(400, { 'content-type': 'application/json' })

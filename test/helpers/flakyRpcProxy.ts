@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerRpcBody, forwardRpcCall, type RpcCall } from './jsonRpcCalls.js';
 
 export type FlakyRpcProxy = {
   /** JSON-RPC endpoint forwarding to the devnet. */
@@ -18,8 +19,6 @@ export type FlakyRpcProxy = {
   getLogsCalls(): { span: number; refused: boolean }[];
   close(): Promise<void>;
 };
-
-type RpcCall = { id: unknown; method: string; params?: unknown[] };
 
 /** A real local HTTP proxy in front of a devnet RPC that can fail on demand (RPC fault tests). */
 export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy> {
@@ -45,12 +44,7 @@ export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy>
           error: { code: -32005, message: `query exceeds the block range limit of ${maxSpan}` },
         };
     }
-    const upstream = await fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(call),
-    });
-    return upstream.json();
+    return forwardRpcCall(target, call);
   };
   const server: Server = createServer((req, res) => {
     count += 1;
@@ -61,9 +55,7 @@ export async function startFlakyRpcProxy(target: string): Promise<FlakyRpcProxy>
       if (status !== undefined) return void res.writeHead(status, { 'content-type': 'text/plain' }).end('unavailable');
       const delay = delays.shift() ?? 0;
       setTimeout(() => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcCall | RpcCall[];
-        const work = Array.isArray(body) ? Promise.all(body.map(answer)) : answer(body);
-        work
+        answerRpcBody(Buffer.concat(chunks).toString('utf8'), answer)
           .then((out) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out)))
           .catch(() => res.writeHead(502).end());
       }, delay);
