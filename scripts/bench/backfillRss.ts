@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createEsClient, indexNames } from '../../internal/es.js';
 import { deleteIndices } from '../../search-mappings/aliases.js';
+import { getCursor } from '../../indexer/store/cursor.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { benchIndexerEnv, startCampaignDevnet } from './campaignDevnet.js';
 import { startSyntheticCampaignDevnet } from './syntheticLogNode.js';
@@ -85,11 +86,7 @@ async function blocksCursor(): Promise<number | null> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query<{ block_number: string }>(
-      "SELECT block_number FROM cursors WHERE job = 'blocks' AND chain_id = $1",
-      [CHAIN_ID],
-    );
-    return rows[0] ? Number(rows[0].block_number) : null;
+    return await getCursor(client, 'blocks', CHAIN_ID);
   } finally {
     await client.end();
   }

@@ -14,7 +14,7 @@ type ProfileNode = {
 type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
 /** Pure: the place a frame belongs to: a V8 pseudo-frame, an npm package, one of our folders, or Node's internals. */
-export function placeOf({ functionName, url }: ProfileNode['callFrame']): string {
+function placeOf({ functionName, url }: ProfileNode['callFrame']): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
   const inModules = url.lastIndexOf('/node_modules/');
