@@ -176,11 +176,14 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
       `WITH family AS (SELECT parent_campaign_id AS parent, min(id) AS child FROM campaigns WHERE parent_campaign_id IS NOT NULL GROUP BY 1 ORDER BY 1 LIMIT 1),
          rewarded AS (SELECT DISTINCT ON (c.id) c.id, b.recipient FROM campaigns_current c
            JOIN reward_breakdowns b ON lower(b.campaign_id) = lower(c.campaign_id) AND b.chain_id = c.distribution_chain_id
-           ORDER BY c.id, b.amount DESC),
+           ORDER BY c.id, b.amount DESC, b.recipient),
          picked AS (
            (SELECT f.parent AS id, 'parent' AS role FROM family f)
            UNION ALL (SELECT r.id, 'other' FROM rewarded r JOIN campaigns_current c USING (id)
-             WHERE c.opportunity_id IS NOT NULL AND c.parent_campaign_id IS NULL AND r.id NOT IN (SELECT parent FROM family) ORDER BY r.id LIMIT 1)
+             WHERE c.opportunity_id IS NOT NULL AND c.parent_campaign_id IS NULL AND r.id NOT IN (SELECT parent FROM family)
+               -- Its own recipient: campaign ids (and so which campaign comes first) follow the demo's start times.
+               AND r.recipient IS DISTINCT FROM (SELECT pr.recipient FROM rewarded pr WHERE pr.id = (SELECT parent FROM family))
+             ORDER BY r.id LIMIT 1)
            UNION ALL (SELECT f.child, 'child' FROM family f))
        SELECT c.id, lower(c.campaign_id) AS campaign_id, c.opportunity_id, lower(c.creator) AS creator, r.recipient, p.role
        FROM picked p JOIN campaigns_current c ON c.id = p.id LEFT JOIN rewarded r ON r.id = p.id`,
