@@ -97,3 +97,37 @@ export async function hiddenOnChainCampaignIds(
       .map((r) => (chainId === null ? `${r.chain_id}:${r.campaign_id}` : r.campaign_id)),
   );
 }
+
+/** A campaign found by its on-chain id, as `visibleOnChainCampaign` answers it. */
+export type OnChainCampaignRecord = {
+  id: string;
+  /** Lower-case creator address. */
+  creator: string;
+  /** Lower-case campaignData as created and as now in force (an override may replace it). */
+  createdData: string;
+  currentData: string;
+};
+
+/**
+ * The campaign `campaignId` (on-chain 0x id, or a sub-campaign's decimal id) of distribution chain
+ * `chainId`, when the caller may see it; null when absent or hidden alike.
+ * Tables: campaigns, campaigns_current, campaign_privacy.
+ */
+export async function visibleOnChainCampaign(
+  db: Queryable,
+  visible: CampaignVisibility,
+  chainId: number,
+  campaignId: string,
+): Promise<OnChainCampaignRecord | null> {
+  const { rows } = await db.query<OnChainCampaignRecord & { is_private: boolean }>(
+    `SELECT c.id, lower(c.creator) AS creator, lower(c.campaign_data) AS "createdData", lower(cur.campaign_data) AS "currentData",
+       coalesce(p.is_private, false) AS is_private
+     FROM campaigns c JOIN campaigns_current cur ON cur.id = c.id LEFT JOIN campaign_privacy p ON p.campaign_db_id = c.id
+     WHERE c.distribution_chain_id = $1 AND c.campaign_id = lower($2)`,
+    [chainId, campaignId],
+  );
+  const row = rows[0];
+  if (!row || (row.is_private && !isVisible(visible, row.id))) return null;
+  const { is_private: _, ...campaign } = row;
+  return campaign;
+}

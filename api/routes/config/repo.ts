@@ -1,3 +1,4 @@
+import type { AttachGrounds } from './attachGrounds.js';
 import type { PgClient, PgPool } from '../../../internal/pg.js';
 
 type Queryable = Pick<PgClient | PgPool, 'query'>;
@@ -19,14 +20,18 @@ export async function getConfig(db: Queryable, hash: string): Promise<{ config: 
   return rows[0] ?? null;
 }
 
-/** Records that a campaign uses a configuration (idempotent). Table campaign_config_associations. */
+/**
+ * Records that a campaign uses a configuration, and on what grounds (idempotent; a later call with
+ * other grounds, e.g. the creator after an unverified legacy row, sets them). Table campaign_config_associations.
+ */
 export async function associateConfig(
   db: Queryable,
-  a: { hash: string; distributionChainId: number; campaignId: string },
+  a: { hash: string; distributionChainId: number; campaignId: string; grounds: AttachGrounds },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO campaign_config_associations (config_hash, distribution_chain_id, campaign_id) VALUES ($1, $2, $3)
-     ON CONFLICT DO NOTHING`,
-    [a.hash, a.distributionChainId, a.campaignId],
+    `INSERT INTO campaign_config_associations (config_hash, distribution_chain_id, campaign_id, grounds) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (config_hash, distribution_chain_id, campaign_id) DO UPDATE SET grounds = EXCLUDED.grounds
+     WHERE campaign_config_associations.grounds IS DISTINCT FROM EXCLUDED.grounds`,
+    [a.hash, a.distributionChainId, a.campaignId, a.grounds],
   );
 }

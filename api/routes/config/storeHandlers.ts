@@ -5,6 +5,8 @@ import { withTransaction as withWriteTransaction } from '../../../internal/pg.js
 import { canonicalJson, hashConfig, MAX_CONFIG_BYTES } from './canonicalJson.js';
 import { associateConfig, getConfig, insertConfig } from './repo.js';
 import type { Handler } from '../../validate.js';
+import { campaignVisibilityOf, visibleOnChainCampaign } from '../../visibility/campaignVisibility.js';
+import { decideAttach } from './attachGrounds.js';
 import type { configHashParams, configHashQuery } from './schema.js';
 
 /** Response of POST /v4/config/store: the `0x`-prefixed SHA-256 of the configuration's canonical JSON. */
@@ -41,10 +43,16 @@ export function storeConfigHandler(deps: ApiDeps) {
   };
 }
 
+/** Response header of GET /v4/config/hash/{hash} saying whether the configuration was attached to the campaign asked for. */
+export const ASSOCIATION_HEADER = 'x-config-association';
+
 /**
  * GET /v4/config/hash/{hash}: the stored configuration (404 when unknown). With both `campaignId`
- * and `distributionChainId` it also records the association, idempotently, in the same
- * transaction as the read. Tables campaign_configs, campaign_config_associations.
+ * and `distributionChainId` it also attaches the configuration to that campaign, idempotently and in
+ * the same transaction as the read, when `decideAttach` allows it (the campaign commits to the
+ * hash on-chain, or the caller is its creator or the back office); otherwise it attaches nothing.
+ * Either way the `x-config-association` header says `attached; grounds=…` or `not-attached; reason="…"`.
+ * Tables campaign_configs, campaign_config_associations (campaigns, campaign_privacy to decide).
  */
 export function getConfigHandler(
   deps: ApiDeps,
@@ -62,15 +70,31 @@ export function getConfigHandler(
       ]);
     }
     const hash = rawHash.toLowerCase();
-    const found =
-      campaignId !== undefined && distributionChainId !== undefined
-        ? await withWriteTransaction(deps.pg, async (client) => {
-            const row = await getConfig(client, hash);
-            if (row) await associateConfig(client, { hash, distributionChainId, campaignId: campaignId.toLowerCase() });
-            return row;
-          })
-        : await getConfig(deps.pg, hash);
+    if (campaignId === undefined || distributionChainId === undefined) {
+      const found = await getConfig(deps.pg, hash);
+      if (!found) throw new NotFoundError(`No configuration stored under ${hash}`);
+      ctx.body = found.config;
+      return;
+    }
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const campaign = await visibleOnChainCampaign(deps.pg, visible, distributionChainId, campaignId);
+    const decision = decideAttach(campaign, hash, ctx.state);
+    const found = await withWriteTransaction(deps.pg, async (client) => {
+      const row = await getConfig(client, hash);
+      if (row && decision.attach)
+        await associateConfig(client, {
+          hash,
+          distributionChainId,
+          campaignId: campaignId.toLowerCase(),
+          grounds: decision.grounds,
+        });
+      return row;
+    });
     if (!found) throw new NotFoundError(`No configuration stored under ${hash}`);
+    ctx.set(
+      ASSOCIATION_HEADER,
+      decision.attach ? `attached; grounds=${decision.grounds}` : `not-attached; reason="${decision.reason}"`,
+    );
     ctx.body = found.config;
   };
 }

@@ -21,9 +21,12 @@ export async function loadBenchmarkRates(db: PgPool, at: number): Promise<Benchm
 
 /**
  * The current configuration of a campaign needed by the ratchet. Distribution settings come from
- * the configuration last associated with the campaign through the config store (its
- * `distributionMethodParameters`), else from the campaign's own params.
- * Tables: campaigns_current, campaign_config_associations, campaign_configs.
+ * the stored configuration (its `distributionMethodParameters`) last attached to the campaign on
+ * trusted grounds (its on-chain data commits to the hash, or its creator or the back office attached
+ * it: api/routes/config/attachGrounds.ts), else from the stored configuration its on-chain data
+ * commits to, else from the campaign's own params. Associations without grounds (recorded before
+ * that rule, by anyone) are never read.
+ * Tables: campaigns_current, campaigns, campaign_config_associations, campaign_configs.
  */
 export async function loadRatchetCampaign(
   db: PgPool,
@@ -37,10 +40,15 @@ export async function loadRatchetCampaign(
     stored: Record<string, unknown> | null;
   }>(
     `SELECT c.id, c.opportunity_id, c.start_timestamp::text, c.params,
-       (SELECT cfg.config -> 'distributionMethodParameters' FROM campaign_config_associations a JOIN campaign_configs cfg ON cfg.hash = a.config_hash
-        WHERE a.distribution_chain_id = c.distribution_chain_id AND lower(a.campaign_id) = lower(c.campaign_id) AND cfg.config ? 'distributionMethodParameters'
-        ORDER BY a.created_at DESC LIMIT 1) AS stored
-     FROM campaigns_current c WHERE c.id = $1`,
+       coalesce(
+         (SELECT cfg.config -> 'distributionMethodParameters' FROM campaign_config_associations a JOIN campaign_configs cfg ON cfg.hash = a.config_hash
+          WHERE a.distribution_chain_id = c.distribution_chain_id AND a.campaign_id = lower(c.campaign_id) AND a.grounds IS NOT NULL
+            AND cfg.config ? 'distributionMethodParameters'
+          ORDER BY a.created_at DESC LIMIT 1),
+         (SELECT cfg.config -> 'distributionMethodParameters' FROM campaign_configs cfg
+          WHERE cfg.hash IN (lower(c.campaign_data), lower(o.campaign_data)) AND cfg.config ? 'distributionMethodParameters'
+          ORDER BY cfg.hash = lower(c.campaign_data) DESC LIMIT 1)) AS stored
+     FROM campaigns_current c JOIN campaigns o ON o.id = c.id WHERE c.id = $1`,
     [id],
   );
   const row = rows[0];

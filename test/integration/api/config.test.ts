@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { hashConfig } from '../../../api/routes/config/canonicalJson.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
+import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 
 const CONFIG = {
   campaignType: 1,
@@ -60,21 +61,19 @@ describe('POST /v4/config/store, GET /v4/config/hash/{hash}', function () {
     expect(missing.body.status).to.equal(404);
   });
 
-  it('records the association once when campaignId and distributionChainId are both given', async () => {
+  it('attaches nothing for a campaign that is not indexed, and says so in x-config-association', async () => {
     const { hash } = (await h.request().post('/v4/config/store').send(CONFIG).expect(200)).body as { hash: string };
-    await h.request().get(`/v4/config/hash/${hash}`).expect(200);
+    const plain = await h.request().get(`/v4/config/hash/${hash}`).expect(200);
+    expect(plain.headers['x-config-association']).to.equal(undefined);
+    const res = await h
+      .request()
+      .get(`/v4/config/hash/${hash}`)
+      .query({ campaignId: CAMPAIGN_ID.toUpperCase().replace('0X', '0x'), distributionChainId: '31337' })
+      .set('authorization', TEST_BACK_OFFICE_TOKEN)
+      .expect(200);
+    expect(res.body).to.deep.equal(CONFIG);
+    expect(res.headers['x-config-association']).to.equal('not-attached; reason="no such campaign is indexed on that chain"');
     expect(await associations()).to.deep.equal([]);
-    for (let i = 0; i < 2; i++) {
-      const res = await h
-        .request()
-        .get(`/v4/config/hash/${hash}`)
-        .query({ campaignId: CAMPAIGN_ID.toUpperCase().replace('0X', '0x'), distributionChainId: '31337' })
-        .expect(200);
-      expect(res.body).to.deep.equal(CONFIG);
-    }
-    expect(await associations()).to.deep.equal([
-      { config_hash: hash, distribution_chain_id: 31337, campaign_id: CAMPAIGN_ID },
-    ]);
   });
 
   it('refuses half an association, a malformed hash and an unknown hash without writing', async () => {

@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import { signSession } from '../../../api/identity/jwt.js';
+import { privateKeyToAccount } from 'viem/accounts';
+import { HARDHAT_DEPLOYER_KEY } from '../../../contracts/clients.js';
 import { campaignDbId } from '../../../domain/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
@@ -64,6 +67,13 @@ describe('GET /v4/sofr-ratchet/*', function () {
     }
   });
 
+  const sessionOf = (address: string) => ({
+    Cookie: `jwt=${signSession({ secret: h.config.jwtSecret, address: address.toLowerCase(), tier: 0 }).token}`,
+  });
+  const onChainIdOf = async (id: string) =>
+    (await h.apiPg.query<{ campaign_id: string }>('SELECT campaign_id FROM campaigns WHERE id = $1', [id])).rows[0]!
+      .campaign_id;
+
   after(async () => {
     await h?.close();
     rateServer?.closeAllConnections();
@@ -122,24 +132,99 @@ describe('GET /v4/sofr-ratchet/*', function () {
     expect(res.body.campaignApr).to.be.closeTo(5.3, 1e-9);
   });
 
-  it('takes the settings of the configuration associated with the campaign through the config store', async function () {
-    const onChainId = (
-      await h.apiPg.query<{ campaign_id: string }>('SELECT campaign_id FROM campaigns WHERE id = $1', [campaignId])
-    ).rows[0]!.campaign_id;
+  it('ignores a configuration attached by anyone but the creator: an anonymous or other-user GET attaches nothing', async function () {
+    const onChainId = await onChainIdOf(campaignId);
+    const before = (await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200)).body;
+    const hostile = {
+      distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 9, tiers: [] } },
+    };
+    const { hash } = (await h.request().post('/v4/config/store').send(hostile).expect(200)).body;
+    for (const headers of [{}, sessionOf(`0x${'5'.repeat(40)}`)]) {
+      const res = await h
+        .request()
+        .get(`/v4/config/hash/${hash}`)
+        .set(headers)
+        .query({ campaignId: onChainId, distributionChainId: 31337 })
+        .expect(200);
+      expect(res.body).to.deep.equal(hostile);
+      expect(res.headers['x-config-association']).to.match(/^not-attached; reason="/);
+    }
+    const { rows } = await h.apiPg.query('SELECT 1 FROM campaign_config_associations WHERE config_hash = $1', [hash]);
+    expect(rows).to.deep.equal([]);
+    const after = (await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200)).body;
+    expect(after.spread).to.equal(before.spread).and.not.equal(9);
+  });
+
+  it('ignores an association recorded before the rule (no grounds), even the latest one', async function () {
+    const onChainId = await onChainIdOf(campaignId);
+    const legacy = {
+      distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 7, tiers: [] } },
+    };
+    const { hash } = (await h.request().post('/v4/config/store').send(legacy).expect(200)).body;
+    await h.deps.pg.query(
+      'INSERT INTO campaign_config_associations (config_hash, distribution_chain_id, campaign_id) VALUES ($1, 31337, $2)',
+      [hash, onChainId],
+    );
+    const res = await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200);
+    expect(res.body.spread).to.not.equal(7);
+  });
+
+  it("takes the settings of the configuration the campaign's creator attached through the config store", async function () {
+    const onChainId = await onChainIdOf(campaignId);
     const config = {
       distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 2, tiers: [] } },
     };
     const { hash } = (await h.request().post('/v4/config/store').send(config).expect(200)).body;
-    await h
+    const attached = await h
       .request()
       .get(`/v4/config/hash/${hash}`)
+      .set(sessionOf(privateKeyToAccount(HARDHAT_DEPLOYER_KEY).address))
       .query({ campaignId: onChainId, distributionChainId: 31337 })
       .expect(200);
+    expect(attached.headers['x-config-association']).to.equal('attached; grounds=creator');
     const res = await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200);
     expect(res.body).to.include({ spread: 2, frozenRate: 4.3 });
     expect(res.body.tiers).to.deep.equal([]);
     expect(res.body.baselineApy).to.be.closeTo(6.3, 1e-9);
     expect(res.body.boostedApy, 'no tiers: no boost').to.be.closeTo(6.3, 1e-9);
+  });
+
+  it('takes the settings of the stored configuration a campaign commits to on-chain (config-hash form), attached by anyone', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const config = {
+      distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 3, tiers: [] } },
+    };
+    const { hash } = (await h.request().post('/v4/config/store').send(config).expect(200)).body;
+    const created = await createCampaigns({
+      rpcUrl: devnet.rpcUrl,
+      chainId: devnet.chainId,
+      stack,
+      campaigns: [
+        {
+          rewardToken: stack.tokens.rewards[0]!.address,
+          amount: 10n ** 21n,
+          campaignType: 4,
+          startTimestamp: start + 1,
+          duration: 60 * DAY,
+          campaignData: hash,
+        },
+      ],
+    });
+    for (const job of ['blocks', 'campaigns']) await h.runJob(job);
+    const committed = campaignDbId(31337, created.campaignIds[0]!);
+    // Served from the commitment alone, before anyone attached anything.
+    expect((await h.request().get(`/v4/sofr-ratchet/campaign/${committed}`).expect(200)).body.spread).to.equal(3);
+    const res = await h
+      .request()
+      .get(`/v4/config/hash/${hash}`)
+      .query({ campaignId: created.campaignIds[0]!, distributionChainId: 31337 })
+      .expect(200);
+    expect(res.headers['x-config-association']).to.equal('attached; grounds=onchain');
+    const { rows } = await h.apiPg.query(
+      'SELECT grounds FROM campaign_config_associations WHERE config_hash = $1 AND campaign_id = $2',
+      [hash, created.campaignIds[0]!.toLowerCase()],
+    );
+    expect(rows).to.deep.equal([{ grounds: 'onchain' }]);
   });
 
   it('rates an opportunity at an explicit anchor and time; before a full window the mean is partial', async function () {
