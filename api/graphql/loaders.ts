@@ -1,13 +1,12 @@
 import DataLoader from 'dataloader';
 import type { CampaignDocument } from '../../domain/documents/campaignDocument.js';
 import type { ChainRecord } from '../../domain/documents/records.js';
-import { indexNames } from '../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../deps.js';
 import { serializeCampaign } from '../routes/campaigns/serialize.js';
 import { loadCampaignsOf, loadOpportunityDocuments } from '../routes/opportunities/readContext.js';
 import { currentChainContext } from '../chainRecords.js';
 import { serializeOpportunity } from '../routes/opportunities/serialize.js';
-import { searchOnce } from '../search/searchOnce.js';
+import { searchCampaigns } from '../visibility/campaignSearch.js';
 import { buildByIdQuery } from '../routes/campaigns/query.js';
 import type { PrivateVisibility } from '../routes/campaigns/query.js';
 
@@ -15,7 +14,7 @@ import type { PrivateVisibility } from '../routes/campaigns/query.js';
 export const MAX_NESTED_CAMPAIGNS = 100;
 /** Ids per by-id search (below Elasticsearch's clause limit); more ids are more searches. */
 const MAX_IDS_PER_SEARCH = 500;
-import { hiddenCampaignDocuments, PUBLIC_ONLY } from '../visibility/campaignVisibility.js';
+import { PUBLIC_ONLY } from '../visibility/campaignVisibility.js';
 
 export type CampaignRecord = ReturnType<typeof serializeCampaign>;
 export type OpportunityRecord = ReturnType<typeof serializeOpportunity>;
@@ -43,7 +42,6 @@ export function createLoaders(
   const now = nowSeconds(deps);
   let chainsOnce: Promise<Map<number, ChainRecord>> | undefined;
   const chains = () => (chainsOnce ??= currentChainContext(deps, now).then((c) => c.chains));
-  const campaignsIndex = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
   return {
     chains,
     campaignsByOpportunity: new DataLoader(async (ids) => {
@@ -72,7 +70,8 @@ export function createLoaders(
           return { bool: { ...query.bool, _name: String(i) } };
         });
         const [res, chainMap] = await Promise.all([
-          searchOnce<CampaignDocument>(deps, campaignsIndex, {
+          // Each clause applies its own key's visibility; the outer one the widest asked for.
+          searchCampaigns<CampaignDocument>(deps, keys.some((k) => k.startsWith('1|')) ? shown : hidden, {
             size: keys.length,
             query: { bool: { should: clauses, minimum_should_match: 1 } },
           }),
@@ -90,14 +89,9 @@ export function createLoaders(
       async (keys) => {
         const onChainIds = [...new Set(keys.map((k) => k.slice(k.indexOf(':') + 1).toLowerCase()))];
         const [res, chainMap] = await Promise.all([
-          searchOnce<CampaignDocument>(deps, campaignsIndex, {
+          searchCampaigns<CampaignDocument>(deps, PUBLIC_ONLY, {
             size: Math.min(10_000, onChainIds.length * 10),
-            query: {
-              bool: {
-                filter: [{ terms: { campaignId: onChainIds } }],
-                must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!],
-              },
-            },
+            query: { terms: { campaignId: onChainIds } },
           }),
           chains(),
         ]);

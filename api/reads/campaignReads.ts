@@ -1,6 +1,5 @@
 import type { PgPool } from '../../internal/pg.js';
-import { parseCampaignPathId } from '../../domain/ids.js';
-import type { CampaignVisibility } from '../visibility/campaignVisibility.js';
+import { visibilitySqlParams, visibleCampaignSql, type CampaignVisibility } from '../visibility/campaignVisibility.js';
 
 type Queryable = Pick<PgPool, 'query'>;
 
@@ -23,26 +22,19 @@ export type CampaignFamilyRow = {
 };
 
 /**
- * Resolves a path id (internal numeric id, or `distributionChainId-campaignId`) to the internal id.
- * Tables: campaigns. @returns null when no campaign has that id.
+ * Internal ids of the campaigns created by one transaction on a distribution chain that the caller
+ * may see, in log order. Tables: campaigns, campaign_privacy.
  */
-export async function resolveCampaignDbId(client: Queryable, id: string): Promise<string | null> {
-  const key = parseCampaignPathId(id);
-  const { rows } =
-    key.kind === 'composite'
-      ? await client.query<{ id: string }>(
-          'SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND campaign_id = $2',
-          [key.distributionChainId, key.campaignId],
-        )
-      : await client.query<{ id: string }>('SELECT id FROM campaigns WHERE id = $1', [key.id]);
-  return rows[0]?.id ?? null;
-}
-
-/** Internal ids of the campaigns created by one transaction on a distribution chain, in log order. Tables: campaigns. */
-export async function findCampaignIdsByTx(client: Queryable, chainId: number, txHash: string): Promise<string[]> {
+export async function findCampaignIdsByTx(
+  client: Queryable,
+  chainId: number,
+  txHash: string,
+  visible: CampaignVisibility,
+): Promise<string[]> {
   const { rows } = await client.query<{ id: string }>(
-    'SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND tx_hash = $2 ORDER BY log_index',
-    [chainId, txHash.toLowerCase()],
+    `SELECT c.id FROM campaigns c WHERE c.distribution_chain_id = $1 AND c.tx_hash = $2 AND ${visibleCampaignSql('c', 3, 4)}
+     ORDER BY c.log_index`,
+    [chainId, txHash.toLowerCase(), ...visibilitySqlParams(visible)],
   );
   return rows.map((r) => r.id);
 }
@@ -60,8 +52,7 @@ export async function loadCampaignFamily(
   visible: CampaignVisibility,
 ): Promise<CampaignFamilyRow[]> {
   // A member is visible when public, or readable by the caller; the walk stops at a hidden one.
-  const shown = (alias: string) =>
-    `($2::bool OR $3::text[] @> ARRAY[${alias}.id] OR NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = ${alias}.id AND pv.is_private))`;
+  const shown = (alias: string) => visibleCampaignSql(alias, 2, 3);
   const { rows } = await client.query<CampaignFamilyRow>(
     `WITH RECURSIVE up(id, parent, depth) AS (
        SELECT id, parent_campaign_id, 0 FROM campaigns WHERE id = $1
@@ -76,7 +67,7 @@ export async function loadCampaignFamily(
      FROM fam JOIN campaigns_current c ON c.id = fam.id
      LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
      ORDER BY fam.depth, c.id`,
-    [dbId, visible === 'all', visible === 'all' || visible === 'none' ? [] : [...visible]],
+    [dbId, ...visibilitySqlParams(visible)],
   );
   return rows;
 }

@@ -1,6 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient } from '../../internal/es.js';
 import { ServiceUnavailableError } from '../errors.js';
+import { assertCampaignVisibility } from './campaignIndexGuard.js';
 
 /** Elasticsearch's default `index.max_result_window`: from + size beyond it needs search_after. */
 export const MAX_RESULT_WINDOW = 10_000;
@@ -16,6 +17,8 @@ export type SearchPageParams = {
   timeoutMs: number;
   /** Source fields to return; all when omitted. */
   source?: string[];
+  /** Required for a campaigns index: api/visibility/campaignSearch.ts passes it (campaignIndexGuard.ts). */
+  applied?: symbol;
 };
 
 /**
@@ -33,7 +36,9 @@ export async function searchPage<T>({
   items,
   timeoutMs,
   source,
+  applied,
 }: SearchPageParams): Promise<T[]> {
+  assertCampaignVisibility(index, applied);
   const offset = page * items;
   const common = {
     query,

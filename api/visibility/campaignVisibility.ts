@@ -131,3 +131,22 @@ export async function visibleOnChainCampaign(
   const { is_private: _, ...campaign } = row;
   return campaign;
 }
+
+/**
+ * SQL predicate: the campaign row `alias` (its internal `id`) is visible under the visibility whose
+ * `visibilitySqlParams` are bound at `$allParam` (bool) and `$idsParam` (text[]). Every PostgreSQL
+ * read that returns campaign rows, ids or figures derived from campaigns filters through it.
+ */
+export function visibleCampaignSql(alias: string, allParam: number, idsParam: number): string {
+  return `($${allParam}::bool OR $${idsParam}::text[] @> ARRAY[${alias}.id] OR ${publicCampaignSql(alias)})`;
+}
+
+/** SQL predicate: the campaign row `alias` is public (what PUBLIC_ONLY allows). */
+export function publicCampaignSql(alias: string): string {
+  return `NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = ${alias}.id AND pv.is_private)`;
+}
+
+/** The two parameters of visibleCampaignSql: every campaign, and the private ids allowed. */
+export function visibilitySqlParams(visible: CampaignVisibility): [boolean, string[]] {
+  return [visible === 'all', visible === 'all' || visible === 'none' ? [] : [...visible]];
+}

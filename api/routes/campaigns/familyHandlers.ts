@@ -6,13 +6,13 @@ import {
   loadWalletCounts,
 } from '../../reads/campaignReads.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
-import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { currentChainRecords } from '../../chainRecords.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
-import { searchOnce } from '../../search/searchOnce.js';
+import { searchCampaigns } from '../../visibility/campaignSearch.js';
 import {
   campaignVisibilityOf,
+  PUBLIC_ONLY,
   resolveVisibleCampaignDbId,
   type CampaignVisibility,
 } from '../../visibility/campaignVisibility.js';
@@ -124,10 +124,7 @@ export function linkedCampaignsHandler(
  */
 async function campaignRecords(deps: ApiDeps, ids: string[]) {
   const [res, chains, reallocations] = await Promise.all([
-    searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
-      size: ids.length,
-      query: { bool: { filter: [{ terms: { id: ids } }], must_not: [{ term: { isPrivate: true } }] } },
-    }),
+    searchCampaigns<CampaignDocument>(deps, PUBLIC_ONLY, { size: ids.length, query: { terms: { id: ids } } }),
     currentChainRecords(deps, nowSeconds(deps)),
     loadReallocations(deps.pg, ids),
   ]);

@@ -7,7 +7,8 @@ import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { searchOnce } from '../../search/searchOnce.js';
-import { searchPage } from '../../search/searchPage.js';
+import { pageCampaigns, searchCampaigns } from '../../visibility/campaignSearch.js';
+import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { toListParams } from './params.js';
 import { privateVisibility } from '../campaign-access/visibility.js';
 import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, type PrivateVisibility } from './query.js';
@@ -47,15 +48,7 @@ export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visibl
   const now = nowSeconds(deps);
   const { query, sort } = buildListQuery(p, now, listIds, visible);
   const [docs, chains] = await Promise.all([
-    searchPage<CampaignDocument>({
-      es: deps.es,
-      index: indexNames(deps.config.esIndexPrefix, 'campaigns').read,
-      query,
-      sort,
-      page: p.page,
-      items: p.items,
-      timeoutMs: deps.config.esRequestTimeoutMs,
-    }),
+    pageCampaigns<CampaignDocument>(deps, visible, { query, sort, page: p.page, items: p.items }),
     currentChainRecords(deps, now),
   ]);
   if (!q.withOpportunity) return docs.map((d) => serializeCampaign(d, chains));
@@ -74,11 +67,7 @@ export function listCampaignsHandler(deps: ApiDeps): Handler<{ query: typeof lis
 
 /** One campaign record by internal id or `distributionChainId-campaignId`; NotFoundError when absent. */
 export async function getCampaign(deps: ApiDeps, id: string, visible: PrivateVisibility = 'none') {
-  const res = await searchOnce<CampaignDocument>(
-    deps,
-    indexNames(deps.config.esIndexPrefix, 'campaigns').read,
-    buildByIdQuery(id, visible),
-  );
+  const res = await searchCampaigns<CampaignDocument>(deps, visible, buildByIdQuery(id, visible));
   const doc = res.hits.hits[0]?._source;
   if (!doc) throw new NotFoundError(`No campaign ${id}`);
   return serializeCampaign(doc, await currentChainRecords(deps, nowSeconds(deps)));
@@ -101,6 +90,6 @@ export function getCampaignHandler(
 export function campaignsByTxHandler(deps: ApiDeps): Handler<{ query: typeof campaignTxQuery }> {
   return async (ctx) => {
     const q = ctx.state.query;
-    ctx.body = await findCampaignIdsByTx(deps.pg, q.chainId, q.hash);
+    ctx.body = await findCampaignIdsByTx(deps.pg, q.chainId, q.hash, await campaignVisibilityOf(deps, ctx.state, true));
   };
 }

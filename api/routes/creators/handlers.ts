@@ -1,10 +1,10 @@
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import { currentChainRecords } from '../../chainRecords.js';
 import { findCreator, listCreators, type CreatorRecord } from '../../reads/creators.js';
-import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
-import { searchOnce } from '../../search/searchOnce.js';
+import { searchCampaigns } from '../../visibility/campaignSearch.js';
+import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { serializeCampaign } from '../campaigns/serialize.js';
 import { buildCreatorCampaignsQuery } from './query.js';
 import { loadDashboard } from './repo.js';
@@ -45,6 +45,7 @@ export function dashboardHandler(
       now,
       test,
       freshPriceSince: new Date((now - deps.config.prices.maxAgeSeconds) * 1000),
+      visible: await campaignVisibilityOf(deps, ctx.state, true),
     });
     ctx.body = serializeDashboard(row, creator);
   };
@@ -57,13 +58,13 @@ export function dashboardHandler(
 export function creatorCampaignsHandler(
   deps: ApiDeps,
 ): Handler<{ params: typeof creatorParams; query: typeof creatorCampaignsQuery }> {
-  const index = indexNames(deps.config.esIndexPrefix, 'campaigns').read;
   return async (ctx) => {
     const creator = await creatorOr404(deps, ctx.state.params.creator);
     const { status } = ctx.state.query;
     const now = nowSeconds(deps);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
     const [result, chains] = await Promise.all([
-      searchOnce<CampaignDocument>(deps, index, buildCreatorCampaignsQuery(creator.addresses, status, now)),
+      searchCampaigns<CampaignDocument>(deps, visible, buildCreatorCampaignsQuery(creator.addresses, status, now)),
       currentChainRecords(deps, now),
     ]);
     ctx.body = result.hits.hits.map((hit) => serializeCampaign(hit._source!, chains));

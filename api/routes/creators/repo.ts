@@ -1,4 +1,9 @@
 import type { PgClient, PgPool } from '../../../internal/pg.js';
+import {
+  visibilitySqlParams,
+  visibleCampaignSql,
+  type CampaignVisibility,
+} from '../../visibility/campaignVisibility.js';
 
 /** Raw dashboard figures of a set of creator addresses. */
 export type DashboardRow = {
@@ -11,14 +16,21 @@ export type DashboardRow = {
   total_wallets: number;
 };
 
-export type LoadDashboardParams = { addresses: string[]; now: number; test: boolean; freshPriceSince: Date };
+export type LoadDashboardParams = {
+  addresses: string[];
+  now: number;
+  test: boolean;
+  freshPriceSince: Date;
+  /** Private campaigns the caller may see count; others do not (README "Campaign visibility"). */
+  visible: CampaignVisibility;
+};
 
 /**
- * Dashboard figures of the campaigns created from `addresses` (test chains only with `test`):
+ * Dashboard figures of the campaigns created from `addresses` that the caller may see (test chains only with `test`):
  * counts by status at `now`; total TVL (USD) of the live ones (campaign_metrics); USD distributed so
  * far (each started campaign's amount × elapsed share of its window × its token's fresh price);
  * wallets = distinct recipients rewarded by those campaigns in any stored tree.
- * Tables campaigns_current, chains, campaign_metrics, tokens, token_prices, reward_breakdowns.
+ * Tables campaigns_current, campaign_privacy, chains, campaign_metrics, tokens, token_prices, reward_breakdowns.
  */
 export async function loadDashboard(
   db: Pick<PgPool | PgClient, 'query'>,
@@ -27,7 +39,7 @@ export async function loadDashboard(
   const { rows } = await db.query<DashboardRow>(
     `WITH c AS (
        SELECT c.* FROM campaigns_current c LEFT JOIN chains ch ON ch.id = c.compute_chain_id
-       WHERE lower(c.creator) = ANY($1::text[]) AND ($3::boolean OR NOT coalesce(ch.is_test, false))
+       WHERE lower(c.creator) = ANY($1::text[]) AND ($3::boolean OR NOT coalesce(ch.is_test, false)) AND ${visibleCampaignSql('c', 5, 6)}
      )
      SELECT
        count(*) FILTER (WHERE c.end_timestamp <= $2)::int AS past,
@@ -44,7 +56,7 @@ export async function loadDashboard(
      LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id
      LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = lower(c.reward_token)
      LEFT JOIN token_prices p ON p.token_id = t.id AND p.updated_at >= $4`,
-    [p.addresses.map((a) => a.toLowerCase()), p.now, p.test, p.freshPriceSince],
+    [p.addresses.map((a) => a.toLowerCase()), p.now, p.test, p.freshPriceSince, ...visibilitySqlParams(p.visible)],
   );
   return rows[0]!;
 }

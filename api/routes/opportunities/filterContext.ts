@@ -1,8 +1,7 @@
-import { indexNames } from '../../../internal/es.js';
 import { currentChainContext, type ChainContext } from '../../chainRecords.js';
 import type { ApiDeps } from '../../deps.js';
-import { searchOnce } from '../../search/searchOnce.js';
-import { hiddenCampaignDocuments, PUBLIC_ONLY } from '../../visibility/campaignVisibility.js';
+import { searchCampaigns } from '../../visibility/campaignSearch.js';
+import { PUBLIC_ONLY } from '../../visibility/campaignVisibility.js';
 import type { FilterContext } from './filters.js';
 
 /** Opportunities sharing one on-chain campaign id: one per chain at most in practice; more is an error, never a cut. */
@@ -15,14 +14,9 @@ const MAX_OPPORTUNITIES_PER_CAMPAIGN_ID = 1000;
  * sees public campaigns only (README "Campaign visibility").
  */
 async function opportunitiesOfCampaignId(deps: ApiDeps, campaignId: string): Promise<string[]> {
-  const res = await searchOnce<never>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
+  const res = await searchCampaigns<never>(deps, PUBLIC_ONLY, {
     size: 0,
-    query: {
-      bool: {
-        filter: [{ term: { campaignId: campaignId.toLowerCase() } }],
-        must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!],
-      },
-    },
+    query: { term: { campaignId: campaignId.toLowerCase() } },
     aggs: { opportunities: { terms: { field: 'opportunityId', size: MAX_OPPORTUNITIES_PER_CAMPAIGN_ID + 1 } } },
   });
   const buckets = (res.aggregations!['opportunities'] as { buckets: { key: string }[] }).buckets;

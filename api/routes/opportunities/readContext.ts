@@ -1,4 +1,5 @@
-import { hiddenCampaignDocuments, PUBLIC_ONLY } from '../../visibility/campaignVisibility.js';
+import { PUBLIC_ONLY } from '../../visibility/campaignVisibility.js';
+import { searchCampaigns } from '../../visibility/campaignSearch.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import type { ChainRecord } from '../../../domain/documents/records.js';
@@ -54,14 +55,9 @@ export async function loadCampaignsOf(
 ) {
   const out = new Map<string, ReturnType<typeof serializeCampaign>[]>();
   if (!opportunityIds.length) return out;
-  const res = await searchOnce<CampaignDocument>(deps, indexNames(deps.config.esIndexPrefix, 'campaigns').read, {
+  const res = await searchCampaigns<CampaignDocument>(deps, PUBLIC_ONLY, {
     size: MAX_ATTACHED_CAMPAIGNS,
-    query: {
-      bool: {
-        filter: [{ terms: { opportunityId: opportunityIds } }],
-        must_not: [hiddenCampaignDocuments(PUBLIC_ONLY)!],
-      },
-    },
+    query: { terms: { opportunityId: opportunityIds } },
     sort: [{ createdAt: 'desc' }, { id: 'asc' }],
   });
   for (const hit of res.hits.hits) {

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { resolveCampaignDbId } from '../../reads/campaignReads.js';
+import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { checkOverride } from './checkOverride.js';
@@ -60,12 +60,12 @@ export function checkOverrideHandler(deps: ApiDeps): Handler<{ body: typeof chec
 /**
  * GET /v4/overrides/{id}/previous-configs: every configuration the campaign had before its current
  * one (creation, then each override but the latest), oldest first; 404 when the campaign is
- * unknown. Tables campaigns, campaign_overrides, opportunities, tokens, chains.
+ * unknown or hidden from the caller. Tables campaigns, campaign_privacy, campaign_overrides, opportunities, tokens, chains.
  */
 export function previousConfigsHandler(deps: ApiDeps): Handler<{ params: typeof previousConfigsParams }> {
   return async (ctx) => {
     const { id } = ctx.state.params;
-    const dbId = await resolveCampaignDbId(deps.pg, id);
+    const dbId = await resolveVisibleCampaignDbId(deps.pg, id, await campaignVisibilityOf(deps, ctx.state, true));
     if (!dbId) throw new NotFoundError(`Campaign ${id} not found`);
     ctx.body = previousConfigs(await loadCampaignVersions(deps.pg, dbId));
   };

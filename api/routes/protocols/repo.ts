@@ -1,4 +1,5 @@
 import type { PgClient, PgPool } from '../../../internal/pg.js';
+import { publicCampaignSql } from '../../visibility/campaignVisibility.js';
 
 /** One opportunity with what protocol listing needs of it. */
 export type OpportunityFacts = {
@@ -17,9 +18,9 @@ export type OpportunityFacts = {
 };
 
 /**
- * Every opportunity with at least one campaign, its status at `now` (LIVE: a campaign running;
+ * Every opportunity with at least one public campaign (private ones count nowhere here), its status at `now` (LIVE: a campaign running;
  * SOON: none running, one upcoming; PAST otherwise), live campaign counts, daily rewards and the
- * types of its reward tokens. Tables opportunities, campaigns_current, opportunity_metrics, chains, tokens.
+ * types of its reward tokens. Tables opportunities, campaigns_current, campaign_privacy, opportunity_metrics, chains, tokens.
  */
 export async function loadOpportunityFacts(
   db: Pick<PgPool | PgClient, 'query'>,
@@ -42,7 +43,7 @@ export async function loadOpportunityFacts(
        count(DISTINCT c.id) FILTER (WHERE c.start_timestamp > $1)::int AS soon,
        coalesce(array_agg(DISTINCT t.type) FILTER (WHERE t.type IS NOT NULL), '{}') AS token_types
      FROM opportunities o
-     JOIN campaigns_current c ON c.opportunity_id = o.id
+     JOIN campaigns_current c ON c.opportunity_id = o.id AND ${publicCampaignSql('c')}
      LEFT JOIN opportunity_metrics m ON m.opportunity_id = o.id
      LEFT JOIN chains ch ON ch.id = o.chain_id
      LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token

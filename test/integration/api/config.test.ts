@@ -72,7 +72,9 @@ describe('POST /v4/config/store, GET /v4/config/hash/{hash}', function () {
       .set('authorization', TEST_BACK_OFFICE_TOKEN)
       .expect(200);
     expect(res.body).to.deep.equal(CONFIG);
-    expect(res.headers['x-config-association']).to.equal('not-attached; reason="no such campaign is indexed on that chain"');
+    expect(res.headers['x-config-association']).to.equal(
+      'not-attached; reason="no such campaign is indexed on that chain"',
+    );
     expect(await associations()).to.deep.equal([]);
   });
 
