@@ -1,5 +1,5 @@
 import { toChainRecord, type ChainRecord } from '../domain/documents/records.js';
-import { listChains } from './reads/chains.js';
+import { countLivePrivateCampaigns, listChains } from './reads/chains.js';
 import type { ChainRow } from '../domain/documents/records.js';
 import type { PgPool } from '../internal/pg.js';
 import type { ApiDeps } from './deps.js';
@@ -31,13 +31,34 @@ function load(deps: Pick<ApiDeps, 'pg' | 'config'>, key: string, now: number): E
 }
 
 /**
- * The configured chains as of `now` (rows, Chain records by id, test chain ids), shared by every
- * request: each read route needs them, and counting live campaigns per chain takes ~20 ms at a million
- * campaigns (bench:search). Rows are reused for 2 s, then served stale for up to a minute while a
- * single background refresh replaces them, so no request waits for the count after the first.
- * A caller-set clock (`deps.now`, tests) keys the rows by its ten-second bucket instead.
+ * The configured chains as of `now` (rows, Chain records by id, test chain ids), as every read
+ * route needs them: `liveCampaigns` counts public campaigns only (README "Campaign visibility"),
+ * at once after a privacy change. The count of all live campaigns (~20 ms at a million campaigns,
+ * bench:search) is shared (sharedChainContext); the live private ones, few, are counted per request.
  */
-export function currentChainContext(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<ChainContext> {
+export async function currentChainContext(
+  deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>,
+  now: number,
+): Promise<ChainContext> {
+  const [shared, privateLive] = await Promise.all([
+    sharedChainContext(deps, now),
+    countLivePrivateCampaigns(deps.pg, now),
+  ]);
+  if (!privateLive.size) return shared;
+  const rows = shared.rows.map((r) => ({
+    ...r,
+    liveCampaigns: Math.max(0, r.liveCampaigns - (privateLive.get(r.id) ?? 0)),
+  }));
+  return { ...shared, rows, chains: new Map(rows.map((r) => [r.id, toChainRecord(r)])) };
+}
+
+/**
+ * The configured chains with every live campaign counted, shared by every request. Rows are reused
+ * for 2 s, then served stale for up to a minute while a single background refresh replaces them, so
+ * no request waits for the count after the first. A caller-set clock (`deps.now`, tests) keys the
+ * rows by its ten-second bucket instead.
+ */
+function sharedChainContext(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<ChainContext> {
   const key = deps.now ? `${now}`.slice(0, -1) : 'wall-clock';
   const hit = cache.get(deps.pg);
   const age = hit ? Date.now() - hit.loadedAt : Infinity;

@@ -4,7 +4,7 @@ import type { ApiDeps } from '../deps.js';
 import { CAMPAIGN_VISIBILITY_APPLIED } from '../search/campaignIndexGuard.js';
 import { searchOnce } from '../search/searchOnce.js';
 import { searchPage, type SearchPageParams } from '../search/searchPage.js';
-import { hiddenCampaignDocuments, type CampaignVisibility } from './campaignVisibility.js';
+import { hiddenCampaignDocuments, hiddenCampaignIds, type CampaignVisibility } from './campaignVisibility.js';
 
 type Query = estypes.QueryDslQueryContainer;
 type SearchDeps = Pick<ApiDeps, 'es' | 'config' | 'pg'>;
@@ -38,8 +38,8 @@ export async function searchCampaigns<T>(
     { ...body, query: visibleCampaignsQuery(body.query, visible) },
     CAMPAIGN_VISIBILITY_APPLIED,
   );
-  const hidden = await hiddenNow(
-    deps,
+  const hidden = await hiddenCampaignIds(
+    deps.pg,
     visible,
     res.hits.hits.map((h) => h._id),
   );
@@ -56,7 +56,7 @@ export async function pageCampaigns<T>(
 ): Promise<T[]> {
   const docs = await searchPage<T & { id: string }>({
     ...params,
-    // The hits are checked by id (hiddenNow): a source selection keeps it.
+    // The hits are checked by id (hiddenCampaignIds): a source selection keeps it.
     source: params.source && !params.source.includes('id') ? [...params.source, 'id'] : params.source,
     es: deps.es,
     index: indexNames(deps.config.esIndexPrefix, 'campaigns').read,
@@ -64,30 +64,10 @@ export async function pageCampaigns<T>(
     query: visibleCampaignsQuery(params.query, visible),
     applied: CAMPAIGN_VISIBILITY_APPLIED,
   });
-  const hidden = await hiddenNow(
-    deps,
+  const hidden = await hiddenCampaignIds(
+    deps.pg,
     visible,
     docs.map((d) => d.id),
   );
   return hidden.size ? docs.filter((d) => !hidden.has(d.id)) : docs;
-}
-
-/**
- * Of `ids` (internal campaign ids, the documents' `_id`), those PostgreSQL says are private now and
- * `visible` does not allow. One indexed read per search; none for the back office or no hits.
- * Table campaign_privacy.
- */
-async function hiddenNow(
-  deps: Pick<ApiDeps, 'pg'>,
-  visible: CampaignVisibility,
-  ids: readonly (string | undefined | null)[],
-): Promise<Set<string>> {
-  const present = ids.filter((id): id is string => typeof id === 'string');
-  if (visible === 'all' || !present.length) return new Set();
-  const { rows } = await deps.pg.query<{ id: string }>(
-    'SELECT campaign_db_id AS id FROM campaign_privacy WHERE campaign_db_id = ANY($1::text[]) AND is_private',
-    [present],
-  );
-  const allowed = new Set(visible === 'none' ? [] : visible);
-  return new Set(rows.map((r) => r.id).filter((id) => !allowed.has(id)));
 }

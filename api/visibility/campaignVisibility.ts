@@ -98,6 +98,25 @@ export async function hiddenOnChainCampaignIds(
   );
 }
 
+/**
+ * Of `ids` (internal campaign ids), those PostgreSQL says are private now and `visible` does not
+ * allow; ids of no campaign are not hidden. One indexed read; none for the back office or no ids.
+ * Table campaign_privacy.
+ */
+export async function hiddenCampaignIds(
+  db: Queryable,
+  visible: CampaignVisibility,
+  ids: readonly (string | undefined | null)[],
+): Promise<Set<string>> {
+  const present = ids.filter((id): id is string => typeof id === 'string');
+  if (visible === 'all' || !present.length) return new Set();
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT campaign_db_id AS id FROM campaign_privacy WHERE campaign_db_id = ANY($1::text[]) AND is_private',
+    [present],
+  );
+  return new Set(rows.map((r) => r.id).filter((id) => !isVisible(visible, id)));
+}
+
 /** A campaign found by its on-chain id, as `visibleOnChainCampaign` answers it. */
 export type OnChainCampaignRecord = {
   id: string;

@@ -3,12 +3,17 @@ import { AppError, NotFoundError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import type { InputOf } from '../../validate.js';
 import * as repo from './repo.js';
+import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
 import type { idParams } from './schema.js';
 
 /** ctx.state of a campaign-access route: the caller and the campaign id of the path. */
 export type AccessState = AuthState & { params: InputOf<typeof idParams> };
 
-/** The campaign, after checking the caller (past requireCredentialOrBackOffice) may act on it: 'creator' (privacy) or 'manager' (grants). */
+/**
+ * The campaign, after checking the caller (past requireCredentialOrBackOffice) may act on it:
+ * 'creator' (privacy) or 'manager' (grants). Refused: 403 on a campaign the caller may see, 404 on
+ * one it may not (hidden and absent alike).
+ */
 export async function authorize(
   deps: ApiDeps,
   state: AccessState,
@@ -27,6 +32,10 @@ export async function authorize(
     )
       return campaign;
   }
+  // A private campaign the caller may not see is absent to it (404), as on every read; a public one is known.
+  const visible = await campaignVisibilityOf(deps, state, true);
+  if (!(await resolveVisibleCampaignDbId(deps.pg, campaign.id, visible)))
+    throw new NotFoundError(`No campaign ${state.params.id}`);
   throw new AppError(
     403,
     'FORBIDDEN',

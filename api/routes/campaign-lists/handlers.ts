@@ -18,14 +18,37 @@ import {
   type ownerParams,
   type updateListBody,
 } from './schema.js';
-import { serializeCampaignList as serialize } from './serialize.js';
+import { serializeCampaignList } from './serialize.js';
+import type { CampaignListRow } from './repo.js';
+import { campaignVisibilityOf, hiddenCampaignIds } from '../../visibility/campaignVisibility.js';
 
 const ownerOf = (state: AuthState) => state.auth!.address.toLowerCase();
+
+/**
+ * Lists as the caller may read them: ids of private campaigns the caller may not see are left out
+ * (README "Campaign visibility"), whoever owns the list; they stay stored, and come back when the
+ * campaign is public again. Tables: campaign_privacy (and what readablePrivateIds reads).
+ */
+async function visibleLists(deps: ApiDeps, state: AuthState, rows: CampaignListRow[]) {
+  const visible = await campaignVisibilityOf(deps, state, true);
+  const hidden = await hiddenCampaignIds(
+    deps.pg,
+    visible,
+    rows.flatMap((r) => r.campaign_ids),
+  );
+  return rows.map((r) => serializeCampaignList({ ...r, campaign_ids: r.campaign_ids.filter((id) => !hidden.has(id)) }));
+}
+const serialize = async (deps: ApiDeps, state: AuthState, row: CampaignListRow) =>
+  (await visibleLists(deps, state, [row]))[0]!;
 
 /** GET /v4/campaign-lists/{owner}: an owner's lists (anyone reads them). */
 export function ownerListsHandler(deps: ApiDeps): Handler<{ params: typeof ownerParams; query: typeof noQuery }> {
   return async (ctx) => {
-    ctx.body = (await listCampaignLists(deps.pg, ctx.state.params.owner.toLowerCase())).map(serialize);
+    ctx.body = await visibleLists(
+      deps,
+      ctx.state,
+      await listCampaignLists(deps.pg, ctx.state.params.owner.toLowerCase()),
+    );
   };
 }
 
@@ -35,7 +58,7 @@ export function getListHandler(deps: ApiDeps): Handler<{ params: typeof ownerLis
     const { owner, name } = ctx.state.params;
     const list = await getCampaignList(deps.pg, owner.toLowerCase(), name.toLowerCase());
     if (!list) throw new NotFoundError(`List ${name} of ${owner} not found`);
-    ctx.body = serialize(list);
+    ctx.body = await serialize(deps, ctx.state, list);
   };
 }
 
@@ -45,7 +68,7 @@ export function createListHandler(deps: ApiDeps): Handler<{ body: typeof createL
     const body = ctx.state.body;
     const list = await createCampaignList(deps.pg, ownerOf(ctx.state), body.name.toLowerCase(), body.campaignIds);
     if (!list) throw new AppError(409, 'CONFLICT', `You already have a list named ${body.name.toLowerCase()}`);
-    ctx.body = serialize(list);
+    ctx.body = await serialize(deps, ctx.state, list);
   };
 }
 
@@ -67,7 +90,7 @@ export function updateListHandler(deps: ApiDeps): Handler<{ params: typeof nameP
       throw new AppError(400, 'VALIDATION_FAILED', `A list holds at most ${MAX_IDS} campaign ids`, {
         errors: [{ field: 'add', message: `would grow the list past ${MAX_IDS} ids` }],
       });
-    ctx.body = serialize(result);
+    ctx.body = await serialize(deps, ctx.state, result);
   };
 }
 

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
+import { getNamedType, isObjectType, parse, type GraphQLNamedType, type OperationDefinitionNode } from 'graphql';
+import { createGraphqlSchema } from '../../../api/graphql/schema.js';
 import { signSession } from '../../../api/identity/jwt.js';
+import { campaignDbId } from '../../../domain/ids.js';
+import { protocolOf } from '../../../domain/protocols.js';
+import { buildOpenApi, type OpenApiDocument } from '../../../api/openapi/buildOpenApi.js';
+import { createRoutes } from '../../../api/routes/index.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
@@ -20,15 +26,37 @@ type Subject = {
   creator: string;
   recipient: string;
   grantee: string;
+  /** Its opportunity's type (the protocol it counts for, domain/protocols.ts). */
+  opportunityType: string;
+  /** The creator's registered slug, when it has one. */
+  creatorSlug?: string;
+  /** Transaction that created it, and its reward token (lower case). */
+  txHash: string;
+  rewardToken: string;
+  /** At the API's clock, when the matrix started. */
+  status: 'past' | 'live' | 'future';
 };
 
 /** A read that can return campaign data: REST path (GET) or GraphQL query, built for one subject. */
 type Read = {
   name: string;
+  /** The OpenAPI operation the REST path is an instance of (`GET /v4/...`), checked against the document. */
+  op?: string;
   rest?: (s: Subject) => string;
   graphql?: (s: Subject) => string;
-  pick?: (body: any) => unknown;
-}; // eslint-disable-line @typescript-eslint/no-explicit-any
+  pick?: (body: any) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /**
+   * The read names the subject itself (its ids or its transaction): to a caller who may not see it,
+   * it must answer exactly as for a campaign that does not exist (status, body, association header).
+   */
+  ghost?: true;
+};
+
+const CHAIN = 31337;
+/** A campaign that does not exist: its on-chain id and internal id (checked absent in before). */
+const GHOST_ON_CHAIN_ID = `0x${'ab'.repeat(32)}`;
+const GHOST_ID = campaignDbId(CHAIN, GHOST_ON_CHAIN_ID);
+const HISTORY = 'startDate=2000-01-01&endDate=2100-01-01';
 
 /**
  * Every route and GraphQL field that can return a campaign, its ids, metrics, rewards, claims or
@@ -36,41 +64,240 @@ type Read = {
  * belongs here. Paths are spelled as an attacker would send them: without `showPrivate`, and with it.
  */
 const READS: Read[] = [
-  { name: 'campaign by id', rest: (s) => `/v4/campaigns/${s.id}` },
-  { name: 'campaign by id, showPrivate', rest: (s) => `/v4/campaigns/${s.id}?showPrivate=true` },
-  { name: 'campaign by chain-id', rest: (s) => `/v4/campaigns/31337-${s.onChainId}?showPrivate=true` },
-  { name: 'campaign list', rest: () => '/v4/campaigns?items=100&test=true' },
-  { name: 'campaign list, showPrivate', rest: () => '/v4/campaigns?items=100&test=true&showPrivate=true' },
-  { name: 'campaign metrics', rest: (s) => `/v4/campaigns/${s.id}/metrics` },
-  { name: 'creator campaign metrics', rest: (s) => `/v4/creators/campaigns/${s.id}` },
-  { name: 'campaign storing ids', rest: (s) => `/v4/campaigns/${s.id}/storing-ids` },
-  { name: 'campaign family', rest: (s) => `/v4/campaigns/${s.id}/linked` },
+  { name: 'campaign by id', op: 'GET /v4/campaigns/{id}', rest: (s) => `/v4/campaigns/${s.id}`, ghost: true },
+  {
+    name: 'campaign by id, showPrivate',
+    op: 'GET /v4/campaigns/{id}',
+    rest: (s) => `/v4/campaigns/${s.id}?showPrivate=true`,
+    ghost: true,
+  },
+  {
+    name: 'campaign by chain-id',
+    op: 'GET /v4/campaigns/{id}',
+    rest: (s) => `/v4/campaigns/${CHAIN}-${s.onChainId}?showPrivate=true`,
+    ghost: true,
+  },
+  { name: 'campaign list', op: 'GET /v4/campaigns', rest: () => '/v4/campaigns?items=100&test=true' },
+  {
+    name: 'campaign list, showPrivate',
+    op: 'GET /v4/campaigns',
+    rest: () => '/v4/campaigns?items=100&test=true&showPrivate=true',
+  },
+  {
+    name: 'campaign list by on-chain id',
+    op: 'GET /v4/campaigns',
+    rest: (s) => `/v4/campaigns?campaignId=${s.onChainId}&test=true&showPrivate=true`,
+    ghost: true,
+  },
+  {
+    name: 'campaign list of a campaign list',
+    op: 'GET /v4/campaigns',
+    rest: (s) => `/v4/campaigns?campaignLists=${LIST_NAME}&listOwner=${s.creator}&test=true&showPrivate=true`,
+  },
+  {
+    name: 'campaigns of the creation transaction',
+    op: 'GET /v4/campaigns/tx',
+    rest: (s) => `/v4/campaigns/tx?chainId=${CHAIN}&hash=${s.txHash}`,
+  },
+  {
+    name: 'campaign metrics',
+    op: 'GET /v4/campaigns/{id}/metrics',
+    rest: (s) => `/v4/campaigns/${s.id}/metrics`,
+    ghost: true,
+  },
+  {
+    name: 'campaign privacy settings',
+    op: 'GET /v4/campaigns/{id}/privacy',
+    rest: (s) => `/v4/campaigns/${s.id}/privacy`,
+    ghost: true,
+  },
+  {
+    name: 'campaign access list',
+    op: 'GET /v4/campaigns/{id}/access/list',
+    rest: (s) => `/v4/campaigns/${s.id}/access/list`,
+    ghost: true,
+  },
+  {
+    name: 'creator campaign metrics',
+    op: 'GET /v4/creators/campaigns/{id}',
+    rest: (s) => `/v4/creators/campaigns/${s.id}`,
+    ghost: true,
+  },
+  // H1 of #29: the creator's campaigns, by address and by slug, with and without a status.
+  {
+    name: "creator's campaigns",
+    op: 'GET /v4/creators/{creator}/campaigns',
+    rest: (s) => `/v4/creators/${s.creator}/campaigns`,
+  },
+  {
+    name: "creator's live campaigns",
+    op: 'GET /v4/creators/{creator}/campaigns',
+    rest: (s) => `/v4/creators/${s.creator}/campaigns?status=LIVE`,
+  },
+  {
+    name: "creator's campaigns by slug",
+    op: 'GET /v4/creators/{creator}/campaigns',
+    rest: (s) => `/v4/creators/${s.creatorSlug ?? s.creator}/campaigns`,
+  },
+  {
+    name: "creator's opportunities",
+    op: 'GET /v4/creators/{creator}/opportunities',
+    rest: (s) => `/v4/creators/${s.creator}/opportunities?items=100&test=true`,
+  },
+  {
+    name: "creator's opportunity count",
+    op: 'GET /v4/creators/{creator}/opportunities/count',
+    rest: (s) => `/v4/creators/${s.creator}/opportunities/count?test=true`,
+  },
+  {
+    name: 'campaign storing ids',
+    op: 'GET /v4/campaigns/{id}/storing-ids',
+    rest: (s) => `/v4/campaigns/${s.id}/storing-ids`,
+    ghost: true,
+  },
+  {
+    name: 'campaign family',
+    op: 'GET /v4/campaigns/{id}/linked',
+    rest: (s) => `/v4/campaigns/${s.id}/linked`,
+    ghost: true,
+  },
   // A sub-campaign's parent, read by whoever may read the parent: its family must not announce a hidden child.
-  { name: "parent's family", rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}/linked?campaigns=true` },
-  { name: "parent's storing ids", rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}/storing-ids` },
+  {
+    name: "parent's family",
+    op: 'GET /v4/campaigns/{id}/linked',
+    rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}/linked?campaigns=true`,
+  },
+  {
+    name: "parent's storing ids",
+    op: 'GET /v4/campaigns/{id}/storing-ids',
+    rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}/storing-ids`,
+  },
   {
     name: "parent's record, showPrivate",
+    op: 'GET /v4/campaigns/{id}',
     rest: (s) => `/v4/campaigns/${s.parentId ?? s.id}?showPrivate=true`,
   },
-  { name: 'ratchet of the campaign', rest: (s) => `/v4/sofr-ratchet/campaign/${s.id}` },
+  {
+    name: 'previous configurations',
+    op: 'GET /v4/overrides/{id}/previous-configs',
+    rest: (s) => `/v4/overrides/${s.id}/previous-configs`,
+    ghost: true,
+  },
+  {
+    name: 'ratchet of the campaign',
+    op: 'GET /v4/sofr-ratchet/campaign/{campaignId}',
+    rest: (s) => `/v4/sofr-ratchet/campaign/${s.id}`,
+    ghost: true,
+  },
+  {
+    name: 'ratchet of the opportunity',
+    op: 'GET /v4/sofr-ratchet/opportunity/{id}',
+    rest: (s) => `/v4/sofr-ratchet/opportunity/${s.opportunityId}?anchor=0`,
+  },
+  {
+    name: 'stored configuration, attached to the campaign',
+    op: 'GET /v4/config/hash/{hash}',
+    rest: (s) => `/v4/config/hash/${configHash}?campaignId=${s.onChainId}&distributionChainId=${CHAIN}`,
+    ghost: true,
+  },
+  {
+    name: 'campaign lists of the owner',
+    op: 'GET /v4/campaign-lists/{owner}',
+    rest: (s) => `/v4/campaign-lists/${s.creator}`,
+  },
+  {
+    name: 'one campaign list',
+    op: 'GET /v4/campaign-lists/{owner}/{name}',
+    rest: (s) => `/v4/campaign-lists/${s.creator}/${LIST_NAME}`,
+  },
   // The embedded campaign records; the opportunity document's own aggregates (records' breakdowns) are not covered yet (see README); the campaignId filter is (opportunities.test.ts).
   {
     name: 'opportunity with campaigns',
+    op: 'GET /v4/opportunities/{id}/campaigns',
     rest: (s) => `/v4/opportunities/${s.opportunityId}/campaigns`,
     pick: (b) => b.campaigns,
   },
+  { name: 'opportunity', op: 'GET /v4/opportunities/{id}', rest: (s) => `/v4/opportunities/${s.opportunityId}` },
   {
     name: 'opportunities with campaigns',
+    op: 'GET /v4/opportunities',
     rest: () => '/v4/opportunities?campaigns=true&items=100&test=true',
     pick: (b) => (b as { campaigns: unknown }[]).map((o) => o.campaigns),
   },
-  { name: 'opportunity storing ids', rest: (s) => `/v4/opportunities/${s.opportunityId}/storing-ids` },
-  { name: 'rewards of the campaign', rest: (s) => `/v4/rewards?chainId=31337&campaignId=${s.onChainId}` },
-  { name: 'rewards of the recipient', rest: (s) => `/v4/users/${s.recipient}/rewards?chainId=31337` },
-  { name: 'claims of the campaign', rest: (s) => `/v4/claims?chainId=31337&campaignId=${s.onChainId}` },
-  { name: 'claims of the chain', rest: () => '/v4/claims?chainId=31337&items=100' },
-  { name: 'claim history of the recipient', rest: (s) => `/v4/claims/history/${s.recipient}` },
-  { name: 'GraphQL campaign', graphql: (s) => `{ campaign(id: "${s.id}", showPrivate: true) { id campaignId } }` },
+  ...(
+    [
+      ['GET /v4/opportunities', ''],
+      ['GET /v4/opportunities/count', '/count'],
+      ['GET /v4/opportunities/summary', '/summary'],
+      ['GET /v4/opportunities/bins/apr', '/bins/apr'],
+      ['GET /v4/opportunities/bins/tvl', '/bins/tvl'],
+      ['GET /v4/opportunities/bins/daily-rewards', '/bins/daily-rewards'],
+      ['GET /v4/opportunities/aggregate/{field}', '/aggregate/tvl'],
+      ['GET /v4/opportunities/aggregate/max/{field}', '/aggregate/max/apr'],
+      ['GET /v4/opportunities/aggregate/min/{field}', '/aggregate/min/apr'],
+    ] as const
+  ).map(
+    ([op, suffix]): Read => ({
+      name: `opportunities${suffix} filtered by the campaign`,
+      op,
+      rest: (s) => `/v4/opportunities${suffix}?campaignId=${s.onChainId}&test=true`,
+      ghost: true,
+    }),
+  ),
+  {
+    name: 'opportunity storing ids',
+    op: 'GET /v4/opportunities/{id}/storing-ids',
+    rest: (s) => `/v4/opportunities/${s.opportunityId}/storing-ids`,
+  },
+  {
+    name: 'rewards of the campaign',
+    op: 'GET /v4/rewards',
+    rest: (s) => `/v4/rewards?chainId=${CHAIN}&campaignId=${s.onChainId}`,
+    ghost: true,
+  },
+  {
+    name: 'rewards of the recipient',
+    op: 'GET /v4/users/{address}/rewards',
+    rest: (s) => `/v4/users/${s.recipient}/rewards?chainId=${CHAIN}`,
+  },
+  {
+    name: 'reward breakdowns of the recipient',
+    op: 'GET /v4/users/{address}/rewards/breakdowns',
+    rest: (s) => `/v4/users/${s.recipient}/rewards/breakdowns?chainIds=${CHAIN}&test=true`,
+  },
+  {
+    name: 'claims of the campaign',
+    op: 'GET /v4/claims',
+    rest: (s) => `/v4/claims?chainId=${CHAIN}&campaignId=${s.onChainId}`,
+    ghost: true,
+  },
+  { name: 'claims of the chain', op: 'GET /v4/claims', rest: () => `/v4/claims?chainId=${CHAIN}&items=100` },
+  {
+    name: 'claim history of the recipient',
+    op: 'GET /v4/claims/history/{address}',
+    rest: (s) => `/v4/claims/history/${s.recipient}`,
+  },
+  {
+    name: 'leaf breakdowns of the reward token (back office)',
+    op: 'GET /v4/diffs/leaf-breakdowns',
+    rest: (s) => `/v4/diffs/leaf-breakdowns?chainId=${CHAIN}&tokenAddress=${s.rewardToken}&items=1000`,
+  },
+  {
+    name: 'reward history of the campaign (back office)',
+    op: 'GET /v4/historical/campaign/{campaignId}',
+    rest: (s) => `/v4/historical/campaign/${s.onChainId}?chainId=${CHAIN}&${HISTORY}`,
+    ghost: true,
+  },
+  {
+    name: 'reward history of the recipient (back office)',
+    op: 'GET /v4/historical/recipient/{recipient}',
+    rest: (s) => `/v4/historical/recipient/${s.recipient}?chainId=${CHAIN}&${HISTORY}`,
+  },
+  {
+    name: 'GraphQL campaign',
+    graphql: (s) => `{ campaign(id: "${s.id}", showPrivate: true) { id campaignId } }`,
+    ghost: true,
+  },
   {
     name: 'GraphQL campaigns',
     graphql: () => '{ campaigns(filter: { showPrivate: true, test: true }, items: 100) { id campaignId } }',
@@ -80,16 +307,161 @@ const READS: Read[] = [
     graphql: (s) => `{ opportunity(id: "${s.opportunityId}") { campaigns { id campaignId } } }`,
   },
   {
+    name: 'GraphQL opportunities campaigns',
+    graphql: () => '{ opportunities(filter: { test: true }, items: 100) { id campaigns { id campaignId } } }',
+  },
+  {
     name: 'GraphQL rewards campaign',
     graphql: (s) =>
-      `{ rewards(chainId: 31337, campaignId: "${s.onChainId}") { campaignId campaign { id campaignId } } }`,
+      `{ rewards(chainId: ${CHAIN}, campaignId: "${s.onChainId}") { campaignId campaign { id campaignId } } }`,
+    ghost: true,
   },
   {
     name: 'GraphQL user rewards',
     graphql: (s) =>
-      `{ user(address: "${s.recipient}") { rewards(chainId: [31337]) { rewards { breakdowns { campaignId } } } } }`,
+      `{ user(address: "${s.recipient}") { rewards(chainId: [${CHAIN}]) { rewards { breakdowns { campaignId } } } } }`,
   },
 ];
+
+/**
+ * A read serving counts of campaigns: with the subject private, a caller who may not see it gets
+ * exactly the counts it would get if the subject were public, less the subject's own share
+ * (`share`: 1 where it counts when public, by its status at the API's clock).
+ */
+type CountRead = {
+  name: string;
+  op: string;
+  rest: (s: Subject) => string;
+  /** The counts of the body; an answer other than 200 (an opportunity left with no public campaign) counts nothing. */
+  counts: (body: any, s: Subject) => Record<string, number>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  share: (s: Subject) => Record<string, number>;
+};
+const live = (s: Subject) => (s.status === 'live' ? 1 : 0);
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+const COUNT_READS: CountRead[] = [
+  {
+    name: 'live campaigns of the chain',
+    op: 'GET /v4/chains',
+    rest: () => '/v4/chains',
+    counts: (b) => ({
+      live: (b as { id: number; liveCampaigns: number }[]).find((c) => c.id === CHAIN)!.liveCampaigns,
+    }),
+    share: (s) => ({ live: live(s) }),
+  },
+  {
+    name: "creator's dashboard",
+    op: 'GET /v4/creators/{creator}/dashboard',
+    rest: (s) => `/v4/creators/${s.creator}/dashboard?test=true`,
+    counts: (b) => ({
+      past: b.pastCampaigns,
+      live: b.liveCampaigns,
+      future: b.futureCampaigns,
+      total: b.totalCampaigns,
+    }),
+    share: (s) => ({
+      past: s.status === 'past' ? 1 : 0,
+      live: live(s),
+      future: s.status === 'future' ? 1 : 0,
+      total: 1,
+    }),
+  },
+  {
+    name: 'live campaigns of the protocols',
+    op: 'GET /v4/protocols',
+    rest: () => '/v4/protocols?items=100&test=true',
+    counts: (b) => ({ live: sum((b as { numberOfLiveCampaigns: number }[]).map((p) => p.numberOfLiveCampaigns)) }),
+    // Opportunities of a type naming no protocol count nowhere here.
+    share: (s) => ({ live: protocolOf(s.opportunityType) ? live(s) : 0 }),
+  },
+  {
+    name: 'live campaigns of the opportunity',
+    op: 'GET /v4/opportunities/{id}',
+    rest: (s) => `/v4/opportunities/${s.opportunityId}`,
+    counts: (b) => ({ live: b.liveCampaigns }),
+    share: (s) => ({ live: live(s) }),
+  },
+  {
+    name: "live campaigns of the creator's opportunities",
+    op: 'GET /v4/creators/{creator}/opportunities',
+    rest: (s) => `/v4/creators/${s.creator}/opportunities?items=100&test=true`,
+    counts: (b) => ({
+      live: sum((b as { liveCampaignsForCreator: number }[]).map((o) => o.liveCampaignsForCreator)),
+    }),
+    share: (s) => ({ live: live(s) }),
+  },
+];
+
+/** The list every subject's creator keeps, naming all subjects (lists are public: the ids must not be). */
+const LIST_NAME = 'privacy-matrix';
+/** Stored configuration the matrix asks to attach to each subject (GET /v4/config/hash/{hash}?campaignId=…). */
+let configHash = '';
+
+/**
+ * Campaign-bearing GET operations of the OpenAPI document that the matrix does not read, with why.
+ * Empty on purpose: every such operation is read above or below (COUNT_READS).
+ */
+const EXEMPT: Record<string, string> = {};
+
+/**
+ * Whether an operation of the document can return campaign data: its path or a parameter names a
+ * campaign, or its documented 2xx response contains a property or component named like one
+ * (a record, an id, `liveCampaigns`, `numberOfLiveCampaigns`, `totalCampaigns`…).
+ */
+function campaignBearingOperations(document: OpenApiDocument): string[] {
+  const components = ((document['components'] as { schemas?: Record<string, unknown> })?.schemas ?? {}) as Record<
+    string,
+    unknown
+  >;
+  const names = (schema: unknown, seen: Set<string>): string[] => {
+    if (!schema || typeof schema !== 'object') return [];
+    const ref = (schema as { $ref?: string }).$ref;
+    if (ref) {
+      const name = ref.split('/').pop()!;
+      if (seen.has(name)) return [name];
+      seen.add(name);
+      return [name, ...names(components[name], seen)];
+    }
+    return Object.entries(schema as Record<string, unknown>).flatMap(([key, value]) =>
+      key === 'properties' && value && typeof value === 'object'
+        ? Object.entries(value).flatMap(([property, sub]) => [property, ...names(sub, seen)])
+        : names(value, seen),
+    );
+  };
+  const out: string[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    const op = item['get'] as { parameters?: { name: string }[]; responses?: Record<string, unknown> } | undefined;
+    if (!op) continue;
+    const success = Object.entries(op.responses ?? {})
+      .filter(([status]) => status.startsWith('2'))
+      .map(([, response]) => response);
+    const named = [path, ...(op.parameters ?? []).map((p) => p.name), ...names(success, new Set())];
+    if (named.some((n) => /campaign/i.test(n))) out.push(`GET ${path}`);
+  }
+  return out;
+}
+
+/** Root fields of the GraphQL schema whose answers can hold a campaign field (a record, an id, a count). */
+function campaignBearingGraphqlFields(): string[] {
+  const schema = createGraphqlSchema();
+  const reaches = (type: GraphQLNamedType, seen: Set<string>): boolean => {
+    if (!isObjectType(type) || seen.has(type.name)) return false;
+    seen.add(type.name);
+    return Object.values(type.getFields()).some((f) => /campaign/i.test(f.name) || reaches(getNamedType(f.type), seen));
+  };
+  return Object.values(schema.getQueryType()!.getFields())
+    .filter((f) => f.args.some((a) => /campaign/i.test(a.name)) || reaches(getNamedType(f.type), new Set()))
+    .map((f) => f.name);
+}
+
+/** Root field names a GraphQL read selects. */
+const rootFieldsOf = (query: string) =>
+  (parse(query).definitions[0] as OperationDefinitionNode).selectionSet.selections.map((sel) =>
+    sel.kind === 'Field' ? sel.name.value : '',
+  );
+
+/** An OpenAPI path template as a regular expression over concrete paths (query string excluded). */
+const templateRegex = (template: string) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
 
 /** Who may see the subject: the back office, its creator and grantees, its recipients only when recipientsCanView. */
 const maySee = (s: Subject, caller: Caller) =>
@@ -118,7 +490,7 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         return { authorization: TEST_BACK_OFFICE_TOKEN };
     }
   };
-  /** The response text of a read, lower case, and its status. */
+  /** The response text of a read, lower case, its status and association header (config store). */
   const read = async (r: Read, s: Subject, caller: Caller) => {
     const h = demo.h;
     const res = r.rest
@@ -131,12 +503,23 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
           .send({ query: r.graphql!(s) });
     // A problem body's detail and instance echo the caller's own request (the id it asked for): not served data.
     const body = /problem\+json/.test(String(res.headers['content-type']))
-      ? { ...res.body, detail: undefined, instance: undefined }
+      ? { ...res.body, detail: undefined, instance: undefined, requestId: undefined }
       : res.status < 300 && r.pick
         ? r.pick(res.body)
         : res.body;
-    return { status: res.status, text: JSON.stringify(withoutOthersConfiguration(body ?? null, s)).toLowerCase() };
+    return {
+      status: res.status,
+      text: JSON.stringify(withoutOthersConfiguration(body ?? null, s)).toLowerCase(),
+      association: res.headers['x-config-association'] as string | undefined,
+    };
   };
+  /** The subject as a campaign that does not exist: other ids and transaction, the rest alike. */
+  const ghostOf = (s: Subject): Subject => ({
+    ...s,
+    id: GHOST_ID,
+    onChainId: GHOST_ON_CHAIN_ID,
+    txHash: `0x${'cd'.repeat(32)}`,
+  });
   /**
    * A served body without the own configuration of other campaigns: a public sub-campaign's
    * `params` (its on-chain data), `parentCampaignId` and `rootCampaignId` name its parent even when
@@ -172,6 +555,11 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
       creator: string;
       recipient: string | null;
       role: 'parent' | 'other' | 'child';
+      tx_hash: string;
+      reward_token: string;
+      slug: string | null;
+      status: Subject['status'];
+      opportunity_type: string;
     }>(
       `WITH family AS (SELECT parent_campaign_id AS parent, min(id) AS child FROM campaigns WHERE parent_campaign_id IS NOT NULL GROUP BY 1 ORDER BY 1 LIMIT 1),
          rewarded AS (SELECT DISTINCT ON (c.id) c.id, b.recipient FROM campaigns_current c
@@ -185,8 +573,13 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
                AND r.recipient IS DISTINCT FROM (SELECT pr.recipient FROM rewarded pr WHERE pr.id = (SELECT parent FROM family))
              ORDER BY r.id LIMIT 1)
            UNION ALL (SELECT f.child, 'child' FROM family f))
-       SELECT c.id, lower(c.campaign_id) AS campaign_id, c.opportunity_id, lower(c.creator) AS creator, r.recipient, p.role
+       SELECT c.id, lower(c.campaign_id) AS campaign_id, c.opportunity_id, lower(c.creator) AS creator, r.recipient, p.role,
+         lower(c.tx_hash) AS tx_hash, lower(c.reward_token) AS reward_token,
+         (SELECT o.type FROM opportunities o WHERE o.id = c.opportunity_id) AS opportunity_type,
+         (SELECT k.id FROM creators k WHERE lower(c.creator) = ANY(k.addresses) ORDER BY k.id LIMIT 1) AS slug,
+         CASE WHEN c.end_timestamp <= $1 THEN 'past' WHEN c.start_timestamp > $1 THEN 'future' ELSE 'live' END AS status
        FROM picked p JOIN campaigns_current c ON c.id = p.id LEFT JOIN rewarded r ON r.id = p.id`,
+      [Math.floor(Date.now() / 1000)],
     );
     const byRole = (role: string) => {
       const row = rows.find((r) => r.role === role);
@@ -212,6 +605,11 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
       creator: r.creator,
       recipient,
       grantee,
+      creatorSlug: r.slug ?? undefined,
+      opportunityType: r.opportunity_type,
+      txHash: r.tx_hash,
+      rewardToken: r.reward_token,
+      status: r.status,
     });
     subjects = [
       subject(parent, 'private family parent, recipientsCanView false', false, `0x${'1'.repeat(40)}`),
@@ -245,8 +643,60 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
     }
     // No subject's recipient is another's (a recipient of both would see the second legitimately).
     expect(new Set(subjects.map((x) => x.recipient)).size).to.equal(subjects.length);
+    // Each creator keeps a public campaign list naming every subject (lists are anyone's to read).
+    for (const creator of new Set(subjects.map((x) => x.creator)))
+      await h
+        .request()
+        .post('/v4/campaign-lists')
+        .set(as(creator))
+        .send({ name: LIST_NAME, campaignIds: subjects.map((x) => x.id) })
+        .expect(200);
+    const stored = await h
+      .request()
+      .post('/v4/config/store')
+      .send({ distributionMethodParameters: { distributionMethod: 'MATRIX', note: 'privacy matrix' } })
+      .expect(200);
+    configHash = stored.body.hash;
+    const ghost = await h.deps.pg.query(
+      'SELECT 1 FROM campaigns WHERE id = $1 OR lower(campaign_id) = $2 OR lower(tx_hash) = $3',
+      [GHOST_ID, GHOST_ON_CHAIN_ID, ghostOf(subjects[0]!).txHash],
+    );
+    expect(ghost.rows, 'the ghost campaign does not exist').to.deep.equal([]);
   });
   after(async () => demo?.close());
+
+  it('reads every campaign-bearing GET operation of the OpenAPI document and every such GraphQL root field', function () {
+    const h = demo.h;
+    const { document } = buildOpenApi({
+      router: createRoutes({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }),
+    });
+    const bearing = campaignBearingOperations(document);
+    const read = new Set([...READS, ...COUNT_READS].map((r) => r.op).filter(Boolean));
+    const readOps = [...READS, ...COUNT_READS].filter((r) => r.op && r.rest);
+    const subject = subjects[0]!;
+    expect(
+      readOps.filter((r) => !templateRegex(r.op!.slice(4)).test(r.rest!(subject).split('?')[0]!)).map((r) => r.name),
+      'reads whose path is not an instance of their operation',
+    ).to.deep.equal([]);
+    expect(
+      [...read].filter((op) => !document.paths[op!.slice(4)]?.['get']),
+      'reads naming no GET operation of the document',
+    ).to.deep.equal([]);
+    expect(
+      bearing.filter((op) => !read.has(op) && !(op in EXEMPT)),
+      'campaign-bearing operations the matrix does not read (add a read, or an exemption saying why)',
+    ).to.deep.equal([]);
+    const fields = campaignBearingGraphqlFields();
+    const readFields = new Set(READS.filter((r) => r.graphql).flatMap((r) => rootFieldsOf(r.graphql!(subject))));
+    expect(
+      fields.filter((f) => !readFields.has(f)),
+      'campaign-bearing GraphQL root fields the matrix does not read',
+    ).to.deep.equal([]);
+    const requests = READS.length * subjects.length * CALLERS.length;
+    console.log(
+      `      privacy matrix: ${bearing.length} campaign-bearing operations of ${Object.keys(document.paths).length} paths and ${fields.length} GraphQL root fields; ${READS.length} reads × ${subjects.length} private campaigns × ${CALLERS.length} callers = ${requests} requests, ${READS.filter((r) => r.ghost).length} reads also compared with a campaign that does not exist, ${COUNT_READS.length} counts × ${subjects.length} × ${CALLERS.length} callers × private/public`,
+    );
+  });
 
   for (const r of READS) {
     it(`${r.name}: never serves a private campaign's ids to a caller who may not see it, never 5xx`, async function () {
@@ -255,13 +705,69 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         for (const caller of CALLERS) {
           const res = await read(r, s, caller);
           if (res.status >= 500) leaks.push(`${s.name} as ${caller}: ${res.status}`);
-          if (!maySee(s, caller) && mentions(res.text, s))
+          if (maySee(s, caller)) continue;
+          if (mentions(res.text, s))
             leaks.push(`${s.name} as ${caller}: ${res.status} mentions ${s.id} / ${s.onChainId}`);
+          // Hidden and absent alike: the same status, body and header as for a campaign that does not exist.
+          if (r.ghost) {
+            const ghost = await read(r, ghostOf(s), caller);
+            const own = {
+              ...res,
+              text: res.text.replaceAll(s.onChainId, GHOST_ON_CHAIN_ID).replaceAll(s.id, GHOST_ID),
+            };
+            if (JSON.stringify(own) !== JSON.stringify(ghost))
+              leaks.push(
+                `${s.name} as ${caller}: ${res.status} ${res.association ?? ''} differs from a campaign that does not exist: ${ghost.status} ${ghost.association ?? ''}`,
+              );
+          }
         }
       }
       expect(leaks).to.deep.equal([]);
     });
   }
+
+  it('counts a private campaign only for callers who may see it: chain, dashboard, protocols, opportunities', async function () {
+    const wrong: string[] = [];
+    const countsOf = async (r: CountRead, s: Subject, caller: Caller) => {
+      const res = await demo.h.request().get(r.rest(s)).set(headersOf(s, caller));
+      if (res.status >= 500) wrong.push(`${r.name} as ${caller}: ${res.status}`);
+      return res.status === 200
+        ? r.counts(res.body, s)
+        : Object.fromEntries(Object.keys(r.share(s)).map((k) => [k, 0]));
+    };
+    const setPrivate = (s: Subject, isPrivate: boolean) =>
+      demo.h
+        .request()
+        .patch(`/v4/campaigns/${s.id}/privacy`)
+        .set(as(s.creator))
+        .send({ isPrivate, recipientsCanView: s.recipientsCanView })
+        .expect(200);
+    let shares = 0;
+    for (const s of subjects) {
+      for (const r of COUNT_READS) {
+        const hidden: Record<string, Record<string, number>> = {};
+        for (const caller of CALLERS) hidden[caller] = await countsOf(r, s, caller);
+        await setPrivate(s, false);
+        try {
+          for (const caller of CALLERS.filter((c) => !maySee(s, c))) {
+            const shown = await countsOf(r, s, caller);
+            for (const [key, share] of Object.entries(r.share(s))) {
+              shares += share;
+              const expected = shown[key]! - share;
+              if (hidden[caller]![key] !== expected)
+                wrong.push(
+                  `${r.name} as ${caller} (${s.name}, ${s.status}): ${key} ${hidden[caller]![key]} while private, ${shown[key]} public (expected ${expected})`,
+                );
+            }
+          }
+        } finally {
+          await setPrivate(s, true);
+        }
+      }
+    }
+    expect(wrong).to.deep.equal([]);
+    expect(shares, 'some private campaign counts somewhere when public (the check can fail)').to.be.greaterThan(0);
+  });
 
   it('serves the private campaign itself to those who may see it (showPrivate=true, metrics, rewards)', async function () {
     for (const s of subjects) {
