@@ -28,17 +28,20 @@ export function issueSession(ctx: Context, deps: ApiDeps, params: Omit<SignSessi
 }
 
 /**
- * Checks a Sign-In with Ethereum body (EOA, or EIP-1271 on `chainId`) and consumes its nonce.
- * @returns the user; throws 400 for a malformed message, 401 for a bad signature or a used nonce.
+ * Checks a Sign-In with Ethereum body and consumes its nonce. A contract wallet (EIP-1271) is asked on
+ * the chain the signed message names, through that chain's configured client; `chainId`, if sent, must
+ * name the same chain.
+ * @returns the user; throws 400 for a malformed message or a `chainId` other than the message's, 401 for
+ * a bad signature (naming the chain when it is not configured) or a used nonce.
  */
 export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promise<LoginUser> {
-  const client = body.chainId === undefined ? undefined : deps.rpc.get(body.chainId)?.client;
   const checked = await checkSignIn({
     address: body.address,
     message: body.message,
     signature: body.signature,
     expected: deps.config.signIn,
-    client,
+    chainId: body.chainId,
+    clientOf: (chainId) => deps.rpc.get(chainId)?.client,
   });
   if (!checked.ok) {
     if (checked.field === 'signature')
