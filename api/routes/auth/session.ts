@@ -2,22 +2,14 @@ import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, ValidationError } from '../../errors.js';
 import { signSession, SESSION_TTL_SECONDS, type SignSessionParams } from '../../identity/jwt.js';
+import { setAuthCookie } from './cookies.js';
 import { consumeNonceAndLoadUser, type LoginUser } from './repo.js';
 import type { LoginBody } from './schema.js';
 import { checkSignIn } from './siwe.js';
 
-/** The `jwt` cookie: httpOnly, SameSite=Lax, Secure outside development and test (TLS ends in front of us). */
+/** The `jwt` cookie (see setAuthCookie), for the session's lifetime; `null` clears it. */
 export function setSessionCookie(ctx: Context, deps: ApiDeps, token: string | null): void {
-  const secure = deps.config.env !== 'development' && deps.config.env !== 'test';
-  if (secure) ctx.cookies.secure = true; // we sit behind a TLS-terminating proxy (app.proxy is false)
-  ctx.cookies.set('jwt', token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    overwrite: true,
-    ...(token ? { maxAge: SESSION_TTL_SECONDS * 1000 } : {}),
-  });
+  setAuthCookie(ctx, deps, 'jwt', token, SESSION_TTL_SECONDS);
 }
 
 /** Signs a session, sets its cookie and answers the login body (`token` only in development). */
