@@ -11,10 +11,17 @@ export type TestOidcProvider = {
   stop(): Promise<void>;
 };
 
-/** Accounts of the test provider: `<login>@example.com`, verified unless the login starts with `unverified`. */
+/**
+ * Accounts of the test provider: `<login>@example.com`, verified unless the login starts with
+ * `unverified`; a login starting with `unstated` gets no `email_verified` claim at all.
+ */
 const account = (sub: string) => ({
   accountId: sub,
-  claims: async () => ({ sub, email: `${sub}@example.com`, email_verified: !sub.startsWith('unverified') }),
+  claims: async () => ({
+    sub,
+    email: `${sub}@example.com`,
+    ...(sub.startsWith('unstated') ? {} : { email_verified: !sub.startsWith('unverified') }),
+  }),
 });
 
 /**

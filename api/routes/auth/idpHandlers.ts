@@ -3,6 +3,7 @@ import { AppError, ValidationError } from '../../errors.js';
 import { identityOf } from '../../identity/index.js';
 import type { OidcClient } from '../../identity/oidcClient.js';
 import type { Handler } from '../../validate.js';
+import { bindFlowToBrowser, requireFlowBrowser } from './idpBrowserBinding.js';
 import { exchangeError } from './idpClient.js';
 import { consumeFlow, insertFlow, linkByIdentity, linkIdentity } from './idpRepo.js';
 import { loadUser, revokeToken } from './repo.js';
@@ -12,8 +13,8 @@ import { issueSession, verifyWalletSignIn } from './session.js';
 const tierOf = async (deps: ApiDeps, address: string) => (await loadUser(deps.pg, address))?.tier ?? 0;
 
 /**
- * GET /v4/auth/idp/start: records the flow (state, PKCE verifier, nonce) and answers the provider URL.
- * `mode=link` needs a wallet session (401 without, 409 for an identity-provider session).
+ * GET /v4/auth/idp/start: records the flow (state, PKCE verifier, nonce), binds it to this browser (the
+ * `idp_state` cookie, 10 minutes) and answers the provider URL. `mode=link` needs a wallet session (401 without, 409 for an identity-provider session).
  */
 export function idpStartHandler(deps: ApiDeps, oidcClient: () => OidcClient): Handler<{ query: typeof idpStartQuery }> {
   return async (ctx) => {
@@ -44,13 +45,15 @@ export function idpStartHandler(deps: ApiDeps, oidcClient: () => OidcClient): Ha
       mode,
       session_address: mode === 'link' ? session!.address : null,
     });
+    bindFlowToBrowser(ctx, deps, flow.state);
     ctx.set('cache-control', 'no-store');
     ctx.body = { authUrl: flow.authUrl };
   };
 }
 
 /**
- * GET /v4/auth/idp/callback: consumes the state once, exchanges the code and opens a session
+ * GET /v4/auth/idp/callback: in the browser that started the flow only (its `idp_state` cookie, else 403),
+ * consumes the state once, exchanges the code and opens a session
  * (`idp:<email>`, or the linked wallet), or in link mode links the identity to the wallet that started it.
  */
 export function idpCallbackHandler(
@@ -69,6 +72,7 @@ export function idpCallbackHandler(
       );
     const missing = (['code', 'state'] as const).filter((k) => !q[k]);
     if (missing.length) throw new ValidationError(missing.map((field) => ({ field, message: 'is required' })));
+    requireFlowBrowser(ctx, deps, q.state!);
     const flow = await consumeFlow(deps.pg, q.state!);
     if (!flow)
       throw new ValidationError([
@@ -86,8 +90,16 @@ export function idpCallbackHandler(
       });
     if (!identity.email)
       throw new AppError(403, 'FORBIDDEN', 'The identity provider did not release an email address (scope email)');
-    if (identity.emailVerified === false)
-      throw new AppError(403, 'FORBIDDEN', `The email ${identity.email} is not verified at the identity provider`);
+    // Only an explicit `email_verified: true` (OIDC Core §5.1): an unverified address, or a provider that does
+    // not say, could claim someone else's email and with it their `idp:<email>` identity (L5 of #29).
+    if (identity.emailVerified !== true)
+      throw new AppError(
+        403,
+        'FORBIDDEN',
+        identity.emailVerified === false
+          ? `The email ${identity.email} is not verified at the identity provider`
+          : `The identity provider did not state that ${identity.email} is verified (email_verified claim missing)`,
+      );
     const email = identity.email.toLowerCase();
     const idpClaims = { iss: identity.issuer, sub: identity.subject };
     if (flow.mode === 'link') {

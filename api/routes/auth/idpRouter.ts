@@ -11,8 +11,9 @@ import { idpCallbackQuery, idpStartQuery, loginBody } from './schema.js';
 
 /**
  * Identity-provider sign-in (docs/api-behaviour.md#credentials-and-guards): OpenID Connect authorization code with
- * PKCE, state and nonce. `start` records the flow and answers the provider URL; the `callback`
- * consumes the state once, exchanges the code and opens a session — `idp:<email>`, or the linked
+ * PKCE, state and nonce. `start` records the flow, binds it to the browser (`idp_state` cookie) and
+ * answers the provider URL; the `callback`, from that browser only, consumes the state once, exchanges
+ * the code (a verified email required) and opens a session — `idp:<email>`, or the linked
  * wallet when the identity was linked — or, in link mode, links the identity to the wallet session
  * that started it. `POST /auth/link/wallet` merges a wallet into an IdP session with a Sign-In
  * with Ethereum signature. Without IDP_* configuration these routes answer 404.

@@ -2,22 +2,14 @@ import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, ValidationError } from '../../errors.js';
 import { signSession, SESSION_TTL_SECONDS, type SignSessionParams } from '../../identity/jwt.js';
+import { setAuthCookie } from './cookies.js';
 import { consumeNonceAndLoadUser, type LoginUser } from './repo.js';
 import type { LoginBody } from './schema.js';
 import { checkSignIn } from './siwe.js';
 
-/** The `jwt` cookie: httpOnly, SameSite=Lax, Secure outside development and test (TLS ends in front of us). */
+/** The `jwt` cookie (see setAuthCookie), for the session's lifetime; `null` clears it. */
 export function setSessionCookie(ctx: Context, deps: ApiDeps, token: string | null): void {
-  const secure = deps.config.env !== 'development' && deps.config.env !== 'test';
-  if (secure) ctx.cookies.secure = true; // we sit behind a TLS-terminating proxy (app.proxy is false)
-  ctx.cookies.set('jwt', token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    overwrite: true,
-    ...(token ? { maxAge: SESSION_TTL_SECONDS * 1000 } : {}),
-  });
+  setAuthCookie(ctx, deps, 'jwt', token, SESSION_TTL_SECONDS);
 }
 
 /** Signs a session, sets its cookie and answers the login body (`token` only in development). */
@@ -28,17 +20,20 @@ export function issueSession(ctx: Context, deps: ApiDeps, params: Omit<SignSessi
 }
 
 /**
- * Checks a Sign-In with Ethereum body (EOA, or EIP-1271 on `chainId`) and consumes its nonce.
- * @returns the user; throws 400 for a malformed message, 401 for a bad signature or a used nonce.
+ * Checks a Sign-In with Ethereum body and consumes its nonce. A contract wallet (EIP-1271) is asked on
+ * the chain the signed message names, through that chain's configured client; `chainId`, if sent, must
+ * name the same chain.
+ * @returns the user; throws 400 for a malformed message or a `chainId` other than the message's, 401 for
+ * a bad signature (naming the chain when it is not configured) or a used nonce.
  */
 export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promise<LoginUser> {
-  const client = body.chainId === undefined ? undefined : deps.rpc.get(body.chainId)?.client;
   const checked = await checkSignIn({
     address: body.address,
     message: body.message,
     signature: body.signature,
     expected: deps.config.signIn,
-    client,
+    chainId: body.chainId,
+    clientOf: (chainId) => deps.rpc.get(chainId)?.client,
   });
   if (!checked.ok) {
     if (checked.field === 'signature')

@@ -1,9 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { getAddress, isAddressEqual, verifyMessage, type PublicClient } from 'viem';
 import { isRetryableRpcError } from '../../../internal/rpc.js';
-import { createSiweMessage, generateSiweNonce, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 
 /** How long a sign-in nonce stays valid. */
 export const NONCE_TTL_SECONDS = 5 * 60;
+
+/**
+ * A sign-in nonce: 128 bits from the operating system's CSPRNG as 32 hex characters, which EIP-4361
+ * accepts (alphanumeric, at least 8). Not viem's generateSiweNonce: it slices one Math.random buffer
+ * one character further each call, so each nonce is the previous one shifted (M4 of #29).
+ */
+export function generateSignInNonce(): string {
+  return randomBytes(16).toString('hex');
+}
 
 export type BuildSignInMessageParams = { address: string; domain: string; uri: string; chainId?: number; now?: Date };
 
@@ -12,7 +22,7 @@ export type BuildSignInMessageParams = { address: string; domain: string; uri: s
  * expiring in NONCE_TTL_SECONDS.
  */
 export function buildSignInMessage({ address, domain, uri, chainId = 1, now = new Date() }: BuildSignInMessageParams) {
-  const nonce = generateSiweNonce();
+  const nonce = generateSignInNonce();
   const expiresAt = new Date(now.getTime() + NONCE_TTL_SECONDS * 1000);
   const message = createSiweMessage({
     address: getAddress(address),
@@ -35,7 +45,10 @@ export type CheckSignInParams = {
   message: string;
   signature: `0x${string}`;
   expected: SignInExpected;
-  client?: PublicClient;
+  /** The `chainId` the client sent, if any: it must be the message's `Chain ID`. */
+  chainId?: number | undefined;
+  /** The public client of a configured chain, to ask a contract wallet (EIP-1271, EIP-6492) there. */
+  clientOf?: (chainId: number) => PublicClient | undefined;
   now?: Date;
 };
 export type CheckSignInResult = { ok: true; nonce: string } | { ok: false; field: string; reason: string };
@@ -46,15 +59,19 @@ const ISSUED_AT_SKEW_MS = 60_000;
 /**
  * Checks a signed sign-in message: well-formed EIP-4361, issued for `address` by us (our domain,
  * URI and chain from configuration), issued at most NONCE_TTL_SECONDS ago and not in the future,
- * with an expiry that has not passed, and signed by `address`: an EOA signature (ecrecover) or, given a chain `client`, also a smart-contract
- * wallet (EIP-1271 `isValidSignature`, EIP-6492) through viem's publicClient.verifyMessage.
+ * with an expiry that has not passed, and signed by `address`: an EOA signature (ecrecover, on no
+ * chain) or else a smart-contract wallet (EIP-1271 `isValidSignature`, EIP-6492) asked through viem's
+ * publicClient.verifyMessage on the chain the signed message names. That chain must be configured;
+ * a `chainId` sent beside the message must equal it. The chain is never the client's choice alone:
+ * a contract that accepts everything on one chain would otherwise vouch for any message (M2 of #29).
  */
 export async function checkSignIn({
   address,
   message,
   signature,
   expected,
-  client,
+  chainId,
+  clientOf = () => undefined,
   now = new Date(),
 }: CheckSignInParams): Promise<CheckSignInResult> {
   const fields = parseSiweMessage(message);
@@ -68,6 +85,12 @@ export async function checkSignIn({
     return { ok: false, field: 'message', reason: `was issued for another URI than ${expected.uri}` };
   if (fields.chainId !== expected.chainId)
     return { ok: false, field: 'message', reason: `was issued for another chain than ${expected.chainId}` };
+  if (chainId !== undefined && chainId !== fields.chainId)
+    return {
+      ok: false,
+      field: 'chainId',
+      reason: `must be the message's Chain ID ${fields.chainId}, the chain the signature is checked on`,
+    };
   const issuedAt = fields.issuedAt?.getTime();
   if (
     issuedAt === undefined ||
@@ -80,13 +103,36 @@ export async function checkSignIn({
   if (!fields.expirationTime) return { ok: false, field: 'message', reason: 'has no expiration time' };
   if (!validateSiweMessage({ message: fields, address: getAddress(address), domain: expected.domain, time: now }))
     return { ok: false, field: 'message', reason: 'has expired or is not valid yet' };
-  const valid = await (client
-    ? client.verifyMessage({ address: getAddress(address), message, signature })
-    : verifyMessage({ address: getAddress(address), message, signature })
-  ).catch((error: unknown) => {
-    if (isRetryableRpcError(error)) throw error; // the chain is unreachable: 503, not a bad signature
+  const signed = await checkSigner({ address, message, signature, chainId: expected.chainId, clientOf });
+  return signed.ok ? { ok: true, nonce: fields.nonce } : signed;
+}
+
+/**
+ * Whether `address` signed `message`: its own key (ecrecover, valid on every chain), else its contract
+ * code on `chainId`, the chain the message names (a retryable RPC failure is thrown: 503, not a refusal).
+ */
+async function checkSigner({
+  address,
+  message,
+  signature,
+  chainId,
+  clientOf,
+}: Pick<CheckSignInParams, 'address' | 'message' | 'signature'> & {
+  chainId: number;
+  clientOf: NonNullable<CheckSignInParams['clientOf']>;
+}): Promise<{ ok: true } | { ok: false; field: 'signature'; reason: string }> {
+  const signer = getAddress(address);
+  if (await verifyMessage({ address: signer, message, signature }).catch(() => false)) return { ok: true };
+  const client = clientOf(chainId);
+  if (!client)
+    return {
+      ok: false,
+      field: 'signature',
+      reason: `is not the address's own (EOA) signature, and chain ${chainId} named in the message is not configured here, so no contract wallet can vouch for it`,
+    };
+  const valid = await client.verifyMessage({ address: signer, message, signature }).catch((error: unknown) => {
+    if (isRetryableRpcError(error)) throw error;
     return false;
   });
-  if (!valid) return { ok: false, field: 'signature', reason: 'does not match the address' };
-  return { ok: true, nonce: fields.nonce };
+  return valid ? { ok: true } : { ok: false, field: 'signature', reason: 'does not match the address' };
 }

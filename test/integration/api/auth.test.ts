@@ -10,6 +10,7 @@ import { loadConfig } from '../../../internal/config.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import supertest from 'supertest';
+import { sharedSubstring } from '../../helpers/sharedSubstring.js';
 import { jwtCookieOf, login, signedLogin } from './authFlow.js';
 
 describe('wallet sessions: /v4/auth', function () {
@@ -104,6 +105,21 @@ describe('wallet sessions: /v4/auth', function () {
         signature: await account.signMessage({ message: other.body.message }),
       })
       .expect(400);
+  });
+
+  it('issues unpredictable nonces: 128 random bits each, no nonce a shift of another (M4 of #29)', async function () {
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+    const nonces: string[] = [];
+    for (let i = 0; i < 40; i++)
+      nonces.push((await h.request().get(`/v4/auth/nonce/${address}`).expect(200)).body.nonce as string);
+    // viem's generateSiweNonce answered each nonce as the previous one shifted by a character.
+    expect(sharedSubstring(nonces, 12)).to.equal(null);
+    for (const nonce of nonces) {
+      // EIP-4361's nonce grammar (alphanumeric, 8 or more), and 32 hex digits: 128 bits.
+      expect(nonce).to.match(/^[a-zA-Z0-9]{8,}$/);
+      expect(nonce).to.match(/^[0-9a-f]{32}$/);
+    }
+    expect(nonces[0]!.length * Math.log2(16)).to.be.at.least(96);
   });
 
   it('refuses a nonce request for something that is not a 0x address, naming address', async function () {
@@ -207,13 +223,19 @@ describe('wallet sessions: /v4/auth', function () {
     await dev.get('/v4/auth/me').set('Authorization', `Bearer ${res.body.token}`).expect(200);
   });
 
-  it('verifies on a configured chain through the public client when chainId is given', async function () {
+  it("accepts a chainId beside the message only when it is the message's Chain ID (400 naming chainId otherwise)", async function () {
     const body = await signedLogin(h, HARDHAT_TEST_KEYS[0]);
-    await h
-      .request()
-      .post('/v4/auth/login')
-      .send({ address: body.address, message: body.message, signature: body.signature, chainId: 31337 })
-      .expect(200);
+    const send = (chainId: number) =>
+      h
+        .request()
+        .post('/v4/auth/login')
+        .send({ address: body.address, message: body.message, signature: body.signature, chainId });
+    const refused = await send(31337).expect(400);
+    expect(refused.body.errors).to.deep.equal([
+      { field: 'chainId', message: "must be the message's Chain ID 1, the chain the signature is checked on" },
+    ]);
+    // An EOA signature holds on every chain, so chain 1 needs no RPC here.
+    await send(1).expect(200);
   });
 
   it('GET /me returns exactly the session identity record (cookie or Bearer)', async function () {

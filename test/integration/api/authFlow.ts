@@ -5,10 +5,17 @@ import type { Harness } from '../../helpers/harness.js';
 
 export type Session = { address: string; token: string; cookie: string };
 
+/** The value the response's Set-Cookie header gives cookie `name` (empty when cleared), or undefined. */
+export function cookieOf(res: { headers: Record<string, unknown> }, name: string): string | undefined {
+  const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
+  return cookies
+    .map((c) => (c.startsWith(`${name}=`) ? c.slice(name.length + 1).split(';')[0] : undefined))
+    .find((v) => v !== undefined);
+}
+
 /** The `jwt` cookie value in a response's Set-Cookie header, or undefined. */
 export function jwtCookieOf(res: { headers: Record<string, unknown> }): string | undefined {
-  const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
-  return cookies.map((c) => /^jwt=([^;]*)/.exec(c)?.[1]).find((v) => v !== undefined);
+  return cookieOf(res, 'jwt');
 }
 
 /** Fetches a nonce message for the key's account and signs it with a real viem private-key account. */

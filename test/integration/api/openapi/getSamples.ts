@@ -1,5 +1,5 @@
 import { HARDHAT_TEST_KEYS } from '../../../../contracts/clients.js';
-import { login } from '../authFlow.js';
+import { cookieOf, login } from '../authFlow.js';
 import type { ReferenceDemo } from '../referenceDemo.js';
 import type { TestOidcProvider } from '../../../helpers/oidcProvider.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../../helpers/testConfig.js';
@@ -85,10 +85,10 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
   );
   const history = { ...chain, startDate: root.from, endDate: root.to };
   // A completed sign-in at the provider: its callback URL is the callback sample.
-  const started = (await h.request().get('/v4/auth/idp/start').query({ mode: 'login' }).expect(200)).body as {
-    authUrl: string;
-  };
-  const callback = await idp.signIn(started.authUrl, 'samples');
+  const started = await h.request().get('/v4/auth/idp/start').query({ mode: 'login' }).expect(200);
+  const callback = await idp.signIn(started.body.authUrl as string, 'samples');
+  // The callback comes from the browser that started the flow: with its idp_state cookie.
+  const idpState = { Cookie: `idp_state=${cookieOf(started, 'idp_state')}` };
   return {
     '/v4/openapi.json': { path: '/v4/openapi.json' },
     '/v4/health': { path: '/v4/health' },
@@ -182,7 +182,7 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
       query: { chainIds: 31337 },
     },
     '/v4/auth/idp/start': { path: '/v4/auth/idp/start', query: { mode: 'login' } },
-    '/v4/auth/idp/callback': { path: `/v4/auth/idp/callback${callback.search}` },
+    '/v4/auth/idp/callback': { path: `/v4/auth/idp/callback${callback.search}`, headers: idpState },
     '/v4/key-value-stores/self': { path: '/v4/key-value-stores/self', headers: apiKey },
     '/v4/key-value-stores/{key}/entries': { path: `/v4/key-value-stores/${store}/entries` },
     '/v4/key-value-stores/{key}/entries/{address}': { path: `/v4/key-value-stores/${store}/entries/${user}` },

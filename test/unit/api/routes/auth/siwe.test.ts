@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { buildSignInMessage, checkSignIn } from '../../../../../api/routes/auth/siwe.js';
+import { buildSignInMessage, checkSignIn, generateSignInNonce } from '../../../../../api/routes/auth/siwe.js';
+import { sharedSubstring } from '../../../../helpers/sharedSubstring.js';
 
 describe('api/routes/auth/siwe', function () {
   const account = privateKeyToAccount(generatePrivateKey());
@@ -75,5 +76,28 @@ describe('api/routes/auth/siwe', function () {
       now: new Date(Date.now() + 10 * 60_000),
     });
     expect(((await sign(future.message)) as { reason: string }).reason).to.match(/issued-at/);
+  });
+
+  it("asks for a contract wallet on the message's chain only, and refuses a chainId beside it that names another", async function () {
+    const built = buildSignInMessage({ address: account.address, ...expected });
+    const junk = await privateKeyToAccount(generatePrivateKey()).signMessage({ message: built.message });
+    const asked: number[] = [];
+    const clientOf = (chainId: number) => void asked.push(chainId);
+    const check = (chainId?: number) =>
+      checkSignIn({ address: account.address, message: built.message, signature: junk, expected, chainId, clientOf });
+    expect(await check(31337)).to.deep.include({ ok: false, field: 'chainId' });
+    expect(asked).to.deep.equal([]);
+    const unconfigured = await check(1);
+    expect(unconfigured).to.deep.include({ ok: false, field: 'signature' });
+    expect((unconfigured as { reason: string }).reason).to.match(/chain 1 named in the message is not configured/);
+    expect(asked).to.deep.equal([1]);
+  });
+
+  it('draws nonces of 128 random bits in the EIP-4361 alphabet, none sharing a 12-character run with another', function () {
+    const nonces = Array.from({ length: 2000 }, generateSignInNonce);
+    expect(sharedSubstring(nonces, 12)).to.equal(null);
+    expect(new Set(nonces).size).to.equal(nonces.length);
+    for (const nonce of nonces) expect(nonce).to.match(/^[0-9a-f]{32}$/);
+    expect(buildSignInMessage({ address: account.address, ...expected }).nonce).to.match(/^[0-9a-f]{32}$/);
   });
 });
