@@ -1,3 +1,4 @@
+import type Router from '@koa/router';
 import Koa from 'koa';
 import { describeError } from '../internal/errors.js';
 import type { ApiDeps } from './deps.js';
@@ -7,6 +8,7 @@ import { securityHeaders } from './middleware/securityHeaders.js';
 import { cacheHeaders } from './middleware/cacheHeaders.js';
 import { compression } from './middleware/compression.js';
 import { cors } from './middleware/cors.js';
+import { crossSiteRequests } from './middleware/crossSiteRequests.js';
 import { errorHandler } from './middleware/errorHandler.js';
 import { authenticate } from './middleware/auth.js';
 import { canonicalPath, caseSensitive } from './middleware/canonicalPath.js';
@@ -19,6 +21,16 @@ import { docsRouter } from './docs/router.js';
 import { graphqlRouter } from './graphql/router.js';
 import { webRouter } from './web/webRouter.js';
 import { metricsRouter } from './routes/metrics/router.js';
+
+/** The app's routers: the REST API under /v4 first, then the pages and explorers beside it (tests walk the same list). */
+export function createRouters(deps: ApiDeps): { routes: Router; pageRouters: Router[] } {
+  return {
+    routes: caseSensitive(createRoutes(deps)),
+    pageRouters: [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })].map(
+      caseSensitive,
+    ),
+  };
+}
 
 /** Builds the Koa application; never listens (api/server.ts does, tests use app.callback()). */
 export function createApp(deps: ApiDeps): Koa {
@@ -34,15 +46,23 @@ export function createApp(deps: ApiDeps): Koa {
       stack: (error as Error)?.stack,
     });
   });
-  const routes = caseSensitive(createRoutes(deps));
+  const { routes, pageRouters } = createRouters(deps);
   app.use(requestLog(deps.logger));
   app.use(securityHeaders());
   app.use(errorHandler);
   // One path spelling before any guard or router runs (README "Path spelling").
   app.use(canonicalPath());
-  const pageRouters = [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })];
   // Before authenticate and the rate limit: preflights are answered without touching PostgreSQL.
   app.use(cors({ allowedOrigins: deps.config.corsOrigins ?? [], routers: () => [routes, ...pageRouters] }));
+  // Before authentication, the rate limit, body parsing and every router: a state-changing request
+  // carrying the session cookie from a foreign page is refused whatever route it names (M1 of #29).
+  app.use(
+    crossSiteRequests({
+      publicOrigin: deps.config.signIn.uri,
+      allowedOrigins: deps.config.corsOrigins ?? [],
+      trustedProxies: deps.config.trustedProxies,
+    }),
+  );
   const identity = identityOf(deps);
   app.use(
     authenticate({
@@ -73,7 +93,6 @@ export function createApp(deps: ApiDeps): Koa {
   // Beside the REST API, not operations of its OpenAPI document: Prometheus' text exposition (for
   // scrapers, at the root), the pages and the explorers.
   for (const router of pageRouters) {
-    caseSensitive(router);
     app.use(router.routes());
     app.use(allowedMethods(router));
   }

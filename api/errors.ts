@@ -12,12 +12,20 @@ export class AppError extends Error {
   readonly expose: boolean;
   readonly errors?: FieldError[];
   readonly extensions: Record<string, unknown>;
+  /** The problem body's `title` when this kind has one of its own (RFC 9457 §3.1.4); else the status's. */
+  readonly title?: string;
 
   constructor(
     status: number,
     code: string,
     message: string,
-    options: { errors?: FieldError[]; cause?: unknown; expose?: boolean; extensions?: Record<string, unknown> } = {},
+    options: {
+      errors?: FieldError[];
+      cause?: unknown;
+      expose?: boolean;
+      extensions?: Record<string, unknown>;
+      title?: string;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.status = status;
@@ -25,6 +33,7 @@ export class AppError extends Error {
     this.expose = options.expose ?? (status < 500 || status === 502 || status === 503 || status === 504);
     this.errors = options.errors;
     this.extensions = options.extensions ?? {};
+    if (options.title) this.title = options.title;
   }
 }
 

@@ -83,7 +83,7 @@ export async function errorHandler(ctx: Context, next: Next): Promise<void> {
     ctx.type = 'application/problem+json';
     ctx.body = {
       type: `${PROBLEM_TYPE_BASE}${(exposed?.code ?? 'INTERNAL').toLowerCase().replace(/_/g, '-')}`,
-      title: STATUS_TITLES[status] ?? 'Error',
+      title: exposed?.title ?? STATUS_TITLES[status] ?? 'Error',
       status,
       detail: exposed?.message ?? 'An unexpected error occurred; it has been logged.',
       instance: ctx.path,

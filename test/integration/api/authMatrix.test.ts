@@ -7,6 +7,7 @@ import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { login } from './authFlow.js';
+import { createApiKey, createOwnedResources } from './ownedResources.js';
 
 type Credential = 'none' | 'malformed' | 'expired' | 'revoked' | 'otherOwner' | 'correct' | 'apiKeyOnly' | 'backOffice';
 const CREDENTIALS: Credential[] = [
@@ -522,15 +523,13 @@ describe('authorization matrix: every credentialed route × every kind of creden
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
-    const newKey = async (cookie: string) =>
-      (await h.request().post('/v4/developer/keys/').set('Cookie', cookie).send({ description: 'matrix' }).expect(200))
-        .body as { id: string; rawKey: string };
-    const alice = await login(h, HARDHAT_TEST_KEYS[0]);
+    // alice: a session, a key, a quota, a private store with one entry, and a campaign she created.
+    const own = await createOwnedResources(h, HARDHAT_TEST_KEYS[0], { namePrefix: 'm' });
+    const { session: alice, apiKey: aliceKey, unique } = own;
     const bob = await login(h, HARDHAT_TEST_KEYS[1]);
-    const aliceKey = await newKey(alice.cookie);
-    const bobKey = await newKey(bob.cookie);
+    const bobKey = await createApiKey(h, bob.cookie, 'matrix');
     const revokedSession = await login(h, HARDHAT_TEST_KEYS[0]);
-    const revokedKey = await newKey(alice.cookie);
+    const revokedKey = await own.newKey();
     await h.request().delete('/v4/auth/revoke').set('Cookie', revokedSession.cookie).expect(200);
     await h.request().delete(`/v4/developer/keys/${revokedKey.id}`).set('Cookie', alice.cookie).expect(200);
     const expired = signSession({
@@ -539,7 +538,6 @@ describe('authorization matrix: every credentialed route × every kind of creden
       tier: 0,
       nowSeconds: Math.floor(Date.now() / 1000) - 2 * 86_400,
     }).token;
-    const asAlice = { Cookie: alice.cookie, 'x-api-key': aliceKey.rawKey };
     const now = Math.floor(Date.now() / 1000);
     const claims = {
       address: alice.address,
@@ -564,70 +562,20 @@ describe('authorization matrix: every credentialed route × every kind of creden
       }).token,
     };
     const BO = { authorization: TEST_BACK_OFFICE_TOKEN };
-    let n = 0;
-    const unique = () => `m${Date.now().toString(36)}${n++}`;
-    const freshList = async () => {
-      const name = unique();
-      await h.request().post('/v4/campaign-lists').set(asAlice).send({ name }).expect(200);
-      return name;
-    };
-    // alice: a quota, a private store with one entry, and a campaign she created.
-    await h
-      .request()
-      .post('/v4/internal/key-value-stores/quotas')
-      .set(BO)
-      .send({ ownerAddress: alice.address, maxConfigs: 1000, maxSizeLimit: 1000, allowedTypes: ['WHITELIST'] })
-      .expect(200);
-    const freshKvKey = async () =>
-      (
-        await h
-          .request()
-          .post('/v4/key-value-stores/self')
-          .set(asAlice)
-          .send({ key: unique(), type: 'WHITELIST', publicRead: false })
-          .expect(200)
-      ).body.key as string;
-    const kvKey = await freshKvKey();
-    const freshEntry = async () => {
-      const address = `0x${(++n).toString(16).padStart(40, '0')}`;
-      await h
-        .request()
-        .put(`/v4/key-value-stores/${kvKey}/entries`)
-        .set(asAlice)
-        .send({ address, value: '{}' })
-        .expect(200);
-      return address;
-    };
     await h.deps.pg.query("INSERT INTO creators (id, name) VALUES ('matrix', 'Matrix')");
-    const campaign = '4242424242';
-    await h.deps.pg.query(
-      `INSERT INTO campaigns (id, distribution_chain_id, compute_chain_id, campaign_id, creator, reward_token, amount, campaign_type, start_timestamp,
-         end_timestamp, campaign_data, block_number, block_hash, tx_hash, log_index, created_at, params)
-       VALUES ($1, 31337, 31337, $2, $3, $4, 1, 1, 0, 1, '0x', 1, $2, $2, 0, now(), '{}')`,
-      [campaign, `0x${'42'.repeat(32)}`, alice.address, `0x${'01'.repeat(20)}`],
-    );
     fixtures = {
       keyId: aliceKey.id,
-      freshKeyId: async () => (await newKey(alice.cookie)).id,
-      list: await freshList(),
-      freshList,
-      kvKey,
-      freshKvKey,
-      entry: await freshEntry(),
-      freshEntry,
-      campaign,
+      freshKeyId: async () => (await own.newKey()).id,
+      list: await own.freshList(),
+      freshList: own.freshList,
+      kvKey: own.kvKey,
+      freshKvKey: own.freshKvKey,
+      entry: await own.freshEntry(),
+      freshEntry: own.freshEntry,
+      campaign: own.campaign,
       unique,
       alice: alice.address,
-      grantee: async () => {
-        const who = `0x${(++n).toString(16).padStart(40, '0')}`;
-        await h
-          .request()
-          .post(`/v4/campaigns/${campaign}/access/grant`)
-          .set(asAlice)
-          .send({ userAddress: who })
-          .expect(200);
-        return who;
-      },
+      grantee: own.grantee,
     };
     headersOf = async (credential): Promise<Record<string, string>> => {
       switch (credential) {

@@ -36,7 +36,7 @@ describe('CORS in Chromium: pages on other origins calling the API with a cookie
   const fetchFrom = async (
     origin: string,
     path: string,
-    init: { credentials?: RequestCredentials; headers?: Record<string, string> } = {},
+    init: { method?: string; body?: string; credentials?: RequestCredentials; headers?: Record<string, string> } = {},
   ): Promise<Outcome> => {
     const page: Page = await context.newPage();
     page.on('console', (m) => {
@@ -134,5 +134,39 @@ describe('CORS in Chromium: pages on other origins calling the API with a cookie
     await page.goto(`${listedOrigin}/`);
     await screenshot(page, 'cors-listed-origin');
     await page.close();
+  });
+
+  it("cross-site form (M1 of #29): the other origin's form POST carries the cookie and is refused with nothing written; the listed origin and a page of the API itself write with the cookie", async function () {
+    const keys = async () =>
+      (await h.request().get('/v4/developer/keys').set('Cookie', alice.cookie).expect(200)).body.length as number;
+    const before = await keys();
+    const page = await context.newPage();
+    await page.goto(`${otherOrigin}/`);
+    const answered = page.waitForResponse(`${apiBase}/v4/developer/keys`);
+    await page.evaluate((action) => {
+      const form = Object.assign(document.createElement('form'), { method: 'POST', action });
+      form.append(Object.assign(document.createElement('input'), { name: 'description', value: 'x' }));
+      document.body.append(form);
+      form.submit();
+    }, `${apiBase}/v4/developer/keys`);
+    const response = await answered;
+    const sent = await response.request().allHeaders();
+    expect(sent['origin'], 'Chromium names the page').to.equal(otherOrigin);
+    expect(sent['cookie'], 'the Lax cookie travels to another port').to.include(`jwt=${alice.token}`);
+    expect(response.status()).to.equal(403);
+    expect((await response.json()).code).to.equal('CROSS_SITE_REQUEST_REFUSED');
+    await page.close();
+    expect(await keys(), 'no key created').to.equal(before);
+
+    const init = {
+      method: 'POST',
+      credentials: 'include' as const,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'browser' }),
+    };
+    expect(await fetchFrom(listedOrigin, '/v4/developer/keys', init)).to.deep.include({ ok: true, status: 200 });
+    // The API's own pages (explorer, operations) are served from its origin: Origin equals the Host it was reached by.
+    expect(await fetchFrom(apiBase, '/v4/developer/keys', init)).to.deep.include({ ok: true, status: 200 });
+    expect(await keys()).to.equal(before + 2);
   });
 });

@@ -57,7 +57,8 @@ describe('GET /v4/openapi.json: the OpenAPI 3.1 document built from the mounted 
         type: 'apiKey',
         in: 'cookie',
         name: 'jwt',
-        description: 'Wallet session from POST /v4/auth/login (also accepted as Authorization: Bearer <jwt>)',
+        description:
+          "Wallet session from POST /v4/auth/login (also accepted as Authorization: Bearer <jwt>). A POST, PUT, PATCH or DELETE carrying the cookie must come from this API's origin or one listed in CORS_ORIGINS (its Origin, else Sec-Fetch-Site), else 403 cross-site-request-refused",
       },
       backOffice: {
         type: 'http',
