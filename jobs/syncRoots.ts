@@ -24,6 +24,15 @@ import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { listTreesToCheck, markTree, storeVerifiedTree, type RewardTreeRecord } from '../indexer/store/rewardTrees.js';
 import { ensureRewardTrees, refreshRootState, upsertDistributorEvents, upsertRoots } from '../indexer/store/roots.js';
 import { toRootRows } from '../indexer/transform/roots.js';
+import { layoutRewardTree } from '../indexer/transform/layoutRewardTree.js';
+import {
+  listTreesMissingProofMaterial,
+  loadStoredLeaves,
+  pruneProofMaterial,
+  storeProofMaterial,
+} from '../indexer/store/rewardProofMaterial.js';
+import { loadKeccak, type Keccak } from '../internal/keccak.js';
+import { bytesHex } from '../domain/rewardTreeLayout.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
 import type { Job, JobDeps, JobRange } from './control/types.js';
@@ -40,6 +49,7 @@ type Counts = {
   trees_mismatch: number;
   trees_unavailable: number;
   rewards: number;
+  proof_material_rebuilt: number;
 };
 
 /**
@@ -67,11 +77,14 @@ export const syncRoots: Job = {
       trees_mismatch: 0,
       trees_unavailable: 0,
       rewards: 0,
+      proof_material_rebuilt: 0,
     };
+    const keccak = await loadKeccak();
     for (const chainClient of deps.rpc.values()) {
       if (deps.signal.aborted) break;
       ranges.push(...(await indexRoots(deps, chainClient, counts)));
-      if (!deps.signal.aborted) await checkTrees(deps, chainClient.chain.id, source, counts);
+      if (!deps.signal.aborted) await checkTrees(deps, chainClient.chain.id, source, keccak, counts);
+      if (!deps.signal.aborted) await rebuildProofMaterial(deps, chainClient.chain.id, keccak, counts);
     }
     return { ranges, counts };
   },
@@ -154,6 +167,7 @@ async function checkTrees(
   deps: JobDeps,
   chainId: number,
   source: RewardTreeSource | null,
+  keccak: Keccak,
   counts: Counts,
 ): Promise<void> {
   const todo = await listTreesToCheck(deps.pg, chainId, MAX_TREE_CHECKS_PER_RUN);
@@ -168,7 +182,7 @@ async function checkTrees(
   }
   for (const pending of todo) {
     if (deps.signal.aborted) return;
-    const outcome = await checkTree(deps, source, pending, counts);
+    const outcome = await checkTree(deps, source, keccak, pending, counts);
     if (outcome === 'aborted') return;
     counts[`trees_${outcome}`] += 1;
   }
@@ -179,6 +193,7 @@ type TreeOutcome = 'aborted' | 'verified' | 'mismatch' | 'unavailable';
 async function checkTree(
   deps: JobDeps,
   source: RewardTreeSource,
+  keccak: Keccak,
   { chainId, root, attempts }: RewardTreeRecord,
   counts: Counts,
 ): Promise<TreeOutcome> {
@@ -217,7 +232,7 @@ async function checkTree(
     });
     return 'unavailable';
   }
-  const verdict = verifyRewardTree(tree, root);
+  const verdict = verifyRewardTree(keccak, tree, root);
   if (!verdict.ok) {
     const error = verdict.errors.join('; ');
     deps.logger.error({
@@ -237,10 +252,48 @@ async function checkTree(
     });
     return 'mismatch';
   }
-  const rewards = await withTransaction(deps.pg, (tx) =>
-    storeVerifiedTree(tx, { chainId, root, tree, computedRoot: verdict.computedRoot!, leaves: verdict.leaves }),
-  );
+  // Amounts, proof material and the verified mark land together; material of roots no longer claimable goes.
+  const rewards = await withTransaction(deps.pg, async (tx) => {
+    const written = await storeVerifiedTree(tx, {
+      chainId,
+      root,
+      tree,
+      computedRoot: verdict.computedRoot!,
+      leaves: verdict.leaves,
+    });
+    await storeProofMaterial(tx, { chainId, root, layout: verdict.layout });
+    await pruneProofMaterial(tx, chainId);
+    return written;
+  });
   counts.rewards += rewards;
   deps.logger.info({ msg: 'reward tree verified', ...log, leaves: verdict.leaves, rewards });
   return 'verified';
+}
+
+/**
+ * Proof material for the claimable verified trees that lack it (stored before it existed, or a root
+ * claimable again after a revocation), rebuilt from their stored leaves and checked against the root.
+ * Tables rewards, reward_trees, reward_tree_chunks, roots.
+ */
+async function rebuildProofMaterial(deps: JobDeps, chainId: number, keccak: Keccak, counts: Counts): Promise<void> {
+  for (const { root, leaves } of await listTreesMissingProofMaterial(deps.pg, chainId)) {
+    if (deps.signal.aborted) return;
+    const layout = layoutRewardTree(keccak, await loadStoredLeaves(deps.pg, chainId, root));
+    const computed = layout ? bytesHex(layout.top.root) : null;
+    if (computed !== root) {
+      deps.logger.error({
+        msg: 'stored leaves do not hash to their root',
+        chain_id: chainId,
+        root,
+        computed_root: computed,
+      });
+      continue;
+    }
+    await withTransaction(deps.pg, async (tx) => {
+      await storeProofMaterial(tx, { chainId, root, layout });
+      await pruneProofMaterial(tx, chainId);
+    });
+    counts.proof_material_rebuilt += 1;
+    deps.logger.info({ msg: 'proof material rebuilt', chain_id: chainId, root, leaves });
+  }
 }

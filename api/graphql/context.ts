@@ -1,5 +1,5 @@
 import type { ApiDeps } from '../deps.js';
-import type { ProofCache } from '../routes/users/proofs.js';
+import type { ProofSource } from '../reads/rewardProofs.js';
 import type { Loaders } from './loaders.js';
 import type { AuthState } from '../identity/types.js';
 
@@ -7,4 +7,4 @@ import type { AuthState } from '../identity/types.js';
  * What every resolver receives: the API deps, the proof cache, this request's batch loaders and the
  * caller's identity as the authenticate middleware resolved it (null when the handler ran without it).
  */
-export type GraphqlContext = { deps: ApiDeps; proofs: ProofCache; loaders: Loaders; auth: AuthState | null };
+export type GraphqlContext = { deps: ApiDeps; proofs: ProofSource; loaders: Loaders; auth: AuthState | null };

@@ -6,7 +6,7 @@ import type { ApiDeps } from '../deps.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { privateVisibility } from '../routes/campaign-access/visibility.js';
 import type { AuthState } from '../identity/types.js';
-import { createProofCache } from '../routes/users/proofs.js';
+import { createProofSource } from '../reads/rewardProofs.js';
 import { servePackageAssets, serveScript } from '../static/packageAssets.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlHtml, GRAPHIQL_INIT_JS } from './graphiql.js';
@@ -59,7 +59,7 @@ function parseBounded(source: string | Source) {
  */
 export function graphqlRouter(deps: ApiDeps): Router {
   const router = new Router();
-  const proofs = createProofCache({ db: deps.pg });
+  const proofs = createProofSource({ db: deps.pg });
   const explorer = deps.config.graphqlExplorer;
   // graphql-http hands the context factory the raw request only: the caller's identity rides on it.
   const identities = new WeakMap<object, AuthState>();

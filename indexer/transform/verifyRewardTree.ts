@@ -1,6 +1,9 @@
-import type { Hex } from 'viem';
-import { buildRewardTree, RewardTreeError } from '../../domain/rewardTree.js';
+import { zeroHash, type Hex } from 'viem';
+import { RewardTreeError } from '../../domain/rewardTree.js';
+import { bytesHex } from '../../domain/rewardTreeLayout.js';
+import type { Keccak } from '../../internal/keccak.js';
 import type { RewardTreeFile } from '../decode/parseRewardTree.js';
+import { layoutRewardTree, type RewardTreeLayout } from './layoutRewardTree.js';
 
 /**
  * The checks a tree must pass before any of its rewards is stored:
@@ -20,6 +23,8 @@ export type VerifyRewardTreeResult = {
   failed: RewardTreeCheck[];
   /** One line per problem (the first few breakdown mismatches are named). */
   errors: string[];
+  /** The tree laid out for storage (its proof material); null without a non-zero leaf or when `leaves` failed. */
+  layout: RewardTreeLayout | null;
 };
 
 const MAX_NAMED = 5;
@@ -34,21 +39,20 @@ function describe(entries: RewardTreeFile['rewards']): string {
 }
 
 /**
- * Pure: verifies a published tree against the root the Distributor holds (docs/contracts.md#reward-tree).
+ * Pure (keccak passed in): verifies a published tree against the root the Distributor holds (docs/contracts.md#reward-tree).
  * @param onchainRoot the root of the TreeUpdated log (any case).
  * @returns ok only if the computed root equals `onchainRoot` and every breakdown sums to its entry.
  */
-export function verifyRewardTree(tree: RewardTreeFile, onchainRoot: string): VerifyRewardTreeResult {
+export function verifyRewardTree(keccak: Keccak, tree: RewardTreeFile, onchainRoot: string): VerifyRewardTreeResult {
   const failed: RewardTreeCheck[] = [];
   const errors: string[] = [];
   let computedRoot: Hex | null = null;
   let leaves = 0;
+  let layout: RewardTreeLayout | null = null;
   try {
-    const built = buildRewardTree(
-      tree.rewards.map((r) => ({ user: r.recipient, token: r.token, amount: BigInt(r.amount) })),
-    );
-    computedRoot = built.root;
-    leaves = built.leaves.length;
+    layout = layoutRewardTree(keccak, tree.rewards);
+    computedRoot = layout ? bytesHex(layout.top.root) : zeroHash;
+    leaves = layout?.top.leafCount ?? 0;
     if (computedRoot !== onchainRoot.toLowerCase()) {
       failed.push('root');
       errors.push(`computed root ${computedRoot} differs from on-chain root ${onchainRoot.toLowerCase()}`);
@@ -68,5 +72,5 @@ export function verifyRewardTree(tree: RewardTreeFile, onchainRoot: string): Ver
   if (unbalanced.length) errors.push(`breakdowns do not sum to the amount for ${describe(unbalanced)}`);
   if (repeated.length) errors.push(`breakdowns repeat a (campaignId, reason) pair for ${describe(repeated)}`);
   if (unbalanced.length || repeated.length) failed.push('breakdowns');
-  return { ok: failed.length === 0, computedRoot, leaves, failed, errors };
+  return { ok: failed.length === 0, computedRoot, leaves, failed, errors, layout };
 }

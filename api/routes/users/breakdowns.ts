@@ -6,7 +6,7 @@ import { currentChainContext } from '../../chainRecords.js';
 import { serializeOpportunity, type SerializedOpportunity } from '../opportunities/serialize.js';
 import { loadUserRewards, type UserChainRewards } from './loadUserRewards.js';
 import { resolveChainIds } from './params.js';
-import type { ProofCache } from './proofs.js';
+import type { ProofSource } from '../../reads/rewardProofs.js';
 import type { userBreakdownsQuery, userParams } from './schema.js';
 import { cappedClaimed, splitClaimed } from './serialize.js';
 
@@ -47,7 +47,7 @@ export function groupByOpportunity(
  */
 export function userBreakdownsHandler(
   deps: ApiDeps,
-  proofs: ProofCache,
+  proofs: ProofSource,
 ): Handler<{ params: typeof userParams; query: typeof userBreakdownsQuery }> {
   return async (ctx) => {
     const { address } = ctx.state.params;

@@ -1,7 +1,7 @@
 import { currentChainContext } from '../../chainRecords.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { resolveChainIds } from './params.js';
-import type { ProofCache } from './proofs.js';
+import type { ProofSource } from '../../reads/rewardProofs.js';
 import { loadUserRewards } from './loadUserRewards.js';
 import { campaignVisibilityOf, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
 import type { Handler } from '../../validate.js';
@@ -16,7 +16,7 @@ import { serializeUserReward } from './serialize.js';
  */
 export function userRewardsHandler(
   deps: ApiDeps,
-  proofs: ProofCache,
+  proofs: ProofSource,
 ): Handler<{ params: typeof userParams; query: typeof userRewardsQuery }> {
   return async (ctx) => {
     const visible = await campaignVisibilityOf(deps, ctx.state, true);
@@ -27,7 +27,7 @@ export function userRewardsHandler(
 /** The rewards of `address` per requested chain (see userRewardsHandler); shared with GraphQL `user.rewards`. */
 export async function listUserRewards(
   deps: ApiDeps,
-  proofs: ProofCache,
+  proofs: ProofSource,
   address: string,
   q: UserRewardsQuery,
   visible: CampaignVisibility,

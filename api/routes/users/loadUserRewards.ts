@@ -1,9 +1,11 @@
+import type { Address } from 'viem';
+import { rewardTreeKey } from '../../../domain/rewardTree.js';
 import { loadLiveRoot } from '../../reads/roots.js';
 import { claimedTotals } from '../../reads/claims.js';
 import { loadRewards, type RewardRecord } from '../../reads/rewards.js';
 import type { ApiDeps } from '../../deps.js';
 import { hiddenOnChainCampaignIds, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
-import type { ProofCache } from './proofs.js';
+import type { ProofSource } from '../../reads/rewardProofs.js';
 import { loadCampaignInfo, loadTokenInfo, type CampaignInfo, type TokenInfo } from './repo.js';
 
 /** Everything needed to serialize a user's rewards on one chain. */
@@ -17,7 +19,7 @@ export type UserChainRewards = {
 
 export type LoadUserRewardsParams = {
   deps: ApiDeps;
-  proofs: ProofCache;
+  proofs: ProofSource;
   chainId: number;
   address: string;
   visible: CampaignVisibility;
@@ -25,7 +27,7 @@ export type LoadUserRewardsParams = {
 
 /**
  * A user's leaves in the LIVE root of a chain (loadLiveRoot, at the chain's indexed block time; verified trees only), with proofs
- * recomputed over that tree (cached per root), claimed totals (claimedTotals), token metadata and
+ * read from the tree's stored proof material (api/reads/rewardProofs.ts), claimed totals (claimedTotals), token metadata and
  * the campaigns of the breakdowns. Tables roots, reward_trees, rewards, reward_breakdowns, claims,
  * tokens, campaigns.
  */
@@ -50,9 +52,9 @@ export async function loadUserRewards({
     ? all.map((r) => ({ ...r, breakdowns: r.breakdowns.filter((b) => !hidden.has(b.campaignId.toLowerCase())) }))
     : all;
   if (!rewards.length) return { chainId, root: live.root, rewards: [], campaigns: new Map() };
-  const [totals, tree, tokens, campaigns] = await Promise.all([
+  const [totals, proved, tokens, campaigns] = await Promise.all([
     claimedTotals(deps.pg, { chainId, recipient: address }),
-    proofs.get({ chainId, root: live.root }),
+    proofs.proofsOf({ chainId, root: live.root, leaves: rewards }),
     loadTokenInfo(
       deps.pg,
       chainId,
@@ -71,7 +73,7 @@ export async function loadUserRewards({
     rewards: rewards.map((reward) => ({
       reward,
       claimedTotal: claimed.get(reward.token) ?? 0n,
-      proofs: tree.proofOf(reward.recipient, reward.token) ?? [],
+      proofs: proved.get(rewardTreeKey(reward.recipient as Address, reward.token as Address)) ?? [],
       token: tokens.get(reward.token),
     })),
     campaigns,

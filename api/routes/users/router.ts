@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { userBreakdownsHandler } from './breakdowns.js';
 import { userRewardsHandler } from './handlers.js';
-import { createProofCache } from './proofs.js';
+import { createProofSource } from '../../reads/rewardProofs.js';
 import {
   acceptTermsHandler,
   userOperatorHandler,
@@ -86,7 +86,7 @@ const profileSchema = obj({ address: str, tags: arr(str), creatorId: nullable(st
  */
 export function usersRouter(deps: ApiDeps): Router {
   const router = new Router();
-  const proofs = createProofCache({ db: deps.pg });
+  const proofs = createProofSource({ db: deps.pg });
   const both = (path: string) => [path, `${path}/`];
   router.get(
     both('/users/:address/rewards'),

@@ -109,6 +109,34 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
     expect((await rewardsOf(UNCLAIMED, { claimableOnly: true }))[0]!.rewards).to.have.length(1);
   });
 
+  it('answers proofs from stored proof material only: the claimable roots have it, older ones keep amounts; without it a 503, and the roots job rebuilds the same proofs', async function () {
+    const pg = demo.h.deps.pg;
+    const served = (await rewardsOf(UNCLAIMED))[0]!.rewards;
+    expect(served).to.have.length.greaterThan(0);
+    const { rows: trees } = await pg.query<{ root: string; material: boolean; rewards: number; claimable: boolean }>(
+      `SELECT t.root, t.top_layers IS NOT NULL AS material,
+         (SELECT count(*)::int FROM rewards w WHERE w.chain_id = t.chain_id AND w.root = t.root) AS rewards,
+         t.root IN (SELECT r.root FROM roots r WHERE r.chain_id = t.chain_id AND NOT r.revoked ORDER BY r.block_number DESC, r.log_index DESC LIMIT 2) AS claimable
+       FROM reward_trees t WHERE t.chain_id = $1 AND t.status = 'verified'`,
+      [CHAIN_ID],
+    );
+    expect(trees.length, 'the demo has older verified roots than the claimable two').to.be.greaterThan(2);
+    for (const t of trees) {
+      expect(t.material, `proof material of ${t.root}`).to.equal(t.claimable);
+      expect(t.rewards, `amounts of ${t.root}`).to.be.greaterThan(0);
+    }
+    await pg.query('UPDATE reward_trees SET top_layers = NULL, chunk_leaves = NULL WHERE chain_id = $1', [CHAIN_ID]);
+    await pg.query('DELETE FROM reward_tree_chunks WHERE chain_id = $1', [CHAIN_ID]);
+    const missing = await request()
+      .get(`/v4/users/${UNCLAIMED}/rewards`)
+      .query({ chainId: CHAIN_ID, breakdownPage: 0 })
+      .expect(503);
+    expect(missing.headers['content-type']).to.match(/problem\+json/);
+    const run = await demo.h.runJob('roots');
+    if (run.status !== 'success') expect.fail(`roots job ${run.status}`);
+    expect(run.result.counts).to.deep.include({ proof_material_rebuilt: 2 });
+    expect((await rewardsOf(UNCLAIMED))[0]!.rewards).to.deep.equal(served);
+  });
   it('gives every breakdown its campaign status and pages breakdowns with breakdownPage', async () => {
     const reward = (await rewardsOf(UNCLAIMED))[0]!.rewards[0]!;
     expect(reward.breakdowns.length).to.be.greaterThan(0);

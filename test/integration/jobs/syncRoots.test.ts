@@ -227,6 +227,7 @@ describe('jobs/syncRoots', function () {
         trees_mismatch: 1,
         trees_unavailable: 0,
         rewards: 0,
+        proof_material_rebuilt: 0,
       },
     });
     const live = await loadLiveRoot(h.deps.pg, CHAIN_ID, await getLatestTimestamp(target));
