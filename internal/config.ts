@@ -55,6 +55,13 @@ export type Config = {
   followPollMs: number;
   /** How long the retention job keeps job runs. */
   retention: { jobRunsDays: number };
+  /**
+   * POST /v4/config/store, which anyone may call (issue #29 L2): stores per caller per minute
+   * (CONFIG_STORE_RATE_LIMIT), configurations no campaign uses yet that one caller may hold
+   * (CONFIG_STORE_MAX_PENDING), and the days such a configuration is kept before the retention job
+   * deletes it (CONFIG_STORE_UNASSOCIATED_TTL_DAYS).
+   */
+  configStore: { perMinute: number; maxPendingPerCaller: number; unassociatedTtlDays: number };
   /** SOFR spread ratchet: the benchmark-rate source (daily published JSON). */
   ratchet: { benchmarkRateUrl?: string };
   /** GraphQL introspection and the GraphiQL explorer page (GRAPHQL_EXPLORER; on unless NODE_ENV=production). */
@@ -187,6 +194,9 @@ const envSchema = {
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
     CORS_ORIGINS: { type: 'string' },
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
+    CONFIG_STORE_UNASSOCIATED_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 7 },
+    CONFIG_STORE_RATE_LIMIT: { type: 'integer', minimum: 1, maximum: 100000, default: 30 },
+    CONFIG_STORE_MAX_PENDING: { type: 'integer', minimum: 1, maximum: 10000000, default: 1000 },
     SCHEDULER_JOBS: { type: 'string', pattern: '^[a-z][a-z-]*(,[a-z][a-z-]*)*$' },
     SCHEDULER_CHAINS: { type: 'string', pattern: '^\\d+(,\\d+)*$' },
     SCHEDULER_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 4 },
@@ -253,6 +263,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
     retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
+    configStore: {
+      perMinute: v['CONFIG_STORE_RATE_LIMIT'],
+      maxPendingPerCaller: v['CONFIG_STORE_MAX_PENDING'],
+      unassociatedTtlDays: v['CONFIG_STORE_UNASSOCIATED_TTL_DAYS'],
+    },
     ...(v['SCHEDULER_JOBS'] ? { schedulerJobs: String(v['SCHEDULER_JOBS']).split(',') } : {}),
     ...(v['SCHEDULER_CHAINS'] ? { schedulerChains: String(v['SCHEDULER_CHAINS']).split(',').map(Number) } : {}),
     schedulerConcurrency: v['SCHEDULER_CONCURRENCY'],

@@ -19,6 +19,7 @@ import {
   type ValidationRule,
   type ValueNode,
 } from 'graphql';
+import { createIntrospectionMeasure, isIntrospectionRoot } from './introspectionMeasure.js';
 
 export type QueryLimits = {
   maxDepth: number;
@@ -73,6 +74,7 @@ const ZERO: Measure = { depth: 0, cost: 0, searches: 0 };
  * the variable's default), else its real maximum (see CostExtensions). Recursion stops one level
  * past maxDepth (such a document is refused whatever lies below), so a deep document cannot
  * exhaust the stack. Unknown fields and cyclic fragments count as nothing: the standard rules report them.
+ * `__schema` and `__type` are measured by what they resolve on this schema (createIntrospectionMeasure).
  */
 export function measureDocument(
   schema: GraphQLSchema,
@@ -105,7 +107,16 @@ export function measureDocument(
     let cost = 0;
     let searches = 0;
     for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
+      if (
+        selection.kind === Kind.FIELD &&
+        parent &&
+        parent === schema.getQueryType() &&
+        isIntrospectionRoot(selection)
+      ) {
+        const inner = introspection(selection, parent, depth);
+        maxDepth = Math.max(maxDepth, inner.depth);
+        cost += inner.cost;
+      } else if (selection.kind === Kind.FIELD) {
         const field = parent?.getFields()[selection.name.value];
         const ext = (field?.extensions ?? {}) as CostExtensions;
         let child = { ...ZERO, depth };
@@ -144,6 +155,8 @@ export function measureDocument(
     if (node.kind === Kind.NULL) return null;
     return 'value' in node ? node.value : undefined;
   }
+
+  const introspection = createIntrospectionMeasure({ schema, fragments, valueOf, maxDepth: limits.maxDepth });
 
   function listSize(node: FieldNode, field: GraphQLField<unknown, unknown> | undefined, ext: CostExtensions): number {
     if (!field || !isListType(getNullableType(field.type))) return 1;

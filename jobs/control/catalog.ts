@@ -62,7 +62,8 @@ export const JOB_CATALOG: readonly JobInfo[] = [
   {
     name: 'retention',
     defaultCron: '0 17 3 * * *',
-    description: 'Deletes old job runs, expired nonces, IdP flows, token revocations and rate-limit windows.',
+    description:
+      'Deletes old job runs, expired nonces, IdP flows, token revocations, rate-limit windows and stored configurations no campaign uses.',
   },
 ];
 

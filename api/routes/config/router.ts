@@ -4,6 +4,8 @@ import { validate } from '../../validate.js';
 import { decodeArgsHandler } from './decodeHandlers.js';
 import { configHashParams, configHashQuery, decodeArgsBody, storeConfigBody } from './schema.js';
 import { getConfigHandler, storeConfigHandler } from './storeHandlers.js';
+import { configStoreRateLimit } from './storeRateLimit.js';
+import { clientAddressOf } from '../../middleware/clientAddress.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, hex, int, obj } from '../../openapi/schemaHelpers.js';
 
@@ -13,9 +15,16 @@ import { arr, hex, int, obj } from '../../openapi/schemaHelpers.js';
  */
 export function configRouter(deps: ApiDeps): Router {
   const router = new Router();
+  const storeRateLimit = configStoreRateLimit({
+    pool: deps.pg,
+    logger: deps.logger,
+    perMinute: deps.config.configStore.perMinute,
+    clientAddress: clientAddressOf(deps.config.trustedProxies),
+  });
   router.post(
     ['/config/store', '/config/store/'],
-    describe({ summary: 'Store a configuration keyed by its hash', response: obj({ hash: hex }), errors: [413] }),
+    describe({ summary: 'Store a configuration keyed by its hash', response: obj({ hash: hex }), errors: [413, 429] }),
+    storeRateLimit,
     validate({ body: storeConfigBody }),
     storeConfigHandler(deps),
   );

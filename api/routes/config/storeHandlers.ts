@@ -3,7 +3,11 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import { withTransaction as withWriteTransaction } from '../../../internal/pg.js';
 import { canonicalJson, hashConfig, MAX_CONFIG_BYTES } from './canonicalJson.js';
-import { associateConfig, getConfig, insertConfig } from './repo.js';
+import { associateConfig, getConfig } from './repo.js';
+import { quotaExceededError, storeWithinQuota } from './storeQuota.js';
+import { clientAddressOf } from '../../middleware/clientAddress.js';
+import type { AuthState } from '../../identity/types.js';
+import { configStoreCallerOf } from './storeCaller.js';
 import type { Handler } from '../../validate.js';
 import { campaignVisibilityOf, visibleOnChainCampaign } from '../../visibility/campaignVisibility.js';
 import { decideAttach } from './attachGrounds.js';
@@ -15,9 +19,16 @@ export type StoreConfigResult = { hash: string };
 /**
  * POST /v4/config/store: stores a free-form configuration object (≤ 16,384 bytes of canonical
  * JSON, else 413) keyed by its hash and answers `{ hash }`; the same configuration, whatever its
- * key order or whitespace, always gets the same hash. Table campaign_configs.
+ * key order or whitespace, always gets the same hash. Storing a configuration already stored
+ * renews it (the retention TTL counts from the last store) and adds nothing. A new one counts
+ * against its caller's quota (issue #29 L2): at most CONFIG_STORE_MAX_PENDING configurations that
+ * no campaign uses, stored within CONFIG_STORE_UNASSOCIATED_TTL_DAYS, per caller (configStoreCallerOf;
+ * the back office has none; see storeWithinQuota); past it a 429 problem with `Retry-After` until
+ * the oldest leaves the window. Table campaign_configs.
  */
 export function storeConfigHandler(deps: ApiDeps) {
+  const clientAddress = clientAddressOf(deps.config.trustedProxies);
+  const { maxPendingPerCaller: maxPending, unassociatedTtlDays: ttlDays } = deps.config.configStore;
   return async (ctx: Context): Promise<void> => {
     const body = (ctx.request as { body?: unknown }).body;
     if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.keys(body).length) {
@@ -38,7 +49,14 @@ export function storeConfigHandler(deps: ApiDeps) {
       );
     }
     const hash = hashConfig(body);
-    await withWriteTransaction(deps.pg, (client) => insertConfig(client, { hash, canonical, sizeBytes }));
+    const caller = configStoreCallerOf(ctx.state as AuthState, clientAddress(ctx));
+    const result = await withWriteTransaction(deps.pg, (client) =>
+      storeWithinQuota(client, { hash, canonical, sizeBytes, caller, maxPending, ttlDays }),
+    );
+    if (!result.stored) {
+      ctx.set('Retry-After', String(result.retryAfter));
+      throw quotaExceededError(maxPending, ttlDays, result.retryAfter);
+    }
     ctx.body = { hash } satisfies StoreConfigResult;
   };
 }
@@ -80,7 +98,7 @@ export function getConfigHandler(
     const campaign = await visibleOnChainCampaign(deps.pg, visible, distributionChainId, campaignId);
     const decision = decideAttach(campaign, hash, ctx.state);
     const found = await withWriteTransaction(deps.pg, async (client) => {
-      const row = await getConfig(client, hash);
+      const row = await getConfig(client, hash, { forAttach: decision.attach });
       if (row && decision.attach)
         await associateConfig(client, {
           hash,

@@ -1,10 +1,14 @@
 import { expect } from 'chai';
+import { RETENTION_BATCH } from '../../../jobs/sweepRetention.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 describe('jobs/sweepRetention (retention): deletes what has outlived its use, keeps the rest', function () {
   let h: Harness;
   before(async function () {
-    h = await createHarness({ chainIds: [31337], env: { JOB_RUNS_RETENTION_DAYS: '7' } });
+    h = await createHarness({
+      chainIds: [31337],
+      env: { JOB_RUNS_RETENTION_DAYS: '7', CONFIG_STORE_UNASSOCIATED_TTL_DAYS: '3' },
+    });
   });
   after(async () => h?.close());
 
@@ -36,6 +40,7 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
       idpFlows: 1,
       revokedTokens: 1,
       rateLimitWindows: 1,
+      unusedConfigs: 0,
     });
     const left = async (sql: string) => (await pg.query(sql)).rows.map((r) => Object.values(r)[0]);
     expect(
@@ -46,6 +51,101 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     expect(await left('SELECT state FROM idp_flows')).to.deep.equal(['live']);
     expect(await left('SELECT jti FROM revoked_tokens')).to.deep.equal(['still']);
     expect(await left('SELECT count(*)::int FROM rate_limit_windows')).to.deep.equal([1]);
+  });
+
+  it('sweeps configurations no campaign uses, stored CONFIG_STORE_UNASSOCIATED_TTL_DAYS ago, and expired nonces, in batches; keeps the rest (#29 L2)', async function () {
+    const pg = h.deps.pg;
+    await pg.query('TRUNCATE campaign_configs, campaign_config_associations, auth_nonces');
+    const hashOf = (label: string) => `0x${Buffer.from(label).toString('hex').padEnd(64, '0')}`;
+    const store = (label: string, daysAgo: number) =>
+      pg.query(
+        `INSERT INTO campaign_configs (hash, config, size_bytes, stored_at, created_at)
+         VALUES ($1, $2::jsonb, 10, now() - make_interval(days => $3), now() - make_interval(days => $3))`,
+        [hashOf(label), JSON.stringify({ label }), daysAgo],
+      );
+    // Old and unused: more than two batches of them, after the old kept ones in key order.
+    const unused = Array.from({ length: 2 * RETENTION_BATCH + 500 }, (_, i) => `unused-${i}`);
+    for (let i = 0; i < unused.length; i += 500)
+      await pg.query(
+        `INSERT INTO campaign_configs (hash, config, size_bytes, stored_at)
+         SELECT '0x' || rpad(encode(convert_to(l, 'UTF8'), 'hex'), 64, '0'), jsonb_build_object('label', l), 10, now() - interval '4 days'
+         FROM unnest($1::text[]) l`,
+        [unused.slice(i, i + 500)],
+      );
+    await store('associated', 30);
+    await store('committed at creation', 30);
+    await store('committed by an override', 30);
+    await store('fresh', 2);
+    await pg.query(
+      "INSERT INTO campaign_config_associations (config_hash, distribution_chain_id, campaign_id, grounds) VALUES ($1, 31337, '0x01', NULL)",
+      [hashOf('associated')],
+    );
+    const campaign = (id: string, data: string) =>
+      pg.query(
+        `INSERT INTO campaigns (id, distribution_chain_id, compute_chain_id, campaign_id, creator, reward_token, amount, campaign_type,
+           start_timestamp, end_timestamp, campaign_data, block_number, block_hash, tx_hash, log_index, created_at)
+         VALUES ($1, 31337, 31337, $1, '0xc', '0xt', 1, 1, 0, 1, $2, 1, '0xb', $1, 0, now())`,
+        [id, data],
+      );
+    await campaign('0xcreated', hashOf('committed at creation').toUpperCase().replace('0X', '0x'));
+    await campaign('0xoverridden', '0x1234');
+    await pg.query(
+      `INSERT INTO campaign_overrides (chain_id, campaign_db_id, campaign_id, campaign_type, compute_chain_id, start_timestamp, end_timestamp,
+         campaign_data, opportunity_id, block_number, block_hash, tx_hash, log_index, timestamp)
+       VALUES (31337, '0xoverridden', '0xoverridden', 1, 31337, 0, 1, $1, 'o', 2, '0xb2', '0xo', 0, 0)`,
+      [hashOf('committed by an override')],
+    );
+    await pg.query(
+      `INSERT INTO auth_nonces (nonce, address, message, expires_at)
+       SELECT 'old-' || i, '0xa', 'm', now() - interval '2 hours' FROM generate_series(1, $1) i`,
+      [RETENTION_BATCH + 10],
+    );
+    await pg.query(
+      "INSERT INTO auth_nonces (nonce, address, message, expires_at) VALUES ('live', '0xa', 'm', now() + interval '5 minutes')",
+    );
+
+    const run = await h.runJob('retention');
+    expect(run.status).to.equal('success');
+    const {
+      rows: [recorded],
+    } = await pg.query("SELECT counts FROM job_runs WHERE job = 'retention' ORDER BY id DESC LIMIT 1");
+    expect(recorded.counts).to.include({ unusedConfigs: unused.length, nonces: RETENTION_BATCH + 10 });
+    const { rows: kept } = await pg.query<{ label: string }>(
+      "SELECT config->>'label' AS label FROM campaign_configs ORDER BY 1",
+    );
+    expect(kept.map((r) => r.label)).to.deep.equal([
+      'associated',
+      'committed at creation',
+      'committed by an override',
+      'fresh',
+    ]);
+    expect((await pg.query('SELECT nonce FROM auth_nonces')).rows).to.deep.equal([{ nonce: 'live' }]);
+  });
+
+  it('skips, without waiting, an old unused configuration that a request is attaching meanwhile', async function () {
+    const pg = h.deps.pg;
+    await pg.query('TRUNCATE campaign_configs, campaign_config_associations');
+    const hash = `0x${'ad'.repeat(32)}`;
+    await pg.query(
+      "INSERT INTO campaign_configs (hash, config, size_bytes, stored_at) VALUES ($1, '{}', 2, now() - interval '30 days')",
+      [hash],
+    );
+    const attaching = await pg.connect();
+    try {
+      await attaching.query('BEGIN');
+      await attaching.query('SELECT config FROM campaign_configs WHERE hash = $1 FOR KEY SHARE', [hash]);
+      const run = await h.runJob('retention');
+      expect(run.status).to.equal('success');
+      expect(run.status === 'success' && run.result.counts['unusedConfigs']).to.equal(0);
+      await attaching.query(
+        "INSERT INTO campaign_config_associations (config_hash, distribution_chain_id, campaign_id, grounds) VALUES ($1, 31337, '0x02', 'creator')",
+        [hash],
+      );
+      await attaching.query('COMMIT');
+    } finally {
+      attaching.release();
+    }
+    expect((await pg.query('SELECT hash FROM campaign_configs')).rows).to.deep.equal([{ hash }]);
   });
 
   it('refuses a retention outside 1..3650 days at startup, naming the variable', async function () {

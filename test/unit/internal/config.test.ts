@@ -50,8 +50,27 @@ describe('internal/config', () => {
         rpcRetries: 3,
         publishBatch: 500,
       });
+      expect(config.configStore).to.deep.equal({ perMinute: 30, maxPendingPerCaller: 1000, unassociatedTtlDays: 7 });
       expect(config.schedules, 'jobs keep their own default schedules').to.deep.equal({});
       expect(loadConfig({ JOB_PRICES_CRON: '0 * * * * *' }).schedules).to.deep.equal({ prices: '0 * * * * *' });
+    });
+
+    it('reads the config store limits and refuses them out of bounds, naming the variable', () => {
+      expect(
+        loadConfig({
+          CONFIG_STORE_RATE_LIMIT: '5',
+          CONFIG_STORE_MAX_PENDING: '20',
+          CONFIG_STORE_UNASSOCIATED_TTL_DAYS: '2',
+        }).configStore,
+      ).to.deep.equal({ perMinute: 5, maxPendingPerCaller: 20, unassociatedTtlDays: 2 });
+      for (const [name, value] of [
+        ['CONFIG_STORE_UNASSOCIATED_TTL_DAYS', '0'],
+        ['CONFIG_STORE_UNASSOCIATED_TTL_DAYS', '3651'],
+        ['CONFIG_STORE_UNASSOCIATED_TTL_DAYS', 'week'],
+        ['CONFIG_STORE_RATE_LIMIT', '0'],
+        ['CONFIG_STORE_MAX_PENDING', '-1'],
+      ] as const)
+        expect(configError({ [name]: value }).message, `${name}=${value}`).to.include(name);
     });
 
     it('defaults to the two devnet chains 31337 and 31338 with the deterministic deploy addresses', () => {

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import { getIntrospectionQuery } from 'graphql';
 import supertest from 'supertest';
 import { createApp } from '../../../../api/app.js';
 import { createHarness, type Harness } from '../../../helpers/harness.js';
 import { seedCampaigns } from '../../../helpers/seedCampaigns.js';
+import { responseFields } from '../../../helpers/responseFields.js';
 
 type GqlBody = {
   data?: Record<string, unknown> | null;
@@ -153,6 +155,29 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
     );
     expect(codes(searches)).to.deep.equal(['QUERY_TOO_COSTLY']);
     expect(searches.errors![0]!.extensions!['searches']).to.equal(11);
+  });
+
+  it('prices introspection by what it resolves: 24 aliased __schema are refused for cost, inline or through fragments, and the explorer still learns the schema (#29 L3)', async function () {
+    const fields =
+      'name kind description fields { name description type { name kind ofType { name kind } } args { name } }';
+    const aliases = (body: string) =>
+      `{ ${Array.from({ length: 24 }, (_, i) => `s${i}: __schema { ${body} }`).join(' ')} }`;
+    const inline = await gql(aliases(`types { ${fields} }`));
+    const fragments = await gql(
+      `${aliases('...S')} fragment S on __Schema { types { ...T } } fragment T on __Type { ${fields} }`,
+    );
+    for (const refused of [inline, fragments]) {
+      expect(refused.status).to.equal(400);
+      expect(codes(refused)).to.deep.equal(['QUERY_TOO_COSTLY']);
+    }
+    expect(fragments.errors![0]!.extensions!['cost']).to.equal(inline.errors![0]!.extensions!['cost']);
+    const one = await gql(`{ __schema { types { ${fields} } } }`);
+    expect(one.status).to.equal(200);
+    // Each alias costs the fields its answer holds.
+    expect(inline.errors![0]!.extensions!['cost']).to.equal(24 * responseFields(one.data));
+    const explorer = await gql(getIntrospectionQuery({ inputValueDeprecation: true, schemaDescription: true }));
+    expect(explorer.errors).to.equal(undefined);
+    expect(explorer.status).to.equal(200);
   });
 
   it('answers transport errors with their real message and code, a form body with a problem', async function () {
