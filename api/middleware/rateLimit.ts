@@ -19,9 +19,11 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
 
 /**
  * Paths never limited: probes and scraping must work under any load; the explorer and operations
- * pages, their hashed assets and the favicon are static files (their API calls are limited like anyone's).
+ * pages, their hashed assets and the favicon are static files (their API calls are limited like
+ * anyone's). /v4/health itself is limited (and cached, api/routes/health/handlers.ts): it is public
+ * and costs PostgreSQL, Elasticsearch and RPC calls (M3 of #29).
  */
-const UNLIMITED = /^\/(v4\/health(\/|$)|metrics$|ops$|assets\/|favicon\.ico$|$)/;
+const UNLIMITED = /^\/(v4\/health\/(live|ready)$|metrics$|ops$|assets\/|favicon\.ico$|$)/;
 
 export type RateLimitParams = {
   pool: PgPool;

@@ -74,17 +74,21 @@ describe('rate limits per tier, shared across API processes', function () {
     expect(res.headers['ratelimit-limit']).to.equal('5');
   });
 
-  it('marks error responses too, and never limits /v4/health or /metrics', async function () {
+  it('marks error responses too, and never limits the liveness and readiness probes or /metrics', async function () {
     await nextSecond();
     const missing = await apps[0]!.get('/v4/no-such-route').expect(404);
     expect(missing.headers['ratelimit-limit']).to.equal('2');
     for (let i = 0; i < 4; i++) {
-      const health = await apps[0]!.get('/v4/health');
-      expect(health.status).not.to.equal(429);
-      expect(health.headers).not.to.have.property('ratelimit-limit');
+      for (const probe of ['/v4/health/live', '/v4/health/ready']) {
+        const res = await apps[0]!.get(probe).expect(200);
+        expect(res.headers).not.to.have.property('ratelimit-limit');
+      }
       const metrics = await apps[1]!.get('/metrics');
       expect(metrics.status).not.to.equal(429);
     }
+    // The operators' view is public and costly: limited like any route (M3 of #29).
+    const health = [(await apps[0]!.get('/v4/health')).status, (await apps[0]!.get('/v4/health')).status];
+    expect(health, 'the second of the limit, then past it').to.deep.equal([200, 429]);
   });
 
   it('claims quota exactly under concurrency, in one statement batch that takes any bucket text literally, and rolls back a failed one', async function () {
