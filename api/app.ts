@@ -13,7 +13,8 @@ import { errorHandler } from './middleware/errorHandler.js';
 import { authenticate } from './middleware/auth.js';
 import { canonicalPath, caseSensitive } from './middleware/canonicalPath.js';
 import { clientAddressOf } from './middleware/clientAddress.js';
-import { rateLimit, type RateLimits } from './middleware/rateLimit.js';
+import { DEFAULT_RATE_LIMITS, rateLimit, type RateLimits } from './middleware/rateLimit.js';
+import { addressScreen } from './middleware/addressScreen.js';
 import { identityOf } from './identity/index.js';
 import { requestLog } from './middleware/requestLog.js';
 import { createRoutes } from './routes/index.js';
@@ -63,6 +64,14 @@ export function createApp(deps: ApiDeps): Koa {
       trustedProxies: deps.config.trustedProxies,
     }),
   );
+  // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
+  // limits, so suites firing many requests per second are not throttled.
+  const rateLimits: RateLimits | undefined = deps.config.rateLimits;
+  const limited = rateLimits !== undefined || deps.config.env !== 'test';
+  // Behind a reverse proxy the client address comes from X-Forwarded-For as far as TRUSTED_PROXIES allows.
+  const clientAddress = clientAddressOf(deps.config.trustedProxies);
+  // Before authenticate: an address flooding requests or unknown API keys is refused before any credential query.
+  if (limited) app.use(addressScreen({ limits: rateLimits ?? DEFAULT_RATE_LIMITS, clientAddress }));
   const identity = identityOf(deps);
   app.use(
     authenticate({
@@ -72,19 +81,7 @@ export function createApp(deps: ApiDeps): Koa {
       usage: identity.usage,
     }),
   );
-  // Limits come from config.rateLimits (env RATE_LIMITS); tests run unlimited unless they pass
-  // limits, so suites firing many requests per second are not throttled.
-  const rateLimits: RateLimits | undefined = deps.config.rateLimits;
-  // Behind a reverse proxy the client address comes from X-Forwarded-For as far as TRUSTED_PROXIES allows.
-  if (rateLimits || deps.config.env !== 'test')
-    app.use(
-      rateLimit({
-        pool: deps.pg,
-        logger: deps.logger,
-        limits: rateLimits,
-        clientAddress: clientAddressOf(deps.config.trustedProxies),
-      }),
-    );
+  if (limited) app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits, clientAddress }));
   app.use(compression());
   app.use(cacheHeaders());
   app.use(bodyParser());

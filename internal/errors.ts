@@ -1,3 +1,5 @@
+import { redactText } from './redact.js';
+
 /** Base class of our errors: a short message, structured details and a cause. */
 export class BaseError extends Error {
   override name = 'BaseError';
@@ -14,11 +16,15 @@ export class ConfigError extends BaseError {
   override name = 'ConfigError';
 }
 
-/** Describes any thrown value for a log line without losing the cause chain. */
+/**
+ * Describes any thrown value for a log line, a stored run or a response without losing the cause
+ * chain. The texts are redacted (internal/redact.ts): no URL credentials, paths or query strings,
+ * no request bodies, whatever the error carried.
+ */
 export function describeError(error: unknown): { message: string; name?: string; cause?: string } {
   if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? error.cause.message : undefined;
-    return { name: error.name, message: error.message, ...(cause ? { cause } : {}) };
+    const cause = error.cause instanceof Error ? redactText(error.cause.message) : undefined;
+    return { name: error.name, message: redactText(error.message), ...(cause ? { cause } : {}) };
   }
-  return { message: String(error) };
+  return { message: redactText(String(error)) };
 }

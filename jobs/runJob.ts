@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { describeError } from '../internal/errors.js';
+import { redactStored } from '../internal/redact.js';
 import { isJobPaused } from './control/jobState.js';
 import type { Job, JobDeps, RunJobResult, RunTrigger } from './control/types.js';
 
@@ -96,6 +97,7 @@ export async function runJob(
       });
       return { status: 'success', runId, result, durationMs };
     } catch (error) {
+      // Redacted by describeError (internal/redact.ts): job_runs is served by /v4/health and the back office (M3 of #29).
       const described = describeError(error);
       logger.error({ msg: 'job failed', run_id: runId, duration_ms: Date.now() - started, err: described });
       await deps.pg.query(`UPDATE job_runs SET status = 'failed', finished_at = now(), error = $2 WHERE id = $1`, [
@@ -148,7 +150,7 @@ export async function lastRuns(deps: Pick<JobDeps, 'pg'>): Promise<(LastRun & { 
     status: r.status,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
-    error: r.error,
+    error: redactStored(r.error),
     counts: r.counts,
     lastSuccessAt: r.last_success_at,
   }));

@@ -1,4 +1,5 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
+import { redactStored } from '../../internal/redact.js';
 import type { RewardTreeFile } from '../decode/parseRewardTree.js';
 import type { RewardTreeStatus } from '../../domain/rewardTree.js';
 
@@ -133,7 +134,7 @@ export type MarkTreeParams = {
   error: string | null;
 };
 
-/** Records the outcome of one check of a tree (attempts + 1, checked now). */
+/** Records the outcome of one check of a tree (attempts + 1, checked now); the error text is stored redacted (a tree source URL may carry a token). */
 export async function markTree(
   db: PgPool | PgClient,
   { chainId, root, status, computedRoot, leaves, error }: MarkTreeParams,
@@ -141,6 +142,6 @@ export async function markTree(
   await db.query(
     `UPDATE reward_trees SET status = $3, computed_root = $4, leaves = $5, error = $6, attempts = attempts + 1, checked_at = now()
      WHERE chain_id = $1 AND root = $2`,
-    [chainId, root.toLowerCase(), status, computedRoot, leaves, error],
+    [chainId, root.toLowerCase(), status, computedRoot, leaves, redactStored(error)],
   );
 }

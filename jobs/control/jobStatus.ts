@@ -1,4 +1,5 @@
 import type { PgPool } from '../../internal/pg.js';
+import { redactStored } from '../../internal/redact.js';
 import { loadJobStates } from './jobState.js';
 
 /** Window of the run and error counts. */
@@ -113,7 +114,7 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
               startedAt: r.started_at,
               finishedAt: r.finished_at,
               durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null,
-              error: r.error,
+              error: redactStored(r.error),
             }
           : null,
       lastSuccessAt: r.last_success_at,
@@ -137,7 +138,12 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
             canonicalHead,
             lagBlocks: canonicalHead === null || cursor === null ? null : Math.max(0, canonicalHead - cursor),
             lastRun: unit
-              ? { status: unit.status, startedAt: unit.started_at, finishedAt: unit.finished_at, error: unit.error }
+              ? {
+                  status: unit.status,
+                  startedAt: unit.started_at,
+                  finishedAt: unit.finished_at,
+                  error: redactStored(unit.error),
+                }
               : null,
             consecutiveFailures: unit?.failures ?? 0,
           };

@@ -1,4 +1,5 @@
 import type { PgPool } from '../../internal/pg.js';
+import { redactStored } from '../../internal/redact.js';
 
 export type RecentRun = {
   id: number;
@@ -9,6 +10,7 @@ export type RecentRun = {
   /** Block ranges the run covered, as the job reported them (e.g. `[{ chainId, from, to }]`). */
   ranges: unknown[];
   counts: Record<string, number>;
+  /** Redacted (internal/redact.ts), rows written before redaction existed too. */
   error: string | null;
   /** What started it (job_runs.trigger); null for runs recorded before it was. */
   trigger: string | null;
@@ -50,7 +52,7 @@ export async function loadRecentRuns(
       durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null,
       ranges: r.ranges,
       counts: r.counts,
-      error: r.error,
+      error: redactStored(r.error),
       trigger: r.trigger,
     });
   }

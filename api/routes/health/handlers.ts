@@ -1,11 +1,20 @@
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
+import { sharedResult } from '../../../internal/sharedResult.js';
 import { checkHealth, checkLiveness, checkReadiness } from './checks.js';
 
-/** GET /v4/health: 200 when every dependency answers, 503 otherwise. */
+/**
+ * How long one health computation answers every caller. It costs five PostgreSQL queries, an
+ * Elasticsearch call and an RPC call per chain, and the route is public (M3 of #29): callers at
+ * any rate cost at most one computation per second per process.
+ */
+export const HEALTH_CACHE_MS = 1000;
+
+/** GET /v4/health: 200 when every dependency answers, 503 otherwise; one computation shared for HEALTH_CACHE_MS (`checkedAt` tells its time). */
 export function healthHandler(deps: ApiDeps) {
+  const shared = sharedResult(() => checkHealth(deps), HEALTH_CACHE_MS);
   return async (ctx: Context): Promise<void> => {
-    const health = await checkHealth(deps);
+    const health = await shared();
     ctx.status = health.status === 'ok' ? 200 : 503;
     ctx.set('cache-control', 'no-store');
     ctx.body = health;

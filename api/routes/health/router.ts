@@ -30,6 +30,8 @@ export function healthRouter(deps: ApiDeps): Router {
     '/health',
     describe({
       summary: 'Health of PostgreSQL, Elasticsearch, RPCs and jobs',
+      description:
+        'One computation answers every caller for 1 s (`checkedAt` is its time); rate-limited like any route. Error texts are redacted: no URL credentials, paths or query strings, no request bodies.',
       response: healthSchema,
       responses: { 503: { description: 'A dependency does not answer', schema: healthSchema } },
     }),

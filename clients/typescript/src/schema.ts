@@ -1019,7 +1019,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health of PostgreSQL, Elasticsearch, RPCs and jobs */
+        /**
+         * Health of PostgreSQL, Elasticsearch, RPCs and jobs
+         * @description One computation answers every caller for 1 s (`checkedAt` is its time); rate-limited like any route. Error texts are redacted: no URL credentials, paths or query strings, no request bodies.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;

@@ -1,9 +1,13 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
 import { claimQuotaIn } from '../../../api/middleware/quotaLeases.js';
 import type { RateLimits } from '../../../api/middleware/rateLimit.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
+import { findFreePort } from '../../../contracts/devnet.js';
+import { createLogger } from '../../../internal/logger.js';
+import { createPgPool } from '../../../internal/pg.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { login } from './authFlow.js';
 
@@ -74,17 +78,21 @@ describe('rate limits per tier, shared across API processes', function () {
     expect(res.headers['ratelimit-limit']).to.equal('5');
   });
 
-  it('marks error responses too, and never limits /v4/health or /metrics', async function () {
+  it('marks error responses too, and never limits the liveness and readiness probes or /metrics', async function () {
     await nextSecond();
     const missing = await apps[0]!.get('/v4/no-such-route').expect(404);
     expect(missing.headers['ratelimit-limit']).to.equal('2');
     for (let i = 0; i < 4; i++) {
-      const health = await apps[0]!.get('/v4/health');
-      expect(health.status).not.to.equal(429);
-      expect(health.headers).not.to.have.property('ratelimit-limit');
+      for (const probe of ['/v4/health/live', '/v4/health/ready']) {
+        const res = await apps[0]!.get(probe).expect(200);
+        expect(res.headers).not.to.have.property('ratelimit-limit');
+      }
       const metrics = await apps[1]!.get('/metrics');
       expect(metrics.status).not.to.equal(429);
     }
+    // The operators' view is public and costly: limited like any route (M3 of #29).
+    const health = [(await apps[0]!.get('/v4/health')).status, (await apps[0]!.get('/v4/health')).status];
+    expect(health, 'the second of the limit, then past it').to.deep.equal([200, 429]);
   });
 
   it('claims quota exactly under concurrency, in one statement batch that takes any bucket text literally, and rolls back a failed one', async function () {
@@ -188,5 +196,89 @@ describe('rate limits per tier, shared across API processes', function () {
       .map((r) => r.status)
       .sort();
     expect(direct).to.deep.equal([200, 200, 429]);
+  });
+
+  it('counts the same limits in memory, per process, when PostgreSQL cannot be reached, and logs it once with context (L4 of #29)', async function () {
+    const lines: { msg: string; bucket?: string; limit?: number; path?: string; err?: unknown }[] = [];
+    const logger = createLogger({
+      level: 'info',
+      name: 'test',
+      destination: { write: (line) => void lines.push(JSON.parse(line)) },
+    });
+    // A pool to a closed port: the limiter's PostgreSQL is unreachable, the shared one is untouched.
+    const brokenPg = createPgPool({
+      connectionString: `postgres://postgres@127.0.0.1:${await findFreePort()}/nowhere`,
+      applicationName: 'test-broken',
+      readOnly: true,
+    });
+    try {
+      const app = supertest(
+        createApp({
+          config: { ...h.config, rateLimits: limits } as typeof h.config,
+          logger,
+          pg: brokenPg,
+          es: h.deps.es,
+          rpc: h.deps.rpc,
+        }).callback(),
+      );
+      await nextSecond();
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await app.get('/v4/enums')).status);
+      expect(statuses).to.deep.equal([200, 200, 429, 429, 429]);
+      const fallbacks = lines.filter((l) => l.msg.startsWith('rate limit check failed'));
+      expect(fallbacks, 'logged when it starts, not once per request').to.have.length(1);
+      expect(fallbacks[0]).to.include({ limit: limits.anonymous, path: '/v4/enums' });
+      expect(fallbacks[0]!.bucket).to.match(/^ip:/);
+      expect(fallbacks[0]!.err).to.be.an('object');
+      await nextSecond();
+      expect((await app.get('/v4/enums')).status, 'a new window').to.equal(200);
+    } finally {
+      await brokenPg.end();
+    }
+  });
+
+  it('refuses an address sending unknown API keys before looking them up: past the anonymous limit one by one, past the highest limit at once (L4 of #29)', async function () {
+    // The app's own real pool, its credential queries counted.
+    const pool = createPgPool({
+      connectionString: h.config.databaseUrl,
+      applicationName: 'test-counted',
+      readOnly: true,
+    });
+    let lookups = 0;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    pool.query = ((...args: unknown[]) => {
+      if (String(args[0]).includes('FROM api_keys')) lookups += 1;
+      return query(...args);
+    }) as typeof pool.query;
+    try {
+      const app = supertest(
+        createApp({
+          config: { ...h.config, rateLimits: limits } as typeof h.config,
+          logger: h.deps.logger,
+          pg: pool,
+          es: h.deps.es,
+          rpc: h.deps.rpc,
+        }).callback(),
+      );
+      const randomKey = () => `rk_${randomBytes(32).toString('base64url')}`;
+      await nextSecond();
+      const sequential: number[] = [];
+      for (let i = 0; i < 20; i++) sequential.push((await app.get('/v4/enums').set('x-api-key', randomKey())).status);
+      const sequentialLookups = lookups;
+      await nextSecond();
+      lookups = 0;
+      const concurrent = (
+        await Promise.all(Array.from({ length: 30 }, () => app.get('/v4/enums').set('x-api-key', randomKey())))
+      ).map((r) => r.status);
+      console.log(
+        `      credential queries: ${sequentialLookups} for 20 sequential random keys, ${lookups} for 30 concurrent ones (limits ${JSON.stringify(limits)})`,
+      );
+      expect(sequential).to.deep.equal([200, 200, ...Array(18).fill(429)]);
+      expect(sequentialLookups, 'one by one: the anonymous limit').to.equal(limits.anonymous);
+      expect(concurrent.filter((s) => s === 200)).to.have.length(limits.anonymous);
+      expect(lookups, 'at once: the highest limit').to.be.at.most(Math.max(...limits.tiers));
+    } finally {
+      await pool.end();
+    }
   });
 });
