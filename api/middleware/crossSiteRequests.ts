@@ -29,7 +29,15 @@ export type RequestSource = {
   fetchSite: string;
   /** Whether the `jwt` cookie is attached (valid or not: it is what the browser adds by itself). */
   hasSessionCookie: boolean;
+  /** Whether the request would set the session cookie (sign-in): checked as if the cookie were there. */
+  createsSession?: boolean;
 };
+
+/**
+ * Routes that set the session cookie: a page elsewhere must not sign the browser in either (login
+ * CSRF: the attacker's own signed message would put the attacker's session in the victim's browser).
+ */
+export const SESSION_CREATING_PATHS: readonly string[] = ['/v4/auth/login'];
 
 /** Why a request was refused, for the problem body; null when it may proceed. */
 export type CrossSiteRefusal = { origin: string } | { fetchSite: string } | null;
@@ -45,9 +53,10 @@ export type CrossSiteRefusal = { origin: string } | { fetchSite: string } | null
  * the back-office token are headers a foreign page cannot make a browser add without a CORS
  * preflight, which api/middleware/cors.ts refuses to unlisted origins. The cookie is checked even
  * when such a header comes with it: when both are sent the session wins (api/middleware/auth.ts).
+ * A sign-in (`createsSession`) is checked with or without the cookie.
  */
 export function crossSiteRefusal(source: RequestSource, isTrusted: (origin: string) => boolean): CrossSiteRefusal {
-  if (SAFE_METHODS.has(source.method) || !source.hasSessionCookie) return null;
+  if (SAFE_METHODS.has(source.method) || !(source.hasSessionCookie || source.createsSession)) return null;
   if (source.origin) return isTrusted(source.origin.toLowerCase()) ? null : { origin: source.origin };
   const site = source.fetchSite.toLowerCase();
   return FOREIGN_FETCH_SITES.has(site) ? { fetchSite: site } : null;
@@ -84,6 +93,7 @@ export function crossSiteRequests({ publicOrigin, allowedOrigins, trustedProxies
       origin: ctx.get('origin'),
       fetchSite: ctx.get('sec-fetch-site'),
       hasSessionCookie: ctx.cookies.get(SESSION_COOKIE) !== undefined,
+      createsSession: SESSION_CREATING_PATHS.includes(ctx.path.replace(/(.)\/$/, '$1')),
     };
     const isTrusted = (origin: string) => configured.has(origin) || origin === requestOriginOf(ctx, trustedProxies);
     const refusal = crossSiteRefusal(source, isTrusted);
@@ -100,7 +110,7 @@ function refusalError(method: string, refusal: NonNullable<CrossSiteRefusal>): A
   return new AppError(
     403,
     'CROSS_SITE_REQUEST_REFUSED',
-    `Cross-site request refused: a ${method} carrying the session cookie ${from}, which is neither this API's origin nor listed in CORS_ORIGINS. Send it from an allowed origin, or authenticate with x-api-key or Authorization: Bearer instead of the cookie.`,
+    `Cross-site request refused: a ${method} carrying or setting the session cookie ${from}, which is neither this API's origin nor listed in CORS_ORIGINS. Send it from an allowed origin, or authenticate with x-api-key or Authorization: Bearer instead of the cookie.`,
     {
       title: 'Cross-site request refused',
       extensions:

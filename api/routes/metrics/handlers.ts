@@ -1,21 +1,25 @@
 import type { Context } from 'koa';
+import { sharedResult } from '../../../internal/sharedResult.js';
 import type { ApiDeps } from '../../deps.js';
 import { collectMetrics } from './collectMetrics.js';
 import { createMetricsRegistry } from './createMetricsRegistry.js';
 
-/** GET /metrics: collects into this app's own registry on each scrape, one scrape at a time. */
+/** How long one collection answers every scrape (as /v4/health: the route is public and unlimited). */
+export const METRICS_SHARED_MS = 1000;
+
+/**
+ * GET /metrics: one collection into this app's own registry serves every scrape for
+ * METRICS_SHARED_MS (concurrent scrapes wait for the one in flight), so however often it is called
+ * PostgreSQL and the RPCs see at most one collection a second.
+ */
 export function metricsHandler(deps: ApiDeps) {
   const metrics = createMetricsRegistry();
-  let queue: Promise<unknown> = Promise.resolve();
+  const scrape = sharedResult(async () => {
+    metrics.update(await collectMetrics(deps));
+    return metrics.registry.metrics();
+  }, METRICS_SHARED_MS);
   return async (ctx: Context): Promise<void> => {
-    // Scrapes are serialized: each resets and refills the same gauges.
-    const body = (queue = queue
-      .catch(() => {})
-      .then(async () => {
-        metrics.update(await collectMetrics(deps));
-        return metrics.registry.metrics();
-      })) as Promise<string>;
-    ctx.body = await body;
+    ctx.body = await scrape();
     ctx.set('content-type', metrics.registry.contentType);
     ctx.set('cache-control', 'no-store');
   };

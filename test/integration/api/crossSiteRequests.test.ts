@@ -5,7 +5,7 @@ import { routeOperations, type RouteOperation } from '../../../api/openapi/route
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
-import { login, signedLogin } from './authFlow.js';
+import { jwtCookieOf, login, signedLogin } from './authFlow.js';
 import { createOwnedResources, type OwnedResources } from './ownedResources.js';
 
 /** The issue's attacker: a page on another port of the same host (same site, so the Lax cookie travels). */
@@ -287,6 +287,34 @@ describe('cross-site requests: a state-changing request with the session cookie 
         .send('description=x')
         .expect(200);
     expect(await keys()).to.equal(count + 3);
+  });
+
+  it("refuses a sign-in from a page elsewhere even without a cookie (login CSRF: the attacker's own signed message), and signs in from allowed origins", async function () {
+    const attempt = async (headers: Record<string, string>) => {
+      const signed = await signedLogin(h, HARDHAT_TEST_KEYS[2]);
+      return h
+        .request()
+        .post('/v4/auth/login')
+        .set({ 'Content-Type': 'application/x-www-form-urlencoded', ...headers })
+        .send(
+          new URLSearchParams({
+            address: signed.address,
+            message: signed.message,
+            signature: signed.signature,
+          }).toString(),
+        );
+    };
+    for (const foreign of [{ Origin: ATTACKER }, { 'Sec-Fetch-Site': 'cross-site' }] as Record<string, string>[]) {
+      const res = await attempt(foreign);
+      expect(res.status, JSON.stringify(foreign)).to.equal(403);
+      expect(res.body.code).to.equal('CROSS_SITE_REQUEST_REFUSED');
+      expect(jwtCookieOf(res), 'no session cookie set').to.equal(undefined);
+    }
+    for (const allowed of [{ Origin: LISTED }, { Origin: h.config.signIn.uri }, {}] as Record<string, string>[]) {
+      const res = await attempt(allowed);
+      expect(res.status, JSON.stringify(allowed)).to.equal(200);
+      expect(jwtCookieOf(res), 'session cookie').to.be.a('string');
+    }
   });
 
   it('lets x-api-key, Authorization: Bearer and back-office callers write from a foreign origin (no ambient credential); a cookie sent along is still checked', async function () {

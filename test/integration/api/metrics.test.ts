@@ -1,3 +1,4 @@
+import { METRICS_SHARED_MS } from '../../../api/routes/metrics/handlers.js';
 import { expect } from 'chai';
 import { mine } from '../../../contracts/actions.js';
 import { createApp } from '../../../api/app.js';
@@ -37,8 +38,13 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     },
   };
 
+  let lastScrape = 0;
+  /** A scrape of a new collection: one collection answers every scrape for METRICS_SHARED_MS. */
   const scrape = async () => {
+    const wait = lastScrape + METRICS_SHARED_MS + 50 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const res = await h.request().get('/metrics').expect(200);
+    lastScrape = Date.now();
     expect(res.headers['content-type']).to.equal('text/plain; version=0.0.4; charset=utf-8');
     return parseMetrics(res.text);
   };
@@ -126,6 +132,27 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
       p50Seconds: 35,
       p95Seconds: 57.5,
     });
+  });
+
+  it('answers 50 concurrent scrapes and half a second of repeated ones with one collection (it is public and unlimited)', async function () {
+    // Counts the API's queries on its real pool: what a collection costs.
+    let queries = 0;
+    const pool = h.apiPg;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    pool.query = ((...args: unknown[]) => ((queries += 1), query(...args))) as typeof pool.query;
+    try {
+      await scrape();
+      const perCollection = queries;
+      expect(perCollection, 'PostgreSQL queries of one collection').to.be.above(0);
+      await scrape();
+      queries = 0;
+      const since = Date.now();
+      await Promise.all(Array.from({ length: 50 }, () => h.request().get('/metrics').expect(200)));
+      while (Date.now() - since < METRICS_SHARED_MS / 2) await h.request().get('/metrics').expect(200);
+      expect(queries, 'queries of the burst').to.be.at.most(perCollection);
+    } finally {
+      pool.query = query as typeof pool.query;
+    }
   });
 
   it('is served at the root only, from a registry of each app', async function () {

@@ -22,6 +22,18 @@ describe('crossSiteRefusal (M1 of #29)', function () {
     expect(crossSiteRefusal(source({ origin: 'https://app.example.evil' }), isTrusted)).to.not.equal(null);
   });
 
+  it('checks a sign-in (it sets the cookie) from a page elsewhere with or without a cookie: no login CSRF', function () {
+    const login = { createsSession: true, hasSessionCookie: false };
+    expect(crossSiteRefusal(source({ ...login, origin: 'http://127.0.0.1:8080' }), isTrusted)).to.deep.equal({
+      origin: 'http://127.0.0.1:8080',
+    });
+    expect(crossSiteRefusal(source({ ...login, fetchSite: 'cross-site' }), isTrusted)).to.deep.equal({
+      fetchSite: 'cross-site',
+    });
+    expect(crossSiteRefusal(source({ ...login, origin: 'https://app.example' }), isTrusted)).to.equal(null);
+    expect(crossSiteRefusal(source(login), isTrusted), 'no Origin, no Sec-Fetch-Site (curl)').to.equal(null);
+  });
+
   it('lets trusted origins through, whatever their case', function () {
     expect(crossSiteRefusal(source({ origin: 'https://app.example' }), isTrusted)).to.equal(null);
     expect(crossSiteRefusal(source({ origin: 'HTTPS://API.EXAMPLE' }), isTrusted)).to.equal(null);
