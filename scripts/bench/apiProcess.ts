@@ -4,6 +4,7 @@ import { startApiServer } from '../../api/server.js';
 import { findFreePort } from '../../contracts/devnet.js';
 import { loadConfig } from '../../internal/config.js';
 import type { Logger } from '../../internal/logger.js';
+import { EVENT_LOOP_PROBE, eventLoopClient, type EventLoopClient } from './eventLoopClient.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -12,7 +13,11 @@ export type BenchApi = {
   mode: 'process' | 'in-bench' /** The process serving the API (the bench's own in-bench). */;
   pid: number;
   close(): Promise<void>;
+  /** With `probeEventLoop`, in process mode: the API process's own event-loop delay (scripts/bench/eventLoopProbe.ts). */
+  eventLoop?: EventLoopClient;
 };
+
+export type StartBenchApiOptions = { probeEventLoop?: boolean };
 
 /** Extra node options for the API process, e.g. BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it. */
 const nodeArgs = () => (process.env['BENCH_API_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
@@ -24,13 +29,18 @@ const nodeArgs = () => (process.env['BENCH_API_NODE_ARGS'] ?? '').split(' ').fil
  * generator and the raw Elasticsearch client it is compared with. BENCH_API_PROCESS=same keeps it
  * in-process (the earlier measurements).
  */
-export async function startBenchApi(env: Record<string, string>, logger: Logger): Promise<BenchApi> {
+export async function startBenchApi(
+  env: Record<string, string>,
+  logger: Logger,
+  { probeEventLoop = false }: StartBenchApiOptions = {},
+): Promise<BenchApi> {
   if (process.env['BENCH_API_PROCESS'] === 'same') {
     const api = await startApiServer({ config: loadConfig({ ...env, HOST: '127.0.0.1', PORT: '0' }), logger });
     return { url: api.url, mode: 'in-bench', pid: process.pid, close: () => api.close() };
   }
   const port = await findFreePort({ from: 41000, to: 41999 });
-  const child = spawn(process.execPath, [...nodeArgs(), '--import', 'tsx', 'api/server.ts'], {
+  const probe = probeEventLoop ? ['--import', EVENT_LOOP_PROBE] : [];
+  const child = spawn(process.execPath, [...nodeArgs(), '--import', 'tsx', ...probe, 'api/server.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env['PATH'] ?? '',
@@ -39,7 +49,7 @@ export async function startBenchApi(env: Record<string, string>, logger: Logger)
       HOST: '127.0.0.1',
       PORT: String(port),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', ...(probeEventLoop ? (['ipc'] as const) : [])],
   });
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) =>
@@ -63,6 +73,7 @@ export async function startBenchApi(env: Record<string, string>, logger: Logger)
     url,
     mode: 'process',
     pid: child.pid!,
+    ...(probeEventLoop ? { eventLoop: eventLoopClient(child) } : {}),
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -4,7 +4,12 @@
  * campaigns created in batches of 50 per `createCampaigns` transaction.
  */
 import { erc20Abi, maxUint256 } from 'viem';
-import { encodeErc20CampaignData, getLatestTimestamp, toCampaignTuple } from '../../contracts/actions.js';
+import {
+  encodeErc20CampaignData,
+  getLatestTimestamp,
+  toCampaignTuple,
+  type CampaignInput,
+} from '../../contracts/actions.js';
 import { distributionCreatorAbi } from '../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../contracts/clients.js';
 import { deployStack, type DeployedStack } from '../../contracts/deploy.js';
@@ -13,6 +18,18 @@ import type { ChainConfig } from '../../internal/config.js';
 
 /** Campaigns per `createCampaigns` transaction. */
 export const CAMPAIGNS_PER_TX = 50;
+
+/** The campaign the benchmarks create: an ERC20 campaign of 0.1 of the first reward token over a day, from `startTimestamp`. */
+export function benchCampaign(stack: DeployedStack, startTimestamp: number): CampaignInput {
+  return {
+    rewardToken: stack.tokens.rewards[0]!.address,
+    amount: 10n ** 17n,
+    campaignType: 1,
+    startTimestamp,
+    duration: 86_400,
+    campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
+  };
+}
 
 export type CreateCampaignsParams = {
   rpcUrl: string;
@@ -37,19 +54,10 @@ export async function createCampaigns({
 }: CreateCampaignsParams): Promise<void> {
   const { walletClient, publicClient } = createDevnetClients({ rpcUrl, chainId });
   const now = await getLatestTimestamp({ rpcUrl });
-  const data = encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address });
-  const reward = stack.tokens.rewards[0]!.address;
   let gas: bigint | undefined;
   for (let done = 0; done < count; done += CAMPAIGNS_PER_TX) {
     const campaigns = Array.from({ length: Math.min(CAMPAIGNS_PER_TX, count - done) }, (_, i) =>
-      toCampaignTuple({
-        rewardToken: reward,
-        amount: 10n ** 17n,
-        campaignType: 1,
-        startTimestamp: now + 3600 + startOffset + done + i,
-        duration: 86_400,
-        campaignData: data,
-      }),
+      toCampaignTuple(benchCampaign(stack, now + 3600 + startOffset + done + i)),
     );
     const call = {
       address: stack.distributionCreator,

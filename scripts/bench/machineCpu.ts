@@ -11,11 +11,15 @@ const TICKS_PER_SECOND = 100;
 /** At one moment: the machine's CPU seconds in all and idle, and CPU seconds (user + system) per process group. */
 export type CpuSnapshot = { at: number; total: number; idle: number; byGroup: Map<string, number> };
 
-/** Names a process by what it is to a benchmark: ours, the devnet, Elasticsearch, PostgreSQL, or other. */
-export type ProcessGroups = { ours: number; devnets: number[] };
+/**
+ * Names a process by what it is to a benchmark: ours, the devnet, a group the benchmark names by pid
+ * (`named`, e.g. its API process), Elasticsearch, PostgreSQL, or other.
+ */
+export type ProcessGroups = { ours: number; devnets: number[]; named?: Record<string, number> };
 
 function groupOf(pid: number, comm: string, groups: ProcessGroups): string {
   if (pid === groups.ours) return 'ours';
+  for (const [name, named] of Object.entries(groups.named ?? {})) if (pid === named) return name;
   if (groups.devnets.includes(pid)) return 'devnet';
   if (comm === 'java') return 'elasticsearch';
   if (comm.startsWith('postgres')) return 'postgresql';

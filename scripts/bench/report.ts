@@ -6,6 +6,7 @@
  * (each benchmark's own variables override them).
  * Options: BENCH_REPORT_ONLY=search,idle-gap,indexer,claim,backfill-rss,many-chains,load,peer (subset; with it, the sections of the existing report
  * that are not re-run are kept, marked with the date of their run) BENCH_REPORT_DIR=docs/benchmarks
+ * Sections a benchmark writes itself (scripts/bench/reportSection.ts, e.g. bench:rewards's) are kept as they are.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { latencyChartSvg, svgToPng } from './latencyChart.js';
 import type { LoadStep } from './load.js';
+import { isRunSection, splitSections } from './reportSection.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT = process.env['BENCH_REPORT_DIR'] ?? `${ROOT}docs/benchmarks`;
@@ -106,9 +108,19 @@ function previousSections(): Map<string, string[]> {
   return out;
 }
 
+/** The sections of the existing report that benchmarks wrote themselves (not `## <name> (<seconds> s)`), as they are. */
+function ownSections(): string[] {
+  const file = `${OUT}/report.md`;
+  if (!existsSync(file)) return [];
+  return splitSections(readFileSync(file, 'utf8'))
+    .filter((s) => s.heading !== 'Machine' && !isRunSection(s.heading))
+    .map((s) => `${s.text.trimEnd()}\n`);
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const started = machineFacts();
+  const own = ownSections();
   const kept = ONLY ? previousSections() : new Map<string, string[]>();
   const parts: string[] = [];
   for (const s of SECTIONS) {
@@ -159,6 +171,7 @@ async function main(): Promise<void> {
           '',
         ]),
     ...parts,
+    ...own,
   ].join('\n');
   writeFileSync(`${OUT}/report.md`, report);
   console.log(`\nreport written to ${OUT}/report.md`);
