@@ -146,16 +146,19 @@ export function decodeTopLayers(bytes: Uint8Array, leafCount: number, chunkLeave
 
 /** abi.encode(address user, address token, uint256 amount): the 96 bytes a leaf hashes. */
 export function encodeLeaf(user: string, token: string, amount: bigint): Uint8Array {
-  const out = new Uint8Array(96);
-  out.set(hexBytes(user, 20), 12);
-  out.set(hexBytes(token, 20), 44);
-  let rest = amount;
-  for (let i = 95; i >= 64 && rest > 0n; i--) {
-    out[i] = Number(rest & 0xffn);
-    rest >>= 8n;
-  }
-  if (rest > 0n || amount < 0n) throw new RewardTreeLayoutError(`amount ${amount} is not a uint256`);
+  if (amount < 0n || amount >= 2n ** 256n) throw new RewardTreeLayoutError(`amount ${amount} is not a uint256`);
+  const out = Buffer.alloc(96);
+  writeHex(out, user, 12, 20);
+  writeHex(out, token, 44, 20);
+  const digits = amount.toString(16);
+  out.write(digits.length % 2 ? `0${digits}` : digits, 96 - Math.ceil(digits.length / 2), 'hex');
   return out;
+}
+
+/** Writes `0x…` of exactly `length` bytes at `offset` (Buffer's hex decoder: a million leaves a second). */
+function writeHex(out: Buffer, hex: string, offset: number, length: number): void {
+  if (hex.length !== 2 + length * 2 || out.write(hex.slice(2), offset, length, 'hex') !== length)
+    throw new RewardTreeLayoutError(`${hex} is not ${length} bytes of hex`);
 }
 
 /** The leaf hash of (user, token, amount): keccak256(abi.encode(user, token, amount)). */

@@ -14,14 +14,14 @@ import {
   RewardTreeFetchError,
   type RewardTreeSource,
 } from '../indexer/fetch/createRewardTreeSource.js';
-import { RewardTreeFormatError, type RewardTreeFile } from '../indexer/decode/parseRewardTree.js';
-import { verifyRewardTree } from '../indexer/transform/verifyRewardTree.js';
+import { RewardTreeFormatError } from '../indexer/decode/parseRewardTree.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import { assertCanonical, canonicalHead, lockChainForWrite } from '../indexer/store/chainGuard.js';
 import { upsertChains } from '../domain/tables/chains.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
-import { listTreesToCheck, markTree, storeVerifiedTree, type RewardTreeRecord } from '../indexer/store/rewardTrees.js';
+import { listTreesToCheck, markTree, type RewardTreeRecord } from '../indexer/store/rewardTrees.js';
+import { ingestRewardTree, type IngestRewardTreeResult } from './ingestRewardTree.js';
 import { ensureRewardTrees, refreshRootState, upsertDistributorEvents, upsertRoots } from '../indexer/store/roots.js';
 import { toRootRows } from '../indexer/transform/roots.js';
 import { layoutRewardTree } from '../indexer/transform/layoutRewardTree.js';
@@ -198,9 +198,18 @@ async function checkTree(
   counts: Counts,
 ): Promise<TreeOutcome> {
   const log = { chain_id: chainId, root, attempt: attempts + 1, source: source.location };
-  let tree: RewardTreeFile | null;
+  const unavailable = async (error: string): Promise<TreeOutcome> => {
+    await markTree(deps.pg, { chainId, root, status: 'unavailable', computedRoot: null, leaves: null, error });
+    return 'unavailable';
+  };
+  let outcome: IngestRewardTreeResult;
   try {
-    tree = await source.fetchTree({ chainId, root, signal: deps.signal });
+    const document = await source.openTree({ chainId, root, signal: deps.signal });
+    if (!document) {
+      deps.logger.info({ msg: 'reward tree not published yet', ...log });
+      return await unavailable('not published');
+    }
+    outcome = await ingestRewardTree(deps, { chainId, root, document, keccak, log });
   } catch (error) {
     if (deps.signal.aborted) return 'aborted';
     if (!(error instanceof RewardTreeFetchError || error instanceof RewardTreeFormatError)) throw error;
@@ -210,29 +219,9 @@ async function checkTree(
       ...log,
       err: error.message,
     });
-    await markTree(deps.pg, {
-      chainId,
-      root,
-      status: 'unavailable',
-      computedRoot: null,
-      leaves: null,
-      error: error.message,
-    });
-    return 'unavailable';
+    return await unavailable(error.message);
   }
-  if (!tree) {
-    deps.logger.info({ msg: 'reward tree not published yet', ...log });
-    await markTree(deps.pg, {
-      chainId,
-      root,
-      status: 'unavailable',
-      computedRoot: null,
-      leaves: null,
-      error: 'not published',
-    });
-    return 'unavailable';
-  }
-  const verdict = verifyRewardTree(keccak, tree, root);
+  const { verdict, entries } = outcome;
   if (!verdict.ok) {
     const error = verdict.errors.join('; ');
     deps.logger.error({
@@ -252,21 +241,8 @@ async function checkTree(
     });
     return 'mismatch';
   }
-  // Amounts, proof material and the verified mark land together; material of roots no longer claimable goes.
-  const rewards = await withTransaction(deps.pg, async (tx) => {
-    const written = await storeVerifiedTree(tx, {
-      chainId,
-      root,
-      tree,
-      computedRoot: verdict.computedRoot!,
-      leaves: verdict.leaves,
-    });
-    await storeProofMaterial(tx, { chainId, root, layout: verdict.layout });
-    await pruneProofMaterial(tx, chainId);
-    return written;
-  });
-  counts.rewards += rewards;
-  deps.logger.info({ msg: 'reward tree verified', ...log, leaves: verdict.leaves, rewards });
+  counts.rewards += entries;
+  deps.logger.info({ msg: 'reward tree verified', ...log, leaves: verdict.leaves, rewards: entries });
   return 'verified';
 }
 

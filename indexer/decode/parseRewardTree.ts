@@ -42,36 +42,36 @@ export class RewardTreeFormatError extends BaseError {
 const AMOUNT = { type: 'string', pattern: '^(0|[1-9][0-9]{0,77})$' } as const;
 const ADDRESS = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
 
+/** One entry of `rewards` (readRewardTree validates entries one by one against it). */
+export const REWARD_TREE_ENTRY_SCHEMA = {
+  type: 'object',
+  required: ['recipient', 'token', 'amount', 'breakdowns'],
+  properties: {
+    recipient: ADDRESS,
+    token: ADDRESS,
+    amount: AMOUNT,
+    breakdowns: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['campaignId', 'reason', 'amount'],
+        properties: {
+          campaignId: { type: 'string', minLength: 1, maxLength: 200 },
+          reason: { type: 'string', maxLength: 1000 },
+          amount: AMOUNT,
+        },
+      },
+    },
+  },
+} as const;
+
 const schema = {
   type: 'object',
   required: ['root', 'chainId', 'rewards'],
   properties: {
     root: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
     chainId: { type: 'integer', minimum: 1 },
-    rewards: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['recipient', 'token', 'amount', 'breakdowns'],
-        properties: {
-          recipient: ADDRESS,
-          token: ADDRESS,
-          amount: AMOUNT,
-          breakdowns: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['campaignId', 'reason', 'amount'],
-              properties: {
-                campaignId: { type: 'string', minLength: 1, maxLength: 200 },
-                reason: { type: 'string', maxLength: 1000 },
-                amount: AMOUNT,
-              },
-            },
-          },
-        },
-      },
-    },
+    rewards: { type: 'array', items: REWARD_TREE_ENTRY_SCHEMA },
   },
 } as const;
 

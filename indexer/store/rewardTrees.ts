@@ -1,6 +1,5 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { redactStored } from '../../internal/redact.js';
-import type { RewardTreeFile } from '../decode/parseRewardTree.js';
 import type { RewardTreeStatus } from '../../domain/rewardTree.js';
 
 /** A `reward_trees` row in TS form. */
@@ -69,6 +68,7 @@ export async function getRewardTree(
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
+/** Rows per staging statement of storeTreeEntries. */
 const CHUNK = 5000;
 
 function chunks<T>(items: readonly T[]): T[][] {
@@ -77,42 +77,60 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-export type StoreVerifiedTreeParams = {
+/**
+ * The entries of the tree being stored, in the storing transaction: one row per leaf (kind L) and
+ * per breakdown (kind B), written by COPY as the document is read (stageRewardTree.ts) or from
+ * memory (storeTreeEntries). Dropped at commit; emptied first when one transaction stores several.
+ */
+export async function createStagedEntries(client: PgClient): Promise<void> {
+  await client.query(
+    `CREATE TEMP TABLE IF NOT EXISTS staged_entries (
+       kind "char" NOT NULL, recipient text NOT NULL, token text NOT NULL, campaign_id text, reason text, amount numeric(78, 0) NOT NULL
+     ) ON COMMIT DROP`,
+  );
+  await client.query('TRUNCATE staged_entries');
+}
+
+const STAGED_LEAVES = "(SELECT recipient, token, amount FROM staged_entries WHERE kind = 'L')";
+const STAGED_BREAKDOWNS = "(SELECT recipient, token, campaign_id, reason, amount FROM staged_entries WHERE kind = 'B')";
+
+/** (recipient, token) pairs staged more than once (at most `limit`, named `recipient-token`). */
+export async function stagedDuplicates(client: PgClient, limit = 6): Promise<string[]> {
+  const { rows } = await client.query<{ key: string }>(
+    `SELECT recipient || '-' || token AS key FROM ${STAGED_LEAVES} s GROUP BY recipient, token HAVING count(*) > 1
+     ORDER BY 1 LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => r.key);
+}
+
+export type StoreTreeEntriesParams = {
   chainId: number;
   root: string;
-  tree: RewardTreeFile;
-  computedRoot: string;
-  leaves: number;
+  leaves: readonly { recipient: string; token: string; amount: string }[];
+  breakdowns: readonly { recipient: string; token: string; campaignId: string; reason: string; amount: string }[];
 };
 
 /**
- * Inside the caller's transaction: stores a verified tree's rewards and breakdowns under its root
- * and marks the tree verified. Call only with a tree that passed verifyRewardTree.
- * @returns the number of reward rows written.
+ * Inside the caller's transaction: the amounts of a tree held in memory (tests, small trees),
+ * staged and stored by change as storeStagedTree describes; its status is the caller's business.
  */
-export async function storeVerifiedTree(
+export async function storeTreeEntries(
   client: PgClient,
-  { chainId, root, tree, computedRoot, leaves }: StoreVerifiedTreeParams,
-): Promise<number> {
-  const key = root.toLowerCase();
-  await client.query('DELETE FROM rewards WHERE chain_id = $1 AND root = $2', [chainId, key]);
-  for (const part of chunks(tree.rewards)) {
+  { chainId, root, leaves, breakdowns }: StoreTreeEntriesParams,
+): Promise<void> {
+  await createStagedEntries(client);
+  for (const part of chunks(leaves)) {
     await client.query(
-      `INSERT INTO rewards (chain_id, root, recipient, token, amount)
-       SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::numeric[])`,
-      [chainId, key, part.map((r) => r.recipient), part.map((r) => r.token), part.map((r) => r.amount)],
+      "INSERT INTO staged_entries (kind, recipient, token, amount) SELECT 'L', * FROM unnest($1::text[], $2::text[], $3::numeric[])",
+      [part.map((r) => r.recipient), part.map((r) => r.token), part.map((r) => r.amount)],
     );
   }
-  const breakdowns = tree.rewards.flatMap((r) =>
-    r.breakdowns.map((b) => ({ recipient: r.recipient, token: r.token, ...b })),
-  );
   for (const part of chunks(breakdowns)) {
     await client.query(
-      `INSERT INTO reward_breakdowns (chain_id, root, recipient, token, campaign_id, reason, amount)
-       SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[])`,
+      `INSERT INTO staged_entries (kind, recipient, token, campaign_id, reason, amount)
+       SELECT 'B', * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[])`,
       [
-        chainId,
-        key,
         part.map((b) => b.recipient),
         part.map((b) => b.token),
         part.map((b) => b.campaignId),
@@ -121,8 +139,52 @@ export async function storeVerifiedTree(
       ],
     );
   }
-  await markTree(client, { chainId, root, status: 'verified', computedRoot, leaves, error: null });
-  return tree.rewards.length;
+  await storeStagedTree(client, chainId, root);
+}
+
+/**
+ * Inside the caller's transaction: the staged entries (createStagedEntries) become the amounts of
+ * the tree `root` of `chainId`, stored by change (sql/migrations/2026_11_28_01_reward_versions.sql):
+ * the tree gets the next seq (a tree stored again gets a new one), and its entries are compared
+ * with the open versions of the chain (the latest stored tree): versions that changed or are gone
+ * are closed at this seq, changed and new ones are opened, unchanged ones simply go on, so a root
+ * costs what changed. Tables reward_trees, reward_leaf_versions, reward_breakdown_versions.
+ */
+export async function storeStagedTree(client: PgClient, chainId: number, root: string): Promise<void> {
+  await client.query('ANALYZE staged_entries');
+  const { rows } = await client.query<{ seq: string }>(
+    `UPDATE reward_trees SET seq = nextval('reward_tree_seq') WHERE chain_id = $1 AND root = $2 RETURNING seq`,
+    [chainId, root.toLowerCase()],
+  );
+  const seq = rows[0]!.seq;
+  await client.query(
+    `UPDATE reward_leaf_versions v SET until_seq = $2
+     WHERE v.chain_id = $1 AND v.until_seq IS NULL
+       AND NOT EXISTS (SELECT 1 FROM ${STAGED_LEAVES} s WHERE s.recipient = v.recipient AND s.token = v.token AND s.amount = v.amount)`,
+    [chainId, seq],
+  );
+  await client.query(
+    `INSERT INTO reward_leaf_versions (chain_id, recipient, token, amount, since_seq)
+     SELECT $1, s.recipient, s.token, s.amount, $2 FROM ${STAGED_LEAVES} s
+     WHERE NOT EXISTS (SELECT 1 FROM reward_leaf_versions v
+       WHERE v.chain_id = $1 AND v.until_seq IS NULL AND v.recipient = s.recipient AND v.token = s.token)`,
+    [chainId, seq],
+  );
+  await client.query(
+    `UPDATE reward_breakdown_versions v SET until_seq = $2
+     WHERE v.chain_id = $1 AND v.until_seq IS NULL
+       AND NOT EXISTS (SELECT 1 FROM ${STAGED_BREAKDOWNS} s WHERE s.recipient = v.recipient AND s.token = v.token
+         AND s.campaign_id = v.campaign_id AND s.reason = v.reason AND s.amount = v.amount)`,
+    [chainId, seq],
+  );
+  await client.query(
+    `INSERT INTO reward_breakdown_versions (chain_id, recipient, token, campaign_id, reason, amount, since_seq)
+     SELECT $1, s.recipient, s.token, s.campaign_id, s.reason, s.amount, $2 FROM ${STAGED_BREAKDOWNS} s
+     WHERE NOT EXISTS (SELECT 1 FROM reward_breakdown_versions v
+       WHERE v.chain_id = $1 AND v.until_seq IS NULL AND v.recipient = s.recipient AND v.token = s.token
+         AND v.campaign_id = s.campaign_id AND v.reason = s.reason)`,
+    [chainId, seq],
+  );
 }
 
 export type MarkTreeParams = {

@@ -48,7 +48,12 @@ export function layoutRewardTree(
     n += 1;
   }
   if (!n) return null;
-  const sorted = sortNodes(packed.subarray(0, n * NODE_BYTES));
+  return layoutHashes(keccak, sortNodes(packed.subarray(0, n * NODE_BYTES)), chunkLeaves);
+}
+
+/** Pure (keccak passed in): the layout of leaf hashes already sorted (packed, at least one). */
+export function layoutHashes(keccak: Keccak, sorted: Uint8Array, chunkLeaves = CHUNK_LEAVES): RewardTreeLayout {
+  const n = sorted.length / NODE_BYTES;
   const roots = new Uint8Array(chunkCount(n, chunkLeaves) * NODE_BYTES);
   const layout = { sorted, top: { leafCount: n, chunkLeaves } as RewardTreeTop };
   for (let c = 0; c < chunkCount(n, chunkLeaves); c++) roots.set(chunkRoot(keccak, chunkOf(layout, c)), c * NODE_BYTES);

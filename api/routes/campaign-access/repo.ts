@@ -176,7 +176,7 @@ export async function revokeAccess(db: PgPool, campaignDbId: string, user: strin
  * Internal ids of the private campaigns an address may read (docs/api-behaviour.md#campaign-privacy): as creator, in
  * the static authorized list, with an active grant, or as a reward recipient when recipients may view.
  * @param ids restrict to these ids (a by-id read); all when absent.
- * Tables: campaign_privacy, campaigns, campaign_access_grants, reward_breakdowns.
+ * Tables: campaign_privacy, campaigns, campaign_access_grants, reward_breakdown_versions (any stored tree).
  */
 export async function readablePrivateIds(db: Queryable, address: string, ids?: string[]): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
@@ -185,7 +185,7 @@ export async function readablePrivateIds(db: Queryable, address: string, ids?: s
        lower(c.creator) = $1
        OR pv.authorized @> jsonb_build_array(jsonb_build_object('address', $1::text))
        OR EXISTS (SELECT 1 FROM campaign_access_grants g WHERE g.campaign_db_id = pv.campaign_db_id AND g.user_address = $1 AND g.revoked_at IS NULL)
-       OR (pv.recipients_can_view AND EXISTS (SELECT 1 FROM reward_breakdowns b
+       OR (pv.recipients_can_view AND EXISTS (SELECT 1 FROM reward_breakdown_versions b
              WHERE b.recipient = $1 AND b.chain_id = c.distribution_chain_id AND b.campaign_id = c.campaign_id)))`,
     [address.toLowerCase(), ids ?? null],
   );

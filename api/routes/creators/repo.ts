@@ -30,7 +30,7 @@ export type LoadDashboardParams = {
  * counts by status at `now`; total TVL (USD) of the live ones (campaign_metrics); USD distributed so
  * far (each started campaign's amount × elapsed share of its window × its token's fresh price);
  * wallets = distinct recipients rewarded by those campaigns in any stored tree.
- * Tables campaigns_current, campaign_privacy, chains, campaign_metrics, tokens, token_prices, reward_breakdowns.
+ * Tables campaigns_current, campaign_privacy, chains, campaign_metrics, tokens, token_prices, reward_breakdown_versions (any stored tree).
  */
 export async function loadDashboard(
   db: Pick<PgPool | PgClient, 'query'>,
@@ -51,7 +51,7 @@ export async function loadDashboard(
          (c.amount / power(10::numeric, t.decimals))::float8 * p.price
          * least(1, greatest(0, ($2 - c.start_timestamp)::float8 / greatest(c.end_timestamp - c.start_timestamp, 1)))
        ), 0)::float8 AS total_distributed,
-       (SELECT count(DISTINCT b.recipient) FROM reward_breakdowns b JOIN c c2 ON b.chain_id = c2.distribution_chain_id AND b.campaign_id = c2.campaign_id)::int AS total_wallets
+       (SELECT count(DISTINCT b.recipient) FROM reward_breakdown_versions b JOIN c c2 ON b.chain_id = c2.distribution_chain_id AND b.campaign_id = c2.campaign_id)::int AS total_wallets
      FROM c
      LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id
      LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = lower(c.reward_token)

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createHarness, type Harness } from '../../helpers/harness.js';
+import { storeRewardRows } from '../../helpers/rewardRows.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 
 const BO = { authorization: TEST_BACK_OFFICE_TOKEN };
@@ -40,25 +41,7 @@ async function seedTrees(h: Harness): Promise<void> {
       [CHAIN, root(n), n, ts],
     );
     await pg.query('INSERT INTO reward_trees (chain_id, root, status) VALUES ($1, $2, $3)', [CHAIN, root(n), status]);
-    const leaves = new Map<string, number>();
-    for (const [who, , token, amount] of rows)
-      leaves.set(`${who}|${token}`, (leaves.get(`${who}|${token}`) ?? 0) + amount);
-    for (const [key, amount] of leaves) {
-      const [who, token] = key.split('|');
-      await pg.query('INSERT INTO rewards (chain_id, root, recipient, token, amount) VALUES ($1, $2, $3, $4, $5)', [
-        CHAIN,
-        root(n),
-        who,
-        token,
-        amount,
-      ]);
-    }
-    for (const [who, campaign, token, amount] of rows) {
-      await pg.query(
-        'INSERT INTO reward_breakdowns (chain_id, root, recipient, token, campaign_id, amount) VALUES ($1, $2, $3, $4, $5, $6)',
-        [CHAIN, root(n), who, token, campaign, amount],
-      );
-    }
+    await storeRewardRows(pg, { chainId: CHAIN, root: root(n), rows });
   }
   for (const [who, amount, i] of [
     [A, 120, 1],

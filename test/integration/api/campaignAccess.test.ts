@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { signSession } from '../../../api/identity/jwt.js';
 import { seedCampaigns, seedCampaignsSpec, X, Y, type SeedCampaign } from '../../fixtures/api/campaigns/seed.js';
+import { storeRewardRows } from '../../helpers/rewardRows.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 
@@ -42,14 +43,8 @@ describe('private campaigns: privacy toggle, access grants and showPrivate reads
       "INSERT INTO roots (chain_id, root, ipfs_hash, end_of_dispute_period, block_number, block_hash, tx_hash, log_index, timestamp) VALUES (31337, $1, 'bafy', 0, 1, $1, $1, 0, 1)",
       [root],
     );
-    await h.deps.pg.query(
-      "INSERT INTO rewards (chain_id, root, recipient, token, amount) VALUES (31337, $1, $2, '0xtoken', 5)",
-      [root, W],
-    );
-    await h.deps.pg.query(
-      "INSERT INTO reward_breakdowns (chain_id, root, recipient, token, campaign_id, amount) VALUES (31337, $1, $2, '0xtoken', $3, 5)",
-      [root, W, s['c1']!.onChainId],
-    );
+    await h.deps.pg.query("INSERT INTO reward_trees (chain_id, root, status) VALUES (31337, $1, 'verified')", [root]);
+    await storeRewardRows(h.deps.pg, { chainId: 31337, root, rows: [[W, s['c1']!.onChainId, '0xtoken', 5]] });
   });
   after(async () => h?.close());
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { storeRewardRows } from '../../helpers/rewardRows.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns, seedCampaignsSpec, TX1, TX2, type SeedCampaign } from '../../fixtures/api/campaigns/seed.js';
 
@@ -36,16 +37,11 @@ describe('GET /v4/campaigns/{id}, /tx, /{id}/metrics, /{id}/storing-ids, /{id}/l
         [root(n), n, ts],
       );
       await pg.query('INSERT INTO reward_trees (chain_id, root, status) VALUES (31337, $1, $2)', [root(n), status]);
-      for (const w of wallets) {
-        await pg.query(
-          "INSERT INTO rewards (chain_id, root, recipient, token, amount) VALUES (31337, $1, $2, '0xtoken', 5)",
-          [root(n), wallet(w)],
-        );
-        await pg.query(
-          "INSERT INTO reward_breakdowns (chain_id, root, recipient, token, campaign_id, amount) VALUES (31337, $1, $2, '0xtoken', $3, 5)",
-          [root(n), wallet(w), s['c1']!.onChainId],
-        );
-      }
+      await storeRewardRows(pg, {
+        chainId: 31337,
+        root: root(n),
+        rows: wallets.map((w) => [wallet(w), s['c1']!.onChainId, '0xtoken', 5] as const),
+      });
     }
   });
 

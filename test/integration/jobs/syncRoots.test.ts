@@ -257,7 +257,7 @@ describe('jobs/syncRoots', function () {
     expect(await getRewardTree(h.deps.pg, CHAIN_ID, file.root)).to.deep.include({
       status: 'unavailable',
       attempts: 2,
-      error: 'invalid reward tree: not JSON',
+      error: 'invalid reward tree: not JSON (by byte 24)',
     });
 
     server.publish(CHAIN_ID, file.root, file);

@@ -1,0 +1,105 @@
+import { JSONParser } from '@streamparser/json';
+import { Ajv } from 'ajv';
+import type { Address, Hex } from 'viem';
+import { REWARD_TREE_ENTRY_SCHEMA, RewardTreeFormatError, type RewardTreeEntry } from './parseRewardTree.js';
+
+/** What a tree document says about itself besides its entries. */
+export type RewardTreeHeader = { root: Hex; chainId: number };
+
+/** One entry of a tree document with its position in `rewards` (0-based). */
+export type PositionedEntry = { index: number; entry: RewardTreeEntry };
+
+const validateEntry = new Ajv({ allErrors: false }).compile<RewardTreeEntry>(REWARD_TREE_ENTRY_SCHEMA);
+const HEADER = { root: /^0x[0-9a-fA-F]{64}$/ };
+
+/** `/rewards/<index><path>` of the first problem of an entry. */
+function entryError(index: number): RewardTreeFormatError {
+  const e = validateEntry.errors?.[0];
+  const field = `/rewards/${index}${e?.instancePath ?? ''}${e?.keyword === 'required' ? `/${String(e.params['missingProperty'])}` : ''}`;
+  return new RewardTreeFormatError(`invalid reward tree: ${field} ${e?.message ?? 'is invalid'}`, {
+    details: { field, position: index },
+  });
+}
+
+/**
+ * Reads a tree document (parseRewardTree's format) from its bytes as they arrive, in bounded
+ * memory: entries are validated one by one and yielded in batches (one per chunk of input) with
+ * their positions, addresses lower-cased; the header (root, chainId, wherever it stands in the
+ * document) is returned at the end. Unknown fields are skipped without being kept.
+ * @throws RewardTreeFormatError naming the position and field of the first bad entry, or the
+ *   header field, or "not JSON (by byte n)" for a truncated or corrupt document.
+ */
+export async function* readRewardTree(
+  bytes: AsyncIterable<Uint8Array>,
+): AsyncGenerator<PositionedEntry[], RewardTreeHeader, void> {
+  let batch: PositionedEntry[] = [];
+  const header: Partial<RewardTreeHeader> = {};
+  let failure: RewardTreeFormatError | null = null;
+  let sawRewards = false;
+  const parser = new JSONParser({ paths: ['$.rewards.*', '$.root', '$.chainId', '$.rewards'], keepStack: false });
+  parser.onValue = ({ value, key, parent, stack }) => {
+    if (failure) return;
+    if (stack.length === 1) {
+      if (key === 'root') header.root = value as Hex;
+      else if (key === 'chainId') header.chainId = value as number;
+      else if (key === 'rewards') {
+        sawRewards = true;
+        if (!Array.isArray(value)) failure = notArray();
+      }
+      return;
+    }
+    const index = key as number;
+    // The array itself is never built: each entry is taken out of it as soon as it is complete.
+    if (Array.isArray(parent)) parent.length = 0;
+    if (!validateEntry(value)) {
+      failure = entryError(index);
+      return;
+    }
+    batch.push({ index, entry: normalize(value) });
+  };
+  let offset = 0;
+  try {
+    for await (const chunk of bytes) {
+      offset += chunk.length;
+      parser.write(chunk);
+      if (failure) throw failure;
+      if (batch.length) {
+        yield batch;
+        batch = [];
+      }
+    }
+    // The parser ends by itself after the top-level value; a truncated document leaves it open.
+    if (!parser.isEnded) parser.end();
+  } catch (cause) {
+    if (cause instanceof RewardTreeFormatError) throw cause;
+    throw new RewardTreeFormatError(`invalid reward tree: not JSON (by byte ${offset})`, {
+      cause,
+      details: { field: '/', offset },
+    });
+  }
+  if (failure) throw failure;
+  if (batch.length) yield batch;
+  if (!sawRewards) throw missing('rewards');
+  if (typeof header.root !== 'string' || !HEADER.root.test(header.root))
+    throw header.root === undefined ? missing('root') : badHeader('/root', 'must match pattern "^0x[0-9a-fA-F]{64}$"');
+  if (!Number.isInteger(header.chainId) || (header.chainId as number) < 1)
+    throw header.chainId === undefined ? missing('chainId') : badHeader('/chainId', 'must be an integer ≥ 1');
+  return { root: header.root.toLowerCase() as Hex, chainId: header.chainId as number };
+}
+
+const badHeader = (field: string, message: string) =>
+  new RewardTreeFormatError(`invalid reward tree: ${field} ${message}`, { details: { field } });
+const missing = (property: string) =>
+  new RewardTreeFormatError(`invalid reward tree: /${property} must have required property '${property}'`, {
+    details: { field: `/${property}` },
+  });
+const notArray = () => badHeader('/rewards', 'must be array');
+
+function normalize(r: RewardTreeEntry): RewardTreeEntry {
+  return {
+    recipient: r.recipient.toLowerCase() as Address,
+    token: r.token.toLowerCase() as Address,
+    amount: r.amount,
+    breakdowns: r.breakdowns.map((b) => ({ campaignId: b.campaignId, reason: b.reason, amount: b.amount })),
+  };
+}

@@ -1,0 +1,97 @@
+import { checkHeader, type TreeDocument } from '../indexer/fetch/createRewardTreeSource.js';
+import { readRewardTree } from '../indexer/decode/readRewardTree.js';
+import { pruneProofMaterial, storeProofMaterial } from '../indexer/store/rewardProofMaterial.js';
+import { markTree, stagedDuplicates, storeStagedTree } from '../indexer/store/rewardTrees.js';
+import { openTreeStage } from '../indexer/store/stageRewardTree.js';
+import { createRewardTreeChecker, type VerifyRewardTreeResult } from '../indexer/transform/checkRewardTree.js';
+import { layoutInWorker } from '../indexer/transform/layoutInWorker.js';
+import type { Keccak } from '../internal/keccak.js';
+import { withTransaction } from '../internal/pg.js';
+import { createProgress } from '../internal/progress.js';
+import type { JobDeps } from './control/types.js';
+
+export type IngestRewardTreeParams = {
+  chainId: number;
+  root: string;
+  document: TreeDocument;
+  keccak: Keccak;
+  /** Fields every progress line carries. */
+  log: Record<string, unknown>;
+};
+
+/** Verified and stored (`entries` of the document), or refused with the verdict and nothing stored. */
+export type IngestRewardTreeResult = { verdict: VerifyRewardTreeResult; entries: number };
+
+/** Carries a failed verdict out of the transaction, which it rolls back. */
+class TreeRefused extends Error {
+  constructor(readonly result: IngestRewardTreeResult) {
+    super('reward tree refused');
+  }
+}
+
+/**
+ * Reads, verifies and stores one published tree in bounded memory, whatever its size: the document
+ * is parsed as it arrives (readRewardTree), each entry checked and its leaf hashed (32 bytes kept
+ * a leaf) and staged by COPY; at the end the hashes are sorted and laid out in a worker thread
+ * (layoutInWorker) and compared with the on-chain root. Verified, the staged entries are stored by
+ * change with the proof material and the verified mark; refused, nothing is. All in one
+ * transaction, so a crash at any point leaves no part of the tree visible (the previous root goes on
+ * serving) and the next run starts it again. Progress is logged by bytes read.
+ * @throws RewardTreeFormatError (a bad entry, named by position and field; a truncated document;
+ *   over REWARD_TREE_MAX_BYTES; another root's tree) and RewardTreeFetchError (transfer broken).
+ */
+export async function ingestRewardTree(
+  deps: Pick<JobDeps, 'pg' | 'logger'>,
+  { chainId, root, document, keccak, log }: IngestRewardTreeParams,
+): Promise<IngestRewardTreeResult> {
+  try {
+    return await withTransaction(deps.pg, async (tx) => {
+      const stage = await openTreeStage(tx);
+      const checker = createRewardTreeChecker(keccak);
+      const progress = createProgress({ logger: deps.logger, total: document.size ?? 0, unit: 'bytes' });
+      async function* counted() {
+        for await (const chunk of document.bytes) {
+          progress.advance(chunk.length, { ...log, entries: checker.entries });
+          yield chunk;
+        }
+      }
+      try {
+        const reader = readRewardTree(counted());
+        let next = await reader.next();
+        for (; !next.done; next = await reader.next()) {
+          const entries = next.value.map((p) => p.entry);
+          for (const entry of entries) checker.add(entry);
+          await stage.write(entries);
+        }
+        checkHeader(next.value, chainId, root, document.where);
+        await stage.end();
+      } catch (error) {
+        // The COPY holds the connection: end it so the transaction can roll back.
+        await stage.abort();
+        throw error;
+      }
+      const duplicates = await stagedDuplicates(tx);
+      const { packed, count } = checker.hashes();
+      const layout = count && !duplicates.length ? await layoutInWorker(packed, count) : null;
+      const verdict = checker.verdict({ onchainRoot: root, layout, duplicates });
+      const result = { verdict, entries: checker.entries };
+      if (!verdict.ok) throw new TreeRefused(result);
+      await storeStagedTree(tx, chainId, root);
+      await markTree(tx, {
+        chainId,
+        root,
+        status: 'verified',
+        computedRoot: verdict.computedRoot,
+        leaves: verdict.leaves,
+        error: null,
+      });
+      // Proof material of roots no longer claimable goes in the same transaction.
+      await storeProofMaterial(tx, { chainId, root, layout });
+      await pruneProofMaterial(tx, chainId);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof TreeRefused) return error.result;
+    throw error;
+  }
+}
