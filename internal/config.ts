@@ -38,8 +38,11 @@ export type Config = {
     publishBatch: number;
   };
   prices: { apiUrl?: string; apiTimeoutMs: number; maxAgeSeconds: number };
-  /** Where reward trees are published, keyed by root: an http(s) URL template or a directory path. */
-  rewardTrees: { source?: string };
+  /**
+   * Where reward trees are published, keyed by root: an http(s) URL template or a directory path;
+   * and the largest document read (REWARD_TREE_MAX_BYTES; larger ones are refused as malformed).
+   */
+  rewardTrees: { source?: string; maxBytes?: number };
   /** Requests per second per caller: without a key, then per API key tier 0, 1, 2 (unset: the middleware's defaults). */
   rateLimits?: { anonymous: number; tiers: number[] };
   /** Jobs this process's scheduler runs (SCHEDULER_JOBS); absent: every job. */
@@ -190,6 +193,8 @@ const envSchema = {
     PRICE_API_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     PRICE_MAX_AGE_SECONDS: { type: 'integer', minimum: 1, maximum: 31536000, default: 3600 },
     REWARD_TREE_SOURCE: { type: 'string', minLength: 1 },
+    // 4 GiB: ten times a million-leaf tree with a breakdown a leaf (~350 MB).
+    REWARD_TREE_MAX_BYTES: { type: 'integer', minimum: 1024, maximum: 1099511627776, default: 4294967296 },
     BENCHMARK_RATE_URL: { type: 'string', pattern: '^https?://' },
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
     CORS_ORIGINS: { type: 'string' },
@@ -261,7 +266,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiTimeoutMs: v['PRICE_API_TIMEOUT_MS'],
       maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'],
     },
-    rewardTrees: { source: v['REWARD_TREE_SOURCE'] },
+    rewardTrees: { source: v['REWARD_TREE_SOURCE'], maxBytes: v['REWARD_TREE_MAX_BYTES'] },
     retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
     configStore: {
       perMinute: v['CONFIG_STORE_RATE_LIMIT'],

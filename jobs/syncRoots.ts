@@ -24,13 +24,14 @@ import { listTreesToCheck, markTree, type RewardTreeRecord } from '../indexer/st
 import { ingestRewardTree, type IngestRewardTreeResult } from './ingestRewardTree.js';
 import { ensureRewardTrees, refreshRootState, upsertDistributorEvents, upsertRoots } from '../indexer/store/roots.js';
 import { toRootRows } from '../indexer/transform/roots.js';
-import { layoutRewardTree } from '../indexer/transform/layoutRewardTree.js';
 import {
+  forEachStoredLeaf,
   listTreesMissingProofMaterial,
-  loadStoredLeaves,
   pruneProofMaterial,
   storeProofMaterial,
 } from '../indexer/store/rewardProofMaterial.js';
+import { createLeafHashes } from '../indexer/transform/checkRewardTree.js';
+import { layoutInWorker } from '../indexer/transform/layoutInWorker.js';
 import { loadKeccak, type Keccak } from '../internal/keccak.js';
 import { bytesHex } from '../domain/rewardTreeLayout.js';
 import { withTransaction } from '../internal/pg.js';
@@ -68,7 +69,8 @@ export const syncRoots: Job = {
   ...jobInfo(NAME),
   async run(deps) {
     await upsertChains(deps.pg, deps.config.chains);
-    const source = deps.config.rewardTrees.source ? createRewardTreeSource(deps.config.rewardTrees.source) : null;
+    const { source: location, maxBytes } = deps.config.rewardTrees;
+    const source = location ? createRewardTreeSource(location, maxBytes ? { maxBytes } : {}) : null;
     const ranges: JobRange[] = [];
     const counts: Counts = {
       roots: 0,
@@ -254,7 +256,12 @@ async function checkTree(
 async function rebuildProofMaterial(deps: JobDeps, chainId: number, keccak: Keccak, counts: Counts): Promise<void> {
   for (const { root, leaves } of await listTreesMissingProofMaterial(deps.pg, chainId)) {
     if (deps.signal.aborted) return;
-    const layout = layoutRewardTree(keccak, await loadStoredLeaves(deps.pg, chainId, root));
+    const hashes = createLeafHashes(keccak);
+    await forEachStoredLeaf(deps.pg, chainId, root, (rows) => {
+      for (const r of rows) hashes.add(r.recipient, r.token, BigInt(r.amount));
+    });
+    const { packed, count } = hashes.hashes();
+    const layout = count ? await layoutInWorker(packed, count) : null;
     const computed = layout ? bytesHex(layout.top.root) : null;
     if (computed !== root) {
       deps.logger.error({

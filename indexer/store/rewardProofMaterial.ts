@@ -1,5 +1,5 @@
 import { chunkCount, encodeTopLayers } from '../../domain/rewardTreeLayout.js';
-import type { PgClient, PgPool } from '../../internal/pg.js';
+import { withTransaction, type PgClient, type PgPool } from '../../internal/pg.js';
 import { chunkOf, type LayoutLeaf, type RewardTreeLayout } from '../transform/layoutRewardTree.js';
 
 type Queryable = Pick<PgPool | PgClient, 'query'>;
@@ -75,11 +75,28 @@ export async function listTreesMissingProofMaterial(
   return rows.map((r) => ({ root: r.root, leaves: r.leaves ?? 0 }));
 }
 
-/** The stored leaves of a verified root (what its proof material is rebuilt from). Table rewards. */
-export async function loadStoredLeaves(db: Queryable, chainId: number, root: string): Promise<LayoutLeaf[]> {
-  const { rows } = await db.query<LayoutLeaf>(
-    'SELECT recipient, token, amount::text AS amount FROM rewards WHERE chain_id = $1 AND root = $2',
-    [chainId, root.toLowerCase()],
-  );
-  return rows;
+/** Leaves per FETCH of forEachStoredLeaf. */
+const LEAVES_PER_FETCH = 10_000;
+
+/**
+ * Calls `fn` with the stored leaves of a verified root (what its proof material is rebuilt from),
+ * 10,000 at a time through a cursor: memory does not grow with the tree. View rewards.
+ */
+export async function forEachStoredLeaf(
+  pool: PgPool,
+  chainId: number,
+  root: string,
+  fn: (leaves: LayoutLeaf[]) => void,
+): Promise<void> {
+  await withTransaction(pool, async (tx) => {
+    await tx.query(
+      'DECLARE stored_leaves NO SCROLL CURSOR FOR SELECT recipient, token, amount::text AS amount FROM rewards WHERE chain_id = $1 AND root = $2',
+      [chainId, root.toLowerCase()],
+    );
+    for (;;) {
+      const { rows } = await tx.query<LayoutLeaf>(`FETCH ${LEAVES_PER_FETCH} FROM stored_leaves`);
+      if (!rows.length) return;
+      fn(rows);
+    }
+  });
 }

@@ -57,10 +57,35 @@ export type RewardTreeChecker = {
   }): VerifyRewardTreeResult;
 };
 
-/** Pure (keccak passed in): a checker for one tree. */
-export function createRewardTreeChecker(keccak: Keccak): RewardTreeChecker {
+/** Leaf hashes collected packed, 32 bytes a non-zero leaf (the memory a tree of any size needs). */
+export type LeafHashes = {
+  add(recipient: string, token: string, amount: bigint): void;
+  /** The hashes so far in arrival order (a view), and their count. */
+  hashes(): { packed: Uint8Array; count: number };
+};
+
+/** Pure (keccak passed in): an empty collection of leaf hashes; zero amounts are no leaf. */
+export function createLeafHashes(keccak: Keccak): LeafHashes {
   let packed = new Uint8Array(1024 * NODE_BYTES);
   let count = 0;
+  return {
+    add(recipient, token, amount) {
+      if (amount === 0n) return;
+      if ((count + 1) * NODE_BYTES > packed.length) {
+        const grown = new Uint8Array(packed.length * 2);
+        grown.set(packed);
+        packed = grown;
+      }
+      packed.set(hashLeafBytes(keccak, recipient, token, amount), count * NODE_BYTES);
+      count += 1;
+    },
+    hashes: () => ({ packed: packed.subarray(0, count * NODE_BYTES), count }),
+  };
+}
+
+/** Pure (keccak passed in): a checker for one tree. */
+export function createRewardTreeChecker(keccak: Keccak): RewardTreeChecker {
+  const leaves = createLeafHashes(keccak);
   let entries = 0;
   const unbalanced = noted();
   const repeated = noted();
@@ -77,19 +102,12 @@ export function createRewardTreeChecker(keccak: Keccak): RewardTreeChecker {
       if (sum !== amount) note(unbalanced, entry);
       // A breakdown is keyed by (campaignId, reason) within its entry (breakdown key = leaf key + campaignId, reason).
       if (pairs.size !== entry.breakdowns.length) note(repeated, entry);
-      if (amount === 0n) return;
-      if ((count + 1) * NODE_BYTES > packed.length) {
-        const grown = new Uint8Array(packed.length * 2);
-        grown.set(packed);
-        packed = grown;
-      }
-      packed.set(hashLeafBytes(keccak, entry.recipient, entry.token, amount), count * NODE_BYTES);
-      count += 1;
+      leaves.add(entry.recipient, entry.token, amount);
     },
     get entries() {
       return entries;
     },
-    hashes: () => ({ packed: packed.subarray(0, count * NODE_BYTES), count }),
+    hashes: () => leaves.hashes(),
     verdict({ onchainRoot, layout, duplicates }) {
       const failed: RewardTreeCheck[] = [];
       const errors: string[] = [];
@@ -109,6 +127,7 @@ export function createRewardTreeChecker(keccak: Keccak): RewardTreeChecker {
       if (unbalanced.count) errors.push(`breakdowns do not sum to the amount for ${describe(unbalanced)}`);
       if (repeated.count) errors.push(`breakdowns repeat a (campaignId, reason) pair for ${describe(repeated)}`);
       if (unbalanced.count || repeated.count) failed.push('breakdowns');
+      const { count } = leaves.hashes();
       return {
         ok: failed.length === 0,
         computedRoot,

@@ -1,11 +1,8 @@
-import { RewardTreeError } from '../../domain/rewardTree.js';
 import {
   CHUNK_LEAVES,
   chunkCount,
   chunkRoot,
-  hashLeafBytes,
   NODE_BYTES,
-  sortNodes,
   topOf,
   type RewardTreeTop,
 } from '../../domain/rewardTreeLayout.js';
@@ -23,33 +20,6 @@ export const chunkOf = (layout: RewardTreeLayout, c: number): Uint8Array =>
     c * layout.top.chunkLeaves * NODE_BYTES,
     Math.min(layout.top.leafCount, (c + 1) * layout.top.chunkLeaves) * NODE_BYTES,
   );
-
-/**
- * Pure (keccak passed in): hashes every non-zero leaf, sorts the hashes and computes the chunk
- * roots and the top; null for a tree without a non-zero leaf (its root is the zero hash).
- * @throws RewardTreeError on a repeated (recipient, token) pair or a negative amount.
- */
-export function layoutRewardTree(
-  keccak: Keccak,
-  leaves: readonly LayoutLeaf[],
-  chunkLeaves = CHUNK_LEAVES,
-): RewardTreeLayout | null {
-  const seen = new Set<string>();
-  const packed = new Uint8Array(leaves.length * NODE_BYTES);
-  let n = 0;
-  for (const leaf of leaves) {
-    const key = `${leaf.recipient}-${leaf.token}`.toLowerCase();
-    if (seen.has(key)) throw new RewardTreeError(`duplicate leaf for ${key}: sum amounts per (user, token) first`);
-    seen.add(key);
-    const amount = BigInt(leaf.amount);
-    if (amount < 0n) throw new RewardTreeError(`negative amount for ${key}`);
-    if (amount === 0n) continue;
-    packed.set(hashLeafBytes(keccak, leaf.recipient, leaf.token, amount), n * NODE_BYTES);
-    n += 1;
-  }
-  if (!n) return null;
-  return layoutHashes(keccak, sortNodes(packed.subarray(0, n * NODE_BYTES)), chunkLeaves);
-}
 
 /** Pure (keccak passed in): the layout of leaf hashes already sorted (packed, at least one). */
 export function layoutHashes(keccak: Keccak, sorted: Uint8Array, chunkLeaves = CHUNK_LEAVES): RewardTreeLayout {
