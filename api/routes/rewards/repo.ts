@@ -23,21 +23,31 @@ export type ListCampaignRewardsParams = {
  * The campaign's reward breakdowns in `root` (verified trees only ever have rows), by descending
  * amount, each with the recipient's claimed total of the token (sum of Claimed deltas, as
  * claimedTotals computes it). With `hide`, recipients with nothing left to claim are left out.
- * Tables reward_breakdowns, claims.
+ * A page walks the campaign's breakdowns largest first (an index), reading each one's claims by index.
+ * Tables reward_breakdowns (view over reward_breakdown_versions), claims.
  */
+/** SQL: what the recipient of row `alias` claimed of its token on chain $1 (the sum of Claimed deltas). */
+const claimedOf = (alias: string) =>
+  `(SELECT coalesce(sum(k.amount), 0) FROM claims k WHERE k.recipient = ${alias}.recipient AND k.chain_id = $1 AND k.token = ${alias}.token)`;
+
 export async function listCampaignRewards(
   db: Pick<PgPool | PgClient, 'query'>,
   p: ListCampaignRewardsParams,
 ): Promise<CampaignRewardRow[]> {
+  // Ids are stored as the tree states them (on-chain ids: lower-case hex); one value lets PostgreSQL
+  // walk the campaign's breakdowns by amount (reward_breakdown_versions_campaign_amount_idx) instead of sorting them all.
+  const campaign =
+    p.campaignId === p.campaignId.toLowerCase() ? 'b.campaign_id = $3' : 'b.campaign_id IN ($3, lower($3))';
   const { rows } = await db.query<CampaignRewardRow>(
-    `WITH claimed AS (
-       SELECT recipient, token, sum(amount) AS claimed FROM claims WHERE chain_id = $1 GROUP BY recipient, token
+    `WITH page AS (
+       SELECT b.recipient, b.campaign_id, b.reason, b.token, b.amount FROM reward_breakdowns b
+       WHERE b.chain_id = $1 AND b.root = $2 AND ${campaign}
+         -- Claims are read only to hide (then per breakdown, by claims_recipient_idx).
+         AND (NOT $4::boolean OR b.amount > ${claimedOf('b')})
+       ORDER BY b.amount DESC, b.recipient, b.token, b.reason LIMIT $5 OFFSET $6
      )
-     SELECT b.recipient, b.campaign_id, b.reason, b.token, b.amount::text AS amount, coalesce(c.claimed, 0)::text AS claimed
-     FROM reward_breakdowns b LEFT JOIN claimed c ON c.recipient = b.recipient AND c.token = b.token
-     WHERE b.chain_id = $1 AND b.root = $2 AND b.campaign_id IN ($3, lower($3))
-       AND (NOT $4::boolean OR b.amount > coalesce(c.claimed, 0))
-     ORDER BY b.amount DESC, b.recipient, b.token, b.reason LIMIT $5 OFFSET $6`,
+     SELECT p.recipient, p.campaign_id, p.reason, p.token, p.amount::text AS amount, ${claimedOf('p')}::text AS claimed
+     FROM page p ORDER BY p.amount DESC, p.recipient, p.token, p.reason`,
     [p.chainId, p.root.toLowerCase(), p.campaignId, p.hide, p.items, p.page * p.items],
   );
   return rows;
