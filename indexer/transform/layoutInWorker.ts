@@ -1,17 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../internal/moduleWorker.js';
 import { CHUNK_LEAVES, nodeAt, type RewardTreeTop } from '../../domain/rewardTreeLayout.js';
 import type { RewardTreeLayout } from './layoutRewardTree.js';
 
-/** The worker module beside this one, in the form this one runs in (.ts under tsx, .js when built). */
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(`./layoutWorker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
-
-/** A worker running WORKER_URL; from TypeScript sources it registers tsx first (loaders do not reach workers). */
-function startWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL, options);
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(boot, { ...options, eval: true });
-}
+/** The worker module beside this one, in the form this one runs in (.ts from sources, .js when built). */
+const WORKER_URL = new URL(`./layoutWorker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /**
  * Sorts `count` packed leaf hashes and lays the tree out in a worker thread (layoutWorker.ts):
@@ -28,7 +20,10 @@ export function layoutInWorker(
       ? (hashes.buffer as ArrayBuffer)
       : hashes.slice().buffer;
   return new Promise((resolve, reject) => {
-    const worker = startWorker({ workerData: { hashes: buffer, count, chunkLeaves }, transferList: [buffer] });
+    const worker = startModuleWorker(WORKER_URL, {
+      workerData: { hashes: buffer, count, chunkLeaves },
+      transferList: [buffer],
+    });
     worker.once('message', ({ sorted, layers }: { sorted: Uint8Array; layers: Uint8Array[] }) => {
       const top: RewardTreeTop = { root: nodeAt(layers[layers.length - 1]!, 0), leafCount: count, chunkLeaves, layers };
       resolve({ sorted, top });
