@@ -59,11 +59,13 @@ type Counts = {
  * DisputeResolved(false), the recomputed endOfDisputePeriod read at its block) → decode/transform →
  * persist (chain write lock, canonical check, rows, derived revoked flags and
  * chains.end_of_dispute_period, pending trees, cursor: one transaction per range). Then, for up to
- * MAX_TREE_CHECKS_PER_RUN roots whose tree is pending or unavailable: fetch it from
- * config.rewardTrees.source → verifyRewardTree → store its rewards and mark it verified, or mark it
- * mismatch (logged at error level: the alert; counted as trees_mismatch) or unavailable (retried
- * on a later run). Rewards of a mismatched tree are never stored.
- * Tables: roots, distributor_events, reward_trees, rewards, reward_breakdowns, chains, cursors.
+ * MAX_TREE_CHECKS_PER_RUN roots whose tree is pending or unavailable: stream it from
+ * config.rewardTrees.source through ingestRewardTree (checked, staged, laid out in a worker, stored
+ * by change with its proof material and marked verified in one transaction), or mark it mismatch
+ * (logged at error level: the alert; counted as trees_mismatch) or unavailable (retried on a later
+ * run). Rewards of a mismatched tree are never stored. Last, proof material is rebuilt for claimable
+ * verified roots that lack it. Tables: roots, distributor_events, reward_trees,
+ * reward_leaf_versions, reward_breakdown_versions, reward_tree_chunks, chains, cursors.
  */
 export const syncRoots: Job = {
   ...jobInfo(NAME),
