@@ -24,14 +24,16 @@ export function layoutInWorker(
       workerData: { hashes: buffer, count, chunkLeaves },
       transferList: [buffer],
     });
+    let answered = false;
     worker.once('message', ({ sorted, layers }: { sorted: Uint8Array; layers: Uint8Array[] }) => {
+      answered = true;
       const top: RewardTreeTop = { root: nodeAt(layers[layers.length - 1]!, 0), leafCount: count, chunkLeaves, layers };
       resolve({ sorted, top });
     });
     worker.once('error', reject);
-    worker.once(
-      'exit',
-      (code) => code !== 0 && reject(new Error(`reward tree layout worker exited with code ${code}`)),
-    );
+    // An exit without an answer (a crash, a module that never ran) must not leave the ingestion waiting.
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`reward tree layout worker exited (code ${code}) without an answer`));
+    });
   });
 }
