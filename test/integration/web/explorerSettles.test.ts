@@ -268,6 +268,9 @@ describe('explorer speed, stale states and filter messages; operations layout (C
   });
 
   it('says in plain words which address filter is wrong and offers to remove it; min > max is a warning; ?page=99 shows the last page', async function () {
+    // Four views loaded one after another: each starts in a new rate-limit second, as a person's would
+    // (the default anonymous limit is 10 requests a second, and each view makes several).
+    const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1100));
     await page.goto(`${base}/?chainId=abc&minimumTvl=xyz&sort=bogus`);
     const notice = page.getByTestId('address-problems');
     await notice.waitFor();
@@ -286,6 +289,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await eventually(() => page.getByTestId('address-problems').count(), 0, 'notice gone');
     expect(new URL(page.url()).search).to.equal('');
 
+    await nextSecond();
     await page.goto(`${base}/?search=${'x'.repeat(201)}`);
     const refused = page.getByTestId('refused-filter');
     await refused.waitFor();
@@ -296,6 +300,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     // The refused request itself is logged by the browser; nothing else may be.
     errors.splice(0, errors.length, ...errors.filter((e) => !/status of 400/.test(e)));
 
+    await nextSecond();
     await page.goto(`${base}/?minimumApr=50&maximumApr=10`);
     const warning = page.getByTestId('range-problem');
     await warning.waitFor();
@@ -307,6 +312,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await page.waitForURL(/minimumApr=10&maximumApr=50/);
     expect(await page.getByTestId('range-problem').count()).to.equal(0);
 
+    await nextSecond();
     await page.goto(`${base}/?page=99&items=10`);
     const pages = Math.max(1, Math.ceil(all.count / 10));
     await eventually(
