@@ -4,8 +4,8 @@ import { AppError } from '../errors.js';
 import { withTransaction as inWriteTransaction, type PgPool } from '../../internal/pg.js';
 import type { AuthState } from '../identity/types.js';
 import { describeError } from '../../internal/errors.js';
-import { claimQuotaIn, QuotaLeases, type QuotaDecision } from './quotaLeases.js';
-import { LocalWindows } from './localWindows.js';
+import { claimQuotaIn, QuotaLeases } from './quotaLeases.js';
+import { quotaWithFallback } from './quotaWithFallback.js';
 
 /**
  * Requests per second: without a (valid) key, and per API key tier (0 Basic, 1 Plus, 2 VIP;
@@ -29,12 +29,6 @@ const UNLIMITED = /^\/(v4\/health\/(live|ready)$|metrics$|ops$|assets\/|favicon\
 
 /** Whether `path` is exempt from every rate limit (probes, scraping, static pages). */
 export const isUnlimitedPath = (path: string): boolean => UNLIMITED.test(path);
-
-/** While PostgreSQL failed a claim less than this long ago, limits are counted in memory without asking it again. */
-export const PG_RETRY_MS = 1000;
-
-/** While limits are counted in memory, one log line per this long at most. */
-const FALLBACK_LOG_MS = 10_000;
 
 export type RateLimitParams = {
   pool: PgPool;
@@ -75,7 +69,7 @@ export function rateLimited(ctx: Context, limit: number, reset: number): AppErro
  * the limit → 429 problem with `Retry-After`; every limited response carries `RateLimit-Limit`,
  * `RateLimit-Remaining` and `RateLimit-Reset` (seconds). Runs after `authenticate` (needs the key).
  * If PostgreSQL fails, the same limits are counted in this process's memory (LocalWindows) for
- * PG_RETRY_MS before PostgreSQL is asked again, and the fallback is logged (L4 of #29).
+ * PG_RETRY_MS before PostgreSQL is asked again, and the fallback is logged (quotaWithFallback, L4 of #29).
  * Tables: rate_limit_windows (old windows are swept every minute).
  */
 export function rateLimit({
@@ -84,7 +78,7 @@ export function rateLimit({
   limits = DEFAULT_RATE_LIMITS,
   clientAddress = (ctx) => ctx.ip,
 }: RateLimitParams) {
-  const decide = quotaWithFallback(new QuotaLeases(claimQuotaIn(pool)), logger);
+  const decide = quotaWithFallback(new QuotaLeases(claimQuotaIn(pool)), logger, 'rate limit');
   let nextSweep = 0;
   return async (ctx: Context, next: Next): Promise<void> => {
     if (isUnlimitedPath(ctx.path)) return next();
@@ -111,58 +105,6 @@ export function rateLimit({
       await next();
     } finally {
       ctx.set(headers);
-    }
-  };
-}
-
-type QuotaQuestion = { bucket: string; windowStart: number; limit: number; path: string };
-
-/**
- * Decisions from the shared leases, else from this process's memory with the same limits: a
- * PostgreSQL outage must neither stop the API nor lift its limits. After a failure PostgreSQL is
- * left alone for PG_RETRY_MS (a dead server is not asked once per request); the fallback is logged
- * when it starts, every FALLBACK_LOG_MS while it lasts, and when PostgreSQL answers again.
- */
-function quotaWithFallback(leases: QuotaLeases, logger: Logger): (q: QuotaQuestion) => Promise<QuotaDecision> {
-  const memory = new LocalWindows();
-  let retryAt = 0;
-  let downSince: number | null = null;
-  let loggedAt = 0;
-  let decidedInMemory = 0;
-  const inMemory = ({ bucket, windowStart, limit }: QuotaQuestion) => {
-    decidedInMemory += 1;
-    return memory.take(bucket, windowStart, limit);
-  };
-  return async (q) => {
-    if (Date.now() < retryAt) return inMemory(q);
-    try {
-      const decision = await leases.take(q.bucket, q.windowStart, q.limit);
-      if (downSince !== null) {
-        logger.warn({
-          msg: 'rate limit counted in PostgreSQL again',
-          down_ms: Date.now() - downSince,
-          decided_in_memory: decidedInMemory,
-        });
-        (downSince = null), (decidedInMemory = 0);
-      }
-      return decision;
-    } catch (error) {
-      const now = Date.now();
-      retryAt = now + PG_RETRY_MS;
-      if (downSince === null || now - loggedAt >= FALLBACK_LOG_MS) {
-        logger.error({
-          msg: 'rate limit check failed; counting in memory (per process)',
-          bucket: q.bucket,
-          limit: q.limit,
-          path: q.path,
-          down_ms: downSince === null ? 0 : now - downSince,
-          decided_in_memory: decidedInMemory,
-          err: describeError(error),
-        });
-        loggedAt = now;
-      }
-      downSince ??= now;
-      return inMemory(q);
     }
   };
 }

@@ -4,6 +4,7 @@ import type { PgPool } from '../../../internal/pg.js';
 import { AppError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { claimQuotaIn, QuotaLeases } from '../../middleware/quotaLeases.js';
+import { quotaWithFallback } from '../../middleware/quotaWithFallback.js';
 import { configStoreCallerOf } from './storeCaller.js';
 
 export type ConfigStoreRateLimitParams = {
@@ -22,23 +23,22 @@ const WINDOW_SECONDS = 60;
  * row anyone can add): `perMinute` stores per caller (configStoreCallerOf) in fixed one-minute
  * windows shared by every API process through rate_limit_windows (QuotaLeases, as the general
  * limit). Past it: a 429 problem with `Retry-After` (seconds to the next window). Like the general
- * limit it lets the request through when PostgreSQL cannot count it (the store then fails on its own).
+ * limit it counts in this process's memory while PostgreSQL cannot (quotaWithFallback).
  * Tables: rate_limit_windows (buckets `config-store:<caller>`).
  */
 export function configStoreRateLimit({ pool, logger, perMinute, clientAddress }: ConfigStoreRateLimitParams) {
-  const leases = new QuotaLeases(claimQuotaIn(pool));
+  const decide = quotaWithFallback(new QuotaLeases(claimQuotaIn(pool)), logger, 'config store rate limit');
   return async (ctx: Context, next: Next): Promise<void> => {
     const caller = configStoreCallerOf(ctx.state as AuthState, clientAddress(ctx));
     if (!caller) return next();
     const nowMs = Date.now();
     const windowStart = Math.floor(nowMs / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;
-    let allowed: boolean;
-    try {
-      allowed = (await leases.take(`config-store:${caller}`, windowStart, perMinute)).allowed;
-    } catch (error) {
-      logger.error({ msg: 'config store rate limit check failed', caller, err: (error as Error).message });
-      return next();
-    }
+    const { allowed } = await decide({
+      bucket: `config-store:${caller}`,
+      windowStart,
+      limit: perMinute,
+      path: ctx.path,
+    });
     if (!allowed) {
       const retryAfter = Math.max(1, Math.ceil(((windowStart + WINDOW_SECONDS) * 1000 - nowMs) / 1000));
       ctx.set('Retry-After', String(retryAfter));
