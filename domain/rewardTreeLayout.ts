@@ -165,16 +165,6 @@ function writeHex(out: Buffer, hex: string, offset: number, length: number): voi
 export const hashLeafBytes = (keccak: Keccak, user: string, token: string, amount: bigint): Uint8Array =>
   keccak.hash(encodeLeaf(user, token, amount));
 
-/** `0x…` of exactly `length` bytes → bytes. */
-export function hexBytes(hex: string, length: number): Uint8Array {
-  if (!/^0x[0-9a-fA-F]*$/.test(hex) || hex.length !== 2 + length * 2)
-    throw new RewardTreeLayoutError(`${hex} is not ${length} bytes of hex`);
-  return Uint8Array.from(Buffer.from(hex.slice(2), 'hex'));
-}
-
-/** Bytes → lower-case `0x…`. */
-export const bytesHex = (bytes: Uint8Array): `0x${string}` => `0x${Buffer.from(bytes).toString('hex')}`;
-
 /**
  * Sorts packed nodes ascending (a new array): indices ordered by each node's first six bytes
  * (exact in a float), ties by the whole node.

@@ -33,7 +33,7 @@ import {
 import { createLeafHashes } from '../indexer/transform/checkRewardTree.js';
 import { layoutInWorker } from '../indexer/transform/layoutInWorker.js';
 import { loadKeccak, type Keccak } from '../internal/keccak.js';
-import { bytesHex } from '../domain/rewardTreeLayout.js';
+import { bytesToHex } from 'viem';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
 import type { Job, JobDeps, JobRange } from './control/types.js';
@@ -264,7 +264,7 @@ async function rebuildProofMaterial(deps: JobDeps, chainId: number, keccak: Kecc
     });
     const { packed, count } = hashes.hashes();
     const layout = count ? await layoutInWorker(packed, count) : null;
-    const computed = layout ? bytesHex(layout.top.root) : null;
+    const computed = layout ? bytesToHex(layout.top.root) : null;
     if (computed !== root) {
       deps.logger.error({
         msg: 'stored leaves do not hash to their root',

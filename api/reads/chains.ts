@@ -17,8 +17,7 @@ export async function listChains(db: PgPool, ids: number[], nowSeconds: number):
     last_claims_onchain_fetch_at: Date | null;
     live: string;
   }>(
-    `SELECT c.*, (SELECT count(*) FROM campaigns k WHERE k.compute_chain_id = c.id AND k.start_timestamp <= $2 AND k.end_timestamp > $2
-) AS live
+    `SELECT c.*, (SELECT count(*) FROM campaigns k WHERE k.compute_chain_id = c.id AND k.start_timestamp <= $2 AND k.end_timestamp > $2) AS live
      FROM chains c WHERE c.id = ANY($1::int[]) ORDER BY c.id`,
     [ids, nowSeconds],
   );

@@ -1,6 +1,5 @@
-import type { Hex } from 'viem';
+import { bytesToHex, type Hex } from 'viem';
 import {
-  bytesHex,
   compareNodes,
   decodeTopLayers,
   hashLeafBytes,
@@ -105,7 +104,10 @@ export function createProofSource({ db, maxTops = 32 }: { db: Pick<PgPool, 'quer
             `leaf ${leaf.recipient}/${leaf.token} of root ${key} on chain ${chainId} is not in its proof material`,
           );
         const proof = proofOfLeaf(keccak, top, chunk, row.chunk * top.chunkLeaves + local);
-        out.set(rewardTreeKey(leaf.recipient as Hex, leaf.token as Hex), proof.map(bytesHex));
+        out.set(
+          rewardTreeKey(leaf.recipient as Hex, leaf.token as Hex),
+          proof.map((b) => bytesToHex(b)),
+        );
       }
       return out;
     },

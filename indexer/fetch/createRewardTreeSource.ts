@@ -63,7 +63,7 @@ export class RewardTreeFetchError extends BaseError {
 }
 
 /** Default REWARD_TREE_MAX_BYTES: 4 GiB, ten times a million-leaf tree with a breakdown each. */
-export const DEFAULT_MAX_TREE_BYTES = 4 * 1024 ** 3;
+const DEFAULT_MAX_TREE_BYTES = 4 * 1024 ** 3;
 
 const DEFAULTS: Required<CreateRewardTreeSourceOptions> = {
   timeoutMs: 10_000,

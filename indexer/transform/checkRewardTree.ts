@@ -1,5 +1,5 @@
-import { zeroHash, type Hex } from 'viem';
-import { bytesHex, hashLeafBytes, NODE_BYTES } from '../../domain/rewardTreeLayout.js';
+import { bytesToHex, zeroHash, type Hex } from 'viem';
+import { hashLeafBytes, NODE_BYTES } from '../../domain/rewardTreeLayout.js';
 import type { Keccak } from '../../internal/keccak.js';
 import type { RewardTreeEntry } from '../decode/parseRewardTree.js';
 import type { RewardTreeLayout } from './layoutRewardTree.js';
@@ -118,7 +118,7 @@ export function createRewardTreeChecker(keccak: Keccak): RewardTreeChecker {
           `duplicate leaf for ${duplicates.slice(0, MAX_NAMED).join(', ')}${duplicates.length > MAX_NAMED ? ', …' : ''}: sum amounts per (user, token) first`,
         );
       } else {
-        computedRoot = layout ? bytesHex(layout.top.root) : zeroHash;
+        computedRoot = layout ? bytesToHex(layout.top.root) : zeroHash;
         if (computedRoot !== onchainRoot.toLowerCase()) {
           failed.push('root');
           errors.push(`computed root ${computedRoot} differs from on-chain root ${onchainRoot.toLowerCase()}`);

@@ -10,7 +10,8 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bytesHex, hashLeafBytes, layersOf, NODE_BYTES, nodeAt, sortNodes } from '../../domain/rewardTreeLayout.js';
+import { bytesToHex } from 'viem';
+import { hashLeafBytes, layersOf, NODE_BYTES, nodeAt, sortNodes } from '../../domain/rewardTreeLayout.js';
 import type { Keccak } from '../../internal/keccak.js';
 
 /** A tree of the benchmark: its size, chain, reward tokens (at least two) and whether 1% of its leaves changed. */
@@ -50,7 +51,7 @@ export function recipientAddress(keccak: Keccak, r: number): string {
   const input = Buffer.alloc(28);
   input.write('bench-rewards recipient', 0, 'latin1');
   input.writeUInt32BE(r, 24);
-  return bytesHex(keccak.hash(input).subarray(12));
+  return bytesToHex(keccak.hash(input).subarray(12));
 }
 
 const campaignIds = new Map<Keccak, string[]>();
@@ -60,7 +61,7 @@ function campaignsOf(keccak: Keccak): string[] {
   let ids = campaignIds.get(keccak);
   if (!ids) {
     ids = Array.from({ length: CAMPAIGNS }, (_, j) =>
-      bytesHex(keccak.hash(Buffer.from(`bench-rewards campaign ${j}`, 'latin1'))),
+      bytesToHex(keccak.hash(Buffer.from(`bench-rewards campaign ${j}`, 'latin1'))),
     );
     campaignIds.set(keccak, ids);
   }
@@ -105,7 +106,7 @@ export function benchTreeRoot(keccak: Keccak, spec: BenchTreeSpec): `0x${string}
   for (const l of leavesOf(keccak, spec))
     packed.set(hashLeafBytes(keccak, l.recipient, l.token, l.amount), NODE_BYTES * i++);
   const layers = layersOf(keccak, sortNodes(packed));
-  return bytesHex(nodeAt(layers[layers.length - 1]!, 0));
+  return bytesToHex(nodeAt(layers[layers.length - 1]!, 0));
 }
 
 const entryJson = (l: BenchLeaf): string =>

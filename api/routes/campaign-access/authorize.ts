@@ -3,7 +3,6 @@ import { AppError, NotFoundError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import type { InputOf } from '../../validate.js';
 import * as repo from './repo.js';
-import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
 import type { idParams } from './schema.js';
 
 /** ctx.state of a campaign-access route: the caller and the campaign id of the path. */
@@ -24,17 +23,15 @@ export async function authorize(
   if (state.backOffice) return campaign;
   const caller = state.auth!.address.toLowerCase();
   if (caller === campaign.creator) return campaign;
-  if (role === 'manager') {
-    const privacy = await repo.loadPrivacy(deps.pg, campaign.id);
-    if (
-      privacy.authorized.some((a) => a.address === caller && a.canManageAccess) ||
-      (await repo.isGrantManager(deps.pg, campaign.id, caller))
-    )
-      return campaign;
-  }
+  const privacy = await repo.loadPrivacy(deps.pg, campaign.id);
+  if (
+    role === 'manager' &&
+    (privacy.authorized.some((a) => a.address === caller && a.canManageAccess) ||
+      (await repo.isGrantManager(deps.pg, campaign.id, caller)))
+  )
+    return campaign;
   // A private campaign the caller may not see is absent to it (404), as on every read; a public one is known.
-  const visible = await campaignVisibilityOf(deps, state, true);
-  if (!(await resolveVisibleCampaignDbId(deps.pg, campaign.id, visible)))
+  if (privacy.is_private && !(await repo.readablePrivateIds(deps.pg, caller, [campaign.id])).length)
     throw new NotFoundError(`No campaign ${state.params.id}`);
   throw new AppError(
     403,

@@ -29,12 +29,9 @@ describe('GET /v4/sofr-ratchet/*', function () {
   let rateRows: unknown[] = [];
   let rateServer: Server;
 
-  before(async function () {
-    const rates = await startRateServer(() => rateRows);
-    rateServer = rates.server;
-    h = await createHarness({ chainIds: [31337], env: { BENCHMARK_RATE_URL: rates.url } });
+  /** One 60-day campaign of the devnet's first reward token, indexed (blocks, campaigns); its on-chain id. */
+  async function createIndexedCampaign(campaignType: number, startTimestamp: number, campaignData: `0x${string}`) {
     const { devnet, stack } = h.chains[0]!;
-    start = (await getLatestTimestamp({ rpcUrl: devnet.rpcUrl })) - 20 * DAY;
     const created = await createCampaigns({
       rpcUrl: devnet.rpcUrl,
       chainId: devnet.chainId,
@@ -43,15 +40,29 @@ describe('GET /v4/sofr-ratchet/*', function () {
         {
           rewardToken: stack.tokens.rewards[0]!.address,
           amount: 10n ** 21n,
-          campaignType: 1,
-          startTimestamp: start,
+          campaignType,
+          startTimestamp,
           duration: 60 * DAY,
-          campaignData: encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
+          campaignData,
         },
       ],
     });
     for (const job of ['blocks', 'campaigns']) await h.runJob(job);
-    campaignId = campaignDbId(31337, created.campaignIds[0]!);
+    return created.campaignIds[0]!;
+  }
+
+  before(async function () {
+    const rates = await startRateServer(() => rateRows);
+    rateServer = rates.server;
+    h = await createHarness({ chainIds: [31337], env: { BENCHMARK_RATE_URL: rates.url } });
+    const { devnet, stack } = h.chains[0]!;
+    start = (await getLatestTimestamp({ rpcUrl: devnet.rpcUrl })) - 20 * DAY;
+    const created = await createIndexedCampaign(
+      1,
+      start,
+      encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
+    );
+    campaignId = campaignDbId(31337, created);
     opportunityId = (
       await h.apiPg.query<{ opportunity_id: string }>('SELECT opportunity_id FROM campaigns WHERE id = $1', [
         campaignId,
@@ -190,39 +201,23 @@ describe('GET /v4/sofr-ratchet/*', function () {
   });
 
   it('takes the settings of the stored configuration a campaign commits to on-chain (config-hash form), attached by anyone', async function () {
-    const { devnet, stack } = h.chains[0]!;
     const config = {
       distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 3, tiers: [] } },
     };
     const { hash } = (await h.request().post('/v4/config/store').send(config).expect(200)).body;
-    const created = await createCampaigns({
-      rpcUrl: devnet.rpcUrl,
-      chainId: devnet.chainId,
-      stack,
-      campaigns: [
-        {
-          rewardToken: stack.tokens.rewards[0]!.address,
-          amount: 10n ** 21n,
-          campaignType: 4,
-          startTimestamp: start + 1,
-          duration: 60 * DAY,
-          campaignData: hash,
-        },
-      ],
-    });
-    for (const job of ['blocks', 'campaigns']) await h.runJob(job);
-    const committed = campaignDbId(31337, created.campaignIds[0]!);
+    const onChainId = await createIndexedCampaign(4, start + 1, hash);
+    const committed = campaignDbId(31337, onChainId);
     // Served from the commitment alone, before anyone attached anything.
     expect((await h.request().get(`/v4/sofr-ratchet/campaign/${committed}`).expect(200)).body.spread).to.equal(3);
     const res = await h
       .request()
       .get(`/v4/config/hash/${hash}`)
-      .query({ campaignId: created.campaignIds[0]!, distributionChainId: 31337 })
+      .query({ campaignId: onChainId, distributionChainId: 31337 })
       .expect(200);
     expect(res.headers['x-config-association']).to.equal('attached; grounds=onchain');
     const { rows } = await h.apiPg.query(
       'SELECT grounds FROM campaign_config_associations WHERE config_hash = $1 AND campaign_id = $2',
-      [hash, created.campaignIds[0]!.toLowerCase()],
+      [hash, onChainId.toLowerCase()],
     );
     expect(rows).to.deep.equal([{ grounds: 'onchain' }]);
   });

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { zeroHash, type Address } from 'viem';
+import { bytesToHex, zeroHash, type Address } from 'viem';
 import { buildRewardTree, hashLeaf, verifyProof } from '../../../domain/rewardTree.js';
 import {
-  bytesHex,
   chunkCount,
   chunkRoot,
   decodeTopLayers,
@@ -50,9 +49,12 @@ function layoutProofs(keccak: Keccak, leaves: ReturnType<typeof leavesOf>, chunk
   for (let i = 0; i < leaves.length; i++) {
     if (leaves.length > 1100 && i % 13 !== 0 && i < leaves.length - 20) continue;
     const c = Math.floor(i / chunkLeaves);
-    proofs.set(bytesHex(nodeAt(sorted, i)), proofOfLeaf(keccak, top, chunks[c]!, i).map(bytesHex));
+    proofs.set(
+      bytesToHex(nodeAt(sorted, i)),
+      proofOfLeaf(keccak, top, chunks[c]!, i).map((b) => bytesToHex(b)),
+    );
   }
-  return { root: bytesHex(top.root), proofs };
+  return { root: bytesToHex(top.root), proofs };
 }
 
 describe('domain/rewardTreeLayout: chunked storage layout of reward trees', () => {
@@ -63,7 +65,7 @@ describe('domain/rewardTreeLayout: chunked storage layout of reward trees', () =
 
   it('hashes leaves exactly as domain/rewardTree.ts (viem) does', () => {
     for (const l of leavesOf(50, 7))
-      expect(bytesHex(hashLeafBytes(keccak, l.user, l.token, l.amount))).to.equal(hashLeaf(l));
+      expect(bytesToHex(hashLeafBytes(keccak, l.user, l.token, l.amount))).to.equal(hashLeaf(l));
   });
 
   // Sizes around chunk boundaries and odd layers, with small chunks so the top has several layers.
