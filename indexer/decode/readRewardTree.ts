@@ -1,6 +1,6 @@
-import { JSONParser } from '@streamparser/json';
 import { Ajv } from 'ajv';
 import type { Address, Hex } from 'viem';
+import { createJsonSplitter, JsonSplitError } from './splitJsonDocument.js';
 import { REWARD_TREE_ENTRY_SCHEMA, RewardTreeFormatError, type RewardTreeEntry } from './parseRewardTree.js';
 
 /** What a tree document says about itself besides its entries. */
@@ -23,9 +23,10 @@ function entryError(index: number): RewardTreeFormatError {
 
 /**
  * Reads a tree document (parseRewardTree's format) from its bytes as they arrive, in bounded
- * memory: entries are validated one by one and yielded in batches (one per chunk of input) with
- * their positions, addresses lower-cased; the header (root, chainId, wherever it stands in the
- * document) is returned at the end. Unknown fields are skipped without being kept.
+ * memory (createJsonSplitter: one entry's text at a time): entries are validated one by one and
+ * yielded in batches (one per chunk of input) with their positions, addresses lower-cased; the
+ * header (root, chainId, wherever it stands in the document) is returned at the end. Unknown fields
+ * are parsed (so a document that is not JSON is refused) and dropped.
  * @throws RewardTreeFormatError naming the position and field of the first bad entry, or the
  *   header field, or "not JSON (by byte n)" for a truncated or corrupt document.
  */
@@ -34,50 +35,43 @@ export async function* readRewardTree(
 ): AsyncGenerator<PositionedEntry[], RewardTreeHeader, void> {
   let batch: PositionedEntry[] = [];
   const header: Partial<RewardTreeHeader> = {};
-  let failure: RewardTreeFormatError | null = null;
   let sawRewards = false;
-  const parser = new JSONParser({ paths: ['$.rewards.*', '$.root', '$.chainId', '$.rewards'], keepStack: false });
-  parser.onValue = ({ value, key, parent, stack }) => {
-    if (failure) return;
-    if (stack.length === 1) {
+  const splitter = createJsonSplitter('rewards', {
+    member(key, value) {
       if (key === 'root') header.root = value as Hex;
       else if (key === 'chainId') header.chainId = value as number;
-      else if (key === 'rewards') {
-        sawRewards = true;
-        if (!Array.isArray(value)) failure = notArray();
-      }
-      return;
-    }
-    const index = key as number;
-    // The array itself is never built: each entry is taken out of it as soon as it is complete.
-    if (Array.isArray(parent)) parent.length = 0;
-    if (!validateEntry(value)) {
-      failure = entryError(index);
-      return;
-    }
-    batch.push({ index, entry: normalize(value) });
-  };
+      else if (key === 'rewards') throw notArray();
+    },
+    arrayStart() {
+      sawRewards = true;
+    },
+    element(index, value) {
+      if (!validateEntry(value)) throw entryError(index);
+      batch.push({ index, entry: normalize(value) });
+    },
+  });
+  const text = new TextDecoder('utf-8', { fatal: true });
   let offset = 0;
   try {
     for await (const chunk of bytes) {
       offset += chunk.length;
-      parser.write(chunk);
-      if (failure) throw failure;
+      splitter.write(text.decode(chunk, { stream: true }));
       if (batch.length) {
         yield batch;
         batch = [];
       }
     }
-    // The parser ends by itself after the top-level value; a truncated document leaves it open.
-    if (!parser.isEnded) parser.end();
+    splitter.write(text.decode());
+    splitter.end();
   } catch (cause) {
     if (cause instanceof RewardTreeFormatError) throw cause;
+    if (cause instanceof JsonSplitError && cause.field)
+      throw new RewardTreeFormatError(`invalid reward tree: ${cause.message}`, { details: { field: cause.field } });
     throw new RewardTreeFormatError(`invalid reward tree: not JSON (by byte ${offset})`, {
       cause,
       details: { field: '/', offset },
     });
   }
-  if (failure) throw failure;
   if (batch.length) yield batch;
   if (!sawRewards) throw missing('rewards');
   if (typeof header.root !== 'string' || !HEADER.root.test(header.root))

@@ -1,6 +1,7 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { redactStored } from '../../internal/redact.js';
 import type { RewardTreeStatus } from '../../domain/rewardTree.js';
+import { type LeafEntry, stagedLeaf } from './stagedLeaf.js';
 
 /** A `reward_trees` row in TS form. */
 export type RewardTreeRecord = {
@@ -78,26 +79,24 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 /**
- * The entries of the tree being stored, in the storing transaction: one row per leaf (kind L) and
- * per breakdown (kind B), written by COPY as the document is read (stageRewardTree.ts) or from
- * memory (storeTreeEntries). Dropped at commit; emptied first when one transaction stores several.
+ * The entries of the tree being stored, in the storing transaction: one row per leaf with its
+ * breakdowns and digest (stagedLeaf.ts), written by COPY as the document is read
+ * (stageRewardTree.ts) or from memory (storeTreeEntries). Dropped at commit; emptied first when one
+ * transaction stores several.
  */
 export async function createStagedEntries(client: PgClient): Promise<void> {
   await client.query(
-    `CREATE TEMP TABLE IF NOT EXISTS staged_entries (
-       kind "char" NOT NULL, recipient text NOT NULL, token text NOT NULL, campaign_id text, reason text, amount numeric(78, 0) NOT NULL
+    `CREATE TEMP TABLE IF NOT EXISTS staged_leaves (
+       recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0) NOT NULL, digest bytea NOT NULL, breakdowns text NOT NULL
      ) ON COMMIT DROP`,
   );
-  await client.query('TRUNCATE staged_entries');
+  await client.query('TRUNCATE staged_leaves');
 }
-
-const STAGED_LEAVES = "(SELECT recipient, token, amount FROM staged_entries WHERE kind = 'L')";
-const STAGED_BREAKDOWNS = "(SELECT recipient, token, campaign_id, reason, amount FROM staged_entries WHERE kind = 'B')";
 
 /** (recipient, token) pairs staged more than once (at most `limit`, named `recipient-token`). */
 export async function stagedDuplicates(client: PgClient, limit = 6): Promise<string[]> {
   const { rows } = await client.query<{ key: string }>(
-    `SELECT recipient || '-' || token AS key FROM ${STAGED_LEAVES} s GROUP BY recipient, token HAVING count(*) > 1
+    `SELECT recipient || '-' || token AS key FROM staged_leaves GROUP BY recipient, token HAVING count(*) > 1
      ORDER BY 1 LIMIT $1`,
     [limit],
   );
@@ -114,75 +113,101 @@ export type StoreTreeEntriesParams = {
 /**
  * Inside the caller's transaction: the amounts of a tree held in memory (tests, small trees),
  * staged and stored by change as storeStagedTree describes; its status is the caller's business.
+ * @throws Error when a breakdown names a (recipient, token) without a leaf.
  */
 export async function storeTreeEntries(
   client: PgClient,
   { chainId, root, leaves, breakdowns }: StoreTreeEntriesParams,
 ): Promise<void> {
-  await createStagedEntries(client);
-  for (const part of chunks(leaves)) {
-    await client.query(
-      "INSERT INTO staged_entries (kind, recipient, token, amount) SELECT 'L', * FROM unnest($1::text[], $2::text[], $3::numeric[])",
-      [part.map((r) => r.recipient), part.map((r) => r.token), part.map((r) => r.amount)],
-    );
+  const entries = new Map<string, LeafEntry & { breakdowns: LeafEntry['breakdowns'][number][] }>();
+  for (const l of leaves) entries.set(`${l.recipient}|${l.token}`, { ...l, breakdowns: [] });
+  for (const b of breakdowns) {
+    const entry = entries.get(`${b.recipient}|${b.token}`);
+    if (!entry) throw new Error(`breakdown of ${b.recipient}/${b.token} has no leaf`);
+    entry.breakdowns.push(b);
   }
-  for (const part of chunks(breakdowns)) {
+  await createStagedEntries(client);
+  for (const part of chunks([...entries.values()])) {
+    const staged = part.map(stagedLeaf);
     await client.query(
-      `INSERT INTO staged_entries (kind, recipient, token, campaign_id, reason, amount)
-       SELECT 'B', * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[])`,
+      `INSERT INTO staged_leaves (recipient, token, amount, digest, breakdowns)
+       SELECT r, t, a, decode(d, 'hex'), b FROM unnest($1::text[], $2::text[], $3::numeric[], $4::text[], $5::text[]) AS u(r, t, a, d, b)`,
       [
-        part.map((b) => b.recipient),
-        part.map((b) => b.token),
-        part.map((b) => b.campaignId),
-        part.map((b) => b.reason),
-        part.map((b) => b.amount),
+        part.map((e) => e.recipient),
+        part.map((e) => e.token),
+        part.map((e) => e.amount),
+        staged.map((s) => s.digest),
+        staged.map((s) => s.breakdowns),
       ],
     );
   }
   await storeStagedTree(client, chainId, root);
 }
 
+/** The breakdowns of the changed leaves, expanded from their staged JSON. */
+const FRESH_BREAKDOWNS = `fresh AS (
+  SELECT c.recipient, c.token, e->>0 AS campaign_id, e->>1 AS reason, (e->>2)::numeric AS amount
+  FROM changed_leaves c, jsonb_array_elements(c.breakdowns::jsonb) e WHERE c.breakdowns IS NOT NULL)`;
+
 /**
  * Inside the caller's transaction: the staged entries (createStagedEntries) become the amounts of
  * the tree `root` of `chainId`, stored by change (sql/migrations/2026_11_28_01_reward_versions.sql):
- * the tree gets the next seq (a tree stored again gets a new one), and its entries are compared
- * with the open versions of the chain (the latest stored tree): versions that changed or are gone
- * are closed at this seq, changed and new ones are opened, unchanged ones simply go on, so a root
- * costs what changed. Tables reward_trees, reward_leaf_versions, reward_breakdown_versions.
+ * the tree gets the next seq (a tree stored again gets a new one), and its leaves are compared
+ * with the open versions of the chain (the latest stored tree) in one join on their digests
+ * (2026_11_29_01_reward_leaf_digest.sql). Only the leaves that changed, appeared or went are
+ * touched: their leaf versions are closed at this seq and opened anew, and their breakdowns are
+ * compared one by one (a breakdown that did not change stays open). So a root costs one pass over
+ * its leaves plus what changed. Tables reward_trees, reward_leaf_versions, reward_breakdown_versions.
  */
 export async function storeStagedTree(client: PgClient, chainId: number, root: string): Promise<void> {
-  await client.query('ANALYZE staged_entries');
+  await client.query('ANALYZE staged_leaves');
   const { rows } = await client.query<{ seq: string }>(
     `UPDATE reward_trees SET seq = nextval('reward_tree_seq') WHERE chain_id = $1 AND root = $2 RETURNING seq`,
     [chainId, root.toLowerCase()],
   );
   const seq = rows[0]!.seq;
   await client.query(
-    `UPDATE reward_leaf_versions v SET until_seq = $2
-     WHERE v.chain_id = $1 AND v.until_seq IS NULL
-       AND NOT EXISTS (SELECT 1 FROM ${STAGED_LEAVES} s WHERE s.recipient = v.recipient AND s.token = v.token AND s.amount = v.amount)`,
+    `CREATE TEMP TABLE IF NOT EXISTS changed_leaves (
+       recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0), digest bytea, breakdowns text, was_open boolean NOT NULL
+     ) ON COMMIT DROP`,
+  );
+  await client.query('TRUNCATE changed_leaves');
+  // Staged and not open (new), open and not staged (gone, amount null), or both with other digests.
+  await client.query(
+    `INSERT INTO changed_leaves
+     SELECT coalesce(s.recipient, v.recipient), coalesce(s.token, v.token), s.amount, s.digest, s.breakdowns, v.recipient IS NOT NULL
+     FROM staged_leaves s
+     FULL JOIN (SELECT recipient, token, digest FROM reward_leaf_versions WHERE chain_id = $1 AND until_seq IS NULL) v
+       ON v.recipient = s.recipient AND v.token = s.token
+     WHERE s.recipient IS NULL OR v.recipient IS NULL OR v.digest IS DISTINCT FROM s.digest`,
+    [chainId],
+  );
+  await client.query('ANALYZE changed_leaves');
+  await client.query(
+    `UPDATE reward_leaf_versions v SET until_seq = $2 FROM changed_leaves c
+     WHERE c.was_open AND v.chain_id = $1 AND v.until_seq IS NULL AND v.recipient = c.recipient AND v.token = c.token`,
     [chainId, seq],
   );
   await client.query(
-    `INSERT INTO reward_leaf_versions (chain_id, recipient, token, amount, since_seq)
-     SELECT $1, s.recipient, s.token, s.amount, $2 FROM ${STAGED_LEAVES} s
-     WHERE NOT EXISTS (SELECT 1 FROM reward_leaf_versions v
-       WHERE v.chain_id = $1 AND v.until_seq IS NULL AND v.recipient = s.recipient AND v.token = s.token)`,
+    `INSERT INTO reward_leaf_versions (chain_id, recipient, token, amount, digest, since_seq)
+     SELECT $1, recipient, token, amount, digest, $2 FROM changed_leaves WHERE amount IS NOT NULL`,
     [chainId, seq],
   );
   await client.query(
-    `UPDATE reward_breakdown_versions v SET until_seq = $2
-     WHERE v.chain_id = $1 AND v.until_seq IS NULL
-       AND NOT EXISTS (SELECT 1 FROM ${STAGED_BREAKDOWNS} s WHERE s.recipient = v.recipient AND s.token = v.token
-         AND s.campaign_id = v.campaign_id AND s.reason = v.reason AND s.amount = v.amount)`,
+    `WITH ${FRESH_BREAKDOWNS}
+     UPDATE reward_breakdown_versions b SET until_seq = $2 FROM changed_leaves c
+     WHERE c.was_open AND b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = c.recipient AND b.token = c.token
+       AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.recipient = b.recipient AND f.token = b.token
+         AND f.campaign_id = b.campaign_id AND f.reason = b.reason AND f.amount = b.amount)`,
     [chainId, seq],
   );
   await client.query(
-    `INSERT INTO reward_breakdown_versions (chain_id, recipient, token, campaign_id, reason, amount, since_seq)
-     SELECT $1, s.recipient, s.token, s.campaign_id, s.reason, s.amount, $2 FROM ${STAGED_BREAKDOWNS} s
-     WHERE NOT EXISTS (SELECT 1 FROM reward_breakdown_versions v
-       WHERE v.chain_id = $1 AND v.until_seq IS NULL AND v.recipient = s.recipient AND v.token = s.token
-         AND v.campaign_id = s.campaign_id AND v.reason = s.reason)`,
+    `WITH ${FRESH_BREAKDOWNS}
+     INSERT INTO reward_breakdown_versions (chain_id, recipient, token, campaign_id, reason, amount, since_seq)
+     SELECT $1, f.recipient, f.token, f.campaign_id, f.reason, f.amount, $2 FROM fresh f
+     WHERE NOT EXISTS (SELECT 1 FROM reward_breakdown_versions b
+       WHERE b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = f.recipient AND b.token = f.token
+         AND b.campaign_id = f.campaign_id AND b.reason = f.reason)`,
     [chainId, seq],
   );
 }

@@ -3,8 +3,9 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { PgClient } from '../../internal/pg.js';
 import type { RewardTreeEntry } from '../decode/parseRewardTree.js';
 import { createStagedEntries } from './rewardTrees.js';
+import { stagedLeaf } from './stagedLeaf.js';
 
-/** Entries of a tree streamed into staged_entries (rewardTrees.ts) by one COPY. */
+/** Entries of a tree streamed into staged_leaves (rewardTrees.ts) by one COPY. */
 export type TreeStage = {
   /** Queues entries; resolves when the COPY stream accepts more (backpressure). */
   write(entries: readonly RewardTreeEntry[]): Promise<void>;
@@ -21,16 +22,14 @@ const copyText = (value: string) =>
     : value;
 
 /**
- * Inside the caller's transaction: opens a COPY into staged_entries (created or emptied first),
- * one leaf row and one row per breakdown of each entry, so a tree of any size is staged as it is
+ * Inside the caller's transaction: opens a COPY into staged_leaves (created or emptied first), one
+ * row per entry with its breakdowns and digest (stagedLeaf.ts), so a tree of any size is staged as it is
  * read, in memory bounded by the stream's buffer. A COPY that fails (the connection, a value)
  * rejects `write` or `end` with PostgreSQL's error.
  */
 export async function openTreeStage(client: PgClient): Promise<TreeStage> {
   await createStagedEntries(client);
-  const copy = client.query(
-    copyFrom('COPY staged_entries (kind, recipient, token, campaign_id, reason, amount) FROM STDIN'),
-  );
+  const copy = client.query(copyFrom('COPY staged_leaves (recipient, token, amount, digest, breakdowns) FROM STDIN'));
   let failure: Error | null = null;
   copy.on('error', (error: Error) => {
     failure = error;
@@ -43,9 +42,9 @@ export async function openTreeStage(client: PgClient): Promise<TreeStage> {
       if (failure) throw failure;
       let text = '';
       for (const e of entries) {
-        text += `L\t${e.recipient}\t${e.token}\t\\N\t\\N\t${e.amount}\n`;
-        for (const b of e.breakdowns)
-          text += `B\t${e.recipient}\t${e.token}\t${copyText(b.campaignId)}\t${copyText(b.reason)}\t${b.amount}\n`;
+        const { breakdowns, digest } = stagedLeaf(e);
+        // bytea in COPY's text format is `\x<hex>`, its backslash escaped.
+        text += `${e.recipient}\t${e.token}\t${e.amount}\t\\\\x${digest}\t${copyText(breakdowns)}\n`;
       }
       if (!copy.write(text)) await Promise.race([once(copy, 'drain'), done]);
       if (failure) throw failure;

@@ -96,7 +96,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     let copying = false;
     for (let i = 0; i < 3000 && child.exitCode === null && !copying; i++) {
       const { rows } = await h.deps.pg.query(
-        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY staged_entries%'",
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY staged_leaves%'",
       );
       copying = rows.length > 0;
       if (!copying) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -91,6 +91,97 @@ describe('indexer/store/rewardTrees: reward amounts stored by change (#30)', fun
     expect(await served(2, 'rewards')).to.deep.equal({ [user(1)]: 10, [user(2)]: 25, [user(4)]: 40 });
   });
 
+  it('stores a leaf again when only its breakdowns changed, and only the breakdowns that changed', async function () {
+    const OTHER = `0x${'c2'.repeat(32)}`;
+    const seqOf = async (n: number) =>
+      (await db.query('SELECT seq FROM reward_trees WHERE chain_id = $1 AND root = $2', [CHAIN, root(n)])).rows[0].seq;
+    const openBreakdowns = async () =>
+      (
+        await db.query<{ campaign_id: string; amount: string; since_seq: string }>(
+          `SELECT campaign_id, amount::text AS amount, since_seq FROM reward_breakdown_versions
+           WHERE chain_id = $1 AND recipient = $2 AND until_seq IS NULL ORDER BY campaign_id`,
+          [CHAIN, user(5)],
+        )
+      ).rows;
+    const split = (n: number, parts: [string, string, number][]) =>
+      withTransaction(db, async (tx) => {
+        await tx.query("INSERT INTO reward_trees (chain_id, root, status) VALUES ($1, $2, 'verified')", [
+          CHAIN,
+          root(n),
+        ]);
+        await storeTreeEntries(tx, {
+          chainId: CHAIN,
+          root: root(n),
+          leaves: [{ recipient: user(5), token: TOKEN, amount: '100' }],
+          breakdowns: parts.map(([campaignId, reason, amount]) => ({
+            recipient: user(5),
+            token: TOKEN,
+            campaignId,
+            reason,
+            amount: String(amount),
+          })),
+        });
+      });
+    await split(20, [
+      [CAMPAIGN, 'holder', 60],
+      [OTHER, 'holder', 40],
+    ]);
+    const first = await seqOf(20);
+    // The same breakdowns in another order: the same leaf, nothing written.
+    const leavesBefore = await versions('reward_leaf_versions');
+    await split(21, [
+      [OTHER, 'holder', 40],
+      [CAMPAIGN, 'holder', 60],
+    ]);
+    expect(await versions('reward_leaf_versions'), 'breakdowns reordered').to.equal(leavesBefore);
+    // 10 moved from one campaign to the other, the leaf's amount the same.
+    await split(22, [
+      [CAMPAIGN, 'holder', 50],
+      [OTHER, 'holder', 50],
+    ]);
+    const moved = await seqOf(22);
+    expect(await versions('reward_leaf_versions'), 'a new leaf version').to.equal(leavesBefore + 1);
+    expect(await openBreakdowns()).to.deep.equal([
+      { campaign_id: CAMPAIGN, amount: '50', since_seq: moved },
+      { campaign_id: OTHER, amount: '50', since_seq: moved },
+    ]);
+    // Only one campaign's part changes: the other breakdown version stays open.
+    await split(23, [
+      [CAMPAIGN, 'holder', 50],
+      [OTHER, 'holder', 50],
+      [OTHER, 'referral', 0],
+    ]);
+    const added = await seqOf(23);
+    expect((await openBreakdowns()).map((b) => b.since_seq)).to.deep.equal([moved, moved, added]);
+    const { rows } = await db.query(
+      `SELECT root, campaign_id, reason, amount::int AS amount FROM reward_breakdowns
+       WHERE chain_id = $1 AND recipient = $2 AND root = $3 ORDER BY campaign_id, reason`,
+      [CHAIN, user(5), root(20)],
+    );
+    expect(
+      rows.map((r) => [r.campaign_id, r.amount]),
+      'the first tree as it was',
+    ).to.deep.equal([
+      [CAMPAIGN, 60],
+      [OTHER, 40],
+    ]);
+    expect(first).to.not.equal(moved);
+  });
+
+  it('rewrites a leaf version stored without a digest once, keeping its unchanged breakdowns', async function () {
+    await store(30, { [user(6)]: 60 });
+    await db.query('UPDATE reward_leaf_versions SET digest = NULL WHERE chain_id = $1 AND until_seq IS NULL', [CHAIN]);
+    const breakdownsBefore = await versions('reward_breakdown_versions');
+    const leavesBefore = await versions('reward_leaf_versions');
+    await store(31, { [user(6)]: 60 });
+    expect(await versions('reward_leaf_versions'), 'rewritten once with its digest').to.equal(leavesBefore + 1);
+    expect(await versions('reward_breakdown_versions'), 'breakdowns unchanged').to.equal(breakdownsBefore);
+    await store(32, { [user(6)]: 60 });
+    expect(await versions('reward_leaf_versions'), 'then unchanged').to.equal(leavesBefore + 1);
+    expect(await served(31, 'rewards')).to.deep.equal({ [user(6)]: 60 });
+    expect(await served(30, 'reward_breakdowns')).to.deep.equal({ [user(6)]: 60 });
+  });
+
   it('keeps chains apart', async function () {
     await db.query("INSERT INTO reward_trees (chain_id, root, status) VALUES (1, $1, 'verified')", [root(9)]);
     await withTransaction(db, (tx) =>
