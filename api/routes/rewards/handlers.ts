@@ -1,5 +1,6 @@
 import { loadLiveRoot } from '../../reads/roots.js';
 import type { ApiDeps } from '../../deps.js';
+import { createPageBoundaries, type PageBoundaries } from './pageBoundaries.js';
 import { listCampaignRewards } from './repo.js';
 import {
   campaignVisibilityOf,
@@ -20,7 +21,27 @@ export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: C
   if ((await hiddenOnChainCampaignIds(deps.pg, visible, q.chainId, [q.campaignId])).size) return [];
   const live = await loadLiveRoot(deps.pg, q.chainId);
   if (live?.treeStatus !== 'verified') return [];
-  return (await listCampaignRewards(deps.pg, { ...q, root: live.root })).map(serializeReward);
+  // A root's amounts never change, so where its pages end can be kept (not with `hide`: claims change).
+  const boundaries = q.hide ? null : boundariesOf(deps.pg);
+  const query = `${q.chainId}:${live.root}:${q.campaignId}:${q.items}`;
+  const near = boundaries?.before(query, q.page) ?? null;
+  const rows = await listCampaignRewards(deps.pg, {
+    ...q,
+    root: live.root,
+    after: near?.last ?? null,
+    offset: (q.page - (near ? near.page + 1 : 0)) * q.items,
+  });
+  const last = rows.at(-1);
+  if (boundaries && last && rows.length === q.items) boundaries.remember(query, q.page, last);
+  return rows.map(serializeReward);
+}
+
+/** One set of page boundaries per database (per API app). */
+const boundaries = new WeakMap<object, PageBoundaries>();
+function boundariesOf(db: object): PageBoundaries {
+  let b = boundaries.get(db);
+  if (!b) boundaries.set(db, (b = createPageBoundaries()));
+  return b;
 }
 
 /** GET /v4/rewards: listRewards over the validated query. */

@@ -269,5 +269,64 @@ describe('GET /v4/roots and /v4/rewards on the seeded demo (reference data)', fu
         'page',
       ]);
     });
+    it('serves the same pages in any order of reading, ties included, from where earlier pages ended (#30)', async function () {
+      const { pg } = demo.h.deps;
+      const campaign = `0x${'5e'.repeat(32)}`;
+      const token = `0x${'7a'.repeat(20)}`;
+      const { rows } = await pg.query<{ seq: string }>(
+        'SELECT seq FROM reward_trees WHERE chain_id = 31337 AND root = $1',
+        [liveRoot],
+      );
+      // 230 breakdowns of one campaign in the live tree, amounts in 7 tied groups, two reasons each.
+      const recipients = Array.from({ length: 115 }, (_, i) => `0x${(0xe000 + i).toString(16).padStart(40, '0')}`);
+      const made = recipients.flatMap((recipient, i) =>
+        ['a', 'b'].map((reason) => ({ recipient, reason, amount: String(((i * 3) % 7) + 1) })),
+      );
+      await pg.query(
+        `INSERT INTO reward_breakdown_versions (chain_id, recipient, token, campaign_id, reason, amount, since_seq)
+         SELECT 31337, r, $2, $3, re, a::numeric, $1 FROM unnest($4::text[], $5::text[], $6::text[]) AS u(r, re, a)`,
+        [
+          rows[0]!.seq,
+          token,
+          campaign,
+          made.map((m) => m.recipient),
+          made.map((m) => m.reason),
+          made.map((m) => m.amount),
+        ],
+      );
+      try {
+        const expected = [...made]
+          .sort(
+            (x, y) =>
+              Number(y.amount) - Number(x.amount) ||
+              (x.recipient < y.recipient ? -1 : x.recipient > y.recipient ? 1 : 0) ||
+              (x.reason < y.reason ? -1 : 1),
+          )
+          .map((m) => `${m.recipient}/${m.reason}/${m.amount}`);
+        const page = async (n: number, items: number) =>
+          (
+            await demo.h
+              .request()
+              .get('/v4/rewards')
+              .query({ chainId: 31337, campaignId: campaign, page: n, items })
+              .expect(200)
+          ).body.map((r: RewardItem) => `${r.recipient}/${r.reason}/${r.amount}`);
+        // In order (each page from the end of the one before), then backwards, then jumping about.
+        for (const order of [
+          [0, 1, 2, 3, 4, 5],
+          [5, 4, 3, 2, 1, 0],
+          [3, 0, 5, 1, 4, 2, 5, 3],
+        ])
+          for (const n of order)
+            expect(await page(n, 40), `page ${n} of 40 (order ${order})`).to.deep.equal(
+              expected.slice(n * 40, n * 40 + 40),
+            );
+        // Another page size is another sequence of boundaries.
+        for (const n of [0, 1, 2, 9, 8, 23, 22])
+          expect(await page(n, 10), `page ${n} of 10`).to.deep.equal(expected.slice(n * 10, n * 10 + 10));
+      } finally {
+        await pg.query('DELETE FROM reward_breakdown_versions WHERE campaign_id = $1', [campaign]);
+      }
+    });
   });
 });
