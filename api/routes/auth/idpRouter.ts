@@ -42,7 +42,7 @@ export function idpRouter(deps: ApiDeps): Router<AuthState> {
     describe({
       summary: 'Complete an identity-provider sign-in (sets the jwt cookie)',
       description:
-        'Where the identity provider sends the browser back: checks `state` and the code, then sets the `jwt` cookie (or links the identity) and redirects to the site.',
+        'Where the identity provider sends the browser back: checks `state` and the code, then sets the `jwt` cookie (or links the identity), and redirects to the configured success page when one is set.',
       response: obj({ success: bool, token: str }, ['token']),
       errors: [401, 403, 404, 409, 502],
     }),

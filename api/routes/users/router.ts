@@ -159,7 +159,8 @@ export function usersRouter(deps: ApiDeps): Router {
     both('/users/:address'),
     describe({
       summary: 'Profile of a wallet',
-      description: 'Profile of a wallet: its tags and creator information, if any.',
+      description:
+        "The wallet's tags, its creator id (null when it created no campaign) and its tier (0 when unknown).",
       response: profileSchema,
     }),
     validate({ params: userParams, query: noQuery }),

@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * Complete an identity-provider sign-in (sets the jwt cookie)
-         * @description Where the identity provider sends the browser back: checks `state` and the code, then sets the `jwt` cookie (or links the identity) and redirects to the site.
+         * @description Where the identity provider sends the browser back: checks `state` and the code, then sets the `jwt` cookie (or links the identity), and redirects to the configured success page when one is set.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2448,7 +2448,7 @@ export interface paths {
         };
         /**
          * Reward roots of a chain over a time window
-         * @description The reward roots of `chainId` recorded between `fromTimestamp` and `toTimestamp`, with the last root before the window.
+         * @description The reward roots of `chainId` recorded between `fromTimestamp` and `toTimestamp` (Unix seconds).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2622,7 +2622,7 @@ export interface paths {
         };
         /**
          * Profile of a wallet
-         * @description Profile of a wallet: its tags and creator information, if any.
+         * @description The wallet's tags, its creator id (null when it created no campaign) and its tier (0 when unknown).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
