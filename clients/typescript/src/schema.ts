@@ -2422,7 +2422,7 @@ export interface paths {
         };
         /**
          * Reward recipients of a campaign in the live root, by descending amount
-         * @description Every address rewarded by campaign `campaignId` on `chainId` in the live root, by descending amount (wei strings). `hide=true` leaves out addresses hidden by the campaign's leaderboard settings.
+         * @description Every address rewarded by campaign `campaignId` on `chainId` in the live root, by descending amount (wei strings). `hide=true` leaves out recipients with nothing left to claim.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
