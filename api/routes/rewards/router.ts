@@ -14,7 +14,7 @@ export function rewardsRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Reward recipients of a campaign in the live root, by descending amount',
       description:
-        "Every address rewarded by campaign `campaignId` on `chainId` in the live root, by descending amount (wei strings). `hide=true` leaves out recipients with nothing left to claim.",
+        'Every address rewarded by campaign `campaignId` on `chainId` in the live root, by descending amount (wei strings). `hide=true` leaves out recipients with nothing left to claim.',
       response: arr(
         obj({
           recipient: str,
