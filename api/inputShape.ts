@@ -91,3 +91,25 @@ export function coerceJsonStrings(schema: PropertySchema | undefined, value: unk
   }
   return value;
 }
+
+/**
+ * Form and multipart bodies carry an object or array field as JSON text (multipart has no other way:
+ * its fields are flat strings; OpenAPI's default encoding of such a part is application/json):
+ * where the schema wants an object or array at the top level and the value is a string holding one,
+ * it is parsed. Anything else is left for the validator to name. Mutates `value` (a copy).
+ */
+export function parseFormJsonFields(schema: PropertySchema | undefined, value: unknown): unknown {
+  if (!schema?.properties || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  for (const [key, child] of Object.entries(schema.properties)) {
+    const text = record[key];
+    const wants = child.type === 'array' ? '[' : child.type === 'object' || child.properties ? '{' : undefined;
+    if (!wants || typeof text !== 'string' || !text.trimStart().startsWith(wants)) continue;
+    try {
+      record[key] = JSON.parse(text);
+    } catch {
+      // Not JSON after all: the validator names the field.
+    }
+  }
+  return value;
+}

@@ -4,7 +4,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Context, Next, ParameterizedContext } from 'koa';
 import type { AuthState } from './identity/types.js';
 import { ValidationError, type FieldError } from './errors.js';
-import { coerceJsonStrings, numberErrors } from './inputShape.js';
+import { coerceJsonStrings, numberErrors, parseFormJsonFields } from './inputShape.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -140,7 +140,9 @@ export function validate<const S extends ValidateSchemas>(schemas: S): Validatin
           ? numericBooleans(structuredClone(source), booleanKeys)
           : json
             ? coerceJsonStrings(schemas.body as Parameters<typeof coerceJsonStrings>[0], structuredClone(source))
-            : structuredClone(source);
+            : where === 'body'
+              ? parseFormJsonFields(schemas.body as Parameters<typeof parseFormJsonFields>[0], structuredClone(source))
+              : structuredClone(source);
       const check = json ? jsonBody! : coercing;
       if (check(value)) ctx.state[where] = value;
       else errors.push(...toFieldErrors(check.errors, where));

@@ -41,6 +41,15 @@ function serializeOnce(ctx: Context): void {
  */
 const USER_STATE = /^\/v4\/users\//;
 
+export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+
+/** Cache-Control of a public GET 200 on `path` (also quoted by the OpenAPI descriptions, api/openapi/operationDescription.ts). */
+export function publicCacheControl(path: string): string {
+  return USER_STATE.test(path)
+    ? 'public, no-cache'
+    : `public, max-age=${PUBLIC_MAX_AGE}, stale-while-revalidate=${2 * PUBLIC_MAX_AGE}`;
+}
+
 /**
  * CDN-friendly caching for reads: GET/HEAD 200 answers get an ETag (koa-etag) and answer 304 to a
  * matching If-None-Match (koa-conditional-get); public ones are `public, max-age=30,
@@ -59,14 +68,7 @@ export function cacheHeaders() {
         serializeOnce(ctx);
         if (ctx.response.get('cache-control')) return;
         const isPrivate = isPrivateRequest(ctx);
-        ctx.set(
-          'cache-control',
-          isPrivate
-            ? 'private, no-store'
-            : USER_STATE.test(ctx.path)
-              ? 'public, no-cache'
-              : `public, max-age=${PUBLIC_MAX_AGE}, stale-while-revalidate=${2 * PUBLIC_MAX_AGE}`,
-        );
+        ctx.set('cache-control', isPrivate ? PRIVATE_CACHE_CONTROL : publicCacheControl(ctx.path));
         if (isPrivate) ctx.vary('cookie');
       });
     });

@@ -5,6 +5,25 @@ import { AppError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
 
 const PROBLEM_TYPE_BASE = '/problems/';
 
+/**
+ * The RFC 9457 problem body of an exposed error (null: the generic 500) for a request to `instance`;
+ * also what the OpenAPI document's problem examples are made of (api/openapi/problem.ts).
+ */
+export function problemBodyOf(exposed: AppError | null, instance: string, requestId: string | undefined) {
+  const status = exposed?.status ?? 500;
+  return {
+    type: `${PROBLEM_TYPE_BASE}${(exposed?.code ?? 'INTERNAL').toLowerCase().replace(/_/g, '-')}`,
+    title: exposed?.title ?? STATUS_TITLES[status] ?? 'Error',
+    status,
+    detail: exposed?.message ?? 'An unexpected error occurred; it has been logged.',
+    instance,
+    code: exposed?.code ?? 'INTERNAL',
+    requestId,
+    ...(exposed?.errors ? { errors: exposed.errors } : {}),
+    ...(exposed?.extensions ?? {}),
+  };
+}
+
 const PG_UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -81,17 +100,7 @@ export async function errorHandler(ctx: Context, next: Next): Promise<void> {
     const status = exposed?.status ?? 500;
     ctx.status = status;
     ctx.type = 'application/problem+json';
-    ctx.body = {
-      type: `${PROBLEM_TYPE_BASE}${(exposed?.code ?? 'INTERNAL').toLowerCase().replace(/_/g, '-')}`,
-      title: exposed?.title ?? STATUS_TITLES[status] ?? 'Error',
-      status,
-      detail: exposed?.message ?? 'An unexpected error occurred; it has been logged.',
-      instance: ctx.path,
-      code: exposed?.code ?? 'INTERNAL',
-      requestId: ctx.state.requestId,
-      ...(exposed?.errors ? { errors: exposed.errors } : {}),
-      ...(exposed?.extensions ?? {}),
-    };
+    ctx.body = problemBodyOf(exposed, ctx.path, ctx.state.requestId as string | undefined);
     if (status === 405 && (error as { headers?: Record<string, string> }).headers?.['Allow'])
       ctx.set('Allow', (error as { headers: Record<string, string> }).headers['Allow']!);
     if (!exposed || status >= 500) ctx.app.emit('error', error, ctx);

@@ -1,7 +1,10 @@
 import type Router from '@koa/router';
 import type { Schema } from '../validate.js';
 import { referenceComponents } from './components.js';
+import { exampleOf } from './examples.js';
+import { operationDescription } from './operationDescription.js';
 import { problemResponse, problemSchema } from './problem.js';
+import { requestBodyOf } from './requestBody.js';
 import { routeOperations, type RouteOperation } from './routeLayers.js';
 
 export const OPENAPI_VERSION = '1.0.1';
@@ -46,7 +49,10 @@ function responses(op: RouteOperation): Record<string, unknown> {
       description: doc.summary,
       content: Object.fromEntries(
         [[doc.contentType ?? 'application/json', doc.response], ...Object.entries(doc.also ?? {})].map(
-          ([type, schema]) => [type, { schema }],
+          ([type, schema], i) => [
+            type,
+            { schema, example: i === 0 && doc.example !== undefined ? doc.example : exampleOf(schema) },
+          ],
         ),
       ),
     },
@@ -54,7 +60,13 @@ function responses(op: RouteOperation): Record<string, unknown> {
   for (const [status, extra] of Object.entries(doc.responses ?? {})) {
     out[status] = {
       description: extra.description,
-      ...(extra.schema ? { content: { [extra.contentType ?? 'application/json']: { schema: extra.schema } } } : {}),
+      ...(extra.schema
+        ? {
+            content: {
+              [extra.contentType ?? 'application/json']: { schema: extra.schema, example: exampleOf(extra.schema) },
+            },
+          }
+        : {}),
     };
   }
   const problems = new Set<number>(doc.errors ?? []);
@@ -63,8 +75,12 @@ function responses(op: RouteOperation): Record<string, unknown> {
   if (op.schemas.body) problems.add(413).add(415);
   if (op.security) problems.add(401);
   if (op.security?.some((s) => 'backOffice' in s)) problems.add(403);
-  for (const status of [...problems].sort()) out[String(status)] ??= problemResponse(status);
-  out['default'] = problemResponse(0, 'Any other problem: 405, 429, 5xx (502/503 when a backing service is down)');
+  for (const status of [...problems].sort()) out[String(status)] ??= problemResponse(status, undefined, op);
+  out['default'] = problemResponse(
+    429,
+    'Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down)',
+    op,
+  );
   return out;
 }
 
@@ -101,13 +117,11 @@ export function buildOpenApi({ router, serverUrl = '/' }: BuildOpenApiParams): B
       {
         operationId: operationIdOf(op),
         summary: op.doc.summary,
-        ...(op.doc.description ? { description: op.doc.description } : {}),
+        description: operationDescription(op),
         tags: [tagOf(op)],
         ...(op.security ? { security: op.security } : {}),
         parameters: parameters(op),
-        ...(op.schemas.body
-          ? { requestBody: { required: true, content: { 'application/json': { schema: op.schemas.body } } } }
-          : {}),
+        ...(op.schemas.body ? { requestBody: requestBodyOf(op.schemas.body, op.doc.bodyExamples) } : {}),
         responses: responses(op),
       },
       components,

@@ -11,7 +11,18 @@ export type ResponseDoc = { description: string; schema?: Schema; contentType?: 
  */
 export type RouteDoc = {
   summary: string;
-  description?: string;
+  /**
+   * What the operation answers and anything an integrator must know beyond the summary (who may call
+   * it, limits, side effects), from the spec and the handler's behaviour. The generator appends
+   * access, paging and caching lines of its own (api/openapi/operationDescription.ts).
+   */
+  description: string;
+  /** Example success body; by default one is built from `response` (api/openapi/examples.ts). */
+  example?: unknown;
+  /** Example request bodies by name (the first is the default); by default one is built from the body schema. */
+  bodyExamples?: Record<string, { summary: string; value: unknown }>;
+  /** The Cache-Control the handler sets itself (e.g. `no-store`), where it overrides api/middleware/cacheHeaders.ts. */
+  cacheControl?: string;
   status?: number;
   response: Schema;
   contentType?: string;

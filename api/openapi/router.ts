@@ -22,7 +22,11 @@ export function openApiRouter(routes: () => Router): Router {
   let document: OpenApiDocument | undefined;
   router.get(
     '/openapi.json',
-    describe({ summary: 'The OpenAPI 3.1 document of this API', response: documentSchema }),
+    describe({
+      summary: 'The OpenAPI 3.1 document of this API',
+      description: 'This document: every operation the API serves, built from the mounted routes and their validators.',
+      response: documentSchema,
+    }),
     (ctx) => {
       document ??= buildOpenApi({ router: routes() }).document;
       ctx.body = document;

@@ -27,6 +27,9 @@ export function idpRouter(deps: ApiDeps): Router<AuthState> {
     '/auth/idp/start',
     describe({
       summary: 'Start an identity-provider sign-in (OpenID Connect, PKCE): the URL to send the browser to',
+      cacheControl: 'no-store',
+      description:
+        'Starts an OpenID Connect sign-in (authorization code with PKCE): returns the provider URL to send the browser to. `mode=link` links the identity to the current session instead of signing in. 404 when no identity provider is configured.',
       response: obj({ authUrl: str }),
       errors: [401, 404, 409, 502],
     }),
@@ -38,6 +41,8 @@ export function idpRouter(deps: ApiDeps): Router<AuthState> {
     '/auth/idp/callback',
     describe({
       summary: 'Complete an identity-provider sign-in (sets the jwt cookie)',
+      description:
+        'Where the identity provider sends the browser back: checks `state` and the code, then sets the `jwt` cookie (or links the identity), and redirects to the configured success page when one is set.',
       response: obj({ success: bool, token: str }, ['token']),
       errors: [401, 403, 404, 409, 502],
     }),
@@ -49,6 +54,8 @@ export function idpRouter(deps: ApiDeps): Router<AuthState> {
     '/auth/link/wallet',
     describe({
       summary: 'Merge a wallet into the identity-provider session (wallet signature as for login)',
+      description:
+        'Merges a wallet into the current identity-provider session: the body is as for login (a signed message from GET /v4/auth/nonce). Afterwards both identities are one wallet identity and /v4/auth/me reports `linkedIdp: true`. 409 when either is already linked elsewhere.',
       response: obj({ success: bool, token: str }, ['token']),
       errors: [403, 404, 409],
     }),

@@ -37,7 +37,13 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
   router.use(idp.routes(), idp.allowedMethods({ throw: true }));
   router.get(
     '/auth/nonce/:address',
-    describe({ summary: 'A sign-in message and nonce for a wallet', response: obj({ message: str, nonce: str }) }),
+    describe({
+      summary: 'A sign-in message and nonce for a wallet',
+      cacheControl: 'no-store',
+      description:
+        'A sign-in message (EIP-4361) with a one-time nonce for `address`; the wallet signs `message` and sends it to POST /v4/auth/login before it expires.',
+      response: obj({ message: str, nonce: str }),
+    }),
     validate({ params: nonceParams }),
     nonceHandler(deps),
   );
@@ -46,6 +52,8 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
     '/auth/login',
     describe({
       summary: 'Sign in with a wallet signature (sets the jwt cookie)',
+      description:
+        'Checks the signature of a message from GET /v4/auth/nonce (EOA or ERC-1271/6492 smart wallet), consumes its nonce and sets the `jwt` session cookie. 401 with the reason when the signature or nonce is not valid.',
       response: obj({ success: bool, token: str }, ['token']),
       errors: [401],
     }),
@@ -55,14 +63,23 @@ export function authRouter(deps: ApiDeps): Router<AuthState> {
 
   router.get(
     '/auth/me',
-    describe({ summary: 'The session identity', response: meSchema }),
+    describe({
+      summary: 'The session identity',
+      description:
+        "The session's identity: address (or `idp:<email>`), issue and expiry times, tags, tier, provider and whether an identity-provider identity is linked.",
+      response: meSchema,
+    }),
     requireSession,
     meHandler(deps),
   );
 
   router.delete(
     '/auth/revoke',
-    describe({ summary: 'Revoke the session JWT and clear the cookie', response: obj({ success: bool }) }),
+    describe({
+      summary: 'Revoke the session JWT and clear the cookie',
+      description: 'Revokes the session JWT (it is refused from then on) and clears the `jwt` cookie.',
+      response: obj({ success: bool }),
+    }),
     requireSession,
     revokeHandler(deps),
   );

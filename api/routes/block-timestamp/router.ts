@@ -16,7 +16,12 @@ export function blockTimestampRouter(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/block-timestamp' });
   router.get(
     '/block',
-    describe({ summary: 'The block closest to a timestamp', response: obj({ blockNumber: int }) }),
+    describe({
+      summary: 'The block closest to a timestamp',
+      description:
+        "The block of `chainId` whose timestamp is closest to `timestamp` (Unix seconds), from indexed blocks or the chain's RPC.",
+      response: obj({ blockNumber: int }),
+    }),
     validate({ query: blockQuery }),
     closestBlockHandler(deps),
   );
@@ -24,6 +29,8 @@ export function blockTimestampRouter(deps: ApiDeps): Router {
     '/timestamp',
     describe({
       summary: 'The timestamp of a block (400 naming blockNumber for a block past the chain head)',
+      description:
+        'The Unix timestamp of block `blockNumber` on `chainId`. A block past the chain head is a 400 naming `blockNumber`.',
       response: obj({ timestamp: int }),
     }),
     validate({ query: timestampQuery }),
@@ -33,6 +40,8 @@ export function blockTimestampRouter(deps: ApiDeps): Router {
     '/bounds',
     describe({
       summary: 'The blocks just before and after a timestamp',
+      description:
+        "The closest block at or before `timestamp` (`lower`) and at or after it (`upper`); `exactMatch` is true when both are the same block. Either bound is null past the chain's ends.",
       response: obj({ lower: blockAt, upper: blockAt, exactMatch: bool }),
     }),
     validate({ query: boundsQuery }),

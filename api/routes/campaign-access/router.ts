@@ -37,6 +37,8 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     '/campaigns/:id/privacy',
     describe({
       summary: 'Change the privacy of a campaign (creator or back office)',
+      description:
+        "Makes a campaign private or public. Only the campaign's creator (session or API key) or the back office may change it; a private campaign is served only to its creator, its grantees and the back office (`showPrivate=true`).",
       response: privacySchema,
       errors: [401, 403, 404],
     }),
@@ -48,6 +50,8 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     '/campaigns/:id/privacy',
     describe({
       summary: 'Privacy settings and access grants of a campaign (creator, managers, back office)',
+      description:
+        'Whether the campaign is private, and who was granted access. Readable by the creator, grantees with `canManageAccess`, and the back office.',
       response: privacySchema,
       errors: [401, 403, 404],
     }),
@@ -57,14 +61,26 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
   );
   router.post(
     '/campaigns/:id/access/grant',
-    describe({ summary: 'Grant access to a private campaign', response: messageSchema, errors: [401, 403, 404] }),
+    describe({
+      summary: 'Grant access to a private campaign',
+      description:
+        'Grants `userAddress` access to a private campaign; with `canManageAccess` the grantee may grant and revoke others. Allowed to the creator, grantees with `canManageAccess` and the back office. Granting again updates `canManageAccess`.',
+      response: messageSchema,
+      errors: [401, 403, 404],
+    }),
     requireCredentialOrBackOffice,
     validate({ params: idParams, body: grantBody }),
     grantAccessHandler(deps),
   );
   router.delete(
     '/campaigns/:id/access/revoke',
-    describe({ summary: 'Revoke access to a private campaign', response: messageSchema, errors: [401, 403, 404] }),
+    describe({
+      summary: 'Revoke access to a private campaign',
+      description:
+        'Revokes the access of `userAddress` to a private campaign. Allowed to the creator, grantees with `canManageAccess` and the back office.',
+      response: messageSchema,
+      errors: [401, 403, 404],
+    }),
     requireCredentialOrBackOffice,
     validate({ params: idParams, body: grantBody }),
     revokeAccessHandler(deps),
@@ -73,6 +89,7 @@ export function campaignAccessRouter(deps: ApiDeps): Router<AuthState> {
     '/campaigns/:id/access/list',
     describe({
       summary: 'Active dynamic access grants of a campaign',
+      description: 'The active access grants of a private campaign (address, who granted it, `canManageAccess`).',
       response: obj({ dynamicGrants: arr(grantSchema) }),
       errors: [401, 403, 404],
     }),

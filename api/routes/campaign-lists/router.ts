@@ -25,33 +25,58 @@ export function campaignListsRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.get(
     '/campaign-lists/:owner',
-    describe({ summary: 'Campaign lists of an owner', response: arr(LIST) }),
+    describe({
+      summary: 'Campaign lists of an owner',
+      description:
+        "The campaign lists of `owner` (an address), each with its campaign ids. Anyone may read any owner's lists.",
+      response: arr(LIST),
+    }),
     validate({ params: ownerParams, query: noQuery }),
     ownerListsHandler(deps),
   );
   router.get(
     '/campaign-lists/:owner/:name',
-    describe({ summary: 'One campaign list', response: LIST }),
+    describe({
+      summary: 'One campaign list',
+      description: 'One campaign list of `owner` by name (names are case-insensitive).',
+      response: LIST,
+    }),
     validate({ params: ownerListParams, query: noQuery }),
     getListHandler(deps),
   );
   router.post(
     '/campaign-lists',
-    describe({ summary: 'Create a campaign list', response: LIST, errors: [409] }),
+    describe({
+      summary: 'Create a campaign list',
+      description:
+        'Creates a campaign list owned by the caller; names are case-insensitive and unique per owner (409). GET /v4/campaigns?listOwner=…&campaignLists=… reads the campaigns in lists.',
+      response: LIST,
+      errors: [409],
+    }),
     requireCredential,
     validate({ body: createListBody }),
     createListHandler(deps),
   );
   router.patch(
     '/campaign-lists/:name',
-    describe({ summary: 'Rename a list or add and remove campaign ids', response: LIST, errors: [409] }),
+    describe({
+      summary: 'Rename a list or add and remove campaign ids',
+      description:
+        "Renames one of the caller's lists and/or adds and removes campaign ids. The path names the list (`{owner}` holds the list name here); 409 when the new name is taken.",
+      response: LIST,
+      errors: [409],
+    }),
     requireCredential,
     validate({ params: nameParams, body: updateListBody }),
     updateListHandler(deps),
   );
   router.delete(
     '/campaign-lists/:name',
-    describe({ summary: 'Delete a campaign list', response: obj({ success: bool }) }),
+    describe({
+      summary: 'Delete a campaign list',
+      description: "Deletes one of the caller's lists (the path names the list).",
+      response: obj({ success: bool }),
+    }),
     requireCredential,
     validate({ params: nameParams }),
     deleteListHandler(deps),

@@ -28,14 +28,24 @@ export function campaignsRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.get(
     ['/campaigns', '/campaigns/'],
-    describe({ summary: 'Search campaigns (filters, sorted, paged)', response: campaignListSchema }),
+    describe({
+      summary: 'Search campaigns (filters, sorted, paged)',
+      description:
+        "Campaigns matching every given filter (Campaign records). `showPrivate=true` adds the private campaigns the caller may read; `withOpportunity=true` attaches each campaign's light opportunity under `Opportunity`; `campaignLists` with `listOwner` restricts to campaigns in those lists.",
+      response: campaignListSchema,
+    }),
     validate({ query: listCampaignsQuery }),
     listCampaignsHandler(deps),
   );
   mountGeneratePayload(router, deps);
   router.get(
     '/campaigns/tx',
-    describe({ summary: 'Internal ids of the campaigns created by a transaction', response: campaignIdsSchema }),
+    describe({
+      summary: 'Internal ids of the campaigns created by a transaction',
+      description:
+        'The internal ids of the campaigns created by the transaction `hash` on `chainId` (several when one call created several campaigns). 404 when the transaction created none we indexed.',
+      response: campaignIdsSchema,
+    }),
     validate({ query: campaignTxQuery }),
     campaignsByTxHandler(deps),
   );
@@ -43,6 +53,8 @@ export function campaignsRouter(deps: ApiDeps): Router {
     '/campaigns/:id',
     describe({
       summary: 'One campaign by internal id or chainId-campaignId, with its reallocations',
+      description:
+        'One campaign by internal id or `distributionChainId-campaignId` (the on-chain id), with its reallocations. A private campaign is a 404 unless `showPrivate=true` and the caller may read it.',
       response: campaignByIdSchema,
     }),
     validate({ params: campaignIdParams, query: getCampaignQuery }),
@@ -52,6 +64,8 @@ export function campaignsRouter(deps: ApiDeps): Router {
     '/campaigns/:id/metrics',
     describe({
       summary: 'TVL, APR, daily rewards and wallet count series of a campaign',
+      description:
+        "Time series of the campaign's TVL, APR, daily rewards and wallet count. Each series is paged on its own with `<series>[page]` and `<series>[limit]`.",
       response: campaignMetricsSchema,
     }),
     validate({ params: campaignIdParams, query: campaignMetricsQuery }),
@@ -59,13 +73,23 @@ export function campaignsRouter(deps: ApiDeps): Router {
   );
   router.get(
     '/campaigns/:id/storing-ids',
-    describe({ summary: 'Storing ids of the campaign and its sub-campaigns', response: storingIdsNodeSchema }),
+    describe({
+      summary: 'Storing ids of the campaign and its sub-campaigns',
+      description:
+        'The storing ids of the campaign (root node) and of every sub-campaign, recursively under `subCampaigns`. A stateless campaign has an empty `storingIds`; one storing id may appear in several nodes.',
+      response: storingIdsNodeSchema,
+    }),
     validate({ params: campaignIdParams, query: noQuery }),
     storingIdsHandler(deps),
   );
   router.get(
     '/campaigns/:id/linked',
-    describe({ summary: 'The campaign family (root, parents, sub-campaigns)', response: linkedCampaignsSchema }),
+    describe({
+      summary: 'The campaign family (root, parents, sub-campaigns)',
+      description:
+        "The campaign's family as a flat list: its parents up to the root and its whole sub-campaign subtree, each node with `campaignId` and `parentCampaignId`; `self` is the requested campaign.",
+      response: linkedCampaignsSchema,
+    }),
     validate({ params: campaignIdParams, query: linkedCampaignsQuery }),
     linkedCampaignsHandler(deps),
   );

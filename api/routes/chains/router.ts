@@ -16,7 +16,12 @@ export function chainsRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.get(
     '/chains',
-    describe({ summary: 'Supported chains with their live campaign count', response: arr(chainSchema) }),
+    describe({
+      summary: 'Supported chains with their live campaign count',
+      description:
+        'Every configured chain with its name, icon, block explorers and live campaign count. `test=true` also lists test chains; `name` filters by name.',
+      response: arr(chainSchema),
+    }),
     validate({ query: listChainsQuery }),
     listChainsHandler(deps),
   );

@@ -68,13 +68,22 @@ export function claimsRouter(deps: ApiDeps): Router {
   const noBody = { type: 'object', additionalProperties: false, properties: {} } as const;
   router.get(
     both('/claims'),
-    describe({ summary: 'Indexed claims, newest first', response: arr(claimSchema) }),
+    describe({
+      summary: 'Indexed claims, newest first',
+      description:
+        'Indexed claims (Distributor `Claimed` events), newest first, filtered by chain, recipient, campaign, token or root.',
+      response: arr(claimSchema),
+    }),
     validate({ query: listClaimsQuery }),
     listClaimsHandler(deps),
   );
   router.get(
     both('/claims/history/:address'),
-    describe({ summary: 'Claims of one recipient', response: arr(claimSchema) }),
+    describe({
+      summary: 'Claims of one recipient',
+      description: 'The claims of one recipient, newest first, optionally on `chainIds` only.',
+      response: arr(claimSchema),
+    }),
     validate({ params: historyParams, query: chainIdsQuery }),
     claimsHistoryHandler(deps),
   );
@@ -82,6 +91,7 @@ export function claimsRouter(deps: ApiDeps): Router {
     both('/claims/latest'),
     describe({
       summary: 'Latest claims and the claims watermark per chain (keyed by chain id)',
+      description: 'The latest claims per chain and how far claims are indexed (watermark), keyed by chain id.',
       response: latestSchema,
     }),
     validate({ query: chainIdsQuery }),
@@ -89,19 +99,31 @@ export function claimsRouter(deps: ApiDeps): Router {
   );
   router.get(
     both('/claims/status'),
-    describe({ summary: 'Claims pipeline progress per chain (keyed by chain id)', response: statusSchema }),
+    describe({
+      summary: 'Claims pipeline progress per chain (keyed by chain id)',
+      description: 'Progress of the claims pipeline per chain (indexed block, head, lag), keyed by chain id.',
+      response: statusSchema,
+    }),
     validate({ query: chainIdsQuery }),
     claimsStatusHandler(deps),
   );
   router.get(
     both('/claims/count/total'),
-    describe({ summary: 'Claim counts over every chain', response: countSchema }),
+    describe({
+      summary: 'Claim counts over every chain',
+      description: 'The number of indexed claims over every chain.',
+      response: countSchema,
+    }),
     validate({ query: noBody }),
     countTotalHandler(deps),
   );
   router.get(
     both('/claims/count'),
-    describe({ summary: 'Claim counts of one chain', response: countSchema }),
+    describe({
+      summary: 'Claim counts of one chain',
+      description: 'The number of indexed claims on `chainId`.',
+      response: countSchema,
+    }),
     validate({ query: countQuery }),
     countClaimsHandler(deps),
   );

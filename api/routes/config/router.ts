@@ -23,7 +23,13 @@ export function configRouter(deps: ApiDeps): Router {
   });
   router.post(
     ['/config/store', '/config/store/'],
-    describe({ summary: 'Store a configuration keyed by its hash', response: obj({ hash: hex }), errors: [413, 429] }),
+    describe({
+      summary: 'Store a configuration keyed by its hash',
+      description:
+        'Stores a campaign configuration (any JSON object) under the hash of its content and returns the hash; storing the same configuration again returns the same hash.',
+      response: obj({ hash: hex }),
+      errors: [413, 429],
+    }),
     storeRateLimit,
     validate({ body: storeConfigBody }),
     storeConfigHandler(deps),
@@ -32,6 +38,8 @@ export function configRouter(deps: ApiDeps): Router {
     ['/config/hash/:hash', '/config/hash/:hash/'],
     describe({
       summary: 'A stored configuration by hash (optionally associated with a campaign)',
+      description:
+        'The configuration stored under `hash`. With both `campaignId` and `distributionChainId`, the configuration is also associated with that campaign.',
       response: { type: 'object' },
     }),
     validate({ params: configHashParams, query: configHashQuery }),
@@ -41,6 +49,8 @@ export function configRouter(deps: ApiDeps): Router {
     ['/config/decode/args/createCampaign', '/config/decode/args/createCampaign/'],
     describe({
       summary: 'Decode the arguments of a createCampaign(s) call',
+      description:
+        'Decodes the `args` of a createCampaign or createCampaigns call (as sent on `distributionChainId`) into campaign parameters with readable campaign data, and the id each campaign gets.',
       response: obj({ distributionChainId: int, campaigns: arr({ type: 'object' }) }),
     }),
     validate({ body: decodeArgsBody }),

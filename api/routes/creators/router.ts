@@ -40,43 +40,74 @@ export function creatorsRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.get(
     ['/creators', '/creators/'],
-    describe({ summary: 'Creators matching the filters', response: arr(creatorSchema) }),
+    describe({
+      summary: 'Creators matching the filters',
+      description: 'Campaign creators matching `id`, `address` or `search`.',
+      response: arr(creatorSchema),
+    }),
     validate({ query: listCreatorsQuery }),
     listCreatorsHandler(deps),
   );
   router.get(
     '/creators/campaigns/:id',
-    describe({ summary: 'Campaign metrics (as GET /v4/campaigns/{id}/metrics)', response: campaignMetricsSchema }),
+    describe({
+      summary: 'Campaign metrics (as GET /v4/campaigns/{id}/metrics)',
+      description: 'The metrics of one campaign, as GET /v4/campaigns/{id}/metrics answers them.',
+      response: campaignMetricsSchema,
+    }),
     validate({ params: campaignIdParams, query: campaignMetricsQuery }),
     campaignMetricsHandler(deps),
   );
   router.get(
     '/creators/:creator',
-    describe({ summary: 'One creator by id, slug or address', response: creatorSchema }),
+    describe({
+      summary: 'One creator by id, slug or address',
+      description: 'One creator by id, slug or address.',
+      response: creatorSchema,
+    }),
     validate({ params: creatorParams }),
     getCreatorHandler(deps),
   );
   router.get(
     '/creators/:creator/dashboard',
-    describe({ summary: 'Dashboard figures of a creator', response: dashboardSchema }),
+    describe({
+      summary: 'Dashboard figures of a creator',
+      description:
+        "The creator's overview: campaign counts by status, total distributed, live daily rewards and opportunities. `test=true` includes test campaigns.",
+      response: dashboardSchema,
+    }),
     validate({ params: creatorParams, query: dashboardQuery }),
     dashboardHandler(deps),
   );
   router.get(
     '/creators/:creator/opportunities/count',
-    describe({ summary: 'Count of the creator opportunities', response: countSchema }),
+    describe({
+      summary: 'Count of the creator opportunities',
+      description:
+        "The number of the creator's opportunities matching the filters (OPP-FILTERS minus creator and campaign ones).",
+      response: countSchema,
+    }),
     validate({ params: creatorParams, query: creatorOppCountQuery }),
     creatorOpportunitiesCountHandler(deps),
   );
   router.get(
     '/creators/:creator/opportunities',
-    describe({ summary: 'Opportunities of the creator, paged', response: arr(opportunitySchema) }),
+    describe({
+      summary: 'Opportunities of the creator, paged',
+      description:
+        'The opportunities in which the creator has campaigns, matching the filters, with per-creator live, soon and past campaign counts.',
+      response: arr(opportunitySchema),
+    }),
     validate({ params: creatorParams, query: creatorOppFiltersQuery }),
     creatorOpportunitiesHandler(deps),
   );
   router.get(
     '/creators/:creator/campaigns',
-    describe({ summary: 'Campaigns of the creator, by status', response: arr(campaignSchema) }),
+    describe({
+      summary: 'Campaigns of the creator, by status',
+      description: 'Every campaign of the creator, filtered by `status`.',
+      response: arr(campaignSchema),
+    }),
     validate({ params: creatorParams, query: creatorCampaignsQuery }),
     creatorCampaignsHandler(deps),
   );

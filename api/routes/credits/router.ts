@@ -43,6 +43,7 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
     '/credits/pricing',
     describe({
       summary: 'Credit price list',
+      description: 'The price in credits of each billable operation.',
       response: obj(Object.fromEntries(Object.keys(CREDIT_PRICING).map((k) => [k, num]))),
     }),
     validate({ query: none }),
@@ -52,6 +53,8 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
     '/credits',
     describe({
       summary: 'Add credits to a creator (back office; idempotent with Idempotency-Key)',
+      description:
+        "Adds credits to a creator's balance (back office). A repeated request with the same `Idempotency-Key` header is applied once.",
       response: balanceSchema,
       errors: [404, 409],
     }),
@@ -63,6 +66,8 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
     '/credits/subtract',
     describe({
       summary: 'Subtract credits, never below the allowed negative balance (back office)',
+      description:
+        "Subtracts credits from a creator's balance, never below the creator's allowed negative balance (409 when it would).",
       response: balanceSchema,
       errors: [404, 409],
     }),
@@ -74,6 +79,7 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
     '/credits/:creatorId/allowance',
     describe({
       summary: 'Set how far below zero a creator balance may go (back office)',
+      description: "Sets how far below zero the creator's balance may go (409 when the balance is already below it).",
       response: obj({ creatorId: str, amount: credit, maxNegativeBalance: credit }),
       errors: [404, 409],
     }),
@@ -85,6 +91,7 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
     '/credits/:creatorId',
     describe({
       summary: 'Credit balance of a creator with its recent operations',
+      description: "The creator's credit balance (exact decimal strings) with its latest operations.",
       response: accountSchema,
       errors: [404],
     }),
@@ -95,6 +102,7 @@ export function creditsRouter(deps: ApiDeps): Router<AuthState> {
     '/credits/:creatorId/operations',
     describe({
       summary: 'Credit operations of a creator, newest first',
+      description: "The creator's credit operations, newest first.",
       response: arr(operationSchema),
       errors: [404],
     }),

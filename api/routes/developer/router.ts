@@ -54,34 +54,60 @@ export function developerRouter(deps: ApiDeps): Router<AuthState> {
     '/',
     describe({
       summary: 'Create an API key (the raw key is returned once)',
+      description:
+        "Creates an API key for the session's user. The raw key is in `rawKey` of this response only; store it, it cannot be read again. A user has a bounded number of active keys (409 beyond).",
       response: createdKeySchema,
       errors: [409],
     }),
     validate({ body: createKeyBody }),
     createKeyHandler(deps),
   );
-  keys.get('/', describe({ summary: 'API keys of the session user', response: arr(keySchema) }), listKeysHandler(deps));
+  keys.get(
+    '/',
+    describe({
+      summary: 'API keys of the session user',
+      description: "The session user's API keys, active and revoked, without raw keys.",
+      response: arr(keySchema),
+    }),
+    listKeysHandler(deps),
+  );
   keys.get(
     '/usage',
-    describe({ summary: 'Calls per key over the last days', response: usageSchema }),
+    describe({
+      summary: 'Calls per key over the last days',
+      description: "Calls of each of the user's keys over the last `days` days (1 to 90, default 30), with the total.",
+      response: usageSchema,
+    }),
     validate({ query: usageQuery }),
     keysUsageHandler(deps),
   );
   keys.get(
     '/:id/usage',
-    describe({ summary: 'Daily calls of one key per endpoint', response: dailyUsageSchema }),
+    describe({
+      summary: 'Daily calls of one key per endpoint',
+      description: "Daily calls of one of the user's keys over the last `days` days, per endpoint.",
+      response: dailyUsageSchema,
+    }),
     validate({ params: keyIdParams, query: usageQuery }),
     keyUsageHandler(deps),
   );
   keys.patch(
     '/:id',
-    describe({ summary: 'Update the description of a key', response: keySchema }),
+    describe({
+      summary: 'Update the description of a key',
+      description: "Changes the description of one of the user's keys.",
+      response: keySchema,
+    }),
     validate({ params: keyIdParams, body: updateKeyBody }),
     updateKeyHandler(deps),
   );
   keys.delete(
     '/:id',
-    describe({ summary: 'Revoke a key', response: keySchema }),
+    describe({
+      summary: 'Revoke a key',
+      description: "Revokes one of the user's keys: `revokedAt` is set and the key is refused from then on.",
+      response: keySchema,
+    }),
     validate({ params: keyIdParams }),
     revokeKeyHandler(deps),
   );
@@ -89,7 +115,11 @@ export function developerRouter(deps: ApiDeps): Router<AuthState> {
   router.use(keys.routes(), keys.allowedMethods({ throw: true }));
   router.get(
     '/api-keys/validate',
-    describe({ summary: 'Check an API key', response: obj({ ok: bool }) }),
+    describe({
+      summary: 'Check an API key',
+      description: '`{ ok: true }` when the `x-api-key` header holds a valid, unrevoked key; 401 otherwise.',
+      response: obj({ ok: bool }),
+    }),
     requireApiKey,
     validateKeyHandler(),
   );

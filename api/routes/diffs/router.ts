@@ -31,6 +31,8 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
     '/diffs/leaves',
     describe({
       summary: 'Leaves of a token in the latest verified root, with claimed amounts (back office)',
+      description:
+        "The Merkle leaves of `tokenAddress` on `chainId` in the latest verified root, with each recipient's claimed amount (back office).",
       response: obj({
         root: str,
         count: int,
@@ -50,6 +52,7 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
     '/diffs/leaf-breakdowns',
     describe({
       summary: 'Per-campaign leaf breakdowns with pro-rata claims (back office)',
+      description: 'Per-campaign breakdowns of the leaves, with claims allotted pro rata (back office).',
       response: obj({ root: str, count: int, breakdowns: arr(any), summary: summarySchema, opportunities: any }),
       errors: [404],
     }),
@@ -62,6 +65,7 @@ export function diffsRouter(deps: ApiDeps): Router<AuthState> {
     '/diffs/leaf-tokens',
     describe({
       summary: 'Tokens with leaves in the latest verified root (back office)',
+      description: 'The tokens having leaves in the latest verified root of `chainId` (back office).',
       response: arr(tokenSchema),
       errors: [404],
     }),

@@ -18,6 +18,7 @@ export function enumsRouter(_deps: ApiDeps): Router {
     both('/enums'),
     describe({
       summary: 'Public enumerations',
+      description: 'The public enumerations (campaign types, store types, distribution types…) with their values.',
       response: obj({ enums: arr(obj({ name: str, type: enumType, hasMetadata: bool })) }),
     }),
     listEnumsHandler(),
@@ -26,6 +27,7 @@ export function enumsRouter(_deps: ApiDeps): Router {
     both('/enums/:enumName'),
     describe({
       summary: 'One enumeration with its entries',
+      description: "One enumeration with each entry's key, value and description.",
       response: obj({
         name: str,
         type: enumType,
@@ -37,13 +39,21 @@ export function enumsRouter(_deps: ApiDeps): Router {
   );
   router.get(
     both('/enums/:enumName/convert/:value'),
-    describe({ summary: 'Convert one value between number and name', response: convertSchema }),
+    describe({
+      summary: 'Convert one value between number and name',
+      description: 'Converts a value of the enumeration between its number and its name, in either direction.',
+      response: convertSchema,
+    }),
     validate({ params: convertParams }),
     convertHandler(),
   );
   router.post(
     both('/enums/:enumName/batch-convert'),
-    describe({ summary: 'Convert several values', response: obj({ results: arr(convertSchema) }) }),
+    describe({
+      summary: 'Convert several values',
+      description: 'Converts several values of the enumeration at once, each between number and name.',
+      response: obj({ results: arr(convertSchema) }),
+    }),
     validate({ params: enumParams, body: batchConvertBody }),
     batchConvertHandler(),
   );

@@ -31,7 +31,8 @@ export function healthRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Health of PostgreSQL, Elasticsearch, RPCs and jobs',
       description:
-        'One computation answers every caller for 1 s (`checkedAt` is its time); rate-limited like any route. Error texts are redacted: no URL credentials, paths or query strings, no request bodies.',
+        "Overall state of the service: PostgreSQL, Elasticsearch, each chain's RPC, job freshness and prices; 200 while every dependency answers, 503 with the same body otherwise (for operators; load balancers use /v4/health/ready). One computation answers every caller for 1 s (`checkedAt` is its time); rate-limited like any route. Error texts are redacted: no URL credentials, paths or query strings, no request bodies.",
+      cacheControl: 'no-store',
       response: healthSchema,
       responses: { 503: { description: 'A dependency does not answer', schema: healthSchema } },
     }),
@@ -43,6 +44,7 @@ export function healthRouter(deps: ApiDeps): Router {
       summary: "Liveness: the process is up (no I/O; for an orchestrator's liveness probe)",
       description:
         'Always 200 while the process serves HTTP, whatever the load and whatever the dependencies: restart the process only when this stops answering. Not rate-limited.',
+      cacheControl: 'no-store',
       response: obj({ status: { enum: ['ok'] }, uptimeSeconds: { type: 'integer' }, pid: { type: 'integer' } }),
     }),
     livenessHandler(),
@@ -53,6 +55,7 @@ export function healthRouter(deps: ApiDeps): Router {
       summary: "Readiness: PostgreSQL and Elasticsearch answer (for a load balancer's readiness probe)",
       description:
         '200 when both answer within 2 s, 503 otherwise: take the instance out of rotation, do not restart it. RPCs and jobs are in /v4/health. Not rate-limited.',
+      cacheControl: 'no-store',
       response: readySchema,
       responses: { 503: { description: 'A dependency does not answer', schema: readySchema } },
     }),

@@ -38,6 +38,8 @@ export function historicalRouter(deps: ApiDeps): Router<AuthState> {
     '/historical/campaign/:campaignId',
     describe({
       summary: 'Reward diffs of a campaign between two dates (back office)',
+      description:
+        "How each recipient's rewards from the campaign changed between `startDate` and `endDate` on `chainId` (back office).",
       response: historicalSchema,
       errors: [404],
     }),
@@ -49,6 +51,8 @@ export function historicalRouter(deps: ApiDeps): Router<AuthState> {
     '/historical/recipient/:recipient',
     describe({
       summary: 'Reward diffs of a recipient between two dates (back office)',
+      description:
+        "How the recipient's rewards changed per campaign between `startDate` and `endDate` on `chainId` (back office).",
       response: historicalSchema,
       errors: [404],
     }),

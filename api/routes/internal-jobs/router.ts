@@ -22,6 +22,9 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
     '/',
     describe({
       summary: 'Every job with schedule, state, recent runs, lag, outbox and freshness (back office)',
+      cacheControl: 'no-store',
+      description:
+        'Every scheduled job with its schedule, paused state, last `runs` runs, lag behind the chain, outbox and data freshness (back office; the /ops page reads it).',
       response: obj({
         checkedAt: str,
         jobs: arr(obj({ name: str, schedule: str, state: str, recentRuns: arr(any) })),
@@ -36,6 +39,8 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
     '/:name/run',
     describe({
       summary: 'Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it',
+      description:
+        "Runs the job now in this process. 200 with the run when it ends within a few seconds, 202 while it goes on (see GET /v4/internal/jobs), 409 when another process holds the job's lock.",
       response: obj({ job: str, status: str }),
       responses: { 202: { description: 'Still running', schema: obj({ job: str, status: str }) } },
       errors: [409, 503],
@@ -45,13 +50,21 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
   );
   router.post(
     '/:name/pause',
-    describe({ summary: 'Pause a job (back office; persisted)', response: obj({ name: str, state: str }) }),
+    describe({
+      summary: 'Pause a job (back office; persisted)',
+      description: 'Pauses the job: scheduled runs are skipped until it is resumed (kept across restarts).',
+      response: obj({ name: str, state: str }),
+    }),
     name,
     pauseHandler(deps, true),
   );
   router.post(
     '/:name/resume',
-    describe({ summary: 'Resume a job (back office)', response: obj({ name: str, state: str }) }),
+    describe({
+      summary: 'Resume a job (back office)',
+      description: 'Resumes a paused job.',
+      response: obj({ name: str, state: str }),
+    }),
     name,
     pauseHandler(deps, false),
   );
@@ -59,6 +72,7 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
     '/:name/schedule',
     describe({
       summary: 'Change a job schedule without a restart (back office; null goes back to the default)',
+      description: "Sets the job's cron schedule without a restart; `null` restores its default schedule.",
       response: obj({ name: str, schedule: str }),
     }),
     validate({ params: jobNameParams, body: scheduleBody }),

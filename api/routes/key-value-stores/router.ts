@@ -23,6 +23,7 @@ import {
   upsertQuotaHandler,
 } from './handlers.js';
 import { listingHeaders } from './listingHeaders.js';
+import { entryBodyExamples, storeValueFormats, VALUE_EXAMPLES } from './valueFormats.js';
 import {
   batchUpsertBody,
   createStoreBody,
@@ -73,6 +74,8 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     '/internal/key-value-stores/quotas',
     describe({
       summary: 'Grant or replace a creator quota for self-service stores (back office)',
+      description:
+        'Grants (or replaces) the quota under which `ownerAddress` may create stores with an API key: how many stores, the largest `sizeLimit`, and which store types.',
       response: quotaSchema,
     }),
     requireBackOffice,
@@ -84,6 +87,8 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     '/key-value-stores/self',
     describe({
       summary: 'Create a store owned by the API key owner, within its quota',
+      description:
+        "Creates a store owned by the API key's owner. `key` is a suffix: the store's canonical key, returned in `key`, is `<owner address>:<suffix>`, and every other store and entry path takes that canonical key. Needs a quota from the back office (403 without one or for a type it does not allow); `sizeLimit` above the quota's `maxSizeLimit` is refused; 409 when the key exists or the quota's store count is reached. `type` fixes the JSON shape of every entry's value (see the entry upsert).",
       response: storeSchema,
       errors: [403, 409],
     }),
@@ -93,21 +98,36 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
   );
   router.get(
     '/key-value-stores/self',
-    describe({ summary: 'Stores owned by the API key owner', response: arr(storeSchema) }),
+    describe({
+      summary: 'Stores owned by the API key owner',
+      description: "The stores owned by the API key's owner, with their entry counts.",
+      response: arr(storeSchema),
+    }),
     requireApiKey,
     validate({ query: noQuery }),
     listOwnStoresHandler(deps),
   );
   router.patch(
     '/key-value-stores/self/:key',
-    describe({ summary: 'Update an owned store', response: storeSchema, errors: [404, 409] }),
+    describe({
+      summary: 'Update an owned store',
+      description:
+        "Changes an owned store's description, `publicRead`, `sizeLimit` or `accessMode`. A `sizeLimit` below the current entry count or above the quota is a 409.",
+      response: storeSchema,
+      errors: [404, 409],
+    }),
     requireApiKey,
     validate({ params: storeKeyParams, body: updateStoreBody }),
     updateStoreHandler(deps),
   );
   router.delete(
     '/key-value-stores/self/:key',
-    describe({ summary: 'Delete an owned store and its entries', response: successSchema, errors: [404] }),
+    describe({
+      summary: 'Delete an owned store and its entries',
+      description: 'Deletes an owned store with all its entries.',
+      response: successSchema,
+      errors: [404],
+    }),
     requireApiKey,
     validate({ params: storeKeyParams }),
     deleteStoreHandler(deps),
@@ -117,6 +137,19 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     '/key-value-stores/:key/entries/batch',
     describe({
       summary: 'Upsert 1 to 1000 entries at once (owner API key; all or nothing)',
+      description:
+        "Inserts or replaces 1 to 1000 entries in one transaction: all are written or none. Only the owner's API keys may batch-write. Each value must fit the store type (see the entry upsert); an error names the entry, e.g. `entries.3.value`. 409 when the batch would pass `sizeLimit`.",
+      bodyExamples: {
+        BOOST: {
+          summary: 'Two entries of a BOOST store',
+          value: {
+            entries: [
+              { address: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', value: JSON.stringify(VALUE_EXAMPLES.BOOST) },
+              { address: '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619', value: '{"multiplier":2}' },
+            ],
+          },
+        },
+      },
       response: obj({ success: bool, count: int }),
       errors: [403, 404, 409],
     }),
@@ -128,6 +161,8 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     '/key-value-stores/:key/entries',
     describe({
       summary: 'Upsert one entry (owner, or a wallet for its own address in a PUBLIC store)',
+      description: `Inserts or replaces the entry of \`address\`. \`value\` is JSON text whose shape depends on the store type:\n\n${storeValueFormats()}\n\nThe owner writes any entry (API key or session); in a PUBLIC store a signed-in wallet may also write the entry of its own address. 409 when a new entry would pass \`sizeLimit\`.`,
+      bodyExamples: entryBodyExamples(),
       response: entrySchema,
       errors: [403, 404, 409],
     }),
@@ -139,6 +174,8 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     '/key-value-stores/:key/entries',
     describe({
       summary: 'Entries of a store, paged (page, pageSize, value also as headers)',
+      description:
+        "A page of the store's entries, oldest first, with the total. `value` keeps only entries with exactly that value. `page`, `pageSize` and `value` are also accepted as headers. A store that is not `publicRead` is readable only by its owner and the back office.",
       response: obj({ entries: arr(entrySchema), total: int, page: int, pageSize: int }),
       errors: [401, 403, 404],
     }),
@@ -148,7 +185,13 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
   );
   router.get(
     '/key-value-stores/:key/entries/:address',
-    describe({ summary: 'One entry of a store', response: entrySchema, errors: [401, 403, 404] }),
+    describe({
+      summary: 'One entry of a store',
+      description:
+        'The entry of `address` in the store (404 when absent). A store that is not `publicRead` is readable only by its owner and the back office.',
+      response: entrySchema,
+      errors: [401, 403, 404],
+    }),
     validate({ params: entryParams, query: noQuery }),
     getEntryHandler(deps),
   );
@@ -156,6 +199,8 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     '/key-value-stores/:key/entries/:address',
     describe({
       summary: 'Delete an entry (its own wallet in a PUBLIC store, the owner or the back office)',
+      description:
+        'Deletes the entry of `address`. Allowed to the store owner, the back office, and in a PUBLIC store the wallet of that address.',
       response: successSchema,
       errors: [401, 403, 404],
     }),

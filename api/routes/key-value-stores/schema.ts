@@ -10,21 +10,37 @@ export const STORE_TYPES = Object.keys(STORE_TYPE_DESCRIPTIONS) as StoreType[];
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 
-const storeType = { type: 'string', enum: STORE_TYPES } as const;
+const storeType = {
+  type: 'string',
+  enum: STORE_TYPES,
+  description: 'Fixes the JSON shape of every entry value (see PUT /v4/key-value-stores/{key}/entries)',
+} as const;
 const sizeLimit = { type: 'integer', minimum: 1, maximum: 1_000_000 } as const;
 const description = { type: 'string', maxLength: 512 } as const;
 /** A store key suffix as the caller names it: 1 to 128 of a-z, A-Z, 0-9, `_` and `-`. */
-const keySuffix = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-zA-Z0-9_-]{1,128}$' } as const;
+const keySuffix = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[a-zA-Z0-9_-]{1,128}$',
+  description: 'Suffix of the store key; the canonical key returned at creation is `<owner address>:<suffix>`',
+} as const;
 /** A canonical key: `<owner address>:<suffix>` (what creation returns; used in every other path). */
 const canonicalKey = {
   type: 'string',
+  description: 'The canonical key returned at creation: `<owner address>:<suffix>`',
   minLength: 1,
   maxLength: 171,
   pattern: '^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$',
 } as const;
 /** An entry address: a 20-byte or a 32-byte hex string (APR stores: a campaign id). */
 const entryAddress = { type: 'string', pattern: '^0x([a-fA-F0-9]{40}|[a-fA-F0-9]{64})$' } as const;
-const entryValue = { type: 'string', maxLength: 1024 } as const;
+const entryValue = {
+  type: 'string',
+  maxLength: 1024,
+  description:
+    "JSON text (at most 1024 characters) of an object whose shape the store's type fixes (listed under PUT /v4/key-value-stores/{key}/entries)",
+} as const;
 const entry = {
   type: 'object',
   additionalProperties: false,

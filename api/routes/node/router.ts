@@ -28,6 +28,8 @@ export function nodeRouter(deps: ApiDeps): Router {
     ['/node', '/node/'],
     describe({
       summary: 'Whether an address or id is labelled (our contracts, opportunity identifiers)',
+      description:
+        'Whether `addressOrId` is a known address on `chainId` (one of our contracts, an opportunity identifier) and as what.',
       response: arr(nodeSchema),
     }),
     validate({ query: nodeQuery }),

@@ -22,6 +22,8 @@ export function opportunityCurationRouter(deps: ApiDeps): Router<AuthState> {
     '/opportunities/:id',
     describe({
       summary: 'Replace the tags and/or program slugs of an opportunity (back office)',
+      description:
+        'Replaces the tags and/or the program slugs of an opportunity (back office); the search index is updated at once.',
       response: curationSchema,
       errors: [404],
     }),
@@ -33,6 +35,7 @@ export function opportunityCurationRouter(deps: ApiDeps): Router<AuthState> {
     '/opportunities/:id/tags',
     describe({
       summary: 'Add and remove tags of an opportunity (back office)',
+      description: 'Adds and removes tags of an opportunity (back office); the search index is updated at once.',
       response: curationSchema,
       errors: [404],
     }),

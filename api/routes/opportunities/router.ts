@@ -45,13 +45,22 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   const byId = (query: Record<string, unknown>) => validate({ params: opportunityIdParams, query });
   router.get(
     ['/opportunities', '/opportunities/'],
-    describe({ summary: 'Search opportunities (OPP-FILTERS, sorted, paged)', response: opportunityListSchema }),
+    describe({
+      summary: 'Search opportunities (OPP-FILTERS, sorted, paged)',
+      description:
+        "Opportunities matching every OPP-FILTERS parameter, sorted by `sort` and `order`. `campaigns=true` embeds each opportunity's campaigns (slower).",
+      response: opportunityListSchema,
+    }),
     filters,
     listOpportunitiesHandler(deps),
   );
   router.get(
     '/opportunities/count',
-    describe({ summary: 'Count opportunities matching OPP-FILTERS', response: countSchema }),
+    describe({
+      summary: 'Count opportunities matching OPP-FILTERS',
+      description: 'The number of opportunities matching OPP-FILTERS (paging parameters are accepted and ignored).',
+      response: countSchema,
+    }),
     filters,
     countOpportunitiesHandler(deps),
   );
@@ -60,6 +69,8 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     describe({
       summary:
         'Count, TVL and daily-rewards sums, APR range and the three distributions of OPP-FILTERS matches, in one answer',
+      description:
+        "What /count, /aggregate/tvl, /aggregate/dailyRewards, /aggregate/min|max/apr and the three /bins answer for the same OPP-FILTERS, in one response (one request for an explorer's header).",
       response: summarySchema,
     }),
     filters,
@@ -67,31 +78,53 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   );
   router.get(
     '/opportunities/bins/apr',
-    describe({ summary: 'APR distribution bins', response: binsSchema }),
+    describe({
+      summary: 'APR distribution bins',
+      description: 'The APR distribution of the matching opportunities as bins `{ min, max, count }`.',
+      response: binsSchema,
+    }),
     filters,
     binsHandler(deps, 'apr'),
   );
   router.get(
     '/opportunities/bins/tvl',
-    describe({ summary: 'TVL distribution bins', response: binsSchema }),
+    describe({
+      summary: 'TVL distribution bins',
+      description: 'The TVL (USD) distribution of the matching opportunities as bins `{ min, max, count }`.',
+      response: binsSchema,
+    }),
     filters,
     binsHandler(deps, 'tvl'),
   );
   router.get(
     '/opportunities/bins/daily-rewards',
-    describe({ summary: 'Daily-rewards distribution bins', response: binsSchema }),
+    describe({
+      summary: 'Daily-rewards distribution bins',
+      description: 'The daily-rewards (USD) distribution of the matching opportunities as bins `{ min, max, count }`.',
+      response: binsSchema,
+    }),
     filters,
     binsHandler(deps, 'dailyRewards'),
   );
   router.get(
     '/opportunities/aggregate/max/:field',
-    describe({ summary: 'Maximum of a numeric field over OPP-FILTERS matches', response: extremumSchema('max') }),
+    describe({
+      summary: 'Maximum of a numeric field over OPP-FILTERS matches',
+      description:
+        'The largest value of `field` (a numeric opportunity field) among the opportunities matching OPP-FILTERS; null when none match.',
+      response: extremumSchema('max'),
+    }),
     validate({ params: extremumParams, query: oppFiltersQuery }),
     extremumHandler(deps, 'max'),
   );
   router.get(
     '/opportunities/aggregate/min/:field',
-    describe({ summary: 'Minimum of a numeric field over OPP-FILTERS matches', response: extremumSchema('min') }),
+    describe({
+      summary: 'Minimum of a numeric field over OPP-FILTERS matches',
+      description:
+        'The smallest value of `field` (a numeric opportunity field) among the opportunities matching OPP-FILTERS; null when none match.',
+      response: extremumSchema('min'),
+    }),
     validate({ params: extremumParams, query: oppFiltersQuery }),
     extremumHandler(deps, 'min'),
   );
@@ -99,6 +132,8 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     '/opportunities/aggregate/:field',
     describe({
       summary: 'Sum of a numeric field, or groups by chainId, protocolId or tags',
+      description:
+        'For a numeric `field` (tvl, dailyRewards…), its sum over the matching opportunities; for `chainId`, `protocolId` or `tags`, the matching opportunities grouped by that field with a count per group.',
       response: aggregateSchema,
     }),
     validate({ params: aggregateParams, query: oppFiltersQuery }),
@@ -106,19 +141,33 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   );
   router.get(
     '/opportunities/:id',
-    describe({ summary: 'One opportunity by id', response: opportunitySchema }),
+    describe({
+      summary: 'One opportunity by id',
+      description: 'One opportunity by internal id or composite `chainId-type-identifier`.',
+      response: opportunitySchema,
+    }),
     byId({ type: 'object', additionalProperties: false, properties: {} }),
     getOpportunityHandler(deps),
   );
   router.get(
     '/opportunities/:id/campaigns',
-    describe({ summary: 'One opportunity with its campaigns', response: opportunityWithCampaignsSchema }),
+    describe({
+      summary: 'One opportunity with its campaigns',
+      description:
+        'One opportunity with its campaigns under `campaigns`; `test`, `point`, `tokenTypes` and `excludeSubCampaigns` filter the campaigns.',
+      response: opportunityWithCampaignsSchema,
+    }),
     byId(opportunityCampaignsQuery),
     opportunityCampaignsHandler(deps),
   );
   router.get(
     '/opportunities/:id/storing-ids',
-    describe({ summary: 'Storing ids of the opportunity campaigns, as trees', response: arr(storingIdsNodeSchema) }),
+    describe({
+      summary: 'Storing ids of the opportunity campaigns, as trees',
+      description:
+        'One tree per root campaign of the opportunity whose status is `campaignStatus` (default LIVE); each node has its `storingIds` and its `subCampaigns` (not status-filtered).',
+      response: arr(storingIdsNodeSchema),
+    }),
     byId(storingIdsQuery),
     storingIdsHandler(deps),
   );
@@ -126,6 +175,8 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     '/opportunities/:id/apr-records',
     describe({
       summary: 'APR history (JSON, or CSV with Accept: text/csv)',
+      description:
+        "The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.",
       response: recordsSchema('apr'),
       also: CSV,
     }),
@@ -136,6 +187,8 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     '/opportunities/:id/tvl-records',
     describe({
       summary: 'TVL history (JSON, or CSV with Accept: text/csv)',
+      description:
+        "The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.",
       response: recordsSchema('tvl'),
       also: CSV,
     }),
@@ -146,6 +199,8 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     '/opportunities/:id/native-apr-records',
     describe({
       summary: 'Native APR history (JSON, or CSV with Accept: text/csv)',
+      description:
+        "The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.",
       response: recordsSchema('apr'),
       also: CSV,
     }),

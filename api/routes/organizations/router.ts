@@ -19,14 +19,23 @@ export function organizationsRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();
   router.post(
     '/organizations',
-    describe({ summary: 'Create an organization owned by the caller', response: organizationSchema, errors: [409] }),
+    describe({
+      summary: 'Create an organization owned by the caller',
+      description: 'Creates an organization owned by the caller; names are unique per owner (409).',
+      response: organizationSchema,
+      errors: [409],
+    }),
     requireCredential,
     validate({ body: createOrganizationBody }),
     createOrganizationHandler(deps),
   );
   router.get(
     '/organizations',
-    describe({ summary: "The caller's organizations", response: arr(organizationSchema) }),
+    describe({
+      summary: "The caller's organizations",
+      description: 'The organizations the caller owns.',
+      response: arr(organizationSchema),
+    }),
     requireCredential,
     validate({ query: noQuery }),
     listOrganizationsHandler(deps),

@@ -28,14 +28,24 @@ export function overridesRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.post(
     ['/overrides/check', '/overrides/check/'],
-    describe({ summary: 'Check whether a configuration override is allowed', response: checkSchema }),
+    describe({
+      summary: 'Check whether a configuration override is allowed',
+      description:
+        'Checks whether `newConfig` may override `oldConfig`: the reward token and amount cannot change, the start cannot change once the campaign started, and the end must be in the future.',
+      response: checkSchema,
+    }),
     parseJsonConfigFields,
     validate({ body: checkOverrideBody }),
     checkOverrideHandler(deps),
   );
   router.get(
     ['/overrides/:id/previous-configs', '/overrides/:id/previous-configs/'],
-    describe({ summary: 'Previous configurations of a campaign, oldest first', response: arr(previousConfigSchema) }),
+    describe({
+      summary: 'Previous configurations of a campaign, oldest first',
+      description:
+        'The configurations the campaign had before each override, oldest first, each with the opportunity it was linked to then.',
+      response: arr(previousConfigSchema),
+    }),
     validate({ params: previousConfigsParams }),
     previousConfigsHandler(deps),
   );

@@ -12,7 +12,12 @@ export function protocolsRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.get(
     ['/protocols', '/protocols/'],
-    describe({ summary: 'Supported protocols with aggregated opportunity figures', response: arr(protocolSchema) }),
+    describe({
+      summary: 'Supported protocols with aggregated opportunity figures',
+      description:
+        'Protocols with the daily rewards and live campaign count of their opportunities; filter by `id`, `ids`, `name`, `tags`, or by the opportunities they have (`opportunityTag`, `opportunityChain`, `status`).',
+      response: arr(protocolSchema),
+    }),
     validate({ query: listProtocolsQuery }),
     listProtocolsHandler(deps),
   );

@@ -35,14 +35,24 @@ export function ratchetRouter(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/sofr-ratchet' });
   router.get(
     '/campaign/:campaignId',
-    describe({ summary: 'Current ratchet rate from the campaign settings', response: campaignRateSchema }),
+    describe({
+      summary: 'Current ratchet rate from the campaign settings',
+      description:
+        'The current SOFR-spread ratchet rate of a campaign, from its stored distribution settings: `campaignApr` per its curve, with the frozen mean TVL, last and next recalculation, live benchmark rate, baseline and boosted APYs.',
+      response: campaignRateSchema,
+    }),
     validate({ params: campaignIdParams }),
     campaignRateHandler(deps),
   );
 
   router.get(
     '/opportunity/:id',
-    describe({ summary: 'Ratchet rate of an opportunity at an explicit anchor', response: opportunityRateSchema }),
+    describe({
+      summary: 'Ratchet rate of an opportunity at an explicit anchor',
+      description:
+        'The ratchet rate of an opportunity for an explicit `anchor` (Unix seconds), at time `at` (default now) with recalculation `period` (seconds): frozen mean TVL, last and next recalculation, live rate, baseline and boosted APYs.',
+      response: opportunityRateSchema,
+    }),
     validate({ params: opportunityIdParams, query: opportunityQuery }),
     opportunityRateHandler(deps),
   );

@@ -13,6 +13,8 @@ export function rewardsRouter(deps: ApiDeps): Router {
     ['/rewards', '/rewards/'],
     describe({
       summary: 'Reward recipients of a campaign in the live root, by descending amount',
+      description:
+        'Every address rewarded by campaign `campaignId` on `chainId` in the live root, by descending amount (wei strings). `hide=true` leaves out recipients with nothing left to claim.',
       response: arr(
         obj({
           recipient: str,

@@ -13,6 +13,7 @@ export function rootsRouter(deps: ApiDeps): Router {
     ['/roots', '/roots/'],
     describe({
       summary: 'Reward roots of a chain over a time window',
+      description: 'The reward roots of `chainId` recorded between `fromTimestamp` and `toTimestamp` (Unix seconds).',
       response: arr(obj({ root: hex, chainId: int, epoch: int, timestamp: decimal, isLatest: bool })),
     }),
     validate({ query: listRootsQuery }),

@@ -13,6 +13,8 @@ export function schemasRouter(_deps: ApiDeps): Router {
     ['/schemas', '/schemas/'],
     describe({
       summary: 'Schema groups (beta): JSON schemas of campaign inputs per enum value',
+      description:
+        'Beta: each schema group binds an enum to one JSON Schema (draft 2020-12) per value: `campaignType` (campaign data), `campaignTypeExtended`, `distributionMethod`, `computeScoreMethod`, `hookType`, `processorType`. These are the schemas POST /v4/campaigns/generate-payload validates with.',
       response: arr(
         obj({ name: str, description: str, enum: arr({ type: ['string', 'number'] }), schemas: { type: 'object' } }),
       ),

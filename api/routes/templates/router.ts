@@ -26,7 +26,12 @@ export function templatesRouter(_deps: ApiDeps): Router {
   const router = new Router();
   router.get(
     ['/templates', '/templates/'],
-    describe({ summary: 'Campaign templates matching the filters', response: arr(templateSchema) }),
+    describe({
+      summary: 'Campaign templates matching the filters',
+      description:
+        'Campaign templates (a campaign type with preset campaign data) matching `protocolId`, `search` and `action`. A template id can be used as a `campaignsParams` key of POST /v4/campaigns/generate-payload.',
+      response: arr(templateSchema),
+    }),
     validate({ query: listTemplatesQuery }),
     listTemplatesHandler(),
   );

@@ -90,7 +90,12 @@ export function usersRouter(deps: ApiDeps): Router {
   const both = (path: string) => [path, `${path}/`];
   router.get(
     both('/users/:address/rewards'),
-    describe({ summary: 'Rewards of a wallet per chain in the live root, with proofs', response: userRewardsSchema }),
+    describe({
+      summary: 'Rewards of a wallet per chain in the live root, with proofs',
+      description:
+        "The wallet's rewards per chain in each chain's live root: amount, claimed and pending (wei strings), with the Merkle proof to claim and breakdowns per campaign.",
+      response: userRewardsSchema,
+    }),
     validate({ params: userParams, query: userRewardsQuery }),
     userRewardsHandler(deps, proofs),
   );
@@ -98,6 +103,7 @@ export function usersRouter(deps: ApiDeps): Router {
     both('/users/:address/rewards/breakdowns'),
     describe({
       summary: 'Rewards of a wallet per chain, breakdowns grouped by opportunity',
+      description: "The wallet's rewards per chain, with breakdowns grouped by opportunity.",
       response: userBreakdownsSchema,
     }),
     validate({ params: userParams, query: userBreakdownsQuery }),
@@ -107,6 +113,8 @@ export function usersRouter(deps: ApiDeps): Router {
     both('/users/:address/terms'),
     describe({
       summary: 'Whether the wallet accepted the terms (on chain, or recorded for the current message)',
+      description:
+        'Whether the wallet accepted the terms on `chainId`: on chain, or recorded by POST on this path for the current terms message.',
       response: bool,
     }),
     validate({ params: userParams, query: chainQuery }),
@@ -116,6 +124,8 @@ export function usersRouter(deps: ApiDeps): Router {
     both('/users/:address/terms'),
     describe({
       summary: 'Record that the wallet (its own session) accepts the current terms of a chain',
+      description:
+        "Records that the wallet accepts the current terms of a chain. Only the wallet's own session may do so (403 otherwise).",
       response: termsAcceptanceSchema,
       errors: [403],
     }),
@@ -125,7 +135,11 @@ export function usersRouter(deps: ApiDeps): Router {
   );
   router.get(
     both('/users/:address/recipient/:token'),
-    describe({ summary: 'Claim recipient set by the wallet for a token', response: obj({ recipient: str }) }),
+    describe({
+      summary: 'Claim recipient set by the wallet for a token',
+      description: 'The address the wallet set to receive its claims of `token` on `chainId`, or null.',
+      response: obj({ recipient: str }),
+    }),
     validate({ params: recipientParams, query: chainQuery }),
     userRecipientHandler(deps),
   );
@@ -134,6 +148,8 @@ export function usersRouter(deps: ApiDeps): Router {
     describe({
       summary:
         'Whether an address may claim for the wallet, as the Distributor decides (the wallet itself, operators[user][operator], operators[user][0], mainOperators[operator][token or 0], governor or guardian), and by which rules',
+      description:
+        'Whether `operatorAddress` may claim for the wallet as the Distributor contract decides, and by which rule.',
       response: obj({ isOperator: bool, allowedBy: arr(str) }),
     }),
     validate({ params: operatorParams, query: operatorQuery }),
@@ -141,7 +157,12 @@ export function usersRouter(deps: ApiDeps): Router {
   );
   router.get(
     both('/users/:address'),
-    describe({ summary: 'Profile of a wallet', response: profileSchema }),
+    describe({
+      summary: 'Profile of a wallet',
+      description:
+        "The wallet's tags, its creator id (null when it created no campaign) and its tier (0 when unknown).",
+      response: profileSchema,
+    }),
     validate({ params: userParams, query: noQuery }),
     userProfileHandler(deps),
   );

@@ -11,7 +11,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check an API key */
+        /**
+         * Check an API key
+         * @description `{ ok: true }` when the `x-api-key` header holds a valid, unrevoked key; 401 otherwise.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getApiKeysValidate"];
         put?: never;
         post?: never;
@@ -28,7 +35,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Complete an identity-provider sign-in (sets the jwt cookie) */
+        /**
+         * Complete an identity-provider sign-in (sets the jwt cookie)
+         * @description Where the identity provider sends the browser back: checks `state` and the code, then sets the `jwt` cookie (or links the identity), and redirects to the configured success page when one is set.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getAuthIdpCallback"];
         put?: never;
         post?: never;
@@ -45,7 +59,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start an identity-provider sign-in (OpenID Connect, PKCE): the URL to send the browser to */
+        /**
+         * Start an identity-provider sign-in (OpenID Connect, PKCE): the URL to send the browser to
+         * @description Starts an OpenID Connect sign-in (authorization code with PKCE): returns the provider URL to send the browser to. `mode=link` links the identity to the current session instead of signing in. 404 when no identity provider is configured.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: no-store`.
+         */
         get: operations["getAuthIdpStart"];
         put?: never;
         post?: never;
@@ -64,7 +85,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Merge a wallet into the identity-provider session (wallet signature as for login) */
+        /**
+         * Merge a wallet into the identity-provider session (wallet signature as for login)
+         * @description Merges a wallet into the current identity-provider session: the body is as for login (a signed message from GET /v4/auth/nonce). Afterwards both identities are one wallet identity and /v4/auth/me reports `linkedIdp: true`. 409 when either is already linked elsewhere.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         */
         post: operations["postAuthLinkWallet"];
         delete?: never;
         options?: never;
@@ -81,7 +107,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with a wallet signature (sets the jwt cookie) */
+        /**
+         * Sign in with a wallet signature (sets the jwt cookie)
+         * @description Checks the signature of a message from GET /v4/auth/nonce (EOA or ERC-1271/6492 smart wallet), consumes its nonce and sets the `jwt` session cookie. 401 with the reason when the signature or nonce is not valid.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         */
         post: operations["postAuthLogin"];
         delete?: never;
         options?: never;
@@ -96,7 +127,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The session identity */
+        /**
+         * The session identity
+         * @description The session's identity: address (or `idp:<email>`), issue and expiry times, tags, tier, provider and whether an identity-provider identity is linked.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getAuthMe"];
         put?: never;
         post?: never;
@@ -113,7 +151,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A sign-in message and nonce for a wallet */
+        /**
+         * A sign-in message and nonce for a wallet
+         * @description A sign-in message (EIP-4361) with a one-time nonce for `address`; the wallet signs `message` and sends it to POST /v4/auth/login before it expires.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: no-store`.
+         */
         get: operations["getAuthNonceByAddress"];
         put?: never;
         post?: never;
@@ -133,7 +178,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke the session JWT and clear the cookie */
+        /**
+         * Revoke the session JWT and clear the cookie
+         * @description Revokes the session JWT (it is refused from then on) and clears the `jwt` cookie.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         */
         delete: operations["deleteAuthRevoke"];
         options?: never;
         head?: never;
@@ -147,7 +197,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The block closest to a timestamp */
+        /**
+         * The block closest to a timestamp
+         * @description The block of `chainId` whose timestamp is closest to `timestamp` (Unix seconds), from indexed blocks or the chain's RPC.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getBlockTimestampBlock"];
         put?: never;
         post?: never;
@@ -164,7 +221,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The blocks just before and after a timestamp */
+        /**
+         * The blocks just before and after a timestamp
+         * @description The closest block at or before `timestamp` (`lower`) and at or after it (`upper`); `exactMatch` is true when both are the same block. Either bound is null past the chain's ends.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getBlockTimestampBounds"];
         put?: never;
         post?: never;
@@ -181,7 +245,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The timestamp of a block (400 naming blockNumber for a block past the chain head) */
+        /**
+         * The timestamp of a block (400 naming blockNumber for a block past the chain head)
+         * @description The Unix timestamp of block `blockNumber` on `chainId`. A block past the chain head is a 400 naming `blockNumber`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getBlockTimestampTimestamp"];
         put?: never;
         post?: never;
@@ -200,7 +271,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a campaign list */
+        /**
+         * Create a campaign list
+         * @description Creates a campaign list owned by the caller; names are case-insensitive and unique per owner (409). GET /v4/campaigns?listOwner=…&campaignLists=… reads the campaigns in lists.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`); otherwise 401.
+         */
         post: operations["postCampaignLists"];
         delete?: never;
         options?: never;
@@ -215,15 +291,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Campaign lists of an owner */
+        /**
+         * Campaign lists of an owner
+         * @description The campaign lists of `owner` (an address), each with its campaign ids. Anyone may read any owner's lists.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCampaignListsByOwner"];
         put?: never;
         post?: never;
-        /** Delete a campaign list */
+        /**
+         * Delete a campaign list
+         * @description Deletes one of the caller's lists (the path names the list).
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`); otherwise 401.
+         */
         delete: operations["deleteCampaignListsByOwner"];
         options?: never;
         head?: never;
-        /** Rename a list or add and remove campaign ids */
+        /**
+         * Rename a list or add and remove campaign ids
+         * @description Renames one of the caller's lists and/or adds and removes campaign ids. The path names the list (`{owner}` holds the list name here); 409 when the new name is taken.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`); otherwise 401.
+         */
         patch: operations["patchCampaignListsByOwner"];
         trace?: never;
     };
@@ -234,7 +327,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One campaign list */
+        /**
+         * One campaign list
+         * @description One campaign list of `owner` by name (names are case-insensitive).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCampaignListsByOwnerByName"];
         put?: never;
         post?: never;
@@ -251,7 +351,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search campaigns (filters, sorted, paged) */
+        /**
+         * Search campaigns (filters, sorted, paged)
+         * @description Campaigns matching every given filter (Campaign records). `showPrivate=true` adds the private campaigns the caller may read; `withOpportunity=true` attaches each campaign's light opportunity under `Opportunity`; `campaignLists` with `listOwner` restricts to campaigns in those lists.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCampaigns"];
         put?: never;
         post?: never;
@@ -268,7 +377,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One campaign by internal id or chainId-campaignId, with its reallocations */
+        /**
+         * One campaign by internal id or chainId-campaignId, with its reallocations
+         * @description One campaign by internal id or `distributionChainId-campaignId` (the on-chain id), with its reallocations. A private campaign is a 404 unless `showPrivate=true` and the caller may read it.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCampaignsById"];
         put?: never;
         post?: never;
@@ -287,7 +403,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Grant access to a private campaign */
+        /**
+         * Grant access to a private campaign
+         * @description Grants `userAddress` access to a private campaign; with `canManageAccess` the grantee may grant and revoke others. Allowed to the creator, grantees with `canManageAccess` and the back office. Granting again updates `canManageAccess`.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`), or the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         post: operations["postCampaignsByIdAccessGrant"];
         delete?: never;
         options?: never;
@@ -302,7 +423,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Active dynamic access grants of a campaign */
+        /**
+         * Active dynamic access grants of a campaign
+         * @description The active access grants of a private campaign (address, who granted it, `canManageAccess`).
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`), or the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getCampaignsByIdAccessList"];
         put?: never;
         post?: never;
@@ -322,7 +450,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke access to a private campaign */
+        /**
+         * Revoke access to a private campaign
+         * @description Revokes the access of `userAddress` to a private campaign. Allowed to the creator, grantees with `canManageAccess` and the back office.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`), or the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         delete: operations["deleteCampaignsByIdAccessRevoke"];
         options?: never;
         head?: never;
@@ -336,7 +469,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The campaign family (root, parents, sub-campaigns) */
+        /**
+         * The campaign family (root, parents, sub-campaigns)
+         * @description The campaign's family as a flat list: its parents up to the root and its whole sub-campaign subtree, each node with `campaignId` and `parentCampaignId`; `self` is the requested campaign.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCampaignsByIdLinked"];
         put?: never;
         post?: never;
@@ -353,7 +493,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** TVL, APR, daily rewards and wallet count series of a campaign */
+        /**
+         * TVL, APR, daily rewards and wallet count series of a campaign
+         * @description Time series of the campaign's TVL, APR, daily rewards and wallet count. Each series is paged on its own with `<series>[page]` and `<series>[limit]`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCampaignsByIdMetrics"];
         put?: never;
         post?: never;
@@ -370,14 +517,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Privacy settings and access grants of a campaign (creator, managers, back office) */
+        /**
+         * Privacy settings and access grants of a campaign (creator, managers, back office)
+         * @description Whether the campaign is private, and who was granted access. Readable by the creator, grantees with `canManageAccess`, and the back office.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`), or the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getCampaignsByIdPrivacy"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the privacy of a campaign (creator or back office) */
+        /**
+         * Change the privacy of a campaign (creator or back office)
+         * @description Makes a campaign private or public. Only the campaign's creator (session or API key) or the back office may change it; a private campaign is served only to its creator, its grantees and the back office (`showPrivate=true`).
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`), or the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         patch: operations["patchCampaignsByIdPrivacy"];
         trace?: never;
     };
@@ -388,7 +547,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Storing ids of the campaign and its sub-campaigns */
+        /**
+         * Storing ids of the campaign and its sub-campaigns
+         * @description The storing ids of the campaign (root node) and of every sub-campaign, recursively under `subCampaigns`. A stateless campaign has an empty `storingIds`; one storing id may appear in several nodes.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCampaignsByIdStoringIds"];
         put?: never;
         post?: never;
@@ -407,7 +573,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Build the createCampaigns transaction (simulated on chain) */
+        /**
+         * Build the createCampaigns transaction (simulated on chain)
+         * @description Builds the `createCampaigns` call creating every campaign of `campaignsParams` on `distributionChainId`: the target contract, calldata, the id each campaign will get on chain, and the result of simulating the call (so a missing allowance or a wrong amount shows before signing). Nothing is sent; the caller signs and sends the transaction. Field errors name the exact campaign field, e.g. `campaignsParams.ERC20.0.targetToken`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         */
         post: operations["postCampaignsGeneratePayload"];
         delete?: never;
         options?: never;
@@ -422,7 +593,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Internal ids of the campaigns created by a transaction */
+        /**
+         * Internal ids of the campaigns created by a transaction
+         * @description The internal ids of the campaigns created by the transaction `hash` on `chainId` (several when one call created several campaigns). 404 when the transaction created none we indexed.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCampaignsTx"];
         put?: never;
         post?: never;
@@ -439,7 +617,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Supported chains with their live campaign count */
+        /**
+         * Supported chains with their live campaign count
+         * @description Every configured chain with its name, icon, block explorers and live campaign count. `test=true` also lists test chains; `name` filters by name.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getChains"];
         put?: never;
         post?: never;
@@ -456,7 +641,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Indexed claims, newest first */
+        /**
+         * Indexed claims, newest first
+         * @description Indexed claims (Distributor `Claimed` events), newest first, filtered by chain, recipient, campaign, token or root.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getClaims"];
         put?: never;
         post?: never;
@@ -473,7 +667,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Claim counts of one chain */
+        /**
+         * Claim counts of one chain
+         * @description The number of indexed claims on `chainId`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getClaimsCount"];
         put?: never;
         post?: never;
@@ -490,7 +691,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Claim counts over every chain */
+        /**
+         * Claim counts over every chain
+         * @description The number of indexed claims over every chain.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getClaimsCountTotal"];
         put?: never;
         post?: never;
@@ -507,7 +715,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Claims of one recipient */
+        /**
+         * Claims of one recipient
+         * @description The claims of one recipient, newest first, optionally on `chainIds` only.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 100, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getClaimsHistoryByAddress"];
         put?: never;
         post?: never;
@@ -524,7 +741,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Latest claims and the claims watermark per chain (keyed by chain id) */
+        /**
+         * Latest claims and the claims watermark per chain (keyed by chain id)
+         * @description The latest claims per chain and how far claims are indexed (watermark), keyed by chain id.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 100, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getClaimsLatest"];
         put?: never;
         post?: never;
@@ -541,7 +767,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Claims pipeline progress per chain (keyed by chain id) */
+        /**
+         * Claims pipeline progress per chain (keyed by chain id)
+         * @description Progress of the claims pipeline per chain (indexed block, head, lag), keyed by chain id.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 100, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getClaimsStatus"];
         put?: never;
         post?: never;
@@ -560,7 +795,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decode the arguments of a createCampaign(s) call */
+        /**
+         * Decode the arguments of a createCampaign(s) call
+         * @description Decodes the `args` of a createCampaign or createCampaigns call (as sent on `distributionChainId`) into campaign parameters with readable campaign data, and the id each campaign gets.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         */
         post: operations["postConfigDecodeArgsCreateCampaign"];
         delete?: never;
         options?: never;
@@ -575,7 +815,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A stored configuration by hash (optionally associated with a campaign) */
+        /**
+         * A stored configuration by hash (optionally associated with a campaign)
+         * @description The configuration stored under `hash`. With both `campaignId` and `distributionChainId`, the configuration is also associated with that campaign.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getConfigHashByHash"];
         put?: never;
         post?: never;
@@ -594,7 +841,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Store a configuration keyed by its hash */
+        /**
+         * Store a configuration keyed by its hash
+         * @description Stores a campaign configuration (any JSON object) under the hash of its content and returns the hash; storing the same configuration again returns the same hash.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         */
         post: operations["postConfigStore"];
         delete?: never;
         options?: never;
@@ -609,7 +861,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Creators matching the filters */
+        /**
+         * Creators matching the filters
+         * @description Campaign creators matching `id`, `address` or `search`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreators"];
         put?: never;
         post?: never;
@@ -626,7 +887,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One creator by id, slug or address */
+        /**
+         * One creator by id, slug or address
+         * @description One creator by id, slug or address.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreatorsByCreator"];
         put?: never;
         post?: never;
@@ -643,7 +911,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Campaigns of the creator, by status */
+        /**
+         * Campaigns of the creator, by status
+         * @description Every campaign of the creator, filtered by `status`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreatorsByCreatorCampaigns"];
         put?: never;
         post?: never;
@@ -660,7 +935,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Dashboard figures of a creator */
+        /**
+         * Dashboard figures of a creator
+         * @description The creator's overview: campaign counts by status, total distributed, live daily rewards and opportunities. `test=true` includes test campaigns.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreatorsByCreatorDashboard"];
         put?: never;
         post?: never;
@@ -677,7 +959,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Opportunities of the creator, paged */
+        /**
+         * Opportunities of the creator, paged
+         * @description The opportunities in which the creator has campaigns, matching the filters, with per-creator live, soon and past campaign counts.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreatorsByCreatorOpportunities"];
         put?: never;
         post?: never;
@@ -694,7 +985,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Count of the creator opportunities */
+        /**
+         * Count of the creator opportunities
+         * @description The number of the creator's opportunities matching the filters (OPP-FILTERS minus creator and campaign ones).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreatorsByCreatorOpportunitiesCount"];
         put?: never;
         post?: never;
@@ -711,7 +1009,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Campaign metrics (as GET /v4/campaigns/{id}/metrics) */
+        /**
+         * Campaign metrics (as GET /v4/campaigns/{id}/metrics)
+         * @description The metrics of one campaign, as GET /v4/campaigns/{id}/metrics answers them.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreatorsCampaignsById"];
         put?: never;
         post?: never;
@@ -730,7 +1035,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add credits to a creator (back office; idempotent with Idempotency-Key) */
+        /**
+         * Add credits to a creator (back office; idempotent with Idempotency-Key)
+         * @description Adds credits to a creator's balance (back office). A repeated request with the same `Idempotency-Key` header is applied once.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         post: operations["postCredits"];
         delete?: never;
         options?: never;
@@ -745,7 +1055,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credit balance of a creator with its recent operations */
+        /**
+         * Credit balance of a creator with its recent operations
+         * @description The creator's credit balance (exact decimal strings) with its latest operations.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreditsByCreatorId"];
         put?: never;
         post?: never;
@@ -763,7 +1080,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set how far below zero a creator balance may go (back office) */
+        /**
+         * Set how far below zero a creator balance may go (back office)
+         * @description Sets how far below zero the creator's balance may go (409 when the balance is already below it).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         put: operations["putCreditsByCreatorIdAllowance"];
         post?: never;
         delete?: never;
@@ -779,7 +1101,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credit operations of a creator, newest first */
+        /**
+         * Credit operations of a creator, newest first
+         * @description The creator's credit operations, newest first.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreditsByCreatorIdOperations"];
         put?: never;
         post?: never;
@@ -796,7 +1127,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credit price list */
+        /**
+         * Credit price list
+         * @description The price in credits of each billable operation.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getCreditsPricing"];
         put?: never;
         post?: never;
@@ -815,7 +1153,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Subtract credits, never below the allowed negative balance (back office) */
+        /**
+         * Subtract credits, never below the allowed negative balance (back office)
+         * @description Subtracts credits from a creator's balance, never below the creator's allowed negative balance (409 when it would).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         post: operations["postCreditsSubtract"];
         delete?: never;
         options?: never;
@@ -830,10 +1173,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API keys of the session user */
+        /**
+         * API keys of the session user
+         * @description The session user's API keys, active and revoked, without raw keys.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getDeveloperKeys"];
         put?: never;
-        /** Create an API key (the raw key is returned once) */
+        /**
+         * Create an API key (the raw key is returned once)
+         * @description Creates an API key for the session's user. The raw key is in `rawKey` of this response only; store it, it cannot be read again. A user has a bounded number of active keys (409 beyond).
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         */
         post: operations["postDeveloperKeys"];
         delete?: never;
         options?: never;
@@ -851,11 +1206,21 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a key */
+        /**
+         * Revoke a key
+         * @description Revokes one of the user's keys: `revokedAt` is set and the key is refused from then on.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         */
         delete: operations["deleteDeveloperKeysById"];
         options?: never;
         head?: never;
-        /** Update the description of a key */
+        /**
+         * Update the description of a key
+         * @description Changes the description of one of the user's keys.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         */
         patch: operations["patchDeveloperKeysById"];
         trace?: never;
     };
@@ -866,7 +1231,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Daily calls of one key per endpoint */
+        /**
+         * Daily calls of one key per endpoint
+         * @description Daily calls of one of the user's keys over the last `days` days, per endpoint.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getDeveloperKeysByIdUsage"];
         put?: never;
         post?: never;
@@ -883,7 +1255,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Calls per key over the last days */
+        /**
+         * Calls per key over the last days
+         * @description Calls of each of the user's keys over the last `days` days (1 to 90, default 30), with the total.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getDeveloperKeysUsage"];
         put?: never;
         post?: never;
@@ -900,7 +1279,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per-campaign leaf breakdowns with pro-rata claims (back office) */
+        /**
+         * Per-campaign leaf breakdowns with pro-rata claims (back office)
+         * @description Per-campaign breakdowns of the leaves, with claims allotted pro rata (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 100, at most 1000.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getDiffsLeafBreakdowns"];
         put?: never;
         post?: never;
@@ -917,7 +1305,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tokens with leaves in the latest verified root (back office) */
+        /**
+         * Tokens with leaves in the latest verified root (back office)
+         * @description The tokens having leaves in the latest verified root of `chainId` (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getDiffsLeafTokens"];
         put?: never;
         post?: never;
@@ -934,7 +1329,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Leaves of a token in the latest verified root, with claimed amounts (back office) */
+        /**
+         * Leaves of a token in the latest verified root, with claimed amounts (back office)
+         * @description The Merkle leaves of `tokenAddress` on `chainId` in the latest verified root, with each recipient's claimed amount (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 100, at most 1000.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getDiffsLeaves"];
         put?: never;
         post?: never;
@@ -951,7 +1355,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public enumerations */
+        /**
+         * Public enumerations
+         * @description The public enumerations (campaign types, store types, distribution types…) with their values.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getEnums"];
         put?: never;
         post?: never;
@@ -968,7 +1379,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One enumeration with its entries */
+        /**
+         * One enumeration with its entries
+         * @description One enumeration with each entry's key, value and description.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getEnumsByEnumName"];
         put?: never;
         post?: never;
@@ -987,7 +1405,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Convert several values */
+        /**
+         * Convert several values
+         * @description Converts several values of the enumeration at once, each between number and name.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         */
         post: operations["postEnumsByEnumNameBatchConvert"];
         delete?: never;
         options?: never;
@@ -1002,7 +1425,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Convert one value between number and name */
+        /**
+         * Convert one value between number and name
+         * @description Converts a value of the enumeration between its number and its name, in either direction.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getEnumsByEnumNameConvertByValue"];
         put?: never;
         post?: never;
@@ -1021,7 +1451,11 @@ export interface paths {
         };
         /**
          * Health of PostgreSQL, Elasticsearch, RPCs and jobs
-         * @description One computation answers every caller for 1 s (`checkedAt` is its time); rate-limited like any route. Error texts are redacted: no URL credentials, paths or query strings, no request bodies.
+         * @description Overall state of the service: PostgreSQL, Elasticsearch, each chain's RPC, job freshness and prices; 200 while every dependency answers, 503 with the same body otherwise (for operators; load balancers use /v4/health/ready). One computation answers every caller for 1 s (`checkedAt` is its time); rate-limited like any route. Error texts are redacted: no URL credentials, paths or query strings, no request bodies.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: no-store`.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1042,6 +1476,10 @@ export interface paths {
         /**
          * Liveness: the process is up (no I/O; for an orchestrator's liveness probe)
          * @description Always 200 while the process serves HTTP, whatever the load and whatever the dependencies: restart the process only when this stops answering. Not rate-limited.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: no-store`.
          */
         get: operations["getHealthLive"];
         put?: never;
@@ -1062,6 +1500,10 @@ export interface paths {
         /**
          * Readiness: PostgreSQL and Elasticsearch answer (for a load balancer's readiness probe)
          * @description 200 when both answer within 2 s, 503 otherwise: take the instance out of rotation, do not restart it. RPCs and jobs are in /v4/health. Not rate-limited.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: no-store`.
          */
         get: operations["getHealthReady"];
         put?: never;
@@ -1079,7 +1521,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reward diffs of a campaign between two dates (back office) */
+        /**
+         * Reward diffs of a campaign between two dates (back office)
+         * @description How each recipient's rewards from the campaign changed between `startDate` and `endDate` on `chainId` (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 1000, at most 10000.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getHistoricalCampaignByCampaignId"];
         put?: never;
         post?: never;
@@ -1096,7 +1547,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reward diffs of a recipient between two dates (back office) */
+        /**
+         * Reward diffs of a recipient between two dates (back office)
+         * @description How the recipient's rewards changed per campaign between `startDate` and `endDate` on `chainId` (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 1000, at most 10000.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getHistoricalRecipientByRecipient"];
         put?: never;
         post?: never;
@@ -1113,7 +1573,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every job with schedule, state, recent runs, lag, outbox and freshness (back office) */
+        /**
+         * Every job with schedule, state, recent runs, lag, outbox and freshness (back office)
+         * @description Every scheduled job with its schedule, paused state, last `runs` runs, lag behind the chain, outbox and data freshness (back office; the /ops page reads it).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: no-store`.
+         */
         get: operations["getInternalJobs"];
         put?: never;
         post?: never;
@@ -1132,7 +1599,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause a job (back office; persisted) */
+        /**
+         * Pause a job (back office; persisted)
+         * @description Pauses the job: scheduled runs are skipped until it is resumed (kept across restarts).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         post: operations["postInternalJobsByNamePause"];
         delete?: never;
         options?: never;
@@ -1149,7 +1621,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a job (back office) */
+        /**
+         * Resume a job (back office)
+         * @description Resumes a paused job.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         post: operations["postInternalJobsByNameResume"];
         delete?: never;
         options?: never;
@@ -1166,7 +1643,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it */
+        /**
+         * Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it
+         * @description Runs the job now in this process. 200 with the run when it ends within a few seconds, 202 while it goes on (see GET /v4/internal/jobs), 409 when another process holds the job's lock.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         post: operations["postInternalJobsByNameRun"];
         delete?: never;
         options?: never;
@@ -1182,7 +1664,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a job schedule without a restart (back office; null goes back to the default) */
+        /**
+         * Change a job schedule without a restart (back office; null goes back to the default)
+         * @description Sets the job's cron schedule without a restart; `null` restores its default schedule.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         put: operations["putInternalJobsByNameSchedule"];
         post?: never;
         delete?: never;
@@ -1200,7 +1687,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Grant or replace a creator quota for self-service stores (back office) */
+        /**
+         * Grant or replace a creator quota for self-service stores (back office)
+         * @description Grants (or replaces) the quota under which `ownerAddress` may create stores with an API key: how many stores, the largest `sizeLimit`, and which store types.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         post: operations["postInternalKeyValueStoresQuotas"];
         delete?: never;
         options?: never;
@@ -1215,9 +1707,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Entries of a store, paged (page, pageSize, value also as headers) */
+        /**
+         * Entries of a store, paged (page, pageSize, value also as headers)
+         * @description A page of the store's entries, oldest first, with the total. `value` keeps only entries with exactly that value. `page`, `pageSize` and `value` are also accepted as headers. A store that is not `publicRead` is readable only by its owner and the back office.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `pageSize` per page, default 100, at most 1000.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getKeyValueStoresByKeyEntries"];
-        /** Upsert one entry (owner, or a wallet for its own address in a PUBLIC store) */
+        /**
+         * Upsert one entry (owner, or a wallet for its own address in a PUBLIC store)
+         * @description Inserts or replaces the entry of `address`. `value` is JSON text whose shape depends on the store type:
+         *
+         *     - **WHITELIST** (Addresses allowed to take part): an object with `label` (string, at most 256 characters), `expiresAt` (integer, ≥ 0, Unix seconds), nothing else; e.g. `{"label":"early user","expiresAt":1767225600}`
+         *     - **BLACKLIST** (Addresses excluded from rewards): an object with `reason` (string, at most 256 characters), `expiresAt` (integer, ≥ 0, Unix seconds), nothing else; e.g. `{"reason":"sybil cluster"}`
+         *     - **BOOST** (Per-address reward multipliers): an object with `multiplier` (number, > 0, ≤ 100, required), `expiresAt` (integer, ≥ 0, Unix seconds), nothing else; e.g. `{"multiplier":1.5,"expiresAt":1767225600}`
+         *     - **REFERRER** (Referrer of each address): an object with `referrer` (string, 20-byte hex address, required), nothing else; e.g. `{"referrer":"0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063"}`
+         *     - **FORWARDER** (Addresses whose rewards are forwarded to others): an object with `recipient` (string, 20-byte hex address, required), `sharePercent` (number, > 0, ≤ 100), nothing else; e.g. `{"recipient":"0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063","sharePercent":50}`
+         *     - **APR** (APR overrides): an object with `apr` (number, ≥ 0, ≤ 1000000, required), `until` (integer, ≥ 0, Unix seconds), nothing else; e.g. `{"apr":12.5,"until":1767225600}`; the entry address is a 32-byte campaign id
+         *
+         *     The owner writes any entry (API key or session); in a PUBLIC store a signed-in wallet may also write the entry of its own address. 409 when a new entry would pass `sizeLimit`.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`); otherwise 401.
+         */
         put: operations["putKeyValueStoresByKeyEntries"];
         post?: never;
         delete?: never;
@@ -1233,11 +1748,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One entry of a store */
+        /**
+         * One entry of a store
+         * @description The entry of `address` in the store (404 when absent). A store that is not `publicRead` is readable only by its owner and the back office.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getKeyValueStoresByKeyEntriesByAddress"];
         put?: never;
         post?: never;
-        /** Delete an entry (its own wallet in a PUBLIC store, the owner or the back office) */
+        /**
+         * Delete an entry (its own wallet in a PUBLIC store, the owner or the back office)
+         * @description Deletes the entry of `address`. Allowed to the store owner, the back office, and in a PUBLIC store the wallet of that address.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`), or the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         delete: operations["deleteKeyValueStoresByKeyEntriesByAddress"];
         options?: never;
         head?: never;
@@ -1252,7 +1779,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Upsert 1 to 1000 entries at once (owner API key; all or nothing) */
+        /**
+         * Upsert 1 to 1000 entries at once (owner API key; all or nothing)
+         * @description Inserts or replaces 1 to 1000 entries in one transaction: all are written or none. Only the owner's API keys may batch-write. Each value must fit the store type (see the entry upsert); an error names the entry, e.g. `entries.3.value`. 409 when the batch would pass `sizeLimit`.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         */
         put: operations["putKeyValueStoresByKeyEntriesBatch"];
         post?: never;
         delete?: never;
@@ -1268,10 +1800,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stores owned by the API key owner */
+        /**
+         * Stores owned by the API key owner
+         * @description The stores owned by the API key's owner, with their entry counts.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getKeyValueStoresSelf"];
         put?: never;
-        /** Create a store owned by the API key owner, within its quota */
+        /**
+         * Create a store owned by the API key owner, within its quota
+         * @description Creates a store owned by the API key's owner. `key` is a suffix: the store's canonical key, returned in `key`, is `<owner address>:<suffix>`, and every other store and entry path takes that canonical key. Needs a quota from the back office (403 without one or for a type it does not allow); `sizeLimit` above the quota's `maxSizeLimit` is refused; 409 when the key exists or the quota's store count is reached. `type` fixes the JSON shape of every entry's value (see the entry upsert).
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         */
         post: operations["postKeyValueStoresSelf"];
         delete?: never;
         options?: never;
@@ -1289,11 +1833,21 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an owned store and its entries */
+        /**
+         * Delete an owned store and its entries
+         * @description Deletes an owned store with all its entries.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         */
         delete: operations["deleteKeyValueStoresSelfByKey"];
         options?: never;
         head?: never;
-        /** Update an owned store */
+        /**
+         * Update an owned store
+         * @description Changes an owned store's description, `publicRead`, `sizeLimit` or `accessMode`. A `sizeLimit` below the current entry count or above the quota is a 409.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         */
         patch: operations["patchKeyValueStoresSelfByKey"];
         trace?: never;
     };
@@ -1304,7 +1858,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether an address or id is labelled (our contracts, opportunity identifiers) */
+        /**
+         * Whether an address or id is labelled (our contracts, opportunity identifiers)
+         * @description Whether `addressOrId` is a known address on `chainId` (one of our contracts, an opportunity identifier) and as what.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getNode"];
         put?: never;
         post?: never;
@@ -1321,7 +1882,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The OpenAPI 3.1 document of this API */
+        /**
+         * The OpenAPI 3.1 document of this API
+         * @description This document: every operation the API serves, built from the mounted routes and their validators.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpenapijson"];
         put?: never;
         post?: never;
@@ -1338,7 +1906,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search opportunities (OPP-FILTERS, sorted, paged) */
+        /**
+         * Search opportunities (OPP-FILTERS, sorted, paged)
+         * @description Opportunities matching every OPP-FILTERS parameter, sorted by `sort` and `order`. `campaigns=true` embeds each opportunity's campaigns (slower).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunities"];
         put?: never;
         post?: never;
@@ -1355,14 +1932,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One opportunity by id */
+        /**
+         * One opportunity by id
+         * @description One opportunity by internal id or composite `chainId-type-identifier`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesById"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace the tags and/or program slugs of an opportunity (back office) */
+        /**
+         * Replace the tags and/or program slugs of an opportunity (back office)
+         * @description Replaces the tags and/or the program slugs of an opportunity (back office); the search index is updated at once.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         patch: operations["patchOpportunitiesById"];
         trace?: never;
     };
@@ -1373,7 +1962,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** APR history (JSON, or CSV with Accept: text/csv) */
+        /**
+         * APR history (JSON, or CSV with Accept: text/csv)
+         * @description The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesByIdAprRecords"];
         put?: never;
         post?: never;
@@ -1390,7 +1988,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One opportunity with its campaigns */
+        /**
+         * One opportunity with its campaigns
+         * @description One opportunity with its campaigns under `campaigns`; `test`, `point`, `tokenTypes` and `excludeSubCampaigns` filter the campaigns.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesByIdCampaigns"];
         put?: never;
         post?: never;
@@ -1407,7 +2012,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Native APR history (JSON, or CSV with Accept: text/csv) */
+        /**
+         * Native APR history (JSON, or CSV with Accept: text/csv)
+         * @description The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesByIdNativeAprRecords"];
         put?: never;
         post?: never;
@@ -1424,7 +2038,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Storing ids of the opportunity campaigns, as trees */
+        /**
+         * Storing ids of the opportunity campaigns, as trees
+         * @description One tree per root campaign of the opportunity whose status is `campaignStatus` (default LIVE); each node has its `storingIds` and its `subCampaigns` (not status-filtered).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesByIdStoringIds"];
         put?: never;
         post?: never;
@@ -1447,7 +2068,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Add and remove tags of an opportunity (back office) */
+        /**
+         * Add and remove tags of an opportunity (back office)
+         * @description Adds and removes tags of an opportunity (back office); the search index is updated at once.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
         patch: operations["patchOpportunitiesByIdTags"];
         trace?: never;
     };
@@ -1458,7 +2084,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** TVL history (JSON, or CSV with Accept: text/csv) */
+        /**
+         * TVL history (JSON, or CSV with Accept: text/csv)
+         * @description The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesByIdTvlRecords"];
         put?: never;
         post?: never;
@@ -1475,7 +2110,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sum of a numeric field, or groups by chainId, protocolId or tags */
+        /**
+         * Sum of a numeric field, or groups by chainId, protocolId or tags
+         * @description For a numeric `field` (tvl, dailyRewards…), its sum over the matching opportunities; for `chainId`, `protocolId` or `tags`, the matching opportunities grouped by that field with a count per group.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesAggregateByField"];
         put?: never;
         post?: never;
@@ -1492,7 +2136,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Maximum of a numeric field over OPP-FILTERS matches */
+        /**
+         * Maximum of a numeric field over OPP-FILTERS matches
+         * @description The largest value of `field` (a numeric opportunity field) among the opportunities matching OPP-FILTERS; null when none match.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesAggregateMaxByField"];
         put?: never;
         post?: never;
@@ -1509,7 +2162,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Minimum of a numeric field over OPP-FILTERS matches */
+        /**
+         * Minimum of a numeric field over OPP-FILTERS matches
+         * @description The smallest value of `field` (a numeric opportunity field) among the opportunities matching OPP-FILTERS; null when none match.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesAggregateMinByField"];
         put?: never;
         post?: never;
@@ -1526,7 +2188,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** APR distribution bins */
+        /**
+         * APR distribution bins
+         * @description The APR distribution of the matching opportunities as bins `{ min, max, count }`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesBinsApr"];
         put?: never;
         post?: never;
@@ -1543,7 +2214,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Daily-rewards distribution bins */
+        /**
+         * Daily-rewards distribution bins
+         * @description The daily-rewards (USD) distribution of the matching opportunities as bins `{ min, max, count }`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesBinsDailyRewards"];
         put?: never;
         post?: never;
@@ -1560,7 +2240,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** TVL distribution bins */
+        /**
+         * TVL distribution bins
+         * @description The TVL (USD) distribution of the matching opportunities as bins `{ min, max, count }`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesBinsTvl"];
         put?: never;
         post?: never;
@@ -1577,7 +2266,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Count opportunities matching OPP-FILTERS */
+        /**
+         * Count opportunities matching OPP-FILTERS
+         * @description The number of opportunities matching OPP-FILTERS (paging parameters are accepted and ignored).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesCount"];
         put?: never;
         post?: never;
@@ -1594,7 +2292,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Count, TVL and daily-rewards sums, APR range and the three distributions of OPP-FILTERS matches, in one answer */
+        /**
+         * Count, TVL and daily-rewards sums, APR range and the three distributions of OPP-FILTERS matches, in one answer
+         * @description What /count, /aggregate/tvl, /aggregate/dailyRewards, /aggregate/min|max/apr and the three /bins answer for the same OPP-FILTERS, in one response (one request for an explorer's header).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOpportunitiesSummary"];
         put?: never;
         post?: never;
@@ -1611,10 +2318,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's organizations */
+        /**
+         * The caller's organizations
+         * @description The organizations the caller owns.
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
         get: operations["getOrganizations"];
         put?: never;
-        /** Create an organization owned by the caller */
+        /**
+         * Create an organization owned by the caller
+         * @description Creates an organization owned by the caller; names are unique per owner (409).
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login), or a developer API key (`x-api-key`); otherwise 401.
+         */
         post: operations["postOrganizations"];
         delete?: never;
         options?: never;
@@ -1629,7 +2348,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Previous configurations of a campaign, oldest first */
+        /**
+         * Previous configurations of a campaign, oldest first
+         * @description The configurations the campaign had before each override, oldest first, each with the opportunity it was linked to then.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getOverridesByIdPreviousConfigs"];
         put?: never;
         post?: never;
@@ -1648,7 +2374,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check whether a configuration override is allowed */
+        /**
+         * Check whether a configuration override is allowed
+         * @description Checks whether `newConfig` may override `oldConfig`: the reward token and amount cannot change, the start cannot change once the campaign started, and the end must be in the future.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         */
         post: operations["postOverridesCheck"];
         delete?: never;
         options?: never;
@@ -1663,7 +2394,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Supported protocols with aggregated opportunity figures */
+        /**
+         * Supported protocols with aggregated opportunity figures
+         * @description Protocols with the daily rewards and live campaign count of their opportunities; filter by `id`, `ids`, `name`, `tags`, or by the opportunities they have (`opportunityTag`, `opportunityChain`, `status`).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getProtocols"];
         put?: never;
         post?: never;
@@ -1680,7 +2420,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reward recipients of a campaign in the live root, by descending amount */
+        /**
+         * Reward recipients of a campaign in the live root, by descending amount
+         * @description Every address rewarded by campaign `campaignId` on `chainId` in the live root, by descending amount (wei strings). `hide=true` leaves out recipients with nothing left to claim.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getRewards"];
         put?: never;
         post?: never;
@@ -1697,7 +2446,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reward roots of a chain over a time window */
+        /**
+         * Reward roots of a chain over a time window
+         * @description The reward roots of `chainId` recorded between `fromTimestamp` and `toTimestamp` (Unix seconds).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getRoots"];
         put?: never;
         post?: never;
@@ -1714,7 +2472,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Schema groups (beta): JSON schemas of campaign inputs per enum value */
+        /**
+         * Schema groups (beta): JSON schemas of campaign inputs per enum value
+         * @description Beta: each schema group binds an enum to one JSON Schema (draft 2020-12) per value: `campaignType` (campaign data), `campaignTypeExtended`, `distributionMethod`, `computeScoreMethod`, `hookType`, `processorType`. These are the schemas POST /v4/campaigns/generate-payload validates with.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getSchemas"];
         put?: never;
         post?: never;
@@ -1731,7 +2496,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Current ratchet rate from the campaign settings */
+        /**
+         * Current ratchet rate from the campaign settings
+         * @description The current SOFR-spread ratchet rate of a campaign, from its stored distribution settings: `campaignApr` per its curve, with the frozen mean TVL, last and next recalculation, live benchmark rate, baseline and boosted APYs.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getSofrRatchetCampaignByCampaignId"];
         put?: never;
         post?: never;
@@ -1748,7 +2520,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ratchet rate of an opportunity at an explicit anchor */
+        /**
+         * Ratchet rate of an opportunity at an explicit anchor
+         * @description The ratchet rate of an opportunity for an explicit `anchor` (Unix seconds), at time `at` (default now) with recalculation `period` (seconds): frozen mean TVL, last and next recalculation, live rate, baseline and boosted APYs.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getSofrRatchetOpportunityById"];
         put?: never;
         post?: never;
@@ -1765,7 +2544,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Campaign templates matching the filters */
+        /**
+         * Campaign templates matching the filters
+         * @description Campaign templates (a campaign type with preset campaign data) matching `protocolId`, `search` and `action`. A template id can be used as a `campaignsParams` key of POST /v4/campaigns/generate-payload.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getTemplates"];
         put?: never;
         post?: never;
@@ -1782,7 +2570,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search tokens, or resolve several ids */
+        /**
+         * Search tokens, or resolve several ids
+         * @description Tokens matching the filters, or the tokens of several `id`s at once. An address we do not know, given as `search` with `chainId`, is read from chain and returned with a temporary id `tmp-{chainId}-{address}`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getTokens"];
         put?: never;
         post?: never;
@@ -1799,7 +2596,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One token by id */
+        /**
+         * One token by id
+         * @description One token by id. A temporary `tmp-{chainId}-{address}` id is a 400: such tokens are not stored.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getTokensById"];
         put?: never;
         post?: never;
@@ -1816,7 +2620,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Profile of a wallet */
+        /**
+         * Profile of a wallet
+         * @description The wallet's tags, its creator id (null when it created no campaign) and its tier (0 when unknown).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getUsersByAddress"];
         put?: never;
         post?: never;
@@ -1833,7 +2644,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether an address may claim for the wallet, as the Distributor decides (the wallet itself, operators[user][operator], operators[user][0], mainOperators[operator][token or 0], governor or guardian), and by which rules */
+        /**
+         * Whether an address may claim for the wallet, as the Distributor decides (the wallet itself, operators[user][operator], operators[user][0], mainOperators[operator][token or 0], governor or guardian), and by which rules
+         * @description Whether `operatorAddress` may claim for the wallet as the Distributor contract decides, and by which rule.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getUsersByAddressOperatorByOperatorAddress"];
         put?: never;
         post?: never;
@@ -1850,7 +2668,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Claim recipient set by the wallet for a token */
+        /**
+         * Claim recipient set by the wallet for a token
+         * @description The address the wallet set to receive its claims of `token` on `chainId`, or null.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getUsersByAddressRecipientByToken"];
         put?: never;
         post?: never;
@@ -1867,7 +2692,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Rewards of a wallet per chain in the live root, with proofs */
+        /**
+         * Rewards of a wallet per chain in the live root, with proofs
+         * @description The wallet's rewards per chain in each chain's live root: amount, claimed and pending (wei strings), with the Merkle proof to claim and breakdowns per campaign.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getUsersByAddressRewards"];
         put?: never;
         post?: never;
@@ -1884,7 +2716,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Rewards of a wallet per chain, breakdowns grouped by opportunity */
+        /**
+         * Rewards of a wallet per chain, breakdowns grouped by opportunity
+         * @description The wallet's rewards per chain, with breakdowns grouped by opportunity.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getUsersByAddressRewardsBreakdowns"];
         put?: never;
         post?: never;
@@ -1901,10 +2740,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the wallet accepted the terms (on chain, or recorded for the current message) */
+        /**
+         * Whether the wallet accepted the terms (on chain, or recorded for the current message)
+         * @description Whether the wallet accepted the terms on `chainId`: on chain, or recorded by POST on this path for the current terms message.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
         get: operations["getUsersByAddressTerms"];
         put?: never;
-        /** Record that the wallet (its own session) accepts the current terms of a chain */
+        /**
+         * Record that the wallet (its own session) accepts the current terms of a chain
+         * @description Records that the wallet accepts the current terms of a chain. Only the wallet's own session may do so (403 otherwise).
+         *
+         *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
+         */
         post: operations["postUsersByAddressTerms"];
         delete?: never;
         options?: never;
@@ -2122,17 +2973,21 @@ export interface components {
         OpportunityWithCampaigns: components["schemas"]["Opportunity"] & {
             campaigns: components["schemas"]["Campaign"][];
         };
+        /** @description An RFC 9457 problem (`application/problem+json`). A 400 lists every bad field in `errors`, each named by its path as sent (`entries.0.value`, `campaignsParams.ERC20.0.targetToken`, a query or path parameter name, or `body` for an unparseable body). */
         Problem: {
             /** @description Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED */
             code: string;
+            /** @description What went wrong, in one sentence; for a 400, every field error joined */
             detail: string;
             /** @description One entry per bad field (400 validation problems) */
             errors?: {
+                /** @description Dotted path of the field as sent, e.g. entries.0.address */
                 field: string;
                 message: string;
             }[];
             /** @description The request path */
             instance?: string;
+            /** @description The x-request-id of the request (quote it when reporting a problem) */
             requestId?: string;
             status: number;
             title: string;
@@ -2204,6 +3059,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true
+                     *     }
+                     */
                     "application/json": {
                         ok: boolean;
                     };
@@ -2215,15 +3075,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/api-keys/validate",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/api-keys/validate",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2253,6 +3136,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063"
+                     *     }
+                     */
                     "application/json": {
                         success: boolean;
                         token?: string;
@@ -2265,6 +3154,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/auth/idp/callback",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2274,6 +3180,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/auth/idp/callback",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2283,6 +3200,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/auth/idp/callback",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2292,6 +3220,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/auth/idp/callback",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2301,6 +3240,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/auth/idp/callback",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2310,15 +3260,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "elasticsearch is unavailable, retry shortly",
+                     *       "instance": "/v4/auth/idp/callback",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/auth/idp/callback",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2341,6 +3314,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "authUrl": "https://example.org/asset.svg"
+                     *     }
+                     */
                     "application/json": {
                         authUrl: string;
                     };
@@ -2352,6 +3330,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: mode is required",
+                     *       "instance": "/v4/auth/idp/start",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "mode",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2361,6 +3356,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/auth/idp/start",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2370,6 +3376,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/auth/idp/start",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2379,6 +3396,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/auth/idp/start",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2388,15 +3416,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "elasticsearch is unavailable, retry shortly",
+                     *       "instance": "/v4/auth/idp/start",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/auth/idp/start",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2409,9 +3460,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    address: string;
+                    chainId?: number;
+                    message: string;
+                    signature: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    address: string;
+                    chainId?: number;
+                    message: string;
+                    signature: string;
+                };
+                "multipart/form-data": {
                     address: string;
                     chainId?: number;
                     message: string;
@@ -2426,6 +3490,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063"
+                     *     }
+                     */
                     "application/json": {
                         success: boolean;
                         token?: string;
@@ -2438,6 +3508,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: address is required; message is required; signature is required",
+                     *       "instance": "/v4/auth/link/wallet",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "message",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "signature",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2447,6 +3542,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/auth/link/wallet",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2456,6 +3562,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/auth/link/wallet",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2465,6 +3582,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/auth/link/wallet",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2474,6 +3602,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/auth/link/wallet",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2483,6 +3622,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/auth/link/wallet",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2492,15 +3642,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/auth/link/wallet",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/auth/link/wallet",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2513,9 +3686,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    address: string;
+                    chainId?: number;
+                    message: string;
+                    signature: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    address: string;
+                    chainId?: number;
+                    message: string;
+                    signature: string;
+                };
+                "multipart/form-data": {
                     address: string;
                     chainId?: number;
                     message: string;
@@ -2530,6 +3716,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063"
+                     *     }
+                     */
                     "application/json": {
                         success: boolean;
                         token?: string;
@@ -2542,6 +3734,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: address is required; message is required; signature is required",
+                     *       "instance": "/v4/auth/login",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "message",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "signature",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2551,6 +3768,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/auth/login",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2560,6 +3788,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/auth/login",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2569,15 +3808,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/auth/login",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/auth/login",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2598,6 +3860,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "authenticatedAt": 1764201600,
+                     *       "expiresAt": 1764201600,
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "tier": 1,
+                     *       "provider": "WALLET",
+                     *       "linkedIdp": true,
+                     *       "email": "email text"
+                     *     }
+                     */
                     "application/json": {
                         address: string;
                         authenticatedAt: number;
@@ -2617,15 +3893,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/auth/me",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/auth/me",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2648,6 +3947,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Example text",
+                     *       "nonce": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         nonce: string;
@@ -2660,6 +3965,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: address must NOT have fewer than 1 characters; address must match pattern \"^0x[a-fA-F0-9]{40}$\"",
+                     *       "instance": "/v4/auth/nonce/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         },
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must match pattern \"^0x[a-fA-F0-9]{40}$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2669,15 +3995,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/auth/nonce/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/auth/nonce/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2698,6 +4047,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
                         success: boolean;
                     };
@@ -2709,15 +4063,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/auth/revoke",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/auth/revoke",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2741,6 +4118,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "blockNumber": 1
+                     *     }
+                     */
                     "application/json": {
                         blockNumber: number;
                     };
@@ -2752,15 +4134,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; timestamp is required",
+                     *       "instance": "/v4/block-timestamp/block",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "timestamp",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/block-timestamp/block",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2784,6 +4199,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "lower": {
+                     *         "blockNumber": 1,
+                     *         "timestamp": 1764201600
+                     *       },
+                     *       "upper": {
+                     *         "blockNumber": 1,
+                     *         "timestamp": 1764201600
+                     *       },
+                     *       "exactMatch": true
+                     *     }
+                     */
                     "application/json": {
                         exactMatch: boolean;
                         lower: {
@@ -2803,15 +4231,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; timestamp is required",
+                     *       "instance": "/v4/block-timestamp/bounds",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "timestamp",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/block-timestamp/bounds",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2835,6 +4296,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "timestamp": 1764201600
+                     *     }
+                     */
                     "application/json": {
                         timestamp: number;
                     };
@@ -2846,15 +4312,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; blockNumber is required",
+                     *       "instance": "/v4/block-timestamp/timestamp",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "blockNumber",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/block-timestamp/timestamp",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2867,9 +4366,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    /** @default [] */
+                    campaignIds?: string[];
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @default [] */
+                    campaignIds?: string[];
+                    name: string;
+                };
+                "multipart/form-data": {
                     /** @default [] */
                     campaignIds?: string[];
                     name: string;
@@ -2883,6 +4393,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "campaignIds": [
+                     *         "campaignIds text"
+                     *       ],
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         campaignIds: string[];
                         createdAt: string;
@@ -2898,6 +4419,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name is required",
+                     *       "instance": "/v4/campaign-lists",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2907,6 +4445,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/campaign-lists",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2916,6 +4465,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/campaign-lists",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2925,6 +4485,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/campaign-lists",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2934,15 +4505,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/campaign-lists",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaign-lists",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2965,6 +4559,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "owner": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "campaignIds": [
+                     *           "campaignIds text"
+                     *         ],
+                     *         "createdAt": "2025-11-27T00:00:00.000Z",
+                     *         "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         campaignIds: string[];
                         createdAt: string;
@@ -2980,6 +4587,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -2989,15 +4613,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3021,6 +4668,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
                         success: boolean;
                     };
@@ -3032,6 +4684,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name must NOT have fewer than 1 characters; name must match pattern \"^[A-Za-z0-9 _.-]+$\"",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         },
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must match pattern \"^[A-Za-z0-9 _.-]+$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3041,6 +4714,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3050,15 +4734,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3074,9 +4781,24 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    /** @default [] */
+                    add?: string[];
+                    name?: string;
+                    /** @default [] */
+                    remove?: string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @default [] */
+                    add?: string[];
+                    name?: string;
+                    /** @default [] */
+                    remove?: string[];
+                };
+                "multipart/form-data": {
                     /** @default [] */
                     add?: string[];
                     name?: string;
@@ -3092,6 +4814,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "campaignIds": [
+                     *         "campaignIds text"
+                     *       ],
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         campaignIds: string[];
                         createdAt: string;
@@ -3107,6 +4840,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name must NOT have fewer than 1 characters; name must match pattern \"^[A-Za-z0-9 _.-]+$\"",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         },
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must match pattern \"^[A-Za-z0-9 _.-]+$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3116,6 +4870,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3125,6 +4890,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3134,6 +4910,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3143,6 +4930,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3152,15 +4950,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaign-lists/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3184,6 +5005,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "owner": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "campaignIds": [
+                     *         "campaignIds text"
+                     *       ],
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         campaignIds: string[];
                         createdAt: string;
@@ -3199,6 +5031,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/campaign-lists/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3208,15 +5057,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaign-lists/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaign-lists/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3277,6 +5149,123 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "computeChainId": 1,
+                     *         "distributionChainId": 1,
+                     *         "campaignId": "7469316318419853391",
+                     *         "type": "ERC20",
+                     *         "subType": 12.5,
+                     *         "amount": "1000000000000000000000",
+                     *         "startTimestamp": "1764201600",
+                     *         "endTimestamp": "1764201600",
+                     *         "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "apr": 12.5,
+                     *         "dailyRewards": 12.5,
+                     *         "creator": {
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "tags": [],
+                     *           "creatorId": "7469316318419853391"
+                     *         },
+                     *         "params": {},
+                     *         "description": "Example text",
+                     *         "chain": {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "liveCampaigns": 12.5,
+                     *           "endOfDisputePeriod": 12.5,
+                     *           "explorers": [],
+                     *           "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *         },
+                     *         "rewardTokenId": "7469316318419853391",
+                     *         "rewardToken": {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "chainId": 1,
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "decimals": 12.5,
+                     *           "symbol": "USDC",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "verified": true,
+                     *           "isNative": true,
+                     *           "isTest": true,
+                     *           "type": "TOKEN",
+                     *           "price": 12.5,
+                     *           "updatedAt": 1764201600,
+                     *           "priceSource": "priceSource text",
+                     *           "displaySymbol": "USDC",
+                     *           "underlyingTokenId": "underlyingTokenId text",
+                     *           "priceAlertDismissedAt": 1764201600,
+                     *           "priceAlertCount": 12.5
+                     *         },
+                     *         "opportunityId": "7469316318419853391",
+                     *         "distributionChain": {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "liveCampaigns": 12.5,
+                     *           "endOfDisputePeriod": 12.5,
+                     *           "explorers": [],
+                     *           "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *         },
+                     *         "distributionType": "distributionType text",
+                     *         "campaignStatus": {
+                     *           "campaignId": "7469316318419853391",
+                     *           "computedUntil": 12.5,
+                     *           "processingStarted": 12.5,
+                     *           "status": "LIVE",
+                     *           "preComputeProcessingStarted": 12.5,
+                     *           "preComputeStatus": "preComputeStatus text",
+                     *           "delay": 12.5,
+                     *           "error": "error text",
+                     *           "details": {}
+                     *         },
+                     *         "createdAt": "2025-11-27T00:00:00.000Z",
+                     *         "rootCampaignId": "7469316318419853391",
+                     *         "parentCampaignId": "7469316318419853391",
+                     *         "childCampaignIds": [],
+                     *         "dailyRewardsBreakdown": [],
+                     *         "pauseCompute": "pauseCompute text",
+                     *         "pausePrecompute": "pausePrecompute text",
+                     *         "hasOverrides": true,
+                     *         "isPrivate": true,
+                     *         "hidden": true,
+                     *         "hideLeaderboard": true,
+                     *         "campaignEncodingHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "Opportunity": {
+                     *           "id": "7469316318419853391",
+                     *           "type": "ERC20",
+                     *           "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "status": "NONE",
+                     *           "action": "action text",
+                     *           "description": "Example text",
+                     *           "howToSteps": [],
+                     *           "mainProtocol": "mainProtocol text",
+                     *           "depositUrl": "https://example.org/asset.svg",
+                     *           "depositUrls": [],
+                     *           "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "tags": [],
+                     *           "chainId": 1,
+                     *           "apr": 12.5,
+                     *           "nativeApr": 12.5,
+                     *           "dailyRewards": 12.5,
+                     *           "maxDailyRewards": 12.5,
+                     *           "tvl": 12.5,
+                     *           "hidden": true,
+                     *           "liveCampaigns": 12.5,
+                     *           "lastCampaignCreatedAt": 1764201600,
+                     *           "earliestCampaignStart": 12.5,
+                     *           "latestCampaignStart": 12.5,
+                     *           "earliestCampaignEnd": 12.5,
+                     *           "latestCampaignEnd": 12.5
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": (components["schemas"]["CampaignWithOpportunity"] | components["schemas"]["Campaign"])[];
                 };
             };
@@ -3286,15 +5275,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3319,6 +5337,136 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "computeChainId": 1,
+                     *       "distributionChainId": 1,
+                     *       "campaignId": "7469316318419853391",
+                     *       "type": "ERC20",
+                     *       "subType": 12.5,
+                     *       "amount": "1000000000000000000000",
+                     *       "startTimestamp": "1764201600",
+                     *       "endTimestamp": "1764201600",
+                     *       "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "apr": 12.5,
+                     *       "dailyRewards": 12.5,
+                     *       "creator": {
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "tags": [
+                     *           "tags text"
+                     *         ],
+                     *         "creatorId": "7469316318419853391"
+                     *       },
+                     *       "params": {},
+                     *       "description": "Example text",
+                     *       "chain": {
+                     *         "id": 1,
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "liveCampaigns": 12.5,
+                     *         "endOfDisputePeriod": 12.5,
+                     *         "explorers": [],
+                     *         "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *       },
+                     *       "rewardTokenId": "7469316318419853391",
+                     *       "rewardToken": {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "chainId": 1,
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "decimals": 12.5,
+                     *         "symbol": "USDC",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "verified": true,
+                     *         "isNative": true,
+                     *         "isTest": true,
+                     *         "type": "TOKEN",
+                     *         "price": 12.5,
+                     *         "updatedAt": 1764201600,
+                     *         "priceSource": "priceSource text",
+                     *         "displaySymbol": "USDC",
+                     *         "underlyingTokenId": "underlyingTokenId text",
+                     *         "priceAlertDismissedAt": 1764201600,
+                     *         "priceAlertCount": 12.5
+                     *       },
+                     *       "opportunityId": "7469316318419853391",
+                     *       "distributionChain": {
+                     *         "id": 1,
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "liveCampaigns": 12.5,
+                     *         "endOfDisputePeriod": 12.5,
+                     *         "explorers": [],
+                     *         "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *       },
+                     *       "distributionType": "distributionType text",
+                     *       "campaignStatus": {
+                     *         "campaignId": "7469316318419853391",
+                     *         "computedUntil": 12.5,
+                     *         "processingStarted": 12.5,
+                     *         "status": "LIVE",
+                     *         "preComputeProcessingStarted": 12.5,
+                     *         "preComputeStatus": "preComputeStatus text",
+                     *         "delay": 12.5,
+                     *         "error": "error text",
+                     *         "details": {}
+                     *       },
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "rootCampaignId": "7469316318419853391",
+                     *       "parentCampaignId": "7469316318419853391",
+                     *       "childCampaignIds": [
+                     *         "childCampaignIds text"
+                     *       ],
+                     *       "dailyRewardsBreakdown": [
+                     *         {
+                     *           "campaignId": "7469316318419853391",
+                     *           "value": 12.5,
+                     *           "maxValue": 12.5,
+                     *           "timestamp": 1764201600,
+                     *           "token": {
+                     *             "id": "7469316318419853391",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "chainId": 1,
+                     *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "decimals": 12.5,
+                     *             "symbol": "USDC",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "verified": true,
+                     *             "isNative": true,
+                     *             "isTest": true,
+                     *             "type": "TOKEN",
+                     *             "price": 12.5,
+                     *             "updatedAt": 1764201600,
+                     *             "priceSource": "priceSource text",
+                     *             "displaySymbol": "USDC",
+                     *             "underlyingTokenId": "underlyingTokenId text",
+                     *             "priceAlertDismissedAt": 1764201600,
+                     *             "priceAlertCount": 12.5
+                     *           },
+                     *           "amount": 12.5,
+                     *           "distributionType": "distributionType text",
+                     *           "onChainCampaignId": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *         }
+                     *       ],
+                     *       "pauseCompute": "pauseCompute text",
+                     *       "pausePrecompute": "pausePrecompute text",
+                     *       "hasOverrides": true,
+                     *       "isPrivate": true,
+                     *       "hidden": true,
+                     *       "hideLeaderboard": true,
+                     *       "campaignEncodingHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "reallocations": [
+                     *         {
+                     *           "from": [],
+                     *           "to": "to text",
+                     *           "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "blockNumber": 1,
+                     *           "timestamp": 1764201600
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Campaign"] & {
                         reallocations: {
                             blockNumber: number;
@@ -3336,6 +5484,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: showPrivate must be boolean",
+                     *       "instance": "/v4/campaigns/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "showPrivate",
+                     *           "message": "must be boolean"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3345,15 +5510,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3368,9 +5556,20 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    /** @default false */
+                    canManageAccess?: boolean;
+                    userAddress: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @default false */
+                    canManageAccess?: boolean;
+                    userAddress: string;
+                };
+                "multipart/form-data": {
                     /** @default false */
                     canManageAccess?: boolean;
                     userAddress: string;
@@ -3384,6 +5583,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Example text"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         success: boolean;
@@ -3396,6 +5601,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: userAddress is required",
+                     *       "instance": "/v4/campaigns/1/access/grant",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "userAddress",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3405,6 +5627,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/campaigns/1/access/grant",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3414,6 +5647,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/campaigns/1/access/grant",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3423,6 +5667,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1/access/grant",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3432,6 +5687,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/campaigns/1/access/grant",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3441,15 +5707,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/campaigns/1/access/grant",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1/access/grant",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3472,6 +5761,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "dynamicGrants": [
+                     *         {
+                     *           "userAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "canManageAccess": true,
+                     *           "grantedBy": "grantedBy text",
+                     *           "grantedAt": "2025-11-27T00:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         dynamicGrants: {
                             canManageAccess: boolean;
@@ -3488,6 +5789,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/campaigns/1/access/list",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3497,6 +5815,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/campaigns/1/access/list",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3506,6 +5835,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/campaigns/1/access/list",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3515,15 +5855,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1/access/list",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1/access/list",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3538,9 +5901,20 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    /** @default false */
+                    canManageAccess?: boolean;
+                    userAddress: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @default false */
+                    canManageAccess?: boolean;
+                    userAddress: string;
+                };
+                "multipart/form-data": {
                     /** @default false */
                     canManageAccess?: boolean;
                     userAddress: string;
@@ -3554,6 +5928,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Example text"
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         success: boolean;
@@ -3566,6 +5946,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: userAddress is required",
+                     *       "instance": "/v4/campaigns/1/access/revoke",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "userAddress",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3575,6 +5972,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/campaigns/1/access/revoke",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3584,6 +5992,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/campaigns/1/access/revoke",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3593,6 +6012,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1/access/revoke",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3602,6 +6032,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/campaigns/1/access/revoke",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3611,15 +6052,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/campaigns/1/access/revoke",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1/access/revoke",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3648,6 +6112,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "campaignId": "7469316318419853391",
+                     *         "parentCampaignId": "7469316318419853391",
+                     *         "onChainCampaignId": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "distributionChainId": 1,
+                     *         "computeChainId": 1,
+                     *         "type": "ERC20",
+                     *         "startTimestamp": "1764201600",
+                     *         "endTimestamp": "1764201600",
+                     *         "depth": 1,
+                     *         "self": true,
+                     *         "campaign": {
+                     *           "id": "7469316318419853391",
+                     *           "computeChainId": 1,
+                     *           "distributionChainId": 1,
+                     *           "campaignId": "7469316318419853391",
+                     *           "type": "ERC20",
+                     *           "subType": 12.5,
+                     *           "amount": "1000000000000000000000",
+                     *           "startTimestamp": "1764201600",
+                     *           "endTimestamp": "1764201600",
+                     *           "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "apr": 12.5,
+                     *           "dailyRewards": 12.5,
+                     *           "creator": {
+                     *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "tags": [],
+                     *             "creatorId": "7469316318419853391"
+                     *           },
+                     *           "params": {},
+                     *           "description": "Example text",
+                     *           "chain": {
+                     *             "id": 1,
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "liveCampaigns": 12.5,
+                     *             "endOfDisputePeriod": 12.5,
+                     *             "explorers": [],
+                     *             "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *           },
+                     *           "rewardTokenId": "7469316318419853391",
+                     *           "rewardToken": {
+                     *             "id": "7469316318419853391",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "chainId": 1,
+                     *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "decimals": 12.5,
+                     *             "symbol": "USDC",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "verified": true,
+                     *             "isNative": true,
+                     *             "isTest": true,
+                     *             "type": "TOKEN",
+                     *             "price": 12.5,
+                     *             "updatedAt": 1764201600,
+                     *             "priceSource": "priceSource text",
+                     *             "displaySymbol": "USDC",
+                     *             "underlyingTokenId": "underlyingTokenId text",
+                     *             "priceAlertDismissedAt": 1764201600,
+                     *             "priceAlertCount": 12.5
+                     *           },
+                     *           "opportunityId": "7469316318419853391",
+                     *           "distributionChain": {
+                     *             "id": 1,
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "liveCampaigns": 12.5,
+                     *             "endOfDisputePeriod": 12.5,
+                     *             "explorers": [],
+                     *             "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *           },
+                     *           "distributionType": "distributionType text",
+                     *           "campaignStatus": {
+                     *             "campaignId": "7469316318419853391",
+                     *             "computedUntil": 12.5,
+                     *             "processingStarted": 12.5,
+                     *             "status": "LIVE",
+                     *             "preComputeProcessingStarted": 12.5,
+                     *             "preComputeStatus": "preComputeStatus text",
+                     *             "delay": 12.5,
+                     *             "error": "error text",
+                     *             "details": {}
+                     *           },
+                     *           "createdAt": "2025-11-27T00:00:00.000Z",
+                     *           "rootCampaignId": "7469316318419853391",
+                     *           "parentCampaignId": "7469316318419853391",
+                     *           "childCampaignIds": [],
+                     *           "dailyRewardsBreakdown": [],
+                     *           "pauseCompute": "pauseCompute text",
+                     *           "pausePrecompute": "pausePrecompute text",
+                     *           "hasOverrides": true,
+                     *           "isPrivate": true,
+                     *           "hidden": true,
+                     *           "hideLeaderboard": true,
+                     *           "campaignEncodingHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "reallocations": []
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         campaign?: (components["schemas"]["Campaign"] & {
                             reallocations: {
@@ -3677,6 +6243,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: test must be boolean",
+                     *       "instance": "/v4/campaigns/1/linked",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "test",
+                     *           "message": "must be boolean"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3686,15 +6269,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1/linked",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1/linked",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3730,6 +6336,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tvlRecords": [
+                     *         {
+                     *           "timestamp": 1764201600,
+                     *           "total": 12.5
+                     *         }
+                     *       ],
+                     *       "aprRecords": [
+                     *         {
+                     *           "timestamp": 1764201600,
+                     *           "apr": 12.5
+                     *         }
+                     *       ],
+                     *       "dailyRewardsRecords": [
+                     *         {
+                     *           "timestamp": 1764201600,
+                     *           "total": 12.5,
+                     *           "totalInToken": 12.5
+                     *         }
+                     *       ],
+                     *       "walletCount": [
+                     *         {
+                     *           "timestamp": 1764201600,
+                     *           "walletCount": 12.5
+                     *         }
+                     *       ],
+                     *       "tvlInflowPerDollar": 12.5
+                     *     }
+                     */
                     "application/json": {
                         aprRecords: {
                             apr: number;
@@ -3758,6 +6394,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: tvl[page] must be integer",
+                     *       "instance": "/v4/campaigns/1/metrics",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "tvl[page]",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3767,15 +6420,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1/metrics",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1/metrics",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3798,6 +6474,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isPrivate": true,
+                     *       "recipientsCanView": true,
+                     *       "authorizedAddresses": [
+                     *         {
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "canManageAccess": true
+                     *         }
+                     *       ],
+                     *       "dynamicGrants": [
+                     *         {
+                     *           "userAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "canManageAccess": true,
+                     *           "grantedBy": "grantedBy text",
+                     *           "grantedAt": "2025-11-27T00:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         authorizedAddresses: {
                             address: string;
@@ -3821,6 +6518,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3830,6 +6544,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3839,6 +6564,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3848,15 +6584,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3871,9 +6630,28 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    authorizedAddresses?: {
+                        address: string;
+                        /** @default false */
+                        canManageAccess?: boolean;
+                    }[];
+                    isPrivate?: boolean;
+                    recipientsCanView?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    authorizedAddresses?: {
+                        address: string;
+                        /** @default false */
+                        canManageAccess?: boolean;
+                    }[];
+                    isPrivate?: boolean;
+                    recipientsCanView?: boolean;
+                };
+                "multipart/form-data": {
                     authorizedAddresses?: {
                         address: string;
                         /** @default false */
@@ -3891,6 +6669,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isPrivate": true,
+                     *       "recipientsCanView": true,
+                     *       "authorizedAddresses": [
+                     *         {
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "canManageAccess": true
+                     *         }
+                     *       ],
+                     *       "dynamicGrants": [
+                     *         {
+                     *           "userAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "canManageAccess": true,
+                     *           "grantedBy": "grantedBy text",
+                     *           "grantedAt": "2025-11-27T00:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         authorizedAddresses: {
                             address: string;
@@ -3914,6 +6713,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body must NOT have fewer than 1 properties",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "must NOT have fewer than 1 properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3923,6 +6739,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3932,6 +6759,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3941,6 +6779,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3950,6 +6799,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3959,15 +6819,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1/privacy",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -3990,6 +6873,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "campaignId": "7469316318419853391",
+                     *       "storingIds": [
+                     *         "storingIds text"
+                     *       ],
+                     *       "subCampaigns": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoringIdsNode"];
                 };
             };
@@ -3999,6 +6891,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/campaigns/1/storing-ids",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4008,15 +6917,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/campaigns/1/storing-ids",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/1/storing-ids",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4029,9 +6961,101 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description Campaigns to create, grouped by kind. Each key is a campaign type name (`ERC20`, `CLAMM`…), its numeric id (`1`, `2`…) or a template id (`erc20-hold`, `clamm-pool`, `morpho-lend`, `ajna-borrow`, see GET /v4/templates); its value lists 1 to 100 campaign objects.
+                     *     Every campaign object has `amount` (required; reward token base units, a decimal string) and may have `startTimestamp`, `endTimestamp`, `duration`, `rewardToken`, `creator`, `distributionMethodParameters` (`startTimestamp`/`endTimestamp` default to the body's; `duration` in seconds replaces `endTimestamp`; `distributionMethodParameters` follows GET /v4/schemas, group distributionMethod). Its other fields are the campaign data of its type (GET /v4/schemas, group campaignType):
+                     *     - `ERC20`, `ERC20_SNAPSHOT`, `ERC20TRANSFERS`, `ERC20LOGPROCESSOR`, `ERC20REBASELOGPROCESSOR`, `VEST`, `ERC20_FIX_APR`: `targetToken` (required), `whitelist`, `blacklist`, `url`, `forwarders`, `hooks`, `extraData`
+                     *     - `CLAMM`: `pool` (required), `weightFees` (required), `weightToken0` (required), `weightToken1` (required), `isOutOfRangeIncentivized` (required), `boostingAddress`, `boostedReward`, `whitelist`, `blacklist`, `url`, `forwarders`, `hooks`
+                     *     - `JSON_AIRDROP`, `SILO`, `RADIANT`, `MORPHO`, `DOLOMITE`, `BADGER`, `COMPOUND`, `AJNA`, `EULER`, `UNISWAP_V4`, `ION`, `EIGENLAYER`, `HYPERDRIVELOGPROCESSOR`, `HYPERDRIVELOGFIXPROCESSOR`: `raw` (required) (ABI-encoded campaign data), or `market` / `targetAddress`: one address, encoded for you
+                     *     A template key starts from the template's campaign data. Errors name the campaign field, e.g. `campaignsParams.ERC20.0.targetToken`.
+                     * @example {
+                     *       "ERC20": [
+                     *         {
+                     *           "amount": "1000000000000000000000",
+                     *           "targetToken": "0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619",
+                     *           "distributionMethodParameters": {
+                     *             "distributionMethod": "DUTCH_AUCTION"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    campaignsParams: {
+                        [key: string]: ({
+                            amount: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                    creatorAddress: string;
+                    /** @default 0 */
+                    distributionChainId: number;
+                    /** @default 0 */
+                    endTimestamp: number;
+                    rewardToken: string;
+                    /** @default 0 */
+                    startTimestamp: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description Campaigns to create, grouped by kind. Each key is a campaign type name (`ERC20`, `CLAMM`…), its numeric id (`1`, `2`…) or a template id (`erc20-hold`, `clamm-pool`, `morpho-lend`, `ajna-borrow`, see GET /v4/templates); its value lists 1 to 100 campaign objects.
+                     *     Every campaign object has `amount` (required; reward token base units, a decimal string) and may have `startTimestamp`, `endTimestamp`, `duration`, `rewardToken`, `creator`, `distributionMethodParameters` (`startTimestamp`/`endTimestamp` default to the body's; `duration` in seconds replaces `endTimestamp`; `distributionMethodParameters` follows GET /v4/schemas, group distributionMethod). Its other fields are the campaign data of its type (GET /v4/schemas, group campaignType):
+                     *     - `ERC20`, `ERC20_SNAPSHOT`, `ERC20TRANSFERS`, `ERC20LOGPROCESSOR`, `ERC20REBASELOGPROCESSOR`, `VEST`, `ERC20_FIX_APR`: `targetToken` (required), `whitelist`, `blacklist`, `url`, `forwarders`, `hooks`, `extraData`
+                     *     - `CLAMM`: `pool` (required), `weightFees` (required), `weightToken0` (required), `weightToken1` (required), `isOutOfRangeIncentivized` (required), `boostingAddress`, `boostedReward`, `whitelist`, `blacklist`, `url`, `forwarders`, `hooks`
+                     *     - `JSON_AIRDROP`, `SILO`, `RADIANT`, `MORPHO`, `DOLOMITE`, `BADGER`, `COMPOUND`, `AJNA`, `EULER`, `UNISWAP_V4`, `ION`, `EIGENLAYER`, `HYPERDRIVELOGPROCESSOR`, `HYPERDRIVELOGFIXPROCESSOR`: `raw` (required) (ABI-encoded campaign data), or `market` / `targetAddress`: one address, encoded for you
+                     *     A template key starts from the template's campaign data. Errors name the campaign field, e.g. `campaignsParams.ERC20.0.targetToken`.
+                     * @example {
+                     *       "ERC20": [
+                     *         {
+                     *           "amount": "1000000000000000000000",
+                     *           "targetToken": "0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619",
+                     *           "distributionMethodParameters": {
+                     *             "distributionMethod": "DUTCH_AUCTION"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    campaignsParams: {
+                        [key: string]: ({
+                            amount: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                    creatorAddress: string;
+                    /** @default 0 */
+                    distributionChainId: number;
+                    /** @default 0 */
+                    endTimestamp: number;
+                    rewardToken: string;
+                    /** @default 0 */
+                    startTimestamp: number;
+                };
+                "multipart/form-data": {
+                    /**
+                     * @description Campaigns to create, grouped by kind. Each key is a campaign type name (`ERC20`, `CLAMM`…), its numeric id (`1`, `2`…) or a template id (`erc20-hold`, `clamm-pool`, `morpho-lend`, `ajna-borrow`, see GET /v4/templates); its value lists 1 to 100 campaign objects.
+                     *     Every campaign object has `amount` (required; reward token base units, a decimal string) and may have `startTimestamp`, `endTimestamp`, `duration`, `rewardToken`, `creator`, `distributionMethodParameters` (`startTimestamp`/`endTimestamp` default to the body's; `duration` in seconds replaces `endTimestamp`; `distributionMethodParameters` follows GET /v4/schemas, group distributionMethod). Its other fields are the campaign data of its type (GET /v4/schemas, group campaignType):
+                     *     - `ERC20`, `ERC20_SNAPSHOT`, `ERC20TRANSFERS`, `ERC20LOGPROCESSOR`, `ERC20REBASELOGPROCESSOR`, `VEST`, `ERC20_FIX_APR`: `targetToken` (required), `whitelist`, `blacklist`, `url`, `forwarders`, `hooks`, `extraData`
+                     *     - `CLAMM`: `pool` (required), `weightFees` (required), `weightToken0` (required), `weightToken1` (required), `isOutOfRangeIncentivized` (required), `boostingAddress`, `boostedReward`, `whitelist`, `blacklist`, `url`, `forwarders`, `hooks`
+                     *     - `JSON_AIRDROP`, `SILO`, `RADIANT`, `MORPHO`, `DOLOMITE`, `BADGER`, `COMPOUND`, `AJNA`, `EULER`, `UNISWAP_V4`, `ION`, `EIGENLAYER`, `HYPERDRIVELOGPROCESSOR`, `HYPERDRIVELOGFIXPROCESSOR`: `raw` (required) (ABI-encoded campaign data), or `market` / `targetAddress`: one address, encoded for you
+                     *     A template key starts from the template's campaign data. Errors name the campaign field, e.g. `campaignsParams.ERC20.0.targetToken`.
+                     * @example {
+                     *       "ERC20": [
+                     *         {
+                     *           "amount": "1000000000000000000000",
+                     *           "targetToken": "0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619",
+                     *           "distributionMethodParameters": {
+                     *             "distributionMethod": "DUTCH_AUCTION"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     campaignsParams: {
                         [key: string]: ({
                             amount: string;
@@ -4057,6 +7081,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "chainId": 1,
+                     *       "distributionCreator": "distributionCreator text",
+                     *       "to": "to text",
+                     *       "data": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "value": "1000000000000000000000",
+                     *       "approval": {
+                     *         "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "spender": "spender text",
+                     *         "amount": "1000000000000000000000",
+                     *         "currentAllowance": "7469316318419853391",
+                     *         "sufficient": true
+                     *       },
+                     *       "campaigns": [
+                     *         {}
+                     *       ],
+                     *       "safe": {},
+                     *       "simulation": {
+                     *         "performed": true,
+                     *         "assumedApproval": true,
+                     *         "reason": "Example text"
+                     *       },
+                     *       "params": {}
+                     *     }
+                     */
                     "application/json": {
                         approval: {
                             amount: string;
@@ -4087,6 +7137,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorAddress is required; rewardToken is required; campaignsParams is required",
+                     *       "instance": "/v4/campaigns/generate-payload",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorAddress",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "rewardToken",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "campaignsParams",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4096,6 +7171,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/campaigns/generate-payload",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4105,15 +7191,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/campaigns/generate-payload",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/generate-payload",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4137,6 +7246,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       "text"
+                     *     ]
+                     */
                     "application/json": string[];
                 };
             };
@@ -4146,15 +7260,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: hash is required; chainId is required",
+                     *       "instance": "/v4/campaigns/tx",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "hash",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/tx",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4178,6 +7325,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "liveCampaigns": 12.5,
+                     *         "endOfDisputePeriod": 12.5,
+                     *         "explorers": [
+                     *           {
+                     *             "type": "ERC20",
+                     *             "url": "https://example.org/asset.svg",
+                     *             "chainId": 1
+                     *           }
+                     *         ],
+                     *         "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Chain"][];
                 };
             };
@@ -4187,15 +7353,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/chains",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/chains",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4225,6 +7420,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "chainId": 1,
+                     *         "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "blockNumber": 1,
+                     *         "timestamp": 1764201600,
+                     *         "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "campaignId": "7469316318419853391",
+                     *         "reason": "Example text",
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "amount": "1000000000000000000000",
+                     *         "metadata": {
+                     *           "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "logIndex": 1,
+                     *           "blockHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "breakdowns": [
+                     *             {
+                     *               "campaignId": "7469316318419853391",
+                     *               "reason": "Example text",
+                     *               "amount": "1000000000000000000000"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "isLatest": true
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         amount: string;
                         blockNumber: number;
@@ -4256,15 +7480,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/claims",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/claims",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4287,6 +7540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example 1 */
                     "application/json": number;
                 };
             };
@@ -4296,15 +7550,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/claims/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/claims/count",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4325,6 +7608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example 1 */
                     "application/json": number;
                 };
             };
@@ -4334,15 +7618,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/claims/count/total",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/claims/count/total",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4369,6 +7682,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "chainId": 1,
+                     *         "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "blockNumber": 1,
+                     *         "timestamp": 1764201600,
+                     *         "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "campaignId": "7469316318419853391",
+                     *         "reason": "Example text",
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "amount": "1000000000000000000000",
+                     *         "metadata": {
+                     *           "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "logIndex": 1,
+                     *           "blockHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "breakdowns": [
+                     *             {
+                     *               "campaignId": "7469316318419853391",
+                     *               "reason": "Example text",
+                     *               "amount": "1000000000000000000000"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "isLatest": true
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         amount: string;
                         blockNumber: number;
@@ -4400,6 +7742,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/claims/history/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4409,15 +7768,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/claims/history/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/claims/history/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4442,6 +7824,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key": {
+                     *         "claims": [
+                     *           {
+                     *             "chainId": 1,
+                     *             "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "blockNumber": 1,
+                     *             "timestamp": 1764201600,
+                     *             "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *             "amount": "1000000000000000000000"
+                     *           }
+                     *         ],
+                     *         "etlWatermark": {
+                     *           "lastTimestamp": 1,
+                     *           "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: {
                             claims: {
@@ -4467,15 +7870,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/claims/latest",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/claims/latest",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4500,6 +7932,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key": {
+                     *         "chainId": 1,
+                     *         "sources": [
+                     *           {
+                     *             "sourceId": "sourceId text",
+                     *             "chainId": 1,
+                     *             "currentBlock": 1,
+                     *             "lastFetchedBlock": 1,
+                     *             "blockDifference": 1,
+                     *             "claimCount": 12.5,
+                     *             "timeBehind": 12.5
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: {
                             chainId: number;
@@ -4522,15 +7972,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/claims/status",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/claims/status",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4543,9 +8022,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    args: unknown;
+                    distributionChainId: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    args: unknown;
+                    distributionChainId: number;
+                };
+                "multipart/form-data": {
                     args: unknown;
                     distributionChainId: number;
                 };
@@ -4558,6 +8046,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "distributionChainId": 1,
+                     *       "campaigns": [
+                     *         {}
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         campaigns: Record<string, never>[];
                         distributionChainId: number;
@@ -4570,6 +8066,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: distributionChainId is required; args is required",
+                     *       "instance": "/v4/config/decode/args/createCampaign",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "distributionChainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "args",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4579,6 +8096,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/config/decode/args/createCampaign",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4588,15 +8116,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/config/decode/args/createCampaign",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/config/decode/args/createCampaign",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4622,6 +8173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -4631,6 +8183,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: campaignId must match pattern \"^(0x[0-9a-fA-F]{64}|[0-9]{1,78})$\"",
+                     *       "instance": "/v4/config/hash/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "campaignId",
+                     *           "message": "must match pattern \"^(0x[0-9a-fA-F]{64}|[0-9]{1,78})$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4640,15 +8209,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/config/hash/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/config/hash/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4661,9 +8253,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": Record<string, never>;
+                "application/x-www-form-urlencoded": Record<string, never>;
+                "multipart/form-data": Record<string, never>;
             };
         };
         responses: {
@@ -4673,6 +8268,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "hash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *     }
+                     */
                     "application/json": {
                         hash: string;
                     };
@@ -4684,6 +8284,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body could not be parsed",
+                     *       "instance": "/v4/config/store",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "could not be parsed"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4693,6 +8310,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/config/store",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4702,6 +8330,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/config/store",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4711,15 +8350,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/config/store",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/config/store",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4746,6 +8409,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "rebateFee": 12.5,
+                     *         "addresses": [
+                     *           "addresses text"
+                     *         ],
+                     *         "tags": [
+                     *           "tags text"
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         addresses: string[];
                         icon: string | null;
@@ -4762,15 +8441,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/creators",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/creators",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4793,6 +8501,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "rebateFee": 12.5,
+                     *       "addresses": [
+                     *         "addresses text"
+                     *       ],
+                     *       "tags": [
+                     *         "tags text"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         addresses: string[];
                         icon: string | null;
@@ -4809,6 +8531,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creator must match pattern \"^([a-zA-Z0-9][a-zA-Z0-9-]{0,63}|0x[0-9a-fA-F]{40})$\"",
+                     *       "instance": "/v4/creators/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creator",
+                     *           "message": "must match pattern \"^([a-zA-Z0-9][a-zA-Z0-9-]{0,63}|0x[0-9a-fA-F]{40})$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4818,15 +8557,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/creators/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/creators/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4851,6 +8613,129 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "computeChainId": 1,
+                     *         "distributionChainId": 1,
+                     *         "campaignId": "7469316318419853391",
+                     *         "type": "ERC20",
+                     *         "subType": 12.5,
+                     *         "amount": "1000000000000000000000",
+                     *         "startTimestamp": "1764201600",
+                     *         "endTimestamp": "1764201600",
+                     *         "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "apr": 12.5,
+                     *         "dailyRewards": 12.5,
+                     *         "creator": {
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "tags": [
+                     *             "tags text"
+                     *           ],
+                     *           "creatorId": "7469316318419853391"
+                     *         },
+                     *         "params": {},
+                     *         "description": "Example text",
+                     *         "chain": {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "liveCampaigns": 12.5,
+                     *           "endOfDisputePeriod": 12.5,
+                     *           "explorers": [],
+                     *           "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *         },
+                     *         "rewardTokenId": "7469316318419853391",
+                     *         "rewardToken": {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "chainId": 1,
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "decimals": 12.5,
+                     *           "symbol": "USDC",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "verified": true,
+                     *           "isNative": true,
+                     *           "isTest": true,
+                     *           "type": "TOKEN",
+                     *           "price": 12.5,
+                     *           "updatedAt": 1764201600,
+                     *           "priceSource": "priceSource text",
+                     *           "displaySymbol": "USDC",
+                     *           "underlyingTokenId": "underlyingTokenId text",
+                     *           "priceAlertDismissedAt": 1764201600,
+                     *           "priceAlertCount": 12.5
+                     *         },
+                     *         "opportunityId": "7469316318419853391",
+                     *         "distributionChain": {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "liveCampaigns": 12.5,
+                     *           "endOfDisputePeriod": 12.5,
+                     *           "explorers": [],
+                     *           "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *         },
+                     *         "distributionType": "distributionType text",
+                     *         "campaignStatus": {
+                     *           "campaignId": "7469316318419853391",
+                     *           "computedUntil": 12.5,
+                     *           "processingStarted": 12.5,
+                     *           "status": "LIVE",
+                     *           "preComputeProcessingStarted": 12.5,
+                     *           "preComputeStatus": "preComputeStatus text",
+                     *           "delay": 12.5,
+                     *           "error": "error text",
+                     *           "details": {}
+                     *         },
+                     *         "createdAt": "2025-11-27T00:00:00.000Z",
+                     *         "rootCampaignId": "7469316318419853391",
+                     *         "parentCampaignId": "7469316318419853391",
+                     *         "childCampaignIds": [
+                     *           "childCampaignIds text"
+                     *         ],
+                     *         "dailyRewardsBreakdown": [
+                     *           {
+                     *             "campaignId": "7469316318419853391",
+                     *             "value": 12.5,
+                     *             "maxValue": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "token": {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "chainId": 1,
+                     *               "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "decimals": 12.5,
+                     *               "symbol": "USDC",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "verified": true,
+                     *               "isNative": true,
+                     *               "isTest": true,
+                     *               "type": "TOKEN",
+                     *               "price": 12.5,
+                     *               "updatedAt": 1764201600,
+                     *               "priceSource": "priceSource text",
+                     *               "displaySymbol": "USDC",
+                     *               "underlyingTokenId": "underlyingTokenId text",
+                     *               "priceAlertDismissedAt": 1764201600,
+                     *               "priceAlertCount": 12.5
+                     *             },
+                     *             "amount": 12.5,
+                     *             "distributionType": "distributionType text",
+                     *             "onChainCampaignId": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *           }
+                     *         ],
+                     *         "pauseCompute": "pauseCompute text",
+                     *         "pausePrecompute": "pausePrecompute text",
+                     *         "hasOverrides": true,
+                     *         "isPrivate": true,
+                     *         "hidden": true,
+                     *         "hideLeaderboard": true,
+                     *         "campaignEncodingHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Campaign"][];
                 };
             };
@@ -4860,6 +8745,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: status must be one of PAST, LIVE, FUTURE",
+                     *       "instance": "/v4/creators/1/campaigns",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "must be one of PAST, LIVE, FUTURE"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4869,15 +8771,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/creators/1/campaigns",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/creators/1/campaigns",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4902,6 +8827,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "pastCampaigns": 1,
+                     *       "liveCampaigns": 1,
+                     *       "futureCampaigns": 1,
+                     *       "totalTvl": 12.5,
+                     *       "totalWallets": 12.5,
+                     *       "totalCampaigns": 1,
+                     *       "totalDistributed": 12.5,
+                     *       "creatorId": "7469316318419853391"
+                     *     }
+                     */
                     "application/json": {
                         creatorId: string | null;
                         futureCampaigns: number;
@@ -4920,6 +8857,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: test must be boolean",
+                     *       "instance": "/v4/creators/1/dashboard",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "test",
+                     *           "message": "must be boolean"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4929,15 +8883,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/creators/1/dashboard",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/creators/1/dashboard",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4993,6 +8970,177 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "chainId": 1,
+                     *         "type": "ERC20",
+                     *         "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "description": "Example text",
+                     *         "howToSteps": [
+                     *           "howToSteps text"
+                     *         ],
+                     *         "status": "NONE",
+                     *         "action": "action text",
+                     *         "tags": [
+                     *           "tags text"
+                     *         ],
+                     *         "mainProtocol": "mainProtocol text",
+                     *         "depositUrl": "https://example.org/asset.svg",
+                     *         "depositUrls": [
+                     *           {
+                     *             "id": "7469316318419853391",
+                     *             "title": "USDC vault on Ethereum",
+                     *             "url": "https://example.org/asset.svg",
+                     *             "subtitle": "subtitle text",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "priority": 12.5
+                     *           }
+                     *         ],
+                     *         "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "hidden": true,
+                     *         "tvl": 12.5,
+                     *         "apr": 12.5,
+                     *         "dailyRewards": 12.5,
+                     *         "nativeApr": 12.5,
+                     *         "totalApr": 12.5,
+                     *         "maxDailyRewards": 12.5,
+                     *         "maxApr": 12.5,
+                     *         "liveCampaigns": 12.5,
+                     *         "lastCampaignCreatedAt": 1764201600,
+                     *         "liveCampaignsForCreator": 12.5,
+                     *         "soonCampaignsForCreator": 12.5,
+                     *         "pastCampaignsForCreator": 12.5,
+                     *         "earliestCampaignStart": "7469316318419853391",
+                     *         "latestCampaignStart": "7469316318419853391",
+                     *         "earliestCampaignEnd": "7469316318419853391",
+                     *         "latestCampaignEnd": "7469316318419853391",
+                     *         "distributionType": "distributionType text",
+                     *         "tokens": [
+                     *           {
+                     *             "id": "7469316318419853391",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "chainId": 1,
+                     *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "decimals": 12.5,
+                     *             "symbol": "USDC",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "verified": true,
+                     *             "isNative": true,
+                     *             "isTest": true,
+                     *             "type": "TOKEN",
+                     *             "price": 12.5,
+                     *             "updatedAt": 1764201600,
+                     *             "priceSource": "priceSource text",
+                     *             "displaySymbol": "USDC",
+                     *             "underlyingTokenId": "underlyingTokenId text",
+                     *             "priceAlertDismissedAt": 1764201600,
+                     *             "priceAlertCount": 12.5
+                     *           }
+                     *         ],
+                     *         "chain": {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "liveCampaigns": 12.5,
+                     *           "endOfDisputePeriod": 12.5,
+                     *           "explorers": [],
+                     *           "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *         },
+                     *         "activePrograms": [
+                     *           {
+                     *             "id": "7469316318419853391",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "slug": "slug text",
+                     *             "description": "Example text",
+                     *             "icon": "https://example.org/asset.svg"
+                     *           }
+                     *         ],
+                     *         "protocol": {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "description": "Example text",
+                     *           "url": "https://example.org/asset.svg",
+                     *           "tags": [],
+                     *           "dailyRewards": 12.5,
+                     *           "numberOfLiveCampaigns": 12.5,
+                     *           "opportunityLiveTags": [],
+                     *           "banner": "https://example.org/asset.svg",
+                     *           "opportunityBannerLight": "opportunityBannerLight text",
+                     *           "opportunityBannerDark": "opportunityBannerDark text",
+                     *           "trustData": {}
+                     *         },
+                     *         "aprRecord": {
+                     *           "cumulated": 12.5,
+                     *           "timestamp": 1764201600,
+                     *           "breakdowns": [
+                     *             {
+                     *               "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "type": "ERC20",
+                     *               "value": 12.5,
+                     *               "timestamp": 1764201600,
+                     *               "distributionType": "distributionType text"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "nativeAprRecord": {
+                     *           "title": "USDC vault on Ethereum",
+                     *           "description": "Example text",
+                     *           "value": 12.5,
+                     *           "timestamp": 1764201600
+                     *         },
+                     *         "tvlRecord": {
+                     *           "total": 12.5,
+                     *           "timestamp": 1764201600,
+                     *           "breakdowns": [
+                     *             {
+                     *               "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "type": "ERC20",
+                     *               "value": 12.5
+                     *             }
+                     *           ]
+                     *         },
+                     *         "rewardsRecord": {
+                     *           "total": 12.5,
+                     *           "timestamp": 1764201600,
+                     *           "breakdowns": [
+                     *             {
+                     *               "campaignId": "7469316318419853391",
+                     *               "value": 12.5,
+                     *               "maxValue": 12.5,
+                     *               "timestamp": 1764201600,
+                     *               "token": {
+                     *                 "id": "7469316318419853391",
+                     *                 "name": "USDC vault on Ethereum",
+                     *                 "chainId": 1,
+                     *                 "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *                 "decimals": 12.5,
+                     *                 "symbol": "USDC",
+                     *                 "icon": "https://example.org/asset.svg",
+                     *                 "verified": true,
+                     *                 "isNative": true,
+                     *                 "isTest": true,
+                     *                 "type": "TOKEN",
+                     *                 "price": 12.5,
+                     *                 "updatedAt": 1764201600,
+                     *                 "priceSource": "priceSource text",
+                     *                 "displaySymbol": "USDC",
+                     *                 "underlyingTokenId": "underlyingTokenId text",
+                     *                 "priceAlertDismissedAt": 1764201600,
+                     *                 "priceAlertCount": 12.5
+                     *               },
+                     *               "amount": 12.5,
+                     *               "distributionType": "distributionType text",
+                     *               "onChainCampaignId": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Opportunity"][];
                 };
             };
@@ -5002,6 +9150,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/creators/1/opportunities",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5011,15 +9176,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/creators/1/opportunities",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/creators/1/opportunities",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5073,6 +9261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example 1 */
                     "application/json": number;
                 };
             };
@@ -5082,6 +9271,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/creators/1/opportunities/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5091,15 +9297,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/creators/1/opportunities/count",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/creators/1/opportunities/count",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5135,6 +9364,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tvlRecords": [
+                     *         {
+                     *           "timestamp": 1764201600,
+                     *           "total": 12.5
+                     *         }
+                     *       ],
+                     *       "aprRecords": [
+                     *         {
+                     *           "timestamp": 1764201600,
+                     *           "apr": 12.5
+                     *         }
+                     *       ],
+                     *       "dailyRewardsRecords": [
+                     *         {
+                     *           "timestamp": 1764201600,
+                     *           "total": 12.5,
+                     *           "totalInToken": 12.5
+                     *         }
+                     *       ],
+                     *       "walletCount": [
+                     *         {
+                     *           "timestamp": 1764201600,
+                     *           "walletCount": 12.5
+                     *         }
+                     *       ],
+                     *       "tvlInflowPerDollar": 12.5
+                     *     }
+                     */
                     "application/json": {
                         aprRecords: {
                             apr: number;
@@ -5163,6 +9422,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: tvl[page] must be integer",
+                     *       "instance": "/v4/creators/campaigns/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "tvl[page]",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5172,15 +9448,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/creators/campaigns/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/creators/campaigns/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5193,9 +9492,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    amount: number | string;
+                    creatorId: string;
+                    idempotencyKey?: string;
+                    label: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    amount: number | string;
+                    creatorId: string;
+                    idempotencyKey?: string;
+                    label: string;
+                };
+                "multipart/form-data": {
                     amount: number | string;
                     creatorId: string;
                     idempotencyKey?: string;
@@ -5210,6 +9522,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "creatorId": "7469316318419853391",
+                     *       "amount": "1000000000000000000000"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Exact decimal string */
                         amount: string;
@@ -5223,6 +9541,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorId is required; amount is required; label is required",
+                     *       "instance": "/v4/credits",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "label",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5232,6 +9575,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/credits",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5241,6 +9595,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/credits",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5250,6 +9615,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/credits",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5259,6 +9635,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/credits",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5268,6 +9655,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/credits",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5277,15 +9675,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/credits",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/credits",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5308,6 +9729,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "creatorId": "7469316318419853391",
+                     *       "amount": "1000000000000000000000",
+                     *       "maxNegativeBalance": "7469316318419853391",
+                     *       "Creator": {
+                     *         "id": "7469316318419853391",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "rebateFee": 12.5,
+                     *         "hubspotCompanyId": "hubspotCompanyId text"
+                     *       },
+                     *       "CreditOperations": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "creatorId": "7469316318419853391",
+                     *           "type": "ADD",
+                     *           "amount": "1000000000000000000000",
+                     *           "label": "label text",
+                     *           "balanceAfter": "7469316318419853391",
+                     *           "timestamp": "1764201600"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description Exact decimal string */
                         amount: string;
@@ -5342,6 +9788,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/credits/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5351,15 +9814,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/credits/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/credits/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5374,9 +9860,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    maxNegativeBalance: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    maxNegativeBalance: number | string;
+                };
+                "multipart/form-data": {
                     maxNegativeBalance: number | string;
                 };
             };
@@ -5388,6 +9881,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "creatorId": "7469316318419853391",
+                     *       "amount": "1000000000000000000000",
+                     *       "maxNegativeBalance": "7469316318419853391"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Exact decimal string */
                         amount: string;
@@ -5403,6 +9903,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: maxNegativeBalance is required",
+                     *       "instance": "/v4/credits/1/allowance",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "maxNegativeBalance",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5412,6 +9929,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/credits/1/allowance",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5421,6 +9949,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/credits/1/allowance",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5430,6 +9969,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/credits/1/allowance",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5439,6 +9989,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/credits/1/allowance",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5448,6 +10009,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/credits/1/allowance",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5457,15 +10029,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/credits/1/allowance",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/credits/1/allowance",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5491,6 +10086,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "creatorId": "7469316318419853391",
+                     *         "type": "ADD",
+                     *         "amount": "1000000000000000000000",
+                     *         "label": "label text",
+                     *         "balanceAfter": "7469316318419853391",
+                     *         "timestamp": "1764201600"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description Exact decimal string */
                         amount: string;
@@ -5511,6 +10119,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/credits/1/operations",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5520,15 +10145,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/credits/1/operations",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/credits/1/operations",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5549,6 +10197,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "baseCostPerWeek": 12.5,
+                     *       "costPerRecipient": 12.5,
+                     *       "freeTierRecipientThreshold": 12.5,
+                     *       "perStoringIdWeeklyRate": 12.5,
+                     *       "perDepthWeeklyRate": 12.5,
+                     *       "minTopUpAmount": 12.5
+                     *     }
+                     */
                     "application/json": {
                         baseCostPerWeek: number;
                         costPerRecipient: number;
@@ -5565,15 +10223,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/credits/pricing",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/credits/pricing",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5586,9 +10273,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    amount: number | string;
+                    creatorId: string;
+                    idempotencyKey?: string;
+                    label: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    amount: number | string;
+                    creatorId: string;
+                    idempotencyKey?: string;
+                    label: string;
+                };
+                "multipart/form-data": {
                     amount: number | string;
                     creatorId: string;
                     idempotencyKey?: string;
@@ -5603,6 +10303,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "creatorId": "7469316318419853391",
+                     *       "amount": "1000000000000000000000"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Exact decimal string */
                         amount: string;
@@ -5616,6 +10322,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorId is required; amount is required; label is required",
+                     *       "instance": "/v4/credits/subtract",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "amount",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "label",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5625,6 +10356,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/credits/subtract",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5634,6 +10376,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/credits/subtract",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5643,6 +10396,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/credits/subtract",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5652,6 +10416,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/credits/subtract",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5661,6 +10436,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/credits/subtract",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5670,15 +10456,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/credits/subtract",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/credits/subtract",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5699,6 +10508,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "3f8c1e6a-2b4d-4c7e-9a1f-5d6e7f8a9b0c",
+                     *         "prefix": "prefix text",
+                     *         "description": "Example text",
+                     *         "revokedAt": "2025-11-27T00:00:00.000Z",
+                     *         "createdAt": "2025-11-27T00:00:00.000Z",
+                     *         "tier": 1
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         createdAt: string;
                         description: string;
@@ -5716,15 +10537,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5737,9 +10581,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    description: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description: string;
+                };
+                "multipart/form-data": {
                     description: string;
                 };
             };
@@ -5751,6 +10602,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f8c1e6a-2b4d-4c7e-9a1f-5d6e7f8a9b0c",
+                     *       "prefix": "prefix text",
+                     *       "description": "Example text",
+                     *       "revokedAt": "2025-11-27T00:00:00.000Z",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "tier": 1,
+                     *       "rawKey": "rawKey text"
+                     *     }
+                     */
                     "application/json": {
                         createdAt: string;
                         description: string;
@@ -5769,6 +10631,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: description is required",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "description",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5778,6 +10657,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5787,6 +10677,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5796,6 +10697,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5805,15 +10717,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5836,6 +10771,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f8c1e6a-2b4d-4c7e-9a1f-5d6e7f8a9b0c",
+                     *       "prefix": "prefix text",
+                     *       "description": "Example text",
+                     *       "revokedAt": "2025-11-27T00:00:00.000Z",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "tier": 1
+                     *     }
+                     */
                     "application/json": {
                         createdAt: string;
                         description: string;
@@ -5853,6 +10798,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id must match format \"uuid\"",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must match format \"uuid\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5862,6 +10824,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5871,15 +10844,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5894,9 +10890,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    description?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string;
+                };
+                "multipart/form-data": {
                     description?: string;
                 };
             };
@@ -5908,6 +10911,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3f8c1e6a-2b4d-4c7e-9a1f-5d6e7f8a9b0c",
+                     *       "prefix": "prefix text",
+                     *       "description": "Example text",
+                     *       "revokedAt": "2025-11-27T00:00:00.000Z",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "tier": 1
+                     *     }
+                     */
                     "application/json": {
                         createdAt: string;
                         description: string;
@@ -5925,6 +10938,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: description must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "description",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5934,6 +10964,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5943,6 +10984,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5952,6 +11004,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5961,15 +11024,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/developer/keys/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -5994,6 +11080,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "daily": [
+                     *         {
+                     *           "date": "2025-11-27",
+                     *           "total": 12.5,
+                     *           "endpoints": {
+                     *             "key": 12.5
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         daily: {
                             date: string;
@@ -6011,6 +11110,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: days must be integer",
+                     *       "instance": "/v4/developer/keys/1/usage",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "days",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6020,6 +11136,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/developer/keys/1/usage",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6029,15 +11156,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/developer/keys/1/usage",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/developer/keys/1/usage",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6060,6 +11210,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "totalCalls": 12.5,
+                     *       "keys": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "prefix": "prefix text",
+                     *           "description": "Example text",
+                     *           "totalCalls": 12.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         keys: {
                             description: string;
@@ -6077,6 +11240,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: days must be integer",
+                     *       "instance": "/v4/developer/keys/usage",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "days",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6086,15 +11266,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/developer/keys/usage",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/developer/keys/usage",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6124,6 +11327,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "count": 1,
+                     *       "breakdowns": [
+                     *         {}
+                     *       ],
+                     *       "summary": {
+                     *         "total": 1,
+                     *         "totalAmount": "7469316318419853391",
+                     *         "totalClaimed": "7469316318419853391",
+                     *         "positiveAmount": "7469316318419853391",
+                     *         "negativeAmount": "7469316318419853391"
+                     *       },
+                     *       "opportunities": {}
+                     *     }
+                     */
                     "application/json": {
                         breakdowns: unknown[];
                         count: number;
@@ -6145,6 +11365,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; tokenAddress is required",
+                     *       "instance": "/v4/diffs/leaf-breakdowns",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "tokenAddress",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6154,6 +11395,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/diffs/leaf-breakdowns",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6163,6 +11415,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/diffs/leaf-breakdowns",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6172,15 +11435,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/diffs/leaf-breakdowns",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/diffs/leaf-breakdowns",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6203,6 +11489,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "chainId": 1,
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "decimals": 12.5,
+                     *         "symbol": "USDC",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "verified": true,
+                     *         "isNative": true,
+                     *         "isTest": true,
+                     *         "type": "TOKEN",
+                     *         "price": 12.5,
+                     *         "updatedAt": 1764201600,
+                     *         "priceSource": "priceSource text",
+                     *         "displaySymbol": "USDC",
+                     *         "underlyingTokenId": "underlyingTokenId text",
+                     *         "priceAlertDismissedAt": 1764201600,
+                     *         "priceAlertCount": 12.5
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Token"][];
                 };
             };
@@ -6212,6 +11522,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/diffs/leaf-tokens",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6221,6 +11548,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/diffs/leaf-tokens",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6230,6 +11568,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/diffs/leaf-tokens",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6239,15 +11588,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/diffs/leaf-tokens",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/diffs/leaf-tokens",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6276,6 +11648,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "count": 1,
+                     *       "leaves": [
+                     *         {
+                     *           "distributionChainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "amount": "1000000000000000000000",
+                     *           "claimed": "1000000000000000000000"
+                     *         }
+                     *       ],
+                     *       "summary": {
+                     *         "total": 1,
+                     *         "totalAmount": "7469316318419853391",
+                     *         "totalClaimed": "7469316318419853391",
+                     *         "positiveAmount": "7469316318419853391",
+                     *         "negativeAmount": "7469316318419853391"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         leaves: {
@@ -6302,6 +11696,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; tokenAddress is required",
+                     *       "instance": "/v4/diffs/leaves",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "tokenAddress",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6311,6 +11726,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/diffs/leaves",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6320,6 +11746,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/diffs/leaves",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6329,15 +11766,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/diffs/leaves",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/diffs/leaves",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6358,6 +11818,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enums": [
+                     *         {
+                     *           "name": "USDC vault on Ethereum",
+                     *           "type": "number",
+                     *           "hasMetadata": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         enums: {
                             hasMetadata: boolean;
@@ -6368,12 +11839,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/enums",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6396,6 +11879,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "USDC vault on Ethereum",
+                     *       "type": "number",
+                     *       "entries": [
+                     *         {
+                     *           "key": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063:allowlist",
+                     *           "value": "1000000000000000000000",
+                     *           "description": "Example text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         entries: {
                             description?: string;
@@ -6414,6 +11910,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: enumName must match pattern \"^[A-Za-z][A-Za-z0-9_]{0,63}$\"",
+                     *       "instance": "/v4/enums/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "enumName",
+                     *           "message": "must match pattern \"^[A-Za-z][A-Za-z0-9_]{0,63}$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6423,15 +11936,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/enums/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/enums/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6446,9 +11982,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    values: (number | string)[];
+                };
+                "application/x-www-form-urlencoded": {
+                    values: (number | string)[];
+                };
+                "multipart/form-data": {
                     values: (number | string)[];
                 };
             };
@@ -6460,6 +12003,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "input": "input text",
+                     *           "output": "output text",
+                     *           "description": "Example text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         results: {
                             description?: string;
@@ -6475,6 +12029,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: values is required",
+                     *       "instance": "/v4/enums/1/batch-convert",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "values",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6484,6 +12055,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/enums/1/batch-convert",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6493,6 +12075,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/enums/1/batch-convert",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6502,15 +12095,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/enums/1/batch-convert",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/enums/1/batch-convert",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6534,6 +12150,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "input": "input text",
+                     *       "output": "output text",
+                     *       "description": "Example text"
+                     *     }
+                     */
                     "application/json": {
                         description?: string;
                         input: string | number;
@@ -6547,6 +12170,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: value is required; enumName must match pattern \"^[A-Za-z][A-Za-z0-9_]{0,63}$\"",
+                     *       "instance": "/v4/enums/1/convert/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "value",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "enumName",
+                     *           "message": "must match pattern \"^[A-Za-z][A-Za-z0-9_]{0,63}$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6556,15 +12200,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/enums/1/convert/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/enums/1/convert/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6585,6 +12252,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checkedAt": "checkedAt text",
+                     *       "postgres": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       },
+                     *       "elasticsearch": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       },
+                     *       "chains": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "rpc": {
+                     *             "ok": true,
+                     *             "latencyMs": 12.5,
+                     *             "error": "error text"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobs": [
+                     *         {}
+                     *       ],
+                     *       "outbox": {},
+                     *       "freshness": {}
+                     *     }
+                     */
                     "application/json": {
                         chains: {
                             id: number;
@@ -6620,6 +12319,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checkedAt": "checkedAt text",
+                     *       "postgres": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       },
+                     *       "elasticsearch": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       },
+                     *       "chains": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "rpc": {
+                     *             "ok": true,
+                     *             "latencyMs": 12.5,
+                     *             "error": "error text"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "jobs": [
+                     *         {}
+                     *       ],
+                     *       "outbox": {},
+                     *       "freshness": {}
+                     *     }
+                     */
                     "application/json": {
                         chains: {
                             id: number;
@@ -6649,12 +12380,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/health",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6675,6 +12418,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "uptimeSeconds": 1,
+                     *       "pid": 1
+                     *     }
+                     */
                     "application/json": {
                         pid: number;
                         /** @enum {unknown} */
@@ -6683,12 +12433,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/health/live",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6709,6 +12471,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checkedAt": "checkedAt text",
+                     *       "postgres": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       },
+                     *       "elasticsearch": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         checkedAt: string;
                         elasticsearch: {
@@ -6732,6 +12510,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "checkedAt": "checkedAt text",
+                     *       "postgres": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       },
+                     *       "elasticsearch": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         checkedAt: string;
                         elasticsearch: {
@@ -6749,12 +12543,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/health/ready",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6783,6 +12589,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "startRoot": {
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "timestamp": 1764201600
+                     *       },
+                     *       "endRoot": {
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "timestamp": 1764201600
+                     *       },
+                     *       "count": 1,
+                     *       "breakdowns": [
+                     *         {
+                     *           "campaignId": "7469316318419853391",
+                     *           "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "reason": "Example text",
+                     *           "rewardToken": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "startAmount": "7469316318419853391",
+                     *           "endAmount": "7469316318419853391",
+                     *           "diff": "7469316318419853391"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         breakdowns: {
                             campaignId: string;
@@ -6811,6 +12641,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; startDate is required; endDate is required",
+                     *       "instance": "/v4/historical/campaign/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "startDate",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "endDate",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6820,6 +12675,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/historical/campaign/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6829,6 +12695,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/historical/campaign/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6838,15 +12715,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/historical/campaign/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/historical/campaign/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6875,6 +12775,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "startRoot": {
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "timestamp": 1764201600
+                     *       },
+                     *       "endRoot": {
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "timestamp": 1764201600
+                     *       },
+                     *       "count": 1,
+                     *       "breakdowns": [
+                     *         {
+                     *           "campaignId": "7469316318419853391",
+                     *           "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "reason": "Example text",
+                     *           "rewardToken": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "startAmount": "7469316318419853391",
+                     *           "endAmount": "7469316318419853391",
+                     *           "diff": "7469316318419853391"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         breakdowns: {
                             campaignId: string;
@@ -6903,6 +12827,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; startDate is required; endDate is required",
+                     *       "instance": "/v4/historical/recipient/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "startDate",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "endDate",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6912,6 +12861,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/historical/recipient/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6921,6 +12881,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/historical/recipient/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6930,15 +12901,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/historical/recipient/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/historical/recipient/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6961,6 +12955,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checkedAt": "checkedAt text",
+                     *       "jobs": [
+                     *         {
+                     *           "name": "USDC vault on Ethereum",
+                     *           "schedule": "schedule text",
+                     *           "state": "state text",
+                     *           "recentRuns": [
+                     *             {}
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "outbox": {},
+                     *       "freshness": {}
+                     *     }
+                     */
                     "application/json": {
                         checkedAt: string;
                         freshness: unknown;
@@ -6980,6 +12991,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: runs must be integer",
+                     *       "instance": "/v4/internal/jobs",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "runs",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6989,6 +13017,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/internal/jobs",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6998,15 +13037,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/internal/jobs",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/internal/jobs",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7029,6 +13091,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "USDC vault on Ethereum",
+                     *       "state": "state text"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         state: string;
@@ -7041,6 +13109,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "instance": "/v4/internal/jobs/1/pause",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7050,6 +13135,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/internal/jobs/1/pause",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7059,6 +13155,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/internal/jobs/1/pause",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7068,15 +13175,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/internal/jobs/1/pause",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/internal/jobs/1/pause",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7099,6 +13229,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "USDC vault on Ethereum",
+                     *       "state": "state text"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         state: string;
@@ -7111,6 +13247,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "instance": "/v4/internal/jobs/1/resume",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7120,6 +13273,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/internal/jobs/1/resume",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7129,6 +13293,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/internal/jobs/1/resume",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7138,15 +13313,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/internal/jobs/1/resume",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/internal/jobs/1/resume",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7169,6 +13367,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "job": "job text",
+                     *       "status": "LIVE"
+                     *     }
+                     */
                     "application/json": {
                         job: string;
                         status: string;
@@ -7181,6 +13385,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "job": "job text",
+                     *       "status": "LIVE"
+                     *     }
+                     */
                     "application/json": {
                         job: string;
                         status: string;
@@ -7193,6 +13403,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "instance": "/v4/internal/jobs/1/run",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7202,6 +13429,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/internal/jobs/1/run",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7211,6 +13449,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/internal/jobs/1/run",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7220,6 +13469,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/internal/jobs/1/run",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7229,6 +13489,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/internal/jobs/1/run",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7238,15 +13509,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "elasticsearch is unavailable, retry shortly",
+                     *       "instance": "/v4/internal/jobs/1/run",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/internal/jobs/1/run",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7261,9 +13555,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    cron: string | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    cron: string | null;
+                };
+                "multipart/form-data": {
                     cron: string | null;
                 };
             };
@@ -7275,6 +13576,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "USDC vault on Ethereum",
+                     *       "schedule": "schedule text"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         schedule: string;
@@ -7287,6 +13594,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: cron is required",
+                     *       "instance": "/v4/internal/jobs/1/schedule",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "cron",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7296,6 +13620,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/internal/jobs/1/schedule",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7305,6 +13640,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/internal/jobs/1/schedule",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7314,6 +13660,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/internal/jobs/1/schedule",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7323,6 +13680,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/internal/jobs/1/schedule",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7332,15 +13700,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/internal/jobs/1/schedule",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/internal/jobs/1/schedule",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7353,9 +13744,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    allowedTypes: ("WHITELIST" | "BLACKLIST" | "BOOST" | "REFERRER" | "FORWARDER" | "APR")[];
+                    maxConfigs: number;
+                    maxSizeLimit: number;
+                    ownerAddress: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    allowedTypes: ("WHITELIST" | "BLACKLIST" | "BOOST" | "REFERRER" | "FORWARDER" | "APR")[];
+                    maxConfigs: number;
+                    maxSizeLimit: number;
+                    ownerAddress: string;
+                };
+                "multipart/form-data": {
                     allowedTypes: ("WHITELIST" | "BLACKLIST" | "BOOST" | "REFERRER" | "FORWARDER" | "APR")[];
                     maxConfigs: number;
                     maxSizeLimit: number;
@@ -7370,6 +13774,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ownerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "maxConfigs": 1,
+                     *       "maxSizeLimit": 1,
+                     *       "allowedTypes": [
+                     *         "allowedTypes text"
+                     *       ],
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         allowedTypes: string[];
                         createdAt: string;
@@ -7386,6 +13802,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: ownerAddress is required; maxConfigs is required; maxSizeLimit is required; allowedTypes is required",
+                     *       "instance": "/v4/internal/key-value-stores/quotas",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "ownerAddress",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "maxConfigs",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "maxSizeLimit",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "allowedTypes",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7395,6 +13840,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/internal/key-value-stores/quotas",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7404,6 +13860,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/internal/key-value-stores/quotas",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7413,6 +13880,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/internal/key-value-stores/quotas",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7422,15 +13900,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/internal/key-value-stores/quotas",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/internal/key-value-stores/quotas",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7457,6 +13958,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "value": "1000000000000000000000",
+                     *           "createdAt": "2025-11-27T00:00:00.000Z",
+                     *           "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "pageSize": 1
+                     *     }
+                     */
                     "application/json": {
                         entries: {
                             address: string;
@@ -7476,6 +13992,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7485,6 +14018,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7494,6 +14038,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7503,15 +14058,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7526,10 +14104,22 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
                     address: string;
+                    /** @description JSON text (at most 1024 characters) of an object whose shape the store's type fixes (listed under PUT /v4/key-value-stores/{key}/entries) */
+                    value: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    address: string;
+                    /** @description JSON text (at most 1024 characters) of an object whose shape the store's type fixes (listed under PUT /v4/key-value-stores/{key}/entries) */
+                    value: string;
+                };
+                "multipart/form-data": {
+                    address: string;
+                    /** @description JSON text (at most 1024 characters) of an object whose shape the store's type fixes (listed under PUT /v4/key-value-stores/{key}/entries) */
                     value: string;
                 };
             };
@@ -7541,6 +14131,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "value": "1000000000000000000000",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         address: string;
                         createdAt: string;
@@ -7555,6 +14153,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: address is required; value is required",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "value",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7564,6 +14183,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7573,6 +14203,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7582,6 +14223,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7591,6 +14243,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7600,6 +14263,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7609,15 +14283,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/1/entries",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7641,6 +14338,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "value": "1000000000000000000000",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         address: string;
                         createdAt: string;
@@ -7655,6 +14360,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7664,6 +14386,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7673,6 +14406,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7682,15 +14426,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7714,6 +14481,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
                         success: boolean;
                     };
@@ -7725,6 +14497,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: address is required; key must NOT have fewer than 1 characters; key must match pattern \"^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$\"",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "key",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         },
+                     *         {
+                     *           "field": "key",
+                     *           "message": "must match pattern \"^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7734,6 +14531,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7743,6 +14551,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7752,15 +14571,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/1/entries/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7775,11 +14617,27 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
                     entries: {
                         address: string;
+                        /** @description JSON text (at most 1024 characters) of an object whose shape the store's type fixes (listed under PUT /v4/key-value-stores/{key}/entries) */
+                        value: string;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    entries: {
+                        address: string;
+                        /** @description JSON text (at most 1024 characters) of an object whose shape the store's type fixes (listed under PUT /v4/key-value-stores/{key}/entries) */
+                        value: string;
+                    }[];
+                };
+                "multipart/form-data": {
+                    entries: {
+                        address: string;
+                        /** @description JSON text (at most 1024 characters) of an object whose shape the store's type fixes (listed under PUT /v4/key-value-stores/{key}/entries) */
                         value: string;
                     }[];
                 };
@@ -7792,6 +14650,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         success: boolean;
@@ -7804,6 +14668,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: entries is required",
+                     *       "instance": "/v4/key-value-stores/1/entries/batch",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "entries",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7813,6 +14694,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/1/entries/batch",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7822,6 +14714,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/key-value-stores/1/entries/batch",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7831,6 +14734,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/key-value-stores/1/entries/batch",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7840,6 +14754,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/key-value-stores/1/entries/batch",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7849,6 +14774,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/key-value-stores/1/entries/batch",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7858,15 +14794,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/key-value-stores/1/entries/batch",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/1/entries/batch",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7887,6 +14846,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "key": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063:allowlist",
+                     *         "description": "Example text",
+                     *         "accessMode": "API_KEY",
+                     *         "type": "ERC20",
+                     *         "sizeLimit": 1,
+                     *         "publicRead": true,
+                     *         "ownerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "entryCount": 1,
+                     *         "createdAt": "2025-11-27T00:00:00.000Z",
+                     *         "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @enum {unknown} */
                         accessMode: "API_KEY" | "PUBLIC";
@@ -7909,6 +14885,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7918,15 +14911,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7939,6 +14955,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
@@ -7948,11 +14965,51 @@ export interface operations {
                      */
                     accessMode?: "API_KEY" | "PUBLIC";
                     description?: string;
+                    /** @description Suffix of the store key; the canonical key returned at creation is `<owner address>:<suffix>` */
                     key: string;
                     /** @default true */
                     publicRead?: boolean;
                     sizeLimit?: number;
-                    /** @enum {string} */
+                    /**
+                     * @description Fixes the JSON shape of every entry value (see PUT /v4/key-value-stores/{key}/entries)
+                     * @enum {string}
+                     */
+                    type: "WHITELIST" | "BLACKLIST" | "BOOST" | "REFERRER" | "FORWARDER" | "APR";
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @default API_KEY
+                     * @enum {string}
+                     */
+                    accessMode?: "API_KEY" | "PUBLIC";
+                    description?: string;
+                    /** @description Suffix of the store key; the canonical key returned at creation is `<owner address>:<suffix>` */
+                    key: string;
+                    /** @default true */
+                    publicRead?: boolean;
+                    sizeLimit?: number;
+                    /**
+                     * @description Fixes the JSON shape of every entry value (see PUT /v4/key-value-stores/{key}/entries)
+                     * @enum {string}
+                     */
+                    type: "WHITELIST" | "BLACKLIST" | "BOOST" | "REFERRER" | "FORWARDER" | "APR";
+                };
+                "multipart/form-data": {
+                    /**
+                     * @default API_KEY
+                     * @enum {string}
+                     */
+                    accessMode?: "API_KEY" | "PUBLIC";
+                    description?: string;
+                    /** @description Suffix of the store key; the canonical key returned at creation is `<owner address>:<suffix>` */
+                    key: string;
+                    /** @default true */
+                    publicRead?: boolean;
+                    sizeLimit?: number;
+                    /**
+                     * @description Fixes the JSON shape of every entry value (see PUT /v4/key-value-stores/{key}/entries)
+                     * @enum {string}
+                     */
                     type: "WHITELIST" | "BLACKLIST" | "BOOST" | "REFERRER" | "FORWARDER" | "APR";
                 };
             };
@@ -7964,6 +15021,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "key": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063:allowlist",
+                     *       "description": "Example text",
+                     *       "accessMode": "API_KEY",
+                     *       "type": "ERC20",
+                     *       "sizeLimit": 1,
+                     *       "publicRead": true,
+                     *       "ownerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "entryCount": 1,
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {unknown} */
                         accessMode: "API_KEY" | "PUBLIC";
@@ -7986,6 +15058,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: key is required; type is required",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "key",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "type",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -7995,6 +15088,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8004,6 +15108,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8013,6 +15128,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8022,6 +15148,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8031,15 +15168,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/self",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8062,6 +15222,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
                     "application/json": {
                         success: boolean;
                     };
@@ -8073,6 +15238,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: key must NOT have fewer than 1 characters; key must match pattern \"^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$\"",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "key",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         },
+                     *         {
+                     *           "field": "key",
+                     *           "message": "must match pattern \"^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8082,6 +15268,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8091,15 +15288,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8114,9 +15334,24 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    /** @enum {string} */
+                    accessMode?: "API_KEY" | "PUBLIC";
+                    description?: string;
+                    publicRead?: boolean;
+                    sizeLimit?: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    accessMode?: "API_KEY" | "PUBLIC";
+                    description?: string;
+                    publicRead?: boolean;
+                    sizeLimit?: number;
+                };
+                "multipart/form-data": {
                     /** @enum {string} */
                     accessMode?: "API_KEY" | "PUBLIC";
                     description?: string;
@@ -8132,6 +15367,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "key": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063:allowlist",
+                     *       "description": "Example text",
+                     *       "accessMode": "API_KEY",
+                     *       "type": "ERC20",
+                     *       "sizeLimit": 1,
+                     *       "publicRead": true,
+                     *       "ownerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "entryCount": 1,
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {unknown} */
                         accessMode: "API_KEY" | "PUBLIC";
@@ -8154,6 +15404,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: publicRead must be boolean",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "publicRead",
+                     *           "message": "must be boolean"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8163,6 +15430,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8172,6 +15450,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8181,6 +15470,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8190,6 +15490,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8199,15 +15510,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/key-value-stores/self/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8231,6 +15565,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "chainId": 1,
+                     *         "protocol": "protocol text",
+                     *         "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "nodesSourceId": "nodesSourceId text",
+                     *         "creationBlockNumber": 1,
+                     *         "metadata": {},
+                     *         "nodeSource": {
+                     *           "id": "7469316318419853391",
+                     *           "protocol": "protocol text",
+                     *           "lastFetchedBlockNumber": 1,
+                     *           "chainId": 1,
+                     *           "source": "source text",
+                     *           "topics": [
+                     *             "topics text"
+                     *           ]
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         chainId: number;
                         creationBlockNumber: number;
@@ -8256,15 +15613,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: addressOrId is required",
+                     *       "instance": "/v4/node",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "addressOrId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/node",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8285,6 +15671,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {},
+                     *       "paths": {},
+                     *       "components": {}
+                     *     }
+                     */
                     "application/json": {
                         components: Record<string, never>;
                         info: Record<string, never>;
@@ -8294,12 +15688,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/openapi.json",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8360,6 +15766,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "chainId": 1,
+                     *         "type": "ERC20",
+                     *         "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "description": "Example text",
+                     *         "howToSteps": [],
+                     *         "status": "NONE",
+                     *         "action": "action text",
+                     *         "tags": [],
+                     *         "mainProtocol": "mainProtocol text",
+                     *         "depositUrl": "https://example.org/asset.svg",
+                     *         "depositUrls": [],
+                     *         "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "hidden": true,
+                     *         "tvl": 12.5,
+                     *         "apr": 12.5,
+                     *         "dailyRewards": 12.5,
+                     *         "nativeApr": 12.5,
+                     *         "totalApr": 12.5,
+                     *         "maxDailyRewards": 12.5,
+                     *         "maxApr": 12.5,
+                     *         "liveCampaigns": 12.5,
+                     *         "lastCampaignCreatedAt": 1764201600,
+                     *         "liveCampaignsForCreator": 12.5,
+                     *         "soonCampaignsForCreator": 12.5,
+                     *         "pastCampaignsForCreator": 12.5,
+                     *         "earliestCampaignStart": "7469316318419853391",
+                     *         "latestCampaignStart": "7469316318419853391",
+                     *         "earliestCampaignEnd": "7469316318419853391",
+                     *         "latestCampaignEnd": "7469316318419853391",
+                     *         "distributionType": "distributionType text",
+                     *         "tokens": [],
+                     *         "chain": {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "liveCampaigns": 12.5,
+                     *           "endOfDisputePeriod": 12.5,
+                     *           "explorers": [],
+                     *           "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *         },
+                     *         "activePrograms": [],
+                     *         "protocol": {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "description": "Example text",
+                     *           "url": "https://example.org/asset.svg",
+                     *           "tags": [],
+                     *           "dailyRewards": 12.5,
+                     *           "numberOfLiveCampaigns": 12.5,
+                     *           "opportunityLiveTags": [],
+                     *           "banner": "https://example.org/asset.svg",
+                     *           "opportunityBannerLight": "opportunityBannerLight text",
+                     *           "opportunityBannerDark": "opportunityBannerDark text",
+                     *           "trustData": {}
+                     *         },
+                     *         "aprRecord": {
+                     *           "cumulated": 12.5,
+                     *           "timestamp": 1764201600,
+                     *           "breakdowns": []
+                     *         },
+                     *         "nativeAprRecord": {
+                     *           "title": "USDC vault on Ethereum",
+                     *           "description": "Example text",
+                     *           "value": 12.5,
+                     *           "timestamp": 1764201600
+                     *         },
+                     *         "tvlRecord": {
+                     *           "total": 12.5,
+                     *           "timestamp": 1764201600,
+                     *           "breakdowns": []
+                     *         },
+                     *         "rewardsRecord": {
+                     *           "total": 12.5,
+                     *           "timestamp": 1764201600,
+                     *           "breakdowns": []
+                     *         },
+                     *         "campaigns": []
+                     *       }
+                     *     ]
+                     */
                     "application/json": (components["schemas"]["OpportunityWithCampaigns"] | components["schemas"]["Opportunity"])[];
                 };
             };
@@ -8369,15 +15861,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8400,6 +15921,185 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "chainId": 1,
+                     *       "type": "ERC20",
+                     *       "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "description": "Example text",
+                     *       "howToSteps": [
+                     *         "howToSteps text"
+                     *       ],
+                     *       "status": "NONE",
+                     *       "action": "action text",
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "mainProtocol": "mainProtocol text",
+                     *       "depositUrl": "https://example.org/asset.svg",
+                     *       "depositUrls": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "title": "USDC vault on Ethereum",
+                     *           "url": "https://example.org/asset.svg",
+                     *           "subtitle": "subtitle text",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "priority": 12.5
+                     *         }
+                     *       ],
+                     *       "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "hidden": true,
+                     *       "tvl": 12.5,
+                     *       "apr": 12.5,
+                     *       "dailyRewards": 12.5,
+                     *       "nativeApr": 12.5,
+                     *       "totalApr": 12.5,
+                     *       "maxDailyRewards": 12.5,
+                     *       "maxApr": 12.5,
+                     *       "liveCampaigns": 12.5,
+                     *       "lastCampaignCreatedAt": 1764201600,
+                     *       "liveCampaignsForCreator": 12.5,
+                     *       "soonCampaignsForCreator": 12.5,
+                     *       "pastCampaignsForCreator": 12.5,
+                     *       "earliestCampaignStart": "7469316318419853391",
+                     *       "latestCampaignStart": "7469316318419853391",
+                     *       "earliestCampaignEnd": "7469316318419853391",
+                     *       "latestCampaignEnd": "7469316318419853391",
+                     *       "distributionType": "distributionType text",
+                     *       "tokens": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "chainId": 1,
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "decimals": 12.5,
+                     *           "symbol": "USDC",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "verified": true,
+                     *           "isNative": true,
+                     *           "isTest": true,
+                     *           "type": "TOKEN",
+                     *           "price": 12.5,
+                     *           "updatedAt": 1764201600,
+                     *           "priceSource": "priceSource text",
+                     *           "displaySymbol": "USDC",
+                     *           "underlyingTokenId": "underlyingTokenId text",
+                     *           "priceAlertDismissedAt": 1764201600,
+                     *           "priceAlertCount": 12.5
+                     *         }
+                     *       ],
+                     *       "chain": {
+                     *         "id": 1,
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "liveCampaigns": 12.5,
+                     *         "endOfDisputePeriod": 12.5,
+                     *         "explorers": [
+                     *           {
+                     *             "type": "ERC20",
+                     *             "url": "https://example.org/asset.svg",
+                     *             "chainId": 1
+                     *           }
+                     *         ],
+                     *         "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *       },
+                     *       "activePrograms": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "slug": "slug text",
+                     *           "description": "Example text",
+                     *           "icon": "https://example.org/asset.svg"
+                     *         }
+                     *       ],
+                     *       "protocol": {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "description": "Example text",
+                     *         "url": "https://example.org/asset.svg",
+                     *         "tags": [
+                     *           "tags text"
+                     *         ],
+                     *         "dailyRewards": 12.5,
+                     *         "numberOfLiveCampaigns": 12.5,
+                     *         "opportunityLiveTags": [
+                     *           "opportunityLiveTags text"
+                     *         ],
+                     *         "banner": "https://example.org/asset.svg",
+                     *         "opportunityBannerLight": "opportunityBannerLight text",
+                     *         "opportunityBannerDark": "opportunityBannerDark text",
+                     *         "trustData": {}
+                     *       },
+                     *       "aprRecord": {
+                     *         "cumulated": 12.5,
+                     *         "timestamp": 1764201600,
+                     *         "breakdowns": [
+                     *           {
+                     *             "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "type": "ERC20",
+                     *             "value": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "distributionType": "distributionType text"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "nativeAprRecord": {
+                     *         "title": "USDC vault on Ethereum",
+                     *         "description": "Example text",
+                     *         "value": 12.5,
+                     *         "timestamp": 1764201600
+                     *       },
+                     *       "tvlRecord": {
+                     *         "total": 12.5,
+                     *         "timestamp": 1764201600,
+                     *         "breakdowns": [
+                     *           {
+                     *             "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "type": "ERC20",
+                     *             "value": 12.5
+                     *           }
+                     *         ]
+                     *       },
+                     *       "rewardsRecord": {
+                     *         "total": 12.5,
+                     *         "timestamp": 1764201600,
+                     *         "breakdowns": [
+                     *           {
+                     *             "campaignId": "7469316318419853391",
+                     *             "value": 12.5,
+                     *             "maxValue": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "token": {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "chainId": 1,
+                     *               "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "decimals": 12.5,
+                     *               "symbol": "USDC",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "verified": true,
+                     *               "isNative": true,
+                     *               "isTest": true,
+                     *               "type": "TOKEN",
+                     *               "price": 12.5,
+                     *               "updatedAt": 1764201600,
+                     *               "priceSource": "priceSource text",
+                     *               "displaySymbol": "USDC",
+                     *               "underlyingTokenId": "underlyingTokenId text",
+                     *               "priceAlertDismissedAt": 1764201600,
+                     *               "priceAlertCount": 12.5
+                     *             },
+                     *             "amount": 12.5,
+                     *             "distributionType": "distributionType text",
+                     *             "onChainCampaignId": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Opportunity"];
                 };
             };
@@ -8409,6 +16109,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8418,15 +16135,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8441,9 +16181,18 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    programSlugs?: string[];
+                    tags?: string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    programSlugs?: string[];
+                    tags?: string[];
+                };
+                "multipart/form-data": {
                     programSlugs?: string[];
                     tags?: string[];
                 };
@@ -8456,6 +16205,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "programSlugs": [
+                     *         "programSlugs text"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         programSlugs: string[];
@@ -8469,6 +16229,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body must NOT have fewer than 1 properties",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "must NOT have fewer than 1 properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8478,6 +16255,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8487,6 +16275,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8496,6 +16295,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8505,6 +16315,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8514,15 +16335,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8551,11 +16395,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "timestamp": "1764201600",
+                     *         "date": "2025-11-27T00:00:00.000Z",
+                     *         "apr": 12.5
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         apr: number;
                         date: string;
                         timestamp: string;
                     }[];
+                    /** @example text */
                     "text/csv": string;
                 };
             };
@@ -8565,6 +16419,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/1/apr-records",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8574,15 +16445,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1/apr-records",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1/apr-records",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8611,6 +16505,262 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "chainId": 1,
+                     *       "type": "ERC20",
+                     *       "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "description": "Example text",
+                     *       "howToSteps": [
+                     *         "howToSteps text"
+                     *       ],
+                     *       "status": "NONE",
+                     *       "action": "action text",
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "mainProtocol": "mainProtocol text",
+                     *       "depositUrl": "https://example.org/asset.svg",
+                     *       "depositUrls": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "title": "USDC vault on Ethereum",
+                     *           "url": "https://example.org/asset.svg",
+                     *           "subtitle": "subtitle text",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "priority": 12.5
+                     *         }
+                     *       ],
+                     *       "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "hidden": true,
+                     *       "tvl": 12.5,
+                     *       "apr": 12.5,
+                     *       "dailyRewards": 12.5,
+                     *       "nativeApr": 12.5,
+                     *       "totalApr": 12.5,
+                     *       "maxDailyRewards": 12.5,
+                     *       "maxApr": 12.5,
+                     *       "liveCampaigns": 12.5,
+                     *       "lastCampaignCreatedAt": 1764201600,
+                     *       "liveCampaignsForCreator": 12.5,
+                     *       "soonCampaignsForCreator": 12.5,
+                     *       "pastCampaignsForCreator": 12.5,
+                     *       "earliestCampaignStart": "7469316318419853391",
+                     *       "latestCampaignStart": "7469316318419853391",
+                     *       "earliestCampaignEnd": "7469316318419853391",
+                     *       "latestCampaignEnd": "7469316318419853391",
+                     *       "distributionType": "distributionType text",
+                     *       "tokens": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "chainId": 1,
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "decimals": 12.5,
+                     *           "symbol": "USDC",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "verified": true,
+                     *           "isNative": true,
+                     *           "isTest": true,
+                     *           "type": "TOKEN",
+                     *           "price": 12.5,
+                     *           "updatedAt": 1764201600,
+                     *           "priceSource": "priceSource text",
+                     *           "displaySymbol": "USDC",
+                     *           "underlyingTokenId": "underlyingTokenId text",
+                     *           "priceAlertDismissedAt": 1764201600,
+                     *           "priceAlertCount": 12.5
+                     *         }
+                     *       ],
+                     *       "chain": {
+                     *         "id": 1,
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "liveCampaigns": 12.5,
+                     *         "endOfDisputePeriod": 12.5,
+                     *         "explorers": [],
+                     *         "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *       },
+                     *       "activePrograms": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "slug": "slug text",
+                     *           "description": "Example text",
+                     *           "icon": "https://example.org/asset.svg"
+                     *         }
+                     *       ],
+                     *       "protocol": {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "description": "Example text",
+                     *         "url": "https://example.org/asset.svg",
+                     *         "tags": [],
+                     *         "dailyRewards": 12.5,
+                     *         "numberOfLiveCampaigns": 12.5,
+                     *         "opportunityLiveTags": [],
+                     *         "banner": "https://example.org/asset.svg",
+                     *         "opportunityBannerLight": "opportunityBannerLight text",
+                     *         "opportunityBannerDark": "opportunityBannerDark text",
+                     *         "trustData": {}
+                     *       },
+                     *       "aprRecord": {
+                     *         "cumulated": 12.5,
+                     *         "timestamp": 1764201600,
+                     *         "breakdowns": [
+                     *           {
+                     *             "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "type": "ERC20",
+                     *             "value": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "distributionType": "distributionType text"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "nativeAprRecord": {
+                     *         "title": "USDC vault on Ethereum",
+                     *         "description": "Example text",
+                     *         "value": 12.5,
+                     *         "timestamp": 1764201600
+                     *       },
+                     *       "tvlRecord": {
+                     *         "total": 12.5,
+                     *         "timestamp": 1764201600,
+                     *         "breakdowns": [
+                     *           {
+                     *             "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "type": "ERC20",
+                     *             "value": 12.5
+                     *           }
+                     *         ]
+                     *       },
+                     *       "rewardsRecord": {
+                     *         "total": 12.5,
+                     *         "timestamp": 1764201600,
+                     *         "breakdowns": [
+                     *           {
+                     *             "campaignId": "7469316318419853391",
+                     *             "value": 12.5,
+                     *             "maxValue": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "token": {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "chainId": 1,
+                     *               "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "decimals": 12.5,
+                     *               "symbol": "USDC",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "verified": true,
+                     *               "isNative": true,
+                     *               "isTest": true,
+                     *               "type": "TOKEN",
+                     *               "price": 12.5,
+                     *               "updatedAt": 1764201600,
+                     *               "priceSource": "priceSource text",
+                     *               "displaySymbol": "USDC",
+                     *               "underlyingTokenId": "underlyingTokenId text",
+                     *               "priceAlertDismissedAt": 1764201600,
+                     *               "priceAlertCount": 12.5
+                     *             },
+                     *             "amount": 12.5,
+                     *             "distributionType": "distributionType text",
+                     *             "onChainCampaignId": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "campaigns": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "computeChainId": 1,
+                     *           "distributionChainId": 1,
+                     *           "campaignId": "7469316318419853391",
+                     *           "type": "ERC20",
+                     *           "subType": 12.5,
+                     *           "amount": "1000000000000000000000",
+                     *           "startTimestamp": "1764201600",
+                     *           "endTimestamp": "1764201600",
+                     *           "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "apr": 12.5,
+                     *           "dailyRewards": 12.5,
+                     *           "creator": {
+                     *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "tags": [],
+                     *             "creatorId": "7469316318419853391"
+                     *           },
+                     *           "params": {},
+                     *           "description": "Example text",
+                     *           "chain": {
+                     *             "id": 1,
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "liveCampaigns": 12.5,
+                     *             "endOfDisputePeriod": 12.5,
+                     *             "explorers": [],
+                     *             "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *           },
+                     *           "rewardTokenId": "7469316318419853391",
+                     *           "rewardToken": {
+                     *             "id": "7469316318419853391",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "chainId": 1,
+                     *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "decimals": 12.5,
+                     *             "symbol": "USDC",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "verified": true,
+                     *             "isNative": true,
+                     *             "isTest": true,
+                     *             "type": "TOKEN",
+                     *             "price": 12.5,
+                     *             "updatedAt": 1764201600,
+                     *             "priceSource": "priceSource text",
+                     *             "displaySymbol": "USDC",
+                     *             "underlyingTokenId": "underlyingTokenId text",
+                     *             "priceAlertDismissedAt": 1764201600,
+                     *             "priceAlertCount": 12.5
+                     *           },
+                     *           "opportunityId": "7469316318419853391",
+                     *           "distributionChain": {
+                     *             "id": 1,
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "liveCampaigns": 12.5,
+                     *             "endOfDisputePeriod": 12.5,
+                     *             "explorers": [],
+                     *             "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *           },
+                     *           "distributionType": "distributionType text",
+                     *           "campaignStatus": {
+                     *             "campaignId": "7469316318419853391",
+                     *             "computedUntil": 12.5,
+                     *             "processingStarted": 12.5,
+                     *             "status": "LIVE",
+                     *             "preComputeProcessingStarted": 12.5,
+                     *             "preComputeStatus": "preComputeStatus text",
+                     *             "delay": 12.5,
+                     *             "error": "error text",
+                     *             "details": {}
+                     *           },
+                     *           "createdAt": "2025-11-27T00:00:00.000Z",
+                     *           "rootCampaignId": "7469316318419853391",
+                     *           "parentCampaignId": "7469316318419853391",
+                     *           "childCampaignIds": [],
+                     *           "dailyRewardsBreakdown": [],
+                     *           "pauseCompute": "pauseCompute text",
+                     *           "pausePrecompute": "pausePrecompute text",
+                     *           "hasOverrides": true,
+                     *           "isPrivate": true,
+                     *           "hidden": true,
+                     *           "hideLeaderboard": true,
+                     *           "campaignEncodingHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["OpportunityWithCampaigns"];
                 };
             };
@@ -8620,6 +16770,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: test must be boolean",
+                     *       "instance": "/v4/opportunities/1/campaigns",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "test",
+                     *           "message": "must be boolean"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8629,15 +16796,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1/campaigns",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1/campaigns",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8666,11 +16856,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "timestamp": "1764201600",
+                     *         "date": "2025-11-27T00:00:00.000Z",
+                     *         "apr": 12.5
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         apr: number;
                         date: string;
                         timestamp: string;
                     }[];
+                    /** @example text */
                     "text/csv": string;
                 };
             };
@@ -8680,6 +16880,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/1/native-apr-records",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8689,15 +16906,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1/native-apr-records",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1/native-apr-records",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8722,6 +16962,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "campaignId": "7469316318419853391",
+                     *         "storingIds": [
+                     *           "storingIds text"
+                     *         ],
+                     *         "subCampaigns": []
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["StoringIdsNode"][];
                 };
             };
@@ -8731,6 +16982,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: campaignStatus must be a comma-separated list of LIVE, PAST, SOON",
+                     *       "instance": "/v4/opportunities/1/storing-ids",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "campaignStatus",
+                     *           "message": "must be a comma-separated list of LIVE, PAST, SOON"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8740,15 +17008,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1/storing-ids",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1/storing-ids",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8763,9 +17054,18 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    add?: string[];
+                    remove?: string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    add?: string[];
+                    remove?: string[];
+                };
+                "multipart/form-data": {
                     add?: string[];
                     remove?: string[];
                 };
@@ -8778,6 +17078,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "programSlugs": [
+                     *         "programSlugs text"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         programSlugs: string[];
@@ -8791,6 +17102,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body must NOT have fewer than 1 properties",
+                     *       "instance": "/v4/opportunities/1/tags",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "must NOT have fewer than 1 properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8800,6 +17128,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/opportunities/1/tags",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8809,6 +17148,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/opportunities/1/tags",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8818,6 +17168,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1/tags",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8827,6 +17188,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/opportunities/1/tags",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8836,15 +17208,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/opportunities/1/tags",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1/tags",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8873,11 +17268,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "timestamp": "1764201600",
+                     *         "date": "2025-11-27T00:00:00.000Z",
+                     *         "tvl": 12.5
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         date: string;
                         timestamp: string;
                         tvl: number;
                     }[];
+                    /** @example text */
                     "text/csv": string;
                 };
             };
@@ -8887,6 +17292,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/1/tvl-records",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8896,15 +17318,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1/tvl-records",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1/tvl-records",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8967,6 +17412,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sum": "sum text"
+                     *     }
+                     */
                     "application/json": {
                         sum: string | null;
                     } | {
@@ -8983,6 +17433,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/aggregate/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -8992,15 +17459,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/aggregate/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/aggregate/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9063,6 +17553,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "max": "max text"
+                     *     }
+                     */
                     "application/json": {
                         max: string | null;
                     };
@@ -9074,6 +17569,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/aggregate/max/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9083,15 +17595,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/aggregate/max/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/aggregate/max/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9154,6 +17689,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "min": "min text"
+                     *     }
+                     */
                     "application/json": {
                         min: string | null;
                     };
@@ -9165,6 +17705,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/aggregate/min/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9174,15 +17731,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/aggregate/min/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/aggregate/min/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9243,6 +17823,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "min": 12.5,
+                     *           "max": 12.5,
+                     *           "count": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             count: number;
@@ -9258,15 +17849,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/bins/apr",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/bins/apr",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9327,6 +17947,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "min": 12.5,
+                     *           "max": 12.5,
+                     *           "count": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             count: number;
@@ -9342,15 +17973,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/bins/daily-rewards",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/bins/daily-rewards",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9411,6 +18071,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "min": 12.5,
+                     *           "max": 12.5,
+                     *           "count": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             count: number;
@@ -9426,15 +18097,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/bins/tvl",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/bins/tvl",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9495,6 +18195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example 1 */
                     "application/json": number;
                 };
             };
@@ -9504,15 +18205,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/count",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9573,6 +18303,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "tvl": "tvl text",
+                     *       "dailyRewards": "dailyRewards text",
+                     *       "minApr": "minApr text",
+                     *       "maxApr": "maxApr text",
+                     *       "bins": {
+                     *         "apr": [
+                     *           {
+                     *             "min": 12.5,
+                     *             "max": 12.5,
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "tvl": [
+                     *           {
+                     *             "min": 12.5,
+                     *             "max": 12.5,
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "dailyRewards": [
+                     *           {
+                     *             "min": 12.5,
+                     *             "max": 12.5,
+                     *             "count": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         bins: {
                             apr: {
@@ -9605,15 +18367,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/summary",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/summary",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9634,6 +18425,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "ownerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "createdAt": "2025-11-27T00:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         createdAt: string;
                         id: string;
@@ -9648,6 +18449,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9657,15 +18475,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9678,9 +18519,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    name: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                };
+                "multipart/form-data": {
                     name: string;
                 };
             };
@@ -9692,6 +18540,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "ownerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         createdAt: string;
                         id: string;
@@ -9706,6 +18562,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name is required",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9715,6 +18588,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9724,6 +18608,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9733,6 +18628,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9742,15 +18648,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/organizations",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9773,6 +18702,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "campaignId": "7469316318419853391",
+                     *         "opportunityId": "7469316318419853391",
+                     *         "config": {},
+                     *         "overrideTimestamp": 1,
+                     *         "Opportunity": {
+                     *           "id": "7469316318419853391",
+                     *           "chainId": 1,
+                     *           "type": "ERC20",
+                     *           "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "description": "Example text"
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         campaignId: string;
                         config: Record<string, never>;
@@ -9796,6 +18744,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id must match pattern \"^([0-9]{1,20}|0*(\\d{1,9}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])-0x[0-9a-fA-F]{64})$\"",
+                     *       "instance": "/v4/overrides/1/previous-configs",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must match pattern \"^([0-9]{1,20}|0*(\\d{1,9}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])-0x[0-9a-fA-F]{64})$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9805,15 +18770,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/overrides/1/previous-configs",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/overrides/1/previous-configs",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9826,9 +18814,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    newConfig: Record<string, never>;
+                    oldConfig: Record<string, never>;
+                };
+                "application/x-www-form-urlencoded": {
+                    newConfig: Record<string, never>;
+                    oldConfig: Record<string, never>;
+                };
+                "multipart/form-data": {
                     newConfig: Record<string, never>;
                     oldConfig: Record<string, never>;
                 };
@@ -9841,6 +18838,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isValid": true,
+                     *       "valid": true,
+                     *       "errors": [
+                     *         {}
+                     *       ],
+                     *       "violations": [
+                     *         {
+                     *           "rule": "rule text",
+                     *           "field": "field text",
+                     *           "message": "Example text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         errors: Record<string, never>[];
                         isValid: boolean;
@@ -9859,6 +18872,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: oldConfig is required; newConfig is required",
+                     *       "instance": "/v4/overrides/check",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "oldConfig",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "newConfig",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9868,6 +18902,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/overrides/check",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9877,15 +18922,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/overrides/check",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/overrides/check",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9919,6 +18987,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "description": "Example text",
+                     *         "url": "https://example.org/asset.svg",
+                     *         "tags": [
+                     *           "tags text"
+                     *         ],
+                     *         "dailyRewards": 12.5,
+                     *         "numberOfLiveCampaigns": 12.5,
+                     *         "opportunityLiveTags": [
+                     *           "opportunityLiveTags text"
+                     *         ],
+                     *         "banner": "https://example.org/asset.svg",
+                     *         "opportunityBannerLight": "opportunityBannerLight text",
+                     *         "opportunityBannerDark": "opportunityBannerDark text",
+                     *         "trustData": {}
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Protocol"][];
                 };
             };
@@ -9928,15 +19019,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -9963,6 +19083,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "campaignId": "7469316318419853391",
+                     *         "reason": "Example text",
+                     *         "rewardTokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "amount": "1000000000000000000000",
+                     *         "claimed": "1000000000000000000000",
+                     *         "pending": "1000000000000000000000"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         amount: string;
                         campaignId: string;
@@ -9980,15 +19113,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; campaignId is required",
+                     *       "instance": "/v4/rewards",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "campaignId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10015,6 +19181,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "chainId": 1,
+                     *         "epoch": 1,
+                     *         "timestamp": "1764201600",
+                     *         "isLatest": true
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         chainId: number;
                         epoch: number;
@@ -10030,15 +19207,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; fromTimestamp is required; toTimestamp is required",
+                     *       "instance": "/v4/roots",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "fromTimestamp",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "toTimestamp",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/roots",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10059,6 +19273,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "USDC vault on Ethereum",
+                     *         "description": "Example text",
+                     *         "enum": [
+                     *           "enum text"
+                     *         ],
+                     *         "schemas": {}
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         description: string;
                         enum: (string | number)[];
@@ -10073,15 +19299,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/schemas",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/schemas",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10104,6 +19359,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "campaignId": "7469316318419853391",
+                     *       "opportunityId": "7469316318419853391",
+                     *       "curve": "curve text",
+                     *       "anchor": 1,
+                     *       "at": 1,
+                     *       "period": 1,
+                     *       "spread": 12.5,
+                     *       "tiers": [
+                     *         {}
+                     *       ],
+                     *       "nativeApr": 12.5,
+                     *       "liveRate": 12.5,
+                     *       "frozenRate": 12.5,
+                     *       "frozenRateDay": "frozenRateDay text",
+                     *       "frozenMeanTvl": 12.5,
+                     *       "lastRecalculation": 1,
+                     *       "nextRecalculation": 1,
+                     *       "baselineApy": 12.5,
+                     *       "boostedApy": 12.5,
+                     *       "campaignApr": 12.5
+                     *     }
+                     */
                     "application/json": {
                         anchor: number;
                         at: number;
@@ -10132,6 +19411,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: campaignId must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/sofr-ratchet/campaign/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "campaignId",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10141,15 +19437,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/sofr-ratchet/campaign/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/sofr-ratchet/campaign/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10176,6 +19495,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "opportunityId": "7469316318419853391",
+                     *       "anchor": 1,
+                     *       "at": 1,
+                     *       "period": 1,
+                     *       "spread": 12.5,
+                     *       "tiers": [
+                     *         {}
+                     *       ],
+                     *       "nativeApr": 12.5,
+                     *       "liveRate": 12.5,
+                     *       "frozenRate": 12.5,
+                     *       "frozenRateDay": "frozenRateDay text",
+                     *       "frozenMeanTvl": 12.5,
+                     *       "lastRecalculation": 1,
+                     *       "nextRecalculation": 1,
+                     *       "baselineApy": 12.5,
+                     *       "boostedApy": 12.5,
+                     *       "campaignApr": 12.5
+                     *     }
+                     */
                     "application/json": {
                         anchor: number;
                         at: number;
@@ -10202,6 +19543,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: anchor is required",
+                     *       "instance": "/v4/sofr-ratchet/opportunity/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "anchor",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10211,15 +19569,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/sofr-ratchet/opportunity/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/sofr-ratchet/opportunity/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10246,6 +19627,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "description": "Example text",
+                     *         "baseConfig": {},
+                     *         "completionConfig": {},
+                     *         "protocolId": "protocolId text",
+                     *         "protocol": {},
+                     *         "action": "action text"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         action: string;
                         baseConfig: unknown;
@@ -10265,15 +19661,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: protocolId must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/templates",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "protocolId",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/templates",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10309,6 +19734,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "chainId": 1,
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "decimals": 12.5,
+                     *         "symbol": "USDC",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "verified": true,
+                     *         "isNative": true,
+                     *         "isTest": true,
+                     *         "type": "TOKEN",
+                     *         "price": 12.5,
+                     *         "updatedAt": 1764201600,
+                     *         "priceSource": "priceSource text",
+                     *         "displaySymbol": "USDC",
+                     *         "underlyingTokenId": "underlyingTokenId text",
+                     *         "priceAlertDismissedAt": 1764201600,
+                     *         "priceAlertCount": 12.5
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Token"][];
                 };
             };
@@ -10318,15 +19767,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/tokens",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/tokens",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10349,6 +19827,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "chainId": 1,
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "decimals": 12.5,
+                     *       "symbol": "USDC",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "verified": true,
+                     *       "isNative": true,
+                     *       "isTest": true,
+                     *       "type": "TOKEN",
+                     *       "price": 12.5,
+                     *       "updatedAt": 1764201600,
+                     *       "priceSource": "priceSource text",
+                     *       "displaySymbol": "USDC",
+                     *       "underlyingTokenId": "underlyingTokenId text",
+                     *       "priceAlertDismissedAt": 1764201600,
+                     *       "priceAlertCount": 12.5
+                     *     }
+                     */
                     "application/json": components["schemas"]["Token"];
                 };
             };
@@ -10358,6 +19858,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id must match pattern \"^([0-9]{1,20}|tmp-[0-9]+-0x[0-9a-fA-F]{40})$\"",
+                     *       "instance": "/v4/tokens/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must match pattern \"^([0-9]{1,20}|tmp-[0-9]+-0x[0-9a-fA-F]{40})$\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10367,15 +19884,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/tokens/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/tokens/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10398,6 +19938,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "creatorId": "7469316318419853391",
+                     *       "tier": 1,
+                     *       "associated": [
+                     *         "associated text"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         address: string;
                         associated: string[];
@@ -10413,6 +19966,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/users/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10422,15 +19992,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/users/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/users/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10457,6 +20050,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "isOperator": true,
+                     *       "allowedBy": [
+                     *         "allowedBy text"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         allowedBy: string[];
                         isOperator: boolean;
@@ -10469,6 +20070,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/users/1/operator/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10478,15 +20096,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/users/1/operator/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/users/1/operator/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10512,6 +20153,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063"
+                     *     }
+                     */
                     "application/json": {
                         recipient: string;
                     };
@@ -10523,6 +20169,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/users/1/recipient/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10532,15 +20195,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/users/1/recipient/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/users/1/recipient/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10570,6 +20256,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "chain": {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "liveCampaigns": 12.5,
+                     *           "endOfDisputePeriod": 12.5,
+                     *           "explorers": [],
+                     *           "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *         },
+                     *         "rewards": [
+                     *           {
+                     *             "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *             "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "proofs": [],
+                     *             "token": {
+                     *               "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "chainId": 1,
+                     *               "symbol": "USDC",
+                     *               "decimals": 1
+                     *             },
+                     *             "amount": "1000000000000000000000",
+                     *             "claimed": "1000000000000000000000",
+                     *             "pending": "1000000000000000000000",
+                     *             "breakdowns": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         chain: components["schemas"]["Chain"] | null;
                         rewards: {
@@ -10604,6 +20322,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; breakdownPage is required",
+                     *       "instance": "/v4/users/1/rewards",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "breakdownPage",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10613,15 +20352,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/users/1/rewards",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/users/1/rewards",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10650,6 +20412,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "chain": {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "liveCampaigns": 12.5,
+                     *           "endOfDisputePeriod": 12.5,
+                     *           "explorers": [],
+                     *           "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *         },
+                     *         "distributor": "distributor text",
+                     *         "rewards": [
+                     *           {
+                     *             "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *             "distributionChainId": 1,
+                     *             "recipient": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "proofs": [],
+                     *             "token": {
+                     *               "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "chainId": 1,
+                     *               "symbol": "USDC",
+                     *               "decimals": 1,
+                     *               "type": "ERC20",
+                     *               "isTest": true
+                     *             },
+                     *             "amount": "1000000000000000000000",
+                     *             "claimed": "1000000000000000000000",
+                     *             "pending": "1000000000000000000000",
+                     *             "breakdowns": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         chain: components["schemas"]["Chain"] | null;
                         distributor: string;
@@ -10686,6 +20484,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: reloadChainId must be integer",
+                     *       "instance": "/v4/users/1/rewards/breakdowns",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "reloadChainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10695,15 +20510,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/users/1/rewards/breakdowns",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/users/1/rewards/breakdowns",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10728,6 +20566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example true */
                     "application/json": boolean;
                 };
             };
@@ -10737,6 +20576,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10746,15 +20602,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10769,9 +20648,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
                 "application/json": {
+                    chainId: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    chainId: number;
+                };
+                "multipart/form-data": {
                     chainId: number;
                 };
             };
@@ -10783,6 +20669,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "chainId": 1,
+                     *       "messageHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "acceptedAt": "acceptedAt text",
+                     *       "onChain": true
+                     *     }
+                     */
                     "application/json": {
                         acceptedAt: string;
                         address: string;
@@ -10798,6 +20693,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10807,6 +20719,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10816,6 +20739,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10825,6 +20759,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10834,6 +20779,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -10843,15 +20799,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Any other problem: 405, 429, 5xx (502/503 when a backing service is down) */
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/users/1/terms",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

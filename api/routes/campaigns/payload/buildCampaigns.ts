@@ -9,7 +9,7 @@ import type { FieldError } from '../../../errors.js';
 import type { GeneratePayloadBody } from './schema.js';
 
 /** Keys of a campaign object that are campaign parameters, not campaign data. */
-const COMMON_KEYS = new Set([
+export const COMMON_KEYS = new Set([
   'amount',
   'startTimestamp',
   'endTimestamp',

@@ -1,4 +1,5 @@
 import { fields, type InputOf } from '../../../validate.js';
+import { campaignsParamsDescription } from './campaignsParamsDoc.js';
 const ADDRESS = fields.address;
 const UINT = { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1 } as const;
 
@@ -22,6 +23,18 @@ export const generatePayloadBody = {
     endTimestamp: { ...UINT, default: 0 },
     campaignsParams: {
       type: 'object',
+      description: campaignsParamsDescription(),
+      examples: [
+        {
+          ERC20: [
+            {
+              amount: '1000000000000000000000',
+              targetToken: '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619',
+              distributionMethodParameters: { distributionMethod: 'DUTCH_AUCTION' },
+            },
+          ],
+        },
+      ],
       minProperties: 1,
       maxProperties: 20,
       additionalProperties: {
