@@ -6,18 +6,8 @@ import { CLAMM_LAYOUT, ERC20_LAYOUT } from '../../../../domain/campaignData/layo
 import { campaignDataSchema, DISTRIBUTION_METHODS } from '../../../../domain/campaignData/schemas.js';
 import { TEMPLATES } from '../../../../domain/templates.js';
 import type { FieldError } from '../../../errors.js';
+import { COMMON_KEYS } from './commonKeys.js';
 import type { GeneratePayloadBody } from './schema.js';
-
-/** Keys of a campaign object that are campaign parameters, not campaign data. */
-export const COMMON_KEYS = new Set([
-  'amount',
-  'startTimestamp',
-  'endTimestamp',
-  'duration',
-  'rewardToken',
-  'creator',
-  'distributionMethodParameters',
-]);
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: true });
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();

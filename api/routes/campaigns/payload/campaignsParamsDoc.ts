@@ -1,7 +1,7 @@
 import { CAMPAIGN_TYPE_NAMES } from '../../../../domain/campaignTypes.js';
 import { campaignDataSchema } from '../../../../domain/campaignData/schemas.js';
 import { TEMPLATES } from '../../../../domain/templates.js';
-import { COMMON_KEYS } from './buildCampaigns.js';
+import { COMMON_KEYS } from './commonKeys.js';
 
 type DataSchema = { title?: string; properties?: Record<string, { type?: string }>; required?: string[] };
 
