@@ -1,11 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { ExplorerState } from './state.js';
-
-/** Pure: the state after activating a column's sort: the same column flips its order, another starts highest first. */
-export function sortedBy(state: ExplorerState, sort: ExplorerState['sort']): ExplorerState {
-  const order = state.sort === sort ? (state.order === 'desc' ? 'asc' : 'desc') : 'desc';
-  return { ...state, sort, order, page: 0 };
-}
+import { sortedBy, type ExplorerState } from './state.js';
 
 /**
  * A column header that sorts the list through the API's `sort`/`order` (kept in the URL like the
