@@ -1,13 +1,7 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
-import { buildWeb } from '../../../web/build.js';
 import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
-import { createReferenceDemo, type ReferenceDemo } from '../api/referenceDemo.js';
+import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 
 type Bin = { min: number; max: number; count: number };
 type Chain = { explorers: { url: string }[] };
@@ -23,9 +17,7 @@ const SITE = 'Campaign rewards explorer';
  * and compact cards on a phone. Demo data, real API, Chromium.
  */
 describe('explorer navigation: keyboard, titles, sorting, detail links and phone cards (Chromium)', function () {
-  let demo: ReferenceDemo;
-  let dist: string;
-  let server: Server;
+  let web: DemoWebServer;
   let base: string;
   let browser: Browser;
   let page: Page;
@@ -57,21 +49,8 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
       .catch(async () => expect.fail(`${what}: focus is on ${JSON.stringify(await focused())}`));
 
   before(async function () {
-    demo = await createReferenceDemo();
-    dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
-    await buildWeb({ outDir: dist });
-    const { h } = demo;
-    server = createApp({
-      config: h.config,
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-      jobsPg: h.deps.pg,
-      webDist: dist,
-    }).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    web = await startDemoWebServer();
+    base = web.base;
     browser = await launchBrowser();
   });
 
@@ -87,9 +66,7 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
 
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    rmSync(dist, { recursive: true, force: true });
-    await demo?.close();
+    await web?.close();
   });
 
   it('keyboard: the skip link reaches the first result in a few Tabs; opening moves focus to the heading, Back returns it to the result; titles follow the view', async function () {
