@@ -6,9 +6,10 @@ import { build } from 'esbuild';
 /** Where the built pages go (git-ignored); the API serves them (api/web/webRouter.ts). */
 export const WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), 'dist');
 
+/** `skipLink: false`: the page renders its own, whose target depends on the view (the explorer's results). */
 const PAGES = [
-  { entry: 'explorer/main.tsx', html: 'index.html', title: 'Campaign rewards explorer' },
-  { entry: 'ops/main.tsx', html: 'ops.html', title: 'Operations · campaign rewards' },
+  { entry: 'explorer/main.tsx', html: 'index.html', title: 'Campaign rewards explorer', skipLink: false },
+  { entry: 'ops/main.tsx', html: 'ops.html', title: 'Operations · campaign rewards', skipLink: true },
 ] as const;
 
 /** Pure: the HTML shell of one page, loading its content-hashed script and stylesheet. */
@@ -16,10 +17,12 @@ export function pageHtml({
   title,
   script,
   style,
+  skipLink = true,
 }: {
   title: string;
   script: string;
   style: string | undefined;
+  skipLink?: boolean;
 }): string {
   return `<!doctype html>
 <html lang="en">
@@ -31,8 +34,7 @@ export function pageHtml({
 ${style ? `<link rel="stylesheet" href="/assets/${style}">\n` : ''}<script type="module" src="/assets/${script}"></script>
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
-<div id="app"></div>
+${skipLink ? '<a class="skip" href="#main">Skip to content</a>\n' : ''}<div id="app"></div>
 <noscript>This page needs JavaScript; the API itself is under /v4.</noscript>
 </body>
 </html>
@@ -75,6 +77,7 @@ export async function buildWeb({ outDir = WEB_DIST }: { outDir?: string } = {}):
         title: page.title,
         script: basename(script),
         style: meta.cssBundle ? basename(meta.cssBundle) : undefined,
+        skipLink: page.skipLink,
       }),
     );
     written.push(page.html);

@@ -2,9 +2,14 @@ import { apiGet } from '../shared/api.js';
 import { formatAmount, formatPercent, formatTime, formatUsd } from '../shared/format.js';
 import { LineChart } from '../shared/LineChart.js';
 import { useApi } from '../shared/useApi.js';
+import { AddressLink } from './AddressLink.js';
+import { ParamsTable } from './ParamsTable.js';
+import { CopyButton } from './CopyButton.js';
 import { campaignStatusAt } from './history.js';
-import { Link } from './Link.js';
+import { loadErrorMessage, shortId } from './ids.js';
+import { BackLink, Link } from './Link.js';
 import { chainName, type DetailProps } from './OpportunityDetail.js';
+import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Campaign, CampaignMetrics, LinkedCampaign } from './types.js';
 
 type Loaded = { campaign: Campaign; linked: LinkedCampaign[]; metrics: CampaignMetrics };
@@ -19,46 +24,69 @@ async function loadCampaign(id: string, signal: AbortSignal): Promise<Loaded> {
   return { campaign, linked, metrics };
 }
 
-/** Simple parameters shown as rows; nested or long values as JSON. */
-function paramValue(value: unknown): string {
-  if (typeof value === 'string') return value.length > 80 ? `${value.slice(0, 77)}…` : value || '–';
-  return JSON.stringify(value);
+/** Pure: a campaign's readable name, "97 RWD ERC20 campaign" (campaigns have no name of their own). */
+export function campaignName(c: Pick<Campaign, 'amount' | 'rewardToken' | 'type'>): string {
+  return `${formatAmount(c.amount, c.rewardToken.decimals)} ${c.rewardToken.symbol || 'token'} ${c.type} campaign`;
 }
 
-/** One campaign: parameters, status, the parent/sub-campaign tree and its metrics. */
+/** One campaign: its opportunity, decoded parameters, status, the parent/sub-campaign tree and its metrics. */
 export function CampaignDetail({ state, navigate, chains }: DetailProps) {
   const id = state.campaign!;
-  const { data, error } = useApi(id, (signal) => loadCampaign(id, signal));
-  const back = { ...state, campaign: undefined };
+  const { data, error, dataKey } = useApi(id, (signal) => loadCampaign(id, signal));
+  const opportunityId = data?.campaign.opportunityId ?? null;
+  // The opportunity's name, for the title and the way back (the campaign record names only its id).
+  const opportunity = useApi(opportunityId, (signal) =>
+    apiGet<{ name: string }>(`/v4/opportunities/${encodeURIComponent(opportunityId!)}`, {}, { signal }),
+  );
+  const oppName = opportunity.dataKey === opportunityId ? opportunity.data?.name : undefined;
+  const c = data?.campaign;
+  useDocumentTitle(
+    `${c && dataKey === id ? `${campaignName(c)}${oppName ? ` on ${oppName}` : ''}` : error ? 'Campaign not found' : 'Campaign'} – ${SITE_TITLE}`,
+  );
   if (error)
     return (
       <section>
-        <Link to={back} navigate={navigate}>
+        <BackLink to={{ ...state, campaign: undefined }} navigate={navigate}>
           ← Back to the list
-        </Link>
-        <p class="error" role="alert">
-          {error.message}
+        </BackLink>
+        <h2 tabIndex={-1} data-heading-for={`campaign:${id}`}>
+          Campaign not shown
+        </h2>
+        <p class="error" role="alert" data-testid="load-error">
+          {loadErrorMessage('campaign', id, error)}
         </p>
       </section>
     );
-  if (!data) return <p aria-busy="true">Loading…</p>;
-  const { campaign: c, linked, metrics } = data;
+  if (!data || !c) return <p aria-busy="true">Loading…</p>;
+  const { linked, metrics } = data;
+  // A campaign belongs to one opportunity: "Back" goes there (history.back() when it came from there).
+  const back = { ...state, campaign: undefined, opportunity: c.opportunityId };
   const status = campaignStatusAt(Number(c.startTimestamp), Number(c.endTimestamp), Date.now() / 1000);
   const minDepth = Math.min(0, ...linked.map((l) => l.depth));
   const start = { t: Number(c.startTimestamp), label: 'campaign starts' };
   return (
     <article class="detail" data-testid="campaign-detail">
-      <Link to={back} navigate={navigate}>
-        ← Back to the list
-      </Link>
-      <h2>
-        Campaign <span class="mono">{c.campaignId.slice(0, 18)}…</span>{' '}
-        <span class={`badge ${status.toLowerCase()}`}>{status}</span>
+      <BackLink to={back} navigate={navigate}>
+        ← Back to {oppName ?? 'its opportunity'}
+      </BackLink>
+      <h2 tabIndex={-1} data-heading-for={`campaign:${dataKey}`}>
+        {campaignName(c)} <span class={`badge ${status.toLowerCase()}`}>{status}</span>
       </h2>
-      <p>
-        <Link to={{ ...state, campaign: undefined, opportunity: c.opportunityId }} navigate={navigate}>
-          Opportunity of this campaign
-        </Link>
+      <p class="campaign-id" data-testid="campaign-id">
+        Campaign id{' '}
+        <span class="mono" title={c.campaignId}>
+          {shortId(c.campaignId)}
+        </span>{' '}
+        <CopyButton text={c.campaignId} what="campaign id" />
+        {oppName && (
+          <>
+            {' '}
+            · on{' '}
+            <Link to={back} navigate={navigate}>
+              {oppName}
+            </Link>
+          </>
+        )}
       </p>
       <dl class="facts">
         <div>
@@ -71,7 +99,8 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
         <div>
           <dt>Reward</dt>
           <dd>
-            {formatAmount(c.amount, c.rewardToken.decimals)} {c.rewardToken.symbol}
+            {formatAmount(c.amount, c.rewardToken.decimals)} {c.rewardToken.symbol}{' '}
+            <AddressLink chain={c.distributionChain ?? c.chain} address={c.rewardToken.address} />
           </dd>
         </div>
         <div>
@@ -96,7 +125,9 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>Creator</dt>
-          <dd class="mono">{c.creatorAddress}</dd>
+          <dd>
+            <AddressLink chain={c.distributionChain ?? c.chain} address={c.creatorAddress} />
+          </dd>
         </div>
         <div>
           <dt>Compute status</dt>
@@ -116,16 +147,7 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
         </div>
       </dl>
       <h3>Parameters</h3>
-      <table class="params">
-        <tbody>
-          {Object.entries(c.params ?? {}).map(([k, v]) => (
-            <tr key={k}>
-              <th scope="row">{k}</th>
-              <td class="mono">{paramValue(v)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ParamsTable params={c.params} chain={c.chain} />
       <h3>Linked campaigns</h3>
       <ul class="tree" data-testid="campaign-tree">
         {linked.map((l) => (
@@ -135,12 +157,15 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
             aria-current={l.self ? 'true' : undefined}
           >
             {l.self ? (
-              <strong class="mono">{l.onChainCampaignId.slice(0, 10)}… (this campaign)</strong>
+              <strong>
+                {l.type} <span class="mono">{shortId(l.onChainCampaignId)}</span> (this campaign)
+              </strong>
             ) : (
-              <Link to={{ ...state, campaign: l.campaignId }} navigate={navigate}>
-                <span class="mono">{l.onChainCampaignId.slice(0, 10)}…</span>
+              <Link to={{ ...state, campaign: l.campaignId }} navigate={navigate} openId={l.campaignId}>
+                {l.type} <span class="mono">{shortId(l.onChainCampaignId)}</span>
               </Link>
             )}{' '}
+            <CopyButton text={l.onChainCampaignId} what="campaign id" />{' '}
             <span class="muted">
               {l.depth < 0 ? 'parent' : l.depth > 0 ? 'sub-campaign' : ''} {formatTime(l.startTimestamp)} →{' '}
               {formatTime(l.endTimestamp)}

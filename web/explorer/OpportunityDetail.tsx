@@ -2,12 +2,17 @@ import { apiGet, downloadCsv } from '../shared/api.js';
 import { formatAmount, formatPercent, formatTime, formatUsd } from '../shared/format.js';
 import { LineChart } from '../shared/LineChart.js';
 import { useApi } from '../shared/useApi.js';
+import { addressExplorerUrl, safeHttpUrl } from './chainLinks.js';
+import { AddressLink } from './AddressLink.js';
+import { CopyButton } from './CopyButton.js';
 import { campaignStatusAt, sumSeriesByBucket } from './history.js';
-import { Link } from './Link.js';
+import { loadErrorMessage, shortId } from './ids.js';
+import { BackLink, Link, type Navigate } from './Link.js';
 import { GRAINS, type ExplorerState, type Grain } from './state.js';
+import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Campaign, CampaignMetrics, Chain, Opportunity } from './types.js';
 
-export type DetailProps = { state: ExplorerState; navigate: (next: ExplorerState) => void; chains: Chain[] };
+export type DetailProps = { state: ExplorerState; navigate: Navigate; chains: Chain[] };
 
 type Series = { t: number; v: number }[];
 
@@ -66,19 +71,27 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
     (signal) => loadDailyRewards(campaigns, state.grain, signal),
   );
   const back = { ...state, opportunity: undefined };
+  useDocumentTitle(
+    `${opp.data && opp.dataKey === id ? opp.data.name : opp.error ? 'Opportunity not found' : 'Opportunity'} – ${SITE_TITLE}`,
+  );
   if (opp.error)
     return (
       <section>
-        <Link to={back} navigate={navigate}>
+        <BackLink to={back} navigate={navigate}>
           ← Back to the list
-        </Link>
-        <p class="error" role="alert">
-          {opp.error.message}
+        </BackLink>
+        <h2 tabIndex={-1} data-heading-for={`opportunity:${id}`}>
+          Opportunity not shown
+        </h2>
+        <p class="error" role="alert" data-testid="load-error">
+          {loadErrorMessage('opportunity', id, opp.error)}
         </p>
       </section>
     );
   if (!opp.data) return <p aria-busy="true">Loading…</p>;
   const o = opp.data;
+  const deposit = safeHttpUrl(o.depositUrl);
+  const explorer = addressExplorerUrl(o.chain, o.explorerAddress);
   const now = Date.now() / 1000;
   const firstStart = Math.min(...campaigns.map((c) => Number(c.startTimestamp)).filter(Number.isFinite));
   const marker = Number.isFinite(firstStart)
@@ -89,12 +102,26 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
     .sort((a, b) => Number(a.status !== 'LIVE') - Number(b.status !== 'LIVE'));
   return (
     <article class="detail" data-testid="opportunity-detail">
-      <Link to={back} navigate={navigate}>
+      <BackLink to={back} navigate={navigate}>
         ← Back to the list
-      </Link>
-      <h2>
+      </BackLink>
+      <h2 tabIndex={-1} data-heading-for={`opportunity:${opp.dataKey}`}>
         {o.name} <span class={`badge ${o.status.toLowerCase()}`}>{o.status}</span>
       </h2>
+      {(deposit || explorer) && (
+        <p class="outbound">
+          {deposit && (
+            <a href={deposit} rel="noopener noreferrer nofollow" data-testid="deposit-link">
+              Deposit on {new URL(deposit).host} ↗
+            </a>
+          )}
+          {explorer && (
+            <a href={explorer} rel="noopener noreferrer" data-testid="explorer-link">
+              {o.explorerAddress ? shortId(o.explorerAddress) : ''} on the block explorer ↗
+            </a>
+          )}
+        </p>
+      )}
       <dl class="facts">
         <div>
           <dt>Chain</dt>
@@ -133,7 +160,7 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
       <ul class="tokens">
         {o.tokens.map((t) => (
           <li key={t.id}>
-            <strong>{t.symbol}</strong> {t.name} <span class="mono">{t.address}</span>{' '}
+            <strong>{t.symbol}</strong> {t.name} <AddressLink chain={o.chain} address={t.address} />{' '}
             {t.price === null ? '' : `· ${formatUsd(t.price)}`}
           </li>
         ))}
@@ -160,10 +187,11 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
         <tbody>
           {rows.map(({ c, status }) => (
             <tr key={c.id} data-testid="campaign-row">
-              <td data-label="Campaign">
-                <Link to={{ ...state, opportunity: undefined, campaign: c.id }} navigate={navigate}>
-                  <span class="mono">{c.campaignId.slice(0, 10)}…</span>
-                </Link>
+              <td data-label="Campaign" class="campaign-id">
+                <Link to={{ ...state, opportunity: undefined, campaign: c.id }} navigate={navigate} openId={c.id}>
+                  {c.type} <span class="mono">{shortId(c.campaignId)}</span>
+                </Link>{' '}
+                <CopyButton text={c.campaignId} what="campaign id" />
               </td>
               <td data-label="Status">
                 <span class={`badge ${status.toLowerCase()}`}>{status}</span>

@@ -1,5 +1,6 @@
 import { formatPercent, formatUsd } from '../shared/format.js';
 import { Link } from './Link.js';
+import { SortHeader } from './SortHeader.js';
 import type { ExplorerState } from './state.js';
 import type { Opportunity } from './types.js';
 
@@ -11,11 +12,14 @@ export type OpportunityListProps = {
   total: number | null;
 };
 
-/** The current page of opportunities (a table on wide screens, cards on phones) and the pager. */
+/**
+ * The current page of opportunities (a table on wide screens, three-line cards on phones) and the
+ * pager. `id="results-list"` is where the skip link lands: the first result is a few Tabs on.
+ */
 export function OpportunityList({ state, navigate, opportunities, loading, total }: OpportunityListProps) {
   const pages = total === null ? null : Math.max(1, Math.ceil(total / state.items));
   return (
-    <section aria-label="Opportunities">
+    <section aria-label="Opportunities" id="results-list" tabIndex={-1}>
       <div class="table-scroll">
         <table class="opportunities" data-testid="opportunity-list">
           <thead>
@@ -25,40 +29,48 @@ export function OpportunityList({ state, navigate, opportunities, loading, total
               <th scope="col">Action</th>
               <th scope="col">Protocol</th>
               <th scope="col">Tokens</th>
-              <th scope="col" class="num">
+              <SortHeader sort="tvl" state={state} navigate={navigate}>
                 TVL
-              </th>
-              <th scope="col" class="num">
+              </SortHeader>
+              <SortHeader sort="apr" state={state} navigate={navigate}>
                 APR
-              </th>
-              <th scope="col" class="num">
+              </SortHeader>
+              <SortHeader sort="rewards" state={state} navigate={navigate}>
                 Daily rewards
-              </th>
+              </SortHeader>
               <th scope="col">Status</th>
             </tr>
           </thead>
           <tbody>
             {opportunities.map((o) => (
               <tr key={o.id} data-testid="opportunity-row" data-id={o.id}>
-                <td data-label="Opportunity">
-                  <Link to={{ ...state, opportunity: o.id }} navigate={navigate}>
+                <td data-label="Opportunity" class="name">
+                  <Link to={{ ...state, opportunity: o.id }} navigate={navigate} openId={o.id}>
                     {o.name}
                   </Link>
                 </td>
-                <td data-label="Chain">{o.chain?.name ?? o.chainId}</td>
-                <td data-label="Action">{o.action}</td>
-                <td data-label="Protocol">{o.protocol?.name ?? (o.mainProtocol || '–')}</td>
-                <td data-label="Tokens">{o.tokens.map((t) => t.symbol).join(', ')}</td>
-                <td data-label="TVL" class="num">
+                <td data-label="Chain" class="meta">
+                  {o.chain?.name ?? o.chainId}
+                </td>
+                <td data-label="Action" class="meta">
+                  {o.action}
+                </td>
+                <td data-label="Protocol" class="meta">
+                  {o.protocol?.name ?? (o.mainProtocol || '–')}
+                </td>
+                <td data-label="Tokens" class="meta">
+                  {o.tokens.map((t) => t.symbol).join(', ')}
+                </td>
+                <td data-label="TVL" data-short="TVL" class="num figure">
                   {formatUsd(o.tvl)}
                 </td>
-                <td data-label="APR" class="num">
+                <td data-label="APR" data-short="APR" class="num figure">
                   {formatPercent(o.apr)}
                 </td>
-                <td data-label="Daily rewards" class="num">
+                <td data-label="Daily rewards" data-short="Daily" class="num figure">
                   {formatUsd(o.dailyRewards)}
                 </td>
-                <td data-label="Status">
+                <td data-label="Status" class="status">
                   <span class={`badge ${o.status.toLowerCase()}`}>{o.status}</span>
                 </td>
               </tr>

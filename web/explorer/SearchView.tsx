@@ -1,18 +1,22 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, apiGet } from '../shared/api.js';
-import { formatCompact, formatPercent, formatUsd } from '../shared/format.js';
+import { formatCompact, formatUsd } from '../shared/format.js';
 import { Histogram, type HistogramBin } from '../shared/Histogram.js';
 import { useApi } from '../shared/useApi.js';
 import { apiFieldProblems, filterProblems, rangeProblems } from './filterProblems.js';
 import { Filters } from './Filters.js';
+import type { Navigate } from './Link.js';
 import { Notices } from './Notices.js';
 import { OpportunityList } from './OpportunityList.js';
 import { filterQuery, listQuery, narrowToBin, type ExplorerState, type FilterKey, type RangeMetric } from './state.js';
+import { aprRangeText } from './aprRangeText.js';
+import { searchTitle, useDocumentTitle } from './titles.js';
 import type { Chain, Opportunity, Protocol } from './types.js';
+import { binsWithinFilter } from './visibleBins.js';
 
 export type SearchViewProps = {
   state: ExplorerState;
-  navigate: (next: ExplorerState, options?: { replace?: boolean }) => void;
+  navigate: Navigate;
   chains: Chain[];
   protocols: Protocol[];
 };
@@ -86,6 +90,10 @@ export function SearchView({ state, navigate, chains, protocols }: SearchViewPro
   const s = data?.summary;
   /** The state the shown data belongs to (the filter panel already shows the requested one). */
   const shown = data?.state ?? state;
+  useDocumentTitle(searchTitle(state, stale ? null : (s?.count ?? null), chains, protocols));
+  /** The bins of a metric that the shown filter's range can hold (none drawn below its minimum). */
+  const bins = (metric: RangeMetric, key: keyof Summary['bins']) => binsWithinFilter(s?.bins[key] ?? [], shown, metric);
+  const [aprBins, tvlBins, rewardBins] = [bins('Apr', 'apr'), bins('Tvl', 'tvl'), bins('DailyRewards', 'dailyRewards')];
   return (
     <div class="search-layout">
       <details class="filters-panel" open={wide}>
@@ -151,33 +159,34 @@ export function SearchView({ state, navigate, chains, protocols }: SearchViewPro
               </div>
               <div>
                 <dt>APR range</dt>
-                <dd data-testid="apr-range">{s ? `${formatPercent(s.minApr)} – ${formatPercent(s.maxApr)}` : '…'}</dd>
+                <dd data-testid="apr-range">{s ? aprRangeText(s) : '…'}</dd>
               </div>
             </dl>
-            <div class="histograms">
+            {/* An empty result has no distribution to show: the list says "no opportunity matches". */}
+            <div class="histograms" hidden={s?.count === 0}>
               <Histogram
                 testId="bins-apr"
                 title="APR (%)"
-                bins={s?.bins.apr ?? []}
+                bins={aprBins}
                 loading={!s}
                 formatEdge={(v) => `${formatCompact(v)}%`}
-                onSelect={s && narrow('Apr', s.bins.apr)}
+                onSelect={s && narrow('Apr', aprBins)}
               />
               <Histogram
                 testId="bins-tvl"
                 title="TVL (USD)"
-                bins={s?.bins.tvl ?? []}
+                bins={tvlBins}
                 loading={!s}
                 formatEdge={(v) => `$${formatCompact(v)}`}
-                onSelect={s && narrow('Tvl', s.bins.tvl)}
+                onSelect={s && narrow('Tvl', tvlBins)}
               />
               <Histogram
                 testId="bins-daily-rewards"
                 title="Daily rewards (USD)"
-                bins={s?.bins.dailyRewards ?? []}
+                bins={rewardBins}
                 loading={!s}
                 formatEdge={(v) => `$${formatCompact(v)}`}
-                onSelect={s && narrow('DailyRewards', s.bins.dailyRewards)}
+                onSelect={s && narrow('DailyRewards', rewardBins)}
               />
             </div>
             <OpportunityList

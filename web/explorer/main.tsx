@@ -4,25 +4,75 @@ import { apiGet } from '../shared/api.js';
 import '../shared/styles.css';
 import { useApi } from '../shared/useApi.js';
 import { CampaignDetail } from './CampaignDetail.js';
+import { focusWhenShown, headingSelector, openerSelector } from './focus.js';
+import type { HistoryEntry, Navigate } from './Link.js';
 import { OpportunityDetail } from './OpportunityDetail.js';
 import { SearchView } from './SearchView.js';
 import { parseState, toSearch, type ExplorerState } from './state.js';
 import type { Chain, Protocol } from './types.js';
 
-/** The explorer: the URL query is the state; navigation pushes history entries (back/forward work). */
+/** The detail view a state shows ("campaign:<id>", "opportunity:<id>"), or null for the search. */
+const detailKey = (s: ExplorerState) =>
+  s.opportunity ? `opportunity:${s.opportunity}` : s.campaign ? `campaign:${s.campaign}` : null;
+
+/**
+ * Skips the header (and the filter panel on the search view) to the results, or to a detail
+ * view's heading: focus moves there so the next Tab is the first result, not the first filter.
+ */
+function SkipLink({ state }: { state: ExplorerState }) {
+  const key = detailKey(state);
+  const target = key ? headingSelector(key) : '#results-list';
+  return (
+    <a
+      class="skip"
+      href={key ? '#main' : '#results-list'}
+      onClick={(e) => {
+        e.preventDefault();
+        const el = document.querySelector<HTMLElement>(target) ?? document.getElementById('main');
+        el?.focus();
+        el?.scrollIntoView({ block: 'start' });
+      }}
+    >
+      {key ? 'Skip to content' : 'Skip to results'}
+    </a>
+  );
+}
+
+/**
+ * The explorer: the URL query is the state; navigation pushes history entries (back/forward work).
+ * Opening a view moves focus to its heading once it shows; each entry remembers what was opened
+ * from it, so coming back (Back link or the browser's) focuses that link again.
+ */
 function App() {
   const [state, setState] = useState<ExplorerState>(() => parseState(location.search));
   useEffect(() => {
-    const onPop = () => setState(parseState(location.search));
+    const onPop = () => {
+      const next = parseState(location.search);
+      setState(next);
+      const opened = (history.state as HistoryEntry)?.opened;
+      const key = detailKey(next);
+      if (opened) focusWhenShown(openerSelector(opened));
+      else if (key) focusWhenShown(headingSelector(key));
+    };
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
   }, []);
-  const navigate = (next: ExplorerState, options: { replace?: boolean } = {}) => {
+  const navigate: Navigate = (next, options = {}) => {
     const search = toSearch(next);
-    if (search !== location.search)
-      history[options.replace ? 'replaceState' : 'pushState'](null, '', `${location.pathname}${search}`);
+    if (search !== location.search) {
+      const url = `${location.pathname}${search}`;
+      if (options.replace) history.replaceState(history.state, '', url);
+      else {
+        if (options.opened) history.replaceState({ ...(history.state ?? {}), opened: options.opened }, '');
+        history.pushState({ from: location.search } satisfies HistoryEntry, '', url);
+      }
+    }
     setState(next);
-    if (next.opportunity !== state.opportunity || next.campaign !== state.campaign) scrollTo(0, 0);
+    const key = detailKey(next);
+    if (key !== detailKey(state)) {
+      scrollTo(0, 0);
+      if (key) focusWhenShown(headingSelector(key));
+    }
   };
   const reference = useApi('reference', async (signal) => {
     const [chains, protocols] = await Promise.all([
@@ -33,6 +83,7 @@ function App() {
   });
   return (
     <>
+      <SkipLink state={state} />
       <header class="top">
         <h1>
           <a href="/">Campaign rewards explorer</a>
@@ -41,7 +92,7 @@ function App() {
           <a href="/ops">Operations</a>
         </nav>
       </header>
-      <main id="main">
+      <main id="main" tabIndex={-1}>
         {state.opportunity ? (
           <OpportunityDetail state={state} navigate={navigate} chains={reference.data?.chains ?? []} />
         ) : state.campaign ? (

@@ -150,6 +150,12 @@ export function toggleListValue(
   return withFilters(state, { [key]: next.join(',') || undefined });
 }
 
+/** Pure: the state after activating a column's sort: the same column flips its order, another starts highest first. */
+export function sortedBy(state: ExplorerState, sort: ExplorerState['sort']): ExplorerState {
+  const order = state.sort === sort ? (state.order === 'desc' ? 'asc' : 'desc') : 'desc';
+  return { ...state, sort, order, page: 0 };
+}
+
 export type Bin = { min: number; max: number; count: number };
 export type RangeMetric = 'Tvl' | 'Apr' | 'DailyRewards';
 

@@ -9,7 +9,7 @@ export type Token = {
   price: number | null;
   chainId: number;
 };
-export type Chain = { id: number; name: string };
+export type Chain = { id: number; name: string; explorers?: { type: string; url: string }[] };
 export type Protocol = { id: string; name: string };
 
 export type Opportunity = {
@@ -55,6 +55,7 @@ export type Campaign = {
   childCampaignIds: string[];
   params: Record<string, unknown>;
   chain: Chain;
+  distributionChain?: Chain;
   hasOverrides: boolean;
 };
 

@@ -1,5 +1,6 @@
 import { axisTicks } from './axisTicks.js';
 import { formatCompact } from './format.js';
+import { plural } from './plural.js';
 
 export type HistogramBin = { min: number; max: number; count: number };
 
@@ -54,7 +55,7 @@ export function Histogram({
                 key={i}
                 disabled={bin.count === 0 || !onSelect}
                 data-count={bin.count}
-                aria-label={`${label}: ${bin.count} opportunities`}
+                aria-label={`${label}: ${plural(bin.count, 'opportunity', 'opportunities')}`}
                 title={`${label}: ${bin.count}`}
                 onClick={() => onSelect?.(i)}
               >

@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../api/app.js';
+import { buildWeb } from '../../web/build.js';
+import { createReferenceDemo, type ReferenceDemo } from '../integration/api/referenceDemo.js';
+
+export type DemoWebServer = { demo: ReferenceDemo; dist: string; base: string; close(): Promise<void> };
+
+/**
+ * The seeded reference demo served with freshly built pages over a real socket (test config, so no
+ * rate limit in the way): what the browser suites open. `close` stops the server and the demo.
+ */
+export async function startDemoWebServer(): Promise<DemoWebServer> {
+  const demo = await createReferenceDemo();
+  const dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
+  let server: Server | undefined;
+  try {
+    await buildWeb({ outDir: dist });
+    const { h } = demo;
+    server = createApp({
+      config: h.config,
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: h.deps.rpc,
+      jobsPg: h.deps.pg,
+      webDist: dist,
+    }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server!.once('listening', resolve));
+  } catch (error) {
+    rmSync(dist, { recursive: true, force: true });
+    await demo.close();
+    throw error;
+  }
+  return {
+    demo,
+    dist,
+    base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    async close() {
+      await new Promise((resolve) => server!.close(resolve));
+      rmSync(dist, { recursive: true, force: true });
+      await demo.close();
+    },
+  };
+}
