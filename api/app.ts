@@ -22,14 +22,21 @@ import { docsRouter } from './docs/router.js';
 import { graphqlRouter } from './graphql/router.js';
 import { webRouter } from './web/webRouter.js';
 import { metricsRouter } from './routes/metrics/router.js';
+import { createHttpMetrics, type HttpMetrics } from './middleware/httpMetrics.js';
 
-/** The app's routers: the REST API under /v4 first, then the pages and explorers beside it (tests walk the same list). */
-export function createRouters(deps: ApiDeps): { routes: Router; pageRouters: Router[] } {
+/**
+ * The app's routers: the REST API under /v4 first, then the pages and explorers beside it (tests walk
+ * the same list). `/metrics` adds the HTTP series of `http` when given (createApp's).
+ */
+export function createRouters(deps: ApiDeps, http?: HttpMetrics): { routes: Router; pageRouters: Router[] } {
   return {
     routes: caseSensitive(createRoutes(deps)),
-    pageRouters: [metricsRouter(deps), docsRouter(), graphqlRouter(deps), webRouter({ distDir: deps.webDist })].map(
-      caseSensitive,
-    ),
+    pageRouters: [
+      metricsRouter(deps, http?.registry),
+      docsRouter(),
+      graphqlRouter(deps),
+      webRouter({ distDir: deps.webDist }),
+    ].map(caseSensitive),
   };
 }
 
@@ -47,7 +54,10 @@ export function createApp(deps: ApiDeps): Koa {
       stack: (error as Error)?.stack,
     });
   });
-  const { routes, pageRouters } = createRouters(deps);
+  const http = createHttpMetrics({ routers: () => [routes, ...pageRouters] });
+  const { routes, pageRouters } = createRouters(deps, http);
+  // First: the request count and duration cover every middleware and see the status sent.
+  app.use(http.middleware);
   app.use(requestLog(deps.logger));
   app.use(securityHeaders());
   app.use(errorHandler);

@@ -26,6 +26,7 @@ import { keyValueStoresRouter } from './key-value-stores/router.js';
 import { campaignAccessRouter } from './campaign-access/router.js';
 import { organizationsRouter } from './organizations/router.js';
 import { internalJobsRouter } from './internal-jobs/router.js';
+import { internalDependenciesRouter } from './internal-dependencies/router.js';
 import { creditsRouter } from './credits/router.js';
 import { historicalRouter } from './historical/router.js';
 import { diffsRouter } from './diffs/router.js';
@@ -64,6 +65,7 @@ export function createRoutes(deps: ApiDeps): Router {
     keyValueStoresRouter,
     organizationsRouter,
     internalJobsRouter,
+    internalDependenciesRouter,
     creditsRouter,
     historicalRouter,
     diffsRouter,

@@ -3,6 +3,16 @@ import { loadJobListings, type JobListing } from '../control/listJobs.js';
 
 const time = (iso: string | null) => (iso ? iso.replace(/\.\d{3}Z$/, 'Z') : 'never');
 
+/** Pure: one chain's position and lag, or why there is no lag in blocks. */
+function chainLag(l: JobListing, c: JobListing['chains'][number]): string {
+  const seconds = c.lagSeconds === null ? '' : `, ${c.lagSeconds} s`;
+  if (!l.blockCursor) return `${c.lagNote}${c.lagSeconds === null ? '' : `; last success ${c.lagSeconds} s ago`}`;
+  const position = `cursor ${c.cursor ?? 'none yet'}, head ${c.head ?? '?'}`;
+  return c.lagBlocks === null
+    ? `${position}, lag unknown (${c.lagNote})`
+    : `${position}, lag ${c.lagBlocks} blocks${seconds}`;
+}
+
 /** Pure: the human table of `list`. */
 export function formatJobListings(listings: JobListing[]): string[] {
   const header = ['JOB', 'SCHEDULE', 'STATE', 'LAST RUN', 'LAST SUCCESS', 'ERRORS 24H'];
@@ -30,9 +40,7 @@ export function formatJobListings(listings: JobListing[]): string[] {
         c.consecutiveFailures > 0
           ? `, failing: ${c.consecutiveFailures} in a row${c.lastRun?.error ? ` (${c.lastRun.error})` : ''}`
           : '';
-      out.push(
-        `  chain ${c.chainId}: cursor ${c.cursor ?? 'none yet'}, head ${c.head ?? '?'}, lag ${c.lagBlocks ?? '?'} blocks${failing}`,
-      );
+      out.push(`  chain ${c.chainId}: ${chainLag(l, c)}${failing}`);
     }
     if (l.lastRun?.status === 'failed' && l.lastRun.error) out.push(`  last error: ${l.lastRun.error}`);
   });

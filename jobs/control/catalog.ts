@@ -37,33 +37,42 @@ export const JOB_CATALOG: readonly JobInfo[] = [
     perChain: true,
     defaultCron: '0 */5 * * * *',
     description: 'Native tokens, ERC20 metadata refresh and operator token flags.',
+    noBlockLag: 're-reads every stored token on each run and follows no block range',
   },
   {
     name: 'prices',
     defaultCron: '0 * * * * *',
     description:
       'Token USD prices from on-chain feeds, then the HTTP price API, into PostgreSQL; repriced campaigns to the search outbox.',
+    noBlockLag: 'prices are read as of now and follow no block range',
   },
   {
     name: 'benchmark-rate',
     defaultCron: '0 7 * * * *',
-    description: 'Overnight benchmark rate (SOFR) by day, for the spread ratchet.',
+    // Hourly on purpose: SOFR (the Secured Overnight Financing Rate) is published once a business day;
+    // an hourly fetch stores a new day's rate within the hour. "Overnight" is the rate's tenor, not when the job runs.
+    description:
+      "Daily SOFR fixings (the Secured Overnight Financing Rate) for the spread ratchet, fetched every hour so a new day's rate is stored within the hour.",
+    noBlockLag: 'reads an HTTP rate series, not a chain',
   },
   {
     name: 'metrics',
     defaultCron: '15 * * * * *',
     description: 'TVL, daily rewards, APR and statuses of campaigns and opportunities, with history snapshots.',
+    noBlockLag: 'computes from stored rows as of now and follows no block range',
   },
   {
     name: 'publish',
     defaultCron: '*/2 * * * * *',
     description: 'Projects queued campaign and opportunity changes from PostgreSQL into Elasticsearch.',
+    noBlockLag: 'drains the search outbox (its depth and age are its backlog)',
   },
   {
     name: 'retention',
     defaultCron: '0 17 3 * * *',
     description:
       'Deletes old job runs, expired nonces, IdP flows, token revocations, rate-limit windows and stored configurations no campaign uses.',
+    noBlockLag: 'housekeeping; follows no block range',
   },
 ];
 

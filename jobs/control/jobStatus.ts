@@ -9,8 +9,12 @@ export type JobChainStatus = {
   chainId: number;
   /** Last block processed on the chain; null before the first range (a unit that never completed one). */
   cursor: number | null;
+  /** Chain time (unix seconds) of the cursor block, when its header is stored. */
+  cursorTimestamp: number | null;
   /** Last block of the canonical header chain (the blocks job's cursor), null before its first run. */
   canonicalHead: number | null;
+  /** Chain time (unix seconds) of the canonical head block, when stored. */
+  canonicalHeadTimestamp: number | null;
   /** canonicalHead − cursor (never negative); null without canonical head. The blocks job's own lag is measured against the node (see callers). */
   lagBlocks: number | null;
   /** Latest run of this chain's work unit (job_runs.chain_id); null before its first unit run. */
@@ -69,8 +73,10 @@ type RunRow = {
 export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Promise<JobStatus[]> {
   const [states, cursors, units] = await Promise.all([
     loadJobStates(pg),
-    pg.query<{ job: string; chain_id: number; block_number: string }>(
-      'SELECT job, chain_id, block_number FROM cursors ORDER BY job, chain_id',
+    // Each cursor with its block's chain time (lag in seconds), when the header is stored.
+    pg.query<{ job: string; chain_id: number; block_number: string; timestamp: string | null }>(
+      `SELECT c.job, c.chain_id, c.block_number, b.timestamp FROM cursors c
+       LEFT JOIN blocks b ON b.chain_id = c.chain_id AND b.number = c.block_number ORDER BY c.job, c.chain_id`,
     ),
     // Units seen in job_runs (an index skip-scan over (job, chain_id)), with their latest run and failures since their last success.
     pg.query<UnitRow>(
@@ -97,9 +103,8 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
        FROM job_runs r WHERE r.job = j.job AND r.started_at > now() - make_interval(hours => $2)) day ON true`,
     [jobs, STATUS_WINDOW_HOURS],
   );
-  const heads = new Map(
-    cursors.rows.filter((c) => c.job === 'blocks').map((c) => [c.chain_id, Number(c.block_number)]),
-  );
+  const heads = new Map(cursors.rows.filter((c) => c.job === 'blocks').map((c) => [c.chain_id, c]));
+  const seconds = (t: string | null | undefined) => (t === null || t === undefined ? null : Number(t));
   return rows.map((r) => {
     const state = states.get(r.job);
     return {
@@ -130,12 +135,15 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
         .map((chainId) => {
           const row = cursors.rows.find((c) => c.job === r.job && c.chain_id === chainId);
           const cursor = row ? Number(row.block_number) : null;
-          const canonicalHead = heads.get(chainId) ?? null;
+          const head = heads.get(chainId);
+          const canonicalHead = head ? Number(head.block_number) : null;
           const unit = unitRuns.get(`${r.job}:${chainId}`);
           return {
             chainId,
             cursor,
+            cursorTimestamp: seconds(row?.timestamp),
             canonicalHead,
+            canonicalHeadTimestamp: seconds(head?.timestamp),
             lagBlocks: canonicalHead === null || cursor === null ? null : Math.max(0, canonicalHead - cursor),
             lastRun: unit
               ? {

@@ -30,6 +30,11 @@ export type JobInfo = {
    * backoff (the job reads only the chains of `deps.rpc`, which a unit's run narrows to its chain).
    */
   perChain?: boolean;
+  /**
+   * Why the job has no lag in blocks (set for every job that advances no block cursor): the
+   * operations page and `list` show it instead of a lag, and its lag is the age of its last success.
+   */
+  noBlockLag?: string;
 };
 
 export type Job = JobInfo & { run(deps: JobDeps): Promise<JobResult> };

@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
 import { formatDurationMs } from '../shared/format.js';
-import type { Job } from './types.js';
+import { JobChains } from './JobChains.js';
+import { RecentRuns } from './RecentRuns.js';
+import { relative, span, time } from './time.js';
+import type { ActionResult, Job } from './types.js';
 
 export type JobActions = {
   run(name: string): Promise<void>;
@@ -8,27 +11,61 @@ export type JobActions = {
   schedule(name: string, cron: string | null): Promise<void>;
 };
 
-/** Runs not started by the schedule are marked; the title says by what. */
-const TRIGGER_TITLES: Record<string, string> = {
-  manual: 'started by an operator (Run now)',
-  cli: 'started from the command line (jobs:run)',
-  backfill: 'started by a backfill',
+const ATTENTION_LABELS: Record<Job['attention']['status'], string> = {
+  failing: 'failing',
+  lagging: 'lagging',
+  paused: 'paused',
+  'never-run': 'never run',
+  ok: 'ok',
 };
 
-const time = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : 'never');
-
-/** One job: schedule (editable), state, lag per chain, recent runs, and its actions. */
-export function JobRow({ job, actions, busy }: { job: Job; actions: JobActions; busy: boolean }) {
+/**
+ * One job: what needs attention and why, schedule with next run, last run and its result, lag per
+ * chain, its actions with the result of the last one beside them, and its recent runs (folded).
+ */
+export function JobRow({
+  job,
+  actions,
+  busy,
+  result,
+}: {
+  job: Job;
+  actions: JobActions;
+  busy: boolean;
+  result: ActionResult | undefined;
+}) {
   const [cron, setCron] = useState(job.schedule);
+  const { status, reasons } = job.attention;
   return (
-    <article class="job" data-testid={`job-${job.name}`} data-state={job.state}>
+    <article
+      class={`job attention-${status}`}
+      id={`job-${job.name}`}
+      data-testid={`job-${job.name}`}
+      data-state={job.state}
+      data-attention={status}
+    >
       <header>
         <h2>
           {job.name}{' '}
-          <span class={`badge ${job.state}`} data-testid="job-state">
-            {job.state}
+          <span class={`badge ${status}`} data-testid="job-attention">
+            {ATTENTION_LABELS[status]}
           </span>
+          {job.state === 'paused' && status !== 'paused' && (
+            <>
+              {' '}
+              <span class="badge paused" data-testid="job-state">
+                paused
+              </span>
+            </>
+          )}
         </h2>
+        {(status === 'failing' || status === 'lagging') && (
+          <ul class="reasons error" data-testid="job-reasons">
+            {reasons.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        )}
         <p class="muted">{job.description}</p>
       </header>
       <dl class="facts">
@@ -39,8 +76,42 @@ export function JobRow({ job, actions, busy }: { job: Job; actions: JobActions; 
           </dd>
         </div>
         <div>
+          <dt>Next run</dt>
+          <dd data-testid="job-next-run">
+            {job.nextRunAt ? (
+              <time dateTime={job.nextRunAt} title={time(job.nextRunAt)}>
+                {relative(job.nextRunAt)}
+              </time>
+            ) : (
+              `none while paused${job.pausedAt ? ` (since ${time(job.pausedAt)})` : ''}`
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Last run</dt>
+          <dd data-testid="job-last-run">
+            {job.lastRun ? (
+              <>
+                <span class={`badge ${job.lastRun.status}`}>{job.lastRun.status}</span>{' '}
+                <time dateTime={job.lastRun.startedAt} title={time(job.lastRun.startedAt)}>
+                  {relative(job.lastRun.startedAt)}
+                </time>
+                {job.lastRun.durationMs !== null && `, ${formatDurationMs(job.lastRun.durationMs)}`}
+              </>
+            ) : (
+              'never'
+            )}
+          </dd>
+        </div>
+        <div>
           <dt>Last success</dt>
-          <dd>{time(job.lastSuccessAt)}</dd>
+          <dd>
+            {job.lastSuccessAt === null ? (
+              'never'
+            ) : (
+              <span title={time(job.lastSuccessAt)}>{span(job.sinceLastSuccessSeconds ?? 0)} ago</span>
+            )}
+          </dd>
         </div>
         <div>
           <dt>Errors 24 h</dt>
@@ -48,29 +119,15 @@ export function JobRow({ job, actions, busy }: { job: Job; actions: JobActions; 
             {job.errors24h}/{job.runs24h} runs
           </dd>
         </div>
-        {job.pausedAt && (
+        {!job.blockCursor && (
           <div>
-            <dt>Paused since</dt>
-            <dd>{time(job.pausedAt)}</dd>
+            <dt>Lag</dt>
+            <dd data-testid="job-lag-note">{job.lagNote}</dd>
           </div>
         )}
-        {job.chains.map((c) => (
-          <div key={c.chainId}>
-            <dt>Chain {c.chainId}</dt>
-            <dd>
-              cursor {c.cursor ?? 'none yet'}, head {c.head ?? '?'}, lag {c.lagBlocks ?? '?'} blocks
-              {c.consecutiveFailures > 0 && (
-                <span class="error">
-                  {' '}
-                  · failing ({c.consecutiveFailures} in a row, backing off)
-                  {c.lastRun?.error ? `: ${c.lastRun.error}` : ''}
-                </span>
-              )}
-            </dd>
-          </div>
-        ))}
       </dl>
-      <div class="actions">
+      <JobChains job={job} />
+      <div class="actions" data-testid="job-actions">
         <button type="button" disabled={busy} onClick={() => void actions.run(job.name)}>
           Run now
         </button>
@@ -83,85 +140,38 @@ export function JobRow({ job, actions, busy }: { job: Job; actions: JobActions; 
             Pause
           </button>
         )}
-        <form
-          class="schedule"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void actions.schedule(job.name, cron);
-          }}
-        >
-          <label class="field">
-            <span>Cron</span>
-            <input name="cron" value={cron} onInput={(e) => setCron((e.currentTarget as HTMLInputElement).value)} />
-          </label>
-          <button type="submit" disabled={busy}>
-            Save schedule
-          </button>
-          <button
-            type="button"
-            disabled={busy || job.scheduleSource !== 'job_state'}
-            onClick={() => void actions.schedule(job.name, null)}
+        {/* Folded: changing a schedule is rare, and the open form would double each job's height on a phone. */}
+        <details class="schedule-editor">
+          <summary>Change schedule</summary>
+          <form
+            class="schedule"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void actions.schedule(job.name, cron);
+            }}
           >
-            Reset
-          </button>
-        </form>
+            <label class="field">
+              <span>Cron</span>
+              <input name="cron" value={cron} onInput={(e) => setCron((e.currentTarget as HTMLInputElement).value)} />
+            </label>
+            <button type="submit" disabled={busy}>
+              Save schedule
+            </button>
+            <button
+              type="button"
+              disabled={busy || job.scheduleSource !== 'job_state'}
+              onClick={() => void actions.schedule(job.name, null)}
+            >
+              Reset
+            </button>
+          </form>
+        </details>
+        {/* The outcome of this job's last action, where the operator's eyes are (not at the top of the page). */}
+        <p class={`action-result ${result?.error ? 'error' : 'notice'}`} role="status" data-testid="action-result">
+          {result?.text ?? ''}
+        </p>
       </div>
-      <div class="table-scroll">
-        <table class="runs">
-          <caption>Recent runs</caption>
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Status</th>
-              <th scope="col" class="num">
-                Duration
-              </th>
-              <th scope="col">Ranges</th>
-              <th scope="col">Counts</th>
-            </tr>
-          </thead>
-          <tbody>
-            {job.recentRuns.map((r) => (
-              <tr key={r.id}>
-                <td data-label="Started">{time(r.startedAt)}</td>
-                <td data-label="Status">
-                  <span class={`badge ${r.status}`}>{r.status}</span>
-                  {r.trigger && r.trigger !== 'schedule' && (
-                    <>
-                      {' '}
-                      <span
-                        class={`badge trigger ${r.trigger}`}
-                        data-testid="run-trigger"
-                        title={TRIGGER_TITLES[r.trigger] ?? r.trigger}
-                      >
-                        {r.trigger}
-                      </span>
-                    </>
-                  )}
-                  {r.error && <div class="error run-error">{r.error}</div>}
-                </td>
-                <td data-label="Duration" class="num">
-                  {formatDurationMs(r.durationMs)}
-                </td>
-                <td data-label="Ranges">{r.ranges.map((x) => `${x.chainId}: ${x.from}–${x.to}`).join(', ') || '–'}</td>
-                <td data-label="Counts">
-                  {Object.entries(r.counts)
-                    .filter(([, n]) => n)
-                    .map(([k, n]) => `${k} ${n}`)
-                    .join(', ') || '–'}
-                </td>
-              </tr>
-            ))}
-            {job.recentRuns.length === 0 && (
-              <tr>
-                <td colSpan={5} class="muted">
-                  No run yet
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <RecentRuns runs={job.recentRuns} />
     </article>
   );
 }

@@ -2,8 +2,11 @@ import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError, apiFetch } from '../shared/api.js';
 import '../shared/styles.css';
+import './ops.css';
+import { AttentionList } from './AttentionList.js';
+import { DependencyTable } from './DependencyTable.js';
 import { JobRow, type JobActions } from './JobRow.js';
-import type { JobsOverview } from './types.js';
+import { ATTENTION_ORDER, type ActionResult, type Dependencies, type Job, type JobsOverview } from './types.js';
 
 /** The back-office token stays in this tab's sessionStorage only, sent as the authorization header. */
 const TOKEN_KEY = 'backOfficeToken';
@@ -33,11 +36,29 @@ function TokenForm({ onToken, error }: { onToken: (token: string) => void; error
   );
 }
 
-/** Operations: every job with schedule, state, recent runs and lag; run now, pause, resume, schedule. */
+/** Jobs most urgent first (failing, lagging, paused, never run, ok), catalog order within each. */
+const byAttention = (jobs: Job[]) =>
+  jobs
+    .map((job, i) => ({ job, i }))
+    .sort(
+      (a, b) =>
+        ATTENTION_ORDER.indexOf(a.job.attention.status) - ATTENTION_ORDER.indexOf(b.job.attention.status) || a.i - b.i,
+    )
+    .map(({ job }) => job);
+
+/**
+ * Operations: what needs attention first (unreachable dependencies, failing and lagging jobs), every
+ * dependency's state, then every job most urgent first with next run, last run and lag per chain;
+ * run now, pause, resume, schedule, each answered beside its buttons.
+ */
 function App() {
   const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
   const [overview, setOverview] = useState<JobsOverview | null>(null);
+  const [dependencies, setDependencies] = useState<Dependencies | null>(null);
+  /** A failure to load the page's data or to sign in: about the page as a whole, so shown at its top. */
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  /** Each job's last action result, shown beside that job's buttons. */
+  const [results, setResults] = useState<Record<string, ActionResult>>({});
   const [busy, setBusy] = useState(false);
 
   const call = useCallback(
@@ -62,7 +83,13 @@ function App() {
   const load = useCallback(async () => {
     if (!token) return;
     try {
-      setOverview(await call<JobsOverview>('/v4/internal/jobs'));
+      const [jobs, deps] = await Promise.all([
+        call<JobsOverview>('/v4/internal/jobs'),
+        call<Dependencies>('/v4/internal/dependencies'),
+      ]);
+      setOverview(jobs);
+      setDependencies(deps);
+      setMessage(null);
     } catch (error) {
       setMessage({ text: (error as Error).message, error: true });
     }
@@ -74,21 +101,25 @@ function App() {
     return () => clearInterval(timer);
   }, [load]);
 
-  const act = async (label: string, fn: () => Promise<unknown>) => {
+  const act = async (name: string, label: string, fn: () => Promise<unknown>) => {
     setBusy(true);
+    setResults((r) => ({ ...r, [name]: { text: `${label}…`, error: false } }));
     try {
       const result = await fn();
-      setMessage({ text: typeof result === 'string' ? result : `${label}: done`, error: false });
+      setResults((r) => ({
+        ...r,
+        [name]: { text: typeof result === 'string' ? result : `${label}: done`, error: false },
+      }));
       await load();
     } catch (error) {
-      setMessage({ text: `${label}: ${(error as Error).message}`, error: true });
+      setResults((r) => ({ ...r, [name]: { text: `${label}: ${(error as Error).message}`, error: true } }));
     } finally {
       setBusy(false);
     }
   };
   const actions: JobActions = {
     run: (name) =>
-      act(`run ${name}`, async () => {
+      act(name, `run ${name}`, async () => {
         const r = await call<{ status: string; error?: string; run?: { durationMs: number | null } }>(
           `/v4/internal/jobs/${name}/run`,
           { method: 'POST' },
@@ -96,11 +127,11 @@ function App() {
         return `run ${name}: ${r.status}${r.error ? ` (${r.error})` : ''}`;
       }),
     setPaused: (name, paused) =>
-      act(`${paused ? 'pause' : 'resume'} ${name}`, () =>
+      act(name, `${paused ? 'pause' : 'resume'} ${name}`, () =>
         call(`/v4/internal/jobs/${name}/${paused ? 'pause' : 'resume'}`, { method: 'POST' }),
       ),
     schedule: (name, cron) =>
-      act(`schedule ${name}`, () =>
+      act(name, `schedule ${name}`, () =>
         call(`/v4/internal/jobs/${name}/schedule`, { method: 'PUT', body: JSON.stringify({ cron }) }),
       ),
   };
@@ -114,6 +145,8 @@ function App() {
     sessionStorage.removeItem(TOKEN_KEY);
     setToken(null);
     setOverview(null);
+    setDependencies(null);
+    setResults({});
   };
 
   return (
@@ -137,10 +170,12 @@ function App() {
         ) : (
           <>
             {message && (
-              <p class={message.error ? 'error' : 'notice'} role="status" data-testid="ops-message">
+              <p class={message.error ? 'error' : 'notice'} role="alert" data-testid="ops-message">
                 {message.text}
               </p>
             )}
+            {overview && <AttentionList jobs={overview.jobs} dependencies={dependencies} />}
+            {dependencies && <DependencyTable dependencies={dependencies} />}
             {overview && (
               <dl class="totals" data-testid="ops-summary">
                 <div>
@@ -172,10 +207,18 @@ function App() {
                 </div>
               </dl>
             )}
+            <h2 class="ops-jobs-title">Jobs, most urgent first</h2>
             <div class="jobs" aria-busy={!overview}>
-              {overview?.jobs.map((job) => (
-                <JobRow key={`${job.name}:${job.schedule}`} job={job} actions={actions} busy={busy} />
-              ))}
+              {overview &&
+                byAttention(overview.jobs).map((job) => (
+                  <JobRow
+                    key={`${job.name}:${job.schedule}`}
+                    job={job}
+                    actions={actions}
+                    busy={busy}
+                    result={results[job.name]}
+                  />
+                ))}
             </div>
           </>
         )}

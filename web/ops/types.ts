@@ -10,26 +10,40 @@ export type JobRun = {
   error: string | null;
   trigger: string | null;
 };
+/** Most urgent first (jobs/control/jobAttention.ts ATTENTION_ORDER): the page sorts jobs by it. */
+export const ATTENTION_ORDER = ['failing', 'lagging', 'paused', 'never-run', 'ok'] as const;
+export type AttentionStatus = (typeof ATTENTION_ORDER)[number];
+export type JobChain = {
+  chainId: number;
+  cursor: number | null;
+  head: number | null;
+  lagBlocks: number | null;
+  /** Chain seconds behind the head (block cursor), or the age of the unit's last success (no block cursor). */
+  lagSeconds: number | null;
+  /** Why there is no lag in blocks, or why it is unknown. */
+  lagNote: string | null;
+  /** Latest run of the job on this chain (its work unit). */
+  lastRun: { status: string; startedAt: string; finishedAt: string | null; error: string | null } | null;
+  /** Failed runs on this chain since its last success: the scheduler backs this chain off. */
+  consecutiveFailures: number;
+};
 export type Job = {
   name: string;
   description: string;
   schedule: string;
   scheduleSource: string;
+  nextRunAt: string | null;
   state: 'active' | 'paused';
   pausedAt: string | null;
+  attention: { status: AttentionStatus; reasons: string[] };
+  lastRun: { status: string; startedAt: string; durationMs: number | null; error: string | null } | null;
   lastSuccessAt: string | null;
+  sinceLastSuccessSeconds: number | null;
+  blockCursor: boolean;
+  lagNote: string | null;
   errors24h: number;
   runs24h: number;
-  chains: {
-    chainId: number;
-    cursor: number | null;
-    head: number | null;
-    lagBlocks: number | null;
-    /** Latest run of the job on this chain (its work unit). */
-    lastRun: { status: string; startedAt: string; finishedAt: string | null; error: string | null } | null;
-    /** Failed runs on this chain since its last success: the scheduler backs this chain off. */
-    consecutiveFailures: number;
-  }[];
+  chains: JobChain[];
   recentRuns: JobRun[];
 };
 export type JobsOverview = {
@@ -38,3 +52,16 @@ export type JobsOverview = {
   outbox: { depth: number; oldestAgeSeconds: number | null };
   freshness: { windowSeconds: number; samples: number; p50Seconds: number | null; p95Seconds: number | null } | null;
 };
+
+/** GET /v4/internal/dependencies (api/routes/internal-dependencies/probeDependencies.ts). */
+type Probe<T> = { ok: boolean; latencyMs: number; error?: string } & Partial<T>;
+export type Dependencies = {
+  checkedAt: string;
+  attention: { dependency: string; reason: string }[];
+  postgres: Probe<object>;
+  elasticsearch: Probe<{ clusterStatus: string; nodes: number; unassignedShards: number }>;
+  chains: { id: number; name: string; rpc: Probe<{ head: number; headTimestamp: number }> }[];
+};
+
+/** An action's outcome, shown beside the buttons of the job it concerns. */
+export type ActionResult = { text: string; error: boolean };

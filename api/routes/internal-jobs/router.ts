@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
-import { any, arr, obj, str } from '../../openapi/schemaHelpers.js';
+import { any, arr, bool, int, nullable, obj, oneOfValues, str } from '../../openapi/schemaHelpers.js';
+import { ATTENTION_ORDER } from '../../../jobs/control/jobAttention.js';
 import type { ApiDeps } from '../../deps.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
@@ -21,13 +22,38 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
   router.get(
     '/',
     describe({
-      summary: 'Every job with schedule, state, recent runs, lag, outbox and freshness (back office)',
+      summary:
+        'Every job with schedule, next run, state, attention, recent runs, lag, outbox and freshness (back office)',
       cacheControl: 'no-store',
       description:
-        'Every scheduled job with its schedule, paused state, last `runs` runs, lag behind the chain, outbox and data freshness (back office; the /ops page reads it).',
+        'Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, never-run or ok, most urgent first, with `reasons` as sentences), the latest run and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit\'s last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.',
       response: obj({
         checkedAt: str,
-        jobs: arr(obj({ name: str, schedule: str, state: str, recentRuns: arr(any) })),
+        jobs: arr(
+          obj({
+            name: str,
+            description: str,
+            schedule: str,
+            nextRunAt: nullable(str),
+            state: str,
+            attention: obj({ status: oneOfValues(ATTENTION_ORDER), reasons: arr(str) }),
+            blockCursor: bool,
+            lagNote: nullable(str),
+            sinceLastSuccessSeconds: nullable(int),
+            chains: arr(
+              obj({
+                chainId: int,
+                cursor: nullable(int),
+                head: nullable(int),
+                lagBlocks: nullable(int),
+                lagSeconds: nullable(int),
+                lagNote: nullable(str),
+                consecutiveFailures: int,
+              }),
+            ),
+            recentRuns: arr(any),
+          }),
+        ),
         outbox: any,
         freshness: any,
       }),

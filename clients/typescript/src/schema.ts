@@ -1566,6 +1566,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/internal/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every dependency's state: PostgreSQL, Elasticsearch, each chain's RPC (back office)
+         * @description Each probe has 2 s: `ok` (reachable), `latencyMs`, and when it answered its facts (Elasticsearch: `clusterStatus` green/yellow/red, `nodes`, `unassignedShards`; an RPC: `head` block and its chain time `headTimestamp`), else `error` (redacted). `attention` names the dependencies to look at first: unreachable ones, then a red cluster. Probed on every call; always 200 (the states are the answer). Example: `{ "attention": [{ "dependency": "rpc:8453", "reason": "base RPC unreachable: no answer within 2000 ms" }], "postgres": { "ok": true, "latencyMs": 2 }, … }`.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: no-store`.
+         */
+        get: operations["getInternalDependencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/internal/jobs": {
         parameters: {
             query?: never;
@@ -1574,8 +1598,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every job with schedule, state, recent runs, lag, outbox and freshness (back office)
-         * @description Every scheduled job with its schedule, paused state, last `runs` runs, lag behind the chain, outbox and data freshness (back office; the /ops page reads it).
+         * Every job with schedule, next run, state, attention, recent runs, lag, outbox and freshness (back office)
+         * @description Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, never-run or ok, most urgent first, with `reasons` as sentences), the latest run and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit's last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.
          *
          *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
          *
@@ -12938,6 +12962,155 @@ export interface operations {
             };
         };
     };
+    getInternalDependencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dependency's state: PostgreSQL, Elasticsearch, each chain's RPC (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "checkedAt": "checkedAt text",
+                     *       "attention": [
+                     *         {
+                     *           "dependency": "dependency text",
+                     *           "reason": "Example text"
+                     *         }
+                     *       ],
+                     *       "postgres": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "error": "error text"
+                     *       },
+                     *       "elasticsearch": {
+                     *         "ok": true,
+                     *         "latencyMs": 12.5,
+                     *         "clusterStatus": "green",
+                     *         "nodes": 1,
+                     *         "unassignedShards": 1,
+                     *         "error": "error text"
+                     *       },
+                     *       "chains": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "USDC vault on Ethereum",
+                     *           "rpc": {
+                     *             "ok": true,
+                     *             "latencyMs": 12.5,
+                     *             "head": 1,
+                     *             "headTimestamp": 1,
+                     *             "error": "error text"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        attention: {
+                            dependency: string;
+                            reason: string;
+                        }[];
+                        chains: {
+                            id: number;
+                            name: string;
+                            rpc: {
+                                error?: string;
+                                head?: number;
+                                headTimestamp?: number | null;
+                                latencyMs: number;
+                                ok: boolean;
+                            };
+                        }[];
+                        checkedAt: string;
+                        elasticsearch: {
+                            /** @enum {unknown} */
+                            clusterStatus?: "green" | "yellow" | "red";
+                            error?: string;
+                            latencyMs: number;
+                            nodes?: number;
+                            ok: boolean;
+                            unassignedShards?: number;
+                        };
+                        postgres: {
+                            error?: string;
+                            latencyMs: number;
+                            ok: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/internal/dependencies",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/internal/dependencies",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/internal/dependencies",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getInternalJobs: {
         parameters: {
             query?: {
@@ -12949,7 +13122,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every job with schedule, state, recent runs, lag, outbox and freshness (back office) */
+            /** @description Every job with schedule, next run, state, attention, recent runs, lag, outbox and freshness (back office) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12961,8 +13134,28 @@ export interface operations {
                      *       "jobs": [
                      *         {
                      *           "name": "USDC vault on Ethereum",
+                     *           "description": "Example text",
                      *           "schedule": "schedule text",
+                     *           "nextRunAt": "nextRunAt text",
                      *           "state": "state text",
+                     *           "attention": {
+                     *             "status": "failing",
+                     *             "reasons": []
+                     *           },
+                     *           "blockCursor": true,
+                     *           "lagNote": "lagNote text",
+                     *           "sinceLastSuccessSeconds": 1,
+                     *           "chains": [
+                     *             {
+                     *               "chainId": 1,
+                     *               "cursor": 1,
+                     *               "head": 1,
+                     *               "lagBlocks": 1,
+                     *               "lagSeconds": 1,
+                     *               "lagNote": "lagNote text",
+                     *               "consecutiveFailures": 1
+                     *             }
+                     *           ],
                      *           "recentRuns": [
                      *             {}
                      *           ]
@@ -12976,9 +13169,28 @@ export interface operations {
                         checkedAt: string;
                         freshness: unknown;
                         jobs: {
+                            attention: {
+                                reasons: string[];
+                                /** @enum {unknown} */
+                                status: "failing" | "lagging" | "paused" | "never-run" | "ok";
+                            };
+                            blockCursor: boolean;
+                            chains: {
+                                chainId: number;
+                                consecutiveFailures: number;
+                                cursor: number | null;
+                                head: number | null;
+                                lagBlocks: number | null;
+                                lagNote: string | null;
+                                lagSeconds: number | null;
+                            }[];
+                            description: string;
+                            lagNote: string | null;
                             name: string;
+                            nextRunAt: string | null;
                             recentRuns: unknown[];
                             schedule: string;
+                            sinceLastSuccessSeconds: number | null;
                             state: string;
                         }[];
                         outbox: unknown;

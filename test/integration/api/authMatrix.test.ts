@@ -291,6 +291,7 @@ const MATRIX: Row[] = [
     () => ({ add: ['x'] }),
   ),
   row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
+  row('get', '/v4/internal/dependencies', /*                       */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row(
     'post',
     '/v4/internal/jobs/:name/run',

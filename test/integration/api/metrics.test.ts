@@ -180,4 +180,40 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
       await deadPg.end();
     }
   });
+  it('counts HTTP requests and their durations by method, route template and status code, never by raw path', async function () {
+    // An app of its own, so its series hold exactly the requests below.
+    const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
+    const client = () => supertest(app.callback());
+    await client().get(`/v4/campaigns/${seeded[0]}`).expect(200);
+    await client().get(`/v4/campaigns/${seeded[1]}`).expect(200);
+    await client().get('/v4/campaigns/not-an-id').expect(400);
+    await client().get('/v4/chains').expect(200);
+    await client().get('/v4/internal/jobs').expect(401); // refused by the route's guard: still its template
+    await client().get(`/v4/no-such-family/${seeded[0]}`).expect(404);
+    const res = await client().get('/metrics').expect(200);
+    const { values, types } = parseMetrics(res.text);
+    const one = (name: string, labels: Record<string, string>) => {
+      const found = [...values].filter(
+        ([key]) => key.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => key.includes(`${k}="${v}"`)),
+      );
+      expect(found, `${name} ${JSON.stringify(labels)}`).to.have.length(1);
+      return found[0]![1];
+    };
+    expect(types.get('http_requests_total')).to.equal('counter');
+    expect(types.get('http_request_duration_seconds')).to.equal('histogram');
+    const byId = { method: 'GET', route: '/v4/campaigns/:id' };
+    expect(one('http_requests_total', { ...byId, status_code: '200' })).to.equal(2);
+    expect(one('http_requests_total', { ...byId, status_code: '400' })).to.equal(1);
+    expect(one('http_requests_total', { method: 'GET', route: '/v4/chains', status_code: '200' })).to.equal(1);
+    expect(one('http_requests_total', { method: 'GET', route: '/v4/internal/jobs', status_code: '401' })).to.equal(1);
+    expect(one('http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' })).to.equal(1);
+    expect(one('http_request_duration_seconds_count', { ...byId, status_code: '200' })).to.equal(2);
+    expect(one('http_request_duration_seconds_bucket', { ...byId, status_code: '200', le: '+Inf' })).to.equal(2);
+    expect(one('http_request_duration_seconds_bucket', { ...byId, status_code: '200', le: '10' })).to.equal(2);
+    expect(one('http_request_duration_seconds_sum', { ...byId, status_code: '200' })).to.be.within(0, 20);
+    // Ids never become label values: one series per template, whatever the ids requested.
+    for (const id of seeded.slice(0, 2)) expect(res.text).not.to.include(id);
+    expect(res.text).not.to.include('no-such-family');
+    expect(res.text).not.to.include('not-an-id');
+  });
 });

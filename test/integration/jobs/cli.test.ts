@@ -57,7 +57,7 @@ describe('jobs/cli.ts as a real process', function () {
         (await count(`SELECT block_number AS n FROM cursors WHERE job = 'campaigns'`)) +
         ', head ' +
         (await count(`SELECT block_number AS n FROM cursors WHERE job = 'blocks'`)) +
-        ', lag 0 blocks',
+        ', lag 0 blocks, 0 s',
     );
 
     const campaigns = job(await list(), 'campaigns');

@@ -214,5 +214,6 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     },
     '/v4/diffs/leaf-tokens': { path: '/v4/diffs/leaf-tokens', query: chain, headers: backOffice },
     '/v4/internal/jobs': { path: '/v4/internal/jobs', headers: backOffice },
+    '/v4/internal/dependencies': { path: '/v4/internal/dependencies', headers: backOffice },
   };
 }

@@ -19,7 +19,18 @@ const snapshot: MetricsSnapshot = {
         error: null,
       },
       lastSuccessAt: new Date(1_001_500),
-      chains: [{ chainId: 1, cursor: 90, canonicalHead: 90, lagBlocks: 0, lastRun: null, consecutiveFailures: 0 }],
+      chains: [
+        {
+          chainId: 1,
+          cursor: 90,
+          canonicalHead: 90,
+          lagBlocks: 0,
+          lastRun: null,
+          consecutiveFailures: 0,
+          cursorTimestamp: null,
+          canonicalHeadTimestamp: null,
+        },
+      ],
     },
     {
       job: 'campaigns',
@@ -36,7 +47,18 @@ const snapshot: MetricsSnapshot = {
         error: 'boom',
       },
       lastSuccessAt: null,
-      chains: [{ chainId: 1, cursor: 80, canonicalHead: 90, lagBlocks: 10, lastRun: null, consecutiveFailures: 0 }],
+      chains: [
+        {
+          chainId: 1,
+          cursor: 80,
+          canonicalHead: 90,
+          lagBlocks: 10,
+          lastRun: null,
+          consecutiveFailures: 0,
+          cursorTimestamp: null,
+          canonicalHeadTimestamp: null,
+        },
+      ],
     },
   ],
   chains: [

@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { createApp } from '../../../api/app.js';
+import { findJob } from '../../../jobs/registry.js';
+import { runJob } from '../../../jobs/runJob.js';
+import { buildWeb } from '../../../web/build.js';
+import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { DEAD_CHAIN_ID, withDeadChain } from '../../helpers/deadChain.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import { seedCampaigns } from '../../helpers/seedCampaigns.js';
+import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
+
+describe('operations page (/ops) triage in Chromium: what needs attention comes first', function () {
+  let h: Harness;
+  let dist: string;
+  let server: Server;
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+
+  before(async function () {
+    h = await createHarness({ chainIds: [31337] });
+    await seedCampaigns({ chain: h.chains[0]!, perTx: 2, txs: 1 });
+    for (const job of ['blocks', 'campaigns', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
+    // A chain whose node is down: its blocks unit fails for real, and its RPC is unreachable.
+    const dead = await withDeadChain(h);
+    await runJob(findJob('blocks')!, { ...h.deps, ...dead }, { chainId: DEAD_CHAIN_ID }).catch(() => {});
+    dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
+    await buildWeb({ outDir: dist });
+    const app = createApp({
+      config: dead.config,
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: dead.rpc,
+      jobsPg: h.deps.pg,
+      webDist: dist,
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    browser = await launchBrowser();
+  });
+
+  beforeEach(async function () {
+    page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    errors = watchErrors(page);
+  });
+
+  afterEach(async function () {
+    await page?.close();
+    expect(errors, 'console errors and uncaught exceptions').to.deep.equal([]);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    if (dist) rmSync(dist, { recursive: true, force: true });
+    await h?.close();
+  });
+
+  const signIn = async () => {
+    await page.goto(`${base}/ops`);
+    await page.fill('input[name=token]', TEST_BACK_OFFICE_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('ops-attention').waitFor();
+    await page.getByTestId('ops-dependencies').waitFor();
+  };
+
+  it('opens on the unreachable RPC and the failing job, above every healthy dependency and job', async function () {
+    await signIn();
+    const items = page.getByTestId('attention-item');
+    await eventually(() => items.count(), 2, 'attention items');
+    expect(await items.nth(0).getAttribute('data-kind')).to.equal('dependency');
+    expect(await items.nth(0).textContent()).to.match(/^Dead chain RPC unreachable: /);
+    expect(await items.nth(1).getAttribute('data-kind')).to.equal('failing');
+    expect(await items.nth(1).textContent()).to.match(
+      new RegExp(`^blocks failing: .*chain ${DEAD_CHAIN_ID}: 1 failed runs`, 's'),
+    );
+
+    // Dependencies: the dead RPC first, then PostgreSQL, Elasticsearch and the live RPC, reachable.
+    const deps = page.locator('[data-testid^=dep-]');
+    expect(
+      await deps.evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-testid'), r.getAttribute('data-ok')])),
+    ).to.deep.equal([
+      [`dep-rpc:${DEAD_CHAIN_ID}`, 'false'],
+      ['dep-postgres', 'true'],
+      ['dep-elasticsearch', 'true'],
+      ['dep-rpc:31337', 'true'],
+    ]);
+    expect(await page.getByTestId('dep-elasticsearch').textContent()).to.match(/cluster (green|yellow)/);
+    expect(await page.getByTestId('dep-rpc:31337').textContent()).to.match(/head \d+/);
+
+    // Jobs: the failing one first; each says its next run and last run.
+    const order = await page
+      .locator('article.job')
+      .evaluateAll((jobs) => jobs.map((j) => [j.getAttribute('data-testid'), j.getAttribute('data-attention')]));
+    expect(order[0]).to.deep.equal(['job-blocks', 'failing']);
+    expect(order.slice(1).every(([, a]) => a !== 'failing')).to.equal(true);
+    const campaigns = page.getByTestId('job-campaigns');
+    expect(await campaigns.getByTestId('job-next-run').textContent()).to.match(/^in \d+ s$/);
+    expect(await campaigns.getByTestId('job-last-run').textContent()).to.match(/^success .* ago/);
+    expect(await campaigns.getByTestId('chain-lag').first().textContent()).to.equal('0 blocks · 0 s');
+    // A job without block cursor says why instead of "lag ? blocks".
+    expect(await page.getByTestId('job-tokens').getByTestId('job-lag-note').textContent()).to.match(/^no block lag: /);
+    expect(await page.locator('body').textContent()).not.to.include('lag ? blocks');
+    await screenshot(page, 'ops-triage-1366');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
+    await screenshot(page, 'ops-triage-390');
+  });
+
+  it("shows an action's result beside the job's own buttons, not at the top of the page", async function () {
+    await signIn();
+    const retention = page.getByTestId('job-retention');
+    await retention.getByRole('button', { name: 'Run now' }).click();
+    const result = retention.getByTestId('action-result');
+    await eventually(async () => /^run retention: success/.test((await result.textContent()) ?? ''), true, 'result');
+    // Beside the buttons: within the job's action bar, visible in the viewport after the click.
+    const [button, shown] = await Promise.all([
+      retention.getByRole('button', { name: 'Run now' }).boundingBox(),
+      result.boundingBox(),
+    ]);
+    expect(Math.abs(shown!.y - button!.y), 'px between the button and its result').to.be.below(150);
+    expect(await result.isVisible()).to.equal(true);
+    expect(await page.getByTestId('job-campaigns').getByTestId('action-result').textContent()).to.equal('');
+    expect(await page.getByTestId('ops-message').count(), 'no page-wide message').to.equal(0);
+    await retention.scrollIntoViewIfNeeded();
+    await screenshot(page, 'ops-action-result');
+  });
+});
