@@ -148,7 +148,13 @@ export const opportunityIdParams = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,10}-[0-9A-Z_]{1,40}-[^\\s]{1,200})$' } },
+  properties: {
+    id: {
+      type: 'string',
+      pattern: '^([0-9]{1,20}|[0-9]{1,10}-[0-9A-Z_]{1,40}-[^\\s]{1,200})$',
+      'x-accepts': 'an opportunity id (decimal, up to 20 digits) or chainId-TYPE-identifier (e.g. 1-ERC20-0x…)',
+    },
+  },
 } as const;
 
 /** Query of /{id}/campaigns: test, point, tokenTypes, campaigns and excludeSubCampaigns, nothing else. */
