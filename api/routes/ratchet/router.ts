@@ -22,6 +22,7 @@ const rateFields = {
   baselineApy: nullable(num),
   boostedApy: nullable(num),
   campaignApr: nullable(num),
+  reason: nullable(str),
 };
 const campaignRateSchema = obj({ campaignId: str, opportunityId: str, curve: str, ...rateFields });
 const opportunityRateSchema = obj({ opportunityId: str, ...rateFields });
