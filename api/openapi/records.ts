@@ -172,7 +172,18 @@ export const lightOpportunitySchema = component('LightOpportunity', {
 export const campaignWithOpportunitySchema = component('CampaignWithOpportunity', {
   allOf: [
     campaignSchema,
-    { type: 'object', required: ['Opportunity'], properties: { Opportunity: nullable(lightOpportunitySchema) } },
+    {
+      type: 'object',
+      required: ['opportunity', 'Opportunity'],
+      properties: {
+        opportunity: nullable(lightOpportunitySchema),
+        Opportunity: {
+          ...nullable(lightOpportunitySchema),
+          deprecated: true,
+          description: 'The same object as `opportunity`, under the name the hosted service used; read `opportunity`.',
+        },
+      },
+    },
   ],
 });
 

@@ -135,13 +135,8 @@ export const aggregateParams = {
   required: ['field'],
   properties: { field: { type: 'string', enum: [...NUMERIC_FIELDS, ...GROUP_FIELDS] } },
 } as const;
-/** Path of /aggregate/max|min/{field}: only the numeric fields. */
-export const extremumParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['field'],
-  properties: { field: { type: 'string', enum: [...NUMERIC_FIELDS] } },
-} as const;
+/** Path of /aggregate/max|min/{field}: the fields of /aggregate/{field} (issue 31); keyword fields compare as text. */
+export const extremumParams = aggregateParams;
 
 /** Path `id`: a numeric hash (1–20 digits) or the composite `chainId-TYPE-identifier`. */
 export const opportunityIdParams = {

@@ -6,12 +6,7 @@ import { checkOverrideBody, previousConfigsParams } from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, bool, int, nullable, obj, str } from '../../openapi/schemaHelpers.js';
 
-const checkSchema = obj({
-  isValid: bool,
-  valid: bool,
-  errors: arr({ type: 'object' }),
-  violations: arr(obj({ rule: str, field: str, message: str })),
-});
+const checkSchema = obj({ isValid: bool, errors: arr(obj({ path: str, message: str })) });
 const previousConfigSchema = obj({
   id: str,
   campaignId: str,

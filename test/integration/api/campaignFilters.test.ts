@@ -196,14 +196,18 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
 
   it('attaches the light opportunity with withOpportunity=true, and only then', async function () {
     const res = await h.request().get('/v4/campaigns').query({ withOpportunity: 'true', id: s['c1']!.id }).expect(200);
-    expect(res.body[0].Opportunity).to.include({
+    expect(res.body[0].opportunity, 'issue 31: named like every other field').to.include({
       id: s['c1']!.opportunityId,
       identifier: s['c1']!.main,
       chainId: 31337,
       action: 'HOLD',
     });
-    expect(res.body[0].Opportunity).to.have.property('status');
+    expect(res.body[0].opportunity).to.have.property('status');
+    expect(res.body[0].Opportunity, 'the deprecated name the published client reads').to.deep.equal(
+      res.body[0].opportunity,
+    );
     const plain = await h.request().get('/v4/campaigns').query({ id: s['c1']!.id }).expect(200);
+    expect(plain.body[0]).not.to.have.property('opportunity');
     expect(plain.body[0]).not.to.have.property('Opportunity');
   });
 
