@@ -12,6 +12,8 @@ import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibili
 import { toListParams } from './params.js';
 import { privateVisibility } from '../campaign-access/visibility.js';
 import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, type PrivateVisibility } from './query.js';
+import { searchWords } from './searchWords.js';
+import { opportunityIdsByWord } from './searchOpportunities.js';
 import type { Handler } from '../../validate.js';
 import type {
   campaignRefParams,
@@ -46,7 +48,8 @@ export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visibl
   const listIds =
     p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
   const now = nowSeconds(deps);
-  const { query, sort } = buildListQuery(p, now, listIds, visible);
+  const searchIds = p.search ? await opportunityIdsByWord(deps, searchWords(p.search)) : undefined;
+  const { query, sort } = buildListQuery(p, now, listIds, visible, searchIds);
   const [docs, chains] = await Promise.all([
     pageCampaigns<CampaignDocument>(deps, visible, { query, sort, page: p.page, items: p.items }),
     currentChainRecords(deps, now),

@@ -60,6 +60,10 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     ['search, accents and case folded', () => ({ search: 'CRÈME' }), ['c1', 'c2']],
     ['search by prefix', () => ({ search: 'crem tok' }), ['c1', 'c2']],
     ['search without match', () => ({ search: 'zzzz' }), []],
+    // Issue 31: a word of the opportunity's name ("Hold 0x…") finds its campaigns; each word may match either text.
+    ['search by a word of the opportunity name', () => ({ search: 'Hold' }), ['c1', 'c2', 'c3', 'c5']],
+    ['search mixing opportunity and campaign words', () => ({ search: 'hold crème' }), ['c1', 'c2']],
+    ['search with a word nothing has', () => ({ search: 'hold zzzz' }), []],
     ['distributionChainIds', () => ({ distributionChainIds: '31338' }), ['c5']],
     [
       'distributionChainIds repeated keys',
@@ -193,6 +197,12 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
       expect(res.body.errors.map((e: { field: string }) => e.field.split('.')[0])).to.include(field);
     });
   }
+
+  it('refuses a search of more than 8 words, naming search (each word is one opportunity lookup)', async function () {
+    const res = await h.request().get('/v4/campaigns').query({ search: 'a b c d e f g h i' }).expect(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['search']);
+    await h.request().get('/v4/campaigns').query({ search: 'a b c d e f g h' }).expect(200);
+  });
 
   it('attaches the light opportunity with withOpportunity=true, and only then', async function () {
     const res = await h.request().get('/v4/campaigns').query({ withOpportunity: 'true', id: s['c1']!.id }).expect(200);
