@@ -132,7 +132,7 @@ const depositUrl = obj({ id: str, title: str, url: str, subtitle: str, icon: str
 ]);
 
 /**
- * The light opportunity a campaign list attaches under `Opportunity` (docs/api-behaviour.md#light-opportunity): absent
+ * The light opportunity a campaign list attaches under `opportunity` (docs/api-behaviour.md#light-opportunity): absent
  * fields are null.
  */
 export const lightOpportunitySchema = component('LightOpportunity', {

@@ -31,7 +31,7 @@ export function campaignsRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Search campaigns (filters, sorted, paged)',
       description:
-        "Campaigns matching every given filter (Campaign records). `showPrivate=true` adds the private campaigns the caller may read; `withOpportunity=true` attaches each campaign's light opportunity under `Opportunity`; `campaignLists` with `listOwner` restricts to campaigns in those lists.",
+        "Campaigns matching every given filter (Campaign records). `showPrivate=true` adds the private campaigns the caller may read; `withOpportunity=true` attaches each campaign's light opportunity under `opportunity` (and, deprecated, `Opportunity`); `search` matches each word in the campaign or its opportunity (name, protocol, target token); `campaignLists` with `listOwner` restricts to campaigns in those lists.",
       response: campaignListSchema,
     }),
     validate({ query: listCampaignsQuery }),

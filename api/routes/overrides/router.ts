@@ -26,7 +26,7 @@ export function overridesRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Check whether a configuration override is allowed',
       description:
-        'Checks whether `newConfig` may override `oldConfig`: the reward token and amount cannot change, the start cannot change once the campaign started, and the end must be in the future.',
+        'Checks whether `newConfig` may override `oldConfig`: the reward token and amount cannot change, the start cannot change once the campaign started, and the end must be in the future. Answers `{ isValid, errors: [{ path, message }] }`.',
       response: checkSchema,
     }),
     parseJsonConfigFields,
