@@ -23,6 +23,7 @@ export const ajv = addFormats(
   }),
 );
 ajv.addKeyword({ keyword: 'x-comma-list', schemaType: 'array' });
+ajv.addKeyword({ keyword: 'x-accepts', schemaType: 'string' });
 /**
  * The same without coercion, for JSON bodies: JSON keeps its types (`false` is not `"false"`, `null`
  * not 0, a scalar not a list); only strings are converted first (coerceJsonStrings).
@@ -38,6 +39,7 @@ export const ajvJson = addFormats(
   }),
 );
 ajvJson.addKeyword({ keyword: 'x-comma-list', schemaType: 'array' });
+ajvJson.addKeyword({ keyword: 'x-accepts', schemaType: 'string' });
 
 export type Schema = Record<string, unknown>;
 
@@ -61,12 +63,25 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, where: s
       (field = [field, e.params['additionalProperty']].filter(Boolean).join('.')),
         (message = `is not an accepted ${where} field`);
     if (e.keyword === 'enum') message = `must be one of ${(e.params['allowedValues'] as unknown[]).join(', ')}`;
-    const commaList = (e.parentSchema as { 'x-comma-list'?: string[] } | undefined)?.['x-comma-list'];
-    if (e.keyword === 'pattern' && commaList) message = `must be a comma-separated list of ${commaList.join(', ')}`;
+    if (e.keyword === 'pattern') message = patternMessage(e.parentSchema as PatternHints | undefined);
     const key = `${field}|${message}`;
     if (!seen.has(key)) seen.add(key), out.push({ field: field || where, message });
   }
   return out;
+}
+
+/** What a pattern-checked string schema may carry to explain itself (`x-accepts`, `x-comma-list`). */
+type PatternHints = { 'x-comma-list'?: string[]; 'x-accepts'?: string };
+
+/**
+ * The message of a failed `pattern`: the accepted forms in words (issue 31: a client never sees a raw
+ * regular expression). A schema states them in `x-accepts` ("a campaign id (…) or …"); a comma list
+ * names its values; any other pattern says only that the format is wrong.
+ */
+function patternMessage(schema: PatternHints | undefined): string {
+  if (schema?.['x-accepts']) return `must be ${schema['x-accepts']}`;
+  if (schema?.['x-comma-list']) return `must be a comma-separated list of ${schema['x-comma-list'].join(', ')}`;
+  return 'is not in the accepted format';
 }
 
 export type ValidateSchemas = { query?: RequestSchema; params?: RequestSchema; body?: RequestSchema };
@@ -124,6 +139,11 @@ export function validate<const S extends ValidateSchemas>(schemas: S): Validatin
       .filter(([, p]) => p.type === 'boolean')
       .map(([key]) => key),
   );
+  const listKeys = new Set(
+    Object.entries(schemaOf(schemas.query))
+      .filter(([, p]) => p.type === 'array')
+      .map(([key]) => key),
+  );
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const errors: FieldError[] = [];
     for (const [where, coercing] of compiled) {
@@ -137,7 +157,7 @@ export function validate<const S extends ValidateSchemas>(schemas: S): Validatin
       const json = where === 'body' && jsonBody && isJsonBody(ctx);
       const value =
         where === 'query'
-          ? numericBooleans(structuredClone(source), booleanKeys)
+          ? splitCommaLists(numericBooleans(structuredClone(source), booleanKeys), listKeys)
           : json
             ? coerceJsonStrings(schemas.body as Parameters<typeof coerceJsonStrings>[0], structuredClone(source))
             : where === 'body'
@@ -183,6 +203,20 @@ function schemaOf(schema: Schema | undefined): Record<string, { type?: unknown }
   return (schema?.['properties'] ?? {}) as Record<string, { type?: unknown }>;
 }
 
+/**
+ * Array query parameters take repeated keys (`?ids=a&ids=b`) and comma lists (`?ids=a,b`) alike, in
+ * every route (issue 31: `ids=a,b` was one id "a,b"): each value is split on commas, blanks dropped.
+ * Items of these lists never contain a comma (slugs, ids, enum values).
+ */
+function splitCommaLists(query: Record<string, unknown>, listKeys: ReadonlySet<string>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(query)) {
+    if (!listKeys.has(key) || (typeof value !== 'string' && !Array.isArray(value))) continue;
+    const parts = ([] as unknown[]).concat(value).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
+    query[key] = parts.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
+  }
+  return query;
+}
+
 /** Query booleans also arrive as `1` / `0`; ajv itself coerces only `true` / `false`. */
 function numericBooleans(query: Record<string, unknown>, booleanKeys: ReadonlySet<string>): Record<string, unknown> {
   for (const [key, value] of Object.entries(query)) {
@@ -207,9 +241,20 @@ export const fields = {
   unixSeconds: { type: 'integer', minimum: 0, maximum: 8_640_000_000_000 },
   boolean: { type: 'boolean' },
   /** A 20-byte hex address, any case. */
-  address: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+  address: {
+    type: 'string',
+    pattern: '^0x[0-9a-fA-F]{40}$',
+    'x-accepts': 'a 20-byte hex address (0x and 40 hex digits)',
+  },
   /** A 32-byte hex value (hashes, roots, on-chain campaign ids). */
-  bytes32: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+  bytes32: {
+    type: 'string',
+    pattern: '^0x[0-9a-fA-F]{64}$',
+    'x-accepts': 'a 32-byte hex value (0x and 64 hex digits)',
+  },
+  /** Accepted forms of a campaign path id (`x-accepts` of the campaign by-id routes). */
+  campaignIdAccepts:
+    'a campaign id (decimal, up to 20 digits) or distributionChainId-campaignId (e.g. 1-0x… with the 32-byte on-chain id)',
   /** Comma-separated list of enum values, e.g. `LIVE,PAST`. */
   commaList: (values: readonly string[]) =>
     ({

@@ -54,6 +54,18 @@ export function recalculationTimes(
   return { lastRecalculation: last, nextRecalculation: last + period };
 }
 
+/**
+ * Pure: whether a campaign's settings make it a ratchet campaign: its distribution parameters name
+ * the SOFR_SPREAD_RATCHET method or carry `ratchet` settings. Any other campaign has no ratchet rate
+ * (issue 31: it was answered with the default settings as if they were its own).
+ */
+export function isRatchetCampaign(params: Record<string, unknown> | null | undefined): boolean {
+  const p = params?.['distributionMethodParameters'] as Record<string, unknown> | undefined;
+  if (!p || typeof p !== 'object') return false;
+  const ratchet = p['ratchet'];
+  return p['distributionMethod'] === 'SOFR_SPREAD_RATCHET' || (typeof ratchet === 'object' && ratchet !== null);
+}
+
 /** Pure: the settings stored with a campaign (params.distributionMethodParameters.ratchet) over the defaults; bad values fall back. */
 export function ratchetSettingsOf(params: Record<string, unknown> | null | undefined): RatchetSettings {
   const s = ((params?.['distributionMethodParameters'] as Record<string, unknown> | undefined)?.['ratchet'] ??
@@ -84,11 +96,14 @@ export type RatchetResult = {
   baselineApy: number | null;
   boostedApy: number | null;
   campaignApr: number | null;
+  /** Why the APYs are null (no benchmark rate to start from); null when they are computed. */
+  reason: string | null;
 };
 
 /**
  * Pure: the ratchet at time `at` (see the module comment). Without a benchmark rate in force at
- * the recalculation the APYs are null, never guessed; a missing frozen TVL reaches no tier.
+ * the recalculation the APYs are null, never guessed, and `reason` says why; a missing frozen TVL
+ * reaches no tier.
  */
 export function computeRatchet(p: {
   rates: readonly BenchmarkRate[];
@@ -123,5 +138,10 @@ export function computeRatchet(p: {
     baselineApy,
     boostedApy,
     campaignApr,
+    reason: frozen
+      ? null
+      : p.rates.length
+        ? `no benchmark rate was published on or before the last recalculation (${new Date(lastRecalculation * 1000).toISOString().slice(0, 10)})`
+        : 'no benchmark rate is stored yet (the benchmark-rate job stores them from BENCHMARK_RATE_URL)',
   };
 }

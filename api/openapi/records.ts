@@ -132,7 +132,7 @@ const depositUrl = obj({ id: str, title: str, url: str, subtitle: str, icon: str
 ]);
 
 /**
- * The light opportunity a campaign list attaches under `Opportunity` (docs/api-behaviour.md#light-opportunity): absent
+ * The light opportunity a campaign list attaches under `opportunity` (docs/api-behaviour.md#light-opportunity): absent
  * fields are null.
  */
 export const lightOpportunitySchema = component('LightOpportunity', {
@@ -172,7 +172,18 @@ export const lightOpportunitySchema = component('LightOpportunity', {
 export const campaignWithOpportunitySchema = component('CampaignWithOpportunity', {
   allOf: [
     campaignSchema,
-    { type: 'object', required: ['Opportunity'], properties: { Opportunity: nullable(lightOpportunitySchema) } },
+    {
+      type: 'object',
+      required: ['opportunity', 'Opportunity'],
+      properties: {
+        opportunity: nullable(lightOpportunitySchema),
+        Opportunity: {
+          ...nullable(lightOpportunitySchema),
+          deprecated: true,
+          description: 'The same object as `opportunity`, under the name the hosted service used; read `opportunity`.',
+        },
+      },
+    },
   ],
 });
 

@@ -1,6 +1,7 @@
 import { parseCampaignPathId } from '../../domain/ids.js';
 import type { PgPool } from '../../internal/pg.js';
 import type { ApiDeps } from '../deps.js';
+import { AppError } from '../errors.js';
 import type { AuthState } from '../identity/types.js';
 import { readablePrivateIds } from '../routes/campaign-access/repo.js';
 
@@ -48,8 +49,10 @@ export function hiddenCampaignDocuments(visible: CampaignVisibility): Record<str
 }
 
 /**
- * A path id (internal, or `distributionChainId-campaignId`) → the internal id of a campaign the
- * caller may see, or null (absent or hidden alike: a hidden campaign is a 404, never a 403).
+ * A path id (internal, `distributionChainId-campaignId`, or the bare on-chain id) → the internal id
+ * of a campaign the caller may see, or null (absent or hidden alike: a hidden campaign is a 404,
+ * never a 403). An on-chain id is unique per chain only: when the caller may see it on several
+ * chains, a 409 lists the composite ids to use instead (issue 31).
  * Tables: campaigns, campaign_privacy.
  */
 export async function resolveVisibleCampaignDbId(
@@ -59,18 +62,27 @@ export async function resolveVisibleCampaignDbId(
 ): Promise<string | null> {
   const key = parseCampaignPathId(id);
   const select =
-    'SELECT c.id, coalesce(p.is_private, false) AS is_private FROM campaigns c LEFT JOIN campaign_privacy p ON p.campaign_db_id = c.id';
+    'SELECT c.id, c.distribution_chain_id, coalesce(p.is_private, false) AS is_private FROM campaigns c LEFT JOIN campaign_privacy p ON p.campaign_db_id = c.id';
+  type Row = { id: string; distribution_chain_id: number; is_private: boolean };
   const { rows } =
     key.kind === 'composite'
-      ? await db.query<{ id: string; is_private: boolean }>(
-          `${select} WHERE c.distribution_chain_id = $1 AND c.campaign_id = $2`,
-          [key.distributionChainId, key.campaignId],
-        )
-      : await db.query<{ id: string; is_private: boolean }>(`${select} WHERE c.id = $1`, [key.id]);
-  const row = rows[0];
-  if (!row) return null;
-  return !row.is_private || isVisible(visible, row.id) ? row.id : null;
+      ? await db.query<Row>(`${select} WHERE c.distribution_chain_id = $1 AND c.campaign_id = $2`, [
+          key.distributionChainId,
+          key.campaignId,
+        ])
+      : ON_CHAIN_ID.test(id)
+        ? await db.query<Row>(`${select} WHERE c.campaign_id = lower($1) ORDER BY c.distribution_chain_id`, [id])
+        : await db.query<Row>(`${select} WHERE c.id = $1`, [key.id]);
+  const seen = rows.filter((row) => !row.is_private || isVisible(visible, row.id));
+  if (seen.length > 1)
+    throw new AppError(409, 'AMBIGUOUS_CAMPAIGN_ID', `Campaign ${id} exists on several chains: name one`, {
+      extensions: { candidates: seen.map((r) => `${r.distribution_chain_id}-${id.toLowerCase()}`) },
+    });
+  return seen[0]?.id ?? null;
 }
+
+/** A bare on-chain campaign id (32 bytes). */
+const ON_CHAIN_ID = /^0x[0-9a-fA-F]{64}$/;
 
 const isVisible = (visible: CampaignVisibility, dbId: string) =>
   visible === 'all' || (visible !== 'none' && visible.includes(dbId));

@@ -161,6 +161,8 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
     // excludeSubCampaigns keeps opportunities with at least one campaign that is not a sub-campaign.
     hasRootCampaign: summary.hasRootCampaign,
     searchName: foldText(name),
+    // What the opportunity is (name, protocol, type, identifier, target token, chain), not what it pays:
+    // reward tokens are searched with `rewardTokenSymbol` (issue 31: `search=USDC` matched every opportunity paying USDC).
     searchText: foldText(
       [
         name,
@@ -171,7 +173,6 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
         src.target?.symbol ?? '',
         src.target?.name ?? '',
         chainName,
-        ...summary.rewardSymbols,
       ].join(' '),
     ),
     indexedAt: new Date(now * 1000).toISOString(),

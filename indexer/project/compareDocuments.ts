@@ -38,6 +38,8 @@ export const COMPARED_FIELDS: Record<IndexFamily, Record<string, Normalize>> = {
     campaignIds: asSet,
     campaignWindows: asSet,
     lastCampaignCreatedAt: asIs,
+    // What free-text search reads: a document built by an older rule (issue 31) shows as stale.
+    searchText: asIs,
   },
 };
 

@@ -1,6 +1,11 @@
 import { fields, type InputOf } from '../../validate.js';
 
-const ADDRESS = { type: 'string', minLength: 1, pattern: '^0x[a-fA-F0-9]{40}$' } as const;
+const ADDRESS = {
+  type: 'string',
+  minLength: 1,
+  pattern: '^0x[a-fA-F0-9]{40}$',
+  'x-accepts': fields.address['x-accepts'],
+} as const;
 
 /** GET /v4/auth/nonce/{address}: a 0x-prefixed 20-byte hex address. */
 export const nonceParams = {

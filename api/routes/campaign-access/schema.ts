@@ -5,7 +5,15 @@ import { campaignIdParams } from '../campaigns/schema.js';
 export const idParams = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100, pattern: campaignIdParams.properties.id.pattern } },
+  properties: {
+    id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      pattern: campaignIdParams.properties.id.pattern,
+      'x-accepts': fields.campaignIdAccepts,
+    },
+  },
 } as const;
 
 /** POST /campaigns/{id}/access/grant and DELETE /campaigns/{id}/access/revoke body. */

@@ -2,7 +2,13 @@ import { fields } from '../../validate.js';
 
 /** Most campaign ids one list holds. */
 export const MAX_IDS = 10_000;
-const NAME = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9 _.-]+$' } as const;
+const NAME = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9 _.-]+$',
+  'x-accepts': 'a list name of letters, digits, spaces, _, . and -',
+} as const;
 const IDS = { type: 'array', maxItems: MAX_IDS, items: { type: 'string', pattern: '^[0-9]{1,20}$' } } as const;
 const ADDRESS = fields.address;
 

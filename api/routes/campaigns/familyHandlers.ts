@@ -24,7 +24,7 @@ import { serializeCampaign } from './serialize.js';
 import type { Handler } from '../../validate.js';
 import {
   METRIC_SERIES,
-  type campaignIdParams,
+  type campaignRefParams,
   type campaignMetricsQuery,
   type linkedCampaignsQuery,
   type MetricSeries,
@@ -53,7 +53,7 @@ async function resolveOr404(
  */
 export function campaignMetricsHandler(
   deps: ApiDeps,
-): Handler<{ params: typeof campaignIdParams; query: typeof campaignMetricsQuery }> {
+): Handler<{ params: typeof campaignRefParams; query: typeof campaignMetricsQuery }> {
   return async (ctx) => {
     const query = ctx.state.query;
     const paging = {} as Record<MetricSeries, SeriesPaging>;
@@ -93,7 +93,7 @@ export function campaignMetricsHandler(
 }
 
 /** GET /v4/campaigns/{id}/storing-ids: the campaign's storing ids and its sub-campaigns', as a tree. */
-export function storingIdsHandler(deps: ApiDeps): Handler<{ params: typeof campaignIdParams; query: typeof noQuery }> {
+export function storingIdsHandler(deps: ApiDeps): Handler<{ params: typeof campaignRefParams; query: typeof noQuery }> {
   return async (ctx) => {
     const { dbId, visible } = await resolveOr404(deps, ctx.state.params.id, ctx.state);
     ctx.body = buildStoringIdsTree((await loadCampaignFamily(deps.pg, dbId, visible)).filter((r) => r.depth >= 0));
@@ -103,7 +103,7 @@ export function storingIdsHandler(deps: ApiDeps): Handler<{ params: typeof campa
 /** GET /v4/campaigns/{id}/linked: parents up to the root plus the sub-campaign subtree, flat (tree.ts LinkedNode). */
 export function linkedCampaignsHandler(
   deps: ApiDeps,
-): Handler<{ params: typeof campaignIdParams; query: typeof linkedCampaignsQuery }> {
+): Handler<{ params: typeof campaignRefParams; query: typeof linkedCampaignsQuery }> {
   return async (ctx) => {
     const raw = ctx.state.query;
     const q = { ...raw, tokenTypes: splitList(raw.tokenTypes) };

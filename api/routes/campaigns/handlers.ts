@@ -8,13 +8,15 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { pageCampaigns, searchCampaigns } from '../../visibility/campaignSearch.js';
-import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
+import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
 import { toListParams } from './params.js';
 import { privateVisibility } from '../campaign-access/visibility.js';
 import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, type PrivateVisibility } from './query.js';
+import { searchWords } from './searchWords.js';
+import { opportunityIdsByWord } from './searchOpportunities.js';
 import type { Handler } from '../../validate.js';
 import type {
-  campaignIdParams,
+  campaignRefParams,
   campaignTxQuery,
   getCampaignQuery,
   ListCampaignsQuery,
@@ -46,7 +48,8 @@ export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visibl
   const listIds =
     p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
   const now = nowSeconds(deps);
-  const { query, sort } = buildListQuery(p, now, listIds, visible);
+  const searchIds = p.search ? await opportunityIdsByWord(deps, searchWords(p.search)) : undefined;
+  const { query, sort } = buildListQuery(p, now, listIds, visible, searchIds);
   const [docs, chains] = await Promise.all([
     pageCampaigns<CampaignDocument>(deps, visible, { query, sort, page: p.page, items: p.items }),
     currentChainRecords(deps, now),
@@ -65,9 +68,14 @@ export function listCampaignsHandler(deps: ApiDeps): Handler<{ query: typeof lis
   };
 }
 
-/** One campaign record by internal id or `distributionChainId-campaignId`; NotFoundError when absent. */
+/**
+ * One campaign record by internal id, `distributionChainId-campaignId` or the bare on-chain id
+ * (resolved in PostgreSQL first: resolveVisibleCampaignDbId); NotFoundError when absent.
+ */
 export async function getCampaign(deps: ApiDeps, id: string, visible: PrivateVisibility = 'none') {
-  const res = await searchCampaigns<CampaignDocument>(deps, visible, buildByIdQuery(id, visible));
+  const dbId = id.startsWith('0x') ? await resolveVisibleCampaignDbId(deps.pg, id, visible) : id;
+  if (!dbId) throw new NotFoundError(`No campaign ${id}`);
+  const res = await searchCampaigns<CampaignDocument>(deps, visible, buildByIdQuery(dbId, visible));
   const doc = res.hits.hits[0]?._source;
   if (!doc) throw new NotFoundError(`No campaign ${id}`);
   return serializeCampaign(doc, await currentChainRecords(deps, nowSeconds(deps)));
@@ -76,7 +84,7 @@ export async function getCampaign(deps: ApiDeps, id: string, visible: PrivateVis
 /** GET /v4/campaigns/{id}: getCampaign with its reallocations (loadReallocations); 404 when absent. */
 export function getCampaignHandler(
   deps: ApiDeps,
-): Handler<{ params: typeof campaignIdParams; query: typeof getCampaignQuery }> {
+): Handler<{ params: typeof campaignRefParams; query: typeof getCampaignQuery }> {
   return async (ctx) => {
     const { id } = ctx.state.params;
     const { showPrivate } = ctx.state.query;

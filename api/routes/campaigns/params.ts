@@ -2,8 +2,11 @@ import type { FieldError } from '../../errors.js';
 import { CAMPAIGN_TYPE_NAMES } from '../../../domain/campaignTypes.js';
 import type { CampaignStatus, ListCampaignsQuery } from './schema.js';
 import { fields } from '../../validate.js';
+import { searchWords } from './searchWords.js';
 
 const INT32 = new RegExp(`^${fields.int32Pattern}$`);
+/** Most words a campaign `search` may have. */
+export const MAX_SEARCH_WORDS = 8;
 
 /** Campaign list filters after normalization: lists split, precedence applied, values canonical. */
 export type CampaignListParams = {
@@ -110,6 +113,9 @@ export function toListParams(q: ListCampaignsQuery): { params: CampaignListParam
     if (/^\d+$/.test(t) && !INT32.test(t))
       errors.push({ field, message: 'must be a campaign type name or a number up to 2147483647' });
   }
+  // Each search word is one opportunity lookup (searchOpportunities.ts): bounded per request.
+  if (q.search && searchWords(q.search).length > MAX_SEARCH_WORDS)
+    errors.push({ field: 'search', message: `must have at most ${MAX_SEARCH_WORDS} words` });
   const lists = splitList(q.campaignLists ? [q.campaignLists] : undefined);
   if (lists && !q.listOwner) errors.push({ field: 'listOwner', message: 'is required when campaignLists is set' });
   if (errors.length) return { errors };

@@ -1,4 +1,4 @@
-import { foldSearchText } from '../../../domain/documents/campaignDocument.js';
+import { searchWords } from './searchWords.js';
 import { parseCampaignPathId } from '../../../domain/ids.js';
 import type { CampaignListParams } from './params.js';
 import type { CampaignStatus } from './schema.js';
@@ -19,19 +19,23 @@ const when = <T>(value: T | undefined, clause: (v: T) => Clause): Clause | null 
   value === undefined ? null : clause(value);
 
 /**
- * Pure: prefix-friendly, case- and accent-insensitive free text over the folded searchText: every
- * word of the folded query must start a word of the document (`crem tok` finds "Crème Token").
+ * Pure: prefix-friendly, case- and accent-insensitive free text: every word of the folded query must
+ * start a word of the campaign's searchText (`crem tok` finds "Crème Token") or of its opportunity's
+ * (name, protocol, target token: `opportunityIds[i]` are the opportunities word i starts a word of,
+ * see searchOpportunities.ts), so `Supply sUSDx` finds the campaigns of "Supply sUSDx".
  */
-export function searchClause(search: string): Clause {
-  const words = [
-    ...new Set(
-      foldSearchText(search)
-        .split(/[^\p{L}\p{N}]+/u)
-        .filter(Boolean),
-    ),
-  ];
+export function searchClause(search: string, opportunityIds: readonly (readonly string[])[] = []): Clause {
+  const words = searchWords(search);
   if (!words.length) return { match_none: {} };
-  return { bool: { filter: words.map((w) => ({ prefix: { searchText: w } })) } };
+  return {
+    bool: {
+      filter: words.map((w, i) => {
+        const own = { prefix: { searchText: w } };
+        const ids = opportunityIds[i];
+        return ids?.length ? { bool: { should: [own, terms('opportunityId', ids)], minimum_should_match: 1 } } : own;
+      }),
+    },
+  };
 }
 
 const typeFilter = (q: Q): Clause | null => {
@@ -59,8 +63,15 @@ const createdFilter = (q: Q): Clause | null => {
   };
 };
 
+/** What the handler resolved before building: campaign-list ids, and the opportunities each search word matches. */
+type ListQueryContext = {
+  listCampaignIds?: readonly string[];
+  searchOpportunityIds?: readonly (readonly string[])[];
+};
+
 /** Every positive filter, one small function each; null when the parameter is absent. */
-function filters(q: Q, now: number, listCampaignIds: readonly string[] | undefined): (Clause | null)[] {
+function filters(q: Q, now: number, context: ListQueryContext): (Clause | null)[] {
+  const { listCampaignIds, searchOpportunityIds } = context;
   return [
     when(q.ids, (v) => terms('id', v)),
     when(q.creatorTag, (v) => term('creator.tags', v)),
@@ -68,7 +79,7 @@ function filters(q: Q, now: number, listCampaignIds: readonly string[] | undefin
     when(q.creatorAddresses, (v) => terms('creatorAddress', v)),
     when(q.creatorId, (v) => term('creator.creatorId', v)),
     when(q.chainId, (v) => term('computeChainId', v)),
-    when(q.search, searchClause),
+    when(q.search, (v) => searchClause(v, searchOpportunityIds)),
     when(q.distributionChainIds, (v) => terms('distributionChainId', v)),
     typeFilter(q),
     when(q.subType, (v) => term('subType', v)),
@@ -129,18 +140,21 @@ export const LIST_SORT: Record<string, 'asc' | 'desc'>[] = [{ createdAt: 'desc' 
  * Pure: normalized campaign list params → Elasticsearch search body (from/size are informative:
  * the handler pages through searchPage with the same query and sort).
  * @param listCampaignIds ids of the requested campaign lists, when `campaignLists` was given.
+ * @param searchOpportunityIds per word of `search`, the opportunities it matches (opportunityIdsByWord).
  */
 export function buildListQuery(
   q: Q,
   now: number,
   listCampaignIds?: readonly string[],
   visible: PrivateVisibility = 'none',
+  searchOpportunityIds?: readonly (readonly string[])[],
 ) {
+  const context = { listCampaignIds, searchOpportunityIds };
   return {
     from: q.page * q.items,
     size: q.items,
     track_total_hits: false,
-    query: { bool: { filter: present(filters(q, now, listCampaignIds)), must_not: present(exclusions(q, visible)) } },
+    query: { bool: { filter: present(filters(q, now, context)), must_not: present(exclusions(q, visible)) } },
     sort: LIST_SORT,
   };
 }

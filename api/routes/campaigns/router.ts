@@ -4,7 +4,7 @@ import { validate } from '../../validate.js';
 import { campaignMetricsHandler, linkedCampaignsHandler, storingIdsHandler } from './familyHandlers.js';
 import { campaignsByTxHandler, getCampaignHandler, listCampaignsHandler } from './handlers.js';
 import {
-  campaignIdParams,
+  campaignRefParams,
   noQuery,
   campaignMetricsQuery,
   campaignTxQuery,
@@ -31,7 +31,7 @@ export function campaignsRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Search campaigns (filters, sorted, paged)',
       description:
-        "Campaigns matching every given filter (Campaign records). `showPrivate=true` adds the private campaigns the caller may read; `withOpportunity=true` attaches each campaign's light opportunity under `Opportunity`; `campaignLists` with `listOwner` restricts to campaigns in those lists.",
+        "Campaigns matching every given filter (Campaign records). `showPrivate=true` adds the private campaigns the caller may read; `withOpportunity=true` attaches each campaign's light opportunity under `opportunity` (and, deprecated, `Opportunity`); `search` matches each word in the campaign or its opportunity (name, protocol, target token); `campaignLists` with `listOwner` restricts to campaigns in those lists.",
       response: campaignListSchema,
     }),
     validate({ query: listCampaignsQuery }),
@@ -57,7 +57,7 @@ export function campaignsRouter(deps: ApiDeps): Router {
         'One campaign by internal id or `distributionChainId-campaignId` (the on-chain id), with its reallocations. A private campaign is a 404 unless `showPrivate=true` and the caller may read it.',
       response: campaignByIdSchema,
     }),
-    validate({ params: campaignIdParams, query: getCampaignQuery }),
+    validate({ params: campaignRefParams, query: getCampaignQuery }),
     getCampaignHandler(deps),
   );
   router.get(
@@ -68,7 +68,7 @@ export function campaignsRouter(deps: ApiDeps): Router {
         "Time series of the campaign's TVL, APR, daily rewards and wallet count. Each series is paged on its own with `<series>[page]` and `<series>[limit]`.",
       response: campaignMetricsSchema,
     }),
-    validate({ params: campaignIdParams, query: campaignMetricsQuery }),
+    validate({ params: campaignRefParams, query: campaignMetricsQuery }),
     campaignMetricsHandler(deps),
   );
   router.get(
@@ -79,7 +79,7 @@ export function campaignsRouter(deps: ApiDeps): Router {
         'The storing ids of the campaign (root node) and of every sub-campaign, recursively under `subCampaigns`. A stateless campaign has an empty `storingIds`; one storing id may appear in several nodes.',
       response: storingIdsNodeSchema,
     }),
-    validate({ params: campaignIdParams, query: noQuery }),
+    validate({ params: campaignRefParams, query: noQuery }),
     storingIdsHandler(deps),
   );
   router.get(
@@ -90,7 +90,7 @@ export function campaignsRouter(deps: ApiDeps): Router {
         "The campaign's family as a flat list: its parents up to the root and its whole sub-campaign subtree, each node with `campaignId` and `parentCampaignId`; `self` is the requested campaign.",
       response: linkedCampaignsSchema,
     }),
-    validate({ params: campaignIdParams, query: linkedCampaignsQuery }),
+    validate({ params: campaignRefParams, query: linkedCampaignsQuery }),
     linkedCampaignsHandler(deps),
   );
   return router;

@@ -74,7 +74,31 @@ export const campaignIdParams = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  properties: { id: { type: 'string', pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64})$` } },
+  properties: {
+    id: {
+      type: 'string',
+      pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64})$`,
+      'x-accepts': fields.campaignIdAccepts,
+    },
+  },
+} as const;
+
+/**
+ * Path of the by-id routes resolved in PostgreSQL (metrics, storing-ids, linked, creators' campaign
+ * metrics, ratchet): also the bare on-chain id (`0x…`, 32 bytes), resolved by
+ * resolveVisibleCampaignDbId when it names one campaign (issue 31).
+ */
+export const campaignRefParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: {
+    id: {
+      type: 'string',
+      pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64}|0x[0-9a-fA-F]{64})$`,
+      'x-accepts': `${fields.campaignIdAccepts}, or the on-chain campaign id alone (0x and 64 hex digits)`,
+    },
+  },
 } as const;
 
 /** No query parameters are accepted. */

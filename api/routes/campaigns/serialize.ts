@@ -14,19 +14,18 @@ export function serializeLightOpportunity(doc: Record<string, unknown>): LightOp
 }
 
 /**
- * Pure: the Campaign record with its light opportunity under `Opportunity` (the real API's union
- * variant); `null` when the opportunity has no document yet.
+ * Pure: the Campaign record with its light opportunity under `opportunity`, named like every other
+ * field (issue 31); `null` when the opportunity has no document yet. `Opportunity` carries the same
+ * object, deprecated: the hosted service's union variant, which the published client reads.
  */
 export function serializeCampaignWithOpportunity(
   doc: CampaignDocument,
   chains: ReadonlyMap<number, ChainRecord>,
   opportunities: ReadonlyMap<string, Record<string, unknown>>,
 ) {
-  const opportunity = opportunities.get(doc.opportunityId);
-  return {
-    ...serializeCampaign(doc, chains),
-    Opportunity: opportunity ? serializeLightOpportunity(opportunity) : null,
-  };
+  const found = opportunities.get(doc.opportunityId);
+  const opportunity = found ? serializeLightOpportunity(found) : null;
+  return { ...serializeCampaign(doc, chains), opportunity, Opportunity: opportunity };
 }
 
 /**

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { campaignMetricsHandler } from '../campaigns/familyHandlers.js';
-import { campaignIdParams, campaignMetricsQuery } from '../campaigns/schema.js';
+import { campaignMetricsQuery, campaignRefParams } from '../campaigns/schema.js';
 import { creatorCampaignsHandler, dashboardHandler, getCreatorHandler, listCreatorsHandler } from './handlers.js';
 import { creatorCampaignsQuery, creatorParams, dashboardQuery, listCreatorsQuery } from './schema.js';
 import { creatorOppCountQuery, creatorOppFiltersQuery } from '../opportunities/schema.js';
@@ -55,7 +55,7 @@ export function creatorsRouter(deps: ApiDeps): Router {
       description: 'The metrics of one campaign, as GET /v4/campaigns/{id}/metrics answers them.',
       response: campaignMetricsSchema,
     }),
-    validate({ params: campaignIdParams, query: campaignMetricsQuery }),
+    validate({ params: campaignRefParams, query: campaignMetricsQuery }),
     campaignMetricsHandler(deps),
   );
   router.get(

@@ -21,7 +21,13 @@ export const creatorParams = {
   type: 'object',
   additionalProperties: false,
   required: ['creator'],
-  properties: { creator: { type: 'string', pattern: '^([a-zA-Z0-9][a-zA-Z0-9-]{0,63}|0x[0-9a-fA-F]{40})$' } },
+  properties: {
+    creator: {
+      type: 'string',
+      pattern: '^([a-zA-Z0-9][a-zA-Z0-9-]{0,63}|0x[0-9a-fA-F]{40})$',
+      'x-accepts': 'a creator id or slug (letters, digits and -, up to 64) or a 20-byte hex address',
+    },
+  },
 } as const;
 
 /** GET /v4/creators/{creator}/dashboard query: `test` includes campaigns on test chains. */

@@ -1,10 +1,15 @@
-const creatorId = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}$' } as const;
+const creatorId = {
+  type: 'string',
+  pattern: '^[a-z0-9][a-z0-9-]{0,63}$',
+  'x-accepts': 'a creator id (lower-case letters, digits and -, up to 64)',
+} as const;
 /** Up to 1e12 with at most 6 decimal places: a JSON number, or a decimal string (exact past a double's 15–17 digits). */
 const amount = {
   type: ['number', 'string'],
   exclusiveMinimum: 0,
   maximum: 1e12,
   pattern: '^[0-9]{1,13}(\\.[0-9]{1,6})?$',
+  'x-accepts': 'a positive amount up to 1e12 with at most 6 decimal places',
 } as const;
 /** POST /v4/credits and /v4/credits/subtract body. */
 export const moveBody = {

@@ -3,7 +3,13 @@ export const enumParams = {
   type: 'object',
   additionalProperties: true,
   required: ['enumName'],
-  properties: { enumName: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' } },
+  properties: {
+    enumName: {
+      type: 'string',
+      pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$',
+      'x-accepts': 'an enum name (a letter, then up to 63 letters, digits or _), as GET /v4/enums lists them',
+    },
+  },
 } as const;
 
 /** Path of …/convert/{value}. */

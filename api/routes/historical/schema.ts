@@ -18,7 +18,13 @@ export const historicalQuery = {
 export const campaignParams = {
   type: 'object',
   required: ['campaignId'],
-  properties: { campaignId: { type: 'string', pattern: '^(0x[0-9a-fA-F]{64}|[0-9]{1,20})$' } },
+  properties: {
+    campaignId: {
+      type: 'string',
+      pattern: '^(0x[0-9a-fA-F]{64}|[0-9]{1,20})$',
+      'x-accepts': 'an on-chain campaign id (0x and 64 hex digits) or a campaign id (decimal, up to 20 digits)',
+    },
+  },
 } as const;
 /** GET /v4/historical/recipient/{recipient}: an address. */
 export const recipientParams = {

@@ -17,7 +17,7 @@ import {
   type updateStoreBody,
   type upsertEntryBody,
 } from './schema.js';
-import { refusalError, serializeEntry, serializeQuota, serializeStore } from './serialize.js';
+import { refusalError, serializeEntry, serializeQuota, serializeStore, serializeWrittenStore } from './serialize.js';
 
 async function loadStore(deps: ApiDeps, key: string): Promise<repo.StoreRow> {
   const store = await repo.getStore(deps.pg, key);
@@ -48,7 +48,7 @@ export function createStoreHandler(deps: ApiDeps): Handler<{ body: typeof create
     const owner = ctx.state.apiKey!.ownerAddress;
     const result = await repo.createStore(deps.pg, owner, `${owner}:${body.key}`, body);
     if (repo.isRefusal(result)) throw refusalError(result, body.key);
-    ctx.body = serializeStore(result);
+    ctx.body = serializeWrittenStore(result, body.sizeLimit);
   };
 }
 
@@ -67,7 +67,7 @@ export function updateStoreHandler(
     const { key } = ctx.state.params;
     const result = await repo.updateStore(deps.pg, ctx.state.apiKey!.ownerAddress, canonicalKeyOf(key), ctx.state.body);
     if (repo.isRefusal(result)) throw refusalError(result, key);
-    ctx.body = serializeStore(result);
+    ctx.body = serializeWrittenStore(result, ctx.state.body.sizeLimit);
   };
 }
 

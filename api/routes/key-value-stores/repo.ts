@@ -33,7 +33,6 @@ export type EntryRow = { address: string; value: string; written_by: string; cre
 export type KvRefusal =
   | { refused: 'no-quota' }
   | { refused: 'type-not-allowed'; allowed: StoreType[] }
-  | { refused: 'size-over-quota'; max: number }
   | { refused: 'too-many-stores'; max: number }
   | { refused: 'exists' }
   | { refused: 'missing' }
@@ -62,7 +61,8 @@ export async function upsertQuota(db: PgPool, q: QuotaBody): Promise<QuotaRow> {
 
 /**
  * Creates a store under the owner's quota, which is locked for the transaction so two racing
- * creations cannot both pass `maxConfigs`. `sizeLimit` defaults to the quota's `maxSizeLimit`.
+ * creations cannot both pass `maxConfigs`. `sizeLimit` defaults to the quota's `maxSizeLimit` and is
+ * capped at it (the spec: "capped at the caller's quota"; the row says what was applied).
  * Tables: kv_quotas, kv_stores.
  */
 export async function createStore(
@@ -76,8 +76,7 @@ export async function createStore(
       .rows[0];
     if (!quota) return { refused: 'no-quota' };
     if (!quota.allowed_types.includes(body.type)) return { refused: 'type-not-allowed', allowed: quota.allowed_types };
-    const sizeLimit = body.sizeLimit ?? quota.max_size_limit;
-    if (sizeLimit > quota.max_size_limit) return { refused: 'size-over-quota', max: quota.max_size_limit };
+    const sizeLimit = Math.min(body.sizeLimit ?? quota.max_size_limit, quota.max_size_limit);
     const {
       rows: [owned],
     } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM kv_stores WHERE owner_address = $1', [owner]);
@@ -101,8 +100,8 @@ export async function getStore(db: PgPool, key: string): Promise<StoreRow | null
 }
 
 /**
- * Updates an owned store. A new `sizeLimit` must fit the owner's current quota and hold the entries
- * already stored. Tables: kv_quotas, kv_stores.
+ * Updates an owned store. A new `sizeLimit` is capped at the owner's current quota and must hold the
+ * entries already stored. Tables: kv_quotas, kv_stores.
  */
 export async function updateStore(
   db: PgPool,
@@ -113,11 +112,12 @@ export async function updateStore(
   return inWriteTransaction(db, async (tx) => {
     const store = await lockStore(tx, key);
     if (!store || store.owner_address !== owner) return { refused: 'missing' };
-    if (patch.sizeLimit !== undefined) {
+    let sizeLimit = patch.sizeLimit;
+    if (sizeLimit !== undefined) {
       const quota = (await tx.query<QuotaRow>('SELECT * FROM kv_quotas WHERE owner_address = $1', [owner])).rows[0];
       if (!quota) return { refused: 'no-quota' };
-      if (patch.sizeLimit > quota.max_size_limit) return { refused: 'size-over-quota', max: quota.max_size_limit };
-      if (patch.sizeLimit < store.entry_count) return { refused: 'below-count', count: store.entry_count };
+      sizeLimit = Math.min(sizeLimit, quota.max_size_limit);
+      if (sizeLimit < store.entry_count) return { refused: 'below-count', count: store.entry_count };
     }
     return (
       await tx.query<StoreRow>(
@@ -129,7 +129,7 @@ export async function updateStore(
           patch.description !== undefined,
           patch.description ?? null,
           patch.publicRead ?? null,
-          patch.sizeLimit ?? null,
+          sizeLimit ?? null,
           patch.accessMode ?? null,
         ],
       )

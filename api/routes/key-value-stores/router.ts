@@ -44,7 +44,7 @@ const quotaSchema = obj({
   createdAt: str,
   updatedAt: str,
 });
-const storeSchema = obj({
+const storeFields = {
   id: str,
   key: str,
   description: nullable(str),
@@ -56,7 +56,10 @@ const storeSchema = obj({
   entryCount: int,
   createdAt: str,
   updatedAt: str,
-});
+};
+const storeSchema = obj(storeFields);
+/** A created or updated store: `notices` says when the requested sizeLimit was capped at the quota. */
+const writtenStoreSchema = obj({ ...storeFields, notices: arr(obj({ field: str, message: str })) }, ['notices']);
 const entrySchema = obj({ address: str, value: str, createdAt: str, updatedAt: str });
 const successSchema = obj({ success: bool });
 
@@ -88,8 +91,8 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     describe({
       summary: 'Create a store owned by the API key owner, within its quota',
       description:
-        "Creates a store owned by the API key's owner. `key` is a suffix: the store's canonical key, returned in `key`, is `<owner address>:<suffix>`, and every other store and entry path takes that canonical key. Needs a quota from the back office (403 without one or for a type it does not allow); `sizeLimit` above the quota's `maxSizeLimit` is refused; 409 when the key exists or the quota's store count is reached. `type` fixes the JSON shape of every entry's value (see the entry upsert).",
-      response: storeSchema,
+        "Creates a store owned by the API key's owner. `key` is a suffix: the store's canonical key, returned in `key`, is `<owner address>:<suffix>`, and every other store and entry path takes that canonical key. Needs a quota from the back office (403 without one or for a type it does not allow); a `sizeLimit` above the quota's `maxSizeLimit` is capped at it, and `notices` says so; 409 when the key exists or the quota's store count is reached. `type` fixes the JSON shape of every entry's value (see the entry upsert).",
+      response: writtenStoreSchema,
       errors: [403, 409],
     }),
     requireApiKey,
@@ -112,8 +115,8 @@ export function keyValueStoresRouter(deps: ApiDeps): Router<AuthState> {
     describe({
       summary: 'Update an owned store',
       description:
-        "Changes an owned store's description, `publicRead`, `sizeLimit` or `accessMode`. A `sizeLimit` below the current entry count or above the quota is a 409.",
-      response: storeSchema,
+        "Changes an owned store's description, `publicRead`, `sizeLimit` or `accessMode`. A `sizeLimit` above the quota is capped at it (`notices` says so); one below the current entry count is a 409.",
+      response: writtenStoreSchema,
       errors: [404, 409],
     }),
     requireApiKey,

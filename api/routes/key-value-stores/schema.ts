@@ -32,9 +32,16 @@ const canonicalKey = {
   minLength: 1,
   maxLength: 171,
   pattern: '^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$',
+  // Issue 31: writing with the short key (`my-store`) is the usual mistake; say which key to use.
+  'x-accepts':
+    'the store key returned at creation (`<owner address>:<key>`, e.g. 0xab…12:my-store), not the short key you chose',
 } as const;
 /** An entry address: a 20-byte or a 32-byte hex string (APR stores: a campaign id). */
-const entryAddress = { type: 'string', pattern: '^0x([a-fA-F0-9]{40}|[a-fA-F0-9]{64})$' } as const;
+const entryAddress = {
+  type: 'string',
+  pattern: '^0x([a-fA-F0-9]{40}|[a-fA-F0-9]{64})$',
+  'x-accepts': 'a 20-byte address or a 32-byte hex value (0x and 40 or 64 hex digits)',
+} as const;
 const entryValue = {
   type: 'string',
   maxLength: 1024,

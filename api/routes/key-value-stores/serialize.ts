@@ -28,6 +28,27 @@ export function serializeStore(r: StoreRow) {
   };
 }
 
+/**
+ * Pure: the store record after a create or update, saying when the requested `sizeLimit` was capped
+ * at the quota (`notices`, absent otherwise): the spec caps it rather than refusing it (issue 31).
+ */
+export function serializeWrittenStore(r: StoreRow, requestedSizeLimit: number | undefined) {
+  const capped = requestedSizeLimit !== undefined && requestedSizeLimit > r.size_limit;
+  return {
+    ...serializeStore(r),
+    ...(capped
+      ? {
+          notices: [
+            {
+              field: 'sizeLimit',
+              message: `${requestedSizeLimit} is above your quota: capped at ${r.size_limit}`,
+            },
+          ],
+        }
+      : {}),
+  };
+}
+
 export function serializeEntry(r: EntryRow) {
   return {
     address: r.address,
@@ -45,10 +66,6 @@ export function refusalError(r: KvRefusal, key: string): AppError {
     case 'type-not-allowed':
       return new AppError(403, 'FORBIDDEN', `Your quota allows stores of type ${r.allowed.join(', ')}`, {
         errors: [{ field: 'type', message: `must be one of your quota's types: ${r.allowed.join(', ')}` }],
-      });
-    case 'size-over-quota':
-      return new AppError(400, 'VALIDATION_FAILED', `sizeLimit is capped at your quota's ${r.max}`, {
-        errors: [{ field: 'sizeLimit', message: `must be at most ${r.max} (your quota)` }],
       });
     case 'too-many-stores':
       return new AppError(403, 'FORBIDDEN', `Your quota allows ${r.max} stores; delete one first`);

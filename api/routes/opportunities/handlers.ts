@@ -105,7 +105,10 @@ export function aggregateHandler(
   };
 }
 
-/** GET /v4/opportunities/aggregate/{max|min}/{field}: `{ max }` / `{ min }` as a decimal string (null when nothing matches). */
+/**
+ * GET /v4/opportunities/aggregate/{max|min}/{field}: `{ max }` / `{ min }`, a decimal string for the
+ * numeric fields and chainId, the protocol slug or tag for protocolId and tags (null when nothing matches).
+ */
 export function extremumHandler(
   deps: ApiDeps,
   kind: 'max' | 'min',
@@ -119,6 +122,9 @@ export function extremumHandler(
       readIndex(deps),
       buildExtremumQuery(ctx.state.query, kind, field, now, filter),
     );
-    ctx.body = { [kind]: serializeDecimal((res.aggregations!['value'] as { value: number | null }).value) };
+    const aggs = res.aggregations as Record<string, { value?: number | null; buckets?: { key: string }[] }>;
+    ctx.body = {
+      [kind]: aggs['key'] ? (aggs['key'].buckets![0]?.key ?? null) : serializeDecimal(aggs['value']!.value),
+    };
   };
 }

@@ -87,20 +87,34 @@ export function buildAggregateQuery(
     query,
     aggs: {
       groups: {
-        terms: { field: GROUP_FIELD_OF[field], size: MAX_GROUP_BUCKETS, order: [{ _count: 'desc' }, { _key: 'asc' }] },
+        terms: {
+          field: GROUP_FIELD_OF[field],
+          size: MAX_GROUP_BUCKETS,
+          order: [{ _count: 'desc' }, { _key: 'asc' }],
+          // Opportunities without a protocol (mainProtocol "") form no bucket (issue 31; README of the route).
+          ...(field === 'chainId' ? {} : { exclude: [''] }),
+        },
         aggs: { tvl: { sum: { field: 'tvl' } }, dailyRewards: { sum: { field: 'dailyRewards' } } },
       },
     },
   };
 }
 
-/** Pure: maximum or minimum of a numeric field over the filtered set. */
+/**
+ * Pure: maximum or minimum of a field over the filtered set: a `max`/`min` aggregation of a numeric
+ * field (apr, tvl, dailyRewards, chainId), else the greatest or least keyword in text order
+ * (protocolId, tags: one terms bucket ordered by key, the empty protocol left out).
+ */
 export function buildExtremumQuery(
   q: OppFilters,
   kind: 'max' | 'min',
-  field: NumericField,
+  field: NumericField | GroupField,
   now: number,
   context: Omit<FilterContext, 'now'> = {},
 ) {
-  return { size: 0, query: buildOpportunityFilter(q, { ...context, now }), aggs: { value: { [kind]: { field } } } };
+  const query = buildOpportunityFilter(q, { ...context, now });
+  if (field !== 'protocolId' && field !== 'tags')
+    return { size: 0, query, aggs: { value: { [kind]: { field: GROUP_FIELD_OF[field as GroupField] ?? field } } } };
+  const order = { _key: kind === 'max' ? 'desc' : 'asc' };
+  return { size: 0, query, aggs: { key: { terms: { field: GROUP_FIELD_OF[field], size: 1, order, exclude: [''] } } } };
 }

@@ -109,9 +109,9 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   router.get(
     '/opportunities/aggregate/max/:field',
     describe({
-      summary: 'Maximum of a numeric field over OPP-FILTERS matches',
+      summary: 'Maximum of a field over OPP-FILTERS matches',
       description:
-        'The largest value of `field` (a numeric opportunity field) among the opportunities matching OPP-FILTERS; null when none match.',
+        'The largest value of `field` (any field of /aggregate/{field}) among the opportunities matching OPP-FILTERS: a decimal string for apr, tvl, dailyRewards and chainId, the last protocol slug or tag in text order for protocolId and tags; null when none match.',
       response: extremumSchema('max'),
     }),
     validate({ params: extremumParams, query: oppFiltersQuery }),
@@ -120,9 +120,9 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   router.get(
     '/opportunities/aggregate/min/:field',
     describe({
-      summary: 'Minimum of a numeric field over OPP-FILTERS matches',
+      summary: 'Minimum of a field over OPP-FILTERS matches',
       description:
-        'The smallest value of `field` (a numeric opportunity field) among the opportunities matching OPP-FILTERS; null when none match.',
+        'The smallest value of `field` (any field of /aggregate/{field}) among the opportunities matching OPP-FILTERS: a decimal string for apr, tvl, dailyRewards and chainId, the first protocol slug or tag in text order for protocolId and tags; null when none match.',
       response: extremumSchema('min'),
     }),
     validate({ params: extremumParams, query: oppFiltersQuery }),
@@ -133,7 +133,7 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Sum of a numeric field, or groups by chainId, protocolId or tags',
       description:
-        'For a numeric `field` (tvl, dailyRewards…), its sum over the matching opportunities; for `chainId`, `protocolId` or `tags`, the matching opportunities grouped by that field with a count per group.',
+        'For a numeric `field` (tvl, dailyRewards…), its sum over the matching opportunities; for `chainId`, `protocolId` or `tags`, the matching opportunities grouped by that field with a count per group (opportunities without a protocol are in no protocolId group).',
       response: aggregateSchema,
     }),
     validate({ params: aggregateParams, query: oppFiltersQuery }),

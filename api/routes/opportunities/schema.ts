@@ -135,20 +135,21 @@ export const aggregateParams = {
   required: ['field'],
   properties: { field: { type: 'string', enum: [...NUMERIC_FIELDS, ...GROUP_FIELDS] } },
 } as const;
-/** Path of /aggregate/max|min/{field}: only the numeric fields. */
-export const extremumParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['field'],
-  properties: { field: { type: 'string', enum: [...NUMERIC_FIELDS] } },
-} as const;
+/** Path of /aggregate/max|min/{field}: the fields of /aggregate/{field} (issue 31); keyword fields compare as text. */
+export const extremumParams = aggregateParams;
 
 /** Path `id`: a numeric hash (1–20 digits) or the composite `chainId-TYPE-identifier`. */
 export const opportunityIdParams = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|[0-9]{1,10}-[0-9A-Z_]{1,40}-[^\\s]{1,200})$' } },
+  properties: {
+    id: {
+      type: 'string',
+      pattern: '^([0-9]{1,20}|[0-9]{1,10}-[0-9A-Z_]{1,40}-[^\\s]{1,200})$',
+      'x-accepts': 'an opportunity id (decimal, up to 20 digits) or chainId-TYPE-identifier (e.g. 1-ERC20-0x…)',
+    },
+  },
 } as const;
 
 /** Query of /{id}/campaigns: test, point, tokenTypes, campaigns and excludeSubCampaigns, nothing else. */

@@ -29,31 +29,15 @@ export async function parseJsonConfigFields(ctx: Context, next: Next): Promise<v
   await next();
 }
 
-/** The override rule (checkOverride, api/routes/overrides/checkOverride.ts) each checked field stands for; malformed values break no rule but their own shape. */
-const RULES: Record<string, string> = {
-  rewardToken: 'REWARD_TOKEN_UNCHANGED',
-  amount: 'AMOUNT_UNCHANGED',
-  startTimestamp: 'START_UNCHANGED_ONCE_STARTED',
-  endTimestamp: 'END_IN_FUTURE',
-};
-
 /**
- * POST /v4/overrides/check, as of now, per the four override rules of checkOverride. Both shapes clients use:
- * `{ isValid, errors: [{ path, message }] }` (the real service) and `{ valid, violations: [{ rule, field, message }] }`.
+ * POST /v4/overrides/check, as of now, per the four override rules of checkOverride: one shape,
+ * `{ isValid, errors: [{ path, message }] }` (docs/api-behaviour.md#overrides; issue 31 dropped the
+ * second `valid` / `violations` copy of the same answer).
  */
 export function checkOverrideHandler(deps: ApiDeps): Handler<{ body: typeof checkOverrideBody }> {
   return async (ctx) => {
     const { oldConfig, newConfig } = ctx.state.body;
-    const result = checkOverride(oldConfig, newConfig, nowSeconds(deps));
-    ctx.body = {
-      ...result,
-      valid: result.isValid,
-      violations: result.errors.map((e) => ({
-        rule: RULES[e.path] ?? 'WELL_FORMED',
-        field: e.path,
-        message: e.message,
-      })),
-    };
+    ctx.body = checkOverride(oldConfig, newConfig, nowSeconds(deps));
   };
 }
 

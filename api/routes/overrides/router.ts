@@ -6,12 +6,7 @@ import { checkOverrideBody, previousConfigsParams } from './schema.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, bool, int, nullable, obj, str } from '../../openapi/schemaHelpers.js';
 
-const checkSchema = obj({
-  isValid: bool,
-  valid: bool,
-  errors: arr({ type: 'object' }),
-  violations: arr(obj({ rule: str, field: str, message: str })),
-});
+const checkSchema = obj({ isValid: bool, errors: arr(obj({ path: str, message: str })) });
 const previousConfigSchema = obj({
   id: str,
   campaignId: str,
@@ -31,7 +26,7 @@ export function overridesRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Check whether a configuration override is allowed',
       description:
-        'Checks whether `newConfig` may override `oldConfig`: the reward token and amount cannot change, the start cannot change once the campaign started, and the end must be in the future.',
+        'Checks whether `newConfig` may override `oldConfig`: the reward token and amount cannot change, the start cannot change once the campaign started, and the end must be in the future. Answers `{ isValid, errors: [{ path, message }] }`.',
       response: checkSchema,
     }),
     parseJsonConfigFields,

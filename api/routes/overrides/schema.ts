@@ -13,5 +13,11 @@ export const previousConfigsParams = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  properties: { id: { type: 'string', pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64})$` } },
+  properties: {
+    id: {
+      type: 'string',
+      pattern: `^([0-9]{1,20}|0*${fields.int32Pattern}-0x[0-9a-fA-F]{64})$`,
+      'x-accepts': fields.campaignIdAccepts,
+    },
+  },
 } as const;

@@ -2,6 +2,7 @@ import {
   computeRatchet,
   DEFAULT_RATCHET_SETTINGS,
   FREEZE_WINDOW,
+  isRatchetCampaign,
   ratchetSettingsOf,
   recalculationTimes,
   type RatchetSettings,
@@ -31,7 +32,10 @@ async function rate(
   return computeRatchet({ rates, frozenMeanTvl, nativeApr, anchor, at, settings });
 }
 
-/** GET /v4/sofr-ratchet/campaign/{campaignId}: the current rate from the (visible) campaign's settings. */
+/**
+ * GET /v4/sofr-ratchet/campaign/{campaignId}: the current rate from the (visible) campaign's settings;
+ * 404 for a campaign that is not a ratchet campaign (isRatchetCampaign), never default settings.
+ */
 export function campaignRateHandler(deps: ApiDeps): Handler<{ params: typeof campaignIdParams }> {
   return async (ctx) => {
     const { campaignId } = ctx.state.params;
@@ -42,6 +46,10 @@ export function campaignRateHandler(deps: ApiDeps): Handler<{ params: typeof cam
     );
     const campaign = dbId ? await loadRatchetCampaign(deps.pg, dbId) : null;
     if (!campaign) throw new NotFoundError(`Campaign ${campaignId} not found`);
+    if (!isRatchetCampaign(campaign.params))
+      throw new NotFoundError(
+        `Campaign ${campaignId} is not a ratchet campaign: its distribution parameters do not name SOFR_SPREAD_RATCHET`,
+      );
     const settings = ratchetSettingsOf(campaign.params);
     const anchor = settings.anchor ?? Number(campaign.start_timestamp);
     const at = nowSeconds(deps);

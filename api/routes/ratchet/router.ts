@@ -22,6 +22,7 @@ const rateFields = {
   baselineApy: nullable(num),
   boostedApy: nullable(num),
   campaignApr: nullable(num),
+  reason: nullable(str),
 };
 const campaignRateSchema = obj({ campaignId: str, opportunityId: str, curve: str, ...rateFields });
 const opportunityRateSchema = obj({ opportunityId: str, ...rateFields });
@@ -38,7 +39,7 @@ export function ratchetRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Current ratchet rate from the campaign settings',
       description:
-        'The current SOFR-spread ratchet rate of a campaign, from its stored distribution settings: `campaignApr` per its curve, with the frozen mean TVL, last and next recalculation, live benchmark rate, baseline and boosted APYs.',
+        'The current SOFR-spread ratchet rate of a campaign (internal id, `distributionChainId-campaignId` or the on-chain id alone), from its stored distribution settings: `campaignApr` per its curve, with the frozen mean TVL, last and next recalculation, live benchmark rate, baseline and boosted APYs. The APYs are null, with `reason` saying why, while no benchmark rate is in force; 404 for a campaign whose distribution parameters do not name SOFR_SPREAD_RATCHET.',
       response: campaignRateSchema,
     }),
     validate({ params: campaignIdParams }),
@@ -50,7 +51,7 @@ export function ratchetRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Ratchet rate of an opportunity at an explicit anchor',
       description:
-        'The ratchet rate of an opportunity for an explicit `anchor` (Unix seconds), at time `at` (default now) with recalculation `period` (seconds): frozen mean TVL, last and next recalculation, live rate, baseline and boosted APYs.',
+        'The ratchet rate of an opportunity for an explicit `anchor` (Unix seconds), at time `at` (default now) with recalculation `period` (seconds): frozen mean TVL, last and next recalculation, live rate, baseline and boosted APYs (null with a `reason` while no benchmark rate is in force).',
       response: opportunityRateSchema,
     }),
     validate({ params: opportunityIdParams, query: opportunityQuery }),

@@ -1,4 +1,5 @@
 import { fields } from '../../validate.js';
+import { campaignRefParams } from '../campaigns/schema.js';
 
 type IdString = { readonly type: 'string'; readonly minLength: 1; readonly maxLength: 200 };
 const idParams = <const N extends string>(name: N) =>
@@ -9,8 +10,16 @@ const idParams = <const N extends string>(name: N) =>
     properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } } as { [K in N]: IdString },
   }) as const;
 
-/** Path of /campaign/{campaignId}: 1 to 200 characters, resolved to a visible campaign by the handler. */
-export const campaignIdParams = idParams('campaignId');
+/**
+ * Path of /campaign/{campaignId}: as the other campaign by-id routes (internal id,
+ * `distributionChainId-campaignId` or the on-chain id alone), resolved to a visible campaign by the handler.
+ */
+export const campaignIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['campaignId'],
+  properties: { campaignId: campaignRefParams.properties.id },
+} as const;
 /** Path of /opportunity/{id}: 1 to 200 characters, an opportunity id (resolveOpportunityId). */
 export const opportunityIdParams = idParams('id');
 

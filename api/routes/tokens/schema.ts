@@ -31,7 +31,13 @@ export const tokenIdParams = {
   type: 'object',
   additionalProperties: false,
   required: ['id'],
-  properties: { id: { type: 'string', pattern: '^([0-9]{1,20}|tmp-[0-9]+-0x[0-9a-fA-F]{40})$' } },
+  properties: {
+    id: {
+      type: 'string',
+      pattern: '^([0-9]{1,20}|tmp-[0-9]+-0x[0-9a-fA-F]{40})$',
+      'x-accepts': 'a token id (decimal, up to 20 digits)',
+    },
+  },
 } as const;
 
 /** A 20-byte hex address (the shape `search` must have to trigger an on-chain read). */

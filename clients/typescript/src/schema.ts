@@ -353,7 +353,7 @@ export interface paths {
         };
         /**
          * Search campaigns (filters, sorted, paged)
-         * @description Campaigns matching every given filter (Campaign records). `showPrivate=true` adds the private campaigns the caller may read; `withOpportunity=true` attaches each campaign's light opportunity under `Opportunity`; `campaignLists` with `listOwner` restricts to campaigns in those lists.
+         * @description Campaigns matching every given filter (Campaign records). `showPrivate=true` adds the private campaigns the caller may read; `withOpportunity=true` attaches each campaign's light opportunity under `opportunity` (and, deprecated, `Opportunity`); `search` matches each word in the campaign or its opportunity (name, protocol, target token); `campaignLists` with `listOwner` restricts to campaigns in those lists.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -1836,7 +1836,7 @@ export interface paths {
         put?: never;
         /**
          * Create a store owned by the API key owner, within its quota
-         * @description Creates a store owned by the API key's owner. `key` is a suffix: the store's canonical key, returned in `key`, is `<owner address>:<suffix>`, and every other store and entry path takes that canonical key. Needs a quota from the back office (403 without one or for a type it does not allow); `sizeLimit` above the quota's `maxSizeLimit` is refused; 409 when the key exists or the quota's store count is reached. `type` fixes the JSON shape of every entry's value (see the entry upsert).
+         * @description Creates a store owned by the API key's owner. `key` is a suffix: the store's canonical key, returned in `key`, is `<owner address>:<suffix>`, and every other store and entry path takes that canonical key. Needs a quota from the back office (403 without one or for a type it does not allow); a `sizeLimit` above the quota's `maxSizeLimit` is capped at it, and `notices` says so; 409 when the key exists or the quota's store count is reached. `type` fixes the JSON shape of every entry's value (see the entry upsert).
          *
          *     **Access:** a developer API key (`x-api-key`); otherwise 401.
          */
@@ -1868,7 +1868,7 @@ export interface paths {
         head?: never;
         /**
          * Update an owned store
-         * @description Changes an owned store's description, `publicRead`, `sizeLimit` or `accessMode`. A `sizeLimit` below the current entry count or above the quota is a 409.
+         * @description Changes an owned store's description, `publicRead`, `sizeLimit` or `accessMode`. A `sizeLimit` above the quota is capped at it (`notices` says so); one below the current entry count is a 409.
          *
          *     **Access:** a developer API key (`x-api-key`); otherwise 401.
          */
@@ -2136,7 +2136,7 @@ export interface paths {
         };
         /**
          * Sum of a numeric field, or groups by chainId, protocolId or tags
-         * @description For a numeric `field` (tvl, dailyRewards…), its sum over the matching opportunities; for `chainId`, `protocolId` or `tags`, the matching opportunities grouped by that field with a count per group.
+         * @description For a numeric `field` (tvl, dailyRewards…), its sum over the matching opportunities; for `chainId`, `protocolId` or `tags`, the matching opportunities grouped by that field with a count per group (opportunities without a protocol are in no protocolId group).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2161,8 +2161,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Maximum of a numeric field over OPP-FILTERS matches
-         * @description The largest value of `field` (a numeric opportunity field) among the opportunities matching OPP-FILTERS; null when none match.
+         * Maximum of a field over OPP-FILTERS matches
+         * @description The largest value of `field` (any field of /aggregate/{field}) among the opportunities matching OPP-FILTERS: a decimal string for apr, tvl, dailyRewards and chainId, the last protocol slug or tag in text order for protocolId and tags; null when none match.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2187,8 +2187,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Minimum of a numeric field over OPP-FILTERS matches
-         * @description The smallest value of `field` (a numeric opportunity field) among the opportunities matching OPP-FILTERS; null when none match.
+         * Minimum of a field over OPP-FILTERS matches
+         * @description The smallest value of `field` (any field of /aggregate/{field}) among the opportunities matching OPP-FILTERS: a decimal string for apr, tvl, dailyRewards and chainId, the first protocol slug or tag in text order for protocolId and tags; null when none match.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2400,7 +2400,7 @@ export interface paths {
         put?: never;
         /**
          * Check whether a configuration override is allowed
-         * @description Checks whether `newConfig` may override `oldConfig`: the reward token and amount cannot change, the start cannot change once the campaign started, and the end must be in the future.
+         * @description Checks whether `newConfig` may override `oldConfig`: the reward token and amount cannot change, the start cannot change once the campaign started, and the end must be in the future. Answers `{ isValid, errors: [{ path, message }] }`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          */
@@ -2522,7 +2522,7 @@ export interface paths {
         };
         /**
          * Current ratchet rate from the campaign settings
-         * @description The current SOFR-spread ratchet rate of a campaign, from its stored distribution settings: `campaignApr` per its curve, with the frozen mean TVL, last and next recalculation, live benchmark rate, baseline and boosted APYs.
+         * @description The current SOFR-spread ratchet rate of a campaign (internal id, `distributionChainId-campaignId` or the on-chain id alone), from its stored distribution settings: `campaignApr` per its curve, with the frozen mean TVL, last and next recalculation, live benchmark rate, baseline and boosted APYs. The APYs are null, with `reason` saying why, while no benchmark rate is in force; 404 for a campaign whose distribution parameters do not name SOFR_SPREAD_RATCHET.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2546,7 +2546,7 @@ export interface paths {
         };
         /**
          * Ratchet rate of an opportunity at an explicit anchor
-         * @description The ratchet rate of an opportunity for an explicit `anchor` (Unix seconds), at time `at` (default now) with recalculation `period` (seconds): frozen mean TVL, last and next recalculation, live rate, baseline and boosted APYs.
+         * @description The ratchet rate of an opportunity for an explicit `anchor` (Unix seconds), at time `at` (default now) with recalculation `period` (seconds): frozen mean TVL, last and next recalculation, live rate, baseline and boosted APYs (null with a `reason` while no benchmark rate is in force).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2851,6 +2851,11 @@ export interface components {
             type: string;
         };
         CampaignWithOpportunity: components["schemas"]["Campaign"] & {
+            opportunity: components["schemas"]["LightOpportunity"] | null;
+            /**
+             * @deprecated
+             * @description The same object as `opportunity`, under the name the hosted service used; read `opportunity`.
+             */
             Opportunity: components["schemas"]["LightOpportunity"] | null;
         };
         Chain: {
@@ -3994,7 +3999,7 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: address must NOT have fewer than 1 characters; address must match pattern \"^0x[a-fA-F0-9]{40}$\"",
+                     *       "detail": "Invalid request: address must NOT have fewer than 1 characters; address must be a 20-byte hex address (0x and 40 hex digits)",
                      *       "instance": "/v4/auth/nonce/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
@@ -4005,7 +4010,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "field": "address",
-                     *           "message": "must match pattern \"^0x[a-fA-F0-9]{40}$\""
+                     *           "message": "must be a 20-byte hex address (0x and 40 hex digits)"
                      *         }
                      *       ]
                      *     }
@@ -4713,7 +4718,7 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must NOT have fewer than 1 characters; name must match pattern \"^[A-Za-z0-9 _.-]+$\"",
+                     *       "detail": "Invalid request: name must NOT have fewer than 1 characters; name must be a list name of letters, digits, spaces, _, . and -",
                      *       "instance": "/v4/campaign-lists/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
@@ -4724,7 +4729,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "field": "name",
-                     *           "message": "must match pattern \"^[A-Za-z0-9 _.-]+$\""
+                     *           "message": "must be a list name of letters, digits, spaces, _, . and -"
                      *         }
                      *       ]
                      *     }
@@ -4869,7 +4874,7 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must NOT have fewer than 1 characters; name must match pattern \"^[A-Za-z0-9 _.-]+$\"",
+                     *       "detail": "Invalid request: name must NOT have fewer than 1 characters; name must be a list name of letters, digits, spaces, _, . and -",
                      *       "instance": "/v4/campaign-lists/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
@@ -4880,7 +4885,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "field": "name",
-                     *           "message": "must match pattern \"^[A-Za-z0-9 _.-]+$\""
+                     *           "message": "must be a list name of letters, digits, spaces, _, . and -"
                      *         }
                      *       ]
                      *     }
@@ -5259,6 +5264,34 @@ export interface operations {
                      *         "hidden": true,
                      *         "hideLeaderboard": true,
                      *         "campaignEncodingHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "opportunity": {
+                     *           "id": "7469316318419853391",
+                     *           "type": "ERC20",
+                     *           "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "status": "NONE",
+                     *           "action": "action text",
+                     *           "description": "Example text",
+                     *           "howToSteps": [],
+                     *           "mainProtocol": "mainProtocol text",
+                     *           "depositUrl": "https://example.org/asset.svg",
+                     *           "depositUrls": [],
+                     *           "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "tags": [],
+                     *           "chainId": 1,
+                     *           "apr": 12.5,
+                     *           "nativeApr": 12.5,
+                     *           "dailyRewards": 12.5,
+                     *           "maxDailyRewards": 12.5,
+                     *           "tvl": 12.5,
+                     *           "hidden": true,
+                     *           "liveCampaigns": 12.5,
+                     *           "lastCampaignCreatedAt": 1764201600,
+                     *           "earliestCampaignStart": 12.5,
+                     *           "latestCampaignStart": 12.5,
+                     *           "earliestCampaignEnd": 12.5,
+                     *           "latestCampaignEnd": 12.5
+                     *         },
                      *         "Opportunity": {
                      *           "id": "7469316318419853391",
                      *           "type": "ERC20",
@@ -8212,14 +8245,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: campaignId must match pattern \"^(0x[0-9a-fA-F]{64}|[0-9]{1,78})$\"",
+                     *       "detail": "Invalid request: campaignId is not in the accepted format",
                      *       "instance": "/v4/config/hash/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "campaignId",
-                     *           "message": "must match pattern \"^(0x[0-9a-fA-F]{64}|[0-9]{1,78})$\""
+                     *           "message": "is not in the accepted format"
                      *         }
                      *       ]
                      *     }
@@ -8560,14 +8593,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: creator must match pattern \"^([a-zA-Z0-9][a-zA-Z0-9-]{0,63}|0x[0-9a-fA-F]{40})$\"",
+                     *       "detail": "Invalid request: creator must be a creator id or slug (letters, digits and -, up to 64) or a 20-byte hex address",
                      *       "instance": "/v4/creators/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "creator",
-                     *           "message": "must match pattern \"^([a-zA-Z0-9][a-zA-Z0-9-]{0,63}|0x[0-9a-fA-F]{40})$\""
+                     *           "message": "must be a creator id or slug (letters, digits and -, up to 64) or a 20-byte hex address"
                      *         }
                      *       ]
                      *     }
@@ -11939,14 +11972,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: enumName must match pattern \"^[A-Za-z][A-Za-z0-9_]{0,63}$\"",
+                     *       "detail": "Invalid request: enumName must be an enum name (a letter, then up to 63 letters, digits or _), as GET /v4/enums lists them",
                      *       "instance": "/v4/enums/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "enumName",
-                     *           "message": "must match pattern \"^[A-Za-z][A-Za-z0-9_]{0,63}$\""
+                     *           "message": "must be an enum name (a letter, then up to 63 letters, digits or _), as GET /v4/enums lists them"
                      *         }
                      *       ]
                      *     }
@@ -12199,7 +12232,7 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: value is required; enumName must match pattern \"^[A-Za-z][A-Za-z0-9_]{0,63}$\"",
+                     *       "detail": "Invalid request: value is required; enumName must be an enum name (a letter, then up to 63 letters, digits or _), as GET /v4/enums lists them",
                      *       "instance": "/v4/enums/1/convert/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
@@ -12210,7 +12243,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "field": "enumName",
-                     *           "message": "must match pattern \"^[A-Za-z][A-Za-z0-9_]{0,63}$\""
+                     *           "message": "must be an enum name (a letter, then up to 63 letters, digits or _), as GET /v4/enums lists them"
                      *         }
                      *       ]
                      *     }
@@ -14714,7 +14747,7 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: address is required; key must NOT have fewer than 1 characters; key must match pattern \"^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$\"",
+                     *       "detail": "Invalid request: address is required; key must NOT have fewer than 1 characters; key must be the store key returned at creation (`<owner address>:<key>`, e.g. 0xab…12:my-store), not the short key you chose",
                      *       "instance": "/v4/key-value-stores/1/entries/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
@@ -14729,7 +14762,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "field": "key",
-                     *           "message": "must match pattern \"^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$\""
+                     *           "message": "must be the store key returned at creation (`<owner address>:<key>`, e.g. 0xab…12:my-store), not the short key you chose"
                      *         }
                      *       ]
                      *     }
@@ -15245,7 +15278,13 @@ export interface operations {
                      *       "ownerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *       "entryCount": 1,
                      *       "createdAt": "2025-11-27T00:00:00.000Z",
-                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z",
+                     *       "notices": [
+                     *         {
+                     *           "field": "field text",
+                     *           "message": "Example text"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -15256,6 +15295,10 @@ export interface operations {
                         entryCount: number;
                         id: string;
                         key: string;
+                        notices?: {
+                            field: string;
+                            message: string;
+                        }[];
                         ownerAddress: string;
                         publicRead: boolean;
                         sizeLimit: number;
@@ -15455,7 +15498,7 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: key must NOT have fewer than 1 characters; key must match pattern \"^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$\"",
+                     *       "detail": "Invalid request: key must NOT have fewer than 1 characters; key must be the store key returned at creation (`<owner address>:<key>`, e.g. 0xab…12:my-store), not the short key you chose",
                      *       "instance": "/v4/key-value-stores/self/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
@@ -15466,7 +15509,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "field": "key",
-                     *           "message": "must match pattern \"^0x[a-fA-F0-9]{40}:[a-zA-Z0-9_-]{1,128}$\""
+                     *           "message": "must be the store key returned at creation (`<owner address>:<key>`, e.g. 0xab…12:my-store), not the short key you chose"
                      *         }
                      *       ]
                      *     }
@@ -15591,7 +15634,13 @@ export interface operations {
                      *       "ownerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *       "entryCount": 1,
                      *       "createdAt": "2025-11-27T00:00:00.000Z",
-                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z",
+                     *       "notices": [
+                     *         {
+                     *           "field": "field text",
+                     *           "message": "Example text"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -15602,6 +15651,10 @@ export interface operations {
                         entryCount: number;
                         id: string;
                         key: string;
+                        notices?: {
+                            field: string;
+                            message: string;
+                        }[];
                         ownerAddress: string;
                         publicRead: boolean;
                         sizeLimit: number;
@@ -17753,13 +17806,13 @@ export interface operations {
             };
             header?: never;
             path: {
-                field: "apr" | "tvl" | "dailyRewards";
+                field: "apr" | "tvl" | "dailyRewards" | "chainId" | "protocolId" | "tags";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Maximum of a numeric field over OPP-FILTERS matches */
+            /** @description Maximum of a field over OPP-FILTERS matches */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17889,13 +17942,13 @@ export interface operations {
             };
             header?: never;
             path: {
-                field: "apr" | "tvl" | "dailyRewards";
+                field: "apr" | "tvl" | "dailyRewards" | "chainId" | "protocolId" | "tags";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Minimum of a numeric field over OPP-FILTERS matches */
+            /** @description Minimum of a field over OPP-FILTERS matches */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -18961,14 +19014,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: id must match pattern \"^([0-9]{1,20}|0*(\\d{1,9}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])-0x[0-9a-fA-F]{64})$\"",
+                     *       "detail": "Invalid request: id must be a campaign id (decimal, up to 20 digits) or distributionChainId-campaignId (e.g. 1-0x… with the 32-byte on-chain id)",
                      *       "instance": "/v4/overrides/1/previous-configs",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "id",
-                     *           "message": "must match pattern \"^([0-9]{1,20}|0*(\\d{1,9}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])-0x[0-9a-fA-F]{64})$\""
+                     *           "message": "must be a campaign id (decimal, up to 20 digits) or distributionChainId-campaignId (e.g. 1-0x… with the 32-byte on-chain id)"
                      *         }
                      *       ]
                      *     }
@@ -19053,28 +19106,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "isValid": true,
-                     *       "valid": true,
                      *       "errors": [
-                     *         {}
-                     *       ],
-                     *       "violations": [
                      *         {
-                     *           "rule": "rule text",
-                     *           "field": "field text",
+                     *           "path": "path text",
                      *           "message": "Example text"
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": {
-                        errors: Record<string, never>[];
-                        isValid: boolean;
-                        valid: boolean;
-                        violations: {
-                            field: string;
+                        errors: {
                             message: string;
-                            rule: string;
+                            path: string;
                         }[];
+                        isValid: boolean;
                     };
                 };
             };
@@ -19592,7 +19637,8 @@ export interface operations {
                      *       "nextRecalculation": 1,
                      *       "baselineApy": 12.5,
                      *       "boostedApy": 12.5,
-                     *       "campaignApr": 12.5
+                     *       "campaignApr": 12.5,
+                     *       "reason": "Example text"
                      *     }
                      */
                     "application/json": {
@@ -19612,6 +19658,7 @@ export interface operations {
                         nextRecalculation: number;
                         opportunityId: string;
                         period: number;
+                        reason: string | null;
                         spread: number;
                         tiers: Record<string, never>[];
                     };
@@ -19628,14 +19675,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: campaignId must NOT have fewer than 1 characters",
+                     *       "detail": "Invalid request: campaignId must be a campaign id (decimal, up to 20 digits) or distributionChainId-campaignId (e.g. 1-0x… with the 32-byte on-chain id), or the on-chain campaign id alone (0x and 64 hex digits)",
                      *       "instance": "/v4/sofr-ratchet/campaign/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "campaignId",
-                     *           "message": "must NOT have fewer than 1 characters"
+                     *           "message": "must be a campaign id (decimal, up to 20 digits) or distributionChainId-campaignId (e.g. 1-0x… with the 32-byte on-chain id), or the on-chain campaign id alone (0x and 64 hex digits)"
                      *         }
                      *       ]
                      *     }
@@ -19726,7 +19773,8 @@ export interface operations {
                      *       "nextRecalculation": 1,
                      *       "baselineApy": 12.5,
                      *       "boostedApy": 12.5,
-                     *       "campaignApr": 12.5
+                     *       "campaignApr": 12.5,
+                     *       "reason": "Example text"
                      *     }
                      */
                     "application/json": {
@@ -19744,6 +19792,7 @@ export interface operations {
                         nextRecalculation: number;
                         opportunityId: string;
                         period: number;
+                        reason: string | null;
                         spread: number;
                         tiers: Record<string, never>[];
                     };
@@ -20075,14 +20124,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: id must match pattern \"^([0-9]{1,20}|tmp-[0-9]+-0x[0-9a-fA-F]{40})$\"",
+                     *       "detail": "Invalid request: id must be a token id (decimal, up to 20 digits)",
                      *       "instance": "/v4/tokens/1",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "id",
-                     *           "message": "must match pattern \"^([0-9]{1,20}|tmp-[0-9]+-0x[0-9a-fA-F]{40})$\""
+                     *           "message": "must be a token id (decimal, up to 20 digits)"
                      *         }
                      *       ]
                      *     }

@@ -64,6 +64,43 @@ describe('GET /v4/campaigns/{id}, /tx, /{id}/metrics, /{id}/storing-ids, /{id}/l
       expect(res.body.id).to.equal(id('c5'));
     });
 
+    it('serves a campaign, its metrics and its creator metrics by the on-chain id alone (issue 31)', async function () {
+      const onChainId = s['c2']!.onChainId;
+      expect((await h.request().get(`/v4/campaigns/${onChainId}`).expect(200)).body.id).to.equal(id('c2'));
+      const metrics = (
+        await h
+          .request()
+          .get(`/v4/campaigns/${id('c2')}/metrics`)
+          .expect(200)
+      ).body;
+      expect((await h.request().get(`/v4/campaigns/${onChainId}/metrics`).expect(200)).body).to.deep.equal(metrics);
+      expect((await h.request().get(`/v4/creators/campaigns/${onChainId}`).expect(200)).body).to.deep.equal(metrics);
+      // A private campaign stays hidden, whatever id names it.
+      await h.request().get(`/v4/campaigns/${s['c6']!.onChainId}`).expect(404);
+      await h.request().get(`/v4/creators/campaigns/${s['c6']!.onChainId}`).expect(404);
+      await h
+        .request()
+        .get(`/v4/creators/campaigns/0x${'ab'.repeat(32)}`)
+        .expect(404);
+    });
+
+    it('answers 409 naming the composite ids when the on-chain id alone names campaigns on several chains', async function () {
+      const copy = '999999999';
+      await h.deps.pg.query(
+        `INSERT INTO campaigns SELECT (jsonb_populate_record(NULL::campaigns, to_jsonb(c) || jsonb_build_object('id', $2::text, 'distribution_chain_id', 31338))).*
+         FROM campaigns c WHERE c.id = $1`,
+        [id('c2'), copy],
+      );
+      try {
+        const onChainId = s['c2']!.onChainId.toLowerCase();
+        const res = await h.request().get(`/v4/campaigns/${onChainId}/metrics`).expect(409);
+        expect(res.body.candidates).to.deep.equal([`31337-${onChainId}`, `31338-${onChainId}`]);
+        await h.request().get(`/v4/campaigns/31338-${onChainId}/metrics`).expect(200);
+      } finally {
+        await h.deps.pg.query('DELETE FROM campaigns WHERE id = $1', [copy]);
+      }
+    });
+
     it('answers 404 problem bodies for an unknown id, a composite id on the wrong chain and a private campaign', async function () {
       for (const path of [
         '/v4/campaigns/123456789',

@@ -60,6 +60,10 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     ['search, accents and case folded', () => ({ search: 'CRÈME' }), ['c1', 'c2']],
     ['search by prefix', () => ({ search: 'crem tok' }), ['c1', 'c2']],
     ['search without match', () => ({ search: 'zzzz' }), []],
+    // Issue 31: a word of the opportunity's name ("Hold 0x…") finds its campaigns; each word may match either text.
+    ['search by a word of the opportunity name', () => ({ search: 'Hold' }), ['c1', 'c2', 'c3', 'c5']],
+    ['search mixing opportunity and campaign words', () => ({ search: 'hold crème' }), ['c1', 'c2']],
+    ['search with a word nothing has', () => ({ search: 'hold zzzz' }), []],
     ['distributionChainIds', () => ({ distributionChainIds: '31338' }), ['c5']],
     [
       'distributionChainIds repeated keys',
@@ -194,16 +198,26 @@ describe('GET /v4/campaigns filters on seeded campaigns (PostgreSQL → publish 
     });
   }
 
+  it('refuses a search of more than 8 words, naming search (each word is one opportunity lookup)', async function () {
+    const res = await h.request().get('/v4/campaigns').query({ search: 'a b c d e f g h i' }).expect(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['search']);
+    await h.request().get('/v4/campaigns').query({ search: 'a b c d e f g h' }).expect(200);
+  });
+
   it('attaches the light opportunity with withOpportunity=true, and only then', async function () {
     const res = await h.request().get('/v4/campaigns').query({ withOpportunity: 'true', id: s['c1']!.id }).expect(200);
-    expect(res.body[0].Opportunity).to.include({
+    expect(res.body[0].opportunity, 'issue 31: named like every other field').to.include({
       id: s['c1']!.opportunityId,
       identifier: s['c1']!.main,
       chainId: 31337,
       action: 'HOLD',
     });
-    expect(res.body[0].Opportunity).to.have.property('status');
+    expect(res.body[0].opportunity).to.have.property('status');
+    expect(res.body[0].Opportunity, 'the deprecated name the published client reads').to.deep.equal(
+      res.body[0].opportunity,
+    );
     const plain = await h.request().get('/v4/campaigns').query({ id: s['c1']!.id }).expect(200);
+    expect(plain.body[0]).not.to.have.property('opportunity');
     expect(plain.body[0]).not.to.have.property('Opportunity');
   });
 

@@ -214,8 +214,23 @@ describe('POST /v4/campaigns/generate-payload', function () {
       'campaignsParams.ERC20.0.amount',
     ],
     [
-      'an end before the start',
+      'a top-level end before the start (issue 31: named where it was sent)',
       (b) => ({ ...b, endTimestamp: Number(b['startTimestamp']) - 1 }),
+      'endTimestamp',
+    ],
+    [
+      "a campaign's own end before the start",
+      (b) => ({
+        ...b,
+        campaignsParams: {
+          ERC20: [
+            {
+              ...(b['campaignsParams'] as { ERC20: Record<string, unknown>[] }).ERC20[0],
+              endTimestamp: Number(b['startTimestamp']) - 1,
+            },
+          ],
+        },
+      }),
       'campaignsParams.ERC20.0.endTimestamp',
     ],
     ['an unknown chain', (b) => ({ ...b, distributionChainId: 1 }), 'distributionChainId'],

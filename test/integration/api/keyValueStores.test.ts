@@ -159,9 +159,14 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
       expect(
         fieldsOf(await createStore(aliceKey, { key: 's-big', type: 'WHITELIST', sizeLimit: 1_000_001 }).expect(400)),
       ).to.include('sizeLimit');
-      expect(
-        fieldsOf(await createStore(aliceKey, { key: 's-quota', type: 'WHITELIST', sizeLimit: 2001 }).expect(400)),
-      ).to.include('sizeLimit');
+      // Issue 31: above the quota, sizeLimit is capped (as the spec says), and the answer says so.
+      const capped = (await createStore(aliceKey, { key: 's-quota', type: 'WHITELIST', sizeLimit: 2001 }).expect(200))
+        .body;
+      expect(capped.sizeLimit).to.equal(2000);
+      expect(capped.notices).to.deep.equal([
+        { field: 'sizeLimit', message: '2001 is above your quota: capped at 2000' },
+      ]);
+      await h.request().delete(`/v4/key-value-stores/self/${capped.key}`).set('x-api-key', aliceKey).expect(200);
       expect(fieldsOf(await createStore(aliceKey, { key: 'fwd', type: 'FORWARDER' }).expect(403))).to.include('type');
       expect(fieldsOf(await createStore(aliceKey, { key: 'x', type: 'NOPE' }).expect(400))).to.include('type');
       const atBound = await createStore(aliceKey, {
@@ -171,6 +176,7 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
         publicRead: 'false',
       }).expect(200);
       expect(atBound.body).to.include({ sizeLimit: 2000, publicRead: false });
+      expect(atBound.body).not.to.have.property('notices');
       await h.request().delete(`/v4/key-value-stores/self/${atBound.body.key}`).set('x-api-key', aliceKey).expect(200);
     });
 
@@ -204,12 +210,14 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
         .set('x-api-key', bobKey)
         .send({ description: 'hijack' })
         .expect(404);
-      await h
+      const capped = await h
         .request()
         .patch(`/v4/key-value-stores/self/${key}`)
         .set('x-api-key', aliceKey)
         .send({ sizeLimit: 2001 })
-        .expect(400);
+        .expect(200);
+      expect(capped.body.sizeLimit).to.equal(2000);
+      expect(capped.body.notices[0]).to.deep.include({ field: 'sizeLimit' });
       await h
         .request()
         .patch(`/v4/key-value-stores/self/${key}`)
@@ -228,6 +236,19 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
         .key;
       publicStore = (await createStore(aliceKey, { key: 'referrers', type: 'REFERRER', accessMode: 'PUBLIC' })).body
         .key;
+    });
+
+    it('names the key to use when an entry is written with the short store key (issue 31)', async function () {
+      const res = await h
+        .request()
+        .put('/v4/key-value-stores/boosts/entries')
+        .set('x-api-key', aliceKey)
+        .send({ address: wallet(1), value: '{"multiplier":1.5}' })
+        .expect(400);
+      expect(res.body.errors).to.have.length(1);
+      expect(res.body.errors[0].field).to.equal('key');
+      expect(res.body.errors[0].message).to.match(/^must be the store key returned at creation/);
+      expect(res.body.detail).not.to.match(/pattern|\^/);
     });
 
     it("upserts with the owner's key or session and refuses others (403) and anonymous callers (401)", async function () {

@@ -222,6 +222,8 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     ['search: prefix with accent', { search: 'crè' }, ['A']],
     ['search: protocol name', { search: 'uniswap' }, ['B']],
     ['search: no match', { search: 'zzzq' }, []],
+    ['search: a reward-token symbol alone is no match (issue 31; rewardTokenSymbol is)', { search: 'USDC' }, []],
+    ['search: the target token symbol', { search: 'TLP' }, ['B']],
     ['name: prefix', { name: 'provide liq' }, ['B']],
     ['name: not the protocol', { name: 'uniswap' }, []],
     ['excludeSubCampaigns keeps opportunities with a root campaign', { excludeSubCampaigns: 'true' }, ['F', 'A', 'B']],
@@ -412,8 +414,23 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     });
   });
 
-  it('rejects unknown aggregate fields and max/min on grouped fields naming field', async function () {
-    for (const path of ['aggregate/name', 'aggregate/max/chainId', 'aggregate/min/tags']) {
+  it('answers max and min of every aggregate field (issue 31): chainId as a decimal, protocolId and tags as text', async function () {
+    const get = async (path: string) => (await request().get(`/v4/opportunities/aggregate/${path}`).expect(200)).body;
+    expect(await get('max/chainId')).to.deep.equal({ max: '31337' });
+    expect(await get('min/chainId')).to.deep.equal({ min: '31337' });
+    expect(await get('max/protocolId')).to.deep.equal({ max: 'uniswap-v3' });
+    expect(await get('min/protocolId'), 'no empty protocol').to.deep.equal({ min: 'uniswap-v3' });
+    expect(await get('max/tags')).to.deep.equal({ max: 'featured' });
+    expect(await get('min/tags')).to.deep.equal({ min: 'blue-chip' });
+  });
+
+  it('groups by protocol without a "" bucket for opportunities without a protocol (issue 31)', async function () {
+    const protocols = (await request().get('/v4/opportunities/aggregate/protocolId').expect(200)).body;
+    expect(protocols.map((b: { key: string }) => b.key)).to.deep.equal(['uniswap-v3']);
+  });
+
+  it('rejects unknown aggregate fields naming field', async function () {
+    for (const path of ['aggregate/name', 'aggregate/max/name', 'aggregate/min/opportunity']) {
       const res = await request().get(`/v4/opportunities/${path}`).expect(400);
       expect(
         res.body.errors.map((e: { field: string }) => e.field),

@@ -110,7 +110,7 @@ describe('POST /v4/overrides/check, GET /v4/overrides/{id}/previous-configs', fu
         .post('/v4/overrides/check')
         .send({ oldConfig: oldConfig(), newConfig: { ...oldConfig(), endTimestamp: String(now + 3 * DAY) } })
         .expect(200);
-      expect(ok.body).to.deep.equal({ isValid: true, errors: [], valid: true, violations: [] });
+      expect(ok.body, 'one shape (issue 31)').to.deep.equal({ isValid: true, errors: [] });
       const bad = await h
         .request()
         .post('/v4/overrides/check/')
@@ -118,11 +118,7 @@ describe('POST /v4/overrides/check, GET /v4/overrides/{id}/previous-configs', fu
         .expect(200);
       expect(bad.body.isValid).to.equal(false);
       expect(bad.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['amount', 'endTimestamp']);
-      expect(bad.body.valid).to.equal(false);
-      expect(bad.body.violations.map((v: { rule: string; field: string }) => [v.rule, v.field])).to.deep.equal([
-        ['AMOUNT_UNCHANGED', 'amount'],
-        ['END_IN_FUTURE', 'endTimestamp'],
-      ]);
+      expect(bad.body).to.have.all.keys('isValid', 'errors');
     });
 
     it('accepts the configs as JSON text in a form body', async () => {

@@ -78,6 +78,8 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
     expect(await list({ id: 'aave' })).to.deep.equal([]);
     expect(idsOf(await list({ ids: ['ajna', 'morpho', 'aave'] }))).to.deep.equal(['ajna', 'morpho']);
     expect(await list({ ids: 'silo' })).to.deep.equal([]);
+    // Issue 31: a comma list works like repeated keys.
+    expect(idsOf(await list({ ids: 'ajna,morpho,aave' }))).to.deep.equal(['ajna', 'morpho']);
     expect(idsOf(await list({ name: 'uniswap' }))).to.deep.equal(['uniswap-v3', 'uniswap-v4']);
     expect(await list({ name: 'curve' })).to.deep.equal([]);
   });
@@ -85,6 +87,7 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
   it('filters by tags (any of) and opportunityTag (opportunities carry no tags yet)', async function () {
     expect(idsOf(await list({ tags: ['lending', 'hooks'] }))).to.deep.equal(['ajna', 'morpho', 'uniswap-v4']);
     expect(await list({ tags: 'restaking' })).to.deep.equal([]);
+    expect(idsOf(await list({ tags: 'lending, hooks' }))).to.deep.equal(['ajna', 'morpho', 'uniswap-v4']);
     expect(await list({ opportunityTag: 'blue-chip' })).to.deep.equal([]);
   });
 

@@ -9,6 +9,18 @@ import { campaignDbId } from '../../../domain/ids.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const DAY = 86_400;
+const RATCHET_CONFIG = {
+  distributionMethodParameters: {
+    distributionMethod: 'SOFR_SPREAD_RATCHET',
+    ratchet: {
+      spread: 1,
+      tiers: [
+        { minTvl: 1_000_000, boost: 1 },
+        { minTvl: 5_000_000, boost: 2.5 },
+      ],
+    },
+  },
+};
 const dayOf = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
 
 /** A real local HTTP server publishing a benchmark-rate series in the public refRates shape. */
@@ -24,6 +36,8 @@ async function startRateServer(rows: () => unknown[]): Promise<{ url: string; se
 describe('GET /v4/sofr-ratchet/*', function () {
   let h: Harness;
   let campaignId: string;
+  /** An ERC20 campaign without ratchet settings. */
+  let plainCampaignId: string;
   let opportunityId: string;
   let start: number;
   let rateRows: unknown[] = [];
@@ -63,6 +77,19 @@ describe('GET /v4/sofr-ratchet/*', function () {
       encodeErc20CampaignData({ targetToken: stack.tokens.targets[0]!.address }),
     );
     campaignId = campaignDbId(31337, created);
+    plainCampaignId = campaignDbId(
+      31337,
+      await createIndexedCampaign(1, start, encodeErc20CampaignData({ targetToken: stack.tokens.targets[1]!.address })),
+    );
+    // A ratchet campaign: its creator attaches ratchet settings (spread 1, the default tiers) through the config store.
+    const { hash } = (await h.request().post('/v4/config/store').send(RATCHET_CONFIG).expect(200)).body;
+    const attached = await h
+      .request()
+      .get(`/v4/config/hash/${hash}`)
+      .set(sessionOf(privateKeyToAccount(HARDHAT_DEPLOYER_KEY).address))
+      .query({ campaignId: created, distributionChainId: 31337 })
+      .expect(200);
+    expect(attached.headers['x-config-association']).to.equal('attached; grounds=creator');
     opportunityId = (
       await h.apiPg.query<{ opportunity_id: string }>('SELECT opportunity_id FROM campaigns WHERE id = $1', [
         campaignId,
@@ -101,6 +128,29 @@ describe('GET /v4/sofr-ratchet/*', function () {
       campaignApr: null,
       frozenMeanTvl: 1_500_000,
     });
+    expect(res.body.reason).to.match(/no benchmark rate is stored yet/);
+  });
+
+  it('answers 404 for a campaign that is not a ratchet campaign, never default settings (issue 31)', async function () {
+    const res = await h.request().get(`/v4/sofr-ratchet/campaign/${plainCampaignId}`).expect(404);
+    expect(res.body.detail).to.match(/is not a ratchet campaign/);
+    expect(res.body).not.to.have.property('spread');
+  });
+
+  it('accepts the on-chain campaign id, alone or with its chain, as the other campaign routes (issue 31)', async function () {
+    const onChainId = await onChainIdOf(campaignId);
+    const { at: _, ...byId } = (await h.request().get(`/v4/sofr-ratchet/campaign/${campaignId}`).expect(200)).body;
+    for (const id of [onChainId, onChainId.toUpperCase().replace('0X', '0x'), `31337-${onChainId}`]) {
+      const { at: __, ...res } = (await h.request().get(`/v4/sofr-ratchet/campaign/${id}`).expect(200)).body;
+      expect(res, id).to.deep.equal(byId);
+    }
+    await h
+      .request()
+      .get(`/v4/sofr-ratchet/campaign/0x${'ab'.repeat(32)}`)
+      .expect(404);
+    const bad = await h.request().get('/v4/sofr-ratchet/campaign/nope').expect(400);
+    expect(bad.body.errors[0]).to.deep.include({ field: 'campaignId' });
+    expect(bad.body.errors[0].message).to.match(/^must be a campaign id/);
   });
 
   it('stores the published series with the benchmark-rate job (other types and bad rows skipped, reruns idempotent)', async function () {
@@ -136,6 +186,7 @@ describe('GET /v4/sofr-ratchet/*', function () {
       frozenRateDay: dayOf(start + 14 * DAY),
       frozenMeanTvl: 1_500_000,
       nativeApr: 0,
+      reason: null,
     });
     expect(res.body.baselineApy).to.be.closeTo(5.3, 1e-9);
     // 1.5M reaches the 1M tier (+1) of the default tiers, not the 5M one.

@@ -172,6 +172,35 @@ describe('api/validate', () => {
       expect(off.state['query']).to.deep.equal({ test: false, items: 20 });
     });
 
+    it('splits comma lists of array query parameters like repeated keys (issue 31: ?ids=a,b)', async () => {
+      const schema = {
+        type: 'object',
+        additionalProperties: false,
+        properties: { ids: { type: 'array', items: { type: 'string', minLength: 1 } }, name: { type: 'string' } },
+      } as const;
+      const ctx = fakeCtx({ query: { ids: ['a,b', 'c'], name: 'x,y' } });
+      expect((await run(validate({ query: schema }), ctx)).nextCalls).to.equal(1);
+      expect(ctx.state['query']).to.deep.equal({ ids: ['a', 'b', 'c'], name: 'x,y' });
+      const single = fakeCtx({ query: { ids: ' a , b ,' } });
+      await run(validate({ query: schema }), single);
+      expect(single.state['query']).to.deep.equal({ ids: ['a', 'b'] });
+    });
+
+    it('explains a failed pattern in words: x-accepts, else without the regular expression (issue 31)', () => {
+      const errors = [
+        errorObject({
+          keyword: 'pattern',
+          instancePath: '/id',
+          parentSchema: { type: 'string', pattern: '^[0-9]+$', 'x-accepts': 'a campaign id' },
+        }),
+        errorObject({ keyword: 'pattern', instancePath: '/name', parentSchema: { type: 'string', pattern: '^a$' } }),
+      ];
+      expect(toFieldErrors(errors, 'params')).to.deep.equal([
+        { field: 'id', message: 'must be a campaign id' },
+        { field: 'name', message: 'is not in the accepted format' },
+      ]);
+    });
+
     it('explains a bad comma list in plain words', async () => {
       const { error } = await run(listQuery, fakeCtx({ query: { status: 'LIVE,NOW' } }));
       expect((error as ValidationError).errors).to.deep.equal([

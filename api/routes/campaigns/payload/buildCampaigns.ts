@@ -191,11 +191,18 @@ export function buildCampaigns(body: GeneratePayloadBody): { campaigns: PlannedC
         item['duration'] !== undefined
           ? start + Number(item['duration'])
           : Number(item['endTimestamp'] ?? body.endTimestamp);
-      if (!(end > start))
+      if (!(end > start)) {
+        // Named where the end was given: the campaign's own endTimestamp or duration, else the top-level one (issue 31).
+        const own =
+          item['duration'] !== undefined ? 'duration' : item['endTimestamp'] !== undefined ? 'endTimestamp' : null;
         return void errors.push({
-          field: `${field}.endTimestamp`,
-          message: 'must be after startTimestamp (a campaign needs a duration)',
+          field: own ? `${field}.${own}` : 'endTimestamp',
+          message:
+            own === 'duration'
+              ? 'must be positive (a campaign needs a duration)'
+              : 'must be after startTimestamp (a campaign needs a duration)',
         });
+      }
       const campaignData = encodeCampaignData(kind.typeName, data);
       const planned = {
         field,

@@ -43,6 +43,19 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
   const config = (
     await h.request().post('/v4/config/store').send({ rewardToken: token.address, amount: '1000' }).expect(200)
   ).body as { hash: string };
+  // The ratchet route answers only for ratchet campaigns: the sample campaign gets ratchet settings, attached by the back office.
+  const ratchet = (
+    await h
+      .request()
+      .post('/v4/config/store')
+      .send({ distributionMethodParameters: { distributionMethod: 'SOFR_SPREAD_RATCHET', ratchet: { spread: 1 } } })
+      .expect(200)
+  ).body as { hash: string };
+  await h.deps.pg.query(
+    `INSERT INTO campaign_config_associations (config_hash, distribution_chain_id, campaign_id, grounds)
+     SELECT $1, distribution_chain_id, lower(campaign_id), 'backOffice' FROM campaigns WHERE id = $2`,
+    [ratchet.hash, campaign.id],
+  );
   await h
     .request()
     .post('/v4/campaign-lists')

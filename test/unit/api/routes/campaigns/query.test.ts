@@ -85,6 +85,22 @@ describe('api/routes/campaigns/query', () => {
     it('matches nothing for a query without words', () => {
       expect(searchClause(' ,; ')).to.deep.equal({ match_none: {} });
     });
+
+    it("lets each word match the campaign's text or the opportunities it names (issue 31)", () => {
+      expect(searchClause('Supply sUSDx', [['1', '2'], []])).to.deep.equal({
+        bool: {
+          filter: [
+            {
+              bool: {
+                should: [{ prefix: { searchText: 'supply' } }, { terms: { opportunityId: ['1', '2'] } }],
+                minimum_should_match: 1,
+              },
+            },
+            { prefix: { searchText: 'susdx' } },
+          ],
+        },
+      });
+    });
   });
 
   describe('buildByIdQuery', () => {
