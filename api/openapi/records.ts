@@ -68,10 +68,22 @@ const breakdown = obj(
   ['maxValue', 'token', 'amount', 'distributionType', 'onChainCampaignId', 'timestamp'],
 );
 
+/**
+ * Reward tokens (ids, as `rewardToken.id`) that `apr` and `dailyRewards` leave out for want of a fresh
+ * price: those figures stay numbers, but count such a token as nothing, so they are lower bounds (or
+ * unknown, when every reward token is listed). Absent when every reward token is priced.
+ */
+const unpricedRewardTokens = {
+  ...arr(str),
+  description:
+    'Reward token ids that apr and dailyRewards leave out for want of a fresh price (those figures then count them as 0); absent when every reward token is priced',
+};
+
 /** Campaign record: the `Campaign` component of the API contract (/v4/openapi.json). */
 export const campaignSchema = component(
   'Campaign',
-  obj({
+  obj(
+    {
     id: str,
     computeChainId: int,
     distributionChainId: int,
@@ -84,6 +96,7 @@ export const campaignSchema = component(
     creatorAddress: str,
     apr: num,
     dailyRewards: num,
+    unpricedRewardTokens,
     creator: obj({ address: str, tags: arr(str), creatorId: nullable(str) }, ['tags', 'creatorId']),
     params: any,
     description: str,
@@ -117,9 +130,11 @@ export const campaignSchema = component(
     hasOverrides: bool,
     isPrivate: bool,
     hidden: bool,
-    hideLeaderboard: bool,
-    campaignEncodingHash: str,
-  }),
+      hideLeaderboard: bool,
+      campaignEncodingHash: str,
+    },
+    ['unpricedRewardTokens'],
+  ),
 );
 
 const opportunityStatus = { enum: ['NONE', 'PAST', 'LIVE', 'SOON'] } as const;
@@ -230,6 +245,7 @@ export const opportunitySchema = component(
       tvl: num,
       apr: num,
       dailyRewards: num,
+      unpricedRewardTokens,
       nativeApr: num,
       totalApr: num,
       maxDailyRewards: nullable(num),
@@ -269,6 +285,7 @@ export const opportunitySchema = component(
       rewardsRecord: obj({ total: num, timestamp: numOrString, breakdowns: arr(breakdown) }),
     },
     [
+      'unpricedRewardTokens',
       'mainProtocol',
       'depositUrl',
       'depositUrls',

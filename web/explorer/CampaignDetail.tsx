@@ -8,6 +8,7 @@ import { CopyButton } from './CopyButton.js';
 import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link } from './Link.js';
+import { PricedFigure } from './PricedFigure.js';
 import { chainName, type DetailProps } from './OpportunityDetail.js';
 import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Campaign, CampaignMetrics, LinkedCampaign } from './types.js';
@@ -135,11 +136,15 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>APR</dt>
-          <dd>{formatPercent(c.apr)}</dd>
+          <dd data-testid="campaign-apr-now">
+            <PricedFigure value={c.apr} format={formatPercent} unpriced={c.unpricedRewardTokens} />
+          </dd>
         </div>
         <div>
           <dt>Daily rewards</dt>
-          <dd>{formatUsd(c.dailyRewards)}</dd>
+          <dd data-testid="campaign-daily-rewards-now">
+            <PricedFigure value={c.dailyRewards} format={formatUsd} unpriced={c.unpricedRewardTokens} />
+          </dd>
         </div>
         <div>
           <dt>Overrides</dt>

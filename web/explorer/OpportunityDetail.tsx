@@ -8,6 +8,7 @@ import { CopyButton } from './CopyButton.js';
 import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link, type Navigate } from './Link.js';
+import { PricedFigure } from './PricedFigure.js';
 import { GRAINS, type ExplorerState, type Grain } from './state.js';
 import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Campaign, Chain, Opportunity } from './types.js';
@@ -154,11 +155,15 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>APR</dt>
-          <dd>{formatPercent(o.apr)}</dd>
+          <dd data-testid="opportunity-apr">
+            <PricedFigure value={o.apr} format={formatPercent} unpriced={o.unpricedRewardTokens} />
+          </dd>
         </div>
         <div>
           <dt>Daily rewards (now)</dt>
-          <dd>{formatUsd(o.dailyRewards)}</dd>
+          <dd data-testid="opportunity-daily-rewards">
+            <PricedFigure value={o.dailyRewards} format={formatUsd} unpriced={o.unpricedRewardTokens} />
+          </dd>
         </div>
         <div>
           <dt>Identifier</dt>
@@ -212,10 +217,10 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
                 {formatAmount(c.amount, c.rewardToken.decimals)}
               </td>
               <td data-label="Daily rewards" class="num">
-                {formatUsd(c.dailyRewards)}
+                <PricedFigure value={c.dailyRewards} format={formatUsd} unpriced={c.unpricedRewardTokens} />
               </td>
               <td data-label="APR" class="num">
-                {formatPercent(c.apr)}
+                <PricedFigure value={c.apr} format={formatPercent} unpriced={c.unpricedRewardTokens} />
               </td>
               <td data-label="Window">
                 {formatTime(c.startTimestamp)} → {formatTime(c.endTimestamp)}
