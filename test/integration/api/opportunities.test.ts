@@ -541,7 +541,9 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
         { timestamp: ts('2026-01-01T00:00:00Z'), date: '2026-01-01T00:00:00.000Z', dailyRewards: 6 },
       ]);
       const csv = await request().get(url('daily-rewards')).query({ grain: 'month', format: 'csv' }).expect(200);
-      expect(csv.text).to.equal(`timestamp,date,dailyRewards\n${ts('2026-01-01T00:00:00Z')},2026-01-01T00:00:00.000Z,6.5\n`);
+      expect(csv.text).to.equal(
+        `timestamp,date,dailyRewards\n${ts('2026-01-01T00:00:00Z')},2026-01-01T00:00:00.000Z,6.5\n`,
+      );
     });
 
     it('format=csv|json wins over Accept, and every answer varies on Accept as well as encoding', async function () {

@@ -72,7 +72,9 @@ describe('unpriced reward tokens: unpricedRewardTokens, /v4/health and the metri
 
     const gql = await request()
       .post('/graphql/v1')
-      .send({ query: `{ campaign(id: "${unpriced[0]!.id}") { unpricedRewardTokens } opportunities(items: 100) { id unpricedRewardTokens } }` })
+      .send({
+        query: `{ campaign(id: "${unpriced[0]!.id}") { unpricedRewardTokens } opportunities(items: 100) { id unpricedRewardTokens } }`,
+      })
       .expect(200);
     expect(gql.body.errors).to.equal(undefined);
     expect(gql.body.data.campaign.unpricedRewardTokens).to.deep.equal([unpriced[0]!.rewardToken.id]);
