@@ -1,14 +1,8 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
 import { writeDemoHistory } from '../../../scripts/demoHistory.js';
-import { buildWeb } from '../../../web/build.js';
 import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
-import { createReferenceDemo, type ReferenceDemo } from '../api/referenceDemo.js';
+import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 
 type Campaign = { id: string; startTimestamp: string; endTimestamp: string; opportunityId: string };
 type Opportunity = { id: string; unpricedRewardTokens?: string[] };
@@ -25,9 +19,7 @@ const VIEWPORTS = [
  * where their data starts with readable axis text, and a past campaign shows the history of its window.
  */
 describe('explorer: unpriced figures and history charts, in Chromium at 1366 and 390 px (#31)', function () {
-  let demo: ReferenceDemo;
-  let dist: string;
-  let server: Server;
+  let web: DemoWebServer;
   let base: string;
   let browser: Browser;
   let page: Page;
@@ -49,21 +41,9 @@ describe('explorer: unpriced figures and history charts, in Chromium at 1366 and
     );
 
   before(async function () {
-    demo = await createReferenceDemo();
-    const { h } = demo;
-    await writeDemoHistory(h.deps, { fromMs: Date.now() - 18 * DAY_MS, stepMs: DAY_MS / 2 });
-    dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
-    await buildWeb({ outDir: dist });
-    server = createApp({
-      config: h.config,
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-      webDist: dist,
-    }).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    web = await startDemoWebServer();
+    base = web.base;
+    await writeDemoHistory(web.demo.h.deps, { fromMs: Date.now() - 18 * DAY_MS, stepMs: DAY_MS / 2 });
     browser = await launchBrowser();
   });
 
@@ -74,9 +54,7 @@ describe('explorer: unpriced figures and history charts, in Chromium at 1366 and
 
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    if (dist) rmSync(dist, { recursive: true, force: true });
-    await demo?.close();
+    await web?.close();
   });
 
   for (const viewport of VIEWPORTS) {
