@@ -138,8 +138,15 @@ export async function runMetrics(
     await enqueueOutbox(tx, 'opportunity', o);
     return { campaigns: c.length, opportunities: o.length };
   });
-  const missingPrices = campaignMetrics.filter((x) => x.metrics.dailyRewardsUsd === null).length;
-  if (missingPrices) deps.logger.warn({ msg: 'campaigns without a fresh reward price', count: missingPrices });
+  // LIVE campaigns valued without their reward token (GET /v4/health counts the same campaigns from the stored run).
+  const unpriced = campaignMetrics.filter((x) => x.metrics.dailyRewardsUsd === null);
+  const missingPrices = unpriced.length;
+  if (missingPrices)
+    deps.logger.warn({
+      msg: 'LIVE campaigns without a fresh reward price',
+      count: missingPrices,
+      tokens: [...new Set(unpriced.map((x) => x.metrics.rewardTokenId))].sort(),
+    });
   return {
     ranges: [],
     counts: {

@@ -18,8 +18,8 @@ import { deleteIndices, ensureIndices } from '../search-mappings/aliases.js';
 import { ensureDatabase, migrate } from '../sql/migrate.js';
 import { DEMO_MARKETS, demoMarketAddress, seedDemoCampaigns } from './seedDemo.js';
 import { startPriceApiServer } from './priceApiServer.js';
-import { runMetrics } from '../jobs/computeMetrics.js';
 import { seedCreators } from './seedCreators.js';
+import { writeDemoHistory } from './demoHistory.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = `${ROOT}.data`;
@@ -127,10 +127,8 @@ async function main(): Promise<void> {
   for (const job of JOBS) await runJob(job, deps);
   await seedCreators(deps.pg);
   if (started.length) {
-    // A few days of history for the demo: snapshots as of every 6 hours of the last 3 days.
-    for (let t = Date.now() - 3 * 24 * 3600_000; t < Date.now() - 3600_000; t += 6 * 3600_000)
-      await runMetrics(deps, { at: new Date(t), snapshotOnly: true });
-    logger.info({ msg: 'demo history snapshots written', days: 3 });
+    // The demo's history: snapshots as of every 6 hours since the earliest campaign started.
+    logger.info({ msg: 'demo history snapshots written', snapshots: await writeDemoHistory(deps) });
   }
   await deps.close();
 

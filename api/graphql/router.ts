@@ -97,6 +97,8 @@ export function graphqlRouter(deps: ApiDeps): Router {
     return handler(ctx, next);
   };
   router.get(GRAPHQL_PATH, async (ctx, next) => {
+    // The same URL answers GraphiQL, graphql-response+json or json by Accept: shared caches must key on it.
+    ctx.vary('Accept');
     if (!wantsExplorer(ctx)) return handle(ctx, next);
     if (!explorer)
       throw new NotFoundError(

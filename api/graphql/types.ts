@@ -36,6 +36,13 @@ const costs = (extensions: CostExtensions) => ({ extensions });
  */
 const RECORD_LIST_ESTIMATE = 20;
 
+/** Reward tokens (ids) the record's apr and dailyRewards leave out for want of a price; [] when all are priced (REST omits it then). */
+const unpricedRewardTokens = {
+  type: nonNull(new GraphQLList(nonNull(GraphQLString))),
+  description: 'Reward token ids that apr and dailyRewards leave out for want of a fresh price (they count as 0 there)',
+  resolve: (r: { unpricedRewardTokens?: string[] }) => r.unpricedRewardTokens ?? [],
+};
+
 const S = GraphQLString,
   I = GraphQLInt,
   F = GraphQLFloat,
@@ -108,6 +115,7 @@ export const CampaignType: GraphQLObjectType = new GraphQLObjectType<CampaignRec
       creator: JsonScalar,
       dailyRewardsBreakdown: JsonScalar,
     }),
+    unpricedRewardTokens,
     opportunity: {
       type: OpportunityType,
       description: 'The opportunity of the campaign (batched per request)',
@@ -157,6 +165,7 @@ export const OpportunityType: GraphQLObjectType = new GraphQLObjectType<
       rewardsRecord: JsonScalar,
       nativeAprRecord: JsonScalar,
     }),
+    unpricedRewardTokens,
     tokens: { type: listOf(TokenType), ...costs({ maxItems: RECORD_LIST_ESTIMATE }) },
     campaigns: {
       type: listOf(CampaignType),

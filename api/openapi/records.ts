@@ -68,58 +68,73 @@ const breakdown = obj(
   ['maxValue', 'token', 'amount', 'distributionType', 'onChainCampaignId', 'timestamp'],
 );
 
+/**
+ * Reward tokens (ids, as `rewardToken.id`) that `apr` and `dailyRewards` leave out for want of a fresh
+ * price: those figures stay numbers, but count such a token as nothing, so they are lower bounds (or
+ * unknown, when every reward token is listed). Absent when every reward token is priced.
+ */
+const unpricedRewardTokens = {
+  ...arr(str),
+  description:
+    'Reward token ids that apr and dailyRewards leave out for want of a fresh price (those figures then count them as 0); absent when every reward token is priced',
+};
+
 /** Campaign record: the `Campaign` component of the API contract (/v4/openapi.json). */
 export const campaignSchema = component(
   'Campaign',
-  obj({
-    id: str,
-    computeChainId: int,
-    distributionChainId: int,
-    campaignId: str,
-    type: str,
-    subType: nullable(num),
-    amount: decimal,
-    startTimestamp: decimal,
-    endTimestamp: decimal,
-    creatorAddress: str,
-    apr: num,
-    dailyRewards: num,
-    creator: obj({ address: str, tags: arr(str), creatorId: nullable(str) }, ['tags', 'creatorId']),
-    params: any,
-    description: str,
-    chain: nullable(chainSchema),
-    rewardTokenId: str,
-    rewardToken: tokenSchema,
-    opportunityId: str,
-    distributionChain: nullable(chainSchema),
-    distributionType: str,
-    campaignStatus: obj(
-      {
-        campaignId: str,
-        computedUntil: numOrString,
-        processingStarted: numOrString,
-        status: str,
-        preComputeProcessingStarted: numOrString,
-        preComputeStatus: str,
-        delay: numOrString,
-        error: str,
-        details: any,
-      },
-      ['delay', 'error', 'details'],
-    ),
-    createdAt: str,
-    rootCampaignId: nullable(str),
-    parentCampaignId: nullable(str),
-    childCampaignIds: arr(str),
-    dailyRewardsBreakdown: arr(breakdown),
-    pauseCompute: nullable(str),
-    pausePrecompute: nullable(str),
-    hasOverrides: bool,
-    isPrivate: bool,
-    hidden: bool,
-    hideLeaderboard: bool,
-    campaignEncodingHash: str,
-  }),
+  obj(
+    {
+      id: str,
+      computeChainId: int,
+      distributionChainId: int,
+      campaignId: str,
+      type: str,
+      subType: nullable(num),
+      amount: decimal,
+      startTimestamp: decimal,
+      endTimestamp: decimal,
+      creatorAddress: str,
+      apr: num,
+      dailyRewards: num,
+      unpricedRewardTokens,
+      creator: obj({ address: str, tags: arr(str), creatorId: nullable(str) }, ['tags', 'creatorId']),
+      params: any,
+      description: str,
+      chain: nullable(chainSchema),
+      rewardTokenId: str,
+      rewardToken: tokenSchema,
+      opportunityId: str,
+      distributionChain: nullable(chainSchema),
+      distributionType: str,
+      campaignStatus: obj(
+        {
+          campaignId: str,
+          computedUntil: numOrString,
+          processingStarted: numOrString,
+          status: str,
+          preComputeProcessingStarted: numOrString,
+          preComputeStatus: str,
+          delay: numOrString,
+          error: str,
+          details: any,
+        },
+        ['delay', 'error', 'details'],
+      ),
+      createdAt: str,
+      rootCampaignId: nullable(str),
+      parentCampaignId: nullable(str),
+      childCampaignIds: arr(str),
+      dailyRewardsBreakdown: arr(breakdown),
+      pauseCompute: nullable(str),
+      pausePrecompute: nullable(str),
+      hasOverrides: bool,
+      isPrivate: bool,
+      hidden: bool,
+      hideLeaderboard: bool,
+      campaignEncodingHash: str,
+    },
+    ['unpricedRewardTokens'],
+  ),
 );
 
 const opportunityStatus = { enum: ['NONE', 'PAST', 'LIVE', 'SOON'] } as const;
@@ -241,6 +256,7 @@ export const opportunitySchema = component(
       tvl: num,
       apr: num,
       dailyRewards: num,
+      unpricedRewardTokens,
       nativeApr: num,
       totalApr: num,
       maxDailyRewards: nullable(num),
@@ -280,6 +296,7 @@ export const opportunitySchema = component(
       rewardsRecord: obj({ total: num, timestamp: numOrString, breakdowns: arr(breakdown) }),
     },
     [
+      'unpricedRewardTokens',
       'mainProtocol',
       'depositUrl',
       'depositUrls',

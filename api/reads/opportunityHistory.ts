@@ -1,7 +1,7 @@
 import type { PgPool } from '../../internal/pg.js';
 
 export type HistoryGrain = 'hour' | 'day' | 'week' | 'month';
-export type HistoryMetric = 'apr' | 'tvl' | 'native_apr';
+export type HistoryMetric = 'apr' | 'tvl' | 'native_apr' | 'daily_rewards';
 
 export type LoadOpportunityHistoryParams = {
   opportunityId: string;
@@ -24,7 +24,7 @@ export async function loadOpportunityHistory(
   db: PgPool,
   p: LoadOpportunityHistoryParams,
 ): Promise<{ bucket: number; value: number }[]> {
-  const column = { apr: 'apr', tvl: 'tvl', native_apr: 'native_apr' }[p.metric];
+  const column = { apr: 'apr', tvl: 'tvl', native_apr: 'native_apr', daily_rewards: 'daily_rewards' }[p.metric];
   const { rows } = await db.query<{ bucket: string; value: number }>(
     `SELECT extract(epoch FROM date_trunc($2, ts AT TIME ZONE 'UTC'))::bigint AS bucket, avg(${column})::float8 AS value
      FROM opportunity_snapshots

@@ -90,6 +90,9 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     creatorAddress: src.creator,
     apr: src.metric_apr ?? 0,
     dailyRewards: src.metric_daily_rewards ?? 0,
+    // Computed, and no USD figure: the metrics job had no fresh price of the reward token (LIVE only).
+    unpricedRewardTokens:
+      src.metric_computed_at && src.metric_daily_rewards === null ? [rewardToken.id] : ([] as string[]),
     creator: { address: src.creator, tags: src.creator_tags ?? ([] as string[]), creatorId: src.creator_id ?? null },
     params: { ...params, campaignData: src.campaign_data },
     description: '',

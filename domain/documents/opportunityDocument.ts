@@ -107,6 +107,8 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
     nativeApr: m?.native_apr ?? 0,
     totalApr: (m?.apr ?? 0) + (m?.native_apr ?? 0),
     maxDailyRewards: m?.max_daily_rewards ?? null,
+    // apr and dailyRewards stay numbers; these reward tokens are left out of them for want of a price.
+    unpricedRewardTokens: m?.unpriced_reward_tokens ?? ([] as string[]),
     maxApr: null,
     liveCampaigns,
     lastCampaignCreatedAt: summary.lastCreatedAt,

@@ -106,5 +106,7 @@ export type OpportunitySource = {
     native_apr: number;
     max_daily_rewards: number | null;
     records: Record<string, unknown>;
+    /** Reward tokens (ids) the figures leave out for want of a fresh price (absent in rows read before it existed). */
+    unpriced_reward_tokens?: string[];
   } | null;
 };

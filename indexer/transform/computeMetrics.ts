@@ -25,6 +25,7 @@ export type CampaignMetricsInput = {
 
 export type CampaignMetrics = {
   id: string;
+  rewardTokenId: string;
   phase: CampaignPhase;
   /** USD per day at the reward token's price; null without a fresh price. */
   dailyRewardsUsd: number | null;
@@ -82,6 +83,7 @@ export function computeCampaignMetrics(
   const status: CampaignStatusRecord['status'] = phase === 'SOON' ? 'SKIPPED' : error ? 'SKIPPED' : 'SUCCESS';
   return {
     id: c.id,
+    rewardTokenId: c.rewardTokenId,
     phase,
     dailyRewardsUsd,
     dailyAmount: dailyAmount.toString(),
@@ -140,7 +142,8 @@ export type OpportunityMetrics = ReturnType<typeof computeOpportunityMetrics>;
  * and its TVL reading: dailyRewards and APR are the sums of its campaigns' dailyRewards and APR (a
  * campaign outside its window contributes 0; an unknown figure counts 0), plus the aprRecord,
  * tvlRecord and rewardsRecord breakdowns of the Opportunity record (api/openapi/records.ts), over the LIVE
- * campaigns. `started`: some campaign
+ * campaigns; `unpricedRewardTokens`: the reward tokens (ids, sorted) of campaigns whose daily rewards
+ * are unknown for want of a fresh price, which those sums leave out. `started`: some campaign
  * had started by `now` (history records exist only from then).
  */
 export function computeOpportunityMetrics(
@@ -162,6 +165,9 @@ export function computeOpportunityMetrics(
     nativeApr: 0,
     maxDailyRewards: live.length ? Math.max(...live.map((c) => c.dailyRewardsUsd ?? 0)) : null,
     liveCampaigns: live.length,
+    unpricedRewardTokens: [
+      ...new Set(campaigns.filter((c) => c.dailyRewardsUsd === null).map((c) => c.rewardTokenId)),
+    ].sort(),
     started: campaigns.some((c) => c.phase !== 'SOON'),
     records: {
       aprRecord: {

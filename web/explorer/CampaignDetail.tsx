@@ -8,9 +8,13 @@ import { CopyButton } from './CopyButton.js';
 import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link } from './Link.js';
+import { PricedFigure } from './PricedFigure.js';
 import { chainName, type DetailProps } from './OpportunityDetail.js';
 import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Campaign, CampaignMetrics, LinkedCampaign } from './types.js';
+
+/** Snapshots per chart (the API's maximum; oldest first): a past campaign's whole window at the demo's 6-hour snapshots and more. */
+const SERIES_LIMITS = { 'apr[limit]': 1000, 'tvl[limit]': 1000, 'dailyRewards[limit]': 1000 };
 
 type Loaded = { campaign: Campaign; linked: LinkedCampaign[]; metrics: CampaignMetrics };
 
@@ -19,7 +23,7 @@ async function loadCampaign(id: string, signal: AbortSignal): Promise<Loaded> {
   const [campaign, linked, metrics] = await Promise.all([
     apiGet<Campaign>(path, {}, { signal }),
     apiGet<LinkedCampaign[]>(`${path}/linked`, {}, { signal }),
-    apiGet<CampaignMetrics>(`${path}/metrics`, {}, { signal }),
+    apiGet<CampaignMetrics>(`${path}/metrics`, SERIES_LIMITS, { signal }),
   ]);
   return { campaign, linked, metrics };
 }
@@ -64,6 +68,13 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
   const status = campaignStatusAt(Number(c.startTimestamp), Number(c.endTimestamp), Date.now() / 1000);
   const minDepth = Math.min(0, ...linked.map((l) => l.depth));
   const start = { t: Number(c.startTimestamp), label: 'campaign starts' };
+  // History is recorded only while a campaign is live (one snapshot per metrics run).
+  const empty =
+    status === 'SOON'
+      ? `No history yet: it starts ${formatTime(c.startTimestamp)}`
+      : status === 'PAST'
+        ? 'No snapshot was recorded while it was live'
+        : 'No history yet';
   return (
     <article class="detail" data-testid="campaign-detail">
       <BackLink to={back} navigate={navigate}>
@@ -135,11 +146,15 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>APR</dt>
-          <dd>{formatPercent(c.apr)}</dd>
+          <dd data-testid="campaign-apr-now">
+            <PricedFigure value={c.apr} format={formatPercent} unpriced={c.unpricedRewardTokens} />
+          </dd>
         </div>
         <div>
           <dt>Daily rewards</dt>
-          <dd>{formatUsd(c.dailyRewards)}</dd>
+          <dd data-testid="campaign-daily-rewards-now">
+            <PricedFigure value={c.dailyRewards} format={formatUsd} unpriced={c.unpricedRewardTokens} />
+          </dd>
         </div>
         <div>
           <dt>Overrides</dt>
@@ -178,24 +193,27 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
         <LineChart
           testId="campaign-apr"
           title="APR (%)"
-          note="the campaign's APR records (/campaigns/{id}/metrics)"
+          note="what this campaign's rewards paid per year on the opportunity's TVL, at each snapshot"
           marker={start}
+          empty={empty}
           points={metrics.aprRecords.map((r) => ({ t: Number(r.timestamp), v: r.apr }))}
           formatValue={formatPercent}
         />
         <LineChart
           testId="campaign-tvl"
           title="TVL (USD)"
-          note="the campaign's TVL records"
+          note="value locked in the campaign's opportunity, at each snapshot"
           marker={start}
+          empty={empty}
           points={metrics.tvlRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))}
           formatValue={formatUsd}
         />
         <LineChart
           testId="campaign-daily-rewards"
           title="Daily rewards (USD per day)"
-          note="the campaign's daily-rewards records, as the API serves them"
+          note="this campaign's rewards per day, valued at each snapshot's price"
           marker={start}
+          empty={empty}
           points={metrics.dailyRewardsRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))}
           formatValue={formatUsd}
         />

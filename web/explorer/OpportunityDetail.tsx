@@ -1,16 +1,17 @@
-import { apiGet, downloadCsv } from '../shared/api.js';
+import { apiGet, downloadCsv, withQuery } from '../shared/api.js';
 import { formatAmount, formatPercent, formatTime, formatUsd } from '../shared/format.js';
 import { LineChart } from '../shared/LineChart.js';
 import { useApi } from '../shared/useApi.js';
 import { addressExplorerUrl, safeHttpUrl } from './chainLinks.js';
 import { AddressLink } from './AddressLink.js';
 import { CopyButton } from './CopyButton.js';
-import { campaignStatusAt, sumSeriesByBucket } from './history.js';
+import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link, type Navigate } from './Link.js';
+import { PricedFigure } from './PricedFigure.js';
 import { GRAINS, type ExplorerState, type Grain } from './state.js';
 import { SITE_TITLE, useDocumentTitle } from './titles.js';
-import type { Campaign, CampaignMetrics, Chain, Opportunity } from './types.js';
+import type { Campaign, Chain, Opportunity } from './types.js';
 
 export type DetailProps = { state: ExplorerState; navigate: Navigate; chains: Chain[] };
 
@@ -22,35 +23,47 @@ export function chainName(chains: readonly Chain[], id: number): string {
 }
 
 const RECORDS_ITEMS = 100;
-/** Campaigns whose metrics make the daily-rewards history (latest starts first), to bound the calls. */
-const HISTORY_CAMPAIGNS = 20;
 
-/** The opportunity's own APR and TVL records (two requests: the first charts come at once). */
-async function loadHistory(id: string, grain: Grain, signal: AbortSignal): Promise<{ apr: Series; tvl: Series }> {
-  const q = { grain, items: RECORDS_ITEMS };
-  const [apr, tvl] = await Promise.all([
-    apiGet<{ timestamp: string; apr: number }[]>(`/v4/opportunities/${id}/apr-records`, q, { signal }),
-    apiGet<{ timestamp: string; tvl: number }[]>(`/v4/opportunities/${id}/tvl-records`, q, { signal }),
+type HistoryKind = 'apr' | 'tvl' | 'daily-rewards';
+
+/** Path of one history route of the opportunity (`/v4/opportunities/{id}/{kind}-records`). */
+const recordsPath = (id: string, kind: HistoryKind) => `/v4/opportunities/${id}/${kind}-records`;
+
+/** The opportunity's APR, TVL and daily-rewards records at a grain (three requests at once). */
+async function loadHistory(
+  id: string,
+  grain: Grain,
+  signal: AbortSignal,
+): Promise<{ apr: Series; tvl: Series; dailyRewards: Series }> {
+  const q = { grain, items: RECORDS_ITEMS, format: 'json' };
+  const [apr, tvl, dailyRewards] = await Promise.all([
+    apiGet<{ timestamp: string; apr: number }[]>(recordsPath(id, 'apr'), q, { signal }),
+    apiGet<{ timestamp: string; tvl: number }[]>(recordsPath(id, 'tvl'), q, { signal }),
+    apiGet<{ timestamp: string; dailyRewards: number }[]>(recordsPath(id, 'daily-rewards'), q, { signal }),
   ]);
   return {
     apr: apr.map((r) => ({ t: Number(r.timestamp), v: r.apr })),
     tvl: tvl.map((r) => ({ t: Number(r.timestamp), v: r.tvl })),
+    dailyRewards: dailyRewards.map((r) => ({ t: Number(r.timestamp), v: r.dailyRewards })),
   };
 }
 
-/** The daily-rewards history: one metrics request per campaign (the latest HISTORY_CAMPAIGNS), summed per bucket; loaded after the charts above. */
-async function loadDailyRewards(campaigns: Campaign[], grain: Grain, signal: AbortSignal): Promise<Series> {
-  const metrics = await Promise.all(
-    latestCampaigns(campaigns).map((c) => apiGet<CampaignMetrics>(`/v4/campaigns/${c.id}/metrics`, {}, { signal })),
-  );
-  return sumSeriesByBucket(
-    metrics.map((m) => m.dailyRewardsRecords.map((r) => ({ t: Number(r.timestamp), v: r.total }))),
-    grain,
+/** A CSV download button of one history: `format=csv` in the URL, so no cached JSON answer can stand in for it. */
+function CsvButton({ id, kind, grain, label }: { id: string; kind: HistoryKind; grain: Grain; label: string }) {
+  return (
+    <button
+      type="button"
+      onClick={() =>
+        void downloadCsv(
+          withQuery(recordsPath(id, kind), { grain, items: RECORDS_ITEMS, format: 'csv' }),
+          `${kind}-${id}-${grain}.csv`,
+        )
+      }
+    >
+      {label}
+    </button>
   );
 }
-
-const latestCampaigns = (campaigns: Campaign[]) =>
-  [...campaigns].sort((a, b) => Number(b.startTimestamp) - Number(a.startTimestamp)).slice(0, HISTORY_CAMPAIGNS);
 
 /** One opportunity: tokens, protocol, campaigns with reward tokens and amounts, and its history at a chosen grain. */
 export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
@@ -66,10 +79,7 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
   const history = useApi(opp.data ? `${id}:${state.grain}` : null, (signal) =>
     loadHistory(opp.data!.id, state.grain, signal),
   );
-  const daily = useApi(
-    opp.data && history.dataKey === `${id}:${state.grain}` ? `${id}:${state.grain}` : null,
-    (signal) => loadDailyRewards(campaigns, state.grain, signal),
-  );
+  const shown = history.dataKey === `${id}:${state.grain}` ? history.data : undefined;
   const back = { ...state, opportunity: undefined };
   useDocumentTitle(
     `${opp.data && opp.dataKey === id ? opp.data.name : opp.error ? 'Opportunity not found' : 'Opportunity'} – ${SITE_TITLE}`,
@@ -145,11 +155,15 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>APR</dt>
-          <dd>{formatPercent(o.apr)}</dd>
+          <dd data-testid="opportunity-apr">
+            <PricedFigure value={o.apr} format={formatPercent} unpriced={o.unpricedRewardTokens} />
+          </dd>
         </div>
         <div>
           <dt>Daily rewards (now)</dt>
-          <dd>{formatUsd(o.dailyRewards)}</dd>
+          <dd data-testid="opportunity-daily-rewards">
+            <PricedFigure value={o.dailyRewards} format={formatUsd} unpriced={o.unpricedRewardTokens} />
+          </dd>
         </div>
         <div>
           <dt>Identifier</dt>
@@ -203,10 +217,10 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
                 {formatAmount(c.amount, c.rewardToken.decimals)}
               </td>
               <td data-label="Daily rewards" class="num">
-                {formatUsd(c.dailyRewards)}
+                <PricedFigure value={c.dailyRewards} format={formatUsd} unpriced={c.unpricedRewardTokens} />
               </td>
               <td data-label="APR" class="num">
-                {formatPercent(c.apr)}
+                <PricedFigure value={c.apr} format={formatPercent} unpriced={c.unpricedRewardTokens} />
               </td>
               <td data-label="Window">
                 {formatTime(c.startTimestamp)} → {formatTime(c.endTimestamp)}
@@ -231,60 +245,41 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          onClick={() =>
-            void downloadCsv(
-              `/v4/opportunities/${o.id}/apr-records?grain=${state.grain}&items=${RECORDS_ITEMS}`,
-              `apr-${o.id}-${state.grain}.csv`,
-            )
-          }
-        >
-          APR CSV
-        </button>
-        <button
-          type="button"
-          onClick={() =>
-            void downloadCsv(
-              `/v4/opportunities/${o.id}/tvl-records?grain=${state.grain}&items=${RECORDS_ITEMS}`,
-              `tvl-${o.id}-${state.grain}.csv`,
-            )
-          }
-        >
-          TVL CSV
-        </button>
+        <CsvButton id={o.id} kind="apr" grain={state.grain} label="APR CSV" />
+        <CsvButton id={o.id} kind="tvl" grain={state.grain} label="TVL CSV" />
+        <CsvButton id={o.id} kind="daily-rewards" grain={state.grain} label="Daily rewards CSV" />
       </div>
-      {(history.error ?? daily.error) && (
+      {history.error && (
         <p class="error" role="alert">
-          The history could not be loaded: {(history.error ?? daily.error)!.message}
+          The history could not be loaded: {history.error.message}
         </p>
       )}
       <div class="charts">
         <LineChart
           testId="history-apr"
           title={`APR (%), average per ${state.grain}`}
-          note="the opportunity's APR records (/apr-records)"
+          note={`the opportunity's APR (sum over its live campaigns) in each ${state.grain}`}
           marker={marker}
           loading={history.loading}
-          points={history.dataKey === `${id}:${state.grain}` ? (history.data?.apr ?? []) : []}
+          points={shown?.apr ?? []}
           formatValue={formatPercent}
         />
         <LineChart
           testId="history-tvl"
           title={`TVL (USD), average per ${state.grain}`}
-          note="the opportunity's TVL records (/tvl-records)"
+          note={`value locked in ${o.name} in each ${state.grain}`}
           marker={marker}
           loading={history.loading}
-          points={history.dataKey === `${id}:${state.grain}` ? (history.data?.tvl ?? []) : []}
+          points={shown?.tvl ?? []}
           formatValue={formatUsd}
         />
         <LineChart
           testId="history-daily-rewards"
           title={`Daily rewards (USD per day), average per ${state.grain}`}
+          note={`rewards its live campaigns distribute per day, valued at each moment's prices, in each ${state.grain}`}
           marker={marker}
-          loading={daily.loading || !daily.data}
-          note={`sum of the daily-rewards records of ${campaigns.length > HISTORY_CAMPAIGNS ? `the ${HISTORY_CAMPAIGNS} latest` : `its ${campaigns.length}`} campaign${campaigns.length === 1 ? '' : 's'} (/campaigns/{id}/metrics), as the API serves them; the header shows today's figure`}
-          points={daily.dataKey === `${id}:${state.grain}` ? (daily.data ?? []) : []}
+          loading={history.loading}
+          points={shown?.dailyRewards ?? []}
           formatValue={formatUsd}
         />
       </div>

@@ -1,4 +1,5 @@
 import { formatPercent, formatUsd } from '../shared/format.js';
+import { PricedFigure } from './PricedFigure.js';
 import { Link } from './Link.js';
 import { SortHeader } from './SortHeader.js';
 import type { ExplorerState } from './state.js';
@@ -65,10 +66,10 @@ export function OpportunityList({ state, navigate, opportunities, loading, total
                   {formatUsd(o.tvl)}
                 </td>
                 <td data-label="APR" data-short="APR" class="num figure">
-                  {formatPercent(o.apr)}
+                  <PricedFigure value={o.apr} format={formatPercent} unpriced={o.unpricedRewardTokens} />
                 </td>
                 <td data-label="Daily rewards" data-short="Daily" class="num figure">
-                  {formatUsd(o.dailyRewards)}
+                  <PricedFigure value={o.dailyRewards} format={formatUsd} unpriced={o.unpricedRewardTokens} />
                 </td>
                 <td data-label="Status" class="status">
                   <span class={`badge ${o.status.toLowerCase()}`}>{o.status}</span>

@@ -24,6 +24,8 @@ export type Opportunity = {
   tvl: number;
   apr: number;
   dailyRewards: number;
+  /** Reward tokens apr and dailyRewards leave out for want of a price (absent when all are priced). */
+  unpricedRewardTokens?: string[];
   liveCampaigns: number;
   tokens: Token[];
   chain: Chain;
@@ -43,6 +45,7 @@ export type Campaign = {
   creatorAddress: string;
   apr: number;
   dailyRewards: number;
+  unpricedRewardTokens?: string[];
   rewardToken: Token;
   opportunityId: string;
   distributionType: string;

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { formatCompact } from './format.js';
 
 export type Point = { t: number; v: number };
@@ -7,32 +8,68 @@ export type LineChartProps = {
   points: Point[];
   formatValue?: (v: number) => string;
   testId: string;
-  /** What the values are and where they come from, shown under the title. */
+  /** What the values are, shown under the title. */
   note?: string;
-  /** A moment to mark with a vertical line (e.g. the first campaign's start), Unix seconds. */
+  /** A moment to mark with a vertical line (e.g. the first campaign's start), Unix seconds; drawn only inside the data's time span. */
   marker?: { t: number; label: string };
   /** The data is not known yet. */
   loading?: boolean;
+  /** Shown instead of the chart when there are no points (default "No history yet"). */
+  empty?: string;
 };
 
-const W = 600;
 const H = 200;
-const PAD = { left: 56, right: 12, top: 12, bottom: 28 };
+/** Width drawn before the chart is measured (and in environments without layout). */
+const DEFAULT_W = 600;
+const PAD = { left: 64, right: 12, top: 14, bottom: 30 };
 
-/** Pure: data → SVG coordinates inside the padded box (a single point sits in the middle). */
-export function scalePoints(points: Point[], extraTimes: number[] = []): { x: number; y: number }[] {
+/**
+ * Pure: data → SVG coordinates inside the padded box of a `w` × H drawing. The time axis spans the
+ * data only (its first to its last point): a chart never opens on an empty stretch before its
+ * history starts. A single point sits in the middle.
+ */
+export function scalePoints(points: Point[], w = DEFAULT_W): { x: number; y: number }[] {
   if (!points.length) return [];
-  const ts = [...points.map((p) => p.t), ...extraTimes];
+  const { t0, t1 } = timeSpan(points);
   const vs = points.map((p) => p.v);
-  const [t0, t1] = [Math.min(...ts), Math.max(...ts)];
   const [v0, v1] = [Math.min(0, ...vs), Math.max(...vs)];
-  const x = (t: number) =>
-    t1 === t0 ? (PAD.left + W - PAD.right) / 2 : PAD.left + ((t - t0) / (t1 - t0)) * (W - PAD.left - PAD.right);
   const y = (v: number) => (v1 === v0 ? H / 2 : H - PAD.bottom - ((v - v0) / (v1 - v0)) * (H - PAD.top - PAD.bottom));
-  return points.map((p) => ({ x: x(p.t), y: y(p.v) }));
+  return points.map((p) => ({ x: timeX(p.t, t0, t1, w), y: y(p.v) }));
 }
 
-/** A small SVG line chart of a time series (oldest left), with its min/max and first/last dates. */
+/** Pure: the first and last times of the points (the time axis). */
+export function timeSpan(points: Point[]): { t0: number; t1: number } {
+  const ts = points.map((p) => p.t);
+  return { t0: Math.min(...ts), t1: Math.max(...ts) };
+}
+
+function timeX(t: number, t0: number, t1: number, w: number): number {
+  return t1 === t0 ? (PAD.left + w - PAD.right) / 2 : PAD.left + ((t - t0) / (t1 - t0)) * (w - PAD.left - PAD.right);
+}
+
+/**
+ * The drawing's width in CSS pixels, followed as the element resizes: the SVG is drawn 1:1 (viewBox =
+ * its size), so its text keeps the stylesheet's pixel size on a phone as on a desktop.
+ */
+function useWidth(drawn: boolean): [ref: { current: SVGSVGElement | null }, width: number] {
+  const ref = useRef<SVGSVGElement | null>(null);
+  const [width, setWidth] = useState(DEFAULT_W);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const w = Math.round(el.getBoundingClientRect().width);
+      if (w > 0) setWidth(w);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [drawn]);
+  return [ref, width];
+}
+
+/** A small SVG line chart of a time series (oldest left), its time axis from its first to its last point. */
 export function LineChart({
   title,
   points,
@@ -41,28 +78,37 @@ export function LineChart({
   note,
   marker,
   loading = false,
+  empty = 'No history yet',
 }: LineChartProps) {
   const sorted = [...points].sort((a, b) => a.t - b.t);
-  const xy = scalePoints(sorted, marker ? [marker.t] : []);
+  const [ref, W] = useWidth(sorted.length > 0);
+  const xy = scalePoints(sorted, W);
+  const span = sorted.length ? timeSpan(sorted) : null;
   const markerX =
-    marker && sorted.length
-      ? scalePoints([...sorted, { t: marker.t, v: sorted[0]!.v }], [marker.t])[sorted.length]!.x
-      : null;
+    span && marker && marker.t >= span.t0 && marker.t <= span.t1 ? timeX(marker.t, span.t0, span.t1, W) : null;
   const values = sorted.map((p) => p.v);
   const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
   return (
-    <figure class="line-chart" data-testid={testId} data-points={sorted.length}>
+    <figure
+      class="line-chart"
+      data-testid={testId}
+      data-points={sorted.length}
+      data-axis-from={span?.t0}
+      data-axis-to={span?.t1}
+    >
       <figcaption>
         {title}
         {note && <small class="chart-note">{note}</small>}
       </figcaption>
       {sorted.length === 0 ? (
-        <p class="muted">{loading ? 'Loading…' : 'No history yet'}</p>
+        <p class="muted">{loading ? 'Loading…' : empty}</p>
       ) : (
         <svg
+          ref={ref}
           viewBox={`0 0 ${W} ${H}`}
+          height={H}
           role="img"
-          aria-label={`${title}: ${sorted.length} points, last ${formatValue(values[values.length - 1]!)}`}
+          aria-label={`${title}: ${sorted.length} points from ${day(span!.t0)} to ${day(span!.t1)}, last ${formatValue(values[values.length - 1]!)}`}
         >
           <line class="axis-line" x1={PAD.left} y1={H - PAD.bottom} x2={W - PAD.right} y2={H - PAD.bottom} />
           <text x={PAD.left - 6} y={PAD.top + 10} text-anchor="end">
@@ -71,11 +117,11 @@ export function LineChart({
           <text x={PAD.left - 6} y={H - PAD.bottom} text-anchor="end">
             {formatValue(Math.min(0, ...values))}
           </text>
-          <text x={PAD.left} y={H - 8}>
-            {day(Math.min(sorted[0]!.t, marker?.t ?? Infinity))}
+          <text class="axis-from" x={PAD.left} y={H - 8}>
+            {day(span!.t0)}
           </text>
           <text x={W - PAD.right} y={H - 8} text-anchor="end">
-            {day(Math.max(sorted[sorted.length - 1]!.t, marker?.t ?? -Infinity))}
+            {day(span!.t1)}
           </text>
           {markerX !== null && (
             <>
@@ -92,9 +138,11 @@ export function LineChart({
               </text>
             </>
           )}
-          <text class="axis-label" x={(PAD.left + W - PAD.right) / 2} y={H - 8} text-anchor="middle">
-            time (UTC)
-          </text>
+          {W >= 330 && (
+            <text class="axis-label" x={(PAD.left + W - PAD.right) / 2} y={H - 8} text-anchor="middle">
+              time (UTC)
+            </text>
+          )}
           <polyline class="series" points={xy.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ')} />
           {xy.map((p, i) => (
             <circle class="dot" key={i} cx={p.x} cy={p.y} r={3}>

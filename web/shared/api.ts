@@ -97,7 +97,10 @@ export function apiGet<T>(
   });
 }
 
-/** Downloads `path` as CSV (Accept: text/csv) under `filename`, through a temporary object URL. */
+/**
+ * Downloads `path` (whose query names `format=csv`: a cached JSON answer of the same route cannot stand
+ * in for it) under `filename`, through a temporary object URL; Accept says text/csv too.
+ */
 export async function downloadCsv(path: string, filename: string): Promise<void> {
   await gate();
   const res = await fetch(path, { headers: { accept: 'text/csv' } });

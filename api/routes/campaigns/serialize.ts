@@ -1,3 +1,4 @@
+import { unpricedOf } from '../../../domain/documents/unpriced.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import type { ChainRecord } from '../../../domain/documents/records.js';
 import { LIGHT_OPPORTUNITY_FIELDS } from './query.js';
@@ -47,6 +48,7 @@ export function serializeCampaign(doc: CampaignDocument, chains: ReadonlyMap<num
     creatorAddress: doc.creatorAddress,
     apr: doc.apr,
     dailyRewards: doc.dailyRewards,
+    ...unpricedOf(doc),
     creator: doc.creator,
     params: doc.params,
     description: doc.description,

@@ -33,8 +33,10 @@ export async function probe<T extends Record<string, unknown>>(fn: () => Promise
  * last run, lag in blocks per chain (head − cursor), paused state and runs/errors in the last
  * 24 h, the search outbox depth, and freshness (chain event → searchable document, p50/p95 over
  * campaigns first published in the last 24 h), prices older than PRICE_MAX_AGE_SECONDS, reward
- * trees not verified per chain, and each cursor's lag in chain seconds. `status` is `ok` when every dependency answers,
- * `degraded` otherwise (a paused job or errors do not degrade it: they are operators' facts).
+ * trees not verified per chain, and each cursor's lag in chain seconds. `status` is `ok` when every dependency answers
+ * and every LIVE campaign's reward token has a fresh price, `degraded` otherwise (a paused job or errors
+ * do not degrade it: they are operators' facts); `dependenciesOk` tells the two causes apart.
+ * `prices.unpricedLiveCampaigns` counts and names those campaigns' tokens: their figures count them as 0.
  */
 export async function checkHealth(deps: ApiDeps) {
   const [postgres, elasticsearch, chains] = await Promise.all([
@@ -89,9 +91,11 @@ export async function checkHealth(deps: ApiDeps) {
       };
     }),
   }));
-  const ok = postgres.ok && elasticsearch.ok && chains.every((c) => c.rpc.ok);
+  const dependenciesOk = postgres.ok && elasticsearch.ok && chains.every((c) => c.rpc.ok);
+  const priced = (pipeline?.prices.unpricedLiveCampaigns.campaigns ?? 0) === 0;
   return {
-    status: ok ? 'ok' : 'degraded',
+    status: dependenciesOk && priced ? 'ok' : 'degraded',
+    dependenciesOk,
     checkedAt: new Date().toISOString(),
     postgres,
     elasticsearch,

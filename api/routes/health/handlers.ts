@@ -10,12 +10,16 @@ import { checkHealth, checkLiveness, checkReadiness } from './checks.js';
  */
 export const HEALTH_CACHE_MS = 1000;
 
-/** GET /v4/health: 200 when every dependency answers, 503 otherwise; one computation shared for HEALTH_CACHE_MS (`checkedAt` tells its time). */
+/**
+ * GET /v4/health: 200 when every dependency answers, 503 otherwise (a LIVE campaign without a reward
+ * price degrades `status` but is no outage: 200); one computation shared for HEALTH_CACHE_MS
+ * (`checkedAt` tells its time).
+ */
 export function healthHandler(deps: ApiDeps) {
   const shared = sharedResult(() => checkHealth(deps), HEALTH_CACHE_MS);
   return async (ctx: Context): Promise<void> => {
     const health = await shared();
-    ctx.status = health.status === 'ok' ? 200 : 503;
+    ctx.status = health.dependenciesOk ? 200 : 503;
     ctx.set('cache-control', 'no-store');
     ctx.body = health;
   };

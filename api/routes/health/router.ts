@@ -2,11 +2,16 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { healthHandler, livenessHandler, readinessHandler } from './handlers.js';
 import { describe } from '../../openapi/describe.js';
-import { any, arr, bool, obj, str } from '../../openapi/schemaHelpers.js';
+import { any, arr, bool, int, nullable, obj, str } from '../../openapi/schemaHelpers.js';
 
 const check = obj({ ok: bool, latencyMs: { type: 'number' }, error: str }, ['error']);
 const healthSchema = obj({
-  status: { enum: ['ok', 'degraded'] },
+  status: {
+    enum: ['ok', 'degraded'],
+    description:
+      'degraded when a dependency does not answer (then 503) or when a LIVE campaign has no fresh reward-token price (prices.unpricedLiveCampaigns; still 200)',
+  },
+  dependenciesOk: bool,
   checkedAt: str,
   postgres: check,
   elasticsearch: check,
@@ -14,6 +19,18 @@ const healthSchema = obj({
   jobs: arr({ type: 'object' }),
   outbox: any,
   freshness: any,
+  prices: nullable(
+    obj({
+      tracked: int,
+      stale: int,
+      maxAgeSeconds: int,
+      oldestAgeSeconds: nullable(int),
+      unpricedLiveCampaigns: obj({
+        campaigns: int,
+        tokens: arr(obj({ id: str, symbol: nullable(str), campaigns: int })),
+      }),
+    }),
+  ),
 });
 
 const readySchema = obj({

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import {
   loadOpportunityCampaignTree,
   loadOpportunityHistory,
@@ -15,6 +16,7 @@ import type {
   storingIdsQuery,
 } from './schema.js';
 import { serializeOpportunity } from './serialize.js';
+import type { RecordsColumn } from './responses.js';
 import { buildStoringIdTrees } from './storingIds.js';
 
 /** One Opportunity record by numeric or composite id; NotFoundError when absent. */
@@ -73,11 +75,30 @@ export function storingIdsHandler(
   };
 }
 
-const COLUMN: Record<HistoryMetric, 'apr' | 'tvl'> = { apr: 'apr', native_apr: 'apr', tvl: 'tvl' };
+const COLUMN: Record<HistoryMetric, RecordsColumn> = {
+  apr: 'apr',
+  native_apr: 'apr',
+  tvl: 'tvl',
+  daily_rewards: 'dailyRewards',
+};
 
 /**
- * GET /v4/opportunities/{id}/{apr|tvl|native-apr}-records: opportunity_snapshots averaged per grain,
- * items `{ timestamp, date, apr|tvl }`; CSV (header row, same columns) when Accept asks for text/csv.
+ * CSV or JSON of a history answer: `format` when the URL names it, else by Accept (text/csv named
+ * explicitly; `*\/*` stays JSON). Every answer carries `Vary: Accept`: these answers are publicly
+ * cacheable, and a cache keyed on the URL alone served the JSON the chart had loaded to the CSV button.
+ */
+export function recordsFormat(ctx: Context, format: 'csv' | 'json' | undefined): 'csv' | 'json' {
+  ctx.vary('Accept');
+  if (format) return format;
+  return ctx.accepts('application/json', 'text/csv') === 'text/csv' && /text\/csv/.test(ctx.get('accept'))
+    ? 'csv'
+    : 'json';
+}
+
+/**
+ * GET /v4/opportunities/{id}/{apr|tvl|native-apr|daily-rewards}-records: opportunity_snapshots averaged
+ * per grain, items `{ timestamp, date, apr|tvl|dailyRewards }`; CSV (header row, same columns) with
+ * `format=csv` or when Accept asks for text/csv.
  */
 export function recordsHandler(
   deps: ApiDeps,
@@ -101,7 +122,7 @@ export function recordsHandler(
       date: new Date(r.bucket * 1000).toISOString(),
       [column]: r.value,
     }));
-    if (ctx.accepts('application/json', 'text/csv') === 'text/csv' && /text\/csv/.test(ctx.get('accept'))) {
+    if (recordsFormat(ctx, q.format) === 'csv') {
       ctx.type = 'text/csv';
       ctx.body = `${[`timestamp,date,${column}`, ...records.map((r) => `${r.timestamp},${r.date},${r[column]}`)].join('\n')}\n`;
       return;

@@ -31,5 +31,6 @@ export const storingIdsNodeSchema = component('StoringIdsNode', {
   },
 });
 
-/** History records; CSV with the same columns when Accept asks for text/csv. */
-export const recordsSchema = (column: 'apr' | 'tvl') => arr(obj({ timestamp: str, date: str, [column]: num }));
+export type RecordsColumn = 'apr' | 'tvl' | 'dailyRewards';
+/** History records; CSV with the same columns with `format=csv` or when Accept asks for text/csv. */
+export const recordsSchema = (column: RecordsColumn) => arr(obj({ timestamp: str, date: str, [column]: num }));

@@ -174,9 +174,9 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   router.get(
     '/opportunities/:id/apr-records',
     describe({
-      summary: 'APR history (JSON, or CSV with Accept: text/csv)',
+      summary: 'APR history (JSON, or CSV with format=csv or Accept: text/csv)',
       description:
-        "The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.",
+        "The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
       response: recordsSchema('apr'),
       also: CSV,
     }),
@@ -186,9 +186,9 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   router.get(
     '/opportunities/:id/tvl-records',
     describe({
-      summary: 'TVL history (JSON, or CSV with Accept: text/csv)',
+      summary: 'TVL history (JSON, or CSV with format=csv or Accept: text/csv)',
       description:
-        "The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.",
+        "The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
       response: recordsSchema('tvl'),
       also: CSV,
     }),
@@ -198,14 +198,26 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
   router.get(
     '/opportunities/:id/native-apr-records',
     describe({
-      summary: 'Native APR history (JSON, or CSV with Accept: text/csv)',
+      summary: 'Native APR history (JSON, or CSV with format=csv or Accept: text/csv)',
       description:
-        "The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.",
+        "The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
       response: recordsSchema('apr'),
       also: CSV,
     }),
     byId(recordsQuery),
     recordsHandler(deps, 'native_apr'),
+  );
+  router.get(
+    '/opportunities/:id/daily-rewards-records',
+    describe({
+      summary: 'Daily-rewards history in USD per day (JSON, or CSV with format=csv or Accept: text/csv)',
+      description:
+        "The opportunity's daily rewards (USD per day, the sum over its live public campaigns at each snapshot's prices) between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
+      response: recordsSchema('dailyRewards'),
+      also: CSV,
+    }),
+    byId(recordsQuery),
+    recordsHandler(deps, 'daily_rewards'),
   );
   return router;
 }

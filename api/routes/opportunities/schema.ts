@@ -182,6 +182,12 @@ export const recordsQuery = {
     from: fields.unixSeconds,
     to: fields.unixSeconds,
     grain: { type: 'string', enum: [...GRAINS], default: 'hour' },
+    format: {
+      type: 'string',
+      enum: ['csv', 'json'],
+      description:
+        'csv (a header row `timestamp,date,<metric>`, then one row per bucket) or json; when absent, chosen by Accept (text/csv for CSV). A download link should name it: the answer then does not depend on headers a cache may not key on.',
+    },
   },
 } as const;
 

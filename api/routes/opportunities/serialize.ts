@@ -1,3 +1,4 @@
+import { unpricedOf } from '../../../domain/documents/unpriced.js';
 import { opportunityStatus } from '../../../domain/documents/campaignSummary.js';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import type { ChainRecord } from '../../../domain/documents/records.js';
@@ -34,6 +35,7 @@ export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyM
     tvl: doc.tvl,
     apr: doc.apr,
     dailyRewards: doc.dailyRewards,
+    ...unpricedOf(doc),
     nativeApr: doc.nativeApr,
     totalApr: doc.totalApr,
     maxDailyRewards: doc.maxDailyRewards,

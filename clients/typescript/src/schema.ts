@@ -1987,8 +1987,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * APR history (JSON, or CSV with Accept: text/csv)
-         * @description The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.
+         * APR history (JSON, or CSV with format=csv or Accept: text/csv)
+         * @description The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2029,6 +2029,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/opportunities/{id}/daily-rewards-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily-rewards history in USD per day (JSON, or CSV with format=csv or Accept: text/csv)
+         * @description The opportunity's daily rewards (USD per day, the sum over its live public campaigns at each snapshot's prices) between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getOpportunitiesByIdDailyRewardsRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/opportunities/{id}/native-apr-records": {
         parameters: {
             query?: never;
@@ -2037,8 +2063,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Native APR history (JSON, or CSV with Accept: text/csv)
-         * @description The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.
+         * Native APR history (JSON, or CSV with format=csv or Accept: text/csv)
+         * @description The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2109,8 +2135,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TVL history (JSON, or CSV with Accept: text/csv)
-         * @description The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution, oldest first. `Accept: text/csv` answers CSV rows instead of JSON.
+         * TVL history (JSON, or CSV with format=csv or Accept: text/csv)
+         * @description The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2849,6 +2875,8 @@ export interface components {
             startTimestamp: string;
             subType: number | null;
             type: string;
+            /** @description Reward token ids that apr and dailyRewards leave out for want of a fresh price (those figures then count them as 0); absent when every reward token is priced */
+            unpricedRewardTokens?: string[];
         };
         CampaignWithOpportunity: components["schemas"]["Campaign"] & {
             opportunity: components["schemas"]["LightOpportunity"] | null;
@@ -2998,6 +3026,8 @@ export interface components {
                 total: number;
             };
             type: string;
+            /** @description Reward token ids that apr and dailyRewards leave out for want of a fresh price (those figures then count them as 0); absent when every reward token is priced */
+            unpricedRewardTokens?: string[];
         };
         OpportunityWithCampaigns: components["schemas"]["Opportunity"] & {
             campaigns: components["schemas"]["Campaign"][];
@@ -5193,6 +5223,7 @@ export interface operations {
                      *         "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *         "apr": 12.5,
                      *         "dailyRewards": 12.5,
+                     *         "unpricedRewardTokens": [],
                      *         "creator": {
                      *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *           "tags": [],
@@ -5408,6 +5439,9 @@ export interface operations {
                      *       "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *       "apr": 12.5,
                      *       "dailyRewards": 12.5,
+                     *       "unpricedRewardTokens": [
+                     *         "unpricedRewardTokens text"
+                     *       ],
                      *       "creator": {
                      *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *         "tags": [
@@ -6195,6 +6229,7 @@ export interface operations {
                      *           "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *           "apr": 12.5,
                      *           "dailyRewards": 12.5,
+                     *           "unpricedRewardTokens": [],
                      *           "creator": {
                      *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *             "tags": [],
@@ -8685,6 +8720,9 @@ export interface operations {
                      *         "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *         "apr": 12.5,
                      *         "dailyRewards": 12.5,
+                     *         "unpricedRewardTokens": [
+                     *           "unpricedRewardTokens text"
+                     *         ],
                      *         "creator": {
                      *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *           "tags": [
@@ -9061,6 +9099,9 @@ export interface operations {
                      *         "tvl": 12.5,
                      *         "apr": 12.5,
                      *         "dailyRewards": 12.5,
+                     *         "unpricedRewardTokens": [
+                     *           "unpricedRewardTokens text"
+                     *         ],
                      *         "nativeApr": 12.5,
                      *         "totalApr": 12.5,
                      *         "maxDailyRewards": 12.5,
@@ -12312,6 +12353,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "ok",
+                     *       "dependenciesOk": true,
                      *       "checkedAt": "checkedAt text",
                      *       "postgres": {
                      *         "ok": true,
@@ -12338,7 +12380,17 @@ export interface operations {
                      *         {}
                      *       ],
                      *       "outbox": {},
-                     *       "freshness": {}
+                     *       "freshness": {},
+                     *       "prices": {
+                     *         "tracked": 1,
+                     *         "stale": 1,
+                     *         "maxAgeSeconds": 1,
+                     *         "oldestAgeSeconds": 1,
+                     *         "unpricedLiveCampaigns": {
+                     *           "campaigns": 1,
+                     *           "tokens": []
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -12352,6 +12404,7 @@ export interface operations {
                             };
                         }[];
                         checkedAt: string;
+                        dependenciesOk: boolean;
                         elasticsearch: {
                             error?: string;
                             latencyMs: number;
@@ -12365,7 +12418,24 @@ export interface operations {
                             latencyMs: number;
                             ok: boolean;
                         };
-                        /** @enum {unknown} */
+                        prices: {
+                            maxAgeSeconds: number;
+                            oldestAgeSeconds: number | null;
+                            stale: number;
+                            tracked: number;
+                            unpricedLiveCampaigns: {
+                                campaigns: number;
+                                tokens: {
+                                    campaigns: number;
+                                    id: string;
+                                    symbol: string | null;
+                                }[];
+                            };
+                        } | null;
+                        /**
+                         * @description degraded when a dependency does not answer (then 503) or when a LIVE campaign has no fresh reward-token price (prices.unpricedLiveCampaigns; still 200)
+                         * @enum {unknown}
+                         */
                         status: "ok" | "degraded";
                     };
                 };
@@ -12379,6 +12449,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "ok",
+                     *       "dependenciesOk": true,
                      *       "checkedAt": "checkedAt text",
                      *       "postgres": {
                      *         "ok": true,
@@ -12405,7 +12476,17 @@ export interface operations {
                      *         {}
                      *       ],
                      *       "outbox": {},
-                     *       "freshness": {}
+                     *       "freshness": {},
+                     *       "prices": {
+                     *         "tracked": 1,
+                     *         "stale": 1,
+                     *         "maxAgeSeconds": 1,
+                     *         "oldestAgeSeconds": 1,
+                     *         "unpricedLiveCampaigns": {
+                     *           "campaigns": 1,
+                     *           "tokens": []
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -12419,6 +12500,7 @@ export interface operations {
                             };
                         }[];
                         checkedAt: string;
+                        dependenciesOk: boolean;
                         elasticsearch: {
                             error?: string;
                             latencyMs: number;
@@ -12432,7 +12514,24 @@ export interface operations {
                             latencyMs: number;
                             ok: boolean;
                         };
-                        /** @enum {unknown} */
+                        prices: {
+                            maxAgeSeconds: number;
+                            oldestAgeSeconds: number | null;
+                            stale: number;
+                            tracked: number;
+                            unpricedLiveCampaigns: {
+                                campaigns: number;
+                                tokens: {
+                                    campaigns: number;
+                                    id: string;
+                                    symbol: string | null;
+                                }[];
+                            };
+                        } | null;
+                        /**
+                         * @description degraded when a dependency does not answer (then 503) or when a LIVE campaign has no fresh reward-token price (prices.unpricedLiveCampaigns; still 200)
+                         * @enum {unknown}
+                         */
                         status: "ok" | "degraded";
                     };
                 };
@@ -16052,6 +16151,7 @@ export interface operations {
                      *         "tvl": 12.5,
                      *         "apr": 12.5,
                      *         "dailyRewards": 12.5,
+                     *         "unpricedRewardTokens": [],
                      *         "nativeApr": 12.5,
                      *         "totalApr": 12.5,
                      *         "maxDailyRewards": 12.5,
@@ -16219,6 +16319,9 @@ export interface operations {
                      *       "tvl": 12.5,
                      *       "apr": 12.5,
                      *       "dailyRewards": 12.5,
+                     *       "unpricedRewardTokens": [
+                     *         "unpricedRewardTokens text"
+                     *       ],
                      *       "nativeApr": 12.5,
                      *       "totalApr": 12.5,
                      *       "maxDailyRewards": 12.5,
@@ -16640,6 +16743,7 @@ export interface operations {
     getOpportunitiesByIdAprRecords: {
         parameters: {
             query?: {
+                format?: "csv" | "json";
                 from?: number;
                 grain?: "hour" | "day" | "week" | "month";
                 items?: number;
@@ -16654,7 +16758,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description APR history (JSON, or CSV with Accept: text/csv) */
+            /** @description APR history (JSON, or CSV with format=csv or Accept: text/csv) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -16803,6 +16907,9 @@ export interface operations {
                      *       "tvl": 12.5,
                      *       "apr": 12.5,
                      *       "dailyRewards": 12.5,
+                     *       "unpricedRewardTokens": [
+                     *         "unpricedRewardTokens text"
+                     *       ],
                      *       "nativeApr": 12.5,
                      *       "totalApr": 12.5,
                      *       "maxDailyRewards": 12.5,
@@ -16951,6 +17058,7 @@ export interface operations {
                      *           "creatorAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *           "apr": 12.5,
                      *           "dailyRewards": 12.5,
+                     *           "unpricedRewardTokens": [],
                      *           "creator": {
                      *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *             "tags": [],
@@ -17098,9 +17206,10 @@ export interface operations {
             };
         };
     };
-    getOpportunitiesByIdNativeAprRecords: {
+    getOpportunitiesByIdDailyRewardsRecords: {
         parameters: {
             query?: {
+                format?: "csv" | "json";
                 from?: number;
                 grain?: "hour" | "day" | "week" | "month";
                 items?: number;
@@ -17115,7 +17224,118 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Native APR history (JSON, or CSV with Accept: text/csv) */
+            /** @description Daily-rewards history in USD per day (JSON, or CSV with format=csv or Accept: text/csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "timestamp": "1764201600",
+                     *         "date": "2025-11-27T00:00:00.000Z",
+                     *         "dailyRewards": 12.5
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        dailyRewards: number;
+                        date: string;
+                        timestamp: string;
+                    }[];
+                    /** @example text */
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/opportunities/1/daily-rewards-records",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/opportunities/1/daily-rewards-records",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/opportunities/1/daily-rewards-records",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOpportunitiesByIdNativeAprRecords: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+                from?: number;
+                grain?: "hour" | "day" | "week" | "month";
+                items?: number;
+                page?: number;
+                to?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Native APR history (JSON, or CSV with format=csv or Accept: text/csv) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17513,6 +17733,7 @@ export interface operations {
     getOpportunitiesByIdTvlRecords: {
         parameters: {
             query?: {
+                format?: "csv" | "json";
                 from?: number;
                 grain?: "hour" | "day" | "week" | "month";
                 items?: number;
@@ -17527,7 +17748,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TVL history (JSON, or CSV with Accept: text/csv) */
+            /** @description TVL history (JSON, or CSV with format=csv or Accept: text/csv) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
 import { toCampaignDocument } from '../../../domain/documents/campaignDocument.js';
@@ -502,7 +504,7 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
           [10, 20, 30, 40],
           [100, 200, 300, 400],
           [1, 2, 3, 4],
-          [0, 0, 0, 0],
+          [5, 6, 7, 8],
         ],
       );
     });
@@ -547,6 +549,74 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
         'grain',
       );
       await request().get('/v4/opportunities/31337-ERC20-0x00/apr-records').expect(404);
+    });
+
+    it('serves the daily-rewards history (USD per day) in the same shape', async function () {
+      const res = await request().get(url('daily-rewards')).query({ grain: 'day' }).expect(200);
+      expect(res.body).to.deep.equal([
+        { timestamp: ts('2026-01-02T00:00:00Z'), date: '2026-01-02T00:00:00.000Z', dailyRewards: 8 },
+        { timestamp: ts('2026-01-01T00:00:00Z'), date: '2026-01-01T00:00:00.000Z', dailyRewards: 6 },
+      ]);
+      const csv = await request().get(url('daily-rewards')).query({ grain: 'month', format: 'csv' }).expect(200);
+      expect(csv.text).to.equal(
+        `timestamp,date,dailyRewards\n${ts('2026-01-01T00:00:00Z')},2026-01-01T00:00:00.000Z,6.5\n`,
+      );
+    });
+
+    it('format=csv|json wins over Accept, and every answer varies on Accept as well as encoding', async function () {
+      const csv = await request()
+        .get(url('apr'))
+        .query({ grain: 'day', format: 'csv' })
+        .set('Accept', 'application/json')
+        .set('Accept-Encoding', 'gzip')
+        .expect(200);
+      expect(csv.headers['content-type']).to.match(/^text\/csv/);
+      expect(csv.text.split('\n')[0]).to.equal('timestamp,date,apr');
+      const json = await request().get(url('apr')).query({ grain: 'day', format: 'json' }).set('Accept', 'text/csv');
+      expect(json.headers['content-type']).to.match(/^application\/json/);
+      expect(json.body).to.have.length(2);
+      for (const res of [csv, json]) {
+        expect(res.headers['cache-control']).to.match(/^public/);
+        const vary = String(res.headers['vary']).toLowerCase();
+        expect(vary).to.include('accept-encoding');
+        expect(vary.split(/,\s*/)).to.include('accept');
+      }
+      const bad = await request().get(url('apr')).query({ format: 'xml' }).expect(400);
+      expect(bad.body.errors[0].field).to.equal('format');
+    });
+
+    it('every route that chooses its answer by Accept varies on Accept (found from the source and the OpenAPI document)', async function () {
+      // Modules reading the Accept header; a new one must be added here, and its cacheable answers vary on Accept.
+      const readers = readdirSync('api', { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.tsx?$/.test(f))
+        .filter((f) =>
+          /ctx\.accepts\(|\.get\('accept'\)|\['accept'\]|headers\.accept\b/.test(readFileSync(join('api', f), 'utf8')),
+        )
+        .sort();
+      expect(readers, 'modules that negotiate by Accept').to.deep.equal([
+        'graphql/router.ts', // GET /graphql/v1: GraphiQL, graphql-response+json or json
+        'graphql/transport.ts', // the media type of a 400 error body only (not cacheable)
+        'routes/opportunities/idHandlers.ts', // the history records: CSV or JSON
+      ]);
+      const doc = (await request().get('/v4/openapi.json').expect(200)).body as {
+        paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+      };
+      const negotiated = Object.entries(doc.paths)
+        .filter(([, ops]) => Object.keys(ops.get?.responses['200']?.content ?? {}).length > 1)
+        .map(([path]) => path);
+      expect(negotiated).to.have.members(
+        ['apr', 'tvl', 'native-apr', 'daily-rewards'].map((k) => `/v4/opportunities/{id}/${k}-records`),
+      );
+      const urls = [
+        ...negotiated.map((p) => p.replace('{id}', docs['A']!.id)),
+        `/graphql/v1?query=${encodeURIComponent('{ opportunities { id } }')}`,
+      ];
+      for (const path of urls)
+        for (const accept of ['text/csv', 'application/json', 'text/html']) {
+          const res = await request().get(path).set('Accept', accept).set('Accept-Encoding', 'gzip');
+          const vary = String(res.headers['vary']).toLowerCase().split(/,\s*/);
+          expect(vary, `${path} (Accept: ${accept}) → ${res.status}`).to.include.members(['accept', 'accept-encoding']);
+        }
     });
 
     it('answers CSV with a header row when Accept is text/csv', async function () {

@@ -162,12 +162,12 @@ describe('jobs/cli.ts as a real process', function () {
     const result = await cli('reindex', 'all');
     expect(result.code, result.stderr).to.equal(0);
     const prefix = h.config.esIndexPrefix;
-    expect(result.stdout).to.include(`campaigns: ${prefix}-campaigns_v1_r1 built from 8 rows (8 documents)`);
-    expect(result.stdout).to.include(`opportunities: ${prefix}-opportunities_v1_r1 built from 2 rows (2 documents)`);
+    expect(result.stdout).to.include(`campaigns: ${prefix}-campaigns_v2_r1 built from 8 rows (8 documents)`);
+    expect(result.stdout).to.include(`opportunities: ${prefix}-opportunities_v2_r1 built from 2 rows (2 documents)`);
     expect(result.stderr).to.match(/reindex campaigns\s+100\.0% 8\/8 rows/);
     expect(result.stdout).to.match(/"msg":"progress".*"unit":"rows","done":8,"total":8,"rate_per_s":[\d.]+,"eta_s":0/);
     expect(Object.keys(await h.deps.es.indices.getAlias({ name: indexNames(prefix, 'campaigns').read }))).to.deep.equal(
-      [`${prefix}-campaigns_v1_r1`],
+      [`${prefix}-campaigns_v2_r1`],
     );
     expect((await cli('check')).code).to.equal(0);
   });

@@ -73,7 +73,7 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     expect([...seen]).to.deep.equal([40]);
     expect(result).to.deep.include({
       family: 'campaigns',
-      index: `${prefix}-campaigns_v1_r1`,
+      index: `${prefix}-campaigns_v2_r1`,
       previous: [old],
       rows: 40,
       documents: 40,
@@ -152,7 +152,7 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
 
   it('cleans up after a crashed reindex: replays its window and deletes its unaliased index', async function () {
     const prefix = h.config.esIndexPrefix;
-    const orphan = `${prefix}-campaigns_v1_r9`;
+    const orphan = `${prefix}-campaigns_v2_r9`;
     await h.deps.es.indices.create({ index: orphan });
     const { rows } = await h.deps.pg.query<{ id: string }>(
       `INSERT INTO search_reindexes (index_prefix, family, index_name) VALUES ($1, 'campaigns', $2) RETURNING id`,
@@ -171,7 +171,7 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     expect(kept.rows.filter((r) => r.entity !== 'campaign').map((r) => r.entity)).to.deep.equal(['opportunity']);
 
     const result = await reindexFamily({ ...h.deps, family: 'campaigns', deleteDelayMs: 0 });
-    expect(result.index).to.equal(`${prefix}-campaigns_v1_r10`);
+    expect(result.index).to.equal(`${prefix}-campaigns_v2_r10`);
     expect(await h.deps.es.indices.exists({ index: orphan })).to.equal(false);
     expect((await h.deps.pg.query('SELECT * FROM search_reindexes')).rows).to.deep.equal([]);
     const queued = await h.deps.pg.query(`SELECT entity_id FROM search_outbox WHERE entity = 'campaign'`);

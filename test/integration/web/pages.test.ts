@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { createApp } from '../../../api/app.js';
 import { parseState } from '../../../web/explorer/state.js';
@@ -162,9 +163,26 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     }
     await screenshot(page, 'opportunity');
 
-    const csv = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'APR CSV' }).click();
-    expect((await csv).suggestedFilename()).to.equal(`apr-${id}-hour.csv`);
+    for (const [button, kind, column] of [
+      ['APR CSV', 'apr', 'apr'],
+      ['TVL CSV', 'tvl', 'tvl'],
+      ['Daily rewards CSV', 'daily-rewards', 'dailyRewards'],
+    ] as const) {
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: button }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).to.equal(`${kind}-${id}-hour.csv`);
+      const records = await api<Record<string, string | number>[]>(
+        `/v4/opportunities/${id}/${kind}-records?grain=hour&items=100`,
+      );
+      const lines = readFileSync((await file.path())!, 'utf8')
+        .trimEnd()
+        .split('\n');
+      expect(lines[0], `${button}: header`).to.equal(`timestamp,date,${column}`);
+      expect(lines.slice(1), `${button}: rows`).to.deep.equal(
+        records.map((r) => `${r['timestamp']},${r['date']},${r[column]}`),
+      );
+    }
 
     await page.locator('[data-testid=campaign-row] a').first().click();
     await page.getByTestId('campaign-detail').waitFor();

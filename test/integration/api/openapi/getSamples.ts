@@ -143,6 +143,9 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/opportunities/{id}/native-apr-records': {
       path: `/v4/opportunities/${campaign.opportunity_id}/native-apr-records`,
     },
+    '/v4/opportunities/{id}/daily-rewards-records': {
+      path: `/v4/opportunities/${campaign.opportunity_id}/daily-rewards-records`,
+    },
     '/v4/tokens': { path: '/v4/tokens' },
     '/v4/tokens/{id}': { path: `/v4/tokens/${token.id}` },
     '/v4/protocols': { path: '/v4/protocols' },
