@@ -55,6 +55,16 @@ export async function ingestRewardTree(
           yield chunk;
         }
       }
+      // Where the time of a root goes, one line per phase (read+staged, compared+stored, material).
+      let phaseStart = performance.now();
+      const phase = (name: string) => {
+        const now = performance.now();
+        deps.logger.info(
+          { ...log, phase: name, ms: Math.round(now - phaseStart), entries: checker.entries },
+          'reward tree phase',
+        );
+        phaseStart = now;
+      };
       try {
         const reader = readRewardTree(counted());
         let next = await reader.next();
@@ -65,18 +75,26 @@ export async function ingestRewardTree(
         }
         checkHeader(next.value, chainId, root, document.where);
         await stage.end();
+        phase('read and staged');
       } catch (error) {
         // The COPY holds the connection: end it so the transaction can roll back.
         await stage.abort();
         throw error;
       }
-      const duplicates = await stagedDuplicates(tx);
+      // The layout (a worker) and the search for duplicates (PostgreSQL) run side by side; a layout of
+      // a tree with duplicate leaves is not used.
       const { packed, count } = checker.hashes();
-      const layout = count && !duplicates.length ? await layoutInWorker(packed, count) : null;
+      const [duplicates, laidOut] = await Promise.all([
+        stagedDuplicates(tx),
+        count ? layoutInWorker(packed, count) : null,
+      ]);
+      const layout = duplicates.length ? null : laidOut;
       const verdict = checker.verdict({ onchainRoot: root, layout, duplicates });
+      phase('verified');
       const result = { verdict, entries: checker.entries };
       if (!verdict.ok) throw new TreeRefused(result);
       await storeStagedTree(tx, chainId, root);
+      phase('compared and stored');
       await markTree(tx, {
         chainId,
         root,
@@ -88,6 +106,7 @@ export async function ingestRewardTree(
       // Proof material of roots no longer claimable goes in the same transaction.
       await storeProofMaterial(tx, { chainId, root, layout });
       await pruneProofMaterial(tx, chainId);
+      phase('proof material stored');
       return result;
     });
   } catch (error) {
