@@ -185,7 +185,8 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
   );
   const leaves = await client.query(
     `INSERT INTO reward_leaf_versions (chain_id, recipient, token, amount, digest, since_seq)
-     SELECT $1, recipient, token, amount, digest, $2 FROM changed_leaves WHERE amount IS NOT NULL`,
+     SELECT $1, recipient, token, amount, digest, $2 FROM changed_leaves WHERE amount IS NOT NULL
+     ORDER BY recipient, token`,
     [chainId, seq],
   );
   await analyzeIfGrown(client, 'reward_leaf_versions', leaves.rowCount ?? 0);
@@ -193,13 +194,14 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
   // comparisons below are planned as hash joins (as a CTE, its NOT EXISTS ran once per breakdown).
   await client.query(
     `CREATE TEMP TABLE IF NOT EXISTS changed_breakdowns (
-       recipient text NOT NULL, token text NOT NULL, campaign_id text NOT NULL, reason text NOT NULL, amount numeric(78, 0) NOT NULL
+       recipient text NOT NULL, token text NOT NULL, campaign_id text NOT NULL, reason text NOT NULL, amount numeric(78, 0) NOT NULL,
+       was_open boolean NOT NULL
      ) ON COMMIT DROP`,
   );
   await client.query('TRUNCATE changed_breakdowns');
   await client.query(
     `INSERT INTO changed_breakdowns
-     SELECT c.recipient, c.token, e->>0, e->>1, (e->>2)::numeric
+     SELECT c.recipient, c.token, e->>0, e->>1, (e->>2)::numeric, c.was_open
      FROM changed_leaves c, jsonb_array_elements(c.breakdowns::jsonb) e WHERE c.breakdowns IS NOT NULL`,
   );
   await client.query('ANALYZE changed_breakdowns');
@@ -213,9 +215,11 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
   const breakdowns = await client.query(
     `INSERT INTO reward_breakdown_versions (chain_id, recipient, token, campaign_id, reason, amount, since_seq)
      SELECT $1, f.recipient, f.token, f.campaign_id, f.reason, f.amount, $2 FROM changed_breakdowns f
-     WHERE NOT EXISTS (SELECT 1 FROM reward_breakdown_versions b
+     -- A leaf that was not open has no open breakdown (a first root: no lookup at all).
+     WHERE NOT f.was_open OR NOT EXISTS (SELECT 1 FROM reward_breakdown_versions b
        WHERE b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = f.recipient AND b.token = f.token
-         AND b.campaign_id = f.campaign_id AND b.reason = f.reason)`,
+         AND b.campaign_id = f.campaign_id AND b.reason = f.reason)
+     ORDER BY f.recipient, f.token, f.campaign_id, f.reason`,
     [chainId, seq],
   );
   await analyzeIfGrown(client, 'reward_breakdown_versions', breakdowns.rowCount ?? 0);

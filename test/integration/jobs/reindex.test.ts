@@ -4,7 +4,13 @@ import { encodeErc20CampaignData, overrideCampaign } from '../../../contracts/ac
 import { checkConsistency } from '../../../indexer/project/consistency.js';
 import { reindexFamily, ReindexError } from '../../../indexer/project/reindex.js';
 import { indexNames } from '../../../internal/es.js';
-import { listFamilyIndices } from '../../../search-mappings/aliases.js';
+import { reindexOutdated } from '../../../indexer/project/reindexOutdated.js';
+import {
+  createIndexVersion,
+  latestVersion,
+  listFamilyIndices,
+  parseConcreteIndexName,
+} from '../../../search-mappings/aliases.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
@@ -179,5 +185,32 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     expect((await listFamilyIndices({ es: h.deps.es, prefix, family: 'campaigns' })).map((i) => i.index)).to.deep.equal(
       [result.index],
     );
+  });
+  it('rebuilds at start a family whose aliases point at an older mapping version, once', async function () {
+    const prefix = h.config.esIndexPrefix;
+    const names = indexNames(prefix, 'opportunities');
+    const current = await aliasTargets(names.read);
+    // As a deployment of the release before the newest mapping left it: the aliases on a _v1 index.
+    const old = await createIndexVersion({ es: h.deps.es, prefix, family: 'opportunities', version: 1 });
+    await h.deps.es.indices.updateAliases({
+      actions: [
+        ...current.flatMap((index) => [
+          { remove: { index, alias: names.read } },
+          { remove: { index, alias: names.write } },
+        ]),
+        { add: { index: old, alias: names.read } },
+        { add: { index: old, alias: names.write, is_write_index: true } },
+      ],
+    });
+    expect(await reindexOutdated(h.deps)).to.deep.equal(['opportunities']);
+    const [now] = await aliasTargets(names.read);
+    expect(parseConcreteIndexName(prefix, 'opportunities', now!)?.version).to.equal(latestVersion('opportunities'));
+    expect(await h.deps.es.indices.exists({ index: old })).to.equal(false);
+    const { rows } = await h.deps.pg.query<{ n: number }>('SELECT count(*)::int AS n FROM opportunities');
+    await h.refresh();
+    expect((await h.deps.es.count({ index: names.read })).count, 'every opportunity of PostgreSQL').to.equal(
+      rows[0]!.n,
+    );
+    expect(await reindexOutdated(h.deps), 'already at the newest version').to.deep.equal([]);
   });
 });
