@@ -1,5 +1,6 @@
 import { tokenDbId } from '../../../domain/ids.js';
 import type { PgPool } from '../../../internal/pg.js';
+import { publicCampaignSql } from '../../visibility/campaignVisibility.js';
 
 /** LIVE campaigns whose figures leave their reward token out for want of a fresh price, per token. */
 export type UnpricedFacts = { campaigns: number; tokens: { id: string; symbol: string | null; campaigns: number }[] };
@@ -19,8 +20,9 @@ export type PipelineFacts = {
 
 /**
  * Pipeline facts of the health view beyond jobs: prices older than PRICE_MAX_AGE_SECONDS, the LIVE
- * campaigns the last metrics run could not value for want of a fresh reward-token price (the same
- * campaigns as that run's `missingPrices` count), reward trees not verified per chain, and how old
+ * public campaigns the last metrics run could not value for want of a fresh reward-token price (that
+ * run's `missingPrices` count also counts private ones: /v4/health is public, so they are left out
+ * here, as from every public count), reward trees not verified per chain, and how old
  * (in chain time) each job's cursor block is.
  * Tables: token_prices, campaign_metrics, campaigns_current, tokens, reward_trees, cursors, blocks.
  */
@@ -35,7 +37,7 @@ export async function loadPipelineFacts(pg: PgPool, maxAgeSeconds: number): Prom
       `SELECT c.distribution_chain_id AS chain_id, c.reward_token, t.id, t.symbol, count(*)::int AS campaigns
        FROM campaign_metrics m JOIN campaigns_current c ON c.id = m.campaign_db_id
        LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
-       WHERE m.status = 'LIVE' AND m.daily_rewards_usd IS NULL
+       WHERE m.status = 'LIVE' AND m.daily_rewards_usd IS NULL AND ${publicCampaignSql('c')}
        GROUP BY 1, 2, 3, 4 ORDER BY campaigns DESC, 1, 2`,
     ),
     pg.query<{ chain_id: number; pending: number; mismatch: number; unavailable: number }>(

@@ -356,6 +356,7 @@ const PUBLIC_ROUTES = [
   'GET /v4/opportunities/:id/storing-ids',
   'GET /v4/opportunities/:id/apr-records',
   'GET /v4/opportunities/:id/tvl-records',
+  'GET /v4/opportunities/:id/daily-rewards-records',
   'GET /v4/opportunities/:id/native-apr-records',
   'GET /v4/tokens',
   'GET /v4/tokens/:id',

@@ -98,6 +98,21 @@ describe('unpriced reward tokens: unpricedRewardTokens, /v4/health and the metri
     ]);
   });
 
+  it('/v4/health counts public campaigns only: a private unpriced campaign is not told to anyone', async function () {
+    const before = ((await request().get('/v4/health').expect(200)).body as Health).prices.unpricedLiveCampaigns;
+    const hidden = (await campaigns()).find((c) => c.unpricedRewardTokens?.length)!;
+    await demo.h.deps.pg.query(
+      "INSERT INTO campaign_privacy (campaign_db_id, is_private, updated_by) VALUES ($1, true, 'test') ON CONFLICT (campaign_db_id) DO UPDATE SET is_private = true",
+      [hidden.id],
+    );
+    try {
+      const after = ((await request().get('/v4/health').expect(200)).body as Health).prices.unpricedLiveCampaigns;
+      expect(after.campaigns).to.equal(before.campaigns - 1);
+    } finally {
+      await demo.h.deps.pg.query('DELETE FROM campaign_privacy WHERE campaign_db_id = $1', [hidden.id]);
+    }
+  });
+
   it('clears everywhere once the token has a price', async function () {
     const { h, api } = demo;
     api.prices.set(`chain-31337:${pretge}`, 0.5);
