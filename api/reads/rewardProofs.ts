@@ -49,6 +49,9 @@ function indexInChunk(chunk: Uint8Array, node: Uint8Array): number {
  * Tables reward_trees, reward_tree_chunks.
  */
 export function createProofSource({ db, maxTops = 32 }: { db: Pick<PgPool, 'query'>; maxTops?: number }): ProofSource {
+  // Compiled now rather than by the first request that needs a proof (~20–30 ms of WebAssembly); a
+  // failure shows when a proof is asked for.
+  loadKeccak().catch(() => {});
   const tops = new Map<string, Promise<RewardTreeTop | null>>();
   const topOf = (chainId: number, root: string): Promise<RewardTreeTop | null> => {
     const key = `${chainId}:${root}`;
