@@ -6,18 +6,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { updateTree, type ActionTarget } from '../../../contracts/actions.js';
-import { writeRewardTree } from '../../../contracts/rewardTrees/writeRewardTree.js';
-import { buildRewardTree, rewardTreeKey } from '../../../domain/rewardTree.js';
+import { buildRewardTree, hashLeaf, verifyProof } from '../../../domain/rewardTree.js';
 import type { RewardTreeFile } from '../../../indexer/decode/parseRewardTree.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { runJob } from '../../../jobs/runJob.js';
+import { loadKeccak, type Keccak } from '../../../internal/keccak.js';
+import {
+  benchLeaf,
+  benchTreeRoot,
+  type BenchTreeSpec,
+  recipientAddress,
+  writeBenchTree,
+} from '../../../scripts/bench/benchRewardTree.js';
 import { syncRoots } from '../../../jobs/syncRoots.js';
 
 const ROOT_DIR = fileURLToPath(new URL('../../../', import.meta.url));
 const CHAIN_ID = 31337;
-/** Large enough that staging takes a visible while, small enough for CI. */
-const LEAVES = 40_000;
+/**
+ * Leaves of the tree the job is killed on: large enough that staging takes a visible while, small
+ * enough for CI; `npm run chaos` sets CHAOS_TREE_LEAVES=1000000 (the size of issue #30).
+ */
+const LEAVES = Number(process.env['CHAOS_TREE_LEAVES'] ?? 40_000);
 const campaignA = keccak256(toHex('ingestion campaign A'));
 const campaignB = keccak256(toHex('ingestion campaign B'));
 
@@ -50,6 +60,9 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
   let dir: string;
   let target: ActionTarget;
   let token: Address;
+  let keccak: Keccak;
+  let spec: BenchTreeSpec;
+  let root: Hex;
 
   const treeStatus = async (root: string) =>
     (await h.deps.pg.query('SELECT status, seq FROM reward_trees WHERE chain_id = $1 AND root = $2', [CHAIN_ID, root]))
@@ -61,7 +74,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     );
   const rewardsOf = async (address: string) =>
     (await h.request().get(`/v4/users/${address}/rewards`).query({ chainId: CHAIN_ID, breakdownPage: 0 }).expect(200))
-      .body as { rewards: { root: string; amount: string; proofs: Hex[] }[] }[];
+      .body as { rewards: { root: string; amount: string; proofs: Hex[]; token: { address: string } }[] }[];
 
   before(async function () {
     dir = await mkdtemp(join(tmpdir(), 'ingestion-trees-'));
@@ -69,16 +82,26 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     const { devnet, stack } = h.chains[0]!;
     target = { rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID, stack };
     token = stack.tokens.rewards[0]!.address.toLowerCase() as Address;
+    keccak = await loadKeccak();
+    spec = {
+      chainId: CHAIN_ID,
+      leaves: LEAVES,
+      tokens: stack.tokens.rewards.map((t) => t.address.toLowerCase()),
+      changed: false,
+    };
+    root = benchTreeRoot(keccak, spec);
   });
   after(async () => {
     await h?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('leaves no part of a tree visible when the job is killed while staging it, and the next run stores it whole with the proofs of an independent build', async function () {
-    const { file, tree } = treeOf(LEAVES, token, 1);
-    await writeRewardTree(dir, file);
-    await updateTree({ ...target, root: file.root, mineUntilLive: true });
+  it('leaves no part of a tree visible when the job is killed while staging it, and the next run stores it whole with proofs that fold to the root', async function () {
+    // Written as a stream and its root computed from packed leaf hashes (scripts/bench/benchRewardTree.ts),
+    // so the test holds no tree as objects whatever CHAOS_TREE_LEAVES is.
+    const { file: path } = await writeBenchTree(keccak, dir, spec, root);
+    console.log(`      tree of ${LEAVES.toLocaleString('en')} leaves: ${path}`);
+    await updateTree({ ...target, root, mineUntilLive: true });
     expect((await h.runJob('blocks')).status).to.equal('success');
 
     // The roots job in its own process, SIGKILLed once PostgreSQL shows it copying the entries in.
@@ -94,7 +117,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
       child.once('exit', (_code, signal) => resolve(signal)),
     );
     let copying = false;
-    for (let i = 0; i < 3000 && child.exitCode === null && !copying; i++) {
+    for (let i = 0; i < 30_000 && child.exitCode === null && !copying; i++) {
       const { rows } = await h.deps.pg.query(
         "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY staged_leaves%'",
       );
@@ -107,33 +130,36 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
 
     // Nothing of it is visible: not verified, no seq, no rows, no proof material.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await treeStatus(file.root)).to.deep.include({ status: 'pending', seq: null });
-    expect(await storedRows(file.root)).to.equal(0);
-    const chunks = await h.deps.pg.query('SELECT count(*)::int AS n FROM reward_tree_chunks WHERE root = $1', [
-      file.root,
-    ]);
+    expect(await treeStatus(root)).to.deep.include({ status: 'pending', seq: null });
+    expect(await storedRows(root)).to.equal(0);
+    const chunks = await h.deps.pg.query('SELECT count(*)::int AS n FROM reward_tree_chunks WHERE root = $1', [root]);
     expect(chunks.rows[0].n).to.equal(0);
-    await rewardsOf(file.rewards[0]!.recipient);
+    await rewardsOf(recipientAddress(keccak, 0));
 
     // The next run completes it.
     const run = await h.runJob('roots');
     if (run.status !== 'success') expect.fail(`roots ${run.status}`);
     expect(run.result.counts).to.deep.include({ trees_verified: 1, rewards: LEAVES });
-    expect(await treeStatus(file.root)).to.deep.include({ status: 'verified' });
-    expect(await storedRows(file.root)).to.equal(LEAVES);
-    // Served proofs are those of an independent build (domain/rewardTree.ts), for a spread of recipients.
-    for (const i of [0, 1, 2, 1023, 1024, 20_000, LEAVES - 2, LEAVES - 1]) {
-      const entry = file.rewards[i]!;
-      const [chain] = await rewardsOf(entry.recipient);
-      const served = chain!.rewards[0]!;
-      expect(served.amount, `amount of #${i}`).to.equal(entry.amount);
-      expect(served.proofs, `proof of #${i}`).to.deep.equal(tree.proofs.get(rewardTreeKey(entry.recipient, token)));
+    expect(await treeStatus(root)).to.deep.include({ status: 'verified' });
+    expect(await storedRows(root)).to.equal(LEAVES);
+    // Served amounts are the document's and served proofs fold to the on-chain root, for leaves at
+    // the edges of the first chunks, in the middle and at the end.
+    for (const i of [0, 1, 2, 1023, 1024, 2047, 2048, Math.floor(LEAVES / 2), LEAVES - 2, LEAVES - 1]) {
+      const recipient = recipientAddress(keccak, Math.floor(i / 2));
+      const leaf = benchLeaf(keccak, spec, i, recipient);
+      const served = (await rewardsOf(recipient))[0]!.rewards.find(
+        (r) => r.token.address.toLowerCase() === leaf.token,
+      )!;
+      expect(served.amount, `amount of #${i}`).to.equal(leaf.amount.toString());
+      const hashed = hashLeaf({ user: recipient as Address, token: leaf.token as Address, amount: leaf.amount });
+      expect(verifyProof({ leaf: hashed, proof: served.proofs, root }), `proof of #${i}`).to.equal(true);
     }
   });
 
   it('refuses a truncated document and one over REWARD_TREE_MAX_BYTES, storing nothing, while the previous root goes on serving', async function () {
-    // The live root is the 40,000-leaf tree of round 1; its first recipients are those of any round-1 tree.
-    const previous = treeOf(3, token, 1);
+    // The live root is the tree of the test above.
+    const first = recipientAddress(keccak, 0);
+    const previous = benchLeaf(keccak, spec, 0, first);
     const { file } = treeOf(50, token, 2);
     // Posted but not yet live (its dispute period runs): the live root stays the verified one before it.
     await updateTree({ ...target, root: file.root });
@@ -153,8 +179,8 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     expect(row.status).to.equal('unavailable');
     expect(row.error).to.match(/^invalid reward tree: not JSON \(by byte \d+\)$/);
     expect(await storedRows(file.root)).to.equal(0);
-    const served = (await rewardsOf(previous.file.rewards[0]!.recipient))[0]!.rewards[0]!;
-    expect(served.amount, 'the previous live root is served').to.equal(previous.file.rewards[0]!.amount);
+    const served = (await rewardsOf(first))[0]!.rewards.find((r) => r.token.address.toLowerCase() === previous.token)!;
+    expect(served.amount, 'the previous live root is served').to.equal(previous.amount.toString());
 
     // The whole document, but larger than the limit.
     await writeFile(join(dir, String(CHAIN_ID), `${file.root}.json`), text);
