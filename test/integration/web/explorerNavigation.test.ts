@@ -275,6 +275,8 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
   });
 
   it('bad or unknown ids say so in plain words, never with the API pattern', async function () {
+    // The API's 400 and 404 answers are expected here (the browser logs them as it gets them), not page errors.
+    expectedConsole = /Failed to load resource: the server responded with a status of (400|404)/;
     for (const [query, expected] of [
       ['campaign=abc', /^This campaign id is not valid: “abc”\. A campaign id is a number/],
       ['opportunity=abc', /^This opportunity id is not valid: “abc”\./],
@@ -285,9 +287,11 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
       expect(message, query).to.match(expected);
       expect(message, query).to.not.match(/pattern|\^\(|\[0-9\]/);
     }
+    // The title follows the message in an effect of the same render: wait for it rather than race it.
+    await page
+      .waitForFunction((title) => document.title === title, `Campaign not found – ${SITE}`, { timeout: 5000 })
+      .catch(() => {});
     expect(await page.title()).to.equal(`Campaign not found – ${SITE}`);
-    // The API's 400 and 404 answers are expected here (the browser logs them as it gets them), not page errors.
-    expectedConsole = /Failed to load resource: the server responded with a status of (400|404)/;
   });
 
   it('phone (390 px): each result is a card of at most four lines; search and detail fit the width', async function () {
