@@ -17,7 +17,7 @@ import { streamEvents } from './streamEvents.js';
 
 /**
  * GET /v4/events: JSON pages of the event log after `after`, or (Accept: text/event-stream, or
- * `stream=true`) the same log as Server-Sent Events resuming from Last-Event-ID / `after`.
+ * `stream=1`) the same log as Server-Sent Events resuming from Last-Event-ID / `after`.
  * Events about a campaign the caller may not see are left out (one visibility rule). Table events.
  */
 export function listEventsHandler(
@@ -70,7 +70,7 @@ async function filterOf(deps: ApiDeps, q: ListEventsQuery, visible: CampaignVisi
 }
 
 function wantsStream(ctx: Context, q: ListEventsQuery): boolean {
-  return q.stream === true || /text\/event-stream/i.test(ctx.get('accept'));
+  return q.stream === '1' || q.stream === 'true' || /text\/event-stream/i.test(ctx.get('accept'));
 }
 
 /** Resume point of a stream: Last-Event-ID (what EventSource sends on reconnect) wins over `after`. */

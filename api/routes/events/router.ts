@@ -57,7 +57,7 @@ export function eventsRouter(deps: ApiDeps): Router {
         'removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small ' +
         'payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page ' +
         '(null when this one is empty); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). ' +
-        'With `Accept: text/event-stream` (or `stream=true`) the same events as Server-Sent Events, pushed as they commit: ' +
+        'With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: ' +
         'resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained ' +
         '(EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. ' +
         'Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, ' +

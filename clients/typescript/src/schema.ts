@@ -1451,7 +1451,7 @@ export interface paths {
         };
         /**
          * Changes: the event log, paged or streamed
-         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=true`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond).
+         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -12368,7 +12368,7 @@ export interface operations {
                 chainId?: number;
                 limit?: number;
                 opportunityId?: string;
-                stream?: boolean;
+                stream?: "1" | "true" | "0" | "false";
                 type?: string;
             };
             header?: never;
