@@ -56,8 +56,14 @@ export type Config = {
    * chain's units at once (blocks, then campaigns, claims and roots), crons staying the safety net; 0: off.
    */
   followPollMs: number;
-  /** How long the retention job keeps job runs. */
-  retention: { jobRunsDays: number };
+  /** How long the retention job keeps job runs (JOB_RUNS_RETENTION_DAYS) and events (EVENTS_RETENTION_DAYS). */
+  retention: { jobRunsDays: number; eventsDays: number };
+  /**
+   * GET /v4/events as a stream: bytes a client may leave unread in its socket buffer before it is
+   * dropped once it stays above them for EVENTS_STREAM_STALL_MS, and the heartbeat interval
+   * (EVENTS_HEARTBEAT_MS).
+   */
+  eventStream: { maxBufferBytes: number; stallMs: number; heartbeatMs: number };
   /**
    * POST /v4/config/store, which anyone may call (issue #29 L2): stores per caller per minute
    * (CONFIG_STORE_RATE_LIMIT), configurations no campaign uses yet that one caller may hold
@@ -199,6 +205,10 @@ const envSchema = {
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
     CORS_ORIGINS: { type: 'string' },
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
+    EVENTS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 7 },
+    EVENTS_STREAM_MAX_BUFFER_BYTES: { type: 'integer', minimum: 1024, maximum: 1073741824, default: 1048576 },
+    EVENTS_STREAM_STALL_MS: { type: 'integer', minimum: 100, maximum: 600000, default: 10000 },
+    EVENTS_HEARTBEAT_MS: { type: 'integer', minimum: 100, maximum: 600000, default: 15000 },
     CONFIG_STORE_UNASSOCIATED_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 7 },
     CONFIG_STORE_RATE_LIMIT: { type: 'integer', minimum: 1, maximum: 100000, default: 30 },
     CONFIG_STORE_MAX_PENDING: { type: 'integer', minimum: 1, maximum: 10000000, default: 1000 },
@@ -267,7 +277,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxAgeSeconds: v['PRICE_MAX_AGE_SECONDS'],
     },
     rewardTrees: { source: v['REWARD_TREE_SOURCE'], maxBytes: v['REWARD_TREE_MAX_BYTES'] },
-    retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'] },
+    retention: { jobRunsDays: v['JOB_RUNS_RETENTION_DAYS'], eventsDays: v['EVENTS_RETENTION_DAYS'] },
+    eventStream: {
+      maxBufferBytes: v['EVENTS_STREAM_MAX_BUFFER_BYTES'],
+      stallMs: v['EVENTS_STREAM_STALL_MS'],
+      heartbeatMs: v['EVENTS_HEARTBEAT_MS'],
+    },
     configStore: {
       perMinute: v['CONFIG_STORE_RATE_LIMIT'],
       maxPendingPerCaller: v['CONFIG_STORE_MAX_PENDING'],

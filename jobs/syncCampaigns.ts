@@ -29,6 +29,8 @@ import {
   toOverrideRows,
   toReallocationRows,
 } from '../indexer/transform/campaigns.js';
+import { toCampaignEvents } from '../indexer/transform/events.js';
+import { appendEvents } from '../domain/tables/events.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
 import type { Job, JobDeps, JobRange } from './control/types.js';
@@ -49,7 +51,8 @@ type Batch = ReturnType<typeof transformBatch>;
  * (its own writes first: the outbox entries after the run's start, then any older ones).
  * Ranges: the span of each getLogs call is learned per run (indexer/fetch/logSpan.ts), up to INDEXER_MAX_LOG_RANGE,
  * aiming at about 2,000 logs per batch.
- * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, cursors.
+ * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, events
+ * (campaign.created / campaign.changed), cursors.
  */
 export const syncCampaigns: Job = {
   ...jobInfo(NAME),
@@ -250,6 +253,7 @@ async function persistBatch(
     await enqueueOutbox(tx, 'opportunity', [
       ...new Set([...batch.opportunities.map((o) => o.id), ...previousOpportunities]),
     ]);
+    await appendEvents(tx, toCampaignEvents(batch));
     await setCursor(tx, NAME, chainId, range.to);
   });
 }

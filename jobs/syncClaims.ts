@@ -14,6 +14,8 @@ import { upsertChains } from '../domain/tables/chains.js';
 import { markClaimsFetched, upsertClaims } from '../indexer/store/claims.js';
 import { getCursor, setCursor } from '../indexer/store/cursor.js';
 import { toClaimRows } from '../indexer/transform/claims.js';
+import { toClaimEvents } from '../indexer/transform/events.js';
+import { appendEvents } from '../domain/tables/events.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
 import type { Job, JobDeps, JobRange } from './control/types.js';
@@ -25,9 +27,9 @@ const NAME = 'claims';
  * Claimed logs of each chain's Distributor → one claims row per log (the delta paid by that call;
  * totals are sums, see claimedTotals). Steps per chain: plan (up to the canonical header head
  * stored by the blocks job) → fetch → decode/transform → persist (chain write lock, canonical
- * check, rows, cursor: one transaction per range); once the chain is caught up,
+ * check, rows, claim.indexed events, cursor: one transaction per range); once the chain is caught up,
  * chains.last_claims_onchain_fetch_at is set.
- * Tables: claims, chains, cursors.
+ * Tables: claims, events, chains, cursors.
  */
 export const syncClaims: Job = {
   ...jobInfo(NAME),
@@ -71,17 +73,16 @@ async function indexClaims(deps: JobDeps, chainClient: ChainClient): Promise<{ r
     await withTransaction(deps.pg, async (tx) => {
       await lockChainForWrite(tx, chain.id);
       await assertCanonical(tx, chain.id, range.to, blockHashesOf(events));
-      await upsertClaims(
-        tx,
-        toClaimRows(
-          events,
-          await loadBlockTimestamps(
-            tx,
-            chain.id,
-            events.map((e) => e.blockNumber),
-          ),
+      const rows = toClaimRows(
+        events,
+        await loadBlockTimestamps(
+          tx,
+          chain.id,
+          events.map((e) => e.blockNumber),
         ),
       );
+      await upsertClaims(tx, rows);
+      await appendEvents(tx, toClaimEvents(rows));
       await setCursor(tx, NAME, chain.id, range.to);
     });
     claims += events.length;

@@ -24,6 +24,8 @@ import { listTreesToCheck, markTree, type RewardTreeRecord } from '../indexer/st
 import { ingestRewardTree, type IngestRewardTreeResult } from './ingestRewardTree.js';
 import { ensureRewardTrees, refreshRootState, upsertDistributorEvents, upsertRoots } from '../indexer/store/roots.js';
 import { toRootRows } from '../indexer/transform/roots.js';
+import { toRevokedRootEvents, toRootEvents } from '../indexer/transform/events.js';
+import { appendEvents } from '../domain/tables/events.js';
 import {
   forEachStoredLeaf,
   listTreesMissingProofMaterial,
@@ -58,7 +60,8 @@ type Counts = {
  * the blocks job) → fetch TreeUpdated / Revoked / Disputed / DisputeResolved logs (and, for a
  * DisputeResolved(false), the recomputed endOfDisputePeriod read at its block) → decode/transform →
  * persist (chain write lock, canonical check, rows, derived revoked flags and
- * chains.end_of_dispute_period, pending trees, cursor: one transaction per range). Then, for up to
+ * chains.end_of_dispute_period, pending trees, events (root.seen / disputed / dispute_resolved /
+ * revoked), cursor: one transaction per range). Then, for up to
  * MAX_TREE_CHECKS_PER_RUN roots whose tree is pending or unavailable: stream it from
  * config.rewardTrees.source through ingestRewardTree (checked, staged, laid out in a worker, stored
  * by change with its proof material and marked verified in one transaction), or mark it mismatch
@@ -132,12 +135,13 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
       );
       await upsertRoots(tx, rows.roots);
       await upsertDistributorEvents(tx, rows.events);
-      await refreshRootState(tx, chain.id);
+      const revoked = await refreshRootState(tx, chain.id);
       await ensureRewardTrees(
         tx,
         chain.id,
         rows.roots.map((r) => r.root),
       );
+      await appendEvents(tx, [...toRootEvents(rows), ...toRevokedRootEvents(chain.id, revoked)]);
       await setCursor(tx, NAME, chain.id, range.to);
       return rows;
     });

@@ -31,6 +31,7 @@ import { creditsRouter } from './credits/router.js';
 import { historicalRouter } from './historical/router.js';
 import { diffsRouter } from './diffs/router.js';
 import { opportunityCurationRouter } from './opportunities/curation.js';
+import { eventsRouter } from './events/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -70,6 +71,7 @@ export function createRoutes(deps: ApiDeps): Router {
     historicalRouter,
     diffsRouter,
     opportunityCurationRouter,
+    eventsRouter,
   ]) {
     v4.use(family(deps).routes());
   }

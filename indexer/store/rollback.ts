@@ -1,6 +1,7 @@
 import type { PgClient } from '../../internal/pg.js';
 import type { OutboxEntity } from '../../domain/tables/outbox.js';
 import { enqueueOutbox } from '../../domain/tables/outbox.js';
+import { retractEventsAbove } from '../../domain/tables/events.js';
 
 /**
  * Every table whose rows derive from a chain's blocks: on a reorg, rows above the common ancestor
@@ -47,7 +48,8 @@ export type RollbackResult = { ancestor: number; deleted: Record<string, number>
 
 /**
  * Rolls one chain back to block `ancestor` inside the caller's transaction (which holds the chain's
- * write lock): deletes headers and derived rows above it, enqueues the affected documents, and
+ * write lock): deletes headers and derived rows above it, enqueues the affected documents, retracts
+ * the events read from those blocks (domain/tables/events.ts), and
  * moves every job cursor of the chain back to at most `ancestor`.
  */
 export async function rollbackChain(client: PgClient, chainId: number, ancestor: number): Promise<RollbackResult> {
@@ -70,6 +72,8 @@ export async function rollbackChain(client: PgClient, chainId: number, ancestor:
   }
   const blocks = await client.query('DELETE FROM blocks WHERE chain_id = $1 AND number > $2', [chainId, ancestor]);
   deleted['blocks'] = blocks.rowCount ?? 0;
+  // Integrators were told about the deleted rows: one `retracted` event names those events.
+  deleted['events'] = (await retractEventsAbove(client, chainId, ancestor)).length;
   await client.query(
     'UPDATE cursors SET block_number = $2, updated_at = now() WHERE chain_id = $1 AND block_number > $2',
     [chainId, ancestor],

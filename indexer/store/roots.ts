@@ -59,18 +59,22 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
  * TreeUpdated), 0 after a revoke (its re-emitted TreeUpdated carries a past time but the contract
  * stores 0, docs/contracts.md#dispute-period-and-the-live-root) and 0 without any. Derived rather
  * than set once, so a reorg rollback of the Revoked or TreeUpdated rows is reflected by the next batch.
+ * @returns the roots this call flagged revoked (for their `root.revoked` events).
  */
-export async function refreshRootState(client: PgClient, chainId: number): Promise<void> {
-  await client.query(
+export async function refreshRootState(client: PgClient, chainId: number): Promise<RevokedRoot[]> {
+  const { rows } = await client.query<{ root: string; revoked: boolean; revoked_at: string | null }>(
     `WITH seq AS (
        SELECT 'root' AS kind, block_number, log_index FROM roots WHERE chain_id = $1
        UNION ALL
        SELECT kind, block_number, log_index FROM distributor_events WHERE chain_id = $1 AND kind = 'revoked'
      ), flagged AS (
-       SELECT kind, block_number, log_index, coalesce(lead(kind) OVER (ORDER BY block_number, log_index) = 'revoked', false) AS revoked FROM seq
+       SELECT kind, block_number, log_index, coalesce(lead(kind) OVER w = 'revoked', false) AS revoked,
+         lead(block_number) OVER w AS revoked_at
+       FROM seq WINDOW w AS (ORDER BY block_number, log_index)
      )
      UPDATE roots r SET revoked = f.revoked FROM flagged f
-     WHERE f.kind = 'root' AND r.chain_id = $1 AND r.block_number = f.block_number AND r.log_index = f.log_index AND r.revoked <> f.revoked`,
+     WHERE f.kind = 'root' AND r.chain_id = $1 AND r.block_number = f.block_number AND r.log_index = f.log_index AND r.revoked <> f.revoked
+     RETURNING r.root, f.revoked, f.revoked_at::text AS revoked_at`,
     [chainId],
   );
   await client.query(
@@ -92,7 +96,11 @@ export async function refreshRootState(client: PgClient, chainId: number): Promi
      WHERE id = $1`,
     [chainId],
   );
+  return rows.filter((r) => r.revoked).map((r) => ({ root: r.root, blockNumber: Number(r.revoked_at) }));
 }
+
+/** A root newly flagged revoked, with the block of the Revoked log that revoked it. */
+export type RevokedRoot = { root: string; blockNumber: number };
 
 /**
  * Registers a `pending` reward tree for each new non-zero root (content-addressed: a root already

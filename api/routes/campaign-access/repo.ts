@@ -1,3 +1,4 @@
+import { appendEvents } from '../../../domain/tables/events.js';
 import { withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { parseCampaignPathId } from '../../../domain/ids.js';
@@ -68,7 +69,7 @@ export type PrivacyUpdate = {
 /**
  * Writes the privacy settings and queues the campaign for the search projector, in one transaction
  * (the campaign document's `isPrivate` follows, and its parent's `childCampaignIds`). Tables:
- * campaign_privacy, campaigns, search_outbox.
+ * campaign_privacy, campaigns, search_outbox, events (campaign.changed when made public).
  */
 export async function updatePrivacy(
   db: PgPool,
@@ -81,6 +82,10 @@ export async function updatePrivacy(
       address: a.address.toLowerCase(),
       canManageAccess: a.canManageAccess,
     }));
+    const was = await tx.query<{ is_private: boolean }>(
+      'SELECT is_private FROM campaign_privacy WHERE campaign_db_id = $1 FOR UPDATE',
+      [campaignDbId],
+    );
     const { rows } = await tx.query<PrivacyRow>(
       `INSERT INTO campaign_privacy (campaign_db_id, is_private, recipients_can_view, authorized, updated_by)
        VALUES ($1, COALESCE($2, false), COALESCE($3, true), COALESCE($4::jsonb, '[]'), $5)
@@ -97,11 +102,13 @@ export async function updatePrivacy(
       ],
     );
     // The campaign's document, and its parent's (whose childCampaignIds name public children only).
-    const parent = (
-      await tx.query<{ parent_campaign_id: string | null }>('SELECT parent_campaign_id FROM campaigns WHERE id = $1', [
-        campaignDbId,
-      ])
-    ).rows[0]?.parent_campaign_id;
+    const campaign = (
+      await tx.query<{ parent_campaign_id: string | null; distribution_chain_id: number }>(
+        'SELECT parent_campaign_id, distribution_chain_id FROM campaigns WHERE id = $1',
+        [campaignDbId],
+      )
+    ).rows[0];
+    const parent = campaign?.parent_campaign_id;
     await enqueueOutbox(tx, 'campaign', parent ? [campaignDbId, parent] : [campaignDbId]);
     // The opportunity document is built from public campaigns only: re-project it too.
     const opportunity = (
@@ -110,6 +117,17 @@ export async function updatePrivacy(
       ])
     ).rows[0]?.opportunity_id;
     if (opportunity) await enqueueOutbox(tx, 'opportunity', [opportunity]);
+    // Made public: integrators learn of a campaign they could not see until now.
+    if (was.rows[0]?.is_private && !rows[0]!.is_private)
+      await appendEvents(tx, [
+        {
+          type: 'campaign.changed',
+          chainId: campaign?.distribution_chain_id ?? null,
+          campaignDbId,
+          opportunityId: opportunity ?? null,
+          payload: { change: 'privacy', isPrivate: false },
+        },
+      ]);
     return rows[0]!;
   });
 }

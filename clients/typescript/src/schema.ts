@@ -1442,6 +1442,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes: the event log, paged or streamed
+         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: private, no-store`.
+         */
+        get: operations["getEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/health": {
         parameters: {
             query?: never;
@@ -12325,6 +12349,167 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/enums/1/convert/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEvents: {
+        parameters: {
+            query?: {
+                address?: string;
+                after?: number;
+                campaignId?: string;
+                chainId?: number;
+                limit?: number;
+                opportunityId?: string;
+                stream?: "1" | "true" | "0" | "false";
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Changes: the event log, paged or streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "42",
+                     *           "type": "campaign.created",
+                     *           "chainId": 1,
+                     *           "campaignId": "1234567890123456789",
+                     *           "opportunityId": "9876543210987654321",
+                     *           "address": "0x1111111111111111111111111111111111111111",
+                     *           "root": null,
+                     *           "blockNumber": 21000000,
+                     *           "retracted": false,
+                     *           "payload": {
+                     *             "campaignId": "0xabababababababababababababababababababababababababababababababab",
+                     *             "campaignType": 1,
+                     *             "rewardToken": "0x2222222222222222222222222222222222222222",
+                     *             "amount": "1000000000000000000000"
+                     *           },
+                     *           "createdAt": "2026-11-27T04:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next": "42"
+                     *     }
+                     */
+                    "application/json": {
+                        events: {
+                            address: string | null;
+                            blockNumber: number | null;
+                            campaignId: string | null;
+                            chainId: number | null;
+                            createdAt: string;
+                            id: string;
+                            opportunityId: string | null;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            retracted: boolean;
+                            root: string | null;
+                            type: string;
+                        }[];
+                        next: string | null;
+                    };
+                    /** @example text */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: after must be integer",
+                     *       "instance": "/v4/events",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "after",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "elasticsearch is unavailable, retry shortly",
+                     *       "instance": "/v4/events",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/events",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/events",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

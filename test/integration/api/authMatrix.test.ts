@@ -388,6 +388,7 @@ const PUBLIC_ROUTES = [
   'GET /v4/enums/:enumName',
   'GET /v4/enums/:enumName/convert/:value',
   'POST /v4/enums/:enumName/batch-convert',
+  'GET /v4/events',
   'GET /v4/claims',
   'GET /v4/claims/history/:address',
   'GET /v4/claims/latest',

@@ -274,6 +274,13 @@ const READS: Read[] = [
   },
   { name: 'claims of the chain', op: 'GET /v4/claims', rest: () => `/v4/claims?chainId=${CHAIN}&items=100` },
   {
+    name: 'events of the campaign',
+    op: 'GET /v4/events',
+    rest: (s) => `/v4/events?campaignId=${s.id}&limit=1000`,
+    ghost: true,
+  },
+  { name: 'events of the chain', op: 'GET /v4/events', rest: () => `/v4/events?chainId=${CHAIN}&limit=1000` },
+  {
     name: 'claim history of the recipient',
     op: 'GET /v4/claims/history/{address}',
     rest: (s) => `/v4/claims/history/${s.recipient}`,

@@ -100,6 +100,32 @@ describe('reorgs: a devnet snapshot/revert replaces indexed blocks with differen
     expect(await pgCampaigns()).to.deep.equal([kept!, replacement!].map((id) => id.toLowerCase()).sort());
     const { rows: overrides } = await h.apiPg.query('SELECT * FROM campaign_overrides');
     expect(overrides).to.deep.equal([]);
+    // The event log announces it (#32): the orphaned campaigns' and the override's events are named
+    // by one `retracted` event and flagged; the replacement is a new campaign.created after it.
+    const { rows: events } = await h.apiPg.query<{
+      id: string;
+      type: string;
+      campaign_db_id: string | null;
+      retracted: boolean;
+      payload: { ids?: string[] };
+    }>('SELECT id::text, type, campaign_db_id, retracted, payload FROM events ORDER BY id');
+    const orphanedEvents = events.filter(
+      (e) =>
+        orphaned.some((id) => campaignDbId(31337, id) === e.campaign_db_id) ||
+        (e.type === 'campaign.changed' && e.campaign_db_id === campaignDbId(31337, kept!)),
+    );
+    expect(orphanedEvents.map((e) => e.type).sort()).to.deep.equal([
+      'campaign.changed',
+      'campaign.created',
+      'campaign.created',
+    ]);
+    expect(orphanedEvents.every((e) => e.retracted)).to.equal(true);
+    const retracted = events.filter((e) => e.type === 'retracted');
+    expect(retracted).to.have.length(1);
+    expect(retracted[0]!.payload.ids).to.deep.equal(orphanedEvents.map((e) => e.id));
+    const replaced = events.find((e) => e.campaign_db_id === campaignDbId(31337, replacement!))!;
+    expect(replaced).to.include({ type: 'campaign.created', retracted: false });
+    expect(BigInt(replaced.id) > BigInt(retracted[0]!.id)).to.equal(true);
     expect(await esIds('campaigns')).to.deep.equal([kept!, replacement!].map((id) => campaignDbId(31337, id)).sort());
     const served = (await h.request().get('/v4/campaigns').query({ items: 100 })).body as {
       campaignId: string;

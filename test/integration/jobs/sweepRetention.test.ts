@@ -36,6 +36,7 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     } = await pg.query("SELECT counts FROM job_runs WHERE job = 'retention' ORDER BY id DESC LIMIT 1");
     expect(recorded.counts).to.deep.equal({
       jobRuns: 1,
+      events: 0,
       nonces: 1,
       idpFlows: 1,
       revokedTokens: 1,

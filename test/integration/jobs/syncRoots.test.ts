@@ -329,6 +329,17 @@ describe('jobs/syncRoots', function () {
     ]);
     expect(events).to.deep.equal([{ kind: 'revoked', tx_hash: hash.toLowerCase() }]);
     if (run.status === 'success') expect(run.result.counts).to.deep.include({ roots: 2, distributor_events: 1 });
+    // Announced in the event log (#32): the new root seen, revoked at the Revoked log's block; the re-emitted one seen again.
+    const { rows: logged } = await h.deps.pg.query<{ type: string; root: string; block_number: string }>(
+      `SELECT type, root, block_number::text FROM events WHERE chain_id = $1 AND type IN ('root.seen', 'root.revoked') ORDER BY id DESC LIMIT 3`,
+      [CHAIN_ID],
+    );
+    expect(logged.reverse().map((e) => [e.type, e.root])).to.deep.equal([
+      ['root.seen', file.root.toLowerCase()],
+      ['root.seen', before.root.toLowerCase()],
+      ['root.revoked', file.root.toLowerCase()],
+    ]);
+    expect(Number(logged[2]!.block_number)).to.be.greaterThan(Number(pending.blockNumber));
 
     const now = await getLatestTimestamp(target);
     expect((await loadLiveRoot(h.deps.pg, CHAIN_ID, now))!.root).to.equal(before.root);

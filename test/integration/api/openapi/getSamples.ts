@@ -175,6 +175,7 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
       query: { anchor: Number(block.timestamp) - 86_400 },
     },
     '/v4/enums': { path: '/v4/enums' },
+    '/v4/events': { path: '/v4/events', query: { limit: 5 } },
     '/v4/enums/{enumName}': { path: '/v4/enums/CampaignType' },
     '/v4/enums/{enumName}/convert/{value}': { path: '/v4/enums/CampaignType/convert/1' },
     '/v4/claims': { path: '/v4/claims' },

@@ -1,0 +1,156 @@
+import type { Context } from 'koa';
+import type { ApiDeps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+import { clientAddressOf } from '../../middleware/clientAddress.js';
+import {
+  campaignVisibilityOf,
+  type CampaignVisibility,
+  resolveVisibleCampaignDbId,
+} from '../../visibility/campaignVisibility.js';
+import type { Handler } from '../../validate.js';
+import type { EventWakeups } from './eventWakeups.js';
+import { type EventFilter, isExpired, listEvents, oldestEventId } from './repo.js';
+import type { ListEventsQuery, listEventsQuery } from './schema.js';
+import { serializeEvent, toSseError } from './serialize.js';
+import { streamCaller, type StreamSlots } from './streamSlots.js';
+import { streamEvents } from './streamEvents.js';
+
+/**
+ * GET /v4/events: JSON pages of the event log after `after`, or (Accept: text/event-stream, or
+ * `stream=1`) the same log as Server-Sent Events resuming from Last-Event-ID / `after`.
+ * Events about a campaign the caller may not see are left out (one visibility rule). Table events.
+ */
+export function listEventsHandler(
+  deps: ApiDeps,
+  { wakeups, slots }: { wakeups: EventWakeups; slots: StreamSlots },
+): Handler<{ query: typeof listEventsQuery }> {
+  const clientAddress = clientAddressOf(deps.config.trustedProxies);
+  return async (ctx) => {
+    const q = ctx.state.query;
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const filter = await filterOf(deps, q, visible);
+    if (wantsStream(ctx, q)) {
+      await serveStream(deps, ctx, {
+        q,
+        filter,
+        visible,
+        wakeups,
+        slots,
+        caller: streamCaller(ctx.state, clientAddress(ctx)),
+      });
+      return;
+    }
+    const after = String(q.after);
+    if (isExpired(after, await oldestEventId(deps.pg)))
+      throw new AppError(
+        410,
+        'EVENTS_EXPIRED',
+        `Events after ${after} are no longer retained: start again from after=0`,
+        {
+          extensions: { oldestId: await oldestEventId(deps.pg) },
+        },
+      );
+    const rows = filter ? await listEvents(deps.pg, { after, limit: q.limit, filter, visible }) : [];
+    ctx.set('cache-control', 'private, no-store');
+    ctx.body = { events: rows.map(serializeEvent), next: rows.at(-1)?.id ?? null };
+  };
+}
+
+/** The query's filters; null when it names a campaign the caller may not see (no events, as for one that does not exist). */
+async function filterOf(deps: ApiDeps, q: ListEventsQuery, visible: CampaignVisibility): Promise<EventFilter | null> {
+  const campaignDbId = q.campaignId ? await resolveVisibleCampaignDbId(deps.pg, q.campaignId, visible) : undefined;
+  if (campaignDbId === null) return null;
+  return {
+    ...(q.type ? { types: q.type.split(',') } : {}),
+    ...(q.chainId !== undefined ? { chainId: q.chainId } : {}),
+    ...(campaignDbId ? { campaignDbId } : {}),
+    ...(q.opportunityId ? { opportunityId: q.opportunityId } : {}),
+    ...(q.address ? { address: q.address } : {}),
+  };
+}
+
+function wantsStream(ctx: Context, q: ListEventsQuery): boolean {
+  return q.stream === '1' || q.stream === 'true' || /text\/event-stream/i.test(ctx.get('accept'));
+}
+
+/** Resume point of a stream: Last-Event-ID (what EventSource sends on reconnect) wins over `after`. */
+function resumeFrom(ctx: Context, q: ListEventsQuery): string {
+  const header = ctx.get('last-event-id').trim();
+  if (!header) return String(q.after);
+  if (!/^\d{1,18}$/.test(header))
+    throw new AppError(400, 'VALIDATION', 'Last-Event-ID must be an event id (a decimal integer)', {
+      errors: [{ field: 'Last-Event-ID', message: 'must be a decimal event id' }],
+    });
+  return header;
+}
+
+async function serveStream(
+  deps: ApiDeps,
+  ctx: Context,
+  {
+    q,
+    filter,
+    visible,
+    wakeups,
+    slots,
+    caller,
+  }: {
+    q: ListEventsQuery;
+    filter: EventFilter | null;
+    visible: CampaignVisibility;
+    wakeups: EventWakeups;
+    slots: StreamSlots;
+    caller: { key: string; max: number };
+  },
+): Promise<void> {
+  const after = resumeFrom(ctx, q);
+  if (!slots.acquire(caller.key, caller.max))
+    throw new AppError(429, 'TOO_MANY_STREAMS', `At most ${caller.max} concurrent event streams per caller`, {
+      extensions: { maxStreams: caller.max },
+    });
+  try {
+    const oldest = await oldestEventId(deps.pg);
+    // Koa leaves the response to us: no compression, ETag or body buffering may sit in front of a stream.
+    ctx.respond = false;
+    ctx.status = 200;
+    const res = ctx.res;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.socket?.setNoDelay(true);
+    res.write('retry: 2000\n\n');
+    if (isExpired(after, oldest)) {
+      res.end(
+        toSseError(
+          'EVENTS_EXPIRED',
+          `events after ${after} are no longer retained; start again without Last-Event-ID`,
+          {
+            oldestId: oldest,
+          },
+        ),
+      );
+      return;
+    }
+    if (!filter) {
+      // A campaign the caller may not see: a stream that never carries anything, as for one that does not exist.
+      filter = { campaignDbId: 'hidden:none' };
+    }
+    await streamEvents({
+      db: deps.pg,
+      res,
+      wakeups,
+      logger: deps.logger,
+      after,
+      filter,
+      visible,
+      maxBufferBytes: deps.config.eventStream.maxBufferBytes,
+      stallMs: deps.config.eventStream.stallMs,
+      heartbeatMs: deps.config.eventStream.heartbeatMs,
+    });
+  } finally {
+    slots.release(caller.key);
+  }
+}

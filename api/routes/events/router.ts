@@ -1,0 +1,80 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../../deps.js';
+import { validate } from '../../validate.js';
+import { describe } from '../../openapi/describe.js';
+import { arr, bool, int, nullable, obj, str, stringMap } from '../../openapi/schemaHelpers.js';
+import { createEventWakeups } from './eventWakeups.js';
+import { listEventsHandler } from './handlers.js';
+import { listEventsQuery } from './schema.js';
+import { createStreamSlots } from './streamSlots.js';
+
+const EVENT = obj({
+  id: str,
+  type: str,
+  chainId: nullable(int),
+  campaignId: nullable(str),
+  opportunityId: nullable(str),
+  address: nullable(str),
+  root: nullable(str),
+  blockNumber: nullable(int),
+  retracted: bool,
+  payload: stringMap(),
+  createdAt: str,
+});
+
+const EXAMPLE_EVENT = {
+  id: '42',
+  type: 'campaign.created',
+  chainId: 1,
+  campaignId: '1234567890123456789',
+  opportunityId: '9876543210987654321',
+  address: '0x1111111111111111111111111111111111111111',
+  root: null,
+  blockNumber: 21000000,
+  retracted: false,
+  payload: {
+    campaignId: `0x${'ab'.repeat(32)}`,
+    campaignType: 1,
+    rewardToken: '0x2222222222222222222222222222222222222222',
+    amount: '1000000000000000000000',
+  },
+  createdAt: '2026-11-27T04:00:00.000Z',
+};
+
+/** /v4/events: the change log (campaigns, roots, claims, retractions) as JSON pages or Server-Sent Events. */
+export function eventsRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  // One LISTEN connection and one count of open streams per caller for the whole process.
+  const wakeups = createEventWakeups({ pg: deps.pg, logger: deps.logger });
+  const slots = createStreamSlots();
+  router.get(
+    ['/events', '/events/'],
+    describe({
+      summary: 'Changes: the event log, paged or streamed',
+      description:
+        'What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), ' +
+        '`root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `claim.indexed`, and `retracted` (a reorg ' +
+        'removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small ' +
+        'payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page ' +
+        '(null when this one is empty); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). ' +
+        'With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: ' +
+        'resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained ' +
+        '(EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. ' +
+        'Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, ' +
+        'more with an API key by tier (429 beyond).',
+      example: { events: [EXAMPLE_EVENT], next: '42' },
+      cacheControl: 'private, no-store',
+      response: obj({ events: arr(EVENT), next: nullable(str) }),
+      also: {
+        'text/event-stream': {
+          type: 'string',
+          description: 'Server-Sent Events: `id: <event id>`, `event: <type>`, `data: <the event as JSON>`',
+        },
+      },
+      errors: [410, 429],
+    }),
+    validate({ query: listEventsQuery }),
+    listEventsHandler(deps, { wakeups, slots }),
+  );
+  return router;
+}
