@@ -27,6 +27,8 @@ export function listEventsHandler(
   const clientAddress = clientAddressOf(deps.config.trustedProxies);
   return async (ctx) => {
     const q = ctx.state.query;
+    // JSON or a stream by Accept: a cache must keep them apart.
+    ctx.vary('Accept');
     const visible = await campaignVisibilityOf(deps, ctx.state, true);
     const filter = await filterOf(deps, q, visible);
     if (wantsStream(ctx, q)) {

@@ -596,6 +596,7 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
       expect(readers, 'modules that negotiate by Accept').to.deep.equal([
         'graphql/router.ts', // GET /graphql/v1: GraphiQL, graphql-response+json or json
         'graphql/transport.ts', // the media type of a 400 error body only (not cacheable)
+        'routes/events/handlers.ts', // GET /v4/events: JSON pages or Server-Sent Events
         'routes/opportunities/idHandlers.ts', // the history records: CSV or JSON
       ]);
       const doc = (await request().get('/v4/openapi.json').expect(200)).body as {
@@ -604,9 +605,10 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
       const negotiated = Object.entries(doc.paths)
         .filter(([, ops]) => Object.keys(ops.get?.responses['200']?.content ?? {}).length > 1)
         .map(([path]) => path);
-      expect(negotiated).to.have.members(
-        ['apr', 'tvl', 'native-apr', 'daily-rewards'].map((k) => `/v4/opportunities/{id}/${k}-records`),
-      );
+      expect(negotiated).to.have.members([
+        ...['apr', 'tvl', 'native-apr', 'daily-rewards'].map((k) => `/v4/opportunities/{id}/${k}-records`),
+        '/v4/events',
+      ]);
       const urls = [
         ...negotiated.map((p) => p.replace('{id}', docs['A']!.id)),
         `/graphql/v1?query=${encodeURIComponent('{ opportunities { id } }')}`,
