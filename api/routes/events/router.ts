@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
+import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 import { validate } from '../../validate.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, bool, int, nullable, obj, str, stringMap } from '../../openapi/schemaHelpers.js';
@@ -74,7 +75,8 @@ export function eventsRouter(deps: ApiDeps): Router {
       errors: [410, 429],
     }),
     validate({ query: listEventsQuery }),
-    listEventsHandler(deps, { wakeups, slots }),
+    // Last-Event-ID is not CORS-safelisted: a page's fetch-based client (clients/typescript subscribe()) needs it allowed.
+    acceptsHeaders(listEventsHandler(deps, { wakeups, slots }), ['last-event-id']),
   );
   return router;
 }
