@@ -56,7 +56,7 @@ export async function ingestRewardTree(
           yield chunk;
         }
       }
-      // Where the time of a root goes, one line per phase (read+staged, compared+stored, material).
+      // Where the time of a root goes: one line per phase.
       let phaseStart = performance.now();
       const phase = (name: string) => {
         const now = performance.now();
@@ -75,7 +75,7 @@ export async function ingestRewardTree(
           await stage.write(entries);
           // Buffered chunks resolve the loop as microtasks, so without this it could run through many
           // of them before any I/O callback: other chains' units in this process would wait behind
-          // the parse (~50–80 ms a turn). One batch (one chunk of input, a few ms) at a time instead.
+          // the parse (~50–80 ms a turn). One batch (≤ 64 KiB of input, a few ms) at a time instead.
           await yieldToEventLoop();
         }
         checkHeader(next.value, chainId, root, document.where);
@@ -86,14 +86,13 @@ export async function ingestRewardTree(
         await stage.abort();
         throw error;
       }
-      // The layout (a worker) and the search for duplicates (PostgreSQL) run side by side; a layout of
-      // a tree with duplicate leaves is not used.
+      // The layout (a worker) and the search for duplicates (PostgreSQL) run side by side; the
+      // verdict leaves out the layout of a tree with duplicate leaves.
       const { packed, count } = checker.hashes();
-      const [duplicates, laidOut] = await Promise.all([
+      const [duplicates, layout] = await Promise.all([
         stagedDuplicates(tx),
         count ? layoutInWorker(packed, count) : null,
       ]);
-      const layout = duplicates.length ? null : laidOut;
       const verdict = checker.verdict({ onchainRoot: root, layout, duplicates });
       phase('verified');
       const result = { verdict, entries: checker.entries };
@@ -109,7 +108,7 @@ export async function ingestRewardTree(
         error: null,
       });
       // Proof material of roots no longer claimable goes in the same transaction.
-      await storeProofMaterial(tx, { chainId, root, layout });
+      await storeProofMaterial(tx, { chainId, root, layout: verdict.layout });
       await pruneProofMaterial(tx, chainId);
       phase('proof material stored');
       return result;

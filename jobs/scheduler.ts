@@ -301,12 +301,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await ensureDatabase(config.databaseUrl);
   await migrate({ databaseUrl: config.databaseUrl, logger });
   const es = createEsClient({ node: config.esUrl, requestTimeoutMs: config.esRequestTimeoutMs });
-  await ensureIndices({ es, prefix: config.esIndexPrefix, logger });
+  const current = await ensureIndices({ es, prefix: config.esIndexPrefix, logger });
   // A release with a newer mapping rebuilds the search indices from PostgreSQL before publishing.
   const { reindexOutdated } = await import('../indexer/project/reindexOutdated.js');
   const { createPgPool } = await import('../internal/pg.js');
   const pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'scheduler-upgrade' });
-  await reindexOutdated({ config, pg, es, logger }).finally(() => pg.end());
+  await reindexOutdated({ config, pg, es, logger, current }).finally(() => pg.end());
   await es.close();
   const scheduler = startScheduler({ config, logger, jobs: jobSet(config.schedulerJobs) });
   await scheduler.ready;

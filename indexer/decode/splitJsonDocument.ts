@@ -45,12 +45,14 @@ const CLOSE_BRACKET = 93;
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 const endsPrimitive = (c: number) => c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isSpace(c);
 
+const unexpected = () => new JsonSplitError('not JSON');
+
 /** Parses one value's text; a syntax error becomes a JsonSplitError. */
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new JsonSplitError('not JSON');
+    throw unexpected();
   }
 }
 
@@ -62,7 +64,7 @@ function parse(text: string): unknown {
  * values (braces, brackets, commas, colons, keys) is checked here and each value by JSON.parse, so
  * text that is not one JSON object is refused. This is the hot path of reading a reward tree: strings
  * are skipped with indexOf and nothing is built for the characters between values, which reads
- * several times faster than a general streaming parser (scripts/bench/readRewardTree.ts).
+ * several times faster than a general streaming parser (`npm run bench:read-tree`).
  * Feed it decoded text with `write`, then call `end`.
  * @throws JsonSplitError from `write` or `end` for text that is not a JSON object or a value that
  *   is too large (the caller says where in the bytes), and whatever the sink throws.
@@ -83,7 +85,11 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
 
   const where = () => (at === At.Element || at === At.FirstElement ? `/${arrayKey}/${index}` : `/${key}`);
 
-  function begin(c: number, forKey: boolean) {
+  /**
+   * Starts a value at character `c`; a string's opening quote is kept as part of its text and
+   * scanning goes on after it. @returns the characters consumed (1 for that quote, else 0).
+   */
+  function begin(c: number, forKey: boolean): number {
     inValue = true;
     isKey = forKey;
     pieces = [];
@@ -92,6 +98,16 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
     escaped = false;
     inString = c === QUOTE;
     kind = c === QUOTE ? 'string' : c === OPEN_BRACE || c === OPEN_BRACKET ? 'composite' : 'primitive';
+    if (kind !== 'string') return 0;
+    keep('"');
+    return 1;
+  }
+
+  /** After a member or element: a comma goes on to `next`, the closing `close` to `closed`. */
+  function separator(c: number, close: number, next: At, closed: At) {
+    if (c === COMMA) at = next;
+    else if (c === close) at = closed;
+    else throw unexpected();
   }
 
   function keep(piece: string) {
@@ -163,8 +179,6 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
     return -1;
   }
 
-  const unexpected = () => new JsonSplitError('not JSON');
-
   return {
     /** Reads the next piece of the text. */
     write(s: string): void {
@@ -203,10 +217,7 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
               break;
             }
             if (c !== QUOTE) throw unexpected();
-            begin(c, true);
-            // The opening quote is part of the key's text; scanning goes on after it.
-            keep('"');
-            i += 1;
+            i += begin(c, true);
             break;
           case At.Colon:
             if (c !== COLON) throw unexpected();
@@ -221,16 +232,10 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
               i += 1;
               break;
             }
-            begin(c, false);
-            if (kind === 'string') {
-              keep('"');
-              i += 1;
-            }
+            i += begin(c, false);
             break;
           case At.AfterValue:
-            if (c === COMMA) at = At.Key;
-            else if (c === CLOSE_BRACE) at = At.End;
-            else throw unexpected();
+            separator(c, CLOSE_BRACE, At.Key, At.End);
             i += 1;
             break;
           case At.FirstElement:
@@ -240,16 +245,10 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
               i += 1;
               break;
             }
-            begin(c, false);
-            if (kind === 'string') {
-              keep('"');
-              i += 1;
-            }
+            i += begin(c, false);
             break;
           case At.AfterElement:
-            if (c === COMMA) at = At.Element;
-            else if (c === CLOSE_BRACKET) at = At.AfterValue;
-            else throw unexpected();
+            separator(c, CLOSE_BRACKET, At.Element, At.AfterValue);
             i += 1;
             break;
           case At.End:

@@ -1,5 +1,5 @@
 import type { Config } from '../../internal/config.js';
-import { type EsClient, indexNames } from '../../internal/es.js';
+import type { EsClient } from '../../internal/es.js';
 import type { Logger } from '../../internal/logger.js';
 import type { PgPool } from '../../internal/pg.js';
 import {
@@ -10,7 +10,14 @@ import {
 } from '../../search-mappings/aliases.js';
 import { ReindexError, reindexFamily } from './reindex.js';
 
-export type ReindexOutdatedParams = { config: Config; pg: PgPool; es: EsClient; logger: Logger };
+export type ReindexOutdatedParams = {
+  config: Config;
+  pg: PgPool;
+  es: EsClient;
+  logger: Logger;
+  /** The concrete index each family's read alias points to (what ensureIndices returns). */
+  current: Record<IndexFamily, string>;
+};
 
 /**
  * Rebuilds from PostgreSQL, at the newest mapping version this release ships, every search family
@@ -21,20 +28,22 @@ export type ReindexOutdatedParams = { config: Config; pg: PgPool; es: EsClient; 
  * prefix is left to finish it.
  * @returns the families rebuilt here.
  */
-export async function reindexOutdated({ config, pg, es, logger }: ReindexOutdatedParams): Promise<IndexFamily[]> {
+export async function reindexOutdated({
+  config,
+  pg,
+  es,
+  logger,
+  current,
+}: ReindexOutdatedParams): Promise<IndexFamily[]> {
   const rebuilt: IndexFamily[] = [];
   for (const family of INDEX_FAMILIES) {
-    const read = indexNames(config.esIndexPrefix, family).read;
-    const aliased = Object.keys((await es.indices.getAlias({ name: read }, { ignore: [404] })) ?? {}).filter(
-      (k) => k !== 'error' && k !== 'status',
-    );
-    const versions = aliased.map((index) => parseConcreteIndexName(config.esIndexPrefix, family, index)?.version ?? 0);
+    const index = current[family];
     const latest = latestVersion(family);
-    if (!versions.length || Math.max(...versions) >= latest) continue;
+    if ((parseConcreteIndexName(config.esIndexPrefix, family, index)?.version ?? 0) >= latest) continue;
     logger.warn({
       msg: 'search index of an older mapping: rebuilding it from PostgreSQL',
       family,
-      aliased,
+      index,
       version: latest,
     });
     try {

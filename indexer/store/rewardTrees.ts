@@ -1,7 +1,7 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { redactStored } from '../../internal/redact.js';
 import type { RewardTreeStatus } from '../../domain/rewardTree.js';
-import { type LeafEntry, stagedLeaf } from './stagedLeaf.js';
+import { emptyTempTable } from './tempTables.js';
 
 /** A `reward_trees` row in TS form. */
 export type RewardTreeRecord = {
@@ -69,30 +69,6 @@ export async function getRewardTree(
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-/** Rows per staging statement of storeTreeEntries. */
-const CHUNK = 5000;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
-
-/**
- * The entries of the tree being stored, in the storing transaction: one row per leaf with its
- * breakdowns and digest (stagedLeaf.ts), written by COPY as the document is read
- * (stageRewardTree.ts) or from memory (storeTreeEntries). Dropped at commit; emptied first when one
- * transaction stores several.
- */
-export async function createStagedEntries(client: PgClient): Promise<void> {
-  await client.query(
-    `CREATE TEMP TABLE IF NOT EXISTS staged_leaves (
-       recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0) NOT NULL, digest bytea NOT NULL, breakdowns text NOT NULL
-     ) ON COMMIT DROP`,
-  );
-  await client.query('TRUNCATE staged_leaves');
-}
-
 /** (recipient, token) pairs staged more than once (at most `limit`, named `recipient-token`). */
 export async function stagedDuplicates(client: PgClient, limit = 6): Promise<string[]> {
   const { rows } = await client.query<{ key: string }>(
@@ -103,49 +79,8 @@ export async function stagedDuplicates(client: PgClient, limit = 6): Promise<str
   return rows.map((r) => r.key);
 }
 
-export type StoreTreeEntriesParams = {
-  chainId: number;
-  root: string;
-  leaves: readonly { recipient: string; token: string; amount: string }[];
-  breakdowns: readonly { recipient: string; token: string; campaignId: string; reason: string; amount: string }[];
-};
-
 /**
- * Inside the caller's transaction: the amounts of a tree held in memory (tests, small trees),
- * staged and stored by change as storeStagedTree describes; its status is the caller's business.
- * @throws Error when a breakdown names a (recipient, token) without a leaf.
- */
-export async function storeTreeEntries(
-  client: PgClient,
-  { chainId, root, leaves, breakdowns }: StoreTreeEntriesParams,
-): Promise<void> {
-  const entries = new Map<string, LeafEntry & { breakdowns: LeafEntry['breakdowns'][number][] }>();
-  for (const l of leaves) entries.set(`${l.recipient}|${l.token}`, { ...l, breakdowns: [] });
-  for (const b of breakdowns) {
-    const entry = entries.get(`${b.recipient}|${b.token}`);
-    if (!entry) throw new Error(`breakdown of ${b.recipient}/${b.token} has no leaf`);
-    entry.breakdowns.push(b);
-  }
-  await createStagedEntries(client);
-  for (const part of chunks([...entries.values()])) {
-    const staged = part.map(stagedLeaf);
-    await client.query(
-      `INSERT INTO staged_leaves (recipient, token, amount, digest, breakdowns)
-       SELECT r, t, a, decode(d, 'hex'), b FROM unnest($1::text[], $2::text[], $3::numeric[], $4::text[], $5::text[]) AS u(r, t, a, d, b)`,
-      [
-        part.map((e) => e.recipient),
-        part.map((e) => e.token),
-        part.map((e) => e.amount),
-        staged.map((s) => s.digest),
-        staged.map((s) => s.breakdowns),
-      ],
-    );
-  }
-  await storeStagedTree(client, chainId, root);
-}
-
-/**
- * Inside the caller's transaction: the staged entries (createStagedEntries) become the amounts of
+ * Inside the caller's transaction: the staged entries (stageRewardTree.ts) become the amounts of
  * the tree `root` of `chainId`, stored by change (sql/migrations/2026_11_28_01_reward_versions.sql):
  * the tree gets the next seq (a tree stored again gets a new one), and its leaves are compared
  * with the open versions of the chain (the latest stored tree) in one join on their digests
@@ -161,12 +96,11 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
     [chainId, root.toLowerCase()],
   );
   const seq = rows[0]!.seq;
-  await client.query(
-    `CREATE TEMP TABLE IF NOT EXISTS changed_leaves (
-       recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0), digest bytea, breakdowns text, was_open boolean NOT NULL
-     ) ON COMMIT DROP`,
+  await emptyTempTable(
+    client,
+    'changed_leaves',
+    'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0), digest bytea, breakdowns text, was_open boolean NOT NULL',
   );
-  await client.query('TRUNCATE changed_leaves');
   // Staged and not open (new), open and not staged (gone, amount null), or both with other digests.
   await client.query(
     `INSERT INTO changed_leaves
@@ -192,13 +126,11 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
   await analyzeIfGrown(client, 'reward_leaf_versions', leaves.rowCount ?? 0);
   // The changed leaves' breakdowns, expanded from their JSON into a table of their own so that both
   // comparisons below are planned as hash joins (as a CTE, its NOT EXISTS ran once per breakdown).
-  await client.query(
-    `CREATE TEMP TABLE IF NOT EXISTS changed_breakdowns (
-       recipient text NOT NULL, token text NOT NULL, campaign_id text NOT NULL, reason text NOT NULL, amount numeric(78, 0) NOT NULL,
-       was_open boolean NOT NULL
-     ) ON COMMIT DROP`,
+  await emptyTempTable(
+    client,
+    'changed_breakdowns',
+    'recipient text NOT NULL, token text NOT NULL, campaign_id text NOT NULL, reason text NOT NULL, amount numeric(78, 0) NOT NULL, was_open boolean NOT NULL',
   );
-  await client.query('TRUNCATE changed_breakdowns');
   await client.query(
     `INSERT INTO changed_breakdowns
      SELECT c.recipient, c.token, e->>0, e->>1, (e->>2)::numeric, c.was_open

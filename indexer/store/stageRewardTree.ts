@@ -1,19 +1,32 @@
 import { once } from 'node:events';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PgClient } from '../../internal/pg.js';
-import type { RewardTreeEntry } from '../decode/parseRewardTree.js';
-import { createStagedEntries } from './rewardTrees.js';
-import { stagedLeaf } from './stagedLeaf.js';
+import { storeStagedTree } from './rewardTrees.js';
+import { type LeafEntry, stagedLeaf } from './stagedLeaf.js';
+import { emptyTempTable } from './tempTables.js';
 
 /** Entries of a tree streamed into staged_leaves (rewardTrees.ts) by one COPY. */
 export type TreeStage = {
   /** Queues entries; resolves when the COPY stream accepts more (backpressure). */
-  write(entries: readonly RewardTreeEntry[]): Promise<void>;
+  write(entries: readonly LeafEntry[]): Promise<void>;
   /** Ends the COPY; resolves once PostgreSQL has every row. */
   end(): Promise<void>;
   /** Abandons the COPY (CopyFail) so the connection can roll back; never throws. */
   abort(): Promise<void>;
 };
+
+/**
+ * The entries of the tree being stored, in the storing transaction: one row per leaf with its
+ * breakdowns and digest (stagedLeaf.ts). Dropped at commit; emptied first when one transaction
+ * stores several.
+ */
+async function createStagedEntries(client: PgClient): Promise<void> {
+  await emptyTempTable(
+    client,
+    'staged_leaves',
+    'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0) NOT NULL, digest bytea NOT NULL, breakdowns text NOT NULL',
+  );
+}
 
 /** A value of COPY's text format: backslash, tab, newline and carriage return escaped. */
 const copyText = (value: string) =>
@@ -61,4 +74,39 @@ export async function openTreeStage(client: PgClient): Promise<TreeStage> {
       await done.catch(() => {});
     },
   };
+}
+
+export type StoreTreeEntriesParams = {
+  chainId: number;
+  root: string;
+  leaves: readonly { recipient: string; token: string; amount: string }[];
+  breakdowns: readonly { recipient: string; token: string; campaignId: string; reason: string; amount: string }[];
+};
+
+/**
+ * Inside the caller's transaction: the amounts of a tree held in memory (tests, small trees),
+ * staged as the roots job stages a document and stored by change (rewardTrees.ts storeStagedTree);
+ * its status is the caller's business.
+ * @throws Error when a breakdown names a (recipient, token) without a leaf.
+ */
+export async function storeTreeEntries(
+  client: PgClient,
+  { chainId, root, leaves, breakdowns }: StoreTreeEntriesParams,
+): Promise<void> {
+  const entries = new Map<string, LeafEntry & { breakdowns: LeafEntry['breakdowns'][number][] }>();
+  for (const l of leaves) entries.set(`${l.recipient}|${l.token}`, { ...l, breakdowns: [] });
+  for (const b of breakdowns) {
+    const entry = entries.get(`${b.recipient}|${b.token}`);
+    if (!entry) throw new Error(`breakdown of ${b.recipient}/${b.token} has no leaf`);
+    entry.breakdowns.push(b);
+  }
+  const stage = await openTreeStage(client);
+  try {
+    await stage.write([...entries.values()]);
+    await stage.end();
+  } catch (error) {
+    await stage.abort();
+    throw error;
+  }
+  await storeStagedTree(client, chainId, root);
 }

@@ -1,4 +1,4 @@
-import { storeTreeEntries } from '../../indexer/store/rewardTrees.js';
+import { storeTreeEntries } from '../../indexer/store/stageRewardTree.js';
 import { withTransaction, type PgPool } from '../../internal/pg.js';
 
 /** One breakdown of a hand-made tree: recipient, campaign id, token, amount (leaves are their sums). */
@@ -6,7 +6,7 @@ export type RewardRow = readonly [recipient: string, campaignId: string, token: 
 
 /**
  * Stores the amounts of a hand-made tree for `root` (its reward_trees row must exist; its status is
- * the caller's) as the roots job does (indexer/store/rewardTrees.ts storeTreeEntries): for tests of
+ * the caller's) as the roots job does (indexer/store/stageRewardTree.ts storeTreeEntries): for tests of
  * readers that need rewards without a published tree.
  */
 export async function storeRewardRows(

@@ -6,6 +6,7 @@ import type { CampaignVisibility } from '../../visibility/campaignVisibility.js'
 import type { EventWakeups } from './eventWakeups.js';
 import { type EventFilter, listEvents } from './repo.js';
 import { serializeEvent, toSseError, toSseMessage } from './serialize.js';
+import { coalesced } from '../../../internal/coalesced.js';
 
 /** Rows read per query while catching up; a stream re-reads until it is level with the log. */
 const PAGE = 500;
@@ -43,8 +44,6 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
   const { res } = p;
   let last = p.after;
   let done = false;
-  let reading: Promise<void> | null = null;
-  let again = false;
   return new Promise<void>((resolve) => {
     const finish = () => {
       if (done) return;
@@ -95,21 +94,16 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
         if (rows.length < PAGE || done) return;
       }
     };
+    const reads = coalesced(
+      () =>
+        readOnce().catch((error: unknown) => {
+          p.logger.error({ msg: 'event stream: read failed', err: describeError(error) });
+          drop('INTERNAL', 'reading the event log failed; reconnect with Last-Event-ID');
+        }),
+      () => !done,
+    );
     const read = () => {
-      if (done) return;
-      if (reading) {
-        again = true;
-        return;
-      }
-      reading = (async () => {
-        do {
-          again = false;
-          await readOnce().catch((error: unknown) => {
-            p.logger.error({ msg: 'event stream: read failed', err: describeError(error) });
-            drop('INTERNAL', 'reading the event log failed; reconnect with Last-Event-ID');
-          });
-        } while (again && !done);
-      })().finally(() => (reading = null));
+      if (!done) reads.run();
     };
     // A stalled stream gets no heartbeat: the read waiting on it decides whether it is dropped.
     const heartbeat = setInterval(() => {

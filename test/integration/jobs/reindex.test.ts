@@ -7,6 +7,7 @@ import { indexNames } from '../../../internal/es.js';
 import { reindexOutdated } from '../../../indexer/project/reindexOutdated.js';
 import {
   createIndexVersion,
+  ensureIndices,
   latestVersion,
   listFamilyIndices,
   parseConcreteIndexName,
@@ -202,7 +203,12 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
         { add: { index: old, alias: names.write, is_write_index: true } },
       ],
     });
-    expect(await reindexOutdated(h.deps)).to.deep.equal(['opportunities']);
+    expect(
+      await reindexOutdated({
+        ...h.deps,
+        current: await ensureIndices({ es: h.deps.es, prefix, logger: h.deps.logger }),
+      }),
+    ).to.deep.equal(['opportunities']);
     const [now] = await aliasTargets(names.read);
     expect(parseConcreteIndexName(prefix, 'opportunities', now!)?.version).to.equal(latestVersion('opportunities'));
     expect(await h.deps.es.indices.exists({ index: old })).to.equal(false);
@@ -211,6 +217,12 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
     expect((await h.deps.es.count({ index: names.read })).count, 'every opportunity of PostgreSQL').to.equal(
       rows[0]!.n,
     );
-    expect(await reindexOutdated(h.deps), 'already at the newest version').to.deep.equal([]);
+    expect(
+      await reindexOutdated({
+        ...h.deps,
+        current: await ensureIndices({ es: h.deps.es, prefix, logger: h.deps.logger }),
+      }),
+      'already at the newest version',
+    ).to.deep.equal([]);
   });
 });

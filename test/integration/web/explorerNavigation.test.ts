@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
+import { getJson } from '../../helpers/getJson.js';
 
 type Bin = { min: number; max: number; count: number };
 type Chain = { explorers: { url: string }[] };
@@ -23,11 +24,7 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
   let page: Page;
   let errors: string[];
 
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${base}${path}`);
-    expect(res.status, path).to.equal(200);
-    return (await res.json()) as T;
-  };
+  const api = <T>(path: string) => getJson<T>(`${base}${path}`);
   const rowIds = () =>
     page.locator('[data-testid=opportunity-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
   /** What has the focus: tag, text and the attributes the tests name it by. */

@@ -10,6 +10,7 @@ import { buildWeb } from '../../../web/build.js';
 import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { createReferenceDemo, type ReferenceDemo } from '../api/referenceDemo.js';
+import { getJson } from '../../helpers/getJson.js';
 
 type Summary = { count: number };
 type Sample = { view: string; count: string | null; rows: string; ready: string | null };
@@ -37,11 +38,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await new Promise((resolve) => server.once('listening', resolve));
     return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   };
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${openBase}${path}`);
-    expect(res.status, path).to.equal(200);
-    return (await res.json()) as T;
-  };
+  const api = <T>(path: string) => getJson<T>(`${openBase}${path}`);
   /** In the page: resolves with performance.now() at the first frame where the whole view shows one state's answer (`viewPart` in its key). */
   const settledAt = (viewPart: string) =>
     page

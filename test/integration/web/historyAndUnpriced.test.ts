@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { writeDemoHistory } from '../../../scripts/demoHistory.js';
 import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
+import { getJson } from '../../helpers/getJson.js';
 
 type Campaign = { id: string; startTimestamp: string; endTimestamp: string; opportunityId: string };
 type Opportunity = { id: string; unpricedRewardTokens?: string[] };
@@ -25,11 +26,7 @@ describe('explorer: unpriced figures and history charts, in Chromium at 1366 and
   let page: Page;
   let errors: string[];
 
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${base}${path}`);
-    expect(res.status, path).to.equal(200);
-    return (await res.json()) as T;
-  };
+  const api = <T>(path: string) => getJson<T>(`${base}${path}`);
   /** Rendered pixel size of every text of a chart's drawing. */
   const textSizes = (testId: string) =>
     page.locator(`[data-testid=${testId}] svg text`).evaluateAll((texts) =>

@@ -8,6 +8,7 @@ import { eventually, launchBrowser, screenshot, watchErrors } from '../../helper
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import type { ReferenceDemo } from '../api/referenceDemo.js';
+import { getJson } from '../../helpers/getJson.js';
 
 type Bin = { min: number; max: number; count: number };
 
@@ -20,11 +21,7 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
   let page: Page;
   let errors: string[];
 
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${base}${path}`);
-    expect(res.status, path).to.equal(200);
-    return (await res.json()) as T;
-  };
+  const api = <T>(path: string) => getJson<T>(`${base}${path}`);
   const rowIds = () =>
     page.locator('[data-testid=opportunity-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
   const barCounts = (metric: string) =>

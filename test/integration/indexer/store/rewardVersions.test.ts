@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
-import { storeTreeEntries } from '../../../../indexer/store/rewardTrees.js';
+import { storeTreeEntries } from '../../../../indexer/store/stageRewardTree.js';
 import { createPgPool, withTransaction, type PgPool } from '../../../../internal/pg.js';
 import { resetDatabase } from '../../../helpers/database.js';
 import { TEST_DATABASE_URL } from '../../../helpers/testConfig.js';
