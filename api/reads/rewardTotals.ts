@@ -4,7 +4,10 @@ import { loadLiveRoot } from './roots.js';
 type Db = Pick<PgPool | PgClient, 'query'>;
 
 /** The chain's live root (loadLiveRoot) and its tree's seq, when that tree is verified; else null. */
-export async function loadLiveTree(db: PgPool | PgClient, chainId: number): Promise<{ root: string; seq: string } | null> {
+export async function loadLiveTree(
+  db: PgPool | PgClient,
+  chainId: number,
+): Promise<{ root: string; seq: string } | null> {
   const live = await loadLiveRoot(db, chainId);
   if (live?.treeStatus !== 'verified') return null;
   const { rows } = await db.query<{ seq: string | null }>(

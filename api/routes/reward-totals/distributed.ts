@@ -52,7 +52,9 @@ export async function filteredDistributed(
   if (errors.length || 'errors' in window || 'errors' in normalized) throw new ValidationError(errors);
   const p = normalized.params;
   const configured = deps.config.chains.map((c) => c.id);
-  const chainIds = p.distributionChainIds ? configured.filter((id) => p.distributionChainIds!.includes(id)) : configured;
+  const chainIds = p.distributionChainIds
+    ? configured.filter((id) => p.distributionChainIds!.includes(id))
+    : configured;
   const rows = await loadDistributedRewards(deps.pg, { ...window, chainIds, grain: q.grain ?? null });
   if (!rows.length) return [];
   const listIds =
@@ -116,7 +118,14 @@ export function distributedByToken(rows: readonly FilteredRow[]) {
   >();
   for (const r of rows) {
     const key = `${r.chainId}:${r.token}:${r.period ?? ''}`;
-    const t = out.get(key) ?? { chainId: r.chainId, address: r.token, period: r.period, amount: 0n, usd: 0, unpriced: false };
+    const t = out.get(key) ?? {
+      chainId: r.chainId,
+      address: r.token,
+      period: r.period,
+      amount: 0n,
+      usd: 0,
+      unpriced: false,
+    };
     t.amount += BigInt(r.amount);
     t.usd += r.usd;
     t.unpriced ||= r.unpriced;

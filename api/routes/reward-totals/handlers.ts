@@ -18,7 +18,8 @@ import { campaignLiveTotals, liveUnclaimed, tokenLiveTotals } from './totals.js'
 
 /** Exactly one of two fields: a 400 naming the first when neither is given, the second when both are. */
 function oneOf(first: string, second: string, a: unknown, b: unknown): void {
-  if (a === undefined && b === undefined) throw new ValidationError([{ field: first, message: `or ${second} is required` }]);
+  if (a === undefined && b === undefined)
+    throw new ValidationError([{ field: first, message: `or ${second} is required` }]);
   if (a !== undefined && b !== undefined)
     throw new ValidationError([{ field: second, message: `must not be given with ${first}` }]);
 }
@@ -73,7 +74,13 @@ export function tokenPathTotalsHandler(
   return async (ctx) => {
     const { chainId, address } = ctx.state.query;
     const t = await tokenLiveTotals(deps, chainId, address, await campaignVisibilityOf(deps, ctx.state, true));
-    ctx.body = { chainId, token: address.toLowerCase(), rewardTokenId: t.rewardTokenId, root: t.root, [figure]: t[figure] };
+    ctx.body = {
+      chainId,
+      token: address.toLowerCase(),
+      rewardTokenId: t.rewardTokenId,
+      root: t.root,
+      [figure]: t[figure],
+    };
   };
 }
 

@@ -14,7 +14,14 @@ import {
   tokenPathTotalsHandler,
   unclaimHandler,
 } from './handlers.js';
-import { campaignTotalsParams, chainOnlyQuery, distributedQuery, rewardTotalsQuery, tokenTotalsQuery, unclaimQuery } from './schema.js';
+import {
+  campaignTotalsParams,
+  chainOnlyQuery,
+  distributedQuery,
+  rewardTotalsQuery,
+  tokenTotalsQuery,
+  unclaimQuery,
+} from './schema.js';
 
 const both = (path: string) => [path, `${path}/`];
 const liveRootLine =
@@ -27,7 +34,7 @@ const either = (a: ReturnType<typeof obj>, b: ReturnType<typeof obj>) => ({ anyO
 const usdSeries = { anyOf: [num, stringMap(num)] };
 const usdByKey = { anyOf: [stringMap(num), stringMap(stringMap(num))] };
 const windowLine =
-  'Over the window `from`..`to` (dates, date-times or Unix timestamps, inclusive; hosted `since` = `from`; default: since the first root, up to the live root), each root of each chain counted once: what its campaigns hold more than in the root before it, valued at the token\'s daily close of the root\'s day (unpriced amounts count 0). Every filter of GET /v4/campaigns applies (default: no test tokens, no hidden or private campaigns; `showPrivate=true` adds the private ones the caller may see). `grain=month` answers per month (`YYYY-MM`, UTC) instead, in order.';
+  "Over the window `from`..`to` (dates, date-times or Unix timestamps, inclusive; hosted `since` = `from`; default: since the first root, up to the live root), each root of each chain counted once: what its campaigns hold more than in the root before it, valued at the token's daily close of the root's day (unpriced amounts count 0). Every filter of GET /v4/campaigns applies (default: no test tokens, no hidden or private campaigns; `showPrivate=true` adds the private ones the caller may see). `grain=month` answers per month (`YYYY-MM`, UTC) instead, in order.";
 
 /** /v4/rewards/total, /count, /unclaim and /total/distributed: reward totals from the per-tree rollups (issue #33). */
 export function rewardTotalsRouter(deps: ApiDeps): Router {

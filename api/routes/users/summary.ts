@@ -17,7 +17,9 @@ const usd = (units: bigint, decimals: number | null, price: number | null) =>
  * price (null without one); no proofs, one query per chain. Tables roots, reward_trees, rewards
  * (view), claims, tokens, token_prices.
  */
-export function userSummaryHandler(deps: ApiDeps): Handler<{ params: typeof userParams; query: typeof userSummaryQuery }> {
+export function userSummaryHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof userParams; query: typeof userSummaryQuery }> {
   return async (ctx) => {
     const address = ctx.state.params.address.toLowerCase();
     const chainIds = resolveChainIds(deps, 'chainId', ctx.state.query.chainId);

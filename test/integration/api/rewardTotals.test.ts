@@ -18,7 +18,7 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
   let demo: ReferenceDemo;
   let live: string;
   let campaigns: { campaign_id: string; id: string; creator: string; token: string }[];
-  const q = <T>(sql: string, args: unknown[] = []) => demo.h.deps.pg.query<T>(sql, args).then((r) => r.rows);
+  const q = <T extends Record<string, unknown>>(sql: string, args: unknown[] = []) => demo.h.deps.pg.query<T>(sql, args).then((r) => r.rows);
   const get = (path: string, headers: Record<string, string> = {}) => demo.h.request().get(path).set(headers);
   const as = (address: string) => ({
     Cookie: `jwt=${signSession({ secret: demo.h.config.jwtSecret, address, tier: 0 }).token}`,
@@ -80,7 +80,10 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
     });
     for (const t of trees) expect(await rollup(t.root, t.seq)).to.deep.equal(await recomputed(t.root));
     // The migration's backfill over the same versions gives the same rows (rolled back afterwards).
-    const sql = readFileSync(new URL('../../../sql/migrations/2026_11_30_07_reward_totals.sql', import.meta.url), 'utf8');
+    const sql = readFileSync(
+      new URL('../../../sql/migrations/2026_11_30_07_reward_totals.sql', import.meta.url),
+      'utf8',
+    );
     const backfill = sql.slice(sql.indexOf('INSERT INTO reward_token_totals'));
     const client = await demo.h.deps.pg.connect();
     try {
@@ -110,9 +113,19 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
         [CHAIN, live, c.campaign_id],
       );
       const total = await get(`/v4/rewards/total?chainId=${CHAIN}&campaignId=${c.campaign_id}`).expect(200);
-      expect(total.body).to.deep.equal({ chainId: CHAIN, campaignId: c.campaign_id, root: live, amount: expected!.amount });
+      expect(total.body).to.deep.equal({
+        chainId: CHAIN,
+        campaignId: c.campaign_id,
+        root: live,
+        amount: expected!.amount,
+      });
       const count = await get(`/v4/rewards/count/?chainId=${CHAIN}&campaignId=${c.campaign_id}`).expect(200);
-      expect(count.body).to.deep.equal({ chainId: CHAIN, campaignId: c.campaign_id, root: live, count: expected!.count });
+      expect(count.body).to.deep.equal({
+        chainId: CHAIN,
+        campaignId: c.campaign_id,
+        root: live,
+        count: expected!.count,
+      });
       const path = await get(`/v4/rewards/campaign/${c.campaign_id}/total?chainId=${CHAIN}`).expect(200);
       expect(path.body.amount).to.equal(expected!.amount);
       const pathCount = await get(`/v4/rewards/campaign/${c.campaign_id}/count?chainId=${CHAIN}`).expect(200);
@@ -134,17 +147,21 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
         root: live,
         amount: t.amount,
       });
-      expect((await get(`/v4/rewards/count?chainId=${CHAIN}&token=${t.token}`).expect(200)).body.count).to.equal(t.count);
-      expect((await get(`/v4/rewards/token/total?chainId=${CHAIN}&address=${t.token}`).expect(200)).body.amount).to.equal(
-        t.amount,
+      expect((await get(`/v4/rewards/count?chainId=${CHAIN}&token=${t.token}`).expect(200)).body.count).to.equal(
+        t.count,
       );
+      expect(
+        (await get(`/v4/rewards/token/total?chainId=${CHAIN}&address=${t.token}`).expect(200)).body.amount,
+      ).to.equal(t.amount);
     }
   });
 
   it('names the field of a bad request and answers an unknown campaign as absent', async function () {
     const neither = await get(`/v4/rewards/total?chainId=${CHAIN}`).expect(400);
     expect(neither.body.errors[0].field).to.equal('campaignId');
-    const both = await get(`/v4/rewards/count?chainId=${CHAIN}&campaignId=${campaigns[0]!.campaign_id}&token=${campaigns[0]!.token}`).expect(400);
+    const both = await get(
+      `/v4/rewards/count?chainId=${CHAIN}&campaignId=${campaigns[0]!.campaign_id}&token=${campaigns[0]!.token}`,
+    ).expect(400);
     expect(both.body.errors[0].field).to.equal('token');
     const bad = await get('/v4/rewards/total?chainId=x&campaignId=0x1').expect(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field)).to.include.members(['chainId', 'campaignId']);
@@ -167,7 +184,10 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
     );
     const res = await get(`/v4/rewards/unclaim?chainId=${CHAIN}&campaignIds=${ids.join(',')}`).expect(200);
     expect(res.body).to.deep.equal(Object.fromEntries(expected.map((e) => [e.campaign_id, e.unclaimed])));
-    expect(Object.values(res.body).some((v) => v !== '0'), 'something is unclaimed').to.equal(true);
+    expect(
+      Object.values(res.body).some((v) => v !== '0'),
+      'something is unclaimed',
+    ).to.equal(true);
     const token = campaigns[0]!.token;
     const [t] = await q<{ left: string }>(
       `SELECT ((SELECT sum(amount) FROM rewards WHERE chain_id = $1 AND root = $2 AND token = $3)
@@ -207,10 +227,13 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
     );
     expect(perCampaign.length).to.be.greaterThan(0);
     const visibleIds = new Set(
-      (await get('/v4/campaigns?items=100&test=false').expect(200)).body.map((c: { campaignId: string }) => c.campaignId.toLowerCase()),
+      (await get('/v4/campaigns?items=100&test=false').expect(200)).body.map((c: { campaignId: string }) =>
+        c.campaignId.toLowerCase(),
+      ),
     );
     const counted = perCampaign.filter((r) => visibleIds.has(r.campaign_id));
-    const usdOf = (rows: typeof perCampaign) => rows.reduce((s, r) => s + (Number(r.delta) / 10 ** r.decimals) * 2.5, 0);
+    const usdOf = (rows: typeof perCampaign) =>
+      rows.reduce((s, r) => s + (Number(r.delta) / 10 ** r.decimals) * 2.5, 0);
     const total = (await get('/v4/rewards/total/distributed').expect(200)).body;
     expect(total).to.be.closeTo(usdOf(counted), 1e-6 * Math.max(1, usdOf(counted)));
     expect((await get('/v4/rewards/total/distributed/by-chains/').expect(200)).body).to.have.keys([String(CHAIN)]);
@@ -221,7 +244,8 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
     // One campaign through the campaign filters, in units per token.
     const one = counted[0]!;
     const units = counted.filter((r) => r.campaign_id === one.campaign_id).reduce((s, r) => s + BigInt(r.delta), 0n);
-    const byToken = (await get(`/v4/rewards/total/distributed/by-tokens?campaignId=${one.campaign_id}`).expect(200)).body;
+    const byToken = (await get(`/v4/rewards/total/distributed/by-tokens?campaignId=${one.campaign_id}`).expect(200))
+      .body;
     expect(byToken.map((t: { address: string; amount: string }) => [t.address, t.amount])).to.deep.equal([
       [one.token, units.toString()],
     ]);
@@ -236,7 +260,9 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
 
   it('counts a private campaign only for callers who may see it', async function () {
     const listed = new Set(
-      (await get('/v4/campaigns?items=100').expect(200)).body.map((x: { campaignId: string }) => x.campaignId.toLowerCase()),
+      (await get('/v4/campaigns?items=100').expect(200)).body.map((x: { campaignId: string }) =>
+        x.campaignId.toLowerCase(),
+      ),
     );
     const c = campaigns.find((x) => listed.has(x.campaign_id))!;
     const [amounts] = await q<{ campaign: string; token: string }>(
@@ -245,7 +271,12 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
       [CHAIN, live, c.campaign_id, c.token],
     );
     const distributedOf = async (headers: Record<string, string>) =>
-      (await get(`/v4/rewards/total/distributed/by-tokens?campaignId=${c.campaign_id}&showPrivate=true`, headers).expect(200)).body;
+      (
+        await get(
+          `/v4/rewards/total/distributed/by-tokens?campaignId=${c.campaign_id}&showPrivate=true`,
+          headers,
+        ).expect(200)
+      ).body;
     const before = await distributedOf({});
     expect(before.length).to.equal(1);
     await demo.h
@@ -258,7 +289,9 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
       const stranger = as(`0x${'77'.repeat(20)}`);
       await get(`/v4/rewards/total?chainId=${CHAIN}&campaignId=${c.campaign_id}`, stranger).expect(404);
       await get(`/v4/rewards/count?chainId=${CHAIN}&campaignId=${c.campaign_id}`).expect(404);
-      expect((await get(`/v4/rewards/unclaim?chainId=${CHAIN}&campaignIds=${c.campaign_id}`).expect(200)).body).to.deep.equal({});
+      expect(
+        (await get(`/v4/rewards/unclaim?chainId=${CHAIN}&campaignIds=${c.campaign_id}`).expect(200)).body,
+      ).to.deep.equal({});
       const token = (await get(`/v4/rewards/total?chainId=${CHAIN}&token=${c.token}`, stranger).expect(200)).body;
       expect(BigInt(token.amount)).to.equal(BigInt(amounts!.token) - BigInt(amounts!.campaign));
       expect(await distributedOf(stranger)).to.deep.equal([]);
@@ -283,7 +316,13 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
        AND EXISTS (SELECT 1 FROM claims k WHERE k.chain_id = $1 AND k.recipient = l.recipient) ORDER BY 1 LIMIT 1`,
       [CHAIN, live],
     );
-    const expected = await q<{ address: string; earned: string; claimed: string; price: number | null; decimals: number }>(
+    const expected = await q<{
+      address: string;
+      earned: string;
+      claimed: string;
+      price: number | null;
+      decimals: number;
+    }>(
       `SELECT l.token AS address, l.amount::text AS earned,
          (SELECT coalesce(sum(k.amount), 0) FROM claims k WHERE k.chain_id = $1 AND k.recipient = l.recipient AND k.token = l.token)::text AS claimed,
          p.price, tk.decimals
@@ -303,7 +342,8 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
       }),
     );
     const priced = res.body[0].tokens.find((t: { price: number | null }) => t.price !== null);
-    if (priced) expect(priced.earnedUsd).to.be.closeTo((Number(priced.earned) / 10 ** priced.decimals) * priced.price, 1e-9);
+    if (priced)
+      expect(priced.earnedUsd).to.be.closeTo((Number(priced.earned) / 10 ** priced.decimals) * priced.price, 1e-9);
     expect(JSON.stringify(res.body)).to.not.include('proof');
   });
 });
