@@ -18,7 +18,8 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
   let demo: ReferenceDemo;
   let live: string;
   let campaigns: { campaign_id: string; id: string; creator: string; token: string }[];
-  const q = <T extends Record<string, unknown>>(sql: string, args: unknown[] = []) => demo.h.deps.pg.query<T>(sql, args).then((r) => r.rows);
+  const q = <T extends Record<string, unknown>>(sql: string, args: unknown[] = []) =>
+    demo.h.deps.pg.query<T>(sql, args).then((r) => r.rows);
   const get = (path: string, headers: Record<string, string> = {}) => demo.h.request().get(path).set(headers);
   const as = (address: string) => ({
     Cookie: `jwt=${signSession({ secret: demo.h.config.jwtSecret, address, tier: 0 }).token}`,
