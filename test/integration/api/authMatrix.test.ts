@@ -406,6 +406,19 @@ const PUBLIC_ROUTES = [
   'GET /v4/credits/pricing',
   'GET /v4/credits/:creatorId',
   'GET /v4/credits/:creatorId/operations',
+  'GET /v4/rewards/total',
+  'GET /v4/rewards/count',
+  'GET /v4/rewards/campaign/:campaignId/total',
+  'GET /v4/rewards/campaign/:campaignId/count',
+  'GET /v4/rewards/token/total',
+  'GET /v4/rewards/token/count',
+  'GET /v4/rewards/unclaim',
+  'GET /v4/rewards/total/distributed',
+  'GET /v4/rewards/total/distributed/by-chains',
+  'GET /v4/rewards/total/distributed/by-types',
+  'GET /v4/rewards/total/distributed/by-protocols',
+  'GET /v4/rewards/total/distributed/by-tokens',
+  'GET /v4/users/:address/rewards/summary',
 ];
 
 /** Callers refused by every guard; the guard-dependent ones (a session where a key is required…) are added per route from its security. */

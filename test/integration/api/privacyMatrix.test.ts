@@ -256,6 +256,34 @@ const READS: Read[] = [
     rest: (s) => `/v4/rewards?chainId=${CHAIN}&campaignId=${s.onChainId}`,
     ghost: true,
   },
+  ...(['total', 'count'] as const).flatMap((figure): Read[] => [
+    {
+      name: `reward ${figure} of the campaign`,
+      op: `GET /v4/rewards/${figure}`,
+      rest: (s) => `/v4/rewards/${figure}?chainId=${CHAIN}&campaignId=${s.onChainId}`,
+      ghost: true,
+    },
+    {
+      name: `reward ${figure} of the campaign (hosted path)`,
+      op: `GET /v4/rewards/campaign/{campaignId}/${figure}`,
+      rest: (s) => `/v4/rewards/campaign/${s.onChainId}/${figure}?chainId=${CHAIN}`,
+      ghost: true,
+    },
+  ]),
+  {
+    name: 'unclaimed rewards of the campaign',
+    op: 'GET /v4/rewards/unclaim',
+    rest: (s) => `/v4/rewards/unclaim?chainId=${CHAIN}&campaignIds=${s.onChainId}`,
+    ghost: true,
+  },
+  ...['', '/by-chains', '/by-types', '/by-protocols', '/by-tokens'].map(
+    (suffix): Read => ({
+      name: `rewards distributed${suffix} by the campaign`,
+      op: `GET /v4/rewards/total/distributed${suffix}`,
+      rest: (s) => `/v4/rewards/total/distributed${suffix}?campaignId=${s.onChainId}&test=true&showPrivate=true`,
+      ghost: true,
+    }),
+  ),
   {
     name: 'rewards of the recipient',
     op: 'GET /v4/users/{address}/rewards',

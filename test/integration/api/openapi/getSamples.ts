@@ -232,5 +232,27 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/diffs/leaf-tokens': { path: '/v4/diffs/leaf-tokens', query: chain, headers: backOffice },
     '/v4/internal/jobs': { path: '/v4/internal/jobs', headers: backOffice },
     '/v4/internal/dependencies': { path: '/v4/internal/dependencies', headers: backOffice },
+    '/v4/rewards/total': { path: '/v4/rewards/total', query: { ...chain, campaignId: campaign.campaign_id } },
+    '/v4/rewards/count': { path: '/v4/rewards/count', query: { ...chain, token: leafToken.token } },
+    '/v4/rewards/campaign/{campaignId}/total': {
+      path: `/v4/rewards/campaign/${campaign.campaign_id}/total`,
+      query: chain,
+    },
+    '/v4/rewards/campaign/{campaignId}/count': {
+      path: `/v4/rewards/campaign/${campaign.campaign_id}/count`,
+      query: chain,
+    },
+    '/v4/rewards/token/total': { path: '/v4/rewards/token/total', query: { ...chain, address: leafToken.token } },
+    '/v4/rewards/token/count': { path: '/v4/rewards/token/count', query: { ...chain, address: leafToken.token } },
+    '/v4/rewards/unclaim': { path: '/v4/rewards/unclaim', query: { ...chain, campaignIds: campaign.campaign_id } },
+    '/v4/rewards/total/distributed': { path: '/v4/rewards/total/distributed' },
+    '/v4/rewards/total/distributed/by-chains': {
+      path: '/v4/rewards/total/distributed/by-chains',
+      query: { grain: 'month' },
+    },
+    '/v4/rewards/total/distributed/by-types': { path: '/v4/rewards/total/distributed/by-types' },
+    '/v4/rewards/total/distributed/by-protocols': { path: '/v4/rewards/total/distributed/by-protocols' },
+    '/v4/rewards/total/distributed/by-tokens': { path: '/v4/rewards/total/distributed/by-tokens' },
+    '/v4/users/{address}/rewards/summary': { path: `/v4/users/${user}/rewards/summary`, query: chain },
   };
 }
