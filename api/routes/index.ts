@@ -33,6 +33,7 @@ import { diffsRouter } from './diffs/router.js';
 import { opportunityCurationRouter } from './opportunities/curation.js';
 import { eventsRouter } from './events/router.js';
 import { rewardTotalsRouter } from './reward-totals/router.js';
+import { accountingRouter } from './accounting/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -74,6 +75,7 @@ export function createRoutes(deps: ApiDeps): Router {
     opportunityCurationRouter,
     eventsRouter,
     rewardTotalsRouter,
+    accountingRouter,
   ]) {
     v4.use(family(deps).routes());
   }

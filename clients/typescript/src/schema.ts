@@ -4,6 +4,150 @@
  */
 
 export interface paths {
+    "/v4/accounting/revenues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from all campaigns (back office)
+         * @description The creation fees the DistributionCreator took from all campaigns, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/chains/{chainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns of one distribution chain (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns of one distribution chain, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesChainsByChainId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/chains/{chainId}/per-month/{year}/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns of one distribution chain created in one UTC month (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns of one distribution chain created in one UTC month, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesChainsByChainIdPerMonthByYearByMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/per-month/{year}/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns created in one UTC month (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns created in one UTC month, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesPerMonthByYearByMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/tokens/{chainId}/{tokenAddress}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns rewarding one token (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns rewarding one token, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesTokensByChainIdByTokenAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/tokens/{chainId}/{tokenAddress}/per-month/{year}/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns rewarding one token created in one UTC month (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns rewarding one token created in one UTC month, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesTokensByChainIdByTokenAddressPerMonthByYearByMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/api-keys/validate": {
         parameters: {
             query?: never;
@@ -556,6 +700,110 @@ export interface paths {
          *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getCampaignsByIdStoringIds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/campaigns/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count campaigns matching the campaign filters
+         * @description The number of campaigns `GET /v4/campaigns` lists for the same filters over all its pages (paging parameters are accepted and ignored), as a bare number. With `grain=month`, `{ "YYYY-MM": count }` per UTC month of the campaigns' creation (`createdAt`; months without a campaign are left out).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getCampaignsCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/campaigns/count/by-chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count campaigns per chain under the campaign filters
+         * @description The campaigns `GET /v4/campaigns` lists for the same filters, counted per chain (`computeChainId`, the chain the `chainId` filter names): `{ key: count }`, keys without a campaign left out. With `grain=month`, `{ "YYYY-MM": { key: count } }` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getCampaignsCountByChains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/campaigns/count/by-protocols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count campaigns per protocol under the campaign filters
+         * @description The campaigns `GET /v4/campaigns` lists for the same filters, counted per main protocol id (campaigns without one are not counted here): `{ key: count }`, keys without a campaign left out. With `grain=month`, `{ "YYYY-MM": { key: count } }` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getCampaignsCountByProtocols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/campaigns/count/by-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count campaigns per type under the campaign filters
+         * @description The campaigns `GET /v4/campaigns` lists for the same filters, counted per campaign type name: `{ key: count }`, keys without a campaign left out. With `grain=month`, `{ "YYYY-MM": { key: count } }` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getCampaignsCountByTypes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1451,7 +1699,7 @@ export interface paths {
         };
         /**
          * Changes: the event log, paged or streamed
-         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond).
+         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), `campaign.ended`, `opportunity.changed` (status, or APR, TVL or daily rewards beyond EVENTS_FIGURE_THRESHOLD_BPS), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `root.live` (the root claims are served against changed) with a `rewards.changed` per address and token whose amount changed, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); `after=latest` starts after the newest event (a JSON page is then empty with `next` set to that id); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -3439,6 +3687,999 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAccountingRevenues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from all campaigns (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesChainsByChainId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chainId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns of one distribution chain (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesChainsByChainIdPerMonthByYearByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chainId: number;
+                month: number;
+                year: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns of one distribution chain created in one UTC month (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesPerMonthByYearByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                month: number;
+                year: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns created in one UTC month (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesTokensByChainIdByTokenAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chainId: number;
+                tokenAddress: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns rewarding one token (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesTokensByChainIdByTokenAddressPerMonthByYearByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chainId: number;
+                month: number;
+                tokenAddress: string;
+                year: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns rewarding one token created in one UTC month (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiKeysValidate: {
         parameters: {
             query?: never;
@@ -7372,6 +8613,468 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/campaigns/1/storing-ids",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignsCount: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                grain?: "month";
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                page?: number;
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count campaigns matching the campaign filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 1 */
+                    "application/json": number | {
+                        [key: string]: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/count",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignsCountByChains: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                grain?: "month";
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                page?: number;
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count campaigns per chain under the campaign filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 1
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number | {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns/count/by-chains",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/count/by-chains",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignsCountByProtocols: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                grain?: "month";
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                page?: number;
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count campaigns per protocol under the campaign filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 1
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number | {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns/count/by-protocols",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/count/by-protocols",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignsCountByTypes: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                grain?: "month";
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                page?: number;
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count campaigns per type under the campaign filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 1
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number | {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns/count/by-types",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/count/by-types",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10
@@ -12675,7 +14378,7 @@ export interface operations {
         parameters: {
             query?: {
                 address?: string;
-                after?: number;
+                after?: number | string;
                 campaignId?: string;
                 chainId?: number;
                 limit?: number;
@@ -12753,14 +14456,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: after must be integer",
+                     *       "detail": "Invalid request: after is not in the accepted format",
                      *       "instance": "/v4/events",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "after",
-                     *           "message": "must be integer"
+                     *           "message": "is not in the accepted format"
                      *         }
                      *       ]
                      *     }
@@ -13920,7 +15623,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
             };
             cookie?: never;
         };
@@ -13955,14 +15658,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
                      *       "instance": "/v4/internal/jobs/1/pause",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
                      *         }
                      *       ]
                      *     }
@@ -14058,7 +15761,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
             };
             cookie?: never;
         };
@@ -14093,14 +15796,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
                      *       "instance": "/v4/internal/jobs/1/resume",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
                      *         }
                      *       ]
                      *     }
@@ -14196,7 +15899,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
             };
             cookie?: never;
         };
@@ -14249,14 +15952,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
                      *       "instance": "/v4/internal/jobs/1/run",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
                      *         }
                      *       ]
                      *     }
@@ -14392,7 +16095,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
             };
             cookie?: never;
         };
