@@ -69,6 +69,7 @@ async function filterOf(deps: ApiDeps, q: ListEventsQuery, visible: CampaignVisi
     ...(campaignDbId ? { campaignDbId } : {}),
     ...(q.opportunityId ? { opportunityId: q.opportunityId } : {}),
     ...(q.address ? { address: q.address } : {}),
+    ...(q.creator ? { creator: q.creator } : {}),
   };
 }
 

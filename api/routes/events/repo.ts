@@ -28,6 +28,8 @@ export type EventFilter = {
   campaignDbId?: string;
   opportunityId?: string;
   address?: string;
+  /** Events about campaigns this address created. */
+  creator?: string;
 };
 
 /** The columns of an EventRow. */
@@ -52,6 +54,7 @@ export async function listEvents(
        AND ($5::text IS NULL OR e.campaign_db_id = $5)
        AND ($6::text IS NULL OR e.opportunity_id = $6)
        AND ($7::text IS NULL OR e.address = $7)
+       AND ($10::text IS NULL OR EXISTS (SELECT 1 FROM campaigns cr WHERE cr.id = e.campaign_db_id AND cr.creator = $10))
        AND (e.campaign_db_id IS NULL OR ${visibleCampaignSql('c', 8, 9)})
      ORDER BY e.id LIMIT $2`,
     [
@@ -63,13 +66,17 @@ export async function listEvents(
       filter.opportunityId ?? null,
       filter.address?.toLowerCase() ?? null,
       ...visibilitySqlParams(visible),
+      filter.creator?.toLowerCase() ?? null,
     ],
   );
   return rows;
 }
 
-/** An events row as the shared feed reads it: `public` when every caller may see it (no campaign, or a public one). */
-export type FeedRow = EventRow & { public: boolean };
+/**
+ * An events row as the shared feed reads it: `public` when every caller may see it (no campaign, or
+ * a public one), and the creator of its campaign (for the `creator` filter).
+ */
+export type FeedRow = EventRow & { public: boolean; creator: string | null };
 
 /**
  * Every event with id > `after` (no filter), oldest first, at most `limit`, each marked `public`
@@ -78,7 +85,8 @@ export type FeedRow = EventRow & { public: boolean };
  */
 export async function readFeed(db: Queryable, { after, limit }: { after: string; limit: number }): Promise<FeedRow[]> {
   const { rows } = await db.query<FeedRow>(
-    `SELECT ${EVENT_COLUMNS}, (e.campaign_db_id IS NULL OR ${publicCampaignSql('c')}) AS public
+    `SELECT ${EVENT_COLUMNS}, (e.campaign_db_id IS NULL OR ${publicCampaignSql('c')}) AS public,
+       (SELECT cr.creator FROM campaigns cr WHERE cr.id = e.campaign_db_id) AS creator
      FROM events e CROSS JOIN LATERAL (SELECT e.campaign_db_id AS id) c
      WHERE e.id > $1::bigint ORDER BY e.id LIMIT $2`,
     [after, limit],
@@ -87,13 +95,14 @@ export async function readFeed(db: Queryable, { after, limit }: { after: string;
 }
 
 /** Pure: whether `row` passes `filter`, as listEvents' WHERE clause decides (visibility apart). */
-export function matchesFilter(row: EventRow, filter: EventFilter): boolean {
+export function matchesFilter(row: FeedRow, filter: EventFilter): boolean {
   return (
     (!filter.types?.length || filter.types.includes(row.type)) &&
     (filter.chainId === undefined || row.chain_id === filter.chainId) &&
     (filter.campaignDbId === undefined || row.campaign_db_id === filter.campaignDbId) &&
     (filter.opportunityId === undefined || row.opportunity_id === filter.opportunityId) &&
-    (filter.address === undefined || row.address === filter.address.toLowerCase())
+    (filter.address === undefined || row.address === filter.address.toLowerCase()) &&
+    (filter.creator === undefined || row.creator === filter.creator.toLowerCase())
   );
 }
 

@@ -26,6 +26,8 @@ export const listEventsQuery = {
     campaignId: { type: 'string', minLength: 1, maxLength: 200, 'x-accepts': fields.campaignIdAccepts },
     opportunityId: { type: 'string', minLength: 1, maxLength: 200 },
     address: fields.address,
+    /** Events about campaigns this address created. */
+    creator: fields.address,
     /** Serve Server-Sent Events without an Accept header (`1` or `true`). */
     stream: { type: 'string', enum: ['1', 'true', '0', 'false'] },
   },

@@ -14381,6 +14381,7 @@ export interface operations {
                 after?: number | string;
                 campaignId?: string;
                 chainId?: number;
+                creator?: string;
                 limit?: number;
                 opportunityId?: string;
                 stream?: "1" | "true" | "0" | "false";
