@@ -11,7 +11,9 @@
  * Uses its own database (rewards_bench_events) and index prefix (bench_events). Linux only (/proc).
  * Options: BENCH_EVENTS_SAMPLES=30 BENCH_EVENTS_STREAMS=2000 BENCH_EVENTS_REQUESTS=300 BENCH_EVENTS_FANOUT=10
  */
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
+import os from 'node:os';
 import type { Hex } from 'viem';
 import { createCampaigns, getLatestTimestamp } from '../../contracts/actions.js';
 import { deployStack } from '../../contracts/deploy.js';
@@ -25,6 +27,7 @@ import { startBenchApi } from './apiProcess.js';
 import { envPositiveInt, percentile } from './benchParams.js';
 import { benchCampaign, benchChainConfig } from './campaignDevnet.js';
 import { statusBytes } from './processMemory.js';
+import { writeReportSection } from './reportSection.js';
 import { startSchedulerProcess } from './schedulerProcess.js';
 
 const CHAIN = 31337;
@@ -40,6 +43,20 @@ const JWT_SECRET = 'bench-events-jwt-secret-0123456789abcdef0123';
 const EVERY_SECOND = '* * * * * *';
 const logger = createLogger({ level: 'warn', name: 'bench-events' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const REPORT = process.env['BENCH_REPORT_DIR']
+  ? `${process.env['BENCH_REPORT_DIR']}/report.md`
+  : 'docs/benchmarks/report.md';
+/** What the run prints, also written as the report's section. */
+const out: string[] = [];
+const say = (line: string) => {
+  console.log(line);
+  out.push(line);
+};
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const fmt = (sample: number[], unit: 's' | 'ms', digits = 2) => {
   const xs = [...sample].sort((a, b) => a - b);
   return `p50 ${percentile(xs, 50).toFixed(digits)} ${unit}, p95 ${percentile(xs, 95).toFixed(digits)} ${unit}, p99 ${percentile(xs, 99).toFixed(digits)} ${unit}, max ${xs[xs.length - 1]!.toFixed(digits)} ${unit} (${xs.length})`;
@@ -138,7 +155,9 @@ async function otherRequests(apiUrl: string): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
-  console.log(`events benchmark — ${new Date().toISOString()}, node ${process.version}`);
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const started = `${new Date().toISOString()}, commit ${commit}, node ${process.version}; machine ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown'}, load average ${loadAverage()} at the start`;
+  console.log(`events benchmark — ${started}`);
   const devnet = await startDevnet({ chainId: CHAIN, port: await findFreePort() });
   const stops: (() => Promise<unknown>)[] = [() => devnet.stop()];
   try {
@@ -188,14 +207,14 @@ async function main(): Promise<void> {
     await sample(target, one, n++); // the scheduler is up and indexing
     const alone = [];
     for (let i = 0; i < SAMPLES; i++) alone.push(await sample(target, one, n++));
-    console.log('\n1. chain event → delivered, one stream open (follow mode, head polled every 250 ms)');
-    console.log(
+    say('\n1. chain event → delivered, one stream open (follow mode, head polled every 250 ms)');
+    say(
       `   SSE stream:           ${fmt(
         alone.map((s) => s.sse),
         's',
       )}`,
     );
-    console.log(
+    say(
       `   searchable (/v4/campaigns lists it): ${fmt(
         alone.map((s) => s.searchable),
         's',
@@ -220,29 +239,45 @@ async function main(): Promise<void> {
     for (let i = 0; i < FANOUT; i++) withMany.push(await sample(target, many, n++));
     const rss2 = statusBytes(api.pid, 'VmRSS') ?? 0;
     const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
-    console.log(`\n2. ${STREAMS} streams held by one API process (opened in ${openSeconds.toFixed(1)} s)`);
-    console.log(
+    say(`\n2. ${STREAMS} streams held by one API process (opened in ${openSeconds.toFixed(1)} s)`);
+    say(
       `   API RSS: ${mib(rss0)} before, ${mib(rss1)} with the streams open, ${mib(rss2)} after ${FANOUT} events fanned out (${((rss1 - rss0) / STREAMS / 1024).toFixed(1)} KiB a stream)`,
     );
-    console.log(`   other requests, no stream:         ${fmt(quiet, 'ms', 1)}`);
-    console.log(`   other requests, ${STREAMS} streams open: ${fmt(busy, 'ms', 1)}`);
-    console.log(
+    say(`   other requests, no stream:         ${fmt(quiet, 'ms', 1)}`);
+    say(`   other requests, ${STREAMS} streams open: ${fmt(busy, 'ms', 1)}`);
+    say(
       `   chain event → first stream:  ${fmt(
         withMany.map((s) => s.sse),
         's',
       )}`,
     );
-    console.log(
+    say(
       `   chain event → every stream:  ${fmt(
         withMany.map((s) => s.fanout),
         's',
       )}`,
     );
-    console.log(
+    say(
       `   searchable meanwhile:        ${fmt(
         withMany.map((s) => s.searchable),
         's',
       )}`,
+    );
+    writeReportSection(
+      REPORT,
+      'Changes pushed (bench:events)',
+      [
+        `Measured ${started}, load average ${loadAverage()} at the end (2 cores shared with other work: figures are noisy and pessimistic).`,
+        '',
+        '```',
+        ...out.map((l) => l.replace(/^\n/, '')),
+        '```',
+        '',
+        'How: one devnet, the scheduler in its own process (blocks, campaigns, publish; crons every second and follow mode,',
+        'head polled every 250 ms), the API in another. Times run from the mined receipt of a NewCampaign to the',
+        '`campaign.created` event on the stream(s), and to `/v4/campaigns` listing the campaign. Streams hold a session',
+        'whose tier allows them; "other requests" are sequential `/v4/opportunities` and `/v4/campaigns` pages.',
+      ].join('\n'),
     );
   } finally {
     for (const stop of stops) await stop().catch((e) => console.error(`cleanup: ${String(e)}`));
