@@ -207,6 +207,19 @@ export function startScheduler({
         })
       : null;
 
+  // A committed event append wakes the webhook deliveries at once (chain event → delivered, issue #32).
+  const webhooks = jobs.find((j) => j.name === 'webhooks');
+  const eventListener =
+    config.followPollMs > 0 && webhooks
+      ? startOutboxListener({
+          pg: deps.pg,
+          logger,
+          channel: 'events',
+          name: 'webhook wakeups',
+          onWrite: () => runUnitAgain(webhooks, unitLockKey(webhooks.name), undefined),
+        })
+      : null;
+
   /** Reads job_state and (re)schedules every job whose effective expression changed. */
   const apply = async () => {
     const states = await loadJobStates(deps.pg);
@@ -254,6 +267,7 @@ export function startScheduler({
       queued.clear();
       follower?.stop();
       await listener?.stop();
+      await eventListener?.stop();
       clearInterval(timer);
       await queue.catch(() => {});
       for (const { task } of tasks.values()) await task.destroy();
