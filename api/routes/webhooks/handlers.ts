@@ -31,7 +31,8 @@ async function fieldsOf(
   body: CreateWebhookBody | UpdateWebhookBody,
 ): Promise<repo.WebhookFields> {
   if (body.url !== undefined) {
-    const url = new URL(body.url);
+    const url = URL.canParse(body.url) ? new URL(body.url) : null;
+    if (!url) throw new ValidationError([{ field: 'url', message: 'is not a valid URL' }]);
     if (url.username || url.password)
       throw new ValidationError([{ field: 'url', message: 'must not carry credentials (user:password@)' }]);
     await resolveAllowed(url.hostname, deps.config.webhooks.allow).catch((error: unknown) => {
