@@ -105,6 +105,23 @@ describe('/v4/webhooks: an API key owner manages its webhooks', function () {
     await h.request().get('/v4/webhooks/not-a-uuid').set(asAlice()).expect(400);
   });
 
+  it('takes a private campaign as a filter from an owner who may see it, refuses it as unknown to others', async () => {
+    await h.deps.pg.query(
+      `INSERT INTO campaign_privacy (campaign_db_id, is_private, updated_by) VALUES ($1, true, 'test')
+       ON CONFLICT (campaign_db_id) DO UPDATE SET is_private = true`,
+      [alice.campaign],
+    );
+    const mine = await create({ url, campaignId: alice.campaign }).expect(201);
+    expect(mine.body.campaignId).to.equal(alice.campaign);
+    const theirs = await h
+      .request()
+      .post('/v4/webhooks')
+      .set({ 'x-api-key': bob.apiKey.rawKey })
+      .send({ url, campaignId: alice.campaign })
+      .expect(400);
+    expect(theirs.body.errors).to.deep.equal([{ field: 'campaignId', message: `no campaign ${alice.campaign}` }]);
+  });
+
   it('refuses loopback, private, link-local, unspecified and IPv4-mapped hosts, and names resolving to them, unless allowed', async () => {
     const refused = [
       'http://127.0.0.1:8080/x',
