@@ -67,6 +67,20 @@ export function webhooksRouter(deps: ApiDeps): Router<AuthState> {
       summary: 'Create a webhook (the secret is answered once)',
       description: `Creates a webhook owned by the API key's owner, receiving events appended from now on. ${DELIVERY} \`secret\` is generated when absent and is in this response only. 400 naming \`url\` when its host is (or resolves to) a refused address; 409 past WEBHOOKS_MAX_PER_OWNER webhooks.`,
       status: 201,
+      bodyExamples: {
+        claims: {
+          summary: 'Claims and new campaigns on one chain, with a generated secret',
+          value: { url: 'https://example.com/rewards-hook', type: 'campaign.created,claim.indexed', chainId: 1 },
+        },
+        ownSecret: {
+          summary: 'Every event about one address, with a secret of your own',
+          value: {
+            url: 'https://example.com/rewards-hook',
+            address: '0x1111111111111111111111111111111111111111',
+            secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+          },
+        },
+      },
       response: obj({ ...webhookFields, secret: str }),
       errors: [409],
     }),
@@ -103,6 +117,10 @@ export function webhooksRouter(deps: ApiDeps): Router<AuthState> {
       summary: 'Change a webhook, or re-enable it',
       description:
         'Changes the given fields. `enabled: true` re-enables a disabled webhook: delivery resumes with the event after the last one delivered (while still retained) and its failures are forgotten; `enabled: false` pauses it.',
+      bodyExamples: {
+        enable: { summary: 'Re-enable after it was disabled', value: { enabled: true } },
+        filters: { summary: 'Receive root events only', value: { type: 'root.seen,root.disputed,root.revoked' } },
+      },
       response: webhookSchema,
       errors: [404],
     }),
