@@ -12,8 +12,11 @@ export type WebhookReceiver = {
   accepted: string[];
   /** How many times a `webhook-id` was answered 2xx after it had been accepted already. */
   duplicates(): number;
-  /** The status the next requests get (200 by default); `down` closes the server socket instead. */
+  /** The status the next requests get (200 by default). */
   answer(status: number): void;
+  /** Stops listening (connections are refused) until `up`, which listens on the same port again. */
+  down(): Promise<void>;
+  up(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -41,15 +44,21 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  };
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: `http://127.0.0.1:${port}/hook`,
     received,
     accepted,
     duplicates: () => dupes,
     answer: (s) => (status = s),
+    down: stop,
+    up: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      if (server.listening) await stop();
     },
   };
 }
