@@ -100,7 +100,7 @@ export async function getWebhook(db: Queryable, owner: string, id: string): Prom
 /**
  * Changes the given fields of one of the owner's webhooks; null when it has none with this id.
  * Disabling records why; enabling a disabled one clears the reason and makes its cursor due now with
- * its failures forgotten, so delivery resumes after the last event delivered.
+ * its failures forgotten, so delivery resumes after the last event delivered; a new URL is due now.
  * Tables: webhooks, webhook_cursors.
  */
 export async function updateWebhook(
@@ -136,10 +136,15 @@ export async function updateWebhook(
         f.enabled ?? null,
       ],
     );
-    if (f.enabled === true && !wasEnabled)
-      await client.query('UPDATE webhook_cursors SET failures = 0, next_attempt_at = now() WHERE webhook_id = $1', [
-        id,
-      ]);
+    const reenabled = f.enabled === true && !wasEnabled;
+    if (reenabled || f.url !== undefined)
+      // Due now (a new URL is tried at once, not at the old one's next retry). A cursor a deliverer
+      // holds is left alone rather than waited for: that delivery is under way anyway.
+      await client.query(
+        `UPDATE webhook_cursors SET next_attempt_at = now(), failures = CASE WHEN $2 THEN 0 ELSE failures END
+         WHERE webhook_id = (SELECT webhook_id FROM webhook_cursors WHERE webhook_id = $1 FOR UPDATE SKIP LOCKED)`,
+        [id, reenabled],
+      );
     return getWebhook(client, owner, id);
   });
 }
