@@ -33,6 +33,8 @@ import { diffsRouter } from './diffs/router.js';
 import { opportunityCurationRouter } from './opportunities/curation.js';
 import { eventsRouter } from './events/router.js';
 import { webhooksRouter } from './webhooks/router.js';
+import { rewardTotalsRouter } from './reward-totals/router.js';
+import { accountingRouter } from './accounting/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -74,6 +76,8 @@ export function createRoutes(deps: ApiDeps): Router {
     opportunityCurationRouter,
     eventsRouter,
     webhooksRouter,
+    rewardTotalsRouter,
+    accountingRouter,
   ]) {
     v4.use(family(deps).routes());
   }

@@ -154,7 +154,7 @@ async function recordFailure(
 
 /**
  * Deletes the cursors and late delivery records of deleted webhooks (the API leaves them: see the
- * migration 2026_11_30_02), skipping a cursor a deliverer still holds. Tables: webhook_cursors, webhook_deliveries.
+ * migration 2026_12_01_10), skipping a cursor a deliverer still holds. Tables: webhook_cursors, webhook_deliveries.
  * @returns the cursors deleted.
  */
 export async function deleteOrphans(pg: PgPool): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../internal/pg.js';
 import {
   type CampaignVisibility,
+  publicCampaignSql,
   visibilitySqlParams,
   visibleCampaignSql,
 } from '../../visibility/campaignVisibility.js';
@@ -29,6 +30,10 @@ export type EventFilter = {
   address?: string;
 };
 
+/** The columns of an EventRow. */
+const EVENT_COLUMNS = `e.id::text AS id, e.type, e.chain_id, e.campaign_db_id, e.opportunity_id, e.address, e.root,
+  e.block_number::text AS block_number, e.retracted, e.payload, e.created_at`;
+
 /**
  * Events with id > `after` matching `filter`, oldest first, at most `limit`. An event about a
  * campaign passes the one visibility rule (visibleCampaignSql) on that campaign's id, so a private
@@ -39,8 +44,7 @@ export async function listEvents(
   { after, limit, filter, visible }: { after: string; limit: number; filter: EventFilter; visible: CampaignVisibility },
 ): Promise<EventRow[]> {
   const { rows } = await db.query<EventRow>(
-    `SELECT e.id::text AS id, e.type, e.chain_id, e.campaign_db_id, e.opportunity_id, e.address, e.root,
-       e.block_number::text AS block_number, e.retracted, e.payload, e.created_at
+    `SELECT ${EVENT_COLUMNS}
      FROM events e CROSS JOIN LATERAL (SELECT e.campaign_db_id AS id) c
      WHERE e.id > $1::bigint
        AND ($3::text[] IS NULL OR e.type = ANY($3::text[]))
@@ -64,6 +68,35 @@ export async function listEvents(
   return rows;
 }
 
+/** An events row as the shared feed reads it: `public` when every caller may see it (no campaign, or a public one). */
+export type FeedRow = EventRow & { public: boolean };
+
+/**
+ * Every event with id > `after` (no filter), oldest first, at most `limit`, each marked `public`
+ * by the visibility rule's public predicate: what the API's shared feed reads once for all its
+ * streams (api/routes/events/eventFeed.ts). Table events (campaign_privacy).
+ */
+export async function readFeed(db: Queryable, { after, limit }: { after: string; limit: number }): Promise<FeedRow[]> {
+  const { rows } = await db.query<FeedRow>(
+    `SELECT ${EVENT_COLUMNS}, (e.campaign_db_id IS NULL OR ${publicCampaignSql('c')}) AS public
+     FROM events e CROSS JOIN LATERAL (SELECT e.campaign_db_id AS id) c
+     WHERE e.id > $1::bigint ORDER BY e.id LIMIT $2`,
+    [after, limit],
+  );
+  return rows;
+}
+
+/** Pure: whether `row` passes `filter`, as listEvents' WHERE clause decides (visibility apart). */
+export function matchesFilter(row: EventRow, filter: EventFilter): boolean {
+  return (
+    (!filter.types?.length || filter.types.includes(row.type)) &&
+    (filter.chainId === undefined || row.chain_id === filter.chainId) &&
+    (filter.campaignDbId === undefined || row.campaign_db_id === filter.campaignDbId) &&
+    (filter.opportunityId === undefined || row.opportunity_id === filter.opportunityId) &&
+    (filter.address === undefined || row.address === filter.address.toLowerCase())
+  );
+}
+
 /**
  * The oldest id a reader can still get: the smallest retained, or (all deleted) the next one the
  * sequence hands out. Table events.
@@ -72,6 +105,14 @@ export async function oldestEventId(db: Queryable): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT coalesce((SELECT min(id) FROM events),
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM events_id_seq))::text AS id`,
+  );
+  return rows[0]!.id;
+}
+
+/** The newest id handed out so far (0 when none): `after=latest` starts after it. Table events. */
+export async function latestEventId(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS id FROM events_id_seq',
   );
   return rows[0]!.id;
 }
