@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { Ajv, type JSONSchemaType } from 'ajv';
 import { ConfigError } from './errors.js';
 import { devnetChains } from './devnetChains.js';
+import { type WebhooksConfig, webhooksOf } from './webhooksConfig.js';
 
 export type { ChainConfig, ExplorerConfig, TokenFlagsConfig } from './chainConfig.js';
 import type { ChainConfig } from './chainConfig.js';
@@ -64,6 +65,8 @@ export type Config = {
    * (EVENTS_HEARTBEAT_MS).
    */
   eventStream: { maxBufferBytes: number; stallMs: number; heartbeatMs: number };
+  /** Webhooks (README "Webhooks"; issue #32): limits, outbound guard and delivery schedule. */
+  webhooks: WebhooksConfig;
   /**
    * Events decided by thresholds: an opportunity's APR, TVL or daily rewards moving by more than
    * EVENTS_FIGURE_THRESHOLD_BPS (basis points) from the last announced figure; and the most
@@ -216,6 +219,14 @@ const envSchema = {
     EVENTS_STREAM_MAX_BUFFER_BYTES: { type: 'integer', minimum: 1024, maximum: 1073741824, default: 1048576 },
     EVENTS_STREAM_STALL_MS: { type: 'integer', minimum: 100, maximum: 600000, default: 10000 },
     EVENTS_HEARTBEAT_MS: { type: 'integer', minimum: 100, maximum: 600000, default: 15000 },
+    WEBHOOKS_MAX_PER_OWNER: { type: 'integer', minimum: 1, maximum: 10000, default: 20 },
+    WEBHOOKS_ALLOW_PRIVATE: { type: 'string' },
+    WEBHOOKS_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
+    WEBHOOKS_RETRY_BASE_MS: { type: 'integer', minimum: 10, maximum: 86400000, default: 10000 },
+    WEBHOOKS_RETRY_MAX_MS: { type: 'integer', minimum: 10, maximum: 86400000, default: 3600000 },
+    WEBHOOKS_DISABLE_AFTER_FAILURES: { type: 'integer', minimum: 1, maximum: 10000, default: 45 },
+    WEBHOOKS_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 4 },
+    WEBHOOK_DELIVERIES_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 7 },
     EVENTS_FIGURE_THRESHOLD_BPS: { type: 'integer', minimum: 1, maximum: 1000000, default: 500 },
     EVENTS_REWARDS_CHANGED_MAX: { type: 'integer', minimum: 0, maximum: 100000000, default: 100000 },
     CONFIG_STORE_UNASSOCIATED_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 7 },
@@ -292,6 +303,7 @@ export function loadConfig(env: Env = process.env): Config {
       stallMs: v['EVENTS_STREAM_STALL_MS'],
       heartbeatMs: v['EVENTS_HEARTBEAT_MS'],
     },
+    webhooks: webhooksOf(v),
     eventAnnouncements: {
       figureThresholdBps: v['EVENTS_FIGURE_THRESHOLD_BPS'],
       rewardsChangedMax: v['EVENTS_REWARDS_CHANGED_MAX'],

@@ -7,10 +7,11 @@ import type { JobDeps } from './control/types.js';
 
 /**
  * Connections of a scheduler process: each running unit holds one for its advisory lock and may
- * hold a transaction while it queries, so two per unit, plus two and the outbox listener's, at least 10.
+ * hold a transaction while it queries, so two per unit, plus two and the outbox and event
+ * listeners', plus one per webhook delivery worker (each holds its claimed cursor's transaction), at least 10.
  */
-export const jobPoolSize = (config: Pick<Config, 'schedulerConcurrency'>) =>
-  Math.max(10, 2 * config.schedulerConcurrency + 3);
+export const jobPoolSize = (config: Pick<Config, 'schedulerConcurrency' | 'webhooks'>) =>
+  Math.max(10, 2 * config.schedulerConcurrency + 4 + config.webhooks.concurrency);
 
 /** Builds the clients jobs share; `close` ends them all. */
 export function createJobDeps(

@@ -16,24 +16,26 @@ export function startOutboxListener({
   pg,
   logger,
   onWrite,
+  channel = 'search_outbox',
+  name = 'outbox listener',
 }: {
   pg: PgPool;
   logger: Logger;
   onWrite(): Promise<void>;
+  /** Another committed-write channel with the same wake-up rule (`events`: the webhook deliveries). */
+  channel?: string;
+  name?: string;
 }): OutboxListener {
   let stopped = false;
   const projection = coalesced(
-    () =>
-      onWrite().catch((error: unknown) =>
-        logger.error({ msg: 'outbox listener: projection failed', err: describeError(error) }),
-      ),
+    () => onWrite().catch((error: unknown) => logger.error({ msg: `${name}: run failed`, err: describeError(error) })),
     () => !stopped,
   );
   const listener = listenChannel({
     pg,
     logger,
-    channel: 'search_outbox',
-    name: 'outbox listener',
+    channel,
+    name,
     onNotify: projection.run,
   });
   return {

@@ -9,6 +9,7 @@ import { syncClaims } from './syncClaims.js';
 import { computeMetrics } from './computeMetrics.js';
 import { syncBenchmarkRate } from './syncBenchmarkRate.js';
 import { sweepRetention } from './sweepRetention.js';
+import { deliverWebhooks } from './deliverWebhooks.js';
 import type { Job } from './control/types.js';
 
 /** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
@@ -23,6 +24,7 @@ export const JOBS: readonly Job[] = [
   syncBenchmarkRate,
   computeMetrics,
   publishSearch,
+  deliverWebhooks,
   sweepRetention,
 ];
 

@@ -23,6 +23,9 @@ export type RunJobOptions = {
 /** This process, as recorded in job_runs.runner. */
 const RUNNER = `${hostname()}:${process.pid}`;
 
+/** The advisory-lock key of one process's runs of a concurrent job (jobs/control/types.ts `concurrent`). */
+const concurrentLockKey = (job: string, runner: string) => `${job}@${runner}`;
+
 /** The advisory-lock key of a work unit: the job, or the job on one chain. */
 export const unitLockKey = (job: string, chainId?: number) => (chainId === undefined ? job : `${job}:${chainId}`);
 
@@ -48,8 +51,9 @@ export async function runJob(
     logger.debug({ msg: 'job skipped: paused' });
     return { status: 'skipped', reason: 'paused' };
   }
-  const keys =
-    chainId !== undefined
+  const keys = job.concurrent
+    ? [concurrentLockKey(job.name, RUNNER)]
+    : chainId !== undefined
       ? [unitLockKey(job.name, chainId)]
       : job.perChain
         ? [...deps.rpc.keys()].map((id) => unitLockKey(job.name, id))
@@ -68,11 +72,15 @@ export async function runJob(
       }
       held.push(key);
     }
-    // Holding the locks, no live run of these units exists: a 'running' row is a dead process's.
+    // Holding the locks, no live run of these units exists: a 'running' row is a dead process's. A
+    // concurrent job's runs are each under their runner's lock: a row whose runner holds none is dead.
     await deps.pg.query(
-      `UPDATE job_runs SET status = 'failed', finished_at = now(), error = 'interrupted: the process running it died'
-       WHERE job = $1 AND status = 'running' AND ($2::int IS NULL OR chain_id = $2 OR chain_id IS NULL)`,
-      [job.name, chainId ?? null],
+      `UPDATE job_runs r SET status = 'failed', finished_at = now(), error = 'interrupted: the process running it died'
+       WHERE job = $1 AND status = 'running' AND ($2::int IS NULL OR chain_id = $2 OR chain_id IS NULL)
+         AND NOT ($3::bool AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = $4
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND l.objsubid = 2 AND l.objid::bigint = (hashtext($1 || '@' || r.runner)::bigint & 4294967295)))`,
+      [job.name, chainId ?? null, job.concurrent === true, JOB_LOCK_NAMESPACE],
     );
     const started = Date.now();
     const { rows } = await deps.pg.query<{ id: string }>(

@@ -44,7 +44,8 @@ export type StartSchedulerParams = {
  * failed (a node that answers slowly or not at all) runs at most its share of the slots, so its waits
  * on the node never hold the slots the other chains need (slowChainGuard). Follow mode (FOLLOW_POLL_MS > 0): each
  * chain's head is polled and a new block runs that chain's units at once (blocks, then campaigns,
- * claims, roots), and a committed outbox write wakes the publish job (LISTEN search_outbox); the
+ * claims, roots), a committed outbox write wakes the publish job (LISTEN search_outbox) and a committed
+ * event append the webhooks job (LISTEN events); the
  * crons stay the safety net. Expressions: job_state.cron (set by
  * `jobs/cli.ts schedule`) > JOB_<NAME>_CRON > the job's default. job_state is read before the first
  * tick and every `refreshMs`; a changed expression replaces the job's task. An invalid override is
@@ -196,16 +197,24 @@ export function startScheduler({
           onHead: followHead,
         })
       : null;
-  // A committed outbox write wakes the projector at once (the publish job's unit, so never twice at once).
-  const publish = jobs.find((j) => j.name === 'publish');
-  const listener =
-    config.followPollMs > 0 && publish
+  /** Follow mode: a committed write on `channel` runs the job's unit at once (never twice at once); its cron stays the safety net. */
+  const wakeOn = (channel: string, jobName: string, name: string) => {
+    const job = jobs.find((j) => j.name === jobName);
+    return config.followPollMs > 0 && job
       ? startOutboxListener({
           pg: deps.pg,
           logger,
-          onWrite: () => runUnitAgain(publish, unitLockKey(publish.name), undefined),
+          channel,
+          name,
+          onWrite: () => runUnitAgain(job, unitLockKey(job.name), undefined),
         })
       : null;
+  };
+  // An outbox write wakes the projector; an event append the webhook deliveries (chain event → delivered, #32).
+  const listeners = [
+    wakeOn('search_outbox', 'publish', 'outbox listener'),
+    wakeOn('events', 'webhooks', 'webhook wakeups'),
+  ];
 
   /** Reads job_state and (re)schedules every job whose effective expression changed. */
   const apply = async () => {
@@ -253,7 +262,7 @@ export function startScheduler({
       for (const q of waiting.splice(0)) q.done();
       queued.clear();
       follower?.stop();
-      await listener?.stop();
+      for (const listener of listeners) await listener?.stop();
       clearInterval(timer);
       await queue.catch(() => {});
       for (const { task } of tasks.values()) await task.destroy();

@@ -25,6 +25,12 @@ const rowSweeps = (config: Config): RowSweep[] => [
     where: 'created_at < now() - make_interval(days => $1)',
     params: [config.retention.eventsDays],
   },
+  {
+    name: 'webhookDeliveries',
+    table: 'webhook_deliveries',
+    where: 'created_at < now() - make_interval(days => $1)',
+    params: [config.webhooks.deliveriesRetentionDays],
+  },
   { name: 'nonces', table: 'auth_nonces', where: "expires_at < now() - interval '1 hour'", params: [] },
   { name: 'idpFlows', table: 'idp_flows', where: "expires_at < now() - interval '1 hour'", params: [] },
   { name: 'revokedTokens', table: 'revoked_tokens', where: 'expires_at < now()', params: [] },
@@ -39,13 +45,14 @@ const rowSweeps = (config: Config): RowSweep[] => [
 /**
  * Deletes what has outlived its use, once a day: job runs older than JOB_RUNS_RETENTION_DAYS
  * (default 30; the latest run and success of every job stay visible for that long), events older than
- * EVENTS_RETENTION_DAYS (default 7), sign-in nonces
+ * EVENTS_RETENTION_DAYS (default 7), webhook delivery attempts older than WEBHOOK_DELIVERIES_RETENTION_DAYS
+ * (default 7), sign-in nonces
  * and identity-provider flows expired for an hour, revocations of tokens that have expired anyway,
  * rate-limit windows older than a minute, and stored configurations no campaign uses, last stored
  * CONFIG_STORE_UNASSOCIATED_TTL_DAYS ago (default 7; see configInUseSql). Every table is swept in
  * batches of RETENTION_BATCH rows, each committing on its own, with progress logged against the
  * rows found old at the start; an abort stops between batches. Counts per table are recorded.
- * Tables: job_runs, events, auth_nonces, idp_flows, revoked_tokens, rate_limit_windows, campaign_configs.
+ * Tables: job_runs, events, webhook_deliveries, auth_nonces, idp_flows, revoked_tokens, rate_limit_windows, campaign_configs.
  */
 export const sweepRetention: Job = {
   ...jobInfo('retention'),

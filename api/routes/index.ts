@@ -32,6 +32,7 @@ import { historicalRouter } from './historical/router.js';
 import { diffsRouter } from './diffs/router.js';
 import { opportunityCurationRouter } from './opportunities/curation.js';
 import { eventsRouter } from './events/router.js';
+import { webhooksRouter } from './webhooks/router.js';
 import { rewardTotalsRouter } from './reward-totals/router.js';
 import { accountingRouter } from './accounting/router.js';
 
@@ -74,6 +75,7 @@ export function createRoutes(deps: ApiDeps): Router {
     diffsRouter,
     opportunityCurationRouter,
     eventsRouter,
+    webhooksRouter,
     rewardTotalsRouter,
     accountingRouter,
   ]) {

@@ -37,7 +37,15 @@ export async function campaignVisibilityOf(
   if (!showPrivate || !state) return 'none';
   if (state.backOffice) return 'all';
   if (!state.auth) return 'none';
-  return readablePrivateIds(deps.pg, state.auth.address);
+  return walletVisibility(deps.pg, state.auth.address);
+}
+
+/**
+ * What the wallet `address` may see (public campaigns plus the private ones it may read): the rule
+ * for a caller signed in as it, and for what its webhooks receive (jobs/webhooks/serveWebhook.ts).
+ */
+export function walletVisibility(db: Queryable, address: string): Promise<CampaignVisibility> {
+  return readablePrivateIds(db, address);
 }
 
 /** Elasticsearch clause (for `must_not`) excluding the private campaign documents `visible` does not allow; null when none are hidden. */

@@ -76,6 +76,14 @@ export const JOB_CATALOG: readonly JobInfo[] = [
     noBlockLag: 'drains the search outbox (its depth and age are its backlog)',
   },
   {
+    name: 'webhooks',
+    defaultCron: '*/5 * * * * *',
+    concurrent: true,
+    description:
+      'Delivers the event log to webhooks, signed, in order, at least once; retries failed deliveries as they fall due.',
+    noBlockLag: 'follows the event log (each webhook’s cursor), not a chain',
+  },
+  {
     name: 'retention',
     defaultCron: '0 17 3 * * *',
     description:

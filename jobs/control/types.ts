@@ -35,6 +35,11 @@ export type JobInfo = {
    * operations page and `list` show it instead of a lag, and its lag is the age of its last success.
    */
   noBlockLag?: string;
+  /**
+   * Several processes may run it at once: it shares its work through row locks of its own
+   * (webhook cursors, SKIP LOCKED), so runJob locks it per process, not across them.
+   */
+  concurrent?: boolean;
 };
 
 export type Job = JobInfo & { run(deps: JobDeps): Promise<JobResult> };

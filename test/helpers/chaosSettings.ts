@@ -27,6 +27,8 @@ export const chaosSettings = {
   schedulers: envNumber('CHAOS_SCHEDULERS', 2),
   /** SIGKILLs of one of those processes (each replaced by a new one) while every chain keeps producing. */
   schedulerKills: envNumber('CHAOS_SCHEDULER_KILLS', 4),
+  /** Seconds a webhook receiver stays down (connections refused) while events keep being appended. */
+  webhookDownSeconds: envNumber('CHAOS_WEBHOOK_DOWN_SECONDS', 3),
   /** Deepest reorg of the depth matrix (depths 1..N). */
   maxReorgDepth: envNumber('CHAOS_MAX_REORG_DEPTH', 12),
 };

@@ -3397,6 +3397,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API key owner's webhooks
+         * @description The webhooks of the API key's owner, with where their delivery stands; never their secrets.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook (the secret is answered once)
+         * @description Creates a webhook owned by the API key's owner, receiving events appended from now on. Each event matching the filters (those of GET /v4/events; events about a private campaign only when the owner may see it) is POSTed to `url` as `{ type, timestamp, data: <the event as GET /v4/events serves it> }`, in id order, signed as Standard Webhooks: headers `webhook-id` (the event id: deduplicate on it, a delivery may repeat), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}` keyed with the base64 part of the secret). A 2xx answer is a delivery; anything else is retried with exponential backoff and jitter (for more than 24 h by default), and the webhook is disabled after WEBHOOKS_DISABLE_AFTER_FAILURES consecutive failures with `disabledReason`. Outbound requests refuse private, loopback and link-local addresses. `secret` is generated when absent and is in this response only. 400 naming `url` when its host is (or resolves to) a refused address; 409 past WEBHOOKS_MAX_PER_OWNER webhooks.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         */
+        post: operations["postWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook
+         * @description One of the owner's webhooks (another owner's is a 404). Each event matching the filters (those of GET /v4/events; events about a private campaign only when the owner may see it) is POSTed to `url` as `{ type, timestamp, data: <the event as GET /v4/events serves it> }`, in id order, signed as Standard Webhooks: headers `webhook-id` (the event id: deduplicate on it, a delivery may repeat), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}` keyed with the base64 part of the secret). A 2xx answer is a delivery; anything else is retried with exponential backoff and jitter (for more than 24 h by default), and the webhook is disabled after WEBHOOKS_DISABLE_AFTER_FAILURES consecutive failures with `disabledReason`. Outbound requests refuse private, loopback and link-local addresses.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getWebhooksById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes one of the owner’s webhooks with its delivery records.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         */
+        delete: operations["deleteWebhooksById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook, or re-enable it
+         * @description Changes the given fields. `enabled: true` re-enables a disabled webhook: delivery resumes with the event after the last one delivered (while still retained) and its failures are forgotten; `enabled: false` pauses it.
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         */
+        patch: operations["patchWebhooksById"];
+        trace?: never;
+    };
+    "/v4/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery attempts of a webhook, newest first
+         * @description Every attempt (kept WEBHOOK_DELIVERIES_RETENTION_DAYS): the event, the attempt number, the HTTP status or the error, the duration and, after a failure, when the next attempt is due. Page with `before` = the previous page's `next` (null on the last page).
+         *
+         *     **Access:** a developer API key (`x-api-key`); otherwise 401.
+         *
+         *     **Caching:** `Cache-Control: private, no-store`.
+         */
+        get: operations["getWebhooksByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -15624,7 +15714,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "webhooks" | "retention";
             };
             cookie?: never;
         };
@@ -15659,14 +15749,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention",
                      *       "instance": "/v4/internal/jobs/1/pause",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention"
                      *         }
                      *       ]
                      *     }
@@ -15762,7 +15852,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "webhooks" | "retention";
             };
             cookie?: never;
         };
@@ -15797,14 +15887,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention",
                      *       "instance": "/v4/internal/jobs/1/resume",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention"
                      *         }
                      *       ]
                      *     }
@@ -15900,7 +15990,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "webhooks" | "retention";
             };
             cookie?: never;
         };
@@ -15953,14 +16043,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention",
                      *       "instance": "/v4/internal/jobs/1/run",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention"
                      *         }
                      *       ]
                      *     }
@@ -16096,7 +16186,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "webhooks" | "retention";
             };
             cookie?: never;
         };
@@ -24921,6 +25011,976 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/users/1/terms",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API key owner's webhooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "3f8c1e6a-2b4d-4c7e-9a1f-5d6e7f8a9b0c",
+                     *         "url": "https://example.org/asset.svg",
+                     *         "type": "ERC20",
+                     *         "chainId": 1,
+                     *         "campaignId": "7469316318419853391",
+                     *         "opportunityId": "7469316318419853391",
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "enabled": true,
+                     *         "disabledReason": "disabledReason text",
+                     *         "disabledAt": "disabledAt text",
+                     *         "lastEventId": "lastEventId text",
+                     *         "consecutiveFailures": 1,
+                     *         "nextAttemptAt": "nextAttemptAt text",
+                     *         "createdAt": "2025-11-27T00:00:00.000Z",
+                     *         "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        address: string | null;
+                        campaignId: string | null;
+                        chainId: number | null;
+                        consecutiveFailures: number;
+                        createdAt: string;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        enabled: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        lastEventId: string;
+                        nextAttemptAt: string | null;
+                        opportunityId: string | null;
+                        type: string | null;
+                        updatedAt: string;
+                        url: string;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    address?: string;
+                    campaignId?: string;
+                    chainId?: number;
+                    /** @default true */
+                    enabled?: boolean;
+                    opportunityId?: string;
+                    secret?: string;
+                    type?: string;
+                    url: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    address?: string;
+                    campaignId?: string;
+                    chainId?: number;
+                    /** @default true */
+                    enabled?: boolean;
+                    opportunityId?: string;
+                    secret?: string;
+                    type?: string;
+                    url: string;
+                };
+                "multipart/form-data": {
+                    address?: string;
+                    campaignId?: string;
+                    chainId?: number;
+                    /** @default true */
+                    enabled?: boolean;
+                    opportunityId?: string;
+                    secret?: string;
+                    type?: string;
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a webhook (the secret is answered once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f8c1e6a-2b4d-4c7e-9a1f-5d6e7f8a9b0c",
+                     *       "url": "https://example.org/asset.svg",
+                     *       "type": "ERC20",
+                     *       "chainId": 1,
+                     *       "campaignId": "7469316318419853391",
+                     *       "opportunityId": "7469316318419853391",
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "enabled": true,
+                     *       "disabledReason": "disabledReason text",
+                     *       "disabledAt": "disabledAt text",
+                     *       "lastEventId": "lastEventId text",
+                     *       "consecutiveFailures": 1,
+                     *       "nextAttemptAt": "nextAttemptAt text",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z",
+                     *       "secret": "secret text"
+                     *     }
+                     */
+                    "application/json": {
+                        address: string | null;
+                        campaignId: string | null;
+                        chainId: number | null;
+                        consecutiveFailures: number;
+                        createdAt: string;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        enabled: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        lastEventId: string;
+                        nextAttemptAt: string | null;
+                        opportunityId: string | null;
+                        secret: string;
+                        type: string | null;
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: url is required",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "url",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/webhooks",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f8c1e6a-2b4d-4c7e-9a1f-5d6e7f8a9b0c",
+                     *       "url": "https://example.org/asset.svg",
+                     *       "type": "ERC20",
+                     *       "chainId": 1,
+                     *       "campaignId": "7469316318419853391",
+                     *       "opportunityId": "7469316318419853391",
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "enabled": true,
+                     *       "disabledReason": "disabledReason text",
+                     *       "disabledAt": "disabledAt text",
+                     *       "lastEventId": "lastEventId text",
+                     *       "consecutiveFailures": 1,
+                     *       "nextAttemptAt": "nextAttemptAt text",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        address: string | null;
+                        campaignId: string | null;
+                        chainId: number | null;
+                        consecutiveFailures: number;
+                        createdAt: string;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        enabled: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        lastEventId: string;
+                        nextAttemptAt: string | null;
+                        opportunityId: string | null;
+                        type: string | null;
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id must match format \"uuid\"",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must match format \"uuid\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    address?: string;
+                    campaignId?: string;
+                    chainId?: number;
+                    enabled?: boolean;
+                    opportunityId?: string;
+                    secret?: string;
+                    type?: string;
+                    url?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    address?: string;
+                    campaignId?: string;
+                    chainId?: number;
+                    enabled?: boolean;
+                    opportunityId?: string;
+                    secret?: string;
+                    type?: string;
+                    url?: string;
+                };
+                "multipart/form-data": {
+                    address?: string;
+                    campaignId?: string;
+                    chainId?: number;
+                    enabled?: boolean;
+                    opportunityId?: string;
+                    secret?: string;
+                    type?: string;
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a webhook, or re-enable it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f8c1e6a-2b4d-4c7e-9a1f-5d6e7f8a9b0c",
+                     *       "url": "https://example.org/asset.svg",
+                     *       "type": "ERC20",
+                     *       "chainId": 1,
+                     *       "campaignId": "7469316318419853391",
+                     *       "opportunityId": "7469316318419853391",
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "enabled": true,
+                     *       "disabledReason": "disabledReason text",
+                     *       "disabledAt": "disabledAt text",
+                     *       "lastEventId": "lastEventId text",
+                     *       "consecutiveFailures": 1,
+                     *       "nextAttemptAt": "nextAttemptAt text",
+                     *       "createdAt": "2025-11-27T00:00:00.000Z",
+                     *       "updatedAt": "2025-11-27T00:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        address: string | null;
+                        campaignId: string | null;
+                        chainId: number | null;
+                        consecutiveFailures: number;
+                        createdAt: string;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        enabled: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        lastEventId: string;
+                        nextAttemptAt: string | null;
+                        opportunityId: string | null;
+                        type: string | null;
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body must NOT have fewer than 1 properties",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "must NOT have fewer than 1 properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/webhooks/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhooksByIdDeliveries: {
+        parameters: {
+            query?: {
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivery attempts of a webhook, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "eventId": "eventId text",
+                     *           "attempt": 1,
+                     *           "delivered": true,
+                     *           "statusCode": 1,
+                     *           "error": "error text",
+                     *           "durationMs": 1,
+                     *           "nextAttemptAt": "nextAttemptAt text",
+                     *           "createdAt": "2025-11-27T00:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next": "next text"
+                     *     }
+                     */
+                    "application/json": {
+                        deliveries: {
+                            attempt: number;
+                            createdAt: string;
+                            delivered: boolean;
+                            durationMs: number;
+                            error: string | null;
+                            eventId: string;
+                            id: string;
+                            nextAttemptAt: string | null;
+                            statusCode: number | null;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: before must be integer",
+                     *       "instance": "/v4/webhooks/1/deliveries",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "before",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/webhooks/1/deliveries",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/webhooks/1/deliveries",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/webhooks/1/deliveries",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

@@ -36,6 +36,8 @@ type Fixtures = {
   grantee(): Promise<string>;
   unique(): string;
   alice: string;
+  webhook: string;
+  freshWebhook(): Promise<string>;
 };
 type Row = {
   method: Method;
@@ -46,6 +48,8 @@ type Row = {
 };
 
 const ALICE_ENTRY = `0x${'a1'.repeat(20)}`;
+/** A public address literal (TEST-NET-3): passes the webhooks' outbound guard without DNS. */
+const WEBHOOK_URL = 'https://203.0.113.10/hook';
 const row = (method: Method, route: string, expected: number[], path?: Row['path'], body?: Row['body']): Row => ({
   method,
   route,
@@ -343,6 +347,39 @@ const MATRIX: Row[] = [
     /*                  */ [401, 401, 401, 401, 403, 200, 200, 200],
     (f) => `/v4/campaigns/${f.campaign}/access/list`,
   ),
+  row(
+    'post',
+    '/v4/webhooks',
+    /*   bob creates his own   */ [401, 401, 401, 401, 201, 201, 201, 401],
+    undefined,
+    () => ({ url: WEBHOOK_URL }),
+  ),
+  row('get', '/v4/webhooks', /*                                   */ [401, 401, 401, 401, 200, 200, 200, 401]),
+  row(
+    'get',
+    '/v4/webhooks/:id',
+    /*                             */ [401, 401, 401, 401, 404, 200, 200, 401],
+    (f) => `/v4/webhooks/${f.webhook}`,
+  ),
+  row(
+    'patch',
+    '/v4/webhooks/:id',
+    /*                           */ [401, 401, 401, 401, 404, 200, 200, 401],
+    (f) => `/v4/webhooks/${f.webhook}`,
+    () => ({ enabled: true }),
+  ),
+  row(
+    'delete',
+    '/v4/webhooks/:id',
+    /*                          */ [401, 401, 401, 401, 404, 200, 200, 401],
+    async (f) => `/v4/webhooks/${await f.freshWebhook()}`,
+  ),
+  row(
+    'get',
+    '/v4/webhooks/:id/deliveries',
+    /*                  */ [401, 401, 401, 401, 404, 200, 200, 401],
+    (f) => `/v4/webhooks/${f.webhook}/deliveries`,
+  ),
 ];
 
 /** Routes that take no credential (some read one when given, e.g. showPrivate, but never require it). */
@@ -616,7 +653,18 @@ describe('authorization matrix: every credentialed route × every kind of creden
       unique,
       alice: alice.address,
       grantee: own.grantee,
+      webhook: '',
+      freshWebhook: async () =>
+        (
+          await h
+            .request()
+            .post('/v4/webhooks')
+            .set({ 'x-api-key': aliceKey.rawKey })
+            .send({ url: WEBHOOK_URL })
+            .expect(201)
+        ).body.id as string,
     };
+    fixtures.webhook = await fixtures.freshWebhook();
     headersOf = async (credential): Promise<Record<string, string>> => {
       switch (credential) {
         case 'none':

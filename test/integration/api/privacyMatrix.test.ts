@@ -482,6 +482,9 @@ const EXEMPT: Record<string, string> = {
   ),
   'GET /v4/health':
     'counts LIVE campaigns without a reward price among public campaigns only, the same answer for every caller (test/integration/api/unpriced.test.ts)',
+  'GET /v4/webhooks':
+    "an owner's own webhooks only; `campaignId` is its filter, accepted only for a campaign the owner could see then (test/integration/api/webhooks.test.ts); deliveries apply the visibility rule per event (test/integration/jobs/deliverWebhooks.test.ts)",
+  'GET /v4/webhooks/{id}': 'as GET /v4/webhooks: one of the caller’s own webhooks, another owner’s is a 404',
 };
 
 /**

@@ -29,6 +29,10 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     await pg.query(
       `INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ('ip:x', now() - interval '5 minutes', 3), ('ip:x', now(), 1)`,
     );
+    await pg.query(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, delivered, duration_ms, created_at)
+       VALUES (gen_random_uuid(), 1, 1, true, 5, now() - interval '8 days'), (gen_random_uuid(), 2, 1, true, 5, now())`,
+    );
     const run = await h.runJob('retention');
     expect(run.status).to.equal('success');
     const {
@@ -37,6 +41,7 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     expect(recorded.counts).to.deep.equal({
       jobRuns: 1,
       events: 0,
+      webhookDeliveries: 1,
       nonces: 1,
       idpFlows: 1,
       revokedTokens: 1,
@@ -52,6 +57,10 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     expect(await left('SELECT state FROM idp_flows')).to.deep.equal(['live']);
     expect(await left('SELECT jti FROM revoked_tokens')).to.deep.equal(['still']);
     expect(await left('SELECT count(*)::int FROM rate_limit_windows')).to.deep.equal([1]);
+    expect(
+      await left('SELECT event_id::int FROM webhook_deliveries'),
+      'WEBHOOK_DELIVERIES_RETENTION_DAYS',
+    ).to.deep.equal([2]);
   });
 
   it('sweeps configurations no campaign uses, stored CONFIG_STORE_UNASSOCIATED_TTL_DAYS ago, and expired nonces, in batches; keeps the rest (#29 L2)', async function () {

@@ -111,6 +111,15 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     .send({ address: user, value: '{"label":"sample"}' })
     .expect(200);
   await h.request().post('/v4/organizations').set(auth).send({ name: 'samples' }).expect(200);
+  // A webhook (a public address literal passes the outbound guard) with one failed attempt to list.
+  const webhook = (
+    await h.request().post('/v4/webhooks').set(apiKey).send({ url: 'https://203.0.113.10/hook' }).expect(201)
+  ).body.id as string;
+  await h.deps.pg.query(
+    `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, delivered, status_code, error, duration_ms, next_attempt_at)
+     VALUES ($1, 1, 1, false, 500, 'HTTP 500', 12, now())`,
+    [webhook],
+  );
   await h
     .request()
     .post('/v4/credits')
@@ -230,6 +239,9 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/campaigns/{id}/privacy': { path: `/v4/campaigns/${campaign.id}/privacy`, headers: backOffice },
     '/v4/campaigns/{id}/access/list': { path: `/v4/campaigns/${campaign.id}/access/list`, headers: backOffice },
     '/v4/organizations': { path: '/v4/organizations', headers: auth },
+    '/v4/webhooks': { path: '/v4/webhooks', headers: apiKey },
+    '/v4/webhooks/{id}': { path: `/v4/webhooks/${webhook}`, headers: apiKey },
+    '/v4/webhooks/{id}/deliveries': { path: `/v4/webhooks/${webhook}/deliveries`, headers: apiKey },
     '/v4/credits/pricing': { path: '/v4/credits/pricing' },
     '/v4/credits/{creatorId}': { path: '/v4/credits/devnet-labs' },
     '/v4/credits/{creatorId}/operations': { path: '/v4/credits/devnet-labs/operations' },

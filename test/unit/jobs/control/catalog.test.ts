@@ -5,9 +5,17 @@ import { JOBS } from '../../../../jobs/registry.js';
 describe('jobs/control/catalog', () => {
   it('names every registered job, in the registry order, with the schedule and description the job runs with', () => {
     expect(
-      JOBS.map((j) => ({ name: j.name, defaultCron: j.defaultCron, description: j.description, perChain: j.perChain })),
+      JOBS.map((j) => ({
+        name: j.name,
+        defaultCron: j.defaultCron,
+        description: j.description,
+        perChain: j.perChain,
+        concurrent: j.concurrent,
+      })),
       // noBlockLag is what the catalog adds for operators (why a job has no block lag), not part of the job.
-    ).to.deep.equal(JOB_CATALOG.map(({ noBlockLag: _, ...j }) => ({ perChain: undefined, ...j })));
+    ).to.deep.equal(
+      JOB_CATALOG.map(({ noBlockLag: _, ...j }) => ({ perChain: undefined, concurrent: undefined, ...j })),
+    );
     expect(JOBS.filter((j) => j.perChain).map((j) => j.name)).to.deep.equal([
       'blocks',
       'campaigns',

@@ -1,0 +1,68 @@
+import { EVENT_TYPES } from '../../../domain/tables/events.js';
+import { WEBHOOK_SECRET_PATTERN } from '../../../domain/webhookSignature.js';
+import { fields, type InputOf } from '../../validate.js';
+
+/** Deliveries per page at most, and by default. */
+export const MAX_DELIVERIES_PAGE = 100;
+export const DEFAULT_DELIVERIES_PAGE = 20;
+
+/** What a webhook receives: the filters of GET /v4/events (api/routes/events/schema.ts), all optional. */
+const FILTERS = {
+  type: fields.commaList(EVENT_TYPES),
+  chainId: fields.chainId,
+  campaignId: { type: 'string', minLength: 1, maxLength: 200, 'x-accepts': fields.campaignIdAccepts },
+  opportunityId: { type: 'string', minLength: 1, maxLength: 200 },
+  address: fields.address,
+} as const;
+
+const URL_FIELD = {
+  type: 'string',
+  minLength: 10,
+  maxLength: 2048,
+  pattern: '^https?://[^\\s]+$',
+  'x-accepts': 'an http(s) URL whose host is not a private, loopback or link-local address',
+} as const;
+const SECRET_FIELD = {
+  type: 'string',
+  pattern: WEBHOOK_SECRET_PATTERN,
+  'x-accepts': '`whsec_` and 24 to 64 bytes of base64 key (Standard Webhooks); one is generated when absent',
+} as const;
+
+/** POST /v4/webhooks body. */
+export const createWebhookBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: { url: URL_FIELD, ...FILTERS, secret: SECRET_FIELD, enabled: { type: 'boolean', default: true } },
+} as const;
+
+/** PATCH /v4/webhooks/{id} body: the fields to change (`enabled: true` re-enables a disabled webhook). */
+export const updateWebhookBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { url: URL_FIELD, ...FILTERS, secret: SECRET_FIELD, enabled: { type: 'boolean' } },
+} as const;
+
+/** Path `id` (uuid). */
+export const webhookIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'string', format: 'uuid' } },
+} as const;
+
+/** GET /v4/webhooks/{id}/deliveries: newest first, `before` a delivery id (the previous page's `next`). */
+export const listDeliveriesQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    before: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_DELIVERIES_PAGE, default: DEFAULT_DELIVERIES_PAGE },
+  },
+} as const;
+
+export const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+
+export type CreateWebhookBody = InputOf<typeof createWebhookBody>;
+export type UpdateWebhookBody = InputOf<typeof updateWebhookBody>;
