@@ -20,6 +20,7 @@ type Claimed = {
   campaign_db_id: string | null;
   opportunity_id: string | null;
   address: string | null;
+  creator: string | null;
   last_event_id: string;
   failures: number;
 };
@@ -61,7 +62,7 @@ export async function serveWebhook(pg: PgPool, config: WebhooksConfig, skip: rea
 /** The most overdue enabled webhook with events after its cursor, locked; null when none is free. */
 async function claim(client: PgClient, skip: readonly string[]): Promise<Claimed | null> {
   const { rows } = await client.query<Claimed>(
-    `SELECT w.id, w.owner_address, w.url, w.secret, w.types, w.chain_id, w.campaign_db_id, w.opportunity_id, w.address,
+    `SELECT w.id, w.owner_address, w.url, w.secret, w.types, w.chain_id, w.campaign_db_id, w.opportunity_id, w.address, w.creator,
        c.last_event_id::text AS last_event_id, c.failures
      FROM webhook_cursors c JOIN webhooks w ON w.id = c.webhook_id
      WHERE w.enabled AND c.next_attempt_at <= now() AND NOT (c.webhook_id = ANY($1::uuid[]))
@@ -87,6 +88,7 @@ async function deliverBatch(
     ...(w.campaign_db_id ? { campaignDbId: w.campaign_db_id } : {}),
     ...(w.opportunity_id ? { opportunityId: w.opportunity_id } : {}),
     ...(w.address ? { address: w.address } : {}),
+    ...(w.creator ? { creator: w.creator } : {}),
   };
   const visible = await walletVisibility(client, w.owner_address);
   const rows = await listEvents(client, { after: w.last_event_id, limit: DELIVERY_BATCH, filter, visible });

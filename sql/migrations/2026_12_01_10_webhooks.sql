@@ -13,6 +13,8 @@ CREATE TABLE webhooks (
   campaign_db_id text,
   opportunity_id text,
   address text,
+  -- Events about the campaigns this address created (lower-case).
+  creator text,
   enabled boolean NOT NULL DEFAULT true,
   disabled_reason text,
   disabled_at timestamptz,

@@ -54,6 +54,7 @@ async function fieldsOf(
     ...(campaignDbId ? { campaignDbId } : {}),
     ...(body.opportunityId !== undefined ? { opportunityId: body.opportunityId } : {}),
     ...(body.address !== undefined ? { address: body.address } : {}),
+    ...(body.creator !== undefined ? { creator: body.creator } : {}),
     ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
   };
 }

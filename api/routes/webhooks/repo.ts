@@ -10,6 +10,7 @@ export type WebhookRow = {
   campaignDbId: string | null;
   opportunityId: string | null;
   address: string | null;
+  creator: string | null;
   enabled: boolean;
   disabledReason: string | null;
   disabledAt: Date | null;
@@ -29,11 +30,12 @@ export type WebhookFields = {
   campaignDbId?: string;
   opportunityId?: string;
   address?: string;
+  creator?: string;
   enabled?: boolean;
 };
 
 const SELECT = `SELECT w.id, w.url, w.types, w.chain_id AS "chainId", w.campaign_db_id AS "campaignDbId",
-  w.opportunity_id AS "opportunityId", w.address, w.enabled, w.disabled_reason AS "disabledReason",
+  w.opportunity_id AS "opportunityId", w.address, w.creator, w.enabled, w.disabled_reason AS "disabledReason",
   w.disabled_at AS "disabledAt", w.created_at AS "createdAt", w.updated_at AS "updatedAt",
   c.last_event_id::text AS "lastEventId", c.failures, c.next_attempt_at AS "nextAttemptAt"
   FROM webhooks w JOIN webhook_cursors c ON c.webhook_id = w.id`;
@@ -60,8 +62,8 @@ export async function createWebhook(
         extensions: { maxWebhooks: max },
       });
     const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO webhooks (owner_address, url, secret, types, chain_id, campaign_db_id, opportunity_id, address, enabled)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      `INSERT INTO webhooks (owner_address, url, secret, types, chain_id, campaign_db_id, opportunity_id, address, enabled, creator)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
       [
         owner,
         f.url,
@@ -72,6 +74,7 @@ export async function createWebhook(
         f.opportunityId ?? null,
         f.address?.toLowerCase() ?? null,
         f.enabled ?? true,
+        f.creator?.toLowerCase() ?? null,
       ],
     );
     const id = rows[0]!.id;
@@ -119,7 +122,7 @@ export async function updateWebhook(
     await client.query(
       `UPDATE webhooks SET url = coalesce($2, url), secret = coalesce($3, secret), types = coalesce($4, types),
          chain_id = coalesce($5, chain_id), campaign_db_id = coalesce($6, campaign_db_id),
-         opportunity_id = coalesce($7, opportunity_id), address = coalesce($8, address), enabled = coalesce($9, enabled),
+         opportunity_id = coalesce($7, opportunity_id), address = coalesce($8, address), enabled = coalesce($9, enabled), creator = coalesce($10, creator),
          disabled_reason = CASE WHEN $9 IS TRUE THEN NULL WHEN $9 IS FALSE AND enabled THEN 'disabled by its owner' ELSE disabled_reason END,
          disabled_at = CASE WHEN $9 IS TRUE THEN NULL WHEN $9 IS FALSE AND enabled THEN now() ELSE disabled_at END,
          updated_at = now()
@@ -134,6 +137,7 @@ export async function updateWebhook(
         f.opportunityId ?? null,
         f.address?.toLowerCase() ?? null,
         f.enabled ?? null,
+        f.creator?.toLowerCase() ?? null,
       ],
     );
     const reenabled = f.enabled === true && !wasEnabled;

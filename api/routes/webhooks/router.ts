@@ -23,6 +23,7 @@ const webhookFields = {
   campaignId: nullable(str),
   opportunityId: nullable(str),
   address: nullable(str),
+  creator: nullable(str),
   enabled: bool,
   disabledReason: nullable(str),
   disabledAt: nullable(str),

@@ -13,6 +13,8 @@ const FILTERS = {
   campaignId: { type: 'string', minLength: 1, maxLength: 200, 'x-accepts': fields.campaignIdAccepts },
   opportunityId: { type: 'string', minLength: 1, maxLength: 200 },
   address: fields.address,
+  /** Events about the campaigns this address created. */
+  creator: fields.address,
 } as const;
 
 const URL_FIELD = {

@@ -9,6 +9,7 @@ export type WebhookResponse = {
   campaignId: string | null;
   opportunityId: string | null;
   address: string | null;
+  creator: string | null;
   enabled: boolean;
   disabledReason: string | null;
   disabledAt: string | null;
@@ -29,6 +30,7 @@ export function serializeWebhook(row: WebhookRow): WebhookResponse {
     campaignId: row.campaignDbId,
     opportunityId: row.opportunityId,
     address: row.address,
+    creator: row.creator,
     enabled: row.enabled,
     disabledReason: row.disabledReason,
     disabledAt: row.disabledAt?.toISOString() ?? null,

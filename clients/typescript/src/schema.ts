@@ -25046,6 +25046,7 @@ export interface operations {
                      *         "campaignId": "7469316318419853391",
                      *         "opportunityId": "7469316318419853391",
                      *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "creator": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *         "enabled": true,
                      *         "disabledReason": "disabledReason text",
                      *         "disabledAt": "disabledAt text",
@@ -25063,6 +25064,7 @@ export interface operations {
                         chainId: number | null;
                         consecutiveFailures: number;
                         createdAt: string;
+                        creator: string | null;
                         disabledAt: string | null;
                         disabledReason: string | null;
                         enabled: boolean;
@@ -25160,6 +25162,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    creator?: string;
                     /** @default true */
                     enabled?: boolean;
                     opportunityId?: string;
@@ -25171,6 +25174,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    creator?: string;
                     /** @default true */
                     enabled?: boolean;
                     opportunityId?: string;
@@ -25182,6 +25186,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    creator?: string;
                     /** @default true */
                     enabled?: boolean;
                     opportunityId?: string;
@@ -25207,6 +25212,7 @@ export interface operations {
                      *       "campaignId": "7469316318419853391",
                      *       "opportunityId": "7469316318419853391",
                      *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "creator": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *       "enabled": true,
                      *       "disabledReason": "disabledReason text",
                      *       "disabledAt": "disabledAt text",
@@ -25224,6 +25230,7 @@ export interface operations {
                         chainId: number | null;
                         consecutiveFailures: number;
                         createdAt: string;
+                        creator: string | null;
                         disabledAt: string | null;
                         disabledReason: string | null;
                         enabled: boolean;
@@ -25394,6 +25401,7 @@ export interface operations {
                      *       "campaignId": "7469316318419853391",
                      *       "opportunityId": "7469316318419853391",
                      *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "creator": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *       "enabled": true,
                      *       "disabledReason": "disabledReason text",
                      *       "disabledAt": "disabledAt text",
@@ -25410,6 +25418,7 @@ export interface operations {
                         chainId: number | null;
                         consecutiveFailures: number;
                         createdAt: string;
+                        creator: string | null;
                         disabledAt: string | null;
                         disabledReason: string | null;
                         enabled: boolean;
@@ -25645,6 +25654,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    creator?: string;
                     enabled?: boolean;
                     opportunityId?: string;
                     secret?: string;
@@ -25655,6 +25665,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    creator?: string;
                     enabled?: boolean;
                     opportunityId?: string;
                     secret?: string;
@@ -25665,6 +25676,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    creator?: string;
                     enabled?: boolean;
                     opportunityId?: string;
                     secret?: string;
@@ -25689,6 +25701,7 @@ export interface operations {
                      *       "campaignId": "7469316318419853391",
                      *       "opportunityId": "7469316318419853391",
                      *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "creator": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *       "enabled": true,
                      *       "disabledReason": "disabledReason text",
                      *       "disabledAt": "disabledAt text",
@@ -25705,6 +25718,7 @@ export interface operations {
                         chainId: number | null;
                         consecutiveFailures: number;
                         createdAt: string;
+                        creator: string | null;
                         disabledAt: string | null;
                         disabledReason: string | null;
                         enabled: boolean;

@@ -140,6 +140,20 @@ describe('webhooks job: signed, ordered, at-least-once deliveries from the jobs 
     expect((await get(id)).lastEventId).to.equal(await maxId());
   });
 
+  it('filters by creator: only events about the campaigns an address created', async () => {
+    const creator = (
+      await h.deps.pg.query<{ creator: string }>('SELECT creator FROM campaigns WHERE id = $1', [alice.campaign])
+    ).rows[0]!.creator;
+    const r = await receiver();
+    const { id } = await hook(alice.apiKey.rawKey, { url: r.url, creator: creator.toUpperCase().replace('0X', '0x') });
+    expect((await get(id)).creator).to.equal(creator.toLowerCase());
+    await append([...changed(2), ...changed(1, { campaignDbId: alice.campaign })]);
+    const wanted = await maxId();
+    await append(changed(1));
+    await deliver();
+    expect(r.received.map((d) => d.headers['webhook-id'])).to.deep.equal([wanted]);
+  });
+
   it('retries a receiver answering 500, then delivers each id once to a deduplicating receiver', async () => {
     const r = await receiver();
     const { id } = await hook(alice.apiKey.rawKey, { url: r.url });
