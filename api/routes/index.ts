@@ -32,6 +32,7 @@ import { historicalRouter } from './historical/router.js';
 import { diffsRouter } from './diffs/router.js';
 import { opportunityCurationRouter } from './opportunities/curation.js';
 import { eventsRouter } from './events/router.js';
+import { pricesRouter } from './prices/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -72,6 +73,7 @@ export function createRoutes(deps: ApiDeps): Router {
     diffsRouter,
     opportunityCurationRouter,
     eventsRouter,
+    pricesRouter,
   ]) {
     v4.use(family(deps).routes());
   }

@@ -42,6 +42,7 @@ export const CHAIN_DERIVED_TABLES: readonly {
   { table: 'roots', chainColumn: 'chain_id', blockColumn: 'block_number' },
   { table: 'distributor_events', chainColumn: 'chain_id', blockColumn: 'block_number' },
   { table: 'claims', chainColumn: 'chain_id', blockColumn: 'block_number' },
+  { table: 'reward_token_min_amounts', chainColumn: 'chain_id', blockColumn: 'block_number' },
 ];
 
 export type RollbackResult = { ancestor: number; deleted: Record<string, number> };
