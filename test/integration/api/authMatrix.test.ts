@@ -406,6 +406,16 @@ const PUBLIC_ROUTES = [
   'GET /v4/credits/pricing',
   'GET /v4/credits/:creatorId',
   'GET /v4/credits/:creatorId/operations',
+  // #33 parity reads (prices, live roots, reward tokens, balances, allowances)
+  'GET /v4/prices',
+  'GET /v4/prices/symbol/:symbol',
+  'GET /v4/prices/history',
+  'GET /v4/tokens/prices/history',
+  'GET /v4/roots/live',
+  'GET /v4/tokens/reward',
+  'GET /v4/tokens/reward/:chainId',
+  'GET /v4/tokens/balances',
+  'GET /v4/tokens/:id/allowance/:owner/:spender',
 ];
 
 /** Callers refused by every guard; the guard-dependent ones (a session where a key is required…) are added per route from its security. */
