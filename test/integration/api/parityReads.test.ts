@@ -39,7 +39,9 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
          WHERE NOT t.is_test ORDER BY t.chain_id, lower(t.symbol), t.id`,
       );
       expect(rows.length).to.be.greaterThan(3);
-      const all = (await get('/v4/prices/', { items: 100 })).body as Price[];
+      const listed = await get('/v4/prices/', { items: 100 });
+      expect(listed.headers['cache-control']).to.equal('public, max-age=30, stale-while-revalidate=60');
+      const all = listed.body as Price[];
       expect(all.map((p) => [p.tokenId, p.symbol, p.price])).to.deep.equal(rows.map((r) => [r.id, r.symbol, r.price]));
       const page1 = (await get('/v4/prices', { items: 2, page: 1 })).body as Price[];
       expect(page1.map((p) => p.tokenId)).to.deep.equal(rows.slice(2, 4).map((r) => r.id));
@@ -259,7 +261,10 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
 
     it("reads the chain's reward tokens' balances at one block by default, each equal to balanceOf there", async function () {
       const owner = stack().deployer.toLowerCase();
-      const body = (await get('/v4/tokens/balances', { chainId, userAddress: owner })).body as Balance[];
+      const res = await get('/v4/tokens/balances', { chainId, userAddress: owner });
+      // A wallet's own on-chain state: revalidated on every use, as /v4/users/* (an approval shows once mined).
+      expect(res.headers['cache-control']).to.equal('public, no-cache');
+      const body = res.body as Balance[];
       const whitelist = ((await get(`/v4/tokens/reward/${chainId}`)).body as { address: string }[]).map(
         (t) => t.address,
       );
@@ -323,7 +328,9 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
         [chainId, tokens.rewards[1]!.address.toLowerCase()],
       );
       const token = rows[0]!;
-      const body = (await get(`/v4/tokens/${token.id}/allowance/${deployer}/${distributionCreator}`)).body;
+      const res = await get(`/v4/tokens/${token.id}/allowance/${deployer}/${distributionCreator}`);
+      expect(res.headers['cache-control']).to.equal('public, no-cache');
+      const body = res.body;
       const direct = await chain().publicClient.readContract({
         address: token.address as Address,
         abi: erc20Abi,
