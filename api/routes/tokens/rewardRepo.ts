@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../internal/pg.js';
-import { likePrefix, type TokenDbRow } from './repo.js';
+import { likePrefix, TOKEN_COLUMNS, type TokenDbRow } from './repo.js';
 
 /** A whitelisted reward token: its `tokens` row and current minimum amount per hour (base units). */
 export type RewardTokenDbRow = TokenDbRow & { minimum_amount_per_hour: string };
@@ -55,8 +55,7 @@ export async function tokenRowsByAddress(
 ): Promise<Map<string, TokenDbRow>> {
   if (!addresses.length) return new Map();
   const { rows } = await db.query<TokenDbRow>(
-    `SELECT id, chain_id, address, name, symbol, decimals, icon, verified, is_native, is_test, type, display_symbol, underlying_token_id
-     FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])`,
+    `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE chain_id = $1 AND address = ANY($2::text[])`,
     [chainId, addresses],
   );
   return new Map(rows.map((r) => [r.address, r]));

@@ -4,7 +4,7 @@ import { erc20Abi, maxUint256, type Address } from 'viem';
 import { createApp } from '../../../api/app.js';
 import { distributionCreatorAbi, distributorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
-import { updateTree } from '../../../contracts/actions.js';
+import { setDisputePeriod, updateTree } from '../../../contracts/actions.js';
 import { createChainClients } from '../../../internal/rpc.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
@@ -174,15 +174,7 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
     it('keeps the previous root live while a new one is in its dispute period, and names the pending one', async function () {
       this.timeout(120_000);
       const { devnet } = demo.h.chains[0]!;
-      const { walletClient, publicClient } = chain();
-      await publicClient.waitForTransactionReceipt({
-        hash: await walletClient.writeContract({
-          address: stack().distributor,
-          abi: distributorAbi,
-          functionName: 'setDisputePeriod',
-          args: [5],
-        }),
-      });
+      await setDisputePeriod({ rpcUrl: devnet.rpcUrl, chainId, stack: stack(), disputePeriod: 5 });
       const root = `0x${'ab'.repeat(32)}` as const;
       await updateTree({ rpcUrl: devnet.rpcUrl, chainId, stack: stack(), root });
       for (const job of ['blocks', 'roots']) expect((await demo.h.runJob(job)).status).to.equal('success');
