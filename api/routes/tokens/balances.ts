@@ -13,6 +13,23 @@ import { serializeChainToken, type TokenResponse } from './serialize.js';
 /** A Token record with the owner's balance (base units, decimal string) and the block it was read at. */
 export type BalanceResponse = TokenResponse & { balance: string; blockNumber: number };
 
+/**
+ * Pure: the calls of one balances multicall: `balanceOf(user)` of every ERC20, then name, symbol and
+ * decimals of each token we do not store (results are read back by position).
+ */
+function balanceCalls(erc20: readonly string[], unknown: readonly string[], user: Address) {
+  return [
+    ...erc20.map((a) => ({ address: a as Address, abi: erc20Abi, functionName: 'balanceOf', args: [user] })),
+    ...unknown.flatMap((a) =>
+      (['name', 'symbol', 'decimals'] as const).map((functionName) => ({
+        address: a as Address,
+        abi: erc20Abi,
+        functionName,
+      })),
+    ),
+  ] as { address: Address; abi: typeof erc20Abi; functionName: 'balanceOf'; args: [Address] }[];
+}
+
 /** The lower-case token addresses a balances request names, in order, without repeats. */
 async function requestedTokens(deps: ApiDeps, q: BalancesQuery): Promise<string[]> {
   const base = q.tokenAddress
@@ -41,6 +58,7 @@ export function balancesHandler(deps: ApiDeps): Handler<{ query: typeof balances
     const q = ctx.state.query;
     const chain = chainClientOf(deps, q.chainId);
     const addresses = await requestedTokens(deps, q);
+    if (!addresses.length) return void (ctx.body = []); // a chain without reward tokens: nothing to read
     const stored = await tokenRowsByAddress(deps.pg, q.chainId, addresses);
     const erc20 = addresses.filter((a) => a !== NATIVE_TOKEN_ADDRESS);
     const unknown = erc20.filter((a) => !stored.has(a));
@@ -48,22 +66,16 @@ export function balancesHandler(deps: ApiDeps): Handler<{ query: typeof balances
     const { blockNumber, results, native } = await readChain(deps, chain, async () => {
       const blockNumber = await chain.client.getBlockNumber();
       const [results, native] = await Promise.all([
-        chain.client.multicall({
-          allowFailure: true,
-          deployless: true,
-          batchSize: 0, // one eth_call for the whole request
-          blockNumber,
-          contracts: [
-            ...erc20.map((a) => ({ address: a as Address, abi: erc20Abi, functionName: 'balanceOf', args: [user] })),
-            ...unknown.flatMap((a) =>
-              (['name', 'symbol', 'decimals'] as const).map((functionName) => ({
-                address: a as Address,
-                abi: erc20Abi,
-                functionName,
-              })),
-            ),
-          ] as { address: Address; abi: typeof erc20Abi; functionName: 'balanceOf' }[],
-        }),
+        // Without an ERC20 to read (the native token alone) there is no call to make.
+        erc20.length
+          ? chain.client.multicall({
+              allowFailure: true,
+              deployless: true,
+              batchSize: 0, // one eth_call for the whole request
+              blockNumber,
+              contracts: balanceCalls(erc20, unknown, user),
+            })
+          : [],
         addresses.includes(NATIVE_TOKEN_ADDRESS) ? chain.client.getBalance({ address: user, blockNumber }) : null,
       ]);
       return { blockNumber: Number(blockNumber), results: results as { status: string; result?: unknown }[], native };

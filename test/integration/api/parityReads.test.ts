@@ -285,6 +285,32 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
       for (const b of body) expect(b.balance).to.equal((await balanceAt(b.address, owner, b.blockNumber)).toString());
     });
 
+    it("reads the native token's balance with eth_getBalance at the same block", async function () {
+      const owner = stack().deployer.toLowerCase();
+      const native = '0x0000000000000000000000000000000000000000';
+      const rewardToken = stack().tokens.rewards[0]!.address.toLowerCase();
+      const alone = (await get('/v4/tokens/balances', { chainId, userAddress: owner, tokenAddress: native }))
+        .body as Balance[];
+      expect(alone.map((b) => b.address)).to.deep.equal([native]);
+      const atBlock = await chain().publicClient.getBalance({
+        address: owner as Address,
+        blockNumber: BigInt(alone[0]!.blockNumber),
+      });
+      expect(alone[0]!.balance).to.equal(atBlock.toString());
+      expect(atBlock > 0n).to.equal(true);
+      const both = (
+        await get('/v4/tokens/balances', {
+          chainId,
+          userAddress: owner,
+          tokenAddress: native,
+          additionalTokenAddresses: rewardToken,
+        })
+      ).body as Balance[];
+      expect(both.map((b) => b.address)).to.deep.equal([native, rewardToken]);
+      expect(new Set(both.map((b) => b.blockNumber)).size).to.equal(1);
+      expect(both[1]!.balance).to.equal((await balanceAt(rewardToken, owner, both[1]!.blockNumber)).toString());
+    });
+
     it('names the field of a balances request it refuses, and answers 503 when the node fails', async function () {
       const owner = stack().deployer;
       expect(fieldsOf((await get('/v4/tokens/balances', { chainId }, 400)).body)).to.deep.equal(['userAddress']);
