@@ -53,18 +53,23 @@ async function historyTokenId(deps: ApiDeps, q: PriceHistoryQuery): Promise<stri
 }
 
 /**
- * GET /v4/prices/history and /v4/tokens/prices/history: a token's daily candles over a Unix-day
- * window (default the last 365 days up to today, at most MAX_HISTORY_DAYS) folded per `grain`,
- * oldest first; CSV with `format=csv` or Accept: text/csv. Tables tokens, token_price_history.
+ * GET /v4/prices/history and /v4/tokens/prices/history: a token's candles over a Unix-day window
+ * (default the last 365 days up to today, 90 for hours; at most MAX_HISTORY_DAYS) per `grain`,
+ * oldest first; CSV with `format=csv` or Accept: text/csv. Tables tokens, token_price_history,
+ * token_price_hourly.
  */
 export function priceHistoryHandler(deps: ApiDeps): Handler<{ query: typeof priceHistoryQuery }> {
   return async (ctx) => {
     const q = ctx.state.query;
     const toDay = q.to ?? Math.floor(nowSeconds(deps) / DAY_SECONDS);
-    const fromDay = q.from ?? Math.max(0, toDay - 365);
+    // The hosted default is the last 365 days; hourly candles are kept 90 days, so a default hour window is that.
+    const fromDay = q.from ?? Math.max(0, toDay - (q.grain === 'hour' ? 90 : 365));
     if (fromDay > toDay) throw new ValidationError([{ field: 'to', message: 'must be greater than or equal to from' }]);
-    if (toDay - fromDay > MAX_HISTORY_DAYS)
-      throw new ValidationError([{ field: 'from', message: `must be at most ${MAX_HISTORY_DAYS} days before to` }]);
+    const maxDays = MAX_HISTORY_DAYS[q.grain];
+    if (toDay - fromDay > maxDays)
+      throw new ValidationError([
+        { field: 'from', message: `must be at most ${maxDays} days before to with grain ${q.grain}` },
+      ]);
     const tokenId = await historyTokenId(deps, q);
     const candles = (await loadCandles(deps.pg, { tokenId, fromDay, toDay, grain: q.grain })).map(serializeCandle);
     if (recordsFormat(ctx, q.format) === 'csv') {

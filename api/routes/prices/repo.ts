@@ -58,20 +58,35 @@ export async function findHistoryTokenIds(
   return rows.map((r) => r.id);
 }
 
-/** One candle of the price history, `day` the Unix day its bucket starts on. */
-export type CandleRow = { day: number; open: number; close: number; min: number; max: number; source: string | null };
+/** One candle of the price history, `start` the Unix seconds its bucket starts at. */
+export type CandleRow = { start: number; open: number; close: number; min: number; max: number; source: string | null };
+
+export type LoadCandlesArgs = {
+  tokenId: string;
+  /** Unix days, both included. */
+  fromDay: number;
+  toDay: number;
+  grain: 'hour' | 'day' | 'week' | 'month';
+};
 
 /**
- * The token's daily candles in [fromDay, toDay] (Unix days) folded per `grain` (PostgreSQL's
- * date_trunc: weeks start on Monday): open of the first day, close and source of the last, min and
- * max over the bucket; oldest first. Table token_price_history.
+ * The token's candles in [fromDay, toDay] (Unix days, UTC), oldest first: hourly ones as stored
+ * (table token_price_hourly), else the daily ones folded per `grain` (PostgreSQL's date_trunc: weeks
+ * start on Monday): open of the first day, close and source of the last, min and max over the
+ * bucket (table token_price_history).
  */
-export async function loadCandles(
-  db: Queryable,
-  args: { tokenId: string; fromDay: number; toDay: number; grain: 'day' | 'week' | 'month' },
-): Promise<CandleRow[]> {
+export async function loadCandles(db: Queryable, args: LoadCandlesArgs): Promise<CandleRow[]> {
+  if (args.grain === 'hour') {
+    const { rows } = await db.query<CandleRow>(
+      `SELECT extract(epoch FROM hour)::int AS start, open, close, min, max, source FROM token_price_hourly
+       WHERE token_id = $1 AND hour >= to_timestamp($2::int * 86400) AND hour < to_timestamp(($3::int + 1) * 86400)
+       ORDER BY hour`,
+      [args.tokenId, args.fromDay, args.toDay],
+    );
+    return rows;
+  }
   const { rows } = await db.query<CandleRow>(
-    `SELECT (date_trunc($4, h.day::timestamp)::date - date '1970-01-01') AS day,
+    `SELECT (date_trunc($4, h.day::timestamp)::date - date '1970-01-01') * 86400 AS start,
        (array_agg(h.open ORDER BY h.day))[1] AS open,
        (array_agg(h.close ORDER BY h.day DESC))[1] AS close,
        min(h.min) AS min, max(h.max) AS max,

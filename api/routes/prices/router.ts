@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { describe } from '../../openapi/describe.js';
-import { arr, bool, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
+import { arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
 import { listPricesHandler, priceHistoryHandler, pricesOfSymbolHandler } from './handlers.js';
 import { listPricesQuery, priceHistoryQuery, priceSymbolParams, priceSymbolQuery } from './schema.js';
@@ -16,13 +16,22 @@ const priceSchema = obj({
   source: str,
   stale: bool,
 });
-const candleSchema = obj({ day: int, date: str, open: num, close: num, min: num, max: num, source: nullable(str) });
+const candleSchema = obj({
+  day: int,
+  timestamp: decimal,
+  date: str,
+  open: num,
+  close: num,
+  min: num,
+  max: num,
+  source: nullable(str),
+});
 const CSV = {
-  'text/csv': { type: 'string', description: 'day,date,open,close,min,max,source rows after a header row' },
+  'text/csv': { type: 'string', description: 'day,timestamp,date,open,close,min,max,source rows after a header row' },
 };
 
 const HISTORY_DESCRIPTION =
-  "A token's USD price per `grain` bucket (day, week from Monday, month) between the Unix days `from` and `to` (default the last 365 days; at most 3660 days), oldest first: `open` of the bucket's first day, `close` and `source` of its last, `min` and `max` over it; `day` is the Unix day the bucket starts on. The token is `chainId` + `address`, or `symbol` (with `chainId` when several chains have it). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON.";
+  "A token's USD price per `grain` bucket (hour, day, week from Monday, month) between the Unix days `from` and `to` (both included; default the last 365 days, 90 for hours; at most 3660 days, 92 for hours; hourly candles are kept 90 days), oldest first: `open` of the bucket's first price, `close` and `source` of its last, `min` and `max` over it; `day` is the Unix day the bucket starts in, `timestamp` and `date` its start. The token is `chainId` + `address`, or `symbol` (with `chainId` when several chains have it). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON.";
 
 /**
  * /v4/prices: current token prices and their daily history (the prices job's tables token_prices,

@@ -44,8 +44,8 @@ const unixDay = {
   description: 'a Unix day (days since 1970-01-01 UTC), e.g. 20419 for 2025-11-27; not Unix seconds',
 } as const;
 
-/** Grains of the price history: the prices job stores one candle per UTC day, so a day is the finest. */
-export const PRICE_GRAINS = ['day', 'week', 'month'] as const;
+/** Grains of the price history: hourly candles as stored (kept 90 days), the daily ones folded per day, week or month. */
+export const PRICE_GRAINS = ['hour', 'day', 'week', 'month'] as const;
 
 /**
  * GET /v4/prices/history and /v4/tokens/prices/history query: the token by `chainId` + `address`,
@@ -65,18 +65,18 @@ export const priceHistoryQuery = {
       type: 'string',
       enum: [...PRICE_GRAINS],
       default: 'day',
-      description: 'day, week (from Monday) or month; candles are stored per UTC day, so there is no hour grain',
+      description: 'hour (the last 90 days are kept), day, week (from Monday) or month',
     },
     format: {
       type: 'string',
       enum: ['csv', 'json'],
       description:
-        'csv (a header row `day,date,open,close,min,max,source`, then one row per bucket) or json; when absent, chosen by Accept (text/csv for CSV).',
+        'csv (a header row `day,timestamp,date,open,close,min,max,source`, then one row per bucket) or json; when absent, chosen by Accept (text/csv for CSV).',
     },
   },
 } as const;
 
 export type PriceHistoryQuery = InputOf<typeof priceHistoryQuery>;
 
-/** Days a price-history answer spans at most (10 years of daily candles). */
-export const MAX_HISTORY_DAYS = 3660;
+/** Days a price-history answer spans at most: 10 years of daily candles, 92 days of hourly ones (2,208 rows). */
+export const MAX_HISTORY_DAYS = { hour: 92, day: 3660, week: 3660, month: 3660 } as const;

@@ -30,26 +30,27 @@ export function serializePrice(row: PriceDbRow, now: Date, maxAgeSeconds: number
   };
 }
 
-/** A price-history bucket: the hosted `{ day, open, close, min, max, source }` plus its ISO `date`. */
-export type CandleResponse = CandleRow & { date: string };
+/**
+ * A price-history bucket: the hosted `{ day, open, close, min, max, source }` (`day` the Unix day
+ * the bucket starts in) plus `timestamp` (Unix seconds, a string) and `date` (ISO 8601) of its start,
+ * as the other histories.
+ */
+export type CandleResponse = Omit<CandleRow, 'start'> & { day: number; timestamp: string; date: string };
 
-const DAY_MS = 86_400_000;
+const DAY_SECONDS = 86_400;
 
-/** Pure: a candle row → CandleResponse (`date` the UTC date its bucket starts on). */
-export function serializeCandle(row: CandleRow): CandleResponse {
+/** Pure: a candle row → CandleResponse. */
+export function serializeCandle({ start, ...candle }: CandleRow): CandleResponse {
   return {
-    day: row.day,
-    date: new Date(row.day * DAY_MS).toISOString().slice(0, 10),
-    open: row.open,
-    close: row.close,
-    min: row.min,
-    max: row.max,
-    source: row.source,
+    day: Math.floor(start / DAY_SECONDS),
+    timestamp: String(start),
+    date: new Date(start * 1000).toISOString(),
+    ...candle,
   };
 }
 
 /** CSV columns of the price history, in order. */
-const CSV_COLUMNS = ['day', 'date', 'open', 'close', 'min', 'max', 'source'] as const;
+const CSV_COLUMNS = ['day', 'timestamp', 'date', 'open', 'close', 'min', 'max', 'source'] as const;
 
 /** Pure: candles → CSV text (header row, one row per bucket; a source with a comma or quote is quoted). */
 export function candlesToCsv(candles: readonly CandleResponse[]): string {

@@ -2496,7 +2496,7 @@ export interface paths {
         };
         /**
          * Price history of a token (JSON, or CSV with format=csv or Accept: text/csv)
-         * @description A token's USD price per `grain` bucket (day, week from Monday, month) between the Unix days `from` and `to` (default the last 365 days; at most 3660 days), oldest first: `open` of the bucket's first day, `close` and `source` of its last, `min` and `max` over it; `day` is the Unix day the bucket starts on. The token is `chainId` + `address`, or `symbol` (with `chainId` when several chains have it). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON.
+         * @description A token's USD price per `grain` bucket (hour, day, week from Monday, month) between the Unix days `from` and `to` (both included; default the last 365 days, 90 for hours; at most 3660 days, 92 for hours; hourly candles are kept 90 days), oldest first: `open` of the bucket's first price, `close` and `source` of its last, `min` and `max` over it; `day` is the Unix day the bucket starts in, `timestamp` and `date` its start. The token is `chainId` + `address`, or `symbol` (with `chainId` when several chains have it). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2798,7 +2798,7 @@ export interface paths {
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
-         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getTokensByIdAllowanceByOwnerBySpender"];
         put?: never;
@@ -2822,7 +2822,7 @@ export interface paths {
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
-         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getTokensBalances"];
         put?: never;
@@ -2842,7 +2842,7 @@ export interface paths {
         };
         /**
          * Price history of a token (JSON, or CSV with format=csv or Accept: text/csv)
-         * @description A token's USD price per `grain` bucket (day, week from Monday, month) between the Unix days `from` and `to` (default the last 365 days; at most 3660 days), oldest first: `open` of the bucket's first day, `close` and `source` of its last, `min` and `max` over it; `day` is the Unix day the bucket starts on. The token is `chainId` + `address`, or `symbol` (with `chainId` when several chains have it). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON.
+         * @description A token's USD price per `grain` bucket (hour, day, week from Monday, month) between the Unix days `from` and `to` (both included; default the last 365 days, 90 for hours; at most 3660 days, 92 for hours; hourly candles are kept 90 days), oldest first: `open` of the bucket's first price, `close` and `source` of its last, `min` and `max` over it; `day` is the Unix day the bucket starts in, `timestamp` and `date` its start. The token is `chainId` + `address`, or `symbol` (with `chainId` when several chains have it). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -19944,7 +19944,7 @@ export interface operations {
                 chainId?: number;
                 format?: "csv" | "json";
                 from?: number;
-                grain?: "day" | "week" | "month";
+                grain?: "hour" | "day" | "week" | "month";
                 symbol?: string;
                 to?: number;
             };
@@ -19964,6 +19964,7 @@ export interface operations {
                      * @example [
                      *       {
                      *         "day": 1,
+                     *         "timestamp": "1764201600",
                      *         "date": "2025-11-27T00:00:00.000Z",
                      *         "open": 12.5,
                      *         "close": 12.5,
@@ -19981,6 +19982,7 @@ export interface operations {
                         min: number;
                         open: number;
                         source: string | null;
+                        timestamp: string;
                     }[];
                     /** @example text */
                     "text/csv": string;
@@ -21476,7 +21478,7 @@ export interface operations {
                 chainId?: number;
                 format?: "csv" | "json";
                 from?: number;
-                grain?: "day" | "week" | "month";
+                grain?: "hour" | "day" | "week" | "month";
                 symbol?: string;
                 to?: number;
             };
@@ -21496,6 +21498,7 @@ export interface operations {
                      * @example [
                      *       {
                      *         "day": 1,
+                     *         "timestamp": "1764201600",
                      *         "date": "2025-11-27T00:00:00.000Z",
                      *         "open": 12.5,
                      *         "close": 12.5,
@@ -21513,6 +21516,7 @@ export interface operations {
                         min: number;
                         open: number;
                         source: string | null;
+                        timestamp: string;
                     }[];
                     /** @example text */
                     "text/csv": string;

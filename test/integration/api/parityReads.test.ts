@@ -9,7 +9,16 @@ import { createChainClients } from '../../../internal/rpc.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 type Price = { tokenId: string; chainId: number; address: string; symbol: string; price: number | null };
-type Candle = { day: number; date: string; open: number; close: number; min: number; max: number; source: string };
+type Candle = {
+  day: number;
+  timestamp: string;
+  date: string;
+  open: number;
+  close: number;
+  min: number;
+  max: number;
+  source: string;
+};
 type Balance = { id: string; address: string; symbol: string; balance: string; blockNumber: number };
 
 /**
@@ -79,12 +88,16 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
           [token.id, day, open, close, min, max, source],
         );
       const unixDay = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
+      const start = (d: string) => ({
+        day: unixDay(d),
+        timestamp: String(unixDay(d) * 86_400),
+        date: `${d}T00:00:00.000Z`,
+      });
       const q = { chainId, address: token.address, from: unixDay('2025-12-31'), to: unixDay('2026-02-01') };
       const daily = (await get('/v4/prices/history', q)).body as Candle[];
       expect(daily).to.deep.equal(
         days.map(([day, open, close, min, max, source]) => ({
-          day: unixDay(day),
-          date: day,
+          ...start(day),
           open,
           close,
           min,
@@ -95,12 +108,12 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
       const weekly = (await get('/v4/prices/history', { ...q, grain: 'week' })).body as Candle[];
       // Weeks from Monday: 2025-12-29 (Dec 31, Jan 1, Jan 4), 2026-01-05, 2026-01-26 (Feb 1).
       expect(weekly).to.deep.equal([
-        { day: unixDay('2025-12-29'), date: '2025-12-29', open: 1, close: 4, min: 0.5, max: 5, source: 'B' },
-        { day: unixDay('2026-01-05'), date: '2026-01-05', open: 4, close: 5, min: 3.5, max: 6, source: 'B' },
-        { day: unixDay('2026-01-26'), date: '2026-01-26', open: 5, close: 6, min: 4.5, max: 7, source: 'C' },
+        { ...start('2025-12-29'), open: 1, close: 4, min: 0.5, max: 5, source: 'B' },
+        { ...start('2026-01-05'), open: 4, close: 5, min: 3.5, max: 6, source: 'B' },
+        { ...start('2026-01-26'), open: 5, close: 6, min: 4.5, max: 7, source: 'C' },
       ]);
       const monthly = (await get('/v4/tokens/prices/history/', { ...q, grain: 'month' })).body as Candle[];
-      expect(monthly.map((c) => [c.date, c.open, c.close, c.min, c.max])).to.deep.equal([
+      expect(monthly.map((c) => [c.date.slice(0, 10), c.open, c.close, c.min, c.max])).to.deep.equal([
         ['2025-12-01', 1, 2, 0.5, 3],
         ['2026-01-01', 2, 5, 1.5, 6],
         ['2026-02-01', 5, 6, 4.5, 7],
@@ -110,15 +123,36 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
       const csv = await demo.h.request().get('/v4/prices/history').query(q).set('Accept', 'text/csv').expect(200);
       expect(csv.headers['content-type']).to.match(/^text\/csv/);
       expect(csv.headers['vary']).to.match(/Accept/i);
-      expect(csv.text.split('\n')[0]).to.equal('day,date,open,close,min,max,source');
-      expect(csv.text.split('\n')[1]).to.equal(`${unixDay('2025-12-31')},2025-12-31,1,2,0.5,3,A`);
+      expect(csv.text.split('\n')[0]).to.equal('day,timestamp,date,open,close,min,max,source');
+      const first = start('2025-12-31');
+      expect(csv.text.split('\n')[1]).to.equal(`${first.day},${first.timestamp},${first.date},1,2,0.5,3,A`);
       expect((await get('/v4/prices/history', { ...q, format: 'csv' })).text).to.equal(csv.text);
+    });
+
+    it('serves hourly candles as the prices job stored them, within the window of Unix days', async function () {
+      const pg = demo.h.deps.pg;
+      const token = (await pg.query<{ id: string }>(`SELECT id FROM tokens WHERE symbol = 'USDCx'`)).rows[0]!;
+      const hours = ['2026-03-01T00:00:00Z', '2026-03-01T13:00:00Z', '2026-03-02T23:00:00Z', '2026-03-03T00:00:00Z'];
+      for (const [i, hour] of hours.entries())
+        await pg.query(
+          `INSERT INTO token_price_hourly (token_id, hour, open, close, min, max, source, updated_at) VALUES ($1, $2, $3, $3, $3, $3, 'S', now())`,
+          [token.id, hour, i + 1],
+        );
+      const day = (iso: string) => Math.floor(Date.parse(iso) / 86_400_000);
+      const body = (
+        await get('/v4/prices/history', { symbol: 'USDCx', grain: 'hour', from: day(hours[0]!), to: day(hours[2]!) })
+      ).body as Candle[];
+      // The window holds its last day whole (to 23:59:59) and nothing of the next.
+      expect(body.map((c) => [c.date, c.day, c.timestamp, c.open])).to.deep.equal(
+        hours.slice(0, 3).map((h, i) => [h.replace('Z', '.000Z'), day(h), String(Date.parse(h) / 1000), i + 1]),
+      );
     });
 
     it('names the field of a history request it cannot answer', async function () {
       const address = stack().tokens.rewards[0]!.address;
       const cases: [Record<string, unknown>, string][] = [
-        [{ chainId, address, grain: 'hour' }, 'grain'],
+        [{ chainId, address, grain: 'minute' }, 'grain'],
+        [{ chainId, address, grain: 'hour', from: 20_000, to: 20_100 }, 'from'],
         [{ address }, 'chainId'],
         [{ chainId }, 'address'],
         [{ chainId, address, from: 20_000, to: 19_000 }, 'to'],

@@ -29,6 +29,13 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     await pg.query(
       `INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ('ip:x', now() - interval '5 minutes', 3), ('ip:x', now(), 1)`,
     );
+    await pg.query(
+      "INSERT INTO tokens (id, chain_id, address, name, symbol, decimals) VALUES ('t-h', 31337, '0x01', 'H', 'H', 18)",
+    );
+    await pg.query(
+      `INSERT INTO token_price_hourly (token_id, hour, open, close, min, max, source, updated_at)
+       VALUES ('t-h', date_trunc('hour', now()) - interval '91 days', 1, 1, 1, 1, 'S', now()), ('t-h', date_trunc('hour', now()) - interval '89 days', 1, 1, 1, 1, 'S', now())`,
+    );
     const run = await h.runJob('retention');
     expect(run.status).to.equal('success');
     const {
@@ -40,6 +47,7 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
       nonces: 1,
       idpFlows: 1,
       revokedTokens: 1,
+      hourlyPrices: 1,
       rateLimitWindows: 1,
       unusedConfigs: 0,
     });
@@ -52,6 +60,10 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     expect(await left('SELECT state FROM idp_flows')).to.deep.equal(['live']);
     expect(await left('SELECT jti FROM revoked_tokens')).to.deep.equal(['still']);
     expect(await left('SELECT count(*)::int FROM rate_limit_windows')).to.deep.equal([1]);
+    expect(
+      await left("SELECT hour > now() - interval '90 days' FROM token_price_hourly"),
+      'hourly candles of the last 90 days stay',
+    ).to.deep.equal([true]);
   });
 
   it('sweeps configurations no campaign uses, stored CONFIG_STORE_UNASSOCIATED_TTL_DAYS ago, and expired nonces, in batches; keeps the rest (#29 L2)', async function () {

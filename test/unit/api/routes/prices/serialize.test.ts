@@ -26,11 +26,27 @@ describe('api/routes/prices/serialize', function () {
     expect(serializePrice(row, new Date('2026-01-01T02:00:00Z'), 3600)).to.include({ price: null, stale: true });
   });
 
-  it('dates a candle by the UTC day its bucket starts on, and quotes CSV cells that need it', function () {
-    const candle = serializeCandle({ day: 20454, open: 1, close: 2, min: 0.5, max: 3, source: 'a,"b"' });
-    expect(candle.date).to.equal('2026-01-01');
+  it('dates a candle by its start (Unix day, seconds and ISO), and quotes CSV cells that need it', function () {
+    const candle = serializeCandle({
+      start: 20454 * 86_400 + 3600,
+      open: 1,
+      close: 2,
+      min: 0.5,
+      max: 3,
+      source: 'a,"b"',
+    });
+    expect(candle).to.deep.equal({
+      day: 20454,
+      timestamp: '1767229200',
+      date: '2026-01-01T01:00:00.000Z',
+      open: 1,
+      close: 2,
+      min: 0.5,
+      max: 3,
+      source: 'a,"b"',
+    });
     expect(candlesToCsv([candle, { ...candle, source: null }])).to.equal(
-      'day,date,open,close,min,max,source\n20454,2026-01-01,1,2,0.5,3,"a,""b"""\n20454,2026-01-01,1,2,0.5,3,\n',
+      'day,timestamp,date,open,close,min,max,source\n20454,1767229200,2026-01-01T01:00:00.000Z,1,2,0.5,3,"a,""b"""\n20454,1767229200,2026-01-01T01:00:00.000Z,1,2,0.5,3,\n',
     );
   });
 });
