@@ -4,7 +4,14 @@ import { erc20Abi, maxUint256, type Address } from 'viem';
 import { createApp } from '../../../api/app.js';
 import { distributionCreatorAbi, distributorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
-import { setDisputePeriod, updateTree } from '../../../contracts/actions.js';
+import {
+  disputeTree,
+  mine,
+  resolveDispute,
+  setDisputeDeposit,
+  setDisputePeriod,
+  updateTree,
+} from '../../../contracts/actions.js';
 import { createChainClients } from '../../../internal/rpc.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
@@ -218,6 +225,40 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
       expect(onChain.tree).to.equal(root);
       expect(body.live).to.not.equal(root);
       expect(body.pending).to.equal(root);
+    });
+
+    it('follows a dispute: the pending root is not live while disputed, and a valid dispute revokes it', async function () {
+      this.timeout(120_000);
+      const { devnet } = demo.h.chains[0]!;
+      const target = { rpcUrl: devnet.rpcUrl, chainId, stack: stack() };
+      const token = stack().tokens.rewards[0]!.address;
+      const { walletClient, publicClient } = chain();
+      await publicClient.waitForTransactionReceipt({
+        hash: await walletClient.writeContract({
+          address: token,
+          abi: erc20Abi,
+          functionName: 'approve',
+          args: [stack().distributor, maxUint256],
+        }),
+      });
+      await setDisputeDeposit({ ...target, token, amount: 1n });
+      const before = (await get('/v4/roots/live')).body[chainId];
+      expect(before.pending, 'the root of the previous test is still pending').to.not.equal(null);
+      const index = async () => {
+        for (const job of ['blocks', 'roots']) expect((await demo.h.runJob(job)).status).to.equal('success');
+        const served = (await get('/v4/roots/live')).body[chainId];
+        expect(served).to.include(await onChainRoots(await indexedHead()));
+        return served;
+      };
+      await disputeTree({ ...target, reason: 'parity read test' });
+      const disputed = await index();
+      expect(disputed).to.include({ disputeOpen: true, live: before.live, pending: before.pending });
+      await mine({ rpcUrl: devnet.rpcUrl, timestamp: disputed.endOfDisputePeriod + 60 });
+      expect(await index(), 'still not live past its period while disputed').to.include({ live: before.live });
+      await resolveDispute({ ...target, valid: true });
+      const revoked = await index();
+      expect(revoked).to.include({ disputeOpen: false, live: before.live, tree: before.live, pending: null });
+      expect(revoked.endOfDisputePeriod).to.equal(0);
     });
   });
 
