@@ -1,6 +1,5 @@
-import { erc20Abi, type Address } from 'viem';
+import { erc20Abi, zeroAddress, type Address } from 'viem';
 import type { TokenRow } from '../../../domain/readTokenMetadata.js';
-import { NATIVE_TOKEN_ADDRESS } from '../../../indexer/store/tokens.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
@@ -9,6 +8,9 @@ import { chainClientOf, readChain } from './readChain.js';
 import { listRewardTokenRows, tokenRowsByAddress } from './rewardRepo.js';
 import { MAX_BALANCE_TOKENS, type BalancesQuery, type balancesQuery } from './schema.js';
 import { serializeChainToken, type TokenResponse } from './serialize.js';
+
+/** The native token's stored address (the tokens job stores it under the zero address). */
+const NATIVE_TOKEN_ADDRESS = zeroAddress;
 
 /** A Token record with the owner's balance (base units, decimal string) and the block it was read at. */
 export type BalanceResponse = TokenResponse & { balance: string; blockNumber: number };
