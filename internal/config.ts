@@ -65,6 +65,13 @@ export type Config = {
    */
   eventStream: { maxBufferBytes: number; stallMs: number; heartbeatMs: number };
   /**
+   * Events decided by thresholds: an opportunity's APR, TVL or daily rewards moving by more than
+   * EVENTS_FIGURE_THRESHOLD_BPS (basis points) from the last announced figure; and the most
+   * `rewards.changed` events one new live root may announce (EVENTS_REWARDS_CHANGED_MAX; above it
+   * its `root.live` says so and names the count instead).
+   */
+  eventAnnouncements: { figureThresholdBps: number; rewardsChangedMax: number };
+  /**
    * POST /v4/config/store, which anyone may call (issue #29 L2): stores per caller per minute
    * (CONFIG_STORE_RATE_LIMIT), configurations no campaign uses yet that one caller may hold
    * (CONFIG_STORE_MAX_PENDING), and the days such a configuration is kept before the retention job
@@ -209,6 +216,8 @@ const envSchema = {
     EVENTS_STREAM_MAX_BUFFER_BYTES: { type: 'integer', minimum: 1024, maximum: 1073741824, default: 1048576 },
     EVENTS_STREAM_STALL_MS: { type: 'integer', minimum: 100, maximum: 600000, default: 10000 },
     EVENTS_HEARTBEAT_MS: { type: 'integer', minimum: 100, maximum: 600000, default: 15000 },
+    EVENTS_FIGURE_THRESHOLD_BPS: { type: 'integer', minimum: 1, maximum: 1000000, default: 500 },
+    EVENTS_REWARDS_CHANGED_MAX: { type: 'integer', minimum: 0, maximum: 100000000, default: 100000 },
     CONFIG_STORE_UNASSOCIATED_TTL_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 7 },
     CONFIG_STORE_RATE_LIMIT: { type: 'integer', minimum: 1, maximum: 100000, default: 30 },
     CONFIG_STORE_MAX_PENDING: { type: 'integer', minimum: 1, maximum: 10000000, default: 1000 },
@@ -282,6 +291,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxBufferBytes: v['EVENTS_STREAM_MAX_BUFFER_BYTES'],
       stallMs: v['EVENTS_STREAM_STALL_MS'],
       heartbeatMs: v['EVENTS_HEARTBEAT_MS'],
+    },
+    eventAnnouncements: {
+      figureThresholdBps: v['EVENTS_FIGURE_THRESHOLD_BPS'],
+      rewardsChangedMax: v['EVENTS_REWARDS_CHANGED_MAX'],
     },
     configStore: {
       perMinute: v['CONFIG_STORE_RATE_LIMIT'],

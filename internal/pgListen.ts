@@ -12,7 +12,7 @@ const RECONNECT_MS = 2000;
  * and once right after LISTEN takes effect (what committed before it is not lost). A lost
  * connection is logged (as `name`) and re-opened after RECONNECT_MS, until `stop`, which
  * UNLISTENs and gives the connection back. Used by the search projector (jobs/outboxListener.ts)
- * and the event streams (api/routes/events/eventWakeups.ts).
+ * and the event streams (api/routes/events/eventFeed.ts).
  */
 export function listenChannel({
   pg,

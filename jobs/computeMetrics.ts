@@ -21,6 +21,7 @@ import { toServedPrice, type StoredPrice } from '../domain/prices.js';
 import { withTransaction } from '../internal/pg.js';
 import type { Job, JobDeps, JobResult } from './control/types.js';
 import { jobInfo } from './control/catalog.js';
+import { announceFigureChanges } from './announceFigureChanges.js';
 
 /**
  * Figures of every campaign and opportunity: TVL from on-chain reads × price, dailyRewards, APR,
@@ -125,7 +126,7 @@ export async function runMetrics(
         opportunityMetrics,
         ts,
       );
-      return { campaigns: 0, opportunities: 0 };
+      return { campaigns: 0, opportunities: 0, announced: { ended: 0, opportunities: 0 } };
     }
     const c = await upsertCampaignMetrics(
       tx,
@@ -136,7 +137,13 @@ export async function runMetrics(
     const o = await upsertOpportunityMetrics(tx, opportunityMetrics, started, ts);
     await enqueueOutbox(tx, 'campaign', c);
     await enqueueOutbox(tx, 'opportunity', o);
-    return { campaigns: c.length, opportunities: o.length };
+    const announced = await announceFigureChanges(tx, {
+      campaigns: campaignMetrics,
+      opportunities: opportunityMetrics,
+      chainOf: new Map(opportunities.map((x) => [x.id, x.chain_id])),
+      thresholdBps: deps.config.eventAnnouncements.figureThresholdBps,
+    });
+    return { campaigns: c.length, opportunities: o.length, announced };
   });
   // LIVE campaigns valued without their reward token (GET /v4/health counts the same campaigns from the stored run).
   const unpriced = campaignMetrics.filter((x) => x.metrics.dailyRewardsUsd === null);
@@ -154,6 +161,8 @@ export async function runMetrics(
       opportunities: opportunities.length,
       changedCampaigns: changed.campaigns,
       changedOpportunities: changed.opportunities,
+      campaignsEnded: changed.announced.ended,
+      opportunitiesAnnounced: changed.announced.opportunities,
       missingPrices,
     },
   };

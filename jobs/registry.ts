@@ -1,6 +1,7 @@
 import { publishSearch } from './publishSearch.js';
 import { syncBlocks } from './syncBlocks.js';
 import { syncCampaigns } from './syncCampaigns.js';
+import { syncCampaignFees } from './syncCampaignFees.js';
 import { syncTokens } from './syncTokens.js';
 import { refreshPrices } from './refreshPrices.js';
 import { syncRoots } from './syncRoots.js';
@@ -14,6 +15,7 @@ import type { Job } from './control/types.js';
 export const JOBS: readonly Job[] = [
   syncBlocks,
   syncCampaigns,
+  syncCampaignFees,
   syncRoots,
   syncClaims,
   syncTokens,

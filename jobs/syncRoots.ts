@@ -26,6 +26,7 @@ import { ensureRewardTrees, refreshRootState, upsertDistributorEvents, upsertRoo
 import { toRootRows } from '../indexer/transform/roots.js';
 import { toRevokedRootEvents, toRootEvents } from '../indexer/transform/events.js';
 import { appendEvents } from '../domain/tables/events.js';
+import { announceLiveRoot } from '../indexer/store/liveRootAnnouncements.js';
 import {
   forEachStoredLeaf,
   listTreesMissingProofMaterial,
@@ -53,6 +54,7 @@ type Counts = {
   trees_unavailable: number;
   rewards: number;
   proof_material_rebuilt: number;
+  roots_announced_live: number;
 };
 
 /**
@@ -67,8 +69,9 @@ type Counts = {
  * by change with its proof material and marked verified in one transaction), or mark it mismatch
  * (logged at error level: the alert; counted as trees_mismatch) or unavailable (retried on a later
  * run). Rewards of a mismatched tree are never stored. Last, proof material is rebuilt for claimable
- * verified roots that lack it. Tables: roots, distributor_events, reward_trees,
- * reward_leaf_versions, reward_breakdown_versions, reward_tree_chunks, chains, cursors.
+ * verified roots that lack it, and the live root is announced when it changed (root.live,
+ * rewards.changed). Tables: roots, distributor_events, reward_trees,
+ * reward_leaf_versions, reward_breakdown_versions, reward_tree_chunks, live_root_announcements, chains, cursors, events.
  */
 export const syncRoots: Job = {
   ...jobInfo(NAME),
@@ -85,6 +88,7 @@ export const syncRoots: Job = {
       trees_unavailable: 0,
       rewards: 0,
       proof_material_rebuilt: 0,
+      roots_announced_live: 0,
     };
     const keccak = await loadKeccak();
     for (const chainClient of deps.rpc.values()) {
@@ -92,6 +96,7 @@ export const syncRoots: Job = {
       ranges.push(...(await indexRoots(deps, chainClient, counts)));
       if (!deps.signal.aborted) await checkTrees(deps, chainClient.chain.id, source, keccak, counts);
       if (!deps.signal.aborted) await rebuildProofMaterial(deps, chainClient.chain.id, keccak, counts);
+      if (!deps.signal.aborted) await announceLive(deps, chainClient.chain.id, counts);
     }
     return { ranges, counts };
   },
@@ -159,6 +164,21 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
     progress.advance(range.to - range.from + 1, { chain_id: chain.id, to_block: range.to });
   }
   return done;
+}
+
+/**
+ * Announces the chain's live root when it changed (a dispute period ended, a root was revoked or its
+ * tree was just verified): `root.live` and the `rewards.changed` events of the leaves that differ
+ * from the root announced before (indexer/store/liveRootAnnouncements.ts).
+ */
+async function announceLive(deps: JobDeps, chainId: number, counts: Counts): Promise<void> {
+  const announced = await withTransaction(deps.pg, async (tx) => {
+    await lockChainForWrite(tx, chainId);
+    return announceLiveRoot(tx, chainId, deps.config.eventAnnouncements.rewardsChangedMax);
+  });
+  if (!announced) return;
+  counts.roots_announced_live += 1;
+  deps.logger.info({ msg: 'live root announced', chain_id: chainId, ...announced });
 }
 
 /** The four root-lifecycle events of a range, decoded, in chain order. */

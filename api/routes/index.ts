@@ -32,6 +32,8 @@ import { historicalRouter } from './historical/router.js';
 import { diffsRouter } from './diffs/router.js';
 import { opportunityCurationRouter } from './opportunities/curation.js';
 import { eventsRouter } from './events/router.js';
+import { rewardTotalsRouter } from './reward-totals/router.js';
+import { accountingRouter } from './accounting/router.js';
 import { pricesRouter } from './prices/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
@@ -73,6 +75,8 @@ export function createRoutes(deps: ApiDeps): Router {
     diffsRouter,
     opportunityCurationRouter,
     eventsRouter,
+    rewardTotalsRouter,
+    accountingRouter,
     pricesRouter,
   ]) {
     v4.use(family(deps).routes());

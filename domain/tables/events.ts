@@ -4,20 +4,28 @@ import type { PgClient } from '../../internal/pg.js';
 export type EventType =
   | 'campaign.created'
   | 'campaign.changed'
+  | 'campaign.ended'
+  | 'opportunity.changed'
   | 'root.seen'
   | 'root.disputed'
   | 'root.dispute_resolved'
   | 'root.revoked'
+  | 'root.live'
+  | 'rewards.changed'
   | 'claim.indexed'
   | 'retracted';
 
 export const EVENT_TYPES: readonly EventType[] = [
   'campaign.created',
   'campaign.changed',
+  'campaign.ended',
+  'opportunity.changed',
   'root.seen',
   'root.disputed',
   'root.dispute_resolved',
   'root.revoked',
+  'root.live',
+  'rewards.changed',
   'claim.indexed',
   'retracted',
 ];
@@ -64,6 +72,25 @@ export async function appendEvents(client: Pick<PgClient, 'query'>, events: read
       col((e) => JSON.stringify(e.payload ?? {})),
     ],
   );
+}
+
+/**
+ * As appendEvents, for events computed by a query (`select` yields type, chain_id, campaign_db_id,
+ * opportunity_id, address, root, block_number, payload in that order): a large set goes from the
+ * tables to the log without passing through the process. Addresses must already be lower-case.
+ * @returns the number of events appended.
+ */
+export async function appendEventsFrom(
+  client: Pick<PgClient, 'query'>,
+  select: string,
+  params: readonly unknown[],
+): Promise<number> {
+  await client.query('SELECT pg_advisory_xact_lock($1, 0)', [EVENTS_LOCK_NAMESPACE]);
+  const res = await client.query(
+    `INSERT INTO events (type, chain_id, campaign_db_id, opportunity_id, address, root, block_number, payload) ${select}`,
+    [...params],
+  );
+  return res.rowCount ?? 0;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { redactStored } from '../../internal/redact.js';
 import type { RewardTreeStatus } from '../../domain/rewardTree.js';
+import { storeTreeTotals } from './rewardTotals.js';
 import { emptyTempTable } from './tempTables.js';
 
 /** A `reward_trees` row in TS form. */
@@ -87,7 +88,9 @@ export async function stagedDuplicates(client: PgClient, limit = 6): Promise<str
  * (2026_11_29_01_reward_leaf_digest.sql). Only the leaves that changed, appeared or went are
  * touched: their leaf versions are closed at this seq and opened anew, and their breakdowns are
  * compared one by one (a breakdown that did not change stays open). So a root costs one pass over
- * its leaves plus what changed. Tables reward_trees, reward_leaf_versions, reward_breakdown_versions.
+ * its leaves plus what changed; the tree's per-campaign and per-token totals are written from the
+ * same changed leaves (rewardTotals.ts). Tables reward_trees, reward_leaf_versions,
+ * reward_breakdown_versions, reward_campaign_totals, reward_token_totals.
  */
 export async function storeStagedTree(client: PgClient, chainId: number, root: string): Promise<void> {
   await client.query('ANALYZE staged_leaves');
@@ -99,14 +102,14 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
   await emptyTempTable(
     client,
     'changed_leaves',
-    'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0), digest bytea, breakdowns text, was_open boolean NOT NULL',
+    'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0), digest bytea, breakdowns text, was_open boolean NOT NULL, old_amount numeric(78, 0)',
   );
   // Staged and not open (new), open and not staged (gone, amount null), or both with other digests.
   await client.query(
     `INSERT INTO changed_leaves
-     SELECT coalesce(s.recipient, v.recipient), coalesce(s.token, v.token), s.amount, s.digest, s.breakdowns, v.recipient IS NOT NULL
+     SELECT coalesce(s.recipient, v.recipient), coalesce(s.token, v.token), s.amount, s.digest, s.breakdowns, v.recipient IS NOT NULL, v.amount
      FROM staged_leaves s
-     FULL JOIN (SELECT recipient, token, digest FROM reward_leaf_versions WHERE chain_id = $1 AND until_seq IS NULL) v
+     FULL JOIN (SELECT recipient, token, digest, amount FROM reward_leaf_versions WHERE chain_id = $1 AND until_seq IS NULL) v
        ON v.recipient = s.recipient AND v.token = s.token
      WHERE s.recipient IS NULL OR v.recipient IS NULL OR v.digest IS DISTINCT FROM s.digest`,
     [chainId],
@@ -137,6 +140,7 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
      FROM changed_leaves c, jsonb_array_elements(c.breakdowns::jsonb) e WHERE c.breakdowns IS NOT NULL`,
   );
   await client.query('ANALYZE changed_breakdowns');
+  await storeTreeTotals(client, chainId, seq);
   await client.query(
     `UPDATE reward_breakdown_versions b SET until_seq = $2 FROM changed_leaves c
      WHERE c.was_open AND b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = c.recipient AND b.token = c.token

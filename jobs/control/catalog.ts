@@ -20,6 +20,14 @@ export const JOB_CATALOG: readonly JobInfo[] = [
       'DistributionCreator events into PostgreSQL, then campaign and opportunity documents to Elasticsearch.',
   },
   {
+    name: 'campaign-fees',
+    perChain: true,
+    defaultCron: '*/10 * * * * *',
+    description:
+      'Creation fee of each new campaign from its transaction receipt (reward-token transfers not to the Distributor) into PostgreSQL.',
+    noBlockLag: 'reads the receipts of campaigns already indexed; follows no block range of its own',
+  },
+  {
     name: 'roots',
     perChain: true,
     defaultCron: '*/10 * * * * *',

@@ -17,6 +17,7 @@ import { ajv } from '../../api/validate.js';
 import type { EsClient } from '../../internal/es.js';
 import type { PgPool } from '../../internal/pg.js';
 import { serverTimingMs } from './benchParams.js';
+import { CAMPAIGN_COUNT_KINDS } from './campaignCountKinds.js';
 
 /** Query-string parameters of one request (strings, as a client sends them). */
 export type Params = Record<string, string>;
@@ -27,7 +28,10 @@ export type Kind = {
   path: string;
   /** The kind's parameters; `jitter` makes every request's body unique (see BenchTargets.run). */
   params: (jitter: number) => Params;
-  es: (t: BenchTargets, q: PagedOppFilters, now: number) => Promise<unknown>;
+  /** The raw Elasticsearch requests of an opportunity kind, from its validated OPP-FILTERS. */
+  es?: (t: BenchTargets, q: PagedOppFilters, now: number) => Promise<unknown>;
+  /** The raw Elasticsearch requests of a kind whose parameters are not OPP-FILTERS (campaign counts). */
+  esParams?: (t: BenchTargets, p: Params, now: number) => Promise<unknown>;
   sql: (t: BenchTargets, p: Params, now: number) => Promise<unknown>;
 };
 
@@ -98,7 +102,7 @@ export async function timeRequest(
     const serverMs = await httpGet(t, kind.path, params, path === 'apiEncoded' ? BENCH_ACCEPT_ENCODING : undefined);
     return { elapsed: performance.now() - t0, serverMs };
   }
-  if (path === 'es') await kind.es(t, toFilters(params), now);
+  if (path === 'es') await (kind.esParams ? kind.esParams(t, params, now) : kind.es!(t, toFilters(params), now));
   else await kind.sql(t, params, now);
   return { elapsed: performance.now() - t0 };
 }
@@ -294,4 +298,5 @@ export const KINDS: Kind[] = [
       return (await t.pg.query(`SELECT sum(m.daily_rewards) AS s ${where}`, values)).rows[0];
     },
   },
+  ...CAMPAIGN_COUNT_KINDS,
 ];

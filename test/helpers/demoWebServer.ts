@@ -39,6 +39,8 @@ export async function startDemoWebServer(): Promise<DemoWebServer> {
     dist,
     base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     async close() {
+      // Open event streams (a page's EventSource) would hold close() forever.
+      server!.closeAllConnections();
       await new Promise((resolve) => server!.close(resolve));
       rmSync(dist, { recursive: true, force: true });
       await demo.close();

@@ -2,6 +2,7 @@ import { apiGet } from '../shared/api.js';
 import { formatAmount, formatPercent, formatTime, formatUsd } from '../shared/format.js';
 import { LineChart } from '../shared/LineChart.js';
 import { useApi } from '../shared/useApi.js';
+import { useLiveRefresh } from '../shared/useLiveRefresh.js';
 import { AddressLink } from './AddressLink.js';
 import { ParamsTable } from './ParamsTable.js';
 import { CopyButton } from './CopyButton.js';
@@ -16,14 +17,17 @@ import type { Campaign, CampaignMetrics, LinkedCampaign } from './types.js';
 /** Snapshots per chart (the API's maximum; oldest first): a past campaign's whole window at the demo's 6-hour snapshots and more. */
 const SERIES_LIMITS = { 'apr[limit]': 1000, 'tvl[limit]': 1000, 'dailyRewards[limit]': 1000 };
 
+/** What changes a campaign's view (README "Events"). */
+const CAMPAIGN_EVENTS = ['campaign.changed', 'campaign.ended'] as const;
+
 type Loaded = { campaign: Campaign; linked: LinkedCampaign[]; metrics: CampaignMetrics };
 
-async function loadCampaign(id: string, signal: AbortSignal): Promise<Loaded> {
+async function loadCampaign(id: string, signal: AbortSignal, fresh: boolean): Promise<Loaded> {
   const path = `/v4/campaigns/${encodeURIComponent(id)}`;
   const [campaign, linked, metrics] = await Promise.all([
-    apiGet<Campaign>(path, {}, { signal }),
-    apiGet<LinkedCampaign[]>(`${path}/linked`, {}, { signal }),
-    apiGet<CampaignMetrics>(`${path}/metrics`, SERIES_LIMITS, { signal }),
+    apiGet<Campaign>(path, {}, { signal, fresh }),
+    apiGet<LinkedCampaign[]>(`${path}/linked`, {}, { signal, fresh }),
+    apiGet<CampaignMetrics>(`${path}/metrics`, SERIES_LIMITS, { signal, fresh }),
   ]);
   return { campaign, linked, metrics };
 }
@@ -36,7 +40,9 @@ export function campaignName(c: Pick<Campaign, 'amount' | 'rewardToken' | 'type'
 /** One campaign: its opportunity, decoded parameters, status, the parent/sub-campaign tree and its metrics. */
 export function CampaignDetail({ state, navigate, chains }: DetailProps) {
   const id = state.campaign!;
-  const { data, error, dataKey } = useApi(id, (signal) => loadCampaign(id, signal));
+  // Pushed by GET /v4/events when the campaign is overridden, reallocated, made public or ends: reloads then, never polls.
+  const live = useLiveRefresh({ campaignId: id }, CAMPAIGN_EVENTS);
+  const { data, error, dataKey } = useApi(id, (signal, fresh) => loadCampaign(id, signal, fresh), live);
   const opportunityId = data?.campaign.opportunityId ?? null;
   // The opportunity's name, for the title and the way back (the campaign record names only its id).
   const opportunity = useApi(opportunityId, (signal) =>

@@ -2,6 +2,7 @@ import { apiGet, downloadCsv, withQuery } from '../shared/api.js';
 import { formatAmount, formatPercent, formatTime, formatUsd } from '../shared/format.js';
 import { LineChart } from '../shared/LineChart.js';
 import { useApi } from '../shared/useApi.js';
+import { useLiveRefresh } from '../shared/useLiveRefresh.js';
 import { addressExplorerUrl, safeHttpUrl } from './chainLinks.js';
 import { AddressLink } from './AddressLink.js';
 import { CopyButton } from './CopyButton.js';
@@ -24,6 +25,9 @@ export function chainName(chains: readonly Chain[], id: number): string {
 
 const RECORDS_ITEMS = 100;
 
+/** What changes an opportunity's view (README "Events"). */
+const OPPORTUNITY_EVENTS = ['opportunity.changed', 'campaign.created', 'campaign.changed', 'campaign.ended'] as const;
+
 type HistoryKind = 'apr' | 'tvl' | 'daily-rewards';
 
 /** Path of one history route of the opportunity (`/v4/opportunities/{id}/{kind}-records`). */
@@ -34,12 +38,13 @@ async function loadHistory(
   id: string,
   grain: Grain,
   signal: AbortSignal,
+  fresh: boolean,
 ): Promise<{ apr: Series; tvl: Series; dailyRewards: Series }> {
   const q = { grain, items: RECORDS_ITEMS, format: 'json' };
   const [apr, tvl, dailyRewards] = await Promise.all([
-    apiGet<{ timestamp: string; apr: number }[]>(recordsPath(id, 'apr'), q, { signal }),
-    apiGet<{ timestamp: string; tvl: number }[]>(recordsPath(id, 'tvl'), q, { signal }),
-    apiGet<{ timestamp: string; dailyRewards: number }[]>(recordsPath(id, 'daily-rewards'), q, { signal }),
+    apiGet<{ timestamp: string; apr: number }[]>(recordsPath(id, 'apr'), q, { signal, fresh }),
+    apiGet<{ timestamp: string; tvl: number }[]>(recordsPath(id, 'tvl'), q, { signal, fresh }),
+    apiGet<{ timestamp: string; dailyRewards: number }[]>(recordsPath(id, 'daily-rewards'), q, { signal, fresh }),
   ]);
   return {
     apr: apr.map((r) => ({ t: Number(r.timestamp), v: r.apr })),
@@ -68,16 +73,23 @@ function CsvButton({ id, kind, grain, label }: { id: string; kind: HistoryKind; 
 /** One opportunity: tokens, protocol, campaigns with reward tokens and amounts, and its history at a chosen grain. */
 export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
   const id = state.opportunity!;
-  const opp = useApi(id, (signal) =>
-    apiGet<Opportunity & { campaigns: Campaign[] }>(
-      `/v4/opportunities/${encodeURIComponent(id)}/campaigns`,
-      {},
-      { signal },
-    ),
+  // Pushed by GET /v4/events when its figures or campaigns change: the view reloads then, never polls.
+  const live = useLiveRefresh({ opportunityId: id }, OPPORTUNITY_EVENTS);
+  const opp = useApi(
+    id,
+    (signal, fresh) =>
+      apiGet<Opportunity & { campaigns: Campaign[] }>(
+        `/v4/opportunities/${encodeURIComponent(id)}/campaigns`,
+        {},
+        { signal, fresh },
+      ),
+    live,
   );
   const campaigns = opp.data?.campaigns ?? [];
-  const history = useApi(opp.data ? `${id}:${state.grain}` : null, (signal) =>
-    loadHistory(opp.data!.id, state.grain, signal),
+  const history = useApi(
+    opp.data ? `${id}:${state.grain}` : null,
+    (signal, fresh) => loadHistory(opp.data!.id, state.grain, signal, fresh),
+    live,
   );
   const shown = history.dataKey === `${id}:${state.grain}` ? history.data : undefined;
   const back = { ...state, opportunity: undefined };
@@ -151,7 +163,7 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>TVL</dt>
-          <dd>{formatUsd(o.tvl)}</dd>
+          <dd data-testid="opportunity-tvl">{formatUsd(o.tvl)}</dd>
         </div>
         <div>
           <dt>APR</dt>

@@ -85,15 +85,20 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   return body as T;
 }
 
-/** GET `/v4…` with a query; `signal` cancels it (the request is not sent, or aborted in flight). */
+/**
+ * GET `/v4…` with a query; `signal` cancels it (the request is not sent, or aborted in flight);
+ * `fresh` asks the server again rather than the browser's cache (a reload after an event: the
+ * answer is revalidated, so an unchanged one still costs only a 304).
+ */
 export function apiGet<T>(
   path: string,
   query?: Query,
-  options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+  options: { headers?: Record<string, string>; signal?: AbortSignal; fresh?: boolean } = {},
 ): Promise<T> {
   return apiFetch<T>(withQuery(path, query), {
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.fresh ? { cache: 'no-cache' as const } : {}),
   });
 }
 

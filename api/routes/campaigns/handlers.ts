@@ -36,12 +36,10 @@ async function opportunitiesOf(deps: ApiDeps, docs: CampaignDocument[]): Promise
 }
 
 /**
- * The campaigns of validated list parameters (every filter of listCampaignsQuery over the read alias
- * <prefix>-campaigns, paged by searchPage), with their light opportunity when `withOpportunity`;
- * private campaigns only as `visible` allows (GraphQL: none).
- * Shared by GET /v4/campaigns and the GraphQL `campaigns` field.
+ * The Elasticsearch query of validated list parameters (every filter of listCampaignsQuery, with the
+ * campaign lists and search words resolved first): what GET /v4/campaigns lists and /campaigns/count counts.
  */
-export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visible: PrivateVisibility = 'none') {
+export async function campaignListQuery(deps: ApiDeps, q: ListCampaignsQuery, visible: PrivateVisibility) {
   const normalized = toListParams(q);
   if ('errors' in normalized) throw new ValidationError(normalized.errors);
   const p = normalized.params;
@@ -50,6 +48,17 @@ export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visibl
   const now = nowSeconds(deps);
   const searchIds = p.search ? await opportunityIdsByWord(deps, searchWords(p.search)) : undefined;
   const { query, sort } = buildListQuery(p, now, listIds, visible, searchIds);
+  return { p, now, query, sort };
+}
+
+/**
+ * The campaigns of validated list parameters (every filter of listCampaignsQuery over the read alias
+ * <prefix>-campaigns, paged by searchPage), with their light opportunity when `withOpportunity`;
+ * private campaigns only as `visible` allows (GraphQL: none).
+ * Shared by GET /v4/campaigns and the GraphQL `campaigns` field.
+ */
+export async function listCampaigns(deps: ApiDeps, q: ListCampaignsQuery, visible: PrivateVisibility = 'none') {
+  const { p, now, query, sort } = await campaignListQuery(deps, q, visible);
   const [docs, chains] = await Promise.all([
     pageCampaigns<CampaignDocument>(deps, visible, { query, sort, page: p.page, items: p.items }),
     currentChainRecords(deps, now),

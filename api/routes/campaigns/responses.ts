@@ -1,5 +1,5 @@
 import { campaignSchema, campaignWithOpportunitySchema } from '../../openapi/records.js';
-import { any, arr, bool, decimal, hex, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
+import { any, arr, bool, decimal, hex, int, nullable, num, obj, str, stringMap } from '../../openapi/schemaHelpers.js';
 
 /** GET /campaigns: campaigns, with their light opportunity when `withOpportunity=true`. */
 export const campaignListSchema = arr({ anyOf: [campaignWithOpportunitySchema, campaignSchema] });
@@ -60,3 +60,8 @@ export const generatePayloadSchema = obj(
   },
   ['params'],
 );
+
+/** GET /campaigns/count: a bare number, or `{ "YYYY-MM": count }` with `grain=month`. */
+export const campaignCountSchema = { anyOf: [{ type: 'integer', minimum: 0 }, stringMap(int)] };
+/** GET /campaigns/count/by-…: `{ key: count }`, or `{ "YYYY-MM": { key: count } }` with `grain=month`. */
+export const campaignCountsByKeySchema = stringMap({ anyOf: [int, stringMap(int)] });

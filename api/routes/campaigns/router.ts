@@ -3,11 +3,14 @@ import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { campaignMetricsHandler, linkedCampaignsHandler, storingIdsHandler } from './familyHandlers.js';
 import { campaignsByTxHandler, getCampaignHandler, listCampaignsHandler } from './handlers.js';
+import { countCampaignsHandler } from './countHandlers.js';
 import {
   campaignRefParams,
   noQuery,
   campaignMetricsQuery,
   campaignTxQuery,
+  COUNT_GROUPS,
+  countCampaignsQuery,
   getCampaignQuery,
   linkedCampaignsQuery,
   listCampaignsQuery,
@@ -19,11 +22,13 @@ import {
   campaignIdsSchema,
   campaignListSchema,
   campaignMetricsSchema,
+  campaignCountSchema,
+  campaignCountsByKeySchema,
   linkedCampaignsSchema,
 } from './responses.js';
 import { storingIdsNodeSchema } from '../opportunities/responses.js';
 
-/** Campaign routes mounted under /v4 (`/campaigns/tx` before `/campaigns/:id`). */
+/** Campaign routes mounted under /v4 (`/campaigns/tx` and `/campaigns/count` before `/campaigns/:id`). */
 export function campaignsRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.get(
@@ -49,6 +54,35 @@ export function campaignsRouter(deps: ApiDeps): Router {
     validate({ query: campaignTxQuery }),
     campaignsByTxHandler(deps),
   );
+  router.get(
+    ['/campaigns/count', '/campaigns/count/'],
+    describe({
+      summary: 'Count campaigns matching the campaign filters',
+      description:
+        'The number of campaigns `GET /v4/campaigns` lists for the same filters over all its pages (paging parameters are accepted and ignored), as a bare number. With `grain=month`, `{ "YYYY-MM": count }` per UTC month of the campaigns\' creation (`createdAt`; months without a campaign are left out).',
+      response: campaignCountSchema,
+    }),
+    validate({ query: countCampaignsQuery }),
+    countCampaignsHandler(deps),
+  );
+  for (const group of COUNT_GROUPS) {
+    router.get(
+      [`/campaigns/count/by-${group}`, `/campaigns/count/by-${group}/`],
+      describe({
+        summary: `Count campaigns per ${group.slice(0, -1)} under the campaign filters`,
+        description: `The campaigns \`GET /v4/campaigns\` lists for the same filters, counted per ${
+          group === 'chains'
+            ? 'chain (`computeChainId`, the chain the `chainId` filter names)'
+            : group === 'types'
+              ? 'campaign type name'
+              : 'main protocol id (campaigns without one are not counted here)'
+        }: \`{ key: count }\`, keys without a campaign left out. With \`grain=month\`, \`{ "YYYY-MM": { key: count } }\` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).`,
+        response: campaignCountsByKeySchema,
+      }),
+      validate({ query: countCampaignsQuery }),
+      countCampaignsHandler(deps, group),
+    );
+  }
   router.get(
     '/campaigns/:id',
     describe({

@@ -146,3 +146,20 @@ export const linkedCampaignsQuery = {
 } as const;
 
 export type LinkedCampaignsQuery = InputOf<typeof linkedCampaignsQuery>;
+
+/** Groupings of GET /v4/campaigns/count/by-{chains,types,protocols}. */
+export const COUNT_GROUPS = ['chains', 'types', 'protocols'] as const;
+export type CountGroup = (typeof COUNT_GROUPS)[number];
+
+/**
+ * GET /v4/campaigns/count[/by-…] query: the list filters (paging accepted and ignored), plus `grain=month`
+ * for a series over the campaigns' creation months.
+ */
+export const countCampaignsQuery = {
+  ...listCampaignsQuery,
+  properties: {
+    ...listCampaignsQuery.properties,
+    grain: { type: 'string', enum: ['month'], 'x-accepts': '`month`: counts per UTC month of creation (`createdAt`)' },
+  },
+} as const;
+export type CountCampaignsQuery = InputOf<typeof countCampaignsQuery>;

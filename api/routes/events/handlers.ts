@@ -8,8 +8,8 @@ import {
   resolveVisibleCampaignDbId,
 } from '../../visibility/campaignVisibility.js';
 import type { Handler } from '../../validate.js';
-import type { EventWakeups } from './eventWakeups.js';
-import { type EventFilter, isExpired, listEvents, oldestEventId } from './repo.js';
+import type { EventFeed } from './eventFeed.js';
+import { type EventFilter, isExpired, latestEventId, listEvents, oldestEventId } from './repo.js';
 import type { ListEventsQuery, listEventsQuery } from './schema.js';
 import { serializeEvent, toSseError } from './serialize.js';
 import { streamCaller, type StreamSlots } from './streamSlots.js';
@@ -22,7 +22,7 @@ import { streamEvents } from './streamEvents.js';
  */
 export function listEventsHandler(
   deps: ApiDeps,
-  { wakeups, slots }: { wakeups: EventWakeups; slots: StreamSlots },
+  { feed, slots }: { feed: EventFeed; slots: StreamSlots },
 ): Handler<{ query: typeof listEventsQuery }> {
   const clientAddress = clientAddressOf(deps.config.trustedProxies);
   return async (ctx) => {
@@ -36,13 +36,13 @@ export function listEventsHandler(
         q,
         filter,
         visible,
-        wakeups,
+        feed,
         slots,
         caller: streamCaller(ctx.state, clientAddress(ctx)),
       });
       return;
     }
-    const after = String(q.after);
+    const after = await afterOf(deps, q.after);
     if (isExpired(after, await oldestEventId(deps.pg)))
       throw new AppError(
         410,
@@ -54,7 +54,8 @@ export function listEventsHandler(
       );
     const rows = filter ? await listEvents(deps.pg, { after, limit: q.limit, filter, visible }) : [];
     ctx.set('cache-control', 'private, no-store');
-    ctx.body = { events: rows.map(serializeEvent), next: rows.at(-1)?.id ?? null };
+    // after=latest: an empty page whose `next` is where to read on from.
+    ctx.body = { events: rows.map(serializeEvent), next: rows.at(-1)?.id ?? (q.after === 'latest' ? after : null) };
   };
 }
 
@@ -68,6 +69,7 @@ async function filterOf(deps: ApiDeps, q: ListEventsQuery, visible: CampaignVisi
     ...(campaignDbId ? { campaignDbId } : {}),
     ...(q.opportunityId ? { opportunityId: q.opportunityId } : {}),
     ...(q.address ? { address: q.address } : {}),
+    ...(q.creator ? { creator: q.creator } : {}),
   };
 }
 
@@ -75,10 +77,15 @@ function wantsStream(ctx: Context, q: ListEventsQuery): boolean {
   return q.stream === '1' || q.stream === 'true' || /text\/event-stream/i.test(ctx.get('accept'));
 }
 
+/** `after` as an id: `latest` is the newest id handed out now. */
+async function afterOf(deps: ApiDeps, after: ListEventsQuery['after']): Promise<string> {
+  return after === 'latest' ? latestEventId(deps.pg) : String(after);
+}
+
 /** Resume point of a stream: Last-Event-ID (what EventSource sends on reconnect) wins over `after`. */
-function resumeFrom(ctx: Context, q: ListEventsQuery): string {
+async function resumeFrom(deps: ApiDeps, ctx: Context, q: ListEventsQuery): Promise<string> {
   const header = ctx.get('last-event-id').trim();
-  if (!header) return String(q.after);
+  if (!header) return afterOf(deps, q.after);
   if (!/^\d{1,18}$/.test(header))
     throw new AppError(400, 'VALIDATION', 'Last-Event-ID must be an event id (a decimal integer)', {
       errors: [{ field: 'Last-Event-ID', message: 'must be a decimal event id' }],
@@ -93,19 +100,19 @@ async function serveStream(
     q,
     filter,
     visible,
-    wakeups,
+    feed,
     slots,
     caller,
   }: {
     q: ListEventsQuery;
     filter: EventFilter | null;
     visible: CampaignVisibility;
-    wakeups: EventWakeups;
+    feed: EventFeed;
     slots: StreamSlots;
     caller: { key: string; max: number };
   },
 ): Promise<void> {
-  const after = resumeFrom(ctx, q);
+  const after = await resumeFrom(deps, ctx, q);
   if (!slots.acquire(caller.key, caller.max))
     throw new AppError(429, 'TOO_MANY_STREAMS', `At most ${caller.max} concurrent event streams per caller`, {
       extensions: { maxStreams: caller.max },
@@ -143,7 +150,7 @@ async function serveStream(
     await streamEvents({
       db: deps.pg,
       res,
-      wakeups,
+      feed,
       logger: deps.logger,
       after,
       filter,

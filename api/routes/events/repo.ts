@@ -1,6 +1,7 @@
 import type { Queryable } from '../../../internal/pg.js';
 import {
   type CampaignVisibility,
+  publicCampaignSql,
   visibilitySqlParams,
   visibleCampaignSql,
 } from '../../visibility/campaignVisibility.js';
@@ -27,7 +28,13 @@ export type EventFilter = {
   campaignDbId?: string;
   opportunityId?: string;
   address?: string;
+  /** Events about campaigns this address created. */
+  creator?: string;
 };
+
+/** The columns of an EventRow. */
+const EVENT_COLUMNS = `e.id::text AS id, e.type, e.chain_id, e.campaign_db_id, e.opportunity_id, e.address, e.root,
+  e.block_number::text AS block_number, e.retracted, e.payload, e.created_at`;
 
 /**
  * Events with id > `after` matching `filter`, oldest first, at most `limit`. An event about a
@@ -39,8 +46,7 @@ export async function listEvents(
   { after, limit, filter, visible }: { after: string; limit: number; filter: EventFilter; visible: CampaignVisibility },
 ): Promise<EventRow[]> {
   const { rows } = await db.query<EventRow>(
-    `SELECT e.id::text AS id, e.type, e.chain_id, e.campaign_db_id, e.opportunity_id, e.address, e.root,
-       e.block_number::text AS block_number, e.retracted, e.payload, e.created_at
+    `SELECT ${EVENT_COLUMNS}
      FROM events e CROSS JOIN LATERAL (SELECT e.campaign_db_id AS id) c
      WHERE e.id > $1::bigint
        AND ($3::text[] IS NULL OR e.type = ANY($3::text[]))
@@ -48,6 +54,7 @@ export async function listEvents(
        AND ($5::text IS NULL OR e.campaign_db_id = $5)
        AND ($6::text IS NULL OR e.opportunity_id = $6)
        AND ($7::text IS NULL OR e.address = $7)
+       AND ($10::text IS NULL OR EXISTS (SELECT 1 FROM campaigns cr WHERE cr.id = e.campaign_db_id AND cr.creator = $10))
        AND (e.campaign_db_id IS NULL OR ${visibleCampaignSql('c', 8, 9)})
      ORDER BY e.id LIMIT $2`,
     [
@@ -59,9 +66,44 @@ export async function listEvents(
       filter.opportunityId ?? null,
       filter.address?.toLowerCase() ?? null,
       ...visibilitySqlParams(visible),
+      filter.creator?.toLowerCase() ?? null,
     ],
   );
   return rows;
+}
+
+/**
+ * An events row as the shared feed reads it: `public` when every caller may see it (no campaign, or
+ * a public one), and the creator of its campaign (for the `creator` filter).
+ */
+export type FeedRow = EventRow & { public: boolean; creator: string | null };
+
+/**
+ * Every event with id > `after` (no filter), oldest first, at most `limit`, each marked `public`
+ * by the visibility rule's public predicate: what the API's shared feed reads once for all its
+ * streams (api/routes/events/eventFeed.ts). Table events (campaign_privacy).
+ */
+export async function readFeed(db: Queryable, { after, limit }: { after: string; limit: number }): Promise<FeedRow[]> {
+  const { rows } = await db.query<FeedRow>(
+    `SELECT ${EVENT_COLUMNS}, (e.campaign_db_id IS NULL OR ${publicCampaignSql('c')}) AS public,
+       (SELECT cr.creator FROM campaigns cr WHERE cr.id = e.campaign_db_id) AS creator
+     FROM events e CROSS JOIN LATERAL (SELECT e.campaign_db_id AS id) c
+     WHERE e.id > $1::bigint ORDER BY e.id LIMIT $2`,
+    [after, limit],
+  );
+  return rows;
+}
+
+/** Pure: whether `row` passes `filter`, as listEvents' WHERE clause decides (visibility apart). */
+export function matchesFilter(row: FeedRow, filter: EventFilter): boolean {
+  return (
+    (!filter.types?.length || filter.types.includes(row.type)) &&
+    (filter.chainId === undefined || row.chain_id === filter.chainId) &&
+    (filter.campaignDbId === undefined || row.campaign_db_id === filter.campaignDbId) &&
+    (filter.opportunityId === undefined || row.opportunity_id === filter.opportunityId) &&
+    (filter.address === undefined || row.address === filter.address.toLowerCase()) &&
+    (filter.creator === undefined || row.creator === filter.creator.toLowerCase())
+  );
 }
 
 /**
@@ -72,6 +114,14 @@ export async function oldestEventId(db: Queryable): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT coalesce((SELECT min(id) FROM events),
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM events_id_seq))::text AS id`,
+  );
+  return rows[0]!.id;
+}
+
+/** The newest id handed out so far (0 when none): `after=latest` starts after it. Table events. */
+export async function latestEventId(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS id FROM events_id_seq',
   );
   return rows[0]!.id;
 }

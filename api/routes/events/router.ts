@@ -4,7 +4,7 @@ import { acceptsHeaders } from '../../middleware/corsRoutes.js';
 import { validate } from '../../validate.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, bool, int, nullable, obj, str, stringMap } from '../../openapi/schemaHelpers.js';
-import { createEventWakeups } from './eventWakeups.js';
+import { createEventFeed } from './eventFeed.js';
 import { listEventsHandler } from './handlers.js';
 import { listEventsQuery } from './schema.js';
 import { createStreamSlots } from './streamSlots.js';
@@ -45,8 +45,8 @@ const EXAMPLE_EVENT = {
 /** /v4/events: the change log (campaigns, roots, claims, retractions) as JSON pages or Server-Sent Events. */
 export function eventsRouter(deps: ApiDeps): Router {
   const router = new Router();
-  // One LISTEN connection and one count of open streams per caller for the whole process.
-  const wakeups = createEventWakeups({ pg: deps.pg, logger: deps.logger });
+  // One reader of the log (LISTEN plus one query per append) and one count of open streams per caller for the whole process.
+  const feed = createEventFeed({ pg: deps.pg, logger: deps.logger });
   const slots = createStreamSlots();
   router.get(
     ['/events', '/events/'],
@@ -54,10 +54,13 @@ export function eventsRouter(deps: ApiDeps): Router {
       summary: 'Changes: the event log, paged or streamed',
       description:
         'What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), ' +
-        '`root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `claim.indexed`, and `retracted` (a reorg ' +
-        'removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small ' +
-        'payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page ' +
-        '(null when this one is empty); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). ' +
+        '`campaign.ended`, `opportunity.changed` (status, or APR, TVL or daily rewards beyond EVENTS_FIGURE_THRESHOLD_BPS), ' +
+        '`root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `root.live` (the root claims are served ' +
+        'against changed) with a `rewards.changed` per address and token whose amount changed, `claim.indexed`, and `retracted` ' +
+        '(a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a ' +
+        'small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the ' +
+        'next page (null when this one is empty); `after=latest` starts after the newest event (a JSON page is then empty with ' +
+        '`next` set to that id); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). ' +
         'With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: ' +
         'resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained ' +
         '(EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. ' +
@@ -76,7 +79,7 @@ export function eventsRouter(deps: ApiDeps): Router {
     }),
     validate({ query: listEventsQuery }),
     // Last-Event-ID is not CORS-safelisted: a page's fetch-based client (clients/typescript subscribe()) needs it allowed.
-    acceptsHeaders(listEventsHandler(deps, { wakeups, slots }), ['last-event-id']),
+    acceptsHeaders(listEventsHandler(deps, { feed, slots }), ['last-event-id']),
   );
   return router;
 }

@@ -3,15 +3,13 @@ import type { Logger } from '../../../internal/logger.js';
 import { describeError } from '../../../internal/errors.js';
 import type { Queryable } from '../../../internal/pg.js';
 import type { CampaignVisibility } from '../../visibility/campaignVisibility.js';
-import type { EventWakeups } from './eventWakeups.js';
-import { type EventFilter, listEvents } from './repo.js';
+import type { EventFeed } from './eventFeed.js';
+import { type EventFilter, listEvents, matchesFilter } from './repo.js';
 import { serializeEvent, toSseError, toSseMessage } from './serialize.js';
 import { coalesced } from '../../../internal/coalesced.js';
 
 /** Rows read per query while catching up; a stream re-reads until it is level with the log. */
 const PAGE = 500;
-/** The safety net under LISTEN: every stream reads the log this often even without a notification. */
-export const POLL_MS = 5000;
 /** Last chance for a dropped client to read its error before its socket is destroyed. */
 const DROP_GRACE_MS = 10_000;
 /** How often a stalled stream looks at its socket buffer again. */
@@ -20,7 +18,7 @@ const STALL_POLL_MS = 20;
 export type StreamEventsParams = {
   db: Queryable;
   res: ServerResponse;
-  wakeups: EventWakeups;
+  feed: EventFeed;
   logger: Logger;
   after: string;
   filter: EventFilter;
@@ -33,9 +31,11 @@ export type StreamEventsParams = {
 
 /**
  * Serves the log as Server-Sent Events on `res` (headers already sent) from id `after` on, until
- * the client goes away or is dropped: each committed append (or the poll) reads what follows the
- * last id sent, through the same query and visibility rule as the JSON pages, so nothing is skipped
- * or repeated. Heartbeat comments every `heartbeatMs`. Writing pauses while the client leaves more
+ * the client goes away or is dropped: each time the shared feed has read new events, what follows
+ * the last id sent is taken from the feed's window and filtered in memory when the window holds it
+ * and every matching event is public; otherwise (a stream catching up, an event about a private
+ * campaign) it is read through the same query and visibility rule as the JSON pages. Either way
+ * nothing is skipped or repeated. Heartbeat comments every `heartbeatMs`. Writing pauses while the client leaves more
  * than `maxBufferBytes` unread (so the API holds at most that plus one event for it); one that
  * stays above it for `stallMs` is sent `event: error` (SLOW_CLIENT, with the last id it was sent)
  * and dropped. Resolves when the stream is over.
@@ -49,7 +49,6 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
       if (done) return;
       done = true;
       clearInterval(heartbeat);
-      clearInterval(poll);
       unsubscribe();
       resolve();
     };
@@ -82,7 +81,25 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
       finish();
       setTimeout(() => res.destroy(), DROP_GRACE_MS).unref();
     };
+    /** From the feed's window: true when it held everything after `last` and all of it may be sent to anyone. */
+    const fromFeed = async (): Promise<boolean> => {
+      const window = p.feed.rowsAfter(last);
+      if (!window) return false;
+      const rows = window.filter((r) => matchesFilter(r, p.filter));
+      if (!rows.every((r) => r.public)) return false;
+      for (const row of rows) {
+        if (done) return true;
+        write(toSseMessage(serializeEvent(row)));
+        last = row.id;
+        if (res.writableLength > p.maxBufferBytes && !(await keptUp())) return true;
+      }
+      // Past what it filtered out too, so the next look starts after it.
+      const end = window[window.length - 1];
+      if (end && !done && BigInt(end.id) > BigInt(last)) last = end.id;
+      return true;
+    };
     const readOnce = async () => {
+      if (await fromFeed()) return;
       for (;;) {
         const rows = await listEvents(p.db, { after: last, limit: PAGE, filter: p.filter, visible: p.visible });
         for (const row of rows) {
@@ -109,8 +126,7 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
     const heartbeat = setInterval(() => {
       if (res.writableLength <= p.maxBufferBytes) write(': heartbeat\n\n');
     }, p.heartbeatMs);
-    const poll = setInterval(read, POLL_MS);
-    const unsubscribe = p.wakeups.subscribe(read);
+    const unsubscribe = p.feed.subscribe(read);
     res.once('close', finish);
     read();
   });

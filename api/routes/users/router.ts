@@ -22,10 +22,12 @@ import {
   userBreakdownsQuery,
   userParams,
   userRewardsQuery,
+  userSummaryQuery,
 } from './schema.js';
+import { userSummaryHandler } from './summary.js';
 import { describe } from '../../openapi/describe.js';
 import { chainSchema, opportunitySchema } from '../../openapi/records.js';
-import { arr, bool, decimal, int, nullable, obj, str } from '../../openapi/schemaHelpers.js';
+import { arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 
 const userRewardSchema = obj({
   root: str,
@@ -108,6 +110,36 @@ export function usersRouter(deps: ApiDeps): Router {
     }),
     validate({ params: userParams, query: userBreakdownsQuery }),
     userBreakdownsHandler(deps, proofs),
+  );
+  router.get(
+    both('/users/:address/rewards/summary'),
+    describe({
+      summary: 'Earned, claimed and claimable of a wallet per chain and token, without proofs',
+      description:
+        "Per chain (`chainId`, default every chain) and token: what the wallet earned in the chain's live root, claimed on chain and may still claim, in token units (strings) and in USD at the current price (null without one).",
+      response: arr(
+        obj({
+          chainId: int,
+          root: nullable(str),
+          tokens: arr(
+            obj({
+              address: str,
+              symbol: nullable(str),
+              decimals: nullable(int),
+              price: nullable(num),
+              earned: decimal,
+              claimed: decimal,
+              claimable: decimal,
+              earnedUsd: nullable(num),
+              claimedUsd: nullable(num),
+              claimableUsd: nullable(num),
+            }),
+          ),
+        }),
+      ),
+    }),
+    validate({ params: userParams, query: userSummaryQuery }),
+    userSummaryHandler(deps),
   );
   router.get(
     both('/users/:address/terms'),

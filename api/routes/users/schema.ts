@@ -41,6 +41,13 @@ export const userRewardsQuery = {
 
 export type UserRewardsQuery = InputOf<typeof userRewardsQuery>;
 
+/** GET /v4/users/{address}/rewards/summary query: optionally some chains (default: every configured chain). */
+export const userSummaryQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { chainId: chainIdListField },
+} as const;
+
 /** GET /v4/users/{address}/rewards/breakdowns query (docs/api-behaviour.md#user-rewards). */
 export const userBreakdownsQuery = {
   type: 'object',

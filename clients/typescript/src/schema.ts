@@ -4,6 +4,150 @@
  */
 
 export interface paths {
+    "/v4/accounting/revenues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from all campaigns (back office)
+         * @description The creation fees the DistributionCreator took from all campaigns, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/chains/{chainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns of one distribution chain (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns of one distribution chain, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesChainsByChainId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/chains/{chainId}/per-month/{year}/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns of one distribution chain created in one UTC month (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns of one distribution chain created in one UTC month, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesChainsByChainIdPerMonthByYearByMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/per-month/{year}/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns created in one UTC month (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns created in one UTC month, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesPerMonthByYearByMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/tokens/{chainId}/{tokenAddress}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns rewarding one token (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns rewarding one token, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesTokensByChainIdByTokenAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/accounting/revenues/tokens/{chainId}/{tokenAddress}/per-month/{year}/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Creation fees taken from the campaigns rewarding one token created in one UTC month (back office)
+         * @description The creation fees the DistributionCreator took from the campaigns rewarding one token created in one UTC month, per UTC month of creation (`YYYY-MM`), distribution chain and reward token: `amount` in base units, `amountUsd` at the token's daily close on or before the creation day (null without one), and the campaigns counted (`pendingCampaigns`: fee not read from the chain yet; `unpricedCampaigns`: a fee but no price). `totalUsd` sums the priced groups (back office).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         *
+         *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
+         */
+        get: operations["getAccountingRevenuesTokensByChainIdByTokenAddressPerMonthByYearByMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/api-keys/validate": {
         parameters: {
             query?: never;
@@ -556,6 +700,110 @@ export interface paths {
          *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getCampaignsByIdStoringIds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/campaigns/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count campaigns matching the campaign filters
+         * @description The number of campaigns `GET /v4/campaigns` lists for the same filters over all its pages (paging parameters are accepted and ignored), as a bare number. With `grain=month`, `{ "YYYY-MM": count }` per UTC month of the campaigns' creation (`createdAt`; months without a campaign are left out).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getCampaignsCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/campaigns/count/by-chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count campaigns per chain under the campaign filters
+         * @description The campaigns `GET /v4/campaigns` lists for the same filters, counted per chain (`computeChainId`, the chain the `chainId` filter names): `{ key: count }`, keys without a campaign left out. With `grain=month`, `{ "YYYY-MM": { key: count } }` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getCampaignsCountByChains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/campaigns/count/by-protocols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count campaigns per protocol under the campaign filters
+         * @description The campaigns `GET /v4/campaigns` lists for the same filters, counted per main protocol id (campaigns without one are not counted here): `{ key: count }`, keys without a campaign left out. With `grain=month`, `{ "YYYY-MM": { key: count } }` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getCampaignsCountByProtocols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/campaigns/count/by-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count campaigns per type under the campaign filters
+         * @description The campaigns `GET /v4/campaigns` lists for the same filters, counted per campaign type name: `{ key: count }`, keys without a campaign left out. With `grain=month`, `{ "YYYY-MM": { key: count } }` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getCampaignsCountByTypes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1451,7 +1699,7 @@ export interface paths {
         };
         /**
          * Changes: the event log, paged or streamed
-         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond).
+         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), `campaign.ended`, `opportunity.changed` (status, or APR, TVL or daily rewards beyond EVENTS_FIGURE_THRESHOLD_BPS), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `root.live` (the root claims are served against changed) with a `rewards.changed` per address and token whose amount changed, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); `after=latest` starts after the newest event (a JSON page is then empty with `next` set to that id); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2587,6 +2835,294 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/rewards/campaign/{campaignId}/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recipients of a campaign in the live root (hosted path)
+         * @description As GET /v4/rewards/count?campaignId=. The live root is the one the Distributor verifies claims against now (its tree verified); `root` is null without one, and the figures are then 0. A private campaign counts only for callers who may see it (404 for a campaign id the caller may not see, as for one that does not exist).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsCampaignByCampaignIdCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/campaign/{campaignId}/total": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Total earned of a campaign in the live root (hosted path)
+         * @description As GET /v4/rewards/total?campaignId=. The live root is the one the Distributor verifies claims against now (its tree verified); `root` is null without one, and the figures are then 0. A private campaign counts only for callers who may see it (404 for a campaign id the caller may not see, as for one that does not exist).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsCampaignByCampaignIdTotal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recipients of a campaign or a token in the live root
+         * @description How many addresses campaign `campaignId` (or token `token`) rewards on `chainId` in the live root. The live root is the one the Distributor verifies claims against now (its tree verified); `root` is null without one, and the figures are then 0. A private campaign counts only for callers who may see it (404 for a campaign id the caller may not see, as for one that does not exist).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/token/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recipients of a reward token in the live root (hosted path)
+         * @description As GET /v4/rewards/count?token=, the token given as `address`. The live root is the one the Distributor verifies claims against now (its tree verified); `root` is null without one, and the figures are then 0. A private campaign counts only for callers who may see it (404 for a campaign id the caller may not see, as for one that does not exist).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTokenCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/token/total": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Total earned of a reward token in the live root (hosted path)
+         * @description As GET /v4/rewards/total?token=, the token given as `address`. The live root is the one the Distributor verifies claims against now (its tree verified); `root` is null without one, and the figures are then 0. A private campaign counts only for callers who may see it (404 for a campaign id the caller may not see, as for one that does not exist).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTokenTotal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/total": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Total earned of a campaign or a token in the live root
+         * @description Sum of the amounts of campaign `campaignId` (or of token `token`) on `chainId` in the live root, token units as a string. The live root is the one the Distributor verifies claims against now (its tree verified); `root` is null without one, and the figures are then 0. A private campaign counts only for callers who may see it (404 for a campaign id the caller may not see, as for one that does not exist).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTotal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/total/distributed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * USD distributed by the live roots over a window (a number; per month with grain=month)
+         * @description Over the window `from`..`to` (dates, date-times or Unix timestamps, inclusive; hosted `since` = `from`; default: since the first root, up to the live root), each root of each chain counted once: what its campaigns hold more than in the root before it, valued at the token's daily close of the root's day (unpriced amounts count 0). Every filter of GET /v4/campaigns applies (default: no test tokens, no hidden or private campaigns; `showPrivate=true` adds the private ones the caller may see). `grain=month` answers per month (`YYYY-MM`, UTC) instead, in order.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTotalDistributed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/total/distributed/by-chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * USD distributed by the live roots over a window, per chain
+         * @description Over the window `from`..`to` (dates, date-times or Unix timestamps, inclusive; hosted `since` = `from`; default: since the first root, up to the live root), each root of each chain counted once: what its campaigns hold more than in the root before it, valued at the token's daily close of the root's day (unpriced amounts count 0). Every filter of GET /v4/campaigns applies (default: no test tokens, no hidden or private campaigns; `showPrivate=true` adds the private ones the caller may see). `grain=month` answers per month (`YYYY-MM`, UTC) instead, in order. Keyed by distribution chain id.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTotalDistributedByChains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/total/distributed/by-protocols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * USD distributed by the live roots over a window, per protocol
+         * @description Over the window `from`..`to` (dates, date-times or Unix timestamps, inclusive; hosted `since` = `from`; default: since the first root, up to the live root), each root of each chain counted once: what its campaigns hold more than in the root before it, valued at the token's daily close of the root's day (unpriced amounts count 0). Every filter of GET /v4/campaigns applies (default: no test tokens, no hidden or private campaigns; `showPrivate=true` adds the private ones the caller may see). `grain=month` answers per month (`YYYY-MM`, UTC) instead, in order. Keyed by main protocol id (`none` without one).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTotalDistributedByProtocols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/total/distributed/by-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Token units and USD distributed by the live roots over a window, per chain and token
+         * @description Over the window `from`..`to` (dates, date-times or Unix timestamps, inclusive; hosted `since` = `from`; default: since the first root, up to the live root), each root of each chain counted once: what its campaigns hold more than in the root before it, valued at the token's daily close of the root's day (unpriced amounts count 0). Every filter of GET /v4/campaigns applies (default: no test tokens, no hidden or private campaigns; `showPrivate=true` adds the private ones the caller may see). `grain=month` answers per month (`YYYY-MM`, UTC) instead, in order. One item per chain, token (and month), largest USD first within a month.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTotalDistributedByTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/total/distributed/by-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * USD distributed by the live roots over a window, per type
+         * @description Over the window `from`..`to` (dates, date-times or Unix timestamps, inclusive; hosted `since` = `from`; default: since the first root, up to the live root), each root of each chain counted once: what its campaigns hold more than in the root before it, valued at the token's daily close of the root's day (unpriced amounts count 0). Every filter of GET /v4/campaigns applies (default: no test tokens, no hidden or private campaigns; `showPrivate=true` adds the private ones the caller may see). `grain=month` answers per month (`YYYY-MM`, UTC) instead, in order. Keyed by campaign type.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTotalDistributedByTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/rewards/unclaim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unclaimed amounts in the live root, per campaign or for a token
+         * @description Map of each campaign of `campaignIds` (or the token `token`) to what its recipients earned in the live root and have not claimed on chain, token units as strings. Claims are per recipient and token: a recipient's unclaimed amount is shared among the campaigns of its leaf pro rata (rounded down). Campaigns unknown or hidden from the caller are left out. The live root is the one the Distributor verifies claims against now (its tree verified); `root` is null without one, and the figures are then 0. A private campaign counts only for callers who may see it (404 for a campaign id the caller may not see, as for one that does not exist).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsUnclaim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/roots": {
         parameters: {
             query?: never;
@@ -3025,6 +3561,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/users/{address}/rewards/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Earned, claimed and claimable of a wallet per chain and token, without proofs
+         * @description Per chain (`chainId`, default every chain) and token: what the wallet earned in the chain's live root, claimed on chain and may still claim, in token units (strings) and in USD at the current price (null without one).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getUsersByAddressRewardsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/users/{address}/terms": {
         parameters: {
             query?: never;
@@ -3345,6 +3905,999 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAccountingRevenues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from all campaigns (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesChainsByChainId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chainId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns of one distribution chain (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/chains/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesChainsByChainIdPerMonthByYearByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chainId: number;
+                month: number;
+                year: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns of one distribution chain created in one UTC month (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/chains/1/per-month/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesPerMonthByYearByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                month: number;
+                year: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns created in one UTC month (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/per-month/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesTokensByChainIdByTokenAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chainId: number;
+                tokenAddress: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns rewarding one token (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountingRevenuesTokensByChainIdByTokenAddressPerMonthByYearByMonth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chainId: number;
+                month: number;
+                tokenAddress: string;
+                year: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Creation fees taken from the campaigns rewarding one token created in one UTC month (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalUsd": 12.5,
+                     *       "campaigns": 1,
+                     *       "pendingCampaigns": 1,
+                     *       "unpricedCampaigns": 1,
+                     *       "revenues": [
+                     *         {
+                     *           "month": "month text",
+                     *           "chainId": 1,
+                     *           "tokenAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "symbol": "USDC",
+                     *           "decimals": 1,
+                     *           "amount": "1000000000000000000000",
+                     *           "amountUsd": 12.5,
+                     *           "campaigns": 1,
+                     *           "pendingCampaigns": 1,
+                     *           "unpricedCampaigns": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        pendingCampaigns: number;
+                        revenues: {
+                            amount: string;
+                            amountUsd: number | null;
+                            campaigns: number;
+                            chainId: number;
+                            decimals: number | null;
+                            month: string;
+                            pendingCampaigns: number;
+                            symbol: string | null;
+                            tokenAddress: string;
+                            unpricedCampaigns: number;
+                        }[];
+                        totalUsd: number;
+                        unpricedCampaigns: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/accounting/revenues/tokens/1/1/per-month/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiKeysValidate: {
         parameters: {
             query?: never;
@@ -7278,6 +8831,468 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/campaigns/1/storing-ids",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignsCount: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                grain?: "month";
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                page?: number;
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count campaigns matching the campaign filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 1 */
+                    "application/json": number | {
+                        [key: string]: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/count",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignsCountByChains: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                grain?: "month";
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                page?: number;
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count campaigns per chain under the campaign filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 1
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number | {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns/count/by-chains",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/count/by-chains",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignsCountByProtocols: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                grain?: "month";
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                page?: number;
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count campaigns per protocol under the campaign filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 1
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number | {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns/count/by-protocols",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/count/by-protocols",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCampaignsCountByTypes: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                grain?: "month";
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                page?: number;
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count campaigns per type under the campaign filters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 1
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number | {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/campaigns/count/by-types",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/campaigns/count/by-types",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10
@@ -12581,9 +14596,10 @@ export interface operations {
         parameters: {
             query?: {
                 address?: string;
-                after?: number;
+                after?: number | string;
                 campaignId?: string;
                 chainId?: number;
+                creator?: string;
                 limit?: number;
                 opportunityId?: string;
                 stream?: "1" | "true" | "0" | "false";
@@ -12659,14 +14675,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: after must be integer",
+                     *       "detail": "Invalid request: after is not in the accepted format",
                      *       "instance": "/v4/events",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "after",
-                     *           "message": "must be integer"
+                     *           "message": "is not in the accepted format"
                      *         }
                      *       ]
                      *     }
@@ -13826,7 +15842,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
             };
             cookie?: never;
         };
@@ -13861,14 +15877,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
                      *       "instance": "/v4/internal/jobs/1/pause",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
                      *         }
                      *       ]
                      *     }
@@ -13964,7 +15980,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
             };
             cookie?: never;
         };
@@ -13999,14 +16015,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
                      *       "instance": "/v4/internal/jobs/1/resume",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
                      *         }
                      *       ]
                      *     }
@@ -14102,7 +16118,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
             };
             cookie?: never;
         };
@@ -14155,14 +16171,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention",
                      *       "instance": "/v4/internal/jobs/1/run",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, retention"
                      *         }
                      *       ]
                      *     }
@@ -14298,7 +16314,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "retention";
             };
             cookie?: never;
         };
@@ -20372,6 +22388,1290 @@ export interface operations {
             };
         };
     };
+    getRewardsCampaignByCampaignIdCount: {
+        parameters: {
+            query: {
+                chainId: number;
+            };
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recipients of a campaign in the live root (hosted path) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chainId": 1,
+                     *       "campaignId": "7469316318419853391",
+                     *       "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        campaignId: string;
+                        chainId: number;
+                        count: number;
+                        root: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/rewards/campaign/1/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/rewards/campaign/1/count",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/campaign/1/count",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsCampaignByCampaignIdTotal: {
+        parameters: {
+            query: {
+                chainId: number;
+            };
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Total earned of a campaign in the live root (hosted path) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chainId": 1,
+                     *       "campaignId": "7469316318419853391",
+                     *       "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "amount": "1000000000000000000000"
+                     *     }
+                     */
+                    "application/json": {
+                        amount: string;
+                        campaignId: string;
+                        chainId: number;
+                        root: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/rewards/campaign/1/total",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/rewards/campaign/1/total",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/campaign/1/total",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsCount: {
+        parameters: {
+            query: {
+                campaignId?: string;
+                chainId: number;
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recipients of a campaign or a token in the live root */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chainId": 1,
+                     *       "campaignId": "7469316318419853391",
+                     *       "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        campaignId: string;
+                        chainId: number;
+                        count: number;
+                        root: string | null;
+                    } | {
+                        chainId: number;
+                        count: number;
+                        rewardTokenId: string;
+                        root: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/rewards/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/rewards/count",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/count",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTokenCount: {
+        parameters: {
+            query: {
+                address: string;
+                chainId: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recipients of a reward token in the live root (hosted path) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chainId": 1,
+                     *       "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "rewardTokenId": "7469316318419853391",
+                     *       "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        chainId: number;
+                        count: number;
+                        rewardTokenId: string;
+                        root: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; address is required",
+                     *       "instance": "/v4/rewards/token/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "address",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/token/count",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTokenTotal: {
+        parameters: {
+            query: {
+                address: string;
+                chainId: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Total earned of a reward token in the live root (hosted path) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chainId": 1,
+                     *       "token": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "rewardTokenId": "7469316318419853391",
+                     *       "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "amount": "1000000000000000000000"
+                     *     }
+                     */
+                    "application/json": {
+                        amount: string;
+                        chainId: number;
+                        rewardTokenId: string;
+                        root: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; address is required",
+                     *       "instance": "/v4/rewards/token/total",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "address",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/token/total",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTotal: {
+        parameters: {
+            query: {
+                campaignId?: string;
+                chainId: number;
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Total earned of a campaign or a token in the live root */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chainId": 1,
+                     *       "campaignId": "7469316318419853391",
+                     *       "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *       "amount": "1000000000000000000000"
+                     *     }
+                     */
+                    "application/json": {
+                        amount: string;
+                        campaignId: string;
+                        chainId: number;
+                        root: string | null;
+                    } | {
+                        amount: string;
+                        chainId: number;
+                        rewardTokenId: string;
+                        root: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/rewards/total",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/rewards/total",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/total",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTotalDistributed: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                from?: string;
+                grain?: "month";
+                id?: string[];
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                since?: string;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                to?: string;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description USD distributed by the live roots over a window (a number; per month with grain=month) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 12.5 */
+                    "application/json": number | {
+                        [key: string]: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorTag must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/rewards/total/distributed",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorTag",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/total/distributed",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTotalDistributedByChains: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                from?: string;
+                grain?: "month";
+                id?: string[];
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                since?: string;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                to?: string;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description USD distributed by the live roots over a window, per chain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 12.5
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number;
+                    } | {
+                        [key: string]: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorTag must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/rewards/total/distributed/by-chains",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorTag",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/total/distributed/by-chains",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTotalDistributedByProtocols: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                from?: string;
+                grain?: "month";
+                id?: string[];
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                since?: string;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                to?: string;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description USD distributed by the live roots over a window, per protocol */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 12.5
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number;
+                    } | {
+                        [key: string]: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorTag must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/rewards/total/distributed/by-protocols",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorTag",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/total/distributed/by-protocols",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTotalDistributedByTokens: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                from?: string;
+                grain?: "month";
+                id?: string[];
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                since?: string;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                to?: string;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Token units and USD distributed by the live roots over a window, per chain and token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "chainId": 1,
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "period": "period text",
+                     *         "amount": "1000000000000000000000",
+                     *         "usd": 12.5,
+                     *         "unpriced": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        address: string;
+                        amount: string;
+                        chainId: number;
+                        period?: string;
+                        unpriced: boolean;
+                        usd: number;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorTag must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/rewards/total/distributed/by-tokens",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorTag",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/total/distributed/by-tokens",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTotalDistributedByTypes: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                from?: string;
+                grain?: "month";
+                id?: string[];
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                since?: string;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                to?: string;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description USD distributed by the live roots over a window, per type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": 12.5
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: number;
+                    } | {
+                        [key: string]: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorTag must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/rewards/total/distributed/by-types",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorTag",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/total/distributed/by-types",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsUnclaim: {
+        parameters: {
+            query: {
+                campaignIds?: string[];
+                chainId: number;
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unclaimed amounts in the live root, per campaign or for a token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": "7469316318419853391"
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/rewards/unclaim",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/unclaim",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getRoots: {
         parameters: {
             query: {
@@ -22430,6 +25730,134 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/users/1/rewards/breakdowns",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUsersByAddressRewardsSummary: {
+        parameters: {
+            query?: {
+                chainId?: string[];
+            };
+            header?: never;
+            path: {
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Earned, claimed and claimable of a wallet per chain and token, without proofs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "chainId": 1,
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "tokens": [
+                     *           {
+                     *             "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "symbol": "USDC",
+                     *             "decimals": 1,
+                     *             "price": 12.5,
+                     *             "earned": "7469316318419853391",
+                     *             "claimed": "1000000000000000000000",
+                     *             "claimable": "1000000000000000000000",
+                     *             "earnedUsd": 12.5,
+                     *             "claimedUsd": 12.5,
+                     *             "claimableUsd": 12.5
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        chainId: number;
+                        root: string | null;
+                        tokens: {
+                            address: string;
+                            claimable: string;
+                            claimableUsd: number | null;
+                            claimed: string;
+                            claimedUsd: number | null;
+                            decimals: number | null;
+                            earned: string;
+                            earnedUsd: number | null;
+                            price: number | null;
+                            symbol: string | null;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/users/1/rewards/summary",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/users/1/rewards/summary",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/users/1/rewards/summary",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

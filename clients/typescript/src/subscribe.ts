@@ -17,6 +17,8 @@ export type EventFilters = {
   campaignId?: string;
   opportunityId?: string;
   address?: string;
+  /** Events about the campaigns this address created. */
+  creator?: string;
 };
 
 /** Why a subscription reported an error; `fatal` ones end it, the others are followed by a reconnect. */
@@ -97,6 +99,7 @@ export function eventStreamUrl(baseUrl: string, filters: EventFilters, after: st
   if (filters.campaignId) query.set('campaignId', filters.campaignId);
   if (filters.opportunityId) query.set('opportunityId', filters.opportunityId);
   if (filters.address) query.set('address', filters.address);
+  if (filters.creator) query.set('creator', filters.creator);
   if (after !== null) query.set('after', after);
   return `${baseUrl.replace(/\/+$/, '')}/v4/events?${query}`;
 }

@@ -268,6 +268,26 @@ const MATRIX: Row[] = [
     /*                          */ [401, 401, 401, 401, 403, 403, 403, 404],
     () => '/v4/diffs/leaf-tokens?chainId=31337',
   ),
+  // Fee revenue (#33): back office like /v4/historical and /v4/diffs; the back office hears 200 (no campaign: zeros).
+  ...(
+    [
+      ['/v4/accounting/revenues', () => '/v4/accounting/revenues'],
+      ['/v4/accounting/revenues/per-month/:year/:month', () => '/v4/accounting/revenues/per-month/2026/1'],
+      ['/v4/accounting/revenues/chains/:chainId', () => '/v4/accounting/revenues/chains/31337'],
+      [
+        '/v4/accounting/revenues/chains/:chainId/per-month/:year/:month',
+        () => '/v4/accounting/revenues/chains/31337/per-month/2026/1',
+      ],
+      [
+        '/v4/accounting/revenues/tokens/:chainId/:tokenAddress',
+        () => `/v4/accounting/revenues/tokens/31337/${ALICE_ENTRY}`,
+      ],
+      [
+        '/v4/accounting/revenues/tokens/:chainId/:tokenAddress/per-month/:year/:month',
+        () => `/v4/accounting/revenues/tokens/31337/${ALICE_ENTRY}/per-month/2026/1`,
+      ],
+    ] as const
+  ).map(([route, url]) => row('get', route, [401, 401, 401, 401, 403, 403, 403, 200], url)),
   row(
     'post',
     '/v4/users/:address/terms',
@@ -338,6 +358,10 @@ const PUBLIC_ROUTES = [
   'GET /v4/campaigns',
   'POST /v4/campaigns/generate-payload',
   'GET /v4/campaigns/tx',
+  'GET /v4/campaigns/count',
+  'GET /v4/campaigns/count/by-chains',
+  'GET /v4/campaigns/count/by-types',
+  'GET /v4/campaigns/count/by-protocols',
   'GET /v4/campaigns/:id',
   'GET /v4/campaigns/:id/metrics',
   'GET /v4/campaigns/:id/storing-ids',
@@ -406,6 +430,19 @@ const PUBLIC_ROUTES = [
   'GET /v4/credits/pricing',
   'GET /v4/credits/:creatorId',
   'GET /v4/credits/:creatorId/operations',
+  'GET /v4/rewards/total',
+  'GET /v4/rewards/count',
+  'GET /v4/rewards/campaign/:campaignId/total',
+  'GET /v4/rewards/campaign/:campaignId/count',
+  'GET /v4/rewards/token/total',
+  'GET /v4/rewards/token/count',
+  'GET /v4/rewards/unclaim',
+  'GET /v4/rewards/total/distributed',
+  'GET /v4/rewards/total/distributed/by-chains',
+  'GET /v4/rewards/total/distributed/by-types',
+  'GET /v4/rewards/total/distributed/by-protocols',
+  'GET /v4/rewards/total/distributed/by-tokens',
+  'GET /v4/users/:address/rewards/summary',
   // #33 parity reads (prices, live roots, reward tokens, balances, allowances)
   'GET /v4/prices',
   'GET /v4/prices/symbol/:symbol',

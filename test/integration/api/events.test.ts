@@ -303,6 +303,58 @@ describe('/v4/events: the change log, written with its changes, paged and stream
     stream.close();
   });
 
+  it('after=latest starts at the newest event; creator filters by the campaign creator, paged and streamed alike', async function () {
+    const latest = await get('/v4/events?after=latest').expect(200);
+    expect(latest.body).to.deep.equal({ events: [], next: await maxId() });
+    await get('/v4/events?after=soon').expect(400);
+
+    const { rows } = await demo.h.deps.pg.query<{ id: string; creator: string }>(
+      `SELECT DISTINCT ON (lower(creator)) id, lower(creator) AS creator FROM campaigns ORDER BY lower(creator), id`,
+    );
+    expect(rows.length, 'campaigns of two creators').to.be.greaterThan(1);
+    const [mine, theirs] = rows as [{ id: string; creator: string }, { id: string; creator: string }];
+    const all = await readAll();
+    const created = await demo.h.deps.pg.query<{ id: string }>('SELECT id FROM campaigns WHERE lower(creator) = $1', [
+      mine.creator,
+    ]);
+    const ofMine = new Set(created.rows.map((r) => r.id));
+    const paged = await readAll(`&creator=${mine.creator.toUpperCase().replace('0X', '0x')}`);
+    expect(paged.length).to.be.greaterThan(0);
+    expect(paged.map((e) => e.id)).to.deep.equal(
+      all.filter((e) => e.campaignId !== null && ofMine.has(e.campaignId)).map((e) => e.id),
+    );
+
+    // Live: one shared read of the log, filtered per stream; a private campaign's event still by the SQL rule.
+    const byCreator = openStream(port, `/v4/events?after=latest&creator=${mine.creator}`);
+    const anonymous = openStream(port, '/v4/events?after=latest&type=campaign.changed');
+    await Promise.all([byCreator.ready, anonymous.ready]);
+    await new Promise((r) => setTimeout(r, 200));
+    await demo.h.deps.pg.query(
+      `INSERT INTO campaign_privacy (campaign_db_id, is_private, updated_by) VALUES ($1, true, $2)
+       ON CONFLICT (campaign_db_id) DO UPDATE SET is_private = true`,
+      [theirs.id, theirs.creator],
+    );
+    try {
+      const append = (campaignDbId: string, n: number) =>
+        withTransaction(demo.h.deps.pg, (tx) =>
+          appendEvents(tx, [{ type: 'campaign.changed', chainId: CHAIN, campaignDbId, payload: { n } }]),
+        );
+      await append(theirs.id, 1);
+      await append(mine.id, 2);
+      await until('the creator stream', () => byCreator.events().length === 1);
+      await until('the anonymous stream', () => anonymous.events().length === 1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(byCreator.events().map((m) => JSON.parse(m.data!).payload)).to.deep.equal([{ n: 2 }]);
+      expect(anonymous.events().map((m) => JSON.parse(m.data!).campaignId)).to.deep.equal([mine.id]);
+    } finally {
+      byCreator.close();
+      anonymous.close();
+      await demo.h.deps.pg.query('UPDATE campaign_privacy SET is_private = false WHERE campaign_db_id = $1', [
+        theirs.id,
+      ]);
+    }
+  });
+
   it('resumes from Last-Event-ID (over after=) without gaps or duplicates, live events included', async function () {
     const all = await readAll();
     const from = all[Math.floor(all.length / 2)]!.id;

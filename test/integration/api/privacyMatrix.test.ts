@@ -256,6 +256,34 @@ const READS: Read[] = [
     rest: (s) => `/v4/rewards?chainId=${CHAIN}&campaignId=${s.onChainId}`,
     ghost: true,
   },
+  ...(['total', 'count'] as const).flatMap((figure): Read[] => [
+    {
+      name: `reward ${figure} of the campaign`,
+      op: `GET /v4/rewards/${figure}`,
+      rest: (s) => `/v4/rewards/${figure}?chainId=${CHAIN}&campaignId=${s.onChainId}`,
+      ghost: true,
+    },
+    {
+      name: `reward ${figure} of the campaign (hosted path)`,
+      op: `GET /v4/rewards/campaign/{campaignId}/${figure}`,
+      rest: (s) => `/v4/rewards/campaign/${s.onChainId}/${figure}?chainId=${CHAIN}`,
+      ghost: true,
+    },
+  ]),
+  {
+    name: 'unclaimed rewards of the campaign',
+    op: 'GET /v4/rewards/unclaim',
+    rest: (s) => `/v4/rewards/unclaim?chainId=${CHAIN}&campaignIds=${s.onChainId}`,
+    ghost: true,
+  },
+  ...['', '/by-chains', '/by-types', '/by-protocols', '/by-tokens'].map(
+    (suffix): Read => ({
+      name: `rewards distributed${suffix} by the campaign`,
+      op: `GET /v4/rewards/total/distributed${suffix}`,
+      rest: (s) => `/v4/rewards/total/distributed${suffix}?campaignId=${s.onChainId}&test=true&showPrivate=true`,
+      ghost: true,
+    }),
+  ),
   {
     name: 'rewards of the recipient',
     op: 'GET /v4/users/{address}/rewards',
@@ -398,6 +426,35 @@ const COUNT_READS: CountRead[] = [
     }),
     share: (s) => ({ live: live(s) }),
   },
+  // Campaign counts under the list filters (#33): a private campaign counts once, for callers who may see it.
+  ...(
+    [
+      ['GET /v4/campaigns/count', '', 1],
+      ['GET /v4/campaigns/count/by-chains', '/by-chains', 2],
+      ['GET /v4/campaigns/count/by-types', '/by-types', 2],
+      ['GET /v4/campaigns/count/by-protocols', '/by-protocols', 2],
+      ['GET /v4/campaigns/count/by-chains', '/by-chains?grain=month', 3],
+    ] as const
+  ).map(
+    ([op, suffix, depth]): CountRead => ({
+      name: `campaign count${suffix}`,
+      op,
+      rest: () => `/v4/campaigns/count${suffix}${suffix.includes('?') ? '&' : '?'}test=true&showPrivate=true`,
+      // A bare number, `{ key: n }` or `{ month: { key: n } }`: every count summed.
+      counts: (b) => ({
+        total:
+          depth === 1
+            ? b
+            : sum(
+                Object.values(b as Record<string, unknown>).flatMap((v) =>
+                  typeof v === 'number' ? [v] : Object.values(v as Record<string, number>),
+                ),
+              ),
+      }),
+      // Campaigns of a type naming no protocol count nowhere per protocol.
+      share: (s) => ({ total: suffix.startsWith('/by-protocols') && !protocolOf(s.opportunityType) ? 0 : 1 }),
+    }),
+  ),
 ];
 
 /** The list every subject's creator keeps, naming all subjects (lists are public: the ids must not be). */
@@ -410,6 +467,19 @@ let configHash = '';
  * (each with a test of its own where the reason is a rule of ours).
  */
 const EXEMPT: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      '',
+      '/per-month/{year}/{month}',
+      '/chains/{chainId}',
+      '/chains/{chainId}/per-month/{year}/{month}',
+      '/tokens/{chainId}/{tokenAddress}',
+      '/tokens/{chainId}/{tokenAddress}/per-month/{year}/{month}',
+    ].map((suffix) => [
+      `GET /v4/accounting/revenues${suffix}`,
+      'back office only (authMatrix.test.ts): counts the fees of every campaign, private ones included, for the one caller who sees them all (accountingRevenues.test.ts)',
+    ]),
+  ),
   'GET /v4/health':
     'counts LIVE campaigns without a reward price among public campaigns only, the same answer for every caller (test/integration/api/unpriced.test.ts)',
 };

@@ -104,6 +104,24 @@ describe(`chaos: reorgs of depth 1 to ${chaosSettings.maxReorgDepth} on a devnet
       expect(await esIds(), 'campaign documents').to.deep.equal(
         expected.map((id) => campaignDbId(31337, id as Hex)).sort(),
       );
+      // The event log (#32): what integrators were told about the orphaned blocks is retracted, and named.
+      const { rows: created } = await h.apiPg.query<{ id: string; campaign_id: string; retracted: boolean }>(
+        "SELECT id::text, payload->>'campaignId' AS campaign_id, retracted FROM events WHERE type = 'campaign.created' ORDER BY id",
+      );
+      expect(
+        created
+          .filter((e) => !e.retracted)
+          .map((e) => e.campaign_id.toLowerCase())
+          .sort(),
+      ).to.deep.equal(expected);
+      const orphanedEvents = created.filter((e) => orphaned.includes(e.campaign_id.toLowerCase()));
+      expect(orphanedEvents.map((e) => e.retracted)).to.deep.equal(orphaned.map(() => true));
+      const { rows: retractions } = await h.apiPg.query<{ ids: string[] }>(
+        "SELECT payload->'ids' AS ids FROM events WHERE type = 'retracted' ORDER BY id DESC LIMIT 1",
+      );
+      expect(retractions[0]?.ids, 'the last retracted event names them').to.include.members(
+        orphanedEvents.map((e) => e.id),
+      );
       const { rows } = await h.apiPg.query<{ number: string; hash: string }>(
         'SELECT number, hash FROM blocks WHERE chain_id = 31337 ORDER BY number DESC LIMIT $1',
         [depth + 1],

@@ -228,6 +228,7 @@ describe('jobs/syncRoots', function () {
         trees_unavailable: 0,
         rewards: 0,
         proof_material_rebuilt: 0,
+        roots_announced_live: 0,
       },
     });
     const live = await loadLiveRoot(h.deps.pg, CHAIN_ID, await getLatestTimestamp(target));

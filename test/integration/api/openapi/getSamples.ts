@@ -68,6 +68,30 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
   const chain = { chainId: 31337 };
   const user = recipient.recipient;
   const backOffice = { authorization: TEST_BACK_OFFICE_TOKEN };
+  // Fee revenue (#33): a month, chain and token one demo campaign was created in.
+  const fee = await one<{ token: string; y: number; m: number }>(
+    `SELECT reward_token AS token, extract(year FROM created_at AT TIME ZONE 'UTC')::int AS y,
+       extract(month FROM created_at AT TIME ZONE 'UTC')::int AS m FROM campaigns ORDER BY id LIMIT 1`,
+  );
+  const revenues = '/v4/accounting/revenues';
+  const month = `per-month/${fee.y}/${fee.m}`;
+  const revenueSamples: Record<string, GetSample> = {
+    [revenues]: { path: revenues, headers: backOffice },
+    [`${revenues}/per-month/{year}/{month}`]: { path: `${revenues}/${month}`, headers: backOffice },
+    [`${revenues}/chains/{chainId}`]: { path: `${revenues}/chains/31337`, headers: backOffice },
+    [`${revenues}/chains/{chainId}/per-month/{year}/{month}`]: {
+      path: `${revenues}/chains/31337/${month}`,
+      headers: backOffice,
+    },
+    [`${revenues}/tokens/{chainId}/{tokenAddress}`]: {
+      path: `${revenues}/tokens/31337/${fee.token}`,
+      headers: backOffice,
+    },
+    [`${revenues}/tokens/{chainId}/{tokenAddress}/per-month/{year}/{month}`]: {
+      path: `${revenues}/tokens/31337/${fee.token}/${month}`,
+      headers: backOffice,
+    },
+  };
   const apiKey = { 'x-api-key': key.rawKey };
   await h
     .request()
@@ -233,8 +257,35 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
       headers: backOffice,
     },
     '/v4/diffs/leaf-tokens': { path: '/v4/diffs/leaf-tokens', query: chain, headers: backOffice },
+    '/v4/campaigns/count': { path: '/v4/campaigns/count', query: { test: 'true' } },
+    '/v4/campaigns/count/by-chains': { path: '/v4/campaigns/count/by-chains', query: { grain: 'month' } },
+    '/v4/campaigns/count/by-types': { path: '/v4/campaigns/count/by-types' },
+    '/v4/campaigns/count/by-protocols': { path: '/v4/campaigns/count/by-protocols', query: { test: 'true' } },
+    ...revenueSamples,
     '/v4/internal/jobs': { path: '/v4/internal/jobs', headers: backOffice },
     '/v4/internal/dependencies': { path: '/v4/internal/dependencies', headers: backOffice },
+    '/v4/rewards/total': { path: '/v4/rewards/total', query: { ...chain, campaignId: campaign.campaign_id } },
+    '/v4/rewards/count': { path: '/v4/rewards/count', query: { ...chain, token: leafToken.token } },
+    '/v4/rewards/campaign/{campaignId}/total': {
+      path: `/v4/rewards/campaign/${campaign.campaign_id}/total`,
+      query: chain,
+    },
+    '/v4/rewards/campaign/{campaignId}/count': {
+      path: `/v4/rewards/campaign/${campaign.campaign_id}/count`,
+      query: chain,
+    },
+    '/v4/rewards/token/total': { path: '/v4/rewards/token/total', query: { ...chain, address: leafToken.token } },
+    '/v4/rewards/token/count': { path: '/v4/rewards/token/count', query: { ...chain, address: leafToken.token } },
+    '/v4/rewards/unclaim': { path: '/v4/rewards/unclaim', query: { ...chain, campaignIds: campaign.campaign_id } },
+    '/v4/rewards/total/distributed': { path: '/v4/rewards/total/distributed' },
+    '/v4/rewards/total/distributed/by-chains': {
+      path: '/v4/rewards/total/distributed/by-chains',
+      query: { grain: 'month' },
+    },
+    '/v4/rewards/total/distributed/by-types': { path: '/v4/rewards/total/distributed/by-types' },
+    '/v4/rewards/total/distributed/by-protocols': { path: '/v4/rewards/total/distributed/by-protocols' },
+    '/v4/rewards/total/distributed/by-tokens': { path: '/v4/rewards/total/distributed/by-tokens' },
+    '/v4/users/{address}/rewards/summary': { path: `/v4/users/${user}/rewards/summary`, query: chain },
     // #33 parity reads
     '/v4/prices': { path: '/v4/prices', query: chain },
     '/v4/prices/symbol/{symbol}': { path: `/v4/prices/symbol/${rewardToken.symbol}` },

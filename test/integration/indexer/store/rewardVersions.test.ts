@@ -191,6 +191,106 @@ describe('indexer/store/rewardTrees: reward amounts stored by change (#30)', fun
     const other = await db.query('SELECT recipient FROM rewards WHERE chain_id = 1 AND root = $1', [root(9)]);
     expect(other.rows.map((r) => r.recipient)).to.deep.equal([user(7)]);
   });
+  it('keeps per-tree totals of each campaign and token equal to the tree sums, recipients counted once per campaign (#33)', async function () {
+    const chainId = 777;
+    const [A, B] = [`0x${'a1'.repeat(32)}`, `0x${'b2'.repeat(32)}`];
+    const OTHER = `0x${'33'.repeat(20)}`;
+    type Row = [recipient: number, token: string, campaign: string, reason: string, amount: number];
+    const trees: Row[][] = [
+      [
+        [1, TOKEN, A, 'x', 10],
+        [1, TOKEN, A, 'y', 5],
+        [2, TOKEN, B, 'x', 7],
+        [3, OTHER, A, 'x', 4],
+      ],
+      // 1 moves one reason to B, 2 leaves, 4 joins A twice, 3 unchanged
+      [
+        [1, TOKEN, A, 'x', 10],
+        [1, TOKEN, B, 'y', 6],
+        [3, OTHER, A, 'x', 4],
+        [4, TOKEN, A, 'x', 1],
+        [4, TOKEN, A, 'y', 2],
+      ],
+      // 1 leaves A altogether, 3 leaves the tree
+      [
+        [1, TOKEN, B, 'y', 16],
+        [4, TOKEN, A, 'x', 1],
+        [4, TOKEN, A, 'y', 3],
+      ],
+    ];
+    for (const [i, rows] of trees.entries()) {
+      const leaves = new Map<string, { recipient: string; token: string; amount: number }>();
+      for (const [r, token, , , amount] of rows) {
+        const key = `${user(r)}-${token}`;
+        const leaf = leaves.get(key) ?? { recipient: user(r), token, amount: 0 };
+        leaf.amount += amount;
+        leaves.set(key, leaf);
+      }
+      await db.query("INSERT INTO reward_trees (chain_id, root, status) VALUES ($1, $2, 'verified')", [
+        chainId,
+        root(100 + i),
+      ]);
+      await withTransaction(db, (tx) =>
+        storeTreeEntries(tx, {
+          chainId,
+          root: root(100 + i),
+          leaves: [...leaves.values()].map((l) => ({ ...l, amount: String(l.amount) })),
+          breakdowns: rows.map(([r, token, campaignId, reason, amount]) => ({
+            recipient: user(r),
+            token,
+            campaignId,
+            reason,
+            amount: String(amount),
+          })),
+        }),
+      );
+    }
+    const seqs = await db.query<{ root: string; seq: string }>(
+      'SELECT root, seq::text AS seq FROM reward_trees WHERE chain_id = $1 ORDER BY seq',
+      [chainId],
+    );
+    for (const [i, t] of seqs.rows.entries()) {
+      const rows = trees[i]!;
+      const expected: Record<string, [number, number]> = {};
+      for (const campaign of [A, B])
+        for (const token of [TOKEN, OTHER]) {
+          const mine = rows.filter((r) => r[2] === campaign && r[1] === token);
+          if (mine.length)
+            expected[`${campaign}-${token}`] = [
+              mine.reduce((s, r) => s + r[4], 0),
+              new Set(mine.map((r) => r[0])).size,
+            ];
+        }
+      const stored = await db.query<{ key: string; amount: number; recipients: number }>(
+        `SELECT DISTINCT ON (campaign_id, token) campaign_id || '-' || token AS key, amount::int AS amount, recipients
+         FROM reward_campaign_totals WHERE chain_id = $1 AND seq <= $2 ORDER BY campaign_id, token, seq DESC`,
+        [chainId, t.seq],
+      );
+      expect(
+        Object.fromEntries(
+          stored.rows.filter((r) => r.amount || r.recipients).map((r) => [r.key, [r.amount, r.recipients]]),
+        ),
+        `campaign totals of tree ${i + 1}`,
+      ).to.deep.equal(expected);
+      const tokens = await db.query<{ token: string; amount: number; recipients: number }>(
+        `SELECT DISTINCT ON (token) token, amount::int AS amount, recipients FROM reward_token_totals
+         WHERE chain_id = $1 AND seq <= $2 ORDER BY token, seq DESC`,
+        [chainId, t.seq],
+      );
+      const expectedTokens: Record<string, [number, number]> = {};
+      for (const token of [TOKEN, OTHER]) {
+        const mine = rows.filter((r) => r[1] === token);
+        if (mine.length)
+          expectedTokens[token] = [mine.reduce((s, r) => s + r[4], 0), new Set(mine.map((r) => r[0])).size];
+      }
+      expect(
+        Object.fromEntries(
+          tokens.rows.filter((r) => r.amount || r.recipients).map((r) => [r.token, [r.amount, r.recipients]]),
+        ),
+        `token totals of tree ${i + 1}`,
+      ).to.deep.equal(expectedTokens);
+    }
+  });
 });
 
 describe('sql/migrations/2026_11_28_01_reward_versions: existing full copies become versions', function () {

@@ -11,6 +11,7 @@ describe('jobs/control/catalog', () => {
     expect(JOBS.filter((j) => j.perChain).map((j) => j.name)).to.deep.equal([
       'blocks',
       'campaigns',
+      'campaign-fees',
       'roots',
       'claims',
       'tokens',

@@ -1,0 +1,117 @@
+import type { Logger } from '../../../internal/logger.js';
+import type { PgPool } from '../../../internal/pg.js';
+import { listenChannel, type PgListener } from '../../../internal/pgListen.js';
+import { coalesced } from '../../../internal/coalesced.js';
+import { describeError } from '../../../internal/errors.js';
+import { type FeedRow, latestEventId, readFeed } from './repo.js';
+
+/** Rows the feed keeps in memory: streams level with the log read their next events from here. */
+const KEEP_ROWS = 5000;
+/** Rows per query while the feed catches up. */
+const PAGE = 1000;
+/** The safety net under LISTEN: the feed reads the log this often even without a notification. */
+export const POLL_MS = 5000;
+
+export type EventFeed = {
+  /** Calls `onWake` after the feed has read newly committed events, until the returned function is called. */
+  subscribe(onWake: () => void): () => void;
+  /**
+   * The events after id `after` up to the newest the feed has read, oldest first, each marked
+   * `public` (no campaign, or a public one); null when the feed does not hold all of them (a
+   * stream behind it reads the table instead).
+   */
+  rowsAfter(after: string): readonly FeedRow[] | null;
+  /** Subscribers now (open streams of this process). */
+  size(): number;
+};
+
+/**
+ * One reader of the event log per API process for all its open streams: one LISTEN connection
+ * (internal/pgListen.ts) and, per committed append (the trigger of migration 2026_11_30_01
+ * notifies once per statement, at commit) or every POLL_MS, one query for the new rows, kept in a
+ * bounded window. Each stream filters that window in memory instead of querying the table itself
+ * (2,000 open streams cost one query per append, not 2,000). Opened with the first stream, closed
+ * with the last.
+ */
+export function createEventFeed({ pg, logger }: { pg: PgPool; logger: Logger }): EventFeed {
+  const subscribers = new Set<() => void>();
+  let listener: PgListener | null = null;
+  let poll: NodeJS.Timeout | null = null;
+  let rows: FeedRow[] = [];
+  /** The window holds every event with id in (floor, head]; null until the first read. */
+  let floor: bigint | null = null;
+  let head = 0n;
+  /** Bumped when the last stream closes: a read still in flight then leaves the (reset) window alone. */
+  let generation = 0;
+  const readNew = async () => {
+    const gen = generation;
+    if (floor === null) {
+      const latest = BigInt(await latestEventId(pg));
+      if (gen !== generation) return;
+      head = latest;
+      floor = latest;
+      return;
+    }
+    let got = 0;
+    for (;;) {
+      const page = await readFeed(pg, { after: head.toString(), limit: PAGE });
+      if (gen !== generation) return;
+      if (!page.length) break;
+      rows.push(...page);
+      head = BigInt(page[page.length - 1]!.id);
+      got += page.length;
+      if (page.length < PAGE) break;
+    }
+    if (rows.length > KEEP_ROWS) {
+      const cut = rows.length - KEEP_ROWS;
+      floor = BigInt(rows[cut - 1]!.id);
+      rows = rows.slice(cut);
+    }
+    if (got) for (const s of subscribers) s();
+  };
+  const reads = coalesced(
+    () =>
+      readNew().catch((error: unknown) => {
+        logger.error({ msg: 'event feed: read failed', err: describeError(error) });
+      }),
+    () => subscribers.size > 0,
+  );
+  const stop = () => {
+    generation += 1;
+    if (listener) void listener.stop();
+    if (poll) clearInterval(poll);
+    listener = null;
+    poll = null;
+    rows = [];
+    floor = null;
+  };
+  return {
+    subscribe(onWake) {
+      subscribers.add(onWake);
+      if (!listener) {
+        listener = listenChannel({ pg, logger, channel: 'events', name: 'event feed', onNotify: () => reads.run() });
+        poll = setInterval(() => reads.run(), POLL_MS);
+        reads.run();
+      }
+      return () => {
+        subscribers.delete(onWake);
+        if (!subscribers.size) stop();
+      };
+    },
+    rowsAfter(after) {
+      const from = BigInt(after);
+      if (floor === null || from < floor) return null;
+      if (from >= head) return [];
+      // Ids increase along the window: skip to the first after `from`.
+      let lo = 0;
+      let hi = rows.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (BigInt(rows[mid]!.id) <= from) lo = mid + 1;
+        else hi = mid;
+      }
+      return rows.slice(lo);
+    },
+    size: () => subscribers.size,
+  };
+}

@@ -1,0 +1,137 @@
+import { campaignDbId } from '../../../domain/ids.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { ValidationError, type FieldError } from '../../errors.js';
+import { loadCampaignListIds } from '../../reads/campaignLists.js';
+import { loadDistributedRewards, type DistributedRow } from '../../reads/distributedRewards.js';
+import { searchCampaigns } from '../../visibility/campaignSearch.js';
+import { parseCreatedBound, toListParams } from '../campaigns/params.js';
+import { buildListQuery, type PrivateVisibility } from '../campaigns/query.js';
+import { opportunityIdsByWord } from '../campaigns/searchOpportunities.js';
+import { searchWords } from '../campaigns/searchWords.js';
+import type { DistributedQuery } from './schema.js';
+
+/** What a distributed row is grouped by, from its campaign's document. */
+export type CampaignFacets = { distributionChainId: number; type: string; mainProtocolId: string | null };
+
+/** A distributed row of a campaign the filters kept, with its facets. */
+export type FilteredRow = DistributedRow & { campaign: CampaignFacets };
+
+/** Campaign ids per search: a terms filter of this many ids, answered in one page. */
+const BATCH = 5_000;
+
+/** Pure: the window's bounds in Unix seconds (`since` is hosted's name of `from`), or the field errors. */
+export function toWindow(q: DistributedQuery): { from: number | null; to: number | null } | { errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const bound = (field: string, value: string | undefined) => {
+    const iso = parseCreatedBound(value);
+    if (iso === undefined) errors.push({ field, message: 'must be a date, a date-time string or a Unix timestamp' });
+    return iso ? Math.floor(Date.parse(iso) / 1000) : null;
+  };
+  const from = bound(q.from !== undefined ? 'from' : 'since', q.from ?? q.since);
+  const to = bound('to', q.to);
+  if (from !== null && to !== null && from > to) errors.push({ field: 'to', message: 'must not be before from' });
+  return errors.length ? { errors } : { from, to };
+}
+
+/**
+ * What the live roots distributed over the window per campaign, token (and month), for the
+ * campaigns the filters of GET /v4/campaigns keep (its own parsing, toListParams, and query,
+ * buildListQuery, restricted to the campaigns that distributed, by id, through the visibility-bound
+ * campaign search): the amounts are summed in PostgreSQL (loadDistributedRewards), Elasticsearch
+ * only says which campaigns count and their chain, type and protocol. Campaign ids of a tree that
+ * no indexed campaign has are not counted.
+ */
+export async function filteredDistributed(
+  deps: ApiDeps,
+  q: DistributedQuery,
+  visible: PrivateVisibility,
+): Promise<FilteredRow[]> {
+  const window = toWindow(q);
+  const normalized = toListParams({ ...q, page: 0, items: 1 });
+  const errors = [...('errors' in window ? window.errors : []), ...('errors' in normalized ? normalized.errors : [])];
+  if (errors.length || 'errors' in window || 'errors' in normalized) throw new ValidationError(errors);
+  const p = normalized.params;
+  const configured = deps.config.chains.map((c) => c.id);
+  const chainIds = p.distributionChainIds
+    ? configured.filter((id) => p.distributionChainIds!.includes(id))
+    : configured;
+  const rows = await loadDistributedRewards(deps.pg, { ...window, chainIds, grain: q.grain ?? null });
+  if (!rows.length) return [];
+  const listIds =
+    p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
+  const searchIds = p.search ? await opportunityIdsByWord(deps, searchWords(p.search)) : undefined;
+  const { query } = buildListQuery(p, nowSeconds(deps), listIds, visible, searchIds);
+  const ids = [...new Set(rows.map((r) => campaignDbId(r.chainId, r.campaignId)))];
+  const facets = new Map<string, CampaignFacets>();
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const batch = ids.slice(i, i + BATCH);
+    const res = await searchCampaigns<CampaignFacets & { id: string }>(deps, visible, {
+      size: batch.length,
+      track_total_hits: false,
+      _source: ['id', 'distributionChainId', 'type', 'mainProtocolId'],
+      query: { bool: { filter: [query, { terms: { id: batch } }] } },
+    });
+    for (const h of res.hits.hits) if (h._source) facets.set(h._source.id, h._source);
+  }
+  return rows.flatMap((r) => {
+    const campaign = facets.get(campaignDbId(r.chainId, r.campaignId));
+    return campaign ? [{ ...r, campaign }] : [];
+  });
+}
+
+/** The groupings of /rewards/total/distributed/by-…: each row's key. */
+export const DISTRIBUTED_GROUPS = {
+  chains: (r: FilteredRow) => String(r.chainId),
+  types: (r: FilteredRow) => r.campaign.type,
+  protocols: (r: FilteredRow) => r.campaign.mainProtocolId ?? 'none',
+} as const;
+
+/** Pure: USD per key, or per month then key with a grain (months in order; a series is one request). */
+export function groupDistributed(
+  rows: readonly FilteredRow[],
+  keyOf: ((r: FilteredRow) => string) | null,
+): number | Record<string, number> | Record<string, Record<string, number> | number> {
+  const add = (map: Record<string, number>, key: string, usd: number) => {
+    map[key] = (map[key] ?? 0) + usd;
+  };
+  const sorted = [...rows].sort((a, b) => (a.period ?? '').localeCompare(b.period ?? ''));
+  if (!sorted.some((r) => r.period !== null)) {
+    if (!keyOf) return rows.reduce((s, r) => s + r.usd, 0);
+    const out: Record<string, number> = {};
+    for (const r of sorted) add(out, keyOf(r), r.usd);
+    return out;
+  }
+  const out: Record<string, Record<string, number> | number> = {};
+  for (const r of sorted) {
+    const period = r.period!;
+    if (!keyOf) out[period] = ((out[period] as number | undefined) ?? 0) + r.usd;
+    else add((out[period] ??= {}) as Record<string, number>, keyOf(r), r.usd);
+  }
+  return out;
+}
+
+/** Pure: per chain and token (and month), units and USD, with whether some amount had no price. */
+export function distributedByToken(rows: readonly FilteredRow[]) {
+  const out = new Map<
+    string,
+    { chainId: number; address: string; period: string | null; amount: bigint; usd: number; unpriced: boolean }
+  >();
+  for (const r of rows) {
+    const key = `${r.chainId}:${r.token}:${r.period ?? ''}`;
+    const t = out.get(key) ?? {
+      chainId: r.chainId,
+      address: r.token,
+      period: r.period,
+      amount: 0n,
+      usd: 0,
+      unpriced: false,
+    };
+    t.amount += BigInt(r.amount);
+    t.usd += r.usd;
+    t.unpriced ||= r.unpriced;
+    out.set(key, t);
+  }
+  return [...out.values()]
+    .sort((a, b) => (a.period ?? '').localeCompare(b.period ?? '') || b.usd - a.usd)
+    .map(({ period, amount, ...t }) => ({ ...t, ...(period ? { period } : {}), amount: amount.toString() }));
+}

@@ -1,0 +1,113 @@
+import type { ApiDeps } from '../../deps.js';
+import { ValidationError } from '../../errors.js';
+import type { Handler } from '../../validate.js';
+import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
+import { privateVisibility } from '../campaign-access/visibility.js';
+import { splitList } from '../campaigns/params.js';
+import { distributedByToken, filteredDistributed, groupDistributed, type FilteredRow } from './distributed.js';
+import type {
+  campaignTotalsParams,
+  chainOnlyQuery,
+  distributedQuery,
+  rewardTotalsQuery,
+  RewardTotalsQuery,
+  tokenTotalsQuery,
+  unclaimQuery,
+} from './schema.js';
+import { campaignLiveTotals, liveUnclaimed, tokenLiveTotals } from './totals.js';
+
+/** Exactly one of two fields: a 400 naming the first when neither is given, the second when both are. */
+function oneOf(first: string, second: string, a: unknown, b: unknown): void {
+  if (a === undefined && b === undefined)
+    throw new ValidationError([{ field: first, message: `or ${second} is required` }]);
+  if (a !== undefined && b !== undefined)
+    throw new ValidationError([{ field: second, message: `must not be given with ${first}` }]);
+}
+
+/** The live totals a /rewards/total or /count query asks for (campaign or token). */
+async function totalsOf(deps: ApiDeps, q: RewardTotalsQuery, state: Parameters<typeof campaignVisibilityOf>[1]) {
+  oneOf('campaignId', 'token', q.campaignId, q.token);
+  const visible = await campaignVisibilityOf(deps, state, true);
+  if (q.campaignId !== undefined) {
+    const t = await campaignLiveTotals(deps, q.chainId, q.campaignId, visible);
+    return { chainId: q.chainId, campaignId: q.campaignId.toLowerCase(), ...t };
+  }
+  const t = await tokenLiveTotals(deps, q.chainId, q.token!, visible);
+  return { chainId: q.chainId, token: q.token!.toLowerCase(), ...t };
+}
+
+/** GET /v4/rewards/total: `{ campaignId, amount }` (or `{ token, rewardTokenId, amount }`) in the live root. */
+export function rewardTotalHandler(deps: ApiDeps): Handler<{ query: typeof rewardTotalsQuery }> {
+  return async (ctx) => {
+    const { count: _count, ...t } = await totalsOf(deps, ctx.state.query, ctx.state);
+    ctx.body = t;
+  };
+}
+
+/** GET /v4/rewards/count: `{ count }` recipients in the live root of a campaign or token. */
+export function rewardCountHandler(deps: ApiDeps): Handler<{ query: typeof rewardTotalsQuery }> {
+  return async (ctx) => {
+    const { amount: _amount, ...t } = await totalsOf(deps, ctx.state.query, ctx.state);
+    ctx.body = t;
+  };
+}
+
+/** GET /v4/rewards/campaign/{campaignId}/total and /count (hosted spelling of the campaign forms). */
+export function campaignPathTotalsHandler(
+  deps: ApiDeps,
+  figure: 'amount' | 'count',
+): Handler<{ params: typeof campaignTotalsParams; query: typeof chainOnlyQuery }> {
+  return async (ctx) => {
+    const { campaignId } = ctx.state.params;
+    const { chainId } = ctx.state.query;
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const t = await campaignLiveTotals(deps, chainId, campaignId, visible);
+    ctx.body = { chainId, campaignId: campaignId.toLowerCase(), root: t.root, [figure]: t[figure] };
+  };
+}
+
+/** GET /v4/rewards/token/total and /count (hosted spelling: `address`; `{ rewardTokenId, amount }`). */
+export function tokenPathTotalsHandler(
+  deps: ApiDeps,
+  figure: 'amount' | 'count',
+): Handler<{ query: typeof tokenTotalsQuery }> {
+  return async (ctx) => {
+    const { chainId, address } = ctx.state.query;
+    const t = await tokenLiveTotals(deps, chainId, address, await campaignVisibilityOf(deps, ctx.state, true));
+    ctx.body = {
+      chainId,
+      token: address.toLowerCase(),
+      rewardTokenId: t.rewardTokenId,
+      root: t.root,
+      [figure]: t[figure],
+    };
+  };
+}
+
+/** GET /v4/rewards/unclaim: map campaignId (or the token) → unclaimed units in the live root. */
+export function unclaimHandler(deps: ApiDeps): Handler<{ query: typeof unclaimQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
+    const campaignIds = splitList(q.campaignIds);
+    oneOf('campaignIds', 'token', campaignIds, q.token);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    ctx.body = await liveUnclaimed(deps, q.chainId, campaignIds ? { campaignIds } : { token: q.token! }, visible);
+  };
+}
+
+/**
+ * GET /v4/rewards/total/distributed[/by-chains|/by-types|/by-protocols|/by-tokens]: `shape` turns the
+ * filtered rows into the answer. Private campaigns count with `showPrivate=true` for those who may see them.
+ */
+export function distributedHandler(
+  deps: ApiDeps,
+  shape: (rows: FilteredRow[]) => unknown,
+): Handler<{ query: typeof distributedQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
+    if (q.showPrivate) ctx.state.private = true;
+    ctx.body = shape(await filteredDistributed(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate)));
+  };
+}
+
+export { distributedByToken, groupDistributed };

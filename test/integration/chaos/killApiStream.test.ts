@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { createRewardsClient, type EventStreamError } from '../../../clients/typescript/src/index.js';
+import { findFreePort } from '../../../contracts/devnet.js';
+import { appendEvents } from '../../../domain/tables/events.js';
+import { withTransaction } from '../../../internal/pg.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import { childProcessEnv } from '../../helpers/testConfig.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CHAIN = 31337;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Issue #32: the API process holding a stream is SIGKILLed while events keep committing, and a new
+ * one starts on the same address: the typed client's subscribe() resumes with Last-Event-ID and
+ * receives every event exactly once, in order.
+ */
+describe('chaos: SIGKILL of the API under an event stream (subscribe() resumes, nothing lost or repeated)', function () {
+  let h: Harness;
+  let port: number;
+  let api: ChildProcess | null = null;
+
+  const startApi = async (): Promise<ChildProcess> => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+      cwd: ROOT,
+      env: childProcessEnv(h.config, { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' }),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const up = await fetch(`http://127.0.0.1:${port}/v4/health/live`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) return proc;
+      if (proc.exitCode !== null) throw new Error(`API exited with ${proc.exitCode}`);
+      if (Date.now() > deadline) throw new Error('API did not answer within 60 s');
+      await sleep(100);
+    }
+  };
+
+  before(async function () {
+    h = await createHarness({ chainIds: [CHAIN] });
+    port = await findFreePort({ from: 42000, to: 42999 });
+    api = await startApi();
+  });
+
+  after(async () => {
+    api?.kill('SIGKILL');
+    await h?.close();
+  });
+
+  it('every event committed before, during and after the kill arrives once, in order', async function () {
+    const { rows: head } = await h.deps.pg.query<{ id: string }>('SELECT coalesce(max(id), 0)::text AS id FROM events');
+    const appended: string[] = [];
+    let appending = true;
+    const appender = (async () => {
+      for (let n = 0; appending; n++) {
+        const { rows } = await withTransaction(h.deps.pg, async (tx) => {
+          await appendEvents(tx, [
+            { type: 'claim.indexed', chainId: CHAIN, address: `0x${'9'.repeat(40)}`, payload: { n } },
+          ]);
+          return tx.query<{ id: string }>('SELECT max(id)::text AS id FROM events');
+        });
+        appended.push(rows[0]!.id);
+        await sleep(20);
+      }
+    })();
+    const got: string[] = [];
+    const errors: EventStreamError[] = [];
+    const sub = createRewardsClient({ baseUrl: `http://127.0.0.1:${port}` }).subscribe({
+      after: head[0]!.id,
+      filters: { type: ['claim.indexed'] },
+      onEvent: (e) => void got.push(e.id),
+      onError: (e) => void errors.push(e),
+      backoff: { initialMs: 100, maxMs: 500 },
+    });
+    try {
+      await sleep(1500);
+      expect(got.length, 'events before the kill').to.be.greaterThan(10);
+      api!.kill('SIGKILL');
+      await new Promise((r) => api!.once('exit', r));
+      const atKill = appended.length;
+      await sleep(1500); // down: events keep committing
+      expect(appended.length).to.be.greaterThan(atKill + 10);
+      api = await startApi();
+      await sleep(1500);
+      appending = false;
+      await appender;
+      const deadline = Date.now() + 20_000;
+      while (got.length < appended.length && Date.now() < deadline) await sleep(50);
+      expect(got).to.deep.equal(appended);
+      expect(errors.length, 'the broken connection was reported').to.be.greaterThan(0);
+      expect(errors.every((e) => !e.fatal)).to.equal(true);
+    } finally {
+      appending = false;
+      await appender;
+      sub.close();
+      await sub.done;
+    }
+  });
+});
