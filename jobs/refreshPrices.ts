@@ -7,6 +7,7 @@ import { enqueueOutbox } from '../domain/tables/outbox.js';
 import {
   campaignsUsingTokens,
   listTokensToPrice,
+  upsertHourlyPrices,
   upsertPriceHistory,
   upsertTokenPrices,
 } from '../indexer/store/prices.js';
@@ -35,12 +36,12 @@ export function createPriceSources(deps: Pick<JobDeps, 'config' | 'logger' | 'rp
 /**
  * USD prices of every stored token. Steps: plan (the tokens table) → fetch (each source in
  * priority order, asked only for tokens not priced yet) → select/transform (pure) → persist (one
- * transaction: current prices, daily history, and the ids of campaigns whose reward token got a
+ * transaction: current prices, daily and hourly history, and the ids of campaigns whose reward token got a
  * new price enqueued for the search projector; the publish job drains the outbox).
  * A source that is down after its bounded retries fails the run loudly; nothing is written and the
  * next run starts over (prices carry no cursor). Prices older than config.prices.maxAgeSeconds are
  * stored with their own time and counted as stale, never refreshed to look current.
- * Tables: tokens (read), campaigns (read), token_prices, token_price_history, search_outbox.
+ * Tables: tokens (read), campaigns (read), token_prices, token_price_history, token_price_hourly, search_outbox.
  */
 export const refreshPrices: Job = {
   ...jobInfo(NAME),
@@ -64,12 +65,13 @@ export const refreshPrices: Job = {
         token_ids: stale.slice(0, 20),
         max_age_s: deps.config.prices.maxAgeSeconds,
       });
-    const { changed, historyRows, campaigns } = await withTransaction(deps.pg, async (tx) => {
+    const { changed, historyRows, hourlyRows, campaigns } = await withTransaction(deps.pg, async (tx) => {
       const changed = await upsertTokenPrices(tx, prices);
       const historyRows = await upsertPriceHistory(tx, history);
+      const hourlyRows = await upsertHourlyPrices(tx, history);
       const campaigns = await campaignsUsingTokens(tx, changed);
       await enqueueOutbox(tx, 'campaign', campaigns);
-      return { changed, historyRows, campaigns };
+      return { changed, historyRows, hourlyRows, campaigns };
     });
     deps.logger[changed.length ? 'info' : 'debug']({
       msg: 'prices persisted',
@@ -94,6 +96,7 @@ export const refreshPrices: Job = {
         stale: stale.length,
         changed: changed.length,
         history: historyRows,
+        hourly: hourlyRows,
         campaigns: campaigns.length,
         ...bySource,
       },

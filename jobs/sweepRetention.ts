@@ -8,6 +8,9 @@ import { jobInfo } from './control/catalog.js';
 /** Rows per statement: a batch's locks and WAL stay small whatever the backlog (issue #29 L2). */
 export const RETENTION_BATCH = 1000;
 
+/** Days of hourly price candles kept (GET /v4/prices/history?grain=hour answers within them). */
+export const HOURLY_PRICES_RETENTION_DAYS = 90;
+
 type RowSweep = { name: string; table: string; where: string; params: unknown[] };
 
 /** What outlives its use in each table (the predicates are read by their tables' expiry indexes). */
@@ -34,6 +37,13 @@ const rowSweeps = (config: Config): RowSweep[] => [
   { name: 'nonces', table: 'auth_nonces', where: "expires_at < now() - interval '1 hour'", params: [] },
   { name: 'idpFlows', table: 'idp_flows', where: "expires_at < now() - interval '1 hour'", params: [] },
   { name: 'revokedTokens', table: 'revoked_tokens', where: 'expires_at < now()', params: [] },
+  // Hourly price candles serve recent charts (#33); the daily ones are kept for good.
+  {
+    name: 'hourlyPrices',
+    table: 'token_price_hourly',
+    where: `hour < now() - interval '${HOURLY_PRICES_RETENTION_DAYS} days'`,
+    params: [],
+  },
   {
     name: 'rateLimitWindows',
     table: 'rate_limit_windows',
@@ -48,11 +58,11 @@ const rowSweeps = (config: Config): RowSweep[] => [
  * EVENTS_RETENTION_DAYS (default 7), webhook delivery attempts older than WEBHOOK_DELIVERIES_RETENTION_DAYS
  * (default 7), sign-in nonces
  * and identity-provider flows expired for an hour, revocations of tokens that have expired anyway,
- * rate-limit windows older than a minute, and stored configurations no campaign uses, last stored
+ * rate-limit windows older than a minute, hourly price candles older than HOURLY_PRICES_RETENTION_DAYS, and stored configurations no campaign uses, last stored
  * CONFIG_STORE_UNASSOCIATED_TTL_DAYS ago (default 7; see configInUseSql). Every table is swept in
  * batches of RETENTION_BATCH rows, each committing on its own, with progress logged against the
  * rows found old at the start; an abort stops between batches. Counts per table are recorded.
- * Tables: job_runs, events, webhook_deliveries, auth_nonces, idp_flows, revoked_tokens, rate_limit_windows, campaign_configs.
+ * Tables: job_runs, events, webhook_deliveries, auth_nonces, idp_flows, revoked_tokens, token_price_hourly, rate_limit_windows, campaign_configs.
  */
 export const sweepRetention: Job = {
   ...jobInfo('retention'),

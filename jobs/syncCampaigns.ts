@@ -30,6 +30,8 @@ import {
   toReallocationRows,
 } from '../indexer/transform/campaigns.js';
 import { toCampaignEvents } from '../indexer/transform/events.js';
+import { toRewardTokenMinAmountRows } from '../indexer/transform/rewardTokens.js';
+import { upsertRewardTokenMinAmounts } from '../indexer/store/rewardTokens.js';
 import { appendEvents } from '../domain/tables/events.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
@@ -42,8 +44,9 @@ const NAME = 'campaigns';
 type Batch = ReturnType<typeof transformBatch>;
 
 /**
- * DistributionCreator logs of each chain (NewCampaign, CampaignOverride, CampaignReallocation) →
- * campaigns, their override history, reallocations, opportunities and tokens in PostgreSQL, one
+ * DistributionCreator logs of each chain (NewCampaign, CampaignOverride, CampaignReallocation,
+ * RewardTokenMinimumAmountUpdated) → campaigns, their override history, reallocations,
+ * opportunities, the reward-token whitelist and tokens in PostgreSQL, one
  * transaction per range with the search outbox entries and the cursor; then the outbox is projected
  * to Elasticsearch. Ranges stop at the canonical headers stored by the blocks job, and a batch read
  * from blocks that are no longer canonical is refused (the reorg is rolled back by the blocks job).
@@ -51,7 +54,7 @@ type Batch = ReturnType<typeof transformBatch>;
  * (its own writes first: the outbox entries after the run's start, then any older ones).
  * Ranges: the span of each getLogs call is learned per run (indexer/fetch/logSpan.ts), up to INDEXER_MAX_LOG_RANGE,
  * aiming at about 2,000 logs per batch.
- * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, tokens, search_outbox, events
+ * Tables: campaigns, campaign_overrides, campaign_reallocations, opportunities, reward_token_min_amounts, tokens, search_outbox, events
  * (campaign.created / campaign.changed), cursors.
  */
 export const syncCampaigns: Job = {
@@ -214,8 +217,11 @@ function transformBatch(chainId: number, { events, timestamps }: Fetched) {
   const configs = [...campaigns, ...overrides];
   const blockHashes = new Map(allCampaignEvents(events).map((e) => [e.blockNumber, e.blockHash as string]));
   // Targets on this chain are tokens too (names of opportunities); identifiers that are not addresses are skipped.
+  const rewardTokenMinAmounts = toRewardTokenMinAmountRows(events.rewardTokenMinAmounts);
+  // Whitelisted tokens are stored as tokens too, so GET /v4/tokens/reward serves their metadata (#33).
   const tokenAddresses = [
     ...campaigns.map((c) => c.rewardToken),
+    ...rewardTokenMinAmounts.map((r) => r.token),
     ...configs
       .filter((c) => c.computeChainId === chainId && /^0x[0-9a-f]{40}$/.test(c.mainParameter))
       .map((c) => c.mainParameter),
@@ -224,6 +230,7 @@ function transformBatch(chainId: number, { events, timestamps }: Fetched) {
     campaigns,
     overrides,
     reallocations,
+    rewardTokenMinAmounts,
     opportunities: toOpportunityRows(configs),
     blockHashes,
     tokenAddresses,
@@ -247,6 +254,7 @@ async function persistBatch(
     await upsertOverrides(tx, batch.overrides);
     await upsertReallocations(tx, batch.reallocations);
     await upsertOpportunities(tx, batch.opportunities);
+    await upsertRewardTokenMinAmounts(tx, batch.rewardTokenMinAmounts);
     // A parent's document lists its children: new or moved sub-campaigns refresh their parents too.
     const parents = batch.campaigns.map((c) => c.parentCampaignId).filter((id): id is string => id !== null);
     await enqueueOutbox(tx, 'campaign', [...new Set([...batch.campaigns.map((c) => c.id), ...changed, ...parents])]);

@@ -20,7 +20,10 @@ import {
  * Per configured chain it compares:
  * - roots: the served live root (GET /v4/users/{r}/rewards) with `getMerkleRoot()` and the served
  *   `endOfDisputePeriod` (GET /v4/chains) with `endOfDisputePeriod()`, both read at the block the
- *   roots job has indexed (the API decides on that block's time);
+ *   roots job has indexed (the API decides on that block's time); GET /v4/roots/live's `live`,
+ *   `tree`, `lastTree` and `endOfDisputePeriod` with the Distributor's getters at that block;
+ * - reward tokens: GET /v4/tokens/reward/{chainId} with `getValidRewardTokens()` (tokens and their
+ *   minimum per hour) at the block the campaigns job has indexed;
  * - proofs: every served leaf of the live root (up to `maxRecipients` recipients) hashes with its
  *   served proof to that on-chain root, and its served `claimed` equals `claimed(user, token)` at the
  *   block the claims job has indexed;
@@ -50,7 +53,7 @@ export type TruthCheckParams = {
   maxRecipients?: number;
 };
 export type TruthCheckReport = {
-  compared: Record<'roots' | 'proofs' | 'campaigns' | 'opportunities', number>;
+  compared: Record<'roots' | 'proofs' | 'campaigns' | 'opportunities' | 'rewardTokens', number>;
   figures: number;
   mismatches: string[];
 };
@@ -59,6 +62,12 @@ const distributorAbi = parseAbi([
   'function getMerkleRoot() view returns (bytes32)',
   'function endOfDisputePeriod() view returns (uint48)',
   'function claimed(address user, address token) view returns (uint208 amount, uint48 timestamp, bytes32 merkleRoot)',
+  'function tree() view returns (bytes32 merkleRoot, bytes32 ipfsHash)',
+  'function lastTree() view returns (bytes32 merkleRoot, bytes32 ipfsHash)',
+]);
+const whitelistAbi = parseAbi([
+  'struct RewardTokenAmounts { address token; uint256 minimumAmountPerEpoch; }',
+  'function getValidRewardTokens() view returns (RewardTokenAmounts[])',
 ]);
 const creatorAbi = parseAbi([
   'struct CampaignParameters { bytes32 campaignId; address creator; address rewardToken; uint256 amount; uint32 campaignType; uint32 startTimestamp; uint32 duration; bytes campaignData; }',
@@ -93,7 +102,7 @@ function rootOfProof(user: Address, token: Address, amount: bigint, proof: Hex[]
 export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport> {
   const db = new pg.Client({ connectionString: p.databaseUrl });
   await db.connect();
-  const compared = { roots: 0, proofs: 0, campaigns: 0, opportunities: 0 };
+  const compared = { roots: 0, proofs: 0, campaigns: 0, opportunities: 0, rewardTokens: 0 };
   let figures = 0;
   const mismatches: string[] = [];
   const expectEqual = (what: string, served: unknown, truth: unknown) => {
@@ -163,6 +172,28 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
           String(end),
         );
         compared.roots += 1;
+        // GET /v4/roots/live (#33): the Distributor's getters at the same block.
+        const live = ((await get('/roots/live')) as Record<string, Served>)[String(chain.id)];
+        const [tree] = await read<[Hex, Hex]>({
+          address: chain.distributor,
+          abi: distributorAbi,
+          functionName: 'tree',
+          blockNumber,
+        });
+        const [lastTree] = await read<[Hex, Hex]>({
+          address: chain.distributor,
+          abi: distributorAbi,
+          functionName: 'lastTree',
+          blockNumber,
+        });
+        expectEqual(`chain ${chain.id} /roots/live live`, live?.['live'], onchainRoot);
+        expectEqual(`chain ${chain.id} /roots/live tree`, live?.['tree'], tree);
+        expectEqual(`chain ${chain.id} /roots/live lastTree`, live?.['lastTree'], lastTree);
+        expectEqual(
+          `chain ${chain.id} /roots/live endOfDisputePeriod`,
+          String(live?.['endOfDisputePeriod']),
+          String(end),
+        );
         const claimsBlock = await cursor('claims', chain.id);
         const { rows } = await db.query<{ recipient: string }>(
           'SELECT DISTINCT recipient FROM rewards WHERE chain_id = $1 AND root = $2 ORDER BY recipient LIMIT $3',
@@ -195,6 +226,31 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
             compared.proofs += 1;
           }
         }
+      }
+
+      // Reward tokens (#33): the DistributionCreator's whitelist at the block the campaigns job has indexed.
+      const campaignsBlock = await cursor('campaigns', chain.id);
+      if (campaignsBlock !== undefined) {
+        const whitelist = await read<readonly { token: Address; minimumAmountPerEpoch: bigint }[]>({
+          address: chain.distributionCreator,
+          abi: whitelistAbi,
+          functionName: 'getValidRewardTokens',
+          blockNumber: BigInt(campaignsBlock),
+        });
+        const served = new Map(
+          ((await get(`/tokens/reward/${chain.id}`)) as Served[]).map((t) => [
+            t['address'] as string,
+            t['minimumAmountPerHour'],
+          ]),
+        );
+        expectEqual(`chain ${chain.id} reward token count`, served.size, whitelist.length);
+        for (const t of whitelist)
+          expectEqual(
+            `chain ${chain.id} minimumAmountPerHour of ${t.token}`,
+            served.get(t.token.toLowerCase()),
+            t.minimumAmountPerEpoch.toString(),
+          );
+        compared.rewardTokens += whitelist.length;
       }
 
       // Campaigns: created on chain, current parameters from campaign(id).

@@ -36,10 +36,11 @@ function serializeOnce(ctx: Context): void {
 }
 
 /**
- * A user's own state (rewards, claimed amounts): revalidated on every use (a 304 while unchanged),
- * so a claim shows as claimed as soon as it is indexed, never 30 s later from a cache.
+ * A user's own state (rewards, claimed amounts; on-chain balances and allowances, #33): revalidated
+ * on every use (a 304 while unchanged), so a claim shows as claimed as soon as it is indexed, and an
+ * approval as soon as it is mined, never 30 s later from a cache.
  */
-const USER_STATE = /^\/v4\/users\//;
+const USER_STATE = /^\/v4\/(users\/|tokens\/balances\/?$|tokens\/[^/]+\/allowance\/)/;
 
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 

@@ -35,6 +35,7 @@ import { eventsRouter } from './events/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { rewardTotalsRouter } from './reward-totals/router.js';
 import { accountingRouter } from './accounting/router.js';
+import { pricesRouter } from './prices/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -78,6 +79,7 @@ export function createRoutes(deps: ApiDeps): Router {
     webhooksRouter,
     rewardTotalsRouter,
     accountingRouter,
+    pricesRouter,
   ]) {
     v4.use(family(deps).routes());
   }

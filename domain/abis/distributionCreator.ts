@@ -10,6 +10,7 @@ export const distributionCreatorAbi = parseAbi([
   'event NewCampaign(CampaignParameters campaign)',
   'event CampaignOverride(bytes32 _campaignId, CampaignParameters campaign)',
   'event CampaignReallocation(bytes32 _campaignId, address[] from, address indexed to)',
+  'event RewardTokenMinimumAmountUpdated(address indexed token, uint256 amount)',
   'function campaign(bytes32 _campaignId) view returns (CampaignParameters)',
   'function defaultFees() view returns (uint256)',
   'function feeRebate(address user) view returns (uint256)',
@@ -43,5 +44,11 @@ const event = <N extends string>(name: N) =>
 export const newCampaignEvent = event('NewCampaign');
 export const campaignOverrideEvent = event('CampaignOverride');
 export const campaignReallocationEvent = event('CampaignReallocation');
-/** The events the campaigns job indexes, fetched together. */
-export const CAMPAIGN_EVENTS = [newCampaignEvent, campaignOverrideEvent, campaignReallocationEvent] as const;
+export const rewardTokenMinimumAmountUpdatedEvent = event('RewardTokenMinimumAmountUpdated');
+/** The events the campaigns job indexes, fetched together (the whitelist's too, #33: GET /v4/tokens/reward). */
+export const CAMPAIGN_EVENTS = [
+  newCampaignEvent,
+  campaignOverrideEvent,
+  campaignReallocationEvent,
+  rewardTokenMinimumAmountUpdatedEvent,
+] as const;

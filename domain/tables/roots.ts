@@ -69,6 +69,16 @@ export async function loadChainTime(db: PgPool | PgClient, chainId: number): Pro
   return rows[0]?.t == null ? null : Number(rows[0].t);
 }
 
+/** What the live-root rule was decided on for one chain (see loadLiveRootState). */
+export type LiveRootState = {
+  /** The chain's last two non-revoked roots, newest first (`tree` and `lastTree` as the Distributor stores them). */
+  latest: (RootRecord & { treeStatus: RewardTreeStatus | null })[];
+  disputeOpen: boolean;
+  /** The chain time the rule was evaluated at (Unix seconds), null when nothing is indexed. */
+  now: number | null;
+  live: LiveRootRecord | null;
+};
+
 /**
  * The root claims are served against on `chainId`, by the live-root rule (`liveRoot`,
  * docs/contracts.md#dispute-period-and-the-live-root) over the indexed roots and disputes, at the chain's own latest indexed block time
@@ -81,13 +91,22 @@ export async function loadLiveRoot(
   chainId: number,
   at?: number,
 ): Promise<LiveRootRecord | null> {
+  return (await loadLiveRootState(db, chainId, at)).live;
+}
+
+/**
+ * loadLiveRoot with what it decided on: the two roots the rule looks at (the Distributor's `tree`
+ * and `lastTree`), whether a dispute is open and the chain time (GET /v4/roots/live serves them all, #33).
+ * Tables roots, reward_trees, distributor_events (and cursors, blocks through loadChainTime).
+ */
+export async function loadLiveRootState(db: PgPool | PgClient, chainId: number, at?: number): Promise<LiveRootState> {
   // The rule only ever looks at the last two non-revoked roots and the last dispute log.
   const { rows } = await db.query<RootDbRow>(
     `SELECT r.*, t.status AS tree_status FROM roots r LEFT JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root
      WHERE r.chain_id = $1 AND NOT r.revoked ORDER BY r.block_number DESC, r.log_index DESC LIMIT 2`,
     [chainId],
   );
-  if (!rows.length) return null;
+  if (!rows.length) return { latest: [], disputeOpen: false, now: null, live: null };
   const disputes = await db.query<{
     kind: 'disputed' | 'dispute_resolved';
     valid: boolean | null;
@@ -112,10 +131,11 @@ export async function loadLiveRoot(
       ? [{ blockNumber: d.blockNumber, logIndex: d.logIndex, endOfDisputePeriod: d.endOfDisputePeriod }]
       : [],
   );
+  const latest = rows.map(toRootRecord);
   const now = at ?? (await loadChainTime(db, chainId));
-  if (now === null) return null;
-  const live = liveRoot({ roots: rows.map(toRootRecord), now, disputeOpen, rejectedDisputes });
-  return live ? { ...live, disputeOpen } : null;
+  if (now === null) return { latest, disputeOpen, now, live: null };
+  const live = liveRoot({ roots: latest, now, disputeOpen, rejectedDisputes });
+  return { latest, disputeOpen, now, live: live ? { ...live, disputeOpen } : null };
 }
 
 /** Every root row of a chain in chain order (oldest first). */

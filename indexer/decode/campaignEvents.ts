@@ -96,3 +96,18 @@ export function decodeCampaignReallocation(
     to: log.args.to,
   };
 }
+
+/** A RewardTokenMinimumAmountUpdated log: the token's new minimum amount per hour (0 removes it from the whitelist). */
+export type RewardTokenMinAmountEvent = LogPosition & { token: Hex; amount: bigint };
+
+/** Pure: a viem-decoded RewardTokenMinimumAmountUpdated log → RewardTokenMinAmountEvent (token lower-case). */
+export function decodeRewardTokenMinAmount(
+  chainId: number,
+  log: RawLog<{ token: Hex; amount: bigint }>,
+): RewardTokenMinAmountEvent {
+  return {
+    ...positionOf(chainId, log, 'RewardTokenMinimumAmountUpdated'),
+    token: log.args.token.toLowerCase() as Hex,
+    amount: log.args.amount,
+  };
+}

@@ -4,10 +4,12 @@ import {
   decodeCampaignOverride,
   decodeCampaignReallocation,
   decodeNewCampaign,
+  decodeRewardTokenMinAmount,
   positionOf,
   type CampaignOverrideEvent,
   type CampaignReallocationEvent,
   type NewCampaignEvent,
+  type RewardTokenMinAmountEvent,
 } from './campaignEvents.js';
 import { decodeCampaignTupleData } from './newCampaignData.js';
 
@@ -16,6 +18,7 @@ export type CampaignLogs = {
   newCampaigns: NewCampaignEvent[];
   overrides: CampaignOverrideEvent[];
   reallocations: CampaignReallocationEvent[];
+  rewardTokenMinAmounts: RewardTokenMinAmountEvent[];
 };
 
 const NEW_CAMPAIGN_TOPIC = toEventSelector(newCampaignEvent);
@@ -38,6 +41,7 @@ export const allCampaignEvents = (logs: CampaignLogs) => [
   ...logs.newCampaigns,
   ...logs.overrides,
   ...logs.reallocations,
+  ...logs.rewardTokenMinAmounts,
 ];
 
 const lowerCaseAddresses = (e: NewCampaignEvent): NewCampaignEvent => ({
@@ -53,7 +57,7 @@ const lowerCaseAddresses = (e: NewCampaignEvent): NewCampaignEvent => ({
  * decode as one of CAMPAIGN_EVENTS is dropped, as before).
  */
 export function decodeCampaignLogs(chainId: number, logs: readonly RpcLog[]): CampaignLogs {
-  const out: CampaignLogs = { newCampaigns: [], overrides: [], reallocations: [] };
+  const out: CampaignLogs = { newCampaigns: [], overrides: [], reallocations: [], rewardTokenMinAmounts: [] };
   for (const log of logs) {
     const tuple =
       log.topics.length === 1 && log.topics[0]?.toLowerCase() === NEW_CAMPAIGN_TOPIC
@@ -67,7 +71,9 @@ export function decodeCampaignLogs(chainId: number, logs: readonly RpcLog[]): Ca
       if (parsed.eventName === 'NewCampaign')
         out.newCampaigns.push(lowerCaseAddresses(decodeNewCampaign(chainId, parsed)));
       else if (parsed.eventName === 'CampaignOverride') out.overrides.push(decodeCampaignOverride(chainId, parsed));
-      else out.reallocations.push(decodeCampaignReallocation(chainId, parsed));
+      else if (parsed.eventName === 'CampaignReallocation')
+        out.reallocations.push(decodeCampaignReallocation(chainId, parsed));
+      else out.rewardTokenMinAmounts.push(decodeRewardTokenMinAmount(chainId, parsed));
     }
   }
   return out;

@@ -51,12 +51,35 @@ export async function upsertTokenPrices(client: PgClient, rows: readonly TokenPr
  * @returns the number of history rows written.
  */
 export async function upsertPriceHistory(client: PgClient, rows: readonly PriceHistoryRow[]): Promise<number> {
+  return foldCandles(client, DAILY, rows, (r) => r.day);
+}
+
+/**
+ * Folds the same observations into hourly candles (table token_price_hourly, #33), keyed by the
+ * UTC hour of each price's own time, by the daily rule.
+ * @returns the number of hourly rows written.
+ */
+export async function upsertHourlyPrices(client: PgClient, rows: readonly PriceHistoryRow[]): Promise<number> {
+  return foldCandles(client, HOURLY, rows, (r) => `${r.updatedAt.toISOString().slice(0, 13)}:00:00Z`);
+}
+
+type CandleTable = { table: string; key: string; keyType: string };
+const DAILY: CandleTable = { table: 'token_price_history', key: 'day', keyType: 'date' };
+const HOURLY: CandleTable = { table: 'token_price_hourly', key: 'hour', keyType: 'timestamptz' };
+
+/** One statement folding observations into the candles of `table` (its own constant names, never input). */
+async function foldCandles(
+  client: PgClient,
+  { table, key, keyType }: CandleTable,
+  rows: readonly PriceHistoryRow[],
+  keyOf: (r: PriceHistoryRow) => string,
+): Promise<number> {
   if (!rows.length) return 0;
   const result = await client.query(
-    `INSERT INTO token_price_history AS h (token_id, day, open, close, min, max, source, updated_at)
-     SELECT token_id, day, price, price, price, price, source, updated_at
-     FROM unnest($1::text[], $2::date[], $3::float8[], $4::text[], $5::timestamptz[]) AS t(token_id, day, price, source, updated_at)
-     ON CONFLICT (token_id, day) DO UPDATE SET
+    `INSERT INTO ${table} AS h (token_id, ${key}, open, close, min, max, source, updated_at)
+     SELECT token_id, k, price, price, price, price, source, updated_at
+     FROM unnest($1::text[], $2::${keyType}[], $3::float8[], $4::text[], $5::timestamptz[]) AS t(token_id, k, price, source, updated_at)
+     ON CONFLICT (token_id, ${key}) DO UPDATE SET
        min = LEAST(h.min, EXCLUDED.min),
        max = GREATEST(h.max, EXCLUDED.max),
        close = CASE WHEN EXCLUDED.updated_at >= h.updated_at THEN EXCLUDED.close ELSE h.close END,
@@ -64,7 +87,7 @@ export async function upsertPriceHistory(client: PgClient, rows: readonly PriceH
        updated_at = GREATEST(h.updated_at, EXCLUDED.updated_at)`,
     [
       rows.map((r) => r.tokenId),
-      rows.map((r) => r.day),
+      rows.map(keyOf),
       rows.map((r) => r.price),
       rows.map((r) => r.source),
       rows.map((r) => r.updatedAt),

@@ -44,6 +44,7 @@ export const CHAIN_DERIVED_TABLES: readonly {
   { table: 'claims', chainColumn: 'chain_id', blockColumn: 'block_number' },
   // Block of the announced root's TreeUpdated: the root's removal un-announces it.
   { table: 'live_root_announcements', chainColumn: 'chain_id', blockColumn: 'block_number' },
+  { table: 'reward_token_min_amounts', chainColumn: 'chain_id', blockColumn: 'block_number' },
 ];
 
 export type RollbackResult = { ancestor: number; deleted: Record<string, number> };

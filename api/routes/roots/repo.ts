@@ -28,3 +28,18 @@ export async function listRootsInWindow(
   );
   return rows;
 }
+
+/**
+ * `endOfDisputePeriod` of each chain as the Distributor stores it (0 after a revoke; moved by a
+ * rejected dispute), derived by the roots job into `chains.end_of_dispute_period`. Table chains.
+ */
+export async function loadEndsOfDisputePeriod(
+  db: Pick<PgPool | PgClient, 'query'>,
+  chainIds: readonly number[],
+): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ id: number; end: string }>(
+    'SELECT id, end_of_dispute_period::text AS end FROM chains WHERE id = ANY($1::int[])',
+    [chainIds],
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.end)]));
+}

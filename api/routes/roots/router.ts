@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
-import { listRootsHandler } from './handlers.js';
-import { listRootsQuery } from './schema.js';
+import { listRootsHandler, liveRootsHandler } from './handlers.js';
+import { listRootsQuery, noQuery } from './schema.js';
 import { describe } from '../../openapi/describe.js';
-import { arr, bool, decimal, hex, int, obj } from '../../openapi/schemaHelpers.js';
+import { arr, bool, decimal, hex, int, nullable, obj, stringMap } from '../../openapi/schemaHelpers.js';
 
-/** /v4/roots: reward roots of a chain over a time window. Table roots. */
+/** /v4/roots: reward roots of a chain over a time window, and the live root of every chain. Tables roots, chains. */
 export function rootsRouter(deps: ApiDeps): Router {
   const router = new Router();
   router.get(
@@ -18,6 +18,27 @@ export function rootsRouter(deps: ApiDeps): Router {
     }),
     validate({ query: listRootsQuery }),
     listRootsHandler(deps),
+  );
+  router.get(
+    ['/roots/live', '/roots/live/'],
+    describe({
+      summary: 'The live reward root of every chain',
+      description:
+        "Per chain id: `live`, the root the Distributor's `getMerkleRoot()` returns (the latest root once its dispute period is over and no dispute is open, else the one before it), decided on the indexed roots and disputes at the chain's latest indexed block time (`chainTime`); `tree` and `lastTree`, the Distributor's latest and previous roots; `endOfDisputePeriod` as the Distributor stores it (0 after a revoke); `pending`, the latest root while it is not live yet; `disputeOpen`. A root that does not exist is the zero hash. The hosted service's `disputer` is not served: the Disputed log does not carry it.",
+      response: stringMap(
+        obj({
+          live: hex,
+          tree: hex,
+          lastTree: hex,
+          endOfDisputePeriod: int,
+          pending: nullable(hex),
+          disputeOpen: bool,
+          chainTime: nullable(int),
+        }),
+      ),
+    }),
+    validate({ query: noQuery }),
+    liveRootsHandler(deps),
   );
   return router;
 }

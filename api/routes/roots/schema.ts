@@ -15,3 +15,6 @@ export const listRootsQuery = {
 } as const;
 
 export type ListRootsQuery = InputOf<typeof listRootsQuery>;
+
+/** GET /v4/roots/live takes no parameters. */
+export const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;

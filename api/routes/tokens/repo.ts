@@ -74,12 +74,12 @@ export async function listTokenRows(
   return (await db.query<TokenDbRow>(text, values)).rows;
 }
 
+/** The `tokens` columns of a TokenDbRow. */
+export const TOKEN_COLUMNS =
+  'id, chain_id, address, name, symbol, decimals, icon, verified, is_native, is_test, type, display_symbol, underlying_token_id';
+
 /** One token row by id, or null. */
 export async function getTokenRow(db: Queryable, id: string): Promise<TokenDbRow | null> {
-  const { rows } = await db.query<TokenDbRow>(
-    `SELECT id, chain_id, address, name, symbol, decimals, icon, verified, is_native, is_test, type, display_symbol, underlying_token_id
-     FROM tokens WHERE id = $1`,
-    [id],
-  );
+  const { rows } = await db.query<TokenDbRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE id = $1`, [id]);
   return rows[0] ?? null;
 }

@@ -42,3 +42,68 @@ export const tokenIdParams = {
 
 /** A 20-byte hex address (the shape `search` must have to trigger an on-chain read). */
 export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+
+const TOKEN_TYPES = ['TOKEN', 'PRETGE', 'POINT'] as const;
+const tokenTypes = {
+  type: 'array',
+  items: { type: 'string', enum: [...TOKEN_TYPES] },
+  minItems: 1,
+  maxItems: 3,
+} as const;
+
+/** GET /v4/tokens/reward query (the hosted service's `chainId?`, `search?`, plus `tokenTypes`, `verified`). */
+export const rewardTokensQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { chainId: fields.chainId, search: text, tokenTypes, verified: fields.boolean },
+} as const;
+
+/** GET /v4/tokens/reward/{chainId}. */
+export const rewardChainParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId'],
+  properties: { chainId: fields.chainId },
+} as const;
+
+/** GET /v4/tokens/reward/{chainId} query (the hosted service's `tokenTypes`, plus `search`, `verified`). */
+export const rewardChainQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { search: text, tokenTypes, verified: fields.boolean },
+} as const;
+
+/** Tokens one balances request may name (each is a balanceOf call, and unknown ones three metadata calls more). */
+export const MAX_BALANCE_TOKENS = 100;
+
+/**
+ * GET /v4/tokens/balances query, as the hosted service's: `chainId`, `userAddress`, one `tokenAddress`
+ * or, without it, the chain's reward tokens (`verified` filters them), plus `additionalTokenAddresses`
+ * (`additionalTokenAddresses[]` is accepted as the same key).
+ */
+export const balancesQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId', 'userAddress'],
+  properties: {
+    chainId: fields.chainId,
+    userAddress: fields.address,
+    tokenAddress: fields.address,
+    additionalTokenAddresses: { type: 'array', items: fields.address, maxItems: MAX_BALANCE_TOKENS },
+    verified: fields.boolean,
+  },
+} as const;
+
+export type BalancesQuery = InputOf<typeof balancesQuery>;
+
+/** GET /v4/tokens/{id}/allowance/{owner}/{spender}: a stored id or a temporary `tmp-{chainId}-{address}` one. */
+export const allowanceParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'owner', 'spender'],
+  properties: {
+    id: tokenIdParams.properties.id,
+    owner: fields.address,
+    spender: fields.address,
+  },
+} as const;

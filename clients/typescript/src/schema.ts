@@ -2709,6 +2709,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current USD prices of tokens
+         * @description The current USD price of each priced token matching the filters, ordered by chain and symbol: `price` is null when the stored price is older than the maximum age (`stale`), `updatedAt` the Unix seconds of the price at its source, `source` where it came from. Test tokens only with `test=true`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/prices/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Price history of a token (JSON, or CSV with format=csv or Accept: text/csv)
+         * @description A token's USD price per `grain` bucket (hour, day, week from Monday, month) between the Unix days `from` and `to` (both included; default the last 365 days, 90 for hours; at most 3660 days, 92 for hours; hourly candles are kept 90 days), oldest first: `open` of the bucket's first price, `close` and `source` of its last, `min` and `max` over it; `day` is the Unix day the bucket starts in, `timestamp` and `date` its start. The token is `chainId` + `address`, or `symbol` (with `chainId` when several chains have it). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getPricesHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/prices/symbol/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current USD prices of the tokens with a symbol
+         * @description The current USD price of every token with this symbol (case-insensitive), on `chainId` when given, test tokens last; 404 when no such token is priced.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getPricesSymbolBySymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/protocols": {
         parameters: {
             query?: never;
@@ -3075,6 +3149,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/roots/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live reward root of every chain
+         * @description Per chain id: `live`, the root the Distributor's `getMerkleRoot()` returns (the latest root once its dispute period is over and no dispute is open, else the one before it), decided on the indexed roots and disputes at the chain's latest indexed block time (`chainTime`); `tree` and `lastTree`, the Distributor's latest and previous roots; `endOfDisputePeriod` as the Distributor stores it (0 after a revoke); `pending`, the latest root while it is not live yet; `disputeOpen`. A root that does not exist is the zero hash. The hosted service's `disputer` is not served: the Disputed log does not carry it.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRootsLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/schemas": {
         parameters: {
             query?: never;
@@ -3215,6 +3313,126 @@ export interface paths {
          *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getTokensById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/tokens/{id}/allowance/{owner}/{spender}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * On-chain allowance of a token
+         * @description The ERC20 allowance `owner` gives `spender` for the token `id` (a stored id, or a temporary `tmp-{chainId}-{address}` one), in base units, read on chain with the `blockNumber` it was read at. A contract that answers no allowance is a 422 naming `id`; a failing chain node is a 503.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTokensByIdAllowanceByOwnerBySpender"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/tokens/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * On-chain token balances of an address
+         * @description `userAddress`'s balances on `chainId` of `tokenAddress` (or, without it, of the chain's reward tokens, `verified` filtering them) and of `additionalTokenAddresses`, at most 100 tokens: each a Token with `balance` (base units) and the `blockNumber` all were read at, in one multicall. Addresses that are not ERC20 tokens are left out. A failing chain node is a 503.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, no-cache` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTokensBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/tokens/prices/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Price history of a token (JSON, or CSV with format=csv or Accept: text/csv)
+         * @description A token's USD price per `grain` bucket (hour, day, week from Monday, month) between the Unix days `from` and `to` (both included; default the last 365 days, 90 for hours; at most 3660 days, 92 for hours; hourly candles are kept 90 days), oldest first: `open` of the bucket's first price, `close` and `source` of its last, `min` and `max` over it; `day` is the Unix day the bucket starts in, `timestamp` and `date` its start. The token is `chainId` + `address`, or `symbol` (with `chainId` when several chains have it). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTokensPricesHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/tokens/reward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reward tokens of every chain
+         * @description A map chain id → the tokens the chain's DistributionCreator accepts as campaign rewards (its whitelist, as indexed from RewardTokenMinimumAmountUpdated logs), each a Token with `minimumAmountPerHour`, the least a campaign must distribute per hour in base units. Chains without reward tokens are absent.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTokensReward"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/tokens/reward/{chainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reward tokens of a chain
+         * @description The tokens the chain's DistributionCreator accepts as campaign rewards, each a Token with `minimumAmountPerHour` (base units per hour); an empty list for a chain without any.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTokensRewardByChainId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -21728,6 +21946,337 @@ export interface operations {
             };
         };
     };
+    getPrices: {
+        parameters: {
+            query?: {
+                address?: string;
+                chainId?: number;
+                items?: number;
+                page?: number;
+                symbol?: string;
+                test?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Current USD prices of tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "tokenId": "tokenId text",
+                     *         "chainId": 1,
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "symbol": "USDC",
+                     *         "price": 12.5,
+                     *         "updatedAt": 1764201600,
+                     *         "source": "source text",
+                     *         "stale": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        address: string;
+                        chainId: number;
+                        price: number | null;
+                        source: string;
+                        stale: boolean;
+                        symbol: string;
+                        tokenId: string;
+                        updatedAt: number;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/prices",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/prices",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPricesHistory: {
+        parameters: {
+            query?: {
+                address?: string;
+                chainId?: number;
+                format?: "csv" | "json";
+                from?: number;
+                grain?: "hour" | "day" | "week" | "month";
+                symbol?: string;
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Price history of a token (JSON, or CSV with format=csv or Accept: text/csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "day": 1,
+                     *         "timestamp": "1764201600",
+                     *         "date": "2025-11-27T00:00:00.000Z",
+                     *         "open": 12.5,
+                     *         "close": 12.5,
+                     *         "min": 12.5,
+                     *         "max": 12.5,
+                     *         "source": "source text"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        close: number;
+                        date: string;
+                        day: number;
+                        max: number;
+                        min: number;
+                        open: number;
+                        source: string | null;
+                        timestamp: string;
+                    }[];
+                    /** @example text */
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/prices/history",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/prices/history",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/prices/history",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPricesSymbolBySymbol: {
+        parameters: {
+            query?: {
+                chainId?: number;
+            };
+            header?: never;
+            path: {
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Current USD prices of the tokens with a symbol */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "tokenId": "tokenId text",
+                     *         "chainId": 1,
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "symbol": "USDC",
+                     *         "price": 12.5,
+                     *         "updatedAt": 1764201600,
+                     *         "source": "source text",
+                     *         "stale": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        address: string;
+                        chainId: number;
+                        price: number | null;
+                        source: string;
+                        stale: boolean;
+                        symbol: string;
+                        tokenId: string;
+                        updatedAt: number;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/prices/symbol/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/prices/symbol/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/prices/symbol/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getProtocols: {
         parameters: {
             query?: {
@@ -23311,6 +23860,96 @@ export interface operations {
             };
         };
     };
+    getRootsLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live reward root of every chain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": {
+                     *         "live": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "tree": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "lastTree": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "endOfDisputePeriod": 1,
+                     *         "pending": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "disputeOpen": true,
+                     *         "chainTime": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: {
+                            chainTime: number | null;
+                            disputeOpen: boolean;
+                            endOfDisputePeriod: number;
+                            lastTree: string;
+                            live: string;
+                            pending: string | null;
+                            tree: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/roots/live",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/roots/live",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getSchemas: {
         parameters: {
             query?: never;
@@ -23968,6 +24607,593 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/tokens/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokensByIdAllowanceByOwnerBySpender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                owner: string;
+                spender: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On-chain allowance of a token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tokenId": "tokenId text",
+                     *       "chainId": 1,
+                     *       "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "owner": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "spender": "spender text",
+                     *       "allowance": "7469316318419853391",
+                     *       "blockNumber": 1
+                     *     }
+                     */
+                    "application/json": {
+                        address: string;
+                        allowance: string;
+                        blockNumber: number;
+                        chainId: number;
+                        owner: string;
+                        spender: string;
+                        tokenId: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: owner is required; spender is required; id must be a token id (decimal, up to 20 digits)",
+                     *       "instance": "/v4/tokens/1/allowance/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "owner",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "spender",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must be a token id (decimal, up to 20 digits)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/tokens/1/allowance/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "elasticsearch is unavailable, retry shortly",
+                     *       "instance": "/v4/tokens/1/allowance/1/1",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/tokens/1/allowance/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokensBalances: {
+        parameters: {
+            query: {
+                additionalTokenAddresses?: string[];
+                chainId: number;
+                tokenAddress?: string;
+                userAddress: string;
+                verified?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On-chain token balances of an address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "chainId": 1,
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "decimals": 12.5,
+                     *         "symbol": "USDC",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "verified": true,
+                     *         "isNative": true,
+                     *         "isTest": true,
+                     *         "type": "TOKEN",
+                     *         "price": 12.5,
+                     *         "updatedAt": 1764201600,
+                     *         "priceSource": "priceSource text",
+                     *         "displaySymbol": "USDC",
+                     *         "underlyingTokenId": "underlyingTokenId text",
+                     *         "priceAlertDismissedAt": 1764201600,
+                     *         "priceAlertCount": 12.5,
+                     *         "balance": "1000000000000000000000",
+                     *         "blockNumber": 1
+                     *       }
+                     *     ]
+                     */
+                    "application/json": (components["schemas"]["Token"] & {
+                        balance: string;
+                        blockNumber: number;
+                    })[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; userAddress is required",
+                     *       "instance": "/v4/tokens/balances",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "userAddress",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/tokens/balances",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokensPricesHistory: {
+        parameters: {
+            query?: {
+                address?: string;
+                chainId?: number;
+                format?: "csv" | "json";
+                from?: number;
+                grain?: "hour" | "day" | "week" | "month";
+                symbol?: string;
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Price history of a token (JSON, or CSV with format=csv or Accept: text/csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "day": 1,
+                     *         "timestamp": "1764201600",
+                     *         "date": "2025-11-27T00:00:00.000Z",
+                     *         "open": 12.5,
+                     *         "close": 12.5,
+                     *         "min": 12.5,
+                     *         "max": 12.5,
+                     *         "source": "source text"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        close: number;
+                        date: string;
+                        day: number;
+                        max: number;
+                        min: number;
+                        open: number;
+                        source: string | null;
+                        timestamp: string;
+                    }[];
+                    /** @example text */
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/tokens/prices/history",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/tokens/prices/history",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/tokens/prices/history",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokensReward: {
+        parameters: {
+            query?: {
+                chainId?: number;
+                search?: string;
+                tokenTypes?: ("TOKEN" | "PRETGE" | "POINT")[];
+                verified?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reward tokens of every chain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "chainId": 1,
+                     *           "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "decimals": 12.5,
+                     *           "symbol": "USDC",
+                     *           "icon": "https://example.org/asset.svg",
+                     *           "verified": true,
+                     *           "isNative": true,
+                     *           "isTest": true,
+                     *           "type": "TOKEN",
+                     *           "price": 12.5,
+                     *           "updatedAt": 1764201600,
+                     *           "priceSource": "priceSource text",
+                     *           "displaySymbol": "USDC",
+                     *           "underlyingTokenId": "underlyingTokenId text",
+                     *           "priceAlertDismissedAt": 1764201600,
+                     *           "priceAlertCount": 12.5,
+                     *           "minimumAmountPerHour": "7469316318419853391"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: (components["schemas"]["Token"] & {
+                            minimumAmountPerHour: string;
+                        })[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/tokens/reward",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/tokens/reward",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokensRewardByChainId: {
+        parameters: {
+            query?: {
+                search?: string;
+                tokenTypes?: ("TOKEN" | "PRETGE" | "POINT")[];
+                verified?: boolean;
+            };
+            header?: never;
+            path: {
+                chainId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reward tokens of a chain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "chainId": 1,
+                     *         "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "decimals": 12.5,
+                     *         "symbol": "USDC",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "verified": true,
+                     *         "isNative": true,
+                     *         "isTest": true,
+                     *         "type": "TOKEN",
+                     *         "price": 12.5,
+                     *         "updatedAt": 1764201600,
+                     *         "priceSource": "priceSource text",
+                     *         "displaySymbol": "USDC",
+                     *         "underlyingTokenId": "underlyingTokenId text",
+                     *         "priceAlertDismissedAt": 1764201600,
+                     *         "priceAlertCount": 12.5,
+                     *         "minimumAmountPerHour": "7469316318419853391"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": (components["schemas"]["Token"] & {
+                        minimumAmountPerHour: string;
+                    })[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: search must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/tokens/reward/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "search",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/tokens/reward/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/tokens/reward/1",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

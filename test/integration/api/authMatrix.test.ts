@@ -480,6 +480,16 @@ const PUBLIC_ROUTES = [
   'GET /v4/rewards/total/distributed/by-protocols',
   'GET /v4/rewards/total/distributed/by-tokens',
   'GET /v4/users/:address/rewards/summary',
+  // #33 parity reads (prices, live roots, reward tokens, balances, allowances)
+  'GET /v4/prices',
+  'GET /v4/prices/symbol/:symbol',
+  'GET /v4/prices/history',
+  'GET /v4/tokens/prices/history',
+  'GET /v4/roots/live',
+  'GET /v4/tokens/reward',
+  'GET /v4/tokens/reward/:chainId',
+  'GET /v4/tokens/balances',
+  'GET /v4/tokens/:id/allowance/:owner/:spender',
 ];
 
 /** Callers refused by every guard; the guard-dependent ones (a session where a key is required…) are added per route from its security. */

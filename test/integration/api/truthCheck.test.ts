@@ -45,6 +45,7 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     expect(report.compared.proofs).to.be.greaterThan(0);
     expect(report.compared.campaigns).to.be.greaterThan(10);
     expect(report.compared.opportunities).to.be.greaterThan(5);
+    expect(report.compared.rewardTokens).to.equal(4);
   });
 
   it('can fail: a served figure that drifts from the chain is reported', async function () {
@@ -58,6 +59,9 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
       [c!.id],
     );
     await demo.h.deps.pg.query(`UPDATE chains SET end_of_dispute_period = end_of_dispute_period + 1 WHERE id = 31337`);
+    await demo.h.deps.pg.query(
+      `UPDATE reward_token_min_amounts SET amount = amount + 1 WHERE (block_number, log_index) = (SELECT block_number, log_index FROM reward_token_min_amounts ORDER BY block_number DESC, log_index DESC LIMIT 1)`,
+    );
     await demo.h.deps.pg.query(`INSERT INTO search_outbox (entity, entity_id) VALUES ('campaign', $1)`, [c!.id]);
     expect((await demo.h.runJob('publish')).status).to.equal('success');
     await demo.h.refresh();
@@ -65,6 +69,14 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     const report = await run();
     expect(
       report.mismatches.some((m) => m.startsWith('chain 31337 endOfDisputePeriod')),
+      report.mismatches.join('\n'),
+    ).to.equal(true);
+    expect(
+      report.mismatches.some((m) => m.startsWith('chain 31337 /roots/live endOfDisputePeriod')),
+      report.mismatches.join('\n'),
+    ).to.equal(true);
+    expect(
+      report.mismatches.some((m) => m.startsWith('chain 31337 minimumAmountPerHour')),
       report.mismatches.join('\n'),
     ).to.equal(true);
     expect(

@@ -263,6 +263,19 @@ describe('jobs/refreshPrices', function () {
         source: 'ONCHAIN_CALL',
       },
     ]);
+    // The same observations folded per UTC hour (token_price_hourly, #33): all three fell in the day's first hour.
+    const hourly = await h.apiPg.query(
+      'SELECT extract(epoch FROM hour)::int AS hour, open, close, min, max, source FROM token_price_hourly WHERE token_id = $1',
+      [ids.rwd],
+    );
+    expect(hourly.rows.find((r) => r.hour === t - 100)).to.deep.equal({
+      hour: t - 100,
+      open: 3,
+      close: 2.2,
+      min: 2,
+      max: 3,
+      source: 'ONCHAIN_CALL',
+    });
     expect(await outboxIds(), 'one entry per repricing, none for the USDCx campaign').to.deep.equal([
       campaignOf.rwd,
       campaignOf.rwd,

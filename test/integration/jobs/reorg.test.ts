@@ -11,6 +11,8 @@ import {
   snapshot,
 } from '../../../contracts/actions.js';
 import { jsonRpc } from '../../../contracts/devnet.js';
+import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
+import { createDevnetClients } from '../../../contracts/clients.js';
 import { campaignDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
@@ -184,5 +186,39 @@ describe('reorgs: a devnet snapshot/revert replaces indexed blocks with differen
     );
     expect(Number(rows[0]!.n)).to.equal(head);
     expect(await esIds('campaigns')).not.to.include(campaignDbId(31337, orphaned[0]!));
+  });
+
+  it('rolls back reward-token whitelist changes of orphaned blocks (GET /v4/tokens/reward follows the new branch, #33)', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const token = stack.tokens.rewards[2]!.address;
+    const setMinimum = async (amount: bigint) => {
+      const { walletClient, publicClient } = createDevnetClients({ rpcUrl, chainId: devnet.chainId });
+      await publicClient.waitForTransactionReceipt({
+        hash: await walletClient.writeContract({
+          address: stack.distributionCreator,
+          abi: distributionCreatorAbi,
+          functionName: 'setRewardTokenMinAmounts',
+          args: [[token], [amount]],
+        }),
+      });
+    };
+    const served = async () =>
+      (
+        (await h.request().get('/v4/tokens/reward/31337').expect(200)).body as {
+          address: string;
+          minimumAmountPerHour: string;
+        }[]
+      ).find((t) => t.address === token.toLowerCase())?.minimumAmountPerHour;
+    await indexAll();
+    const before = await served();
+    expect(before).to.equal(stack.tokens.rewards[2]!.minAmountPerHour.toString());
+    const fork = await snapshot({ rpcUrl });
+    await setMinimum(0n);
+    await indexAll();
+    expect(await served()).to.equal(undefined);
+    await revert({ rpcUrl, id: fork });
+    await mine({ rpcUrl, blocks: 3 }); // a longer branch without the change
+    await indexAll();
+    expect(await served()).to.equal(before);
   });
 });

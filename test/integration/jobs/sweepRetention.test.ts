@@ -33,6 +33,13 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
       `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, delivered, duration_ms, created_at)
        VALUES (gen_random_uuid(), 1, 1, true, 5, now() - interval '8 days'), (gen_random_uuid(), 2, 1, true, 5, now())`,
     );
+    await pg.query(
+      "INSERT INTO tokens (id, chain_id, address, name, symbol, decimals) VALUES ('t-h', 31337, '0x01', 'H', 'H', 18)",
+    );
+    await pg.query(
+      `INSERT INTO token_price_hourly (token_id, hour, open, close, min, max, source, updated_at)
+       VALUES ('t-h', date_trunc('hour', now()) - interval '91 days', 1, 1, 1, 1, 'S', now()), ('t-h', date_trunc('hour', now()) - interval '89 days', 1, 1, 1, 1, 'S', now())`,
+    );
     const run = await h.runJob('retention');
     expect(run.status).to.equal('success');
     const {
@@ -45,6 +52,7 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
       nonces: 1,
       idpFlows: 1,
       revokedTokens: 1,
+      hourlyPrices: 1,
       rateLimitWindows: 1,
       unusedConfigs: 0,
     });
@@ -61,6 +69,10 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
       await left('SELECT event_id::int FROM webhook_deliveries'),
       'WEBHOOK_DELIVERIES_RETENTION_DAYS',
     ).to.deep.equal([2]);
+    expect(
+      await left("SELECT hour > now() - interval '90 days' FROM token_price_hourly"),
+      'hourly candles of the last 90 days stay',
+    ).to.deep.equal([true]);
   });
 
   it('sweeps configurations no campaign uses, stored CONFIG_STORE_UNASSOCIATED_TTL_DAYS ago, and expired nonces, in batches; keeps the rest (#29 L2)', async function () {

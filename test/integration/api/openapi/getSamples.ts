@@ -29,6 +29,9 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     `SELECT recipient FROM reward_breakdowns WHERE campaign_id = '${campaign.campaign_id}' ORDER BY amount DESC LIMIT 1`,
   );
   const token = await one<{ id: string; address: string }>(`SELECT id, address FROM tokens ORDER BY id LIMIT 1`);
+  const rewardToken = await one<{ id: string; address: string; symbol: string }>(
+    `SELECT id, address, symbol FROM tokens WHERE symbol = 'RWD' LIMIT 1`,
+  );
   const root = await one<{ from: string; to: string }>(
     `SELECT min(timestamp)::text AS "from", max(timestamp)::text AS "to" FROM roots WHERE chain_id = 31337`,
   );
@@ -295,5 +298,17 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/rewards/total/distributed/by-protocols': { path: '/v4/rewards/total/distributed/by-protocols' },
     '/v4/rewards/total/distributed/by-tokens': { path: '/v4/rewards/total/distributed/by-tokens' },
     '/v4/users/{address}/rewards/summary': { path: `/v4/users/${user}/rewards/summary`, query: chain },
+    // #33 parity reads
+    '/v4/prices': { path: '/v4/prices', query: chain },
+    '/v4/prices/symbol/{symbol}': { path: `/v4/prices/symbol/${rewardToken.symbol}` },
+    '/v4/prices/history': { path: '/v4/prices/history', query: { ...chain, address: rewardToken.address } },
+    '/v4/tokens/prices/history': { path: '/v4/tokens/prices/history', query: { symbol: rewardToken.symbol } },
+    '/v4/roots/live': { path: '/v4/roots/live' },
+    '/v4/tokens/reward': { path: '/v4/tokens/reward' },
+    '/v4/tokens/reward/{chainId}': { path: '/v4/tokens/reward/31337' },
+    '/v4/tokens/balances': { path: '/v4/tokens/balances', query: { ...chain, userAddress: user } },
+    '/v4/tokens/{id}/allowance/{owner}/{spender}': {
+      path: `/v4/tokens/${rewardToken.id}/allowance/${user}/${session.address}`,
+    },
   };
 }

@@ -15,6 +15,7 @@ import {
   CAMPAIGN_EVENTS,
   campaignOverrideEvent,
   newCampaignEvent,
+  rewardTokenMinimumAmountUpdatedEvent,
 } from '../../../../domain/abis/distributionCreator.js';
 import { decodeCampaignLogs } from '../../../../indexer/decode/campaignLogs.js';
 import { decodeCampaignOverride, decodeNewCampaign } from '../../../../indexer/decode/campaignEvents.js';
@@ -122,6 +123,25 @@ describe('indexer/decode/campaignLogs', () => {
     const viem = parseEventLogs({ abi: CAMPAIGN_EVENTS, logs: [formatLog(override) as Log], strict: true })[0]!;
     expect(out.overrides).to.deep.equal([decodeCampaignOverride(5, viem as never)]);
     expect(out.reallocations).to.deep.equal([]);
+  });
+
+  it('decodes the whitelist log RewardTokenMinimumAmountUpdated (token lower-case, uint256 amount) beside the others', () => {
+    const token = '0xabcdef0000000000000000000000000000000001';
+    const topics = encodeEventTopics({
+      abi: [rewardTokenMinimumAmountUpdatedEvent],
+      eventName: 'RewardTokenMinimumAmountUpdated',
+      args: { token },
+    }) as Hex[];
+    const amount = 2n ** 256n - 1n;
+    const out = decodeCampaignLogs(5, [
+      rawLog(encodeAbiParameters([{ type: 'uint256' }], [amount]), 4, topics),
+      rawLog(encodeAbiParameters([{ type: 'uint256' }], [0n]), 5, topics),
+    ]);
+    expect(out.rewardTokenMinAmounts.map((e) => [e.token, e.amount, e.blockNumber])).to.deep.equal([
+      [token.toLowerCase(), amount, 1004],
+      [token.toLowerCase(), 0n, 1005],
+    ]);
+    expect(out.newCampaigns.length + out.overrides.length + out.reallocations.length).to.equal(0);
   });
 
   it('refuses a pending log (no block position)', () => {

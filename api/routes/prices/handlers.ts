@@ -1,0 +1,82 @@
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import type { Handler } from '../../validate.js';
+import { recordsFormat } from '../opportunities/idHandlers.js';
+import { findHistoryTokenIds, listPriceRows, listPricesOfSymbol, loadCandles } from './repo.js';
+import {
+  MAX_HISTORY_DAYS,
+  type listPricesQuery,
+  type PriceHistoryQuery,
+  type priceHistoryQuery,
+  type priceSymbolParams,
+  type priceSymbolQuery,
+} from './schema.js';
+import { candlesToCsv, serializeCandle, serializePrice } from './serialize.js';
+
+const DAY_SECONDS = 86_400;
+
+/** GET /v4/prices: current USD prices of priced tokens, filtered and paged. Tables tokens, token_prices. */
+export function listPricesHandler(deps: ApiDeps): Handler<{ query: typeof listPricesQuery }> {
+  return async (ctx) => {
+    const now = new Date(nowSeconds(deps) * 1000);
+    const rows = await listPriceRows(deps.pg, ctx.state.query);
+    ctx.body = rows.map((r) => serializePrice(r, now, deps.config.prices.maxAgeSeconds));
+  };
+}
+
+/** GET /v4/prices/symbol/{symbol}: the prices of every token with that symbol (404 when none is priced). */
+export function pricesOfSymbolHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof priceSymbolParams; query: typeof priceSymbolQuery }> {
+  return async (ctx) => {
+    const { symbol } = ctx.state.params;
+    const rows = await listPricesOfSymbol(deps.pg, symbol, ctx.state.query.chainId);
+    if (!rows.length) throw new NotFoundError(`No priced token with symbol ${symbol}`);
+    const now = new Date(nowSeconds(deps) * 1000);
+    ctx.body = rows.map((r) => serializePrice(r, now, deps.config.prices.maxAgeSeconds));
+  };
+}
+
+/** The one stored token a history request names; 400 naming the field when it names none or several. */
+async function historyTokenId(deps: ApiDeps, q: PriceHistoryQuery): Promise<string> {
+  if (q.address && q.chainId === undefined)
+    throw new ValidationError([{ field: 'chainId', message: 'is required with address' }]);
+  if (!q.address && !q.symbol)
+    throw new ValidationError([{ field: 'address', message: 'is required (with chainId), unless symbol is given' }]);
+  const ids = await findHistoryTokenIds(deps.pg, q);
+  if (!ids.length) throw new NotFoundError('No such token');
+  if (ids.length > 1)
+    throw new ValidationError([
+      { field: 'symbol', message: 'names several tokens; give chainId and address to pick one' },
+    ]);
+  return ids[0]!;
+}
+
+/**
+ * GET /v4/prices/history and /v4/tokens/prices/history: a token's candles over a Unix-day window
+ * (default the last 365 days up to today, 90 for hours; at most MAX_HISTORY_DAYS) per `grain`,
+ * oldest first; CSV with `format=csv` or Accept: text/csv. Tables tokens, token_price_history,
+ * token_price_hourly.
+ */
+export function priceHistoryHandler(deps: ApiDeps): Handler<{ query: typeof priceHistoryQuery }> {
+  return async (ctx) => {
+    const q = ctx.state.query;
+    const toDay = q.to ?? Math.floor(nowSeconds(deps) / DAY_SECONDS);
+    // The hosted default is the last 365 days; hourly candles are kept 90 days, so a default hour window is that.
+    const fromDay = q.from ?? Math.max(0, toDay - (q.grain === 'hour' ? 90 : 365));
+    if (fromDay > toDay) throw new ValidationError([{ field: 'to', message: 'must be greater than or equal to from' }]);
+    const maxDays = MAX_HISTORY_DAYS[q.grain];
+    if (toDay - fromDay > maxDays)
+      throw new ValidationError([
+        { field: 'from', message: `must be at most ${maxDays} days before to with grain ${q.grain}` },
+      ]);
+    const tokenId = await historyTokenId(deps, q);
+    const candles = (await loadCandles(deps.pg, { tokenId, fromDay, toDay, grain: q.grain })).map(serializeCandle);
+    if (recordsFormat(ctx, q.format) === 'csv') {
+      ctx.type = 'text/csv';
+      ctx.body = candlesToCsv(candles);
+      return;
+    }
+    ctx.body = candles;
+  };
+}
