@@ -9,6 +9,7 @@
  *     the API's RSS before and after, p50/p99 of other requests (`/v4/opportunities`, `/v4/campaigns`)
  *     with no stream and with N, the fan-out (chain event → every stream has it) and freshness again.
  * Uses its own database (rewards_bench_events) and index prefix (bench_events). Linux only (/proc).
+ * `npm run bench:events` then runs scripts/bench/webhooks.ts (chain event → webhook delivered).
  * Options: BENCH_EVENTS_SAMPLES=30 BENCH_EVENTS_STREAMS=2000 BENCH_EVENTS_REQUESTS=300 BENCH_EVENTS_FANOUT=10
  */
 import { execFileSync } from 'node:child_process';

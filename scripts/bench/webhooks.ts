@@ -6,8 +6,12 @@
  * received the delivery on a loopback receiver. Run with 1 and BENCH_WEBHOOKS webhooks (one
  * receiver each) to show how the cost grows with the number of webhooks; prints p50/p95/max.
  * Uses its own database (rewards_bench) and index prefix (bench-webhooks).
+ * `npm run bench:events` runs it after scripts/bench/events.ts; both write their section of
+ * docs/benchmarks/report.md.
  * Options: BENCH_WEBHOOK_SAMPLES=20 BENCH_WEBHOOKS=20 BENCH_FOLLOW_POLL_MS=250
  */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../contracts/actions.js';
 import { deployStack } from '../../contracts/deploy.js';
 import { findFreePort, startDevnet } from '../../contracts/devnet.js';
@@ -23,6 +27,7 @@ import { resetDatabase } from '../../test/helpers/database.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/helpers/webhookReceiver.js';
 import { envPositiveInt, percentile } from './benchParams.js';
 import { benchChainConfig } from './campaignDevnet.js';
+import { writeReportSection } from './reportSection.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
 const PREFIX = 'bench-webhooks';
@@ -32,8 +37,19 @@ const followPollMs = envPositiveInt('BENCH_FOLLOW_POLL_MS', 250);
 const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const REPORT = process.env['BENCH_REPORT_DIR']
+  ? `${process.env['BENCH_REPORT_DIR']}/report.md`
+  : 'docs/benchmarks/report.md';
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+const started = `${new Date().toISOString()}, commit ${commit}, node ${process.version}; load average ${loadAverage()} at the start`;
+const figures: string[] = [];
 console.log(
-  `webhook delivery benchmark — ${new Date().toISOString()}, node ${process.version}: ${samples} campaigns per size, follow mode (head polled every ${followPollMs} ms), loopback receivers`,
+  `webhook delivery benchmark — ${started}: ${samples} campaigns per size, follow mode (head polled every ${followPollMs} ms), loopback receivers`,
 );
 const devnet = await startDevnet({ chainId: 31337, port: await findFreePort() });
 const receivers: WebhookReceiver[] = [];
@@ -97,12 +113,27 @@ try {
     }
     seconds.sort((a, b) => a - b);
     const duplicates = receivers.reduce((n, r) => n + r.duplicates(), 0);
-    console.log(
-      `campaign created (mined) → delivered to all of ${size} webhook(s) (${seconds.length} campaigns): p50 ${percentile(seconds, 50).toFixed(2)} s, p95 ${percentile(seconds, 95).toFixed(2)} s, max ${seconds.at(-1)!.toFixed(2)} s; duplicates ${duplicates}`,
-    );
+    const line = `campaign created (mined) → delivered to all of ${size} webhook(s) (${seconds.length} campaigns): p50 ${percentile(seconds, 50).toFixed(2)} s, p95 ${percentile(seconds, 95).toFixed(2)} s, max ${seconds.at(-1)!.toFixed(2)} s; duplicates ${duplicates}`;
+    console.log(line);
+    figures.push(line);
   }
   await scheduler.stop();
   await deps.close();
+  writeReportSection(
+    REPORT,
+    'Webhooks delivered (bench:events)',
+    [
+      `Measured ${started}, load average ${loadAverage()} at the end (2 cores shared with other work: figures are noisy).`,
+      '',
+      '```',
+      ...figures,
+      '```',
+      '',
+      `How: one devnet, the scheduler in this process (blocks, campaigns, webhooks; follow mode, head polled every ${followPollMs} ms),`,
+      'each webhook subscribed to `campaign.created` with its own loopback receiver; times run from the mined receipt of a',
+      'NewCampaign until every receiver has the signed delivery; duplicates are deliveries of an event id a receiver already had.',
+    ].join('\n'),
+  );
 } catch (error) {
   console.error(`benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
