@@ -2,7 +2,7 @@ import { toChainRecord, type ChainRecord } from '../domain/documents/records.js'
 import { countLivePrivateCampaigns, listChains } from './reads/chains.js';
 import type { ChainRow } from '../domain/documents/records.js';
 import type { PgPool } from '../internal/pg.js';
-import type { ApiDeps } from './deps.js';
+import { readPgOf, type ApiDeps } from './deps.js';
 
 /** Rows younger than this are served as they are. */
 const FRESH_MS = 2000;
@@ -15,9 +15,10 @@ export type ChainContext = { rows: ChainRow[]; chains: Map<number, ChainRecord>;
 type Entry = { key: string; loadedAt: number; context: Promise<ChainContext>; refreshing: boolean };
 const cache = new WeakMap<PgPool, Entry>();
 
-function load(deps: Pick<ApiDeps, 'pg' | 'config'>, key: string, now: number): Entry {
+function load(deps: Pick<ApiDeps, 'pg' | 'readPg' | 'config'>, key: string, now: number): Entry {
+  // Lag-tolerant (served up to STALE_MS old anyway): the read replica when there is one.
   const context = listChains(
-    deps.pg,
+    readPgOf(deps),
     deps.config.chains.map((c) => c.id),
     now,
   ).then((rows) => ({
@@ -37,7 +38,7 @@ function load(deps: Pick<ApiDeps, 'pg' | 'config'>, key: string, now: number): E
  * bench:search) is shared (sharedChainContext); the live private ones, few, are counted per request.
  */
 export async function currentChainContext(
-  deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>,
+  deps: Pick<ApiDeps, 'pg' | 'readPg' | 'config' | 'now'>,
   now: number,
 ): Promise<ChainContext> {
   const [shared, privateLive] = await Promise.all([
@@ -58,7 +59,10 @@ export async function currentChainContext(
  * no request waits for the count after the first. A caller-set clock (`deps.now`, tests) keys the
  * rows by its ten-second bucket instead.
  */
-function sharedChainContext(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<ChainContext> {
+function sharedChainContext(
+  deps: Pick<ApiDeps, 'pg' | 'readPg' | 'config' | 'now'>,
+  now: number,
+): Promise<ChainContext> {
   const key = deps.now ? `${now}`.slice(0, -1) : 'wall-clock';
   const hit = cache.get(deps.pg);
   const age = hit ? Date.now() - hit.loadedAt : Infinity;
@@ -86,13 +90,16 @@ export function forgetChainRows(pg: PgPool): void {
 }
 
 /** The configured chains' rows (currentChainContext). */
-export async function currentChainRows(deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>, now: number): Promise<ChainRow[]> {
+export async function currentChainRows(
+  deps: Pick<ApiDeps, 'pg' | 'readPg' | 'config' | 'now'>,
+  now: number,
+): Promise<ChainRow[]> {
   return (await currentChainContext(deps, now)).rows;
 }
 
 /** The configured chains as Chain records keyed by id (currentChainContext). */
 export async function currentChainRecords(
-  deps: Pick<ApiDeps, 'pg' | 'config' | 'now'>,
+  deps: Pick<ApiDeps, 'pg' | 'readPg' | 'config' | 'now'>,
   now: number,
 ): Promise<Map<number, ChainRecord>> {
   return (await currentChainContext(deps, now)).chains;

@@ -2,14 +2,24 @@ import type { ChainClients } from '../internal/rpc.js';
 import type { Config } from '../internal/config.js';
 import type { EsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
-import type { PgPool } from '../internal/pg.js';
+import type { PgPool, Queryable } from '../internal/pg.js';
+import type { ReadPool } from '../internal/readReplica.js';
 
 /** What route handlers receive as factory arguments (never read from globals). */
 export type ApiDeps = {
   config: Config;
   logger: Logger;
-  /** Read-only pool for reads. */
+  /**
+   * Read-only pool on the primary: every read that must see a write (the caller's own, an operator's
+   * privacy change, a session, a key, a counter) and every read not moved deliberately.
+   */
   pg: PgPool;
+  /**
+   * Lag-tolerant reads only (README "PostgreSQL read replica" lists them): the replica of
+   * DATABASE_READ_URL while healthy, the primary otherwise. Absent without a replica; routes read it
+   * through readPgOf, never by default.
+   */
+  readPg?: ReadPool;
   es: EsClient;
   rpc: ChainClients;
   /**
@@ -24,3 +34,6 @@ export type ApiDeps = {
 };
 
 export const nowSeconds = (deps: ApiDeps): number => (deps.now ? deps.now() : Math.floor(Date.now() / 1000));
+
+/** Where a lag-tolerant read goes: the read replica's pool when one is configured, else the primary. */
+export const readPgOf = (deps: Pick<ApiDeps, 'pg' | 'readPg'>): Queryable => deps.readPg ?? deps.pg;

@@ -5,7 +5,9 @@ import { upsertChains } from '../domain/tables/chains.js';
 import type { Config } from '../internal/config.js';
 import { createEsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
-import { createPgPool } from '../internal/pg.js';
+import { describeError } from '../internal/errors.js';
+import { createPgPool, type PgPool } from '../internal/pg.js';
+import { createReadPool, type ReadPool } from '../internal/readReplica.js';
 import { createApp } from './app.js';
 import { flush } from './usage/usageBuffer.js';
 import { createHttpServer } from './httpServer.js';
@@ -34,7 +36,16 @@ export async function startApiServer({ config, logger }: { config: Config; logge
     { connectionString: config.databaseUrl, applicationName: 'rewards-api-jobs', max: 3 },
     onPgError,
   );
-  const app = createApp({ config, logger, pg, es, rpc: createChainClients(config), jobsPg });
+  const readPg = config.databaseRead && startReadPool(config.databaseRead, pg, logger, onPgError);
+  const app = createApp({
+    config,
+    logger,
+    pg,
+    es,
+    rpc: createChainClients(config),
+    jobsPg,
+    ...(readPg ? { readPg } : {}),
+  });
   const server = createHttpServer(app);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, config.host, resolve));
@@ -50,9 +61,29 @@ export async function startApiServer({ config, logger }: { config: Config; logge
         server.closeIdleConnections();
       });
       await flush().catch((err: unknown) => logger.error({ msg: 'api key usage lost at shutdown', err: String(err) }));
-      await Promise.allSettled([pg.end(), jobsPg.end(), es.close()]);
+      await Promise.allSettled([readPg?.close(), pg.end(), jobsPg.end(), es.close()]);
     },
   };
+}
+
+/** The read replica's pools (reads, and one connection for the lag checks) behind a ReadPool falling back to `primary`. */
+function startReadPool(
+  read: NonNullable<Config['databaseRead']>,
+  primary: PgPool,
+  logger: Logger,
+  onPgError: (err: Error) => void,
+): ReadPool {
+  const replica = (applicationName: string, max: number) =>
+    createPgPool({ connectionString: read.url, applicationName, readOnly: true, max }, onPgError);
+  return createReadPool({
+    primary,
+    replica: replica('rewards-api-replica', 20),
+    monitor: replica('rewards-api-replica-lag', 1),
+    maxLagMs: read.maxLagMs,
+    checkIntervalMs: read.checkIntervalMs,
+    onFallback: (err) =>
+      logger.warn({ msg: 'read replica query failed, answered by the primary', err: describeError(err).message }),
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

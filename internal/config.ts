@@ -22,6 +22,12 @@ export type Config = {
   trustedProxies?: { hops: number } | { addresses: string[] };
   logLevel: string;
   databaseUrl: string;
+  /**
+   * A streaming replica of DATABASE_URL for the API's lag-tolerant reads (DATABASE_READ_URL; absent:
+   * every read goes to the primary), the most lag such a read may see (DATABASE_READ_MAX_LAG_MS) and
+   * how often the API measures it (DATABASE_READ_LAG_CHECK_MS).
+   */
+  databaseRead?: { url: string; maxLagMs: number; checkIntervalMs: number };
   esUrl: string;
   esIndexPrefix: string;
   esRequestTimeoutMs: number;
@@ -188,6 +194,9 @@ const envSchema = {
       pattern: '^postgres(ql)?://',
       default: 'postgres://postgres@127.0.0.1:55432/rewards',
     },
+    DATABASE_READ_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    DATABASE_READ_MAX_LAG_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
+    DATABASE_READ_LAG_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
     ES_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:59200' },
     ES_INDEX_PREFIX: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,40}$', default: 'rewards' },
     ES_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
@@ -277,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(v['TRUSTED_PROXIES'] ? { trustedProxies: parseTrustedProxies(String(v['TRUSTED_PROXIES'])) } : {}),
     logLevel: v['LOG_LEVEL'],
     databaseUrl: v['DATABASE_URL'],
+    ...loadDatabaseRead(v),
     esUrl: v['ES_URL'],
     esIndexPrefix: v['ES_INDEX_PREFIX'],
     esRequestTimeoutMs: v['ES_REQUEST_TIMEOUT_MS'],
@@ -351,6 +361,21 @@ function loadChains(env: Env): ChainConfig[] {
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice !== undefined) throw new ConfigError(`${source} lists chain id ${twice} twice`);
   return value;
+}
+
+/**
+ * The read replica block, when DATABASE_READ_URL is set. The lag bound must exceed the check interval:
+ * a check's age counts as lag (readReplica.ts), so a bound at or below it would never use the replica.
+ */
+function loadDatabaseRead(v: Record<string, any>): { databaseRead: NonNullable<Config['databaseRead']> } | null {
+  if (!v['DATABASE_READ_URL']) return null;
+  const maxLagMs = Number(v['DATABASE_READ_MAX_LAG_MS']);
+  const checkIntervalMs = Number(v['DATABASE_READ_LAG_CHECK_MS']);
+  if (maxLagMs <= checkIntervalMs)
+    throw new ConfigError(
+      `DATABASE_READ_MAX_LAG_MS (${maxLagMs}) must be above DATABASE_READ_LAG_CHECK_MS (${checkIntervalMs}): the age of the last lag check counts as lag`,
+    );
+  return { databaseRead: { url: String(v['DATABASE_READ_URL']), maxLagMs, checkIntervalMs } };
 }
 
 /** PUBLIC_BASE_URL → the sign-in domain (host[:port]) and URI (origin). */

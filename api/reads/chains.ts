@@ -1,4 +1,4 @@
-import type { PgPool } from '../../internal/pg.js';
+import type { PgPool, Queryable } from '../../internal/pg.js';
 import type { ChainRow } from '../../domain/documents/records.js';
 
 /**
@@ -6,7 +6,7 @@ import type { ChainRow } from '../../domain/documents/records.js';
  * whose start ≤ now < end), restricted to `ids` (the configured chains): what may be cached, as it
  * does not change with privacy. Served counts subtract countLivePrivateCampaigns. Tables chains, campaigns.
  */
-export async function listChains(db: PgPool, ids: number[], nowSeconds: number): Promise<ChainRow[]> {
+export async function listChains(db: Queryable, ids: number[], nowSeconds: number): Promise<ChainRow[]> {
   const { rows } = await db.query<{
     id: number;
     name: string;

@@ -1,4 +1,4 @@
-import type { PgPool } from '../../internal/pg.js';
+import type { Queryable } from '../../internal/pg.js';
 
 export type PageWithTotalsSql = {
   /** `WITH …` defining the set (and what it needs). */
@@ -18,7 +18,7 @@ export type PageWithTotalsSql = {
  * @returns the page's rows in order, and the totals.
  */
 export async function queryPageWithTotals<P extends object, T extends object>(
-  pg: PgPool,
+  pg: Queryable,
   sql: PageWithTotalsSql,
   values: unknown[],
 ): Promise<{ rows: P[]; totals: T }> {

@@ -1,4 +1,4 @@
-import type { PgClient, PgPool } from '../../internal/pg.js';
+import type { PgClient, PgPool, Queryable } from '../../internal/pg.js';
 import { isDisputeOpen, liveRoot } from '../liveRoot.js';
 import type { RewardTreeStatus } from '../rewardTree.js';
 
@@ -156,7 +156,7 @@ export async function listRoots(
  * which was not revoked, or null. Tables: roots, reward_trees.
  */
 export async function loadVerifiedRootAt(
-  db: PgPool | PgClient,
+  db: Queryable,
   chainId: number,
   ts: number,
 ): Promise<{ root: string; timestamp: number } | null> {

@@ -1,11 +1,7 @@
-import type { PgClient, PgPool } from '../../internal/pg.js';
+import type { Queryable } from '../../internal/pg.js';
 
 /** Addresses (lower-cased) among `addresses` that have no token row on `chainId` yet. */
-export async function missingTokens(
-  client: PgClient | PgPool,
-  chainId: number,
-  addresses: string[],
-): Promise<string[]> {
+export async function missingTokens(client: Queryable, chainId: number, addresses: string[]): Promise<string[]> {
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
   if (!unique.length) return [];
   const { rows } = await client.query<{ address: string }>(

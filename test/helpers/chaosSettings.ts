@@ -19,6 +19,10 @@ export const chaosSettings = {
   esOutageSeconds: envNumber('CHAOS_ES_OUTAGE_SECONDS', 10),
   /** Seconds PostgreSQL stays stopped between its stop and its restart. */
   pgGapSeconds: envNumber('CHAOS_PG_GAP_SECONDS', 4),
+  /** Seconds the PostgreSQL read replica stays stopped under read load (API falls back to the primary). */
+  replicaOutageSeconds: envNumber('CHAOS_REPLICA_OUTAGE_SECONDS', 3),
+  /** Seconds the read replica's replay stays paused (lag above the bound) under write and read load. */
+  replicaLagSeconds: envNumber('CHAOS_REPLICA_LAG_SECONDS', 4),
   /** Seconds the RPC endpoint stays stopped. */
   rpcOutageSeconds: envNumber('CHAOS_RPC_OUTAGE_SECONDS', 6),
   /** Devnets (chains) indexed by several scheduler processes at once in the many-chains chaos test. */

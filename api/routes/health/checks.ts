@@ -37,6 +37,8 @@ export async function probe<T extends Record<string, unknown>>(fn: () => Promise
  * and every LIVE campaign's reward token has a fresh price, `degraded` otherwise (a paused job or errors
  * do not degrade it: they are operators' facts); `dependenciesOk` tells the two causes apart.
  * `prices.unpricedLiveCampaigns` counts and names those campaigns' tokens: their figures count them as 0.
+ * `postgresReplica` (null without DATABASE_READ_URL) says where lag-tolerant reads go and why; it never
+ * degrades `status`, since the primary answers those reads whenever the replica cannot.
  */
 export async function checkHealth(deps: ApiDeps) {
   const [postgres, elasticsearch, chains] = await Promise.all([
@@ -98,6 +100,7 @@ export async function checkHealth(deps: ApiDeps) {
     dependenciesOk,
     checkedAt: new Date().toISOString(),
     postgres,
+    postgresReplica: deps.readPg?.status() ?? null,
     elasticsearch,
     chains,
     jobs,

@@ -14,6 +14,21 @@ const healthSchema = obj({
   dependenciesOk: bool,
   checkedAt: str,
   postgres: check,
+  postgresReplica: nullable(
+    obj(
+      {
+        serving: { enum: ['replica', 'primary'], description: 'where lag-tolerant reads go now' },
+        reason: {
+          enum: ['healthy', 'unchecked', 'down', 'not-receiving', 'lagging', 'check-overdue', 'query-failed'],
+        },
+        lagMs: nullable(int),
+        checkedAt: nullable(str),
+        error: nullable(str),
+        retriedOnPrimary: int,
+      },
+      [],
+    ),
+  ),
   elasticsearch: check,
   chains: arr(obj({ id: { type: 'integer' }, name: str, rpc: check })),
   jobs: arr({ type: 'object' }),

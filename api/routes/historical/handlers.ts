@@ -1,4 +1,4 @@
-import type { ApiDeps } from '../../deps.js';
+import { readPgOf, type ApiDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { loadVerifiedRootAt } from '../../reads/roots.js';
 import type { Handler } from '../../validate.js';
@@ -15,18 +15,20 @@ async function historicalDiff(deps: ApiDeps, q: HistoricalQuery, by: 'campaign' 
   const start = toUnixSeconds(q.startDate, 'startDate');
   const end = toUnixSeconds(q.endDate, 'endDate');
   if (end < start) throw new ValidationError([{ field: 'endDate', message: 'must not be before startDate' }]);
+  // History between verified roots: lag-tolerant, from the read replica when there is one.
+  const db = readPgOf(deps);
   let key = rawKey.toLowerCase();
   if (by === 'campaign' && !key.startsWith('0x')) {
-    const onchainId = await onchainCampaignIdOf(deps.pg, key);
+    const onchainId = await onchainCampaignIdOf(db, key);
     if (!onchainId) throw new NotFoundError(`No campaign ${key}`);
     key = onchainId;
   }
   const [startRoot, endRoot] = await Promise.all([
-    loadVerifiedRootAt(deps.pg, q.chainId, start),
-    loadVerifiedRootAt(deps.pg, q.chainId, end),
+    loadVerifiedRootAt(db, q.chainId, start),
+    loadVerifiedRootAt(db, q.chainId, end),
   ]);
   if (!endRoot) throw new NotFoundError(`No verified reward root on chain ${q.chainId} at or before ${q.endDate}`);
-  const page = await breakdownDiffPage(deps.pg, {
+  const page = await breakdownDiffPage(db, {
     chainId: q.chainId,
     startRoot: startRoot?.root ?? null,
     endRoot: endRoot.root,

@@ -1,8 +1,8 @@
-import type { PgPool } from '../../../internal/pg.js';
+import type { Queryable } from '../../../internal/pg.js';
 import { queryPageWithTotals } from '../../sql/pageWithTotals.js';
 
 /** The on-chain id (lower case) of the campaign with database id `id`; undefined when there is none. */
-export async function onchainCampaignIdOf(pg: PgPool, id: string): Promise<string | undefined> {
+export async function onchainCampaignIdOf(pg: Queryable, id: string): Promise<string | undefined> {
   return (
     await pg.query<{ campaign_id: string }>('SELECT lower(campaign_id) AS campaign_id FROM campaigns WHERE id = $1', [
       id,
@@ -28,7 +28,7 @@ export type BreakdownDiffPage = {
  * still says how many there are).
  */
 export async function breakdownDiffPage(
-  pg: PgPool,
+  pg: Queryable,
   { chainId, startRoot, endRoot, by, key, page, items }: BreakdownDiffPage,
 ) {
   const column = by === 'campaign' ? 'lower(campaign_id)' : 'recipient';

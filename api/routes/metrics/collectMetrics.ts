@@ -1,6 +1,7 @@
 import { loadFreshness, type Freshness } from '../../reads/freshness.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadJobStatuses, type JobStatus } from '../../../jobs/control/jobStatus.js';
+import type { ReadReplicaStatus } from '../../../internal/readReplica.js';
 import type { ApiDeps } from '../../deps.js';
 
 /** Deadline of each chain's head request during a scrape. */
@@ -14,6 +15,8 @@ export type MetricsSnapshot = {
   chains: ChainSnapshot[];
   outbox: { depth: number; oldestAgeSeconds: number | null };
   freshness: Freshness;
+  /** The read replica's state in this process (absent without DATABASE_READ_URL). */
+  replica?: ReadReplicaStatus;
 };
 
 /** Resolves to `promise`'s value, or null after `ms` or on failure (a dead node must not stall a scrape). */
@@ -55,6 +58,7 @@ export async function collectMetrics(deps: ApiDeps): Promise<MetricsSnapshot> {
     jobs,
     outbox,
     freshness,
+    ...(deps.readPg ? { replica: deps.readPg.status() } : {}),
     chains: heads.map((h) => ({ ...h, canonicalHead: canonical.get(h.chainId) ?? null })),
   };
 }

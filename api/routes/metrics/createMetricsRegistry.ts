@@ -75,6 +75,21 @@ export function createMetricsRegistry(): MetricsRegistry {
     ),
     canonical: gauge('chain_canonical_head_block', 'Last block of the stored canonical header chain.', ['chain_id']),
     rpcUp: gauge('chain_rpc_up', "1 when the chain's RPC answered the scrape's head request in time.", ['chain_id']),
+    replicaServing: gauge(
+      'pg_replica_serving_reads',
+      '1 while this API process sends lag-tolerant reads to the read replica, 0 while the primary answers them (absent without DATABASE_READ_URL).',
+      [],
+    ),
+    replicaLag: gauge(
+      'pg_replica_lag_seconds',
+      "The read replica's replay lag at its last check in this process (absent when the check failed).",
+      [],
+    ),
+    replicaRetried: gauge(
+      'pg_replica_retried_reads',
+      'Reads that failed on the read replica and were answered by the primary since this process started.',
+      [],
+    ),
     outboxDepth: gauge('search_outbox_depth', 'Search outbox entries waiting for the projector.', []),
     outboxAge: gauge(
       'search_outbox_oldest_age_seconds',
@@ -118,6 +133,11 @@ export function createMetricsRegistry(): MetricsRegistry {
         g.rpcUp.set(labels, c.head === null ? 0 : 1);
         if (c.head !== null) g.head.set(labels, c.head);
         if (c.canonicalHead !== null) g.canonical.set(labels, c.canonicalHead);
+      }
+      if (s.replica) {
+        g.replicaServing.set(s.replica.serving === 'replica' ? 1 : 0);
+        if (s.replica.lagMs !== null) g.replicaLag.set(s.replica.lagMs / 1000);
+        g.replicaRetried.set(s.replica.retriedOnPrimary);
       }
       g.outboxDepth.set(s.outbox.depth);
       g.outboxAge.set(s.outbox.oldestAgeSeconds ?? 0);

@@ -2,17 +2,23 @@ import { toServedPrice } from '../../../domain/prices.js';
 import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
 import { loadTokenPrices } from '../../../domain/tables/prices.js';
 import { missingTokens } from '../../../domain/tables/tokens.js';
-import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { nowSeconds, readPgOf, type ApiDeps } from '../../deps.js';
+import type { Queryable } from '../../../internal/pg.js';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { getTokenRow, listTokenRows, type TokenDbRow } from './repo.js';
 import type { Handler } from '../../validate.js';
 import { ADDRESS_RE, type listTokensQuery, type tokenIdParams } from './schema.js';
 import { serializeChainToken, serializeToken, type TokenResponse } from './serialize.js';
 
-/** Token records of stored rows with their served (fresh or null) prices. */
-export async function withPrices(deps: ApiDeps, rows: TokenDbRow[], now: Date): Promise<TokenResponse[]> {
+/** Token records of stored rows with their served (fresh or null) prices, read from `db` (default: the primary). */
+export async function withPrices(
+  deps: ApiDeps,
+  rows: TokenDbRow[],
+  now: Date,
+  db: Queryable = deps.pg,
+): Promise<TokenResponse[]> {
   const prices = await loadTokenPrices(
-    deps.pg,
+    db,
     rows.map((r) => r.id),
     now,
     deps.config.prices.maxAgeSeconds,
@@ -26,7 +32,7 @@ export async function withPrices(deps: ApiDeps, rows: TokenDbRow[], now: Date): 
  */
 async function readUnknownToken(deps: ApiDeps, chainId: number, address: string): Promise<TokenResponse[]> {
   const chain = deps.rpc.get(chainId);
-  if (!chain || !(await missingTokens(deps.pg, chainId, [address])).length) return [];
+  if (!chain || !(await missingTokens(readPgOf(deps), chainId, [address])).length) return [];
   try {
     return (await readTokenMetadata(chain, [address.toLowerCase()], deps.logger)).map(serializeChainToken);
   } catch (error) {
@@ -43,12 +49,13 @@ export function listTokensHandler(deps: ApiDeps): Handler<{ query: typeof listTo
   return async (ctx) => {
     const q = ctx.state.query;
     const now = new Date(nowSeconds(deps) * 1000);
-    const rows = await listTokenRows(deps.pg, q, now, deps.config.prices.maxAgeSeconds);
+    // Reference data and job-written prices: lag-tolerant, from the read replica when there is one.
+    const rows = await listTokenRows(readPgOf(deps), q, now, deps.config.prices.maxAgeSeconds);
     if (!rows.length && q.page === 0 && q.chainId !== undefined && q.search && ADDRESS_RE.test(q.search)) {
       ctx.body = await readUnknownToken(deps, q.chainId, q.search);
       return;
     }
-    ctx.body = await withPrices(deps, rows, now);
+    ctx.body = await withPrices(deps, rows, now, readPgOf(deps));
   };
 }
 
@@ -60,8 +67,8 @@ export function getTokenHandler(deps: ApiDeps): Handler<{ params: typeof tokenId
       throw new ValidationError([
         { field: 'id', message: 'is a temporary id of a token not stored; look it up with chainId and search' },
       ]);
-    const row = await getTokenRow(deps.pg, id);
+    const row = await getTokenRow(readPgOf(deps), id);
     if (!row) throw new NotFoundError(`Token ${id} not found`);
-    [ctx.body] = await withPrices(deps, [row], new Date(nowSeconds(deps) * 1000));
+    [ctx.body] = await withPrices(deps, [row], new Date(nowSeconds(deps) * 1000), readPgOf(deps));
   };
 }

@@ -14869,6 +14869,14 @@ export interface operations {
                      *         "latencyMs": 12.5,
                      *         "error": "error text"
                      *       },
+                     *       "postgresReplica": {
+                     *         "serving": "replica",
+                     *         "reason": "healthy",
+                     *         "lagMs": 1,
+                     *         "checkedAt": "checkedAt text",
+                     *         "error": "error text",
+                     *         "retriedOnPrimary": 1
+                     *       },
                      *       "elasticsearch": {
                      *         "ok": true,
                      *         "latencyMs": 12.5,
@@ -14927,6 +14935,19 @@ export interface operations {
                             latencyMs: number;
                             ok: boolean;
                         };
+                        postgresReplica: {
+                            checkedAt: string | null;
+                            error: string | null;
+                            lagMs: number | null;
+                            /** @enum {unknown} */
+                            reason: "healthy" | "unchecked" | "down" | "not-receiving" | "lagging" | "check-overdue" | "query-failed";
+                            retriedOnPrimary: number;
+                            /**
+                             * @description where lag-tolerant reads go now
+                             * @enum {unknown}
+                             */
+                            serving: "replica" | "primary";
+                        } | null;
                         prices: {
                             maxAgeSeconds: number;
                             oldestAgeSeconds: number | null;
@@ -14965,6 +14986,14 @@ export interface operations {
                      *         "latencyMs": 12.5,
                      *         "error": "error text"
                      *       },
+                     *       "postgresReplica": {
+                     *         "serving": "replica",
+                     *         "reason": "healthy",
+                     *         "lagMs": 1,
+                     *         "checkedAt": "checkedAt text",
+                     *         "error": "error text",
+                     *         "retriedOnPrimary": 1
+                     *       },
                      *       "elasticsearch": {
                      *         "ok": true,
                      *         "latencyMs": 12.5,
@@ -15023,6 +15052,19 @@ export interface operations {
                             latencyMs: number;
                             ok: boolean;
                         };
+                        postgresReplica: {
+                            checkedAt: string | null;
+                            error: string | null;
+                            lagMs: number | null;
+                            /** @enum {unknown} */
+                            reason: "healthy" | "unchecked" | "down" | "not-receiving" | "lagging" | "check-overdue" | "query-failed";
+                            retriedOnPrimary: number;
+                            /**
+                             * @description where lag-tolerant reads go now
+                             * @enum {unknown}
+                             */
+                            serving: "replica" | "primary";
+                        } | null;
                         prices: {
                             maxAgeSeconds: number;
                             oldestAgeSeconds: number | null;

@@ -55,6 +55,30 @@ describe('internal/config', () => {
       expect(loadConfig({ JOB_PRICES_CRON: '0 * * * * *' }).schedules).to.deep.equal({ prices: '0 * * * * *' });
     });
 
+    it('reads the read replica settings only with DATABASE_READ_URL, and refuses a lag bound at or below the check interval', () => {
+      expect(loadConfig({}).databaseRead).to.equal(undefined);
+      expect(loadConfig({ DATABASE_READ_URL: 'postgres://reader@127.0.0.1:55433/rewards' }).databaseRead).to.deep.equal(
+        {
+          url: 'postgres://reader@127.0.0.1:55433/rewards',
+          maxLagMs: 5000,
+          checkIntervalMs: 1000,
+        },
+      );
+      expect(
+        loadConfig({
+          DATABASE_READ_URL: 'postgres://127.0.0.1:55433/rewards',
+          DATABASE_READ_MAX_LAG_MS: '800',
+          DATABASE_READ_LAG_CHECK_MS: '200',
+        }).databaseRead,
+      ).to.include({ maxLagMs: 800, checkIntervalMs: 200 });
+      expect(
+        configError({ DATABASE_READ_URL: 'postgres://127.0.0.1:55433/rewards', DATABASE_READ_MAX_LAG_MS: '1000' })
+          .message,
+      ).to.match(/DATABASE_READ_MAX_LAG_MS \(1000\) must be above DATABASE_READ_LAG_CHECK_MS \(1000\)/);
+      expect(configError({ DATABASE_READ_URL: 'mysql://x' }).message).to.contain('DATABASE_READ_URL');
+      expect(configError({ DATABASE_READ_MAX_LAG_MS: '10' }).message).to.contain('DATABASE_READ_MAX_LAG_MS');
+    });
+
     it('reads the config store limits and refuses them out of bounds, naming the variable', () => {
       expect(
         loadConfig({
