@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { distributedByCampaign, setRewardTokenClose } from '../../helpers/distributedSql.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 const CHAIN = 31337;
@@ -6,9 +7,8 @@ const PRICE = 2.5;
 
 /**
  * GET /v4/rewards/total/distributed/by-opportunities (issue #33, the analytics view's top) on the
- * seeded demo: each opportunity's figure recomputed here in plain SQL from the stored trees'
- * breakdowns (per root up to the live one, minus the root before), the campaigns' opportunity and
- * the default campaign filters (no test token, not private), at one daily close per reward token.
+ * seeded demo: each opportunity's figure recomputed in plain SQL from the stored trees' breakdowns
+ * (test/helpers/distributedSql.ts), summed here per opportunity, at one daily close per reward token.
  */
 describe('GET /v4/rewards/total/distributed/by-opportunities', function () {
   let demo: ReferenceDemo;
@@ -20,42 +20,16 @@ describe('GET /v4/rewards/total/distributed/by-opportunities', function () {
   before(async function () {
     this.timeout(600_000);
     demo = await createReferenceDemo();
-    // One daily close per reward token the day before the first root: what every root is valued at.
-    await q(
-      `INSERT INTO token_price_history (token_id, day, open, close, min, max, source, updated_at)
-       SELECT tk.id, (to_timestamp((SELECT min(timestamp) FROM roots WHERE chain_id = $1)) AT TIME ZONE 'UTC')::date - 1,
-         $2, $2, $2, $2, 'test', now()
-       FROM tokens tk WHERE tk.chain_id = $1 AND lower(tk.address) IN (SELECT DISTINCT token FROM reward_breakdowns)
-       ON CONFLICT (token_id, day) DO UPDATE SET close = $2`,
-      [CHAIN, PRICE],
-    );
-    expected = await q(
-      `WITH live AS (
-         SELECT block_number, log_index FROM roots r JOIN reward_trees t USING (chain_id, root)
-         WHERE r.chain_id = $1 AND NOT r.revoked AND t.status = 'verified' ORDER BY block_number DESC, log_index DESC LIMIT 1),
-       counted AS (
-         SELECT r.root, lag(r.root) OVER (ORDER BY r.block_number, r.log_index) AS prev,
-           (r.block_number, r.log_index) <= (SELECT block_number, log_index FROM live) AS upto
-         FROM roots r JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root AND t.status = 'verified'
-         WHERE r.chain_id = $1 AND NOT r.revoked),
-       sums AS (SELECT root, lower(campaign_id) AS campaign_id, token, sum(amount) AS amount
-         FROM reward_breakdowns WHERE chain_id = $1 GROUP BY 1, 2, 3),
-       deltas AS (
-         SELECT n.campaign_id, n.token, n.amount - coalesce(o.amount, 0) AS delta
-         FROM counted c JOIN sums n ON n.root = c.root
-         LEFT JOIN sums o ON o.root = c.prev AND o.campaign_id = n.campaign_id AND o.token = n.token
-         WHERE c.upto AND n.amount <> coalesce(o.amount, 0))
-       SELECT cc.opportunity_id, sum(d.delta::float8 / 10 ^ tk.decimals * $2)::float8 AS usd,
-         count(DISTINCT d.campaign_id)::int AS campaigns
-       FROM deltas d
-       JOIN campaigns_current cc ON cc.distribution_chain_id = $1 AND lower(cc.campaign_id) = d.campaign_id
-       JOIN tokens rt ON rt.chain_id = $1 AND lower(rt.address) = lower(cc.reward_token)
-       JOIN tokens tk ON tk.chain_id = $1 AND lower(tk.address) = d.token
-       WHERE cc.opportunity_id IS NOT NULL AND NOT rt.is_test
-         AND NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = cc.id AND pv.is_private)
-       GROUP BY 1 ORDER BY 2 DESC, 1`,
-      [CHAIN, PRICE],
-    );
+    await setRewardTokenClose(demo.h.deps.pg, CHAIN, PRICE);
+    const byOpportunity = new Map<string, { usd: number; campaigns: number }>();
+    for (const c of await distributedByCampaign(demo.h.deps.pg, CHAIN, PRICE)) {
+      if (!c.opportunity_id) continue;
+      const o = byOpportunity.get(c.opportunity_id) ?? { usd: 0, campaigns: 0 };
+      byOpportunity.set(c.opportunity_id, { usd: o.usd + c.usd, campaigns: o.campaigns + 1 });
+    }
+    expected = [...byOpportunity]
+      .map(([opportunity_id, o]) => ({ opportunity_id, ...o }))
+      .sort((a, b) => b.usd - a.usd || a.opportunity_id.localeCompare(b.opportunity_id));
     expect(expected.length, 'opportunities whose campaigns distributed').to.be.greaterThan(1);
   });
 
