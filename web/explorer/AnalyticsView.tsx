@@ -5,6 +5,7 @@ import { useApi } from '../shared/useApi.js';
 import { Link, type Navigate } from './Link.js';
 import { chainName } from './OpportunityDetail.js';
 import { STACKS, type ExplorerState, type Stack } from './state.js';
+import { stackKeys } from './stackKeys.js';
 import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Chain, Protocol } from './types.js';
 
@@ -31,25 +32,6 @@ const PALETTE = [
   '#9c755f',
   '#bab0ac',
 ];
-
-const sumOf = (series: StackedSeries) => {
-  const totals = new Map<string, number>();
-  for (const values of Object.values(series))
-    for (const [key, v] of Object.entries(values)) totals.set(key, (totals.get(key) ?? 0) + v);
-  return totals;
-};
-
-/**
- * Pure: the stack keys of both charts in one order (most distributed first, then most campaigns),
- * so a chain or protocol has the same place and colour in each.
- */
-export function stackKeys(distributed: StackedSeries, counts: StackedSeries): string[] {
-  const usd = sumOf(distributed);
-  const n = sumOf(counts);
-  return [...new Set([...usd.keys(), ...n.keys()])].sort(
-    (a, b) => (usd.get(b) ?? 0) - (usd.get(a) ?? 0) || (n.get(b) ?? 0) - (n.get(a) ?? 0) || a.localeCompare(b),
-  );
-}
 
 /** Both monthly series of one stacking: USD distributed by the live roots, campaigns created. */
 async function loadSeries(stack: Stack, signal: AbortSignal) {
@@ -198,7 +180,9 @@ export function AnalyticsView({ state, navigate, chains, protocols }: AnalyticsP
           <tbody>
             {top.data.map((o, i) => (
               <tr key={o.opportunityId} data-testid="top-opportunity-row" data-id={o.opportunityId} data-usd={o.usd}>
-                <td data-label="#" class="rank">{i + 1}</td>
+                <td data-label="#" class="rank">
+                  {i + 1}
+                </td>
                 <td data-label="Opportunity" class="name">
                   <Link
                     to={{ ...state, opportunity: o.opportunityId }}
@@ -209,7 +193,9 @@ export function AnalyticsView({ state, navigate, chains, protocols }: AnalyticsP
                     {o.name ?? o.opportunityId}
                   </Link>
                 </td>
-                <td data-label="Chain" class="chain">{o.chainId === null ? '–' : chainName(chains, o.chainId)}</td>
+                <td data-label="Chain" class="chain">
+                  {o.chainId === null ? '–' : chainName(chains, o.chainId)}
+                </td>
                 <td data-label="Campaigns" class="num count">
                   {formatCount(o.campaigns)}
                 </td>
