@@ -19,12 +19,15 @@ export function Link({
   children,
   testId,
   openId,
+  current,
 }: {
   to: ExplorerState;
   navigate: Navigate;
   children: ComponentChildren;
   testId?: string;
   openId?: string;
+  /** The view the link leads to is the one shown (a header link): `aria-current="page"`. */
+  current?: boolean;
 }) {
   const href = `/${toSearch(to)}`;
   return (
@@ -32,6 +35,7 @@ export function Link({
       href={href}
       data-testid={testId}
       data-open-id={openId}
+      aria-current={current ? 'page' : undefined}
       onClick={(e) => {
         if (!plainClick(e)) return;
         e.preventDefault();

@@ -3,17 +3,24 @@ import { useEffect, useState } from 'preact/hooks';
 import { apiGet } from '../shared/api.js';
 import '../shared/styles.css';
 import { useApi } from '../shared/useApi.js';
+import { AnalyticsView } from './AnalyticsView.js';
 import { CampaignDetail } from './CampaignDetail.js';
 import { focusWhenShown, headingSelector, openerSelector } from './focus.js';
-import type { HistoryEntry, Navigate } from './Link.js';
+import { Link, type HistoryEntry, type Navigate } from './Link.js';
 import { OpportunityDetail } from './OpportunityDetail.js';
 import { SearchView } from './SearchView.js';
-import { parseState, toSearch, type ExplorerState } from './state.js';
+import { DEFAULT_STATE, parseState, toSearch, type ExplorerState } from './state.js';
 import type { Chain, Protocol } from './types.js';
 
-/** The detail view a state shows ("campaign:<id>", "opportunity:<id>"), or null for the search. */
+/** The view a state shows other than the search ("campaign:<id>", "opportunity:<id>", "analytics"), or null. */
 const detailKey = (s: ExplorerState) =>
-  s.opportunity ? `opportunity:${s.opportunity}` : s.campaign ? `campaign:${s.campaign}` : null;
+  s.opportunity
+    ? `opportunity:${s.opportunity}`
+    : s.campaign
+      ? `campaign:${s.campaign}`
+      : s.view === 'analytics'
+        ? 'analytics'
+        : null;
 
 /**
  * Skips the header (and the filter panel on the search view) to the results, or to a detail
@@ -89,6 +96,14 @@ function App() {
           <a href="/">Campaign rewards explorer</a>
         </h1>
         <nav>
+          <Link
+            to={{ ...DEFAULT_STATE, view: 'analytics' }}
+            navigate={navigate}
+            testId="nav-analytics"
+            current={detailKey(state) === 'analytics'}
+          >
+            Analytics
+          </Link>
           <a href="/ops">Operations</a>
         </nav>
       </header>
@@ -97,6 +112,13 @@ function App() {
           <OpportunityDetail state={state} navigate={navigate} chains={reference.data?.chains ?? []} />
         ) : state.campaign ? (
           <CampaignDetail state={state} navigate={navigate} chains={reference.data?.chains ?? []} />
+        ) : state.view === 'analytics' ? (
+          <AnalyticsView
+            state={state}
+            navigate={navigate}
+            chains={reference.data?.chains ?? []}
+            protocols={reference.data?.protocols ?? []}
+          />
         ) : (
           <SearchView
             state={state}

@@ -26,6 +26,9 @@ export const SORTS = [
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const GRAINS = ['hour', 'day', 'week', 'month'] as const;
 export type Grain = (typeof GRAINS)[number];
+/** What the analytics view stacks its monthly bars by (the API's `/by-chains` or `/by-protocols`). */
+export const STACKS = ['chain', 'protocol'] as const;
+export type Stack = (typeof STACKS)[number];
 
 export type ExplorerState = {
   filters: Partial<Record<FilterKey, string>>;
@@ -37,6 +40,9 @@ export type ExplorerState = {
   opportunity?: string;
   campaign?: string;
   grain: Grain;
+  /** The analytics view (`?view=analytics`), stacked by chain unless `stack` says protocol. */
+  view?: 'analytics';
+  stack?: 'protocol';
 };
 
 export const DEFAULT_STATE: ExplorerState = {
@@ -98,6 +104,8 @@ export function parseState(search: string): ExplorerState {
         ? { campaign: q.get('campaign')! }
         : {}),
     grain: oneOf(GRAINS, q.get('grain'), DEFAULT_STATE.grain),
+    ...(q.get('view') === 'analytics' ? { view: 'analytics' as const } : {}),
+    ...(q.get('stack') === 'protocol' ? { stack: 'protocol' as const } : {}),
   };
 }
 
@@ -112,6 +120,8 @@ export function toSearch(state: ExplorerState): string {
   if (state.opportunity) q.set('opportunity', state.opportunity);
   else if (state.campaign) q.set('campaign', state.campaign);
   if (state.grain !== DEFAULT_STATE.grain) q.set('grain', state.grain);
+  if (state.view) q.set('view', state.view);
+  if (state.stack) q.set('stack', state.stack);
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -1,5 +1,5 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { formatCompact } from './format.js';
+import { useWidth } from './useWidth.js';
 
 export type Point = { t: number; v: number };
 
@@ -47,28 +47,6 @@ function timeX(t: number, t0: number, t1: number, w: number): number {
   return t1 === t0 ? (PAD.left + w - PAD.right) / 2 : PAD.left + ((t - t0) / (t1 - t0)) * (w - PAD.left - PAD.right);
 }
 
-/**
- * The drawing's width in CSS pixels, followed as the element resizes: the SVG is drawn 1:1 (viewBox =
- * its size), so its text keeps the stylesheet's pixel size on a phone as on a desktop.
- */
-function useWidth(drawn: boolean): [ref: { current: SVGSVGElement | null }, width: number] {
-  const ref = useRef<SVGSVGElement | null>(null);
-  const [width, setWidth] = useState(DEFAULT_W);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const measure = () => {
-      const w = Math.round(el.getBoundingClientRect().width);
-      if (w > 0) setWidth(w);
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [drawn]);
-  return [ref, width];
-}
-
 /** A small SVG line chart of a time series (oldest left), its time axis from its first to its last point. */
 export function LineChart({
   title,
@@ -81,7 +59,7 @@ export function LineChart({
   empty = 'No history yet',
 }: LineChartProps) {
   const sorted = [...points].sort((a, b) => a.t - b.t);
-  const [ref, W] = useWidth(sorted.length > 0);
+  const [ref, W] = useWidth(sorted.length > 0, DEFAULT_W);
   const xy = scalePoints(sorted, W);
   const span = sorted.length ? timeSpan(sorted) : null;
   const markerX =

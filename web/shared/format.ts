@@ -7,6 +7,16 @@ export function formatUsd(value: number | string | null | undefined): string {
   return n === null || n === undefined || !Number.isFinite(n) ? '–' : `$${compact.format(n)}`;
 }
 
+/** 1234.567 → "$1,234.57" (tables, where the figure is read rather than compared); null → "–". */
+export function formatUsdExact(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? '–' : `$${plain.format(value)}`;
+}
+
+/** 1234 → "1,234". */
+export function formatCount(value: number): string {
+  return plain.format(value);
+}
+
 /** 12.345 → "12.35%"; null → "–". */
 export function formatPercent(value: number | string | null | undefined): string {
   const n = typeof value === 'string' ? Number(value) : value;

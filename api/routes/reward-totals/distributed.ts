@@ -11,7 +11,12 @@ import { searchWords } from '../campaigns/searchWords.js';
 import type { DistributedQuery } from './schema.js';
 
 /** What a distributed row is grouped by, from its campaign's document. */
-export type CampaignFacets = { distributionChainId: number; type: string; mainProtocolId: string | null };
+export type CampaignFacets = {
+  distributionChainId: number;
+  type: string;
+  mainProtocolId: string | null;
+  opportunityId: string | null;
+};
 
 /** A distributed row of a campaign the filters kept, with its facets. */
 export type FilteredRow = DistributedRow & { campaign: CampaignFacets };
@@ -68,7 +73,7 @@ export async function filteredDistributed(
     const res = await searchCampaigns<CampaignFacets & { id: string }>(deps, visible, {
       size: batch.length,
       track_total_hits: false,
-      _source: ['id', 'distributionChainId', 'type', 'mainProtocolId'],
+      _source: ['id', 'distributionChainId', 'type', 'mainProtocolId', 'opportunityId'],
       query: { bool: { filter: [query, { terms: { id: batch } }] } },
     });
     for (const h of res.hits.hits) if (h._source) facets.set(h._source.id, h._source);

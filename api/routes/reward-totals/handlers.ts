@@ -8,12 +8,14 @@ import { distributedByToken, filteredDistributed, groupDistributed, type Filtere
 import type {
   campaignTotalsParams,
   chainOnlyQuery,
+  distributedOpportunitiesQuery,
   distributedQuery,
   rewardTotalsQuery,
   RewardTotalsQuery,
   tokenTotalsQuery,
   unclaimQuery,
 } from './schema.js';
+import { topDistributedOpportunities, withOpportunityNames } from './topOpportunities.js';
 import { campaignLiveTotals, liveUnclaimed, tokenLiveTotals } from './totals.js';
 
 /** Exactly one of two fields: a 400 naming the first when neither is given, the second when both are. */
@@ -107,6 +109,21 @@ export function distributedHandler(
     const q = ctx.state.query;
     if (q.showPrivate) ctx.state.private = true;
     ctx.body = shape(await filteredDistributed(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate)));
+  };
+}
+
+/**
+ * GET /v4/rewards/total/distributed/by-opportunities: the `items` opportunities whose campaigns
+ * (under the same window, filters and visibility as /distributed) distributed the most USD.
+ */
+export function distributedOpportunitiesHandler(
+  deps: ApiDeps,
+): Handler<{ query: typeof distributedOpportunitiesQuery }> {
+  return async (ctx) => {
+    const { items, ...q } = ctx.state.query;
+    if (q.showPrivate) ctx.state.private = true;
+    const rows = await filteredDistributed(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate));
+    ctx.body = await withOpportunityNames(deps, topDistributedOpportunities(rows, items));
   };
 }
 

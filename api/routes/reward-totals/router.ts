@@ -8,6 +8,7 @@ import {
   campaignPathTotalsHandler,
   distributedByToken,
   distributedHandler,
+  distributedOpportunitiesHandler,
   groupDistributed,
   rewardCountHandler,
   rewardTotalHandler,
@@ -17,6 +18,7 @@ import {
 import {
   campaignTotalsParams,
   chainOnlyQuery,
+  distributedOpportunitiesQuery,
   distributedQuery,
   rewardTotalsQuery,
   tokenTotalsQuery,
@@ -135,6 +137,24 @@ export function rewardTotalsRouter(deps: ApiDeps): Router {
     }),
     validate({ query: distributedQuery }),
     distributedHandler(deps, distributedByToken),
+  );
+  router.get(
+    both('/rewards/total/distributed/by-opportunities'),
+    describe({
+      summary: 'The opportunities whose campaigns the live roots distributed the most USD to, over a window',
+      description: `${windowLine.replace(/ `grain=month`.*$/, '')} Summed per opportunity of the campaigns (campaigns without one are left out), largest first (ties by id), \`items\` of them (default 10, at most 100); \`name\` and \`chainId\` are the opportunity's, null when no opportunity document has the id. Ours: the explorer's analytics view.`,
+      response: arr(
+        obj({
+          opportunityId: str,
+          name: nullable(str),
+          chainId: nullable(int),
+          usd: num,
+          campaigns: int,
+        }),
+      ),
+    }),
+    validate({ query: distributedOpportunitiesQuery }),
+    distributedOpportunitiesHandler(deps),
   );
   return router;
 }

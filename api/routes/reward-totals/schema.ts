@@ -72,3 +72,16 @@ export const distributedQuery = {
   },
 } as const;
 export type DistributedQuery = InputOf<typeof distributedQuery>;
+
+const { grain: _grain, ...windowAndFilters } = distributedQuery.properties;
+
+/**
+ * GET /v4/rewards/total/distributed/by-opportunities: the window and campaign filters of
+ * /distributed (no `grain`: one figure per opportunity), `items` the size of the top (1..100).
+ */
+export const distributedOpportunitiesQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...windowAndFilters, items: { ...fields.items, default: 10 } },
+} as const;
+export type DistributedOpportunitiesQuery = InputOf<typeof distributedOpportunitiesQuery>;

@@ -3027,6 +3027,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/rewards/total/distributed/by-opportunities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The opportunities whose campaigns the live roots distributed the most USD to, over a window
+         * @description Over the window `from`..`to` (dates, date-times or Unix timestamps, inclusive; hosted `since` = `from`; default: since the first root, up to the live root), each root of each chain counted once: what its campaigns hold more than in the root before it, valued at the token's daily close of the root's day (unpriced amounts count 0). Every filter of GET /v4/campaigns applies (default: no test tokens, no hidden or private campaigns; `showPrivate=true` adds the private ones the caller may see). Summed per opportunity of the campaigns (campaigns without one are left out), largest first (ties by id), `items` of them (default 10, at most 100); `name` and `chainId` are the opportunity's, null when no opportunity document has the id. Ours: the explorer's analytics view.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRewardsTotalDistributedByOpportunities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/rewards/total/distributed/by-protocols": {
         parameters: {
             query?: never;
@@ -23348,6 +23372,132 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/rewards/total/distributed/by-chains",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRewardsTotalDistributedByOpportunities: {
+        parameters: {
+            query?: {
+                campaignId?: string;
+                campaignIds?: string[];
+                campaignLists?: string;
+                chainId?: number;
+                createdAfter?: string;
+                createdBefore?: string;
+                creatorAddress?: string;
+                creatorAddresses?: string[];
+                creatorId?: string;
+                creatorTag?: string;
+                distributionChainIds?: string[];
+                distributionTypes?: string[];
+                endTimestamp?: number;
+                excludeSubCampaigns?: boolean;
+                from?: string;
+                id?: string[];
+                items?: number;
+                listOwner?: string;
+                mainParameter?: string;
+                mainProtocolId?: string;
+                onlySubCampaigns?: boolean;
+                opportunityId?: string;
+                opportunityIds?: string[];
+                parentCampaignId?: string;
+                pauseCompute?: string;
+                point?: boolean;
+                rootCampaignId?: string;
+                search?: string;
+                showPrivate?: boolean;
+                since?: string;
+                startTimestamp?: number;
+                status?: string;
+                subType?: number;
+                test?: boolean;
+                to?: string;
+                tokenAddress?: string;
+                tokenSymbol?: string;
+                tokenTypes?: string[];
+                type?: string;
+                types?: string[];
+                withOpportunity?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The opportunities whose campaigns the live roots distributed the most USD to, over a window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "opportunityId": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "chainId": 1,
+                     *         "usd": 12.5,
+                     *         "campaigns": 1
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        campaigns: number;
+                        chainId: number | null;
+                        name: string | null;
+                        opportunityId: string;
+                        usd: number;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: creatorTag must NOT have fewer than 1 characters",
+                     *       "instance": "/v4/rewards/total/distributed/by-opportunities",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "creatorTag",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/rewards/total/distributed/by-opportunities",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

@@ -479,6 +479,7 @@ const PUBLIC_ROUTES = [
   'GET /v4/rewards/total/distributed/by-types',
   'GET /v4/rewards/total/distributed/by-protocols',
   'GET /v4/rewards/total/distributed/by-tokens',
+  'GET /v4/rewards/total/distributed/by-opportunities',
   'GET /v4/users/:address/rewards/summary',
   // #33 parity reads (prices, live roots, reward tokens, balances, allowances)
   'GET /v4/prices',

@@ -276,7 +276,7 @@ const READS: Read[] = [
     rest: (s) => `/v4/rewards/unclaim?chainId=${CHAIN}&campaignIds=${s.onChainId}`,
     ghost: true,
   },
-  ...['', '/by-chains', '/by-types', '/by-protocols', '/by-tokens'].map(
+  ...['', '/by-chains', '/by-types', '/by-protocols', '/by-tokens', '/by-opportunities'].map(
     (suffix): Read => ({
       name: `rewards distributed${suffix} by the campaign`,
       op: `GET /v4/rewards/total/distributed${suffix}`,

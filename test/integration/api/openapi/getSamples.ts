@@ -297,6 +297,7 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/rewards/total/distributed/by-types': { path: '/v4/rewards/total/distributed/by-types' },
     '/v4/rewards/total/distributed/by-protocols': { path: '/v4/rewards/total/distributed/by-protocols' },
     '/v4/rewards/total/distributed/by-tokens': { path: '/v4/rewards/total/distributed/by-tokens' },
+    '/v4/rewards/total/distributed/by-opportunities': { path: '/v4/rewards/total/distributed/by-opportunities' },
     '/v4/users/{address}/rewards/summary': { path: `/v4/users/${user}/rewards/summary`, query: chain },
     // #33 parity reads
     '/v4/prices': { path: '/v4/prices', query: chain },

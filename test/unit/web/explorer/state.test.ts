@@ -27,6 +27,13 @@ describe('web/explorer/state', () => {
     expect(parseState(toSearch(state))).to.deep.equal(state);
   });
 
+  it('round-trips the analytics view and its stacking, leaving out unknown values', () => {
+    const state = parseState('?view=analytics&stack=protocol');
+    expect(state).to.deep.equal({ ...DEFAULT_STATE, view: 'analytics', stack: 'protocol' });
+    expect(toSearch(state)).to.equal('?view=analytics&stack=protocol');
+    expect(parseState('?view=charts&stack=type')).to.deep.equal(DEFAULT_STATE);
+  });
+
   it('leaves defaults out of the URL and falls back to them for unknown or malformed values', () => {
     expect(toSearch(DEFAULT_STATE)).to.equal('');
     expect(parseState('?sort=nope&order=up&page=-1&items=7&grain=year&minimumApr=abc&unknown=1')).to.deep.equal(
