@@ -93,6 +93,8 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
   );
   const shown = history.dataKey === `${id}:${state.grain}` ? history.data : undefined;
   const back = { ...state, opportunity: undefined };
+  // Opened from the analytics view's top opportunities, "back" returns there (the state keeps `view`).
+  const backLabel = state.view === 'analytics' ? '← Back to analytics' : '← Back to the list';
   useDocumentTitle(
     `${opp.data && opp.dataKey === id ? opp.data.name : opp.error ? 'Opportunity not found' : 'Opportunity'} – ${SITE_TITLE}`,
   );
@@ -100,7 +102,7 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
     return (
       <section>
         <BackLink to={back} navigate={navigate}>
-          ← Back to the list
+          {backLabel}
         </BackLink>
         <h2 tabIndex={-1} data-heading-for={`opportunity:${id}`}>
           Opportunity not shown
@@ -125,7 +127,7 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
   return (
     <article class="detail" data-testid="opportunity-detail">
       <BackLink to={back} navigate={navigate}>
-        ← Back to the list
+        {backLabel}
       </BackLink>
       <h2 tabIndex={-1} data-heading-for={`opportunity:${opp.dataKey}`}>
         {o.name} <span class={`badge ${o.status.toLowerCase()}`}>{o.status}</span>

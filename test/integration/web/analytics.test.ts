@@ -187,7 +187,8 @@ describe('explorer: analytics view, in Chromium at 1366 and 390 px (#33)', funct
       await page.getByTestId('opportunity-detail').waitFor();
       expect(new URL(page.url()).searchParams.get('opportunity')).to.equal(first.opportunityId);
       expect(await page.locator('[data-testid=opportunity-detail] h2').textContent()).to.include(first.name!);
-      // Back comes to the analytics view as it was left.
+      // Back comes to the analytics view as it was left, and says so.
+      expect(await page.getByTestId('back').textContent()).to.equal('← Back to analytics');
       await page.getByTestId('back').click();
       await page.locator('[data-testid=analytics][data-stack=protocol]').waitFor();
     });
