@@ -61,6 +61,8 @@ async function historyTokenId(deps: ApiDeps, q: PriceHistoryQuery): Promise<stri
 export function priceHistoryHandler(deps: ApiDeps): Handler<{ query: typeof priceHistoryQuery }> {
   return async (ctx) => {
     const q = ctx.state.query;
+    // Every answer, a 404 for an unknown token included, depends on Accept (CSV or JSON).
+    ctx.vary('Accept');
     const toDay = q.to ?? Math.floor(nowSeconds(deps) / DAY_SECONDS);
     // The hosted default is the last 365 days; hourly candles are kept 90 days, so a default hour window is that.
     const fromDay = q.from ?? Math.max(0, toDay - (q.grain === 'hour' ? 90 : 365));

@@ -608,9 +608,15 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
       expect(negotiated).to.have.members([
         ...['apr', 'tvl', 'native-apr', 'daily-rewards'].map((k) => `/v4/opportunities/{id}/${k}-records`),
         '/v4/events',
+        // A token's price candles (#33), through recordsFormat of the history records.
+        '/v4/prices/history',
+        '/v4/tokens/prices/history',
       ]);
+      const token = `chainId=1&address=0x${'ab'.repeat(20)}`;
       const urls = [
-        ...negotiated.map((p) => p.replace('{id}', docs['A']!.id)),
+        ...negotiated.map((p) =>
+          p.replace('{id}', docs['A']!.id).replace(/prices\/history$/, `prices/history?${token}`),
+        ),
         `/graphql/v1?query=${encodeURIComponent('{ opportunities { id } }')}`,
       ];
       for (const path of urls)
