@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { Ajv, type JSONSchemaType } from 'ajv';
 import { ConfigError } from './errors.js';
 import { devnetChains } from './devnetChains.js';
+import { parseEsNodes } from './esNodes.js';
 
 export type { ChainConfig, ExplorerConfig, TokenFlagsConfig } from './chainConfig.js';
 import type { ChainConfig } from './chainConfig.js';
@@ -21,9 +22,14 @@ export type Config = {
   trustedProxies?: { hops: number } | { addresses: string[] };
   logLevel: string;
   databaseUrl: string;
+  /** Elasticsearch node URLs (ES_URL), comma-separated when several; createEsClient splits them. */
   esUrl: string;
   esIndexPrefix: string;
   esRequestTimeoutMs: number;
+  /** Shards and replicas of every index es:setup and a reindex create (ES_SHARDS, ES_REPLICAS). */
+  esIndexShape: { shards: number; replicas: number };
+  /** Re-discover the cluster's nodes this often and after a node fault (ES_SNIFF_INTERVAL_MS); 0: the configured list only. */
+  esSniffIntervalMs: number;
   jwtSecret: string;
   /** OpenID Connect identity provider (authorization code + PKCE); absent when IDP_ISSUER_URL is unset. */
   idp?: { issuerUrl: string; clientId: string; clientSecret?: string; redirectUri: string; successRedirect?: string };
@@ -185,9 +191,16 @@ const envSchema = {
       pattern: '^postgres(ql)?://',
       default: 'postgres://postgres@127.0.0.1:55432/rewards',
     },
-    ES_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:59200' },
+    ES_URL: {
+      type: 'string',
+      pattern: '^\\s*https?://[^,\\s]+(\\s*,\\s*https?://[^,\\s]+)*\\s*$',
+      default: 'http://127.0.0.1:59200',
+    },
     ES_INDEX_PREFIX: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,40}$', default: 'rewards' },
     ES_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+    ES_SHARDS: { type: 'integer', minimum: 1, maximum: 1024, default: 1 },
+    ES_REPLICAS: { type: 'integer', minimum: 0, maximum: 32, default: 0 },
+    ES_SNIFF_INTERVAL_MS: { type: 'integer', minimum: 0, maximum: 86400000, default: 0 },
     JWT_SECRET: { type: 'string', minLength: 32 },
     IDP_ISSUER_URL: { type: 'string', pattern: '^https?://' },
     IDP_CLIENT_ID: { type: 'string', minLength: 1 },
@@ -266,9 +279,11 @@ export function loadConfig(env: Env = process.env): Config {
     ...(v['TRUSTED_PROXIES'] ? { trustedProxies: parseTrustedProxies(String(v['TRUSTED_PROXIES'])) } : {}),
     logLevel: v['LOG_LEVEL'],
     databaseUrl: v['DATABASE_URL'],
-    esUrl: v['ES_URL'],
+    esUrl: parseEsNodes(v['ES_URL']).join(','),
     esIndexPrefix: v['ES_INDEX_PREFIX'],
     esRequestTimeoutMs: v['ES_REQUEST_TIMEOUT_MS'],
+    esIndexShape: { shards: v['ES_SHARDS'], replicas: v['ES_REPLICAS'] },
+    esSniffIntervalMs: v['ES_SNIFF_INTERVAL_MS'],
     jwtSecret,
     ...(loadIdp(v) ?? {}),
     ...(v['BACK_OFFICE_TOKEN'] ? { backOfficeToken: v['BACK_OFFICE_TOKEN'] } : {}),
