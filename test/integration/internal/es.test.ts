@@ -25,4 +25,24 @@ describe('internal/es: several nodes (ES_URL comma-separated)', () => {
       await es.close();
     }
   });
+
+  it('with sniffing on, replaces the configured nodes by those the cluster publishes (a node gone from it is dropped)', async () => {
+    const dead = `http://127.0.0.1:${await refusedPort()}`;
+    const es = createEsClient({ node: `${dead},${TEST_ES_URL}`, requestTimeoutMs: 5000, sniffIntervalMs: 60_000 });
+    try {
+      const sniffed = new Promise<string[]>((resolve, reject) =>
+        es.diagnostic.on('sniff', (err, result) =>
+          err ? reject(err) : resolve((result?.meta.sniff?.hosts ?? []).map((h) => h.url.origin)),
+        ),
+      );
+      const published = (await es.nodes.info({ filter_path: 'nodes.*.http.publish_address' })) as unknown as {
+        nodes: Record<string, { http: { publish_address: string } }>;
+      };
+      const expected = Object.values(published.nodes).map((n) => `http://${n.http.publish_address.split('/').pop()}`);
+      expect(await sniffed).to.have.members(expected);
+      expect(es.connectionPool.connections.map((c) => c.url.origin)).to.have.members(expected);
+    } finally {
+      await es.close();
+    }
+  });
 });
