@@ -59,7 +59,7 @@ stop_node() { es_stop "$(node_dir "$1")/es.pid" "${2:-TERM}"; }
 
 up() {
   local t0=$(date +%s%N) i pids=()
-  es_prepare
+  es_prepare; ensure_user "$SERVICE_USER"
   # In parallel: each start waits for its JVM to boot, and the first cannot form a cluster alone.
   for i in $(seq 1 "$NODES"); do start_node "$i" & pids+=($!); done
   for i in "${pids[@]}"; do wait "$i"; done
@@ -87,8 +87,8 @@ case "${1:-up}" in
   status) cluster_green && echo green || { echo "not green"; exit 1; } ;;
   urls) urls ;;
   start-node) i="$(node_arg "${2:-}")"; es_prepare; start_node "$i"; wait_for 180 "node-$i" node_ready "$i"; log "node-$i up" ;;
-  stop-node) stop_node "$(node_arg "${2:-}")" ;;
+  stop-node) i="$(node_arg "${2:-}")"; stop_node "$i" ;;
   # SIGKILL, as a crash or an out-of-memory kill would: no clean shutdown, no handoff.
-  kill-node) stop_node "$(node_arg "${2:-}")" KILL ;;
+  kill-node) i="$(node_arg "${2:-}")"; stop_node "$i" KILL ;;
   *) echo "usage: $0 up|down|status|urls|start-node <i>|stop-node <i>|kill-node <i>" >&2; exit 2 ;;
 esac
