@@ -30,7 +30,11 @@ export async function startApiServer({ config, logger }: { config: Config; logge
   );
   await upsertChains(writer, config.chains);
   await writer.end();
-  const es = createEsClient({ node: config.esUrl, requestTimeoutMs: config.esRequestTimeoutMs });
+  const es = createEsClient({
+    node: config.esUrl,
+    requestTimeoutMs: config.esRequestTimeoutMs,
+    sniffIntervalMs: config.esSniffIntervalMs,
+  });
   // Operator runs from /ops (POST /v4/internal/jobs/{name}/run) write like the jobs process does.
   const jobsPg = createPgPool(
     { connectionString: config.databaseUrl, applicationName: 'rewards-api-jobs', max: 3 },

@@ -5,6 +5,7 @@ import { Ajv, type JSONSchemaType } from 'ajv';
 import { ConfigError } from './errors.js';
 import { devnetChains } from './devnetChains.js';
 import { type WebhooksConfig, webhooksOf } from './webhooksConfig.js';
+import { parseEsNodes } from './esNodes.js';
 
 export type { ChainConfig, ExplorerConfig, TokenFlagsConfig } from './chainConfig.js';
 import type { ChainConfig } from './chainConfig.js';
@@ -28,9 +29,14 @@ export type Config = {
    * how often the API measures it (DATABASE_READ_LAG_CHECK_MS).
    */
   databaseRead?: { url: string; maxLagMs: number; checkIntervalMs: number };
+  /** Elasticsearch node URLs (ES_URL), comma-separated when several; createEsClient splits them. */
   esUrl: string;
   esIndexPrefix: string;
   esRequestTimeoutMs: number;
+  /** Shards and replicas of every index es:setup and a reindex create (ES_SHARDS, ES_REPLICAS). */
+  esIndexShape: { shards: number; replicas: number };
+  /** Re-discover the cluster's nodes this often and after a node fault (ES_SNIFF_INTERVAL_MS); 0: the configured list only. */
+  esSniffIntervalMs: number;
   jwtSecret: string;
   /** OpenID Connect identity provider (authorization code + PKCE); absent when IDP_ISSUER_URL is unset. */
   idp?: { issuerUrl: string; clientId: string; clientSecret?: string; redirectUri: string; successRedirect?: string };
@@ -197,9 +203,16 @@ const envSchema = {
     DATABASE_READ_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_READ_MAX_LAG_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
     DATABASE_READ_LAG_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
-    ES_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:59200' },
+    ES_URL: {
+      type: 'string',
+      pattern: '^\\s*https?://[^,\\s]+(\\s*,\\s*https?://[^,\\s]+)*\\s*$',
+      default: 'http://127.0.0.1:59200',
+    },
     ES_INDEX_PREFIX: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,40}$', default: 'rewards' },
     ES_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+    ES_SHARDS: { type: 'integer', minimum: 1, maximum: 1024, default: 1 },
+    ES_REPLICAS: { type: 'integer', minimum: 0, maximum: 32, default: 0 },
+    ES_SNIFF_INTERVAL_MS: { type: 'integer', minimum: 0, maximum: 86400000, default: 0 },
     JWT_SECRET: { type: 'string', minLength: 32 },
     IDP_ISSUER_URL: { type: 'string', pattern: '^https?://' },
     IDP_CLIENT_ID: { type: 'string', minLength: 1 },
@@ -287,9 +300,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: v['LOG_LEVEL'],
     databaseUrl: v['DATABASE_URL'],
     ...loadDatabaseRead(v),
-    esUrl: v['ES_URL'],
+    esUrl: parseEsNodes(v['ES_URL']).join(','),
     esIndexPrefix: v['ES_INDEX_PREFIX'],
     esRequestTimeoutMs: v['ES_REQUEST_TIMEOUT_MS'],
+    esIndexShape: { shards: v['ES_SHARDS'], replicas: v['ES_REPLICAS'] },
+    esSniffIntervalMs: v['ES_SNIFF_INTERVAL_MS'],
     jwtSecret,
     ...(loadIdp(v) ?? {}),
     ...(v['BACK_OFFICE_TOKEN'] ? { backOfficeToken: v['BACK_OFFICE_TOKEN'] } : {}),

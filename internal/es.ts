@@ -1,4 +1,5 @@
-import { Client, Transport, type TransportOptions } from '@elastic/elasticsearch';
+import { Client, SniffingTransport, type TransportOptions } from '@elastic/elasticsearch';
+import { parseEsNodes } from './esNodes.js';
 
 export type EsClient = Client;
 
@@ -7,19 +8,46 @@ export function esRetryBackoffSeconds(): number {
   return 0.02 + Math.random() * 0.03;
 }
 
-/** The default transport with a short retry backoff (the Client has no option for it). */
-class ShortBackoffTransport extends Transport {
+/**
+ * The client's default transport with a short retry backoff (the Client has no option for it).
+ * It extends SniffingTransport, the Client's default, because the base Transport's sniff() does nothing.
+ */
+class ShortBackoffTransport extends SniffingTransport {
   constructor(options: TransportOptions) {
     super({ ...options, retryBackoff: esRetryBackoffSeconds });
   }
 }
 
+export type CreateEsClientParams = {
+  /** One node URL, several separated by commas, or a list: the client's own node pool spreads requests over them. */
+  node: string | readonly string[];
+  requestTimeoutMs: number;
+  /**
+   * Ask the cluster for its nodes at start, every `sniffIntervalMs` and after a connection fault,
+   * replacing the pool with their published HTTP addresses (ES_SNIFF_INTERVAL_MS; 0 or absent: off,
+   * the configured list is the pool). Only where those addresses are reachable from this process.
+   */
+  sniffIntervalMs?: number;
+};
+
 /**
- * Elasticsearch 8 client with a bounded request timeout, no sniffing (single loopback node) and
- * one retry after a short pause, so a stopped cluster fails a request in milliseconds.
+ * Elasticsearch 8 client with a bounded request timeout and short-paused retries, so a stopped
+ * cluster fails a request in milliseconds. With several nodes, the client's weighted node pool
+ * round-robins over them, lowers the weight of a node that failed (tried again now and then, and
+ * back to full weight on its first success) and a failed attempt is retried on another node: one
+ * retry per other node, so one node down never fails a request.
  */
-export function createEsClient({ node, requestTimeoutMs }: { node: string; requestTimeoutMs: number }): EsClient {
-  return new Client({ node, requestTimeout: requestTimeoutMs, maxRetries: 1, Transport: ShortBackoffTransport });
+export function createEsClient({ node, requestTimeoutMs, sniffIntervalMs = 0 }: CreateEsClientParams): EsClient {
+  const nodes = parseEsNodes(node);
+  return new Client({
+    nodes,
+    requestTimeout: requestTimeoutMs,
+    maxRetries: Math.max(1, nodes.length - 1),
+    Transport: ShortBackoffTransport,
+    ...(sniffIntervalMs > 0
+      ? { sniffOnStart: true, sniffInterval: sniffIntervalMs, sniffOnConnectionFault: true }
+      : {}),
+  });
 }
 
 /**

@@ -53,7 +53,8 @@ async function main(argv: string[]): Promise<number> {
   await migrate({ databaseUrl: config.databaseUrl, logger: logger.child({}, { level: 'warn' }) });
   const deps = createJobDeps(config, logger, controller.signal);
   try {
-    if (command.needsIndices) await ensureIndices({ es: deps.es, prefix: config.esIndexPrefix, logger });
+    if (command.needsIndices)
+      await ensureIndices({ es: deps.es, prefix: config.esIndexPrefix, logger, shape: config.esIndexShape });
     return await command.run({ config, logger, deps, out: (line) => console.log(line), err: process.stderr }, args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

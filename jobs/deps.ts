@@ -23,7 +23,11 @@ export function createJobDeps(
     { connectionString: config.databaseUrl, applicationName: 'rewards-jobs', max: jobPoolSize(config) },
     (err) => logger.error({ msg: 'idle postgres client error', err: err.message }),
   );
-  const es = createEsClient({ node: config.esUrl, requestTimeoutMs: Math.max(config.esRequestTimeoutMs, 30000) });
+  const es = createEsClient({
+    node: config.esUrl,
+    requestTimeoutMs: Math.max(config.esRequestTimeoutMs, 30000),
+    sniffIntervalMs: config.esSniffIntervalMs,
+  });
   const rpc = createChainClients(config);
   return {
     config,

@@ -309,8 +309,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.on('unhandledRejection', (reason) => logger.error({ msg: 'unhandled rejection', err: String(reason) }));
   await ensureDatabase(config.databaseUrl);
   await migrate({ databaseUrl: config.databaseUrl, logger });
-  const es = createEsClient({ node: config.esUrl, requestTimeoutMs: config.esRequestTimeoutMs });
-  const current = await ensureIndices({ es, prefix: config.esIndexPrefix, logger });
+  const es = createEsClient({
+    node: config.esUrl,
+    requestTimeoutMs: config.esRequestTimeoutMs,
+    sniffIntervalMs: config.esSniffIntervalMs,
+  });
+  const current = await ensureIndices({ es, prefix: config.esIndexPrefix, logger, shape: config.esIndexShape });
   // A release with a newer mapping rebuilds the search indices from PostgreSQL before publishing.
   const { reindexOutdated } = await import('../indexer/project/reindexOutdated.js');
   const { createPgPool } = await import('../internal/pg.js');

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     logger.info({ msg: 'dev database and indices reset for fresh devnets' });
   }
   await migrate({ databaseUrl: config.databaseUrl, logger });
-  await ensureIndices({ es, prefix: config.esIndexPrefix, logger });
+  await ensureIndices({ es, prefix: config.esIndexPrefix, logger, shape: config.esIndexShape });
   await es.close();
 
   for (const chain of config.chains) {

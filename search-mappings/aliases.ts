@@ -57,14 +57,29 @@ export async function assertServerVersion(es: EsClient): Promise<string> {
   return version;
 }
 
-export type EnsureIndicesParams = { es: EsClient; prefix: string; logger: Logger };
+/** Shards and replicas of an index (ES_SHARDS, ES_REPLICAS); absent: the mapping file's (1 shard, no replica). */
+export type IndexShape = { shards: number; replicas: number };
+
+/** Pure: the index settings of a shape, to lay over a mapping file's settings. */
+export function shapeSettings(shape?: IndexShape): Record<string, unknown> {
+  return shape ? { number_of_shards: shape.shards, number_of_replicas: shape.replicas } : {};
+}
+
+export type EnsureIndicesParams = { es: EsClient; prefix: string; logger: Logger; shape?: IndexShape };
 
 /**
  * Creates the newest version of every index family with its read and write aliases, unless the
- * read alias exists already. Idempotent and safe to run concurrently.
+ * read alias exists already. With a shape, a new index gets its shards and replicas, and an
+ * existing one gets its replica count (a live setting); a different shard count needs a rebuild
+ * (`npm run es:reindex`), which is logged. Idempotent and safe to run concurrently.
  * @returns the concrete index each read alias points to.
  */
-export async function ensureIndices({ es, prefix, logger }: EnsureIndicesParams): Promise<Record<IndexFamily, string>> {
+export async function ensureIndices({
+  es,
+  prefix,
+  logger,
+  shape,
+}: EnsureIndicesParams): Promise<Record<IndexFamily, string>> {
   await assertServerVersion(es);
   const result = {} as Record<IndexFamily, string>;
   for (const family of INDEX_FAMILIES) {
@@ -73,10 +88,11 @@ export async function ensureIndices({ es, prefix, logger }: EnsureIndicesParams)
     const existing = await es.indices.getAlias({ name: names.read }, { ignore: [404] });
     const current = Object.keys(existing ?? {}).find((k) => k !== 'error' && k !== 'status');
     if (current) {
+      if (shape) await applyShape({ es, index: current, shape, logger });
       result[family] = current;
       continue;
     }
-    await createIndexVersion({ es, prefix, family, version });
+    await createIndexVersion({ es, prefix, family, version, shape });
     await es.indices.updateAliases({
       actions: [
         { add: { index: names.concrete!, alias: names.read } },
@@ -89,21 +105,53 @@ export async function ensureIndices({ es, prefix, logger }: EnsureIndicesParams)
   return result;
 }
 
-/** Creates one concrete index version from its frozen mapping file (no alias). */
+/** Sets an existing index's replica count to the shape's; warns when its shard count differs (fixed at creation). */
+async function applyShape({
+  es,
+  index,
+  shape,
+  logger,
+}: {
+  es: EsClient;
+  index: string;
+  shape: IndexShape;
+  logger: Logger;
+}): Promise<void> {
+  const res = await es.indices.getSettings({ index, filter_path: '*.settings.index.number_of_*' });
+  const settings = Object.values(res)[0]?.settings?.index;
+  const shards = Number(settings?.number_of_shards);
+  const replicas = Number(settings?.number_of_replicas);
+  if (replicas !== shape.replicas) {
+    await es.indices.putSettings({ index, settings: { number_of_replicas: shape.replicas } });
+    logger.info({ msg: 'search index replicas changed', index, from: replicas, to: shape.replicas });
+  }
+  if (shards !== shape.shards)
+    logger.warn({
+      msg: 'search index has another shard count than ES_SHARDS; run `npm run es:reindex` to rebuild it',
+      index,
+      shards,
+      configured: shape.shards,
+    });
+}
+
+/** Creates one concrete index version from its frozen mapping file (no alias), with `shape`'s shards and replicas when given. */
 export async function createIndexVersion({
   es,
   prefix,
   family,
   version,
+  shape,
 }: {
   es: EsClient;
   prefix: string;
   family: IndexFamily;
   version: number;
+  shape?: IndexShape;
 }): Promise<string> {
   const index = indexNames(prefix, family, version).concrete!;
   const def = loadIndexDefinition(family, version);
-  await es.indices.create({ index, settings: def.settings, mappings: def.mappings }, { ignore: [400] }).then((res) => {
+  const settings = { ...def.settings, ...shapeSettings(shape) };
+  await es.indices.create({ index, settings, mappings: def.mappings }, { ignore: [400] }).then((res) => {
     const err = (res as { error?: { type?: string } }).error;
     if (err && err.type !== 'resource_already_exists_exception')
       throw new Error(`creating ${index} failed: ${JSON.stringify(err)}`);

@@ -13,6 +13,7 @@ import {
   listFamilyIndices,
   loadIndexDefinition,
   nextIndexName,
+  shapeSettings,
 } from '../../search-mappings/aliases.js';
 import { buildDocuments } from './buildDocuments.js';
 import { familyIdPages, SOURCE_TABLE } from './familyIds.js';
@@ -129,7 +130,13 @@ async function reindexLocked({
   const windowId = await openReindexWindow(pg, { prefix, family, index });
   let swapped = false;
   try {
-    await createIndex({ es, family, version, index, settings: { refresh_interval: '-1' } });
+    await createIndex({
+      es,
+      family,
+      version,
+      index,
+      settings: { ...shapeSettings(config.esIndexShape), refresh_interval: '-1' },
+    });
     log.info({ msg: 'reindex started', index, previous, version });
     const { rows, documents } = await streamDocuments({
       config,

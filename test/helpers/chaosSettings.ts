@@ -33,6 +33,15 @@ export const chaosSettings = {
   schedulerKills: envNumber('CHAOS_SCHEDULER_KILLS', 4),
   /** Seconds a webhook receiver stays down (connections refused) while events keep being appended. */
   webhookDownSeconds: envNumber('CHAOS_WEBHOOK_DOWN_SECONDS', 3),
+  /**
+   * SIGKILLs of one node of a private three-node Elasticsearch cluster under read and indexing load
+   * (each the node holding the campaigns primary, restarted once the kill has been served through).
+   * 0 (the default): the case does not run, since forming the cluster takes minutes on a small
+   * machine; `npm run chaos` sets it.
+   */
+  esNodeKills: envNumber('CHAOS_ES_NODE_KILLS', 0),
+  /** Seconds a killed cluster node stays down under that load. */
+  esNodeDownSeconds: envNumber('CHAOS_ES_NODE_DOWN_SECONDS', 10),
   /** Deepest reorg of the depth matrix (depths 1..N). */
   maxReorgDepth: envNumber('CHAOS_MAX_REORG_DEPTH', 12),
 };

@@ -47,7 +47,7 @@ export async function createHarness({ chainIds, chainOverrides, env }: CreateHar
   await resetDatabase(config.databaseUrl);
   const logger = createLogger({ level: config.logLevel, name: 'test' });
   const deps = createJobDeps(config, logger, new AbortController().signal);
-  await ensureIndices({ es: deps.es, prefix, logger });
+  await ensureIndices({ es: deps.es, prefix, logger, shape: config.esIndexShape });
   const apiPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-api', readOnly: true });
   const app = createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg });
   return {

@@ -12,6 +12,25 @@ const DATA_DIR = process.env['CHAOS_DATA_DIR'] ?? `${ROOT}.data/chaos`;
 
 export type PrivateService = 'pg' | 'es';
 
+/**
+ * Runs scripts/services/<name>.sh with `args` under the chaos data directory, `env` added;
+ * resolves with its stdout, or throws with its stderr.
+ */
+export async function runServiceScript(name: string, args: string[], env: Record<string, string>): Promise<string> {
+  try {
+    const { stdout } = await run('bash', [`${ROOT}scripts/services/${name}.sh`, ...args], {
+      env: { ...process.env, DATA_DIR, ...env },
+      timeout: 360_000,
+    });
+    return stdout;
+  } catch (error) {
+    const e = error as { stderr?: string; message: string };
+    throw new Error(`${name}.sh ${args.join(' ')} failed (data dir ${DATA_DIR}): ${e.stderr?.trim() || e.message}`, {
+      cause: error,
+    });
+  }
+}
+
 export type PrivateServices = {
   databaseUrl: string;
   esUrl: string;
@@ -35,17 +54,9 @@ export async function startPrivateServices({
 } = {}): Promise<PrivateServices> {
   if (PRIVATE_PG_PORT === 55432 || PRIVATE_ES_PORT === 59200)
     throw new Error('chaos services must not use the shared ports 55432 / 59200');
-  const env = { ...process.env, DATA_DIR, PG_PORT: String(PRIVATE_PG_PORT), ES_PORT: String(PRIVATE_ES_PORT) };
-  const script = async (service: PrivateService, action: 'up' | 'down') => {
-    try {
-      await run('bash', [`${ROOT}scripts/services/${service}.sh`, action], { env, timeout: 240_000 });
-    } catch (error) {
-      const e = error as { stderr?: string; message: string };
-      throw new Error(`${service}.sh ${action} failed (data dir ${DATA_DIR}): ${e.stderr?.trim() || e.message}`, {
-        cause: error,
-      });
-    }
-  };
+  const env = { PG_PORT: String(PRIVATE_PG_PORT), ES_PORT: String(PRIVATE_ES_PORT) };
+  const script = async (service: PrivateService, action: 'up' | 'down') =>
+    void (await runServiceScript(service, [action], env));
   const services: PrivateServices = {
     databaseUrl: `postgres://postgres@127.0.0.1:${PRIVATE_PG_PORT}/${database}`,
     esUrl: `http://127.0.0.1:${PRIVATE_ES_PORT}`,

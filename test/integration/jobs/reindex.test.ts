@@ -225,4 +225,18 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
       'already at the newest version',
     ).to.deep.equal([]);
   });
+
+  it('builds the new index with the configured shards and replicas (ES_SHARDS, ES_REPLICAS)', async () => {
+    const result = await reindexFamily({
+      ...h.deps,
+      config: { ...h.config, esIndexShape: { shards: 2, replicas: 0 } },
+      family: 'opportunities',
+      deleteDelayMs: 0,
+    });
+    const settings = Object.values(await h.deps.es.indices.getSettings({ index: result.index }))[0]!.settings!.index!;
+    expect({ shards: Number(settings.number_of_shards), replicas: Number(settings.number_of_replicas) }).to.deep.equal({
+      shards: 2,
+      replicas: 0,
+    });
+  });
 });

@@ -180,6 +180,29 @@ describe('internal/config', () => {
       expect(configError({ PUBLIC_BASE_URL: 'https://rewards.example/api' }).message).to.match(/\bPUBLIC_BASE_URL\b/);
     });
 
+    it('reads several Elasticsearch nodes and the index shape, refusing a bad node or bound by name', () => {
+      expect(loadConfig({})).to.deep.include({
+        esUrl: 'http://127.0.0.1:59200',
+        esIndexShape: { shards: 1, replicas: 0 },
+        esSniffIntervalMs: 0,
+      });
+      const cluster = loadConfig({
+        ES_URL: ' http://127.0.0.1:59201, http://127.0.0.1:59202,https://es-3.internal:9200 ',
+        ES_SHARDS: '3',
+        ES_REPLICAS: '1',
+        ES_SNIFF_INTERVAL_MS: '60000',
+      });
+      expect(cluster).to.deep.include({
+        esUrl: 'http://127.0.0.1:59201,http://127.0.0.1:59202,https://es-3.internal:9200',
+        esIndexShape: { shards: 3, replicas: 1 },
+        esSniffIntervalMs: 60000,
+      });
+      expect(configError({ ES_URL: 'http://127.0.0.1:59201,127.0.0.1:59202' }).message).to.match(/\bES_URL\b/);
+      expect(configError({ ES_URL: 'http://127.0.0.1:59201,' }).message).to.match(/\bES_URL\b/);
+      expect(configError({ ES_SHARDS: '0' }).message).to.match(/\bES_SHARDS\b/);
+      expect(configError({ ES_REPLICAS: '-1' }).message).to.match(/\bES_REPLICAS\b/);
+    });
+
     it('throws a ConfigError naming NODE_ENV for NODE_ENV=staging', () => {
       expect(configError({ NODE_ENV: 'staging' }).message).to.match(/\bNODE_ENV\b/);
     });
