@@ -33,6 +33,10 @@ export const chaosSettings = {
   schedulerKills: envNumber('CHAOS_SCHEDULER_KILLS', 4),
   /** Seconds a webhook receiver stays down (connections refused) while events keep being appended. */
   webhookDownSeconds: envNumber('CHAOS_WEBHOOK_DOWN_SECONDS', 3),
+  /** SIGKILLs of one of three API processes behind the round-robin front (each restarted after its phase). */
+  apiKills: envNumber('CHAOS_API_KILLS', 1),
+  /** Seconds of read load before each of those kills and after it (the victim down meanwhile). */
+  apiLoadSeconds: envNumber('CHAOS_API_LOAD_SECONDS', 2),
   /** Deepest reorg of the depth matrix (depths 1..N). */
   maxReorgDepth: envNumber('CHAOS_MAX_REORG_DEPTH', 12),
 };
