@@ -10,6 +10,8 @@
  * Options: BENCH_LOAD_OPPORTUNITIES=20000 BENCH_LOAD_CAMPAIGNS=100000 BENCH_LOAD_START_RPS=10
  * BENCH_LOAD_FACTOR=1.5 BENCH_LOAD_MAX_STEPS=16 BENCH_LOAD_STEP_SECONDS=10 BENCH_LOAD_CONNECTIONS=64
  * BENCH_LOAD_P99_MS=200 BENCH_SEED=42 BENCH_OUT_DIR=.data/bench
+ * BENCH_LOAD_API_PROCESSES=N (#34): N API processes behind scripts/roundRobinFront.ts (in its own
+ * process) instead of one reached directly; writes load-front-N.json, not load.json.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +27,7 @@ import { benchChainConfigs, createRandom, BENCH_CHAINS } from './searchData.js';
 import { loadDataSet } from './searchLoad.js';
 import { pickRequest, type MixTargets } from './loadMix.js';
 import { startBenchApi } from './apiProcess.js';
+import { startBenchApiFront } from './apiFront.js';
 import { envPositiveNumber, percentile } from './benchParams.js';
 import { runPaced } from './pacedLoad.js';
 
@@ -42,6 +45,8 @@ const STEP_SECONDS = envPositiveNumber('BENCH_LOAD_STEP_SECONDS', 10);
 const CONNECTIONS = envPositiveNumber('BENCH_LOAD_CONNECTIONS', 64);
 const P99_LIMIT_MS = envPositiveNumber('BENCH_LOAD_P99_MS', 200);
 const SEED = envPositiveNumber('BENCH_SEED', 42);
+/** 0: one API process reached directly (the report's figures); N: N processes behind the front. */
+const API_PROCESSES = Number(process.env['BENCH_LOAD_API_PROCESSES'] ?? 0);
 const OUT_DIR = process.env['BENCH_OUT_DIR'] ?? `${ROOT}.data/bench`;
 const logger = createLogger({ level: process.env['LOG_LEVEL'] ?? 'warn', name: 'bench-load' });
 
@@ -252,8 +257,12 @@ async function main(): Promise<void> {
   ).rows.map((x) => x.id);
   console.log(`loaded in ${load.seconds.toFixed(0)} s`);
 
-  const api = await startBenchApi(apiEnv(), logger);
+  const api =
+    API_PROCESSES > 0
+      ? await startBenchApiFront(API_PROCESSES, apiEnv(), logger)
+      : await startBenchApi(apiEnv(), logger).then((a) => ({ ...a, pids: [a.pid] }));
   const base = api.url;
+  if (API_PROCESSES > 0) console.log(`${API_PROCESSES} API process(es) behind scripts/roundRobinFront.ts at ${base}`);
   const steps: LoadStep[] = [];
   try {
     const kv = await setUpKeyValueStore(base);
@@ -280,7 +289,7 @@ async function main(): Promise<void> {
       if (!step.ok) break;
     }
     const best = [...steps].reverse().find((s) => s.ok);
-    const rss = peakRssMiB(api.pid);
+    const rss = Math.max(...api.pids.map(peakRssMiB));
     for (const step of [best, steps.find((s) => !s.ok)].filter((s): s is LoadStep => s !== undefined)) {
       console.log(
         `\ntime inside the API per kind at ${step.targetRps} req/s (Server-Timing; the rest of a request's latency is queueing before it reaches the API):`,
@@ -303,12 +312,13 @@ async function main(): Promise<void> {
     );
     mkdirSync(OUT_DIR, { recursive: true });
     writeFileSync(
-      `${OUT_DIR}/load.json`,
+      `${OUT_DIR}/${API_PROCESSES > 0 ? `load-front-${API_PROCESSES}` : 'load'}.json`,
       JSON.stringify(
         {
           at: new Date().toISOString(),
           opportunities: OPPORTUNITIES,
           campaigns: CAMPAIGNS,
+          apiProcesses: API_PROCESSES || null,
           connections: CONNECTIONS,
           stepSeconds: STEP_SECONDS,
           p99LimitMs: P99_LIMIT_MS,

@@ -42,6 +42,10 @@ export const chaosSettings = {
   esNodeKills: envNumber('CHAOS_ES_NODE_KILLS', 0),
   /** Seconds a killed cluster node stays down under that load. */
   esNodeDownSeconds: envNumber('CHAOS_ES_NODE_DOWN_SECONDS', 10),
+  /** SIGKILLs of one of three API processes behind the round-robin front (each restarted after its phase). */
+  apiKills: envNumber('CHAOS_API_KILLS', 1),
+  /** Seconds of read load before each of those kills and after it (the victim down meanwhile). */
+  apiLoadSeconds: envNumber('CHAOS_API_LOAD_SECONDS', 2),
   /** Deepest reorg of the depth matrix (depths 1..N). */
   maxReorgDepth: envNumber('CHAOS_MAX_REORG_DEPTH', 12),
 };

@@ -21,7 +21,14 @@ export type StreamSlots = {
   release(key: string): void;
 };
 
-/** Open streams per caller in this API process. */
+/**
+ * Open streams per caller in this API process. Per process on purpose (#34): what a stream costs is
+ * this process's socket, buffer and a place in its one event feed (PostgreSQL does one read per append
+ * for all of them), so this bounds that process; N processes behind a round-robin front allow a
+ * caller N × max. A count shared through PostgreSQL would outlive a SIGKILLed process (its slots held
+ * until a heartbeat expires) and refuse the very reconnect that `subscribe()` makes after it; a front
+ * that needs the exact bound pins a caller's `/v4/events` to one process (hash on key or address).
+ */
 export function createStreamSlots(): StreamSlots {
   const held = new Map<string, number>();
   return {

@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { createRewardsClient, type EventStreamError } from '../../../clients/typescript/src/index.js';
 import { findFreePort } from '../../../contracts/devnet.js';
 import { appendEvents } from '../../../domain/tables/events.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
-import { childProcessEnv } from '../../helpers/testConfig.js';
+import { startApiProcess } from '../../helpers/apiProcess.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHAIN = 31337;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,24 +20,7 @@ describe('chaos: SIGKILL of the API under an event stream (subscribe() resumes, 
   let port: number;
   let api: ChildProcess | null = null;
 
-  const startApi = async (): Promise<ChildProcess> => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-      cwd: ROOT,
-      env: childProcessEnv(h.config, { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' }),
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const up = await fetch(`http://127.0.0.1:${port}/v4/health/live`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) return proc;
-      if (proc.exitCode !== null) throw new Error(`API exited with ${proc.exitCode}`);
-      if (Date.now() > deadline) throw new Error('API did not answer within 60 s');
-      await sleep(100);
-    }
-  };
+  const startApi = () => startApiProcess({ config: h.config, port });
 
   before(async function () {
     h = await createHarness({ chainIds: [CHAIN] });
