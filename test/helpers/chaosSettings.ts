@@ -33,6 +33,8 @@ export const chaosSettings = {
   schedulerKills: envNumber('CHAOS_SCHEDULER_KILLS', 4),
   /** Seconds a webhook receiver stays down (connections refused) while events keep being appended. */
   webhookDownSeconds: envNumber('CHAOS_WEBHOOK_DOWN_SECONDS', 3),
+  /** SIGKILLs of the jobs process delivering webhooks, each in the middle of its deliveries. */
+  webhookDeliveryKills: envNumber('CHAOS_WEBHOOK_DELIVERY_KILLS', 2),
   /**
    * SIGKILLs of one node of a private three-node Elasticsearch cluster under read and indexing load
    * (each the node holding the campaigns primary, restarted once the kill has been served through).

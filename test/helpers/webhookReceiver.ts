@@ -24,7 +24,7 @@ export type WebhookReceiver = {
  * A real HTTP receiver on 127.0.0.1 (the tests allow loopback explicitly: WEBHOOKS_ALLOW_PRIVATE),
  * deduplicating on `webhook-id` as integrators are told to.
  */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export async function startWebhookReceiver({ delayMs = 0 }: { delayMs?: number } = {}): Promise<WebhookReceiver> {
   const received: ReceivedDelivery[] = [];
   const accepted: string[] = [];
   let dupes = 0;
@@ -40,7 +40,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         if (accepted.includes(id)) dupes += 1;
         else accepted.push(id);
       }
-      res.writeHead(status).end();
+      // `delayMs`: a slow receiver, so that a delivery is in flight more of the time.
+      if (delayMs) setTimeout(() => res.writeHead(status).end(), delayMs);
+      else res.writeHead(status).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
