@@ -19,7 +19,9 @@ import { BENCH_CHAINS } from './searchData.js';
 
 const TREES = 44;
 const STEP = 14 * 86_400;
-const TOTALS_MIGRATION = fileURLToPath(new URL('../../sql/migrations/2026_11_30_07_reward_totals.sql', import.meta.url));
+const TOTALS_MIGRATION = fileURLToPath(
+  new URL('../../sql/migrations/2026_11_30_07_reward_totals.sql', import.meta.url),
+);
 
 /** A uniform [0, 1) draw from `expr` (an SQL text expression), by md5. */
 const u = (expr: string) => `(('x' || substr(md5(${expr}), 1, 8))::bit(32)::bigint / 4294967296.0)`;

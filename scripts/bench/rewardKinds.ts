@@ -120,7 +120,10 @@ export function rewardKinds(data: RewardDataResult, backOfficeToken: string): Ki
       filterAndBins: false,
       path: '/v4/prices',
       params: (j) => ({ chainId: String(BENCH_CHAINS[j % BENCH_CHAINS.length]!.id), items: '50' }),
-      sql: (t, p) => rows(t, 'SELECT * FROM token_prices p JOIN tokens t ON t.id = p.token_id WHERE t.chain_id = $1', [Number(p['chainId'])]),
+      sql: (t, p) =>
+        rows(t, 'SELECT * FROM token_prices p JOIN tokens t ON t.id = p.token_id WHERE t.chain_id = $1', [
+          Number(p['chainId']),
+        ]),
     },
     {
       name: 'prices/history day',
