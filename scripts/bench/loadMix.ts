@@ -1,9 +1,9 @@
 /**
  * The request mix of the load benchmark: opportunity searches with filters and bins (the search
  * benchmark's kinds), campaign lists, by-id reads, block-timestamp lookups, key-value reads and
- * writes, with their weights. `pickRequest` draws one request, every one with fresh parameters.
+ * writes, #33's analytics and totals reads, with their weights. `pickRequest` draws one request, every one with fresh parameters.
  */
-import { KINDS } from './searchQueries.js';
+import { KINDS, type Kind } from './searchQueries.js';
 
 export type MixTargets = {
   opportunityIds: string[];
@@ -12,6 +12,8 @@ export type MixTargets = {
   /** Timestamps covered by the stored block headers. */
   timestampRange: [number, number];
   kv: { store: string; apiKey: string; addresses: string[] };
+  /** The #33 reads of the mix (rewardKinds.ts, over the reward data of rewardData.ts). */
+  analytics: readonly Kind[];
 };
 
 export type MixRequest = {
@@ -91,6 +93,19 @@ export const MIX: readonly Entry[] = [
       headers: { 'content-type': 'application/json', 'x-api-key': t.kv.apiKey },
       body: JSON.stringify({ address: pick(t.kv.addresses, r), value: JSON.stringify({ label: `w${n}` }) }),
     }),
+  },
+  {
+    kind: 'analytics reads (#33)',
+    weight: 8,
+    make: (t, r, n) => {
+      const k = pick(t.analytics, r);
+      return {
+        kind: 'analytics reads (#33)',
+        method: 'GET',
+        path: `${k.path}?${qs(k.params(n))}`,
+        ...(k.headers ? { headers: k.headers } : {}),
+      };
+    },
   },
 ];
 

@@ -8,12 +8,13 @@
  * slower than the API on filter+bins). Uses its own database (rewards_bench_search) and index
  * prefix (benchsearch), both reset at the start.
  * Options: BENCH_OPPORTUNITIES=200000 BENCH_CAMPAIGNS=1000000 BENCH_REQUESTS=300 BENCH_WARMUP=30 BENCH_SEED=42
- * BENCH_MAX_MEASURE_SECONDS (unset: no cap) BENCH_INDEX_PREFIX=benchsearch BENCH_ACCEPT_ENCODING (e.g. `gzip, br`: the
+ * BENCH_MAX_MEASURE_SECONDS (unset: no cap) BENCH_KINDS (a regular expression: only the matching kinds) BENCH_INDEX_PREFIX=benchsearch BENCH_ACCEPT_ENCODING (e.g. `gzip, br`: the
  * API is also measured with that header, answers compressed as a browser gets them, interleaved with the
  * identity requests and raw ES in the same rounds; unset: identity only)
  */
 import http from 'node:http';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../internal/config.js';
 import { createEsClient, indexNames } from '../../internal/es.js';
 import { createLogger } from '../../internal/logger.js';
@@ -23,10 +24,15 @@ import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi } from './apiProcess.js';
 import { envPositiveInt, percentile } from './benchParams.js';
 import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
+import { CAMPAIGN_COUNT_KINDS } from './campaignCountKinds.js';
+import { loadRewardData } from './rewardData.js';
+import { writeReportSection } from './reportSection.js';
+import { rewardKinds } from './rewardKinds.js';
 import { loadDataSet } from './searchLoad.js';
 import {
   BENCH_ACCEPT_ENCODING,
-  KINDS,
+  hasPath,
+  KINDS as SEARCH_KINDS,
   timeRequest,
   toFilters,
   type BenchPath,
@@ -47,6 +53,10 @@ const MAX_MEASURE_SECONDS = process.env['BENCH_MAX_MEASURE_SECONDS']
   ? envPositiveInt('BENCH_MAX_MEASURE_SECONDS', 1)
   : Infinity;
 const TIMEOUT_MS = 30_000;
+const REPORT_FILE = fileURLToPath(new URL('../../docs/benchmarks/report.md', import.meta.url));
+const BACK_OFFICE_TOKEN = 'bench-search-back-office-token-0123456789';
+/** Optional: only the kinds whose name matches this regular expression (BENCH_KINDS). */
+const ONLY = process.env['BENCH_KINDS'] ? new RegExp(process.env['BENCH_KINDS']) : null;
 const PATHS: readonly BenchPath[] = ['api', 'es', 'pg'];
 /** Paths of the first phase: the API (also compressed, with BENCH_ACCEPT_ENCODING) and raw Elasticsearch. */
 const PHASE_ONE: BenchPath[] = BENCH_ACCEPT_ENCODING ? ['api', 'apiEncoded', 'es'] : ['api', 'es'];
@@ -77,9 +87,9 @@ type Samples = Record<Path | 'apiServer', number[]>;
  * PostgreSQL query of 15–1,000 ms right before a request made that request cold, more so the
  * API's, which crosses two processes. Within a phase every path meets the same steady traffic.
  */
-async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
+async function measure(t: BenchTargets, kinds: readonly Kind[]): Promise<Map<string, Samples>> {
   const samples = new Map(
-    KINDS.map((k) => [
+    kinds.map((k) => [
       k.name,
       {
         api: [] as number[],
@@ -105,7 +115,7 @@ async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
         );
         break;
       }
-      for (const kind of KINDS) {
+      for (const kind of kinds) {
         // Strictly alternating (API, ES, API, ES … or ES, API, ES, API …): each path waits the same one request of the other between two of its own.
         // With three paths (API identity, API compressed, ES), each round starts with the next one.
         const order =
@@ -115,6 +125,7 @@ async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
               ? paths
               : [...paths].reverse();
         for (const path of order) {
+          if (!hasPath(kind, path)) continue;
           // Every request gets its own jitter, so no two share a body (no request-cache hit).
           const { elapsed, serverMs } = await timeRequest(t, kind, path, kind.params(++jitter));
           if (round < 0) continue;
@@ -140,7 +151,7 @@ async function measure(t: BenchTargets): Promise<Map<string, Samples>> {
 async function crossCheck(t: BenchTargets): Promise<string[]> {
   const notes: string[] = [];
   const now = Math.floor(Date.now() / 1000);
-  for (const kind of KINDS.filter((k) => k.filterAndBins && !k.path.includes('aggregate'))) {
+  for (const kind of SEARCH_KINDS.filter((k) => k.filterAndBins && !k.path.includes('aggregate'))) {
     const params = kind.params(0);
     const [es, pg] = [await kind.es!(t, toFilters(params), now), await kind.sql(t, params, now)];
     if (JSON.stringify(es) !== JSON.stringify(pg))
@@ -189,6 +200,13 @@ async function main(): Promise<void> {
     now,
     seed: SEED,
   });
+  const rewardData = await loadRewardData(pg, now, CAMPAIGNS);
+  console.log(
+    `reward data in ${rewardData.seconds.toFixed(0)} s: ${rewardData.trees} trees, ${rewardData.breakdownVersions} breakdown versions, ${rewardData.leafVersions} leaf versions, ${rewardData.claims} claims; ${rewardData.bigCampaigns.length} campaigns of 72,000 recipients`,
+  );
+  const kinds = [...SEARCH_KINDS, ...rewardKinds(rewardData, BACK_OFFICE_TOKEN)].filter(
+    (k) => !ONLY || ONLY.test(k.name),
+  );
   const i0 = performance.now();
   for (const sql of PG_INDEXES) await pg.query(sql);
   await pg.query('VACUUM ANALYZE');
@@ -235,6 +253,7 @@ async function main(): Promise<void> {
     CHAINS: JSON.stringify(benchChainConfigs()),
     JWT_SECRET: 'bench-search-jwt-secret-0123456789abcdef012',
     RATE_LIMITS: '100000000,100000000,100000000,100000000',
+    BACK_OFFICE_TOKEN,
   };
   const config = loadConfig({ ...apiEnv, HOST: '127.0.0.1', PORT: '0' });
   const api = await startBenchApi(apiEnv, logger);
@@ -272,10 +291,10 @@ async function main(): Promise<void> {
 
     console.log(`\nAPI requests' Accept-Encoding: ${BENCH_ACCEPT_ENCODING ?? '(none: identity)'}`);
     console.log(
-      `\nmeasuring: ${WARMUP} warm-up + ${REQUESTS} measured requests per kind and path, sequential (one in flight), ${KINDS.length} kinds; API and raw ES alternating back to back, then PostgreSQL …`,
+      `\nmeasuring: ${WARMUP} warm-up + ${REQUESTS} measured requests per kind and path, sequential (one in flight), ${kinds.length} kinds; API and raw ES alternating back to back, then PostgreSQL …`,
     );
-    const samples = await measure(targets);
-    printResults(samples, ctx);
+    const samples = await measure(targets, kinds);
+    printResults(samples, ctx, kinds);
   } finally {
     agent.destroy();
     await api.close();
@@ -284,9 +303,30 @@ async function main(): Promise<void> {
   }
 }
 
-function printResults(samples: Map<string, Samples>, ctx: number[]): void {
+/** The #33 reads' section of docs/benchmarks/report.md (replaced in place at each run), with this run's command line. */
+function writeRunReport(rows: string[], samples: number): void {
+  const env = Object.entries(process.env)
+    .filter(([k]) => k.startsWith('BENCH_'))
+    .map(([k, v]) => `${k}=${v}`)
+    .sort();
+  writeReportSection(
+    REPORT_FILE,
+    'Reads of #33 (bench:search)',
+    [
+      `\`${[...env, 'npm run bench:search'].join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, ${OPPORTUNITIES} opportunities, ${CAMPAIGNS} campaigns, ${samples} measured requests per kind, sequential, ${os.cpus().length} cores (load avg at the end ${os.loadavg()[0]!.toFixed(1)}). Reward data: scripts/bench/rewardData.ts; PostgreSQL column: the same figure recomputed without the rollups (scripts/bench/rewardKinds.ts).`,
+      '',
+      '| kind | route | API p50 | API p95 | API p99 | PG p50 | p95 ≤ 50 ms |',
+      '|---|---|---:|---:|---:|---:|---|',
+      ...rows,
+    ].join('\n'),
+  );
+}
+
+const sampleCount = (samples: Map<string, Samples>) => Math.max(...[...samples.values()].map((s) => s.api.length));
+
+function printResults(samples: Map<string, Samples>, ctx: number[], kinds: readonly Kind[]): void {
   const rows: { kind: Kind; p50: Record<Path | 'apiServer', number>; p99: Record<Path | 'apiServer', number> }[] = [];
-  for (const kind of KINDS) {
+  for (const kind of kinds) {
     const s = samples.get(kind.name)!;
     const p50 = {} as Record<Path | 'apiServer', number>;
     const p99 = {} as Record<Path | 'apiServer', number>;
@@ -297,7 +337,7 @@ function printResults(samples: Map<string, Samples>, ctx: number[]): void {
     }
     rows.push({ kind, p50, p99 });
   }
-  const w = Math.max(...KINDS.map((k) => k.name.length));
+  const w = Math.max(...kinds.map((k) => k.name.length));
   const col = (x: string) => x.padStart(16);
   console.log(
     `\n${'query kind'.padEnd(w)} ${col('API p50/p99')} ${col('raw ES p50/p99')} ${col('PG p50/p99')} ${'API/ES'.padStart(7)} ${'PG/API'.padStart(7)}   (ms)`,
@@ -309,6 +349,19 @@ function printResults(samples: Map<string, Samples>, ctx: number[]): void {
     );
   }
   console.log('  * filter+bins kinds (count, bins, aggregate): the PostgreSQL/API target applies to them');
+  // Issue #33's rule: each new route's p95 through the API ≤ 50 ms.
+  console.log(`\n${'API p95 (target ≤ 50 ms, #33)'.padEnd(w)} ${col('API p95')}`);
+  const report: string[] = [];
+  for (const r of rows) {
+    const sorted = [...samples.get(r.kind.name)!.api].sort((a, b) => a - b);
+    const p95 = sorted.length ? percentile(sorted, 95) : NaN;
+    console.log(`${r.kind.name.padEnd(w)} ${col(ms(p95))}${p95 > 50 ? '  OVER' : ''}`);
+    if (!SEARCH_KINDS.slice(0, -CAMPAIGN_COUNT_KINDS.length).includes(r.kind))
+      report.push(
+        `| ${r.kind.name} | \`${r.kind.path}\` | ${ms(r.p50.api)} | ${ms(p95)} | ${ms(r.p99.api)} | ${ms(r.p50.pg)} | ${p95 <= 50 ? 'yes' : '**no**'} |`,
+      );
+  }
+  if (report.length) writeRunReport(report, sampleCount(samples));
   // Where the API's extra time goes (differences of medians, so approximate): inside the API process
   // (its Server-Timing, minus the raw ES time of the same requests) and outside it (the extra HTTP hop:
   // the bench's client, the loopback socket and waking the API process).
@@ -324,7 +377,8 @@ function printResults(samples: Map<string, Samples>, ctx: number[]): void {
     `  chains-context query (listChains; the API refreshes it in the background at most every 2 s, off the request path) alone p50 ${ms(percentile(ctx, 50))} ms, p99 ${ms(percentile(ctx, 99))} ms`,
   );
 
-  const apiEs = rows.map((r) => r.p50.api / r.p50.es);
+  // Kinds without a raw Elasticsearch request (#33's PostgreSQL rollups) have no ratio.
+  const apiEs = rows.filter((r) => Number.isFinite(r.p50.es)).map((r) => r.p50.api / r.p50.es);
   const fb = rows.filter((r) => r.kind.filterAndBins);
   const pgApi = fb.map((r) => r.p50.pg / r.p50.api);
   const apiEsAll = geomean(apiEs);
@@ -338,9 +392,10 @@ function printResults(samples: Map<string, Samples>, ctx: number[]): void {
       `API with Accept-Encoding: ${BENCH_ACCEPT_ENCODING} / raw ES at p50: geometric mean ${geomean(encodedEs).toFixed(2)}× (per kind ${Math.min(...encodedEs).toFixed(2)}–${Math.max(...encodedEs).toFixed(2)}×); compressed / identity API p50: ${geomean(encodedApi).toFixed(3)}× (per kind ${rows.map((r, i) => `${r.kind.name.split(' ')[0]} ${encodedApi[i]!.toFixed(2)}`).join(', ')})`,
     );
   }
-  console.log(
-    `PostgreSQL / API at p50 on filter+bins: geometric mean ${geomean(pgApi).toFixed(1)}× (per kind ${Math.min(...pgApi).toFixed(1)}–${Math.max(...pgApi).toFixed(1)}×); target ≥ 5×: ${pgApi.every((x) => x >= 5) ? 'MET (every kind)' : geomean(pgApi) >= 5 ? `MET on the mean, ${pgApi.filter((x) => x < 5).length} kind(s) below 5×` : 'NOT MET'}`,
-  );
+  if (pgApi.length)
+    console.log(
+      `PostgreSQL / API at p50 on filter+bins: geometric mean ${geomean(pgApi).toFixed(1)}× (per kind ${Math.min(...pgApi).toFixed(1)}–${Math.max(...pgApi).toFixed(1)}×); target ≥ 5×: ${pgApi.every((x) => x >= 5) ? 'MET (every kind)' : geomean(pgApi) >= 5 ? `MET on the mean, ${pgApi.filter((x) => x < 5).length} kind(s) below 5×` : 'NOT MET'}`,
+    );
   console.log(
     `load avg at the end: ${os
       .loadavg()

@@ -73,8 +73,9 @@ async function insertBatch(pg: PgPool, b: GeneratedBatch): Promise<void> {
     const c = b.campaigns;
     await client.query(
       `INSERT INTO campaigns (id, distribution_chain_id, compute_chain_id, campaign_id, creator, reward_token, amount, campaign_type, start_timestamp, end_timestamp,
-         campaign_data, block_number, block_hash, tx_hash, log_index, created_at, main_parameter, opportunity_id, params)
-       SELECT id, ch, ch, cid, cr, rt, amt, ct, st, en, data, k, '0x', '0x' || lpad(to_hex(k), 64, '0'), 0, ca, mp, oid, p
+         campaign_data, block_number, block_hash, tx_hash, log_index, created_at, main_parameter, opportunity_id, params, fee_amount)
+       SELECT id, ch, ch, cid, cr, rt, amt, ct, st, en, data, k, '0x', '0x' || lpad(to_hex(k), 64, '0'), 0, ca, mp, oid, p,
+         CASE WHEN k % 20 <> 0 THEN trunc(amt * 3 / 97) END
        FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::numeric[], $7::int[], $8::bigint[], $9::bigint[], $10::text[], $11::bigint[],
          $12::timestamptz[], $13::text[], $14::text[], $15::jsonb[]) AS u(id, ch, cid, cr, rt, amt, ct, st, en, data, k, ca, mp, oid, p)`,
       [

@@ -26,6 +26,8 @@ export type Kind = {
   /** Filter + aggregation kinds (count, bins, aggregates): the PostgreSQL/API target applies to them. */
   filterAndBins: boolean;
   path: string;
+  /** Request headers of the API path (a back-office token). */
+  headers?: Record<string, string>;
   /** The kind's parameters; `jitter` makes every request's body unique (see BenchTargets.run). */
   params: (jitter: number) => Params;
   /** The raw Elasticsearch requests of an opportunity kind, from its validated OPP-FILTERS. */
@@ -34,6 +36,9 @@ export type Kind = {
   esParams?: (t: BenchTargets, p: Params, now: number) => Promise<unknown>;
   sql: (t: BenchTargets, p: Params, now: number) => Promise<unknown>;
 };
+
+/** Whether `kind` can go through `path` (kinds without a raw Elasticsearch request have no `es` path). */
+export const hasPath = (kind: Kind, path: BenchPath) => path !== 'es' || Boolean(kind.es ?? kind.esParams);
 
 export type BenchTargets = {
   apiUrl: string;
@@ -63,9 +68,15 @@ export function toFilters(p: Params): PagedOppFilters {
  */
 export const BENCH_ACCEPT_ENCODING = process.env['BENCH_ACCEPT_ENCODING'] || undefined;
 
-function httpGet(t: BenchTargets, path: string, p: Params, acceptEncoding?: string): Promise<number> {
+function httpGet(
+  t: BenchTargets,
+  path: string,
+  p: Params,
+  acceptEncoding?: string,
+  extra: Record<string, string> = {},
+): Promise<number> {
   const url = `${t.apiUrl}${path}?${new URLSearchParams(p).toString()}`;
-  const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
+  const headers = { ...extra, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) };
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent: t.agent, headers }, (res) => {
@@ -99,7 +110,13 @@ export async function timeRequest(
   const t0 = performance.now();
   const now = Math.floor(Date.now() / 1000);
   if (path === 'api' || path === 'apiEncoded') {
-    const serverMs = await httpGet(t, kind.path, params, path === 'apiEncoded' ? BENCH_ACCEPT_ENCODING : undefined);
+    const serverMs = await httpGet(
+      t,
+      kind.path,
+      params,
+      path === 'apiEncoded' ? BENCH_ACCEPT_ENCODING : undefined,
+      kind.headers,
+    );
     return { elapsed: performance.now() - t0, serverMs };
   }
   if (path === 'es') await (kind.esParams ? kind.esParams(t, params, now) : kind.es!(t, toFilters(params), now));
