@@ -63,31 +63,37 @@ export async function tokenTotalsAt(
   return { amount: rows[0]!.amount, recipients: rows[0]!.recipients };
 }
 
-/** What was claimed of `token` on `chainId` in total (the sum of Claimed deltas; claims_chain_token_idx). */
+/** What was claimed of `token` on `chainId` in total (the per-recipient totals kept by the claims trigger, claimed_totals_chain_token_idx). */
 export async function claimedOfToken(db: Db, chainId: number, token: string): Promise<bigint> {
   const { rows } = await db.query<{ claimed: string }>(
-    'SELECT coalesce(sum(amount), 0)::text AS claimed FROM claims WHERE chain_id = $1 AND token = $2',
+    'SELECT coalesce(sum(amount), 0)::text AS claimed FROM claimed_totals WHERE chain_id = $1 AND token = $2',
     [chainId, token.toLowerCase()],
   );
   return BigInt(rows[0]!.claimed);
 }
 
 /**
- * What the recipients of campaign `campaignId` have not claimed of it in the tree `root`: each
+ * What the recipients of campaign `campaignId` have not claimed of it in the tree `seq`: each
  * recipient's pending amount of the token (leaf − claimed, never negative) shared among the
  * campaigns of the leaf pro rata of their breakdowns (claims are per recipient and token, not per
- * campaign), rounded down, summed in PostgreSQL over the campaign's breakdowns (by
- * reward_breakdown_versions_campaign_amount_idx, one leaf and one claims sum per recipient).
- * Tables reward_breakdowns, rewards (views over the versions), claims.
+ * campaign), rounded down, summed in PostgreSQL over the campaign's breakdown versions valid at
+ * `seq` (reward_breakdown_versions_campaign_amount_idx), each with its leaf version and its
+ * recipient's claimed total (claimed_totals, sql/migrations/2026_12_01_34_claimed_totals.sql)
+ * read by key — not through the `rewards` view, which joins every leaf of the chain.
+ * Tables reward_breakdown_versions, reward_leaf_versions, claimed_totals.
  */
-export async function unclaimedOfCampaign(db: Db, chainId: number, root: string, campaignId: string): Promise<string> {
+export async function unclaimedOfCampaign(db: Db, chainId: number, seq: string, campaignId: string): Promise<string> {
   const { rows } = await db.query<{ unclaimed: string }>(
     `SELECT coalesce(sum(CASE WHEN l.amount = 0 THEN 0 ELSE
-       trunc(b.amount * greatest(l.amount - (SELECT coalesce(sum(k.amount), 0) FROM claims k
-         WHERE k.recipient = b.recipient AND k.chain_id = $1 AND k.token = b.token), 0) / l.amount) END), 0)::text AS unclaimed
-     FROM reward_breakdowns b JOIN rewards l ON l.chain_id = b.chain_id AND l.root = b.root AND l.recipient = b.recipient AND l.token = b.token
-     WHERE b.chain_id = $1 AND b.root = $2 AND b.campaign_id IN ($3, lower($3))`,
-    [chainId, root, campaignId],
+       trunc(b.amount * greatest(l.amount - coalesce(k.amount, 0), 0) / l.amount) END), 0)::text AS unclaimed
+     FROM reward_breakdown_versions b
+     CROSS JOIN LATERAL (SELECT v.amount FROM reward_leaf_versions v
+       WHERE v.chain_id = b.chain_id AND v.recipient = b.recipient AND v.token = b.token
+         AND v.since_seq <= $2 AND (v.until_seq IS NULL OR v.until_seq > $2)) l
+     LEFT JOIN claimed_totals k ON k.chain_id = b.chain_id AND k.recipient = b.recipient AND k.token = b.token
+     WHERE b.chain_id = $1 AND b.campaign_id IN ($3, lower($3))
+       AND b.since_seq <= $2 AND (b.until_seq IS NULL OR b.until_seq > $2)`,
+    [chainId, seq, campaignId],
   );
   return rows[0]!.unclaimed;
 }

@@ -38,28 +38,27 @@ export function revenueWhere(f: RevenueFilter): { where: string; params: unknown
 
 /**
  * Creation fees (campaigns.fee_amount) summed per UTC month of creation, distribution chain and reward token,
- * in base units and in USD at the price of the creation day (the token's last daily close on or before it),
+ * in base units and in USD at the price of the creation day (campaigns.fee_usd, kept by the triggers of
+ * sql/migrations/2026_12_01_33_campaign_fee_usd.sql: the token's last daily close on or before that day),
  * with the campaigns counted, those whose fee is not read yet (`pending`) and those with a fee but no price
- * (`unpriced`). Aggregated in PostgreSQL (one row per group). Tables campaigns, tokens, token_price_history.
+ * (`unpriced`). One indexed GROUP BY (campaigns_fee_revenue_idx), no price lookup per campaign. Tables campaigns, tokens.
  */
 export async function loadRevenues(pg: PgPool, filter: RevenueFilter): Promise<RevenueRow[]> {
   const { where, params } = revenueWhere(filter);
   const { rows } = await pg.query<RevenueRow>(
-    `SELECT to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, c.distribution_chain_id AS chain_id,
-       c.reward_token AS token, t.symbol, t.decimals,
-       COALESCE(sum(c.fee_amount), 0)::text AS amount,
-       sum(c.fee_amount / power(10::numeric, t.decimals) * p.close::numeric)::float8 AS amount_usd,
-       count(*) FILTER (WHERE c.fee_amount IS NOT NULL)::int AS campaigns,
-       count(*) FILTER (WHERE c.fee_amount IS NULL)::int AS pending,
-       count(*) FILTER (WHERE c.fee_amount > 0 AND p.close IS NULL)::int AS unpriced
-     FROM campaigns c
-     LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
-     LEFT JOIN LATERAL (
-       SELECT h.close FROM token_price_history h
-       WHERE h.token_id = t.id AND h.day <= (c.created_at AT TIME ZONE 'UTC')::date
-       ORDER BY h.day DESC LIMIT 1) p ON true
-     ${where}
-     GROUP BY 1, 2, 3, 4, 5
+    `SELECT g.month, g.chain_id, g.token, t.symbol, t.decimals, g.amount, g.amount_usd, g.campaigns, g.pending, g.unpriced
+     FROM (
+       SELECT to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, c.distribution_chain_id AS chain_id,
+         c.reward_token AS token,
+         COALESCE(sum(c.fee_amount), 0)::text AS amount,
+         sum(c.fee_usd)::float8 AS amount_usd,
+         count(*) FILTER (WHERE c.fee_amount IS NOT NULL)::int AS campaigns,
+         count(*) FILTER (WHERE c.fee_amount IS NULL)::int AS pending,
+         count(*) FILTER (WHERE c.fee_amount > 0 AND c.fee_usd IS NULL)::int AS unpriced
+       FROM campaigns c
+       ${where}
+       GROUP BY 1, 2, 3) g
+     LEFT JOIN tokens t ON t.chain_id = g.chain_id AND t.address = g.token
      ORDER BY 1, 2, 3`,
     params,
   );

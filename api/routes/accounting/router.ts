@@ -58,7 +58,7 @@ const ROUTES = [
  * Fee revenue (docs/api-behaviour.md#fee-revenue), back office only like /v4/historical and /v4/diffs: the creation
  * fees the DistributionCreator took (campaigns.fee_amount, read from the creation transactions by the campaign-fees
  * job), per UTC month of creation, distribution chain and reward token, in base units and in USD at the creation
- * day's price. Private campaigns count (the back office sees them all). Tables: campaigns, tokens, token_price_history.
+ * day's price. Private campaigns count (the back office sees them all). Tables: campaigns (fee_usd), tokens.
  */
 export function accountingRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();

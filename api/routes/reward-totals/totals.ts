@@ -96,7 +96,7 @@ export async function liveUnclaimed(
       live ? campaignTotalsAt(deps.pg, chainId, id, live.seq) : [],
     ]);
     if (!campaign && !totals.length) continue;
-    out[id] = live && totals.length ? await unclaimedOfCampaign(deps.pg, chainId, live.root, id) : '0';
+    out[id] = live && totals.length ? await unclaimedOfCampaign(deps.pg, chainId, live.seq, id) : '0';
   }
   return out;
 }
