@@ -13,7 +13,7 @@ const TOKEN_ID = `${CHAIN}-${TOKEN}`;
 describe('stored rollups of #33: campaigns.fee_usd and claimed_totals follow their sources', function () {
   let h: Harness;
   before(async function () {
-    h = await createHarness({ chainIds: [] });
+    h = await createHarness({ chainIds: [CHAIN] });
   });
   after(async () => h?.close());
 
