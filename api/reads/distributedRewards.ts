@@ -73,12 +73,15 @@ const PRICED = `
     SELECT x.chain_id, x.campaign_id, x.token, x.delta, p.price, p.decimals,
       CASE WHEN $6::text = 'month' THEN to_char(to_timestamp(x.timestamp) AT TIME ZONE 'UTC', 'YYYY-MM') END AS period
     FROM changes x JOIN prices p USING (chain_id, timestamp, token)
+  ), per_campaign AS (
+    SELECT chain_id, campaign_id, token, period, sum(delta) AS delta,
+      coalesce(sum(delta::float8 / 10 ^ coalesce(decimals, 18) * price), 0)::float8 AS usd,
+      bool_or(price IS NULL) AS unpriced
+    FROM priced GROUP BY 1, 2, 3, 4
   )`;
 
-/** The sums of a group of `priced` rows (USD: amounts of unpriced roots count 0). */
-const SUMS = `sum(delta)::text AS amount,
-  coalesce(sum(delta::float8 / 10 ^ coalesce(decimals, 18) * price), 0)::float8 AS usd,
-  bool_or(price IS NULL) AS unpriced`;
+/** The sums of a group of `per_campaign` rows (USD: amounts of unpriced roots count 0). */
+const SUMS = 'sum(delta)::text AS amount, sum(usd)::float8 AS usd, bool_or(unpriced) AS unpriced';
 
 /**
  * What the live roots of each chain distributed per campaign and token (and month) over a window
@@ -95,14 +98,10 @@ export async function loadDistributedRewards(db: Db, p: DistributedParams): Prom
     amount: string;
     usd: number;
     unpriced: boolean;
-  }>(`WITH ${PRICED} SELECT chain_id, campaign_id, token, period, ${SUMS} FROM priced GROUP BY 1, 2, 3, 4`, [
-    live.chainIds,
-    live.blocks,
-    live.logIndexes,
-    p.from,
-    p.to,
-    p.grain,
-  ]);
+  }>(
+    `WITH ${PRICED} SELECT chain_id, campaign_id, token, period, delta::text AS amount, usd, unpriced FROM per_campaign`,
+    [live.chainIds, live.blocks, live.logIndexes, p.from, p.to, p.grain],
+  );
   return rows.map((r) => ({
     chainId: r.chain_id,
     campaignId: r.campaign_id,
@@ -128,26 +127,25 @@ export type DistributedCampaignFilter = {
   visible: 'none' | 'all' | readonly string[];
 };
 
-/** One group of what the counted campaigns distributed: by chain, token, month, type and opportunity. */
+/** One group of what the counted campaigns distributed: by chain, token, month and campaign type. */
 export type DistributedGroup = {
   chainId: number;
   token: string;
   period: string | null;
   campaignType: number;
-  /** The campaign's opportunity; null when the campaign row has none (derive it: computeChainId, mainParameter). */
-  opportunityId: string | null;
-  computeChainId: number;
-  mainParameter: string | null;
   amount: string;
   usd: number;
   unpriced: boolean;
 };
 
 /** What one opportunity's counted campaigns distributed, and how many of them did. */
-export type DistributedOpportunityGroup = Omit<
-  DistributedGroup,
-  'chainId' | 'token' | 'period' | 'amount' | 'unpriced'
-> & {
+export type DistributedOpportunityGroup = {
+  campaignType: number;
+  /** The campaigns' opportunity; null when their rows have none (derive it: computeChainId, mainParameter). */
+  opportunityId: string | null;
+  computeChainId: number;
+  mainParameter: string | null;
+  usd: number;
   campaigns: number;
 };
 
@@ -178,11 +176,23 @@ function counted(f: DistributedCampaignFilter, values: unknown[]): string {
     };
     where.push(`(${f.statuses.map((s) => clause[s]).join(' OR ')})`);
   }
-  return `, kept AS (
+  // campaigns_current's columns, spelled out so the overrides (rare) join by hash, not one lookup per campaign.
+  return `, overrides AS (
+    SELECT DISTINCT ON (campaign_db_id) * FROM campaign_overrides ORDER BY campaign_db_id, block_number DESC, log_index DESC
+  ), campaign_rows AS (
+    SELECT c.id, c.distribution_chain_id, c.campaign_id, c.reward_token, c.parent_campaign_id,
+      coalesce(o.compute_chain_id, c.compute_chain_id) AS compute_chain_id,
+      coalesce(o.campaign_type, c.campaign_type) AS campaign_type,
+      coalesce(o.start_timestamp, c.start_timestamp) AS start_timestamp,
+      coalesce(o.end_timestamp, c.end_timestamp) AS end_timestamp,
+      coalesce(o.main_parameter, c.main_parameter) AS main_parameter,
+      coalesce(o.opportunity_id, c.opportunity_id) AS opportunity_id
+    FROM campaigns c LEFT JOIN overrides o ON o.campaign_db_id = c.id
+  ), kept AS (
     SELECT x.*, cc.id AS campaign_db_id, cc.campaign_type, cc.opportunity_id, cc.compute_chain_id,
       CASE WHEN cc.opportunity_id IS NULL THEN cc.main_parameter END AS main_parameter
-    FROM priced x
-    JOIN campaigns_current cc ON cc.distribution_chain_id = x.chain_id AND lower(cc.campaign_id) = lower(x.campaign_id)
+    FROM per_campaign x
+    JOIN campaign_rows cc ON cc.distribution_chain_id = x.chain_id AND lower(cc.campaign_id) = lower(x.campaign_id)
     LEFT JOIN tokens rt ON rt.chain_id = cc.distribution_chain_id AND lower(rt.address) = lower(cc.reward_token)
     LEFT JOIN campaign_privacy pv ON pv.campaign_db_id = cc.id
     WHERE ${where.filter(Boolean).join(' AND ') || 'true'}
@@ -190,7 +200,7 @@ function counted(f: DistributedCampaignFilter, values: unknown[]): string {
 }
 
 /**
- * What the live roots distributed (PRICED) per chain, token, month, campaign type and opportunity,
+ * What the live roots distributed (PRICED) per chain, token, month and campaign type,
  * for the campaigns the filter keeps: one GROUP BY in PostgreSQL, a few rows to the process.
  */
 export async function loadDistributedGroups(
@@ -206,16 +216,12 @@ export async function loadDistributedGroups(
     token: string;
     period: string | null;
     campaign_type: number;
-    opportunity_id: string | null;
-    compute_chain_id: number;
-    main_parameter: string | null;
     amount: string;
     usd: number;
     unpriced: boolean;
   }>(
     `WITH ${PRICED}${counted(f, values)}
-     SELECT chain_id, token, period, campaign_type, opportunity_id, compute_chain_id, main_parameter, ${SUMS}
-     FROM kept GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+     SELECT chain_id, token, period, campaign_type, ${SUMS} FROM kept GROUP BY 1, 2, 3, 4`,
     values,
   );
   return rows.map((r) => ({
@@ -223,16 +229,13 @@ export async function loadDistributedGroups(
     token: r.token,
     period: r.period,
     campaignType: r.campaign_type,
-    opportunityId: r.opportunity_id,
-    computeChainId: r.compute_chain_id,
-    mainParameter: r.main_parameter,
     amount: r.amount,
     usd: r.usd,
     unpriced: r.unpriced,
   }));
 }
 
-/** Per opportunity (as loadDistributedGroups keys it), USD and the number of campaigns that distributed. */
+/** Per opportunity (and type), USD and the number of campaigns that distributed. */
 export async function loadDistributedOpportunityGroups(
   db: Db,
   p: DistributedParams,
@@ -250,8 +253,7 @@ export async function loadDistributedOpportunityGroups(
     campaigns: number;
   }>(
     `WITH ${PRICED}${counted(f, values)}
-     SELECT campaign_type, opportunity_id, compute_chain_id, main_parameter,
-       coalesce(sum(delta::float8 / 10 ^ coalesce(decimals, 18) * price), 0)::float8 AS usd,
+     SELECT campaign_type, opportunity_id, compute_chain_id, main_parameter, sum(usd)::float8 AS usd,
        count(DISTINCT campaign_db_id)::int AS campaigns
      FROM kept GROUP BY 1, 2, 3, 4`,
     values,

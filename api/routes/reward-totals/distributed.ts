@@ -9,7 +9,7 @@ import {
   loadDistributedOpportunityGroups,
   loadDistributedRewards,
   type DistributedCampaignFilter,
-  type DistributedGroup,
+  type DistributedOpportunityGroup,
   type DistributedRow,
 } from '../../reads/distributedRewards.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
@@ -66,28 +66,26 @@ function parseDistributed(deps: ApiDeps, q: DistributedQuery) {
  * What a distributed figure is grouped by, for the campaigns the filters kept, and its sums: one
  * campaign's row (FilteredRow) or, on the PostgreSQL path, a group of campaigns sharing the facets.
  */
-export type FacetRow = Omit<FilteredRow, 'campaignId'>;
+export type FacetRow = Omit<DistributedRow, 'campaignId'> & { campaign: Omit<CampaignFacets, 'opportunityId'> };
 
-/** Pure: the facets of a PostgreSQL group as the campaign document states them (toCampaignDocument). */
-function groupFacets(
-  g: Omit<DistributedGroup, 'amount' | 'usd' | 'unpriced' | 'token' | 'period' | 'chainId'> & {
-    chainId?: number;
-  },
-): Omit<CampaignFacets, 'distributionChainId'> | null {
-  const type = campaignTypeName(g.campaignType);
-  if (g.opportunityId === null && g.mainParameter === null) return null;
-  return {
-    type,
-    mainProtocolId: protocolOf(type)?.id ?? null,
-    opportunityId: g.opportunityId ?? opportunityDbId(g.computeChainId, type, g.mainParameter!),
-  };
+/** Pure: a campaign type's name and main protocol, as the campaign document states them (toCampaignDocument). */
+function typeFacets(campaignType: number) {
+  const type = campaignTypeName(campaignType);
+  return { type, mainProtocolId: protocolOf(type)?.id ?? null };
+}
+
+/** Pure: an opportunity group's id as the campaign document states it, null when only its campaign data could tell. */
+function opportunityOf(g: DistributedOpportunityGroup): string | null {
+  if (g.opportunityId !== null) return g.opportunityId;
+  if (g.mainParameter === null) return null;
+  return opportunityDbId(g.computeChainId, campaignTypeName(g.campaignType), g.mainParameter);
 }
 
 /**
  * What the live roots distributed over the window (and month), per campaign facets, for the
  * campaigns the filters of GET /v4/campaigns keep. Without filters, or with only those PostgreSQL
  * applies itself (pgCampaignFilter), one GROUP BY over the per-tree deltas and the indexed campaigns
- * (loadDistributedGroups): a few rows per chain, token, month, type and opportunity. With other
+ * (loadDistributedGroups): a few rows per chain, token, month and campaign type. With other
  * filters, filteredDistributed.
  */
 export async function distributedFacetRows(
@@ -99,21 +97,10 @@ export async function distributedFacetRows(
   const filter = pgCampaignFilter(params, visible, nowSeconds(deps));
   if (filter) {
     const groups = await loadDistributedGroups(deps.pg, amounts, filter);
-    const rows = groups.map((g) => {
-      const facets = groupFacets(g);
-      return (
-        facets && {
-          chainId: g.chainId,
-          token: g.token,
-          period: g.period,
-          amount: g.amount,
-          usd: g.usd,
-          unpriced: g.unpriced,
-          campaign: { distributionChainId: g.chainId, ...facets },
-        }
-      );
-    });
-    if (rows.every((r) => r !== null)) return rows as FacetRow[];
+    return groups.map(({ campaignType, ...g }) => ({
+      ...g,
+      campaign: { distributionChainId: g.chainId, ...typeFacets(campaignType) },
+    }));
   }
   return filteredDistributed(deps, q, visible);
 }
@@ -136,14 +123,14 @@ export async function distributedTopOpportunities(
     const merged = new Map<string, { usd: number; campaigns: number }>();
     let derivable = true;
     for (const g of groups) {
-      const facets = groupFacets(g);
-      if (!facets) derivable = false;
+      const id = opportunityOf(g);
+      if (id === null) derivable = false;
       else {
         // Groups of one opportunity under several types hold different campaigns: their counts add up.
-        const o = merged.get(facets.opportunityId!) ?? { usd: 0, campaigns: 0 };
+        const o = merged.get(id) ?? { usd: 0, campaigns: 0 };
         o.usd += g.usd;
         o.campaigns += g.campaigns;
-        merged.set(facets.opportunityId!, o);
+        merged.set(id, o);
       }
     }
     if (derivable)
