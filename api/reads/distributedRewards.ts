@@ -72,8 +72,8 @@ const PRICED = `
   ), priced AS (
     SELECT x.chain_id, x.campaign_id, x.token, x.delta, p.price, p.decimals,
       CASE WHEN $6::text = 'month' THEN to_char(to_timestamp(x.timestamp) AT TIME ZONE 'UTC', 'YYYY-MM') END AS period
-    FROM changes x JOIN prices p USING (chain_id, timestamp, token)
-  ), per_campaign AS (
+    FROM changes x LEFT JOIN prices p USING (chain_id, timestamp, token)
+  ), per_campaign AS MATERIALIZED (
     SELECT chain_id, campaign_id, token, period, sum(delta) AS delta,
       coalesce(sum(delta::float8 / 10 ^ coalesce(decimals, 18) * price), 0)::float8 AS usd,
       bool_or(price IS NULL) AS unpriced
@@ -160,7 +160,7 @@ function counted(f: DistributedCampaignFilter, values: unknown[]): string {
     return `$${values.length}`;
   };
   const where = [
-    f.test ? null : 'NOT coalesce(rt.is_test, false)',
+    f.test ? null : 'rt.chain_id IS NULL',
     f.excludeSubCampaigns ? 'cc.parent_campaign_id IS NULL' : null,
     f.computeChainId !== undefined ? `cc.compute_chain_id = ${arg(f.computeChainId)}` : null,
     f.visible === 'all'
@@ -176,8 +176,10 @@ function counted(f: DistributedCampaignFilter, values: unknown[]): string {
     };
     where.push(`(${f.statuses.map((s) => clause[s]).join(' OR ')})`);
   }
-  // campaigns_current's columns, spelled out so the overrides (rare) join by hash, not one lookup per campaign.
-  return `, overrides AS (
+  // campaigns_current's columns, spelled out so the overrides (rare) join by hash, not one lookup per
+  // campaign; the test tokens (few) likewise.
+  return `, test_tokens AS MATERIALIZED (SELECT DISTINCT chain_id, lower(address) AS address FROM tokens WHERE is_test
+  ), overrides AS (
     SELECT DISTINCT ON (campaign_db_id) * FROM campaign_overrides ORDER BY campaign_db_id, block_number DESC, log_index DESC
   ), campaign_rows AS (
     SELECT c.id, c.distribution_chain_id, c.campaign_id, c.reward_token, c.parent_campaign_id,
@@ -193,7 +195,7 @@ function counted(f: DistributedCampaignFilter, values: unknown[]): string {
       CASE WHEN cc.opportunity_id IS NULL THEN cc.main_parameter END AS main_parameter
     FROM per_campaign x
     JOIN campaign_rows cc ON cc.distribution_chain_id = x.chain_id AND lower(cc.campaign_id) = lower(x.campaign_id)
-    LEFT JOIN tokens rt ON rt.chain_id = cc.distribution_chain_id AND lower(rt.address) = lower(cc.reward_token)
+    LEFT JOIN test_tokens rt ON rt.chain_id = cc.distribution_chain_id AND rt.address = lower(cc.reward_token)
     LEFT JOIN campaign_privacy pv ON pv.campaign_db_id = cc.id
     WHERE ${where.filter(Boolean).join(' AND ') || 'true'}
   )`;

@@ -71,6 +71,7 @@ describe('GET /v4/rewards/total/distributed from the per-tree rollup', function 
       'status=LIVE,PAST',
       'status=SOON',
       `chainId=${CHAIN}`,
+      `chainId=${CHAIN}&status=LIVE`,
       'test=true&excludeSubCampaigns=true',
     ]) {
       for (const route of ['', '/by-chains', '/by-types', '/by-protocols', '/by-tokens', '?grain=month']) {
