@@ -7,8 +7,10 @@ import type { PgClient } from '../../internal/pg.js';
  * (sql/migrations/2026_11_30_07_reward_totals.sql). Only the changed leaves are read: a token's or a
  * campaign's total moves by what its changed leaves hold now minus what they held, and its
  * recipients by the changed leaves that gained or lost it; the previous totals are the latest row
- * of each key. So it costs what storing the tree already costs, not a pass over the tree.
- * Tables reward_token_totals, reward_campaign_totals (read: reward_breakdown_versions).
+ * of each key. So it costs what storing the tree already costs, not a pass over the tree. Each
+ * campaign total that moved also gets its change in reward_campaign_deltas (what GET
+ * /v4/rewards/total/distributed sums per root, sql/migrations/2026_12_02_01_reward_campaign_deltas.sql).
+ * Tables reward_token_totals, reward_campaign_totals, reward_campaign_deltas (read: reward_breakdown_versions).
  */
 export async function storeTreeTotals(client: PgClient, chainId: number, seq: string): Promise<void> {
   await client.query(
@@ -42,6 +44,15 @@ export async function storeTreeTotals(client: PgClient, chainId: number, seq: st
      LEFT JOIN LATERAL (SELECT t.amount, t.recipients FROM reward_campaign_totals t
        WHERE t.chain_id = $1 AND t.campaign_id = d.campaign_id AND t.token = d.token ORDER BY t.seq DESC LIMIT 1) p ON true
      WHERE d.amount <> 0 OR d.recipients <> 0`,
+    [chainId, seq],
+  ); // The tree's campaign rows just written, minus each key's row before them.
+  await client.query(
+    `INSERT INTO reward_campaign_deltas (chain_id, seq, campaign_id, token, delta)
+     SELECT t.chain_id, t.seq, t.campaign_id, t.token, t.amount - coalesce(p.amount, 0)
+     FROM reward_campaign_totals t
+     LEFT JOIN LATERAL (SELECT o.amount FROM reward_campaign_totals o WHERE o.chain_id = t.chain_id
+       AND o.campaign_id = t.campaign_id AND o.token = t.token AND o.seq < t.seq ORDER BY o.seq DESC LIMIT 1) p ON true
+     WHERE t.chain_id = $1 AND t.seq = $2 AND t.amount <> coalesce(p.amount, 0)`,
     [chainId, seq],
   );
 }

@@ -22,6 +22,9 @@ const STEP = 14 * 86_400;
 const TOTALS_MIGRATION = fileURLToPath(
   new URL('../../sql/migrations/2026_11_30_07_reward_totals.sql', import.meta.url),
 );
+const DELTAS_MIGRATION = fileURLToPath(
+  new URL('../../sql/migrations/2026_12_02_01_reward_campaign_deltas.sql', import.meta.url),
+);
 
 /** A uniform [0, 1) draw from `expr` (an SQL text expression), by md5. */
 const u = (expr: string) => `(('x' || substr(md5(${expr}), 1, 8))::bit(32)::bigint / 4294967296.0)`;
@@ -104,6 +107,9 @@ export async function loadRewardData(pg: PgPool, now: number, campaigns: number)
   // The per-tree totals, by the migration's own backfill (what storeTreeTotals would have written tree by tree).
   const migration = readFileSync(TOTALS_MIGRATION, 'utf8');
   for (const statement of migration.split(';').filter((s) => /INSERT INTO reward_/.test(s))) await pg.query(statement);
+  // The campaign totals' per-tree deltas, by that migration's own backfill, from the totals.
+  const deltas = readFileSync(DELTAS_MIGRATION, 'utf8');
+  for (const statement of deltas.split(';').filter((s) => /INSERT INTO reward_/.test(s))) await pg.query(statement);
   // About half the open leaves were claimed, up to half of their amount (as of an earlier root).
   await pg.query(
     `INSERT INTO claims (chain_id, recipient, token, amount, block_number, block_hash, tx_hash, log_index, timestamp)

@@ -1,14 +1,24 @@
-import { campaignDbId } from '../../../domain/ids.js';
+import { campaignTypeName } from '../../../domain/campaignTypes.js';
+import { campaignDbId, opportunityDbId } from '../../../domain/ids.js';
+import { protocolOf } from '../../../domain/protocols.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ValidationError, type FieldError } from '../../errors.js';
 import { loadCampaignListIds } from '../../reads/campaignLists.js';
-import { loadDistributedRewards, type DistributedRow } from '../../reads/distributedRewards.js';
+import {
+  loadDistributedGroups,
+  loadDistributedOpportunityGroups,
+  loadDistributedRewards,
+  type DistributedCampaignFilter,
+  type DistributedOpportunityGroup,
+  type DistributedRow,
+} from '../../reads/distributedRewards.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
-import { parseCreatedBound, toListParams } from '../campaigns/params.js';
+import { parseCreatedBound, toListParams, type CampaignListParams } from '../campaigns/params.js';
 import { buildListQuery, type PrivateVisibility } from '../campaigns/query.js';
 import { opportunityIdsByWord } from '../campaigns/searchOpportunities.js';
 import { searchWords } from '../campaigns/searchWords.js';
 import type { DistributedQuery } from './schema.js';
+import { topDistributedOpportunities } from './topOpportunities.js';
 
 /** What a distributed row is grouped by, from its campaign's document. */
 export type CampaignFacets = {
@@ -38,19 +48,8 @@ export function toWindow(q: DistributedQuery): { from: number | null; to: number
   return errors.length ? { errors } : { from, to };
 }
 
-/**
- * What the live roots distributed over the window per campaign, token (and month), for the
- * campaigns the filters of GET /v4/campaigns keep (its own parsing, toListParams, and query,
- * buildListQuery, restricted to the campaigns that distributed, by id, through the visibility-bound
- * campaign search): the amounts are summed in PostgreSQL (loadDistributedRewards), Elasticsearch
- * only says which campaigns count and their chain, type and protocol. Campaign ids of a tree that
- * no indexed campaign has are not counted.
- */
-export async function filteredDistributed(
-  deps: ApiDeps,
-  q: DistributedQuery,
-  visible: PrivateVisibility,
-): Promise<FilteredRow[]> {
+/** The window, the campaign-list params and the distribution chains of a /distributed query, or a 400. */
+function parseDistributed(deps: ApiDeps, q: DistributedQuery) {
   const window = toWindow(q);
   const normalized = toListParams({ ...q, page: 0, items: 1 });
   const errors = [...('errors' in window ? window.errors : []), ...('errors' in normalized ? normalized.errors : [])];
@@ -60,7 +59,140 @@ export async function filteredDistributed(
   const chainIds = p.distributionChainIds
     ? configured.filter((id) => p.distributionChainIds!.includes(id))
     : configured;
-  const rows = await loadDistributedRewards(deps.pg, { ...window, chainIds, grain: q.grain ?? null });
+  return { params: p, amounts: { ...window, chainIds, grain: q.grain ?? null } };
+}
+
+/**
+ * What a distributed figure is grouped by, for the campaigns the filters kept, and its sums: one
+ * campaign's row (FilteredRow) or, on the PostgreSQL path, a group of campaigns sharing the facets.
+ */
+export type FacetRow = Omit<DistributedRow, 'campaignId'> & { campaign: Omit<CampaignFacets, 'opportunityId'> };
+
+/** Pure: a campaign type's name and main protocol, as the campaign document states them (toCampaignDocument). */
+function typeFacets(campaignType: number) {
+  const type = campaignTypeName(campaignType);
+  return { type, mainProtocolId: protocolOf(type)?.id ?? null };
+}
+
+/** Pure: an opportunity group's id as the campaign document states it, null when only its campaign data could tell. */
+function opportunityOf(g: DistributedOpportunityGroup): string | null {
+  if (g.opportunityId !== null) return g.opportunityId;
+  if (g.mainParameter === null) return null;
+  return opportunityDbId(g.computeChainId, campaignTypeName(g.campaignType), g.mainParameter);
+}
+
+/**
+ * What the live roots distributed over the window (and month), per campaign facets, for the
+ * campaigns the filters of GET /v4/campaigns keep. Without filters, or with only those PostgreSQL
+ * applies itself (pgCampaignFilter), one GROUP BY over the per-tree deltas and the indexed campaigns
+ * (loadDistributedGroups): a few rows per chain, token, month and campaign type. With other
+ * filters, filteredDistributed.
+ */
+export async function distributedFacetRows(
+  deps: ApiDeps,
+  q: DistributedQuery,
+  visible: PrivateVisibility,
+): Promise<FacetRow[]> {
+  const { params, amounts } = parseDistributed(deps, q);
+  const filter = pgCampaignFilter(params, visible, nowSeconds(deps));
+  if (filter) {
+    const groups = await loadDistributedGroups(deps.pg, amounts, filter);
+    return groups.map(({ campaignType, ...g }) => ({
+      ...g,
+      campaign: { distributionChainId: g.chainId, ...typeFacets(campaignType) },
+    }));
+  }
+  return filteredDistributed(deps, q, visible);
+}
+
+/**
+ * The `items` opportunities whose counted campaigns distributed the most USD over the window, as
+ * topDistributedOpportunities ranks them: on the PostgreSQL path (pgCampaignFilter) summed and
+ * counted per opportunity in PostgreSQL (loadDistributedOpportunityGroups).
+ */
+export async function distributedTopOpportunities(
+  deps: ApiDeps,
+  q: DistributedQuery,
+  visible: PrivateVisibility,
+  items: number,
+) {
+  const { params, amounts } = parseDistributed(deps, q);
+  const filter = pgCampaignFilter(params, visible, nowSeconds(deps));
+  if (filter) {
+    const groups = await loadDistributedOpportunityGroups(deps.pg, amounts, filter);
+    const merged = new Map<string, { usd: number; campaigns: number }>();
+    let derivable = true;
+    for (const g of groups) {
+      const id = opportunityOf(g);
+      if (id === null) derivable = false;
+      else {
+        // Groups of one opportunity under several types hold different campaigns: their counts add up.
+        const o = merged.get(id) ?? { usd: 0, campaigns: 0 };
+        o.usd += g.usd;
+        o.campaigns += g.campaigns;
+        merged.set(id, o);
+      }
+    }
+    if (derivable)
+      return [...merged]
+        .map(([opportunityId, o]) => ({ opportunityId, ...o }))
+        .sort((a, b) => b.usd - a.usd || a.opportunityId.localeCompare(b.opportunityId))
+        .slice(0, items);
+  }
+  return topDistributedOpportunities(await filteredDistributed(deps, q, visible), items);
+}
+
+/** The campaign-list params PostgreSQL filters on itself; any other one set sends a query to Elasticsearch. */
+const PG_PARAMS = new Set([
+  'page',
+  'items',
+  'distributionChainIds',
+  'chainId',
+  'statuses',
+  'test',
+  'excludeSubCampaigns',
+]);
+
+/**
+ * Pure: the PostgreSQL form of the campaign filters when every one given is among PG_PARAMS (no
+ * filter, distribution chains, compute chain, status, test, sub-campaigns excluded), else null.
+ * onlySubCampaigns is allowed when false (its default).
+ */
+export function pgCampaignFilter(
+  p: CampaignListParams,
+  visible: PrivateVisibility,
+  now: number,
+): DistributedCampaignFilter | null {
+  const others = Object.entries(p).filter(
+    ([k, v]) => v !== undefined && !PG_PARAMS.has(k) && !(k === 'onlySubCampaigns' && v === false),
+  );
+  if (others.length) return null;
+  return {
+    ...(p.chainId !== undefined ? { computeChainId: p.chainId } : {}),
+    ...(p.statuses ? { statuses: p.statuses } : {}),
+    now,
+    test: p.test,
+    excludeSubCampaigns: p.excludeSubCampaigns,
+    visible,
+  };
+}
+
+/**
+ * What the live roots distributed over the window per campaign, token (and month), for the
+ * campaigns the filters of GET /v4/campaigns keep (its own parsing, toListParams, and query,
+ * buildListQuery, restricted to the campaigns that distributed, by id, through the visibility-bound
+ * campaign search): the amounts are summed in PostgreSQL (loadDistributedRewards), Elasticsearch
+ * only says which campaigns count and their chain, type and protocol. Campaign ids of a tree that
+ * no indexed campaign has are not counted. Used for the filters PostgreSQL does not apply itself
+ * (pgCampaignFilter): every campaign that distributed is looked up, BATCH ids a search.
+ */
+export async function filteredDistributed(
+  deps: ApiDeps,
+  q: DistributedQuery,
+  visible: PrivateVisibility,
+): Promise<FilteredRow[]> {
+  const { params: p, amounts } = parseDistributed(deps, q);
+  const rows = await loadDistributedRewards(deps.pg, amounts);
   if (!rows.length) return [];
   const listIds =
     p.listOwner && p.campaignLists ? await loadCampaignListIds(deps.pg, p.listOwner, p.campaignLists) : undefined;
@@ -86,15 +218,15 @@ export async function filteredDistributed(
 
 /** The groupings of /rewards/total/distributed/by-…: each row's key. */
 export const DISTRIBUTED_GROUPS = {
-  chains: (r: FilteredRow) => String(r.chainId),
-  types: (r: FilteredRow) => r.campaign.type,
-  protocols: (r: FilteredRow) => r.campaign.mainProtocolId ?? 'none',
+  chains: (r: FacetRow) => String(r.chainId),
+  types: (r: FacetRow) => r.campaign.type,
+  protocols: (r: FacetRow) => r.campaign.mainProtocolId ?? 'none',
 } as const;
 
 /** Pure: USD per key, or per month then key with a grain (months in order; a series is one request). */
 export function groupDistributed(
-  rows: readonly FilteredRow[],
-  keyOf: ((r: FilteredRow) => string) | null,
+  rows: readonly FacetRow[],
+  keyOf: ((r: FacetRow) => string) | null,
 ): number | Record<string, number> | Record<string, Record<string, number> | number> {
   const add = (map: Record<string, number>, key: string, usd: number) => {
     map[key] = (map[key] ?? 0) + usd;
@@ -116,7 +248,7 @@ export function groupDistributed(
 }
 
 /** Pure: per chain and token (and month), units and USD, with whether some amount had no price. */
-export function distributedByToken(rows: readonly FilteredRow[]) {
+export function distributedByToken(rows: readonly FacetRow[]) {
   const out = new Map<
     string,
     { chainId: number; address: string; period: string | null; amount: bigint; usd: number; unpriced: boolean }

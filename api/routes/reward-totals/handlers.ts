@@ -4,7 +4,13 @@ import type { Handler } from '../../validate.js';
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { privateVisibility } from '../campaign-access/visibility.js';
 import { splitList } from '../campaigns/params.js';
-import { distributedByToken, filteredDistributed, groupDistributed, type FilteredRow } from './distributed.js';
+import {
+  distributedByToken,
+  distributedFacetRows,
+  distributedTopOpportunities,
+  groupDistributed,
+  type FacetRow,
+} from './distributed.js';
 import type {
   campaignTotalsParams,
   chainOnlyQuery,
@@ -15,7 +21,7 @@ import type {
   tokenTotalsQuery,
   unclaimQuery,
 } from './schema.js';
-import { topDistributedOpportunities, withOpportunityNames } from './topOpportunities.js';
+import { withOpportunityNames } from './topOpportunities.js';
 import { campaignLiveTotals, liveUnclaimed, tokenLiveTotals } from './totals.js';
 
 /** Exactly one of two fields: a 400 naming the first when neither is given, the second when both are. */
@@ -103,12 +109,12 @@ export function unclaimHandler(deps: ApiDeps): Handler<{ query: typeof unclaimQu
  */
 export function distributedHandler(
   deps: ApiDeps,
-  shape: (rows: FilteredRow[]) => unknown,
+  shape: (rows: FacetRow[]) => unknown,
 ): Handler<{ query: typeof distributedQuery }> {
   return async (ctx) => {
     const q = ctx.state.query;
     if (q.showPrivate) ctx.state.private = true;
-    ctx.body = shape(await filteredDistributed(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate)));
+    ctx.body = shape(await distributedFacetRows(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate)));
   };
 }
 
@@ -122,8 +128,8 @@ export function distributedOpportunitiesHandler(
   return async (ctx) => {
     const { items, ...q } = ctx.state.query;
     if (q.showPrivate) ctx.state.private = true;
-    const rows = await filteredDistributed(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate));
-    ctx.body = await withOpportunityNames(deps, topDistributedOpportunities(rows, items));
+    const visible = await privateVisibility(deps, ctx.state, q.showPrivate);
+    ctx.body = await withOpportunityNames(deps, await distributedTopOpportunities(deps, q, visible, items));
   };
 }
 
