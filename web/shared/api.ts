@@ -23,6 +23,14 @@ export function isAbort(error: unknown): boolean {
  * busy browser and sent in a bunch still fit.
  */
 const gate = createRateGate(8);
+/**
+ * Waits for a turn under the same per-second budget as every apiFetch, for a request the page makes
+ * another way (an EventSource): resolves when it may start (at once, if `signal` aborted meanwhile).
+ */
+export function requestSlot(signal?: AbortSignal): Promise<void> {
+  return gate(signal);
+}
+
 /** Requests sent and not answered yet: they take their share of the window the last answer reported. */
 let inFlight = 0;
 /** Answers 429 are retried after Retry-After (another tab may share the caller's budget), this many times. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { withQuery } from './api.js';
+import { requestSlot, withQuery } from './api.js';
 
 /** Events that arrive together (one metrics run, one block) cause one reload. */
 const SETTLE_MS = 300;
@@ -24,7 +24,8 @@ export function useLiveRefresh(filters: Record<string, string> | null, types: re
   const key = filters ? JSON.stringify([filters, types]) : null;
   useEffect(() => {
     if (!filters || typeof EventSource === 'undefined') return;
-    const source = new EventSource(withQuery('/v4/events', { ...filters, type: types.join(','), after: 'latest' }));
+    const controller = new AbortController();
+    let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let followUp: ReturnType<typeof setTimeout> | undefined;
     const reload = () => setVersion((v) => v + 1);
@@ -34,16 +35,22 @@ export function useLiveRefresh(filters: Record<string, string> | null, types: re
       timer = setTimeout(reload, SETTLE_MS);
       followUp = setTimeout(reload, FOLLOW_UP_MS);
     };
-    for (const type of types) source.addEventListener(type, bump);
-    let opened = false;
-    source.addEventListener('open', () => {
-      if (opened) bump();
-      opened = true;
+    // The stream's request takes its turn under the page's request budget (the API's rate limit counts it).
+    void requestSlot(controller.signal).then(() => {
+      if (controller.signal.aborted) return;
+      source = new EventSource(withQuery('/v4/events', { ...filters, type: types.join(','), after: 'latest' }));
+      for (const type of types) source.addEventListener(type, bump);
+      let opened = false;
+      source.addEventListener('open', () => {
+        if (opened) bump();
+        opened = true;
+      });
     });
     return () => {
+      controller.abort();
       clearTimeout(timer);
       clearTimeout(followUp);
-      source.close();
+      source?.close();
     };
   }, [key]);
   return version;

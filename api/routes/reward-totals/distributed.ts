@@ -20,16 +20,9 @@ import { searchWords } from '../campaigns/searchWords.js';
 import type { DistributedQuery } from './schema.js';
 import { topDistributedOpportunities } from './topOpportunities.js';
 
-/** What a distributed row is grouped by, from its campaign's document. */
-export type CampaignFacets = {
-  distributionChainId: number;
-  type: string;
-  mainProtocolId: string | null;
-  opportunityId: string | null;
-};
-
-/** A distributed row of a campaign the filters kept, with its facets. */
-export type FilteredRow = DistributedRow & { campaign: CampaignFacets };
+// The row types live apart, so topOpportunities.ts can name them without importing this module back.
+import type { CampaignFacets, FilteredRow } from './filteredRows.js';
+export type { CampaignFacets, FilteredRow };
 
 /** Campaign ids per search: a terms filter of this many ids, answered in one page. */
 const BATCH = 5_000;

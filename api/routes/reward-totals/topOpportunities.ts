@@ -1,7 +1,7 @@
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
 import { searchOnce } from '../../search/searchOnce.js';
-import type { FilteredRow } from './distributed.js';
+import type { FilteredRow } from './filteredRows.js';
 
 /** One opportunity of the top: what its counted campaigns distributed, in USD. */
 export type DistributedOpportunity = {
