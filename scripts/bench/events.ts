@@ -12,7 +12,6 @@
  * `npm run bench:events` then runs scripts/bench/webhooks.ts (chain event → webhook delivered).
  * Options: BENCH_EVENTS_SAMPLES=30 BENCH_EVENTS_STREAMS=2000 BENCH_EVENTS_REQUESTS=300 BENCH_EVENTS_FANOUT=10
  */
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import type { Hex } from 'viem';
@@ -29,6 +28,7 @@ import { envPositiveInt, percentile } from './benchParams.js';
 import { benchCampaign, benchChainConfig } from './campaignDevnet.js';
 import { statusBytes } from './processMemory.js';
 import { writeReportSection } from './reportSection.js';
+import { commitOf, loadAverage } from './runFacts.js';
 import { startSchedulerProcess } from './schedulerProcess.js';
 
 const CHAIN = 31337;
@@ -53,11 +53,6 @@ const say = (line: string) => {
   console.log(line);
   out.push(line);
 };
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 const fmt = (sample: number[], unit: 's' | 'ms', digits = 2) => {
   const xs = [...sample].sort((a, b) => a - b);
   return `p50 ${percentile(xs, 50).toFixed(digits)} ${unit}, p95 ${percentile(xs, 95).toFixed(digits)} ${unit}, p99 ${percentile(xs, 99).toFixed(digits)} ${unit}, max ${xs[xs.length - 1]!.toFixed(digits)} ${unit} (${xs.length})`;
@@ -156,7 +151,7 @@ async function otherRequests(apiUrl: string): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const commit = commitOf();
   const started = `${new Date().toISOString()}, commit ${commit}, node ${process.version}; machine ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown'}, load average ${loadAverage()} at the start`;
   console.log(`events benchmark — ${started}`);
   const devnet = await startDevnet({ chainId: CHAIN, port: await findFreePort() });

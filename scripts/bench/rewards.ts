@@ -21,7 +21,6 @@
  *   BENCH_REWARDS_TIMEOUT_S=3600 (per root) BENCH_REWARDS_DATABASE_URL BENCH_REWARDS_ES_PREFIX
  *   BENCH_REWARDS_ECHO=1 (the scheduler's stderr to ours) BENCH_REPORT_DIR=docs/benchmarks
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +53,7 @@ import { statusBytes } from './processMemory.js';
 import { measureFirstReads, measureWarmReads, waitUntilServable, type ExpectedRewards } from './rewardReads.js';
 import { apiTable, detailLines, ingestionTable, type RootFigures, type SizeFigures } from './rewardsTable.js';
 import { writeReportSection } from './reportSection.js';
+import { commitOf } from './runFacts.js';
 import { ingestRoot } from './rootIngestion.js';
 import { startSchedulerProcess } from './schedulerProcess.js';
 
@@ -81,11 +81,6 @@ const logger = createLogger({ level: 'warn', name: 'bench' });
 const progress = (line: string) => process.stderr.write(`  ${line}\n`);
 
 /** The commit measured, with a mark when the tree differs from it. */
-function commitOf(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-  return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? ' + uncommitted changes' : ''}`;
-}
-
 /** What the tree of `spec` holds for recipient `r`. */
 function expectedOf(keccak: Keccak, spec: BenchTreeSpec, r: number): ExpectedRewards {
   const address = recipientAddress(keccak, r);

@@ -10,8 +10,6 @@
  * docs/benchmarks/report.md.
  * Options: BENCH_WEBHOOK_SAMPLES=20 BENCH_WEBHOOKS=20 BENCH_FOLLOW_POLL_MS=250
  */
-import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../contracts/actions.js';
 import { deployStack } from '../../contracts/deploy.js';
 import { findFreePort, startDevnet } from '../../contracts/devnet.js';
@@ -28,6 +26,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../test/helpers/w
 import { envPositiveInt, percentile } from './benchParams.js';
 import { benchChainConfig } from './campaignDevnet.js';
 import { writeReportSection } from './reportSection.js';
+import { commitOf, loadAverage } from './runFacts.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
 const PREFIX = 'bench-webhooks';
@@ -40,12 +39,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const REPORT = process.env['BENCH_REPORT_DIR']
   ? `${process.env['BENCH_REPORT_DIR']}/report.md`
   : 'docs/benchmarks/report.md';
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+const commit = commitOf();
 const started = `${new Date().toISOString()}, commit ${commit}, node ${process.version}; load average ${loadAverage()} at the start`;
 const figures: string[] = [];
 console.log(

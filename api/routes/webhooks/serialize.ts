@@ -43,14 +43,7 @@ export function serializeWebhook(row: WebhookRow): WebhookResponse {
 }
 
 /** Public record of one delivery attempt. */
-export type DeliveryResponse = {
-  id: string;
-  eventId: string;
-  attempt: number;
-  delivered: boolean;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
+export type DeliveryResponse = Omit<DeliveryRow, 'nextAttemptAt' | 'createdAt'> & {
   nextAttemptAt: string | null;
   createdAt: string;
 };
