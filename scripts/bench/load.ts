@@ -33,7 +33,7 @@ import { loadDataSet } from './searchLoad.js';
 import { pickRequest, type MixTargets } from './loadMix.js';
 import { startBenchApi } from './apiProcess.js';
 import { startBenchApiFront } from './apiFront.js';
-import { envPositiveNumber, percentile } from './benchParams.js';
+import { envPositiveNumber, percentile, benchIndexShape } from './benchParams.js';
 import { runPaced } from './pacedLoad.js';
 import { BENCH_READ_URL, readReplicaEnv, waitForReplica } from './readReplica.js';
 import { describeCpu, snapshotCpu, type ProcessGroups } from './machineCpu.js';
@@ -247,7 +247,7 @@ async function main(): Promise<void> {
   await resetDatabase(DATABASE_URL);
   const es = createEsClient({ node: ES_URL, requestTimeoutMs: 120_000 });
   await deleteIndices({ es, prefix: PREFIX });
-  const concrete = await ensureIndices({ es, prefix: PREFIX, logger });
+  const concrete = await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
   const pg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-load', max: 4 });
   const now = Math.floor(Date.now() / 1000);
   console.log(

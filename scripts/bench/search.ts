@@ -24,7 +24,7 @@ import { assertServerVersion, deleteIndices, ensureIndices } from '../../search-
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi } from './apiProcess.js';
 import { readReplicaEnv, waitForReplica } from './readReplica.js';
-import { envPositiveInt, percentile } from './benchParams.js';
+import { envPositiveInt, percentile, benchIndexShape } from './benchParams.js';
 import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
 import { CAMPAIGN_COUNT_KINDS } from './campaignCountKinds.js';
 import { loadRewardData } from './rewardData.js';
@@ -175,7 +175,7 @@ async function main(): Promise<void> {
 
   await resetDatabase(DATABASE_URL);
   await deleteIndices({ es, prefix: PREFIX });
-  const concrete = await ensureIndices({ es, prefix: PREFIX, logger });
+  const concrete = await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
   const pg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-search', max: 4 });
   const pgVersion = (await pg.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
   const pgSettings = (
