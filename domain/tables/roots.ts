@@ -74,6 +74,8 @@ export type LiveRootState = {
   /** The chain's last two non-revoked roots, newest first (`tree` and `lastTree` as the Distributor stores them). */
   latest: (RootRecord & { treeStatus: RewardTreeStatus | null })[];
   disputeOpen: boolean;
+  /** While a dispute is open: who opened it (the Distributor's `disputer()`), null when not known (indexed before it was read). */
+  disputer: string | null;
   /** The chain time the rule was evaluated at (Unix seconds), null when nothing is indexed. */
   now: number | null;
   live: LiveRootRecord | null;
@@ -106,15 +108,16 @@ export async function loadLiveRootState(db: PgPool | PgClient, chainId: number, 
      WHERE r.chain_id = $1 AND NOT r.revoked ORDER BY r.block_number DESC, r.log_index DESC LIMIT 2`,
     [chainId],
   );
-  if (!rows.length) return { latest: [], disputeOpen: false, now: null, live: null };
+  if (!rows.length) return { latest: [], disputeOpen: false, disputer: null, now: null, live: null };
   const disputes = await db.query<{
     kind: 'disputed' | 'dispute_resolved';
     valid: boolean | null;
     end_of_dispute_period: string | null;
     block_number: string;
     log_index: number;
+    disputer: string | null;
   }>(
-    `SELECT kind, valid, end_of_dispute_period, block_number, log_index FROM distributor_events WHERE chain_id = $1 AND kind <> 'revoked'
+    `SELECT kind, valid, end_of_dispute_period, block_number, log_index, disputer FROM distributor_events WHERE chain_id = $1 AND kind <> 'revoked'
      ORDER BY block_number DESC, log_index DESC LIMIT 1`,
     [chainId],
   );
@@ -126,6 +129,7 @@ export async function loadLiveRootState(db: PgPool | PgClient, chainId: number, 
     logIndex: d.log_index,
   }));
   const disputeOpen = isDisputeOpen(last);
+  const disputer = disputeOpen ? (disputes.rows[0]?.disputer ?? null) : null;
   const rejectedDisputes = last.flatMap((d) =>
     d.kind === 'dispute_resolved' && d.valid === false && d.endOfDisputePeriod !== null
       ? [{ blockNumber: d.blockNumber, logIndex: d.logIndex, endOfDisputePeriod: d.endOfDisputePeriod }]
@@ -133,9 +137,9 @@ export async function loadLiveRootState(db: PgPool | PgClient, chainId: number, 
   );
   const latest = rows.map(toRootRecord);
   const now = at ?? (await loadChainTime(db, chainId));
-  if (now === null) return { latest, disputeOpen, now, live: null };
+  if (now === null) return { latest, disputeOpen, disputer, now, live: null };
   const live = liveRoot({ roots: latest, now, disputeOpen, rejectedDisputes });
-  return { latest, disputeOpen, now, live: live ? { ...live, disputeOpen } : null };
+  return { latest, disputeOpen, disputer, now, live: live ? { ...live, disputeOpen } : null };
 }
 
 /** Every root row of a chain in chain order (oldest first). */

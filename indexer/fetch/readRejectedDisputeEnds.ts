@@ -28,3 +28,28 @@ export async function readRejectedDisputeEnds(
   }
   return ends;
 }
+
+/**
+ * Who opened each dispute: the Distributor's `disputer()` at the block of each Disputed log (the
+ * log names only the reason; the disputer is `msg.sender`, which a multisig's transaction sender is
+ * not). Zero after that block (the dispute resolved in the same block) reads as null.
+ * @returns block number → disputer (lower case) or null, for each block holding a Disputed log.
+ */
+export async function readDisputers(
+  client: PublicClient,
+  distributor: Address,
+  events: readonly RootLifecycleEvent[],
+): Promise<Map<number, string | null>> {
+  const blocks = [...new Set(events.filter((e) => e.kind === 'disputed').map((e) => e.blockNumber))];
+  const disputers = new Map<number, string | null>();
+  for (const blockNumber of blocks) {
+    const disputer = await client.readContract({
+      address: distributor,
+      abi: distributorReadAbi,
+      functionName: 'disputer',
+      blockNumber: BigInt(blockNumber),
+    });
+    disputers.set(blockNumber, BigInt(disputer) === 0n ? null : disputer.toLowerCase());
+  }
+  return disputers;
+}
