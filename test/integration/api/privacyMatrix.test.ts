@@ -16,7 +16,7 @@ import { protocolOf } from '../../../domain/protocols.js';
 import { buildOpenApi, type OpenApiDocument } from '../../../api/openapi/buildOpenApi.js';
 import { createRoutes } from '../../../api/routes/index.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
-import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
+import { createReferenceDemo, priceRewardTokensBeforeFirstRoot, type ReferenceDemo } from './referenceDemo.js';
 
 type Caller = 'anonymous' | 'recipient' | 'grantee' | 'creator' | 'backOffice';
 const CALLERS: Caller[] = ['anonymous', 'recipient', 'grantee', 'creator', 'backOffice'];
@@ -811,14 +811,7 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         .expect(200);
     }
     // A daily close for every reward token before the first root, so distributed rewards have a USD figure (as rewardTotals.test.ts).
-    await h.deps.pg.query(
-      `INSERT INTO token_price_history (token_id, day, open, close, min, max, source, updated_at)
-       SELECT tk.id, (to_timestamp((SELECT min(timestamp) FROM roots WHERE chain_id = $1)) AT TIME ZONE 'UTC')::date - 1,
-         2.5, 2.5, 2.5, 2.5, 'test', now()
-       FROM tokens tk WHERE tk.chain_id = $1 AND lower(tk.address) IN (SELECT DISTINCT token FROM reward_leaf_versions)
-       ON CONFLICT (token_id, day) DO UPDATE SET close = 2.5`,
-      [CHAIN],
-    );
+    await priceRewardTokensBeforeFirstRoot(h, CHAIN);
     // Each subject's own figures, read by the one caller who sees every campaign.
     for (const s of subjects) {
       const backOffice = { authorization: TEST_BACK_OFFICE_TOKEN };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TEST_BACK_OFFICE_TOKEN } from '../../../helpers/testConfig.js';
-import { createReferenceDemo, type ReferenceDemo } from '../referenceDemo.js';
+import { createReferenceDemo, priceRewardTokensBeforeFirstRoot, type ReferenceDemo } from '../referenceDemo.js';
 
 const CHAIN = 31337;
 type Bucket = { month: string | null; key: string | null; value: number };
@@ -61,14 +61,7 @@ describe('/graphql/v1 counts, totals and prices (issue 33) equal their REST rout
     this.timeout(600_000);
     demo = await createReferenceDemo();
     // A daily close for each reward token before the first root, so the distributed rewards have USD figures.
-    await demo.h.deps.pg.query(
-      `INSERT INTO token_price_history (token_id, day, open, close, min, max, source, updated_at)
-       SELECT tk.id, (to_timestamp((SELECT min(timestamp) FROM roots WHERE chain_id = $1)) AT TIME ZONE 'UTC')::date - 1,
-         2.5, 2.5, 2.5, 2.5, 'test', now()
-       FROM tokens tk WHERE tk.chain_id = $1 AND lower(tk.address) IN (SELECT DISTINCT token FROM reward_leaf_versions)
-       ON CONFLICT (token_id, day) DO UPDATE SET close = 2.5`,
-      [CHAIN],
-    );
+    await priceRewardTokensBeforeFirstRoot(demo.h, CHAIN);
   });
   after(async () => demo?.close());
 
