@@ -8,7 +8,7 @@ import {
 } from '../indexer/decode/distributorEvents.js';
 import { getLogsAdaptive } from '../indexer/fetch/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/fetch/planRanges.js';
-import { readDisputers, readRejectedDisputeEnds } from '../indexer/fetch/readRejectedDisputeEnds.js';
+import { readDisputers, readRejectedDisputeEnds } from '../indexer/fetch/readDisputeState.js';
 import {
   createRewardTreeSource,
   RewardTreeFetchError,
