@@ -19,6 +19,13 @@ type Bound = {
   p: { chain: string; seq: string; token: string; recipient: string | null };
   /** The breakdowns of the token valid in the tree, with the query's filters, on alias `b`. */
   where: string;
+  /** The parameter holding the campaign filter's stored ids, or null without the filter. */
+  campaigns: string | null;
+  /**
+   * Leads an amount order: with one stored id, the campaign's (a constant, so the order is the same) to walk
+   * reward_breakdown_versions_campaign_amount_idx, not every breakdown of the token by amount.
+   */
+  lead: string;
 };
 
 /** The statement's parameters and filter; `campaignIds`: the ids the campaign filter is stored under. */
@@ -32,8 +39,14 @@ function bind(q: BreakdownsQuery, seq: string, campaignIds: string[] | null): Bo
   };
   let where = `b.chain_id = ${p.chain} AND b.token = ${p.token} AND ${validAt('b', p.seq)}`;
   if (p.recipient) where += ` AND b.recipient = ${p.recipient}`;
-  if (campaignIds) where += ` AND b.campaign_id = ANY(${args.add(campaignIds)}::text[])`;
-  return { args, p, where };
+  const campaigns = campaignIds ? args.add(campaignIds) : null;
+  const single = campaignIds?.length === 1;
+  // One id is compared by equality: an index walk in order can use it (ANY(array) it cannot, in PostgreSQL 15).
+  if (campaigns)
+    where += single
+      ? ` AND b.campaign_id = (${campaigns}::text[])[1]`
+      : ` AND b.campaign_id = ANY(${campaigns}::text[])`;
+  return { args, p, where, campaigns, lead: single ? 'b.campaign_id, ' : '' };
 }
 
 /**
@@ -42,10 +55,12 @@ function bind(q: BreakdownsQuery, seq: string, campaignIds: string[] | null): Bo
  * share is 0.
  */
 function claimedPartsSql({ p, where }: Bound): string {
-  return `SELECT b.recipient, b.campaign_id AS stored_id, lower(b.campaign_id) AS campaign_id, b.reason, b.amount,
+  // Looked up per claimer (OFFSET 0 keeps the subquery apart), never a pass over every breakdown of the token.
+  return `SELECT c.recipient, b.campaign_id AS stored_id, lower(b.campaign_id) AS campaign_id, b.reason, b.amount,
       floor(b.amount * c.claimed / c.amount) AS claimed
     FROM (${claimedLeavesSql(p)}) c
-    JOIN reward_breakdown_versions b ON b.recipient = c.recipient AND ${where}
+    CROSS JOIN LATERAL (SELECT b.campaign_id, b.reason, b.amount FROM reward_breakdown_versions b
+      WHERE b.recipient = c.recipient AND ${where} OFFSET 0) b
     WHERE c.amount > 0`;
 }
 
@@ -54,13 +69,12 @@ function claimedPartsSql({ p, where }: Bound): string {
  * filters, sort, paging), each with its pro-rata share of what its recipient claimed and its opportunity,
  * and the count and sums over every matching breakdown. Bounded at a million leaves (issue #30; it joined
  * every breakdown with every leaf's claims and sorted them all, 5.2–5.5 s):
- * - the count and amount are one pass over the index (reward_breakdown_versions_token_amount_idx, or the
- *   campaign's reward_breakdown_versions_campaign_amount_idx, index-only), the claimed sum is read over
- *   the breakdowns of the recipients who claimed (claimed_totals);
+ * - the count and amount are the tree's rows of the token or the campaign in reward_breakdown_totals, the
+ *   claimed sum is read over the breakdowns of the recipients who claimed (claimed_totals);
  * - a page walks the breakdowns in its order by index as far as offset + items; sorted by claimed or
  *   pending, the breakdowns with a positive share and the others (share 0) are each walked that far and merged.
- * Tables reward_breakdown_versions, reward_leaf_versions, claimed_totals, campaigns, opportunities,
- * reward_campaign_totals (the campaign's stored ids).
+ * Tables reward_breakdown_versions, reward_breakdown_totals, reward_leaf_versions, claimed_totals, campaigns,
+ * opportunities, reward_campaign_totals (the campaign's stored ids).
  */
 export async function breakdownsPage(
   pg: Queryable,
@@ -76,7 +90,7 @@ export async function breakdownsPage(
 }
 
 async function pageRows(pg: Queryable, q: BreakdownsQuery, bound: Bound): Promise<BreakdownRow[]> {
-  const { args, p, where } = bound;
+  const { args, p, where, lead } = bound;
   const items = args.add(q.items);
   const offset = args.add(q.page * q.items);
   const reach = args.add(q.page * q.items + q.items);
@@ -84,7 +98,7 @@ async function pageRows(pg: Queryable, q: BreakdownsQuery, bound: Bound): Promis
   const ties = 'b.recipient, lower(b.campaign_id), b.reason';
   let ctes: string;
   if (q.sort === 'amount' || q.sort === 'recipient') {
-    const order = q.sort === 'amount' ? `b.amount ${dir}, ${ties}` : `b.recipient ${dir}, ${ties}`;
+    const order = q.sort === 'amount' ? `${lead}b.amount ${dir}, ${ties}` : `b.recipient ${dir}, ${ties}`;
     ctes = `cand AS (
       SELECT b.recipient, lower(b.campaign_id) AS campaign_id, b.reason, b.amount,
         CASE WHEN l.amount IS NULL OR l.amount = 0 THEN 0 ELSE floor(b.amount * least(l.amount, k.amount) / l.amount) END AS claimed
@@ -96,7 +110,7 @@ async function pageRows(pg: Queryable, q: BreakdownsQuery, bound: Bound): Promis
   } else {
     // Breakdowns with a positive share, and the others (share 0: pending is the amount).
     const key = q.sort === 'claimed' ? 'claimed' : 'pending';
-    const tailOrder = q.sort === 'claimed' ? ties : `b.amount ${dir}, ${ties}`;
+    const tailOrder = q.sort === 'claimed' ? ties : `${lead}b.amount ${dir}, ${ties}`;
     ctes = `parts AS MATERIALIZED (${claimedPartsSql(bound)}),
       cand AS (${mergedPageSql({
         columns: '*',
@@ -128,10 +142,18 @@ async function pageRows(pg: Queryable, q: BreakdownsQuery, bound: Bound): Promis
 }
 
 async function breakdownsTotals(pg: Queryable, bound: Bound): Promise<BreakdownsTotals> {
+  const { p, where, campaigns } = bound;
+  // One recipient's breakdowns are counted; else the tree's rows of the token (campaign_id '') or of each
+  // stored id of the campaign in reward_breakdown_totals (the latest at or before its seq).
+  const counted = p.recipient
+    ? `SELECT count(*) AS n, coalesce(sum(b.amount), 0) AS amount FROM reward_breakdown_versions b WHERE ${where}`
+    : `SELECT coalesce(sum(t.breakdowns), 0) AS n, coalesce(sum(t.amount), 0) AS amount
+       FROM unnest(${campaigns ? `${campaigns}::text[]` : "ARRAY['']"}) i(campaign_id)
+       CROSS JOIN LATERAL (SELECT breakdowns, amount FROM reward_breakdown_totals WHERE chain_id = ${p.chain}
+         AND token = ${p.token} AND campaign_id = i.campaign_id AND seq <= ${p.seq} ORDER BY seq DESC LIMIT 1) t`;
   const { rows } = await pg.query<BreakdownsTotals>(
     `SELECT n.n::int AS total_count, n.amount::text AS total_amount, c.claimed::text AS total_claimed
-     FROM (SELECT count(*) AS n, coalesce(sum(b.amount), 0) AS amount FROM reward_breakdown_versions b WHERE ${bound.where}) n,
-       (SELECT coalesce(sum(claimed), 0) AS claimed FROM (${claimedPartsSql(bound)}) x) c`,
+     FROM (${counted}) n, (SELECT coalesce(sum(claimed), 0) AS claimed FROM (${claimedPartsSql(bound)}) x) c`,
     bound.args.values,
   );
   return rows[0]!;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { serializeBreakdowns, serializeLeaves } from '../../../api/routes/diffs/serialize.js';
 import type { BreakdownsQuery, LeavesQuery } from '../../../api/routes/diffs/schema.js';
 import { serializeHistorical } from '../../../api/routes/historical/serialize.js';
@@ -184,12 +185,56 @@ describe('back-office reads at a few thousand leaves: the same answers, bounded 
       }
   });
 
+  it('keeps the count and sum of the breakdowns per token and campaign of every tree, as the backfill computes them', async function () {
+    const pg = h.deps.pg;
+    // Per stored tree: the latest reward_breakdown_totals row of each key at or before it, and the versions' own count.
+    const rollup = (seq: number) =>
+      pg
+        .query(
+          `SELECT token, campaign_id, breakdowns, amount::text FROM (SELECT DISTINCT ON (token, campaign_id) * FROM reward_breakdown_totals
+             WHERE chain_id = $1 AND seq <= $2 ORDER BY token, campaign_id, seq DESC) t
+           WHERE breakdowns <> 0 OR amount <> 0 ORDER BY token, campaign_id`,
+          [CHAIN, seq],
+        )
+        .then((r) => r.rows);
+    const counted = (seq: number) =>
+      pg
+        .query(
+          `SELECT token, coalesce(campaign_id, '') AS campaign_id, count(*)::int AS breakdowns, sum(amount)::text AS amount
+           FROM reward_breakdown_versions WHERE chain_id = $1 AND since_seq <= $2 AND (until_seq IS NULL OR until_seq > $2)
+           GROUP BY GROUPING SETS ((token, campaign_id), (token)) ORDER BY 1, 2`,
+          [CHAIN, seq],
+        )
+        .then((r) => r.rows);
+    const seqs = (await pg.query<{ seq: number }>('SELECT seq::int AS seq FROM reward_trees ORDER BY seq')).rows;
+    expect(seqs.map((r) => r.seq)).to.deep.equal([1, 2, 3]);
+    for (const { seq } of seqs) expect(await rollup(seq), `tree ${seq}`).to.deep.equal(await counted(seq));
+    const sql = readFileSync(
+      new URL('../../../sql/migrations/2026_12_03_04_reward_reads_at_scale.sql', import.meta.url),
+      'utf8',
+    );
+    const backfill = sql.slice(sql.indexOf('INSERT INTO reward_breakdown_totals'));
+    const client = await pg.connect();
+    try {
+      const rows = () =>
+        client.query('SELECT * FROM reward_breakdown_totals ORDER BY token, campaign_id, seq').then((r) => r.rows);
+      const ingested = await rows();
+      await client.query('BEGIN');
+      await client.query('DELETE FROM reward_breakdown_totals');
+      await client.query(backfill);
+      expect(await rows()).to.deep.equal(ingested);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
   it('lists the tokens that have leaves in the live verified root', async function () {
     const res = await h.request().get('/v4/diffs/leaf-tokens').query({ chainId: CHAIN }).set(BO).expect(200);
     expect(res.body.map((t: { symbol: string }) => t.symbol)).to.deep.equal(['ONE', 'TWO']);
   });
 
-  it('reads the leaves of those who claimed and of the page, not every leaf of the token', async function () {
+  it('reads the leaves and breakdowns of those who claimed and of the page, not every one of the token', async function () {
     const read = (path: string, query: object) =>
       tuplesReadBy(h, ['reward_leaf_versions'], (r) => r.get(path).query(query).set(BO).expect(200));
     const q = { chainId: CHAIN, tokenAddress: T1 };
@@ -198,6 +243,14 @@ describe('back-office reads at a few thousand leaves: the same answers, bounded 
     for (const query of [q, { ...q, sort: 'pending' }, { ...q, sort: 'claimed', order: 'asc' }])
       expect(await read('/v4/diffs/leaves', query), JSON.stringify(query)).to.be.below(2500);
     expect(await read('/v4/diffs/leaf-breakdowns', q)).to.be.below(2500);
+    // And of some 9,000 breakdowns of T1 in tree 2, those of the page and of the claimers (the count is kept per tree).
+    for (const query of [q, { ...q, sort: 'pending' }, { ...q, campaignId: CC }])
+      expect(
+        await tuplesReadBy(h, ['reward_breakdown_versions'], (r) =>
+          r.get('/v4/diffs/leaf-breakdowns').query(query).set(BO).expect(200),
+        ),
+        JSON.stringify(query),
+      ).to.be.below(2500);
   });
 
   it("reads one campaign's breakdowns for its history, not every breakdown of the chain", async function () {
