@@ -19,7 +19,12 @@ import { breakdownDiffPage } from '../../api/routes/historical/repo.js';
 import { serializeHistorical } from '../../api/routes/historical/serialize.js';
 import { listCampaignRewards } from '../../api/routes/rewards/repo.js';
 import { createPgPool } from '../../internal/pg.js';
-import { oracleBreakdowns, oracleDiff, oracleLeaves } from '../../test/helpers/backOfficeOracles.js';
+import {
+  oracleBreakdowns,
+  oracleCampaignRewards,
+  oracleDiff,
+  oracleLeaves,
+} from '../../test/helpers/backOfficeOracles.js';
 import { envPositiveInt } from './benchParams.js';
 
 const URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/bench_rewards_h30reads';
@@ -99,19 +104,14 @@ async function main() {
       old: async () => serializeHistorical(...roots, await oracleDiff(pg, p, page, 1000)),
     };
   };
-  const rewards = (page: number, hide: boolean): Read => ({
-    name: `rewards?campaignId page ${page} of 100${hide ? ' hide' : ''} (OFFSET)`,
-    run: () =>
-      listCampaignRewards(pg, {
-        chainId,
-        root: end.root,
-        campaignId: campaign,
-        hide,
-        items: 100,
-        offset: page * 100,
-        after: null,
-      }),
-  });
+  const rewards = (page: number, hide: boolean): Read => {
+    const p = { chainId, root: end.root, campaignId: campaign, hide, items: 100, offset: page * 100 };
+    return {
+      name: `rewards?campaignId page ${page} of 100${hide ? ' hide' : ''} (OFFSET)`,
+      run: () => listCampaignRewards(pg, { ...p, after: null }),
+      old: () => oracleCampaignRewards(pg, p),
+    };
+  };
   const reads: Read[] = [
     leaves({}),
     leaves({ page: 100 }),

@@ -91,3 +91,25 @@ export async function oracleDiff(
   const { rows: count } = await pg.query(`SELECT count(*)::int AS total_count FROM (${both}) x`, args);
   return { rows, totals: count[0] } as DiffAnswer;
 }
+
+/**
+ * GET /v4/rewards?campaignId as it was computed before: one page by OFFSET over the campaign's breakdowns of
+ * `root`, each recipient's claims summed from `claims` per row (for hide and for the claimed column).
+ */
+export async function oracleCampaignRewards(
+  pg: Queryable,
+  p: { chainId: number; root: string; campaignId: string; hide: boolean; items: number; offset: number },
+) {
+  const claimed = (alias: string) =>
+    `(SELECT coalesce(sum(k.amount), 0) FROM claims k WHERE k.recipient = ${alias}.recipient AND k.chain_id = $1 AND k.token = ${alias}.token)`;
+  const { rows } = await pg.query(
+    `WITH page AS (
+       SELECT b.recipient, b.campaign_id, b.reason, b.token, b.amount FROM reward_breakdowns b
+       WHERE b.chain_id = $1 AND b.root = $2 AND b.campaign_id IN ($3, lower($3)) AND (NOT $4::boolean OR b.amount > ${claimed('b')})
+       ORDER BY b.amount DESC, b.recipient, b.token, b.reason LIMIT $5 OFFSET $6)
+     SELECT p.recipient, p.campaign_id, p.reason, p.token, p.amount::text AS amount, ${claimed('p')}::text AS claimed
+     FROM page p ORDER BY p.amount DESC, p.recipient, p.token, p.reason`,
+    [p.chainId, p.root, p.campaignId, p.hide, p.items, p.offset],
+  );
+  return rows;
+}
