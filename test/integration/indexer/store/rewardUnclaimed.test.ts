@@ -180,6 +180,8 @@ describe('indexer/store/rewardUnclaimed: unclaimed amounts per campaign kept for
 
   it(`keeps the latest ${UNCLAIMED_TREES_KEPT} trees; an older live tree is summed at read time`, async function () {
     await store(3);
+    // Tree 3 said to have one leaf: tree 4, changing more than half of that, is summed whole (sumsWhole).
+    await db.query('UPDATE reward_trees SET leaves = 1 WHERE chain_id = $1 AND root = $2', [CHAIN, root(3)]);
     await store(4);
     expect(await kept()).to.deep.equal([await seqOf(2), await seqOf(3), await seqOf(4)]);
     expect(await keptRows(await seqOf(1))).to.deep.equal({});
