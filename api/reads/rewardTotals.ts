@@ -75,7 +75,7 @@ export async function claimedOfToken(db: Db, chainId: number, token: string): Pr
 /**
  * What the recipients of campaign `campaignId` have not claimed of it in the tree `seq`: the rows kept
  * for the latest stored trees of each chain (reward_campaign_unclaimed, one indexed read; see
- * sql/migrations/2026_12_03_02_reward_campaign_unclaimed.sql), else summed at read time
+ * sql/migrations/2026_12_03_06_reward_campaign_unclaimed.sql), else summed at read time
  * (unclaimedOfCampaignNow). Tables reward_unclaimed_trees, reward_campaign_unclaimed.
  */
 export async function unclaimedOfCampaign(db: Db, chainId: number, seq: string, campaignId: string): Promise<string> {

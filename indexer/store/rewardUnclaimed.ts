@@ -1,6 +1,6 @@
 import type { PgClient } from '../../internal/pg.js';
 
-/** Namespace of the lock the claims trigger takes too (sql/migrations/2026_12_03_02_reward_campaign_unclaimed.sql). */
+/** Namespace of the lock the claims trigger takes too (sql/migrations/2026_12_03_06_reward_campaign_unclaimed.sql). */
 const UNCLAIMED_LOCK_NAMESPACE = 0x756e63; // "unc"
 
 /** How many stored trees per chain keep their unclaimed rows: the live root is one of the last two roots, plus one revoked. */

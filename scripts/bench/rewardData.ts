@@ -27,7 +27,7 @@ const DELTAS_MIGRATION = fileURLToPath(
   new URL('../../sql/migrations/2026_12_02_01_reward_campaign_deltas.sql', import.meta.url),
 );
 const UNCLAIMED_MIGRATION = fileURLToPath(
-  new URL('../../sql/migrations/2026_12_03_02_reward_campaign_unclaimed.sql', import.meta.url),
+  new URL('../../sql/migrations/2026_12_03_06_reward_campaign_unclaimed.sql', import.meta.url),
 );
 
 /** A uniform [0, 1) draw from `expr` (an SQL text expression), by md5. */

@@ -39,7 +39,7 @@ export function revenueWhere(f: RevenueFilter): { where: string; params: unknown
  * sql/migrations/2026_12_01_33_campaign_fee_usd.sql: the token's last daily close on or before that day),
  * with the campaigns counted, those whose fee is not read yet (`pending`) and those with a fee but no price
  * (`unpriced`). Read from the groups the campaigns' triggers keep (campaign_fee_months,
- * sql/migrations/2026_12_03_03_fee_months_token_lookup.sql), one row per group: what grouping the campaigns
+ * sql/migrations/2026_12_03_07_fee_months_token_lookup.sql), one row per group: what grouping the campaigns
  * gives (test/integration/sql/feeMonthRollup.test.ts recomputes it). Tables campaign_fee_months, tokens.
  */
 export async function loadRevenues(pg: PgPool, filter: RevenueFilter): Promise<RevenueRow[]> {

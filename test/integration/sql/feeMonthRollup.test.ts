@@ -156,7 +156,7 @@ describe('campaign_fee_months: fee revenue groups kept by the campaigns’ trigg
 
   it('is rebuilt by the migration as the triggers left it, and emptied with the campaigns', async function () {
     const sql = readFileSync(
-      new URL('../../../sql/migrations/2026_12_03_03_fee_months_token_lookup.sql', import.meta.url),
+      new URL('../../../sql/migrations/2026_12_03_07_fee_months_token_lookup.sql', import.meta.url),
       'utf8',
     );
     const backfill = sql.slice(sql.indexOf('INSERT INTO campaign_fee_months'), sql.indexOf('-- Adds the rows'));

@@ -9,7 +9,7 @@ const CHAIN = 1;
  * Reads join tokens on lower(address) to a tree's lower-case token (GET /v4/users/{address}/rewards/summary,
  * #33): without an index on that expression each join read every token of the chain (19 ms for 7k tokens).
  */
-describe('tokens by chain and lower-cased address (sql/migrations/2026_12_03_03_fee_months_token_lookup.sql)', function () {
+describe('tokens by chain and lower-cased address (sql/migrations/2026_12_03_07_fee_months_token_lookup.sql)', function () {
   let db: PgPool;
   before(async function () {
     await resetDatabase(TEST_DATABASE_URL);

@@ -209,7 +209,7 @@ describe('indexer/store/rewardUnclaimed: unclaimed amounts per campaign kept for
 
   it('is rebuilt for the latest trees by the migration, as ingestion left it', async function () {
     const sql = readFileSync(
-      new URL('../../../../sql/migrations/2026_12_03_02_reward_campaign_unclaimed.sql', import.meta.url),
+      new URL('../../../../sql/migrations/2026_12_03_06_reward_campaign_unclaimed.sql', import.meta.url),
       'utf8',
     );
     const backfill = sql.slice(sql.indexOf('INSERT INTO reward_unclaimed_trees'), sql.indexOf('-- Adds `deltas`'));
