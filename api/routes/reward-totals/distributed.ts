@@ -11,6 +11,7 @@ import {
   type DistributedCampaignFilter,
   type DistributedOpportunityGroup,
   type DistributedRow,
+  type DistributedSource,
 } from '../../reads/distributedRewards.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
 import { parseCreatedBound, toListParams, type CampaignListParams } from '../campaigns/params.js';
@@ -74,28 +75,33 @@ function opportunityOf(g: DistributedOpportunityGroup): string | null {
   return opportunityDbId(g.computeChainId, campaignTypeName(g.campaignType), g.mainParameter);
 }
 
+/** Which path answered a /distributed read: the facet rollup, the exact GROUP BY, or the Elasticsearch filters. */
+export type DistributedPath = DistributedSource | 'search';
+
 /**
  * What the live roots distributed over the window (and month), per campaign facets, for the
  * campaigns the filters of GET /v4/campaigns keep. Without filters, or with only those PostgreSQL
- * applies itself (pgCampaignFilter), one GROUP BY over the per-tree deltas and the indexed campaigns
- * (loadDistributedGroups): a few rows per chain, token, month and campaign type. With other
- * filters, filteredDistributed.
+ * applies itself (pgCampaignFilter), a few rows per chain, token, month and campaign type
+ * (loadDistributedGroups: from the facet rollup when it is fresh, else one exact GROUP BY over the
+ * per-tree deltas and the indexed campaigns). With other filters, filteredDistributed.
+ * @returns the rows and which path answered.
  */
 export async function distributedFacetRows(
   deps: ApiDeps,
   q: DistributedQuery,
   visible: PrivateVisibility,
-): Promise<FacetRow[]> {
+): Promise<{ rows: FacetRow[]; path: DistributedPath }> {
   const { params, amounts } = parseDistributed(deps, q);
   const filter = pgCampaignFilter(params, visible, nowSeconds(deps));
   if (filter) {
-    const groups = await loadDistributedGroups(deps.pg, amounts, filter);
-    return groups.map(({ campaignType, ...g }) => ({
+    const { groups, source } = await loadDistributedGroups(deps.pg, amounts, filter);
+    const rows = groups.map(({ campaignType, ...g }) => ({
       ...g,
       campaign: { distributionChainId: g.chainId, ...typeFacets(campaignType) },
     }));
+    return { rows, path: source };
   }
-  return filteredDistributed(deps, q, visible);
+  return { rows: await filteredDistributed(deps, q, visible), path: 'search' };
 }
 
 /**

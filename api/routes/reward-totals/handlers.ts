@@ -114,7 +114,10 @@ export function distributedHandler(
   return async (ctx) => {
     const q = ctx.state.query;
     if (q.showPrivate) ctx.state.private = true;
-    ctx.body = shape(await distributedFacetRows(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate)));
+    const { rows, path } = await distributedFacetRows(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate));
+    // Which path answered (rollup, exact, search): operators and tests see it without a debug switch.
+    ctx.set('server-timing', `distributed;desc=${path}`);
+    ctx.body = shape(rows);
   };
 }
 
