@@ -9,15 +9,16 @@ import {
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { loadRolledUpGroups } from './distributedFacetRollup.js';
 import {
-  SUMS,
+  groupedColumns,
   toGroup,
+  type DistributedBy,
   type DistributedCampaignFilter,
-  type DistributedGroup,
+  type DistributedGroupOf,
   type DistributedParams,
   type GroupRow,
 } from './distributedGroups.js';
 
-export type { DistributedCampaignFilter, DistributedGroup, DistributedParams };
+export type { DistributedBy, DistributedCampaignFilter, DistributedParams };
 
 type Db = PgPool | PgClient;
 
@@ -122,37 +123,39 @@ function counted(f: DistributedCampaignFilter, values: unknown[]): string {
 export type DistributedSource = 'rollup' | 'exact';
 
 /**
- * What the live roots distributed (PRICED) per chain, token, month and campaign type, for the
- * campaigns the filter keeps: from the facet rollup (loadRolledUpGroups) when it is fresh for the
+ * What the live roots distributed (PRICED), grouped `by` token or campaign type (DistributedBy), for
+ * the campaigns the filter keeps: from the facet rollup (loadRolledUpGroups) when it is fresh for the
  * current live roots and the filter has no status (a campaign's status moves with the clock, not a
  * facet), else one GROUP BY in PostgreSQL (exactGroups); a few rows to the process either way.
  */
-export async function loadDistributedGroups(
+export async function loadDistributedGroups<B extends DistributedBy>(
   db: Db,
+  by: B,
   p: DistributedParams,
   f: DistributedCampaignFilter,
-): Promise<{ groups: DistributedGroup[]; source: DistributedSource }> {
+): Promise<{ groups: DistributedGroupOf<B>[]; source: DistributedSource }> {
   const live = await liveRoots(db, p.chainIds);
   if (!live.chainIds.length) return { groups: [], source: 'exact' };
-  const rolled = f.statuses ? null : await loadRolledUpGroups(db, live, p, f);
+  const rolled = f.statuses ? null : await loadRolledUpGroups(db, by, live, p, f);
   if (rolled) return { groups: rolled, source: 'rollup' };
-  return { groups: await exactGroups(db, live, p, f), source: 'exact' };
+  return { groups: await exactGroups(db, by, live, p, f), source: 'exact' };
 }
 
-/** The exact GROUP BY of loadDistributedGroups over PRICED and the kept campaigns (counted). */
-export async function exactGroups(
+/** The exact GROUP BY of loadDistributedGroups over PRICED and the kept campaigns (counted): the truth. */
+export async function exactGroups<B extends DistributedBy>(
   db: Db,
+  by: B,
   live: LivePositions,
   p: DistributedParams,
   f: DistributedCampaignFilter,
-): Promise<DistributedGroup[]> {
+): Promise<DistributedGroupOf<B>[]> {
   const values: unknown[] = [live.chainIds, live.blocks, live.logIndexes, p.from, p.to, p.grain];
   const { rows } = await db.query<GroupRow>(
     `WITH ${PRICED}${counted(f, values)}
-     SELECT chain_id, token, period, campaign_type, ${SUMS} FROM kept GROUP BY 1, 2, 3, 4`,
+     SELECT ${groupedColumns(by, 'delta', 'period')} FROM kept GROUP BY 1, 2, 3`,
     values,
   );
-  return rows.map(toGroup);
+  return rows.map((r) => toGroup(by, r));
 }
 
 /** Per opportunity (and type), USD and the number of campaigns that distributed. */

@@ -10,9 +10,14 @@ import { loadLiveRoot } from './roots.js';
 /** Per chain, its live root position (loadLiveRoot), as the arrays the SQL unnests (null: no live root). */
 export type LivePositions = { chainIds: number[]; blocks: (string | null)[]; logIndexes: (number | null)[] };
 
-/** The live root position of each of `chainIds` (loadLiveRoot: it moves with the chain's clock alone). */
+/**
+ * The live root position of each of `chainIds` (loadLiveRoot: it moves with the chain's clock alone):
+ * the chains at once on a pool, one after the other on a client (one connection, one query at a time).
+ */
 export async function loadLivePositions(db: PgPool | PgClient, chainIds: readonly number[]): Promise<LivePositions> {
-  const lives = await Promise.all(chainIds.map((id) => loadLiveRoot(db, id)));
+  const lives: Awaited<ReturnType<typeof loadLiveRoot>>[] = [];
+  if ('release' in db) for (const id of chainIds) lives.push(await loadLiveRoot(db, id));
+  else lives.push(...(await Promise.all(chainIds.map((id) => loadLiveRoot(db, id)))));
   return {
     chainIds: [...chainIds],
     blocks: lives.map((l) => (l ? String(l.blockNumber) : null)),

@@ -9,8 +9,9 @@
 -- indexer/store/distributedFacetRollup.ts (the `distributed` job) in one REPEATABLE READ transaction.
 CREATE TABLE distributed_facet_rollup (
   chain_id integer NOT NULL,
-  -- The root's block time (Unix seconds): the window `from`..`to` and the month of `grain=month`.
+  -- The root's block time (Unix seconds): the window `from`..`to`; and its month (`YYYY-MM`, UTC) for `grain=month`.
   timestamp bigint NOT NULL,
+  month text NOT NULL,
   token text NOT NULL,
   campaign_type integer NOT NULL,
   compute_chain_id integer NOT NULL,
@@ -25,7 +26,22 @@ CREATE TABLE distributed_facet_rollup (
 );
 CREATE INDEX distributed_facet_rollup_chain_time_idx ON distributed_facet_rollup (chain_id, timestamp);
 
--- Per configured chain, the live root position (loadLiveRoot; null: none) the rollup was built for.
+-- The same without the token: the USD routes (total, /by-chains, /by-types, /by-protocols) group by
+-- chain, month and type only, over about a tenth of the rows (tokens are many). Built from
+-- distributed_facet_rollup in the same transaction.
+CREATE TABLE distributed_type_rollup (
+  chain_id integer NOT NULL,
+  timestamp bigint NOT NULL,
+  month text NOT NULL,
+  campaign_type integer NOT NULL,
+  compute_chain_id integer NOT NULL,
+  is_test boolean NOT NULL,
+  is_sub_campaign boolean NOT NULL,
+  private_campaign_db_id text,
+  usd double precision NOT NULL
+);
+
+-- Per configured chain, the live root position (loadLiveRoot; null: none) the rollups were built for.
 -- The live root moves with the chain's clock alone (a pending root's dispute period ends), without a
 -- write any trigger sees: a read compares its own live roots with these and answers exactly otherwise.
 CREATE TABLE distributed_rollup_state (
