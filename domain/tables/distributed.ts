@@ -1,5 +1,5 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
-import { loadLiveRoot } from './roots.js';
+import { loadLiveRoots } from './roots.js';
 
 /**
  * What the live roots distributed (#33, GET /v4/rewards/total/distributed): the SQL the exact read
@@ -10,18 +10,14 @@ import { loadLiveRoot } from './roots.js';
 /** Per chain, its live root position (loadLiveRoot), as the arrays the SQL unnests (null: no live root). */
 export type LivePositions = { chainIds: number[]; blocks: (string | null)[]; logIndexes: (number | null)[] };
 
-/**
- * The live root position of each of `chainIds` (loadLiveRoot: it moves with the chain's clock alone):
- * the chains at once on a pool, one after the other on a client (one connection, one query at a time).
- */
+/** The live root position of each of `chainIds` (loadLiveRoots: it moves with the chain's clock alone). */
 export async function loadLivePositions(db: PgPool | PgClient, chainIds: readonly number[]): Promise<LivePositions> {
-  const lives: Awaited<ReturnType<typeof loadLiveRoot>>[] = [];
-  if ('release' in db) for (const id of chainIds) lives.push(await loadLiveRoot(db, id));
-  else lives.push(...(await Promise.all(chainIds.map((id) => loadLiveRoot(db, id)))));
+  const lives = await loadLiveRoots(db, chainIds);
+  const of = (id: number) => lives.get(id) ?? null;
   return {
     chainIds: [...chainIds],
-    blocks: lives.map((l) => (l ? String(l.blockNumber) : null)),
-    logIndexes: lives.map((l) => l?.logIndex ?? null),
+    blocks: chainIds.map((id) => (of(id) ? String(of(id)!.blockNumber) : null)),
+    logIndexes: chainIds.map((id) => of(id)?.logIndex ?? null),
   };
 }
 
