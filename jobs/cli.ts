@@ -4,6 +4,7 @@ import { loadConfig } from '../internal/config.js';
 import { describeError } from '../internal/errors.js';
 import { createLogger } from '../internal/logger.js';
 import { backfillCommand } from './commands/backfill.js';
+import { backfillRewardTokensCommand } from './commands/backfillRewardTokens.js';
 import { checkCommand } from './commands/check.js';
 import { listCommand } from './commands/list.js';
 import { pauseCommand, resumeCommand } from './commands/pause.js';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   resume: resumeCommand,
   schedule: scheduleCommand,
   backfill: backfillCommand,
+  'backfill-reward-tokens': backfillRewardTokensCommand,
   reindex: reindexCommand,
   check: checkCommand,
 };
@@ -33,7 +35,7 @@ jobs: ${JOBS.map((j) => j.name).join(', ')}`;
 
 /**
  * Operator CLI (one command per module in jobs/commands/): list, run, pause, resume, schedule,
- * backfill, reindex, check. Applies pending migrations first (and creates missing search indices
+ * backfill, backfill-reward-tokens, reindex, check. Applies pending migrations first (and creates missing search indices
  * for commands that need them). Exit codes: 0 done, 1 failure (or `check` found differences),
  * 2 bad usage. One boundary per process: anything thrown is logged and exits non-zero.
  */

@@ -8,7 +8,7 @@ import {
 } from '../indexer/decode/distributorEvents.js';
 import { getLogsAdaptive } from '../indexer/fetch/getLogsAdaptive.js';
 import { planRanges, type BlockRange } from '../indexer/fetch/planRanges.js';
-import { readRejectedDisputeEnds } from '../indexer/fetch/readRejectedDisputeEnds.js';
+import { readDisputers, readRejectedDisputeEnds } from '../indexer/fetch/readDisputeState.js';
 import {
   createRewardTreeSource,
   RewardTreeFetchError,
@@ -126,6 +126,7 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
     if (deps.signal.aborted) break;
     const events = await fetchRootLifecycleEvents(chainClient, range);
     const rejectedEnds = await readRejectedDisputeEnds(chainClient.client, chain.distributor, events);
+    const disputers = await readDisputers(chainClient.client, chain.distributor, events);
     const written = await withTransaction(deps.pg, async (tx) => {
       await lockChainForWrite(tx, chain.id);
       await assertCanonical(tx, chain.id, range.to, blockHashesOf(events));
@@ -137,6 +138,7 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
           events.map((e) => e.blockNumber),
         ),
         rejectedEnds,
+        disputers,
       );
       await upsertRoots(tx, rows.roots);
       await upsertDistributorEvents(tx, rows.events);

@@ -71,3 +71,14 @@ export function checkArgs<T>(schema: Schema, values: Record<string, unknown>): T
   if (errors.length) throw new ValidationError(errors);
   return copy as T;
 }
+
+/** Paging arguments of a list field, as the REST `page` and `items`. */
+export const paging = {
+  page: { type: GraphQLInt, description: '0-indexed page (default 0)' },
+  items: { type: GraphQLInt, description: 'Page size (default 20, at most 100)' },
+};
+
+/** Arguments of a filtered, paged list field. */
+export type ListArgs = { filter?: Record<string, unknown> | null; page?: number | null; items?: number | null };
+/** Pure: a list field's arguments as the REST query they stand for. */
+export const listArgs = (a: ListArgs) => ({ ...(a.filter ?? {}), page: a.page, items: a.items });

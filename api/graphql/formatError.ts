@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { describeError } from '../../internal/errors.js';
 import type { Logger } from '../../internal/logger.js';
+import { NotFoundError } from '../errors.js';
 import { toAppError } from '../middleware/errorHandler.js';
 
 /** GraphQL code of our AppError codes where the GraphQL convention has its own name. */
@@ -45,4 +46,17 @@ export function createFormatError(logger: Logger) {
     const code = error.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
     return new GraphQLError(error.message, { ...at, extensions: { ...error.extensions, code } });
   };
+}
+
+/**
+ * `read`'s value, or null where the REST route answers 404 (unknown, or private to the caller: the
+ * same answer), as the by-id fields answer null.
+ */
+export async function nullWhenNotFound<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
 }

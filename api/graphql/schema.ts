@@ -16,32 +16,20 @@ import { listRewards } from '../routes/rewards/handlers.js';
 import { listRewardsQuery, type ListRewardsQuery } from '../routes/rewards/schema.js';
 import { listUserRewards } from '../routes/users/handlers.js';
 import { userParams, userRewardsQuery, type UserRewardsQuery } from '../routes/users/schema.js';
-import { checkArgs, inputTypeFromSchema } from './args.js';
-import type { GraphqlContext } from './context.js';
-import { privateVisibility } from '../routes/campaign-access/visibility.js';
+import { checkArgs, inputTypeFromSchema, listArgs, paging, type ListArgs } from './args.js';
+import { visibilityOf, type GraphqlContext } from './context.js';
 import { campaignVisibilityOf } from '../visibility/campaignVisibility.js';
-
-/** Private campaigns a resolver may show: as REST `showPrivate`, for the caller of this request. */
-const visibilityOf = (ctx: GraphqlContext, showPrivate: boolean | undefined) =>
-  ctx.auth ? privateVisibility(ctx.deps, ctx.auth, showPrivate) : Promise.resolve('none' as const);
-import { CampaignType, ChainRewardsType, OpportunityType, RewardType, costs, listOf } from './types.js';
+import { CampaignType, ChainRewardsType, OpportunityType, RewardType, costs, listOf, pageCosts } from './types.js';
 import { resolveOpportunityId } from '../routes/opportunities/readContext.js';
+import { pricesFields } from './prices.js';
+import { totalsFields } from './totals.js';
 
-/** A REST page: `items` 20 when absent, at most 100; one search of its own. */
-const pageCosts = costs({ defaultItems: 20, maxListItems: 100, searches: 1 });
 /** A by-id read: through the request's batch loader (one search per level), costing more than a plain field. */
 const byIdCosts = costs({ cost: 2 });
 
 /** Lists nest through their own fields in GraphQL, so the REST flags attaching them are left out. */
 const OpportunityFilter = inputTypeFromSchema('OpportunityFilter', oppFiltersQuery, ['page', 'items', 'campaigns']);
 const CampaignFilter = inputTypeFromSchema('CampaignFilter', listCampaignsQuery, ['page', 'items', 'withOpportunity']);
-const paging = {
-  page: { type: GraphQLInt, description: '0-indexed page (default 0)' },
-  items: { type: GraphQLInt, description: 'Page size (default 20, at most 100)' },
-};
-
-type ListArgs = { filter?: Record<string, unknown> | null; page?: number | null; items?: number | null };
-const listArgs = (a: ListArgs) => ({ ...(a.filter ?? {}), page: a.page, items: a.items });
 
 const UserType = new GraphQLObjectType<{ address: string }, GraphqlContext>({
   name: 'User',
@@ -76,7 +64,8 @@ const UserType = new GraphQLObjectType<{ address: string }, GraphqlContext>({
 });
 
 /**
- * The GraphQL schema of /graphql/v1 (issue #8): opportunities, campaigns, rewards and users. Lists
+ * The GraphQL schema of /graphql/v1 (issue #8): opportunities, campaigns, rewards and users, and the
+ * counts and totals of #33 (totals.ts). Lists
  * take the REST filters (input types generated from the same ajv schemas, which validate them) and
  * run the REST query functions; nested relations go through the per-request batch loaders.
  */
@@ -150,6 +139,8 @@ export function createGraphqlSchema(): GraphQLSchema {
         args: { address: { type: new GraphQLNonNull(GraphQLString) } },
         resolve: (_s, a: { address: string }) => ({ address: checkArgs<{ address: string }>(userParams, a).address }),
       },
+      ...totalsFields(CampaignFilter),
+      ...pricesFields(),
     },
   });
   return new GraphQLSchema({ query });

@@ -29,6 +29,8 @@ const plain = (fields: Record<string, GraphQLOutputType>): GraphQLFieldConfigMap
 
 /** Cost facts of a field for the limits rule (limits.ts). */
 const costs = (extensions: CostExtensions) => ({ extensions });
+/** A REST page: `items` 20 when absent, at most 100; one search of its own. */
+const pageCosts = costs({ defaultItems: 20, maxListItems: 100, searches: 1 });
 /**
  * Estimated bound of lists read from a stored record with no cap of their own (no request is made
  * per item, so an underestimate costs serialization only): an opportunity's tokens, a wallet's reward
@@ -252,4 +254,4 @@ export const ChainRewardsType = new GraphQLObjectType({
   }),
 });
 
-export { costs, listOf, nonNull };
+export { costs, listOf, nonNull, pageCosts, plain };

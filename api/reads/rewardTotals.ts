@@ -73,16 +73,38 @@ export async function claimedOfToken(db: Db, chainId: number, token: string): Pr
 }
 
 /**
+ * What the recipients of campaign `campaignId` have not claimed of it in the tree `seq`: the rows kept
+ * for the latest stored trees of each chain (reward_campaign_unclaimed, one indexed read; see
+ * sql/migrations/2026_12_03_02_reward_campaign_unclaimed.sql), else summed at read time
+ * (unclaimedOfCampaignNow). Tables reward_unclaimed_trees, reward_campaign_unclaimed.
+ */
+export async function unclaimedOfCampaign(db: Db, chainId: number, seq: string, campaignId: string): Promise<string> {
+  const { rows } = await db.query<{ unclaimed: string }>(
+    `SELECT (SELECT coalesce(sum(u.amount), 0)::text FROM reward_campaign_unclaimed u
+       WHERE u.chain_id = $1 AND u.seq = $2 AND u.campaign_id IN ($3, lower($3))) AS unclaimed
+     FROM reward_unclaimed_trees WHERE chain_id = $1 AND seq = $2`,
+    [chainId, seq, campaignId],
+  );
+  return rows[0]?.unclaimed ?? unclaimedOfCampaignNow(db, chainId, seq, campaignId);
+}
+
+/**
  * What the recipients of campaign `campaignId` have not claimed of it in the tree `seq`: each
  * recipient's pending amount of the token (leaf − claimed, never negative) shared among the
  * campaigns of the leaf pro rata of their breakdowns (claims are per recipient and token, not per
  * campaign), rounded down, summed in PostgreSQL over the campaign's breakdown versions valid at
  * `seq` (reward_breakdown_versions_campaign_amount_idx), each with its leaf version and its
  * recipient's claimed total (claimed_totals, sql/migrations/2026_12_01_34_claimed_totals.sql)
- * read by key — not through the `rewards` view, which joins every leaf of the chain.
+ * read by key — not through the `rewards` view, which joins every leaf of the chain. The definition
+ * the kept rows follow (reward_unclaimed_share is this sum's term); a cost per recipient of the campaign.
  * Tables reward_breakdown_versions, reward_leaf_versions, claimed_totals.
  */
-export async function unclaimedOfCampaign(db: Db, chainId: number, seq: string, campaignId: string): Promise<string> {
+export async function unclaimedOfCampaignNow(
+  db: Db,
+  chainId: number,
+  seq: string,
+  campaignId: string,
+): Promise<string> {
   const { rows } = await db.query<{ unclaimed: string }>(
     `SELECT coalesce(sum(CASE WHEN l.amount = 0 THEN 0 ELSE
        trunc(b.amount * greatest(l.amount - coalesce(k.amount, 0), 0) / l.amount) END), 0)::text AS unclaimed

@@ -22,4 +22,7 @@ export const disputeResolvedEvent = event('DisputeResolved');
 export const rootLifecycleEvents = [treeUpdatedEvent, revokedEvent, disputedEvent, disputeResolvedEvent] as const;
 
 /** The Distributor getter the roots job reads where no event carries the value (docs/contracts.md#distributor-functions and #dispute-period-and-the-live-root). */
-export const distributorReadAbi = parseAbi(['function endOfDisputePeriod() view returns (uint48)']);
+export const distributorReadAbi = parseAbi([
+  'function endOfDisputePeriod() view returns (uint48)',
+  'function disputer() view returns (address)',
+]);

@@ -74,6 +74,8 @@ export type LiveRootState = {
   /** The chain's last two non-revoked roots, newest first (`tree` and `lastTree` as the Distributor stores them). */
   latest: (RootRecord & { treeStatus: RewardTreeStatus | null })[];
   disputeOpen: boolean;
+  /** While a dispute is open: who opened it (the Distributor's `disputer()`), null when not known (indexed before it was read). */
+  disputer: string | null;
   /** The chain time the rule was evaluated at (Unix seconds), null when nothing is indexed. */
   now: number | null;
   live: LiveRootRecord | null;
@@ -106,9 +108,9 @@ export async function loadLiveRootState(db: PgPool | PgClient, chainId: number, 
      WHERE r.chain_id = $1 AND NOT r.revoked ORDER BY r.block_number DESC, r.log_index DESC LIMIT 2`,
     [chainId],
   );
-  if (!rows.length) return { latest: [], disputeOpen: false, now: null, live: null };
+  if (!rows.length) return { latest: [], disputeOpen: false, disputer: null, now: null, live: null };
   const disputes = await db.query<DisputeDbRow>(
-    `SELECT kind, valid, end_of_dispute_period, block_number, log_index FROM distributor_events WHERE chain_id = $1 AND kind <> 'revoked'
+    `SELECT kind, valid, end_of_dispute_period, block_number, log_index, disputer FROM distributor_events WHERE chain_id = $1 AND kind <> 'revoked'
      ORDER BY block_number DESC, log_index DESC LIMIT 1`,
     [chainId],
   );
@@ -122,11 +124,12 @@ type DisputeDbRow = {
   end_of_dispute_period: string | null;
   block_number: string;
   log_index: number;
+  disputer: string | null;
 };
 
 /** Pure: loadLiveRootState's decision over the rows it read (the last two non-revoked roots, the last dispute log, the time). */
 function decideLiveRoot(rows: RootDbRow[], disputes: DisputeDbRow[], now: number | null): LiveRootState {
-  if (!rows.length) return { latest: [], disputeOpen: false, now: null, live: null };
+  if (!rows.length) return { latest: [], disputeOpen: false, disputer: null, now: null, live: null };
   const last = disputes.map((d) => ({
     kind: d.kind,
     valid: d.valid,
@@ -135,15 +138,16 @@ function decideLiveRoot(rows: RootDbRow[], disputes: DisputeDbRow[], now: number
     logIndex: d.log_index,
   }));
   const disputeOpen = isDisputeOpen(last);
+  const disputer = disputeOpen ? (disputes[0]?.disputer ?? null) : null;
   const rejectedDisputes = last.flatMap((d) =>
     d.kind === 'dispute_resolved' && d.valid === false && d.endOfDisputePeriod !== null
       ? [{ blockNumber: d.blockNumber, logIndex: d.logIndex, endOfDisputePeriod: d.endOfDisputePeriod }]
       : [],
   );
   const latest = rows.map(toRootRecord);
-  if (now === null) return { latest, disputeOpen, now, live: null };
+  if (now === null) return { latest, disputeOpen, disputer, now, live: null };
   const live = liveRoot({ roots: latest, now, disputeOpen, rejectedDisputes });
-  return { latest, disputeOpen, now, live: live ? { ...live, disputeOpen } : null };
+  return { latest, disputeOpen, disputer, now, live: live ? { ...live, disputeOpen } : null };
 }
 
 /**
@@ -168,7 +172,7 @@ export async function loadLiveRoots(
           SELECT r.*, t.status AS tree_status FROM roots r LEFT JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root
           WHERE r.chain_id = c.id AND NOT r.revoked ORDER BY r.block_number DESC, r.log_index DESC LIMIT 2) x) AS roots,
        (SELECT coalesce(json_agg(d), '[]') FROM (
-          SELECT kind, valid, end_of_dispute_period, block_number, log_index FROM distributor_events WHERE chain_id = c.id AND kind <> 'revoked'
+          SELECT kind, valid, end_of_dispute_period, block_number, log_index, disputer FROM distributor_events WHERE chain_id = c.id AND kind <> 'revoked'
           ORDER BY block_number DESC, log_index DESC LIMIT 1) d) AS disputes,
        greatest(
          (SELECT b.timestamp FROM cursors k JOIN blocks b ON b.chain_id = k.chain_id AND b.number = k.block_number WHERE k.job = 'roots' AND k.chain_id = c.id),

@@ -1,6 +1,7 @@
 import type { PgClient } from '../../internal/pg.js';
 import { loadLiveRoot } from '../../domain/tables/roots.js';
 import { appendEvents, appendEventsFrom } from '../../domain/tables/events.js';
+import { emptyTempTable } from './tempTables.js';
 
 /**
  * The leaves whose amount differs between the trees `$2` (new) and `$3` (old, 0: none) of chain `$1`:
@@ -55,12 +56,22 @@ export async function announceLiveRoot(
   );
   const seq = seqRows[0]?.seq;
   if (seq === undefined) return null;
-  const params = [chainId, seq, last?.seq ?? '0'];
-  const { rows: countRows } = await client.query<{ n: string }>(
-    `SELECT count(*)::bigint AS n FROM (${CHANGED_LEAVES}) c`,
-    params,
+  // The changed leaves are computed once (23 ms at 1% of a million leaves): the first cap + 1 of them are
+  // kept, each row carrying how many there are in all, which root.live states whether or not they are announced.
+  await emptyTempTable(
+    client,
+    'announced_leaf_changes',
+    'recipient text, token text, amount numeric, previous numeric, total bigint',
   );
-  const rewardsChanged = Number(countRows[0]?.n ?? 0);
+  await client.query(
+    `INSERT INTO announced_leaf_changes SELECT c.recipient, c.token, c.amount, c.previous, count(*) OVER ()
+     FROM (${CHANGED_LEAVES}) c ORDER BY c.recipient, c.token LIMIT $4`,
+    [chainId, seq, last?.seq ?? '0', maxAddressEvents + 1],
+  );
+  const { rows: totalRows } = await client.query<{ total: string }>(
+    'SELECT total::text FROM announced_leaf_changes LIMIT 1',
+  );
+  const rewardsChanged = Number(totalRows[0]?.total ?? 0);
   const addressEvents = rewardsChanged <= maxAddressEvents;
   await appendEvents(client, [
     {
@@ -79,10 +90,10 @@ export async function announceLiveRoot(
   if (addressEvents && rewardsChanged)
     await appendEventsFrom(
       client,
-      `SELECT 'rewards.changed', $1::int, NULL, NULL, c.recipient, $4::text, $5::bigint,
+      `SELECT 'rewards.changed', $1::int, NULL, NULL, c.recipient, $2::text, $3::bigint,
          jsonb_build_object('token', c.token, 'amount', coalesce(c.amount, 0)::text, 'previousAmount', coalesce(c.previous, 0)::text)
-       FROM (${CHANGED_LEAVES}) c ORDER BY c.recipient, c.token`,
-      [...params, live.root, live.blockNumber],
+       FROM announced_leaf_changes c ORDER BY c.recipient, c.token`,
+      [chainId, live.root, live.blockNumber],
     );
   await client.query(
     'INSERT INTO live_root_announcements (chain_id, root, seq, block_number) VALUES ($1, $2, $3, $4)',

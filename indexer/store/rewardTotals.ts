@@ -10,7 +10,10 @@ import type { PgClient } from '../../internal/pg.js';
  * of each key. So it costs what storing the tree already costs, not a pass over the tree. Each
  * campaign total that moved also gets its change in reward_campaign_deltas (what GET
  * /v4/rewards/total/distributed sums per root, sql/migrations/2026_12_02_01_reward_campaign_deltas.sql).
- * Tables reward_token_totals, reward_campaign_totals, reward_campaign_deltas (read: reward_breakdown_versions).
+ * The breakdowns' count and sum per token and per campaign of a token go to reward_breakdown_totals alike
+ * (sql/migrations/2026_12_03_04_reward_reads_at_scale.sql: the token's row has campaign_id '').
+ * Tables reward_token_totals, reward_campaign_totals, reward_campaign_deltas, reward_breakdown_totals (read:
+ * reward_breakdown_versions).
  */
 export async function storeTreeTotals(client: PgClient, chainId: number, seq: string): Promise<void> {
   await client.query(
@@ -53,6 +56,24 @@ export async function storeTreeTotals(client: PgClient, chainId: number, seq: st
      LEFT JOIN LATERAL (SELECT o.amount FROM reward_campaign_totals o WHERE o.chain_id = t.chain_id
        AND o.campaign_id = t.campaign_id AND o.token = t.token AND o.seq < t.seq ORDER BY o.seq DESC LIMIT 1) p ON true
      WHERE t.chain_id = $1 AND t.seq = $2 AND t.amount <> coalesce(p.amount, 0)`,
+    [chainId, seq],
+  );
+  await client.query(
+    `INSERT INTO reward_breakdown_totals (chain_id, token, campaign_id, seq, breakdowns, amount)
+     SELECT $1, d.token, d.campaign_id, $2, coalesce(p.breakdowns, 0) + d.n, coalesce(p.amount, 0) + d.amount
+     FROM (
+       SELECT token, coalesce(campaign_id, '') AS campaign_id, sum(n) AS n, sum(amount) AS amount FROM (
+         SELECT token, campaign_id, count(*) AS n, sum(amount) AS amount FROM changed_breakdowns GROUP BY token, campaign_id
+         UNION ALL
+         SELECT b.token, b.campaign_id, -count(*), -sum(b.amount)
+         FROM changed_leaves c JOIN reward_breakdown_versions b
+           ON b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = c.recipient AND b.token = c.token
+         WHERE c.was_open GROUP BY b.token, b.campaign_id
+       ) s GROUP BY GROUPING SETS ((token, campaign_id), (token))
+     ) d
+     LEFT JOIN LATERAL (SELECT t.breakdowns, t.amount FROM reward_breakdown_totals t
+       WHERE t.chain_id = $1 AND t.token = d.token AND t.campaign_id = d.campaign_id ORDER BY t.seq DESC LIMIT 1) p ON true
+     WHERE d.n <> 0 OR d.amount <> 0`,
     [chainId, seq],
   );
 }

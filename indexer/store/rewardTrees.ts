@@ -2,6 +2,7 @@ import type { PgClient, PgPool } from '../../internal/pg.js';
 import { redactStored } from '../../internal/redact.js';
 import type { RewardTreeStatus } from '../../domain/rewardTree.js';
 import { storeTreeTotals } from './rewardTotals.js';
+import { storeTreeUnclaimed } from './rewardUnclaimed.js';
 import { emptyTempTable } from './tempTables.js';
 
 /** A `reward_trees` row in TS form. */
@@ -89,8 +90,9 @@ export async function stagedDuplicates(client: PgClient, limit = 6): Promise<str
  * touched: their leaf versions are closed at this seq and opened anew, and their breakdowns are
  * compared one by one (a breakdown that did not change stays open). So a root costs one pass over
  * its leaves plus what changed; the tree's per-campaign and per-token totals are written from the
- * same changed leaves (rewardTotals.ts). Tables reward_trees, reward_leaf_versions,
- * reward_breakdown_versions, reward_campaign_totals, reward_token_totals.
+ * same changed leaves (rewardTotals.ts), and so are its unclaimed amounts per campaign
+ * (rewardUnclaimed.ts). Tables reward_trees, reward_leaf_versions, reward_breakdown_versions,
+ * reward_campaign_totals, reward_token_totals, reward_campaign_unclaimed, reward_unclaimed_trees.
  */
 export async function storeStagedTree(client: PgClient, chainId: number, root: string): Promise<void> {
   await client.query('ANALYZE staged_leaves');
@@ -159,6 +161,7 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
     [chainId, seq],
   );
   await analyzeIfGrown(client, 'reward_breakdown_versions', breakdowns.rowCount ?? 0);
+  await storeTreeUnclaimed(client, chainId, seq);
 }
 
 /**

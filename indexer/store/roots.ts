@@ -31,10 +31,11 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
   if (!rows.length) return;
   const col = <K extends keyof DistributorEventRow>(k: K) => rows.map((r) => r[k]);
   await client.query(
-    `INSERT INTO distributor_events (chain_id, kind, reason, valid, block_number, block_hash, tx_hash, log_index, timestamp, end_of_dispute_period)
-     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[], $10::bigint[])
+    `INSERT INTO distributor_events (chain_id, kind, reason, valid, block_number, block_hash, tx_hash, log_index, timestamp, end_of_dispute_period, disputer)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::bool[], $5::bigint[], $6::text[], $7::text[], $8::int[], $9::bigint[], $10::bigint[], $11::text[])
      ON CONFLICT (chain_id, block_number, log_index) DO UPDATE SET kind = EXCLUDED.kind, reason = EXCLUDED.reason, valid = EXCLUDED.valid,
-       block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, timestamp = EXCLUDED.timestamp, end_of_dispute_period = EXCLUDED.end_of_dispute_period`,
+       block_hash = EXCLUDED.block_hash, tx_hash = EXCLUDED.tx_hash, timestamp = EXCLUDED.timestamp, end_of_dispute_period = EXCLUDED.end_of_dispute_period,
+       disputer = EXCLUDED.disputer`,
     [
       col('chainId'),
       col('kind'),
@@ -46,6 +47,7 @@ export async function upsertDistributorEvents(client: PgClient, rows: Distributo
       col('logIndex'),
       col('timestamp'),
       col('endOfDisputePeriod'),
+      col('disputer'),
     ],
   );
 }

@@ -17,12 +17,14 @@ export type RootRow = Positioned & { root: Hex; ipfsHash: Hex; endOfDisputePerio
 /**
  * A `distributor_events` row: one Revoked, Disputed or DisputeResolved log. `endOfDisputePeriod`:
  * for DisputeResolved(false) only, the contract's end recomputed from the resolution (null otherwise).
+ * `disputer`: for Disputed only, the Distributor's `disputer()` after its block (null otherwise).
  */
 export type DistributorEventRow = Positioned & {
   kind: 'revoked' | 'disputed' | 'dispute_resolved';
   reason: string | null;
   valid: boolean | null;
   endOfDisputePeriod: number | null;
+  disputer: string | null;
 };
 
 export class MissingBlockTimestampError extends Error {
@@ -53,11 +55,13 @@ export function positionedRow(e: LogPosition, timestamps: ReadonlyMap<number, nu
  * @param timestamps block number → block time, for every block holding an event.
  * @param rejectedEnds block number → `endOfDisputePeriod()` read at that block, for every block
  *   holding a DisputeResolved(false) (the contract emits no TreeUpdated then, docs/contracts.md#dispute-period-and-the-live-root).
+ * @param disputers block number → `disputer()` read at that block, for every block holding a Disputed.
  */
 export function toRootRows(
   events: readonly RootLifecycleEvent[],
   timestamps: ReadonlyMap<number, number>,
   rejectedEnds: ReadonlyMap<number, number> = new Map(),
+  disputers: ReadonlyMap<number, string | null> = new Map(),
 ): { roots: RootRow[]; events: DistributorEventRow[] } {
   const roots: RootRow[] = [];
   const others: DistributorEventRow[] = [];
@@ -78,6 +82,7 @@ export function toRootRows(
         reason: e.kind === 'disputed' ? e.reason : null,
         valid: e.kind === 'dispute_resolved' ? e.valid : null,
         endOfDisputePeriod: end ?? null,
+        disputer: e.kind === 'disputed' ? (disputers.get(e.blockNumber) ?? null) : null,
       });
     }
   }

@@ -6,7 +6,7 @@ import { startBenchApi, type BenchApi } from './apiProcess.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export type BenchApiFront = { url: string; pids: number[]; close(): Promise<void> };
+export type BenchApiFront = { url: string; pids: number[]; frontPid: number; close(): Promise<void> };
 
 /**
  * `processes` API processes (startBenchApi) behind scripts/roundRobinFront.ts in a process of its
@@ -47,6 +47,7 @@ export async function startBenchApiFront(
     return {
       url,
       pids: apis.map((a) => a.pid),
+      frontPid: front.pid!,
       close: async () => {
         front.kill('SIGTERM');
         await Promise.all(apis.map((a) => a.close()));

@@ -21,3 +21,19 @@ export const serverTimingMs = (header: string | string[] | undefined) =>
 /** Pure: the p-th percentile (0–100) of an ascending sample (nearest rank, clamped to the last). */
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/**
+ * The shape of the indices a benchmark creates: ES_SHARDS / ES_REPLICAS when set (as es:setup applies
+ * them, e.g. against a cluster from scripts/services/esCluster.sh), else the mapping files' own.
+ */
+export function benchIndexShape(): { shards: number; replicas: number } | undefined {
+  const shards = process.env['ES_SHARDS'];
+  const replicas = process.env['ES_REPLICAS'];
+  if (shards === undefined && replicas === undefined) return undefined;
+  const count = (name: string, value: string | undefined, fallback: number, min: number) => {
+    const n = Number(value ?? fallback);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}`);
+    return n;
+  };
+  return { shards: count('ES_SHARDS', shards, 1, 1), replicas: count('ES_REPLICAS', replicas, 0, 0) };
+}

@@ -34,7 +34,7 @@ import { findJob } from '../../jobs/registry.js';
 import { startScheduler } from '../../jobs/scheduler.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
-import { percentile } from './benchParams.js';
+import { percentile, benchIndexShape } from './benchParams.js';
 import { benchChainConfig } from './campaignDevnet.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
@@ -71,7 +71,7 @@ try {
   await resetDatabase(DATABASE_URL);
   const deps = createJobDeps(config, logger, new AbortController().signal);
   await deleteIndices({ es: deps.es, prefix: PREFIX });
-  await ensureIndices({ es: deps.es, prefix: PREFIX, logger });
+  await ensureIndices({ es: deps.es, prefix: PREFIX, logger, shape: benchIndexShape() });
   const apiPg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-api', readOnly: true });
   const app = createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg });
   const request = supertest(app.callback());

@@ -24,7 +24,7 @@ import { createLogger } from '../../internal/logger.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi } from './apiProcess.js';
-import { envPositiveInt, percentile } from './benchParams.js';
+import { envPositiveInt, percentile, benchIndexShape } from './benchParams.js';
 import { benchCampaign, benchChainConfig } from './campaignDevnet.js';
 import { statusBytes } from './processMemory.js';
 import { writeReportSection } from './reportSection.js';
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
     await resetDatabase(DATABASE_URL);
     const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
     await deleteIndices({ es, prefix: PREFIX });
-    await ensureIndices({ es, prefix: PREFIX, logger });
+    await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
     stops.unshift(() => deleteIndices({ es, prefix: PREFIX }).finally(() => es.close()));
     const env = {
       LOG_LEVEL: 'warn',

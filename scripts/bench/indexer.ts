@@ -29,7 +29,7 @@ import {
   createCampaigns,
   startCampaignDevnet,
 } from './campaignDevnet.js';
-import { percentile } from './benchParams.js';
+import { percentile, benchIndexShape } from './benchParams.js';
 import { describeCpu, snapshotCpu } from './machineCpu.js';
 
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench';
@@ -52,7 +52,7 @@ async function benchSize(n: number): Promise<void> {
     await resetDatabase(DATABASE_URL);
     const deps = createJobDeps(config, logger, new AbortController().signal);
     await deleteIndices({ es: deps.es, prefix: PREFIX });
-    await ensureIndices({ es: deps.es, prefix: PREFIX, logger });
+    await ensureIndices({ es: deps.es, prefix: PREFIX, logger, shape: benchIndexShape() });
 
     // Raw getLogs + decode over the same logs (no storage).
     const { client } = createChainClients(config).get(31337)!;
@@ -125,7 +125,7 @@ async function benchFreshness(pollMs: number): Promise<void> {
     await resetDatabase(DATABASE_URL);
     const deps = createJobDeps(config, logger, new AbortController().signal);
     await deleteIndices({ es: deps.es, prefix: PREFIX });
-    await ensureIndices({ es: deps.es, prefix: PREFIX, logger });
+    await ensureIndices({ es: deps.es, prefix: PREFIX, logger, shape: benchIndexShape() });
     const scheduler = startScheduler({
       config,
       logger,

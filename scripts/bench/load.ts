@@ -12,6 +12,9 @@
  * BENCH_LOAD_P99_MS=200 BENCH_SEED=42 BENCH_OUT_DIR=.data/bench
  * BENCH_LOAD_API_PROCESSES=N (#34): N API processes behind scripts/roundRobinFront.ts (in its own
  * process) instead of one reached directly; writes load-front-N.json, not load.json.
+ * BENCH_DATABASE_READ_URL=postgres://…:55433/rewards_bench_load (#34): the API processes read what
+ * tolerates lag from this streaming replica of BENCH_DATABASE_URL (scripts/services/pgReplica.sh up),
+ * waited for until it has replayed the loaded data set; the output file name ends in -replica.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -30,8 +33,10 @@ import { loadDataSet } from './searchLoad.js';
 import { pickRequest, type MixTargets } from './loadMix.js';
 import { startBenchApi } from './apiProcess.js';
 import { startBenchApiFront } from './apiFront.js';
-import { envPositiveNumber, percentile } from './benchParams.js';
+import { envPositiveNumber, percentile, benchIndexShape } from './benchParams.js';
 import { runPaced } from './pacedLoad.js';
+import { BENCH_READ_URL, readReplicaEnv, waitForReplica } from './readReplica.js';
+import { describeCpu, snapshotCpu, type ProcessGroups } from './machineCpu.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_bench_load';
@@ -70,6 +75,8 @@ export type LoadStep = {
   reason?: string;
   /** Per kind of the mix: the time the API says it spent (Server-Timing), apart from queueing on the way to it. */
   serverMsByKind: Record<string, { n: number; p50: number; p99: number; max: number }>;
+  /** The machine's CPU over the step, by process group (machineCpu.ts describeCpu). */
+  cpu?: string;
 };
 
 /** Pure: p50/p99/max of each kind's samples. */
@@ -116,6 +123,7 @@ function apiEnv(): Record<string, string> {
     BACK_OFFICE_TOKEN,
     JWT_SECRET: 'bench-load-jwt-secret-0123456789abcdef0123',
     RATE_LIMITS: '100000000,100000000,100000000,100000000',
+    ...readReplicaEnv(),
   };
 }
 
@@ -239,7 +247,7 @@ async function main(): Promise<void> {
   await resetDatabase(DATABASE_URL);
   const es = createEsClient({ node: ES_URL, requestTimeoutMs: 120_000 });
   await deleteIndices({ es, prefix: PREFIX });
-  const concrete = await ensureIndices({ es, prefix: PREFIX, logger });
+  const concrete = await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
   const pg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-load', max: 4 });
   const now = Math.floor(Date.now() / 1000);
   console.log(
@@ -264,11 +272,22 @@ async function main(): Promise<void> {
     await pg.query<{ id: string }>('SELECT id FROM campaigns ORDER BY random() LIMIT 2000')
   ).rows.map((x) => x.id);
   console.log(`loaded in ${load.seconds.toFixed(0)} s`);
+  await waitForReplica(pg);
 
   const api =
     API_PROCESSES > 0
       ? await startBenchApiFront(API_PROCESSES, apiEnv(), logger)
-      : await startBenchApi(apiEnv(), logger).then((a) => ({ ...a, pids: [a.pid] }));
+      : await startBenchApi(apiEnv(), logger).then((a) => ({ ...a, pids: [a.pid], frontPid: undefined }));
+  // Who spends the machine's CPU at each step: the API processes, the front, the load generator
+  // (ours), Elasticsearch, PostgreSQL (the replica's processes too) — on 2 cores they all compete.
+  const groups: ProcessGroups = {
+    ours: process.pid,
+    devnets: [],
+    named: {
+      ...Object.fromEntries(api.pids.map((pid, i) => [`api${api.pids.length > 1 ? i + 1 : ''}`, pid])),
+      ...(api.frontPid ? { front: api.frontPid } : {}),
+    },
+  };
   const base = api.url;
   if (API_PROCESSES > 0) console.log(`${API_PROCESSES} API process(es) behind scripts/roundRobinFront.ts at ${base}`);
   const steps: LoadStep[] = [];
@@ -290,7 +309,9 @@ async function main(): Promise<void> {
       `${'target'.padStart(7)} ${'achieved'.padStart(9)} ${'p50'.padStart(7)} ${'p90'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} errors  (req/s, ms)`,
     );
     for (let i = 0, rps = START_RPS; i < MAX_STEPS; i++, rps *= FACTOR) {
+      const cpu0 = snapshotCpu(groups);
       const step = await runStep(base, targets, rps, SEED + i + 1);
+      step.cpu = describeCpu(cpu0, snapshotCpu(groups));
       steps.push(step);
       console.log(
         `${String(step.targetRps).padStart(7)} ${step.achievedRps.toFixed(0).padStart(9)} ${String(step.latency.p50).padStart(7)} ${String(step.latency.p90).padStart(7)} ${String(step.latency.p99).padStart(7)} ${String(step.latency.max).padStart(7)} ${String(step.errors + step.non2xx + step.timeouts).padStart(6)}${step.ok ? '' : `  ← ${step.reason}`}`,
@@ -303,6 +324,7 @@ async function main(): Promise<void> {
       console.log(
         `\ntime inside the API per kind at ${step.targetRps} req/s (Server-Timing; the rest of a request's latency is queueing before it reaches the API):`,
       );
+      console.log(`  ${step.cpu}`);
       for (const [kind, s] of Object.entries(step.serverMsByKind))
         console.log(
           `  ${kind.padEnd(20)} n ${String(s.n).padStart(5)}  p50 ${s.p50.toFixed(1).padStart(6)}  p99 ${s.p99.toFixed(1).padStart(6)}  max ${s.max.toFixed(1).padStart(6)} ms`,
@@ -321,13 +343,14 @@ async function main(): Promise<void> {
     );
     mkdirSync(OUT_DIR, { recursive: true });
     writeFileSync(
-      `${OUT_DIR}/${API_PROCESSES > 0 ? `load-front-${API_PROCESSES}` : 'load'}.json`,
+      `${OUT_DIR}/${API_PROCESSES > 0 ? `load-front-${API_PROCESSES}` : 'load'}${BENCH_READ_URL ? '-replica' : ''}.json`,
       JSON.stringify(
         {
           at: new Date().toISOString(),
           opportunities: OPPORTUNITIES,
           campaigns: CAMPAIGNS,
           apiProcesses: API_PROCESSES || null,
+          readReplica: BENCH_READ_URL !== undefined,
           connections: CONNECTIONS,
           stepSeconds: STEP_SECONDS,
           p99LimitMs: P99_LIMIT_MS,

@@ -18,7 +18,7 @@ import { createLogger } from '../../internal/logger.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startFlakyRpcProxy, type FlakyRpcProxy } from '../../test/helpers/flakyRpcProxy.js';
-import { percentile } from './benchParams.js';
+import { percentile, benchIndexShape } from './benchParams.js';
 import { benchChainConfig, createCampaigns, startCampaignDevnet, type CampaignDevnet } from './campaignDevnet.js';
 import { waitForRowCount } from './waitForRowCount.js';
 
@@ -76,7 +76,7 @@ async function measure(
   await resetDatabase(DATABASE_URL);
   const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
   await deleteIndices({ es, prefix: PREFIX });
-  await ensureIndices({ es, prefix: PREFIX, logger });
+  await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
   const env = childEnv(devnets, chainUrls, concurrency);
   const since = performance.now();
   const procs: ChildProcess[] = Array.from({ length: processes }, () =>
@@ -116,7 +116,7 @@ async function followFreshness(
   await resetDatabase(DATABASE_URL);
   const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
   await deleteIndices({ es, prefix: PREFIX });
-  await ensureIndices({ es, prefix: PREFIX, logger });
+  await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
   for (const p of proxies) p.heal(), p.delayNext(60_000, latencyMs);
   proxies[0]!.heal();
   proxies[0]!.delayNext(60_000, slowMs);

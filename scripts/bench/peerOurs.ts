@@ -2,6 +2,7 @@
  * Our side of the peer benchmark: the blocks and campaigns jobs, run once each over a prepared devnet,
  * into a freshly migrated database and fresh Elasticsearch indices of their own.
  */
+import { benchIndexShape } from './benchParams.js';
 import type { DeployedStack } from '../../contracts/deploy.js';
 import { createJobDeps } from '../../jobs/deps.js';
 import { findJob } from '../../jobs/registry.js';
@@ -54,7 +55,7 @@ export async function runOurIndexer({
   const stopPolling = new AbortController();
   try {
     await deleteIndices({ es: deps.es, prefix: esPrefix });
-    await ensureIndices({ es: deps.es, prefix: esPrefix, logger });
+    await ensureIndices({ es: deps.es, prefix: esPrefix, logger, shape: benchIndexShape() });
     const index = indexNames(esPrefix, 'campaigns').read;
 
     const t0 = performance.now();

@@ -4,7 +4,8 @@
  * every 14 days over ~600 days (the last one still in its dispute period, so the live root is the
  * one before), verified trees with versioned breakdowns and leaves as indexer/store/rewardTrees.ts
  * stores them, the per-tree totals from the migration's own backfill statements, claims of about
- * half the leaves, daily and current prices of the reward tokens and creation fees.
+ * half the leaves, the unclaimed amounts per campaign of the latest trees (their migration's
+ * backfill), daily and current prices of the reward tokens and creation fees.
  * Every campaign that started before the last root is in the trees: most with 1–11 recipients
  * (heavy-tailed), one in a thousand with 500 and one in 100,000 with 72,000 (the size of the
  * campaign that made /rewards/unclaim slow). A campaign appears in the first root after its start
@@ -24,6 +25,9 @@ const TOTALS_MIGRATION = fileURLToPath(
 );
 const DELTAS_MIGRATION = fileURLToPath(
   new URL('../../sql/migrations/2026_12_02_01_reward_campaign_deltas.sql', import.meta.url),
+);
+const UNCLAIMED_MIGRATION = fileURLToPath(
+  new URL('../../sql/migrations/2026_12_03_02_reward_campaign_unclaimed.sql', import.meta.url),
 );
 
 /** A uniform [0, 1) draw from `expr` (an SQL text expression), by md5. */
@@ -116,6 +120,11 @@ export async function loadRewardData(pg: PgPool, now: number, campaigns: number)
      SELECT chain_id, recipient, token, trunc(amount / 2), 1, '0x', '0x' || md5(chain_id || recipient || token) || md5(recipient || token), 0, $1
      FROM reward_leaf_versions WHERE until_seq IS NULL AND ${u('recipient || token')} < 0.5`,
     [now - 86_400],
+  );
+  // The unclaimed amounts per campaign of each chain's latest trees, by that migration's own backfill (after the claims).
+  const unclaimed = readFileSync(UNCLAIMED_MIGRATION, 'utf8');
+  await pg.query(
+    unclaimed.slice(unclaimed.indexOf('INSERT INTO reward_unclaimed_trees'), unclaimed.indexOf('-- Adds `deltas`')),
   );
   // Daily closes of the reward tokens over the trees' span, and a current price.
   await pg.query(

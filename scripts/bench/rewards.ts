@@ -34,7 +34,7 @@ import { createPgPool } from '../../internal/pg.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi, type BenchApi } from './apiProcess.js';
-import { envPositiveInt, envPositiveNumber } from './benchParams.js';
+import { envPositiveInt, envPositiveNumber, benchIndexShape } from './benchParams.js';
 import {
   benchLeaf,
   benchTreeRoot,
@@ -151,7 +151,7 @@ async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
     await resetDatabase(DATABASE_URL);
     const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
     await deleteIndices({ es, prefix: PREFIX });
-    await ensureIndices({ es, prefix: PREFIX, logger });
+    await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
     stops.unshift(() => deleteIndices({ es, prefix: PREFIX }).finally(() => es.close()));
     const env = sharedEnv(a!, b!);
     const api: BenchApi = await startBenchApi(

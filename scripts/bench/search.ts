@@ -8,6 +8,7 @@
  * slower than the API on filter+bins). Uses its own database (rewards_bench_search) and index
  * prefix (benchsearch), both reset at the start.
  * Options: BENCH_OPPORTUNITIES=200000 BENCH_CAMPAIGNS=1000000 BENCH_REQUESTS=300 BENCH_WARMUP=30 BENCH_SEED=42
+ * BENCH_DATABASE_READ_URL (a streaming replica the API reads from, scripts/bench/readReplica.ts)
  * BENCH_MAX_MEASURE_SECONDS (unset: no cap) BENCH_KINDS (a regular expression: only the matching kinds) BENCH_INDEX_PREFIX=benchsearch BENCH_ACCEPT_ENCODING (e.g. `gzip, br`: the
  * API is also measured with that header, answers compressed as a browser gets them, interleaved with the
  * identity requests and raw ES in the same rounds; unset: identity only)
@@ -23,7 +24,8 @@ import { writeDistributedRollup } from '../../indexer/store/distributedFacetRoll
 import { assertServerVersion, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi } from './apiProcess.js';
-import { envPositiveInt, percentile } from './benchParams.js';
+import { readReplicaEnv, waitForReplica } from './readReplica.js';
+import { envPositiveInt, percentile, benchIndexShape } from './benchParams.js';
 import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
 import { CAMPAIGN_COUNT_KINDS } from './campaignCountKinds.js';
 import { loadRewardData } from './rewardData.js';
@@ -174,7 +176,7 @@ async function main(): Promise<void> {
 
   await resetDatabase(DATABASE_URL);
   await deleteIndices({ es, prefix: PREFIX });
-  const concrete = await ensureIndices({ es, prefix: PREFIX, logger });
+  const concrete = await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
   const pg = createPgPool({ connectionString: DATABASE_URL, applicationName: 'bench-search', max: 4 });
   const pgVersion = (await pg.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
   const pgSettings = (
@@ -266,7 +268,9 @@ async function main(): Promise<void> {
     JWT_SECRET: 'bench-search-jwt-secret-0123456789abcdef012',
     RATE_LIMITS: '100000000,100000000,100000000,100000000',
     BACK_OFFICE_TOKEN,
+    ...readReplicaEnv(),
   };
+  await waitForReplica(pg);
   const config = loadConfig({ ...apiEnv, HOST: '127.0.0.1', PORT: '0' });
   const api = await startBenchApi(apiEnv, logger);
   console.log(

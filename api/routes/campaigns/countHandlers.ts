@@ -10,7 +10,7 @@ import type { PrivateVisibility } from './query.js';
 /**
  * The number of campaigns GET /v4/campaigns would list for `q` (every page), or those counts per
  * `group` key and/or start month: one size-0 search with aggregations over the read alias, private
- * campaigns only as `visible` allows (searchCampaigns). Shared with GraphQL `campaignCount`.
+ * campaigns only as `visible` allows (searchCampaigns). Shared with GraphQL `campaignCounts`.
  */
 export async function countCampaigns(
   deps: ApiDeps,

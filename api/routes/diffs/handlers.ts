@@ -3,15 +3,21 @@ import { NotFoundError } from '../../errors.js';
 import { loadVerifiedRootAt } from '../../reads/roots.js';
 import type { Handler } from '../../validate.js';
 import { withPrices } from '../tokens/handlers.js';
-import { breakdownsPage, leafTokens, leavesPage } from './repo.js';
+import { breakdownsPage } from './breakdownsPage.js';
+import { leavesPage } from './leavesPage.js';
+import { leafTokens, treeSeqOf } from './repo.js';
 import type { breakdownsQuery, leavesQuery, tokensQuery } from './schema.js';
 import { serializeBreakdowns, serializeLeaves } from './serialize.js';
 
-/** The latest verified root of a chain, whatever the clock says (a devnet's chain time may run ahead of ours); none is a 404. */
+/**
+ * The latest verified root of a chain, whatever the clock says (a devnet's chain time may run ahead of ours),
+ * with its tree's seq; none is a 404. A tree stored without amounts has no seq: read as seq 0, before every
+ * stored version (seqs start at 1), it has no leaves, as before.
+ */
 async function liveVerifiedRoot(deps: ApiDeps, chainId: number) {
   const root = await loadVerifiedRootAt(deps.pg, chainId, Number.MAX_SAFE_INTEGER);
   if (!root) throw new NotFoundError(`No verified reward root on chain ${chainId}`);
-  return root;
+  return { ...root, seq: (await treeSeqOf(deps.pg, chainId, root.root)) ?? '0' };
 }
 
 /** GET /v4/diffs/leaves (back office): leaves of a token in the latest verified root, with claimed amounts. */
@@ -19,7 +25,7 @@ export function leavesHandler(deps: ApiDeps): Handler<{ query: typeof leavesQuer
   return async (ctx) => {
     const q = ctx.state.query;
     const live = await liveVerifiedRoot(deps, q.chainId);
-    ctx.body = serializeLeaves(live.root, q, await leavesPage(deps.pg, q, live.root));
+    ctx.body = serializeLeaves(live.root, q, await leavesPage(deps.pg, q, live.seq));
   };
 }
 
@@ -28,7 +34,7 @@ export function breakdownsHandler(deps: ApiDeps): Handler<{ query: typeof breakd
   return async (ctx) => {
     const q = ctx.state.query;
     const live = await liveVerifiedRoot(deps, q.chainId);
-    ctx.body = serializeBreakdowns(live, q, await breakdownsPage(deps.pg, q, live.root));
+    ctx.body = serializeBreakdowns(live, q, await breakdownsPage(deps.pg, q, live.seq));
   };
 }
 
@@ -37,7 +43,7 @@ export function leafTokensHandler(deps: ApiDeps): Handler<{ query: typeof tokens
   return async (ctx) => {
     const { chainId } = ctx.state.query;
     const live = await liveVerifiedRoot(deps, chainId);
-    const rows = await leafTokens(deps.pg, chainId, live.root);
+    const rows = await leafTokens(deps.pg, chainId, live.seq);
     ctx.body = await withPrices(deps, rows, new Date(nowSeconds(deps) * 1000));
   };
 }

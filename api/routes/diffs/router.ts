@@ -23,7 +23,8 @@ const summarySchema = obj({
  * a token, the cumulative amount and what was claimed (capped at the amount), with a summary
  * (`positiveAmount` sums what is still to claim, `negativeAmount` minus what was paid beyond leaves); per-campaign leaf
  * breakdowns with their opportunity; and the tokens that have leaves. Paged and sortable.
- * Tables: roots, reward_trees, rewards, reward_breakdowns, claims, campaigns, opportunities, tokens.
+ * Tables: roots, reward_trees, reward_leaf_versions, reward_breakdown_versions, reward_token_totals, reward_campaign_totals,
+ * claimed_totals, campaigns, opportunities, tokens.
  */
 export function diffsRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();

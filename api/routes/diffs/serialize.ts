@@ -1,4 +1,5 @@
-import type { breakdownsPage, leavesPage } from './repo.js';
+import type { breakdownsPage } from './breakdownsPage.js';
+import type { leavesPage } from './leavesPage.js';
 import type { BreakdownsQuery, LeavesQuery } from './schema.js';
 
 type LeavesPage = Awaited<ReturnType<typeof leavesPage>>;

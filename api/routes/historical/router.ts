@@ -30,7 +30,8 @@ const historicalSchema = obj({
  * Reward state between two dates (docs/api-behaviour.md#historical-reward-state), back office only: the last verified
  * root at or before each date, and per (campaign, recipient, reason, token) breakdown the amounts in both roots and
  * their difference (amounts are cumulative, so the diff is what accrued in between). `startRoot` is null when no root
- * precedes the start; a missing end root is a 404. Tables: roots, reward_trees, reward_breakdowns, campaigns.
+ * precedes the start; a missing end root is a 404. Tables: roots, reward_trees, reward_breakdown_versions,
+ * reward_campaign_totals, campaigns.
  */
 export function historicalRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();

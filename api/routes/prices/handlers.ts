@@ -5,22 +5,31 @@ import { recordsFormat } from '../opportunities/idHandlers.js';
 import { findHistoryTokenIds, listPriceRows, listPricesOfSymbol, loadCandles } from './repo.js';
 import {
   MAX_HISTORY_DAYS,
+  type ListPricesQuery,
   type listPricesQuery,
   type PriceHistoryQuery,
   type priceHistoryQuery,
   type priceSymbolParams,
   type priceSymbolQuery,
 } from './schema.js';
-import { candlesToCsv, serializeCandle, serializePrice } from './serialize.js';
+import { candlesToCsv, serializeCandle, serializePrice, type CandleResponse, type PriceResponse } from './serialize.js';
 
 const DAY_SECONDS = 86_400;
 
-/** GET /v4/prices: current USD prices of priced tokens, filtered and paged. Tables tokens, token_prices. */
+/**
+ * Current USD prices of the priced tokens `q` keeps, paged. Tables tokens, token_prices. Shared
+ * with GraphQL `prices`.
+ */
+export async function listPrices(deps: ApiDeps, q: ListPricesQuery): Promise<PriceResponse[]> {
+  const now = new Date(nowSeconds(deps) * 1000);
+  const rows = await listPriceRows(deps.pg, q);
+  return rows.map((r) => serializePrice(r, now, deps.config.prices.maxAgeSeconds));
+}
+
+/** GET /v4/prices: current USD prices of priced tokens, filtered and paged (listPrices). */
 export function listPricesHandler(deps: ApiDeps): Handler<{ query: typeof listPricesQuery }> {
   return async (ctx) => {
-    const now = new Date(nowSeconds(deps) * 1000);
-    const rows = await listPriceRows(deps.pg, ctx.state.query);
-    ctx.body = rows.map((r) => serializePrice(r, now, deps.config.prices.maxAgeSeconds));
+    ctx.body = await listPrices(deps, ctx.state.query);
   };
 }
 
@@ -53,27 +62,35 @@ async function historyTokenId(deps: ApiDeps, q: PriceHistoryQuery): Promise<stri
 }
 
 /**
- * GET /v4/prices/history and /v4/tokens/prices/history: a token's candles over a Unix-day window
- * (default the last 365 days up to today, 90 for hours; at most MAX_HISTORY_DAYS) per `grain`,
- * oldest first; CSV with `format=csv` or Accept: text/csv. Tables tokens, token_price_history,
- * token_price_hourly.
+ * A token's candles over a Unix-day window (default the last 365 days up to today, 90 for hours;
+ * at most MAX_HISTORY_DAYS) per `grain`, oldest first; 400 naming the field for a bad window, 404
+ * for an unknown token. Tables tokens, token_price_history, token_price_hourly. Shared with GraphQL
+ * `priceHistory`.
+ */
+export async function loadPriceHistory(deps: ApiDeps, q: PriceHistoryQuery): Promise<CandleResponse[]> {
+  const toDay = q.to ?? Math.floor(nowSeconds(deps) / DAY_SECONDS);
+  // The hosted default is the last 365 days; hourly candles are kept 90 days, so a default hour window is that.
+  const fromDay = q.from ?? Math.max(0, toDay - (q.grain === 'hour' ? 90 : 365));
+  if (fromDay > toDay) throw new ValidationError([{ field: 'to', message: 'must be greater than or equal to from' }]);
+  const maxDays = MAX_HISTORY_DAYS[q.grain];
+  if (toDay - fromDay > maxDays)
+    throw new ValidationError([
+      { field: 'from', message: `must be at most ${maxDays} days before to with grain ${q.grain}` },
+    ]);
+  const tokenId = await historyTokenId(deps, q);
+  return (await loadCandles(deps.pg, { tokenId, fromDay, toDay, grain: q.grain })).map(serializeCandle);
+}
+
+/**
+ * GET /v4/prices/history and /v4/tokens/prices/history: loadPriceHistory as JSON, or CSV with
+ * `format=csv` or Accept: text/csv.
  */
 export function priceHistoryHandler(deps: ApiDeps): Handler<{ query: typeof priceHistoryQuery }> {
   return async (ctx) => {
     const q = ctx.state.query;
     // Every answer, a 404 for an unknown token included, depends on Accept (CSV or JSON).
     ctx.vary('Accept');
-    const toDay = q.to ?? Math.floor(nowSeconds(deps) / DAY_SECONDS);
-    // The hosted default is the last 365 days; hourly candles are kept 90 days, so a default hour window is that.
-    const fromDay = q.from ?? Math.max(0, toDay - (q.grain === 'hour' ? 90 : 365));
-    if (fromDay > toDay) throw new ValidationError([{ field: 'to', message: 'must be greater than or equal to from' }]);
-    const maxDays = MAX_HISTORY_DAYS[q.grain];
-    if (toDay - fromDay > maxDays)
-      throw new ValidationError([
-        { field: 'from', message: `must be at most ${maxDays} days before to with grain ${q.grain}` },
-      ]);
-    const tokenId = await historyTokenId(deps, q);
-    const candles = (await loadCandles(deps.pg, { tokenId, fromDay, toDay, grain: q.grain })).map(serializeCandle);
+    const candles = await loadPriceHistory(deps, q);
     if (recordsFormat(ctx, q.format) === 'csv') {
       ctx.type = 'text/csv';
       ctx.body = candlesToCsv(candles);

@@ -21,6 +21,7 @@ import type {
   RewardTotalsQuery,
   tokenTotalsQuery,
   unclaimQuery,
+  UnclaimQuery,
 } from './schema.js';
 import { withOpportunityNames } from './topOpportunities.js';
 import { campaignLiveTotals, liveUnclaimed, tokenLiveTotals } from './totals.js';
@@ -33,8 +34,11 @@ function oneOf(first: string, second: string, a: unknown, b: unknown): void {
     throw new ValidationError([{ field: second, message: `must not be given with ${first}` }]);
 }
 
-/** The live totals a /rewards/total or /count query asks for (campaign or token). */
-async function totalsOf(deps: ApiDeps, q: RewardTotalsQuery, state: Parameters<typeof campaignVisibilityOf>[1]) {
+/**
+ * The live totals a /rewards/total or /count query asks for (campaign or token), for the caller
+ * `state`. Shared with GraphQL `rewardsTotal` / `rewardsCount` (api/graphql/totals.ts).
+ */
+export async function totalsOf(deps: ApiDeps, q: RewardTotalsQuery, state: Parameters<typeof campaignVisibilityOf>[1]) {
   oneOf('campaignId', 'token', q.campaignId, q.token);
   const visible = await campaignVisibilityOf(deps, state, true);
   if (q.campaignId !== undefined) {
@@ -93,14 +97,25 @@ export function tokenPathTotalsHandler(
   };
 }
 
+/**
+ * The unclaimed amounts a /rewards/unclaim query asks for, for the caller `state`: campaignId (or
+ * the token) → units. Shared with GraphQL `rewardsUnclaimed` (api/graphql/totals.ts).
+ */
+export async function unclaimedOf(
+  deps: ApiDeps,
+  q: UnclaimQuery,
+  state: Parameters<typeof campaignVisibilityOf>[1],
+): Promise<Record<string, string>> {
+  const campaignIds = splitList(q.campaignIds);
+  oneOf('campaignIds', 'token', campaignIds, q.token);
+  const visible = await campaignVisibilityOf(deps, state, true);
+  return liveUnclaimed(deps, q.chainId, campaignIds ? { campaignIds } : { token: q.token! }, visible);
+}
+
 /** GET /v4/rewards/unclaim: map campaignId (or the token) → unclaimed units in the live root. */
 export function unclaimHandler(deps: ApiDeps): Handler<{ query: typeof unclaimQuery }> {
   return async (ctx) => {
-    const q = ctx.state.query;
-    const campaignIds = splitList(q.campaignIds);
-    oneOf('campaignIds', 'token', campaignIds, q.token);
-    const visible = await campaignVisibilityOf(deps, ctx.state, true);
-    ctx.body = await liveUnclaimed(deps, q.chainId, campaignIds ? { campaignIds } : { token: q.token! }, visible);
+    ctx.body = await unclaimedOf(deps, ctx.state.query, ctx.state);
   };
 }
 

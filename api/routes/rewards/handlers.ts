@@ -15,7 +15,7 @@ import { serializeReward } from './serialize.js';
  * Recipients of a campaign's rewards in the chain's LIVE root (loadLiveRoot), by descending amount.
  * Empty when there is no live root or its tree is not verified (only verified trees are served).
  * Shared by GET /v4/rewards and GraphQL `rewards`. Tables roots, distributor_events, reward_trees,
- * reward_breakdowns, claims.
+ * reward_breakdowns, claimed_totals.
  */
 export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: CampaignVisibility) {
   if ((await hiddenOnChainCampaignIds(deps.pg, visible, q.chainId, [q.campaignId])).size) return [];

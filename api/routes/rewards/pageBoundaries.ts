@@ -7,10 +7,10 @@ export type PageBoundary = { page: number; last: RewardRowKey };
 /**
  * Ends of pages already served of a campaign's rewards in one root, so that the next page starts
  * from the end of the page before it (a keyset read, a few index rows) instead of walking every row
- * before it (OFFSET: ~250 ms at row 30,000 of a million-leaf tree). Only for reads whose rows cannot
- * change (a root's amounts never do; `hide` depends on claims, so those are not kept). The pages of
- * at most `maxQueries` queries are kept, least recently used dropped, and for each at most
- * `maxPages`; a page is found from a boundary at most `lookBack` pages before it.
+ * before it (OFFSET). Only for reads whose rows cannot change (a root's amounts never do; `hide`
+ * depends on claims, so those are not kept). The pages of at most `maxQueries` queries are kept,
+ * least recently used dropped, and for each at most `maxPages`; a page starts from the nearest
+ * boundary before it however far (a jump ahead walks only the pages in between, #30).
  */
 export type PageBoundaries = {
   /** The nearest known end of a page before `page` of the query `query`, or null. */
@@ -19,7 +19,7 @@ export type PageBoundaries = {
   remember(query: string, page: number, last: RewardRowKey): void;
 };
 
-export function createPageBoundaries({ maxQueries = 256, maxPages = 4096, lookBack = 64 } = {}): PageBoundaries {
+export function createPageBoundaries({ maxQueries = 256, maxPages = 4096 } = {}): PageBoundaries {
   const queries = new Map<string, Map<number, RewardRowKey>>();
   return {
     before(query, page) {
@@ -27,11 +27,12 @@ export function createPageBoundaries({ maxQueries = 256, maxPages = 4096, lookBa
       if (!pages) return null;
       queries.delete(query);
       queries.set(query, pages);
-      for (let p = page - 1; p >= Math.max(0, page - lookBack); p--) {
-        const last = pages.get(p);
-        if (last) return { page: p, last };
-      }
-      return null;
+      // The page just before is the usual case (reading in order); else the nearest kept one (at most maxPages).
+      const previous = pages.get(page - 1);
+      if (previous) return { page: page - 1, last: previous };
+      let nearest: PageBoundary | null = null;
+      for (const [p, last] of pages) if (p < page && (!nearest || p > nearest.page)) nearest = { page: p, last };
+      return nearest;
     },
     remember(query, page, last) {
       let pages = queries.get(query);

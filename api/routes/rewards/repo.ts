@@ -23,18 +23,28 @@ export type ListCampaignRewardsParams = {
   after: RewardRowKey | null;
 };
 
+/** SQL: what the recipient of row `alias` claimed of its token on chain $1 (0 when nothing). */
+const claimedOf = (alias: string) =>
+  `coalesce((SELECT k.amount FROM claimed_totals k WHERE k.chain_id = $1 AND k.recipient = ${alias}.recipient AND k.token = ${alias}.token), 0)`;
+
+/**
+ * SQL: only rows with something left to claim (amount > claimed, claimed 0 without a claimed_totals row),
+ * written as an anti-join so that PostgreSQL may read the chain's claimers once (a hash) instead of
+ * probing them per breakdown: 846 ms → 114 ms for a page 50,000 rows down a campaign at a million leaves.
+ */
+const HIDE_CLAIMED = `AND b.amount > 0 AND NOT EXISTS (SELECT 1 FROM claimed_totals k
+  WHERE k.chain_id = $1 AND k.recipient = b.recipient AND k.token = b.token AND k.amount >= b.amount)`;
+
 /**
  * The campaign's reward breakdowns in `root` (verified trees only ever have rows), by descending
- * amount, each with the recipient's claimed total of the token (sum of Claimed deltas, as
- * claimedTotals computes it). With `hide`, recipients with nothing left to claim are left out.
- * A page walks the campaign's breakdowns largest first (an index), from `after` when given (an
- * index range: amount ≤ its amount, then the order's tie-break), reading each one's claims by index.
- * Tables reward_breakdowns (view over reward_breakdown_versions), claims.
+ * amount, each with the recipient's claimed total of the token (claimed_totals: the sum of its Claimed
+ * deltas, kept by a trigger on claims). With `hide`, recipients with nothing left to claim are left out.
+ * A page walks the campaign's breakdowns largest first (reward_breakdown_versions_campaign_amount_idx,
+ * which holds the validity columns, so rows skipped by OFFSET are read in the index alone), from `after`
+ * when given (an index range: amount ≤ its amount, then the order's tie-break), reading each one's
+ * claimed total by key.
+ * Tables reward_breakdowns (view over reward_breakdown_versions), claimed_totals.
  */
-/** SQL: what the recipient of row `alias` claimed of its token on chain $1 (the sum of Claimed deltas). */
-const claimedOf = (alias: string) =>
-  `(SELECT coalesce(sum(k.amount), 0) FROM claims k WHERE k.recipient = ${alias}.recipient AND k.chain_id = $1 AND k.token = ${alias}.token)`;
-
 export async function listCampaignRewards(
   db: Pick<PgPool | PgClient, 'query'>,
   p: ListCampaignRewardsParams,
@@ -43,20 +53,19 @@ export async function listCampaignRewards(
   // walk the campaign's breakdowns by amount (reward_breakdown_versions_campaign_amount_idx) instead of sorting them all.
   const campaign =
     p.campaignId === p.campaignId.toLowerCase() ? 'b.campaign_id = $3' : 'b.campaign_id IN ($3, lower($3))';
-  const args: unknown[] = [p.chainId, p.root.toLowerCase(), p.campaignId, p.hide, p.items, p.offset];
+  const args: unknown[] = [p.chainId, p.root.toLowerCase(), p.campaignId, p.items, p.offset];
   let after = '';
   if (p.after) {
     args.push(p.after.amount, p.after.recipient, p.after.token, p.after.reason);
-    // `amount <= $7` alone bounds the index scan; the rest orders ties as ORDER BY does.
-    after = 'AND b.amount <= $7 AND (b.amount < $7 OR (b.recipient, b.token, b.reason) > ($8, $9, $10))';
+    // `amount <= $6` alone bounds the index scan; the rest orders ties as ORDER BY does.
+    after = 'AND b.amount <= $6 AND (b.amount < $6 OR (b.recipient, b.token, b.reason) > ($7, $8, $9))';
   }
   const { rows } = await db.query<CampaignRewardRow>(
     `WITH page AS (
        SELECT b.recipient, b.campaign_id, b.reason, b.token, b.amount FROM reward_breakdowns b
        WHERE b.chain_id = $1 AND b.root = $2 AND ${campaign} ${after}
-         -- Claims are read only to hide (then per breakdown, by claims_recipient_idx).
-         AND (NOT $4::boolean OR b.amount > ${claimedOf('b')})
-       ORDER BY b.amount DESC, b.recipient, b.token, b.reason LIMIT $5 OFFSET $6
+         ${p.hide ? HIDE_CLAIMED : ''}
+       ORDER BY b.amount DESC, b.recipient, b.token, b.reason LIMIT $4 OFFSET $5
      )
      SELECT p.recipient, p.campaign_id, p.reason, p.token, p.amount::text AS amount, ${claimedOf('p')}::text AS claimed
      FROM page p ORDER BY p.amount DESC, p.recipient, p.token, p.reason`,

@@ -24,17 +24,21 @@ export function rootsRouter(deps: ApiDeps): Router {
     describe({
       summary: 'The live reward root of every chain',
       description:
-        "Per chain id: `live`, the root the Distributor's `getMerkleRoot()` returns (the latest root once its dispute period is over and no dispute is open, else the one before it), decided on the indexed roots and disputes at the chain's latest indexed block time (`chainTime`); `tree` and `lastTree`, the Distributor's latest and previous roots; `endOfDisputePeriod` as the Distributor stores it (0 after a revoke); `pending`, the latest root while it is not live yet; `disputeOpen`. A root that does not exist is the zero hash. The hosted service's `disputer` is not served: the Disputed log does not carry it.",
+        "Per chain id: `live`, the root the Distributor's `getMerkleRoot()` returns (the latest root once its dispute period is over and no dispute is open, else the one before it), decided on the indexed roots and disputes at the chain's latest indexed block time (`chainTime`); `tree` and `lastTree`, the Distributor's latest and previous roots; `endOfDisputePeriod` as the Distributor stores it (0 after a revoke); `pending`, the latest root while it is not live yet; `disputeOpen`; `disputer`, while a dispute is open, who opened it (the Distributor's `disputer()` read at the Disputed log's block; absent for a dispute indexed before this field was kept). A root that does not exist is the zero hash.",
       response: stringMap(
-        obj({
-          live: hex,
-          tree: hex,
-          lastTree: hex,
-          endOfDisputePeriod: int,
-          pending: nullable(hex),
-          disputeOpen: bool,
-          chainTime: nullable(int),
-        }),
+        obj(
+          {
+            live: hex,
+            tree: hex,
+            lastTree: hex,
+            endOfDisputePeriod: int,
+            pending: nullable(hex),
+            disputeOpen: bool,
+            disputer: hex,
+            chainTime: nullable(int),
+          },
+          ['disputer'],
+        ),
       ),
     }),
     validate({ query: noQuery }),

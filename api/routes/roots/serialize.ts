@@ -26,7 +26,8 @@ const ZERO_ROOT = `0x${'0'.repeat(64)}`;
 /**
  * One chain of GET /v4/roots/live: the hosted service's `{ live, tree, lastTree, endOfDisputePeriod }`
  * (docs/api-behaviour.md#live-roots), extended with `pending` (the latest root while it is not live
- * yet, else null), `disputeOpen` and `chainTime` (the indexed chain time the rule was decided at).
+ * yet, else null), `disputeOpen` and `chainTime` (the indexed chain time the rule was decided at); the
+ * hosted `disputer` while a dispute is open and its disputer is known.
  */
 export type LiveRootResponse = {
   live: string;
@@ -35,6 +36,7 @@ export type LiveRootResponse = {
   endOfDisputePeriod: number;
   pending: string | null;
   disputeOpen: boolean;
+  disputer?: string;
   chainTime: number | null;
 };
 
@@ -52,6 +54,7 @@ export function serializeLiveRoot(state: LiveRootState, endOfDisputePeriod: numb
     endOfDisputePeriod,
     pending: tree && tree.root !== live ? tree.root : null,
     disputeOpen: state.disputeOpen,
+    ...(state.disputeOpen && state.disputer ? { disputer: state.disputer } : {}),
     chainTime: state.now,
   };
 }

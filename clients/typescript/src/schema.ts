@@ -3182,7 +3182,7 @@ export interface paths {
         };
         /**
          * The live reward root of every chain
-         * @description Per chain id: `live`, the root the Distributor's `getMerkleRoot()` returns (the latest root once its dispute period is over and no dispute is open, else the one before it), decided on the indexed roots and disputes at the chain's latest indexed block time (`chainTime`); `tree` and `lastTree`, the Distributor's latest and previous roots; `endOfDisputePeriod` as the Distributor stores it (0 after a revoke); `pending`, the latest root while it is not live yet; `disputeOpen`. A root that does not exist is the zero hash. The hosted service's `disputer` is not served: the Disputed log does not carry it.
+         * @description Per chain id: `live`, the root the Distributor's `getMerkleRoot()` returns (the latest root once its dispute period is over and no dispute is open, else the one before it), decided on the indexed roots and disputes at the chain's latest indexed block time (`chainTime`); `tree` and `lastTree`, the Distributor's latest and previous roots; `endOfDisputePeriod` as the Distributor stores it (0 after a revoke); `pending`, the latest root while it is not live yet; `disputeOpen`; `disputer`, while a dispute is open, who opened it (the Distributor's `disputer()` read at the Disputed log's block; absent for a dispute indexed before this field was kept). A root that does not exist is the zero hash.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -24076,6 +24076,7 @@ export interface operations {
                      *         "endOfDisputePeriod": 1,
                      *         "pending": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *         "disputeOpen": true,
+                     *         "disputer": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
                      *         "chainTime": 1
                      *       }
                      *     }
@@ -24084,6 +24085,7 @@ export interface operations {
                         [key: string]: {
                             chainTime: number | null;
                             disputeOpen: boolean;
+                            disputer?: string;
                             endOfDisputePeriod: number;
                             lastTree: string;
                             live: string;

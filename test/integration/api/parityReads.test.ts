@@ -253,11 +253,19 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
       await disputeTree({ ...target, reason: 'parity read test' });
       const disputed = await index();
       expect(disputed).to.include({ disputeOpen: true, live: before.live, pending: before.pending });
+      const disputer = await publicClient.readContract({
+        address: stack().distributor,
+        abi: distributorAbi,
+        functionName: 'disputer',
+      });
+      expect(BigInt(disputer), 'a dispute is open on chain').to.not.equal(0n);
+      expect(disputed.disputer, "the Distributor's disputer()").to.equal(disputer.toLowerCase());
       await mine({ rpcUrl: devnet.rpcUrl, timestamp: disputed.endOfDisputePeriod + 60 });
       expect(await index(), 'still not live past its period while disputed').to.include({ live: before.live });
       await resolveDispute({ ...target, valid: true });
       const revoked = await index();
       expect(revoked).to.include({ disputeOpen: false, live: before.live, tree: before.live, pending: null });
+      expect(revoked, 'no disputer once resolved').to.not.have.property('disputer');
       expect(revoked.endOfDisputePeriod).to.equal(0);
     });
   });

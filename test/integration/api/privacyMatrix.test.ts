@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { getNamedType, isObjectType, parse, type GraphQLNamedType, type OperationDefinitionNode } from 'graphql';
+import {
+  getNamedType,
+  isInputObjectType,
+  isObjectType,
+  parse,
+  type GraphQLNamedType,
+  type GraphQLType,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { createGraphqlSchema } from '../../../api/graphql/schema.js';
 import { signSession } from '../../../api/identity/jwt.js';
 import { campaignDbId } from '../../../domain/ids.js';
@@ -8,7 +16,7 @@ import { protocolOf } from '../../../domain/protocols.js';
 import { buildOpenApi, type OpenApiDocument } from '../../../api/openapi/buildOpenApi.js';
 import { createRoutes } from '../../../api/routes/index.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
-import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
+import { createReferenceDemo, priceRewardTokensBeforeFirstRoot, type ReferenceDemo } from './referenceDemo.js';
 
 type Caller = 'anonymous' | 'recipient' | 'grantee' | 'creator' | 'backOffice';
 const CALLERS: Caller[] = ['anonymous', 'recipient', 'grantee', 'creator', 'backOffice'];
@@ -36,6 +44,8 @@ type Subject = {
   rewardToken: string;
   /** At the API's clock, when the matrix started. */
   status: 'past' | 'live' | 'future';
+  /** Its own figures while public, read as the back office in before: USD distributed, units of its reward token in the live root. */
+  own: { distributedUsd: number; tokenAmount: number };
 };
 
 /** A read that can return campaign data: REST path (GET) or GraphQL query, built for one subject. */
@@ -357,6 +367,25 @@ const READS: Read[] = [
     graphql: (s) =>
       `{ user(address: "${s.recipient}") { rewards(chainId: [${CHAIN}]) { rewards { breakdowns { campaignId } } } } }`,
   },
+  // The #33 counts and totals, filtered by the subject: as absent as a campaign that does not exist.
+  {
+    name: 'GraphQL campaign counts of the campaign',
+    graphql: (s) =>
+      `{ campaignCounts(filter: { campaignId: "${s.onChainId}", test: true, showPrivate: true }, by: CHAINS) { key count } }`,
+    ghost: true,
+  },
+  {
+    name: 'GraphQL distributed rewards of the campaign',
+    graphql: (s) =>
+      `{ distributedRewards(filter: { campaignId: "${s.onChainId}", test: true, showPrivate: true }, by: TYPES, grain: "month") { month key usd } }`,
+    ghost: true,
+  },
+  {
+    name: 'GraphQL reward total, count and unclaimed of the campaign',
+    graphql: (s) =>
+      `{ rewardsTotal(chainId: ${CHAIN}, campaignId: "${s.onChainId}") { campaignId root amount } rewardsCount(chainId: ${CHAIN}, campaignId: "${s.onChainId}") { campaignId count } rewardsUnclaimed(chainId: ${CHAIN}, campaignIds: ["${s.onChainId}"]) { campaignId amount } }`,
+    ghost: true,
+  },
 ];
 
 /**
@@ -366,11 +395,16 @@ const READS: Read[] = [
  */
 type CountRead = {
   name: string;
-  op: string;
-  rest: (s: Subject) => string;
+  /** The OpenAPI operation of the REST path (none for a GraphQL read). */
+  op?: string;
+  rest?: (s: Subject) => string;
+  /** A GraphQL query instead of a REST path: `counts` reads its `data`. */
+  graphql?: (s: Subject) => string;
   /** The counts of the body; an answer other than 200 (an opportunity left with no public campaign) counts nothing. */
   counts: (body: any, s: Subject) => Record<string, number>; // eslint-disable-line @typescript-eslint/no-explicit-any
   share: (s: Subject) => Record<string, number>;
+  /** A figure floored at 0: hiding the subject takes its share off, down to 0. */
+  nonNegative?: true;
 };
 const live = (s: Subject) => (s.status === 'live' ? 1 : 0);
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -455,7 +489,46 @@ const COUNT_READS: CountRead[] = [
       share: (s) => ({ total: suffix.startsWith('/by-protocols') && !protocolOf(s.opportunityType) ? 0 : 1 }),
     }),
   ),
+  // The same counts through GraphQL (#33): every bucket summed.
+  ...(['', 'by: CHAINS', 'by: TYPES', 'by: PROTOCOLS', 'by: CHAINS, grain: "month"', 'grain: "month"'] as const).map(
+    (args): CountRead => ({
+      name: `GraphQL campaignCounts(${args})`,
+      graphql: () =>
+        `{ campaignCounts(filter: { test: true, showPrivate: true }${args ? `, ${args}` : ''}) { month key count } }`,
+      counts: (d) => ({ total: sum((d.campaignCounts as { count: number }[]).map((b) => b.count)) }),
+      share: (s) => ({ total: args.includes('PROTOCOLS') && !protocolOf(s.opportunityType) ? 0 : 1 }),
+    }),
+  ),
+  // USD the live roots distributed (#33), every bucket summed: the subject's own USD (campaigns without a protocol count under `none`).
+  ...(['', 'by: CHAINS', 'by: TYPES', 'by: PROTOCOLS', 'by: PROTOCOLS, grain: "month"'] as const).map(
+    (args): CountRead => ({
+      name: `GraphQL distributedRewards(${args})`,
+      graphql: () =>
+        `{ distributedRewards(filter: { test: true, showPrivate: true }${args ? `, ${args}` : ''}) { month key usd } }`,
+      counts: (d) => ({ usd: sum((d.distributedRewards as { usd: number }[]).map((b) => b.usd)) }),
+      share: (s) => ({ usd: s.own.distributedUsd }),
+    }),
+  ),
+  // A token's live total and unclaimed amount leave out what hidden campaigns hold of it. (Its recipient
+  // count is not a sum over campaigns, a recipient may have several: the campaign form is read above.)
+  {
+    name: 'GraphQL rewardsTotal of the reward token',
+    graphql: (s) => `{ rewardsTotal(chainId: ${CHAIN}, token: "${s.rewardToken}") { amount } }`,
+    counts: (d) => ({ amount: Number(d.rewardsTotal.amount) }),
+    share: (s) => ({ amount: s.own.tokenAmount }),
+  },
+  {
+    name: 'GraphQL rewardsUnclaimed of the reward token',
+    graphql: (s) => `{ rewardsUnclaimed(chainId: ${CHAIN}, token: "${s.rewardToken}") { amount } }`,
+    counts: (d) => ({ unclaimed: Number((d.rewardsUnclaimed as { amount: string }[])[0]!.amount) }),
+    share: (s) => ({ unclaimed: s.own.tokenAmount }),
+    // The token's visible total minus what was claimed of it, never below 0.
+    nonNegative: true,
+  },
 ];
+
+/** Equal up to float rounding (USD sums, token units past 2^53 read as numbers); exact for counts. */
+const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
 /** The list every subject's creator keeps, naming all subjects (lists are public: the ids must not be). */
 const LIST_NAME = 'privacy-matrix';
@@ -525,16 +598,27 @@ function campaignBearingOperations(document: OpenApiDocument): string[] {
   return out;
 }
 
-/** Root fields of the GraphQL schema whose answers can hold a campaign field (a record, an id, a count). */
+/**
+ * Root fields of the GraphQL schema whose answers can hold a campaign field (a record, an id), or
+ * that count or sum campaigns: named for campaigns, or taking an argument that names one (also
+ * inside an input object: the campaign filters of a count or total).
+ */
 function campaignBearingGraphqlFields(): string[] {
   const schema = createGraphqlSchema();
   const reaches = (type: GraphQLNamedType, seen: Set<string>): boolean => {
-    if (!isObjectType(type) || seen.has(type.name)) return false;
+    if (!(isObjectType(type) || isInputObjectType(type)) || seen.has(type.name)) return false;
     seen.add(type.name);
-    return Object.values(type.getFields()).some((f) => /campaign/i.test(f.name) || reaches(getNamedType(f.type), seen));
+    return Object.values(type.getFields()).some(
+      (f: { name: string; type: GraphQLType }) => /campaign/i.test(f.name) || reaches(getNamedType(f.type), seen),
+    );
   };
   return Object.values(schema.getQueryType()!.getFields())
-    .filter((f) => f.args.some((a) => /campaign/i.test(a.name)) || reaches(getNamedType(f.type), new Set()))
+    .filter(
+      (f) =>
+        /campaign/i.test(f.name) ||
+        f.args.some((a) => /campaign/i.test(a.name) || reaches(getNamedType(a.type), new Set())) ||
+        reaches(getNamedType(f.type), new Set()),
+    )
     .map((f) => f.name);
 }
 
@@ -694,6 +778,7 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
       txHash: r.tx_hash,
       rewardToken: r.reward_token,
       status: r.status,
+      own: { distributedUsd: 0, tokenAmount: 0 },
     });
     subjects = [
       subject(parent, 'private family parent, recipientsCanView false', false, `0x${'1'.repeat(40)}`),
@@ -725,6 +810,24 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         .send({ userAddress: s.grantee })
         .expect(200);
     }
+    // A daily close for every reward token before the first root, so distributed rewards have a USD figure (as rewardTotals.test.ts).
+    await priceRewardTokensBeforeFirstRoot(h, CHAIN);
+    // Each subject's own figures, read by the one caller who sees every campaign.
+    for (const s of subjects) {
+      const backOffice = { authorization: TEST_BACK_OFFICE_TOKEN };
+      const usd = await h
+        .request()
+        .get(`/v4/rewards/total/distributed?campaignId=${s.onChainId}&test=true&showPrivate=true`)
+        .set(backOffice)
+        .expect(200);
+      const units = await h
+        .request()
+        .get(`/v4/rewards/total?chainId=${CHAIN}&campaignId=${s.onChainId}`)
+        .set(backOffice)
+        .expect(200);
+      s.own = { distributedUsd: usd.body, tokenAmount: Number(units.body.amount) };
+    }
+    expect(subjects.map((x) => x.own.distributedUsd > 0 && x.own.tokenAmount > 0)).to.include(true);
     // No subject's recipient is another's (a recipient of both would see the second legitimately).
     expect(new Set(subjects.map((x) => x.recipient)).size).to.equal(subjects.length);
     // Each creator keeps a public campaign list naming every subject (lists are anyone's to read).
@@ -773,7 +876,9 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
       'campaign-bearing operations the matrix does not read (add a read, or an exemption saying why)',
     ).to.deep.equal([]);
     const fields = campaignBearingGraphqlFields();
-    const readFields = new Set(READS.filter((r) => r.graphql).flatMap((r) => rootFieldsOf(r.graphql!(subject))));
+    const readFields = new Set(
+      [...READS, ...COUNT_READS].filter((r) => r.graphql).flatMap((r) => rootFieldsOf(r.graphql!(subject))),
+    );
     expect(
       fields.filter((f) => !readFields.has(f)),
       'campaign-bearing GraphQL root fields the matrix does not read',
@@ -812,13 +917,21 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
     });
   }
 
-  it('counts a private campaign only for callers who may see it: chain, dashboard, protocols, opportunities', async function () {
+  it('counts a private campaign only for callers who may see it: chain, dashboard, protocols, opportunities, GraphQL counts and totals', async function () {
     const wrong: string[] = [];
     const countsOf = async (r: CountRead, s: Subject, caller: Caller) => {
-      const res = await demo.h.request().get(r.rest(s)).set(headersOf(s, caller));
-      if (res.status >= 500) wrong.push(`${r.name} as ${caller}: ${res.status}`);
-      return res.status === 200
-        ? r.counts(res.body, s)
+      const res = r.rest
+        ? await demo.h.request().get(r.rest(s)).set(headersOf(s, caller))
+        : await demo.h
+            .request()
+            .post('/graphql/v1')
+            .set(headersOf(s, caller))
+            .set('accept', 'application/json')
+            .send({ query: r.graphql!(s) });
+      if (res.status >= 500 || res.body?.errors)
+        wrong.push(`${r.name} as ${caller}: ${res.status} ${JSON.stringify(res.body?.errors ?? '')}`);
+      return res.status === 200 && !res.body?.errors
+        ? r.counts(r.rest ? res.body : res.body.data, s)
         : Object.fromEntries(Object.keys(r.share(s)).map((k) => [k, 0]));
     };
     const setPrivate = (s: Subject, isPrivate: boolean) =>
@@ -839,8 +952,8 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
             const shown = await countsOf(r, s, caller);
             for (const [key, share] of Object.entries(r.share(s))) {
               shares += share;
-              const expected = shown[key]! - share;
-              if (hidden[caller]![key] !== expected)
+              const expected = r.nonNegative ? Math.max(0, shown[key]! - share) : shown[key]! - share;
+              if (!near(hidden[caller]![key]!, expected))
                 wrong.push(
                   `${r.name} as ${caller} (${s.name}, ${s.status}): ${key} ${hidden[caller]![key]} while private, ${shown[key]} public (expected ${expected})`,
                 );

@@ -52,3 +52,19 @@ export async function createReferenceDemo(env: Record<string, string> = {}): Pro
     },
   };
 }
+
+/**
+ * A daily close of `close` USD for every reward token of the trees of `chainId`, the day before its
+ * first root: what each root's distributed rewards are valued at (the demo's prices job stores the
+ * current day only). Table token_price_history.
+ */
+export async function priceRewardTokensBeforeFirstRoot(h: Harness, chainId: number, close = 2.5): Promise<void> {
+  await h.deps.pg.query(
+    `INSERT INTO token_price_history (token_id, day, open, close, min, max, source, updated_at)
+     SELECT tk.id, (to_timestamp((SELECT min(timestamp) FROM roots WHERE chain_id = $1)) AT TIME ZONE 'UTC')::date - 1,
+       $2::float8, $2::float8, $2::float8, $2::float8, 'test', now()
+     FROM tokens tk WHERE tk.chain_id = $1 AND lower(tk.address) IN (SELECT DISTINCT token FROM reward_leaf_versions)
+     ON CONFLICT (token_id, day) DO UPDATE SET close = $2::float8`,
+    [chainId, close],
+  );
+}

@@ -5,7 +5,7 @@ import { distributorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
 import { tokenDbId } from '../../../domain/ids.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
-import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
+import { createReferenceDemo, priceRewardTokensBeforeFirstRoot, type ReferenceDemo } from './referenceDemo.js';
 
 const CHAIN = 31337;
 
@@ -202,14 +202,7 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
 
   it('answers what the live roots distributed, in USD at each root’s day, over a window, by chain, type, protocol, token and month', async function () {
     // A daily close for each reward token the day before the first root: what each root is valued at.
-    await q(
-      `INSERT INTO token_price_history (token_id, day, open, close, min, max, source, updated_at)
-       SELECT tk.id, (to_timestamp((SELECT min(timestamp) FROM roots WHERE chain_id = $1)) AT TIME ZONE 'UTC')::date - 1,
-         2.5, 2.5, 2.5, 2.5, 'test', now()
-       FROM tokens tk WHERE tk.chain_id = $1 AND lower(tk.address) IN (SELECT DISTINCT token FROM reward_leaf_versions)
-       ON CONFLICT (token_id, day) DO UPDATE SET close = 2.5`,
-      [CHAIN],
-    );
+    await priceRewardTokensBeforeFirstRoot(demo.h, CHAIN);
     // Per root up to the live one (not revoked, verified): campaign sums minus the previous root's.
     const perCampaign = await q<{ campaign_id: string; token: string; ts: string; delta: string; decimals: number }>(
       `WITH counted AS (

@@ -172,6 +172,35 @@ describe('jobs/cli.ts as a real process', function () {
     expect((await cli('check')).code).to.equal(0);
   });
 
+  it('backfill-reward-tokens: stores the whitelist logs the campaigns job passed before the table existed, announcing nothing again', async function () {
+    const whitelist = async () =>
+      (
+        await h.deps.pg.query(
+          `SELECT chain_id, token, amount::text, block_number::int, block_hash, tx_hash, log_index
+           FROM reward_token_min_amounts ORDER BY chain_id, block_number, log_index`,
+        )
+      ).rows;
+    const before = await whitelist();
+    expect(before, 'the devnet stack whitelists its reward tokens').to.not.be.empty;
+    const events = await count('SELECT count(*) AS n FROM events');
+    // A deployment indexed before the table existed: the campaigns job is past these logs.
+    await h.deps.pg.query('DELETE FROM reward_token_min_amounts');
+    const result = await cli('backfill-reward-tokens');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.match(
+      new RegExp(`chain 31337: ${before.length} whitelist log\\(s\\) stored from block \\d+`),
+    );
+    expect(result.stderr).to.match(/^backfill-reward-tokens chain 31337 +100\.0% \d+\/\d+ blocks/m);
+    expect(await whitelist()).to.deep.equal(before);
+    expect(await count('SELECT count(*) AS n FROM events'), 'no event appended').to.equal(events);
+    const again = await cli('backfill-reward-tokens', '31337');
+    expect(again.code, again.stderr).to.equal(0);
+    expect(await whitelist(), 'a re-run changes nothing').to.deep.equal(before);
+    const unknown = await cli('backfill-reward-tokens', '999');
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.include('"999" is not a configured chain id');
+  });
+
   it("backfill: re-indexes rows deleted behind the job's back from a block, with a progress bar on stderr", async function () {
     const from = blocks[2]!;
     await h.deps.pg.query('DELETE FROM campaigns WHERE block_number >= $1', [from]);

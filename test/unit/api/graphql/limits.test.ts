@@ -105,4 +105,32 @@ describe('GraphQL query limits (api/graphql/limits.ts)', () => {
     }
     expect(unbounded).to.deep.equal([]);
   });
+
+  it('counts each count, total and price field of #33 as a search of its own: ten fit in a request, eleven are refused', () => {
+    const reads = [
+      'campaignCounts(by: CHAINS, grain: "month") { month key count }',
+      'distributedRewards(by: PROTOCOLS) { key usd }',
+      'rewardsTotal(chainId: 1, token: "0x") { amount }',
+      'rewardsCount(chainId: 1, token: "0x") { count }',
+      'rewardsUnclaimed(chainId: 1, token: "0x") { amount }',
+      'prices { symbol price }',
+      'priceHistory(symbol: "X") { day close }',
+    ];
+    for (const read of reads) {
+      const aliased = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${read}`).join(' ')} }`;
+      expect(check(aliased(10)).errors, read).to.deep.equal([]);
+      expect(check(aliased(11)).errors, read).to.deep.equal([
+        { code: 'QUERY_TOO_COSTLY', searches: 11, maxSearches: DEFAULT_QUERY_LIMITS.maxSearches },
+      ]);
+    }
+  });
+
+  it('declares what every root field reads: searches of its own, or a batch loader (by-id cost)', () => {
+    // `user` reads nothing itself; its `rewards` declares its searches per chain.
+    const undeclared = Object.values(schema.getQueryType()!.getFields())
+      .filter((f) => f.name !== 'user')
+      .filter((f) => !(f.extensions as CostExtensions).searches && !(f.extensions as CostExtensions).cost)
+      .map((f) => f.name);
+    expect(undeclared).to.deep.equal([]);
+  });
 });

@@ -29,7 +29,8 @@ describe('indexer/transform/roots', () => {
       { ...position(11, 1), kind: 'disputed', reason: 'bad' },
       { ...position(11, 2), kind: 'dispute_resolved', valid: false },
     ];
-    const rows = toRootRows(events, timestamps, new Map([[11, 1_700_010_800]]));
+    const D = '0x00000000000000000000000000000000000000d1';
+    const rows = toRootRows(events, timestamps, new Map([[11, 1_700_010_800]]), new Map([[11, D]]));
     expect(rows.roots).to.deep.equal([
       {
         ...position(10, 0),
@@ -47,6 +48,7 @@ describe('indexer/transform/roots', () => {
         reason: null,
         valid: null,
         endOfDisputePeriod: null,
+        disputer: null,
       },
       {
         ...position(11, 1),
@@ -55,6 +57,7 @@ describe('indexer/transform/roots', () => {
         reason: 'bad',
         valid: null,
         endOfDisputePeriod: null,
+        disputer: D,
       },
       {
         ...position(11, 2),
@@ -63,6 +66,7 @@ describe('indexer/transform/roots', () => {
         reason: null,
         valid: false,
         endOfDisputePeriod: 1_700_010_800,
+        disputer: null,
       },
     ]);
   });

@@ -23,7 +23,9 @@ const root = (r: string) =>
 
 describe('api/routes/roots/serialize serializeLiveRoot', function () {
   it('answers zero roots for a chain without any, as the Distributor getters do', function () {
-    expect(serializeLiveRoot({ latest: [], disputeOpen: false, now: null, live: null }, 0)).to.deep.equal({
+    expect(
+      serializeLiveRoot({ latest: [], disputeOpen: false, disputer: null, now: null, live: null }, 0),
+    ).to.deep.equal({
       live: ZERO,
       tree: ZERO,
       lastTree: ZERO,
@@ -35,7 +37,10 @@ describe('api/routes/roots/serialize serializeLiveRoot', function () {
   });
 
   it('names the latest root pending while the previous one is live', function () {
-    const pending = serializeLiveRoot({ latest: [root(B), root(A)], disputeOpen: true, now: 100, live: root(A) }, 200);
+    const pending = serializeLiveRoot(
+      { latest: [root(B), root(A)], disputeOpen: true, disputer: null, now: 100, live: root(A) },
+      200,
+    );
     expect(pending).to.deep.equal({
       live: A,
       tree: B,
@@ -45,7 +50,18 @@ describe('api/routes/roots/serialize serializeLiveRoot', function () {
       disputeOpen: true,
       chainTime: 100,
     });
-    const live = serializeLiveRoot({ latest: [root(B), root(A)], disputeOpen: false, now: 300, live: root(B) }, 200);
+    const live = serializeLiveRoot(
+      { latest: [root(B), root(A)], disputeOpen: false, disputer: null, now: 300, live: root(B) },
+      200,
+    );
     expect(live).to.include({ live: B, pending: null });
+  });
+
+  it('names the disputer while a dispute is open and its disputer is known (the hosted `disputer`), never otherwise', function () {
+    const D = '0x00000000000000000000000000000000000000d1';
+    const open = { latest: [root(B), root(A)], disputeOpen: true, now: 100, live: root(A) };
+    expect(serializeLiveRoot({ ...open, disputer: D }, 200)).to.include({ disputeOpen: true, disputer: D });
+    expect(serializeLiveRoot({ ...open, disputer: null }, 200)).to.not.have.property('disputer');
+    expect(serializeLiveRoot({ ...open, disputeOpen: false, disputer: D }, 200)).to.not.have.property('disputer');
   });
 });
