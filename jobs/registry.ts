@@ -7,6 +7,7 @@ import { refreshPrices } from './refreshPrices.js';
 import { syncRoots } from './syncRoots.js';
 import { syncClaims } from './syncClaims.js';
 import { computeMetrics } from './computeMetrics.js';
+import { rebuildDistributedRollup } from './rebuildDistributedRollup.js';
 import { syncBenchmarkRate } from './syncBenchmarkRate.js';
 import { sweepRetention } from './sweepRetention.js';
 import { deliverWebhooks } from './deliverWebhooks.js';
@@ -23,6 +24,7 @@ export const JOBS: readonly Job[] = [
   refreshPrices,
   syncBenchmarkRate,
   computeMetrics,
+  rebuildDistributedRollup,
   publishSearch,
   deliverWebhooks,
   sweepRetention,

@@ -34,7 +34,12 @@ import {
  *   token (none when missing or older than `priceMaxAgeSeconds`); APR = dailyRewards × 365 / TVL × 100;
  * - opportunities: served TVL (an ERC4626 vault's totalAssets, else the identifier's totalSupply,
  *   read on chain now, × stored price), and dailyRewards and APR as the sums of the recomputed
- *   figures of the campaigns the opportunity serves.
+ *   figures of the campaigns the opportunity serves;
+ * - distributed (#33): GET /v4/rewards/total/distributed/by-tokens (test tokens included, private
+ *   campaigns not: an anonymous caller's view, from the facet rollup when it is fresh) per token, with
+ *   what each counted root (verified, not revoked, up to the on-chain live root) added to the stored
+ *   breakdowns of the indexed public campaigns since the counted root before it, at the token's
+ *   daily close of the root's day (distributedTruth).
  * Usage: `tsx scripts/truthCheck.ts` with API_URL, DATABASE_URL and CHAINS (as the services read
  * them); prints what it compared and exits 1 on any mismatch.
  */
@@ -53,7 +58,7 @@ export type TruthCheckParams = {
   maxRecipients?: number;
 };
 export type TruthCheckReport = {
-  compared: Record<'roots' | 'proofs' | 'campaigns' | 'opportunities' | 'rewardTokens', number>;
+  compared: Record<'roots' | 'proofs' | 'campaigns' | 'opportunities' | 'rewardTokens' | 'distributed', number>;
   figures: number;
   mismatches: string[];
 };
@@ -99,10 +104,53 @@ function rootOfProof(user: Address, token: Address, amount: bigint, proof: Hex[]
   return h;
 }
 
+/**
+ * Per token, what the counted roots of `chainId` up to `liveRoot` distributed to the indexed public
+ * campaigns: each root's stored breakdowns (reward_breakdowns) summed per campaign and token, minus
+ * the counted root before it (a campaign gone from a tree counts its removal), in units and in USD at
+ * the token's daily close on or before the root's UTC day (unpriced: 0).
+ */
+async function distributedTruth(
+  db: pg.Client,
+  chainId: number,
+  liveRoot: string,
+): Promise<{ token: string; amount: string; usd: number }[]> {
+  const { rows } = await db.query<{ token: string; amount: string; usd: number }>(
+    `WITH counted AS (
+       SELECT r.root, r.timestamp, lag(r.root) OVER (ORDER BY r.block_number, r.log_index) AS prev,
+         (r.block_number, r.log_index) <= (SELECT block_number, log_index FROM roots
+           WHERE chain_id = $1 AND root = $2 AND NOT revoked ORDER BY block_number DESC LIMIT 1) AS upto
+       FROM roots r JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root AND t.status = 'verified'
+       WHERE r.chain_id = $1 AND NOT r.revoked),
+     sums AS (SELECT root, lower(campaign_id) AS campaign_id, lower(token) AS token, sum(amount) AS amount
+       FROM reward_breakdowns WHERE chain_id = $1 GROUP BY 1, 2, 3),
+     deltas AS (
+       SELECT c.timestamp, d.campaign_id, d.token, coalesce(d.n, 0) - coalesce(d.o, 0) AS delta
+       FROM counted c CROSS JOIN LATERAL (
+         SELECT campaign_id, token, n.amount AS n, o.amount AS o
+         FROM (SELECT campaign_id, token, amount FROM sums WHERE root = c.root) n
+         FULL JOIN (SELECT campaign_id, token, amount FROM sums WHERE root = c.prev) o USING (campaign_id, token)) d
+       WHERE c.upto AND coalesce(d.n, 0) <> coalesce(d.o, 0)),
+     kept AS (
+       SELECT d.* FROM deltas d WHERE EXISTS (
+         SELECT 1 FROM campaigns k WHERE k.distribution_chain_id = $1 AND lower(k.campaign_id) = d.campaign_id
+           AND NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = k.id AND pv.is_private)))
+     SELECT d.token, sum(d.delta)::text AS amount,
+       coalesce(sum(d.delta::float8 / 10 ^ coalesce(tk.decimals, 18) * px.close), 0)::float8 AS usd
+     FROM kept d
+     LEFT JOIN tokens tk ON tk.chain_id = $1 AND lower(tk.address) = d.token
+     LEFT JOIN LATERAL (SELECT h.close FROM token_price_history h WHERE h.token_id = tk.id
+       AND h.day <= (to_timestamp(d.timestamp) AT TIME ZONE 'UTC')::date ORDER BY h.day DESC LIMIT 1) px ON true
+     GROUP BY d.token ORDER BY d.token`,
+    [chainId, liveRoot],
+  );
+  return rows;
+}
+
 export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport> {
   const db = new pg.Client({ connectionString: p.databaseUrl });
   await db.connect();
-  const compared = { roots: 0, proofs: 0, campaigns: 0, opportunities: 0, rewardTokens: 0 };
+  const compared = { roots: 0, proofs: 0, campaigns: 0, opportunities: 0, rewardTokens: 0, distributed: 0 };
   let figures = 0;
   const mismatches: string[] = [];
   const expectEqual = (what: string, served: unknown, truth: unknown) => {
@@ -194,6 +242,19 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
           String(live?.['endOfDisputePeriod']),
           String(end),
         );
+        // What the live roots distributed (#33), per token, from the stored trees alone.
+        const truth = await distributedTruth(db, chain.id, onchainRoot);
+        const servedTokens = (await get('/rewards/total/distributed/by-tokens', {
+          distributionChainIds: chain.id,
+          test: true,
+        })) as { address: string; amount: string; usd: number }[];
+        expectEqual(`chain ${chain.id} distributed token count`, servedTokens.length, truth.length);
+        for (const t of truth) {
+          const served = servedTokens.find((x) => x.address === t.token);
+          expectEqual(`chain ${chain.id} distributed amount of ${t.token}`, served?.amount, t.amount);
+          expectEqual(`chain ${chain.id} distributed usd of ${t.token}`, served?.usd, t.usd);
+          compared.distributed += 1;
+        }
         const claimsBlock = await cursor('claims', chain.id);
         const { rows } = await db.query<{ recipient: string }>(
           'SELECT DISTINCT recipient FROM rewards WHERE chain_id = $1 AND root = $2 ORDER BY recipient LIMIT $3',

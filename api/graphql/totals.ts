@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import { countCampaigns } from '../routes/campaigns/countHandlers.js';
 import { countCampaignsQuery, type CountCampaignsQuery, type CountGroup } from '../routes/campaigns/schema.js';
-import { DISTRIBUTED_GROUPS, distributedFacetRows, groupDistributed } from '../routes/reward-totals/distributed.js';
+import { DISTRIBUTED_GROUPS, distributedRows, groupDistributed } from '../routes/reward-totals/distributed.js';
 import { totalsOf, unclaimedOf } from '../routes/reward-totals/handlers.js';
 import {
   distributedQuery,
@@ -134,7 +134,7 @@ export function totalsFields(campaignFilter: GraphQLInputObjectType): GraphQLFie
       ...costs({ maxItems: BUCKETS_ESTIMATE, searches: 1 }),
       resolve: async (_s, a: GroupArgs, ctx) => {
         const q = checkArgs<DistributedQuery>(distributedQuery, filterOf(a));
-        const rows = await distributedFacetRows(ctx.deps, q, await visibilityOf(ctx, q.showPrivate));
+        const { rows } = await distributedRows(ctx.deps, q, await visibilityOf(ctx, q.showPrivate), 'type');
         const body = groupDistributed(rows, a.by ? DISTRIBUTED_GROUPS[a.by] : null);
         return toBuckets(body, Boolean(a.by), Boolean(q.grain)).map(({ value, ...b }) => ({ ...b, usd: value }));
       },

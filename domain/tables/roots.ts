@@ -109,19 +109,28 @@ export async function loadLiveRootState(db: PgPool | PgClient, chainId: number, 
     [chainId],
   );
   if (!rows.length) return { latest: [], disputeOpen: false, disputer: null, now: null, live: null };
-  const disputes = await db.query<{
-    kind: 'disputed' | 'dispute_resolved';
-    valid: boolean | null;
-    end_of_dispute_period: string | null;
-    block_number: string;
-    log_index: number;
-    disputer: string | null;
-  }>(
+  const disputes = await db.query<DisputeDbRow>(
     `SELECT kind, valid, end_of_dispute_period, block_number, log_index, disputer FROM distributor_events WHERE chain_id = $1 AND kind <> 'revoked'
      ORDER BY block_number DESC, log_index DESC LIMIT 1`,
     [chainId],
   );
-  const last = disputes.rows.map((d) => ({
+  return decideLiveRoot(rows, disputes.rows, at ?? (await loadChainTime(db, chainId)));
+}
+
+/** The last dispute log of a chain (Disputed / DisputeResolved) as stored. */
+type DisputeDbRow = {
+  kind: 'disputed' | 'dispute_resolved';
+  valid: boolean | null;
+  end_of_dispute_period: string | null;
+  block_number: string;
+  log_index: number;
+  disputer: string | null;
+};
+
+/** Pure: loadLiveRootState's decision over the rows it read (the last two non-revoked roots, the last dispute log, the time). */
+function decideLiveRoot(rows: RootDbRow[], disputes: DisputeDbRow[], now: number | null): LiveRootState {
+  if (!rows.length) return { latest: [], disputeOpen: false, disputer: null, now: null, live: null };
+  const last = disputes.map((d) => ({
     kind: d.kind,
     valid: d.valid,
     endOfDisputePeriod: d.end_of_dispute_period === null ? null : Number(d.end_of_dispute_period),
@@ -129,17 +138,52 @@ export async function loadLiveRootState(db: PgPool | PgClient, chainId: number, 
     logIndex: d.log_index,
   }));
   const disputeOpen = isDisputeOpen(last);
-  const disputer = disputeOpen ? (disputes.rows[0]?.disputer ?? null) : null;
+  const disputer = disputeOpen ? (disputes[0]?.disputer ?? null) : null;
   const rejectedDisputes = last.flatMap((d) =>
     d.kind === 'dispute_resolved' && d.valid === false && d.endOfDisputePeriod !== null
       ? [{ blockNumber: d.blockNumber, logIndex: d.logIndex, endOfDisputePeriod: d.endOfDisputePeriod }]
       : [],
   );
   const latest = rows.map(toRootRecord);
-  const now = at ?? (await loadChainTime(db, chainId));
   if (now === null) return { latest, disputeOpen, disputer, now, live: null };
   const live = liveRoot({ roots: latest, now, disputeOpen, rejectedDisputes });
   return { latest, disputeOpen, disputer, now, live: live ? { ...live, disputeOpen } : null };
+}
+
+/**
+ * loadLiveRoot of several chains in one statement (the reads that need every chain's live root on
+ * each request, GET /v4/rewards/total/distributed: one round trip instead of three per chain), by
+ * the same rule over the same rows (decideLiveRoot; their bigint columns arrive as JSON numbers,
+ * which toRootRecord reads as it reads the strings of a plain query).
+ * @returns per chain id, its live root or null.
+ */
+export async function loadLiveRoots(
+  db: PgPool | PgClient,
+  chainIds: readonly number[],
+): Promise<Map<number, LiveRootRecord | null>> {
+  const { rows } = await db.query<{
+    chain_id: number;
+    roots: RootDbRow[];
+    disputes: DisputeDbRow[];
+    now: string | null;
+  }>(
+    `SELECT c.id AS chain_id,
+       (SELECT coalesce(json_agg(x ORDER BY x.block_number DESC, x.log_index DESC), '[]') FROM (
+          SELECT r.*, t.status AS tree_status FROM roots r LEFT JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root
+          WHERE r.chain_id = c.id AND NOT r.revoked ORDER BY r.block_number DESC, r.log_index DESC LIMIT 2) x) AS roots,
+       (SELECT coalesce(json_agg(d), '[]') FROM (
+          SELECT kind, valid, end_of_dispute_period, block_number, log_index, disputer FROM distributor_events WHERE chain_id = c.id AND kind <> 'revoked'
+          ORDER BY block_number DESC, log_index DESC LIMIT 1) d) AS disputes,
+       greatest(
+         (SELECT b.timestamp FROM cursors k JOIN blocks b ON b.chain_id = k.chain_id AND b.number = k.block_number WHERE k.job = 'roots' AND k.chain_id = c.id),
+         (SELECT max(timestamp) FROM roots WHERE chain_id = c.id),
+         (SELECT max(timestamp) FROM distributor_events WHERE chain_id = c.id))::text AS now
+     FROM unnest($1::int[]) AS c(id)`,
+    [chainIds],
+  );
+  return new Map(
+    rows.map((r) => [r.chain_id, decideLiveRoot(r.roots, r.disputes, r.now === null ? null : Number(r.now)).live]),
+  );
 }
 
 /** Every root row of a chain in chain order (oldest first). */

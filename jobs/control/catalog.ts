@@ -70,6 +70,13 @@ export const JOB_CATALOG: readonly JobInfo[] = [
     noBlockLag: 'computes from stored rows as of now and follows no block range',
   },
   {
+    name: 'distributed',
+    defaultCron: '*/10 * * * * *',
+    description:
+      'Rebuilds the rollup of what the live roots distributed per campaign facets (GET /v4/rewards/total/distributed) when a write it depends on or a live root changed.',
+    noBlockLag: 'follows the stored roots, campaigns and prices, and the live roots, not a block range',
+  },
+  {
     name: 'publish',
     defaultCron: '*/2 * * * * *',
     description: 'Projects queued campaign and opportunity changes from PostgreSQL into Elasticsearch.',

@@ -10,7 +10,9 @@ import {
   loadDistributedRewards,
   type DistributedCampaignFilter,
   type DistributedOpportunityGroup,
+  type DistributedBy,
   type DistributedRow,
+  type DistributedSource,
 } from '../../reads/distributedRewards.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
 import { parseCreatedBound, toListParams, type CampaignListParams } from '../campaigns/params.js';
@@ -60,6 +62,10 @@ function parseDistributed(deps: ApiDeps, q: DistributedQuery) {
  * campaign's row (FilteredRow) or, on the PostgreSQL path, a group of campaigns sharing the facets.
  */
 export type FacetRow = Omit<DistributedRow, 'campaignId'> & { campaign: Omit<CampaignFacets, 'opportunityId'> };
+/** The rows of the USD routes (total, /by-chains, /by-types, /by-protocols): USD by chain, month and campaign. */
+export type UsdRow = Pick<FacetRow, 'chainId' | 'period' | 'usd' | 'campaign'>;
+/** The rows of /by-tokens: units and USD by chain, token and month. */
+export type TokenRow = Pick<FacetRow, 'chainId' | 'token' | 'period' | 'amount' | 'usd' | 'unpriced'>;
 
 /** Pure: a campaign type's name and main protocol, as the campaign document states them (toCampaignDocument). */
 function typeFacets(campaignType: number) {
@@ -74,28 +80,48 @@ function opportunityOf(g: DistributedOpportunityGroup): string | null {
   return opportunityDbId(g.computeChainId, campaignTypeName(g.campaignType), g.mainParameter);
 }
 
+/** Which path answered a /distributed read: the facet rollup, the exact GROUP BY, or the Elasticsearch filters. */
+export type DistributedPath = DistributedSource | 'search';
+
 /**
- * What the live roots distributed over the window (and month), per campaign facets, for the
- * campaigns the filters of GET /v4/campaigns keep. Without filters, or with only those PostgreSQL
- * applies itself (pgCampaignFilter), one GROUP BY over the per-tree deltas and the indexed campaigns
- * (loadDistributedGroups): a few rows per chain, token, month and campaign type. With other
- * filters, filteredDistributed.
+ * What the live roots distributed over the window (and month), for the campaigns the filters of
+ * GET /v4/campaigns keep, grouped `by` campaign type (UsdRow) or token (TokenRow). Without filters,
+ * or with only those PostgreSQL applies itself (pgCampaignFilter), a few rows per chain, month and
+ * type or token (loadDistributedGroups: from the facet rollup when it is fresh, else one exact GROUP
+ * BY over the per-tree deltas and the indexed campaigns). With other filters, filteredDistributed.
+ * @returns the rows and which path answered.
  */
-export async function distributedFacetRows(
+export async function distributedRows(
   deps: ApiDeps,
   q: DistributedQuery,
   visible: PrivateVisibility,
-): Promise<FacetRow[]> {
+  by: 'type',
+): Promise<{ rows: UsdRow[]; path: DistributedPath }>;
+export async function distributedRows(
+  deps: ApiDeps,
+  q: DistributedQuery,
+  visible: PrivateVisibility,
+  by: 'token',
+): Promise<{ rows: TokenRow[]; path: DistributedPath }>;
+export async function distributedRows(
+  deps: ApiDeps,
+  q: DistributedQuery,
+  visible: PrivateVisibility,
+  by: DistributedBy,
+): Promise<{ rows: UsdRow[] | TokenRow[]; path: DistributedPath }> {
   const { params, amounts } = parseDistributed(deps, q);
   const filter = pgCampaignFilter(params, visible, nowSeconds(deps));
-  if (filter) {
-    const groups = await loadDistributedGroups(deps.pg, amounts, filter);
-    return groups.map(({ campaignType, ...g }) => ({
-      ...g,
-      campaign: { distributionChainId: g.chainId, ...typeFacets(campaignType) },
-    }));
+  if (!filter) return { rows: await filteredDistributed(deps, q, visible), path: 'search' };
+  if (by === 'token') {
+    const { groups, source } = await loadDistributedGroups(deps.pg, 'token', amounts, filter);
+    return { rows: groups, path: source };
   }
-  return filteredDistributed(deps, q, visible);
+  const { groups, source } = await loadDistributedGroups(deps.pg, 'type', amounts, filter);
+  const rows = groups.map(({ campaignType, ...g }) => ({
+    ...g,
+    campaign: { distributionChainId: g.chainId, ...typeFacets(campaignType) },
+  }));
+  return { rows, path: source };
 }
 
 /**
@@ -211,15 +237,15 @@ export async function filteredDistributed(
 
 /** The groupings of /rewards/total/distributed/by-…: each row's key. */
 export const DISTRIBUTED_GROUPS = {
-  chains: (r: FacetRow) => String(r.chainId),
-  types: (r: FacetRow) => r.campaign.type,
-  protocols: (r: FacetRow) => r.campaign.mainProtocolId ?? 'none',
+  chains: (r: UsdRow) => String(r.chainId),
+  types: (r: UsdRow) => r.campaign.type,
+  protocols: (r: UsdRow) => r.campaign.mainProtocolId ?? 'none',
 } as const;
 
 /** Pure: USD per key, or per month then key with a grain (months in order; a series is one request). */
 export function groupDistributed(
-  rows: readonly FacetRow[],
-  keyOf: ((r: FacetRow) => string) | null,
+  rows: readonly UsdRow[],
+  keyOf: ((r: UsdRow) => string) | null,
 ): number | Record<string, number> | Record<string, Record<string, number> | number> {
   const add = (map: Record<string, number>, key: string, usd: number) => {
     map[key] = (map[key] ?? 0) + usd;
@@ -241,7 +267,7 @@ export function groupDistributed(
 }
 
 /** Pure: per chain and token (and month), units and USD, with whether some amount had no price. */
-export function distributedByToken(rows: readonly FacetRow[]) {
+export function distributedByToken(rows: readonly TokenRow[]) {
   const out = new Map<
     string,
     { chainId: number; address: string; period: string | null; amount: bigint; usd: number; unpriced: boolean }

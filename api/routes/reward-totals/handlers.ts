@@ -6,10 +6,11 @@ import { privateVisibility } from '../campaign-access/visibility.js';
 import { splitList } from '../campaigns/params.js';
 import {
   distributedByToken,
-  distributedFacetRows,
+  distributedRows,
   distributedTopOpportunities,
   groupDistributed,
-  type FacetRow,
+  type TokenRow,
+  type UsdRow,
 } from './distributed.js';
 import type {
   campaignTotalsParams,
@@ -118,18 +119,30 @@ export function unclaimHandler(deps: ApiDeps): Handler<{ query: typeof unclaimQu
   };
 }
 
+/** The rows a /distributed route shapes: USD by campaign (`type`) or units and USD by token. */
+type RowsBy<B extends 'type' | 'token'> = B extends 'token' ? TokenRow[] : UsdRow[];
+
 /**
  * GET /v4/rewards/total/distributed[/by-chains|/by-types|/by-protocols|/by-tokens]: `shape` turns the
- * filtered rows into the answer. Private campaigns count with `showPrivate=true` for those who may see them.
+ * rows (grouped `by` campaign type, or by token for /by-tokens) into the answer. Private campaigns
+ * count with `showPrivate=true` for those who may see them.
  */
-export function distributedHandler(
+export function distributedHandler<B extends 'type' | 'token'>(
   deps: ApiDeps,
-  shape: (rows: FacetRow[]) => unknown,
+  by: B,
+  shape: (rows: RowsBy<B>) => unknown,
 ): Handler<{ query: typeof distributedQuery }> {
   return async (ctx) => {
     const q = ctx.state.query;
     if (q.showPrivate) ctx.state.private = true;
-    ctx.body = shape(await distributedFacetRows(deps, q, await privateVisibility(deps, ctx.state, q.showPrivate)));
+    const visible = await privateVisibility(deps, ctx.state, q.showPrivate);
+    const { rows, path } =
+      by === 'token'
+        ? await distributedRows(deps, q, visible, 'token')
+        : await distributedRows(deps, q, visible, 'type');
+    // Which path answered (rollup, exact, search): operators and tests see it without a debug switch.
+    ctx.set('server-timing', `distributed;desc=${path}`);
+    ctx.body = shape(rows as RowsBy<B>);
   };
 }
 

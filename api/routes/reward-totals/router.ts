@@ -112,7 +112,7 @@ export function rewardTotalsRouter(deps: ApiDeps): Router {
       response: usdSeries,
     }),
     validate({ query: distributedQuery }),
-    distributedHandler(deps, (rows) => groupDistributed(rows, null)),
+    distributedHandler(deps, 'type', (rows) => groupDistributed(rows, null)),
   );
   for (const [group, keyOf] of Object.entries(DISTRIBUTED_GROUPS)) {
     router.get(
@@ -123,7 +123,7 @@ export function rewardTotalsRouter(deps: ApiDeps): Router {
         response: usdByKey,
       }),
       validate({ query: distributedQuery }),
-      distributedHandler(deps, (rows) => groupDistributed(rows, keyOf)),
+      distributedHandler(deps, 'type', (rows) => groupDistributed(rows, keyOf)),
     );
   }
   router.get(
@@ -136,7 +136,7 @@ export function rewardTotalsRouter(deps: ApiDeps): Router {
       ),
     }),
     validate({ query: distributedQuery }),
-    distributedHandler(deps, distributedByToken),
+    distributedHandler(deps, 'token', distributedByToken),
   );
   router.get(
     both('/rewards/total/distributed/by-opportunities'),

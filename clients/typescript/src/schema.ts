@@ -15998,7 +15998,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "webhooks" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "distributed" | "publish" | "webhooks" | "retention";
             };
             cookie?: never;
         };
@@ -16033,14 +16033,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, distributed, publish, webhooks, retention",
                      *       "instance": "/v4/internal/jobs/1/pause",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, distributed, publish, webhooks, retention"
                      *         }
                      *       ]
                      *     }
@@ -16136,7 +16136,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "webhooks" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "distributed" | "publish" | "webhooks" | "retention";
             };
             cookie?: never;
         };
@@ -16171,14 +16171,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, distributed, publish, webhooks, retention",
                      *       "instance": "/v4/internal/jobs/1/resume",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, distributed, publish, webhooks, retention"
                      *         }
                      *       ]
                      *     }
@@ -16274,7 +16274,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "webhooks" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "distributed" | "publish" | "webhooks" | "retention";
             };
             cookie?: never;
         };
@@ -16327,14 +16327,14 @@ export interface operations {
                      *       "type": "/problems/validation-failed",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention",
+                     *       "detail": "Invalid request: name must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, distributed, publish, webhooks, retention",
                      *       "instance": "/v4/internal/jobs/1/run",
                      *       "code": "VALIDATION_FAILED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "errors": [
                      *         {
                      *           "field": "name",
-                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, publish, webhooks, retention"
+                     *           "message": "must be one of blocks, campaigns, campaign-fees, roots, claims, tokens, prices, benchmark-rate, metrics, distributed, publish, webhooks, retention"
                      *         }
                      *       ]
                      *     }
@@ -16470,7 +16470,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "publish" | "webhooks" | "retention";
+                name: "blocks" | "campaigns" | "campaign-fees" | "roots" | "claims" | "tokens" | "prices" | "benchmark-rate" | "metrics" | "distributed" | "publish" | "webhooks" | "retention";
             };
             cookie?: never;
         };

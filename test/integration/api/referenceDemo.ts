@@ -7,7 +7,18 @@ import { seedCreators } from '../../../scripts/seedCreators.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 /** Jobs that fill every table the reference-data routes read, in dependency order. */
-const JOBS = ['blocks', 'campaigns', 'campaign-fees', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
+const JOBS = [
+  'blocks',
+  'campaigns',
+  'campaign-fees',
+  'roots',
+  'claims',
+  'tokens',
+  'prices',
+  'metrics',
+  'distributed',
+  'publish',
+];
 
 export type ReferenceDemo = { h: Harness; api: PriceApiServer; seeded: SeedDemoResult; close(): Promise<void> };
 

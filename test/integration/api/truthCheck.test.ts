@@ -46,6 +46,7 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     expect(report.compared.campaigns).to.be.greaterThan(10);
     expect(report.compared.opportunities).to.be.greaterThan(5);
     expect(report.compared.rewardTokens).to.equal(4);
+    expect(report.compared.distributed).to.be.greaterThan(0);
   });
 
   it('can fail: a served figure that drifts from the chain is reported', async function () {
@@ -62,6 +63,8 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     await demo.h.deps.pg.query(
       `UPDATE reward_token_min_amounts SET amount = amount + 1 WHERE (block_number, log_index) = (SELECT block_number, log_index FROM reward_token_min_amounts ORDER BY block_number DESC, log_index DESC LIMIT 1)`,
     );
+    // The facet rollup (fresh: nothing it depends on was written) drifting from the stored trees.
+    await demo.h.deps.pg.query('UPDATE distributed_facet_rollup SET usd = usd * 2');
     await demo.h.deps.pg.query(`INSERT INTO search_outbox (entity, entity_id) VALUES ('campaign', $1)`, [c!.id]);
     expect((await demo.h.runJob('publish')).status).to.equal('success');
     await demo.h.refresh();
@@ -81,6 +84,10 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     ).to.equal(true);
     expect(
       report.mismatches.some((m) => m.includes('dailyRewards')),
+      report.mismatches.join('\n'),
+    ).to.equal(true);
+    expect(
+      report.mismatches.some((m) => m.startsWith('chain 31337 distributed usd')),
       report.mismatches.join('\n'),
     ).to.equal(true);
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createPgPool, type PgPool } from '../../../../internal/pg.js';
-import { loadChainTime, loadLiveRoot } from '../../../../api/reads/roots.js';
+import { loadChainTime, loadLiveRoot, loadLiveRoots } from '../../../../api/reads/roots.js';
 import { resetDatabase } from '../../../helpers/database.js';
 import { TEST_DATABASE_URL } from '../../../helpers/testConfig.js';
 
@@ -44,14 +44,23 @@ describe("indexer/store/roots: liveness at the chain's indexed block time, not w
 
   after(async () => pg?.end());
 
+  /** loadLiveRoots (every chain in one statement) decides as loadLiveRoot; a chain without roots has none. */
+  async function sameInOneStatement() {
+    const batch = await loadLiveRoots(pg, [CHAIN, 999]);
+    expect(batch.get(CHAIN)).to.deep.equal(await loadLiveRoot(pg, CHAIN));
+    expect(batch.get(999)).to.equal(null);
+  }
+
   it('a chain whose indexed head is before the end still serves the previous root, though wall clock is past it', async function () {
     await chainAt(now - 3601);
     expect(await loadChainTime(pg, CHAIN)).to.equal(now - 3601);
     expect((await loadLiveRoot(pg, CHAIN))!.root).to.equal(root(1));
+    await sameInOneStatement();
   });
 
   it('at the indexed block of the end itself the new root is live (block.timestamp >= endOfDisputePeriod)', async function () {
     await chainAt(now - 3600);
     expect((await loadLiveRoot(pg, CHAIN))!.root).to.equal(root(2));
+    await sameInOneStatement();
   });
 });

@@ -18,6 +18,7 @@ function timedApp(delayMs: number) {
   app.use(errorHandler);
   app.use(async (ctx) => {
     if (ctx.path === '/missing') throw new NotFoundError('nothing here');
+    if (ctx.path === '/own-timing') ctx.set('server-timing', 'distributed;desc=rollup');
     await new Promise((r) => setTimeout(r, delayMs));
     ctx.body = { ok: true };
   });
@@ -46,5 +47,10 @@ describe('api/middleware/requestLog', () => {
     const missing = await request(callback).get('/missing').expect(404);
     expect(appDuration(missing.headers['server-timing'])).to.be.at.least(0);
     expect(lines[1]).to.include({ status: 404, path: '/missing' });
+  });
+
+  it("keeps a route's own Server-Timing entries after the app's", async () => {
+    const res = await request(timedApp(0).callback).get('/own-timing');
+    expect(res.headers['server-timing']).to.match(/^app;dur=\d+\.\d\d, distributed;desc=rollup$/);
   });
 });

@@ -1,0 +1,124 @@
+import type { PgClient, PgPool } from '../../internal/pg.js';
+import { loadLiveRoots } from './roots.js';
+
+/**
+ * What the live roots distributed (#33, GET /v4/rewards/total/distributed): the SQL the exact read
+ * (api/reads/distributedRewards.ts) and the facet rollup's rebuild (indexer/store/distributedFacetRollup.ts)
+ * share, so the rollup sums exactly the rows the exact read sums.
+ */
+
+/** Per chain, its live root position (loadLiveRoot), as the arrays the SQL unnests (null: no live root). */
+export type LivePositions = { chainIds: number[]; blocks: (string | null)[]; logIndexes: (number | null)[] };
+
+/** The live root position of each of `chainIds` (loadLiveRoots: it moves with the chain's clock alone). */
+export async function loadLivePositions(db: PgPool | PgClient, chainIds: readonly number[]): Promise<LivePositions> {
+  const lives = await loadLiveRoots(db, chainIds);
+  const of = (id: number) => lives.get(id) ?? null;
+  return {
+    chainIds: [...chainIds],
+    blocks: chainIds.map((id) => (of(id) ? String(of(id)!.blockNumber) : null)),
+    logIndexes: chainIds.map((id) => of(id)?.logIndex ?? null),
+  };
+}
+
+/** Pure: the chains of `p` that have a live root (the only ones whose roots count). */
+export function withLiveRoot(p: LivePositions): LivePositions {
+  const keep = p.chainIds.flatMap((_, i) => (p.blocks[i] === null ? [] : [i]));
+  return {
+    chainIds: keep.map((i) => p.chainIds[i]!),
+    blocks: keep.map((i) => p.blocks[i]!),
+    logIndexes: keep.map((i) => p.logIndexes[i]!),
+  };
+}
+
+/**
+ * SQL (parameters $1–$6: chain ids, live roots' blocks and log indexes, from, to, grain) of `priced`:
+ * per counted root (not revoked, tree verified, up to its chain's live root, in the window), campaign
+ * and token, what the root changed of the campaign's total since the counted root before it: the sum
+ * of the per-tree deltas of seq in (previous root's tree, root's tree]
+ * (reward_campaign_deltas, sql/migrations/2026_12_02_01_reward_campaign_deltas.sql, index-only by its
+ * primary key), with the token's daily close of the root's UTC day (the
+ * latest known on or before it; token_price_history), the root's time and the month; `per_campaign`
+ * sums them per campaign, token and month. Tables roots, reward_trees, reward_campaign_deltas,
+ * tokens, token_price_history.
+ */
+export const PRICED = `
+  live AS (SELECT * FROM unnest($1::int[], $2::bigint[], $3::int[]) AS l(chain_id, block_number, log_index)),
+  counted AS (
+    SELECT r.chain_id, r.timestamp, t.seq,
+      lag(t.seq) OVER (PARTITION BY r.chain_id ORDER BY r.block_number, r.log_index) AS prev_seq
+    FROM live l JOIN roots r ON r.chain_id = l.chain_id
+    JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root AND t.status = 'verified' AND t.seq IS NOT NULL
+    WHERE NOT r.revoked AND (r.block_number, r.log_index) <= (l.block_number, l.log_index)
+  ), windowed AS (
+    SELECT * FROM counted WHERE ($4::bigint IS NULL OR timestamp >= $4) AND ($5::bigint IS NULL OR timestamp <= $5)
+  ), changes AS (
+    SELECT w.chain_id, w.seq, w.timestamp, c.campaign_id, c.token, sum(c.delta) AS delta
+    FROM windowed w JOIN reward_campaign_deltas c
+      ON c.chain_id = w.chain_id AND c.seq > coalesce(w.prev_seq, 0) AND c.seq <= w.seq
+    GROUP BY 1, 2, 3, 4, 5 HAVING sum(c.delta) <> 0
+  ), prices AS (
+    SELECT k.chain_id, k.timestamp, k.token, tk.decimals, (SELECT ph.close FROM token_price_history ph
+      WHERE ph.token_id = tk.id AND ph.day <= (to_timestamp(k.timestamp) AT TIME ZONE 'UTC')::date
+      ORDER BY ph.day DESC LIMIT 1) AS price
+    FROM (SELECT DISTINCT chain_id, timestamp, token FROM changes) k
+    LEFT JOIN tokens tk ON tk.chain_id = k.chain_id AND lower(tk.address) = k.token
+  ), priced AS (
+    SELECT x.chain_id, x.campaign_id, x.token, x.timestamp, x.delta, p.price, p.decimals,
+      CASE WHEN $6::text = 'month' THEN to_char(to_timestamp(x.timestamp) AT TIME ZONE 'UTC', 'YYYY-MM') END AS period
+    FROM changes x LEFT JOIN prices p USING (chain_id, timestamp, token)
+  ), per_campaign AS MATERIALIZED (
+    SELECT chain_id, campaign_id, token, period, sum(delta) AS delta,
+      coalesce(sum(${usdOf('')}), 0)::float8 AS usd,
+      bool_or(price IS NULL) AS unpriced
+    FROM priced GROUP BY 1, 2, 3, 4
+  )`;
+
+/** SQL: the USD of a `priced` row (its columns under `alias`): units at the root day's close; null unpriced. */
+export function usdOf(alias: string): string {
+  const c = alias ? `${alias}.` : '';
+  return `${c}delta::float8 / 10 ^ coalesce(${c}decimals, 18) * ${c}price`;
+}
+
+/**
+ * SQL (appended to a WITH list) of `campaign_rows`: the indexed campaigns as their Elasticsearch
+ * documents are built (campaigns_current's columns: the latest override wins), and `test_tokens`, the
+ * test reward tokens. Spelled out so the overrides (rare) join by hash, not one lookup per campaign;
+ * the test tokens (few) likewise. Tables campaigns, campaign_overrides, tokens.
+ */
+export const CAMPAIGN_ROWS = `, test_tokens AS MATERIALIZED (SELECT DISTINCT chain_id, lower(address) AS address FROM tokens WHERE is_test
+  ), overrides AS (
+    SELECT DISTINCT ON (campaign_db_id) * FROM campaign_overrides ORDER BY campaign_db_id, block_number DESC, log_index DESC
+  ), campaign_rows AS (
+    SELECT c.id, c.distribution_chain_id, c.campaign_id, c.reward_token, c.parent_campaign_id,
+      coalesce(o.compute_chain_id, c.compute_chain_id) AS compute_chain_id,
+      coalesce(o.campaign_type, c.campaign_type) AS campaign_type,
+      coalesce(o.start_timestamp, c.start_timestamp) AS start_timestamp,
+      coalesce(o.end_timestamp, c.end_timestamp) AS end_timestamp,
+      coalesce(o.main_parameter, c.main_parameter) AS main_parameter,
+      coalesce(o.opportunity_id, c.opportunity_id) AS opportunity_id
+    FROM campaigns c LEFT JOIN overrides o ON o.campaign_db_id = c.id
+  )`;
+
+/**
+ * SQL (joined after a `priced` or `per_campaign` row `x`) of the campaign a row belongs to (`cc`, as
+ * its document is built: same chain and campaign id, any case), whether its reward token is a test
+ * token (`rt`) and its privacy (`pv`).
+ */
+export const CAMPAIGN_JOIN = `JOIN campaign_rows cc ON cc.distribution_chain_id = x.chain_id AND lower(cc.campaign_id) = lower(x.campaign_id)
+    LEFT JOIN test_tokens rt ON rt.chain_id = cc.distribution_chain_id AND rt.address = lower(cc.reward_token)
+    LEFT JOIN campaign_privacy pv ON pv.campaign_db_id = cc.id`;
+
+/**
+ * SQL (a boolean expression; parameters: chain ids, blocks and log indexes at $n, $n+1, $n+2) of
+ * whether the facet rollup answers for these live roots: no write it depends on since its rebuild
+ * (distributed_rollup_dirty empty) and built for exactly these live root positions
+ * (distributed_rollup_state; a chain missing there, or at another position, is stale). One
+ * expression, so that a read checks and reads the rollup in one statement's snapshot.
+ */
+export function rollupFreshSql(n: number): string {
+  return `(NOT EXISTS (SELECT 1 FROM distributed_rollup_dirty) AND NOT EXISTS (
+    SELECT 1 FROM unnest($${n}::int[], $${n + 1}::bigint[], $${n + 2}::int[]) AS q(chain_id, block_number, log_index)
+    LEFT JOIN distributed_rollup_state s ON s.chain_id = q.chain_id
+    WHERE s.chain_id IS NULL OR s.block_number IS DISTINCT FROM q.block_number OR s.log_index IS DISTINCT FROM q.log_index))`;
+}

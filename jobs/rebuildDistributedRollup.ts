@@ -1,0 +1,24 @@
+import { isDistributedRollupFresh, writeDistributedRollup } from '../indexer/store/distributedFacetRollup.js';
+import { jobInfo } from './control/catalog.js';
+import type { Job, JobDeps, JobResult } from './control/types.js';
+
+/**
+ * Keeps the facet rollup of GET /v4/rewards/total/distributed fresh (#33): when a write it depends on
+ * left a dirty marker, or a chain's live root moved (a pending root's dispute period ended: the clock
+ * alone, no write), rebuilds it whole from PostgreSQL (writeDistributedRollup); otherwise does
+ * nothing. Until it has run, reads answer by the exact query, so it is never needed for correctness,
+ * only for speed. Runs after the jobs whose writes it follows (roots, campaigns, tokens, prices).
+ * Tables distributed_facet_rollup, distributed_rollup_state, distributed_rollup_dirty.
+ */
+export const rebuildDistributedRollup: Job = {
+  ...jobInfo('distributed'),
+  run: (deps) => runDistributedRollup(deps),
+};
+
+/** Rebuilds the rollup of every configured chain unless it is fresh. */
+export async function runDistributedRollup(deps: Pick<JobDeps, 'config' | 'pg'>): Promise<JobResult> {
+  const chainIds = deps.config.chains.map((c) => c.id);
+  if (await isDistributedRollupFresh(deps.pg, chainIds)) return { ranges: [], counts: { rebuilt: 0 } };
+  const r = await writeDistributedRollup(deps.pg, chainIds);
+  return { ranges: [], counts: { rebuilt: 1, rows: r.rows, dirtyMarkers: r.markers, liveChains: r.liveChains } };
+}
