@@ -13,7 +13,7 @@ import {
 /**
  * What the live roots distributed, grouped `by` token or type, from the facet rollup
  * (distributed_facet_rollup, or distributed_type_rollup keyed by type;
- * sql/migrations/2026_12_03_01_distributed_facet_rollup.sql): a sum over its rows of the window, under the facets the filter keeps (compute chain, test reward token,
+ * sql/migrations/2026_12_03_08_distributed_facet_rollup.sql): a sum over its rows of the window, under the facets the filter keeps (compute chain, test reward token,
  * sub-campaign; private campaigns: all, none, or the visible ones by id). Checked fresh in the same
  * statement (rollupFreshSql: no write since its rebuild, built for exactly these live roots).
  * The filter must have no status (a campaign's status is not a facet).

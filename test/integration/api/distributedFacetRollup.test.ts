@@ -11,7 +11,7 @@ const ROUTES = ['', '/by-chains', '/by-types', '/by-protocols', '/by-tokens'];
 
 /**
  * GET /v4/rewards/total/distributed from the facet rollup (distributed_facet_rollup, the `distributed`
- * job, sql/migrations/2026_12_03_01_distributed_facet_rollup.sql): the same answers as the exact
+ * job, sql/migrations/2026_12_03_08_distributed_facet_rollup.sql): the same answers as the exact
  * query over filters, windows and visibility; never a stale one (a privacy change, a root going live
  * by the clock alone) ; the job makes the rollup answer again. Which path answered is the response's
  * `Server-Timing: distributed;desc=…`.
