@@ -97,7 +97,7 @@ export type Config = {
   ratchet: { benchmarkRateUrl?: string };
   /** GraphQL introspection and the GraphiQL explorer page (GRAPHQL_EXPLORER; on unless NODE_ENV=production). */
   graphqlExplorer: boolean;
-  /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case); jobs carry their defaults. */
+  /** Cron overrides from JOB_<NAME>_CRON, keyed by job name (lower-case, `_` read as `-`: JOB_CAMPAIGN_FEES_CRON); jobs carry their defaults. */
   schedules: Record<string, string>;
   /** Browser origins (`scheme://host[:port]`) allowed to call credentialed routes (CORS_ORIGINS); public reads answer any origin. */
   corsOrigins: string[];
@@ -348,7 +348,11 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlExplorer: typeof v['GRAPHQL_EXPLORER'] === 'boolean' ? v['GRAPHQL_EXPLORER'] : nodeEnv !== 'production',
     schedules: Object.fromEntries(
       Object.entries(raw)
-        .map(([key, value]) => [/^JOB_([A-Z0-9_]+)_CRON$/.exec(key)?.[1]?.toLowerCase(), String(value)] as const)
+        // Job names use hyphens (campaign-fees, benchmark-rate), environment names underscores.
+        .map(
+          ([key, value]) =>
+            [/^JOB_([A-Z0-9_]+)_CRON$/.exec(key)?.[1]?.toLowerCase().replaceAll('_', '-'), String(value)] as const,
+        )
         .filter((entry): entry is [string, string] => entry[0] !== undefined),
     ),
   });

@@ -53,6 +53,10 @@ describe('internal/config', () => {
       expect(config.configStore).to.deep.equal({ perMinute: 30, maxPendingPerCaller: 1000, unassociatedTtlDays: 7 });
       expect(config.schedules, 'jobs keep their own default schedules').to.deep.equal({});
       expect(loadConfig({ JOB_PRICES_CRON: '0 * * * * *' }).schedules).to.deep.equal({ prices: '0 * * * * *' });
+      expect(
+        loadConfig({ JOB_CAMPAIGN_FEES_CRON: '0 0 * * * *', JOB_BENCHMARK_RATE_CRON: '0 30 * * * *' }).schedules,
+        'hyphenated job names are spelled with underscores',
+      ).to.deep.equal({ 'campaign-fees': '0 0 * * * *', 'benchmark-rate': '0 30 * * * *' });
     });
 
     it('reads the read replica settings only with DATABASE_READ_URL, and refuses a lag bound at or below the check interval', () => {
