@@ -61,6 +61,25 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/**
+ * A read ran past PostgreSQL's statement timeout (SQLSTATE 57014, the API's read pools set one): the
+ * server could not answer in time, a 503 like an outage (same code, so clients retry alike), never 500.
+ */
+export class QueryTimeoutError extends AppError {
+  override name = 'QueryTimeoutError';
+  constructor(cause?: unknown) {
+    super(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'postgresql did not answer within its statement timeout: narrow the filters or retry later',
+      {
+        cause,
+        extensions: { service: 'postgresql', reason: 'statement timeout' },
+      },
+    );
+  }
+}
+
 /** Human title of each status we emit. */
 export const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request',

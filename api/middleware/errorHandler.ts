@@ -1,7 +1,7 @@
 import { errors as esErrors } from '@elastic/elasticsearch';
 import type { Context, Next } from 'koa';
 import { HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
-import { AppError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
+import { AppError, QueryTimeoutError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
 
 const PROBLEM_TYPE_BASE = '/problems/';
 
@@ -69,6 +69,7 @@ export function toAppError(error: unknown): AppError | null {
       return new ServiceUnavailableError('elasticsearch', error);
     return null;
   }
+  if ((error as { code?: string })?.code === '57014') return new QueryTimeoutError(error);
   if (isPostgresUnavailable(error)) return new ServiceUnavailableError('postgresql', error);
   const status =
     (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;

@@ -90,6 +90,16 @@ describe('api/middleware/errorHandler', () => {
     expect(emitted).to.have.length(1);
   });
 
+  it('maps a PostgreSQL statement timeout (57014) to 503 naming the timeout, not a 500, and emits it', async () => {
+    const { app, emitted } = appThrowing(() =>
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+    );
+    const res = await request(app.callback()).get('/v4/rewards/total/distributed').expect(503);
+    expect(res.body).to.include({ code: 'SERVICE_UNAVAILABLE', service: 'postgresql', reason: 'statement timeout' });
+    expect(res.body.detail).to.match(/statement timeout/);
+    expect(emitted).to.have.length(1);
+  });
+
   it('maps an Elasticsearch ConnectionError to 503 SERVICE_UNAVAILABLE', async () => {
     const { app, emitted } = appThrowing(() => new esErrors.ConnectionError('connect ECONNREFUSED 127.0.0.1:59200'));
     const res = await request(app.callback()).get('/v4/campaigns').expect(503);
