@@ -1,7 +1,15 @@
 import type { Queryable } from '../../../internal/pg.js';
 import { storedCampaignIds } from '../../reads/storedCampaignIds.js';
 import type { BreakdownsQuery } from './schema.js';
-import { claimedLeavesSql, createArgs, mergedPageSql, validAt } from './treeSql.js';
+import {
+  bindTreeScope,
+  claimedLeavesSql,
+  type createArgs,
+  mergedPageSql,
+  treeScopeFilter,
+  validAt,
+  type TreeScope,
+} from './treeSql.js';
 
 export type BreakdownRow = {
   recipient: string;
@@ -16,7 +24,7 @@ export type BreakdownsTotals = { total_count: number; total_amount: string; tota
 
 type Bound = {
   args: ReturnType<typeof createArgs>;
-  p: { chain: string; seq: string; token: string; recipient: string | null };
+  p: TreeScope;
   /** The breakdowns of the token valid in the tree, with the query's filters, on alias `b`. */
   where: string;
   /** The parameter holding the campaign filter's stored ids, or null without the filter. */
@@ -30,15 +38,8 @@ type Bound = {
 
 /** The statement's parameters and filter; `campaignIds`: the ids the campaign filter is stored under. */
 function bind(q: BreakdownsQuery, seq: string, campaignIds: string[] | null): Bound {
-  const args = createArgs();
-  const p = {
-    chain: args.add(q.chainId),
-    seq: args.add(seq),
-    token: args.add(q.tokenAddress.toLowerCase()),
-    recipient: q.recipient ? args.add(q.recipient.toLowerCase()) : null,
-  };
-  let where = `b.chain_id = ${p.chain} AND b.token = ${p.token} AND ${validAt('b', p.seq)}`;
-  if (p.recipient) where += ` AND b.recipient = ${p.recipient}`;
+  const { args, p } = bindTreeScope(q, seq);
+  let where = treeScopeFilter('b', p);
   const campaigns = campaignIds ? args.add(campaignIds) : null;
   const single = campaignIds?.length === 1;
   // One id is compared by equality: an index walk in order can use it (ANY(array) it cannot, in PostgreSQL 15).

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../internal/pg.js';
 import type { LeavesQuery } from './schema.js';
-import { claimedLeavesSql, createArgs, mergedPageSql, validAt } from './treeSql.js';
+import { bindTreeScope, claimedLeavesSql, mergedPageSql, treeScopeFilter } from './treeSql.js';
 
 export type LeafRow = { recipient: string; token: string; amount: string; claimed: string };
 export type LeavesTotals = {
@@ -32,28 +32,12 @@ export async function leavesPage(
   return { rows, totals };
 }
 
-/** The filter of the token's leaves valid in the tree (and of one recipient's, when given), on alias `v`. */
-function leafFilter(p: { chain: string; seq: string; token: string; recipient: string | null }) {
-  return `v.chain_id = ${p.chain} AND v.token = ${p.token} AND ${validAt('v', p.seq)}${p.recipient ? ` AND v.recipient = ${p.recipient}` : ''}`;
-}
-
-function bind(q: LeavesQuery, seq: string) {
-  const args = createArgs();
-  const p = {
-    chain: args.add(q.chainId),
-    seq: args.add(seq),
-    token: args.add(q.tokenAddress.toLowerCase()),
-    recipient: q.recipient ? args.add(q.recipient.toLowerCase()) : null,
-  };
-  return { args, p };
-}
-
 async function pageRows(pg: Queryable, q: LeavesQuery, seq: string): Promise<LeafRow[]> {
-  const { args, p } = bind(q, seq);
+  const { args, p } = bindTreeScope(q, seq);
   const items = args.add(q.items);
   const offset = args.add(q.page * q.items);
   const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-  const where = leafFilter(p);
+  const where = treeScopeFilter('v', p);
   const columns = `recipient, ${p.token}::text AS token, amount::text AS amount, claimed::text AS claimed`;
   let sql: string;
   if (q.sort === 'amount' || q.sort === 'recipient') {
@@ -88,10 +72,10 @@ async function pageRows(pg: Queryable, q: LeavesQuery, seq: string): Promise<Lea
 }
 
 async function leavesTotals(pg: Queryable, q: LeavesQuery, seq: string): Promise<LeavesTotals> {
-  const { args, p } = bind(q, seq);
+  const { args, p } = bindTreeScope(q, seq);
   // The token's totals row of the tree (the latest at or before its seq), or the one recipient's leaf.
   const counted = p.recipient
-    ? `SELECT count(*) AS n, coalesce(sum(v.amount), 0) AS amount FROM reward_leaf_versions v WHERE ${leafFilter(p)}`
+    ? `SELECT count(*) AS n, coalesce(sum(v.amount), 0) AS amount FROM reward_leaf_versions v WHERE ${treeScopeFilter('v', p)}`
     : `SELECT coalesce(t.recipients, 0) AS n, coalesce(t.amount, 0) AS amount FROM (SELECT 1) one
        LEFT JOIN LATERAL (SELECT recipients, amount FROM reward_token_totals
          WHERE chain_id = ${p.chain} AND token = ${p.token} AND seq <= ${p.seq} ORDER BY seq DESC LIMIT 1) t ON true`;

@@ -21,6 +21,25 @@ export function createArgs() {
 export const validAt = (alias: string, seq: string) =>
   `${alias}.since_seq <= ${seq} AND (${alias}.until_seq IS NULL OR ${alias}.until_seq > ${seq})`;
 
+/** The parameters naming a token's rows valid in one tree (one recipient's when given): leaves and breakdowns alike. */
+export type TreeScope = { chain: string; seq: string; token: string; recipient: string | null };
+
+/** Fresh statement arguments holding the scope of a leaves or breakdowns read. */
+export function bindTreeScope(q: { chainId: number; tokenAddress: string; recipient?: string }, seq: string) {
+  const args = createArgs();
+  const p: TreeScope = {
+    chain: args.add(q.chainId),
+    seq: args.add(seq),
+    token: args.add(q.tokenAddress.toLowerCase()),
+    recipient: q.recipient ? args.add(q.recipient.toLowerCase()) : null,
+  };
+  return { args, p };
+}
+
+/** The scope's filter on `alias` (reward_leaf_versions or reward_breakdown_versions). */
+export const treeScopeFilter = (alias: string, p: TreeScope) =>
+  `${alias}.chain_id = ${p.chain} AND ${alias}.token = ${p.token} AND ${validAt(alias, p.seq)}${p.recipient ? ` AND ${alias}.recipient = ${p.recipient}` : ''}`;
+
 /**
  * SQL: the leaves of `token` in the tree `seq` of `chain` whose recipient claimed something of the token (a
  * claimed_totals row, read by claimed_totals_chain_token_idx), each with its amount, `claimed` (capped at the
