@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
 import { serializeBreakdowns, serializeLeaves } from '../../../api/routes/diffs/serialize.js';
 import type { BreakdownsQuery, LeavesQuery } from '../../../api/routes/diffs/schema.js';
 import { serializeHistorical } from '../../../api/routes/historical/serialize.js';
@@ -8,6 +7,7 @@ import { createHarness, type Harness } from '../../helpers/harness.js';
 import { storeRewardRows, type RewardRow } from '../../helpers/rewardRows.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { tuplesReadBy } from '../../helpers/tuplesRead.js';
+import { migrationPart, rowsRebuiltByBackfill } from '../../helpers/migrationBackfill.js';
 
 type Hex = `0x${string}`;
 const BO = { authorization: TEST_BACK_OFFICE_TOKEN };
@@ -209,24 +209,13 @@ describe('back-office reads at a few thousand leaves: the same answers, bounded 
     const seqs = (await pg.query<{ seq: number }>('SELECT seq::int AS seq FROM reward_trees ORDER BY seq')).rows;
     expect(seqs.map((r) => r.seq)).to.deep.equal([1, 2, 3]);
     for (const { seq } of seqs) expect(await rollup(seq), `tree ${seq}`).to.deep.equal(await counted(seq));
-    const sql = readFileSync(
-      new URL('../../../sql/migrations/2026_12_03_04_reward_reads_at_scale.sql', import.meta.url),
-      'utf8',
-    );
-    const backfill = sql.slice(sql.indexOf('INSERT INTO reward_breakdown_totals'));
-    const client = await pg.connect();
-    try {
-      const rows = () =>
-        client.query('SELECT * FROM reward_breakdown_totals ORDER BY token, campaign_id, seq').then((r) => r.rows);
-      const ingested = await rows();
-      await client.query('BEGIN');
-      await client.query('DELETE FROM reward_breakdown_totals');
-      await client.query(backfill);
-      expect(await rows()).to.deep.equal(ingested);
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
+    const { ingested, rebuilt } = await rowsRebuiltByBackfill(pg, {
+      clear: 'DELETE FROM reward_breakdown_totals',
+      backfill: migrationPart('2026_12_03_04_reward_reads_at_scale.sql', 'INSERT INTO reward_breakdown_totals'),
+      rows: (client) =>
+        client.query('SELECT * FROM reward_breakdown_totals ORDER BY token, campaign_id, seq').then((r) => r.rows),
+    });
+    expect(rebuilt).to.deep.equal(ingested);
   });
 
   it('lists the tokens that have leaves in the live verified root', async function () {

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { signSession } from '../../../api/identity/jwt.js';
 import { distributedByCampaign, setRewardTokenClose } from '../../helpers/distributedSql.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
+import { migrationPart, rowsRebuiltByBackfill } from '../../helpers/migrationBackfill.js';
 
 const CHAIN = 31337;
 const PRICE = 2.5;
@@ -36,29 +36,18 @@ describe('GET /v4/rewards/total/distributed from the per-tree rollup', function 
   after(async () => demo?.close());
 
   it('writes at ingestion the deltas the migration backfills from the totals', async function () {
-    const sql = readFileSync(
-      new URL('../../../sql/migrations/2026_12_02_01_reward_campaign_deltas.sql', import.meta.url),
-      'utf8',
-    );
-    const backfill = sql.slice(sql.indexOf('INSERT INTO reward_campaign_deltas'));
-    const client = await demo.h.deps.pg.connect();
-    try {
-      const rows = () =>
+    const { ingested, rebuilt } = await rowsRebuiltByBackfill(demo.h.deps.pg, {
+      clear: 'DELETE FROM reward_campaign_deltas',
+      backfill: migrationPart('2026_12_02_01_reward_campaign_deltas.sql', 'INSERT INTO reward_campaign_deltas'),
+      rows: (client) =>
         client
           .query(
             'SELECT chain_id, seq::text, campaign_id, token, delta::text FROM reward_campaign_deltas ORDER BY 1, 2, 3, 4',
           )
-          .then((r) => r.rows);
-      const ingested = await rows();
-      expect(ingested.length).to.be.greaterThan(0);
-      await client.query('BEGIN');
-      await client.query('DELETE FROM reward_campaign_deltas');
-      await client.query(backfill);
-      expect(await rows()).to.deep.equal(ingested);
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
+          .then((r) => r.rows),
+    });
+    expect(ingested.length).to.be.greaterThan(0);
+    expect(rebuilt).to.deep.equal(ingested);
   });
 
   it('answers on the PostgreSQL path what the Elasticsearch path answers, by every grouping', async function () {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { signSession } from '../../../api/identity/jwt.js';
 import { distributorAbi } from '../../../contracts/artifacts/index.js';
@@ -6,6 +5,7 @@ import { createDevnetClients } from '../../../contracts/clients.js';
 import { tokenDbId } from '../../../domain/ids.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { createReferenceDemo, priceRewardTokensBeforeFirstRoot, type ReferenceDemo } from './referenceDemo.js';
+import { migrationPart, rowsRebuiltByBackfill } from '../../helpers/migrationBackfill.js';
 
 const CHAIN = 31337;
 
@@ -81,29 +81,18 @@ describe('GET /v4/rewards/total, /count, /unclaim, /total/distributed and /users
     });
     for (const t of trees) expect(await rollup(t.root, t.seq)).to.deep.equal(await recomputed(t.root));
     // The migration's backfill over the same versions gives the same rows (rolled back afterwards).
-    const sql = readFileSync(
-      new URL('../../../sql/migrations/2026_11_30_07_reward_totals.sql', import.meta.url),
-      'utf8',
-    );
-    const backfill = sql.slice(sql.indexOf('INSERT INTO reward_token_totals'));
-    const client = await demo.h.deps.pg.connect();
-    try {
-      const rows = () =>
+    const { ingested, rebuilt } = await rowsRebuiltByBackfill(demo.h.deps.pg, {
+      clear: 'DELETE FROM reward_campaign_totals; DELETE FROM reward_token_totals',
+      backfill: migrationPart('2026_11_30_07_reward_totals.sql', 'INSERT INTO reward_token_totals'),
+      rows: (client) =>
         client
           .query(
             `SELECT 'c' AS k, campaign_id, token, seq::text, amount::text, recipients FROM reward_campaign_totals
              UNION ALL SELECT 't', '', token, seq::text, amount::text, recipients FROM reward_token_totals ORDER BY 1, 2, 3, 4`,
           )
-          .then((r) => r.rows);
-      const ingested = await rows();
-      await client.query('BEGIN');
-      await client.query('DELETE FROM reward_campaign_totals; DELETE FROM reward_token_totals');
-      await client.query(backfill);
-      expect(await rows()).to.deep.equal(ingested);
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
+          .then((r) => r.rows),
+    });
+    expect(rebuilt).to.deep.equal(ingested);
   });
 
   it('answers each campaign’s total and recipients in the live root (query and hosted path forms)', async function () {

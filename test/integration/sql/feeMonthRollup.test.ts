@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { loadRevenues, type RevenueFilter } from '../../../api/routes/accounting/repo.js';
 import { rollbackChain } from '../../../indexer/store/rollback.js';
 import { createPgPool, withTransaction, type PgPool } from '../../../internal/pg.js';
 import { resetDatabase } from '../../helpers/database.js';
 import { TEST_DATABASE_URL } from '../../helpers/testConfig.js';
+import { migrationPart, rowsRebuiltByBackfill } from '../../helpers/migrationBackfill.js';
 
 const [C1, C2] = [31337, 10];
 const [T6, T18, UNKNOWN] = [`0x${'06'.repeat(20)}`, `0x${'18'.repeat(20)}`, `0x${'99'.repeat(20)}`];
@@ -155,29 +155,22 @@ describe('campaign_fee_months: fee revenue groups kept by the campaigns’ trigg
   });
 
   it('is rebuilt by the migration as the triggers left it, and emptied with the campaigns', async function () {
-    const sql = readFileSync(
-      new URL('../../../sql/migrations/2026_12_03_07_fee_months_token_lookup.sql', import.meta.url),
-      'utf8',
-    );
-    const backfill = sql.slice(sql.indexOf('INSERT INTO campaign_fee_months'), sql.indexOf('-- Adds the rows'));
-    const client = await db.connect();
-    const rows = async () =>
-      (
-        await client.query(
-          `SELECT month::text, chain_id, token, campaigns, fee_read, priced, unpriced, amount::text, amount_usd::float8
-           FROM campaign_fee_months WHERE campaigns > 0 ORDER BY 1, 2, 3`,
-        )
-      ).rows;
-    try {
-      const kept = await rows();
-      await client.query('BEGIN');
-      await client.query('DELETE FROM campaign_fee_months');
-      await client.query(backfill);
-      expect(await rows()).to.deep.equal(kept);
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
+    const { ingested: kept, rebuilt } = await rowsRebuiltByBackfill(db, {
+      clear: 'DELETE FROM campaign_fee_months',
+      backfill: migrationPart(
+        '2026_12_03_07_fee_months_token_lookup.sql',
+        'INSERT INTO campaign_fee_months',
+        '-- Adds the rows',
+      ),
+      rows: async (client) =>
+        (
+          await client.query(
+            `SELECT month::text, chain_id, token, campaigns, fee_read, priced, unpriced, amount::text, amount_usd::float8
+             FROM campaign_fee_months WHERE campaigns > 0 ORDER BY 1, 2, 3`,
+          )
+        ).rows,
+    });
+    expect(rebuilt).to.deep.equal(kept);
     await db.query('TRUNCATE campaigns CASCADE');
     expect((await db.query('SELECT count(*)::int AS n FROM campaign_fee_months')).rows[0].n).to.equal(0);
     await expectSame('truncated');
