@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   if (started.length) {
     // Fresh devnets are new chains: whatever was indexed from the previous ones is gone.
     const admin = createPgPool({ connectionString: config.databaseUrl, applicationName: 'dev-reset', max: 1 });
-    await admin.query('DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;');
+    await admin.query('DROP SCHEMA IF EXISTS public, reward_staging CASCADE; CREATE SCHEMA public;');
     await admin.end();
     await deleteIndices({ es, prefix: config.esIndexPrefix });
     logger.info({ msg: 'dev database and indices reset for fresh devnets' });

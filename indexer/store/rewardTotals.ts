@@ -15,14 +15,19 @@ import type { PgClient } from '../../internal/pg.js';
  * Tables reward_token_totals, reward_campaign_totals, reward_campaign_deltas, reward_breakdown_totals (read:
  * reward_breakdown_versions).
  */
-export async function storeTreeTotals(client: PgClient, chainId: number, seq: string): Promise<void> {
+export async function storeTreeTotals(
+  client: PgClient,
+  chainId: number,
+  seq: string,
+  changed = 'changed_leaves',
+): Promise<void> {
   await client.query(
     `INSERT INTO reward_token_totals (chain_id, token, seq, amount, recipients)
      SELECT $1, d.token, $2, coalesce(p.amount, 0) + d.amount, coalesce(p.recipients, 0) + d.recipients
      FROM (
        SELECT token, sum(coalesce(amount, 0) - coalesce(old_amount, 0)) AS amount,
          sum((amount IS NOT NULL)::int - was_open::int) AS recipients
-       FROM changed_leaves GROUP BY token
+       FROM ${changed} GROUP BY token
      ) d
      LEFT JOIN LATERAL (SELECT t.amount, t.recipients FROM reward_token_totals t
        WHERE t.chain_id = $1 AND t.token = d.token ORDER BY t.seq DESC LIMIT 1) p ON true
@@ -39,7 +44,7 @@ export async function storeTreeTotals(client: PgClient, chainId: number, seq: st
          FROM changed_breakdowns GROUP BY campaign_id, token
          UNION ALL
          SELECT b.campaign_id, b.token, -sum(b.amount), -count(DISTINCT b.recipient)
-         FROM changed_leaves c JOIN reward_breakdown_versions b
+         FROM ${changed} c JOIN reward_breakdown_versions b
            ON b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = c.recipient AND b.token = c.token
          WHERE c.was_open GROUP BY b.campaign_id, b.token
        ) s GROUP BY campaign_id, token
@@ -66,7 +71,7 @@ export async function storeTreeTotals(client: PgClient, chainId: number, seq: st
          SELECT token, campaign_id, count(*) AS n, sum(amount) AS amount FROM changed_breakdowns GROUP BY token, campaign_id
          UNION ALL
          SELECT b.token, b.campaign_id, -count(*), -sum(b.amount)
-         FROM changed_leaves c JOIN reward_breakdown_versions b
+         FROM ${changed} c JOIN reward_breakdown_versions b
            ON b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = c.recipient AND b.token = c.token
          WHERE c.was_open GROUP BY b.token, b.campaign_id
        ) s GROUP BY GROUPING SETS ((token, campaign_id), (token))

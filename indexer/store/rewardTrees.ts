@@ -4,6 +4,7 @@ import type { RewardTreeStatus } from '../../domain/rewardTree.js';
 import { storeTreeTotals } from './rewardTotals.js';
 import { storeTreeUnclaimed } from './rewardUnclaimed.js';
 import { emptyTempTable } from './tempTables.js';
+import { lockTreeStores, repairInterruptedStores } from './treeStoreRepair.js';
 
 /** A `reward_trees` row in TS form. */
 export type RewardTreeRecord = {
@@ -71,66 +72,84 @@ export async function getRewardTree(
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-/** (recipient, token) pairs staged more than once (at most `limit`, named `recipient-token`). */
-export async function stagedDuplicates(client: PgClient, limit = 6): Promise<string[]> {
+/** (recipient, token) pairs staged more than once in `staged` (at most `limit`, named `recipient-token`). */
+export async function stagedDuplicates(client: PgClient, staged = 'staged_leaves', limit = 6): Promise<string[]> {
   const { rows } = await client.query<{ key: string }>(
-    `SELECT recipient || '-' || token AS key FROM staged_leaves GROUP BY recipient, token HAVING count(*) > 1
+    `SELECT recipient || '-' || token AS key FROM ${staged} GROUP BY recipient, token HAVING count(*) > 1
      ORDER BY 1 LIMIT $1`,
     [limit],
   );
   return rows.map((r) => r.key);
 }
 
+/** Columns of a changed-leaves table (fillChangedLeaves). */
+export const CHANGED_LEAVES_COLUMNS =
+  'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0), digest bytea, breakdowns text, was_open boolean NOT NULL, old_amount numeric(78, 0)';
+
 /**
- * Inside the caller's transaction: the staged entries (stageRewardTree.ts) become the amounts of
- * the tree `root` of `chainId`, stored by change (sql/migrations/2026_11_28_01_reward_versions.sql):
- * the tree gets the next seq (a tree stored again gets a new one), and its leaves are compared
- * with the open versions of the chain (the latest stored tree) in one join on their digests
- * (2026_11_29_01_reward_leaf_digest.sql). Only the leaves that changed, appeared or went are
- * touched: their leaf versions are closed at this seq and opened anew, and their breakdowns are
- * compared one by one (a breakdown that did not change stays open). So a root costs one pass over
- * its leaves plus what changed; the tree's per-campaign and per-token totals are written from the
- * same changed leaves (rewardTotals.ts), and so are its unclaimed amounts per campaign
- * (rewardUnclaimed.ts). Tables reward_trees, reward_leaf_versions, reward_breakdown_versions,
- * reward_campaign_totals, reward_token_totals, reward_campaign_unclaimed, reward_unclaimed_trees.
+ * The leaves of `staged` (a table of staged entries, stageRewardTree.ts) that differ from the open
+ * versions of `chainId` (the latest stored tree), into `changed` (created and empty): staged and not
+ * open (new), open and not staged (gone, amount null), or both with other digests
+ * (2026_11_29_01_reward_leaf_digest.sql): one join on their digests.
  */
-export async function storeStagedTree(client: PgClient, chainId: number, root: string): Promise<void> {
-  await client.query('ANALYZE staged_leaves');
-  const { rows } = await client.query<{ seq: string }>(
-    `UPDATE reward_trees SET seq = nextval('reward_tree_seq') WHERE chain_id = $1 AND root = $2 RETURNING seq`,
-    [chainId, root.toLowerCase()],
-  );
-  const seq = rows[0]!.seq;
-  await emptyTempTable(
-    client,
-    'changed_leaves',
-    'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0), digest bytea, breakdowns text, was_open boolean NOT NULL, old_amount numeric(78, 0)',
-  );
-  // Staged and not open (new), open and not staged (gone, amount null), or both with other digests.
+export async function fillChangedLeaves(client: PgClient, chainId: number, staged: string, changed: string) {
+  await client.query(`ANALYZE ${staged}`);
   await client.query(
-    `INSERT INTO changed_leaves
+    `INSERT INTO ${changed}
      SELECT coalesce(s.recipient, v.recipient), coalesce(s.token, v.token), s.amount, s.digest, s.breakdowns, v.recipient IS NOT NULL, v.amount
-     FROM staged_leaves s
+     FROM ${staged} s
      FULL JOIN (SELECT recipient, token, digest, amount FROM reward_leaf_versions WHERE chain_id = $1 AND until_seq IS NULL) v
        ON v.recipient = s.recipient AND v.token = s.token
      WHERE s.recipient IS NULL OR v.recipient IS NULL OR v.digest IS DISTINCT FROM s.digest`,
     [chainId],
   );
-  await client.query('ANALYZE changed_leaves');
+  await client.query(`ANALYZE ${changed}`);
+}
+
+/** The leaf versions of tree `seq`: the changed leaves' open versions closed at `seq` and opened anew. */
+export async function storeLeafVersions(client: PgClient, chainId: number, seq: string, changed: string) {
   await client.query(
-    `UPDATE reward_leaf_versions v SET until_seq = $2 FROM changed_leaves c
+    `UPDATE reward_leaf_versions v SET until_seq = $2 FROM ${changed} c
      WHERE c.was_open AND v.chain_id = $1 AND v.until_seq IS NULL AND v.recipient = c.recipient AND v.token = c.token`,
     [chainId, seq],
   );
   const leaves = await client.query(
     `INSERT INTO reward_leaf_versions (chain_id, recipient, token, amount, digest, since_seq)
-     SELECT $1, recipient, token, amount, digest, $2 FROM changed_leaves WHERE amount IS NOT NULL
+     SELECT $1, recipient, token, amount, digest, $2 FROM ${changed} WHERE amount IS NOT NULL
      ORDER BY recipient, token`,
     [chainId, seq],
   );
   await analyzeIfGrown(client, 'reward_leaf_versions', leaves.rowCount ?? 0);
+}
+
+/**
+ * A share of the recipients, by a hash of the address: `[from, to)` of 1024 buckets. Two connections
+ * store the breakdowns of complementary shares at once (treeStore.ts); the whole is [0, 1024).
+ */
+export type RecipientShare = { from: number; to: number };
+export const ALL_RECIPIENTS: RecipientShare = { from: 0, to: 1024 };
+const inShare = (alias: string, { from, to }: RecipientShare) =>
+  from === 0 && to === 1024 ? 'true' : `(hashtext(${alias}.recipient) & 1023) BETWEEN ${from} AND ${to - 1}`;
+
+/**
+ * The breakdown versions of tree `seq` for the changed leaves of `share`: the changed leaves'
+ * breakdowns are compared one by one with their open versions (a breakdown that did not change stays
+ * open). With `totals`, first the tree's per-token and per-campaign totals from every changed leaf
+ * (rewardTotals.ts, which reads the open breakdowns as they were: so before any share is closed).
+ */
+export async function storeBreakdownVersions(
+  client: PgClient,
+  {
+    chainId,
+    seq,
+    changed,
+    share,
+    totals,
+  }: { chainId: number; seq: string; changed: string; share: RecipientShare; totals: boolean },
+) {
   // The changed leaves' breakdowns, expanded from their JSON into a table of their own so that both
   // comparisons below are planned as hash joins (as a CTE, its NOT EXISTS ran once per breakdown).
+  // The totals need every changed leaf's; otherwise the share's alone.
   await emptyTempTable(
     client,
     'changed_breakdowns',
@@ -139,13 +158,14 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
   await client.query(
     `INSERT INTO changed_breakdowns
      SELECT c.recipient, c.token, e->>0, e->>1, (e->>2)::numeric, c.was_open
-     FROM changed_leaves c, jsonb_array_elements(c.breakdowns::jsonb) e WHERE c.breakdowns IS NOT NULL`,
+     FROM ${changed} c, jsonb_array_elements(c.breakdowns::jsonb) e
+     WHERE c.breakdowns IS NOT NULL AND ${totals ? 'true' : inShare('c', share)}`,
   );
   await client.query('ANALYZE changed_breakdowns');
-  await storeTreeTotals(client, chainId, seq);
+  if (totals) await storeTreeTotals(client, chainId, seq, changed);
   await client.query(
-    `UPDATE reward_breakdown_versions b SET until_seq = $2 FROM changed_leaves c
-     WHERE c.was_open AND b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = c.recipient AND b.token = c.token
+    `UPDATE reward_breakdown_versions b SET until_seq = $2 FROM ${changed} c
+     WHERE c.was_open AND ${inShare('c', share)} AND b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = c.recipient AND b.token = c.token
        AND NOT EXISTS (SELECT 1 FROM changed_breakdowns f WHERE f.recipient = b.recipient AND f.token = b.token
          AND f.campaign_id = b.campaign_id AND f.reason = b.reason AND f.amount = b.amount)`,
     [chainId, seq],
@@ -154,14 +174,48 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
     `INSERT INTO reward_breakdown_versions (chain_id, recipient, token, campaign_id, reason, amount, since_seq)
      SELECT $1, f.recipient, f.token, f.campaign_id, f.reason, f.amount, $2 FROM changed_breakdowns f
      -- A leaf that was not open has no open breakdown (a first root: no lookup at all).
-     WHERE NOT f.was_open OR NOT EXISTS (SELECT 1 FROM reward_breakdown_versions b
+     WHERE ${inShare('f', share)} AND (NOT f.was_open OR NOT EXISTS (SELECT 1 FROM reward_breakdown_versions b
        WHERE b.chain_id = $1 AND b.until_seq IS NULL AND b.recipient = f.recipient AND b.token = f.token
-         AND b.campaign_id = f.campaign_id AND b.reason = f.reason)
+         AND b.campaign_id = f.campaign_id AND b.reason = f.reason))
      ORDER BY f.recipient, f.token, f.campaign_id, f.reason`,
     [chainId, seq],
   );
   await analyzeIfGrown(client, 'reward_breakdown_versions', breakdowns.rowCount ?? 0);
-  await storeTreeUnclaimed(client, chainId, seq);
+}
+
+/**
+ * Inside the caller's transaction: the staged entries (stageRewardTree.ts, temp table staged_leaves)
+ * become the amounts of the tree `root` of `chainId`, stored by change
+ * (sql/migrations/2026_11_28_01_reward_versions.sql): the tree gets the next seq (a tree stored again
+ * gets a new one), and its leaves are compared with the open versions of the chain (fillChangedLeaves).
+ * Only the leaves that changed, appeared or went are touched: their leaf versions are closed at this
+ * seq and opened anew, and their breakdowns are compared one by one. So a root costs one pass over
+ * its leaves plus what changed; the tree's per-campaign and per-token totals are written from the
+ * same changed leaves (rewardTotals.ts), and so are its unclaimed amounts per campaign
+ * (rewardUnclaimed.ts). One connection: trees held in memory (storeTreeEntries); the roots job
+ * stores a document from two at once (treeStore.ts). A store interrupted there is repaired first.
+ * Tables reward_trees, reward_leaf_versions, reward_breakdown_versions, reward_campaign_totals,
+ * reward_token_totals, reward_campaign_unclaimed, reward_unclaimed_trees.
+ */
+export async function storeStagedTree(client: PgClient, chainId: number, root: string): Promise<void> {
+  await lockTreeStores(client, chainId, 'transaction');
+  await repairInterruptedStores(client, chainId);
+  const { rows } = await client.query<{ seq: string }>(
+    `UPDATE reward_trees SET seq = nextval('reward_tree_seq') WHERE chain_id = $1 AND root = $2 RETURNING seq`,
+    [chainId, root.toLowerCase()],
+  );
+  const seq = rows[0]!.seq;
+  await emptyTempTable(client, 'changed_leaves', CHANGED_LEAVES_COLUMNS);
+  await fillChangedLeaves(client, chainId, 'staged_leaves', 'changed_leaves');
+  await storeBreakdownVersions(client, {
+    chainId,
+    seq,
+    changed: 'changed_leaves',
+    share: ALL_RECIPIENTS,
+    totals: true,
+  });
+  await storeLeafVersions(client, chainId, seq, 'changed_leaves');
+  await storeTreeUnclaimed(client, chainId, seq, 'changed_leaves');
 }
 
 /**

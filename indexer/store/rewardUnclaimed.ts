@@ -31,12 +31,17 @@ export function sumsWhole({ leaves, changed }: { leaves: number | null; changed:
  * Tables reward_campaign_unclaimed, reward_unclaimed_trees (read: reward_breakdown_versions,
  * reward_leaf_versions, claimed_totals, reward_trees).
  */
-export async function storeTreeUnclaimed(client: PgClient, chainId: number, seq: string): Promise<void> {
+export async function storeTreeUnclaimed(
+  client: PgClient,
+  chainId: number,
+  seq: string,
+  changed = 'changed_leaves',
+): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock($1, $2)', [UNCLAIMED_LOCK_NAMESPACE, chainId]);
   // The previous tree's rows serve only if no tree was stored between it and this one without them.
   const { rows } = await client.query<{ seq: string; leaves: number | null; changed: number }>(
     `SELECT m.seq::text AS seq, (SELECT t.leaves FROM reward_trees t WHERE t.chain_id = $1 AND t.seq = m.seq) AS leaves,
-       (SELECT count(*) FROM changed_leaves)::int AS changed
+       (SELECT count(*) FROM ${changed})::int AS changed
      FROM (SELECT max(seq) AS seq FROM reward_unclaimed_trees WHERE chain_id = $1 AND seq < $2) m
      WHERE m.seq IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM reward_trees t WHERE t.chain_id = $1 AND t.seq > m.seq AND t.seq < $2)`,
@@ -48,7 +53,7 @@ export async function storeTreeUnclaimed(client: PgClient, chainId: number, seq:
     // leaves up by key when they are few, or hash them against the chain's versions when most changed.
     const side = (seq: string, sign: string) =>
       `SELECT b.campaign_id, ${sign}reward_unclaimed_share(b.amount, l.amount, k.amount)
-       FROM changed_leaves c
+       FROM ${changed} c
        JOIN reward_leaf_versions l ON l.chain_id = $1 AND l.recipient = c.recipient AND l.token = c.token AND ${validAt('l', seq)}
        JOIN reward_breakdown_versions b ON b.chain_id = $1 AND b.recipient = c.recipient AND b.token = c.token AND ${validAt('b', seq)}
        LEFT JOIN claimed_totals k ON k.chain_id = $1 AND k.recipient = c.recipient AND k.token = c.token`;

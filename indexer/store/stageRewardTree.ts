@@ -15,18 +15,9 @@ export type TreeStage = {
   abort(): Promise<void>;
 };
 
-/**
- * The entries of the tree being stored, in the storing transaction: one row per leaf with its
- * breakdowns and digest (stagedLeaf.ts). Dropped at commit; emptied first when one transaction
- * stores several.
- */
-async function createStagedEntries(client: PgClient): Promise<void> {
-  await emptyTempTable(
-    client,
-    'staged_leaves',
-    'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0) NOT NULL, digest bytea NOT NULL, breakdowns text NOT NULL',
-  );
-}
+/** Columns of a table of staged entries: one row per leaf with its breakdowns and digest (stagedLeaf.ts). */
+export const STAGED_LEAVES_COLUMNS =
+  'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0) NOT NULL, digest bytea NOT NULL, breakdowns text NOT NULL';
 
 /** A value of COPY's text format: backslash, tab, newline and carriage return escaped. */
 const copyText = (value: string) =>
@@ -35,14 +26,16 @@ const copyText = (value: string) =>
     : value;
 
 /**
- * Inside the caller's transaction: opens a COPY into staged_leaves (created or emptied first), one
- * row per entry with its breakdowns and digest (stagedLeaf.ts), so a tree of any size is staged as it is
- * read, in memory bounded by the stream's buffer. A COPY that fails (the connection, a value)
- * rejects `write` or `end` with PostgreSQL's error.
+ * Opens a COPY into `table` (STAGED_LEAVES_COLUMNS; by default the temp table staged_leaves of the
+ * caller's transaction, created or emptied first), one row per entry with its breakdowns and digest
+ * (stagedLeaf.ts), so a tree of any size is staged as it is read, in memory bounded by the stream's
+ * buffer. A COPY that fails (the connection, a value) rejects `write` or `end` with PostgreSQL's error.
  */
-export async function openTreeStage(client: PgClient): Promise<TreeStage> {
-  await createStagedEntries(client);
-  const copy = client.query(copyFrom('COPY staged_leaves (recipient, token, amount, digest, breakdowns) FROM STDIN'));
+export async function openTreeStage(client: PgClient, table?: string): Promise<TreeStage> {
+  if (!table) await emptyTempTable(client, 'staged_leaves', STAGED_LEAVES_COLUMNS);
+  const copy = client.query(
+    copyFrom(`COPY ${table ?? 'staged_leaves'} (recipient, token, amount, digest, breakdowns) FROM STDIN`),
+  );
   let failure: Error | null = null;
   copy.on('error', (error: Error) => {
     failure = error;

@@ -11,7 +11,7 @@ export async function resetDatabase(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query('DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;');
+    await client.query('DROP SCHEMA IF EXISTS public, reward_staging CASCADE; CREATE SCHEMA public;');
   } finally {
     await client.end();
   }

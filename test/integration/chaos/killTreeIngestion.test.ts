@@ -119,7 +119,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     let copying = false;
     for (let i = 0; i < 30_000 && child.exitCode === null && !copying; i++) {
       const { rows } = await h.deps.pg.query(
-        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY staged_leaves%'",
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY reward_staging.staged_leaves%'",
       );
       copying = rows.length > 0;
       if (!copying) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -135,6 +135,11 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     const chunks = await h.deps.pg.query('SELECT count(*)::int AS n FROM reward_tree_chunks WHERE root = $1', [root]);
     expect(chunks.rows[0].n).to.equal(0);
     await rewardsOf(recipientAddress(keccak, 0));
+    // The killed store's mark stays (indexer/store/treeStore.ts) until the next store of the chain undoes it.
+    const marks = async () =>
+      (await h.deps.pg.query('SELECT count(*)::int AS n FROM reward_tree_stores WHERE chain_id = $1', [CHAIN_ID]))
+        .rows[0].n;
+    expect(await marks()).to.equal(1);
 
     // The next run completes it.
     const run = await h.runJob('roots');
@@ -142,6 +147,11 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     expect(run.result.counts).to.deep.include({ trees_verified: 1, rewards: LEAVES });
     expect(await treeStatus(root)).to.deep.include({ status: 'verified' });
     expect(await storedRows(root)).to.equal(LEAVES);
+    expect(await marks()).to.equal(0);
+    const staging = await h.deps.pg.query(
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'reward_staging'",
+    );
+    expect(staging.rows[0].n, 'staging tables dropped').to.equal(0);
     // Served amounts are the document's and served proofs fold to the on-chain root, for leaves at
     // the edges of the first chunks, in the middle and at the end.
     for (const i of [0, 1, 2, 1023, 1024, 2047, 2048, Math.floor(LEAVES / 2), LEAVES - 2, LEAVES - 1]) {
