@@ -123,19 +123,28 @@ export async function storeLeafVersions(client: PgClient, chainId: number, seq: 
 }
 
 /**
- * A share of the recipients, by a hash of the address: `[from, to)` of 1024 buckets. Two connections
- * store the breakdowns of complementary shares at once (treeStore.ts); the whole is [0, 1024).
+ * A share of the recipients: those whose address's first hex digit is in `[from, to)` (addresses are
+ * hashes, so digits share them evenly). Two connections store the breakdowns of complementary shares
+ * at once (treeStore.ts): ranges of the address, not a hash of it, so that the two insert into other
+ * pages of the indexes ordered by recipient (a hash split measured 23 s where ranges took 19 s for the
+ * 1.5M breakdowns of a first 1M root). The whole is [0, 16).
  */
 export type RecipientShare = { from: number; to: number };
-export const ALL_RECIPIENTS: RecipientShare = { from: 0, to: 1024 };
-const inShare = (alias: string, { from, to }: RecipientShare) =>
-  from === 0 && to === 1024 ? 'true' : `(hashtext(${alias}.recipient) & 1023) BETWEEN ${from} AND ${to - 1}`;
+export const ALL_RECIPIENTS: RecipientShare = { from: 0, to: 16 };
+const HEX = '0123456789abcdef';
+const inShare = (alias: string, { from, to }: RecipientShare) => {
+  if (from === 0 && to === 16) return 'true';
+  const digit = `lower(substr(${alias}.recipient, 3, 1)) COLLATE "C"`;
+  const bounds = [from > 0 ? `${digit} >= '${HEX[from]}'` : '', to < 16 ? `${digit} < '${HEX[to]}'` : ''];
+  return `(${bounds.filter(Boolean).join(' AND ')})`;
+};
 
 /**
  * The breakdown versions of tree `seq` for the changed leaves of `share`: the changed leaves'
  * breakdowns are compared one by one with their open versions (a breakdown that did not change stays
  * open). With `totals`, first the tree's per-token and per-campaign totals from every changed leaf
- * (rewardTotals.ts, which reads the open breakdowns as they were: so before any share is closed).
+ * (rewardTotals.ts, which reads the open breakdowns as they were: so before any share is closed),
+ * and the table's statistics after (analyzeIfGrown).
  */
 export async function storeBreakdownVersions(
   client: PgClient,
@@ -180,7 +189,9 @@ export async function storeBreakdownVersions(
      ORDER BY f.recipient, f.token, f.campaign_id, f.reason`,
     [chainId, seq],
   );
-  await analyzeIfGrown(client, 'reward_breakdown_versions', breakdowns.rowCount ?? 0);
+  // ANALYZE takes a lock that conflicts with itself until the transaction ends: of two connections
+  // storing one tree, only the one with the totals analyzes (the other waits for it to commit).
+  if (totals) await analyzeIfGrown(client, 'reward_breakdown_versions', breakdowns.rowCount ?? 0);
 }
 
 /**

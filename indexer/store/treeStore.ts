@@ -8,17 +8,22 @@ import {
 } from './rewardTrees.js';
 import { storeTreeUnclaimed } from './rewardUnclaimed.js';
 import { STAGED_LEAVES_COLUMNS } from './stageRewardTree.js';
-import { lockTreeStores, repairInterruptedStores, stagingTables, unlockTreeStores } from './treeStoreRepair.js';
+import {
+  discardStore,
+  lockTreeStores,
+  repairInterruptedStores,
+  stagingTables,
+  unlockTreeStores,
+} from './treeStoreRepair.js';
 
 /**
  * The recipients whose breakdowns the tree's own connection stores, after the leaves; the second
- * connection stores the others' and the totals. Measured on a first root of a million leaves with
- * 1.5 breakdowns each (bench:rewards): leaf versions cost ~12 µs a row, breakdown versions ~22 µs,
- * the totals ~3 µs a breakdown, so 3/8 of the breakdowns on the first connection ends both near the
- * same time.
+ * connection stores the others' and the totals. On a first root of a million leaves with 1.5
+ * breakdowns each (bench:rewards, PostgreSQL's statement log), with 3/8 here the second connection
+ * ended 5 s before the first: 5/16 (addresses 0x0… to 0x4…) ends both near the same time.
  */
-const FIRST: RecipientShare = { from: 0, to: 384 };
-const SECOND: RecipientShare = { from: 384, to: 1024 };
+const FIRST: RecipientShare = { from: 0, to: 5 };
+const SECOND: RecipientShare = { from: 5, to: 16 };
 
 /** A tree being stored by treeStore: staged through `client`, then stored by `commit`. */
 export type TreeStore = {
@@ -81,6 +86,8 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
   }
   const { staged, changed } = stagingTables(seq);
   let committed = false;
+  // Whether the second connection may have committed rows: only then is there anything to undo.
+  let wrote = false;
   return {
     seq,
     client,
@@ -88,9 +95,13 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
     async commit(finish) {
       await client.query(`CREATE UNLOGGED TABLE ${changed} (${CHANGED_LEAVES_COLUMNS})`);
       await fillChangedLeaves(client, chainId, staged, changed);
-      const second = withTransaction(pool, (tx) =>
-        storeBreakdownVersions(tx, { chainId, seq, changed, share: SECOND, totals: true }),
-      );
+      wrote = true;
+      const second = withTransaction(pool, async (tx) => {
+        // Nothing else writes what it writes (one store per chain at a time), so a lock wait here is
+        // the tree's own connection holding something: fail it (and the tree) rather than wait forever.
+        await tx.query("SET LOCAL lock_timeout = '60s'");
+        await storeBreakdownVersions(tx, { chainId, seq, changed, share: SECOND, totals: true });
+      });
       // Awaited below; this keeps an early failure from counting as unhandled meanwhile.
       second.catch(() => {});
       try {
@@ -117,9 +128,9 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
     async close() {
       let broken: Error | undefined;
       try {
-        // Committed, the tree's transaction removed the mark; the staging goes either way.
-        if (!committed) await repairInterruptedStores(client, chainId, seq);
-        else await client.query(`DROP TABLE IF EXISTS ${staged}, ${changed}`);
+        // Committed (the mark went with it) or never past staging, only the staging and the mark are left.
+        if (!committed && wrote) await repairInterruptedStores(client, chainId, seq);
+        else await discardStore(client, seq);
         await unlockTreeStores(client, chainId);
       } catch (error) {
         // The next store of the chain repairs it (the connection is dropped: its lock goes with it).

@@ -40,8 +40,9 @@ export const stagingTables = (seq: string) => ({
  * are deleted and the versions they closed reopened, their rows by seq deleted, their staging tables
  * dropped, their marks removed. Their seq was never given to a tree, so until now no read could see
  * those rows (reads name a stored tree's seq, and every stored tree's is lower); repaired before the
- * next tree of the chain gets a higher one. Under lockTreeStores; in the caller's transaction or
- * autocommitted statement by statement (each step can be run again).
+ * next tree of the chain gets a higher one. A pass over the chain's versions (no index by seq):
+ * seconds at a million leaves, paid only after a store died. Under lockTreeStores; in the caller's
+ * transaction or autocommitted statement by statement (each step can be run again).
  * @returns the seqs repaired.
  */
 export async function repairInterruptedStores(client: PgClient, chainId: number, only?: string): Promise<string[]> {
@@ -56,9 +57,14 @@ export async function repairInterruptedStores(client: PgClient, chainId: number,
     }
     for (const table of ROWS_BY_SEQ)
       await client.query(`DELETE FROM ${table} WHERE chain_id = $1 AND seq = $2`, [chainId, seq]);
-    const { staged, changed } = stagingTables(seq);
-    await client.query(`DROP TABLE IF EXISTS ${staged}, ${changed}`);
-    await client.query('DELETE FROM reward_tree_stores WHERE seq = $1', [seq]);
+    await discardStore(client, seq);
   }
   return rows.map((r) => r.seq);
+}
+
+/** Drops the staging tables of store `seq` and its mark: all a store that wrote no rows leaves. */
+export async function discardStore(client: PgClient, seq: string): Promise<void> {
+  const { staged, changed } = stagingTables(seq);
+  await client.query(`DROP TABLE IF EXISTS ${staged}, ${changed}`);
+  await client.query('DELETE FROM reward_tree_stores WHERE seq = $1', [seq]);
 }

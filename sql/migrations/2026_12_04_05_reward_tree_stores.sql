@@ -14,3 +14,11 @@ CREATE TABLE reward_tree_stores (
   started_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX reward_tree_stores_chain_idx ON reward_tree_stores (chain_id);
+
+-- Two indexes of the breakdown versions that every read and write already finds in the primary key
+-- (chain_id, recipient, token, campaign_id, reason, since_seq): a recipient's breakdowns (every read names
+-- the chain) and a key's open version (a handful of versions per key, until_seq checked on the row). Each
+-- cost ~2.5 s of a first 1M-leaf root's inserts (bench:rewards) and ~150 MB; the plans of the reads that
+-- used them are the same or an index scan of the primary key at 1M leaves (EXPLAIN ANALYZE, #30 note).
+DROP INDEX reward_breakdown_versions_open_idx;
+DROP INDEX reward_breakdown_versions_recipient_idx;

@@ -33,7 +33,7 @@ const KEY = 'lower(b.campaign_id) AS campaign_id, b.recipient, b.reason, b.token
  * still says how many there are). Bounded at a million leaves (issue #30: it compared
  * lower(campaign_id) on every breakdown of the chain, then joined and sorted the campaign's whole
  * breakdowns of both roots, 1.2–2.8 s): the campaign's breakdowns are read by index under each id it is
- * stored as (storedCampaignIds), the recipient's by reward_breakdown_versions_recipient_idx, and of
+ * stored as (storedCampaignIds), the recipient's by the primary key (chain, recipient, …), and of
  * those only the versions opened or closed between the two trees can differ (a version valid in both
  * is the same row): they are joined and sorted; the others (a difference of 0) are counted and only
  * as many as the page needs are taken in order (top-N), each in the index alone.

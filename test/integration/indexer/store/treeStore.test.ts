@@ -12,7 +12,8 @@ const TWO = 102;
 const TOKENS = [`0x${'22'.repeat(20)}`, `0x${'33'.repeat(20)}`];
 const CAMPAIGNS = [`0x${'c1'.repeat(32)}`, `0x${'c2'.repeat(32)}`, `0x${'C3'.repeat(32)}`];
 const root = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
-const user = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+/** Recipients whose first hex digit runs through 0–f: both shares of treeStore.ts hold many. */
+const user = (n: number) => `0x${(n % 16).toString(16)}${n.toString(16).padStart(39, '0')}`;
 
 /**
  * Tree `round` of 3,000 (recipient, token) leaves, 1 to 3 breakdowns each, so that both recipient
@@ -133,8 +134,16 @@ describe('indexer/store/treeStore: a tree stored from two connections (#30)', fu
     const one = await storedRows(db, ONE);
     const two = await storedRows(db, TWO);
     for (const key of Object.keys(one)) expect(two[key], key).to.deep.equal(one[key]);
-    // Not a comparison of two empty sets: each tree changed rows of both recipient shares.
+    // Not a comparison of two empty sets: each tree changed rows of both recipient shares (0x0–0x4, 0x5–0xf).
     expect(one.breakdowns!.length).to.be.greaterThan(8_000);
+    const shares = await db.query<{ first: number; second: number }>(
+      `SELECT count(*) FILTER (WHERE substr(recipient, 3, 1) < '5')::int AS first,
+         count(*) FILTER (WHERE substr(recipient, 3, 1) >= '5')::int AS second
+       FROM reward_breakdown_versions WHERE chain_id = $1 AND since_seq = (SELECT max(seq) FROM reward_trees WHERE chain_id = $1)`,
+      [TWO],
+    );
+    expect(shares.rows[0]!.first, 'breakdowns tree 4 opened in the first share').to.be.greaterThan(200);
+    expect(shares.rows[0]!.second, 'and in the second').to.be.greaterThan(200);
     expect(one.leaves!.filter((r) => r.endsWith('|4')).length, 'leaves opened by tree 4').to.be.greaterThan(500);
     for (let round = 1; round <= 4; round++) expect(await served(TWO, round)).to.deep.equal(await served(ONE, round));
     expect(await stagingTables(), 'staging dropped').to.deep.equal([]);
