@@ -76,6 +76,43 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     (await h.request().get(`/v4/users/${address}/rewards`).query({ chainId: CHAIN_ID, breakdownPage: 0 }).expect(200))
       .body as { rewards: { root: string; amount: string; proofs: Hex[]; token: { address: string } }[] }[];
 
+  /** Runs the roots job in its own process and SIGKILLs it once PostgreSQL shows it running `statement` (a LIKE pattern). */
+  async function killRootsJobAt(statement: string) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', 'roots'], {
+      cwd: ROOT_DIR,
+      env: childProcessEnv(h.config),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('exit', (_code, signal) => resolve(signal)),
+    );
+    let running = false;
+    for (let i = 0; i < 30_000 && child.exitCode === null && !running; i++) {
+      const { rows } = await h.deps.pg.query(
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE $1",
+        [statement],
+      );
+      running = rows.length > 0;
+      if (!running) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(running, `the job ran ${statement} (output: ${output.slice(-500)})`).to.equal(true);
+    child.kill('SIGKILL');
+    expect(await exited).to.equal('SIGKILL');
+  }
+  /** Marks of stores that did not commit (indexer/store/treeStore.ts), and tables left in reward_staging. */
+  const marks = async () =>
+    (await h.deps.pg.query('SELECT count(*)::int AS n FROM reward_tree_stores WHERE chain_id = $1', [CHAIN_ID])).rows[0]
+      .n as number;
+  const stagingTables = async () =>
+    (
+      await h.deps.pg.query(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'reward_staging'",
+      )
+    ).rows[0].n as number;
+
   before(async function () {
     dir = await mkdtemp(join(tmpdir(), 'ingestion-trees-'));
     h = await createHarness({ chainIds: [CHAIN_ID], env: { REWARD_TREE_SOURCE: dir } });
@@ -105,28 +142,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     expect((await h.runJob('blocks')).status).to.equal('success');
 
     // The roots job in its own process, SIGKILLed once PostgreSQL shows it copying the entries in.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', 'roots'], {
-      cwd: ROOT_DIR,
-      env: childProcessEnv(h.config),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.once('exit', (_code, signal) => resolve(signal)),
-    );
-    let copying = false;
-    for (let i = 0; i < 30_000 && child.exitCode === null && !copying; i++) {
-      const { rows } = await h.deps.pg.query(
-        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY reward_staging.staged_leaves%'",
-      );
-      copying = rows.length > 0;
-      if (!copying) await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(copying, `the job staged the tree (output: ${output.slice(-500)})`).to.equal(true);
-    child.kill('SIGKILL');
-    expect(await exited).to.equal('SIGKILL');
+    await killRootsJobAt('COPY reward_staging.staged_leaves%');
 
     // Nothing of it is visible: not verified, no seq, no rows, no proof material.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -148,10 +164,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     expect(await treeStatus(root)).to.deep.include({ status: 'verified' });
     expect(await storedRows(root)).to.equal(LEAVES);
     expect(await marks()).to.equal(0);
-    const staging = await h.deps.pg.query(
-      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'reward_staging'",
-    );
-    expect(staging.rows[0].n, 'staging tables dropped').to.equal(0);
+    expect(await stagingTables(), 'staging tables dropped').to.equal(0);
     // Served amounts are the document's and served proofs fold to the on-chain root, for leaves at
     // the edges of the first chunks, in the middle and at the end.
     for (const i of [0, 1, 2, 1023, 1024, 2047, 2048, Math.floor(LEAVES / 2), LEAVES - 2, LEAVES - 1]) {
@@ -202,5 +215,70 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     const error = (await h.deps.pg.query('SELECT error FROM reward_trees WHERE root = $1', [file.root])).rows[0].error;
     expect(error).to.match(/is larger than 1024 bytes \(REWARD_TREE_MAX_BYTES\)/);
     expect(await storedRows(file.root)).to.equal(0);
+  });
+  it('leaves no part of a tree visible when the job is killed while its two connections write the versions, and the next run undoes what they left and stores it', async function () {
+    // The small tree of the test above first, so that the next store is this one's.
+    const settled = await h.runJob('roots');
+    if (settled.status !== 'success') expect.fail(`roots ${settled.status}`);
+    // The first tree with 1% of its leaves raised: the store closes and opens versions of both tables.
+    const next = { ...spec, changed: true };
+    const nextRoot = benchTreeRoot(keccak, next);
+    await writeBenchTree(keccak, dir, next, nextRoot);
+    await updateTree({ ...target, root: nextRoot, mineUntilLive: true });
+    expect((await h.runJob('blocks')).status).to.equal('success');
+
+    // Killed while the tree's own connection inserts leaf versions: the second connection is storing
+    // breakdowns and totals meanwhile (its transaction dies with the process unless it committed).
+    await killRootsJobAt('INSERT INTO reward_leaf_versions%');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await treeStatus(nextRoot)).to.deep.include({ status: 'pending', seq: null });
+    expect(await storedRows(nextRoot)).to.equal(0);
+    expect(await marks(), 'the store left its mark').to.equal(1);
+    const left = await h.deps.pg.query(
+      `SELECT count(*)::int AS n FROM reward_breakdown_versions
+       WHERE chain_id = $1 AND since_seq = (SELECT seq FROM reward_tree_stores WHERE chain_id = $1)`,
+      [CHAIN_ID],
+    );
+    console.log(`      killed with ${left.rows[0].n} breakdown versions committed by the second connection`);
+    // Nothing of the new tree is served (the killed job indexed the root itself: it is live on chain
+    // with its tree not stored, so no leaf of it is served).
+    for (const i of [0, 38, LEAVES - 1]) {
+      const served = (await rewardsOf(recipientAddress(keccak, Math.floor(i / 2))))[0]!.rewards;
+      expect(
+        served.filter((r) => r.root === nextRoot),
+        `leaf #${i}`,
+      ).to.deep.equal([]);
+    }
+
+    const run = await h.runJob('roots');
+    if (run.status !== 'success') expect.fail(`roots ${run.status}`);
+    expect(run.result.counts).to.deep.include({ trees_verified: 1, rewards: LEAVES });
+    expect(await treeStatus(nextRoot)).to.deep.include({ status: 'verified' });
+    expect(await storedRows(nextRoot)).to.equal(LEAVES);
+    expect(await marks()).to.equal(0);
+    expect(await stagingTables()).to.equal(0);
+    // Every version of the chain belongs to a stored tree, and each (recipient, token) has one open version.
+    const { rows } = await h.deps.pg.query(
+      `SELECT
+         (SELECT count(*)::int FROM reward_leaf_versions v WHERE v.chain_id = $1
+            AND NOT EXISTS (SELECT 1 FROM reward_trees t WHERE t.chain_id = $1 AND t.seq = v.since_seq)) AS orphan_leaves,
+         (SELECT count(*)::int FROM reward_breakdown_versions v WHERE v.chain_id = $1
+            AND NOT EXISTS (SELECT 1 FROM reward_trees t WHERE t.chain_id = $1 AND t.seq = v.since_seq)) AS orphan_breakdowns,
+         (SELECT count(*)::int FROM reward_leaf_versions WHERE chain_id = $1 AND until_seq IS NULL) AS open_leaves`,
+      [CHAIN_ID],
+    );
+    expect(rows[0]).to.deep.equal({ orphan_leaves: 0, orphan_breakdowns: 0, open_leaves: LEAVES });
+    // Served amounts are the new tree's, proofs fold to its root, for raised leaves and others.
+    for (const i of [0, 38, 138, Math.floor(LEAVES / 2), LEAVES - 1]) {
+      const recipient = recipientAddress(keccak, Math.floor(i / 2));
+      const leaf = benchLeaf(keccak, next, i, recipient);
+      const served = (await rewardsOf(recipient))[0]!.rewards.find(
+        (r) => r.token.address.toLowerCase() === leaf.token,
+      )!;
+      expect(served.root, `root of #${i}`).to.equal(nextRoot);
+      expect(served.amount, `amount of #${i}`).to.equal(leaf.amount.toString());
+      const hashed = hashLeaf({ user: recipient as Address, token: leaf.token as Address, amount: leaf.amount });
+      expect(verifyProof({ leaf: hashed, proof: served.proofs, root: nextRoot }), `proof of #${i}`).to.equal(true);
+    }
   });
 });
