@@ -20,32 +20,69 @@ const COVERS = `(($4::bigint IS NULL OR NOT EXISTS (SELECT 1 FROM distributed_op
     WHERE chain_id = ANY($1::int[]) AND timestamp > $5)))`;
 
 /**
- * SQL of `kept`: the opportunity rows of the window under the filter's conditions (`where`), with how
- * many campaigns each counts. A window holding every root reads the all-roots totals; another reads
- * the per-root rows, a campaign counted at its first change inside the window (no earlier change, or
- * one before `from`).
+ * SQL (parameters $1: live chains; `limit`: the top's size): whether the ranked totals answer: the
+ * window holds every root (COVERS), the chains read are every chain the rollups were built with a live
+ * root for, and every public campaign has an opportunity id. The filter must be the defaults (checked
+ * by the caller: no test tokens, no compute chain, sub-campaigns included, no status).
  */
-function keptSql(where: string[]): string {
+const RANKED = `(${COVERS} AND NOT EXISTS (SELECT 1 FROM distributed_rollup_state s
+    WHERE s.block_number IS NOT NULL AND s.chain_id <> ALL($1::int[]))
+  AND NOT EXISTS (SELECT 1 FROM distributed_opportunity_rank WHERE opportunity_id IS NULL))`;
+
+/**
+ * SQL of `kept`: the opportunity rows of the window under the filter's conditions (`where`), with how
+ * many campaigns each counts. With the default filter (`ranked`) and RANKED: the ranked public totals
+ * of the first `limit` + 1 opportunities and as many more as the caller's visible private campaigns
+ * have opportunities (at least `limit` + 1 of them gain nothing, so no opportunity further down can
+ * pass them), the ranked totals of those private campaigns' opportunities, and the private rows.
+ * Else a window holding every root reads the all-roots totals, and another the per-root rows, a
+ * campaign counted at its first change inside the window (no earlier change, or one before `from`).
+ */
+function keptSql(where: string[], ranked: { limit: string } | null): string {
   const cond = ['chain_id = ANY($1::int[])', ...where].join(' AND ');
-  return `kept AS (
-    SELECT opportunity_id, campaign_type, compute_chain_id, main_parameter, usd, campaigns
-    FROM distributed_opportunity_total WHERE ${COVERS} AND ${cond}
+  const columns = 'opportunity_id, campaign_type, compute_chain_id, main_parameter, usd, campaigns';
+  const general = (rank: string) => `
+    SELECT ${columns} FROM distributed_opportunity_total WHERE NOT ${rank} AND ${COVERS} AND ${cond}
     UNION ALL
     SELECT opportunity_id, campaign_type, compute_chain_id, main_parameter, usd,
       CASE WHEN prev_timestamp IS NULL OR prev_timestamp < $4 THEN campaigns ELSE 0 END
     FROM distributed_opportunity_rollup
     WHERE NOT ${COVERS} AND ($4::bigint IS NULL OR timestamp >= $4) AND ($5::bigint IS NULL OR timestamp <= $5)
-      AND ${cond}
+      AND ${cond}`;
+  if (!ranked)
+    return `kept AS (${general('false')}
   )`;
+  const ranks = 'opportunity_id, 0, 0, NULL, usd, campaigns';
+  return `private AS (
+    SELECT ${columns} FROM distributed_opportunity_total WHERE private_campaign_db_id IS NOT NULL AND ${cond}
+  ), rank_top AS (
+    SELECT opportunity_id, usd, campaigns FROM distributed_opportunity_rank ORDER BY usd DESC, opportunity_id COLLATE "C"
+    LIMIT ${ranked.limit}::int + 1 + (SELECT count(DISTINCT opportunity_id) FROM private)
+  ), kept AS (
+    SELECT ${ranks} FROM rank_top WHERE ${RANKED}
+    UNION ALL
+    SELECT ${ranks} FROM distributed_opportunity_rank WHERE ${RANKED}
+      AND opportunity_id IN (SELECT opportunity_id FROM private) AND opportunity_id NOT IN (SELECT opportunity_id FROM rank_top)
+    UNION ALL
+    SELECT ${columns} FROM private WHERE ${RANKED}
+    UNION ALL${general(RANKED)}
+  )`;
+}
+
+/** Pure: whether the filter is the defaults the ranked totals hold (any visibility: private rows are added). */
+function isDefaultFilter(f: DistributedCampaignFilter): boolean {
+  return !f.test && !f.excludeSubCampaigns && f.computeChainId === undefined && f.statuses === undefined;
 }
 
 /**
  * Per opportunity, USD and the campaigns that distributed over the window under the filter, from the
  * opportunity rollups (distributed_opportunity_rollup, distributed_opportunity_total;
  * sql/migrations/2026_12_04_01_distributed_status_opportunity_rollup.sql), checked fresh in the same
- * statement as loadRolledUpGroups is. The `items` largest by id (ties by id, as the route sorts them),
- * grouped and cut in PostgreSQL; when some campaign has no opportunity id (its id is derived in the
- * process), every group instead, keyed as the exact read keys them.
+ * statement as loadRolledUpGroups is. The `items` largest by USD (ties by id, as the route sorts them),
+ * grouped and cut in PostgreSQL (with the default filter over a window holding every root, from the
+ * ranked public totals, distributed_opportunity_rank: `items` rows by its index); when some campaign
+ * has no opportunity id (its id is derived in the process), every group instead, keyed as the exact
+ * read keys them.
  * @returns the groups, or null when the rollup is stale: the caller answers exactly.
  */
 export async function loadRolledUpOpportunityGroups(
@@ -62,10 +99,11 @@ export async function loadRolledUpOpportunityGroups(
   };
   const filter = rollupFilterSql(f, arg);
   const limit = arg(items);
+  const ranked = isDefaultFilter(f) ? { limit } : null;
   type Row = { fresh: boolean } & { [K in keyof OpportunityGroupRow]: OpportunityGroupRow[K] | null };
   // The group of the campaigns without an opportunity id sorts first: present, every group is read instead.
   const top = await db.query<Row>(
-    `WITH ${keptSql(filter.where)}
+    `WITH ${keptSql(filter.where, ranked)}
      SELECT f.fresh, g.* FROM (SELECT ${filter.fresh} AS fresh) f
      LEFT JOIN LATERAL (
        SELECT 0 AS campaign_type, opportunity_id, 0 AS compute_chain_id, NULL AS main_parameter,
@@ -79,7 +117,7 @@ export async function loadRolledUpOpportunityGroups(
   const rows = top.rows.filter((r) => r.usd !== null) as OpportunityGroupRow[];
   if (!rows.length || rows[0]!.opportunity_id !== null) return rows.map(toOpportunityGroup);
   const all = await db.query<Row>(
-    `WITH ${keptSql(filter.where)}
+    `WITH ${keptSql(filter.where, null)}
      SELECT f.fresh, g.* FROM (SELECT ${filter.fresh} AS fresh) f
      LEFT JOIN LATERAL (
        SELECT campaign_type, opportunity_id, compute_chain_id, main_parameter, sum(usd)::float8 AS usd,

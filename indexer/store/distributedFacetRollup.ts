@@ -11,6 +11,7 @@ import {
   INSERT_BASE,
   INSERT_FACET,
   INSERT_OPPORTUNITY,
+  INSERT_OPPORTUNITY_RANK,
   INSERT_OPPORTUNITY_TOTAL,
   INSERT_STATUS,
   INSERT_STATUS_TYPE,
@@ -39,7 +40,7 @@ export type WriteDistributedRollupResult = {
  * over the counted roots into a temporary table per root and campaign (INSERT_BASE), then each rollup
  * as a GROUP BY of the one before (distributedRollupInserts.ts): distributed_status_rollup,
  * distributed_facet_rollup, distributed_type_rollup, distributed_status_type_rollup,
- * distributed_opportunity_rollup, distributed_opportunity_total. The live roots, the rows and the
+ * distributed_opportunity_rollup, distributed_opportunity_total, distributed_opportunity_rank. The live roots, the rows and the
  * markers it clears all come from one snapshot, so a write committing meanwhile keeps its marker (and
  * the rollups stay unused until the next rebuild). The campaigns' bounds are clamped to the horizon
  * of `now` (rollupClock, stored in distributed_rollup_clock). INSERT … SELECT: no row passes through
@@ -77,6 +78,7 @@ export async function writeDistributedRollup(
     await client.query(INSERT_STATUS_TYPE);
     const opportunity = await client.query(INSERT_OPPORTUNITY);
     await client.query(INSERT_OPPORTUNITY_TOTAL);
+    await client.query(INSERT_OPPORTUNITY_RANK);
     await client.query('DELETE FROM distributed_rollup_clock');
     await client.query('INSERT INTO distributed_rollup_clock (valid_from, valid_until) VALUES ($1, $2)', [
       clock.validFrom,

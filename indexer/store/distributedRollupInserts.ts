@@ -88,6 +88,12 @@ export const INSERT_OPPORTUNITY_TOTAL = `
   SELECT chain_id, ${OPPORTUNITY}, sum(usd), coalesce(sum(campaigns) FILTER (WHERE prev_timestamp IS NULL), 0)
   FROM distributed_opportunity_rollup GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`;
 
+/** distributed_opportunity_rank: per opportunity, the public campaigns of non-test reward tokens over every root and chain. */
+export const INSERT_OPPORTUNITY_RANK = `
+  INSERT INTO distributed_opportunity_rank (opportunity_id, usd, campaigns)
+  SELECT opportunity_id, sum(usd), sum(campaigns)
+  FROM distributed_opportunity_total WHERE NOT is_test AND private_campaign_db_id IS NULL GROUP BY 1`;
+
 /** Every table the rebuild empties first (the rollups; the state, markers and clock are written apart). */
 export const ROLLUP_TABLES = [
   'distributed_status_rollup',
@@ -96,4 +102,5 @@ export const ROLLUP_TABLES = [
   'distributed_status_type_rollup',
   'distributed_opportunity_rollup',
   'distributed_opportunity_total',
+  'distributed_opportunity_rank',
 ] as const;

@@ -89,6 +89,21 @@ CREATE TABLE distributed_opportunity_total (
   campaigns integer NOT NULL
 );
 
+-- Private campaigns' rows, which a caller adds to the public figures (few).
+CREATE INDEX distributed_opportunity_total_private_idx ON distributed_opportunity_total (private_campaign_db_id)
+  WHERE private_campaign_db_id IS NOT NULL;
+
+-- Per opportunity, over every root and chain, the public campaigns of non-test reward tokens (the filters' defaults:
+-- the analytics view's top): read in USD order by its index, a top of `items` costs `items` rows; the private
+-- campaigns a caller sees add to it from distributed_opportunity_total.
+CREATE TABLE distributed_opportunity_rank (
+  opportunity_id text,
+  usd double precision NOT NULL,
+  campaigns integer NOT NULL
+);
+CREATE INDEX distributed_opportunity_rank_top_idx ON distributed_opportunity_rank (usd DESC, opportunity_id COLLATE "C");
+CREATE INDEX distributed_opportunity_rank_id_idx ON distributed_opportunity_rank (opportunity_id);
+
 -- The rollups now also read the campaigns' start, end, opportunity and main parameter: an update of those marks
 -- them dirty too (inserts, deletes and truncates already do: 2026_12_03_08).
 CREATE TRIGGER campaigns_rollup_update_status AFTER UPDATE ON campaigns FOR EACH ROW

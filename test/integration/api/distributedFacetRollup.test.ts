@@ -296,6 +296,31 @@ describe('GET /v4/rewards/total/distributed from the facet rollup', function () 
     expect(anyone.length).to.be.greaterThan(3);
   });
 
+  it('answers /by-opportunities from the rollup as exactly when a campaign has no opportunity id (derived from its main parameter)', async function () {
+    const ids = (await distributedByCampaign(demo.h.deps.pg, CHAIN, PRICE))
+      .filter((c) => c.usd > 0)
+      .map((c) => c.campaign_id);
+    const [c] = await q<{ id: string; opportunity_id: string }>(
+      `SELECT c.id, c.opportunity_id FROM campaigns c WHERE c.distribution_chain_id = $1 AND lower(c.campaign_id) = ANY($2::text[])
+         AND c.id <> $3 AND c.opportunity_id IS NOT NULL AND c.main_parameter IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM campaign_overrides o WHERE o.campaign_db_id = c.id) ORDER BY c.id LIMIT 1`,
+      [CHAIN, ids, privateId],
+    );
+    await q('UPDATE campaigns SET opportunity_id = NULL WHERE id = $1', [c!.id]);
+    try {
+      const exact = await compareWithExact(
+        ['', 'items=1', `from=${times[1]}&items=100`, 'status=LIVE,PAST&items=100'].map((query) => ({
+          what: query,
+          path: `/v4/rewards/total/distributed/by-opportunities?${query}`,
+          headers: {},
+        })),
+      );
+      expect(exact.some(hasFigures)).to.equal(true);
+    } finally {
+      await q('UPDATE campaigns SET opportunity_id = $2 WHERE id = $1', [c!.id, c!.opportunity_id]);
+    }
+  });
+
   it('counts a privacy change on the next read, then answers from the rollup again once the job ran', async function () {
     expect((await rebuild())['rebuilt']).to.be.oneOf([0, 1]);
     const campaigns = await distributedByCampaign(demo.h.deps.pg, CHAIN, PRICE);
