@@ -3,12 +3,13 @@ import { jobInfo } from './control/catalog.js';
 import type { Job, JobDeps, JobResult } from './control/types.js';
 
 /**
- * Keeps the facet rollup of GET /v4/rewards/total/distributed fresh (#33): when a write it depends on
- * left a dirty marker, or a chain's live root moved (a pending root's dispute period ended: the clock
- * alone, no write), rebuilds it whole from PostgreSQL (writeDistributedRollup); otherwise does
+ * Keeps the rollups of GET /v4/rewards/total/distributed fresh (#33): when a write they depend on
+ * left a dirty marker, a chain's live root moved (a pending root's dispute period ended: the clock
+ * alone, no write), or half the status horizon passed, rebuilds them whole from PostgreSQL (writeDistributedRollup); otherwise does
  * nothing. Until it has run, reads answer by the exact query, so it is never needed for correctness,
  * only for speed. Runs after the jobs whose writes it follows (roots, campaigns, tokens, prices).
- * Tables distributed_facet_rollup, distributed_rollup_state, distributed_rollup_dirty.
+ * Tables distributed_facet_rollup and the other rollups of writeDistributedRollup, distributed_rollup_state,
+ * distributed_rollup_dirty, distributed_rollup_clock.
  */
 export const rebuildDistributedRollup: Job = {
   ...jobInfo('distributed'),
@@ -20,5 +21,15 @@ export async function runDistributedRollup(deps: Pick<JobDeps, 'config' | 'pg'>)
   const chainIds = deps.config.chains.map((c) => c.id);
   if (await isDistributedRollupFresh(deps.pg, chainIds)) return { ranges: [], counts: { rebuilt: 0 } };
   const r = await writeDistributedRollup(deps.pg, chainIds);
-  return { ranges: [], counts: { rebuilt: 1, rows: r.rows, dirtyMarkers: r.markers, liveChains: r.liveChains } };
+  return {
+    ranges: [],
+    counts: {
+      rebuilt: 1,
+      rows: r.rows,
+      statusRows: r.statusRows,
+      opportunityRows: r.opportunityRows,
+      dirtyMarkers: r.markers,
+      liveChains: r.liveChains,
+    },
+  };
 }

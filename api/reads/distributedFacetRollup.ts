@@ -1,4 +1,4 @@
-import { rollupFreshSql, type LivePositions } from '../../domain/tables/distributed.js';
+import { rollupClockSql, rollupFreshSql, statusSql, type LivePositions } from '../../domain/tables/distributed.js';
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import {
   groupedColumns,
@@ -11,12 +11,47 @@ import {
 } from './distributedGroups.js';
 
 /**
+ * SQL of a rollup read under the filter: `fresh`, whether the rollups may answer (rollupFreshSql over
+ * the live roots at $1–$3: no write since their rebuild, built for exactly these live roots; with a
+ * status filter, their horizon holds `now`: rollupClockSql), and `where`, the conditions (to AND) on
+ * the rows it keeps: the facets (compute chain, test reward token, sub-campaign; private campaigns:
+ * all, none, or the visible ones by id) and, with statuses, the campaigns' clamped bounds at `now`
+ * (statusSql). `arg` binds a value and returns its placeholder.
+ */
+export function rollupFilterSql(
+  f: DistributedCampaignFilter,
+  arg: (v: unknown) => string,
+): { fresh: string; where: string[] } {
+  const now = f.statuses ? `${arg(f.now)}::bigint` : '';
+  const where = [
+    f.test ? null : 'NOT is_test',
+    f.excludeSubCampaigns ? 'NOT is_sub_campaign' : null,
+    f.computeChainId !== undefined ? `compute_chain_id = ${arg(f.computeChainId)}` : null,
+    f.visible === 'all'
+      ? null
+      : f.visible === 'none' || !f.visible.length
+        ? 'private_campaign_db_id IS NULL'
+        : `(private_campaign_db_id IS NULL OR private_campaign_db_id = ANY(${arg([...f.visible])}::text[]))`,
+    f.statuses ? statusSql(f.statuses, now) : null,
+  ].filter((c): c is string => c !== null);
+  const fresh = f.statuses ? `(${rollupFreshSql(1)} AND ${rollupClockSql(now)})` : rollupFreshSql(1);
+  return { fresh, where };
+}
+
+/** Pure: the rollup table of a read keyed `by`, with or without the campaigns' bounds (a status filter). */
+function rollupTable(by: DistributedBy, statuses: boolean): string {
+  if (by === 'token') return statuses ? 'distributed_status_rollup' : 'distributed_facet_rollup';
+  return statuses ? 'distributed_status_type_rollup' : 'distributed_type_rollup';
+}
+
+/**
  * What the live roots distributed, grouped `by` token or type, from the facet rollup
  * (distributed_facet_rollup, or distributed_type_rollup keyed by type;
- * sql/migrations/2026_12_03_08_distributed_facet_rollup.sql): a sum over its rows of the window, under the facets the filter keeps (compute chain, test reward token,
- * sub-campaign; private campaigns: all, none, or the visible ones by id). Checked fresh in the same
- * statement (rollupFreshSql: no write since its rebuild, built for exactly these live roots).
- * The filter must have no status (a campaign's status is not a facet).
+ * sql/migrations/2026_12_03_08_distributed_facet_rollup.sql) or, with a status filter, from the same
+ * split by the campaigns' clamped bounds (distributed_status_rollup, distributed_status_type_rollup;
+ * 2026_12_04_01): a sum over its rows of the window, under the facets the filter keeps
+ * (rollupFilterSql). Checked fresh in the same statement (rollupFreshSql: no write since its
+ * rebuild, built for exactly these live roots; with a status, the horizon holds `now`).
  * @returns the groups, or null when the rollup is stale: the caller answers exactly.
  */
 export async function loadRolledUpGroups<B extends DistributedBy>(
@@ -31,28 +66,21 @@ export async function loadRolledUpGroups<B extends DistributedBy>(
     values.push(v);
     return `$${values.length}`;
   };
+  const filter = rollupFilterSql(f, arg);
   const where = [
-    'f.fresh',
     'chain_id = ANY($1::int[])',
     '($4::bigint IS NULL OR timestamp >= $4)',
     '($5::bigint IS NULL OR timestamp <= $5)',
-    f.test ? null : 'NOT is_test',
-    f.excludeSubCampaigns ? 'NOT is_sub_campaign' : null,
-    f.computeChainId !== undefined ? `compute_chain_id = ${arg(f.computeChainId)}` : null,
-    f.visible === 'all'
-      ? null
-      : f.visible === 'none' || !f.visible.length
-        ? 'private_campaign_db_id IS NULL'
-        : `(private_campaign_db_id IS NULL OR private_campaign_db_id = ANY(${arg([...f.visible])}::text[]))`,
+    ...filter.where,
   ];
-  const table = by === 'token' ? 'distributed_facet_rollup' : 'distributed_type_rollup';
+  const table = rollupTable(by, f.statuses !== undefined);
   const period = `CASE WHEN $6::text = 'month' THEN month END`;
   // One row with `fresh` false when stale; else the groups (one row of nulls when there are none).
   const { rows } = await db.query<{ fresh: boolean } & { [K in keyof GroupRow]: GroupRow[K] | null }>(
-    `SELECT f.fresh, g.* FROM (SELECT ${rollupFreshSql(1)} AS fresh) f
+    `SELECT f.fresh, g.* FROM (SELECT ${filter.fresh} AS fresh) f
      LEFT JOIN LATERAL (
        SELECT ${groupedColumns(by, 'amount', period)}
-       FROM ${table} WHERE ${where.filter(Boolean).join(' AND ')}
+       FROM ${table} WHERE f.fresh AND ${where.join(' AND ')}
        GROUP BY 1, 2, 3
      ) g ON true`,
     values,

@@ -80,3 +80,41 @@ export function toGroup<B extends DistributedBy>(by: B, r: GroupRow): Distribute
       : { chainId: r.chain_id, period: r.period, campaignType: r.campaign_type!, usd: r.usd };
   return group as DistributedGroupOf<B>;
 }
+
+/**
+ * What one opportunity's counted campaigns distributed, and how many of them did: by its id, or, for
+ * campaigns stored without one, by what derives it (type, compute chain, main parameter).
+ */
+export type DistributedOpportunityGroup =
+  | { opportunityId: string; usd: number; campaigns: number }
+  | {
+      opportunityId: null;
+      campaignType: number;
+      computeChainId: number;
+      mainParameter: string | null;
+      usd: number;
+      campaigns: number;
+    };
+
+/** An opportunity group as PostgreSQL returns it. */
+export type OpportunityGroupRow = {
+  campaign_type: number;
+  opportunity_id: string | null;
+  compute_chain_id: number;
+  main_parameter: string | null;
+  usd: number;
+  campaigns: number;
+};
+
+/** Pure: an opportunity group row in TS form. */
+export function toOpportunityGroup(r: OpportunityGroupRow): DistributedOpportunityGroup {
+  if (r.opportunity_id !== null) return { opportunityId: r.opportunity_id, usd: r.usd, campaigns: r.campaigns };
+  return {
+    opportunityId: null,
+    campaignType: r.campaign_type,
+    computeChainId: r.compute_chain_id,
+    mainParameter: r.main_parameter,
+    usd: r.usd,
+    campaigns: r.campaigns,
+  };
+}

@@ -3,6 +3,7 @@ import {
   CAMPAIGN_ROWS,
   loadLivePositions,
   PRICED,
+  statusSql,
   withLiveRoot,
   type LivePositions,
 } from '../../domain/tables/distributed.js';
@@ -11,14 +12,18 @@ import { loadRolledUpGroups } from './distributedFacetRollup.js';
 import {
   groupedColumns,
   toGroup,
+  toOpportunityGroup,
   type DistributedBy,
   type DistributedCampaignFilter,
   type DistributedGroupOf,
+  type DistributedOpportunityGroup,
   type DistributedParams,
   type GroupRow,
+  type OpportunityGroupRow,
 } from './distributedGroups.js';
+import { loadRolledUpOpportunityGroups } from './distributedOpportunityRollup.js';
 
-export type { DistributedBy, DistributedCampaignFilter, DistributedParams };
+export type { DistributedBy, DistributedCampaignFilter, DistributedOpportunityGroup, DistributedParams };
 
 type Db = PgPool | PgClient;
 
@@ -72,17 +77,6 @@ export async function loadDistributedRewards(db: Db, p: DistributedParams): Prom
   }));
 }
 
-/** What one opportunity's counted campaigns distributed, and how many of them did. */
-export type DistributedOpportunityGroup = {
-  campaignType: number;
-  /** The campaigns' opportunity; null when their rows have none (derive it: computeChainId, mainParameter). */
-  opportunityId: string | null;
-  computeChainId: number;
-  mainParameter: string | null;
-  usd: number;
-  campaigns: number;
-};
-
 /**
  * PRICED joined to the indexed campaigns (campaigns_current, as their Elasticsearch documents are
  * built: same chain and campaign id, any case) that the filter keeps, under the listing's default
@@ -101,15 +95,7 @@ function counted(f: DistributedCampaignFilter, values: unknown[]): string {
       ? null
       : `NOT (coalesce(pv.is_private, false) AND cc.id <> ALL(${arg(f.visible === 'none' ? [] : [...f.visible])}::text[]))`,
   ];
-  if (f.statuses) {
-    const now = arg(f.now);
-    const clause = {
-      SOON: `cc.start_timestamp > ${now}`,
-      PAST: `cc.end_timestamp <= ${now}`,
-      LIVE: `(cc.start_timestamp <= ${now} AND cc.end_timestamp > ${now})`,
-    };
-    where.push(`(${f.statuses.map((s) => clause[s]).join(' OR ')})`);
-  }
+  if (f.statuses) where.push(statusSql(f.statuses, arg(f.now), 'cc'));
   return `${CAMPAIGN_ROWS}, kept AS (
     SELECT x.*, cc.id AS campaign_db_id, cc.campaign_type, cc.opportunity_id, cc.compute_chain_id,
       CASE WHEN cc.opportunity_id IS NULL THEN cc.main_parameter END AS main_parameter
@@ -125,8 +111,8 @@ export type DistributedSource = 'rollup' | 'exact';
 /**
  * What the live roots distributed (PRICED), grouped `by` token or campaign type (DistributedBy), for
  * the campaigns the filter keeps: from the facet rollup (loadRolledUpGroups) when it is fresh for the
- * current live roots and the filter has no status (a campaign's status moves with the clock, not a
- * facet), else one GROUP BY in PostgreSQL (exactGroups); a few rows to the process either way.
+ * current live roots (and, with a status filter, its horizon holds `now`), else one GROUP BY in
+ * PostgreSQL (exactGroups); a few rows to the process either way.
  */
 export async function loadDistributedGroups<B extends DistributedBy>(
   db: Db,
@@ -136,7 +122,7 @@ export async function loadDistributedGroups<B extends DistributedBy>(
 ): Promise<{ groups: DistributedGroupOf<B>[]; source: DistributedSource }> {
   const live = await liveRoots(db, p.chainIds);
   if (!live.chainIds.length) return { groups: [], source: 'exact' };
-  const rolled = f.statuses ? null : await loadRolledUpGroups(db, by, live, p, f);
+  const rolled = await loadRolledUpGroups(db, by, live, p, f);
   if (rolled) return { groups: rolled, source: 'rollup' };
   return { groups: await exactGroups(db, by, live, p, f), source: 'exact' };
 }
@@ -158,35 +144,29 @@ export async function exactGroups<B extends DistributedBy>(
   return rows.map((r) => toGroup(by, r));
 }
 
-/** Per opportunity (and type), USD and the number of campaigns that distributed. */
+/**
+ * Per opportunity (and, for campaigns without an opportunity id, type, compute chain and main
+ * parameter), USD and the number of campaigns that distributed: from the opportunity rollup
+ * (loadRolledUpOpportunityGroups: at least the `items` largest, every group when some campaign has no
+ * opportunity id) when it is fresh, else one exact GROUP BY over every counted campaign.
+ */
 export async function loadDistributedOpportunityGroups(
   db: Db,
   p: DistributedParams,
   f: DistributedCampaignFilter,
-): Promise<DistributedOpportunityGroup[]> {
+  items: number,
+): Promise<{ groups: DistributedOpportunityGroup[]; source: DistributedSource }> {
   const live = await liveRoots(db, p.chainIds);
-  if (!live.chainIds.length) return [];
+  if (!live.chainIds.length) return { groups: [], source: 'exact' };
+  const rolled = await loadRolledUpOpportunityGroups(db, live, p, f, items);
+  if (rolled) return { groups: rolled, source: 'rollup' };
   const values: unknown[] = [live.chainIds, live.blocks, live.logIndexes, p.from, p.to, p.grain];
-  const { rows } = await db.query<{
-    campaign_type: number;
-    opportunity_id: string | null;
-    compute_chain_id: number;
-    main_parameter: string | null;
-    usd: number;
-    campaigns: number;
-  }>(
+  const { rows } = await db.query<OpportunityGroupRow>(
     `WITH ${PRICED}${counted(f, values)}
      SELECT campaign_type, opportunity_id, compute_chain_id, main_parameter, sum(usd)::float8 AS usd,
        count(DISTINCT campaign_db_id)::int AS campaigns
      FROM kept GROUP BY 1, 2, 3, 4`,
     values,
   );
-  return rows.map((r) => ({
-    campaignType: r.campaign_type,
-    opportunityId: r.opportunity_id,
-    computeChainId: r.compute_chain_id,
-    mainParameter: r.main_parameter,
-    usd: r.usd,
-    campaigns: r.campaigns,
-  }));
+  return { groups: rows.map(toOpportunityGroup), source: 'exact' };
 }

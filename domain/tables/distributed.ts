@@ -122,3 +122,50 @@ export function rollupFreshSql(n: number): string {
     LEFT JOIN distributed_rollup_state s ON s.chain_id = q.chain_id
     WHERE s.chain_id IS NULL OR s.block_number IS DISTINCT FROM q.block_number OR s.log_index IS DISTINCT FROM q.log_index))`;
 }
+
+/** A campaign status filter's values (SOON, LIVE, PAST), as GET /v4/campaigns takes them. */
+export type CampaignStatus = 'SOON' | 'LIVE' | 'PAST';
+
+/**
+ * SQL (a boolean expression) of whether a campaign with columns `start_timestamp` and `end_timestamp`
+ * (under `alias`) has one of `statuses` at `now` (an SQL value, e.g. `$7`): SOON before its start,
+ * PAST from its end, LIVE in between. The exact read and the rollups' reads share it.
+ */
+export function statusSql(statuses: readonly CampaignStatus[], now: string, alias = ''): string {
+  const a = alias ? `${alias}.` : '';
+  const clause = {
+    SOON: `${a}start_timestamp > ${now}`,
+    PAST: `${a}end_timestamp <= ${now}`,
+    LIVE: `(${a}start_timestamp <= ${now} AND ${a}end_timestamp > ${now})`,
+  };
+  return `(${statuses.map((s) => clause[s]).join(' OR ')})`;
+}
+
+/**
+ * How long the status rollups answer after a rebuild at `now` (Unix seconds): from a few minutes before
+ * (clocks of the API and the job differ a little) to a day after. The job rebuilds once half of it has
+ * passed (rollupClockDue), so reads stay on the rollup.
+ */
+export function rollupClock(now: number): { validFrom: number; validUntil: number } {
+  return { validFrom: now - 300, validUntil: now + 86_400 };
+}
+
+/** Pure: whether a rollup built for `clock` should be rebuilt at `now` (half its horizon gone, or `now` outside it). */
+export function rollupClockDue(clock: { validFrom: number; validUntil: number } | null, now: number): boolean {
+  return !clock || now < clock.validFrom || now > clock.validUntil - 43_200;
+}
+
+/**
+ * SQL: a campaign bound `column` clamped to [$from, $until + 1] (SQL values). For any `now` in
+ * [from, until] the clamped bound compares with `now` (>, <=) exactly as the bound does, so statusSql
+ * over clamped bounds answers as over the real ones, while the campaigns whose bounds lie outside the
+ * horizon share a few values (they group together in the rollups).
+ */
+export function clampedSql(column: string, from: string, until: string): string {
+  return `greatest(${from}::bigint, least(${until}::bigint + 1, ${column}))`;
+}
+
+/** SQL (a boolean expression) of whether the status rollups' horizon (distributed_rollup_clock) holds `now` (an SQL value). */
+export function rollupClockSql(now: string): string {
+  return `EXISTS (SELECT 1 FROM distributed_rollup_clock WHERE valid_from <= ${now} AND ${now} <= valid_until)`;
+}

@@ -21,6 +21,7 @@ import { createEsClient, indexNames } from '../../internal/es.js';
 import { createLogger } from '../../internal/logger.js';
 import { createPgPool } from '../../internal/pg.js';
 import { writeDistributedRollup } from '../../indexer/store/distributedFacetRollup.js';
+import { ROLLUP_TABLES } from '../../indexer/store/distributedRollupInserts.js';
 import { assertServerVersion, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi } from './apiProcess.js';
@@ -214,16 +215,16 @@ async function main(): Promise<void> {
   for (const sql of PG_INDEXES) await pg.query(sql);
   await pg.query('VACUUM ANALYZE');
   const indexSeconds = (performance.now() - i0) / 1000;
-  // What the `distributed` job does after the roots, campaigns and prices jobs: the facet rollup of
+  // What the `distributed` job does after the roots, campaigns and prices jobs: the rollups of
   // GET /v4/rewards/total/distributed, built once the data is in (else those reads answer exactly).
   const r0 = performance.now();
   const rollup = await writeDistributedRollup(
     pg,
     benchChainConfigs().map((c) => c.id),
   );
-  await pg.query('ANALYZE distributed_facet_rollup');
+  for (const table of ROLLUP_TABLES) await pg.query(`ANALYZE ${table}`);
   console.log(
-    `distributed facet rollup in ${((performance.now() - r0) / 1000).toFixed(1)} s: ${rollup.rows} rows, ${rollup.liveChains} chains with a live root`,
+    `distributed rollups in ${((performance.now() - r0) / 1000).toFixed(1)} s: ${rollup.rows} facet rows, ${rollup.statusRows} status rows, ${rollup.opportunityRows} opportunity rows, ${rollup.liveChains} chains with a live root`,
   );
   const esStats = await es.indices.stats({
     index: `${concrete.opportunities},${concrete.campaigns}`,

@@ -20,7 +20,7 @@ import { buildListQuery, type PrivateVisibility } from '../campaigns/query.js';
 import { opportunityIdsByWord } from '../campaigns/searchOpportunities.js';
 import { searchWords } from '../campaigns/searchWords.js';
 import type { DistributedQuery } from './schema.js';
-import { topDistributedOpportunities } from './topOpportunities.js';
+import { topDistributedOpportunities, type DistributedOpportunity } from './topOpportunities.js';
 
 // The row types live apart, so topOpportunities.ts can name them without importing this module back.
 import type { CampaignFacets, FilteredRow } from './filteredRows.js';
@@ -127,18 +127,20 @@ export async function distributedRows(
 /**
  * The `items` opportunities whose counted campaigns distributed the most USD over the window, as
  * topDistributedOpportunities ranks them: on the PostgreSQL path (pgCampaignFilter) summed and
- * counted per opportunity in PostgreSQL (loadDistributedOpportunityGroups).
+ * counted per opportunity in PostgreSQL (loadDistributedOpportunityGroups: from the opportunity
+ * rollup when it is fresh, else exactly), else through the campaign search.
+ * @returns the top and which path answered.
  */
 export async function distributedTopOpportunities(
   deps: ApiDeps,
   q: DistributedQuery,
   visible: PrivateVisibility,
   items: number,
-) {
+): Promise<{ top: Omit<DistributedOpportunity, 'name' | 'chainId'>[]; path: DistributedPath }> {
   const { params, amounts } = parseDistributed(deps, q);
   const filter = pgCampaignFilter(params, visible, nowSeconds(deps));
   if (filter) {
-    const groups = await loadDistributedOpportunityGroups(deps.pg, amounts, filter);
+    const { groups, source } = await loadDistributedOpportunityGroups(deps.pg, amounts, filter, items);
     const merged = new Map<string, { usd: number; campaigns: number }>();
     let derivable = true;
     for (const g of groups) {
@@ -152,13 +154,15 @@ export async function distributedTopOpportunities(
         merged.set(id, o);
       }
     }
-    if (derivable)
-      return [...merged]
+    if (derivable) {
+      const top = [...merged]
         .map(([opportunityId, o]) => ({ opportunityId, ...o }))
         .sort((a, b) => b.usd - a.usd || a.opportunityId.localeCompare(b.opportunityId))
         .slice(0, items);
+      return { top, path: source };
+    }
   }
-  return topDistributedOpportunities(await filteredDistributed(deps, q, visible), items);
+  return { top: topDistributedOpportunities(await filteredDistributed(deps, q, visible), items), path: 'search' };
 }
 
 /** The campaign-list params PostgreSQL filters on itself; any other one set sends a query to Elasticsearch. */

@@ -157,7 +157,9 @@ export function distributedOpportunitiesHandler(
     const { items, ...q } = ctx.state.query;
     if (q.showPrivate) ctx.state.private = true;
     const visible = await privateVisibility(deps, ctx.state, q.showPrivate);
-    ctx.body = await withOpportunityNames(deps, await distributedTopOpportunities(deps, q, visible, items));
+    const { top, path } = await distributedTopOpportunities(deps, q, visible, items);
+    ctx.set('server-timing', `distributed;desc=${path}`);
+    ctx.body = await withOpportunityNames(deps, top);
   };
 }
 

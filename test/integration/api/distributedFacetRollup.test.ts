@@ -50,6 +50,28 @@ describe('GET /v4/rewards/total/distributed from the facet rollup', function () 
     } else expect(a, what).to.equal(b);
   };
 
+  /**
+   * Reads every request from the freshly rebuilt rollup, then (a dirty marker set) by the exact path,
+   * and compares: which path answered each, and equal answers. Returns the exact answers.
+   */
+  const compareWithExact = async (requests: { what: string; path: string; headers: Record<string, string> }[]) => {
+    expect((await rebuild())['rebuilt']).to.be.oneOf([0, 1]);
+    const rolled: Awaited<ReturnType<typeof read>>[] = [];
+    for (const r of requests) rolled.push(await read(r.path, r.headers));
+    await markDirty();
+    const exact: Awaited<ReturnType<typeof read>>[] = [];
+    for (const r of requests) exact.push(await read(r.path, r.headers));
+    requests.forEach((r, i) => {
+      expect(rolled[i]!.via, r.what).to.equal('rollup');
+      expect(exact[i]!.via, r.what).to.equal('exact');
+      same(rolled[i]!.body, exact[i]!.body, r.what);
+    });
+    return exact.map((e) => e.body);
+  };
+  /** Whether an answer holds a figure (not 0, {} or []). */
+  const hasFigures = (body: unknown) => !['0', '{}', '[]'].includes(JSON.stringify(body));
+  let times: number[];
+
   before(async function () {
     this.timeout(600_000);
     demo = await createReferenceDemo();
@@ -82,18 +104,29 @@ describe('GET /v4/rewards/total/distributed from the facet rollup', function () 
     await q('UPDATE tokens SET is_test = true WHERE chain_id = $1 AND lower(address) = $2', [CHAIN, testToken]);
     await q('UPDATE campaigns SET parent_campaign_id = $2 WHERE id = $1', [rows[2]!.id, rows[3]!.campaign_id]);
     await q('UPDATE campaigns SET compute_chain_id = 1 WHERE id = $1', [rows[4]!.id]);
-  });
-
-  after(async () => demo?.close());
-
-  it('answers from the rollup what the exact query answers, by filters, windows, months and visibility', async function () {
-    const times = (
+    // Each status among the distributing campaigns (a campaign's status is its start and end against the
+    // clock): one upcoming, two past, and the private one ending within the hour (inside the rollups' horizon,
+    // where they keep its real end).
+    const now = Math.floor(Date.now() / 1000);
+    const day = 86_400;
+    const bounds = (id: string, start: number, end: number) =>
+      q('UPDATE campaigns SET start_timestamp = $2, end_timestamp = $3 WHERE id = $1', [id, start, end]);
+    await bounds(rows[2]!.id, now + 30 * day, now + 60 * day);
+    await bounds(rows[4]!.id, now - 60 * day, now - 30 * day);
+    await bounds(rows[5]!.id, now - 60 * day, now - 1);
+    await bounds(privateId, now - day, now + 3600);
+    times = (
       await q<{ t: string }>(
         'SELECT timestamp::text AS t FROM roots WHERE chain_id = $1 AND NOT revoked ORDER BY block_number, log_index',
         [CHAIN],
       )
     ).map((r) => Number(r.t));
     expect(times.length, 'roots').to.be.greaterThan(2);
+  });
+
+  after(async () => demo?.close());
+
+  it('answers from the rollup what the exact query answers, by filters, windows, months and visibility', async function () {
     const windows = [
       '',
       `from=${times[1]}`,
@@ -154,11 +187,138 @@ describe('GET /v4/rewards/total/distributed from the facet rollup', function () 
     expect(total(2)).to.be.closeTo(total(0), 1e-9 * total(0));
   });
 
-  it('answers with a status filter by the exact query, the rollup being fresh', async function () {
+  it('answers a status filter from the status rollup what the exact query answers, by filters, windows and visibility', async function () {
+    const statuses = ['SOON', 'LIVE', 'PAST', 'LIVE,PAST', 'SOON,PAST', 'SOON,LIVE,PAST'];
+    const windows = [
+      '',
+      `from=${times[1]}`,
+      `to=${times[1]}`,
+      'grain=month',
+      `from=${times[1]}&to=${times[2]}&grain=month`,
+    ];
+    const filters = ['', `chainId=${CHAIN}`, 'chainId=1', 'test=true', 'excludeSubCampaigns=true'];
+    const callers: [string, Record<string, string>, string][] = [
+      ['anonymous', {}, ''],
+      ['creator (their private campaign)', as(creator), 'showPrivate=true'],
+      ['back office', { authorization: TEST_BACK_OFFICE_TOKEN }, 'showPrivate=true'],
+    ];
+    // Every route and status with every window for anonymous callers, with every filter on the total;
+    // the other callers on the whole history.
+    const requests = ROUTES.flatMap((route) =>
+      statuses.flatMap((status) =>
+        windows.flatMap((w) =>
+          (route === '' ? filters : ['', 'test=true']).flatMap((f) =>
+            callers
+              .filter((_, i) => i === 0 || (w === '' && f === ''))
+              .map(([who, headers, extra]) => ({
+                what: `${who}: ${route} status=${status} ${w} ${f}`,
+                path: `/v4/rewards/total/distributed${route}?${[`status=${status}`, w, f, extra].filter(Boolean).join('&')}`,
+                headers,
+              })),
+          ),
+        ),
+      ),
+    );
+    const exact = await compareWithExact(requests);
+    const total = (status: string, who = 'anonymous') =>
+      exact[requests.findIndex((r) => r.what === `${who}:  status=${status}  `)] as number;
+    for (const status of ['SOON', 'LIVE', 'PAST']) expect(total(status), status).to.be.greaterThan(0);
+    // The statuses partition the campaigns; the private campaign (live) counts for its creator only.
+    const all = total('SOON,LIVE,PAST');
+    expect(total('SOON') + total('LIVE') + total('PAST')).to.be.closeTo(all, 1e-9 * all);
+    expect(total('LIVE', 'creator (their private campaign)')).to.be.greaterThan(total('LIVE'));
+    expect(exact.filter(hasFigures).length, 'answers with figures').to.be.greaterThan(requests.length / 3);
+  });
+
+  it('answers a status filter exactly once the clock leaves the horizon the rollups were built for, until the job rebuilds', async function () {
     await rebuild();
-    expect((await read('/v4/rewards/total/distributed?status=LIVE,PAST')).via).to.equal('exact');
+    expect((await read('/v4/rewards/total/distributed?status=LIVE')).via).to.equal('rollup');
+    const live = await read('/v4/rewards/total/distributed/by-tokens?status=LIVE');
+    await q('UPDATE distributed_rollup_clock SET valid_until = valid_from');
+    const outside = await read('/v4/rewards/total/distributed/by-tokens?status=LIVE');
+    expect(outside.via).to.equal('exact');
+    same(outside.body, live.body, 'by the exact path');
+    // Without a status the clock does not matter.
     expect((await read('/v4/rewards/total/distributed')).via).to.equal('rollup');
+    expect(await rebuild()).to.include({ rebuilt: 1 });
+    expect((await read('/v4/rewards/total/distributed?status=LIVE')).via).to.equal('rollup');
     expect((await read('/v4/rewards/total/distributed?createdAfter=1970-01-01')).via).to.equal('search');
+  });
+
+  it('answers /by-opportunities from the opportunity rollup what the exact query answers, by windows, filters, items and visibility', async function () {
+    const windows = [
+      '',
+      `from=${times[0]}`,
+      `from=${times[1]}`,
+      `to=${times[1]}`,
+      `from=${times[0]! + 1}&to=${times[2]! - 1}`,
+      `from=${times[1]}&to=${times[2]}`,
+      'from=2999-01-01',
+    ];
+    const filters = [
+      '',
+      `chainId=${CHAIN}`,
+      'chainId=1',
+      'test=true',
+      'excludeSubCampaigns=true',
+      'status=LIVE',
+      'status=SOON,PAST',
+    ];
+    const callers: [string, Record<string, string>, string][] = [
+      ['anonymous', {}, ''],
+      ['creator (their private campaign)', as(creator), 'showPrivate=true'],
+      ['stranger', as(`0x${'77'.repeat(20)}`), 'showPrivate=true'],
+      ['back office', { authorization: TEST_BACK_OFFICE_TOKEN }, 'showPrivate=true'],
+    ];
+    const requests = windows.flatMap((w) =>
+      filters.flatMap((f) =>
+        ['', 'items=1', 'items=3', 'items=100'].flatMap((items) =>
+          callers
+            .filter((_, i) => i === 0 || (['', `from=${times[1]}`].includes(w) && ['', 'status=LIVE'].includes(f)))
+            .map(([who, headers, extra]) => ({
+              what: `${who}: ${w} ${f} ${items}`,
+              path: `/v4/rewards/total/distributed/by-opportunities?${[w, f, items, extra].filter(Boolean).join('&')}`,
+              headers,
+            })),
+        ),
+      ),
+    );
+    const exact = (await compareWithExact(requests)) as { opportunityId: string; usd: number; campaigns: number }[][];
+    expect(exact.filter(hasFigures).length, 'answers with figures').to.be.greaterThan(requests.length / 3);
+    const top = (who: string, w: string) => exact[requests.findIndex((r) => r.what === `${who}: ${w}  items=100`)]!;
+    // The private campaign's opportunity counts one more campaign for its creator; a window starting at
+    // the second root counts the campaigns that changed there, whenever they first did.
+    const mine = top('creator (their private campaign)', '');
+    const anyone = top('anonymous', '');
+    const count = (t: typeof mine) => t.reduce((n, o) => n + o.campaigns, 0);
+    expect(count(mine)).to.equal(count(anyone) + 1);
+    expect(count(top('anonymous', `from=${times[1]}`))).to.be.greaterThan(0);
+    expect(anyone.length).to.be.greaterThan(3);
+  });
+
+  it('answers /by-opportunities from the rollup as exactly when a campaign has no opportunity id (derived from its main parameter)', async function () {
+    const ids = (await distributedByCampaign(demo.h.deps.pg, CHAIN, PRICE))
+      .filter((c) => c.usd > 0)
+      .map((c) => c.campaign_id);
+    const [c] = await q<{ id: string; opportunity_id: string }>(
+      `SELECT c.id, c.opportunity_id FROM campaigns c WHERE c.distribution_chain_id = $1 AND lower(c.campaign_id) = ANY($2::text[])
+         AND c.id <> $3 AND c.opportunity_id IS NOT NULL AND c.main_parameter IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM campaign_overrides o WHERE o.campaign_db_id = c.id) ORDER BY c.id LIMIT 1`,
+      [CHAIN, ids, privateId],
+    );
+    await q('UPDATE campaigns SET opportunity_id = NULL WHERE id = $1', [c!.id]);
+    try {
+      const exact = await compareWithExact(
+        ['', 'items=1', `from=${times[1]}&items=100`, 'status=LIVE,PAST&items=100'].map((query) => ({
+          what: query,
+          path: `/v4/rewards/total/distributed/by-opportunities?${query}`,
+          headers: {},
+        })),
+      );
+      expect(exact.some(hasFigures)).to.equal(true);
+    } finally {
+      await q('UPDATE campaigns SET opportunity_id = $2 WHERE id = $1', [c!.id, c!.opportunity_id]);
+    }
   });
 
   it('counts a privacy change on the next read, then answers from the rollup again once the job ran', async function () {
@@ -296,6 +456,37 @@ describe('GET /v4/rewards/total/distributed from the facet rollup', function () 
       'UPDATE campaigns SET campaign_type = campaign_type + 0 WHERE id = $1',
       [privateId],
       false,
+    );
+    // The campaigns' bounds and opportunity (the status and opportunity rollups read them).
+    await marks(
+      'campaign end',
+      'UPDATE campaigns SET end_timestamp = end_timestamp + 1 WHERE id = $1',
+      [privateId],
+      true,
+    );
+    await marks(
+      'campaign end back',
+      'UPDATE campaigns SET end_timestamp = end_timestamp - 1 WHERE id = $1',
+      [privateId],
+      true,
+    );
+    await marks(
+      'campaign start',
+      'UPDATE campaigns SET start_timestamp = start_timestamp + 0 WHERE id = $1',
+      [privateId],
+      false,
+    );
+    await marks(
+      'opportunity',
+      `UPDATE campaigns SET opportunity_id = opportunity_id || 'x' WHERE id = $1`,
+      [privateId],
+      true,
+    );
+    await marks(
+      'opportunity back',
+      `UPDATE campaigns SET opportunity_id = left(opportunity_id, -1) WHERE id = $1`,
+      [privateId],
+      true,
     );
     await marks(
       'privacy',
