@@ -49,7 +49,7 @@ function rollupTable(by: DistributedBy, statuses: boolean): string {
  * (distributed_facet_rollup, or distributed_type_rollup keyed by type;
  * sql/migrations/2026_12_03_08_distributed_facet_rollup.sql) or, with a status filter, from the same
  * split by the campaigns' clamped bounds (distributed_status_rollup, distributed_status_type_rollup;
- * 2026_12_04_01): a sum over its rows of the window, under the facets the filter keeps
+ * 2026_12_04_06): a sum over its rows of the window, under the facets the filter keeps
  * (rollupFilterSql). Checked fresh in the same statement (rollupFreshSql: no write since its
  * rebuild, built for exactly these live roots; with a status, the horizon holds `now`).
  * @returns the groups, or null when the rollup is stale: the caller answers exactly.

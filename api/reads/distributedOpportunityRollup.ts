@@ -77,7 +77,7 @@ function isDefaultFilter(f: DistributedCampaignFilter): boolean {
 /**
  * Per opportunity, USD and the campaigns that distributed over the window under the filter, from the
  * opportunity rollups (distributed_opportunity_rollup, distributed_opportunity_total;
- * sql/migrations/2026_12_04_01_distributed_status_opportunity_rollup.sql), checked fresh in the same
+ * sql/migrations/2026_12_04_06_distributed_status_opportunity_rollup.sql), checked fresh in the same
  * statement as loadRolledUpGroups is. The `items` largest by USD (ties by id, as the route sorts them),
  * grouped and cut in PostgreSQL (with the default filter over a window holding every root, from the
  * ranked public totals, distributed_opportunity_rank: `items` rows by its index); when some campaign
