@@ -20,8 +20,6 @@ import { loadConfig } from '../../internal/config.js';
 import { createEsClient, indexNames } from '../../internal/es.js';
 import { createLogger } from '../../internal/logger.js';
 import { createPgPool } from '../../internal/pg.js';
-import { writeDistributedRollup } from '../../indexer/store/distributedFacetRollup.js';
-import { ROLLUP_TABLES } from '../../indexer/store/distributedRollupInserts.js';
 import { assertServerVersion, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi } from './apiProcess.js';
@@ -32,6 +30,7 @@ import { CAMPAIGN_COUNT_KINDS } from './campaignCountKinds.js';
 import { loadRewardData } from './rewardData.js';
 import { writeReportSection } from './reportSection.js';
 import { rewardKinds } from './rewardKinds.js';
+import { buildDistributedRollups } from './distributedRollups.js';
 import { loadDataSet } from './searchLoad.js';
 import {
   BENCH_ACCEPT_ENCODING,
@@ -215,17 +214,7 @@ async function main(): Promise<void> {
   for (const sql of PG_INDEXES) await pg.query(sql);
   await pg.query('VACUUM ANALYZE');
   const indexSeconds = (performance.now() - i0) / 1000;
-  // What the `distributed` job does after the roots, campaigns and prices jobs: the rollups of
-  // GET /v4/rewards/total/distributed, built once the data is in (else those reads answer exactly).
-  const r0 = performance.now();
-  const rollup = await writeDistributedRollup(
-    pg,
-    benchChainConfigs().map((c) => c.id),
-  );
-  for (const table of ROLLUP_TABLES) await pg.query(`ANALYZE ${table}`);
-  console.log(
-    `distributed rollups in ${((performance.now() - r0) / 1000).toFixed(1)} s: ${rollup.rows} facet rows, ${rollup.statusRows} status rows, ${rollup.opportunityRows} opportunity rows, ${rollup.liveChains} chains with a live root`,
-  );
+  console.log(await buildDistributedRollups(pg));
   const esStats = await es.indices.stats({
     index: `${concrete.opportunities},${concrete.campaigns}`,
     metric: 'docs,store,segments',
