@@ -9,6 +9,7 @@ import {
 } from '../../../clients/typescript/src/index.js';
 import { appendEvents, type NewEvent } from '../../../domain/tables/events.js';
 import { withTransaction } from '../../../internal/pg.js';
+import { POLL_MS } from '../../../api/routes/events/eventFeed.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 const CHAIN = 31337;
@@ -138,7 +139,9 @@ describe('typed client subscribe() over the GET /v4/events stream, against the l
     try {
       await append([{ type: 'root.seen', chainId: CHAIN, root: `0x${'a'.repeat(64)}` }]);
       await append([{ type: 'root.seen', chainId: CHAIN, root: `0x${'b'.repeat(64)}` }]);
-      await until('the first events', () => got.length === 2);
+      // Within the feed's poll (the safety net when a notification is missed, e.g. while the previous
+      // test's feed closes under a loaded CI machine: seen once past 5 s) plus margin.
+      await until('the first events', () => got.length === 2, POLL_MS + 5000);
       const lastBeforeKill = got.at(-1)!;
       // The API goes away: the open stream is cut, new connections are dropped on accept.
       down = true;

@@ -169,8 +169,11 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     const matches = await api<number>(`/v4/opportunities/count?search=${encodeURIComponent(one!.name)}`);
     await page.goto(`${base}/?search=${encodeURIComponent(one!.name)}`);
     await eventually(() => page.getByTestId('total-count').textContent(), String(matches), 'count');
+    // The title follows the count in an effect after the render that shows it: wait for it too.
+    const counted = matches === 1 ? /^1 opportunity: / : /^\d+ opportunities: /;
+    await eventually(async () => counted.test(await page.title()), true, 'the title with the count');
     const title = await page.title();
-    expect(title).to.match(matches === 1 ? /^1 opportunity: / : /^\d+ opportunities: /);
+    expect(title).to.match(counted);
     expect(title).to.include(`“${one!.name}”`);
     const labels = await page
       .locator('[data-testid=bins-apr] .bar')
