@@ -73,7 +73,7 @@ export async function getRewardTree(
 }
 
 /** (recipient, token) pairs staged more than once in `staged` (at most `limit`, named `recipient-token`). */
-export async function stagedDuplicates(client: PgClient, staged = 'staged_leaves', limit = 6): Promise<string[]> {
+export async function stagedDuplicates(client: PgClient, staged: string, limit = 6): Promise<string[]> {
   const { rows } = await client.query<{ key: string }>(
     `SELECT recipient || '-' || token AS key FROM ${staged} GROUP BY recipient, token HAVING count(*) > 1
      ORDER BY 1 LIMIT $1`,

@@ -113,6 +113,27 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
       )
     ).rows[0].n as number;
 
+  /** The next roots run stores the tree of `treeRoot` whole, undoing what a killed store left. */
+  async function nextRunStores(treeRoot: string) {
+    const run = await h.runJob('roots');
+    if (run.status !== 'success') expect.fail(`roots ${run.status}`);
+    expect(run.result.counts).to.deep.include({ trees_verified: 1, rewards: LEAVES });
+    expect(await treeStatus(treeRoot)).to.deep.include({ status: 'verified' });
+    expect(await storedRows(treeRoot)).to.equal(LEAVES);
+    expect(await marks()).to.equal(0);
+    expect(await stagingTables(), 'staging tables dropped').to.equal(0);
+  }
+  /** Leaf `i` of the tree `treeSpec` (root `treeRoot`) is served with its amount and a proof that folds to the root; returns the served reward. */
+  async function expectServedLeaf(treeSpec: BenchTreeSpec, treeRoot: Hex, i: number) {
+    const recipient = recipientAddress(keccak, Math.floor(i / 2));
+    const leaf = benchLeaf(keccak, treeSpec, i, recipient);
+    const served = (await rewardsOf(recipient))[0]!.rewards.find((r) => r.token.address.toLowerCase() === leaf.token)!;
+    expect(served.amount, `amount of #${i}`).to.equal(leaf.amount.toString());
+    const hashed = hashLeaf({ user: recipient as Address, token: leaf.token as Address, amount: leaf.amount });
+    expect(verifyProof({ leaf: hashed, proof: served.proofs, root: treeRoot }), `proof of #${i}`).to.equal(true);
+    return served;
+  }
+
   before(async function () {
     dir = await mkdtemp(join(tmpdir(), 'ingestion-trees-'));
     h = await createHarness({ chainIds: [CHAIN_ID], env: { REWARD_TREE_SOURCE: dir } });
@@ -152,31 +173,14 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     expect(chunks.rows[0].n).to.equal(0);
     await rewardsOf(recipientAddress(keccak, 0));
     // The killed store's mark stays (indexer/store/treeStore.ts) until the next store of the chain undoes it.
-    const marks = async () =>
-      (await h.deps.pg.query('SELECT count(*)::int AS n FROM reward_tree_stores WHERE chain_id = $1', [CHAIN_ID]))
-        .rows[0].n;
     expect(await marks()).to.equal(1);
 
     // The next run completes it.
-    const run = await h.runJob('roots');
-    if (run.status !== 'success') expect.fail(`roots ${run.status}`);
-    expect(run.result.counts).to.deep.include({ trees_verified: 1, rewards: LEAVES });
-    expect(await treeStatus(root)).to.deep.include({ status: 'verified' });
-    expect(await storedRows(root)).to.equal(LEAVES);
-    expect(await marks()).to.equal(0);
-    expect(await stagingTables(), 'staging tables dropped').to.equal(0);
+    await nextRunStores(root);
     // Served amounts are the document's and served proofs fold to the on-chain root, for leaves at
     // the edges of the first chunks, in the middle and at the end.
-    for (const i of [0, 1, 2, 1023, 1024, 2047, 2048, Math.floor(LEAVES / 2), LEAVES - 2, LEAVES - 1]) {
-      const recipient = recipientAddress(keccak, Math.floor(i / 2));
-      const leaf = benchLeaf(keccak, spec, i, recipient);
-      const served = (await rewardsOf(recipient))[0]!.rewards.find(
-        (r) => r.token.address.toLowerCase() === leaf.token,
-      )!;
-      expect(served.amount, `amount of #${i}`).to.equal(leaf.amount.toString());
-      const hashed = hashLeaf({ user: recipient as Address, token: leaf.token as Address, amount: leaf.amount });
-      expect(verifyProof({ leaf: hashed, proof: served.proofs, root }), `proof of #${i}`).to.equal(true);
-    }
+    for (const i of [0, 1, 2, 1023, 1024, 2047, 2048, Math.floor(LEAVES / 2), LEAVES - 2, LEAVES - 1])
+      await expectServedLeaf(spec, root, i);
   });
 
   it('refuses a truncated document and one over REWARD_TREE_MAX_BYTES, storing nothing, while the previous root goes on serving', async function () {
@@ -250,13 +254,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
       ).to.deep.equal([]);
     }
 
-    const run = await h.runJob('roots');
-    if (run.status !== 'success') expect.fail(`roots ${run.status}`);
-    expect(run.result.counts).to.deep.include({ trees_verified: 1, rewards: LEAVES });
-    expect(await treeStatus(nextRoot)).to.deep.include({ status: 'verified' });
-    expect(await storedRows(nextRoot)).to.equal(LEAVES);
-    expect(await marks()).to.equal(0);
-    expect(await stagingTables()).to.equal(0);
+    await nextRunStores(nextRoot);
     // Every version of the chain belongs to a stored tree, and each (recipient, token) has one open version.
     const { rows } = await h.deps.pg.query(
       `SELECT
@@ -269,16 +267,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
     );
     expect(rows[0]).to.deep.equal({ orphan_leaves: 0, orphan_breakdowns: 0, open_leaves: LEAVES });
     // Served amounts are the new tree's, proofs fold to its root, for raised leaves and others.
-    for (const i of [0, 38, 138, Math.floor(LEAVES / 2), LEAVES - 1]) {
-      const recipient = recipientAddress(keccak, Math.floor(i / 2));
-      const leaf = benchLeaf(keccak, next, i, recipient);
-      const served = (await rewardsOf(recipient))[0]!.rewards.find(
-        (r) => r.token.address.toLowerCase() === leaf.token,
-      )!;
-      expect(served.root, `root of #${i}`).to.equal(nextRoot);
-      expect(served.amount, `amount of #${i}`).to.equal(leaf.amount.toString());
-      const hashed = hashLeaf({ user: recipient as Address, token: leaf.token as Address, amount: leaf.amount });
-      expect(verifyProof({ leaf: hashed, proof: served.proofs, root: nextRoot }), `proof of #${i}`).to.equal(true);
-    }
+    for (const i of [0, 38, 138, Math.floor(LEAVES / 2), LEAVES - 1])
+      expect((await expectServedLeaf(next, nextRoot, i)).root, `root of #${i}`).to.equal(nextRoot);
   });
 });
