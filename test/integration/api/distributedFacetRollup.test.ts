@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { signSession } from '../../../api/identity/jwt.js';
 import { loadChainTime } from '../../../domain/tables/roots.js';
+import { storeTreeDeltas } from '../../../indexer/store/rewardTotals.js';
 import { distributedByCampaign, setRewardTokenClose } from '../../helpers/distributedSql.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
@@ -500,6 +501,144 @@ describe('GET /v4/rewards/total/distributed from the facet rollup', function () 
       [privateId],
       true,
     );
+    // A campaign no root distributed for (the usual new one: created, not yet rewarded), its first override
+    // and its privacy row leave the figures alone (2026_12_05_01); a campaign whose id a delta names does not.
+    const copyCampaign = `INSERT INTO campaigns
+      SELECT (jsonb_populate_record(c, jsonb_build_object('id', $2::text, 'campaign_id', $3::text))).* FROM campaigns c WHERE c.id = $1`;
+    const fresh = `0x${'ab'.repeat(32)}`;
+    await marks('a new campaign', copyCampaign, [privateId, 'rollup-fresh', fresh], false);
+    await marks(
+      'its first override',
+      `INSERT INTO campaign_overrides (chain_id, campaign_db_id, campaign_id, campaign_type, compute_chain_id, start_timestamp,
+         end_timestamp, campaign_data, opportunity_id, params, block_number, block_hash, tx_hash, log_index, timestamp)
+       SELECT c.distribution_chain_id, c.id, c.campaign_id, c.campaign_type, c.compute_chain_id, c.start_timestamp, c.end_timestamp,
+         c.campaign_data, coalesce(c.opportunity_id, 'o'), c.params, c.block_number, c.block_hash, $2, 0, 0
+       FROM campaigns c WHERE c.id = $1`,
+      ['rollup-fresh', `0x${'ee'.repeat(32)}`],
+      false,
+    );
+    await marks(
+      'its privacy',
+      "INSERT INTO campaign_privacy (campaign_db_id, is_private, updated_by) VALUES ($1, true, 'test')",
+      ['rollup-fresh'],
+      false,
+    );
+    const named = `0x${'cd'.repeat(32)}`;
+    await marks(
+      'a delta for a campaign not indexed yet',
+      `INSERT INTO reward_campaign_deltas (chain_id, seq, campaign_id, token, delta)
+       SELECT chain_id, seq, $2, token, 1 FROM reward_campaign_deltas WHERE chain_id = $1 LIMIT 1`,
+      [CHAIN, named],
+      true,
+    );
+    // Its campaign indexed after it, its id in another case than the tree's.
+    await marks('the campaign a delta names', copyCampaign, [privateId, 'rollup-named', named.toUpperCase()], true);
+    await marks(
+      'its privacy row',
+      "INSERT INTO campaign_privacy (campaign_db_id, updated_by) VALUES ($1, 'test')",
+      ['rollup-named'],
+      true,
+    );
+    await marks('the delta removed', 'DELETE FROM reward_campaign_deltas WHERE campaign_id = $1', [named], true);
+    for (const table of ['campaign_privacy', 'campaign_overrides'])
+      await marks(
+        `${table} removed`,
+        `DELETE FROM ${table} WHERE campaign_db_id IN ('rollup-fresh', 'rollup-named')`,
+        [],
+        true,
+      );
+    await marks(
+      'the campaigns removed',
+      `DELETE FROM campaigns WHERE id IN ('rollup-fresh', 'rollup-named')`,
+      [],
+      true,
+    );
     expect(await rebuild()).to.deep.equal({ rebuilt: 0 });
+  });
+  it('orders a campaign insert and the deltas of a tree by one lock per chain: whichever commits second sees the other (no write skew)', async function () {
+    await rebuild();
+    expect(await dirtyMarkers()).to.equal(0);
+    const pool = demo.h.deps.pg;
+    const tree = await pool.connect();
+    const indexer = await pool.connect();
+    const [{ seq }] = (
+      await tree.query<{ seq: string }>('SELECT (max(seq) + 1000)::text AS seq FROM reward_campaign_totals')
+    ).rows as [{ seq: string }];
+    const [{ token }] = (
+      await tree.query<{ token: string }>('SELECT token FROM reward_campaign_deltas WHERE chain_id = $1 LIMIT 1', [
+        CHAIN,
+      ])
+    ).rows as [{ token: string }];
+    /** The tree's transaction up to its deltas (rewardTotals.ts storeTreeDeltas), for campaign `id`. */
+    const treeDeltas = async (id: string, seq: string) => {
+      await tree.query('BEGIN');
+      await tree.query(
+        'INSERT INTO reward_campaign_totals (chain_id, campaign_id, token, seq, amount, recipients) VALUES ($1, $2, $3, $4, 7, 1)',
+        [CHAIN, id, token, seq],
+      );
+      await storeTreeDeltas(tree, CHAIN, seq);
+    };
+    const copyCampaign = `INSERT INTO campaigns
+      SELECT (jsonb_populate_record(c, jsonb_build_object('id', $2::text, 'campaign_id', $3::text))).* FROM campaigns c WHERE c.id = $1`;
+    /** Resolves once `client`'s backend waits for an advisory lock. */
+    const waitsForLock = async (client: typeof tree) => {
+      const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      return async () => {
+        for (let i = 0; i < 200; i++) {
+          const waiting = await q<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND NOT granted",
+            [pid],
+          );
+          if (waiting[0]!.n > 0) return;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        throw new Error('never waited for the lock');
+      };
+    };
+    const markerXids = async () =>
+      (await q<{ xid: string }>('SELECT xid::text AS xid FROM distributed_rollup_dirty ORDER BY xid')).map(
+        (r) => r.xid,
+      );
+    const xid = async (client: typeof tree) =>
+      (await client.query<{ x: string }>('SELECT txid_current()::text AS x')).rows[0]!.x;
+    try {
+      // The deltas first: the campaign's check waits until they commit, then sees them and marks.
+      const first = `0x${'e1'.repeat(32)}`;
+      const indexerWaits = await waitsForLock(indexer);
+      await treeDeltas(first, seq);
+      const treeXid = await xid(tree);
+      await indexer.query('BEGIN');
+      const indexerXid = await xid(indexer);
+      const inserting = indexer.query(copyCampaign, [privateId, 'rollup-skew-1', first]);
+      await indexerWaits();
+      await tree.query('COMMIT');
+      await inserting;
+      await indexer.query('COMMIT');
+      expect(await markerXids(), 'the deltas and the campaign seeing them').to.have.members([treeXid, indexerXid]);
+      await rebuild();
+      // The campaign first: the deltas wait until it commits, so every snapshot that sees them sees it.
+      const second = `0x${'e2'.repeat(32)}`;
+      const next = String(BigInt(seq) + 1n);
+      const treeWaits = await waitsForLock(tree);
+      await indexer.query('BEGIN');
+      await indexer.query(copyCampaign, [privateId, 'rollup-skew-2', second]);
+      const deltas = treeDeltas(second, next);
+      await treeWaits();
+      await indexer.query('COMMIT');
+      await deltas;
+      const secondTreeXid = await xid(tree);
+      await tree.query('COMMIT');
+      expect(await markerXids(), 'the deltas alone (the campaign saw none)').to.deep.equal([secondTreeXid]);
+    } finally {
+      await tree.query('ROLLBACK').catch(() => {});
+      await indexer.query('ROLLBACK').catch(() => {});
+      tree.release();
+      indexer.release();
+      for (const table of ['reward_campaign_deltas', 'reward_campaign_totals'])
+        await q(`DELETE FROM ${table} WHERE chain_id = $1 AND seq >= $2`, [CHAIN, seq]);
+      await q("DELETE FROM campaigns WHERE id IN ('rollup-skew-1', 'rollup-skew-2')");
+    }
+    await rebuild();
+    expect(await dirtyMarkers()).to.equal(0);
   });
 });
