@@ -6,11 +6,16 @@ import type { Config } from '../internal/config.js';
 import { createEsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
 import { describeError } from '../internal/errors.js';
-import { createPgPool, type PgPool } from '../internal/pg.js';
+import { warmProofCode } from './reads/rewardProofs.js';
+import { createPgPool, type PgPool, warmPgPool } from '../internal/pg.js';
 import { createReadPool, type ReadPool } from '../internal/readReplica.js';
 import { createApp } from './app.js';
+import { warmUserRewards } from './warmUp.js';
 import { flush } from './usage/usageBuffer.js';
 import { createHttpServer } from './httpServer.js';
+
+/** Connections of the API's read pool kept open: what one request's parallel reads use (GET /v4/users/{address}/rewards: 5). */
+const WARM_CONNECTIONS = 6;
 
 export type ApiServer = { server: Server; url: string; close(): Promise<void> };
 
@@ -21,9 +26,18 @@ export type ApiServer = { server: Server; url: string; close(): Promise<void> };
 export async function startApiServer({ config, logger }: { config: Config; logger: Logger }): Promise<ApiServer> {
   const onPgError = (err: Error) => logger.error({ msg: 'idle postgres client error', err: err.message });
   const pg = createPgPool(
-    { connectionString: config.databaseUrl, applicationName: 'rewards-api', readOnly: true, max: 20 },
+    {
+      connectionString: config.databaseUrl,
+      applicationName: 'rewards-api',
+      readOnly: true,
+      max: 20,
+      min: WARM_CONNECTIONS,
+    },
     onPgError,
   );
+  // Before listening: a first request (and one after a quiet spell) finds connections open and the
+  // proof code run once.
+  await Promise.all([warmPgPool(pg, WARM_CONNECTIONS), warmProofCode()]);
   const writer = createPgPool(
     { connectionString: config.databaseUrl, applicationName: 'rewards-api-setup', max: 1 },
     onPgError,
@@ -56,6 +70,9 @@ export async function startApiServer({ config, logger }: { config: Config; logge
   const address = server.address();
   const url = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
   logger.info({ msg: 'api listening', url });
+  // Through a loopback address when listening on all of them.
+  const self = /^(0\.0\.0\.0|::|\[::\])$/.test(config.host) ? url.replace(`//${config.host}:`, '//127.0.0.1:') : url;
+  await warmUserRewards({ url: self, pg, chainIds: config.chains.map((c) => c.id), logger });
   return {
     server,
     url,

@@ -3,6 +3,8 @@ import type Koa from 'koa';
 import supertest from 'supertest';
 import type { Address, Hex } from 'viem';
 import { createApp } from '../../../api/app.js';
+import { startApiServer } from '../../../api/server.js';
+import { createLogger } from '../../../internal/logger.js';
 import { claim } from '../../../contracts/actions.js';
 import { distributorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
@@ -241,5 +243,48 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
       await bad(`/v4/users/${UNCLAIMED}/rewards/breakdowns`, { chainIds: 424242 }, 'chainIds');
       await bad(`/v4/users/${UNCLAIMED}/rewards/breakdowns`, { nope: 1 }, 'nope');
     });
+  });
+
+  it('is warmed by a fresh API process before it reports up: one read per chain, connections open (api/warmUp.ts)', async function () {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'info',
+      name: 'warm-up',
+      destination: { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) },
+    });
+    const api = await startApiServer({ config: { ...demo.h.config, host: '127.0.0.1', port: 0 }, logger });
+    try {
+      const reads = lines.filter(
+        (l) => l['msg'] === 'request' && /^\/v4\/users\/0x[0-9a-f]{40}\/rewards$/.test(String(l['path'])),
+      );
+      expect(reads.map((l) => l['status'])).to.deep.equal(demo.h.config.chains.map(() => 200));
+      // The demo chain's read is for a recipient of its latest tree (so its proofs ran), not a made-up address.
+      const [{ recipient }] = (
+        await demo.h.apiPg.query<{ recipient: string }>(
+          'SELECT recipient FROM reward_leaf_versions WHERE chain_id = $1 AND until_seq IS NULL LIMIT 1',
+          [CHAIN_ID],
+        )
+      ).rows as [{ recipient: string }];
+      expect(reads.map((l) => l['path'])).to.include(`/v4/users/${recipient}/rewards`);
+      const warmed = lines.find((l) => l['msg'] === 'api warmed up');
+      expect(warmed, 'warm-up logged').to.deep.include({
+        chains: demo.h.config.chains.length,
+        of: demo.h.config.chains.length,
+      });
+      expect(lines.filter((l) => l['msg'] === 'api warm-up read failed')).to.deep.equal([]);
+      const open = await demo.h.apiPg.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'rewards-api' AND datname = current_database()",
+      );
+      expect(open.rows[0]!.n, 'read connections kept open').to.be.at.least(6);
+      const [entry] = (
+        await supertest(api.url)
+          .get(`/v4/users/${UNCLAIMED}/rewards`)
+          .query({ chainId: CHAIN_ID, breakdownPage: 0 })
+          .expect(200)
+      ).body as ChainRewards[];
+      expect(entry!.chain.id).to.equal(CHAIN_ID);
+    } finally {
+      await api.close();
+    }
   });
 });
