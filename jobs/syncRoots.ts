@@ -38,6 +38,7 @@ import { layoutInWorker } from '../indexer/transform/layoutInWorker.js';
 import { loadKeccak, type Keccak } from '../internal/keccak.js';
 import { bytesToHex } from 'viem';
 import { withTransaction } from '../internal/pg.js';
+import { anchorTree, listTreesToAnchor } from '../indexer/store/rewardAnchors.js';
 import { createProgress } from '../internal/progress.js';
 import type { Job, JobDeps, JobRange } from './control/types.js';
 import { jobInfo } from './control/catalog.js';
@@ -55,6 +56,7 @@ type Counts = {
   rewards: number;
   proof_material_rebuilt: number;
   roots_announced_live: number;
+  trees_anchored: number;
 };
 
 /**
@@ -70,8 +72,9 @@ type Counts = {
  * (logged at error level: the alert; counted as trees_mismatch) or unavailable (retried on a later
  * run). Rewards of a mismatched tree are never stored. Last, proof material is rebuilt for claimable
  * verified roots that lack it, and the live root is announced when it changed (root.live,
- * rewards.changed). Tables: roots, distributor_events, reward_trees,
- * reward_leaf_versions, reward_breakdown_versions, reward_tree_chunks, live_root_announcements, chains, cursors, events.
+ * rewards.changed); then the kept trees get their campaign anchors (rewardAnchors.ts). Tables: roots, distributor_events, reward_trees,
+ * reward_leaf_versions, reward_breakdown_versions, reward_tree_chunks, live_root_announcements, chains, cursors, events,
+ * reward_campaign_anchors, reward_anchored_trees.
  */
 export const syncRoots: Job = {
   ...jobInfo(NAME),
@@ -89,6 +92,7 @@ export const syncRoots: Job = {
       rewards: 0,
       proof_material_rebuilt: 0,
       roots_announced_live: 0,
+      trees_anchored: 0,
     };
     const keccak = await loadKeccak();
     for (const chainClient of deps.rpc.values()) {
@@ -97,6 +101,7 @@ export const syncRoots: Job = {
       if (!deps.signal.aborted) await checkTrees(deps, chainClient.chain.id, source, keccak, counts);
       if (!deps.signal.aborted) await rebuildProofMaterial(deps, chainClient.chain.id, keccak, counts);
       if (!deps.signal.aborted) await announceLive(deps, chainClient.chain.id, counts);
+      if (!deps.signal.aborted) await anchorTrees(deps, chainClient.chain.id, counts);
     }
     return { ranges, counts };
   },
@@ -306,5 +311,27 @@ async function rebuildProofMaterial(deps: JobDeps, chainId: number, keccak: Kecc
     });
     counts.proof_material_rebuilt += 1;
     deps.logger.info({ msg: 'proof material rebuilt', chain_id: chainId, root, leaves });
+  }
+}
+
+/**
+ * The campaign anchors of the chain's kept trees that lack them (a tree just stored, or anchors cut with
+ * another bucket size), newest first: after the tree is served, so a first root is not held back by them
+ * (GET /v4/rewards?campaignId walks from the first row until they are there).
+ */
+async function anchorTrees(deps: JobDeps, chainId: number, counts: Counts): Promise<void> {
+  for (const seq of await listTreesToAnchor(deps.pg, chainId)) {
+    if (deps.signal.aborted) return;
+    const started = performance.now();
+    const anchors = await anchorTree(deps.pg, chainId, seq);
+    if (anchors === null) continue;
+    counts.trees_anchored += 1;
+    deps.logger.info({
+      msg: 'campaign anchors built',
+      chain_id: chainId,
+      seq,
+      anchors,
+      ms: Math.round(performance.now() - started),
+    });
   }
 }

@@ -1,4 +1,5 @@
 import type { PgClient } from '../../internal/pg.js';
+import { dropTreeAnchors } from './rewardAnchors.js';
 
 /** Namespace of the lock the claims trigger takes too (sql/migrations/2026_12_03_06_reward_campaign_unclaimed.sql). */
 const UNCLAIMED_LOCK_NAMESPACE = 0x756e63; // "unc"
@@ -26,7 +27,7 @@ export function sumsWhole({ leaves, changed }: { leaves: number | null; changed:
  * move by what the changed leaves' breakdowns hold unclaimed now minus then (claimed totals as of
  * now), so it costs what the changed leaves cost; otherwise, or when most leaves changed (sumsWhole),
  * the tree is summed whole. The trees beyond the latest UNCLAIMED_TREES_KEPT lose their rows (a
- * read of one sums at read time).
+ * read of one sums at read time), and their campaign anchors (rewardAnchors.ts).
  * Serialized with the claims trigger per chain: claimed totals read here are the ones it updates.
  * Tables reward_campaign_unclaimed, reward_unclaimed_trees (read: reward_breakdown_versions,
  * reward_leaf_versions, claimed_totals, reward_trees).
@@ -84,9 +85,12 @@ export async function storeTreeUnclaimed(
        SELECT seq FROM reward_unclaimed_trees WHERE chain_id = $1 ORDER BY seq DESC OFFSET $2) RETURNING seq::text AS seq`,
     [chainId, UNCLAIMED_TREES_KEPT],
   );
-  if (dropped.rows.length)
+  if (dropped.rows.length) {
+    const seqs = dropped.rows.map((r) => r.seq);
     await client.query('DELETE FROM reward_campaign_unclaimed WHERE chain_id = $1 AND seq = ANY($2::bigint[])', [
       chainId,
-      dropped.rows.map((r) => r.seq),
+      seqs,
     ]);
+    await dropTreeAnchors(client, chainId, seqs);
+  }
 }

@@ -3,7 +3,8 @@
  * figures, never a timed test): `npx tsx scripts/bench/backOfficeReads.ts`. Reads the latest two verified trees
  * of the database's chain and times, one statement at a time, GET /v4/diffs/leaves, /v4/diffs/leaf-breakdowns,
  * /v4/diffs/leaf-tokens, /v4/historical/{campaign,recipient} and /v4/rewards?campaignId pages as the API
- * computes them (their repo functions), each BENCH_READS times (median and max). With BENCH_OLD=1 it also
+ * computes them (their repo functions), each BENCH_READS times (median and max); /v4/rewards?campaignId pages
+ * also from the campaign anchors when the tree has them (BENCH_OLD=1 then checks them against the OFFSET walk). With BENCH_OLD=1 it also
  * runs each read once as it was computed before (test/helpers/backOfficeOracles.ts: every leaf sorted) and
  * checks that both answers are the same, row for row.
  * Options: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:55432/bench_rewards_h30reads) BENCH_READS=5 BENCH_OLD=1.
@@ -17,7 +18,7 @@ import type { BreakdownsQuery, LeavesQuery } from '../../api/routes/diffs/schema
 import { serializeBreakdowns, serializeLeaves } from '../../api/routes/diffs/serialize.js';
 import { breakdownDiffPage } from '../../api/routes/historical/repo.js';
 import { serializeHistorical } from '../../api/routes/historical/serialize.js';
-import { listCampaignRewards } from '../../api/routes/rewards/repo.js';
+import { anchoredTreeSeq, listCampaignRewards, listCampaignRewardsAnchored } from '../../api/routes/rewards/repo.js';
 import { createPgPool } from '../../internal/pg.js';
 import {
   oracleBreakdowns,
@@ -112,6 +113,29 @@ async function main() {
       old: () => oracleCampaignRewards(pg, p),
     };
   };
+  const seq = await anchoredTreeSeq(pg, chainId, end.root);
+  const pages = Math.ceil(
+    Number(
+      (
+        await pg.query<{ n: string }>(
+          'SELECT count(*) AS n FROM reward_breakdowns WHERE chain_id = $1 AND root = $2 AND campaign_id = $3',
+          [chainId, end.root, campaign],
+        )
+      ).rows[0]!.n,
+    ) / 100,
+  );
+  const anchored = (page: number, hide: boolean): Read[] => {
+    if (seq === null) return [];
+    const p = { chainId, root: end.root, campaignId: campaign, hide, items: 100, offset: page * 100 };
+    return [
+      {
+        name: `rewards?campaignId page ${page} of 100${hide ? ' hide' : ''} (anchors)`,
+        run: () => listCampaignRewardsAnchored(pg, { ...p, seq }),
+        old: () => listCampaignRewards(pg, { ...p, after: null }),
+      },
+    ];
+  };
+  console.log(`campaign pages of 100: ${pages}; tree ${seq === null ? 'not anchored' : 'anchored'}`);
   const reads: Read[] = [
     leaves({}),
     leaves({ page: 100 }),
@@ -132,6 +156,13 @@ async function main() {
     rewards(500, false),
     rewards(0, true),
     rewards(500, true),
+    rewards(pages - 1, true),
+    ...anchored(0, false),
+    ...anchored(500, false),
+    ...anchored(pages - 1, false),
+    ...anchored(0, true),
+    ...anchored(500, true),
+    ...anchored(pages - 1, true),
   ];
   for (const read of reads) {
     const times: number[] = [];

@@ -1,7 +1,7 @@
 import { loadLiveRoot } from '../../reads/roots.js';
 import type { ApiDeps } from '../../deps.js';
 import { createPageBoundaries, type PageBoundaries } from './pageBoundaries.js';
-import { listCampaignRewards } from './repo.js';
+import { anchoredTreeSeq, listCampaignRewards, listCampaignRewardsAnchored } from './repo.js';
 import {
   campaignVisibilityOf,
   hiddenOnChainCampaignIds,
@@ -15,12 +15,18 @@ import { serializeReward } from './serialize.js';
  * Recipients of a campaign's rewards in the chain's LIVE root (loadLiveRoot), by descending amount.
  * Empty when there is no live root or its tree is not verified (only verified trees are served).
  * Shared by GET /v4/rewards and GraphQL `rewards`. Tables roots, distributor_events, reward_trees,
- * reward_breakdowns, claimed_totals.
+ * reward_anchored_trees, reward_campaign_anchors, reward_breakdowns, claimed_totals.
  */
 export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: CampaignVisibility) {
   if ((await hiddenOnChainCampaignIds(deps.pg, visible, q.chainId, [q.campaignId])).size) return [];
   const live = await loadLiveRoot(deps.pg, q.chainId);
   if (live?.treeStatus !== 'verified') return [];
+  // A tree the roots job anchored answers any page in a bucket's walk; ids exactly as stored (lower-case hex).
+  const seq = q.campaignId === q.campaignId.toLowerCase() ? await anchoredTreeSeq(deps.pg, q.chainId, live.root) : null;
+  if (seq !== null) {
+    const rows = await listCampaignRewardsAnchored(deps.pg, { ...q, root: live.root, seq, offset: q.page * q.items });
+    return rows.map(serializeReward);
+  }
   // A root's amounts never change, so where its pages end can be kept (not with `hide`: claims change).
   const boundaries = q.hide ? null : boundariesOf(deps.pg);
   const query = `${q.chainId}:${live.root}:${q.campaignId}:${q.items}`;

@@ -1,4 +1,4 @@
-import type { PgClient, PgPool } from '../../../internal/pg.js';
+import type { PgClient, PgPool, Queryable } from '../../../internal/pg.js';
 import type { RewardRowKey } from './pageBoundaries.js';
 
 /** One breakdown of a campaign in a root, with what its recipient claimed of the token in total. */
@@ -70,6 +70,64 @@ export async function listCampaignRewards(
      SELECT p.recipient, p.campaign_id, p.reason, p.token, p.amount::text AS amount, ${claimedOf('p')}::text AS claimed
      FROM page p ORDER BY p.amount DESC, p.recipient, p.token, p.reason`,
     args,
+  );
+  return rows;
+}
+
+/**
+ * The seq of tree `root` of `chainId` when its campaign anchors are whole (reward_anchored_trees,
+ * sql/migrations/2026_12_05_02_reward_campaign_anchors.sql), else null. Tables reward_trees, reward_anchored_trees.
+ */
+export async function anchoredTreeSeq(db: Queryable, chainId: number, root: string): Promise<string | null> {
+  const { rows } = await db.query<{ seq: string }>(
+    `SELECT t.seq::text AS seq FROM reward_trees t JOIN reward_anchored_trees m ON m.chain_id = t.chain_id AND m.seq = t.seq
+     WHERE t.chain_id = $1 AND t.root = $2`,
+    [chainId, root.toLowerCase()],
+  );
+  return rows[0]?.seq ?? null;
+}
+
+export type ListAnchoredRewardsParams = Omit<ListCampaignRewardsParams, 'after'> & {
+  /** The tree's seq (anchoredTreeSeq). */
+  seq: string;
+};
+
+/**
+ * The page listCampaignRewards answers (the same rows, `offset` from the first), from the campaign's
+ * anchors in the tree: the page starts at the bucket holding its first row, so it walks at most a
+ * bucket (1,000 rows) plus the page, however deep. With `hide`, the bucket where the rows left in before
+ * it (its position minus the hidden rows of the buckets before it) reach `offset`. One statement: the
+ * hidden counts and the claimed totals it filters by are of one snapshot (the claims trigger moves both).
+ * `campaignId` exactly as stored (lower-case hex). Tables reward_campaign_anchors, reward_breakdowns,
+ * claimed_totals.
+ */
+export async function listCampaignRewardsAnchored(
+  db: Queryable,
+  p: ListAnchoredRewardsParams,
+): Promise<CampaignRewardRow[]> {
+  const bucket = p.hide
+    ? `SELECT n, amount, recipient, token, reason, visible_before AS skip FROM (
+         SELECT a.n, a.amount, a.recipient, a.token, a.reason, a.n - (sum(a.hidden) OVER (ORDER BY a.n) - a.hidden) AS visible_before
+         FROM reward_campaign_anchors a WHERE a.chain_id = $1 AND a.seq = $6 AND a.campaign_id = $3) s
+       WHERE visible_before <= $5 ORDER BY n DESC LIMIT 1`
+    : `SELECT a.n, a.amount, a.recipient, a.token, a.reason, a.n AS skip FROM reward_campaign_anchors a
+       WHERE a.chain_id = $1 AND a.seq = $6 AND a.campaign_id = $3 AND a.n <= $5 ORDER BY a.n DESC LIMIT 1`;
+  const { rows } = await db.query<CampaignRewardRow>(
+    // LATERAL: the walk is an index range from the bucket's first row (as a plain join, PostgreSQL walked
+    // the campaign from its first row and filtered: 30 ms instead of 0.3 ms 50,000 rows down).
+    `WITH a AS MATERIALIZED (${bucket}),
+     page AS (
+       SELECT w.* FROM a CROSS JOIN LATERAL (
+         SELECT b.recipient, b.campaign_id, b.reason, b.token, b.amount FROM reward_breakdowns b
+         WHERE b.chain_id = $1 AND b.root = $2 AND b.campaign_id = $3
+           AND b.amount <= a.amount AND (b.amount < a.amount OR (b.recipient, b.token, b.reason) >= (a.recipient, a.token, a.reason))
+           ${p.hide ? HIDE_CLAIMED : ''}
+         ORDER BY b.amount DESC, b.recipient, b.token, b.reason LIMIT $4 OFFSET $5 - a.skip
+       ) w
+     )
+     SELECT p.recipient, p.campaign_id, p.reason, p.token, p.amount::text AS amount, ${claimedOf('p')}::text AS claimed
+     FROM page p ORDER BY p.amount DESC, p.recipient, p.token, p.reason`,
+    [p.chainId, p.root.toLowerCase(), p.campaignId, p.items, p.offset, p.seq],
   );
   return rows;
 }

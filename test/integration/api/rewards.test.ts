@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { distributorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
+import { anchorTree } from '../../../indexer/store/rewardAnchors.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 type RewardItem = {
@@ -311,21 +312,30 @@ describe('GET /v4/roots and /v4/rewards on the seeded demo (reference data)', fu
               .query({ chainId: 31337, campaignId: campaign, page: n, items })
               .expect(200)
           ).body.map((r: RewardItem) => `${r.recipient}/${r.reason}/${r.amount}`);
-        // In order (each page from the end of the one before), then backwards, then jumping about.
-        for (const order of [
-          [0, 1, 2, 3, 4, 5],
-          [5, 4, 3, 2, 1, 0],
-          [3, 0, 5, 1, 4, 2, 5, 3],
-        ])
-          for (const n of order)
-            expect(await page(n, 40), `page ${n} of 40 (order ${order})`).to.deep.equal(
-              expected.slice(n * 40, n * 40 + 40),
-            );
-        // Another page size is another sequence of boundaries.
-        for (const n of [0, 1, 2, 9, 8, 23, 22])
-          expect(await page(n, 10), `page ${n} of 10`).to.deep.equal(expected.slice(n * 10, n * 10 + 10));
+        const readsAgree = async (what: string) => {
+          // In order (each page from the end of the one before), then backwards, then jumping about.
+          for (const order of [
+            [0, 1, 2, 3, 4, 5],
+            [5, 4, 3, 2, 1, 0],
+            [3, 0, 5, 1, 4, 2, 5, 3],
+          ])
+            for (const n of order)
+              expect(await page(n, 40), `${what}: page ${n} of 40 (order ${order})`).to.deep.equal(
+                expected.slice(n * 40, n * 40 + 40),
+              );
+          // Another page size is another sequence of boundaries.
+          for (const n of [0, 1, 2, 9, 8, 23, 22])
+            expect(await page(n, 10), `${what}: page ${n} of 10`).to.deep.equal(expected.slice(n * 10, n * 10 + 10));
+        };
+        // The tree's campaign anchors cut again with its new rows (buckets of 16: pages start inside them), then
+        // without anchors (pages from where earlier pages ended).
+        expect(await anchorTree(pg, 31337, rows[0]!.seq, 16)).to.be.greaterThan(230 / 16);
+        await readsAgree('from anchors');
+        await pg.query('DELETE FROM reward_anchored_trees WHERE chain_id = 31337 AND seq = $1', [rows[0]!.seq]);
+        await readsAgree('from page boundaries');
       } finally {
         await pg.query('DELETE FROM reward_breakdown_versions WHERE campaign_id = $1', [campaign]);
+        await anchorTree(pg, 31337, rows[0]!.seq);
       }
     });
   });

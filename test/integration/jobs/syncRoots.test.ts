@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { keccak256, toHex } from 'viem';
 import type { Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { ANCHOR_BUCKET } from '../../../indexer/store/rewardAnchors.js';
 import { pino } from 'pino';
 import {
   getLatestTimestamp,
@@ -171,7 +172,23 @@ describe('jobs/syncRoots', function () {
 
     expect(run.status).to.equal('success');
     if (run.status === 'success')
-      expect(run.result.counts).to.deep.include({ roots: 1, trees_verified: 1, trees_mismatch: 0, rewards: 3 });
+      expect(run.result.counts).to.deep.include({
+        roots: 1,
+        trees_verified: 1,
+        trees_mismatch: 0,
+        rewards: 3,
+        trees_anchored: 1,
+      });
+    // The stored tree is cut into its campaigns' anchors in the same run (GET /v4/rewards?campaignId pages).
+    const anchored = await h.deps.pg.query<{ bucket: number; anchors: number; rows: number }>(
+      `SELECT m.bucket, (SELECT count(*)::int FROM reward_campaign_anchors a WHERE a.chain_id = m.chain_id AND a.seq = m.seq) AS anchors,
+         (SELECT sum(size)::int FROM reward_campaign_anchors a WHERE a.chain_id = m.chain_id AND a.seq = m.seq) AS rows
+       FROM reward_anchored_trees m JOIN reward_trees t ON t.chain_id = m.chain_id AND t.seq = m.seq WHERE t.root = $1`,
+      [file.root],
+    );
+    expect(anchored.rows).to.deep.equal([
+      { bucket: ANCHOR_BUCKET, anchors: new Set(splits.flat().map((b) => b.campaignId)).size, rows: raw.length },
+    ]);
     expect(await chainEndOfDispute()).to.equal(await readDistributor('endOfDisputePeriod'));
     const now = await getLatestTimestamp(target);
     expect((await loadLiveRoot(h.deps.pg, CHAIN_ID, now))?.root).to.equal(await readDistributor('getMerkleRoot'));
@@ -229,6 +246,7 @@ describe('jobs/syncRoots', function () {
         rewards: 0,
         proof_material_rebuilt: 0,
         roots_announced_live: 0,
+        trees_anchored: 0,
       },
     });
     const live = await loadLiveRoot(h.deps.pg, CHAIN_ID, await getLatestTimestamp(target));
