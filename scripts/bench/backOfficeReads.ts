@@ -7,7 +7,8 @@
  * also from the campaign anchors when the tree has them (BENCH_OLD=1 then checks them against the OFFSET walk). With BENCH_OLD=1 it also
  * runs each read once as it was computed before (test/helpers/backOfficeOracles.ts: every leaf sorted) and
  * checks that both answers are the same, row for row.
- * Options: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:55432/bench_rewards_h30reads) BENCH_READS=5 BENCH_OLD=1.
+ * Options: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:55432/bench_rewards_h30reads) BENCH_READS=5 BENCH_OLD=1
+ * BENCH_CAMPAIGN (the campaign of the campaign reads; default: the one with most recipients of the top token).
  * The database needs the migrations up to 2026_12_03_04 (claimed_totals, the per-tree totals and indexes).
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -52,12 +53,13 @@ async function main() {
       [chainId, end.seq],
     )
   ).rows[0]!.token;
-  const campaign = (
-    await pg.query<{ campaign_id: Hex }>(
-      'SELECT campaign_id FROM reward_campaign_totals WHERE chain_id = $1 AND token = $2 AND seq <= $3 ORDER BY recipients DESC LIMIT 1',
-      [chainId, token, end.seq],
-    )
-  ).rows[0]!.campaign_id;
+  const campaign = ((process.env['BENCH_CAMPAIGN'] as Hex | undefined) ??
+    (
+      await pg.query<{ campaign_id: Hex }>(
+        'SELECT campaign_id FROM reward_campaign_totals WHERE chain_id = $1 AND token = $2 AND seq <= $3 ORDER BY recipients DESC LIMIT 1',
+        [chainId, token, end.seq],
+      )
+    ).rows[0]!.campaign_id) as Hex;
   const claimer = (
     await pg.query<{ recipient: Hex }>(
       'SELECT recipient FROM claimed_totals WHERE chain_id = $1 AND token = $2 LIMIT 1',

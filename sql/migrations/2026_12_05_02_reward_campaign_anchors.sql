@@ -30,6 +30,9 @@ CREATE TABLE reward_campaign_anchors (
   PRIMARY KEY (chain_id, seq, campaign_id, n)
 );
 
+-- A row's bucket (claimed_totals_add): anchors of one amount in (recipient, token, reason) order.
+CREATE INDEX reward_campaign_anchors_key_idx ON reward_campaign_anchors (chain_id, seq, campaign_id, amount, recipient, token, reason);
+
 -- The trees whose anchors are whole (the bucket size they were cut with).
 CREATE TABLE reward_anchored_trees (
   chain_id integer NOT NULL,
@@ -74,8 +77,11 @@ END $$;
 
 -- claimed_totals_add of 2026_12_03_06_reward_campaign_unclaimed.sql, plus: each breakdown of a changed (chain,
 -- recipient, token) in an anchored kept tree whose amount crosses its claimed total (hidden before and not after, or
--- the other way) moves its bucket's `hidden` by one. Its bucket: the last anchor of its campaign at or before it in
--- the page order.
+-- the other way) moves its bucket's `hidden` by one. Its bucket, the last anchor at or before it in the page order
+-- (amount desc, then the rest asc), in index probes: the last anchor of the same amount at or before the rest, else
+-- the last anchor of the smallest larger amount (the first anchor is the campaign's first row: one always is). 10,036
+-- whole-leaf claims at a million leaves, two anchored trees: 0.57 s without anchors, 0.93 s with (7.7 s when the
+-- bucket was found by walking the anchors down).
 CREATE OR REPLACE FUNCTION claimed_totals_add(chains integer[], recipients text[], tokens text[], deltas numeric[]) RETURNS void
 LANGUAGE plpgsql STRICT AS $$
 BEGIN
@@ -99,10 +105,16 @@ BEGIN
     SELECT q.chain_id, q.seq, q.campaign_id, q.n, sum(q.change) AS change FROM (
       SELECT d.chain_id, m.seq, b.campaign_id,
         (b.amount <= coalesce(k.amount, 0) + d.delta)::int - (b.amount <= coalesce(k.amount, 0))::int AS change,
-        (SELECT a2.n FROM reward_campaign_anchors a2
-         WHERE a2.chain_id = d.chain_id AND a2.seq = m.seq AND a2.campaign_id = b.campaign_id
-           AND (a2.amount > b.amount OR (a2.amount = b.amount AND (a2.recipient, a2.token, a2.reason) <= (b.recipient, b.token, b.reason)))
-         ORDER BY a2.n DESC LIMIT 1) AS n
+        coalesce(
+          (SELECT a.n FROM reward_campaign_anchors a
+           WHERE a.chain_id = d.chain_id AND a.seq = m.seq AND a.campaign_id = b.campaign_id AND a.amount = b.amount
+             AND (a.recipient, a.token, a.reason) <= (b.recipient, b.token, b.reason)
+           ORDER BY a.recipient DESC, a.token DESC, a.reason DESC LIMIT 1),
+          (SELECT a.n FROM reward_campaign_anchors a
+           WHERE a.chain_id = d.chain_id AND a.seq = m.seq AND a.campaign_id = b.campaign_id
+             AND a.amount = (SELECT min(x.amount) FROM reward_campaign_anchors x
+                             WHERE x.chain_id = d.chain_id AND x.seq = m.seq AND x.campaign_id = b.campaign_id AND x.amount > b.amount)
+           ORDER BY a.recipient DESC, a.token DESC, a.reason DESC LIMIT 1)) AS n
       FROM unnest(chains, recipients, tokens, deltas) d(chain_id, recipient, token, delta)
       JOIN reward_anchored_trees m ON m.chain_id = d.chain_id
       JOIN reward_breakdown_versions b ON b.chain_id = d.chain_id AND b.recipient = d.recipient AND b.token = d.token
