@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, apiFetch } from '../shared/api.js';
 import '../shared/styles.css';
 import './ops.css';
@@ -60,6 +60,12 @@ function App() {
   /** Each job's last action result, shown beside that job's buttons. */
   const [results, setResults] = useState<Record<string, ActionResult>>({});
   const [busy, setBusy] = useState(false);
+  /**
+   * The token signed in now: an answer to a request made with an earlier one (a refused token's second
+   * request answering after the operator typed the right one) must not sign the new one out.
+   */
+  const current = useRef(token);
+  current.current = token;
 
   const call = useCallback(
     async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
@@ -70,8 +76,10 @@ function App() {
         });
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
-          sessionStorage.removeItem(TOKEN_KEY);
-          setToken(null);
+          if (current.current === token) {
+            sessionStorage.removeItem(TOKEN_KEY);
+            setToken(null);
+          }
           throw new ApiError(401, 'The back-office token was refused: check it and sign in again.');
         }
         throw error;
@@ -87,11 +95,14 @@ function App() {
         call<JobsOverview>('/v4/internal/jobs'),
         call<Dependencies>('/v4/internal/dependencies'),
       ]);
+      if (current.current !== token) return;
       setOverview(jobs);
       setDependencies(deps);
       setMessage(null);
     } catch (error) {
-      setMessage({ text: (error as Error).message, error: true });
+      // Not about another token signed in since (the refusal itself signed this one out: still told).
+      if (current.current === null || current.current === token)
+        setMessage({ text: (error as Error).message, error: true });
     }
   }, [token, call]);
 
