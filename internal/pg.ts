@@ -40,6 +40,24 @@ export function createPgPool(params: CreatePgPoolParams, onError: (err: Error) =
   return pool;
 }
 
+/**
+ * Numbered parameters for one statement: `add(v)` appends a value and returns its `$n`, after the
+ * `initial` ones ($1, $2, …). `add` may be passed on alone.
+ */
+export function createArgs(initial: readonly unknown[] = []) {
+  const values: unknown[] = [...initial];
+  return {
+    values,
+    add(value: unknown): string {
+      values.push(value);
+      return `$${values.length}`;
+    },
+  };
+}
+
+/** Parameters being numbered for one statement (createArgs). */
+export type StatementArgs = ReturnType<typeof createArgs>;
+
 /** Opens `count` connections of `pool` at once and returns them to it idle (kept with `min` ≥ `count`). */
 export async function warmPgPool(pool: PgPool, count: number): Promise<void> {
   const clients = await Promise.allSettled(Array.from({ length: count }, () => pool.connect()));

@@ -1,6 +1,7 @@
 import { rollupClockSql, rollupFreshSql, statusSql, type LivePositions } from '../../domain/tables/distributed.js';
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import {
+  distributedArgs,
   groupedColumns,
   toGroup,
   type DistributedBy,
@@ -61,12 +62,8 @@ export async function loadRolledUpGroups<B extends DistributedBy>(
   p: DistributedParams,
   f: DistributedCampaignFilter,
 ): Promise<DistributedGroupOf<B>[] | null> {
-  const values: unknown[] = [live.chainIds, live.blocks, live.logIndexes, p.from, p.to, p.grain];
-  const arg = (v: unknown) => {
-    values.push(v);
-    return `$${values.length}`;
-  };
-  const filter = rollupFilterSql(f, arg);
+  const args = distributedArgs(live, p);
+  const filter = rollupFilterSql(f, args.add);
   const where = [
     'chain_id = ANY($1::int[])',
     '($4::bigint IS NULL OR timestamp >= $4)',
@@ -83,7 +80,7 @@ export async function loadRolledUpGroups<B extends DistributedBy>(
        FROM ${table} WHERE f.fresh AND ${where.join(' AND ')}
        GROUP BY 1, 2, 3
      ) g ON true`,
-    values,
+    args.values,
   );
   if (!rows[0]?.fresh) return null;
   return rows.filter((r) => r.chain_id !== null).map((r) => toGroup(by, r as GroupRow));

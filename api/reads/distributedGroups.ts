@@ -2,6 +2,8 @@
  * The shapes of a grouped distributed read (#33), shared by the exact GROUP BY
  * (distributedRewards.ts) and the facet rollup's read (distributedFacetRollup.ts).
  */
+import type { LivePositions } from '../../domain/tables/distributed.js';
+import { createArgs } from '../../internal/pg.js';
 
 export type DistributedParams = {
   chainIds: readonly number[];
@@ -11,6 +13,14 @@ export type DistributedParams = {
   to: number | null;
   grain: 'month' | null;
 };
+
+/**
+ * The parameters every grouped read starts with: $1–$3 the live roots (chains, blocks, log indexes),
+ * $4 and $5 the window, $6 the grain; the filter's follow (`add`).
+ */
+export function distributedArgs(live: LivePositions, p: DistributedParams) {
+  return createArgs([live.chainIds, live.blocks, live.logIndexes, p.from, p.to, p.grain]);
+}
 
 /** The campaign filters PostgreSQL applies itself (the rest need Elasticsearch: loadDistributedRewards). */
 export type DistributedCampaignFilter = {

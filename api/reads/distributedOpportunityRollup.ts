@@ -1,5 +1,5 @@
 import type { LivePositions } from '../../domain/tables/distributed.js';
-import type { PgClient, PgPool } from '../../internal/pg.js';
+import { createArgs, type PgClient, type PgPool } from '../../internal/pg.js';
 import { rollupFilterSql } from './distributedFacetRollup.js';
 import {
   toOpportunityGroup,
@@ -92,13 +92,10 @@ export async function loadRolledUpOpportunityGroups(
   f: DistributedCampaignFilter,
   items: number,
 ): Promise<DistributedOpportunityGroup[] | null> {
-  const values: unknown[] = [live.chainIds, live.blocks, live.logIndexes, p.from, p.to];
-  const arg = (v: unknown) => {
-    values.push(v);
-    return `$${values.length}`;
-  };
-  const filter = rollupFilterSql(f, arg);
-  const limit = arg(items);
+  // No grain ($6): these reads sum the whole window.
+  const args = createArgs([live.chainIds, live.blocks, live.logIndexes, p.from, p.to]);
+  const filter = rollupFilterSql(f, args.add);
+  const limit = args.add(items);
   const ranked = isDefaultFilter(f) ? { limit } : null;
   type Row = { fresh: boolean } & { [K in keyof OpportunityGroupRow]: OpportunityGroupRow[K] | null };
   // The group of the campaigns without an opportunity id sorts first: present, every group is read instead.
@@ -111,7 +108,7 @@ export async function loadRolledUpOpportunityGroups(
        FROM kept WHERE f.fresh GROUP BY opportunity_id
        ORDER BY opportunity_id IS NULL DESC, 5 DESC, opportunity_id COLLATE "C" LIMIT ${limit}::int + 1
      ) g ON true`,
-    values,
+    args.values,
   );
   if (!top.rows[0]?.fresh) return null;
   const rows = top.rows.filter((r) => r.usd !== null) as OpportunityGroupRow[];
@@ -124,7 +121,7 @@ export async function loadRolledUpOpportunityGroups(
          sum(campaigns)::int AS campaigns
        FROM kept WHERE f.fresh GROUP BY 1, 2, 3, 4
      ) g ON true`,
-    values.slice(0, -1),
+    args.values.slice(0, -1), // without `limit`, the last one
   );
   if (!all.rows[0]?.fresh) return null;
   return (all.rows.filter((r) => r.usd !== null) as OpportunityGroupRow[]).map(toOpportunityGroup);

@@ -10,6 +10,7 @@ import {
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { loadRolledUpGroups } from './distributedFacetRollup.js';
 import {
+  distributedArgs,
   groupedColumns,
   toGroup,
   toOpportunityGroup,
@@ -82,11 +83,7 @@ export async function loadDistributedRewards(db: Db, p: DistributedParams): Prom
  * built: same chain and campaign id, any case) that the filter keeps, under the listing's default
  * exclusions (private unless visible: campaign_privacy; test reward tokens unless `test`).
  */
-function counted(f: DistributedCampaignFilter, values: unknown[]): string {
-  const arg = (v: unknown) => {
-    values.push(v);
-    return `$${values.length}`;
-  };
+function counted(f: DistributedCampaignFilter, arg: (value: unknown) => string): string {
   const where = [
     f.test ? null : 'rt.chain_id IS NULL',
     f.excludeSubCampaigns ? 'cc.parent_campaign_id IS NULL' : null,
@@ -135,11 +132,11 @@ export async function exactGroups<B extends DistributedBy>(
   p: DistributedParams,
   f: DistributedCampaignFilter,
 ): Promise<DistributedGroupOf<B>[]> {
-  const values: unknown[] = [live.chainIds, live.blocks, live.logIndexes, p.from, p.to, p.grain];
+  const args = distributedArgs(live, p);
   const { rows } = await db.query<GroupRow>(
-    `WITH ${PRICED}${counted(f, values)}
+    `WITH ${PRICED}${counted(f, args.add)}
      SELECT ${groupedColumns(by, 'delta', 'period')} FROM kept GROUP BY 1, 2, 3`,
-    values,
+    args.values,
   );
   return rows.map((r) => toGroup(by, r));
 }
@@ -160,13 +157,13 @@ export async function loadDistributedOpportunityGroups(
   if (!live.chainIds.length) return { groups: [], source: 'exact' };
   const rolled = await loadRolledUpOpportunityGroups(db, live, p, f, items);
   if (rolled) return { groups: rolled, source: 'rollup' };
-  const values: unknown[] = [live.chainIds, live.blocks, live.logIndexes, p.from, p.to, p.grain];
+  const args = distributedArgs(live, p);
   const { rows } = await db.query<OpportunityGroupRow>(
-    `WITH ${PRICED}${counted(f, values)}
+    `WITH ${PRICED}${counted(f, args.add)}
      SELECT campaign_type, opportunity_id, compute_chain_id, main_parameter, sum(usd)::float8 AS usd,
        count(DISTINCT campaign_db_id)::int AS campaigns
      FROM kept GROUP BY 1, 2, 3, 4`,
-    values,
+    args.values,
   );
   return { groups: rows.map(toOpportunityGroup), source: 'exact' };
 }

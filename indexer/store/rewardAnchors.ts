@@ -1,4 +1,4 @@
-import { type PgPool, type Queryable, withTransaction } from '../../internal/pg.js';
+import type { Queryable } from '../../internal/pg.js';
 
 /** Rows per bucket of a campaign's anchors: a page of GET /v4/rewards?campaignId walks at most this many plus itself. */
 export const ANCHOR_BUCKET = 1000;
@@ -19,23 +19,22 @@ export async function listTreesToAnchor(db: Queryable, chainId: number, bucket =
 
 /**
  * Cuts tree `seq`'s breakdowns into the anchors of each campaign (sql/migrations/2026_12_05_02_reward_campaign_anchors.sql,
- * reward_campaign_anchors_build: one sort of the tree's breakdowns, a few seconds at a million leaves), in one
- * transaction holding the claims trigger's lock; nothing when the tree is no longer kept.
+ * reward_campaign_anchors_build: one sort of the tree's breakdowns, a few seconds at a million leaves): one
+ * statement, its own transaction unless the caller's, holding the claims trigger's lock to the end;
+ * nothing when the tree is no longer kept.
  * @returns the anchors written, or null when the tree was not kept.
  */
 export async function anchorTree(
-  pool: PgPool,
+  db: Queryable,
   chainId: number,
   seq: string,
   bucket = ANCHOR_BUCKET,
 ): Promise<number | null> {
-  return withTransaction(pool, async (tx) => {
-    const { rows } = await tx.query<{ built: number | null }>(
-      'SELECT reward_campaign_anchors_build($1, $2, $3) AS built',
-      [chainId, seq, bucket],
-    );
-    return rows[0]?.built ?? null;
-  });
+  const { rows } = await db.query<{ built: number | null }>(
+    'SELECT reward_campaign_anchors_build($1, $2, $3) AS built',
+    [chainId, seq, bucket],
+  );
+  return rows[0]?.built ?? null;
 }
 
 /** Inside the caller's transaction (under the claims lock): drops the anchors of trees `seqs` of `chainId`. */

@@ -1,15 +1,7 @@
-import type { Queryable } from '../../../internal/pg.js';
+import type { Queryable, StatementArgs } from '../../../internal/pg.js';
 import { storedCampaignIds } from '../../reads/storedCampaignIds.js';
 import type { BreakdownsQuery } from './schema.js';
-import {
-  bindTreeScope,
-  claimedLeavesSql,
-  type createArgs,
-  mergedPageSql,
-  treeScopeFilter,
-  validAt,
-  type TreeScope,
-} from './treeSql.js';
+import { bindTreeScope, claimedLeavesSql, mergedPageSql, treeScopeFilter, validAt, type TreeScope } from './treeSql.js';
 
 export type BreakdownRow = {
   recipient: string;
@@ -23,7 +15,7 @@ export type BreakdownRow = {
 export type BreakdownsTotals = { total_count: number; total_amount: string; total_claimed: string };
 
 type Bound = {
-  args: ReturnType<typeof createArgs>;
+  args: StatementArgs;
   p: TreeScope;
   /** The breakdowns of the token valid in the tree, with the query's filters, on alias `b`. */
   where: string;

@@ -4,18 +4,7 @@
  * claimed from claimed_totals (sql/migrations/2026_12_01_34_claimed_totals.sql: the sum of its Claimed rows,
  * kept by a trigger), so that only the recipients who claimed are read for the claimed columns.
  */
-
-/** Numbered parameters for one statement: `add(v)` appends a value and returns its `$n`. */
-export function createArgs() {
-  const values: unknown[] = [];
-  return {
-    values,
-    add(value: unknown): string {
-      values.push(value);
-      return `$${values.length}`;
-    },
-  };
-}
+import { createArgs } from '../../../internal/pg.js';
 
 /** SQL: version `alias` is valid in the tree `seq` (a parameter). */
 export const validAt = (alias: string, seq: string) =>

@@ -35,6 +35,21 @@ const claimedOf = (alias: string) =>
 const HIDE_CLAIMED = `AND b.amount > 0 AND NOT EXISTS (SELECT 1 FROM claimed_totals k
   WHERE k.chain_id = $1 AND k.recipient = b.recipient AND k.token = b.token AND k.amount >= b.amount)`;
 
+/** SQL: the page order of a campaign's breakdowns (row `alias`): largest first, ties by recipient, token, reason. */
+const PAGE_ORDER = (alias: string) => `${alias}.amount DESC, ${alias}.recipient, ${alias}.token, ${alias}.reason`;
+
+/**
+ * SQL: breakdown `b` comes after the row `key` (amount, recipient, token, reason: SQL values) in the page
+ * order (`>`), or is it or after it (`>=`). `amount <= key` alone bounds the index scan; the rest orders
+ * ties as ORDER BY does.
+ */
+const fromRow = ([amount, recipient, token, reason]: readonly string[], op: '>' | '>=') =>
+  `b.amount <= ${amount} AND (b.amount < ${amount} OR (b.recipient, b.token, b.reason) ${op} (${recipient}, ${token}, ${reason}))`;
+
+/** SQL after a `page` CTE of breakdown rows: each with its recipient's claimed total of the token, in page order. */
+const PAGE_WITH_CLAIMED = `SELECT p.recipient, p.campaign_id, p.reason, p.token, p.amount::text AS amount, ${claimedOf('p')}::text AS claimed
+     FROM page p ORDER BY ${PAGE_ORDER('p')}`;
+
 /**
  * The campaign's reward breakdowns in `root` (verified trees only ever have rows), by descending
  * amount, each with the recipient's claimed total of the token (claimed_totals: the sum of its Claimed
@@ -57,18 +72,16 @@ export async function listCampaignRewards(
   let after = '';
   if (p.after) {
     args.push(p.after.amount, p.after.recipient, p.after.token, p.after.reason);
-    // `amount <= $6` alone bounds the index scan; the rest orders ties as ORDER BY does.
-    after = 'AND b.amount <= $6 AND (b.amount < $6 OR (b.recipient, b.token, b.reason) > ($7, $8, $9))';
+    after = `AND ${fromRow(['$6', '$7', '$8', '$9'], '>')}`;
   }
   const { rows } = await db.query<CampaignRewardRow>(
     `WITH page AS (
        SELECT b.recipient, b.campaign_id, b.reason, b.token, b.amount FROM reward_breakdowns b
        WHERE b.chain_id = $1 AND b.root = $2 AND ${campaign} ${after}
          ${p.hide ? HIDE_CLAIMED : ''}
-       ORDER BY b.amount DESC, b.recipient, b.token, b.reason LIMIT $4 OFFSET $5
+       ORDER BY ${PAGE_ORDER('b')} LIMIT $4 OFFSET $5
      )
-     SELECT p.recipient, p.campaign_id, p.reason, p.token, p.amount::text AS amount, ${claimedOf('p')}::text AS claimed
-     FROM page p ORDER BY p.amount DESC, p.recipient, p.token, p.reason`,
+     ${PAGE_WITH_CLAIMED}`,
     args,
   );
   return rows;
@@ -120,13 +133,12 @@ export async function listCampaignRewardsAnchored(
        SELECT w.* FROM a CROSS JOIN LATERAL (
          SELECT b.recipient, b.campaign_id, b.reason, b.token, b.amount FROM reward_breakdowns b
          WHERE b.chain_id = $1 AND b.root = $2 AND b.campaign_id = $3
-           AND b.amount <= a.amount AND (b.amount < a.amount OR (b.recipient, b.token, b.reason) >= (a.recipient, a.token, a.reason))
+           AND ${fromRow(['a.amount', 'a.recipient', 'a.token', 'a.reason'], '>=')}
            ${p.hide ? HIDE_CLAIMED : ''}
-         ORDER BY b.amount DESC, b.recipient, b.token, b.reason LIMIT $4 OFFSET $5 - a.skip
+         ORDER BY ${PAGE_ORDER('b')} LIMIT $4 OFFSET $5 - a.skip
        ) w
      )
-     SELECT p.recipient, p.campaign_id, p.reason, p.token, p.amount::text AS amount, ${claimedOf('p')}::text AS claimed
-     FROM page p ORDER BY p.amount DESC, p.recipient, p.token, p.reason`,
+     ${PAGE_WITH_CLAIMED}`,
     [p.chainId, p.root.toLowerCase(), p.campaignId, p.items, p.offset, p.seq],
   );
   return rows;

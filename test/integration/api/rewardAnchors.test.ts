@@ -31,14 +31,12 @@ describe('GET /v4/rewards?campaignId pages from campaign anchors (#30)', functio
   let stored = 0;
   const q = async <T extends Record<string, unknown>>(sql: string, args: unknown[] = []) =>
     (await db.query<T>(sql, args)).rows;
-  const kept = async () =>
-    (
-      await q<{ seq: string; root: string }>(
-        `SELECT u.seq::text AS seq, t.root FROM reward_unclaimed_trees u JOIN reward_trees t ON t.chain_id = u.chain_id AND t.seq = u.seq
-         WHERE u.chain_id = $1 ORDER BY u.seq`,
-        [CHAIN],
-      )
-    ).map((r) => r);
+  const kept = () =>
+    q<{ seq: string; root: string }>(
+      `SELECT u.seq::text AS seq, t.root FROM reward_unclaimed_trees u JOIN reward_trees t ON t.chain_id = u.chain_id AND t.seq = u.seq
+       WHERE u.chain_id = $1 ORDER BY u.seq`,
+      [CHAIN],
+    );
   const anchors = () =>
     q(
       `SELECT seq::text, campaign_id, n::text, size, amount::text, recipient, token, reason, hidden
