@@ -39,6 +39,27 @@ export function rollupFilterSql(
   return { fresh, where };
 }
 
+/**
+ * Runs a rollup read in one statement behind its freshness test: `groups` (a SELECT keeping rows only
+ * `WHERE f.fresh`, after the CTEs `ctes` when given) joined to `fresh`, so a stale rollup answers one
+ * row with `fresh` false. `present` names a column no group has null (the row of nulls an empty read
+ * gives has).
+ * @returns the groups, or null when the rollups are stale.
+ */
+export async function queryWhenFresh<R extends object>(
+  db: PgPool | PgClient,
+  { ctes, fresh, groups, present }: { ctes?: string; fresh: string; groups: string; present: keyof R & string },
+  values: readonly unknown[],
+): Promise<R[] | null> {
+  const { rows } = await db.query<{ fresh: boolean } & Record<string, unknown>>(
+    `${ctes ? `WITH ${ctes} ` : ''}SELECT f.fresh, g.* FROM (SELECT ${fresh} AS fresh) f
+     LEFT JOIN LATERAL (${groups}) g ON true`,
+    [...values],
+  );
+  if (!rows[0]?.fresh) return null;
+  return rows.filter((r) => r[present] !== null) as unknown as R[];
+}
+
 /** Pure: the rollup table of a read keyed `by`, with or without the campaigns' bounds (a status filter). */
 function rollupTable(by: DistributedBy, statuses: boolean): string {
   if (by === 'token') return statuses ? 'distributed_status_rollup' : 'distributed_facet_rollup';
@@ -72,16 +93,16 @@ export async function loadRolledUpGroups<B extends DistributedBy>(
   ];
   const table = rollupTable(by, f.statuses !== undefined);
   const period = `CASE WHEN $6::text = 'month' THEN month END`;
-  // One row with `fresh` false when stale; else the groups (one row of nulls when there are none).
-  const { rows } = await db.query<{ fresh: boolean } & { [K in keyof GroupRow]: GroupRow[K] | null }>(
-    `SELECT f.fresh, g.* FROM (SELECT ${filter.fresh} AS fresh) f
-     LEFT JOIN LATERAL (
-       SELECT ${groupedColumns(by, 'amount', period)}
+  const rows = await queryWhenFresh<GroupRow>(
+    db,
+    {
+      fresh: filter.fresh,
+      groups: `SELECT ${groupedColumns(by, 'amount', period)}
        FROM ${table} WHERE f.fresh AND ${where.join(' AND ')}
-       GROUP BY 1, 2, 3
-     ) g ON true`,
+       GROUP BY 1, 2, 3`,
+      present: 'chain_id',
+    },
     args.values,
   );
-  if (!rows[0]?.fresh) return null;
-  return rows.filter((r) => r.chain_id !== null).map((r) => toGroup(by, r as GroupRow));
+  return rows === null ? null : rows.map((r) => toGroup(by, r));
 }

@@ -1,6 +1,6 @@
 import type { LivePositions } from '../../domain/tables/distributed.js';
 import { createArgs, type PgClient, type PgPool } from '../../internal/pg.js';
-import { rollupFilterSql } from './distributedFacetRollup.js';
+import { queryWhenFresh, rollupFilterSql } from './distributedFacetRollup.js';
 import {
   toOpportunityGroup,
   type DistributedCampaignFilter,
@@ -97,32 +97,33 @@ export async function loadRolledUpOpportunityGroups(
   const filter = rollupFilterSql(f, args.add);
   const limit = args.add(items);
   const ranked = isDefaultFilter(f) ? { limit } : null;
-  type Row = { fresh: boolean } & { [K in keyof OpportunityGroupRow]: OpportunityGroupRow[K] | null };
   // The group of the campaigns without an opportunity id sorts first: present, every group is read instead.
-  const top = await db.query<Row>(
-    `WITH ${keptSql(filter.where, ranked)}
-     SELECT f.fresh, g.* FROM (SELECT ${filter.fresh} AS fresh) f
-     LEFT JOIN LATERAL (
-       SELECT 0 AS campaign_type, opportunity_id, 0 AS compute_chain_id, NULL AS main_parameter,
+  const top = await queryWhenFresh<OpportunityGroupRow>(
+    db,
+    {
+      ctes: keptSql(filter.where, ranked),
+      fresh: filter.fresh,
+      groups: `SELECT 0 AS campaign_type, opportunity_id, 0 AS compute_chain_id, NULL AS main_parameter,
          sum(usd)::float8 AS usd, sum(campaigns)::int AS campaigns
        FROM kept WHERE f.fresh GROUP BY opportunity_id
-       ORDER BY opportunity_id IS NULL DESC, 5 DESC, opportunity_id COLLATE "C" LIMIT ${limit}::int + 1
-     ) g ON true`,
+       ORDER BY opportunity_id IS NULL DESC, 5 DESC, opportunity_id COLLATE "C" LIMIT ${limit}::int + 1`,
+      present: 'usd',
+    },
     args.values,
   );
-  if (!top.rows[0]?.fresh) return null;
-  const rows = top.rows.filter((r) => r.usd !== null) as OpportunityGroupRow[];
-  if (!rows.length || rows[0]!.opportunity_id !== null) return rows.map(toOpportunityGroup);
-  const all = await db.query<Row>(
-    `WITH ${keptSql(filter.where, null)}
-     SELECT f.fresh, g.* FROM (SELECT ${filter.fresh} AS fresh) f
-     LEFT JOIN LATERAL (
-       SELECT campaign_type, opportunity_id, compute_chain_id, main_parameter, sum(usd)::float8 AS usd,
+  if (top === null) return null;
+  if (!top.length || top[0]!.opportunity_id !== null) return top.map(toOpportunityGroup);
+  const all = await queryWhenFresh<OpportunityGroupRow>(
+    db,
+    {
+      ctes: keptSql(filter.where, null),
+      fresh: filter.fresh,
+      groups: `SELECT campaign_type, opportunity_id, compute_chain_id, main_parameter, sum(usd)::float8 AS usd,
          sum(campaigns)::int AS campaigns
-       FROM kept WHERE f.fresh GROUP BY 1, 2, 3, 4
-     ) g ON true`,
+       FROM kept WHERE f.fresh GROUP BY 1, 2, 3, 4`,
+      present: 'usd',
+    },
     args.values.slice(0, -1), // without `limit`, the last one
   );
-  if (!all.rows[0]?.fresh) return null;
-  return (all.rows.filter((r) => r.usd !== null) as OpportunityGroupRow[]).map(toOpportunityGroup);
+  return all === null ? null : all.map(toOpportunityGroup);
 }
