@@ -7,11 +7,12 @@ import type { PgClient } from '../../internal/pg.js';
  * (sql/migrations/2026_11_30_07_reward_totals.sql). Only the changed leaves are read: a token's or a
  * campaign's total moves by what its changed leaves hold now minus what they held, and its
  * recipients by the changed leaves that gained or lost it; the previous totals are the latest row
- * of each key. So it costs what storing the tree already costs, not a pass over the tree. The
- * changes of the campaign totals go to reward_campaign_deltas later (storeTreeDeltas).
+ * of each key. So it costs what storing the tree already costs, not a pass over the tree. Each
+ * campaign total that moved also gets its change in reward_campaign_deltas (what GET
+ * /v4/rewards/total/distributed sums per root, sql/migrations/2026_12_02_01_reward_campaign_deltas.sql).
  * The breakdowns' count and sum per token and per campaign of a token go to reward_breakdown_totals alike
  * (sql/migrations/2026_12_03_04_reward_reads_at_scale.sql: the token's row has campaign_id '').
- * Tables reward_token_totals, reward_campaign_totals, reward_breakdown_totals (read:
+ * Tables reward_token_totals, reward_campaign_totals, reward_campaign_deltas, reward_breakdown_totals (read:
  * reward_breakdown_versions).
  */
 export async function storeTreeTotals(
@@ -52,6 +53,15 @@ export async function storeTreeTotals(
        WHERE t.chain_id = $1 AND t.campaign_id = d.campaign_id AND t.token = d.token ORDER BY t.seq DESC LIMIT 1) p ON true
      WHERE d.amount <> 0 OR d.recipients <> 0`,
     [chainId, seq],
+  ); // The tree's campaign rows just written, minus each key's row before them.
+  await client.query(
+    `INSERT INTO reward_campaign_deltas (chain_id, seq, campaign_id, token, delta)
+     SELECT t.chain_id, t.seq, t.campaign_id, t.token, t.amount - coalesce(p.amount, 0)
+     FROM reward_campaign_totals t
+     LEFT JOIN LATERAL (SELECT o.amount FROM reward_campaign_totals o WHERE o.chain_id = t.chain_id
+       AND o.campaign_id = t.campaign_id AND o.token = t.token AND o.seq < t.seq ORDER BY o.seq DESC LIMIT 1) p ON true
+     WHERE t.chain_id = $1 AND t.seq = $2 AND t.amount <> coalesce(p.amount, 0)`,
+    [chainId, seq],
   );
   await client.query(
     `INSERT INTO reward_breakdown_totals (chain_id, token, campaign_id, seq, breakdowns, amount)
@@ -69,29 +79,6 @@ export async function storeTreeTotals(
      LEFT JOIN LATERAL (SELECT t.breakdowns, t.amount FROM reward_breakdown_totals t
        WHERE t.chain_id = $1 AND t.token = d.token AND t.campaign_id = d.campaign_id ORDER BY t.seq DESC LIMIT 1) p ON true
      WHERE d.n <> 0 OR d.amount <> 0`,
-    [chainId, seq],
-  );
-}
-
-/**
- * Last in the transaction that wrote tree `seq`'s campaign totals (storeTreeTotals), just before it
- * commits: each campaign total that moved gets its change in reward_campaign_deltas (what GET
- * /v4/rewards/total/distributed sums per root, sql/migrations/2026_12_02_01_reward_campaign_deltas.sql).
- * First the chain's distributed-rollup lock, held to the commit: a campaign inserted meanwhile marks the
- * rollups dirty only if deltas name it, and the lock makes its check see these deltas or commit before
- * them (sql/migrations/2026_12_05_01_distributed_rollup_new_campaigns.sql); last, so it is held briefly.
- * Table reward_campaign_deltas (read: reward_campaign_totals).
- */
-export async function storeTreeDeltas(client: PgClient, chainId: number, seq: string): Promise<void> {
-  await client.query('SELECT distributed_rollup_lock($1)', [chainId]);
-  // The tree's campaign rows, minus each key's row before them.
-  await client.query(
-    `INSERT INTO reward_campaign_deltas (chain_id, seq, campaign_id, token, delta)
-     SELECT t.chain_id, t.seq, t.campaign_id, t.token, t.amount - coalesce(p.amount, 0)
-     FROM reward_campaign_totals t
-     LEFT JOIN LATERAL (SELECT o.amount FROM reward_campaign_totals o WHERE o.chain_id = t.chain_id
-       AND o.campaign_id = t.campaign_id AND o.token = t.token AND o.seq < t.seq ORDER BY o.seq DESC LIMIT 1) p ON true
-     WHERE t.chain_id = $1 AND t.seq = $2 AND t.amount <> coalesce(p.amount, 0)`,
     [chainId, seq],
   );
 }

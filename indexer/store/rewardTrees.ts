@@ -1,7 +1,7 @@
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { redactStored } from '../../internal/redact.js';
 import type { RewardTreeStatus } from '../../domain/rewardTree.js';
-import { storeTreeDeltas, storeTreeTotals } from './rewardTotals.js';
+import { storeTreeTotals } from './rewardTotals.js';
 import { storeTreeUnclaimed } from './rewardUnclaimed.js';
 import { emptyTempTable } from './tempTables.js';
 import { lockTreeStores, repairInterruptedStores } from './treeStoreRepair.js';
@@ -203,7 +203,7 @@ export async function storeBreakdownVersions(
  * seq and opened anew, and their breakdowns are compared one by one. So a root costs one pass over
  * its leaves plus what changed; the tree's per-campaign and per-token totals are written from the
  * same changed leaves (rewardTotals.ts), and so are its unclaimed amounts per campaign
- * (rewardUnclaimed.ts), and last the changes of its campaign totals (storeTreeDeltas). One connection: trees held in memory (storeTreeEntries); the roots job
+ * (rewardUnclaimed.ts). One connection: trees held in memory (storeTreeEntries); the roots job
  * stores a document from two at once (treeStore.ts). A store interrupted there is repaired first.
  * Tables reward_trees, reward_leaf_versions, reward_breakdown_versions, reward_campaign_totals,
  * reward_token_totals, reward_campaign_unclaimed, reward_unclaimed_trees.
@@ -227,7 +227,6 @@ export async function storeStagedTree(client: PgClient, chainId: number, root: s
   });
   await storeLeafVersions(client, chainId, seq, 'changed_leaves');
   await storeTreeUnclaimed(client, chainId, seq, 'changed_leaves');
-  await storeTreeDeltas(client, chainId, seq);
 }
 
 /**

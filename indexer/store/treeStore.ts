@@ -1,5 +1,4 @@
 import { type PgClient, type PgPool, withTransaction } from '../../internal/pg.js';
-import { storeTreeDeltas } from './rewardTotals.js';
 import {
   CHANGED_LEAVES_COLUMNS,
   fillChangedLeaves,
@@ -102,7 +101,6 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
         // the tree's own connection holding something: fail it (and the tree) rather than wait forever.
         await tx.query("SET LOCAL lock_timeout = '60s'");
         await storeBreakdownVersions(tx, { chainId, seq, changed, share: SECOND, totals: true });
-        await storeTreeDeltas(tx, chainId, seq);
       });
       // Awaited below; this keeps an early failure from counting as unhandled meanwhile.
       second.catch(() => {});
