@@ -8,9 +8,9 @@
 -- (amount ≤ the recipient's claimed total of the token; 0 without one). A page starts at the bucket holding its first
 -- row (for `hide`: the bucket where the visible rows before it, n − hidden rows before it, reach the offset) and walks
 -- at most a bucket plus the page. Built by the roots job after a tree is stored (indexer/store/rewardAnchors.ts,
--- reward_campaign_anchors_build) and listed in reward_anchored_trees once whole; kept exact by the claims trigger
--- (claimed_totals_add below moves `hidden` of the buckets of every breakdown whose side of its claimed total changed),
--- under the same per-chain lock. Dropped with the tree's unclaimed rows (rewardUnclaimed.ts) and on a claims TRUNCATE.
+-- reward_campaign_anchors_build) and listed in reward_anchored_trees once whole; kept exact as the claimed totals
+-- move (a trigger on claimed_totals moves `hidden` of the buckets of every breakdown whose side of its claimed total
+-- changed), under the claims trigger's per-chain lock. Dropped with the tree's unclaimed rows (rewardUnclaimed.ts) and on a claims TRUNCATE.
 -- A read of a tree not listed walks from the first row as before.
 
 CREATE TABLE reward_campaign_anchors (
@@ -30,7 +30,7 @@ CREATE TABLE reward_campaign_anchors (
   PRIMARY KEY (chain_id, seq, campaign_id, n)
 );
 
--- A row's bucket (claimed_totals_add): anchors of one amount in (recipient, token, reason) order.
+-- A row's bucket (reward_anchors_follow_claimed): anchors of one amount in (recipient, token, reason) order.
 CREATE INDEX reward_campaign_anchors_key_idx ON reward_campaign_anchors (chain_id, seq, campaign_id, amount, recipient, token, reason);
 
 -- The trees whose anchors are whole (the bucket size they were cut with).
@@ -75,36 +75,19 @@ BEGIN
   RETURN built;
 END $$;
 
--- claimed_totals_add of 2026_12_03_06_reward_campaign_unclaimed.sql, plus: each breakdown of a changed (chain,
--- recipient, token) in an anchored kept tree whose amount crosses its claimed total (hidden before and not after, or
--- the other way) moves its bucket's `hidden` by one. Its bucket, the last anchor at or before it in the page order
--- (amount desc, then the rest asc), in index probes: the last anchor of the same amount at or before the rest, else
--- the last anchor of the smallest larger amount (the first anchor is the campaign's first row: one always is). 10,036
--- whole-leaf claims at a million leaves, two anchored trees: 0.57 s without anchors, 0.93 s with (7.7 s when the
--- bucket was found by walking the anchors down).
-CREATE OR REPLACE FUNCTION claimed_totals_add(chains integer[], recipients text[], tokens text[], deltas numeric[]) RETURNS void
-LANGUAGE plpgsql STRICT AS $$
-BEGIN
-  PERFORM pg_advisory_xact_lock(7695971, c) FROM (SELECT DISTINCT unnest(chains) AS c ORDER BY 1) l;
-  INSERT INTO reward_campaign_unclaimed (chain_id, seq, campaign_id, amount)
-  SELECT d.chain_id, m.seq, b.campaign_id,
-    sum(reward_unclaimed_share(b.amount, l.amount, coalesce(k.amount, 0) + d.delta) - reward_unclaimed_share(b.amount, l.amount, k.amount))
-  FROM unnest(chains, recipients, tokens, deltas) d(chain_id, recipient, token, delta)
-  JOIN reward_unclaimed_trees m ON m.chain_id = d.chain_id
-  JOIN reward_leaf_versions l ON l.chain_id = d.chain_id AND l.recipient = d.recipient AND l.token = d.token
-    AND l.since_seq <= m.seq AND (l.until_seq IS NULL OR l.until_seq > m.seq)
-  JOIN reward_breakdown_versions b ON b.chain_id = d.chain_id AND b.recipient = d.recipient AND b.token = d.token
-    AND b.since_seq <= m.seq AND (b.until_seq IS NULL OR b.until_seq > m.seq)
-  LEFT JOIN claimed_totals k ON k.chain_id = d.chain_id AND k.recipient = d.recipient AND k.token = d.token
-  GROUP BY 1, 2, 3
-  HAVING sum(reward_unclaimed_share(b.amount, l.amount, coalesce(k.amount, 0) + d.delta) - reward_unclaimed_share(b.amount, l.amount, k.amount)) <> 0
-  ORDER BY 1, 2, 3
-  ON CONFLICT (chain_id, seq, campaign_id) DO UPDATE SET amount = reward_campaign_unclaimed.amount + EXCLUDED.amount;
+-- `hidden` follows the claimed totals: each breakdown of a (chain, recipient, token) whose claimed total went from
+-- `old` to `new`, in an anchored tree, whose amount crosses it (hidden before and not after, or the other way) moves
+-- its bucket's `hidden` by one. Its bucket, the last anchor at or before it in the page order (amount desc, then the
+-- rest asc), in index probes: the last anchor of the same amount at or before the rest, else the last anchor of the
+-- smallest larger amount (the first anchor is the campaign's first row: one always is). 10,036 whole-leaf claims at a
+-- million leaves, two anchored trees: 0.57 s without anchors, 0.93 s with (7.7 s when the bucket was found by
+-- walking the anchors down).
+CREATE FUNCTION reward_anchors_follow_claimed(chains integer[], recipients text[], tokens text[], olds numeric[],
+  news numeric[]) RETURNS void LANGUAGE sql AS $$
   UPDATE reward_campaign_anchors a SET hidden = a.hidden + x.change
   FROM (
     SELECT q.chain_id, q.seq, q.campaign_id, q.n, sum(q.change) AS change FROM (
-      SELECT d.chain_id, m.seq, b.campaign_id,
-        (b.amount <= coalesce(k.amount, 0) + d.delta)::int - (b.amount <= coalesce(k.amount, 0))::int AS change,
+      SELECT d.chain_id, m.seq, b.campaign_id, (b.amount <= d.new)::int - (b.amount <= d.old)::int AS change,
         coalesce(
           (SELECT a.n FROM reward_campaign_anchors a
            WHERE a.chain_id = d.chain_id AND a.seq = m.seq AND a.campaign_id = b.campaign_id AND a.amount = b.amount
@@ -115,19 +98,40 @@ BEGIN
              AND a.amount = (SELECT min(x.amount) FROM reward_campaign_anchors x
                              WHERE x.chain_id = d.chain_id AND x.seq = m.seq AND x.campaign_id = b.campaign_id AND x.amount > b.amount)
            ORDER BY a.recipient DESC, a.token DESC, a.reason DESC LIMIT 1)) AS n
-      FROM unnest(chains, recipients, tokens, deltas) d(chain_id, recipient, token, delta)
+      FROM unnest(chains, recipients, tokens, olds, news) d(chain_id, recipient, token, old, new)
       JOIN reward_anchored_trees m ON m.chain_id = d.chain_id
       JOIN reward_breakdown_versions b ON b.chain_id = d.chain_id AND b.recipient = d.recipient AND b.token = d.token
         AND b.since_seq <= m.seq AND (b.until_seq IS NULL OR b.until_seq > m.seq)
-      LEFT JOIN claimed_totals k ON k.chain_id = d.chain_id AND k.recipient = d.recipient AND k.token = d.token
     ) q WHERE q.change <> 0 GROUP BY 1, 2, 3, 4
   ) x
-  WHERE a.chain_id = x.chain_id AND a.seq = x.seq AND a.campaign_id = x.campaign_id AND a.n = x.n;
-  INSERT INTO claimed_totals (chain_id, recipient, token, amount)
-  SELECT * FROM unnest(chains, recipients, tokens, deltas) ORDER BY 1, 2, 3
-  ON CONFLICT (chain_id, recipient, token) DO UPDATE SET amount = claimed_totals.amount + EXCLUDED.amount;
-END $$;
+  WHERE a.chain_id = x.chain_id AND a.seq = x.seq AND a.campaign_id = x.campaign_id AND a.n = x.n
+$$;
 
+-- On claimed_totals itself (claimed_totals_add writes it under the per-chain lock the build takes), per statement: its
+-- rows inserted (from 0), updated (old to new) and deleted (to 0).
+CREATE FUNCTION claimed_totals_move_anchors() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    PERFORM reward_anchors_follow_claimed(array_agg(chain_id), array_agg(recipient), array_agg(token),
+      array_agg(0::numeric), array_agg(amount)) FROM new_rows HAVING count(*) > 0;
+  ELSIF TG_OP = 'UPDATE' THEN
+    PERFORM reward_anchors_follow_claimed(array_agg(n.chain_id), array_agg(n.recipient), array_agg(n.token),
+      array_agg(o.amount), array_agg(n.amount))
+    FROM new_rows n JOIN old_rows o USING (chain_id, recipient, token) HAVING count(*) > 0;
+  ELSE
+    PERFORM reward_anchors_follow_claimed(array_agg(chain_id), array_agg(recipient), array_agg(token),
+      array_agg(amount), array_agg(0::numeric)) FROM old_rows HAVING count(*) > 0;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER claimed_totals_anchors_insert AFTER INSERT ON claimed_totals REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION claimed_totals_move_anchors();
+CREATE TRIGGER claimed_totals_anchors_update AFTER UPDATE ON claimed_totals
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION claimed_totals_move_anchors();
+CREATE TRIGGER claimed_totals_anchors_delete AFTER DELETE ON claimed_totals REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION claimed_totals_move_anchors();
+
+-- The claims TRUNCATE of 2026_12_03_06 empties the anchors too (their hidden counts were of the claims).
 CREATE OR REPLACE FUNCTION claims_truncate_claimed_totals() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   TRUNCATE claimed_totals, reward_campaign_unclaimed, reward_unclaimed_trees, reward_campaign_anchors, reward_anchored_trees;

@@ -110,7 +110,7 @@ export type ListAnchoredRewardsParams = Omit<ListCampaignRewardsParams, 'after'>
  * anchors in the tree: the page starts at the bucket holding its first row, so it walks at most a
  * bucket (1,000 rows) plus the page, however deep. With `hide`, the bucket where the rows left in before
  * it (its position minus the hidden rows of the buckets before it) reach `offset`. One statement: the
- * hidden counts and the claimed totals it filters by are of one snapshot (the claims trigger moves both).
+ * hidden counts and the claimed totals it filters by are of one snapshot (one claims transaction moves both).
  * `campaignId` exactly as stored (lower-case hex). Tables reward_campaign_anchors, reward_breakdowns,
  * claimed_totals.
  */
