@@ -1,4 +1,4 @@
-import { createRateGate, holdAfterAnswer } from './rateGate.js';
+import { createRateGate, holdAfterAnswer, type Release } from './rateGate.js';
 
 /** A non-2xx answer of the API, with the problem body's detail and field errors when present. */
 export class ApiError extends Error {
@@ -18,16 +18,17 @@ export function isAbort(error: unknown): boolean {
 }
 
 /**
- * Below the API's default anonymous limit (10/s, fixed one-second windows): a view costs two
- * requests (list and /opportunities/summary), so the gate only spaces bursts; requests held up by a
- * busy browser and sent in a bunch still fit.
+ * Below the API's default anonymous limit (10/s, fixed one-second windows), whenever the browser
+ * sends what the page started (rateGate's delayBeforeNext); two to spare for a request the page does
+ * not gate (an EventSource reconnecting by itself).
  */
 const gate = createRateGate(8);
 /**
- * Waits for a turn under the same per-second budget as every apiFetch, for a request the page makes
- * another way (an EventSource): resolves when it may start (at once, if `signal` aborted meanwhile).
+ * Waits for a turn under the same budget as every apiFetch, for a request the page makes another way
+ * (an EventSource): resolves when it may start (at once, if `signal` aborted meanwhile) with the
+ * release to call once the request was answered (the stream opened) or failed.
  */
-export function requestSlot(signal?: AbortSignal): Promise<void> {
+export function requestSlot(signal?: AbortSignal): Promise<Release> {
   return gate(signal);
 }
 
@@ -75,13 +76,14 @@ function noteRateLimit(res: Response): void {
 export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
   let res: Response;
   for (let attempt = 0; ; attempt++) {
-    await gate(init.signal ?? undefined);
+    const release = await gate(init.signal ?? undefined);
     if (init.signal?.aborted) throw abortError();
     inFlight++;
     try {
       res = await fetch(path, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
     } finally {
       inFlight--;
+      release();
     }
     noteRateLimit(res);
     if (res.status !== 429 || attempt >= RETRIES_429) break;
@@ -115,8 +117,8 @@ export function apiGet<T>(
  * in for it) under `filename`, through a temporary object URL; Accept says text/csv too.
  */
 export async function downloadCsv(path: string, filename: string): Promise<void> {
-  await gate();
-  const res = await fetch(path, { headers: { accept: 'text/csv' } });
+  const release = await gate();
+  const res = await fetch(path, { headers: { accept: 'text/csv' } }).finally(release);
   if (!res.ok) throw new ApiError(res.status, `CSV download failed (HTTP ${res.status})`);
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');

@@ -1,20 +1,35 @@
 /**
- * Pure: how long to wait before starting one more request so that at most `perSecond` start in any
- * one-second window, given the start times (ms) of earlier requests. The API limits anonymous
- * callers per second (RATE_LIMITS, 10/s by default); an explorer view needs two calls, so the gate
- * only holds back bursts (fast typing, many detail charts), never a single view.
+ * A request's hold on the page's budget: from its start until its answer (or abort), then one more
+ * second. `end` undefined: still in flight.
  */
-export function delayBeforeNext(starts: readonly number[], now: number, perSecond: number): number {
-  const recent = starts.filter((t) => t > now - 1000);
-  if (recent.length < perSecond) return 0;
-  return recent.sort((a, b) => a - b)[recent.length - perSecond]! + 1000 - now;
+export type Slot = { end?: number };
+
+/**
+ * Pure: how long to wait before starting one more request, given the page's slots, so that no
+ * one-second window of the API's clock can see more than `perSecond` of them arrive (the API limits
+ * anonymous callers per second, RATE_LIMITS, 10/s by default). A request reaches the API somewhere
+ * between its start and its answer, and the browser may hold a started request back (six connections
+ * per host), so counting starts is not enough: a request counts while it is in flight and for a second
+ * after its answer. Then, in any window [s, s+1), when the last of its arrivals started, every other one
+ * had started and not been answered before s, so it was counted: at most `perSecond` arrive there.
+ * `Infinity`: only an answer frees a slot.
+ */
+export function delayBeforeNext(slots: readonly Slot[], now: number, perSecond: number): number {
+  const counted = slots.filter((s) => s.end === undefined || s.end > now - 1000);
+  if (counted.length < perSecond) return 0;
+  const ends = counted
+    .map((s) => s.end)
+    .filter((e): e is number => e !== undefined)
+    .sort((a, b) => a - b);
+  const freed = counted.length - perSecond; // this many must leave before one more may start
+  return freed < ends.length ? ends[freed]! + 1000 - now : Number.POSITIVE_INFINITY;
 }
 
 /**
  * Pure: until when (ms) to hold new requests after an answer that says `remaining` requests are left
  * in the API's current window, which resets in `resetSeconds`, while `inFlight` requests already
  * sent will take their share of it; `undefined` when there is room. The server's count is the truth:
- * requests the browser queued and sent in a bunch reach it in one window however they were spaced.
+ * another tab of the same caller spends the same budget.
  */
 export function holdAfterAnswer(
   remaining: number,
@@ -26,27 +41,58 @@ export function holdAfterAnswer(
   return now + Math.max(0, resetSeconds) * 1000;
 }
 
-/** `await gate(signal)` before each request; `gate.holdUntil(t)` starts nothing before time `t` (ms). */
-export type RateGate = ((signal?: AbortSignal) => Promise<void>) & { holdUntil(t: number): void };
+/** Called once the request was answered, failed or was aborted: its slot leaves the budget a second later. */
+export type Release = () => void;
 
 /**
- * A page-wide gate: `await gate(signal)` before each request keeps the page under `perSecond`
- * requests per second, and after `holdUntil(t)` starts none before `t`. A request whose signal was
- * aborted while it waited takes no slot (it is not sent), so superseded requests never hold back the
- * current ones.
+ * `const release = await gate(signal)` before each request, `release()` once it is answered;
+ * `gate.holdUntil(t)` starts nothing before time `t` (ms).
+ */
+export type RateGate = ((signal?: AbortSignal) => Promise<Release>) & { holdUntil(t: number): void };
+
+const noop: Release = () => {};
+
+/**
+ * A page-wide gate (delayBeforeNext): requests start in the order they asked, at most `perSecond`
+ * in flight or answered within the last second, and none before a `holdUntil`. A request whose
+ * signal was aborted while it waited takes no slot (it is not sent), so superseded requests never
+ * hold back the current ones.
  */
 export function createRateGate(perSecond: number, now: () => number = () => Date.now()): RateGate {
-  let starts: number[] = [];
+  let slots: Slot[] = [];
   let held = 0;
-  let queue: Promise<void> = Promise.resolve();
+  let queue: Promise<unknown> = Promise.resolve();
+  /** Wakes the request at the head of the queue when a slot is released or its signal aborts. */
+  let wake: () => void = noop;
+  const waitFor = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        wake = noop;
+        resolve();
+      };
+      const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+      wake = done;
+      signal?.addEventListener('abort', done, { once: true });
+    });
   const gate = (signal?: AbortSignal) => {
-    const turn = queue.then(async () => {
-      if (signal?.aborted) return;
-      const wait = Math.max(delayBeforeNext(starts, now(), perSecond), held - now());
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      if (signal?.aborted) return;
-      const t = now();
-      starts = [...starts.filter((s) => s > t - 1000), t];
+    const turn = queue.then(async (): Promise<Release> => {
+      for (;;) {
+        if (signal?.aborted) return noop;
+        const t = now();
+        slots = slots.filter((s) => s.end === undefined || s.end > t - 1000);
+        const wait = Math.max(delayBeforeNext(slots, t, perSecond), held - t);
+        if (wait <= 0) break;
+        await waitFor(wait, signal);
+      }
+      const slot: Slot = {};
+      slots.push(slot);
+      return () => {
+        if (slot.end !== undefined) return;
+        slot.end = now();
+        wake();
+      };
     });
     queue = turn;
     return turn;

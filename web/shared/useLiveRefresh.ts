@@ -35,22 +35,28 @@ export function useLiveRefresh(filters: Record<string, string> | null, types: re
       timer = setTimeout(reload, SETTLE_MS);
       followUp = setTimeout(reload, FOLLOW_UP_MS);
     };
-    // The stream's request takes its turn under the page's request budget (the API's rate limit counts it).
-    void requestSlot(controller.signal).then(() => {
-      if (controller.signal.aborted) return;
+    // The stream's request takes its turn under the page's request budget (the API's rate limit counts
+    // it) and holds it until the API answered it (opened) or it failed.
+    let release = () => {};
+    void requestSlot(controller.signal).then((releaseSlot) => {
+      release = releaseSlot;
+      if (controller.signal.aborted) return release();
       source = new EventSource(withQuery('/v4/events', { ...filters, type: types.join(','), after: 'latest' }));
       for (const type of types) source.addEventListener(type, bump);
       let opened = false;
       source.addEventListener('open', () => {
+        release();
         if (opened) bump();
         opened = true;
       });
+      source.addEventListener('error', release);
     });
     return () => {
       controller.abort();
       clearTimeout(timer);
       clearTimeout(followUp);
       source?.close();
+      release();
     };
   }, [key]);
   return version;

@@ -2,12 +2,20 @@ import { expect } from 'chai';
 import { createRateGate, delayBeforeNext, holdAfterAnswer } from '../../../../web/shared/rateGate.js';
 
 describe('web/shared/rateGate', () => {
-  it('lets requests start at once until the per-second budget is used, then waits for the oldest to leave the window', () => {
+  it('lets requests start at once until the budget is used, then waits for the oldest answer to be a second old', () => {
+    const ended = (...ends: number[]) => ends.map((end) => ({ end }));
     expect(delayBeforeNext([], 5000, 2)).to.equal(0);
-    expect(delayBeforeNext([4500], 5000, 2)).to.equal(0);
-    expect(delayBeforeNext([4200, 4500], 5000, 2)).to.equal(200);
-    expect(delayBeforeNext([3000, 3900, 4200, 4500], 5000, 2)).to.equal(200);
-    expect(delayBeforeNext([3000, 3900], 5000, 2)).to.equal(0);
+    expect(delayBeforeNext(ended(4500), 5000, 2)).to.equal(0);
+    expect(delayBeforeNext(ended(4200, 4500), 5000, 2)).to.equal(200);
+    expect(delayBeforeNext(ended(3000, 3900, 4200, 4500), 5000, 2)).to.equal(200);
+    expect(delayBeforeNext(ended(3000, 3900), 5000, 2)).to.equal(0);
+  });
+
+  it('counts a request in flight however long ago it started: only its answer frees the slot, a second later', () => {
+    expect(delayBeforeNext([{}], 5000, 2), 'one in flight, one free').to.equal(0);
+    expect(delayBeforeNext([{}, {}], 5000, 2), 'both in flight').to.equal(Number.POSITIVE_INFINITY);
+    expect(delayBeforeNext([{}, { end: 4800 }], 5000, 2), 'one answered 200 ms ago').to.equal(800);
+    expect(delayBeforeNext([{}, { end: 3000 }], 5000, 2), 'answered long ago').to.equal(0);
   });
 
   it('spaces a burst so that no one-second window holds more than the budget', async () => {
@@ -15,24 +23,52 @@ describe('web/shared/rateGate', () => {
     const started: number[] = [];
     await Promise.all(
       Array.from({ length: 5 }, async () => {
-        await gate();
+        const release = await gate();
         started.push(Date.now());
+        release();
       }),
     );
     expect(started).to.have.length(5);
     for (let i = 3; i < started.length; i++) expect(started[i]! - started[i - 3]!, `start ${i}`).to.be.at.least(999);
+  });
+
+  it('holds a request back while the budget is in flight, and starts it a second after the first answer', async () => {
+    const gate = createRateGate(2);
+    const first = await gate();
+    await gate(); // never answered in this test
+    let startedAt = 0;
+    const third = gate().then(() => (startedAt = Date.now()));
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(startedAt, 'both slots in flight for 1.3 s: nothing started').to.equal(0);
+    const answeredAt = Date.now();
+    first();
+    first(); // a second release changes nothing
+    await third;
+    expect(startedAt - answeredAt).to.be.within(990, 1200);
+  });
+
+  it('an in-flight wait ends when the waiting request is aborted: it takes no slot', async () => {
+    const gate = createRateGate(1);
+    const release = await gate();
+    const superseded = new AbortController();
+    const waiting = gate(superseded.signal);
+    setTimeout(() => superseded.abort(), 50);
+    const t0 = Date.now();
+    await waiting;
+    expect(Date.now() - t0).to.be.below(500);
+    release();
   });
 });
 
 describe('web/shared/rateGate with AbortSignal', () => {
   it('gives no slot to a request aborted before its turn: the next one starts at once', async () => {
     const gate = createRateGate(2);
-    await gate();
+    (await gate())();
     const superseded = new AbortController();
     superseded.abort();
     await gate(superseded.signal);
     const t0 = Date.now();
-    await gate();
+    (await gate())();
     expect(Date.now() - t0, 'the aborted request took no slot').to.be.below(100);
     const t1 = Date.now();
     await gate();
