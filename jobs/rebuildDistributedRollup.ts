@@ -1,4 +1,8 @@
-import { isDistributedRollupFresh, writeDistributedRollup } from '../indexer/store/distributedFacetRollup.js';
+import {
+  dropUndistributedCampaignNotes,
+  isDistributedRollupFresh,
+  writeDistributedRollup,
+} from '../indexer/store/distributedFacetRollup.js';
 import { jobInfo } from './control/catalog.js';
 import type { Job, JobDeps, JobResult } from './control/types.js';
 
@@ -9,17 +13,22 @@ import type { Job, JobDeps, JobResult } from './control/types.js';
  * nothing. Until it has run, reads answer by the exact query, so it is never needed for correctness,
  * only for speed. Runs after the jobs whose writes it follows (roots, campaigns, tokens, prices).
  * Tables distributed_facet_rollup and the other rollups of writeDistributedRollup, distributed_rollup_state,
- * distributed_rollup_dirty, distributed_rollup_clock.
+ * distributed_rollup_dirty, distributed_rollup_new_campaigns, distributed_rollup_clock.
  */
 export const rebuildDistributedRollup: Job = {
   ...jobInfo('distributed'),
   run: (deps) => runDistributedRollup(deps),
 };
 
-/** Rebuilds the rollup of every configured chain unless it is fresh. */
+/**
+ * Rebuilds the rollup of every configured chain unless it is fresh; first drops the notes of new
+ * campaigns no root distributed for (each read checks the notes).
+ */
 export async function runDistributedRollup(deps: Pick<JobDeps, 'config' | 'pg'>): Promise<JobResult> {
   const chainIds = deps.config.chains.map((c) => c.id);
-  if (await isDistributedRollupFresh(deps.pg, chainIds)) return { ranges: [], counts: { rebuilt: 0 } };
+  const dropped = await dropUndistributedCampaignNotes(deps.pg);
+  if (await isDistributedRollupFresh(deps.pg, chainIds))
+    return { ranges: [], counts: { rebuilt: 0, ...(dropped ? { campaignNotesDropped: dropped } : {}) } };
   const r = await writeDistributedRollup(deps.pg, chainIds);
   return {
     ranges: [],
@@ -29,6 +38,8 @@ export async function runDistributedRollup(deps: Pick<JobDeps, 'config' | 'pg'>)
       statusRows: r.statusRows,
       opportunityRows: r.opportunityRows,
       dirtyMarkers: r.markers,
+      campaignNotes: r.campaignNotes,
+      ...(dropped ? { campaignNotesDropped: dropped } : {}),
       liveChains: r.liveChains,
     },
   };

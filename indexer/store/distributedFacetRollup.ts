@@ -31,6 +31,8 @@ export type WriteDistributedRollupResult = {
   opportunityRows: number;
   /** Dirty markers cleared (writes since the previous rebuild). */
   markers: number;
+  /** Notes of campaigns inserted since the previous rebuild, cleared (distributed_rollup_new_campaigns). */
+  campaignNotes: number;
   /** Chains with a live root the rollup was built for. */
   liveChains: number;
 };
@@ -45,7 +47,8 @@ export type WriteDistributedRollupResult = {
  * the rollups stay unused until the next rebuild). The campaigns' bounds are clamped to the horizon
  * of `now` (rollupClock, stored in distributed_rollup_clock). INSERT … SELECT: no row passes through
  * the process. Readers see the previous rollups until the commit.
- * Tables those rollups, distributed_rollup_state, distributed_rollup_dirty, distributed_rollup_clock (written);
+ * Tables those rollups, distributed_rollup_state, distributed_rollup_dirty, distributed_rollup_new_campaigns,
+ * distributed_rollup_clock (written);
  * roots, reward_trees, reward_campaign_deltas, campaigns, campaign_overrides, campaign_privacy,
  * tokens, token_price_history, distributor_events, cursors, blocks (read).
  */
@@ -91,12 +94,14 @@ export async function writeDistributedRollup(
       [positions.chainIds, positions.blocks, positions.logIndexes],
     );
     const cleared = await client.query('DELETE FROM distributed_rollup_dirty');
+    const noted = await client.query('DELETE FROM distributed_rollup_new_campaigns');
     await client.query('COMMIT');
     return {
       rows: facet.rowCount ?? 0,
       statusRows: status.rowCount ?? 0,
       opportunityRows: opportunity.rowCount ?? 0,
       markers: cleared.rowCount ?? 0,
+      campaignNotes: noted.rowCount ?? 0,
       liveChains: live.chainIds.length,
     };
   } catch (error) {
@@ -105,6 +110,23 @@ export async function writeDistributedRollup(
   } finally {
     client.release();
   }
+}
+
+/**
+ * Drops the notes of inserted campaigns that no delta names (they change no figure; a delta naming one
+ * later comes with its own dirty marker): safe in any snapshot, see
+ * sql/migrations/2026_12_06_01_distributed_rollup_new_campaigns.sql. Keeps the notes, which every read
+ * checks, as few as the campaigns inserted since the job's last run. Returns how many were dropped.
+ * Tables distributed_rollup_new_campaigns (written); campaigns, reward_campaign_deltas (read).
+ */
+export async function dropUndistributedCampaignNotes(pool: PgPool): Promise<number> {
+  const { rowCount } = await pool.query(
+    `DELETE FROM distributed_rollup_new_campaigns n WHERE NOT EXISTS (
+       SELECT 1 FROM campaigns c JOIN reward_campaign_deltas d
+         ON d.chain_id = c.distribution_chain_id AND lower(d.campaign_id) = lower(c.campaign_id)
+       WHERE c.id = n.campaign_db_id)`,
+  );
+  return rowCount ?? 0;
 }
 
 /**

@@ -502,4 +502,112 @@ describe('GET /v4/rewards/total/distributed from the facet rollup', function () 
     );
     expect(await rebuild()).to.deep.equal({ rebuilt: 0 });
   });
+
+  describe('a campaign inserted after the rebuild (2026_12_06_01: noted, and checked by each read in its own snapshot)', function () {
+    const copyCampaign = `INSERT INTO campaigns
+      SELECT (jsonb_populate_record(c, jsonb_build_object('id', $2::text, 'campaign_id', $3::text))).* FROM campaigns c WHERE c.id = $1`;
+    /** A delta of `units` for `campaignId` at the first counted tree of the chain (it counts in the figures). */
+    const deltaFor = (campaignId: string, units: string) =>
+      q(
+        `INSERT INTO reward_campaign_deltas (chain_id, seq, campaign_id, token, delta)
+         SELECT chain_id, seq, $2, token, $3::numeric FROM reward_campaign_deltas WHERE chain_id = $1 ORDER BY seq, campaign_id LIMIT 1`,
+        [CHAIN, campaignId, units],
+      );
+    const notes = async () =>
+      (await q<{ n: number }>('SELECT count(*)::int AS n FROM distributed_rollup_new_campaigns'))[0]!.n;
+    const total = '/v4/rewards/total/distributed';
+    const ids = ['rollup-new-1', 'rollup-new-2', 'rollup-new-3'];
+    const campaignIds = [`0x${'ab'.repeat(32)}`, `0x${'cd'.repeat(32)}`, `0x${'ef'.repeat(32)}`];
+    afterEach(async function () {
+      for (const table of ['campaign_privacy', 'campaign_overrides'])
+        await q(`DELETE FROM ${table} WHERE campaign_db_id = ANY($1)`, [ids]);
+      await q('DELETE FROM campaigns WHERE id = ANY($1)', [ids]);
+      await q('DELETE FROM reward_campaign_deltas WHERE chain_id = $1 AND lower(campaign_id) = ANY($2)', [
+        CHAIN,
+        campaignIds,
+      ]);
+      await rebuild();
+    });
+
+    it('keeps the rollups answering while no root distributed for it (its override and privacy row too); the job drops its note', async function () {
+      await rebuild();
+      const before = await read(total);
+      expect(before.via).to.equal('rollup');
+      await q(copyCampaign, [privateId, ids[0], campaignIds[0]]);
+      await q(
+        `INSERT INTO campaign_overrides (chain_id, campaign_db_id, campaign_id, campaign_type, compute_chain_id, start_timestamp,
+           end_timestamp, campaign_data, opportunity_id, params, block_number, block_hash, tx_hash, log_index, timestamp)
+         SELECT c.distribution_chain_id, c.id, c.campaign_id, c.campaign_type, c.compute_chain_id, c.start_timestamp, c.end_timestamp,
+           c.campaign_data, coalesce(c.opportunity_id, 'o'), c.params, c.block_number, c.block_hash, $2, 0, 0
+         FROM campaigns c WHERE c.id = $1`,
+        [ids[0], `0x${'ee'.repeat(32)}`],
+      );
+      await q("INSERT INTO campaign_privacy (campaign_db_id, is_private, updated_by) VALUES ($1, false, 'test')", [
+        ids[0],
+      ]);
+      expect(await dirtyMarkers(), 'no marker').to.equal(0);
+      expect(await notes(), 'noted by each of the three writes').to.equal(3);
+      const after = await read(total);
+      expect(after.via).to.equal('rollup');
+      same(after.body, before.body, 'unchanged');
+      expect(await rebuild()).to.deep.equal({ rebuilt: 0, campaignNotesDropped: 3 });
+      expect(await notes()).to.equal(0);
+      // A root distributing for it later comes with its own marker.
+      await deltaFor(campaignIds[0]!, '4000000000000000000');
+      expect(await dirtyMarkers()).to.equal(1);
+      const exact = await read(total);
+      expect(exact.via).to.equal('exact');
+      expect(exact.body as number, 'the new campaign counts').to.be.greaterThan(before.body as number);
+      expect(await rebuild()).to.include({ rebuilt: 1 });
+      const rolled = await read(total);
+      expect(rolled.via).to.equal('rollup');
+      same(rolled.body, exact.body, 'rebuilt');
+    });
+
+    it('answers exactly once a campaign whose deltas the rollups left out commits, whenever it began (the interleaving a check at insert time got wrong)', async function () {
+      await rebuild();
+      const before = await read(total);
+      const indexer = await demo.h.deps.pg.connect();
+      try {
+        // The campaigns job inserts the campaign; before it commits, a tree naming the campaign (in another case)
+        // is stored and the job rebuilds the rollups: their snapshot sees the deltas, not the campaign, so they
+        // leave the deltas out and clear the deltas' marker.
+        await indexer.query('BEGIN');
+        await indexer.query(copyCampaign, [privateId, ids[1], campaignIds[1]!.toUpperCase()]);
+        await deltaFor(campaignIds[1]!, '4000000000000000000');
+        expect(await rebuild()).to.include({ rebuilt: 1, dirtyMarkers: 1, campaignNotes: 0 });
+        const stillOut = await read(total);
+        expect(stillOut.via).to.equal('rollup');
+        same(stillOut.body, before.body, 'the campaign is not committed yet: nothing changed for a reader');
+        await indexer.query('COMMIT');
+        expect(await dirtyMarkers(), 'no marker: the campaign insert decided nothing').to.equal(0);
+        const exact = await read(total);
+        expect(exact.via, 'its note and its delta are both visible to the read').to.equal('exact');
+        expect(exact.body as number).to.be.greaterThan(before.body as number);
+        expect(await rebuild()).to.include({ rebuilt: 1, campaignNotes: 1 });
+        const rolled = await read(total);
+        expect(rolled.via).to.equal('rollup');
+        same(rolled.body, exact.body, 'rebuilt with the campaign');
+      } finally {
+        await indexer.query('ROLLBACK').catch(() => {});
+        indexer.release();
+      }
+    });
+
+    it('keeps the note of a campaign a delta names until a rebuild whose snapshot saw the campaign', async function () {
+      await deltaFor(campaignIds[2]!, '4000000000000000000');
+      await rebuild();
+      const before = await read(total);
+      await q(copyCampaign, [privateId, ids[2], campaignIds[2]]);
+      expect((await read(total)).via).to.equal('exact');
+      // The job's drop keeps it (a delta names it); only the rebuild clears it.
+      const run = await rebuild();
+      expect(run).to.include({ rebuilt: 1, campaignNotes: 1 });
+      expect(run).to.not.have.property('campaignNotesDropped');
+      const rolled = await read(total);
+      expect(rolled.via).to.equal('rollup');
+      expect(rolled.body as number).to.be.greaterThan(before.body as number);
+      expect(await notes()).to.equal(0);
+    });
+  });
 });
