@@ -1,7 +1,7 @@
 import { loadLiveRoot } from '../../reads/roots.js';
 import type { ApiDeps } from '../../deps.js';
 import { createPageBoundaries, type PageBoundaries } from './pageBoundaries.js';
-import { anchoredTreeSeq, listCampaignRewards, listCampaignRewardsAnchored } from './repo.js';
+import { anchoredTreeSeq, campaignStoredAs, listCampaignRewards, listCampaignRewardsAnchored } from './repo.js';
 import {
   campaignVisibilityOf,
   hiddenOnChainCampaignIds,
@@ -11,21 +11,39 @@ import type { Handler } from '../../validate.js';
 import type { ListRewardsQuery, listRewardsQuery } from './schema.js';
 import { serializeReward } from './serialize.js';
 
+/** How a page of GET /v4/rewards was read: from the tree's campaign anchors, or walked from the first row (or a remembered page end). */
+export type RewardsPath = 'anchors' | 'walk';
+
 /**
  * Recipients of a campaign's rewards in the chain's LIVE root (loadLiveRoot), by descending amount.
  * Empty when there is no live root or its tree is not verified (only verified trees are served).
  * Shared by GET /v4/rewards and GraphQL `rewards`. Tables roots, distributor_events, reward_trees,
  * reward_anchored_trees, reward_campaign_anchors, reward_breakdowns, claimed_totals.
  */
-export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: CampaignVisibility) {
-  if ((await hiddenOnChainCampaignIds(deps.pg, visible, q.chainId, [q.campaignId])).size) return [];
+export async function listRewardsPage(
+  deps: ApiDeps,
+  q: ListRewardsQuery,
+  visible: CampaignVisibility,
+): Promise<{ rows: ReturnType<typeof serializeReward>[]; path: RewardsPath | null }> {
+  if ((await hiddenOnChainCampaignIds(deps.pg, visible, q.chainId, [q.campaignId])).size)
+    return { rows: [], path: null };
   const live = await loadLiveRoot(deps.pg, q.chainId);
-  if (live?.treeStatus !== 'verified') return [];
-  // A tree the roots job anchored answers any page in a bucket's walk; ids exactly as stored (lower-case hex).
-  const seq = q.campaignId === q.campaignId.toLowerCase() ? await anchoredTreeSeq(deps.pg, q.chainId, live.root) : null;
+  if (live?.treeStatus !== 'verified') return { rows: [], path: null };
+  // A tree the roots job anchored answers any page in a bucket's walk. Anchors name campaigns as stored
+  // (on-chain ids: lower-case hex); an id in another case reads them unless the tree also stores it as given.
+  const lower = q.campaignId.toLowerCase();
+  const anchorsId =
+    lower === q.campaignId || !(await campaignStoredAs(deps.pg, q.chainId, live.root, q.campaignId)) ? lower : null;
+  const seq = anchorsId === null ? null : await anchoredTreeSeq(deps.pg, q.chainId, live.root);
   if (seq !== null) {
-    const rows = await listCampaignRewardsAnchored(deps.pg, { ...q, root: live.root, seq, offset: q.page * q.items });
-    return rows.map(serializeReward);
+    const rows = await listCampaignRewardsAnchored(deps.pg, {
+      ...q,
+      campaignId: anchorsId!,
+      root: live.root,
+      seq,
+      offset: q.page * q.items,
+    });
+    return { rows: rows.map(serializeReward), path: 'anchors' };
   }
   // A root's amounts never change, so where its pages end can be kept (not with `hide`: claims change).
   const boundaries = q.hide ? null : boundariesOf(deps.pg);
@@ -39,7 +57,12 @@ export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: C
   });
   const last = rows.at(-1);
   if (boundaries && last && rows.length === q.items) boundaries.remember(query, q.page, last);
-  return rows.map(serializeReward);
+  return { rows: rows.map(serializeReward), path: 'walk' };
+}
+
+/** listRewardsPage's rows (GraphQL `rewards`). */
+export async function listRewards(deps: ApiDeps, q: ListRewardsQuery, visible: CampaignVisibility) {
+  return (await listRewardsPage(deps, q, visible)).rows;
 }
 
 /** One set of page boundaries per database (per API app). */
@@ -53,6 +76,13 @@ function boundariesOf(db: object): PageBoundaries {
 /** GET /v4/rewards: listRewards over the validated query. */
 export function listRewardsHandler(deps: ApiDeps): Handler<{ query: typeof listRewardsQuery }> {
   return async (ctx) => {
-    ctx.body = await listRewards(deps, ctx.state.query, await campaignVisibilityOf(deps, ctx.state, true));
+    const { rows, path } = await listRewardsPage(
+      deps,
+      ctx.state.query,
+      await campaignVisibilityOf(deps, ctx.state, true),
+    );
+    // Which path read the page: operators and tests see it without a debug switch.
+    if (path) ctx.set('server-timing', `rewards;desc=${path}`);
+    ctx.body = rows;
   };
 }

@@ -88,6 +88,23 @@ export async function listCampaignRewards(
 }
 
 /**
+ * Whether tree `root` of `chainId` holds a breakdown of campaign `campaignId` stored exactly so (one
+ * index probe; ids are stored as the tree states them). Tables reward_breakdowns.
+ */
+export async function campaignStoredAs(
+  db: Queryable,
+  chainId: number,
+  root: string,
+  campaignId: string,
+): Promise<boolean> {
+  const { rows } = await db.query<{ stored: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM reward_breakdowns b WHERE b.chain_id = $1 AND b.root = $2 AND b.campaign_id = $3) AS stored`,
+    [chainId, root.toLowerCase(), campaignId],
+  );
+  return rows[0]!.stored;
+}
+
+/**
  * The seq of tree `root` of `chainId` when its campaign anchors are whole (reward_anchored_trees,
  * sql/migrations/2026_12_05_02_reward_campaign_anchors.sql), else null. Tables reward_trees, reward_anchored_trees.
  */
@@ -111,7 +128,7 @@ export type ListAnchoredRewardsParams = Omit<ListCampaignRewardsParams, 'after'>
  * bucket (1,000 rows) plus the page, however deep. With `hide`, the bucket where the rows left in before
  * it (its position minus the hidden rows of the buckets before it) reach `offset`. One statement: the
  * hidden counts and the claimed totals it filters by are of one snapshot (one claims transaction moves both).
- * `campaignId` exactly as stored (lower-case hex). Tables reward_campaign_anchors, reward_breakdowns,
+ * `campaignId` exactly as stored. Tables reward_campaign_anchors, reward_breakdowns,
  * claimed_totals.
  */
 export async function listCampaignRewardsAnchored(

@@ -14,6 +14,7 @@ import type {
   UpdateWebhookBody,
   updateWebhookBody,
   webhookIdParams,
+  WebhookFilter,
 } from './schema.js';
 import { serializeDelivery, serializeWebhook } from './serialize.js';
 
@@ -40,6 +41,10 @@ async function fieldsOf(
       throw error;
     });
   }
+  const clear = 'clear' in body && body.clear !== undefined ? [...new Set(body.clear.split(','))] : [];
+  const both = clear.filter((f) => body[f as keyof typeof body] !== undefined);
+  if (both.length)
+    throw new ValidationError(both.map((f) => ({ field: f, message: 'is both given a value and named in `clear`' })));
   let campaignDbId: string | undefined;
   if (body.campaignId !== undefined) {
     const visible = await campaignVisibilityOf(deps, state, true);
@@ -56,6 +61,7 @@ async function fieldsOf(
     ...(body.address !== undefined ? { address: body.address } : {}),
     ...(body.creator !== undefined ? { creator: body.creator } : {}),
     ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+    ...(clear.length ? { clear: clear as WebhookFilter[] } : {}),
   };
 }
 

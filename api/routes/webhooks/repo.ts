@@ -1,3 +1,4 @@
+import type { WebhookFilter } from './schema.js';
 import { type PgPool, type Queryable, withTransaction } from '../../../internal/pg.js';
 import { AppError } from '../../errors.js';
 
@@ -32,6 +33,8 @@ export type WebhookFields = {
   address?: string;
   creator?: string;
   enabled?: boolean;
+  /** Filters to remove (updateWebhook only). */
+  clear?: WebhookFilter[];
 };
 
 const SELECT = `SELECT w.id, w.url, w.types, w.chain_id AS "chainId", w.campaign_db_id AS "campaignDbId",
@@ -101,7 +104,8 @@ export async function getWebhook(db: Queryable, owner: string, id: string): Prom
 }
 
 /**
- * Changes the given fields of one of the owner's webhooks; null when it has none with this id.
+ * Changes the given fields of one of the owner's webhooks, and removes the filters named in `clear`;
+ * null when it has none with this id.
  * Disabling records why; enabling a disabled one clears the reason and makes its cursor due now with
  * its failures forgotten, so delivery resumes after the last event delivered; a new URL is due now.
  * Tables: webhooks, webhook_cursors.
@@ -120,9 +124,14 @@ export async function updateWebhook(
     if (!rows.length) return null;
     const wasEnabled = rows[0]!.enabled;
     await client.query(
-      `UPDATE webhooks SET url = coalesce($2, url), secret = coalesce($3, secret), types = coalesce($4, types),
-         chain_id = coalesce($5, chain_id), campaign_db_id = coalesce($6, campaign_db_id),
-         opportunity_id = coalesce($7, opportunity_id), address = coalesce($8, address), enabled = coalesce($9, enabled), creator = coalesce($10, creator),
+      `UPDATE webhooks SET url = coalesce($2, url), secret = coalesce($3, secret),
+         types = CASE WHEN 'type' = ANY($11) THEN NULL ELSE coalesce($4, types) END,
+         chain_id = CASE WHEN 'chainId' = ANY($11) THEN NULL ELSE coalesce($5, chain_id) END,
+         campaign_db_id = CASE WHEN 'campaignId' = ANY($11) THEN NULL ELSE coalesce($6, campaign_db_id) END,
+         opportunity_id = CASE WHEN 'opportunityId' = ANY($11) THEN NULL ELSE coalesce($7, opportunity_id) END,
+         address = CASE WHEN 'address' = ANY($11) THEN NULL ELSE coalesce($8, address) END,
+         enabled = coalesce($9, enabled),
+         creator = CASE WHEN 'creator' = ANY($11) THEN NULL ELSE coalesce($10, creator) END,
          disabled_reason = CASE WHEN $9 IS TRUE THEN NULL WHEN $9 IS FALSE AND enabled THEN 'disabled by its owner' ELSE disabled_reason END,
          disabled_at = CASE WHEN $9 IS TRUE THEN NULL WHEN $9 IS FALSE AND enabled THEN now() ELSE disabled_at END,
          updated_at = now()
@@ -138,6 +147,7 @@ export async function updateWebhook(
         f.address?.toLowerCase() ?? null,
         f.enabled ?? null,
         f.creator?.toLowerCase() ?? null,
+        f.clear ?? [],
       ],
     );
     const reenabled = f.enabled === true && !wasEnabled;

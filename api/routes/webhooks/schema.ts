@@ -38,12 +38,30 @@ export const createWebhookBody = {
   properties: { url: URL_FIELD, ...FILTERS, secret: SECRET_FIELD, enabled: { type: 'boolean', default: true } },
 } as const;
 
-/** PATCH /v4/webhooks/{id} body: the fields to change (`enabled: true` re-enables a disabled webhook). */
+/** A webhook's filter, by its field name. */
+export type WebhookFilter = keyof typeof FILTERS;
+/** The filters a PATCH may clear (`clear`). */
+export const CLEARABLE_FILTERS = Object.keys(FILTERS) as WebhookFilter[];
+
+/**
+ * PATCH /v4/webhooks/{id} body: the fields to change (`enabled: true` re-enables a disabled webhook);
+ * `clear` names filters to remove (comma-separated: the webhook then receives every value of them),
+ * in any encoding, where JSON's null could not be sent.
+ */
 export const updateWebhookBody = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { url: URL_FIELD, ...FILTERS, secret: SECRET_FIELD, enabled: { type: 'boolean' } },
+  properties: {
+    url: URL_FIELD,
+    ...FILTERS,
+    clear: {
+      ...fields.commaList(CLEARABLE_FILTERS),
+      'x-accepts': `filters to remove, comma-separated: ${CLEARABLE_FILTERS.join(', ')} (not also given a value)`,
+    },
+    secret: SECRET_FIELD,
+    enabled: { type: 'boolean' },
+  },
 } as const;
 
 /** Path `id` (uuid). */

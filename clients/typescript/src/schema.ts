@@ -27074,6 +27074,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    clear?: string;
                     creator?: string;
                     enabled?: boolean;
                     opportunityId?: string;
@@ -27085,6 +27086,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    clear?: string;
                     creator?: string;
                     enabled?: boolean;
                     opportunityId?: string;
@@ -27096,6 +27098,7 @@ export interface operations {
                     address?: string;
                     campaignId?: string;
                     chainId?: number;
+                    clear?: string;
                     creator?: string;
                     enabled?: boolean;
                     opportunityId?: string;

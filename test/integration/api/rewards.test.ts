@@ -331,10 +331,37 @@ describe('GET /v4/roots and /v4/rewards on the seeded demo (reference data)', fu
         // without anchors (pages from where earlier pages ended).
         expect(await anchorTree(pg, 31337, rows[0]!.seq, 16)).to.be.greaterThan(230 / 16);
         await readsAgree('from anchors');
+        // The id in another case reads the same anchors (the tree stores it in lower case only).
+        const upper = `0x${campaign.slice(2).toUpperCase()}`;
+        const read = (campaignId: string, n: number, items: number) =>
+          demo.h.request().get('/v4/rewards').query({ chainId: 31337, campaignId, page: n, items }).expect(200);
+        for (const n of [0, 3, 22]) {
+          const res = await read(upper, n, 10);
+          expect(res.headers['server-timing'], `page ${n} in upper case`).to.include('rewards;desc=anchors');
+          expect(res.body.map((r: RewardItem) => `${r.recipient}/${r.reason}/${r.amount}`)).to.deep.equal(
+            expected.slice(n * 10, n * 10 + 10),
+          );
+        }
+        // Stored as given too (a tree stating the id in upper case): both spellings' rows, walked.
+        await pg.query(
+          `INSERT INTO reward_breakdown_versions (chain_id, recipient, token, campaign_id, reason, amount, since_seq)
+           VALUES (31337, $2, $3, $4, 'u', 100, $1)`,
+          [rows[0]!.seq, recipients[0], token, upper],
+        );
+        const both = await read(upper, 0, 5);
+        expect(both.headers['server-timing']).to.include('rewards;desc=walk');
+        expect(both.body.map((r: RewardItem) => `${r.campaignId}/${r.amount}`)).to.deep.equal([
+          `${upper}/100`,
+          ...expected.slice(0, 4).map((e) => `${campaign}/${e.split('/')[2]}`),
+        ]);
+        await pg.query('DELETE FROM reward_breakdown_versions WHERE campaign_id = $1', [upper]);
         await pg.query('DELETE FROM reward_anchored_trees WHERE chain_id = 31337 AND seq = $1', [rows[0]!.seq]);
         await readsAgree('from page boundaries');
       } finally {
-        await pg.query('DELETE FROM reward_breakdown_versions WHERE campaign_id = $1', [campaign]);
+        await pg.query('DELETE FROM reward_breakdown_versions WHERE campaign_id IN ($1, $2)', [
+          campaign,
+          `0x${campaign.slice(2).toUpperCase()}`,
+        ]);
         await anchorTree(pg, 31337, rows[0]!.seq);
       }
     });

@@ -152,6 +152,31 @@ describe('/v4/webhooks: an API key owner manages its webhooks', function () {
     const path = `/v4/webhooks/${body.id}`;
     const changed = await h.request().patch(path).set(asAlice()).send({ type: 'root.seen', chainId: '1' }).expect(200);
     expect(changed.body).to.include({ type: 'root.seen', chainId: 1, url });
+    // Filters are removed by name (`clear`, form-encoded too); naming one that is also given a value is refused.
+    const both = await h.request().patch(path).set(asAlice()).send({ chainId: 2, clear: 'chainId,type' }).expect(400);
+    expect(both.body.errors).to.deep.equal([
+      { field: 'chainId', message: 'is both given a value and named in `clear`' },
+    ]);
+    expect((await h.request().get(path).set(asAlice()).expect(200)).body, 'nothing changed').to.include({
+      chainId: 1,
+      type: 'root.seen',
+    });
+    const unknown = await h.request().patch(path).set(asAlice()).send({ clear: 'url' }).expect(400);
+    expect(unknown.body.errors[0].field).to.equal('clear');
+    const cleared = await h
+      .request()
+      .patch(path)
+      .set(asAlice())
+      .type('form')
+      .send({ clear: 'chainId', address: '0x00000000000000000000000000000000000000aa' })
+      .expect(200);
+    expect(cleared.body).to.include({
+      type: 'root.seen',
+      chainId: null,
+      address: '0x00000000000000000000000000000000000000aa',
+    });
+    const all = await h.request().patch(path).set(asAlice()).send({ clear: 'type,address,chainId' }).expect(200);
+    expect(all.body).to.include({ type: null, chainId: null, address: null });
     const off = await h.request().patch(`${path}/`).set(asAlice()).send({ enabled: false }).expect(200);
     expect(off.body).to.include({ enabled: false, disabledReason: 'disabled by its owner', nextAttemptAt: null });
     const on = await h.request().patch(path).set(asAlice()).type('form').send({ enabled: 'true' }).expect(200);
