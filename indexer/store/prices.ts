@@ -46,7 +46,8 @@ export async function upsertTokenPrices(client: PgClient, rows: readonly TokenPr
 
 /**
  * Folds price observations into daily candles (one statement): min and max widen, `close` and
- * `source` follow the observation with the latest own time, `open` stays the day's first.
+ * `source` follow the observation with the latest own time, `open` the one with the earliest
+ * (`opened_at`; a candle folded before that column opened at its day's start).
  * Replaying an observation changes nothing. At most one row per (token, day) per call.
  * @returns the number of history rows written.
  */
@@ -63,23 +64,32 @@ export async function upsertHourlyPrices(client: PgClient, rows: readonly PriceH
   return foldCandles(client, HOURLY, rows, (r) => `${r.updatedAt.toISOString().slice(0, 13)}:00:00Z`);
 }
 
-type CandleTable = { table: string; key: string; keyType: string };
-const DAILY: CandleTable = { table: 'token_price_history', key: 'day', keyType: 'date' };
-const HOURLY: CandleTable = { table: 'token_price_hourly', key: 'hour', keyType: 'timestamptz' };
+/** A candle table: its key column and type, and SQL of when a candle `h` starts (UTC). */
+type CandleTable = { table: string; key: string; keyType: string; start: string };
+const DAILY: CandleTable = {
+  table: 'token_price_history',
+  key: 'day',
+  keyType: 'date',
+  start: "(h.day::timestamp AT TIME ZONE 'UTC')",
+};
+const HOURLY: CandleTable = { table: 'token_price_hourly', key: 'hour', keyType: 'timestamptz', start: 'h.hour' };
 
 /** One statement folding observations into the candles of `table` (its own constant names, never input). */
 async function foldCandles(
   client: PgClient,
-  { table, key, keyType }: CandleTable,
+  { table, key, keyType, start }: CandleTable,
   rows: readonly PriceHistoryRow[],
   keyOf: (r: PriceHistoryRow) => string,
 ): Promise<number> {
   if (!rows.length) return 0;
+  const earlier = `EXCLUDED.updated_at < coalesce(h.opened_at, ${start})`;
   const result = await client.query(
-    `INSERT INTO ${table} AS h (token_id, ${key}, open, close, min, max, source, updated_at)
-     SELECT token_id, k, price, price, price, price, source, updated_at
+    `INSERT INTO ${table} AS h (token_id, ${key}, open, close, min, max, source, updated_at, opened_at)
+     SELECT token_id, k, price, price, price, price, source, updated_at, updated_at
      FROM unnest($1::text[], $2::${keyType}[], $3::float8[], $4::text[], $5::timestamptz[]) AS t(token_id, k, price, source, updated_at)
      ON CONFLICT (token_id, ${key}) DO UPDATE SET
+       open = CASE WHEN ${earlier} THEN EXCLUDED.open ELSE h.open END,
+       opened_at = CASE WHEN ${earlier} THEN EXCLUDED.updated_at ELSE h.opened_at END,
        min = LEAST(h.min, EXCLUDED.min),
        max = GREATEST(h.max, EXCLUDED.max),
        close = CASE WHEN EXCLUDED.updated_at >= h.updated_at THEN EXCLUDED.close ELSE h.close END,

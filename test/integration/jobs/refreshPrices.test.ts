@@ -16,6 +16,7 @@ import { toServedPrice } from '../../../domain/prices.js';
 import { tokenDbId } from '../../../domain/ids.js';
 import { createChainClients } from '../../../internal/rpc.js';
 import { loadTokenPrices } from '../../../domain/tables/prices.js';
+import { upsertHourlyPrices, upsertPriceHistory } from '../../../indexer/store/prices.js';
 import { upsertTokens } from '../../../indexer/store/tokens.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { refreshPrices } from '../../../jobs/refreshPrices.js';
@@ -285,6 +286,55 @@ describe('jobs/refreshPrices', function () {
     const again = await runJob(refreshPrices, deps);
     expect(again.status === 'success' && again.result.counts).to.include({ changed: 0, campaigns: 0 });
     expect(await outboxIds(), 'an unchanged price enqueues nothing').to.have.length(3);
+  });
+
+  it('opens a candle at the price with the earliest own time, whatever order the prices arrive in', async function () {
+    const day = '2001-02-03';
+    const at = (s: number) => new Date(Date.UTC(2001, 1, 3, 5, 0, s));
+    const fold = (observations: [number, number][]) =>
+      withTransaction(h.deps.pg, async (client) => {
+        const rows = observations.map(([s, price]) => ({
+          tokenId: ids.rwd,
+          day,
+          price,
+          source: 'test',
+          updatedAt: at(s),
+        }));
+        await upsertPriceHistory(client, rows);
+        await upsertHourlyPrices(client, rows);
+      });
+    const candles = async () =>
+      Promise.all(
+        [
+          `SELECT open, close, min, max FROM token_price_history WHERE token_id = $1 AND day = '${day}'`,
+          `SELECT open, close, min, max FROM token_price_hourly WHERE token_id = $1 AND hour = '${day}T05:00:00Z'`,
+        ].map(async (sql) => (await h.apiPg.query(sql, [ids.rwd])).rows[0]),
+      );
+    try {
+      // A price of 05:00:50 first, then one of 05:00:10 (a fallback source, late), then 05:00:30.
+      for (const observation of [
+        [50, 5],
+        [10, 4],
+        [30, 7],
+      ] as [number, number][])
+        await fold([observation]);
+      const expected = { open: 4, close: 5, min: 4, max: 7 };
+      expect(await candles(), 'daily and hourly').to.deep.equal([expected, expected]);
+      await fold([[10, 4]]);
+      expect(await candles(), 'a replay changes nothing').to.deep.equal([expected, expected]);
+      // A candle folded before opened_at existed keeps the open it recorded (as of the day's, hour's start).
+      await h.deps.pg.query(
+        `UPDATE token_price_history SET opened_at = NULL, open = 9 WHERE token_id = $1 AND day = '${day}'`,
+        [ids.rwd],
+      );
+      await fold([[1, 3]]);
+      expect((await candles())[0]).to.deep.equal({ open: 9, close: 5, min: 3, max: 7 });
+    } finally {
+      await h.deps.pg.query(`DELETE FROM token_price_history WHERE token_id = $1 AND day = '${day}'`, [ids.rwd]);
+      await h.deps.pg.query(`DELETE FROM token_price_hourly WHERE token_id = $1 AND hour = '${day}T05:00:00Z'`, [
+        ids.rwd,
+      ]);
+    }
   });
 
   it('skips a feed answering zero and falls back to the API for that token', async function () {
