@@ -28,27 +28,21 @@ CREATE TABLE distributed_rollup_new_campaigns (
 -- The deltas of a campaign, as the figures join them (lower(campaign_id)): the read's probe per note.
 CREATE INDEX reward_campaign_deltas_lower_id_idx ON reward_campaign_deltas (chain_id, lower(campaign_id));
 
+-- TG_ARGV[0]: the column naming the campaign (campaigns.id; campaign_db_id in campaign_overrides and
+-- campaign_privacy).
 CREATE FUNCTION distributed_rollup_note_campaigns() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO distributed_rollup_new_campaigns (campaign_db_id)
-  SELECT DISTINCT id FROM changed ON CONFLICT DO NOTHING;
-  RETURN NULL;
-END $$;
-
--- campaign_overrides and campaign_privacy name their campaign by campaign_db_id.
-CREATE FUNCTION distributed_rollup_note_campaign_rows() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO distributed_rollup_new_campaigns (campaign_db_id)
-  SELECT DISTINCT campaign_db_id FROM changed ON CONFLICT DO NOTHING;
+  EXECUTE format('INSERT INTO distributed_rollup_new_campaigns (campaign_db_id)
+    SELECT DISTINCT %I FROM changed ON CONFLICT DO NOTHING', TG_ARGV[0]);
   RETURN NULL;
 END $$;
 
 DROP TRIGGER campaigns_rollup_insert ON campaigns;
 CREATE TRIGGER campaigns_rollup_insert AFTER INSERT ON campaigns REFERENCING NEW TABLE AS changed
-  FOR EACH STATEMENT EXECUTE FUNCTION distributed_rollup_note_campaigns();
+  FOR EACH STATEMENT EXECUTE FUNCTION distributed_rollup_note_campaigns('id');
 DROP TRIGGER campaign_overrides_rollup_insert ON campaign_overrides;
 CREATE TRIGGER campaign_overrides_rollup_insert AFTER INSERT ON campaign_overrides REFERENCING NEW TABLE AS changed
-  FOR EACH STATEMENT EXECUTE FUNCTION distributed_rollup_note_campaign_rows();
+  FOR EACH STATEMENT EXECUTE FUNCTION distributed_rollup_note_campaigns('campaign_db_id');
 DROP TRIGGER campaign_privacy_rollup_insert ON campaign_privacy;
 CREATE TRIGGER campaign_privacy_rollup_insert AFTER INSERT ON campaign_privacy REFERENCING NEW TABLE AS changed
-  FOR EACH STATEMENT EXECUTE FUNCTION distributed_rollup_note_campaign_rows();
+  FOR EACH STATEMENT EXECUTE FUNCTION distributed_rollup_note_campaigns('campaign_db_id');
