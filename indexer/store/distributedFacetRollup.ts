@@ -2,6 +2,7 @@ import {
   loadLivePositions,
   rollupClock,
   rollupClockDue,
+  noteDistributedSql,
   rollupFreshSql,
   withLiveRoot,
 } from '../../domain/tables/distributed.js';
@@ -121,10 +122,7 @@ export async function writeDistributedRollup(
  */
 export async function dropUndistributedCampaignNotes(pool: PgPool): Promise<number> {
   const { rowCount } = await pool.query(
-    `DELETE FROM distributed_rollup_new_campaigns n WHERE NOT EXISTS (
-       SELECT 1 FROM campaigns c JOIN reward_campaign_deltas d
-         ON d.chain_id = c.distribution_chain_id AND lower(d.campaign_id) = lower(c.campaign_id)
-       WHERE c.id = n.campaign_db_id)`,
+    `DELETE FROM distributed_rollup_new_campaigns n WHERE NOT EXISTS (${noteDistributedSql('n')})`,
   );
   return rowCount ?? 0;
 }
