@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import { signSession } from '../../../api/identity/jwt.js';
+import { NEW_CAMPAIGN_DISTRIBUTED } from '../../../domain/tables/distributed.js';
 import { loadChainTime } from '../../../domain/tables/roots.js';
 import { distributedByCampaign, setRewardTokenClose } from '../../helpers/distributedSql.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 const CHAIN = 31337;
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
 const PRICE = 2.5;
 const ROUTES = ['', '/by-chains', '/by-types', '/by-protocols', '/by-tokens'];
 
@@ -591,6 +593,31 @@ describe('GET /v4/rewards/total/distributed from the facet rollup', function () 
       } finally {
         await indexer.query('ROLLBACK').catch(() => {});
         indexer.release();
+      }
+    });
+
+    it('walks from the notes, whatever the statistics say (the plan at a million campaigns otherwise scans them)', async function () {
+      // The notes' table as after a burst of inserts before autovacuum: many rows, its statistics never gathered.
+      await q(`INSERT INTO distributed_rollup_new_campaigns (campaign_db_id, xid)
+        SELECT id, 1 FROM campaigns`);
+      await q('ANALYZE campaigns');
+      try {
+        const [row] = await q<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+          `EXPLAIN (FORMAT JSON) SELECT ${NEW_CAMPAIGN_DISTRIBUTED}`,
+        );
+        const scans: string[] = [];
+        const walk = (node: PlanNode) => {
+          if (node['Relation Name']) scans.push(`${node['Node Type']} ${node['Relation Name']}`);
+          for (const child of node.Plans ?? []) walk(child);
+        };
+        walk(row!['QUERY PLAN'][0]!.Plan);
+        expect(scans[0], 'the outer scan').to.match(/distributed_rollup_new_campaigns$/);
+        expect(
+          scans.filter((s) => /Seq Scan (campaigns|reward_campaign_deltas)$/.test(s)),
+          'no whole scan',
+        ).to.deep.equal([]);
+      } finally {
+        await q('DELETE FROM distributed_rollup_new_campaigns');
       }
     });
 
