@@ -28,7 +28,7 @@ import { envPositiveInt, percentile, benchIndexShape } from './benchParams.js';
 import { BENCH_CHAINS, benchChainConfigs } from './searchData.js';
 import { CAMPAIGN_COUNT_KINDS } from './campaignCountKinds.js';
 import { loadRewardData } from './rewardData.js';
-import { writeReportSection } from './reportSection.js';
+import { partialRunBody, readReportSection, writeReportSection } from './reportSection.js';
 import { rewardKinds } from './rewardKinds.js';
 import { buildDistributedRollups } from './distributedRollups.js';
 import { loadDataSet } from './searchLoad.js';
@@ -309,22 +309,29 @@ async function main(): Promise<void> {
   }
 }
 
-/** The #33 reads' section of docs/benchmarks/report.md (replaced in place at each run), with this run's command line. */
+/**
+ * The #33 reads' section of docs/benchmarks/report.md (replaced in place at each run), with this run's
+ * command line. A run of some kinds only (BENCH_KINDS) replaces their rows and keeps the others, with the
+ * full run's line and a line for this one.
+ */
 function writeRunReport(rows: string[], samples: number): void {
+  const heading = 'Reads of #33 (bench:search)';
   const env = Object.entries(process.env)
     .filter(([k]) => k.startsWith('BENCH_'))
     .map(([k, v]) => `${k}=${v}`)
     .sort();
+  const run = `\`${[...env, 'npm run bench:search'].join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, ${OPPORTUNITIES} opportunities, ${CAMPAIGNS} campaigns, ${samples} measured requests per kind, sequential, ${os.cpus().length} cores (load avg at the end ${os.loadavg()[0]!.toFixed(1)}). Reward data: scripts/bench/rewardData.ts; PostgreSQL column: the same figure recomputed without the rollups (scripts/bench/rewardKinds.ts).`;
+  const head = [
+    '| kind | route | API p50 | API p95 | API p99 | PG p50 | p95 ≤ 50 ms |',
+    '|---|---|---:|---:|---:|---:|---|',
+  ];
+  const previous = ONLY ? readReportSection(REPORT_FILE, heading) : null;
   writeReportSection(
     REPORT_FILE,
-    'Reads of #33 (bench:search)',
-    [
-      `\`${[...env, 'npm run bench:search'].join(' ')}\` — ${new Date().toISOString().slice(0, 10)}, ${OPPORTUNITIES} opportunities, ${CAMPAIGNS} campaigns, ${samples} measured requests per kind, sequential, ${os.cpus().length} cores (load avg at the end ${os.loadavg()[0]!.toFixed(1)}). Reward data: scripts/bench/rewardData.ts; PostgreSQL column: the same figure recomputed without the rollups (scripts/bench/rewardKinds.ts).`,
-      '',
-      '| kind | route | API p50 | API p95 | API p99 | PG p50 | p95 ≤ 50 ms |',
-      '|---|---|---:|---:|---:|---:|---|',
-      ...rows,
-    ].join('\n'),
+    heading,
+    previous
+      ? partialRunBody(previous, `Rows of the kinds matching \`BENCH_KINDS\` measured again: ${run}`, head, rows)
+      : [run, '', ...head, ...rows].join('\n'),
   );
 }
 

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { isRunSection, replaceSection, splitSections } from '../../../../scripts/bench/reportSection.js';
+import {
+  isRunSection,
+  mergeRowsByFirstCell,
+  partialRunBody,
+  replaceSection,
+  splitSections,
+  tableRows,
+} from '../../../../scripts/bench/reportSection.js';
 
 const REPORT = [
   '# Benchmark report',
@@ -49,5 +56,49 @@ describe('scripts/bench/reportSection', () => {
     ]);
     expect(sections[2]!.text).to.equal('## Rewards at real scale (bench:rewards)\n\nold figures\n');
     expect(sections.map((s) => isRunSection(s.heading))).to.deep.equal([false, true, false, true]);
+  });
+
+  it('updates the rows of a partial re-run in place and keeps the others (bench:search with BENCH_KINDS)', () => {
+    const section = [
+      '## Reads of #33 (bench:search)',
+      '',
+      'full run line',
+      '',
+      '| kind | route | API p95 |',
+      '|---|---|---:|',
+      '| prices | `/v4/prices` | 3 ms |',
+      '| roots live | `/v4/roots/live` | 7 ms |',
+      '| tokens | `/v4/tokens/reward/1` | 4 ms |',
+      '',
+      'after the table',
+    ].join('\n');
+    const previous = tableRows(section);
+    expect(previous).to.have.length(3);
+    expect(
+      mergeRowsByFirstCell(previous, ['| roots live | `/v4/roots/live` | 5 ms |', '| new kind | `/v4/x` | 1 ms |']),
+    ).to.deep.equal([
+      '| prices | `/v4/prices` | 3 ms |',
+      '| roots live | `/v4/roots/live` | 5 ms |',
+      '| tokens | `/v4/tokens/reward/1` | 4 ms |',
+      '| new kind | `/v4/x` | 1 ms |',
+    ]);
+    expect(tableRows('no table here')).to.deep.equal([]);
+    const head = ['| kind | route | API p95 |', '|---|---|---:|'];
+    const once = partialRunBody(section, 'Rows measured again: run 2', head, [
+      '| tokens | `/v4/tokens/reward/1` | 2 ms |',
+    ]);
+    const twice = partialRunBody(`## Reads\n\n${once}`, 'Rows measured again: run 3', head, [
+      '| prices | `/v4/prices` | 1 ms |',
+    ]);
+    expect(twice.split('\n')).to.deep.equal([
+      'full run line',
+      '',
+      'Rows measured again: run 3',
+      '',
+      ...head,
+      '| prices | `/v4/prices` | 1 ms |',
+      '| roots live | `/v4/roots/live` | 7 ms |',
+      '| tokens | `/v4/tokens/reward/1` | 2 ms |',
+    ]);
   });
 });
