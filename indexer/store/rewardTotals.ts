@@ -53,7 +53,8 @@ export async function storeTreeTotals(
        WHERE t.chain_id = $1 AND t.campaign_id = d.campaign_id AND t.token = d.token ORDER BY t.seq DESC LIMIT 1) p ON true
      WHERE d.amount <> 0 OR d.recipients <> 0`,
     [chainId, seq],
-  ); // The tree's campaign rows just written, minus each key's row before them.
+  );
+  // The tree's campaign rows just written, minus each key's row before them.
   await client.query(
     `INSERT INTO reward_campaign_deltas (chain_id, seq, campaign_id, token, delta)
      SELECT t.chain_id, t.seq, t.campaign_id, t.token, t.amount - coalesce(p.amount, 0)

@@ -32,8 +32,6 @@ export function requestSlot(signal?: AbortSignal): Promise<Release> {
   return gate(signal);
 }
 
-/** Requests sent and not answered yet: they take their share of the window the last answer reported. */
-let inFlight = 0;
 /** Answers 429 are retried after Retry-After (another tab may share the caller's budget), this many times. */
 const RETRIES_429 = 3;
 
@@ -68,7 +66,8 @@ function noteRateLimit(res: Response): void {
   const remaining = res.headers.get('ratelimit-remaining');
   const reset = res.headers.get('ratelimit-reset');
   if (remaining === null || reset === null) return;
-  const until = holdAfterAnswer(Number(remaining), Number(reset), inFlight, Date.now());
+  // Requests sent and not answered yet take their share of the window this answer reports.
+  const until = holdAfterAnswer(Number(remaining), Number(reset), gate.inFlight(), Date.now());
   if (until !== undefined) gate.holdUntil(until);
 }
 
@@ -78,11 +77,9 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   for (let attempt = 0; ; attempt++) {
     const release = await gate(init.signal ?? undefined);
     if (init.signal?.aborted) throw abortError();
-    inFlight++;
     try {
       res = await fetch(path, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
     } finally {
-      inFlight--;
       release();
     }
     noteRateLimit(res);

@@ -46,9 +46,13 @@ export type Release = () => void;
 
 /**
  * `const release = await gate(signal)` before each request, `release()` once it is answered;
- * `gate.holdUntil(t)` starts nothing before time `t` (ms).
+ * `gate.holdUntil(t)` starts nothing before time `t` (ms); `gate.inFlight()` counts the requests
+ * started and not released.
  */
-export type RateGate = ((signal?: AbortSignal) => Promise<Release>) & { holdUntil(t: number): void };
+export type RateGate = ((signal?: AbortSignal) => Promise<Release>) & {
+  holdUntil(t: number): void;
+  inFlight(): number;
+};
 
 const noop: Release = () => {};
 
@@ -101,5 +105,6 @@ export function createRateGate(perSecond: number, now: () => number = () => Date
     holdUntil(t: number) {
       held = Math.max(held, t);
     },
+    inFlight: () => slots.filter((s) => s.end === undefined).length,
   });
 }

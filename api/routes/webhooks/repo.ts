@@ -1,6 +1,6 @@
-import type { WebhookFilter } from './schema.js';
 import { type PgPool, type Queryable, withTransaction } from '../../../internal/pg.js';
 import { AppError } from '../../errors.js';
+import type { WebhookFilter } from './schema.js';
 
 /** A webhook with where its delivery stands (webhooks ⋈ webhook_cursors), as the routes read it. */
 export type WebhookRow = {
