@@ -27,6 +27,12 @@ const PROTOCOL_BY_TYPE: Readonly<Record<string, Protocol>> = {
   EIGENLAYER: protocol('eigenlayer', 'EigenLayer', 'https://app.eigenlayer.invalid', ['restaking']),
 };
 
+/**
+ * The key every by-protocol breakdown (campaign counts, distributed totals) gives campaigns whose
+ * type names no protocol, so each breakdown sums to its total.
+ */
+export const NO_PROTOCOL_KEY = 'none';
+
 /** Protocol of a campaign type name, or null. */
 export function protocolOf(typeName: string): Protocol | null {
   return PROTOCOL_BY_TYPE[typeName] ?? null;

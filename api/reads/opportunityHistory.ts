@@ -16,9 +16,12 @@ export type LoadOpportunityHistoryParams = {
 
 /**
  * One page of an opportunity's history: snapshots grouped into `date_trunc(grain, ts)` buckets (UTC),
- * each the average of its snapshots, newest bucket first.
- * Table: opportunity_snapshots.
- * @returns bucket start (Unix seconds) and averaged value per bucket.
+ * newest bucket first, each the time-weighted mean of its snapshots: a snapshot's value holds until
+ * the next snapshot (the last one until now), counted within its own bucket, so four minutes of
+ * frequent snapshots weigh four minutes against eighteen hours of sparse ones. A bucket whose
+ * snapshots all weigh nothing (one snapshot taken now) is their plain mean.
+ * Table: opportunity_snapshots (its primary key (opportunity_id, ts) serves the window's order).
+ * @returns bucket start (Unix seconds) and weighted value per bucket.
  */
 export async function loadOpportunityHistory(
   db: PgPool,
@@ -26,10 +29,18 @@ export async function loadOpportunityHistory(
 ): Promise<{ bucket: number; value: number }[]> {
   const column = { apr: 'apr', tvl: 'tvl', native_apr: 'native_apr', daily_rewards: 'daily_rewards' }[p.metric];
   const { rows } = await db.query<{ bucket: string; value: number }>(
-    `SELECT extract(epoch FROM date_trunc($2, ts AT TIME ZONE 'UTC'))::bigint AS bucket, avg(${column})::float8 AS value
-     FROM opportunity_snapshots
-     WHERE opportunity_id = $1 AND ($3::bigint IS NULL OR ts >= to_timestamp($3)) AND ($4::bigint IS NULL OR ts <= to_timestamp($4))
-     GROUP BY 1 ORDER BY 1 DESC LIMIT $5 OFFSET $6`,
+    `WITH s AS (
+       SELECT ts, ${column} AS v, date_trunc($2, ts AT TIME ZONE 'UTC') AS b, lead(ts) OVER (ORDER BY ts) AS next
+       FROM opportunity_snapshots
+       WHERE opportunity_id = $1 AND ($3::bigint IS NULL OR ts >= to_timestamp($3)) AND ($4::bigint IS NULL OR ts <= to_timestamp($4))
+     ), w AS (
+       SELECT b, v, greatest(extract(epoch FROM
+         least(coalesce(next, now()), (b + ('1 ' || $2)::interval) AT TIME ZONE 'UTC') - ts), 0)::float8 AS weight
+       FROM s
+     )
+     SELECT extract(epoch FROM b AT TIME ZONE 'UTC')::bigint AS bucket,
+       coalesce(sum(v * weight) / nullif(sum(weight), 0), avg(v))::float8 AS value
+     FROM w GROUP BY b ORDER BY b DESC LIMIT $5 OFFSET $6`,
     [p.opportunityId, p.grain, p.from ?? null, p.to ?? null, p.items, p.page * p.items],
   );
   return rows.map((r) => ({ bucket: Number(r.bucket), value: r.value }));

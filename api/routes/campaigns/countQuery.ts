@@ -1,3 +1,4 @@
+import { NO_PROTOCOL_KEY } from '../../../domain/protocols.js';
 import type { CountGroup } from './schema.js';
 
 type Clause = Record<string, unknown>;
@@ -21,7 +22,11 @@ export const MAX_COUNT_KEYS = 5000;
  *   and the cluster runs no scripts to convert it.
  */
 export function buildCountQuery(query: Clause, group?: CountGroup, grain?: 'month') {
-  const byKey = group ? { keys: { terms: { field: COUNT_GROUP_FIELDS[group], size: MAX_COUNT_KEYS } } } : undefined;
+  // Campaigns without a protocol count under NO_PROTOCOL_KEY, as the distributed totals group them.
+  const missing = group === 'protocols' ? { missing: NO_PROTOCOL_KEY } : {};
+  const byKey = group
+    ? { keys: { terms: { field: COUNT_GROUP_FIELDS[group], size: MAX_COUNT_KEYS, ...missing } } }
+    : undefined;
   const body: Record<string, unknown> = { size: 0, track_total_hits: true, query };
   if (grain === 'month') {
     body['aggs'] = {

@@ -75,7 +75,7 @@ export function campaignsRouter(deps: ApiDeps): Router {
             ? 'chain (`computeChainId`, the chain the `chainId` filter names)'
             : group === 'types'
               ? 'campaign type name'
-              : 'main protocol id (campaigns without one are not counted here)'
+              : 'main protocol id (campaigns without one under `none`, as `/rewards/total/distributed/by-protocols` counts them, so the keys sum to `/campaigns/count`)'
         }: \`{ key: count }\`, keys without a campaign left out. With \`grain=month\`, \`{ "YYYY-MM": { key: count } }\` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).`,
         response: campaignCountsByKeySchema,
       }),

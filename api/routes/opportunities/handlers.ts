@@ -17,7 +17,7 @@ import { loadCampaignsOf } from './readContext.js';
 import { opportunityFilterContext } from './filterContext.js';
 import type { Handler } from '../../validate.js';
 import type { aggregateParams, extremumParams, NumericField, oppFiltersQuery, PagedOppFilters } from './schema.js';
-import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity } from './serialize.js';
+import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity, serializeSum } from './serialize.js';
 
 const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'opportunities').read;
 
@@ -101,7 +101,7 @@ export function aggregateHandler(
     const aggs = res.aggregations as Record<string, { value?: number | null; buckets?: never[] }>;
     ctx.body = aggs['groups']
       ? serializeGroups(aggs['groups'].buckets!)
-      : { sum: serializeDecimal(aggs['value']!.value ?? 0) };
+      : { sum: serializeSum(aggs['value']!.value ?? 0) };
   };
 }
 

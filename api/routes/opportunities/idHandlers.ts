@@ -96,8 +96,8 @@ export function recordsFormat(ctx: Context, format: 'csv' | 'json' | undefined):
 }
 
 /**
- * GET /v4/opportunities/{id}/{apr|tvl|native-apr|daily-rewards}-records: opportunity_snapshots averaged
- * per grain, items `{ timestamp, date, apr|tvl|dailyRewards }`; CSV (header row, same columns) with
+ * GET /v4/opportunities/{id}/{apr|tvl|native-apr|daily-rewards}-records: opportunity_snapshots weighted
+ * by time per grain (loadOpportunityHistory), items `{ timestamp, date, apr|tvl|dailyRewards }`; CSV (header row, same columns) with
  * `format=csv` or when Accept asks for text/csv.
  */
 export function recordsHandler(

@@ -176,7 +176,7 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     describe({
       summary: 'APR history (JSON, or CSV with format=csv or Accept: text/csv)',
       description:
-        "The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
+        "The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
       response: recordsSchema('apr'),
       also: CSV,
     }),
@@ -188,7 +188,7 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     describe({
       summary: 'TVL history (JSON, or CSV with format=csv or Accept: text/csv)',
       description:
-        "The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
+        "The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
       response: recordsSchema('tvl'),
       also: CSV,
     }),
@@ -200,7 +200,7 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Native APR history (JSON, or CSV with format=csv or Accept: text/csv)',
       description:
-        "The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
+        "The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
       response: recordsSchema('apr'),
       also: CSV,
     }),
@@ -212,7 +212,7 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Daily-rewards history in USD per day (JSON, or CSV with format=csv or Accept: text/csv)',
       description:
-        "The opportunity's daily rewards (USD per day, the sum over its live public campaigns at each snapshot's prices) between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
+        "The opportunity's daily rewards (USD per day, the sum over its live public campaigns at each snapshot's prices) between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
       response: recordsSchema('dailyRewards'),
       also: CSV,
     }),

@@ -79,6 +79,23 @@ export function serializeDecimal(value: number | null | undefined): string | nul
   return value === null || value === undefined || !Number.isFinite(value) ? null : String(value);
 }
 
+/** Significant digits a double's sum keeps: past them are the rounding errors of the additions. */
+const SUM_DIGITS = 15;
+
+/**
+ * Pure: a sum of doubles (Elasticsearch's `sum`) rounded to 15 significant digits, so the addition's
+ * rounding noise never shows (`348773.97599999997` → `348773.976`); every input is a double, so no
+ * digit of theirs is lost.
+ */
+export function roundSum(value: number): number {
+  return Number.isFinite(value) && value !== 0 ? Number(value.toPrecision(SUM_DIGITS)) : value;
+}
+
+/** Pure: a sum as a decimal string, rounded as roundSum (`null` when the filtered set is empty). */
+export function serializeSum(value: number | null | undefined): string | null {
+  return serializeDecimal(value === null || value === undefined ? value : roundSum(value));
+}
+
 /** Pure: terms buckets → `[{ key, count, tvl, dailyRewards }]` (key as a string; sums as numbers). */
 export function serializeGroups(
   buckets: {
@@ -91,7 +108,7 @@ export function serializeGroups(
   return buckets.map((b) => ({
     key: String(b.key),
     count: b.doc_count,
-    tvl: b.tvl.value ?? 0,
-    dailyRewards: b.dailyRewards.value ?? 0,
+    tvl: roundSum(b.tvl.value ?? 0),
+    dailyRewards: roundSum(b.dailyRewards.value ?? 0),
   }));
 }

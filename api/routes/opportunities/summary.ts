@@ -7,7 +7,7 @@ import { binEdges } from './bins.js';
 import { buildBinsQuery, buildStatsQuery } from './query.js';
 import type { Handler } from '../../validate.js';
 import { NUMERIC_FIELDS, type NumericField, type OppFilters, type oppFiltersQuery } from './schema.js';
-import { serializeBins, serializeDecimal } from './serialize.js';
+import { serializeBins, serializeDecimal, serializeSum } from './serialize.js';
 
 /** GET /opportunities/summary: what /count, /aggregate/{tvl,dailyRewards}, /aggregate/{min,max}/apr and the three /bins answer, in one object. */
 const binList = arr(obj({ min: num, max: num, count: int }));
@@ -62,8 +62,8 @@ export async function opportunitySummary(deps: ApiDeps, q: OppFilters) {
   }
   return {
     count,
-    tvl: serializeDecimal(sum('tvlSum')),
-    dailyRewards: serializeDecimal(sum('dailyRewardsSum')),
+    tvl: serializeSum(sum('tvlSum')),
+    dailyRewards: serializeSum(sum('dailyRewardsSum')),
     minApr: serializeDecimal(of('apr').min),
     maxApr: serializeDecimal(of('apr').max),
     bins,

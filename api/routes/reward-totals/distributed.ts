@@ -1,6 +1,6 @@
 import { campaignTypeName } from '../../../domain/campaignTypes.js';
 import { campaignDbId, opportunityDbId } from '../../../domain/ids.js';
-import { protocolOf } from '../../../domain/protocols.js';
+import { NO_PROTOCOL_KEY, protocolOf } from '../../../domain/protocols.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ValidationError, type FieldError } from '../../errors.js';
 import { loadCampaignListIds } from '../../reads/campaignLists.js';
@@ -29,7 +29,15 @@ export type { CampaignFacets, FilteredRow };
 /** Campaign ids per search: a terms filter of this many ids, answered in one page. */
 const BATCH = 5_000;
 
-/** Pure: the window's bounds in Unix seconds (`since` is hosted's name of `from`), or the field errors. */
+/** A bare calendar date (`2026-11-28`): as `to`, it names the whole day. */
+const BARE_DATE = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
+const DAY_SECONDS = 86_400;
+
+/**
+ * Pure: the window's bounds in Unix seconds, both inclusive (`since` is hosted's name of `from`), or
+ * the field errors. A bare date as `to` includes that whole day (its last second), as documented: a
+ * root at 18:00 on `to=2026-11-28` counts. A `to` in the future is no error (up to the live root).
+ */
 export function toWindow(q: DistributedQuery): { from: number | null; to: number | null } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const bound = (field: string, value: string | undefined) => {
@@ -38,7 +46,8 @@ export function toWindow(q: DistributedQuery): { from: number | null; to: number
     return iso ? Math.floor(Date.parse(iso) / 1000) : null;
   };
   const from = bound(q.from !== undefined ? 'from' : 'since', q.from ?? q.since);
-  const to = bound('to', q.to);
+  const toStart = bound('to', q.to);
+  const to = toStart !== null && BARE_DATE.test(q.to ?? '') ? toStart + DAY_SECONDS - 1 : toStart;
   if (from !== null && to !== null && from > to) errors.push({ field: 'to', message: 'must not be before from' });
   return errors.length ? { errors } : { from, to };
 }
@@ -243,7 +252,7 @@ export async function filteredDistributed(
 export const DISTRIBUTED_GROUPS = {
   chains: (r: UsdRow) => String(r.chainId),
   types: (r: UsdRow) => r.campaign.type,
-  protocols: (r: UsdRow) => r.campaign.mainProtocolId ?? 'none',
+  protocols: (r: UsdRow) => r.campaign.mainProtocolId ?? NO_PROTOCOL_KEY,
 } as const;
 
 /** Pure: USD per key, or per month then key with a grain (months in order; a series is one request). */

@@ -769,7 +769,7 @@ export interface paths {
         };
         /**
          * Count campaigns per protocol under the campaign filters
-         * @description The campaigns `GET /v4/campaigns` lists for the same filters, counted per main protocol id (campaigns without one are not counted here): `{ key: count }`, keys without a campaign left out. With `grain=month`, `{ "YYYY-MM": { key: count } }` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).
+         * @description The campaigns `GET /v4/campaigns` lists for the same filters, counted per main protocol id (campaigns without one under `none`, as `/rewards/total/distributed/by-protocols` counts them, so the keys sum to `/campaigns/count`): `{ key: count }`, keys without a campaign left out. With `grain=month`, `{ "YYYY-MM": { key: count } }` per UTC month of creation. Public, unlike the hosted service's back-office route (docs/api-behaviour.md#campaign-counts).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2260,7 +2260,7 @@ export interface paths {
         };
         /**
          * APR history (JSON, or CSV with format=csv or Accept: text/csv)
-         * @description The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
+         * @description The opportunity's APR history between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2310,7 +2310,7 @@ export interface paths {
         };
         /**
          * Daily-rewards history in USD per day (JSON, or CSV with format=csv or Accept: text/csv)
-         * @description The opportunity's daily rewards (USD per day, the sum over its live public campaigns at each snapshot's prices) between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
+         * @description The opportunity's daily rewards (USD per day, the sum over its live public campaigns at each snapshot's prices) between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2336,7 +2336,7 @@ export interface paths {
         };
         /**
          * Native APR history (JSON, or CSV with format=csv or Accept: text/csv)
-         * @description The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
+         * @description The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -2408,7 +2408,7 @@ export interface paths {
         };
         /**
          * TVL history (JSON, or CSV with format=csv or Accept: text/csv)
-         * @description The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution, newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
+         * @description The opportunity's TVL history (USD) between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *

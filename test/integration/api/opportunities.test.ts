@@ -511,27 +511,32 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     const url = (kind: string) => `/v4/opportunities/${docs['A']!.id}/${kind}-records`;
     const ts = (iso: string) => String(Date.parse(iso) / 1000);
 
-    it('averages APR per hour bucket, newest first, with timestamp and ISO date', async function () {
+    // Each snapshot's value holds until the next snapshot, counted within its own bucket (minutes):
+    // 00:10 holds 30 (to 00:40), 00:40 holds 20 in its hour (to 01:00) and 30 in its day (to 01:10),
+    // 01:10 holds 50 in its hour, 1,370 in its day (to midnight), 1,670 in the month (to 05:00 on the
+    // 2nd), and the 2nd's 05:00 holds to the month's end (42,900) or the week's (4,020).
+    it('weights APR per hour bucket by time, newest first, with timestamp and ISO date', async function () {
       const res = await request().get(url('apr')).query({ grain: 'hour' }).expect(200);
       expect(res.body).to.deep.equal([
         { timestamp: ts('2026-01-02T05:00:00Z'), date: '2026-01-02T05:00:00.000Z', apr: 40 },
         { timestamp: ts('2026-01-01T01:00:00Z'), date: '2026-01-01T01:00:00.000Z', apr: 30 },
-        { timestamp: ts('2026-01-01T00:00:00Z'), date: '2026-01-01T00:00:00.000Z', apr: 15 },
+        { timestamp: ts('2026-01-01T00:00:00Z'), date: '2026-01-01T00:00:00.000Z', apr: (10 * 30 + 20 * 20) / 50 },
       ]);
     });
 
     it('aggregates by day, week and month; pages; windows with from/to', async function () {
-      expect(
-        (await request().get(url('tvl')).query({ grain: 'day' }).expect(200)).body.map((r: { tvl: number }) => r.tvl),
-      ).to.deep.equal([400, 200]);
-      expect(
-        (await request().get(url('tvl')).query({ grain: 'month' }).expect(200)).body.map((r: { tvl: number }) => r.tvl),
-      ).to.deep.equal([250]);
-      expect(
-        (await request().get(url('native-apr')).query({ grain: 'week' }).expect(200)).body.map(
-          (r: { apr: number }) => r.apr,
-        ),
-      ).to.deep.equal([2.5]);
+      const day = (await request().get(url('tvl')).query({ grain: 'day' }).expect(200)).body.map(
+        (r: { tvl: number }) => r.tvl,
+      );
+      expect(day).to.have.length(2);
+      expect(day[0]).to.equal(400);
+      expect(day[1]).to.be.closeTo((100 * 30 + 200 * 30 + 300 * 1370) / 1430, 1e-9);
+      const month = (await request().get(url('tvl')).query({ grain: 'month' }).expect(200)).body;
+      expect(month).to.have.length(1);
+      expect(month[0].tvl).to.be.closeTo((100 * 30 + 200 * 30 + 300 * 1670 + 400 * 42900) / 44630, 1e-9);
+      const week = (await request().get(url('native-apr')).query({ grain: 'week' }).expect(200)).body;
+      expect(week).to.have.length(1);
+      expect(week[0].apr).to.be.closeTo((1 * 30 + 2 * 30 + 3 * 1670 + 4 * 4020) / 5750, 1e-9);
       expect(
         (await request().get(url('apr')).query({ grain: 'hour', items: 1, page: 1 }).expect(200)).body.map(
           (r: { apr: number }) => r.apr,
@@ -553,14 +558,18 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
 
     it('serves the daily-rewards history (USD per day) in the same shape', async function () {
       const res = await request().get(url('daily-rewards')).query({ grain: 'day' }).expect(200);
-      expect(res.body).to.deep.equal([
-        { timestamp: ts('2026-01-02T00:00:00Z'), date: '2026-01-02T00:00:00.000Z', dailyRewards: 8 },
-        { timestamp: ts('2026-01-01T00:00:00Z'), date: '2026-01-01T00:00:00.000Z', dailyRewards: 6 },
+      expect(res.body.map((r: { timestamp: string; date: string }) => [r.timestamp, r.date])).to.deep.equal([
+        [ts('2026-01-02T00:00:00Z'), '2026-01-02T00:00:00.000Z'],
+        [ts('2026-01-01T00:00:00Z'), '2026-01-01T00:00:00.000Z'],
       ]);
+      expect(res.body[0].dailyRewards).to.equal(8);
+      expect(res.body[1].dailyRewards).to.be.closeTo((5 * 30 + 6 * 30 + 7 * 1370) / 1430, 1e-9);
       const csv = await request().get(url('daily-rewards')).query({ grain: 'month', format: 'csv' }).expect(200);
-      expect(csv.text).to.equal(
-        `timestamp,date,dailyRewards\n${ts('2026-01-01T00:00:00Z')},2026-01-01T00:00:00.000Z,6.5\n`,
-      );
+      const [header, row, end] = csv.text.split('\n');
+      expect([header, end]).to.deep.equal(['timestamp,date,dailyRewards', '']);
+      const [timestamp, date, value] = row!.split(',');
+      expect([timestamp, date]).to.deep.equal([ts('2026-01-01T00:00:00Z'), '2026-01-01T00:00:00.000Z']);
+      expect(Number(value)).to.be.closeTo((5 * 30 + 6 * 30 + 7 * 1670 + 8 * 42900) / 44630, 1e-9);
     });
 
     it('format=csv|json wins over Accept, and every answer varies on Accept as well as encoding', async function () {
@@ -630,9 +639,13 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     it('answers CSV with a header row when Accept is text/csv', async function () {
       const res = await request().get(url('tvl')).query({ grain: 'day' }).set('Accept', 'text/csv').expect(200);
       expect(res.headers['content-type']).to.match(/^text\/csv/);
-      expect(res.text).to.equal(
-        `timestamp,date,tvl\n${ts('2026-01-02T00:00:00Z')},2026-01-02T00:00:00.000Z,400\n${ts('2026-01-01T00:00:00Z')},2026-01-01T00:00:00.000Z,200\n`,
-      );
+      const lines = res.text.split('\n');
+      expect(lines.slice(0, 2)).to.deep.equal([
+        'timestamp,date,tvl',
+        `${ts('2026-01-02T00:00:00Z')},2026-01-02T00:00:00.000Z,400`,
+      ]);
+      expect(lines[2]).to.match(new RegExp(`^${ts('2026-01-01T00:00:00Z')},2026-01-01T00:00:00.000Z,293\\.70`));
+      expect(lines.slice(3)).to.deep.equal(['']);
     });
   });
 });
