@@ -6,6 +6,7 @@ import { NotFoundError } from '../../errors.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { serializeCampaign } from '../campaigns/serialize.js';
+import { distributedRows } from '../reward-totals/distributed.js';
 import { buildCreatorCampaignsQuery } from './query.js';
 import { loadDashboard } from './repo.js';
 import type { Handler } from '../../validate.js';
@@ -32,7 +33,24 @@ export function getCreatorHandler(deps: ApiDeps): Handler<{ params: typeof creat
   };
 }
 
-/** GET /v4/creators/{creator}/dashboard: campaign counts, TVL, wallets and USD distributed (see loadDashboard). */
+/**
+ * USD the live roots distributed for the creator's campaigns: the one definition of "distributed",
+ * what GET /v4/rewards/total/distributed answers for `creatorAddresses` (its addresses), `test` and
+ * `showPrivate=true` for the same caller (docs/api-behaviour.md#creators).
+ */
+async function creatorDistributed(
+  deps: ApiDeps,
+  creator: CreatorRecord,
+  test: boolean,
+  visible: Awaited<ReturnType<typeof campaignVisibilityOf>>,
+): Promise<number> {
+  if (!creator.addresses.length) return 0;
+  const query = { creatorAddresses: creator.addresses, test, showPrivate: true };
+  const { rows } = await distributedRows(deps, query, visible, 'type');
+  return rows.reduce((sum, r) => sum + r.usd, 0);
+}
+
+/** GET /v4/creators/{creator}/dashboard: campaign counts, TVL and wallets (loadDashboard), USD distributed (creatorDistributed). */
 export function dashboardHandler(
   deps: ApiDeps,
 ): Handler<{ params: typeof creatorParams; query: typeof dashboardQuery }> {
@@ -40,14 +58,12 @@ export function dashboardHandler(
     const creator = await creatorOr404(deps, ctx.state.params.creator);
     const { test } = ctx.state.query;
     const now = nowSeconds(deps);
-    const row = await loadDashboard(deps.pg, {
-      addresses: creator.addresses,
-      now,
-      test,
-      freshPriceSince: new Date((now - deps.config.prices.maxAgeSeconds) * 1000),
-      visible: await campaignVisibilityOf(deps, ctx.state, true),
-    });
-    ctx.body = serializeDashboard(row, creator);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const [row, distributed] = await Promise.all([
+      loadDashboard(deps.pg, { addresses: creator.addresses, now, test, visible }),
+      creatorDistributed(deps, creator, test, visible),
+    ]);
+    ctx.body = serializeDashboard(row, distributed, creator);
   };
 }
 

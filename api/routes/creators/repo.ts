@@ -12,7 +12,6 @@ export type DashboardRow = {
   future: number;
   total: number;
   total_tvl: number;
-  total_distributed: number;
   total_wallets: number;
 };
 
@@ -20,17 +19,16 @@ export type LoadDashboardParams = {
   addresses: string[];
   now: number;
   test: boolean;
-  freshPriceSince: Date;
   /** Private campaigns the caller may see count; others do not (README "Campaign visibility"). */
   visible: CampaignVisibility;
 };
 
 /**
  * Dashboard figures of the campaigns created from `addresses` that the caller may see (test chains only with `test`):
- * counts by status at `now`; total TVL (USD) of the live ones (campaign_metrics); USD distributed so
- * far (each started campaign's amount × elapsed share of its window × its token's fresh price);
- * wallets = distinct recipients rewarded by those campaigns in any stored tree.
- * Tables campaigns_current, campaign_privacy, chains, campaign_metrics, tokens, token_prices, reward_breakdown_versions (any stored tree).
+ * counts by status at `now`; total TVL (USD) of the live ones (campaign_metrics); wallets = distinct
+ * recipients rewarded by those campaigns in any stored tree. (USD distributed: the distributed totals'
+ * read, api/routes/creators/handlers.ts.)
+ * Tables campaigns_current, campaign_privacy, chains, campaign_metrics, reward_breakdown_versions (any stored tree).
  */
 export async function loadDashboard(
   db: Pick<PgPool | PgClient, 'query'>,
@@ -39,7 +37,7 @@ export async function loadDashboard(
   const { rows } = await db.query<DashboardRow>(
     `WITH c AS (
        SELECT c.* FROM campaigns_current c LEFT JOIN chains ch ON ch.id = c.compute_chain_id
-       WHERE lower(c.creator) = ANY($1::text[]) AND ($3::boolean OR NOT coalesce(ch.is_test, false)) AND ${visibleCampaignSql('c', 5, 6)}
+       WHERE lower(c.creator) = ANY($1::text[]) AND ($3::boolean OR NOT coalesce(ch.is_test, false)) AND ${visibleCampaignSql('c', 4, 5)}
      )
      SELECT
        count(*) FILTER (WHERE c.end_timestamp <= $2)::int AS past,
@@ -47,16 +45,10 @@ export async function loadDashboard(
        count(*) FILTER (WHERE c.start_timestamp > $2)::int AS future,
        count(*)::int AS total,
        coalesce(sum(m.tvl_usd) FILTER (WHERE c.start_timestamp <= $2 AND c.end_timestamp > $2), 0)::float8 AS total_tvl,
-       coalesce(sum(
-         (c.amount / power(10::numeric, t.decimals))::float8 * p.price
-         * least(1, greatest(0, ($2 - c.start_timestamp)::float8 / greatest(c.end_timestamp - c.start_timestamp, 1)))
-       ), 0)::float8 AS total_distributed,
        (SELECT count(DISTINCT b.recipient) FROM reward_breakdown_versions b JOIN c c2 ON b.chain_id = c2.distribution_chain_id AND b.campaign_id = c2.campaign_id)::int AS total_wallets
      FROM c
-     LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id
-     LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = lower(c.reward_token)
-     LEFT JOIN token_prices p ON p.token_id = t.id AND p.updated_at >= $4`,
-    [p.addresses.map((a) => a.toLowerCase()), p.now, p.test, p.freshPriceSince, ...visibilitySqlParams(p.visible)],
+     LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id`,
+    [p.addresses.map((a) => a.toLowerCase()), p.now, p.test, ...visibilitySqlParams(p.visible)],
   );
   return rows[0]!;
 }

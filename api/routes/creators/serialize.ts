@@ -36,7 +36,7 @@ export type DashboardResponse = {
 };
 
 /** Pure: dashboard figures → the public shape; `creatorId` is null for an implicit (unregistered) creator. */
-export function serializeDashboard(row: DashboardRow, creator: CreatorRecord): DashboardResponse {
+export function serializeDashboard(row: DashboardRow, distributed: number, creator: CreatorRecord): DashboardResponse {
   return {
     pastCampaigns: row.past,
     liveCampaigns: row.live,
@@ -44,7 +44,7 @@ export function serializeDashboard(row: DashboardRow, creator: CreatorRecord): D
     totalTvl: row.total_tvl,
     totalWallets: row.total_wallets,
     totalCampaigns: row.total,
-    totalDistributed: row.total_distributed,
+    totalDistributed: distributed,
     creatorId: creator.registered ? creator.id : null,
   };
 }

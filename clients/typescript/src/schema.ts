@@ -1185,7 +1185,7 @@ export interface paths {
         };
         /**
          * Dashboard figures of a creator
-         * @description The creator's overview: campaign counts by status, total distributed, live daily rewards and opportunities. `test=true` includes test campaigns.
+         * @description The creator's overview: campaign counts by status, TVL of the live ones, wallets rewarded, and `totalDistributed`: USD the live roots distributed for the creator's campaigns, exactly what `GET /v4/rewards/total/distributed?creatorAddresses=<its addresses>&showPrivate=true` answers the same caller (each root's new amounts at the token's close of the root's day). `test=true` includes test chains (and, in `totalDistributed`, test reward tokens).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *

@@ -144,7 +144,13 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
         [DEVNET_LABS],
       );
       expect(res.totalWallets).to.equal(wallets.rows[0]!.n);
+      // One definition of "distributed" (issue 42): what the live roots paid, as the totals route answers.
       expect(res.totalDistributed).to.be.greaterThan(0);
+      const route = (await get('/v4/rewards/total/distributed', { creatorAddresses: DEVNET_LABS }).expect(200)).body;
+      expect(res.totalDistributed).to.be.closeTo(route, 1e-9 * Math.max(1, route));
+      const other = (await get('/v4/rewards/total/distributed', { creatorAddress: POOL_PARTNERS }).expect(200)).body;
+      const pool = (await get('/v4/creators/pool-partners/dashboard').expect(200)).body;
+      expect(pool.totalDistributed).to.be.closeTo(other, 1e-9 * Math.max(1, other));
     });
 
     it('serves creatorId null for an implicit creator, 404 for an unknown one', async function () {

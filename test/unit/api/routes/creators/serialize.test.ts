@@ -12,7 +12,7 @@ const creator: CreatorRecord = {
   tags: ['x'],
   registered: true,
 };
-const row = { past: 1, live: 2, future: 3, total: 6, total_tvl: 10.5, total_distributed: 7, total_wallets: 4 };
+const row = { past: 1, live: 2, future: 3, total: 6, total_tvl: 10.5, total_wallets: 4 };
 
 describe('api/routes/creators', () => {
   it('serializeCreator names every Creator field and drops internal ones', () => {
@@ -27,7 +27,7 @@ describe('api/routes/creators', () => {
   });
 
   it('serializeDashboard names every dashboard field; creatorId null for an implicit creator', () => {
-    expect(serializeDashboard(row, creator)).to.deep.equal({
+    expect(serializeDashboard(row, 7, creator)).to.deep.equal({
       pastCampaigns: 1,
       liveCampaigns: 2,
       futureCampaigns: 3,
@@ -37,7 +37,7 @@ describe('api/routes/creators', () => {
       totalDistributed: 7,
       creatorId: 'acme',
     });
-    expect(serializeDashboard(row, { ...creator, registered: false }).creatorId).to.equal(null);
+    expect(serializeDashboard(row, 7, { ...creator, registered: false }).creatorId).to.equal(null);
   });
 
   it('buildCreatorCampaignsQuery filters on lower-cased creator addresses and a status', () => {
