@@ -14,6 +14,7 @@ import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seededRandom } from '../../helpers/seededRandom.js';
+import { allDocumentIds, expectSameIds } from '../../helpers/esDocumentIds.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
@@ -219,15 +220,18 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
 
     // Elasticsearch equals PostgreSQL: same ids, no extra, no missing.
     await h.refresh();
-    const esIds = async (family: 'campaigns' | 'opportunities') =>
-      (
-        await h.deps.es.search({ index: indexNames(h.config.esIndexPrefix, family).read, size: 1000, _source: false })
-      ).hits.hits
-        .map((x) => x._id!)
-        .sort();
-    const pgIds = async (query: string) => (await h.apiPg.query<{ id: string }>(query)).rows.map((r) => r.id).sort();
-    expect(await esIds('campaigns')).to.deep.equal(await pgIds('SELECT id FROM campaigns'));
-    expect(await esIds('opportunities')).to.deep.equal(
+    // Whole sets at any size (a count, then every page), and how many were compared.
+    const esIds = (family: 'campaigns' | 'opportunities') =>
+      allDocumentIds(h.deps.es, indexNames(h.config.esIndexPrefix, family).read);
+    const pgIds = async (query: string) => (await h.apiPg.query<{ id: string }>(query)).rows.map((r) => r.id);
+    expectSameIds(
+      'campaign documents = campaign rows',
+      await esIds('campaigns'),
+      await pgIds('SELECT id FROM campaigns'),
+    );
+    expectSameIds(
+      'opportunity documents = opportunities of campaigns',
+      await esIds('opportunities'),
       await pgIds('SELECT DISTINCT opportunity_id AS id FROM campaigns_current'),
     );
     const metrics = await sql('SELECT count(*) AS n FROM campaign_metrics');

@@ -13,6 +13,7 @@ import { campaignDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
+import { allDocumentIds } from '../../helpers/esDocumentIds.js';
 
 const DAY = 86_400;
 const depths = Array.from({ length: chaosSettings.maxReorgDepth }, (_, i) => i + 1);
@@ -64,15 +65,7 @@ describe(`chaos: reorgs of depth 1 to ${chaosSettings.maxReorgDepth} on a devnet
       .map((c) => c.campaignId)
       .sort();
   const esIds = async () =>
-    (
-      await h.deps.es.search({
-        index: indexNames(h.config.esIndexPrefix, 'campaigns').read,
-        size: 1000,
-        _source: false,
-      })
-    ).hits.hits
-      .map((x) => x._id!)
-      .sort();
+    (await allDocumentIds(h.deps.es, indexNames(h.config.esIndexPrefix, 'campaigns').read)).sort();
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
