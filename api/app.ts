@@ -10,6 +10,7 @@ import { compression } from './middleware/compression.js';
 import { cors } from './middleware/cors.js';
 import { crossSiteRequests } from './middleware/crossSiteRequests.js';
 import { errorHandler } from './middleware/errorHandler.js';
+import { isClientGone } from './middleware/clientGone.js';
 import { authenticate } from './middleware/auth.js';
 import { canonicalPath, caseSensitive } from './middleware/canonicalPath.js';
 import { clientAddressOf } from './middleware/clientAddress.js';
@@ -45,8 +46,10 @@ export function createApp(deps: ApiDeps): Koa {
   const app = new Koa();
   app.silent = true;
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
-    deps.logger.error({
-      msg: 'request failed',
+    // A client that disconnected mid-answer is no fault of ours: info, not an error to page on.
+    const gone = isClientGone(error, Boolean(ctx?.req.destroyed || ctx?.req.socket?.destroyed));
+    deps.logger[gone ? 'info' : 'error']({
+      msg: gone ? 'client closed the connection before the answer was sent' : 'request failed',
       request_id: ctx?.state?.requestId,
       method: ctx?.method,
       path: ctx?.path,
