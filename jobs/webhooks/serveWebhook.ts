@@ -53,27 +53,29 @@ export type ClaimWebhookParams = {
 
 /**
  * Claims, in one short statement, the next due webhook (enabled, retry time reached, events after its
- * cursor, no live lease; not in `skipWebhooks`) of an owner not in `skipOwners`: the owner served least recently first, then
- * its webhook served least recently (round-robin over owners, then over an owner's webhooks), and
- * leases it for `leaseMs` (a new token; `served_at` now, so its owner goes behind the others). Rows
- * another claimer locks at that instant are skipped, so several processes share the webhooks and one
- * webhook is delivered by one claim at a time. No transaction stays open after it.
+ * cursor, no live lease; not in `skipWebhooks`) of an owner not in `skipOwners`: the owner served least
+ * recently first, then its webhook served least recently (round-robin over owners, then over an owner's
+ * webhooks), and leases it for `leaseMs` (a new token, `served_at` now); then the owner's turn is now
+ * (passTurn). Rows another claimer locks at that instant are skipped, so several processes share the
+ * webhooks and one webhook is delivered by one claim at a time. No transaction stays open after it.
  * Tables: webhook_cursors, webhooks, events.
  * @returns the claimed webhook, or null when none is due.
  */
-export async function claimWebhook(pg: Queryable, { leaseMs, skipOwners, skipWebhooks = [] }: ClaimWebhookParams) {
+export async function claimWebhook(
+  pg: Queryable,
+  { leaseMs, skipOwners, skipWebhooks = [] }: ClaimWebhookParams,
+): Promise<ClaimedWebhook | null> {
   const { rows } = await pg.query<ClaimedWebhook>(
     `WITH claimed AS (
        UPDATE webhook_cursors c
        SET lease_token = gen_random_uuid(), leased_until = now() + make_interval(secs => $2::float8 / 1000), served_at = now()
        WHERE c.webhook_id = (
+         -- The queue's order (index webhook_cursors_queue), walked to the first due webhook.
          SELECT d.webhook_id FROM webhook_cursors d JOIN webhooks w ON w.id = d.webhook_id
          WHERE w.enabled AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until <= now())
            AND d.last_event_id < (SELECT coalesce(max(id), 0) FROM events)
            AND NOT (w.owner_address = ANY($1::text[])) AND NOT (d.webhook_id = ANY($3::uuid[]))
-         ORDER BY (SELECT max(o.served_at) FROM webhook_cursors o JOIN webhooks ow ON ow.id = o.webhook_id
-                   WHERE ow.owner_address = w.owner_address) NULLS FIRST,
-           d.served_at NULLS FIRST, d.webhook_id
+         ORDER BY d.owner_turn_at NULLS FIRST, d.served_at NULLS FIRST, d.webhook_id
          LIMIT 1
          FOR UPDATE OF d SKIP LOCKED)
        RETURNING c.webhook_id, c.last_event_id, c.failures, c.lease_token)
@@ -82,7 +84,23 @@ export async function claimWebhook(pg: Queryable, { leaseMs, skipOwners, skipWeb
      FROM claimed c JOIN webhooks w ON w.id = c.webhook_id`,
     [skipOwners, leaseMs, skipWebhooks],
   );
-  return rows[0] ?? null;
+  const w = rows[0] ?? null;
+  if (w) await passTurn(pg, w.owner_address);
+  return w;
+}
+
+/**
+ * The owner's turn is now: its webhooks go behind every other owner's in the queue. A separate short
+ * statement after the claim's (never two cursor locks waited for in one statement); a cursor locked
+ * at that instant keeps its older turn, which only puts it ahead once.
+ */
+async function passTurn(pg: Queryable, owner: string): Promise<void> {
+  await pg.query(
+    `UPDATE webhook_cursors SET owner_turn_at = now() WHERE webhook_id IN (SELECT c.webhook_id
+       FROM webhook_cursors c JOIN webhooks w ON w.id = c.webhook_id WHERE w.owner_address = $1
+       FOR UPDATE OF c SKIP LOCKED)`,
+    [owner],
+  );
 }
 
 /**
@@ -120,6 +138,7 @@ export async function serveWebhook(
       const r = await postWebhook({ url: w.url, body, headers, timeoutMs: config.timeoutMs, allow: config.allow });
       if (!r.delivered) {
         await recordFailure(pg, config, w, event.id, r);
+        await passTurn(pg, w.owner_address);
         return { delivered, failed: 1, caughtUp: true };
       }
       if (!(await recordDelivery(pg, w, event.id, r, leaseMs))) return { delivered, failed: 0, caughtUp: false };
@@ -242,6 +261,7 @@ async function release(pg: Queryable, w: ClaimedWebhook, head: string | null): P
      WHERE webhook_id = $1 AND lease_token = $2`,
     [w.id, w.lease_token, head],
   );
+  await passTurn(pg, w.owner_address);
 }
 
 /**

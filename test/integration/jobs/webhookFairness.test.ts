@@ -53,7 +53,7 @@ describe('webhooks job: fair to every owner, no transaction across a request (#4
     (await h.request().post('/v4/webhooks').set({ 'x-api-key': key }).send(body).expect(201)).body as { id: string };
   /** As if the webhook had just had its turn: the other owners' webhooks come first (on main: no effect). */
   const servedJustNow = (id: string) =>
-    h.deps.pg.query('UPDATE webhook_cursors SET served_at = now() WHERE webhook_id = $1', [id]);
+    h.deps.pg.query('UPDATE webhook_cursors SET served_at = now(), owner_turn_at = now() WHERE webhook_id = $1', [id]);
   /** Appends one event and resolves with the time from its commit to its arrival at `r`. */
   const latencyOf = async (r: WebhookReceiver) => {
     const t0 = Date.now();
