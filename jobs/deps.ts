@@ -8,7 +8,8 @@ import type { JobDeps } from './control/types.js';
 /**
  * Connections of a scheduler process: each running unit holds one for its advisory lock and may
  * hold a transaction while it queries, so two per unit, plus two and the outbox and event
- * listeners', plus one per webhook delivery worker (each holds its claimed cursor's transaction), at least 10.
+ * listeners', plus one per webhook delivery worker (for its short claim and record statements; none is
+ * held across a request, #43) and the webhook run's own LISTEN, at least 10.
  */
 export const jobPoolSize = (config: Pick<Config, 'schedulerConcurrency' | 'webhooks'>) =>
   Math.max(10, 2 * config.schedulerConcurrency + 4 + config.webhooks.concurrency);

@@ -153,10 +153,12 @@ export async function updateWebhook(
     const reenabled = f.enabled === true && !wasEnabled;
     if (reenabled || f.url !== undefined)
       // Due now (a new URL is tried at once, not at the old one's next retry). A cursor a deliverer
-      // holds is left alone rather than waited for: that delivery is under way anyway.
+      // holds (a live lease, or its claim's row lock of an instant) is left alone rather than waited
+      // for: that delivery is under way anyway, and its claim records its own outcome.
       await client.query(
         `UPDATE webhook_cursors SET next_attempt_at = now(), failures = CASE WHEN $2 THEN 0 ELSE failures END
-         WHERE webhook_id = (SELECT webhook_id FROM webhook_cursors WHERE webhook_id = $1 FOR UPDATE SKIP LOCKED)`,
+         WHERE webhook_id = (SELECT webhook_id FROM webhook_cursors WHERE webhook_id = $1
+           AND (leased_until IS NULL OR leased_until <= now()) FOR UPDATE SKIP LOCKED)`,
         [id, reenabled],
       );
     return getWebhook(client, owner, id);
@@ -165,7 +167,7 @@ export async function updateWebhook(
 
 /**
  * Deletes one of the owner's webhooks and its delivery records; false when it has none with this id.
- * Its cursor is left to the deliverer (jobs/webhooks/serveWebhook.ts), which may hold it right now.
+ * Its cursor is left to the deliverer (jobs/webhooks/serveWebhook.ts), which may hold it under a lease right now.
  * Tables: webhooks, webhook_deliveries.
  */
 export async function deleteWebhook(pool: PgPool, owner: string, id: string): Promise<boolean> {
