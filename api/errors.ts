@@ -14,6 +14,8 @@ export class AppError extends Error {
   readonly extensions: Record<string, unknown>;
   /** The problem body's `title` when this kind has one of its own (RFC 9457 §3.1.4); else the status's. */
   readonly title?: string;
+  /** Seconds a client should wait before retrying, sent as `Retry-After` (a 503 of a busy chain, issue #43). */
+  readonly retryAfter?: number;
 
   constructor(
     status: number,
@@ -25,6 +27,7 @@ export class AppError extends Error {
       expose?: boolean;
       extensions?: Record<string, unknown>;
       title?: string;
+      retryAfter?: number;
     } = {},
   ) {
     super(message, { cause: options.cause });
@@ -34,6 +37,7 @@ export class AppError extends Error {
     this.errors = options.errors;
     this.extensions = options.extensions ?? {};
     if (options.title) this.title = options.title;
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
   }
 }
 

@@ -50,6 +50,14 @@ export type Config = {
     rpcRetries: number;
     publishBatch: number;
   };
+  /**
+   * Chain reads a request causes (api/chain/readChain.ts, issue #43 F1): the gas of one view read
+   * (CHAIN_READ_GAS: balanceOf, allowance, name, an isValidSignature, a view of our contracts), the gas
+   * of a call that deploys or simulates (CHAIN_CALL_GAS: an EIP-6492 sign-in check, each campaign of
+   * a creation simulation), one deadline per request (CHAIN_READ_DEADLINE_MS), and per chain the
+   * requests reading at once (CHAIN_READ_CONCURRENCY) and waiting for a turn (CHAIN_READ_QUEUE).
+   */
+  chainReads: { readGas: number; callGas: number; deadlineMs: number; concurrency: number; queue: number };
   prices: { apiUrl?: string; apiTimeoutMs: number; maxAgeSeconds: number };
   /**
    * Where reward trees are published, keyed by root: an http(s) URL template or a directory path;
@@ -227,6 +235,12 @@ const envSchema = {
     INDEXER_PUBLISH_BATCH: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
     RPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
     RPC_RETRIES: { type: 'integer', minimum: 0, maximum: 20, default: 3 },
+    // 21,000 is the intrinsic gas of any call: a budget below it answers nothing.
+    CHAIN_READ_GAS: { type: 'integer', minimum: 30000, maximum: 30000000, default: 100000 },
+    CHAIN_CALL_GAS: { type: 'integer', minimum: 100000, maximum: 30000000, default: 1000000 },
+    CHAIN_READ_DEADLINE_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+    CHAIN_READ_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: 8 },
+    CHAIN_READ_QUEUE: { type: 'integer', minimum: 0, maximum: 10000, default: 32 },
     PRICE_API_URL: { type: 'string', pattern: '^https?://' },
     PRICE_API_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     PRICE_MAX_AGE_SECONDS: { type: 'integer', minimum: 1, maximum: 31536000, default: 3600 },
@@ -315,6 +329,13 @@ export function loadConfig(env: Env = process.env): Config {
       rpcTimeoutMs: v['RPC_TIMEOUT_MS'],
       rpcRetries: v['RPC_RETRIES'],
       publishBatch: v['INDEXER_PUBLISH_BATCH'],
+    },
+    chainReads: {
+      readGas: v['CHAIN_READ_GAS'],
+      callGas: v['CHAIN_CALL_GAS'],
+      deadlineMs: v['CHAIN_READ_DEADLINE_MS'],
+      concurrency: v['CHAIN_READ_CONCURRENCY'],
+      queue: v['CHAIN_READ_QUEUE'],
     },
     prices: {
       apiUrl: v['PRICE_API_URL'],

@@ -5,6 +5,7 @@ import { signSession, SESSION_TTL_SECONDS, type SignSessionParams } from '../../
 import { setAuthCookie } from './cookies.js';
 import { consumeNonceAndLoadUser, type LoginUser } from './repo.js';
 import type { LoginBody } from './schema.js';
+import { readChain } from '../../chain/readChain.js';
 import { checkSignIn } from './siwe.js';
 
 /** The `jwt` cookie (see setAuthCookie), for the session's lifetime; `null` clears it. */
@@ -33,7 +34,12 @@ export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promis
     signature: body.signature,
     expected: deps.config.signIn,
     chainId: body.chainId,
-    clientOf: (chainId) => deps.rpc.get(chainId)?.client,
+    readOn: (chainId) => {
+      const chain = deps.rpc.get(chainId);
+      // An EIP-6492 signature deploys its account through the factory it names first: CHAIN_CALL_GAS.
+      const gas = BigInt(deps.config.chainReads.callGas);
+      return chain && ((read) => readChain(deps, chain, { gas }, read));
+    },
   });
   if (!checked.ok) {
     if (checked.field === 'signature')

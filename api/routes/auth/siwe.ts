@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress, isAddressEqual, verifyMessage, type PublicClient } from 'viem';
-import { isRetryableRpcError } from '../../../internal/rpc.js';
+import { isNodeFailure } from '../../chain/readChain.js';
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
 
 /** How long a sign-in nonce stays valid. */
@@ -47,10 +47,15 @@ export type CheckSignInParams = {
   expected: SignInExpected;
   /** The `chainId` the client sent, if any: it must be the message's `Chain ID`. */
   chainId?: number | undefined;
-  /** The public client of a configured chain, to ask a contract wallet (EIP-1271, EIP-6492) there. */
-  clientOf?: (chainId: number) => PublicClient | undefined;
+  /**
+   * Runs a read on a configured chain (within the request's chain-read bounds: api/chain/readChain.ts),
+   * to ask a contract wallet (EIP-1271, EIP-6492) there; undefined for a chain not configured.
+   */
+  readOn?: (chainId: number) => ChainReader | undefined;
   now?: Date;
 };
+/** Runs `read` with a client of one chain, within the bounds of the request's chain reads. */
+export type ChainReader = <T>(read: (client: PublicClient) => Promise<T>) => Promise<T>;
 export type CheckSignInResult = { ok: true; nonce: string } | { ok: false; field: string; reason: string };
 
 /** Clock skew tolerated on `Issued At`. */
@@ -71,7 +76,7 @@ export async function checkSignIn({
   signature,
   expected,
   chainId,
-  clientOf = () => undefined,
+  readOn = () => undefined,
   now = new Date(),
 }: CheckSignInParams): Promise<CheckSignInResult> {
   const fields = parseSiweMessage(message);
@@ -103,36 +108,39 @@ export async function checkSignIn({
   if (!fields.expirationTime) return { ok: false, field: 'message', reason: 'has no expiration time' };
   if (!validateSiweMessage({ message: fields, address: getAddress(address), domain: expected.domain, time: now }))
     return { ok: false, field: 'message', reason: 'has expired or is not valid yet' };
-  const signed = await checkSigner({ address, message, signature, chainId: expected.chainId, clientOf });
+  const signed = await checkSigner({ address, message, signature, chainId: expected.chainId, readOn });
   return signed.ok ? { ok: true, nonce: fields.nonce } : signed;
 }
 
 /**
  * Whether `address` signed `message`: its own key (ecrecover, valid on every chain), else its contract
- * code on `chainId`, the chain the message names (a retryable RPC failure is thrown: 503, not a refusal).
+ * code on `chainId`, the chain the message names (a node failure is thrown: 503, not a refusal).
  */
 async function checkSigner({
   address,
   message,
   signature,
   chainId,
-  clientOf,
+  readOn,
 }: Pick<CheckSignInParams, 'address' | 'message' | 'signature'> & {
   chainId: number;
-  clientOf: NonNullable<CheckSignInParams['clientOf']>;
+  readOn: NonNullable<CheckSignInParams['readOn']>;
 }): Promise<{ ok: true } | { ok: false; field: 'signature'; reason: string }> {
   const signer = getAddress(address);
   if (await verifyMessage({ address: signer, message, signature }).catch(() => false)) return { ok: true };
-  const client = clientOf(chainId);
-  if (!client)
+  const read = readOn(chainId);
+  if (!read)
     return {
       ok: false,
       field: 'signature',
       reason: `is not the address's own (EOA) signature, and chain ${chainId} named in the message is not configured here, so no contract wallet can vouch for it`,
     };
-  const valid = await client.verifyMessage({ address: signer, message, signature }).catch((error: unknown) => {
-    if (isRetryableRpcError(error)) throw error;
-    return false;
-  });
+  // A failing wallet (a revert, out of gas: an EIP-6492 factory may run any code) refuses; a failing node is a 503.
+  const valid = await read((client) =>
+    client.verifyMessage({ address: signer, message, signature }).catch((error: unknown) => {
+      if (isNodeFailure(error)) throw error;
+      return false;
+    }),
+  );
   return valid ? { ok: true } : { ok: false, field: 'signature', reason: 'does not match the address' };
 }

@@ -1,6 +1,7 @@
-import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
+import { readChain } from '../../chain/readChain.js';
+import { describeTokens, withCode } from '../../chain/tokenReads.js';
 import type { ApiDeps } from '../../deps.js';
-import { ServiceUnavailableError, ValidationError } from '../../errors.js';
+import { ValidationError } from '../../errors.js';
 import { DecodeArgsError, decodeCreateCampaignArgs, type CampaignTuple } from './decodeCreateCampaignArgs.js';
 import { describeCampaign, type DescribedCampaign, type RewardTokenInfo } from './describeCampaign.js';
 import type { Handler } from '../../validate.js';
@@ -20,17 +21,21 @@ async function tokenInfos(deps: ApiDeps, chainId: number, addresses: string[]): 
   );
   const missing = unique.filter((a) => !out.has(a));
   if (missing.length) {
-    try {
-      for (const r of await readTokenMetadata(deps.rpc.get(chainId)!, missing, deps.logger))
-        out.set(r.address.toLowerCase(), {
-          address: r.address.toLowerCase(),
-          symbol: r.symbol,
-          name: r.name,
-          decimals: r.decimals,
-        });
-    } catch (error) {
-      throw new ServiceUnavailableError('rpc', error);
-    }
+    // Addresses from the caller's calldata: called within the request's chain-read bounds, and only
+    // those with contract code.
+    const gas = BigInt(deps.config.chainReads.readGas);
+    const described = await readChain(deps, deps.rpc.get(chainId)!, { gas }, async (client) => {
+      const blockNumber = await client.getBlockNumber();
+      const coded = await withCode(client, missing, blockNumber);
+      return describeTokens(
+        client,
+        chainId,
+        missing.filter((a) => coded.has(a)),
+        blockNumber,
+      );
+    });
+    for (const r of described)
+      out.set(r.address, { address: r.address, symbol: r.symbol, name: r.name, decimals: r.decimals });
   }
   for (const a of missing) if (!out.has(a)) out.set(a, { address: a, symbol: null, name: null, decimals: null });
   return out;

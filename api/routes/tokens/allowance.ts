@@ -1,8 +1,10 @@
-import { erc20Abi, type Address } from 'viem';
+import type { Address } from 'viem';
+import { readChain } from '../../chain/readChain.js';
+import { readErc20, withCode } from '../../chain/tokenReads.js';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
-import { chainClientOf, readChain } from './readChain.js';
+import { chainClientOf } from './readChain.js';
 import { getTokenRow } from './repo.js';
 import type { allowanceParams } from './schema.js';
 
@@ -18,19 +20,23 @@ export type AllowanceResponse = {
   blockNumber: number;
 };
 
-/** The chain and address of a stored token id, or of a temporary `tmp-{chainId}-{address}` one (404 when unknown). */
-async function tokenOf(deps: ApiDeps, id: string): Promise<{ chainId: number; address: string }> {
+/**
+ * The chain and address of a stored token id, or of a temporary `tmp-{chainId}-{address}` one (404 when
+ * unknown); `stored` false for a temporary id (its address is checked for code before any call).
+ */
+async function tokenOf(deps: ApiDeps, id: string): Promise<{ chainId: number; address: string; stored: boolean }> {
   const tmp = /^tmp-([0-9]+)-(0x[0-9a-fA-F]{40})$/.exec(id);
-  if (tmp) return { chainId: Number(tmp[1]), address: tmp[2]!.toLowerCase() };
+  if (tmp) return { chainId: Number(tmp[1]), address: tmp[2]!.toLowerCase(), stored: false };
   const row = await getTokenRow(deps.pg, id);
   if (!row) throw new NotFoundError(`Token ${id} not found`);
-  return { chainId: row.chain_id, address: row.address };
+  return { chainId: row.chain_id, address: row.address, stored: true };
 }
 
 /**
  * GET /v4/tokens/{id}/allowance/{owner}/{spender}: the ERC20 `allowance(owner, spender)` read on chain
- * in one multicall at the latest block, with that block. A token whose allowance call fails (not an
- * ERC20, the native token) is a 422 naming `id`; an RPC failure a 503. Table tokens (for stored ids).
+ * at the latest block, with that block, within the request's chain-read bounds (readChain: the call's
+ * gas limited). A token whose allowance call fails (not an ERC20, no code, the native token, a looping
+ * contract) is a 422 naming `id`; an RPC failure a 503. Table tokens (for stored ids).
  */
 export function allowanceHandler(deps: ApiDeps): Handler<{ params: typeof allowanceParams }> {
   return async (ctx) => {
@@ -38,19 +44,19 @@ export function allowanceHandler(deps: ApiDeps): Handler<{ params: typeof allowa
     const token = await tokenOf(deps, id);
     const chain = chainClientOf(deps, token.chainId, 'id');
     const [o, s] = [owner.toLowerCase() as Address, spender.toLowerCase() as Address];
-    const { blockNumber, result } = await readChain(deps, chain, async () => {
-      const blockNumber = await chain.client.getBlockNumber();
-      const [result] = await chain.client.multicall({
-        allowFailure: true,
-        deployless: true,
-        blockNumber,
-        contracts: [{ address: token.address as Address, abi: erc20Abi, functionName: 'allowance', args: [o, s] }],
-      });
-      return { blockNumber: Number(blockNumber), result };
+    const gas = BigInt(deps.config.chainReads.readGas);
+    const { blockNumber, allowance } = await readChain(deps, chain, { gas }, async (client) => {
+      const blockNumber = await client.getBlockNumber();
+      // A temporary id names any address: called only once it shows contract code at that block.
+      const called = token.stored || (await withCode(client, [token.address], blockNumber)).has(token.address);
+      const [allowance] = called
+        ? await readErc20(client, [{ address: token.address, functionName: 'allowance', args: [o, s] }], blockNumber)
+        : [undefined];
+      return { blockNumber: Number(blockNumber), allowance };
     });
-    if (result.status !== 'success')
+    if (typeof allowance !== 'bigint')
       throw new AppError(422, 'NOT_AN_ERC20', `Token ${id} answers no ERC20 allowance on chain ${token.chainId}`, {
-        errors: [{ field: 'id', message: 'is not an ERC20 token on its chain (allowance reverted)' }],
+        errors: [{ field: 'id', message: 'is not an ERC20 token on its chain (allowance failed)' }],
       });
     ctx.body = {
       tokenId: id,
@@ -58,7 +64,7 @@ export function allowanceHandler(deps: ApiDeps): Handler<{ params: typeof allowa
       address: token.address,
       owner: o,
       spender: s,
-      allowance: result.result.toString(),
+      allowance: allowance.toString(),
       blockNumber,
     } satisfies AllowanceResponse;
   };

@@ -1,10 +1,11 @@
-import { erc20Abi, zeroAddress, type Address } from 'viem';
-import type { TokenRow } from '../../../domain/readTokenMetadata.js';
+import { zeroAddress, type Address } from 'viem';
+import { readChain } from '../../chain/readChain.js';
+import { describeTokens, readErc20, withCode } from '../../chain/tokenReads.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
 import { withPrices } from './handlers.js';
-import { chainClientOf, readChain } from './readChain.js';
+import { chainClientOf } from './readChain.js';
 import { listRewardTokenRows, tokenRowsByAddress } from './rewardRepo.js';
 import { MAX_BALANCE_TOKENS, type BalancesQuery, type balancesQuery } from './schema.js';
 import { serializeChainToken, type TokenResponse } from './serialize.js';
@@ -14,23 +15,6 @@ const NATIVE_TOKEN_ADDRESS = zeroAddress;
 
 /** A Token record with the owner's balance (base units, decimal string) and the block it was read at. */
 export type BalanceResponse = TokenResponse & { balance: string; blockNumber: number };
-
-/**
- * Pure: the calls of one balances multicall: `balanceOf(user)` of every ERC20, then name, symbol and
- * decimals of each token we do not store (results are read back by position).
- */
-function balanceCalls(erc20: readonly string[], unknown: readonly string[], user: Address) {
-  return [
-    ...erc20.map((a) => ({ address: a as Address, abi: erc20Abi, functionName: 'balanceOf', args: [user] })),
-    ...unknown.flatMap((a) =>
-      (['name', 'symbol', 'decimals'] as const).map((functionName) => ({
-        address: a as Address,
-        abi: erc20Abi,
-        functionName,
-      })),
-    ),
-  ] as { address: Address; abi: typeof erc20Abi; functionName: 'balanceOf'; args: [Address] }[];
-}
 
 /** The lower-case token addresses a balances request names, in order, without repeats. */
 async function requestedTokens(deps: ApiDeps, q: BalancesQuery): Promise<string[]> {
@@ -50,9 +34,11 @@ async function requestedTokens(deps: ApiDeps, q: BalancesQuery): Promise<string[
 
 /**
  * GET /v4/tokens/balances: `userAddress`'s balances of the requested tokens (default: the chain's
- * reward tokens) read on chain in ONE deployless multicall at one block (balanceOf of every ERC20,
- * and name/symbol/decimals of tokens we do not store), the native token's with eth_getBalance at the
- * same block (a deployless multicall has no address of its own to ask getEthBalance of). Tokens whose reads fail (not an ERC20) are left out. Tables reward_token_min_amounts,
+ * reward tokens), all read at one block within the request's chain-read bounds (readChain): a
+ * `balanceOf` eth_call per token with its own gas (readErc20), addresses we do not store only once
+ * they show contract code there (withCode), then the name, symbol and decimals of those among them that
+ * answered; the native token's balance with eth_getBalance at the same block. Tokens whose reads fail
+ * (not an ERC20, a looping or too costly contract) are left out. Tables reward_token_min_amounts,
  * tokens, token_prices.
  */
 export function balancesHandler(deps: ApiDeps): Handler<{ query: typeof balancesQuery }> {
@@ -63,45 +49,27 @@ export function balancesHandler(deps: ApiDeps): Handler<{ query: typeof balances
     if (!addresses.length) return void (ctx.body = []); // a chain without reward tokens: nothing to read
     const stored = await tokenRowsByAddress(deps.pg, q.chainId, addresses);
     const erc20 = addresses.filter((a) => a !== NATIVE_TOKEN_ADDRESS);
-    const unknown = erc20.filter((a) => !stored.has(a));
     const user = q.userAddress.toLowerCase() as Address;
-    const { blockNumber, results, native } = await readChain(deps, chain, async () => {
-      const blockNumber = await chain.client.getBlockNumber();
-      const [results, native] = await Promise.all([
-        // Without an ERC20 to read (the native token alone) there is no call to make.
-        erc20.length
-          ? chain.client.multicall({
-              allowFailure: true,
-              deployless: true,
-              batchSize: 0, // one eth_call for the whole request
-              blockNumber,
-              contracts: balanceCalls(erc20, unknown, user),
-            })
-          : [],
-        addresses.includes(NATIVE_TOKEN_ADDRESS) ? chain.client.getBalance({ address: user, blockNumber }) : null,
+    const gas = BigInt(deps.config.chainReads.readGas);
+    const { blockNumber, balanceOf, metadata } = await readChain(deps, chain, { gas }, async (client) => {
+      const blockNumber = await client.getBlockNumber();
+      const unknown = erc20.filter((a) => !stored.has(a));
+      const coded = unknown.length ? await withCode(client, unknown, blockNumber) : new Set<string>();
+      const read = erc20.filter((a) => stored.has(a) || coded.has(a));
+      const [balances, native] = await Promise.all([
+        readErc20(
+          client,
+          read.map((address) => ({ address, functionName: 'balanceOf' as const, args: [user] as const })),
+          blockNumber,
+        ),
+        addresses.includes(NATIVE_TOKEN_ADDRESS) ? client.getBalance({ address: user, blockNumber }) : null,
       ]);
-      return { blockNumber: Number(blockNumber), results: results as { status: string; result?: unknown }[], native };
-    });
-    const ok = (i: number) => (results[i]?.status === 'success' ? results[i]!.result : undefined);
-    const balanceOf = new Map<string, bigint>();
-    erc20.forEach((a, i) => {
-      const balance = ok(i);
-      if (typeof balance === 'bigint') balanceOf.set(a, balance);
-    });
-    if (native !== null) balanceOf.set(NATIVE_TOKEN_ADDRESS, native);
-    const metadata = unknown.flatMap((address, i): TokenRow[] => {
-      const [name, symbol, decimals] = [0, 1, 2].map((k) => ok(erc20.length + i * 3 + k));
-      // As readTokenMetadata: without a symbol and decimals it is not a token we can describe.
-      if (typeof symbol !== 'string' || decimals === undefined) return [];
-      return [
-        {
-          chainId: q.chainId,
-          address,
-          name: typeof name === 'string' ? name : null,
-          symbol,
-          decimals: Number(decimals),
-        },
-      ];
+      const balanceOf = new Map<string, bigint>();
+      read.forEach((a, i) => typeof balances[i] === 'bigint' && balanceOf.set(a, balances[i]));
+      if (native !== null) balanceOf.set(NATIVE_TOKEN_ADDRESS, native);
+      const described = unknown.filter((a) => balanceOf.has(a));
+      const metadata = described.length ? await describeTokens(client, q.chainId, described, blockNumber) : [];
+      return { blockNumber: Number(blockNumber), balanceOf, metadata };
     });
     const now = new Date(nowSeconds(deps) * 1000);
     const records = new Map<string, TokenResponse>();

@@ -1,10 +1,11 @@
 import { toServedPrice } from '../../../domain/prices.js';
-import { readTokenMetadata } from '../../../domain/readTokenMetadata.js';
 import { loadTokenPrices } from '../../../domain/tables/prices.js';
 import { missingTokens } from '../../../domain/tables/tokens.js';
 import { nowSeconds, readPgOf, type ApiDeps } from '../../deps.js';
 import type { Queryable } from '../../../internal/pg.js';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors.js';
+import { readChain } from '../../chain/readChain.js';
+import { describeTokens, withCode } from '../../chain/tokenReads.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import { getTokenRow, listTokenRows, type TokenDbRow } from './repo.js';
 import type { Handler } from '../../validate.js';
 import { ADDRESS_RE, type listTokensQuery, type tokenIdParams } from './schema.js';
@@ -27,17 +28,22 @@ export async function withPrices(
 }
 
 /**
- * An address unknown to the database on `chainId`, read from the chain (not stored). Empty when the
- * chain is not ours or the contract is not an ERC20; an RPC failure is a 503.
+ * An address unknown to the database on `chainId`, read from the chain (not stored) within the
+ * request's chain-read bounds (readChain): called only once it shows contract code, each of name,
+ * symbol and decimals an eth_call with its own gas. Empty when the chain is not ours or the contract is
+ * not an ERC20 (or loops); an RPC failure is a 503.
  */
 async function readUnknownToken(deps: ApiDeps, chainId: number, address: string): Promise<TokenResponse[]> {
   const chain = deps.rpc.get(chainId);
   if (!chain || !(await missingTokens(readPgOf(deps), chainId, [address])).length) return [];
-  try {
-    return (await readTokenMetadata(chain, [address.toLowerCase()], deps.logger)).map(serializeChainToken);
-  } catch (error) {
-    throw new ServiceUnavailableError('rpc', error);
-  }
+  const token = address.toLowerCase();
+  const gas = BigInt(deps.config.chainReads.readGas);
+  const rows = await readChain(deps, chain, { gas }, async (client) => {
+    const blockNumber = await client.getBlockNumber();
+    if (!(await withCode(client, [token], blockNumber)).has(token)) return [];
+    return describeTokens(client, chainId, [token], blockNumber);
+  });
+  return rows.map(serializeChainToken);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { parseAbi, zeroAddress } from 'viem';
+import { parseAbi, zeroAddress, type PublicClient } from 'viem';
+import { DEPLOYLESS_MULTICALL_GAS, readChain } from '../../chain/readChain.js';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
@@ -53,6 +54,22 @@ function chainOf(deps: ApiDeps, chainId: number | undefined) {
   return chain;
 }
 
+/**
+ * Reads of our own DistributionCreator or Distributor for one request, within the chain-read bounds
+ * (api/chain/readChain.ts): `calls` views in one deployless multicall, CHAIN_READ_GAS each on top of
+ * the multicall's own creation.
+ */
+function readOurs<T>(
+  deps: ApiDeps,
+  chainId: number | undefined,
+  calls: number,
+  read: (client: PublicClient) => Promise<T>,
+): Promise<T> {
+  const chain = chainOf(deps, chainId);
+  const gas = DEPLOYLESS_MULTICALL_GAS + BigInt(deps.config.chainReads.readGas) * BigInt(calls);
+  return readChain(deps, chain, { gas }, read);
+}
+
 /** GET /v4/users/{address}: the user's tags and tier (table users), creator id, associated addresses. */
 export function userProfileHandler(deps: ApiDeps): Handler<{ params: typeof userParams; query: typeof noQuery }> {
   return async (ctx) => {
@@ -67,17 +84,19 @@ export function userProfileHandler(deps: ApiDeps): Handler<{ params: typeof user
  * docs/contracts.md#creating-campaigns).
  */
 async function readTerms(deps: ApiDeps, chainId: number | undefined, address: string) {
-  const { client, chain } = chainOf(deps, chainId);
+  const { chain } = chainOf(deps, chainId);
   const user = lower(address);
-  const [messageHash, signature, whitelist] = await client.multicall({
-    allowFailure: false,
-    deployless: true,
-    contracts: [
-      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'messageHash' },
-      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatures', args: [user] },
-      { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatureWhitelist', args: [user] },
-    ],
-  });
+  const [messageHash, signature, whitelist] = await readOurs(deps, chainId, 3, (client) =>
+    client.multicall({
+      allowFailure: false,
+      deployless: true,
+      contracts: [
+        { address: chain.distributionCreator, abi: creatorAbi, functionName: 'messageHash' },
+        { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatures', args: [user] },
+        { address: chain.distributionCreator, abi: creatorAbi, functionName: 'userSignatureWhitelist', args: [user] },
+      ],
+    }),
+  );
   return {
     chainId: chain.id,
     messageHash: messageHash.toLowerCase(),
@@ -144,22 +163,24 @@ export function userRecipientHandler(
   deps: ApiDeps,
 ): Handler<{ params: typeof recipientParams; query: typeof chainQuery }> {
   return async (ctx) => {
-    const { client, chain } = chainOf(deps, ctx.state.query.chainId);
+    const { chain } = chainOf(deps, ctx.state.query.chainId);
     const params = ctx.state.params;
     const [address, token] = [lower(params.address), lower(params.token)];
-    const reads = await client.multicall({
-      allowFailure: true,
-      deployless: true,
-      contracts: [
-        { address: chain.distributor, abi: distributorAbi, functionName: 'claimRecipient', args: [address, token] },
-        {
-          address: chain.distributor,
-          abi: distributorAbi,
-          functionName: 'claimRecipient',
-          args: [address, zeroAddress],
-        },
-      ],
-    });
+    const reads = await readOurs(deps, chain.id, 2, (client) =>
+      client.multicall({
+        allowFailure: true,
+        deployless: true,
+        contracts: [
+          { address: chain.distributor, abi: distributorAbi, functionName: 'claimRecipient', args: [address, token] },
+          {
+            address: chain.distributor,
+            abi: distributorAbi,
+            functionName: 'claimRecipient',
+            args: [address, zeroAddress],
+          },
+        ],
+      }),
+    );
     const set = reads
       .map((r) => (r.status === 'success' ? (r.result as string) : zeroAddress))
       .find((a) => a !== zeroAddress);
@@ -179,12 +200,12 @@ export function userOperatorHandler(
 ): Handler<{ params: typeof operatorParams; query: typeof operatorQuery }> {
   return async (ctx) => {
     const query = ctx.state.query;
-    const { client, chain } = chainOf(deps, query.chainId);
+    const { chain } = chainOf(deps, query.chainId);
     const params = ctx.state.params;
     const [address, operatorAddress] = [lower(params.address), lower(params.operatorAddress)];
     const d = chain.distributor;
-    const reads = await client
-      .multicall({
+    const { reads, governance } = await readOurs(deps, chain.id, 5, async (client) => {
+      const reads = await client.multicall({
         allowFailure: true,
         deployless: true,
         contracts: [
@@ -199,29 +220,28 @@ export function userOperatorHandler(
           },
           { address: d, abi: distributorAbi, functionName: 'accessControlManager' },
         ],
-      })
-      .catch((e: unknown) => {
-        throw new ServiceUnavailableError(`the RPC of chain ${chain.id}`, e);
       });
-    if (reads[0].status !== 'success' || reads[1].status !== 'success')
-      throw new ServiceUnavailableError(
-        `the Distributor operators read on chain ${chain.id}`,
-        reads[0].error ?? reads[1].error,
-      );
+      if (reads[0].status !== 'success' || reads[1].status !== 'success')
+        throw new ServiceUnavailableError(
+          `the Distributor operators read on chain ${chain.id}`,
+          reads[0].error ?? reads[1].error,
+        );
+      // The Distributor's own AccessControlManager: a contract of our deployment, not the caller's choice.
+      const governance =
+        reads[4].status === 'success' &&
+        (await client
+          .readContract({
+            address: reads[4].result,
+            abi: accessControlAbi,
+            functionName: 'isGovernorOrGuardian',
+            args: [operatorAddress],
+          })
+          .catch((e: unknown) => {
+            throw new ServiceUnavailableError(`the AccessControlManager read on chain ${chain.id}`, e);
+          }));
+      return { reads, governance };
+    });
     const set = (r: { status: string; result?: unknown }) => r.status === 'success' && r.result !== 0n;
-    let governance = false;
-    if (reads[4].status === 'success') {
-      governance = await client
-        .readContract({
-          address: reads[4].result,
-          abi: accessControlAbi,
-          functionName: 'isGovernorOrGuardian',
-          args: [operatorAddress],
-        })
-        .catch((e: unknown) => {
-          throw new ServiceUnavailableError(`the AccessControlManager read on chain ${chain.id}`, e);
-        });
-    }
     const allowedBy: ClaimRule[] = [
       ...(address === operatorAddress ? ['USER' as const] : []),
       ...(set(reads[0]) ? ['OPERATOR' as const] : []),

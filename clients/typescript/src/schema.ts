@@ -3354,7 +3354,7 @@ export interface paths {
         };
         /**
          * On-chain allowance of a token
-         * @description The ERC20 allowance `owner` gives `spender` for the token `id` (a stored id, or a temporary `tmp-{chainId}-{address}` one), in base units, read on chain with the `blockNumber` it was read at. A contract that answers no allowance is a 422 naming `id`; a failing chain node is a 503.
+         * @description The ERC20 allowance `owner` gives `spender` for the token `id` (a stored id, or a temporary `tmp-{chainId}-{address}` one), in base units, read on chain with the `blockNumber` it was read at. A contract that answers no allowance (no code, a revert, its gas exceeded) is a 422 naming `id`; a failing or too slow chain node is a 503, a chain with too many reads in progress a 503 with `Retry-After` (docs/api-behaviour.md#bounded-chain-reads).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -3378,7 +3378,7 @@ export interface paths {
         };
         /**
          * On-chain token balances of an address
-         * @description `userAddress`'s balances on `chainId` of `tokenAddress` (or, without it, of the chain's reward tokens, `verified` filtering them) and of `additionalTokenAddresses`, at most 100 tokens: each a Token with `balance` (base units) and the `blockNumber` all were read at, in one multicall. Addresses that are not ERC20 tokens are left out. A failing chain node is a 503.
+         * @description `userAddress`'s balances on `chainId` of `tokenAddress` (or, without it, of the chain's reward tokens, `verified` filtering them) and of `additionalTokenAddresses`, at most 100 tokens: each a Token with `balance` (base units) and the `blockNumber` all were read at, one gas-limited `balanceOf` call per token (addresses not stored only when they hold contract code). Addresses that are not ERC20 tokens, or whose calls exceed their gas, are left out. A failing or too slow chain node is a 503; a chain with too many reads in progress a 503 with `Retry-After` (docs/api-behaviour.md#bounded-chain-reads).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *

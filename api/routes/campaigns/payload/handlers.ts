@@ -6,8 +6,11 @@ import {
   erc20Abi,
   type Address,
   type Hex,
+  type PublicClient,
 } from 'viem';
 import { distributionCreatorAbi } from '../../../../domain/abis/distributionCreator.js';
+import { DEPLOYLESS_MULTICALL_GAS, isNodeFailure, readChain } from '../../../chain/readChain.js';
+import { readErc20 } from '../../../chain/tokenReads.js';
 import type { ApiDeps } from '../../../deps.js';
 import { ServiceUnavailableError, ValidationError, type FieldError } from '../../../errors.js';
 import { buildCampaigns, type PlannedCampaign } from './buildCampaigns.js';
@@ -18,7 +21,10 @@ import type { generatePayloadBody } from './schema.js';
 
 const BASE_9 = 1_000_000_000n;
 
-type PayloadClient = NonNullable<ReturnType<ApiDeps['rpc']['get']>>['client'];
+type PayloadChain = NonNullable<ReturnType<ApiDeps['rpc']['get']>>;
+
+/** The most gas a simulated creation gets: what a block holds on the chains we serve (Hardhat's default too). */
+const BLOCK_GAS = 30_000_000n;
 
 /** Plain words for the DistributionCreator's custom errors (docs/contracts.md#distributioncreator-errors). */
 const REVERT_REASONS: Record<string, string> = {
@@ -76,12 +82,82 @@ function revertReason(error: unknown): string {
   );
 }
 
+type CreationReadParams = {
+  creatorContract: Address;
+  creator: Address;
+  token: Address;
+  types: number[];
+  campaigns: PlannedCampaign[];
+};
+
+/**
+ * What the checks of a creation read on chain, at one block within the request's chain-read bounds
+ * (readChain): first the DistributionCreator's fees, the token's whitelisting and the campaigns
+ * already there (one deployless multicall of our own contract, CHAIN_READ_GAS per read in it); then, only for a
+ * whitelisted token, its allowance and the creator's balance (an eth_call each with its own gas): an
+ * address the caller names is not called before the whitelist admits it (issue #43 F1).
+ */
+async function readCreation(deps: ApiDeps, chain: PayloadChain, p: CreationReadParams) {
+  const gas = BigInt(deps.config.chainReads.readGas);
+  const creator = p.creatorContract;
+  const contracts = [
+    { address: creator, abi: distributionCreatorAbi, functionName: 'defaultFees' },
+    { address: creator, abi: distributionCreatorAbi, functionName: 'rewardTokenMinAmounts', args: [p.token] },
+    // The payload is sent by the creator: its rebate is the one the contract applies (msg.sender).
+    { address: creator, abi: distributionCreatorAbi, functionName: 'feeRebate', args: [p.creator] },
+    ...p.types.map((t) => ({
+      address: creator,
+      abi: distributionCreatorAbi,
+      functionName: 'campaignSpecificFees' as const,
+      args: [t] as const,
+    })),
+    ...p.campaigns.map((c) => ({
+      address: creator,
+      abi: distributionCreatorAbi,
+      functionName: 'campaign' as const,
+      args: [c.campaignId] as const,
+    })),
+  ];
+  return readChain(deps, chain, { gas }, async (client, withGas) => {
+    const blockNumber = await client.getBlockNumber();
+    const reads = (await withGas(DEPLOYLESS_MULTICALL_GAS + gas * BigInt(contracts.length)).multicall({
+      allowFailure: true,
+      deployless: true,
+      blockNumber,
+      contracts: contracts as never,
+    })) as { status: 'success' | 'failure'; result?: unknown }[];
+    const value = (i: number) => (reads[i]?.status === 'success' ? (reads[i]!.result as bigint) : undefined);
+    const minPerHour = value(1) ?? 0n;
+    const [allowance, balance] =
+      minPerHour > 0n
+        ? ((await readErc20(
+            client,
+            [
+              { address: p.token, functionName: 'allowance', args: [p.creator, creator] },
+              { address: p.token, functionName: 'balanceOf', args: [p.creator] },
+            ],
+            blockNumber,
+          )) as (bigint | undefined)[])
+        : [undefined, undefined];
+    return {
+      defaultFees: value(0),
+      minPerHour,
+      feeRebate: value(2),
+      typeFeeReads: p.types.map((_, i) => value(3 + i)),
+      exists: p.campaigns.map((_, i) => reads[3 + p.types.length + i]?.status === 'success'),
+      allowance: typeof allowance === 'bigint' ? allowance : undefined,
+      balance: typeof balance === 'bigint' ? balance : undefined,
+    };
+  });
+}
+
 /**
  * POST /v4/campaigns/generate-payload: the `createCampaigns` transaction creating the body's
  * campaigns on the distribution chain, the approval it needs, the id each campaign will get, and
  * the same as a Safe batch. Checked against the chain first (fees, whitelist, per-hour minimum,
  * existing ids) and simulated from the creator (before its approval, with the approval assumed); a creation that would
- * revert is a 400 naming why.
+ * revert is a 400 naming why. Two turns of the chain-read bounds (readChain): the checks (readCreation), then the
+ * simulation (its gas CHAIN_CALL_GAS per campaign).
  */
 export function generatePayloadHandler(deps: ApiDeps): Handler<{ body: typeof generatePayloadBody }> {
   return async (ctx) => {
@@ -98,60 +174,16 @@ export function generatePayloadHandler(deps: ApiDeps): Handler<{ body: typeof ge
     if (errors.length) throw new ValidationError(errors);
     const creatorContract = chain.chain.distributionCreator;
     const types = [...new Set(campaigns.map((c) => c.campaignType))];
-    const reads = (await chain.client.multicall({
-      allowFailure: true,
-      deployless: true,
-      contracts: [
-        { address: creatorContract, abi: distributionCreatorAbi, functionName: 'defaultFees' },
-        {
-          address: creatorContract,
-          abi: distributionCreatorAbi,
-          functionName: 'rewardTokenMinAmounts',
-          args: [body.rewardToken],
-        },
-        {
-          address: body.rewardToken,
-          abi: erc20Abi,
-          functionName: 'allowance',
-          args: [body.creatorAddress, creatorContract],
-        },
-        { address: body.rewardToken, abi: erc20Abi, functionName: 'balanceOf', args: [body.creatorAddress] },
-        // The payload is sent by the creator: its rebate is the one the contract applies (msg.sender).
-        {
-          address: creatorContract,
-          abi: distributionCreatorAbi,
-          functionName: 'feeRebate',
-          args: [body.creatorAddress],
-        },
-        ...types.map((t) => ({
-          address: creatorContract,
-          abi: distributionCreatorAbi,
-          functionName: 'campaignSpecificFees' as const,
-          args: [t] as const,
-        })),
-        ...campaigns.map((c) => ({
-          address: creatorContract,
-          abi: distributionCreatorAbi,
-          functionName: 'campaign' as const,
-          args: [c.campaignId] as const,
-        })),
-      ] as never,
-    })) as { status: 'success' | 'failure'; result?: unknown }[];
-    const value = (i: number) => (reads[i]?.status === 'success' ? (reads[i]!.result as bigint) : undefined);
-    const [defaultFees, minPerHour, allowance, balance, feeRebate] = [
-      value(0),
-      value(1) ?? 0n,
-      value(2),
-      value(3),
-      value(4),
-    ];
-    const typeFeeReads = types.map((_, i) => value(5 + i));
+    const { defaultFees, minPerHour, feeRebate, typeFeeReads, exists, allowance, balance } = await readCreation(
+      deps,
+      chain,
+      { creatorContract, creator: body.creatorAddress, token: body.rewardToken, types, campaigns },
+    );
     // Every input of the fee is read on chain: an unread one is never guessed.
     if (defaultFees === undefined || feeRebate === undefined || typeFeeReads.some((f) => f === undefined)) {
       throw new ServiceUnavailableError(`the DistributionCreator fee reads on chain ${body.distributionChainId}`);
     }
     const typeFees = new Map(types.map((t, i) => [t, typeFeeReads[i]!]));
-    const exists = campaigns.map((_, i) => reads[5 + types.length + i]?.status === 'success');
     const problems: FieldError[] = [];
     if (minPerHour === 0n)
       problems.push({
@@ -186,7 +218,7 @@ export function generatePayloadHandler(deps: ApiDeps): Handler<{ body: typeof ge
     });
     const total = campaigns.reduce((sum, c) => sum + c.amount, 0n);
     const funded = allowance !== undefined && balance !== undefined && allowance >= total && balance >= total;
-    const simulation = await simulate(deps, chain.client, {
+    const simulation = await simulate(deps, chain, campaigns.length, {
       from: body.creatorAddress,
       to: creatorContract,
       data,
@@ -238,12 +270,28 @@ export function generatePayloadHandler(deps: ApiDeps): Handler<{ body: typeof ge
  */
 async function simulate(
   deps: ApiDeps,
-  client: PayloadClient,
+  chain: PayloadChain,
+  count: number,
+  p: { from: Address; to: Address; data: Hex; funded: boolean; token: Address; total: bigint },
+) {
+  const { readGas, callGas } = deps.config.chainReads;
+  // Its own turn and deadline: the storage probes are views of the token, the creation gets
+  // CHAIN_CALL_GAS per campaign (never more than a block holds).
+  return readChain(deps, chain, { gas: BigInt(readGas) }, async (client, withGas) => {
+    const gas = BigInt(callGas) * BigInt(count);
+    return simulateCreation(deps, { client, chain }, withGas(gas < BLOCK_GAS ? gas : BLOCK_GAS), p);
+  });
+}
+
+async function simulateCreation(
+  deps: ApiDeps,
+  { client, chain }: { client: PublicClient; chain: PayloadChain },
+  creation: PublicClient,
   p: { from: Address; to: Address; data: Hex; funded: boolean; token: Address; total: bigint },
 ) {
   const stateOverride = p.funded
     ? undefined
-    : await fundedStateOverride(client, { token: p.token, owner: p.from, spender: p.to, amount: p.total });
+    : await fundedStateOverride(client, { token: p.token, owner: p.from, spender: p.to, amount: p.total }, chain);
   if (!p.funded && !stateOverride) {
     return {
       performed: false,
@@ -254,9 +302,10 @@ async function simulate(
     };
   }
   try {
-    await client.call({ account: p.from, to: p.to, data: p.data, ...(stateOverride ? { stateOverride } : {}) });
+    await creation.call({ account: p.from, to: p.to, data: p.data, ...(stateOverride ? { stateOverride } : {}) });
     return { performed: true, assumedApproval: !p.funded, reverted: false, reason: '' };
   } catch (error) {
+    if (isNodeFailure(error)) throw error;
     deps.logger.debug({ msg: 'payload simulation reverted', err: revertReason(error), assumedApproval: !p.funded });
     return { performed: true, assumedApproval: !p.funded, reverted: true, reason: revertReason(error) };
   }

@@ -43,8 +43,8 @@ export const allowanceSlot = (
 ): Hex => mappingSlot(layout, spender, mappingSlot(layout, owner, BigInt(base)));
 
 type Found = { layout: StorageLayout; base: number };
-/** Where each token keeps balances and allowances, per chain client: probed once per process. */
-const found = new WeakMap<PublicClient, Map<Address, { balance: Found; allowance: Found }>>();
+/** Where each token keeps balances and allowances, per chain (its client or `chain` key): probed once per process. */
+const found = new WeakMap<object, Map<Address, { balance: Found; allowance: Found }>>();
 
 /**
  * The candidate that drives `read`: the first one whose slot override makes the token answer the
@@ -71,15 +71,18 @@ async function probe<T extends { slot: Hex }>(
  * A state override giving `owner` a balance of and an allowance to `spender` for `amount` of
  * `token`, so a creation can be simulated before the approval is sent; null when the token keeps
  * them elsewhere than a Solidity or Vyper mapping at slots 0–9 (then the simulation is not
- * performed, never faked). The layout found is remembered per token, so later requests make no probe.
+ * performed, never faked). The layout found is remembered per token and `chain` (default: the client;
+ * a request's bounded client is new each time, so the route passes its chain client), so later
+ * requests make no probe.
  */
 export async function fundedStateOverride(
   client: PublicClient,
   p: { token: Address; owner: Address; spender: Address; amount: bigint },
+  chain: object = client,
 ): Promise<StateOverride | null> {
   const token = p.token.toLowerCase() as Address;
-  let perChain = found.get(client);
-  if (!perChain) found.set(client, (perChain = new Map()));
+  let perChain = found.get(chain);
+  if (!perChain) found.set(chain, (perChain = new Map()));
   let where = perChain.get(token);
   if (!where) {
     const candidates = LAYOUTS.flatMap((layout) =>

@@ -82,9 +82,9 @@ describe('api/routes/auth/siwe', function () {
     const built = buildSignInMessage({ address: account.address, ...expected });
     const junk = await privateKeyToAccount(generatePrivateKey()).signMessage({ message: built.message });
     const asked: number[] = [];
-    const clientOf = (chainId: number) => void asked.push(chainId);
+    const readOn = (chainId: number) => void asked.push(chainId);
     const check = (chainId?: number) =>
-      checkSignIn({ address: account.address, message: built.message, signature: junk, expected, chainId, clientOf });
+      checkSignIn({ address: account.address, message: built.message, signature: junk, expected, chainId, readOn });
     expect(await check(31337)).to.deep.include({ ok: false, field: 'chainId' });
     expect(asked).to.deep.equal([]);
     const unconfigured = await check(1);
