@@ -256,12 +256,13 @@ async function checkTree(
     });
     return await unavailable(error.message);
   }
-  const { verdict, entries } = outcome;
+  const { verdict, entries, format, rows } = outcome;
   if (!verdict.ok) {
     const error = verdict.errors.join('; ');
     deps.logger.error({
       msg: 'reward tree mismatch',
       ...log,
+      format,
       computed_root: verdict.computedRoot,
       failed_checks: verdict.failed,
       err: error,
@@ -277,7 +278,7 @@ async function checkTree(
     return 'mismatch';
   }
   counts.rewards += entries;
-  deps.logger.info({ msg: 'reward tree verified', ...log, leaves: verdict.leaves, rewards: entries });
+  deps.logger.info({ msg: 'reward tree verified', ...log, format, leaves: verdict.leaves, rewards: entries, rows });
   return 'verified';
 }
 
