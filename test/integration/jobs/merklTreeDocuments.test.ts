@@ -34,6 +34,7 @@ type ServedReward = {
   token: { address: string };
   breakdowns: { campaignId: string; reason: string; amount: string }[];
 };
+type Problem = { type: string; code: string; status: number; chainId: number; root: string; treeStatus: string };
 
 /**
  * Merkl's own tree documents (issue #42): a bare array of expanded leaves, one row per (campaign,
@@ -192,7 +193,7 @@ describe('jobs/syncRoots with Merkl tree documents', function () {
     expect(claimed.map((r) => [r.claimed, r.pending])).to.deep.equal(aliceRewards.map((r) => [r.amount, '0']));
   });
 
-  it('refuses a document of an unknown format saying so, then serves the next tree', async () => {
+  it('answers reward reads with a 503 REWARD_TREE_UNAVAILABLE and Retry-After while the live root has no stored tree, refuses a document of an unknown format saying so, then serves the next tree', async () => {
     const rows = roundRows(2);
     const tree = await postRoot(rows, false);
     await runRoots();
@@ -200,6 +201,38 @@ describe('jobs/syncRoots with Merkl tree documents', function () {
       status: 'unavailable',
       error: 'not published',
     });
+    const unavailable = async (treeStatus: string) => {
+      for (const path of [
+        `/v4/users/${alice}/rewards?chainId=${CHAIN_ID}&breakdownPage=0&test=true`,
+        `/v4/users/${alice}/rewards/breakdowns?chainIds=${CHAIN_ID}&test=true`,
+        `/v4/users/${alice}/rewards/summary?chainId=${CHAIN_ID}`,
+      ]) {
+        const res = await h.request().get(path).expect(503);
+        expect(res.headers['content-type'], path).to.match(/^application\/problem\+json/);
+        expect(res.headers['retry-after'], path).to.equal('30');
+        expect(res.body as Problem, path).to.deep.include({
+          type: '/problems/reward-tree-unavailable',
+          code: 'REWARD_TREE_UNAVAILABLE',
+          status: 503,
+          chainId: CHAIN_ID,
+          root: tree.root,
+          treeStatus,
+        });
+      }
+      // GraphQL's user.rewards says so too, in the error's extensions.
+      const gql = await h
+        .request()
+        .post('/graphql/v1')
+        .set('accept', 'application/graphql-response+json')
+        .send({ query: `{ user(address: "${alice}") { rewards(chainId: [${CHAIN_ID}]) { rewards { amount } } } }` });
+      const body = JSON.parse(gql.text) as { errors: { extensions: Record<string, unknown> }[] };
+      expect(body.errors[0]!.extensions).to.deep.include({
+        code: 'REWARD_TREE_UNAVAILABLE',
+        root: tree.root,
+        treeStatus,
+      });
+    };
+    await unavailable('unavailable');
 
     // A JSON document of neither format (our entries as a bare array) is refused by what it is.
     const entries = [{ recipient: alice.toLowerCase(), token: tokenA, amount: '1', breakdowns: [] }];
@@ -210,6 +243,7 @@ describe('jobs/syncRoots with Merkl tree documents', function () {
       error: UNKNOWN_FORMAT,
     });
     expect(UNKNOWN_FORMAT).to.match(/^invalid reward tree: unknown document format \(expected /);
+    await unavailable('unavailable');
 
     server.publish(CHAIN_ID, tree.root, JSON.stringify(rows));
     const run = await runRoots();
@@ -221,7 +255,7 @@ describe('jobs/syncRoots with Merkl tree documents', function () {
     await claimServed([...served, ...(await expectServed(bob, tree, rows))]);
   });
 
-  it('records a Merkl document whose sums do not hash to the root as a mismatch', async () => {
+  it('records a Merkl document whose sums do not hash to the root as a mismatch, and reads say the tree is unavailable', async () => {
     const rows = roundRows(3);
     const tree = await postRoot(rows, false);
     const tampered = rows.map((r) => (r.recipient === carol ? { ...r, amount: String(BigInt(r.amount) + 1n) } : r));
@@ -231,5 +265,11 @@ describe('jobs/syncRoots with Merkl tree documents', function () {
     expect(run.result.counts).to.deep.include({ trees_mismatch: 1, trees_verified: 0 });
     const record = await getRewardTree(h.deps.pg, CHAIN_ID, tree.root);
     expect(record).to.deep.include({ status: 'mismatch', computedRoot: buildMerklTree(tampered).root, leaves: 4 });
+    const res = await h
+      .request()
+      .get(`/v4/users/${carol}/rewards`)
+      .query({ chainId: CHAIN_ID, breakdownPage: 0 })
+      .expect(503);
+    expect(res.body as Problem).to.deep.include({ code: 'REWARD_TREE_UNAVAILABLE', treeStatus: 'mismatch' });
   });
 });
