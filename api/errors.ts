@@ -14,8 +14,8 @@ export class AppError extends Error {
   readonly extensions: Record<string, unknown>;
   /** The problem body's `title` when this kind has one of its own (RFC 9457 §3.1.4); else the status's. */
   readonly title?: string;
-  /** Seconds a client should wait before retrying, sent as `Retry-After` (a 503 of a busy chain, issue #43). */
-  readonly retryAfter?: number;
+  /** Response headers the problem carries (e.g. `Retry-After`), set by the error handler. */
+  readonly headers?: Record<string, string>;
 
   constructor(
     status: number,
@@ -27,7 +27,7 @@ export class AppError extends Error {
       expose?: boolean;
       extensions?: Record<string, unknown>;
       title?: string;
-      retryAfter?: number;
+      headers?: Record<string, string>;
     } = {},
   ) {
     super(message, { cause: options.cause });
@@ -37,7 +37,7 @@ export class AppError extends Error {
     this.errors = options.errors;
     this.extensions = options.extensions ?? {};
     if (options.title) this.title = options.title;
-    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+    if (options.headers) this.headers = options.headers;
   }
 }
 
@@ -79,6 +79,30 @@ export class QueryTimeoutError extends AppError {
       {
         cause,
         extensions: { service: 'postgresql', reason: 'statement timeout' },
+      },
+    );
+  }
+}
+
+/** Seconds a reader is told to wait for a live root's tree (`Retry-After`): a few runs of the roots job (every 10 s by default). */
+export const REWARD_TREE_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * The live root of a chain is known but its tree is not stored (not fetched yet, not published,
+ * refused as malformed or not hashing to the root: `treeStatus`): the chain's rewards are unknown,
+ * so a reward read answers this 503 with `Retry-After` (and `retryAfter` in the body, which GraphQL
+ * errors carry in their extensions), never an empty list that reads as "nothing earned" (issue #42).
+ */
+export class RewardTreeUnavailableError extends AppError {
+  override name = 'RewardTreeUnavailableError';
+  constructor(chainId: number, root: string, treeStatus: string) {
+    super(
+      503,
+      'REWARD_TREE_UNAVAILABLE',
+      `The reward tree of the live root ${root} of chain ${chainId} is not available yet (${treeStatus}): its rewards are unknown, retry later`,
+      {
+        extensions: { chainId, root, treeStatus, retryAfter: REWARD_TREE_RETRY_AFTER_SECONDS },
+        headers: { 'Retry-After': String(REWARD_TREE_RETRY_AFTER_SECONDS) },
       },
     );
   }

@@ -67,7 +67,8 @@ type Counts = {
  * chains.end_of_dispute_period, pending trees, events (root.seen / disputed / dispute_resolved /
  * revoked), cursor: one transaction per range). Then, for up to
  * MAX_TREE_CHECKS_PER_RUN roots whose tree is pending or unavailable: stream it from
- * config.rewardTrees.source through ingestRewardTree (checked, staged, laid out in a worker, stored
+ * config.rewardTrees.source through ingestRewardTree (our document or Merkl's expanded leaves, summed
+ * per (recipient, token); checked, staged, laid out in a worker, stored
  * by change with its proof material and marked verified in one transaction), or mark it mismatch
  * (logged at error level: the alert; counted as trees_mismatch) or unavailable (retried on a later
  * run). Rewards of a mismatched tree are never stored. Last, proof material is rebuilt for claimable
@@ -256,12 +257,13 @@ async function checkTree(
     });
     return await unavailable(error.message);
   }
-  const { verdict, entries } = outcome;
+  const { verdict, entries, format, rows } = outcome;
   if (!verdict.ok) {
     const error = verdict.errors.join('; ');
     deps.logger.error({
       msg: 'reward tree mismatch',
       ...log,
+      format,
       computed_root: verdict.computedRoot,
       failed_checks: verdict.failed,
       err: error,
@@ -277,7 +279,7 @@ async function checkTree(
     return 'mismatch';
   }
   counts.rewards += entries;
-  deps.logger.info({ msg: 'reward tree verified', ...log, leaves: verdict.leaves, rewards: entries });
+  deps.logger.info({ msg: 'reward tree verified', ...log, format, leaves: verdict.leaves, rewards: entries, rows });
   return 'verified';
 }
 

@@ -121,7 +121,7 @@ function readError(chain: ChainClient, ms: number, error: unknown, late: boolean
     return new AppError(503, 'SERVICE_UNAVAILABLE', `${service} has too many reads in progress, retry shortly`, {
       cause: error,
       extensions: { service, reason: 'busy' },
-      retryAfter: 1,
+      headers: { 'Retry-After': '1' },
     });
   if (late || error instanceof ChainReadAbandonedError)
     return new AppError(503, 'SERVICE_UNAVAILABLE', `${service} did not answer within ${ms} ms, retry shortly`, {

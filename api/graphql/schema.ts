@@ -37,7 +37,8 @@ const UserType = new GraphQLObjectType<{ address: string }, GraphqlContext>({
     address: { type: new GraphQLNonNull(GraphQLString) },
     rewards: {
       type: listOf(ChainRewardsType),
-      description: 'Rewards of the wallet per chain in the live root (as GET /v4/users/{address}/rewards)',
+      description:
+        "Rewards of the wallet per chain in the live root (as GET /v4/users/{address}/rewards); while a chain's live root has no stored tree, an error with extensions.code REWARD_TREE_UNAVAILABLE (chainId, root, treeStatus, retryAfter seconds), never an empty list",
       ...costs({ itemsFromList: 'chainId', searchesPerItem: 1 }),
       args: {
         chainId: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLInt))) },

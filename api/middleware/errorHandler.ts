@@ -102,7 +102,7 @@ export async function errorHandler(ctx: Context, next: Next): Promise<void> {
     ctx.status = status;
     ctx.type = 'application/problem+json';
     ctx.body = problemBodyOf(exposed, ctx.path, ctx.state.requestId as string | undefined);
-    if (exposed?.retryAfter !== undefined) ctx.set('Retry-After', String(exposed.retryAfter));
+    if (exposed?.headers) ctx.set(exposed.headers);
     if (status === 405 && (error as { headers?: Record<string, string> }).headers?.['Allow'])
       ctx.set('Allow', (error as { headers: Record<string, string> }).headers['Allow']!);
     if (!exposed || status >= 500) ctx.app.emit('error', error, ctx);

@@ -3,7 +3,7 @@ import type { Schema } from '../validate.js';
 import { referenceComponents } from './components.js';
 import { exampleOf } from './examples.js';
 import { operationDescription } from './operationDescription.js';
-import { problemResponse, problemSchema } from './problem.js';
+import { problemResponse, problemResponseOf, problemSchema } from './problem.js';
 import { requestBodyOf } from './requestBody.js';
 import { routeOperations, type RouteOperation } from './routeLayers.js';
 
@@ -58,6 +58,10 @@ function responses(op: RouteOperation): Record<string, unknown> {
     },
   };
   for (const [status, extra] of Object.entries(doc.responses ?? {})) {
+    if (extra.problem) {
+      out[status] = problemResponseOf(extra.problem(), extra.description, op);
+      continue;
+    }
     out[status] = {
       description: extra.description,
       ...(extra.schema

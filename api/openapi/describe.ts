@@ -1,8 +1,12 @@
 import type { Middleware } from 'koa';
+import type { AppError } from '../errors.js';
 import type { Schema } from '../validate.js';
 
-/** One documented response besides the problem bodies the generator adds on its own. */
-export type ResponseDoc = { description: string; schema?: Schema; contentType?: string };
+/**
+ * One documented response besides the problem bodies the generator adds on its own: a body of
+ * `schema`, or a problem whose example is `problem`'s body (with the headers it sets, e.g. Retry-After).
+ */
+export type ResponseDoc = { description: string; schema?: Schema; contentType?: string; problem?: () => AppError };
 
 /**
  * What a route says about itself for the OpenAPI document (issue #8): the request schemas come from

@@ -108,3 +108,26 @@ export function problemResponse(status: number, description = STATUS_TITLES[stat
     },
   };
 }
+
+/**
+ * An OpenAPI response object for a problem a route throws itself: its example is `error`'s body, and
+ * the headers it sets (e.g. `Retry-After`) are documented.
+ */
+export function problemResponseOf(error: AppError, description: string, op: RouteOperation) {
+  const instance = op.openApiPath.replace(/\{[^}]+\}/g, '1');
+  const example = JSON.parse(JSON.stringify(problemBodyOf(error, instance, REQUEST_ID))) as Record<string, unknown>;
+  return {
+    description,
+    ...(error.headers
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(error.headers).map(([name, value]) => [
+              name,
+              { description: `Set with this problem, e.g. \`${value}\``, schema: { type: 'string' } },
+            ]),
+          ),
+        }
+      : {}),
+    content: { 'application/problem+json': { schema: problemSchema, example } },
+  };
+}

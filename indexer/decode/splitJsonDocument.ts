@@ -18,6 +18,21 @@ export type JsonSplitSink = {
   element(index: number, value: unknown): void;
 };
 
+/** What a splitter reads besides a JSON object (createJsonSplitter). */
+export type JsonSplitOptions = {
+  /**
+   * Also split a document that is an array: `arrayStart('')`, then each element as `element`, as
+   * for the split member of an object (Merkl's expanded-leaf documents are a bare array).
+   */
+  topLevelArray?: boolean;
+  /**
+   * A document that is one other JSON value (a string, number, boolean or null; an array without
+   * `topLevelArray`), parsed and handed here (at most MAX_VALUE_CHARS). Without it, such a text is
+   * refused as not JSON.
+   */
+  otherValue?(value: unknown): void;
+};
+
 /** The largest single value (an element, or another member) kept to be parsed, in UTF-16 units. */
 export const MAX_VALUE_CHARS = 16 * 1024 * 1024;
 
@@ -31,6 +46,8 @@ enum At {
   FirstElement,
   Element,
   AfterElement,
+  /** Inside a document that is one value other than an object (JsonSplitOptions.otherValue). */
+  Whole,
   End,
 }
 
@@ -59,7 +76,8 @@ function parse(text: string): unknown {
 /**
  * Splits a JSON object, as its text arrives in pieces, into its top-level members and the elements
  * of its member `arrayKey` (an array of any length), each element parsed on its own by JSON.parse
- * as soon as its text is complete. Only one value's text is held at a time (at most MAX_VALUE_CHARS),
+ * as soon as its text is complete; with `options`, also a document that is an array (its elements
+ * split alike) or one other value. Only one value's text is held at a time (at most MAX_VALUE_CHARS),
  * so a document of any size is read in memory bounded by its largest element. The structure between
  * values (braces, brackets, commas, colons, keys) is checked here and each value by JSON.parse, so
  * text that is not one JSON object is refused. This is the hot path of reading a reward tree: strings
@@ -69,8 +87,10 @@ function parse(text: string): unknown {
  * @throws JsonSplitError from `write` or `end` for text that is not a JSON object or a value that
  *   is too large (the caller says where in the bytes), and whatever the sink throws.
  */
-export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
+export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink, options: JsonSplitOptions = {}) {
   let at: At = At.Start;
+  // The document is an array (options.topLevelArray): its closing bracket ends it.
+  let topArray = false;
   let key = '';
   let index = 0;
   // The value being read: its text so far (pieces of earlier writes), and where it stands.
@@ -83,7 +103,12 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
   let escaped = false;
   let isKey = false;
 
-  const where = () => (at === At.Element || at === At.FirstElement ? `/${arrayKey}/${index}` : `/${key}`);
+  const where = () =>
+    at === At.Element || at === At.FirstElement
+      ? `${topArray ? '' : `/${arrayKey}`}/${index}`
+      : at === At.Whole
+        ? '/'
+        : `/${key}`;
 
   /**
    * Starts a value at character `c`; a string's opening quote is kept as part of its text and
@@ -125,6 +150,9 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
     if (isKey) {
       key = parse(text) as string;
       at = At.Colon;
+    } else if (at === At.Whole) {
+      at = At.End;
+      options.otherValue?.(parse(text));
     } else if (at === At.Value) {
       sink.member(key, parse(text));
       at = At.AfterValue;
@@ -205,9 +233,18 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
         }
         switch (at) {
           case At.Start:
-            if (c !== OPEN_BRACE) throw unexpected();
-            at = At.KeyOrEnd;
-            i += 1;
+            if (c === OPEN_BRACE) {
+              at = At.KeyOrEnd;
+              i += 1;
+            } else if (c === OPEN_BRACKET && options.topLevelArray) {
+              topArray = true;
+              sink.arrayStart('');
+              at = At.FirstElement;
+              i += 1;
+            } else if (options.otherValue) {
+              at = At.Whole;
+              i += begin(c, false);
+            } else throw unexpected();
             break;
           case At.KeyOrEnd:
           case At.Key:
@@ -241,23 +278,25 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink) {
           case At.FirstElement:
           case At.Element:
             if (c === CLOSE_BRACKET && at === At.FirstElement) {
-              at = At.AfterValue;
+              at = topArray ? At.End : At.AfterValue;
               i += 1;
               break;
             }
             i += begin(c, false);
             break;
           case At.AfterElement:
-            separator(c, CLOSE_BRACKET, At.Element, At.AfterValue);
+            separator(c, CLOSE_BRACKET, At.Element, topArray ? At.End : At.AfterValue);
             i += 1;
             break;
+          case At.Whole:
           case At.End:
             throw unexpected();
         }
       }
     },
-    /** The text is over: anything left open is an error. */
+    /** The text is over: anything left open is an error (a whole-document number or literal ends here). */
     end(): void {
+      if (at === At.Whole && inValue && kind === 'primitive') finish();
       if (at !== At.End) throw unexpected();
     },
     /** Whether the top-level object is closed. */

@@ -20,10 +20,53 @@ export const STAGED_LEAVES_COLUMNS =
   'recipient text NOT NULL, token text NOT NULL, amount numeric(78, 0) NOT NULL, digest bytea NOT NULL, breakdowns text NOT NULL';
 
 /** A value of COPY's text format: backslash, tab, newline and carriage return escaped. */
-const copyText = (value: string) =>
+export const copyText = (value: string) =>
   /[\\\t\n\r]/.test(value)
     ? value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!)
     : value;
+
+/** One COPY … FROM STDIN in progress on a connection (its text written as it is made). */
+export type CopyStream = {
+  /** Queues text (rows in COPY's text format); resolves when the stream accepts more (backpressure). */
+  write(text: string): Promise<void>;
+  /** Ends the COPY; resolves once PostgreSQL has every row. */
+  end(): Promise<void>;
+  /** Abandons the COPY (CopyFail) so the connection can roll back; never throws. */
+  abort(): Promise<void>;
+};
+
+/**
+ * Starts `copy` (a `COPY … FROM STDIN` statement) on `client`. A COPY that fails (the connection, a
+ * value) rejects `write` or `end` with PostgreSQL's error. The connection runs nothing else until it ends.
+ */
+export function openCopyStream(client: PgClient, copy: string): CopyStream {
+  const stream = client.query(copyFrom(copy));
+  let failure: Error | null = null;
+  stream.on('error', (error: Error) => {
+    failure = error;
+  });
+  const done = once(stream, 'finish');
+  // Awaited by end(); an early failure is also seen through `failure` meanwhile.
+  done.catch(() => {});
+  return {
+    async write(text) {
+      if (failure) throw failure;
+      if (!stream.write(text)) await Promise.race([once(stream, 'drain'), done]);
+      if (failure) throw failure;
+    },
+    async end() {
+      if (failure) throw failure;
+      stream.end();
+      await done;
+      if (failure) throw failure;
+    },
+    async abort() {
+      if (stream.writableFinished) return;
+      stream.destroy(new Error('reward tree staging abandoned'));
+      await done.catch(() => {});
+    },
+  };
+}
 
 /**
  * Opens a COPY into `table` (STAGED_LEAVES_COLUMNS; by default the temp table staged_leaves of the
@@ -33,39 +76,22 @@ const copyText = (value: string) =>
  */
 export async function openTreeStage(client: PgClient, table?: string): Promise<TreeStage> {
   if (!table) await emptyTempTable(client, 'staged_leaves', STAGED_LEAVES_COLUMNS);
-  const copy = client.query(
-    copyFrom(`COPY ${table ?? 'staged_leaves'} (recipient, token, amount, digest, breakdowns) FROM STDIN`),
+  const copy = openCopyStream(
+    client,
+    `COPY ${table ?? 'staged_leaves'} (recipient, token, amount, digest, breakdowns) FROM STDIN`,
   );
-  let failure: Error | null = null;
-  copy.on('error', (error: Error) => {
-    failure = error;
-  });
-  const done = once(copy, 'finish');
-  // Awaited by end(); an early failure is also seen through `failure` meanwhile.
-  done.catch(() => {});
   return {
     async write(entries) {
-      if (failure) throw failure;
       let text = '';
       for (const e of entries) {
         const { breakdowns, digest } = stagedLeaf(e);
         // bytea in COPY's text format is `\x<hex>`, its backslash escaped.
         text += `${e.recipient}\t${e.token}\t${e.amount}\t\\\\x${digest}\t${copyText(breakdowns)}\n`;
       }
-      if (!copy.write(text)) await Promise.race([once(copy, 'drain'), done]);
-      if (failure) throw failure;
+      await copy.write(text);
     },
-    async end() {
-      if (failure) throw failure;
-      copy.end();
-      await done;
-      if (failure) throw failure;
-    },
-    async abort() {
-      if (copy.writableFinished) return;
-      copy.destroy(new Error('reward tree staging abandoned'));
-      await done.catch(() => {});
-    },
+    end: () => copy.end(),
+    abort: () => copy.abort(),
   };
 }
 

@@ -33,6 +33,8 @@ export type TreeStore = {
   readonly client: PgClient;
   /** Where to stage the entries (stageRewardTree.ts openTreeStage), a table both connections read. */
   readonly staged: string;
+  /** Where to stage a Merkl document's rows before they are summed into entries (stageExpandedRows.ts; created there). */
+  readonly expanded: string;
   /**
    * Stores the staged entries as tree `root` of the chain, by change against the chain's latest
    * stored tree, from two connections at once (above). `finish` runs in the tree's transaction
@@ -75,8 +77,8 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
     );
     seq = rows[0]!.seq;
     // Dropped first: a database whose public schema was reset starts seqs again (reward_staging stays).
-    const { staged, changed } = stagingTables(seq);
-    await client.query(`DROP TABLE IF EXISTS ${staged}, ${changed}`);
+    const { staged, changed, expanded } = stagingTables(seq);
+    await client.query(`DROP TABLE IF EXISTS ${staged}, ${changed}, ${expanded}`);
     await client.query(`CREATE UNLOGGED TABLE ${staged} (${STAGED_LEAVES_COLUMNS})`);
   } catch (error) {
     await unlockTreeStores(client, chainId).catch(() => {});
@@ -84,7 +86,7 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
     client.release(error instanceof Error ? error : true);
     throw error;
   }
-  const { staged, changed } = stagingTables(seq);
+  const { staged, changed, expanded } = stagingTables(seq);
   let committed = false;
   // Whether the second connection may have committed rows: only then is there anything to undo.
   let wrote = false;
@@ -92,6 +94,7 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
     seq,
     client,
     staged,
+    expanded,
     async commit(finish) {
       await client.query(`CREATE UNLOGGED TABLE ${changed} (${CHANGED_LEAVES_COLUMNS})`);
       await fillChangedLeaves(client, chainId, staged, changed);

@@ -28,10 +28,15 @@ const ROWS_BY_SEQ = [
 ];
 const VERSIONS = ['reward_leaf_versions', 'reward_breakdown_versions'];
 
-/** The staging tables of store `seq` (schema reward_staging, 2026_12_04_05_reward_tree_stores.sql). */
+/**
+ * The staging tables of store `seq` (schema reward_staging, 2026_12_04_05_reward_tree_stores.sql):
+ * the leaves staged, the leaves changed, and the rows of a Merkl document before they are summed into
+ * leaves (stageExpandedRows.ts).
+ */
 export const stagingTables = (seq: string) => ({
   staged: `reward_staging.staged_leaves_${seq}`,
   changed: `reward_staging.changed_leaves_${seq}`,
+  expanded: `reward_staging.expanded_rows_${seq}`,
 });
 
 /**
@@ -64,7 +69,7 @@ export async function repairInterruptedStores(client: PgClient, chainId: number,
 
 /** Drops the staging tables of store `seq` and its mark: all a store that wrote no rows leaves. */
 export async function discardStore(client: PgClient, seq: string): Promise<void> {
-  const { staged, changed } = stagingTables(seq);
-  await client.query(`DROP TABLE IF EXISTS ${staged}, ${changed}`);
+  const { staged, changed, expanded } = stagingTables(seq);
+  await client.query(`DROP TABLE IF EXISTS ${staged}, ${changed}, ${expanded}`);
   await client.query('DELETE FROM reward_tree_stores WHERE seq = $1', [seq]);
 }

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { rewardTreeKey } from '../../../domain/rewardTree.js';
-import { loadLiveRoot } from '../../reads/roots.js';
+import { loadServedRoot } from '../../reads/servedRoot.js';
 import { claimedTotals } from '../../reads/claims.js';
 import { loadRewards, type RewardRecord } from '../../reads/rewards.js';
 import type { ApiDeps } from '../../deps.js';
@@ -11,7 +11,7 @@ import { loadCampaignInfo, loadTokenInfo, type CampaignInfo, type TokenInfo } fr
 /** Everything needed to serialize a user's rewards on one chain. */
 export type UserChainRewards = {
   chainId: number;
-  /** The chain's live root, or null when there is none or its tree is not verified. */
+  /** The chain's live root, or null when there is none (or it is the zero root). */
   root: string | null;
   rewards: { reward: RewardRecord; claimedTotal: bigint; proofs: string[]; token: TokenInfo | undefined }[];
   campaigns: Map<string, CampaignInfo>;
@@ -26,10 +26,11 @@ export type LoadUserRewardsParams = {
 };
 
 /**
- * A user's leaves in the LIVE root of a chain (loadLiveRoot, at the chain's indexed block time; verified trees only), with proofs
+ * A user's leaves in the LIVE root of a chain (loadServedRoot, at the chain's indexed block time), with proofs
  * read from the tree's stored proof material (api/reads/rewardProofs.ts), claimed totals (claimedTotals), token metadata and
  * the campaigns of the breakdowns. Tables roots, reward_trees, rewards, reward_breakdowns, claims,
  * tokens, campaigns.
+ * @throws RewardTreeUnavailableError while the live root's tree is not stored (a 503, never an empty list).
  */
 export async function loadUserRewards({
   deps,
@@ -38,8 +39,8 @@ export async function loadUserRewards({
   address,
   visible,
 }: LoadUserRewardsParams): Promise<UserChainRewards> {
-  const live = await loadLiveRoot(deps.pg, chainId);
-  if (live?.treeStatus !== 'verified') return { chainId, root: null, rewards: [], campaigns: new Map() };
+  const live = await loadServedRoot(deps.pg, chainId);
+  if (!live) return { chainId, root: null, rewards: [], campaigns: new Map() };
   const all = await loadRewards(deps.pg, { chainId, root: live.root, recipient: address });
   // Breakdowns of campaigns hidden from the caller are left out (the leaf's total stays: it is what the proof claims).
   const hidden = await hiddenOnChainCampaignIds(

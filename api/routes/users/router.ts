@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
+import { RewardTreeUnavailableError } from '../../errors.js';
 import { validate } from '../../validate.js';
 import { userBreakdownsHandler } from './breakdowns.js';
 import { userRewardsHandler } from './handlers.js';
@@ -79,6 +80,20 @@ const userBreakdownsSchema = arr(
     ),
   }),
 );
+/**
+ * The 503 of the reward reads while a requested chain's live root has no stored tree (issue #42):
+ * rewards unknown, never an empty list that reads as "nothing earned".
+ */
+const TREE_UNAVAILABLE = {
+  503: {
+    description:
+      "A requested chain's live root has no stored reward tree yet (not fetched, not published, refused as malformed or not hashing to the root): its rewards are unknown. Problem `REWARD_TREE_UNAVAILABLE` (type `/problems/reward-tree-unavailable`) naming `chainId`, `root`, `treeStatus` and `retryAfter`, with `Retry-After` (seconds). Also 503 `SERVICE_UNAVAILABLE` when a backing service is down.",
+    problem: () => new RewardTreeUnavailableError(31337, `0x${'ab'.repeat(32)}`, 'unavailable'),
+  },
+};
+const UNAVAILABLE_NOTE =
+  " While a requested chain's live root has no stored reward tree (not fetched yet, or refused) the answer is a 503 problem `REWARD_TREE_UNAVAILABLE` with `Retry-After`, never an empty list: an empty list for a chain means the wallet has nothing in the chain's stored live tree (or the chain has no root yet).";
+
 const termsAcceptanceSchema = obj({ address: str, chainId: int, messageHash: str, acceptedAt: str, onChain: bool });
 const profileSchema = obj({ address: str, tags: arr(str), creatorId: nullable(str), tier: int, associated: arr(str) });
 
@@ -95,8 +110,10 @@ export function usersRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Rewards of a wallet per chain in the live root, with proofs',
       description:
-        "The wallet's rewards per chain in each chain's live root: amount, claimed and pending (wei strings), with the Merkle proof to claim and breakdowns per campaign.",
+        "The wallet's rewards per chain in each chain's live root: amount, claimed and pending (wei strings), with the Merkle proof to claim and breakdowns per campaign." +
+        UNAVAILABLE_NOTE,
       response: userRewardsSchema,
+      responses: TREE_UNAVAILABLE,
     }),
     validate({ params: userParams, query: userRewardsQuery }),
     userRewardsHandler(deps, proofs),
@@ -105,8 +122,9 @@ export function usersRouter(deps: ApiDeps): Router {
     both('/users/:address/rewards/breakdowns'),
     describe({
       summary: 'Rewards of a wallet per chain, breakdowns grouped by opportunity',
-      description: "The wallet's rewards per chain, with breakdowns grouped by opportunity.",
+      description: `The wallet's rewards per chain, with breakdowns grouped by opportunity.${UNAVAILABLE_NOTE}`,
       response: userBreakdownsSchema,
+      responses: TREE_UNAVAILABLE,
     }),
     validate({ params: userParams, query: userBreakdownsQuery }),
     userBreakdownsHandler(deps, proofs),
@@ -116,7 +134,9 @@ export function usersRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Earned, claimed and claimable of a wallet per chain and token, without proofs',
       description:
-        "Per chain (`chainId`, default every chain) and token: what the wallet earned in the chain's live root, claimed on chain and may still claim, in token units (strings) and in USD at the current price (null without one).",
+        "Per chain (`chainId`, default every chain) and token: what the wallet earned in the chain's live root, claimed on chain and may still claim, in token units (strings) and in USD at the current price (null without one)." +
+        UNAVAILABLE_NOTE,
+      responses: TREE_UNAVAILABLE,
       response: arr(
         obj({
           chainId: int,

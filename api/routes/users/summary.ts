@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../../deps.js';
 import { claimedTotals } from '../../reads/claims.js';
-import { loadLiveRoot } from '../../reads/roots.js';
+import { loadServedRoot } from '../../reads/servedRoot.js';
 import type { Handler } from '../../validate.js';
 import { resolveChainIds } from './params.js';
 import type { userParams, userSummaryQuery } from './schema.js';
@@ -14,8 +14,8 @@ const usd = (units: bigint, decimals: number | null, price: number | null) =>
  * GET /v4/users/{address}/rewards/summary: per chain and token, what the wallet earned in the live
  * root (the same rule and leaves as /users/{address}/rewards: a leaf counts whole, it is what the
  * proof claims), claimed (claimedTotals) and may still claim, in units and in USD at the current
- * price (null without one); no proofs, one query per chain. Tables roots, reward_trees, rewards
- * (view), claims, tokens, token_prices.
+ * price (null without one); no proofs, one query per chain. While a chain's live root has no stored
+ * tree, a 503 (loadServedRoot). Tables roots, reward_trees, rewards (view), claims, tokens, token_prices.
  */
 export function userSummaryHandler(
   deps: ApiDeps,
@@ -25,8 +25,8 @@ export function userSummaryHandler(
     const chainIds = resolveChainIds(deps, 'chainId', ctx.state.query.chainId);
     ctx.body = await Promise.all(
       chainIds.map(async (chainId) => {
-        const live = await loadLiveRoot(deps.pg, chainId);
-        if (live?.treeStatus !== 'verified') return { chainId, root: null, tokens: [] };
+        const live = await loadServedRoot(deps.pg, chainId);
+        if (!live) return { chainId, root: null, tokens: [] };
         const [{ rows }, claims] = await Promise.all([
           deps.pg.query<TokenRow>(
             `SELECT r.token, r.amount::text AS amount, tk.symbol, tk.decimals, p.price

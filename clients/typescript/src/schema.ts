@@ -3546,7 +3546,7 @@ export interface paths {
         };
         /**
          * Rewards of a wallet per chain in the live root, with proofs
-         * @description The wallet's rewards per chain in each chain's live root: amount, claimed and pending (wei strings), with the Merkle proof to claim and breakdowns per campaign.
+         * @description The wallet's rewards per chain in each chain's live root: amount, claimed and pending (wei strings), with the Merkle proof to claim and breakdowns per campaign. While a requested chain's live root has no stored reward tree (not fetched yet, or refused) the answer is a 503 problem `REWARD_TREE_UNAVAILABLE` with `Retry-After`, never an empty list: an empty list for a chain means the wallet has nothing in the chain's stored live tree (or the chain has no root yet).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -3570,7 +3570,7 @@ export interface paths {
         };
         /**
          * Rewards of a wallet per chain, breakdowns grouped by opportunity
-         * @description The wallet's rewards per chain, with breakdowns grouped by opportunity.
+         * @description The wallet's rewards per chain, with breakdowns grouped by opportunity. While a requested chain's live root has no stored reward tree (not fetched yet, or refused) the answer is a 503 problem `REWARD_TREE_UNAVAILABLE` with `Retry-After`, never an empty list: an empty list for a chain means the wallet has nothing in the chain's stored live tree (or the chain has no root yet).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -3594,7 +3594,7 @@ export interface paths {
         };
         /**
          * Earned, claimed and claimable of a wallet per chain and token, without proofs
-         * @description Per chain (`chainId`, default every chain) and token: what the wallet earned in the chain's live root, claimed on chain and may still claim, in token units (strings) and in USD at the current price (null without one).
+         * @description Per chain (`chainId`, default every chain) and token: what the wallet earned in the chain's live root, claimed on chain and may still claim, in token units (strings) and in USD at the current price (null without one). While a requested chain's live root has no stored reward tree (not fetched yet, or refused) the answer is a 503 problem `REWARD_TREE_UNAVAILABLE` with `Retry-After`, never an empty list: an empty list for a chain means the wallet has nothing in the chain's stored live tree (or the chain has no root yet).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -25843,6 +25843,32 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A requested chain's live root has no stored reward tree yet (not fetched, not published, refused as malformed or not hashing to the root): its rewards are unknown. Problem `REWARD_TREE_UNAVAILABLE` (type `/problems/reward-tree-unavailable`) naming `chainId`, `root`, `treeStatus` and `retryAfter`, with `Retry-After` (seconds). Also 503 `SERVICE_UNAVAILABLE` when a backing service is down. */
+            503: {
+                headers: {
+                    /** @description Set with this problem, e.g. `30` */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/reward-tree-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The reward tree of the live root 0xabababababababababababababababababababababababababababababababab of chain 31337 is not available yet (unavailable): its rewards are unknown, retry later",
+                     *       "instance": "/v4/users/1/rewards",
+                     *       "code": "REWARD_TREE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "chainId": 31337,
+                     *       "root": "0xabababababababababababababababababababababababababababababababab",
+                     *       "treeStatus": "unavailable",
+                     *       "retryAfter": 30
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
@@ -26001,6 +26027,32 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A requested chain's live root has no stored reward tree yet (not fetched, not published, refused as malformed or not hashing to the root): its rewards are unknown. Problem `REWARD_TREE_UNAVAILABLE` (type `/problems/reward-tree-unavailable`) naming `chainId`, `root`, `treeStatus` and `retryAfter`, with `Retry-After` (seconds). Also 503 `SERVICE_UNAVAILABLE` when a backing service is down. */
+            503: {
+                headers: {
+                    /** @description Set with this problem, e.g. `30` */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/reward-tree-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The reward tree of the live root 0xabababababababababababababababababababababababababababababababab of chain 31337 is not available yet (unavailable): its rewards are unknown, retry later",
+                     *       "instance": "/v4/users/1/rewards/breakdowns",
+                     *       "code": "REWARD_TREE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "chainId": 31337,
+                     *       "root": "0xabababababababababababababababababababababababababababababababab",
+                     *       "treeStatus": "unavailable",
+                     *       "retryAfter": 30
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
@@ -26124,6 +26176,32 @@ export interface operations {
                      *       "instance": "/v4/users/1/rewards/summary",
                      *       "code": "NOT_FOUND",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A requested chain's live root has no stored reward tree yet (not fetched, not published, refused as malformed or not hashing to the root): its rewards are unknown. Problem `REWARD_TREE_UNAVAILABLE` (type `/problems/reward-tree-unavailable`) naming `chainId`, `root`, `treeStatus` and `retryAfter`, with `Retry-After` (seconds). Also 503 `SERVICE_UNAVAILABLE` when a backing service is down. */
+            503: {
+                headers: {
+                    /** @description Set with this problem, e.g. `30` */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/reward-tree-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "The reward tree of the live root 0xabababababababababababababababababababababababababababababababab of chain 31337 is not available yet (unavailable): its rewards are unknown, retry later",
+                     *       "instance": "/v4/users/1/rewards/summary",
+                     *       "code": "REWARD_TREE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "chainId": 31337,
+                     *       "root": "0xabababababababababababababababababababababababababababababababab",
+                     *       "treeStatus": "unavailable",
+                     *       "retryAfter": 30
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -122,3 +122,92 @@ describe('indexer/decode/splitJsonDocument: a JSON object split into members and
     expect(() => split(large, next, 1 << 20)).to.throw(JsonSplitError, '/rewards/0 is over 16 MiB');
   });
 });
+
+describe('indexer/decode/splitJsonDocument with a top-level array and lone values', () => {
+  /** Splits `text` with both options: an array's elements or the lone value (an object's members), or the error. */
+  function splitAny(text: string, next: () => number, max = 13) {
+    const members: Record<string, unknown> = {};
+    const elements: unknown[] = [];
+    let shape = 'object' as 'object' | 'array' | 'value';
+    let whole: unknown;
+    const splitter = createJsonSplitter(
+      'rewards',
+      {
+        member: (key, v) => {
+          members[key] = v;
+        },
+        arrayStart: (key) => {
+          if (key === '') shape = 'array';
+        },
+        element: (index, v) => {
+          expect(index).to.equal(elements.length);
+          elements.push(v);
+        },
+      },
+      {
+        topLevelArray: true,
+        otherValue: (v) => {
+          shape = 'value';
+          whole = v;
+        },
+      },
+    );
+    for (let i = 0; i < text.length; ) {
+      const size = 1 + Math.floor(next() * max);
+      splitter.write(text.slice(i, i + size));
+      i += size;
+    }
+    splitter.end();
+    if (shape === 'array') return elements;
+    if (shape === 'value') return whole;
+    return members;
+  }
+
+  it('splits an array into its elements and hands a lone value whole, as JSON.parse reads them', () => {
+    const next = random(33);
+    for (let n = 0; n < 300; n++) {
+      const elements = Array.from({ length: Math.floor(next() * 6) }, () => value(next, 1));
+      const text = JSON.stringify(elements, null, n % 3 === 0 ? 2 : undefined);
+      expect(splitAny(text, next), text).to.deep.equal(JSON.parse(text));
+    }
+    for (const text of ['"a\\"b"', '42', '-1.5e3 ', ' true', 'null', '""']) {
+      expect(splitAny(text, next), text).to.deep.equal(JSON.parse(text));
+    }
+  });
+
+  it('refuses exactly the array texts JSON.parse refuses, after one character is changed', () => {
+    const next = random(34);
+    const noise = ['{', '}', '[', ']', ',', ':', '"', '\\', ' ', 'x', '1'];
+    let refused = 0;
+    for (let n = 0; n < 2000; n++) {
+      const text = JSON.stringify(Array.from({ length: 1 + Math.floor(next() * 4) }, () => value(next, 1)));
+      const at = Math.floor(next() * text.length);
+      const c = noise[Math.floor(next() * noise.length)]!;
+      const changed = next() < 0.5 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + c + text.slice(at);
+      const expected = outcome(() => JSON.parse(changed));
+      // An object is split into members: compare only arrays and lone values here.
+      if (expected.ok && typeof expected.value === 'object' && expected.value && !Array.isArray(expected.value))
+        continue;
+      const got = outcome(() => splitAny(changed, next));
+      expect(got.ok, changed).to.equal(expected.ok);
+      if (got.ok) expect(got.value, changed).to.deep.equal(expected.value);
+      else {
+        expect(got.error, changed).to.be.instanceOf(JsonSplitError);
+        refused += 1;
+      }
+    }
+    expect(refused, 'some texts were refused').to.be.greaterThan(500);
+  });
+
+  it('names an element of a top-level array by its index alone, and refuses a lone value without otherValue', () => {
+    const next = random(35);
+    const large = JSON.stringify([{ a: 1 }, { a: 'x'.repeat(MAX_VALUE_CHARS) }]);
+    expect(() => splitAny(large, next, 1 << 20)).to.throw(JsonSplitError, '/1 is over 16 MiB');
+    const plain = createJsonSplitter('rewards', { member() {}, arrayStart() {}, element() {} });
+    expect(() => plain.write('[1]')).to.throw(JsonSplitError, 'not JSON');
+    const lone = createJsonSplitter('rewards', { member() {}, arrayStart() {}, element() {} });
+    expect(() => lone.write('"x"')).to.throw(JsonSplitError, 'not JSON');
+    expect(() => splitAny('[1] [2]', next)).to.throw(JsonSplitError, 'not JSON');
+    expect(() => splitAny('42 x', next)).to.throw(JsonSplitError, 'not JSON');
+  });
+});
