@@ -1,6 +1,6 @@
-import { type EventFilter, listEvents } from '../../api/routes/events/repo.js';
-import { serializeEvent } from '../../api/routes/events/serialize.js';
-import { walletVisibility } from '../../api/visibility/campaignVisibility.js';
+import { type EventFilter, listEvents } from '../../domain/eventLog/readEvents.js';
+import { serializeEvent } from '../../domain/eventLog/serializeEvent.js';
+import { walletVisibility } from '../../domain/visibility/campaignVisibility.js';
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import type { WebhooksConfig } from '../../internal/webhooksConfig.js';
 import { postWebhook } from './postWebhook.js';
