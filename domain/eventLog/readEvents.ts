@@ -33,6 +33,9 @@ export type EventFilter = {
   creator?: string;
 };
 
+/** The largest id (bigint): the upper bound when none is given. */
+const MAX_ID = '9223372036854775807::bigint';
+
 /** The columns of an EventRow. */
 const EVENT_COLUMNS = `e.id::text AS id, e.type, e.chain_id, e.campaign_db_id, e.opportunity_id, e.address, e.root,
   e.block_number::text AS block_number, e.retracted, e.payload, e.created_at, e.creator`;
@@ -55,8 +58,7 @@ export async function listEvents(
   db: Queryable,
   { after, limit, filter, visible, upTo }: ListEventsParams,
 ): Promise<EventRow[]> {
-  const where = `e.id > $1::bigint AND ($10::bigint IS NULL OR e.id <= $10::bigint)
-       AND ($3::int IS NULL OR e.chain_id = $3)
+  const where = `($3::int IS NULL OR e.chain_id = $3)
        AND ($4::text IS NULL OR e.campaign_db_id = $4)
        AND ($5::text IS NULL OR e.opportunity_id = $5)
        AND ($6::text IS NULL OR e.address = $6)
@@ -75,19 +77,23 @@ export async function listEvents(
   ];
   const types = filter.types?.length ? [...new Set(filter.types)] : null;
   const { rows } = types
-    ? // Per type, its (type, id) index up to `limit` rows (the order that index holds), then merged:
-      // `type = ANY(…)` would read every row of those types after `after` and sort them (or walk the
-      // whole log by id for rare types).
+    ? // Per type, its (type, id) index up to `limit` rows, then merged: `type = ANY(…)` would read
+      // every row of those types after `after` and sort them (or walk the whole log by id for rare
+      // types). The id bounds are written on (type, id), which only that index serves: on `id` alone,
+      // a short id range looks cheaper by the primary key, which then reads every type's rows.
       await db.query<EventRow>(
         `SELECT e.* FROM unnest($11::text[]) AS t(type) CROSS JOIN LATERAL (
            SELECT ${EVENT_COLUMNS} FROM events e CROSS JOIN LATERAL (SELECT e.campaign_db_id AS id) c
-           WHERE e.type = t.type AND ${where} ORDER BY e.type, e.id LIMIT $2) e
+           WHERE e.type = t.type AND (e.type, e.id) > (t.type, $1::bigint)
+             AND (e.type, e.id) <= (t.type, coalesce($10::bigint, ${MAX_ID})) AND ${where}
+           ORDER BY e.type, e.id LIMIT $2) e
          ORDER BY e.id::bigint LIMIT $2`,
         [...params, types],
       )
     : await db.query<EventRow>(
         `SELECT ${EVENT_COLUMNS} FROM events e CROSS JOIN LATERAL (SELECT e.campaign_db_id AS id) c
-         WHERE ${where} ORDER BY e.id LIMIT $2`,
+         WHERE e.id > $1::bigint AND ($10::bigint IS NULL OR e.id <= $10::bigint) AND ${where}
+         ORDER BY e.id LIMIT $2`,
         params,
       );
   return rows;
