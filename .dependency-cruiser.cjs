@@ -1,7 +1,7 @@
 // The layers of the service (docs/architecture.md), enforced by test/unit/architecture/boundaries.test.ts:
 //   internal/ (plumbing) ← domain/ (shared model) ← indexer/ | api/ (side by side) ← jobs/ (on top)
-// api/ reaches jobs only through their face, jobs/control/; contracts/ (stand-ins, devnet), scripts/,
-// bench/ and test/ are never imported by production code.
+// api/ reaches jobs only through their face, jobs/control/; jobs never import api/ (what both read sits
+// in domain/); contracts/ (stand-ins, devnet), scripts/, bench/ and test/ are never imported by production code.
 const PRODUCTION = '^(api|indexer|jobs|domain|internal|sql|search-mappings)/';
 module.exports = {
   forbidden: [
@@ -24,6 +24,14 @@ module.exports = {
       severity: 'error',
       comment: 'The pipeline never depends on the API.',
       from: { path: '^indexer/' },
+      to: { path: '^api/' },
+    },
+    {
+      name: 'jobs-not-api',
+      severity: 'error',
+      comment:
+        'A job never imports an HTTP module (STYLE §10): rules every reader obeys (visibility, the event log) sit below both, in domain/.',
+      from: { path: '^jobs/' },
       to: { path: '^api/' },
     },
     {

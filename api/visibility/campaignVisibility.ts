@@ -3,26 +3,20 @@ import type { PgPool } from '../../internal/pg.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError } from '../errors.js';
 import type { AuthState } from '../identity/types.js';
-import { readablePrivateIds } from '../routes/campaign-access/repo.js';
+import { type CampaignVisibility, isVisible, walletVisibility } from '../../domain/visibility/campaignVisibility.js';
 
 type Queryable = Pick<PgPool, 'query'>;
 
-/**
- * The one visibility rule of campaign data (README "Campaign visibility"), for every read path
- * below the handlers: a private campaign (campaign_privacy.is_private) and everything about it
- * (ids, amounts, metrics, rewards, claims, family, ratchet) is served only to callers who may read
- * it: the back office, its creator, its authorized addresses and grantees, and its recipients when
- * `recipientsCanView` (readablePrivateIds). Public projections (opportunities and what they embed)
- * are built from public campaigns only (`PUBLIC_ONLY`).
- *
- * - `'none'`: public campaigns only (anonymous callers, public projections, no showPrivate);
- * - `'all'`: the back office;
- * - ids: public campaigns plus these private ones (internal ids).
- */
-export type CampaignVisibility = 'none' | 'all' | readonly string[];
-
-/** What public projections and callers without credentials see. */
-export const PUBLIC_ONLY: CampaignVisibility = 'none';
+// The rule itself (what each caller may see, its SQL predicate) sits below api/ and jobs/: the event
+// log's readers use it too (domain/eventLog/). Re-exported for the API's read paths.
+export {
+  type CampaignVisibility,
+  PUBLIC_ONLY,
+  publicCampaignSql,
+  visibilitySqlParams,
+  visibleCampaignSql,
+  walletVisibility,
+} from '../../domain/visibility/campaignVisibility.js';
 
 /**
  * What a caller may see: with `showPrivate` false nothing private (campaign reads keep the
@@ -38,14 +32,6 @@ export async function campaignVisibilityOf(
   if (state.backOffice) return 'all';
   if (!state.auth) return 'none';
   return walletVisibility(deps.pg, state.auth.address);
-}
-
-/**
- * What the wallet `address` may see (public campaigns plus the private ones it may read): the rule
- * for a caller signed in as it, and for what its webhooks receive (jobs/webhooks/serveWebhook.ts).
- */
-export function walletVisibility(db: Queryable, address: string): Promise<CampaignVisibility> {
-  return readablePrivateIds(db, address);
 }
 
 /** Elasticsearch clause (for `must_not`) excluding the private campaign documents `visible` does not allow; null when none are hidden. */
@@ -91,9 +77,6 @@ export async function resolveVisibleCampaignDbId(
 
 /** A bare on-chain campaign id (32 bytes). */
 const ON_CHAIN_ID = /^0x[0-9a-fA-F]{64}$/;
-
-const isVisible = (visible: CampaignVisibility, dbId: string) =>
-  visible === 'all' || (visible !== 'none' && visible.includes(dbId));
 
 /**
  * On-chain campaign ids (lower case) of `chainId` hidden from the caller among `campaignIds`:
@@ -169,23 +152,4 @@ export async function visibleOnChainCampaign(
   if (!row || (row.is_private && !isVisible(visible, row.id))) return null;
   const { is_private: _, ...campaign } = row;
   return campaign;
-}
-
-/**
- * SQL predicate: the campaign row `alias` (its internal `id`) is visible under the visibility whose
- * `visibilitySqlParams` are bound at `$allParam` (bool) and `$idsParam` (text[]). Every PostgreSQL
- * read that returns campaign rows, ids or figures derived from campaigns filters through it.
- */
-export function visibleCampaignSql(alias: string, allParam: number, idsParam: number): string {
-  return `($${allParam}::bool OR $${idsParam}::text[] @> ARRAY[${alias}.id] OR ${publicCampaignSql(alias)})`;
-}
-
-/** SQL predicate: the campaign row `alias` is public (what PUBLIC_ONLY allows). */
-export function publicCampaignSql(alias: string): string {
-  return `NOT EXISTS (SELECT 1 FROM campaign_privacy pv WHERE pv.campaign_db_id = ${alias}.id AND pv.is_private)`;
-}
-
-/** The two parameters of visibleCampaignSql: every campaign, and the private ids allowed. */
-export function visibilitySqlParams(visible: CampaignVisibility): [boolean, string[]] {
-  return [visible === 'all', visible === 'all' || visible === 'none' ? [] : [...visible]];
 }

@@ -47,6 +47,15 @@ export type NewEvent = {
 /** Namespace of the event-log append lock (first key of the two-key advisory lock). */
 const EVENTS_LOCK_NAMESPACE = 0x657674; // "evt"
 
+/** The columns a writer gives. */
+const COLUMNS = 'type, chain_id, campaign_db_id, opportunity_id, address, root, block_number, payload';
+/**
+ * The creator of the event's campaign (lower case), which the log stores so that the `creator` filter
+ * reads an index (migration 2026_12_07_20): computed here, for every writer, from the campaign row
+ * written earlier in the same transaction.
+ */
+const CREATOR_OF = (alias: string) => `(SELECT lower(c.creator) FROM campaigns c WHERE c.id = ${alias}.campaign_db_id)`;
+
 /**
  * Appends events inside the caller's transaction, so they commit or vanish with the change that
  * causes them. Every writer goes through here. The transaction-scoped lock serializes appenders
@@ -59,8 +68,9 @@ export async function appendEvents(client: Pick<PgClient, 'query'>, events: read
   await client.query('SELECT pg_advisory_xact_lock($1, 0)', [EVENTS_LOCK_NAMESPACE]);
   const col = <T>(f: (e: NewEvent) => T) => events.map(f);
   await client.query(
-    `INSERT INTO events (type, chain_id, campaign_db_id, opportunity_id, address, root, block_number, payload)
-     SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::jsonb[])`,
+    `INSERT INTO events (${COLUMNS}, creator)
+     SELECT u.*, ${CREATOR_OF('u')}
+     FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::jsonb[]) AS u(${COLUMNS})`,
     [
       col((e) => e.type),
       col((e) => e.chainId ?? null),
@@ -87,7 +97,7 @@ export async function appendEventsFrom(
 ): Promise<number> {
   await client.query('SELECT pg_advisory_xact_lock($1, 0)', [EVENTS_LOCK_NAMESPACE]);
   const res = await client.query(
-    `INSERT INTO events (type, chain_id, campaign_db_id, opportunity_id, address, root, block_number, payload) ${select}`,
+    `INSERT INTO events (${COLUMNS}, creator) SELECT s.*, ${CREATOR_OF('s')} FROM (${select}) AS s(${COLUMNS})`,
     [...params],
   );
   return res.rowCount ?? 0;

@@ -1,6 +1,6 @@
-import { type EventFilter, listEvents } from '../../api/routes/events/repo.js';
-import { type EventResponse, serializeEvent } from '../../api/routes/events/serialize.js';
-import { walletVisibility } from '../../api/visibility/campaignVisibility.js';
+import { type EventFilter, listEvents } from '../../domain/eventLog/readEvents.js';
+import { type EventResponse, serializeEvent } from '../../domain/eventLog/serializeEvent.js';
+import { walletVisibility } from '../../domain/visibility/campaignVisibility.js';
 import type { PgPool, Queryable } from '../../internal/pg.js';
 import { withTransaction } from '../../internal/pg.js';
 import type { WebhooksConfig } from '../../internal/webhooksConfig.js';
@@ -155,8 +155,7 @@ export async function serveWebhook(
 }
 
 /**
- * The event log's read model, in one place (api/routes/events; the lead re-points these imports when
- * it moves below api/ and jobs/): the webhook's next events after its cursor, up to `head`, as
+ * The event log's read model, in one place (domain/eventLog, below api/ and jobs/): the webhook's next events after its cursor, up to `head`, as
  * GET /v4/events serves them, through its filters and its owner's visibility (the one rule).
  * `full`: DELIVERY_BATCH events were read, so more may follow.
  */

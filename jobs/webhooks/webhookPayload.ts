@@ -1,5 +1,5 @@
 import { signWebhook } from '../../domain/webhookSignature.js';
-import type { EventResponse } from '../../api/routes/events/serialize.js';
+import type { EventResponse } from '../../domain/eventLog/serializeEvent.js';
 
 /**
  * Pure: the body and headers of one delivery (Standard Webhooks): `webhook-id` is the event id, so

@@ -3,6 +3,9 @@ import { withTransaction as inWriteTransaction, type PgPool } from '../../../int
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { parseCampaignPathId } from '../../../domain/ids.js';
 
+// Who may read a private campaign is the visibility rule's (below api/ and jobs/).
+export { readablePrivateIds } from '../../../domain/visibility/campaignVisibility.js';
+
 type Queryable = Pick<PgPool, 'query'>;
 
 export type AuthorizedAddress = { address: string; canManageAccess: boolean };
@@ -69,7 +72,7 @@ export type PrivacyUpdate = {
 /**
  * Writes the privacy settings and queues the campaign for the search projector, in one transaction
  * (the campaign document's `isPrivate` follows, and its parent's `childCampaignIds`). Tables:
- * campaign_privacy, campaigns, search_outbox, events (campaign.changed when made public).
+ * campaign_privacy, campaigns, search_outbox, events (campaign.changed when made public or private).
  */
 export async function updatePrivacy(
   db: PgPool,
@@ -117,15 +120,19 @@ export async function updatePrivacy(
       ])
     ).rows[0]?.opportunity_id;
     if (opportunity) await enqueueOutbox(tx, 'opportunity', [opportunity]);
-    // Made public: integrators learn of a campaign they could not see until now.
-    if (was.rows[0]?.is_private && !rows[0]!.is_private)
+    // Made public: integrators learn of a campaign they could not see until now. Made private: those
+    // who may still see it (its creator, grantees, the back office; the event is about a private
+    // campaign, so the visibility rule keeps it from everyone else) learn that their public mirrors
+    // must drop it (#43).
+    const wasPrivate = Boolean(was.rows[0]?.is_private);
+    if (wasPrivate !== rows[0]!.is_private)
       await appendEvents(tx, [
         {
           type: 'campaign.changed',
           chainId: campaign?.distribution_chain_id ?? null,
           campaignDbId,
           opportunityId: opportunity ?? null,
-          payload: { change: 'privacy', isPrivate: false },
+          payload: { change: 'privacy', isPrivate: rows[0]!.is_private },
         },
       ]);
     return rows[0]!;
@@ -188,24 +195,4 @@ export async function revokeAccess(db: PgPool, campaignDbId: string, user: strin
       ).rowCount,
     ),
   );
-}
-
-/**
- * Internal ids of the private campaigns an address may read (docs/api-behaviour.md#campaign-privacy): as creator, in
- * the static authorized list, with an active grant, or as a reward recipient when recipients may view.
- * @param ids restrict to these ids (a by-id read); all when absent.
- * Tables: campaign_privacy, campaigns, campaign_access_grants, reward_breakdown_versions (any stored tree).
- */
-export async function readablePrivateIds(db: Queryable, address: string, ids?: string[]): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT pv.campaign_db_id AS id FROM campaign_privacy pv JOIN campaigns c ON c.id = pv.campaign_db_id
-     WHERE pv.is_private AND ($2::text[] IS NULL OR pv.campaign_db_id = ANY($2::text[])) AND (
-       lower(c.creator) = $1
-       OR pv.authorized @> jsonb_build_array(jsonb_build_object('address', $1::text))
-       OR EXISTS (SELECT 1 FROM campaign_access_grants g WHERE g.campaign_db_id = pv.campaign_db_id AND g.user_address = $1 AND g.revoked_at IS NULL)
-       OR (pv.recipients_can_view AND EXISTS (SELECT 1 FROM reward_breakdown_versions b
-             WHERE b.recipient = $1 AND b.chain_id = c.distribution_chain_id AND b.campaign_id = c.campaign_id)))`,
-    [address.toLowerCase(), ids ?? null],
-  );
-  return rows.map((r) => r.id);
 }

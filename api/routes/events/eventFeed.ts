@@ -3,7 +3,9 @@ import type { PgPool } from '../../../internal/pg.js';
 import { listenChannel, type PgListener } from '../../../internal/pgListen.js';
 import { coalesced } from '../../../internal/coalesced.js';
 import { describeError } from '../../../internal/errors.js';
-import { type FeedRow, latestEventId, readFeed } from './repo.js';
+import { type EventRow, latestEventId, readFeed } from '../../../domain/eventLog/readEvents.js';
+import type { PrivateNow } from '../../../domain/eventLog/eventReader.js';
+import { privateCampaignsAmong } from '../../../domain/visibility/campaignVisibility.js';
 
 /** Rows the feed keeps in memory: streams level with the log read their next events from here. */
 const KEEP_ROWS = 5000;
@@ -16,11 +18,16 @@ export type EventFeed = {
   /** Calls `onWake` after the feed has read newly committed events, until the returned function is called. */
   subscribe(onWake: () => void): () => void;
   /**
-   * The events after id `after` up to the newest the feed has read, oldest first, each marked
-   * `public` (no campaign, or a public one); null when the feed does not hold all of them (a
-   * stream behind it reads the table instead).
+   * The events after id `after` up to the newest the feed has read, oldest first; null when the
+   * feed does not hold all of them (a stream behind it reads the table instead). Whether a stream
+   * may send each one is not the feed's to say: it asks `privateNow` when it sends.
    */
-  rowsAfter(after: string): readonly FeedRow[] | null;
+  rowsAfter(after: string): readonly EventRow[] | null;
+  /**
+   * Which of these campaigns are private now: the calls of one tick (every stream woken by one
+   * read) share one query, so 2,000 streams cost one privacy read per append, asked when they send.
+   */
+  privateNow: PrivateNow;
   /** Subscribers now (open streams of this process). */
   size(): number;
 };
@@ -37,7 +44,7 @@ export function createEventFeed({ pg, logger }: { pg: PgPool; logger: Logger }):
   const subscribers = new Set<() => void>();
   let listener: PgListener | null = null;
   let poll: NodeJS.Timeout | null = null;
-  let rows: FeedRow[] = [];
+  let rows: EventRow[] = [];
   /** The window holds every event with id in (floor, head]; null until the first read. */
   let floor: bigint | null = null;
   let head = 0n;
@@ -85,7 +92,9 @@ export function createEventFeed({ pg, logger }: { pg: PgPool; logger: Logger }):
     rows = [];
     floor = null;
   };
+  const privateNow = batchedPrivacy(pg);
   return {
+    privateNow,
     subscribe(onWake) {
       subscribers.add(onWake);
       if (!listener) {
@@ -113,5 +122,27 @@ export function createEventFeed({ pg, logger }: { pg: PgPool; logger: Logger }):
       return rows.slice(lo);
     },
     size: () => subscribers.size,
+  };
+}
+
+/**
+ * privateCampaignsAmong with the calls made in one tick batched into one query (each caller gets
+ * the set for all of them; a campaign it did not ask about is not among its rows anyway).
+ */
+function batchedPrivacy(pg: PgPool): PrivateNow {
+  let pending: { ids: Set<string>; answer: Promise<Set<string>> } | null = null;
+  return (ids) => {
+    if (!pending) {
+      const batch = new Set<string>();
+      pending = {
+        ids: batch,
+        answer: new Promise<void>((r) => setImmediate(r)).then(() => {
+          pending = null;
+          return privateCampaignsAmong(pg, [...batch]);
+        }),
+      };
+    }
+    for (const id of ids) pending.ids.add(id);
+    return pending.answer;
   };
 }

@@ -1,17 +1,23 @@
 import type { Context } from 'koa';
+import { readerVisibility } from '../../../domain/eventLog/eventReader.js';
+import {
+  type EventFilter,
+  isExpired,
+  latestEventId,
+  listEvents,
+  oldestEventId,
+} from '../../../domain/eventLog/readEvents.js';
+import { serializeEvent } from '../../../domain/eventLog/serializeEvent.js';
 import type { ApiDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
+import type { AuthState } from '../../identity/types.js';
 import { clientAddressOf } from '../../middleware/clientAddress.js';
-import {
-  campaignVisibilityOf,
-  type CampaignVisibility,
-  resolveVisibleCampaignDbId,
-} from '../../visibility/campaignVisibility.js';
+import { type CampaignVisibility, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
 import type { Handler } from '../../validate.js';
 import type { EventFeed } from './eventFeed.js';
-import { type EventFilter, isExpired, latestEventId, listEvents, oldestEventId } from './repo.js';
 import type { ListEventsQuery, listEventsQuery } from './schema.js';
-import { serializeEvent, toSseError } from './serialize.js';
+import { toSseError } from './serialize.js';
+import { eventReaderOf, streamCredentials } from './streamCredentials.js';
 import { streamCaller, type StreamSlots } from './streamSlots.js';
 import { streamEvents } from './streamEvents.js';
 
@@ -29,13 +35,14 @@ export function listEventsHandler(
     const q = ctx.state.query;
     // JSON or a stream by Accept: a cache must keep them apart.
     ctx.vary('Accept');
-    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const reader = eventReaderOf(ctx.state);
+    const visible = await readerVisibility(deps.pg, reader);
     const filter = await filterOf(deps, q, visible);
     if (wantsStream(ctx, q)) {
       await serveStream(deps, ctx, {
         q,
         filter,
-        visible,
+        state: ctx.state,
         feed,
         slots,
         caller: streamCaller(ctx.state, clientAddress(ctx)),
@@ -99,14 +106,14 @@ async function serveStream(
   {
     q,
     filter,
-    visible,
+    state,
     feed,
     slots,
     caller,
   }: {
     q: ListEventsQuery;
     filter: EventFilter | null;
-    visible: CampaignVisibility;
+    state: AuthState;
     feed: EventFeed;
     slots: StreamSlots;
     caller: { key: string; max: number };
@@ -154,7 +161,8 @@ async function serveStream(
       logger: deps.logger,
       after,
       filter,
-      visible,
+      reader: eventReaderOf(state),
+      credentials: streamCredentials(deps.pg, state),
       maxBufferBytes: deps.config.eventStream.maxBufferBytes,
       stallMs: deps.config.eventStream.stallMs,
       heartbeatMs: deps.config.eventStream.heartbeatMs,

@@ -53,7 +53,7 @@ export function eventsRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Changes: the event log, paged or streamed',
       description:
-        'What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public), ' +
+        'What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public or private), ' +
         '`campaign.ended`, `opportunity.changed` (status, or APR, TVL or daily rewards beyond EVENTS_FIGURE_THRESHOLD_BPS), ' +
         '`root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `root.live` (the root claims are served ' +
         'against changed) with a `rewards.changed` per address and token whose amount changed, `claim.indexed`, and `retracted` ' +
@@ -63,8 +63,11 @@ export function eventsRouter(deps: ApiDeps): Router {
         '`next` set to that id); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). ' +
         'With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: ' +
         'resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained ' +
-        '(EVENTS_EXPIRED) or the client does not read fast enough (SLOW_CLIENT); `: heartbeat` comments every 15 s. ' +
-        'Events about a private campaign reach only callers who may see it. Concurrent streams per caller: 2 anonymous, ' +
+        '(EVENTS_EXPIRED), the client does not read fast enough (SLOW_CLIENT) or the session or API key it was opened with ' +
+        'is revoked or expires (CREDENTIALS_ENDED, checked every 2 s); `: heartbeat` comments every 15 s. ' +
+        'Each filter reads its own index; a stream moves past every event it examined. ' +
+        'Events about a private campaign reach only callers who may see it, decided when each event is sent (the privacy ' +
+        'and the grants of that moment); a campaign made private is announced to those only. Concurrent streams per caller: 2 anonymous, ' +
         'more with an API key by tier (429 beyond).',
       example: { events: [EXAMPLE_EVENT], next: '42' },
       cacheControl: 'private, no-store',

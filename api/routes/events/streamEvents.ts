@@ -2,10 +2,11 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from '../../../internal/logger.js';
 import { describeError } from '../../../internal/errors.js';
 import type { Queryable } from '../../../internal/pg.js';
-import type { CampaignVisibility } from '../../visibility/campaignVisibility.js';
+import { type EventReader, visibleEvents } from '../../../domain/eventLog/eventReader.js';
+import { type EventFilter, type EventRow, matchesFilter, readEvents } from '../../../domain/eventLog/readEvents.js';
+import { serializeEvent } from '../../../domain/eventLog/serializeEvent.js';
 import type { EventFeed } from './eventFeed.js';
-import { type EventFilter, listEvents, matchesFilter } from './repo.js';
-import { serializeEvent, toSseError, toSseMessage } from './serialize.js';
+import { toSseError, toSseMessage } from './serialize.js';
 import { coalesced } from '../../../internal/coalesced.js';
 
 /** Rows read per query while catching up; a stream re-reads until it is level with the log. */
@@ -22,7 +23,13 @@ export type StreamEventsParams = {
   logger: Logger;
   after: string;
   filter: EventFilter;
-  visible: CampaignVisibility;
+  /** Who reads: what it may see is asked when each event is sent (domain/eventLog/eventReader.ts). */
+  reader: EventReader;
+  /**
+   * The caller's credentials, checked again every `recheckMs`: a reason when they no longer hold
+   * (session revoked or expired, API key revoked), which ends the stream; null while they do.
+   */
+  credentials?: { check: () => Promise<string | null>; recheckMs: number; expiresAt?: number };
   maxBufferBytes: number;
   /** How long a client may keep more than `maxBufferBytes` unread before it is dropped. */
   stallMs: number;
@@ -32,13 +39,16 @@ export type StreamEventsParams = {
 /**
  * Serves the log as Server-Sent Events on `res` (headers already sent) from id `after` on, until
  * the client goes away or is dropped: each time the shared feed has read new events, what follows
- * the last id sent is taken from the feed's window and filtered in memory when the window holds it
- * and every matching event is public; otherwise (a stream catching up, an event about a private
- * campaign) it is read through the same query and visibility rule as the JSON pages. Either way
- * nothing is skipped or repeated. Heartbeat comments every `heartbeatMs`. Writing pauses while the client leaves more
- * than `maxBufferBytes` unread (so the API holds at most that plus one event for it); one that
- * stays above it for `stallMs` is sent `event: error` (SLOW_CLIENT, with the last id it was sent)
- * and dropped. Resolves when the stream is over.
+ * the last id sent is taken from the feed's window and filtered in memory when the window holds it;
+ * otherwise (a stream catching up) it is read through the filter's index (readEvents). Either way
+ * what the reader may see is decided as it is sent (privacy now, the reader's rights now: one
+ * rule, domain/eventLog/eventReader.ts), and the cursor moves past every row examined, sent or not,
+ * so nothing is skipped, repeated or read twice. The caller's credentials are checked again every
+ * `credentials.recheckMs` and at a session's expiry: gone, the stream ends with `event: error`
+ * (CREDENTIALS_ENDED). Heartbeat comments every `heartbeatMs`. Writing pauses while the client
+ * leaves more than `maxBufferBytes` unread (so the API holds at most that plus one event for it);
+ * one that stays above it for `stallMs` is sent `event: error` (SLOW_CLIENT, with the last id it
+ * was sent) and dropped. Resolves when the stream is over.
  */
 export function streamEvents(p: StreamEventsParams): Promise<void> {
   const { res } = p;
@@ -81,34 +91,44 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
       finish();
       setTimeout(() => res.destroy(), DROP_GRACE_MS).unref();
     };
-    /** From the feed's window: true when it held everything after `last` and all of it may be sent to anyone. */
+    /**
+     * Sends what the reader may see of `rows` now, then moves past `examined` (every row the read
+     * looked at, sent or not: #43 F2). False when the stream ended meanwhile.
+     */
+    const send = async (rows: readonly EventRow[], examined: string): Promise<boolean> => {
+      const visible = rows.length ? await visibleEvents(p.db, p.reader, rows, p.feed.privateNow) : [];
+      for (const row of visible) {
+        if (done) return false;
+        write(toSseMessage(serializeEvent(row)));
+        last = row.id;
+        if (res.writableLength > p.maxBufferBytes && !(await keptUp())) return false;
+      }
+      if (done) return false;
+      if (BigInt(examined) > BigInt(last)) last = examined;
+      return true;
+    };
+    /** From the feed's window: true when it held everything after `last`. */
     const fromFeed = async (): Promise<boolean> => {
       const window = p.feed.rowsAfter(last);
       if (!window) return false;
-      const rows = window.filter((r) => matchesFilter(r, p.filter));
-      if (!rows.every((r) => r.public)) return false;
-      for (const row of rows) {
-        if (done) return true;
-        write(toSseMessage(serializeEvent(row)));
-        last = row.id;
-        if (res.writableLength > p.maxBufferBytes && !(await keptUp())) return true;
-      }
-      // Past what it filtered out too, so the next look starts after it.
       const end = window[window.length - 1];
-      if (end && !done && BigInt(end.id) > BigInt(last)) last = end.id;
+      await send(
+        window.filter((r) => matchesFilter(r, p.filter)),
+        end ? end.id : last,
+      );
       return true;
     };
     const readOnce = async () => {
       if (await fromFeed()) return;
       for (;;) {
-        const rows = await listEvents(p.db, { after: last, limit: PAGE, filter: p.filter, visible: p.visible });
-        for (const row of rows) {
-          if (done) return;
-          write(toSseMessage(serializeEvent(row)));
-          last = row.id;
-          if (res.writableLength > p.maxBufferBytes && !(await keptUp())) return;
-        }
-        if (rows.length < PAGE || done) return;
+        // Every visible-or-not match of the filter: the reader's visibility is decided in `send`.
+        const { rows, examined } = await readEvents(p.db, {
+          after: last,
+          limit: PAGE,
+          filter: p.filter,
+          visible: 'all',
+        });
+        if (!(await send(rows, examined)) || rows.length < PAGE) return;
       }
     };
     const reads = coalesced(
@@ -128,6 +148,30 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
     }, p.heartbeatMs);
     const unsubscribe = p.feed.subscribe(read);
     res.once('close', finish);
+    const credentials = p.credentials;
+    if (credentials) {
+      const endIf = (reason: string | null) => {
+        if (reason) drop('CREDENTIALS_ENDED', `${reason}; reconnect with Last-Event-ID (with valid credentials)`);
+      };
+      const check = () =>
+        credentials.check().then(endIf, (error: unknown) => {
+          p.logger.error({ msg: 'event stream: credential check failed', err: describeError(error) });
+        });
+      const recheck = setInterval(() => {
+        if (!done) void check();
+      }, credentials.recheckMs);
+      recheck.unref();
+      // An expiring session ends the stream at its expiry, not at the next check.
+      const expiry =
+        credentials.expiresAt === undefined
+          ? null
+          : setTimeout(() => endIf('the session expired'), Math.max(0, credentials.expiresAt - Date.now()));
+      expiry?.unref();
+      res.once('close', () => {
+        clearInterval(recheck);
+        if (expiry) clearTimeout(expiry);
+      });
+    }
     read();
   });
 }

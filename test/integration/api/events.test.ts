@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import http, { type IncomingMessage } from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signSession } from '../../../api/identity/jwt.js';
 import { appendEvents } from '../../../domain/tables/events.js';
 import { rollbackChain } from '../../../indexer/store/rollback.js';
 import { withTransaction } from '../../../internal/pg.js';
+import { openStream, until } from '../../helpers/sseClient.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 const CHAIN = 31337;
@@ -22,71 +23,6 @@ type Ev = {
   address: string | null;
   payload: Record<string, unknown>;
 };
-type SseMessage = { id?: string; event?: string; data?: string; comment?: string };
-
-/** A Server-Sent Events client on a real socket: messages as they arrive, and the raw request to pause or end. */
-function openStream(port: number, path: string, headers: Record<string, string> = {}) {
-  const messages: SseMessage[] = [];
-  let buffer = '';
-  let status = 0;
-  let ended = false;
-  let res: IncomingMessage | null = null;
-  const req = http.get({ port, path, headers: { accept: 'text/event-stream', ...headers } });
-  const ready = new Promise<void>((resolve, reject) => {
-    req.on('error', reject);
-    req.on('response', (r) => {
-      res = r;
-      status = r.statusCode ?? 0;
-      r.setEncoding('utf8');
-      r.on('data', (chunk: string) => {
-        buffer += chunk;
-        let at: number;
-        while ((at = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const m: SseMessage = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) m.comment = line.slice(1).trim();
-            else {
-              const i = line.indexOf(':');
-              const key = line.slice(0, i) as 'id' | 'event' | 'data';
-              if (['id', 'event', 'data'].includes(key)) m[key] = line.slice(i + 1).trim();
-            }
-          }
-          messages.push(m);
-        }
-      });
-      r.on('end', () => (ended = true));
-      r.on('error', () => (ended = true));
-      resolve();
-    });
-  });
-  return {
-    messages,
-    ready,
-    get status() {
-      return status;
-    },
-    get ended() {
-      return ended;
-    },
-    get res() {
-      return res;
-    },
-    events: () => messages.filter((m) => m.id !== undefined),
-    close: () => req.destroy(),
-  };
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<number> {
-  const t0 = Date.now();
-  while (!check()) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return Date.now() - t0;
-}
-
 describe('/v4/events: the change log, written with its changes, paged and streamed', function () {
   let demo: ReferenceDemo;
   let server: http.Server;

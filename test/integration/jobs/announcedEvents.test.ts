@@ -237,4 +237,50 @@ describe('events decided by time and thresholds: root.live, rewards.changed, cam
       expect(e.payload['tvl']).to.equal(row.tvl);
     }
   });
+
+  it('a campaign changing while private moves no public figure and sends anonymous readers no event (#43)', async () => {
+    // Where the test before left the clock: every campaign has ended there.
+    const future = new Date(Date.now() + 20 * 365 * 86_400_000);
+    const [c] = await q<{ id: string; opportunity_id: string; creator: string }>(
+      `SELECT c.id, cc.opportunity_id, lower(c.creator) AS creator FROM campaigns c JOIN campaigns_current cc ON cc.id = c.id
+       WHERE cc.opportunity_id IS NOT NULL ORDER BY c.id LIMIT 1`,
+    );
+    const announced = async () =>
+      (
+        await q<{ announced: unknown }>('SELECT announced FROM opportunity_metrics WHERE opportunity_id = $1', [
+          c!.opportunity_id,
+        ])
+      )[0]?.announced ?? null;
+    await demo.h.deps.pg.query(
+      `INSERT INTO campaign_privacy (campaign_db_id, is_private, updated_by) VALUES ($1, true, $2)
+       ON CONFLICT (campaign_db_id) DO UPDATE SET is_private = true`,
+      [c!.id, c!.creator],
+    );
+    const { rows: ends } = await demo.h.deps.pg.query<{ end: string }>(
+      'SELECT end_timestamp::text AS end FROM campaigns WHERE id = $1',
+      [c!.id],
+    );
+    try {
+      // Going private may move the opportunity's public figures (they were public a moment before).
+      await runMetrics(demo.h.deps, { at: future });
+      const before = await maxId();
+      const figures = await announced();
+      // While private, the campaign runs again (live at that time): nothing public moves.
+      await demo.h.deps.pg.query('UPDATE campaigns SET end_timestamp = $2 WHERE id = $1', [
+        c!.id,
+        Math.floor(future.getTime() / 1000) + 30 * 86_400,
+      ]);
+      await runMetrics(demo.h.deps, { at: future });
+      expect(await announced()).to.deep.equal(figures);
+      expect(await eventsSince(before, 'opportunity.changed')).to.deep.equal([]);
+      const anonymous = (await demo.h.request().get(`/v4/events?after=${before}&limit=1000`).expect(200)).body
+        .events as { campaignId: string | null; opportunityId: string | null }[];
+      expect(anonymous.filter((e) => e.campaignId === c!.id || e.opportunityId === c!.opportunity_id)).to.deep.equal(
+        [],
+      );
+    } finally {
+      await demo.h.deps.pg.query('UPDATE campaigns SET end_timestamp = $2 WHERE id = $1', [c!.id, ends[0]!.end]);
+      await demo.h.deps.pg.query('UPDATE campaign_privacy SET is_private = false WHERE campaign_db_id = $1', [c!.id]);
+    }
+  });
 });
