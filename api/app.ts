@@ -13,7 +13,7 @@ import { errorHandler } from './middleware/errorHandler.js';
 import { isClientGone } from './middleware/clientGone.js';
 import { authenticate } from './middleware/auth.js';
 import { canonicalPath, caseSensitive } from './middleware/canonicalPath.js';
-import { clientAddressOf } from './middleware/clientAddress.js';
+import { clientKeyOf } from './middleware/clientAddress.js';
 import { DEFAULT_RATE_LIMITS, rateLimit, type RateLimits } from './middleware/rateLimit.js';
 import { addressScreen } from './middleware/addressScreen.js';
 import { identityOf } from './identity/index.js';
@@ -81,10 +81,13 @@ export function createApp(deps: ApiDeps): Koa {
   // limits, so suites firing many requests per second are not throttled.
   const rateLimits: RateLimits | undefined = deps.config.rateLimits;
   const limited = rateLimits !== undefined || deps.config.env !== 'test';
-  // Behind a reverse proxy the client address comes from X-Forwarded-For as far as TRUSTED_PROXIES allows.
-  const clientAddress = clientAddressOf(deps.config.trustedProxies);
+  // Behind a reverse proxy the client address comes from X-Forwarded-For as far as TRUSTED_PROXIES
+  // allows; every per-address limit counts it under one key (an IPv6 client by its /64).
+  const clientKey = clientKeyOf(deps.config.trustedProxies);
   // Before authenticate: an address flooding requests or unknown API keys is refused before any credential query.
-  if (limited) app.use(addressScreen({ limits: rateLimits ?? DEFAULT_RATE_LIMITS, clientAddress }));
+  const requestsPerAddress = deps.config.clientLimits.requestsPerAddress;
+  if (limited)
+    app.use(addressScreen({ limits: rateLimits ?? DEFAULT_RATE_LIMITS, perAddress: requestsPerAddress, clientKey }));
   const identity = identityOf(deps);
   app.use(
     authenticate({
@@ -94,7 +97,16 @@ export function createApp(deps: ApiDeps): Koa {
       usage: identity.usage,
     }),
   );
-  if (limited) app.use(rateLimit({ pool: deps.pg, logger: deps.logger, limits: rateLimits, clientAddress }));
+  if (limited)
+    app.use(
+      rateLimit({
+        pool: deps.pg,
+        logger: deps.logger,
+        limits: rateLimits,
+        perAddress: requestsPerAddress,
+        clientKey,
+      }),
+    );
   app.use(compression());
   app.use(cacheHeaders());
   app.use(bodyParser());

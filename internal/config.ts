@@ -66,6 +66,22 @@ export type Config = {
   rewardTrees: { source?: string; maxBytes?: number };
   /** Requests per second per caller: without a key, then per API key tier 0, 1, 2 (unset: the middleware's defaults). */
   rateLimits?: { anonymous: number; tiers: number[] };
+  /**
+   * Bounds per client address (api/middleware/clientAddress.ts clientKey: an IPv4 address, an IPv6 /64)
+   * that hold whatever API keys or wallets the address uses, since both are free to make (#43 F5):
+   * event streams one address holds in one API process (EVENTS_STREAMS_PER_ADDRESS) and streams one
+   * process serves in all (EVENTS_STREAMS_MAX); requests per second of one address across all its API
+   * keys, each key keeping its own limit under it (RATE_LIMIT_PER_ADDRESS; absent: the highest limit of
+   * RATE_LIMITS); API keys created from one address in 24 hours (API_KEYS_PER_ADDRESS_PER_DAY).
+   */
+  clientLimits: {
+    streamsPerAddress: number;
+    streamsPerProcess: number;
+    requestsPerAddress?: number;
+    keysPerAddressPerDay: number;
+  };
+  /** GET /metrics requires `authorization: Bearer <METRICS_TOKEN>` (or the back-office token) when set; unset: public. */
+  metricsToken?: string;
   /** Jobs this process's scheduler runs (SCHEDULER_JOBS); absent: every job. */
   schedulerJobs?: string[];
   /** Chains whose work units this process's scheduler runs (SCHEDULER_CHAINS, fixed placement); absent: every chain. */
@@ -249,6 +265,11 @@ const envSchema = {
     REWARD_TREE_MAX_BYTES: { type: 'integer', minimum: 1024, maximum: 1099511627776, default: 4294967296 },
     BENCHMARK_RATE_URL: { type: 'string', pattern: '^https?://' },
     RATE_LIMITS: { type: 'string', pattern: '^\\d+(,\\d+){3}$' },
+    RATE_LIMIT_PER_ADDRESS: { type: 'integer', minimum: 1, maximum: 1000000000 },
+    EVENTS_STREAMS_PER_ADDRESS: { type: 'integer', minimum: 1, maximum: 1000000, default: 20 },
+    EVENTS_STREAMS_MAX: { type: 'integer', minimum: 1, maximum: 1000000, default: 500 },
+    API_KEYS_PER_ADDRESS_PER_DAY: { type: 'integer', minimum: 1, maximum: 1000000, default: 20 },
+    METRICS_TOKEN: { type: 'string', minLength: 32, pattern: '^\\S+$' },
     CORS_ORIGINS: { type: 'string' },
     JOB_RUNS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
     EVENTS_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 7 },
@@ -365,6 +386,13 @@ export function loadConfig(env: Env = process.env): Config {
     followPollMs: v['FOLLOW_POLL_MS'],
     ratchet: { ...(v['BENCHMARK_RATE_URL'] ? { benchmarkRateUrl: v['BENCHMARK_RATE_URL'] } : {}) },
     ...(v['RATE_LIMITS'] ? { rateLimits: parseRateLimits(v['RATE_LIMITS']) } : {}),
+    clientLimits: {
+      streamsPerAddress: v['EVENTS_STREAMS_PER_ADDRESS'],
+      streamsPerProcess: v['EVENTS_STREAMS_MAX'],
+      ...(v['RATE_LIMIT_PER_ADDRESS'] ? { requestsPerAddress: v['RATE_LIMIT_PER_ADDRESS'] } : {}),
+      keysPerAddressPerDay: v['API_KEYS_PER_ADDRESS_PER_DAY'],
+    },
+    ...(v['METRICS_TOKEN'] ? { metricsToken: v['METRICS_TOKEN'] } : {}),
     corsOrigins: parseCorsOrigins(v['CORS_ORIGINS']),
     graphqlExplorer: typeof v['GRAPHQL_EXPLORER'] === 'boolean' ? v['GRAPHQL_EXPLORER'] : nodeEnv !== 'production',
     schedules: Object.fromEntries(

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { type OutboundAllowance, refusedRange } from './outboundAddress.js';
+import { type OutboundAllowance, outboundRefusal } from './outboundAddress.js';
 
 /** An outbound URL (or what its host resolves to) that may not be reached; `message` says why. */
 export class OutboundRefusedError extends Error {
@@ -28,11 +28,13 @@ export async function resolveAllowed(host: string, allowance: OutboundAllowance)
       );
   if (!addresses.length) throw new OutboundRefusedError(`host ${bare} does not resolve`);
   for (const { address } of addresses) {
-    const range = refusedRange(address, allowance);
-    if (range)
+    const refused = outboundRefusal(address, allowance);
+    if (refused) {
+      const carried = refused.via ? ` carrying ${refused.via},` : '';
       throw new OutboundRefusedError(
-        `${family ? 'address' : `host ${bare} resolves to`} ${address}, a ${range} address (not allowed by WEBHOOKS_ALLOW_PRIVATE)`,
+        `${family ? 'address' : `host ${bare} resolves to`} ${address},${carried} a ${refused.group} address (${refused.name}, ${refused.cidr}, ${refused.rfc}; not allowed by WEBHOOKS_ALLOW_PRIVATE)`,
       );
+    }
   }
   return addresses;
 }

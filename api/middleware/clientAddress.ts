@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Context } from 'koa';
 import type { Config } from '../../internal/config.js';
+import { formatIpv4, ipBytes, ipv6Prefix64, isIpv4Mapped } from '../../internal/ipAddress.js';
 
 export type TrustedProxies = Config['trustedProxies'];
 
@@ -33,4 +34,24 @@ export function clientAddressOf(trusted: TrustedProxies): (ctx: Context) => stri
     while (index < chain.length - 1 && isIP(chain[index]!) === 0) index++;
     return chain[index]!;
   };
+}
+
+/**
+ * Pure: the key every per-address limit counts a client address under (the rate limit, the address
+ * screen, event stream slots, API key creation, stored configurations; #43 F5): an IPv4 address as
+ * is, an IPv4-mapped IPv6 address as that IPv4, any other IPv6 address by its /64 (`2001:db8:1:2::/64`:
+ * the block one host or subscriber is usually given, so addresses rotated within it are one client).
+ * Anything that is not an address is kept as given.
+ */
+export function clientKey(address: string): string {
+  const bytes = ipBytes(address);
+  if (!bytes) return address;
+  if (bytes.length === 4) return formatIpv4(bytes);
+  return isIpv4Mapped(bytes) ? formatIpv4(bytes.subarray(12)) : ipv6Prefix64(bytes);
+}
+
+/** The client key (clientKey) of a request's client address as far as trusted proxies vouch for it (clientAddressOf). */
+export function clientKeyOf(trusted: TrustedProxies): (ctx: Context) => string {
+  const addressOf = clientAddressOf(trusted);
+  return (ctx) => clientKey(addressOf(ctx));
 }

@@ -177,6 +177,9 @@ async function main(): Promise<void> {
         JWT_SECRET,
         BACK_OFFICE_TOKEN: 'bench-events-back-office-token-0123456789',
         RATE_LIMITS: '100000000,100000000,100000000,100000000',
+        // Every stream comes from this one address, and the bench holds STREAMS of them (#43 F5 bounds).
+        EVENTS_STREAMS_PER_ADDRESS: String(STREAMS + 10),
+        EVENTS_STREAMS_MAX: String(STREAMS + 10),
       },
       logger,
     );

@@ -58,6 +58,8 @@ export function testConfig({
     CHAINS: JSON.stringify(chains),
     RPC_RETRIES: '1',
     BACK_OFFICE_TOKEN: TEST_BACK_OFFICE_TOKEN,
+    // Every suite creates its keys from 127.0.0.1; a suite that tests the bound sets its own (clientLimits.test.ts).
+    API_KEYS_PER_ADDRESS_PER_DAY: '1000000',
     ...env,
   });
 }

@@ -5,7 +5,7 @@ import { decodeArgsHandler } from './decodeHandlers.js';
 import { configHashParams, configHashQuery, decodeArgsBody, storeConfigBody } from './schema.js';
 import { getConfigHandler, storeConfigHandler } from './storeHandlers.js';
 import { configStoreRateLimit } from './storeRateLimit.js';
-import { clientAddressOf } from '../../middleware/clientAddress.js';
+import { clientKeyOf } from '../../middleware/clientAddress.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, hex, int, obj } from '../../openapi/schemaHelpers.js';
 
@@ -19,7 +19,7 @@ export function configRouter(deps: ApiDeps): Router {
     pool: deps.pg,
     logger: deps.logger,
     perMinute: deps.config.configStore.perMinute,
-    clientAddress: clientAddressOf(deps.config.trustedProxies),
+    clientKey: clientKeyOf(deps.config.trustedProxies),
   });
   router.post(
     ['/config/store', '/config/store/'],

@@ -5,7 +5,7 @@ import { withTransaction as withWriteTransaction } from '../../../internal/pg.js
 import { canonicalJson, hashConfig, MAX_CONFIG_BYTES } from './canonicalJson.js';
 import { associateConfig, getConfig } from './repo.js';
 import { quotaExceededError, storeWithinQuota } from './storeQuota.js';
-import { clientAddressOf } from '../../middleware/clientAddress.js';
+import { clientKeyOf } from '../../middleware/clientAddress.js';
 import type { AuthState } from '../../identity/types.js';
 import { configStoreCallerOf } from './storeCaller.js';
 import type { Handler } from '../../validate.js';
@@ -27,7 +27,7 @@ export type StoreConfigResult = { hash: string };
  * the oldest leaves the window. Table campaign_configs.
  */
 export function storeConfigHandler(deps: ApiDeps) {
-  const clientAddress = clientAddressOf(deps.config.trustedProxies);
+  const clientKey = clientKeyOf(deps.config.trustedProxies);
   const { maxPendingPerCaller: maxPending, unassociatedTtlDays: ttlDays } = deps.config.configStore;
   return async (ctx: Context): Promise<void> => {
     const body = (ctx.request as { body?: unknown }).body;
@@ -49,7 +49,7 @@ export function storeConfigHandler(deps: ApiDeps) {
       );
     }
     const hash = hashConfig(body);
-    const caller = configStoreCallerOf(ctx.state as AuthState, clientAddress(ctx));
+    const caller = configStoreCallerOf(ctx.state as AuthState, clientKey(ctx));
     const result = await withWriteTransaction(deps.pg, (client) =>
       storeWithinQuota(client, { hash, canonical, sizeBytes, caller, maxPending, ttlDays }),
     );

@@ -12,8 +12,8 @@ export type ConfigStoreRateLimitParams = {
   logger: Logger;
   /** Stores per caller per minute (CONFIG_STORE_RATE_LIMIT). */
   perMinute: number;
-  /** The client address as the general rate limit reads it (clientAddressOf(config.trustedProxies)). */
-  clientAddress: (ctx: Context) => string;
+  /** The client's address key as every per-address limit reads it (clientKeyOf(config.trustedProxies)). */
+  clientKey: (ctx: Context) => string;
 };
 
 const WINDOW_SECONDS = 60;
@@ -26,10 +26,10 @@ const WINDOW_SECONDS = 60;
  * limit it counts in this process's memory while PostgreSQL cannot (quotaWithFallback).
  * Tables: rate_limit_windows (buckets `config-store:<caller>`).
  */
-export function configStoreRateLimit({ pool, logger, perMinute, clientAddress }: ConfigStoreRateLimitParams) {
+export function configStoreRateLimit({ pool, logger, perMinute, clientKey }: ConfigStoreRateLimitParams) {
   const decide = quotaWithFallback(new QuotaLeases(claimQuotaIn(pool)), logger, 'config store rate limit');
   return async (ctx: Context, next: Next): Promise<void> => {
-    const caller = configStoreCallerOf(ctx.state as AuthState, clientAddress(ctx));
+    const caller = configStoreCallerOf(ctx.state as AuthState, clientKey(ctx));
     if (!caller) return next();
     const nowMs = Date.now();
     const windowStart = Math.floor(nowMs / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;

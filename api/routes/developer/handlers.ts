@@ -3,8 +3,18 @@ import { NotFoundError } from '../../errors.js';
 import { identityOf } from '../../identity/index.js';
 import type { AuthState } from '../../identity/types.js';
 import type { AuthContext } from '../../middleware/auth.js';
+import { clientKeyOf } from '../../middleware/clientAddress.js';
 import type { Handler } from '../../validate.js';
-import { createKey, dailyUsage, listKeys, ownsKey, revokeKey, updateKey, usageByKey } from './repo.js';
+import {
+  createKey,
+  dailyUsage,
+  KeyCreationLimitError,
+  listKeys,
+  ownsKey,
+  revokeKey,
+  updateKey,
+  usageByKey,
+} from './repo.js';
 import type { createKeyBody, keyIdParams, updateKeyBody, usageQuery } from './schema.js';
 import { serializeApiKey, serializeDailyUsage } from './serialize.js';
 
@@ -13,8 +23,16 @@ const owner = (state: AuthState) => state.session!.address;
 
 /** POST /v4/developer/keys/: a new key; the raw key is answered this once. */
 export function createKeyHandler(deps: ApiDeps): Handler<{ body: typeof createKeyBody }> {
+  const clientKey = clientKeyOf(deps.config.trustedProxies);
+  const perDay = deps.config.clientLimits.keysPerAddressPerDay;
   return async (ctx) => {
-    ctx.body = serializeApiKey(await createKey(deps.pg, owner(ctx.state), ctx.state.body.description));
+    try {
+      const origin = { from: clientKey(ctx), perDay };
+      ctx.body = serializeApiKey(await createKey(deps.pg, owner(ctx.state), ctx.state.body.description, origin));
+    } catch (error) {
+      if (error instanceof KeyCreationLimitError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      throw error;
+    }
   };
 }
 

@@ -17,19 +17,56 @@ export type ApiKeyRow = {
 
 const COLUMNS = 'id, prefix, description, tier, created_at AS "createdAt", revoked_at AS "revokedAt"';
 
+/** Seconds over which keys created from one client address are counted (API_KEYS_PER_ADDRESS_PER_DAY). */
+export const KEYS_FROM_ADDRESS_WINDOW_S = 86_400;
+
+/** 429: the client address created its most keys in the last day; `retryAfterSeconds` until the oldest of them ages out. */
+export class KeyCreationLimitError extends AppError {
+  override name = 'KeyCreationLimitError';
+  constructor(
+    readonly limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      429,
+      'RATE_LIMITED',
+      `At most ${limit} API keys are created from one client address in 24 hours, whatever the wallets; retry in ${retryAfterSeconds} s`,
+      { extensions: { limit, windowSeconds: KEYS_FROM_ADDRESS_WINDOW_S, scope: 'address' } },
+    );
+  }
+}
+
+/** Where a key is created from: the client address key, and how many keys it may create in a day. */
+export type KeyOrigin = { from: string; perDay: number };
+
 /**
  * Creates a key for `owner` with the owner's tier: a random `rk_…` raw key returned once, stored only
- * as its sha-256 and an `rk_` + 8-character prefix. 409 past MAX_ACTIVE_KEYS active keys.
+ * as its sha-256 and an `rk_` + 8-character prefix. 409 past MAX_ACTIVE_KEYS active keys; 429
+ * (KeyCreationLimitError) when `origin.from` created `origin.perDay` keys in the last 24 hours, for
+ * any owners (#43 F5: wallets are free, so a per-owner cap alone bounds nothing).
  * Tables: users, api_keys.
  */
 export async function createKey(
   pool: PgPool,
   owner: string,
   description: string,
+  origin: KeyOrigin,
 ): Promise<ApiKeyRow & { rawKey: string }> {
   const rawKey = `rk_${randomBytes(32).toString('base64url')}`;
   return inWriteTransaction(pool, async (client) => {
-    // Serializes concurrent creations by one owner so the cap holds.
+    // Serializes concurrent creations from one address, then by one owner, so both caps hold (always
+    // in this order: two creations never wait for each other's second lock).
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api_keys:from:${origin.from}`]);
+    const {
+      rows: [recent],
+    } = await client.query<{ n: number; retryAfter: number | null }>(
+      `SELECT count(*)::int AS n,
+              ceil(extract(epoch FROM min(created_at) + make_interval(secs => $2) - now()))::int AS "retryAfter"
+       FROM api_keys WHERE created_from = $1 AND created_at > now() - make_interval(secs => $2)`,
+      [origin.from, KEYS_FROM_ADDRESS_WINDOW_S],
+    );
+    if (recent!.n >= origin.perDay)
+      throw new KeyCreationLimitError(origin.perDay, Math.max(1, recent!.retryAfter ?? 1));
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api_keys:${owner}`]);
     const {
       rows: [active],
@@ -40,9 +77,9 @@ export async function createKey(
     if (active!.n >= MAX_ACTIVE_KEYS)
       throw new AppError(409, 'CONFLICT', `At most ${MAX_ACTIVE_KEYS} active API keys per user: revoke one first`);
     const { rows } = await client.query<ApiKeyRow>(
-      `INSERT INTO api_keys (id, owner_address, prefix, key_hash, description, tier)
-       VALUES ($1, $2, $3, $4, $5, COALESCE((SELECT tier FROM users WHERE address = $2), 0)) RETURNING ${COLUMNS}`,
-      [randomUUID(), owner, rawKey.slice(0, 11), hashApiKey(rawKey), description],
+      `INSERT INTO api_keys (id, owner_address, prefix, key_hash, description, tier, created_from)
+       VALUES ($1, $2, $3, $4, $5, COALESCE((SELECT tier FROM users WHERE address = $2), 0), $6) RETURNING ${COLUMNS}`,
+      [randomUUID(), owner, rawKey.slice(0, 11), hashApiKey(rawKey), description, origin.from],
     );
     return { ...rows[0]!, rawKey };
   });

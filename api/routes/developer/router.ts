@@ -55,9 +55,9 @@ export function developerRouter(deps: ApiDeps): Router<AuthState> {
     describe({
       summary: 'Create an API key (the raw key is returned once)',
       description:
-        "Creates an API key for the session's user. The raw key is in `rawKey` of this response only; store it, it cannot be read again. A user has a bounded number of active keys (409 beyond).",
+        "Creates an API key for the session's user. The raw key is in `rawKey` of this response only; store it, it cannot be read again. A user has a bounded number of active keys (409 beyond). One client address (an IPv6 client by its /64) creates at most API_KEYS_PER_ADDRESS_PER_DAY keys in 24 hours whatever the wallets (429 with Retry-After beyond).",
       response: createdKeySchema,
-      errors: [409],
+      errors: [409, 429],
     }),
     validate({ body: createKeyBody }),
     createKeyHandler(deps),

@@ -11,14 +11,14 @@ import { serializeEvent } from '../../../domain/eventLog/serializeEvent.js';
 import type { ApiDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
-import { clientAddressOf } from '../../middleware/clientAddress.js';
+import { clientKeyOf } from '../../middleware/clientAddress.js';
 import { type CampaignVisibility, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
 import type { Handler } from '../../validate.js';
 import type { EventFeed } from './eventFeed.js';
 import type { ListEventsQuery, listEventsQuery } from './schema.js';
 import { toSseError } from './serialize.js';
 import { eventReaderOf, streamCredentials } from './streamCredentials.js';
-import { streamCaller, type StreamSlots } from './streamSlots.js';
+import { type StreamCaller, streamCaller, type StreamSlots } from './streamSlots.js';
 import { streamEvents } from './streamEvents.js';
 
 /**
@@ -30,7 +30,7 @@ export function listEventsHandler(
   deps: ApiDeps,
   { feed, slots }: { feed: EventFeed; slots: StreamSlots },
 ): Handler<{ query: typeof listEventsQuery }> {
-  const clientAddress = clientAddressOf(deps.config.trustedProxies);
+  const clientKey = clientKeyOf(deps.config.trustedProxies);
   return async (ctx) => {
     const q = ctx.state.query;
     // JSON or a stream by Accept: a cache must keep them apart.
@@ -45,7 +45,7 @@ export function listEventsHandler(
         state: ctx.state,
         feed,
         slots,
-        caller: streamCaller(ctx.state, clientAddress(ctx)),
+        caller: streamCaller(ctx.state, clientKey(ctx)),
       });
       return;
     }
@@ -116,14 +116,11 @@ async function serveStream(
     state: AuthState;
     feed: EventFeed;
     slots: StreamSlots;
-    caller: { key: string; max: number };
+    caller: StreamCaller;
   },
 ): Promise<void> {
   const after = await resumeFrom(deps, ctx, q);
-  if (!slots.acquire(caller.key, caller.max))
-    throw new AppError(429, 'TOO_MANY_STREAMS', `At most ${caller.max} concurrent event streams per caller`, {
-      extensions: { maxStreams: caller.max },
-    });
+  slots.acquire(caller, ctx);
   try {
     const oldest = await oldestEventId(deps.pg);
     // Koa leaves the response to us: no compression, ETag or body buffering may sit in front of a stream.
@@ -168,6 +165,6 @@ async function serveStream(
       heartbeatMs: deps.config.eventStream.heartbeatMs,
     });
   } finally {
-    slots.release(caller.key);
+    slots.release(caller);
   }
 }

@@ -47,7 +47,10 @@ export function eventsRouter(deps: ApiDeps): Router {
   const router = new Router();
   // One reader of the log (LISTEN plus one query per append) and one count of open streams per caller for the whole process.
   const feed = createEventFeed({ pg: deps.pg, logger: deps.logger });
-  const slots = createStreamSlots();
+  const slots = createStreamSlots({
+    perAddress: deps.config.clientLimits.streamsPerAddress,
+    perProcess: deps.config.clientLimits.streamsPerProcess,
+  });
   router.get(
     ['/events', '/events/'],
     describe({
@@ -68,7 +71,8 @@ export function eventsRouter(deps: ApiDeps): Router {
         'Each filter reads its own index; a stream moves past every event it examined. ' +
         'Events about a private campaign reach only callers who may see it, decided when each event is sent (the privacy ' +
         'and the grants of that moment); a campaign made private is announced to those only. Concurrent streams per caller: 2 anonymous, ' +
-        'more with an API key by tier (429 beyond).',
+        'more with an API key by tier (429 beyond); per client address whatever its keys or sessions, an IPv6 client by its ' +
+        '/64 (EVENTS_STREAMS_PER_ADDRESS, 429 with `scope: "address"`); per API process (EVENTS_STREAMS_MAX, 503 with Retry-After).',
       example: { events: [EXAMPLE_EVENT], next: '42' },
       cacheControl: 'private, no-store',
       response: obj({ events: arr(EVENT), next: nullable(str) }),
@@ -78,7 +82,7 @@ export function eventsRouter(deps: ApiDeps): Router {
           description: 'Server-Sent Events: `id: <event id>`, `event: <type>`, `data: <the event as JSON>`',
         },
       },
-      errors: [410, 429],
+      errors: [410, 429, 503],
     }),
     validate({ query: listEventsQuery }),
     // Last-Event-ID is not CORS-safelisted: a page's fetch-based client (clients/typescript subscribe()) needs it allowed.

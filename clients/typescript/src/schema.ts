@@ -1433,7 +1433,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key (the raw key is returned once)
-         * @description Creates an API key for the session's user. The raw key is in `rawKey` of this response only; store it, it cannot be read again. A user has a bounded number of active keys (409 beyond).
+         * @description Creates an API key for the session's user. The raw key is in `rawKey` of this response only; store it, it cannot be read again. A user has a bounded number of active keys (409 beyond). One client address (an IPv6 client by its /64) creates at most API_KEYS_PER_ADDRESS_PER_DAY keys in 24 hours whatever the wallets (429 with Retry-After beyond).
          *
          *     **Access:** a wallet session (`jwt` cookie or Bearer token from POST /v4/auth/login); otherwise 401.
          */
@@ -1699,7 +1699,7 @@ export interface paths {
         };
         /**
          * Changes: the event log, paged or streamed
-         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public or private), `campaign.ended`, `opportunity.changed` (status, or APR, TVL or daily rewards beyond EVENTS_FIGURE_THRESHOLD_BPS), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `root.live` (the root claims are served against changed) with a `rewards.changed` per address and token whose amount changed, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); `after=latest` starts after the newest event (a JSON page is then empty with `next` set to that id); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED), the client does not read fast enough (SLOW_CLIENT) or the session or API key it was opened with is revoked or expires (CREDENTIALS_ENDED, checked every 2 s); `: heartbeat` comments every 15 s. Each filter reads its own index; a stream moves past every event it examined. Events about a private campaign reach only callers who may see it, decided when each event is sent (the privacy and the grants of that moment); a campaign made private is announced to those only. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond).
+         * @description What changed, in commit order: `campaign.created`, `campaign.changed` (override, reallocation, made public or private), `campaign.ended`, `opportunity.changed` (status, or APR, TVL or daily rewards beyond EVENTS_FIGURE_THRESHOLD_BPS), `root.seen`, `root.disputed`, `root.dispute_resolved`, `root.revoked`, `root.live` (the root claims are served against changed) with a `rewards.changed` per address and token whose amount changed, `claim.indexed`, and `retracted` (a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the next page (null when this one is empty); `after=latest` starts after the newest event (a JSON page is then empty with `next` set to that id); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained (EVENTS_EXPIRED), the client does not read fast enough (SLOW_CLIENT) or the session or API key it was opened with is revoked or expires (CREDENTIALS_ENDED, checked every 2 s); `: heartbeat` comments every 15 s. Each filter reads its own index; a stream moves past every event it examined. Events about a private campaign reach only callers who may see it, decided when each event is sent (the privacy and the grants of that moment); a campaign made private is announced to those only. Concurrent streams per caller: 2 anonymous, more with an API key by tier (429 beyond); per client address whatever its keys or sessions, an IPv6 client by its /64 (EVENTS_STREAMS_PER_ADDRESS, 429 with `scope: "address"`); per API process (EVENTS_STREAMS_MAX, 503 with Retry-After).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -13200,6 +13200,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/developer/keys",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
             default: {
                 headers: {
@@ -14840,6 +14861,26 @@ export interface operations {
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/service-unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "elasticsearch is unavailable, retry shortly",
+                     *       "instance": "/v4/events",
+                     *       "code": "SERVICE_UNAVAILABLE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

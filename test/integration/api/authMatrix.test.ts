@@ -48,8 +48,8 @@ type Row = {
 };
 
 const ALICE_ENTRY = `0x${'a1'.repeat(20)}`;
-/** A public address literal (TEST-NET-3): passes the webhooks' outbound guard without DNS. */
-const WEBHOOK_URL = 'https://203.0.113.10/hook';
+/** A public address literal (not a special-purpose range, #43 F8): passes the webhooks' outbound guard without DNS; nothing is delivered. */
+const WEBHOOK_URL = 'https://1.2.3.4/hook';
 const row = (method: Method, route: string, expected: number[], path?: Row['path'], body?: Row['body']): Row => ({
   method,
   route,

@@ -134,7 +134,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     });
   });
 
-  it('answers 50 concurrent scrapes and half a second of repeated ones with one collection (it is public and unlimited)', async function () {
+  it('answers 50 concurrent scrapes and half a second of repeated ones with one collection', async function () {
     // Counts the API's queries on its real pool: what a collection costs.
     let queries = 0;
     const pool = h.apiPg;
@@ -153,6 +153,67 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     } finally {
       pool.query = query as typeof pool.query;
     }
+  });
+
+  it('serves every scrape within a second one body, HTTP series included: one serialization a second (#43 F7)', async function () {
+    // An app of its own: its first scrape starts a new body.
+    const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
+    const client = () => supertest(app.callback());
+    const first = await client().get('/metrics').expect(200);
+    const servedAt = Date.now();
+    await client().get('/v4/chains').expect(200);
+    const [again, concurrent] = await Promise.all([client().get('/metrics'), client().get('/metrics')]);
+    expect(Date.now() - servedAt, 'the second scrapes came within the shared second').to.be.below(METRICS_SHARED_MS);
+    expect(again.text, 'a scrape within the second: the same bytes').to.equal(first.text);
+    expect(concurrent.text).to.equal(first.text);
+    expect(first.text).not.to.include('route="/v4/chains"');
+    // The next second's body sees the requests before it.
+    const wait = servedAt + METRICS_SHARED_MS + 50 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const later = await client().get('/metrics').expect(200);
+    expect(later.text).to.include('route="/v4/chains"');
+  });
+
+  it("is rate-limited like /v4/health: one client's burst of scrapes gets its limit, the rest 429 (#43 F7)", async function () {
+    const limits = { anonymous: 3, tiers: [5, 5, 5] };
+    const app = createApp({
+      config: { ...h.config, rateLimits: limits } as typeof h.config,
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: h.deps.rpc,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    const start = Date.now();
+    const responses = await Promise.all(Array.from({ length: 50 }, () => supertest(app.callback()).get('/metrics')));
+    const windows = Math.floor(Date.now() / 1000) - Math.floor(start / 1000) + 1;
+    const served = responses.filter((r) => r.status === 200).length;
+    expect(served, `served of 50 in ${windows} window(s)`).to.be.within(1, limits.anonymous * windows);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(refused).to.have.length(50 - served);
+    expect(refused[0]!.headers).to.include({ 'ratelimit-limit': String(limits.anonymous), 'ratelimit-remaining': '0' });
+    expect(refused[0]!.headers).to.have.property('retry-after');
+    // The liveness probe is still never limited.
+    await supertest(app.callback()).get('/v4/health/live').expect(200);
+  });
+
+  it('asks for METRICS_TOKEN (or the back-office token) when it is set: 401 without it (#43 F7)', async function () {
+    const token = `metrics-${'t'.repeat(32)}`;
+    const app = createApp({
+      config: { ...h.config, metricsToken: token } as typeof h.config,
+      logger: h.deps.logger,
+      pg: h.apiPg,
+      es: h.deps.es,
+      rpc: h.deps.rpc,
+    });
+    const client = () => supertest(app.callback());
+    const missing = await client().get('/metrics').expect(401);
+    expect(missing.body).to.include({ code: 'UNAUTHORIZED' });
+    expect(missing.body.detail).to.match(/METRICS_TOKEN/);
+    await client().get('/metrics').set('authorization', `Bearer ${token}x`).expect(401);
+    const scraped = await client().get('/metrics').set('authorization', `Bearer ${token}`).expect(200);
+    expect(scraped.text).to.include('rewards_search_outbox_depth');
+    await client().get('/metrics').set('authorization', h.config.backOfficeToken!).expect(200);
   });
 
   it('is served at the root only, from a registry of each app', async function () {

@@ -78,7 +78,7 @@ describe('rate limits per tier, shared across API processes', function () {
     expect(res.headers['ratelimit-limit']).to.equal('5');
   });
 
-  it('marks error responses too, and never limits the liveness and readiness probes or /metrics', async function () {
+  it('marks error responses too, and never limits the liveness and readiness probes', async function () {
     await nextSecond();
     const missing = await apps[0]!.get('/v4/no-such-route').expect(404);
     expect(missing.headers['ratelimit-limit']).to.equal('2');
@@ -87,8 +87,6 @@ describe('rate limits per tier, shared across API processes', function () {
         const res = await apps[0]!.get(probe).expect(200);
         expect(res.headers).not.to.have.property('ratelimit-limit');
       }
-      const metrics = await apps[1]!.get('/metrics');
-      expect(metrics.status).not.to.equal(429);
     }
     // The operators' view is public and costly: limited like any route (M3 of #29).
     const health = [(await apps[0]!.get('/v4/health')).status, (await apps[0]!.get('/v4/health')).status];

@@ -147,6 +147,35 @@ describe('/v4/webhooks: an API key owner manages its webhooks', function () {
     await create({ url: 'http://169.254.169.254/x' }).expect(400);
   });
 
+  it('refuses every IANA special-purpose range, and IPv6 forms carrying a refused IPv4, even with loopback allowed (#43 F8)', async () => {
+    const refused: [string, RegExp][] = [
+      ['http://[::127.0.0.1]/x', /a reserved address \(IPv4-Compatible/],
+      ['http://[::ffff:0:7f00:1]/x', /a reserved address \(IPv4-translated/],
+      ['http://[2002:7f00:1::]/x', /a translation address \(6to4/],
+      ['http://[fec0::1]/x', /a private address \(Site-Local/],
+      ['http://[2001:db8::1]/x', /a documentation address/],
+      ['http://192.0.2.2:8080/x', /a documentation address \(Documentation \(TEST-NET-1\)/],
+      ['http://198.51.100.1/x', /a documentation address/],
+      ['http://203.0.113.1/x', /a documentation address/],
+      ['http://192.88.99.1/x', /a reserved address/],
+      ['http://[64:ff9b::a00:1]/x', /carrying 10\.0\.0\.1, a private address/],
+    ];
+    for (const [u, reason] of refused) {
+      // The harness's API allows loopback: the forms carrying it are still refused by their own range.
+      const res = await create({ url: u }).expect(400);
+      expect(res.body.errors, u).to.have.length(1);
+      expect(res.body.errors[0].field, u).to.equal('url');
+      expect(res.body.errors[0].message, u).to.match(reason);
+    }
+    // Without the allowance the IPv4 address carried is named.
+    const strictRes = await strict()
+      .post('/v4/webhooks')
+      .set(asAlice())
+      .send({ url: 'http://[::127.0.0.1]/x' })
+      .expect(400);
+    expect(strictRes.body.errors[0].message).to.match(/carrying 127\.0\.0\.1, a loopback address/);
+  });
+
   it('changes, disables with a reason, re-enables and deletes; another owner gets 404', async () => {
     const { body } = await create({ url }).expect(201);
     const path = `/v4/webhooks/${body.id}`;

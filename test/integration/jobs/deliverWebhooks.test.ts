@@ -254,6 +254,20 @@ describe('webhooks job: signed, ordered, at-least-once deliveries from the jobs 
     expect((await deliveries(id)).deliveries[0]!.error).to.match(/localhost resolves to .*a loopback address/);
   });
 
+  it('checks every IANA special-purpose range at delivery: a URL stored before the rule was widened is refused, not reached (#43 F8)', async () => {
+    const r = await receiver();
+    const { id } = await hook(alice.apiKey.rawKey, { url: r.url });
+    // As if accepted by an older rule: written past the creation check.
+    await h.deps.pg.query('UPDATE webhooks SET url = $2 WHERE id = $1', [
+      id,
+      `http://192.0.2.2:${new URL(r.url).port}/hook`,
+    ]);
+    await append(changed(1));
+    await deliver();
+    expect(r.received).to.have.length(0);
+    expect((await deliveries(id)).deliveries[0]!.error).to.match(/192\.0\.2\.2, a documentation address \(.*RFC 5737/);
+  });
+
   it('two schedulers deliver in parallel: every event to every webhook exactly once, in order', async function () {
     this.timeout(120_000);
     const other = createJobDeps(h.config, h.deps.logger, new AbortController().signal);

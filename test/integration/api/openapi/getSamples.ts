@@ -114,10 +114,9 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     .send({ address: user, value: '{"label":"sample"}' })
     .expect(200);
   await h.request().post('/v4/organizations').set(auth).send({ name: 'samples' }).expect(200);
-  // A webhook (a public address literal passes the outbound guard) with one failed attempt to list.
-  const webhook = (
-    await h.request().post('/v4/webhooks').set(apiKey).send({ url: 'https://203.0.113.10/hook' }).expect(201)
-  ).body.id as string;
+  // A webhook (a public address literal passes the outbound guard; TEST-NETs do not, #43 F8) with one failed attempt to list.
+  const webhook = (await h.request().post('/v4/webhooks').set(apiKey).send({ url: 'https://1.2.3.4/hook' }).expect(201))
+    .body.id as string;
   await h.deps.pg.query(
     `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, delivered, status_code, error, duration_ms, next_attempt_at)
      VALUES ($1, 1, 1, false, 500, 'HTTP 500', 12, now())`,
