@@ -167,6 +167,16 @@ export async function oldestEventId(db: Queryable): Promise<string> {
   return rows[0]!.id;
 }
 
+/**
+ * The newest id of a committed event (0 when none), by the primary key: where a reader that starts
+ * now reads from. Not the sequence (latestEventId): an id handed to an append not yet committed
+ * would be skipped for good by a reader starting past it. Table events.
+ */
+export async function newestCommittedEventId(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0)::text AS id FROM events');
+  return rows[0]!.id;
+}
+
 /** The newest id handed out so far (0 when none): `after=latest` starts after it. Table events. */
 export async function latestEventId(db: Queryable): Promise<string> {
   const { rows } = await db.query<{ id: string }>(

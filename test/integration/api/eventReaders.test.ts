@@ -208,4 +208,27 @@ describe('/v4/events readers (#43): reads bounded by an index, what is sent deci
       code: 'CREDENTIALS_ENDED',
     });
   });
+  it('sends promptly an append that committed after the first stream started the feed (its id taken before)', async function () {
+    // An append takes its id, then the first stream starts the shared feed, then the append commits:
+    // the feed must start below that id (the newest committed one, not the sequence's), or no stream
+    // level with it is ever woken for that event (it waited for the next append).
+    const before = await marker(8);
+    const client = await h.deps.pg.connect();
+    let stream: ReturnType<typeof openStream> | undefined;
+    try {
+      await client.query('BEGIN');
+      await appendEvents(client, [
+        { type: 'claim.indexed', chainId: CHAIN, address: `0x${'8'.repeat(40)}`, payload: { late: 1 } },
+      ]);
+      stream = openStream(port, `/v4/events?after=${before}`);
+      await stream.ready;
+      await until('the feed to start', () => false, 300).catch(() => undefined); // let its first read run
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    const waited = await until('the late event', () => dataOf(stream!).some((e) => e.payload.late === 1), 3000);
+    expect(waited, 'well under the feed poll (5 s)').to.be.below(3000);
+    stream!.close();
+  });
 });
