@@ -3,6 +3,7 @@ import type { ChainClient } from '../../internal/rpc.js';
 import { tokenDbId } from '../../domain/ids.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 import { readUniswapV3Tvl } from './readUniswapV3Tvl.js';
+import { readMorphoBlueTvl } from './readMorphoBlueTvl.js';
 
 const tvlAbi = parseAbi([
   'function totalSupply() view returns (uint256)',
@@ -15,14 +16,19 @@ const isAddress = (s: string) => /^0x[0-9a-f]{40}$/.test(s);
 
 /** Opportunity types whose identifier is a Uniswap V3 pool (campaign type 2, CLAMM). */
 const UNISWAP_V3_TYPES = new Set(['CLAMM']);
+/** Opportunity types whose identifier, when a 32-byte id, is a Morpho Blue market (campaign type 7). */
+const MORPHO_BLUE_TYPES = new Set(['MORPHO']);
+
+const isMarketId = (s: string) => /^0x[0-9a-f]{64}$/.test(s);
 
 /**
  * On-chain TVL inputs of each opportunity, read the way its type says its identifier is held
  * (docs/api-behaviour.md#tvl-per-protocol), never by probing: a CLAMM pool's balances of its two
- * tokens (readUniswapV3Tvl); any other type whose identifier is a contract on this chain: an ERC4626
- * vault's totalAssets in its asset, else an ERC20's totalSupply (token-holding and LP-token
- * opportunities). Prices are added by the caller. Identifiers that are not addresses, or whose
- * reads fail, give method NONE.
+ * tokens (readUniswapV3Tvl); a MORPHO market id's supplied assets on the chain's Morpho Blue
+ * (readMorphoBlueTvl; NONE without `morphoBlue` in the chain's config); any other identifier that
+ * is a contract on this chain (a MORPHO address is a MetaMorpho vault, ERC4626): an ERC4626 vault's
+ * totalAssets in its asset, else an ERC20's totalSupply (token-holding and LP-token opportunities).
+ * Prices are added by the caller. Other identifiers, or failed reads, give method NONE.
  * @returns opportunity id → reading.
  */
 export async function readTvl(
@@ -30,9 +36,10 @@ export async function readTvl(
   opportunities: { id: string; type: string; identifier: string }[],
 ): Promise<Map<string, UnpricedTvlReading>> {
   const pools = opportunities.filter((o) => UNISWAP_V3_TYPES.has(o.type));
+  const markets = opportunities.filter((o) => MORPHO_BLUE_TYPES.has(o.type) && isMarketId(o.identifier));
   const readings = await readTokenTvl(
     chainClient,
-    opportunities.filter((o) => !UNISWAP_V3_TYPES.has(o.type)),
+    opportunities.filter((o) => !UNISWAP_V3_TYPES.has(o.type) && !markets.includes(o)),
   );
   for (const [id, reading] of await readUniswapV3Tvl(
     chainClient,
@@ -40,6 +47,10 @@ export async function readTvl(
   ))
     readings.set(id, reading);
   for (const o of pools) if (!isAddress(o.identifier)) readings.set(o.id, NONE);
+  const morpho = chainClient.chain.morphoBlue;
+  if (morpho)
+    for (const [id, reading] of await readMorphoBlueTvl(chainClient, morpho, markets)) readings.set(id, reading);
+  else for (const o of markets) readings.set(o.id, NONE);
   return readings;
 }
 

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
-import { parseAbi, type Address } from 'viem';
+import { encodeAbiParameters, getContractAddress, parseAbi, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { createCampaigns, encodeClammCampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
-import { createDevnetClients } from '../../../contracts/clients.js';
+import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
+import { deployMorphoBlueMarket, morphoAbi, type DeployedMorphoBlueMarket } from '../../../contracts/morphoBlue.js';
 import { deployUniswapV3Pool, type DeployedUniswapV3Pool } from '../../../contracts/uniswapV3.js';
 import { tokenDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
@@ -27,11 +29,15 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
   let h: Harness;
   let priced: DeployedUniswapV3Pool;
   let halfPriced: DeployedUniswapV3Pool;
+  let market: DeployedMorphoBlueMarket;
+  // Morpho is the first deployment of a fresh account: its address is known before the chain config is.
+  const morphoDeployer = HARDHAT_TEST_KEYS[2];
+  const morphoBlue = getContractAddress({ from: privateKeyToAccount(morphoDeployer).address, nonce: 0n });
   type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const docs = new Map<string, Doc>();
 
   before(async function () {
-    h = await createHarness({ chainIds: [31337] });
+    h = await createHarness({ chainIds: [31337], chainOverrides: { morphoBlue } });
     const { devnet, stack } = h.chains[0]!;
     const { rpcUrl, chainId } = devnet;
     const [rwd, usdc] = stack.tokens.rewards; // priced by their on-chain feeds: $2.5 and $1
@@ -51,6 +57,15 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       tokens: [rwd!.address, tlp.address],
       liquidity: 10n ** 21n,
     });
+    market = await deployMorphoBlueMarket({
+      rpcUrl,
+      chainId,
+      loanToken: usdc!.address,
+      collateralToken: rwd!.address,
+      supplyAssets: 250_000n * 10n ** 6n,
+      deployerKey: morphoDeployer,
+    });
+    expect(market.morpho).to.equal(morphoBlue);
     const now = await getLatestTimestamp({ rpcUrl });
     const clamm = (pool: Address) => ({
       rewardToken: rwd!.address,
@@ -70,7 +85,15 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       rpcUrl,
       chainId,
       stack,
-      campaigns: [clamm(priced.pool), clamm(halfPriced.pool)],
+      campaigns: [
+        clamm(priced.pool),
+        clamm(halfPriced.pool),
+        {
+          ...clamm(priced.pool),
+          campaignType: 7,
+          campaignData: encodeAbiParameters([{ type: 'bytes32' }], [market.marketId]),
+        },
+      ],
     });
     for (const job of ['blocks', 'campaigns', 'tokens', 'prices', 'metrics', 'publish'])
       expect((await h.runJob(job)).status, job).to.equal('success');
@@ -140,5 +163,35 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
     expect(doc['tvlRecord'].unpricedTokens).to.deep.equal([tokenDbId(31337, tlp)]);
     const served = (await h.request().get(`/v4/opportunities/${doc['id']}`).expect(200)).body;
     expect(served.tvlRecord.unpricedTokens).to.deep.equal([tokenDbId(31337, tlp)]);
+  });
+
+  it('a Morpho Blue market (MORPHO, identifier its id) is worth market(id).totalSupplyAssets of its loan token × its price', async function () {
+    const doc = docs.get(market.marketId.toLowerCase())!;
+    expect(doc, 'the market id is the opportunity identifier').to.not.equal(undefined);
+    const { devnet } = h.chains[0]!;
+    const { publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId });
+    const [supplied] = (await publicClient.readContract({
+      address: market.morpho,
+      abi: morphoAbi,
+      functionName: 'market',
+      args: [market.marketId],
+    })) as readonly bigint[];
+    const loan = market.marketParams.loanToken;
+    const prices = (await h.request().get('/v4/prices').query({ items: 100 }).expect(200)).body as {
+      tokenId: string;
+      price: number;
+    }[];
+    const price = prices.find((p) => p.tokenId === tokenDbId(devnet.chainId, loan))!.price;
+    const expected = (Number(supplied) / 1e6) * price;
+    expect(expected).to.be.closeTo(250_000, 1);
+    expect(doc['tvl']).to.be.closeTo(expected, expected * 0.005);
+    expect(doc['tvlRecord'].breakdowns).to.have.length(1);
+    expect(doc['tvlRecord'].breakdowns[0]).to.include({ identifier: loan.toLowerCase(), type: 'TOKEN' });
+    expect(doc['apr']).to.be.greaterThan(0);
+    const { rows } = await h.apiPg.query<{ inputs: { tvl: { method: string } } }>(
+      'SELECT inputs FROM opportunity_metrics WHERE opportunity_id = $1',
+      [doc['id']],
+    );
+    expect(rows[0]!.inputs.tvl.method).to.equal('MORPHO_BLUE_SUPPLY');
   });
 });
