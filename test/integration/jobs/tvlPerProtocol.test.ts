@@ -6,6 +6,7 @@ import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clien
 import { deployMorphoBlueMarket, morphoAbi, type DeployedMorphoBlueMarket } from '../../../contracts/morphoBlue.js';
 import { deployUniswapV3Pool, type DeployedUniswapV3Pool } from '../../../contracts/uniswapV3.js';
 import { tokenDbId } from '../../../domain/ids.js';
+import { NATIVE_APR_UNKNOWN } from '../../../api/routes/opportunities/serialize.js';
 import { indexNames } from '../../../internal/es.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
@@ -154,6 +155,8 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
     const served = (await h.request().get(`/v4/opportunities/${doc['id']}`).expect(200)).body;
     expect(served.tvl).to.equal(doc['tvl']);
     expect(served.tvlRecord.breakdowns).to.have.length(2);
+    expect(served.nativeApr, "the pool's fees are not read").to.equal(0);
+    expect(served.nativeAprRecord.description).to.equal(NATIVE_APR_UNKNOWN);
   });
 
   it('a pool with an unpriced token has an unknown TVL that names the token, never the priced half', async function () {
