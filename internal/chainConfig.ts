@@ -19,6 +19,11 @@ export type ChainConfig = {
   /** On-chain Chainlink-compatible USD price feeds: token address → feed address. */
   priceFeeds: Record<string, `0x${string}`>;
   /** Chain key of this chain in the HTTP price API (`<key>:<address>`); default `chain-<id>`. */
+  /**
+   * Address of the Morpho Blue singleton on this chain: MORPHO opportunities whose identifier is a
+   * market id (bytes32) read their TVL from it (docs/api-behaviour.md#tvl-per-protocol); unset, they have none.
+   */
+  morphoBlue?: `0x${string}`;
   priceApiChain?: string;
   /** Operator-maintained token flags, applied by the tokens job. */
   tokens: TokenFlagsConfig[];

@@ -180,6 +180,7 @@ const chainsSchema: JSONSchemaType<ChainConfig[]> = {
         default: {},
       } as never,
       priceApiChain: { type: 'string', minLength: 1, nullable: true } as never,
+      morphoBlue: { type: 'string', pattern: ADDRESS, nullable: true } as never,
       tokens: {
         type: 'array',
         default: [],

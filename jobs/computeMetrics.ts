@@ -2,8 +2,10 @@ import {
   computeCampaignMetrics,
   computeOpportunityMetrics,
   tvlUsdOf,
+  NO_TVL_READING,
   type CampaignMetrics,
   type TvlReading,
+  type UnpricedTvlReading,
 } from '../indexer/transform/computeMetrics.js';
 import { readTvl } from '../indexer/fetch/readTvl.js';
 import { tokenDbId } from '../domain/ids.js';
@@ -60,7 +62,7 @@ export async function runMetrics(
     loadMetricsOpportunities(deps.pg, chainIds).then((rows) => (only ? rows.filter((o) => only.has(o.id)) : rows)),
   ]);
 
-  const readings = new Map<string, Omit<TvlReading, 'price'>>();
+  const readings = new Map<string, UnpricedTvlReading>();
   for (const chain of deps.config.chains) {
     const client = deps.rpc.get(chain.id);
     if (!client || deps.signal.aborted) continue;
@@ -72,12 +74,15 @@ export async function runMetrics(
   }
   const tokenIds = [
     ...campaigns.map((c) => c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token)),
-    ...[...readings.values()].map((r) => r.tokenId).filter((id): id is string => id !== null),
+    ...[...readings.values()].flatMap((r) => r.tokens.map((t) => t.tokenId)),
   ];
   const prices = await loadTokenPrices(deps.pg, [...new Set(tokenIds)], started, deps.config.prices.maxAgeSeconds);
 
   const priced = new Map(
-    [...readings].map(([id, r]) => [id, { ...r, price: r.tokenId ? prices.get(r.tokenId) : undefined } as TvlReading]),
+    [...readings].map(([id, r]): [string, TvlReading] => [
+      id,
+      { method: r.method, tokens: r.tokens.map((t) => ({ ...t, price: prices.get(t.tokenId) })) },
+    ]),
   );
   const tvlOf = (opportunityId: string) => {
     const r = priced.get(opportunityId);
@@ -105,14 +110,7 @@ export async function runMetrics(
         amount: row.amount,
         token: tokenOf(row, prices),
       })),
-      priced.get(o.id) ?? {
-        method: 'NONE',
-        tokenId: null,
-        tokenAddress: null,
-        amount: null,
-        decimals: null,
-        price: undefined,
-      },
+      priced.get(o.id) ?? NO_TVL_READING,
       now,
     ),
   );

@@ -54,10 +54,9 @@ export async function recomputeMetrics({
       if (!close(apr, c.apr)) mismatches.push(`campaign ${c.id}: apr ${c.apr}, recomputed ${apr}`);
       dailyById.set(c.id, c.daily);
     }
-    type OppInputs = {
-      tvl: { amount: string | null; decimals: number | null; price: { price: number; stale: boolean } | null };
-      liveCampaigns: string[];
-    };
+    type TvlToken = { amount: string | null; decimals: number | null; price: { price: number; stale: boolean } | null };
+    // `tokens` since TVL per protocol (#42, a pool has two); rows stored before it hold one token inline.
+    type OppInputs = { tvl: TvlToken & { tokens?: TvlToken[] }; liveCampaigns: string[] };
     const opportunities = await client.query<{
       id: string;
       tvl: number;
@@ -66,11 +65,13 @@ export async function recomputeMetrics({
       inputs: OppInputs;
     }>('SELECT opportunity_id AS id, tvl, apr, daily_rewards AS daily, inputs FROM opportunity_metrics');
     for (const o of opportunities.rows) {
-      const t = o.inputs.tvl;
-      const tvl =
+      const tokens = o.inputs.tvl.tokens ?? [o.inputs.tvl];
+      const values = tokens.map((t) =>
         t.amount !== null && t.decimals !== null && t.price && !t.price.stale
           ? units(t.amount, t.decimals) * t.price.price
-          : 0;
+          : null,
+      );
+      const tvl = values.length && values.every((v) => v !== null) ? values.reduce((a, v) => a + v!, 0) : 0;
       const daily = o.inputs.liveCampaigns.reduce((sum, id) => sum + (dailyById.get(id) ?? 0), 0);
       const apr = tvl ? (daily * 365 * 100) / tvl : 0;
       if (!close(tvl, o.tvl)) mismatches.push(`opportunity ${o.id}: tvl ${o.tvl}, recomputed ${tvl}`);

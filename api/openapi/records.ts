@@ -288,11 +288,19 @@ export const opportunitySchema = component(
         ),
       }),
       nativeAprRecord: obj({ title: str, description: str, value: num, timestamp: numOrString }, ['description']),
-      tvlRecord: obj({
-        total: num,
-        timestamp: numOrString,
-        breakdowns: arr(obj({ identifier: str, type: str, value: num })),
-      }),
+      tvlRecord: obj(
+        {
+          total: num,
+          timestamp: numOrString,
+          breakdowns: arr(obj({ identifier: str, type: str, value: num })),
+          unpricedTokens: {
+            ...arr(str),
+            description:
+              'Ids (as `rewardToken.id`) of the tokens the TVL is read in that have no fresh price: the TVL is then unknown (0, no breakdowns). Absent when every token is priced.',
+          },
+        },
+        ['unpricedTokens'],
+      ),
       rewardsRecord: obj({ total: num, timestamp: numOrString, breakdowns: arr(breakdown) }),
     },
     [

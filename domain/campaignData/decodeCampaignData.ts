@@ -6,6 +6,17 @@ import { CLAMM_LAYOUT, ERC20_LAYOUT, ERC20_LEGACY_LAYOUT } from './layouts.js';
 const ERC20_FAMILY = new Set([1, 3, 16, 17, 18, 19, 20]);
 /** Campaign types whose data uses the CLAMM pool layout. */
 const CLAMM_FAMILY = new Set([2]);
+/**
+ * Campaign types whose data may name a market by its 32-byte id instead of an address (7 MORPHO: a
+ * Morpho Blue market id, `abi.encode(bytes32 marketId)`; docs/api-behaviour.md#tvl-per-protocol).
+ */
+const MARKET_ID_TYPES = new Set([7]);
+
+/** The first 32-byte word of `data` (lower-case hex), unless it is empty or zero. */
+function leadingWord(data: Hex): string | null {
+  const word = data.slice(2, 66).toLowerCase();
+  return word.length === 64 && !/^0{64}$/.test(word) ? `0x${word}` : null;
+}
 
 export type DecodedCampaignData = {
   /** Compute chain of a cross-chain wrapped campaign, else null (computed where distributed). */
@@ -46,7 +57,8 @@ export function decodeCampaignData(campaignType: number, campaignData: Hex): Dec
   const { computeChainId, data } = unwrapCampaignData(campaignData);
   const raw = (decodeError?: string): DecodedCampaignData => ({
     computeChainId,
-    mainParameter: leadingAddress(data)?.toLowerCase() ?? null,
+    mainParameter:
+      leadingAddress(data)?.toLowerCase() ?? (MARKET_ID_TYPES.has(campaignType) ? leadingWord(data) : null),
     parentCampaignId: null,
     params: { raw: data },
     layout: 'RAW',

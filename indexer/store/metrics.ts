@@ -40,13 +40,13 @@ export async function loadMetricsCampaigns(db: PgPool | PgClient, chainIds: numb
   return rows;
 }
 
-/** Opportunities of the given chains (TVL targets). */
+/** Opportunities of the given chains (TVL targets), with their type (how the identifier is read). */
 export async function loadMetricsOpportunities(
   db: PgPool | PgClient,
   chainIds: number[],
-): Promise<{ id: string; chain_id: number; identifier: string }[]> {
-  const { rows } = await db.query<{ id: string; chain_id: number; identifier: string }>(
-    'SELECT id, chain_id, identifier FROM opportunities WHERE chain_id = ANY($1::int[])',
+): Promise<{ id: string; chain_id: number; type: string; identifier: string }[]> {
+  const { rows } = await db.query<{ id: string; chain_id: number; type: string; identifier: string }>(
+    'SELECT id, chain_id, type, identifier FROM opportunities WHERE chain_id = ANY($1::int[])',
     [chainIds],
   );
   return rows;

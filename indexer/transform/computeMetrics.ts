@@ -112,27 +112,54 @@ export function computeCampaignMetrics(
   };
 }
 
-export type TvlReading = {
-  method: 'ERC20_TOTAL_SUPPLY' | 'ERC4626_TOTAL_ASSETS' | 'NONE';
-  /** The token the amount is denominated in. */
-  tokenId: string | null;
-  tokenAddress: string | null;
-  amount: string | null;
-  decimals: number | null;
+/** How an opportunity's TVL was read (docs/api-behaviour.md#tvl-per-protocol). */
+export type TvlMethod =
+  | 'ERC20_TOTAL_SUPPLY'
+  | 'ERC4626_TOTAL_ASSETS'
+  | 'UNISWAP_V3_POOL'
+  | 'MORPHO_BLUE_SUPPLY'
+  | 'NONE';
+
+/** One token of a TVL reading: an on-chain amount in base units and its price (added by the caller). */
+export type TvlTokenAmount = {
+  tokenId: string;
+  tokenAddress: string;
+  amount: string;
+  decimals: number;
   price: StoredPrice | undefined;
 };
 
-/** Pure: TVL in USD from an on-chain reading and a fresh price; null when either is missing. */
+/**
+ * The on-chain TVL inputs of an opportunity: one token for an ERC20 or vault (or a Morpho market's
+ * loan token), one per pool token for a Uniswap V3 pool; none for NONE.
+ */
+export type TvlReading = { method: TvlMethod; tokens: TvlTokenAmount[] };
+
+/** A reading as fetched, before prices are added. */
+export type UnpricedTvlReading = { method: TvlMethod; tokens: Omit<TvlTokenAmount, 'price'>[] };
+
+export const NO_TVL_READING: TvlReading = { method: 'NONE', tokens: [] };
+
+const priced = (t: TvlTokenAmount): t is TvlTokenAmount & { price: StoredPrice } => !!t.price && !t.price.stale;
+
+/** Pure: USD value of each token of a reading; null for a token without a fresh price. */
+export function tvlTokenValues(reading: TvlReading): (number | null)[] {
+  return reading.tokens.map((t) => (priced(t) ? toUnits(t.amount, t.decimals) * t.price.price : null));
+}
+
+/**
+ * Pure: TVL in USD, the sum over the reading's tokens of amount × fresh price; null when there is no
+ * reading or any of its tokens lacks a fresh price (a pool half priced is unknown, never the half).
+ */
 export function tvlUsdOf(reading: TvlReading): number | null {
-  if (
-    reading.method === 'NONE' ||
-    reading.amount === null ||
-    reading.decimals === null ||
-    !reading.price ||
-    reading.price.stale
-  )
-    return null;
-  return toUnits(reading.amount, reading.decimals) * reading.price.price;
+  if (reading.method === 'NONE' || !reading.tokens.length) return null;
+  const values = tvlTokenValues(reading);
+  return values.some((v) => v === null) ? null : values.reduce((sum: number, v) => sum + v!, 0);
+}
+
+/** Pure: ids (sorted, as `rewardToken.id`) of the reading's tokens without a fresh price. */
+export function unpricedTvlTokens(reading: TvlReading): string[] {
+  return [...new Set(reading.tokens.filter((t) => !priced(t)).map((t) => t.tokenId))].sort();
 }
 
 export type OpportunityMetrics = ReturnType<typeof computeOpportunityMetrics>;
@@ -153,6 +180,8 @@ export function computeOpportunityMetrics(
   now: number,
 ) {
   const tvl = tvlUsdOf(reading);
+  const tokenValues = tvlTokenValues(reading);
+  const unpricedTokens = unpricedTvlTokens(reading);
   const live = campaigns.filter((c) => c.phase === 'LIVE');
   const dailyRewards = campaigns.reduce((sum, c) => sum + (c.dailyRewardsUsd ?? 0), 0);
   const apr = tvl ? campaigns.reduce((sum, c) => sum + (c.apr ?? 0), 0) : 0;
@@ -184,8 +213,12 @@ export function computeOpportunityMetrics(
       tvlRecord: {
         total: tvl ?? 0,
         timestamp,
+        // One TOKEN entry per token of the reading (both tokens of a pool), only when the total is known.
         breakdowns:
-          reading.tokenAddress && tvl !== null ? [{ identifier: reading.tokenAddress, type: 'TOKEN', value: tvl }] : [],
+          tvl === null
+            ? []
+            : reading.tokens.map((t, i) => ({ identifier: t.tokenAddress, type: 'TOKEN', value: tokenValues[i]! })),
+        ...(unpricedTokens.length ? { unpricedTokens } : {}),
       },
       rewardsRecord: {
         total: dailyRewards,
@@ -205,10 +238,12 @@ export function computeOpportunityMetrics(
     inputs: {
       tvl: {
         method: reading.method,
-        tokenAddress: reading.tokenAddress,
-        amount: reading.amount,
-        decimals: reading.decimals,
-        price: reading.price ?? null,
+        tokens: reading.tokens.map((t) => ({
+          tokenAddress: t.tokenAddress,
+          amount: t.amount,
+          decimals: t.decimals,
+          price: t.price ?? null,
+        })),
       },
       liveCampaigns: live.map((c) => c.id),
     },

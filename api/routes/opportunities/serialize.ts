@@ -5,6 +5,10 @@ import type { ChainRecord } from '../../../domain/documents/records.js';
 
 type Rec = Record<string, unknown>;
 
+/** `nativeAprRecord.description` while the protocol's own yield is not read: `nativeApr` 0 is then unknown. */
+export const NATIVE_APR_UNKNOWN =
+  "Unknown: the protocol's own yield (lending interest, pool fees) is not read, so nativeApr 0 means unknown, not zero.";
+
 /**
  * Pure: an opportunity search document → the public Opportunity record (opportunitySchema, api/openapi/records.ts), every
  * field named and search-only fields dropped. `status` and `liveCampaigns` are recomputed at `now`
@@ -55,10 +59,11 @@ export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyM
     activePrograms: doc.activePrograms,
     protocol: doc.protocol,
     aprRecord: { ...aprRecord, timestamp: String(aprRecord['timestamp'] ?? '0') },
-    // Until the metrics job stores a native APR record, it is derived from the nativeApr figure.
+    // Until the metrics job stores a native APR record, it is derived from the nativeApr figure, which no
+    // protocol reading fills yet: the record says 0 is unknown, not zero (#42, docs/api-behaviour.md#tvl-per-protocol).
     nativeAprRecord: stored ?? {
       title: 'Native APR',
-      description: '',
+      description: NATIVE_APR_UNKNOWN,
       value: doc.nativeApr,
       timestamp: String(aprRecord['timestamp'] ?? '0'),
     },

@@ -3940,6 +3940,8 @@ export interface components {
                 }[];
                 timestamp: number | string;
                 total: number;
+                /** @description Ids (as `rewardToken.id`) of the tokens the TVL is read in that have no fresh price: the TVL is then unknown (0, no breakdowns). Absent when every token is priced. */
+                unpricedTokens?: string[];
             };
             type: string;
             /** @description Reward token ids that apr and dailyRewards leave out for want of a fresh price (those figures then count them as 0); absent when every reward token is priced */
@@ -11570,6 +11572,9 @@ export interface operations {
                      *               "type": "ERC20",
                      *               "value": 12.5
                      *             }
+                     *           ],
+                     *           "unpricedTokens": [
+                     *             "unpricedTokens text"
                      *           ]
                      *         },
                      *         "rewardsRecord": {
@@ -18822,7 +18827,8 @@ export interface operations {
                      *         "tvlRecord": {
                      *           "total": 12.5,
                      *           "timestamp": 1764201600,
-                     *           "breakdowns": []
+                     *           "breakdowns": [],
+                     *           "unpricedTokens": []
                      *         },
                      *         "rewardsRecord": {
                      *           "total": 12.5,
@@ -19045,6 +19051,9 @@ export interface operations {
                      *             "type": "ERC20",
                      *             "value": 12.5
                      *           }
+                     *         ],
+                     *         "unpricedTokens": [
+                     *           "unpricedTokens text"
                      *         ]
                      *       },
                      *       "rewardsRecord": {
@@ -19623,6 +19632,9 @@ export interface operations {
                      *             "type": "ERC20",
                      *             "value": 12.5
                      *           }
+                     *         ],
+                     *         "unpricedTokens": [
+                     *           "unpricedTokens text"
                      *         ]
                      *       },
                      *       "rewardsRecord": {

@@ -34,6 +34,7 @@ describe('contracts/build', () => {
       'Multicall3',
       'PriceFeed',
       'TestERC20',
+      'UniswapV3Minter',
       'VyperLayoutToken',
     ]);
     for (const a of artifacts) {

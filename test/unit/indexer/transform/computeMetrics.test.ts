@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   computeCampaignMetrics,
   computeOpportunityMetrics,
+  tvlUsdOf,
   type CampaignMetricsInput,
   type TvlReading,
 } from '../../../../indexer/transform/computeMetrics.js';
@@ -22,11 +23,15 @@ const campaign = (id: string, start: number, end: number): CampaignMetricsInput 
 });
 const reading: TvlReading = {
   method: 'ERC20_TOTAL_SUPPLY',
-  tokenId: 'x',
-  tokenAddress: '0xaa',
-  amount: (1_000_000n * 10n ** 18n).toString(),
-  decimals: 18,
-  price: price(1) as never,
+  tokens: [
+    {
+      tokenId: 'x',
+      tokenAddress: '0xaa',
+      amount: (1_000_000n * 10n ** 18n).toString(),
+      decimals: 18,
+      price: price(1) as never,
+    },
+  ],
 };
 const T0 = 1_762_214_400; // 4 Nov 2025 00:00 UTC
 
@@ -95,5 +100,42 @@ describe('indexer/transform/computeMetrics: a campaign earns only inside [start,
     ];
     const o = computeOpportunityMetrics('opp', ms, reading, T0 - DAY);
     expect([o.started, o.dailyRewards, o.apr]).to.deep.equal([false, 0, 0]);
+  });
+});
+
+describe('indexer/transform/computeMetrics: TVL of a reading with several tokens (a Uniswap V3 pool)', () => {
+  const pool = (p0: ReturnType<typeof price> | undefined, p1: ReturnType<typeof price> | undefined): TvlReading => ({
+    method: 'UNISWAP_V3_POOL',
+    tokens: [
+      {
+        tokenId: 't0',
+        tokenAddress: '0x00',
+        amount: (1500n * 10n ** 18n).toString(),
+        decimals: 18,
+        price: p0 as never,
+      },
+      { tokenId: 't1', tokenAddress: '0x01', amount: (2500n * 10n ** 6n).toString(), decimals: 6, price: p1 as never },
+    ],
+  });
+
+  it('sums amount × price over the pool tokens, one TOKEN breakdown each', () => {
+    const reading = pool(price(2), price(1));
+    expect(tvlUsdOf(reading)).to.be.closeTo(1500 * 2 + 2500, 1e-9);
+    const o = computeOpportunityMetrics('opp', [], reading, T0);
+    expect(o.tvl).to.be.closeTo(5500, 1e-9);
+    expect(o.records.tvlRecord.breakdowns).to.deep.equal([
+      { identifier: '0x00', type: 'TOKEN', value: 3000 },
+      { identifier: '0x01', type: 'TOKEN', value: 2500 },
+    ]);
+    expect(o.records.tvlRecord).to.not.have.property('unpricedTokens');
+  });
+
+  it('a pool token without a fresh price makes the TVL unknown, never the priced half, and is named', () => {
+    const reading = pool(price(2), undefined);
+    expect(tvlUsdOf(reading)).to.equal(null);
+    const o = computeOpportunityMetrics('opp', [], reading, T0);
+    expect([o.tvl, o.records.tvlRecord.breakdowns]).to.deep.equal([0, []]);
+    expect(o.records.tvlRecord.unpricedTokens).to.deep.equal(['t1']);
+    expect(o.inputs.tvl.tokens.map((t) => t.price)).to.deep.equal([price(2), null]);
   });
 });

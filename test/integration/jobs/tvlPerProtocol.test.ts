@@ -1,0 +1,200 @@
+import { expect } from 'chai';
+import { encodeAbiParameters, getContractAddress, parseAbi, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createCampaigns, encodeClammCampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
+import { deployMorphoBlueMarket, morphoAbi, type DeployedMorphoBlueMarket } from '../../../contracts/morphoBlue.js';
+import { deployUniswapV3Pool, type DeployedUniswapV3Pool } from '../../../contracts/uniswapV3.js';
+import { tokenDbId } from '../../../domain/ids.js';
+import { NATIVE_APR_UNKNOWN } from '../../../api/routes/opportunities/serialize.js';
+import { indexNames } from '../../../internal/es.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+
+const DAY = 86_400;
+const erc20 = parseAbi([
+  'function balanceOf(address) view returns (uint256)',
+  'function decimals() view returns (uint8)',
+]);
+
+/** sqrtPriceX96 and a tick range of ±6000 ticks (spacing 60) around `price` (token1 base units per token0 base unit). */
+function around(price: number) {
+  const tick = Math.round(Math.log(price) / Math.log(1.0001) / 60) * 60;
+  return {
+    sqrtPriceX96: BigInt(Math.floor(Math.sqrt(price) * 2 ** 48)) * 2n ** 48n,
+    tickLower: tick - 6000,
+    tickUpper: tick + 6000,
+  };
+}
+
+describe('jobs/computeMetrics: TVL per protocol, read from the protocol contracts (#42)', function () {
+  let h: Harness;
+  let priced: DeployedUniswapV3Pool;
+  let halfPriced: DeployedUniswapV3Pool;
+  let market: DeployedMorphoBlueMarket;
+  // Morpho is the first deployment of a fresh account: its address is known before the chain config is.
+  const morphoDeployer = HARDHAT_TEST_KEYS[2];
+  const morphoBlue = getContractAddress({ from: privateKeyToAccount(morphoDeployer).address, nonce: 0n });
+  type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const docs = new Map<string, Doc>();
+
+  before(async function () {
+    h = await createHarness({ chainIds: [31337], chainOverrides: { morphoBlue } });
+    const { devnet, stack } = h.chains[0]!;
+    const { rpcUrl, chainId } = devnet;
+    const [rwd, usdc] = stack.tokens.rewards; // priced by their on-chain feeds: $2.5 and $1
+    const tlp = stack.tokens.targets[1]!; // never priced
+    // RWD (18 decimals) at 2.5 USDCx (6 decimals): 2.5e-12 base units of one per base unit of the other.
+    const rwdIsToken0 = rwd!.address.toLowerCase() < usdc!.address.toLowerCase();
+    priced = await deployUniswapV3Pool({
+      rpcUrl,
+      chainId,
+      tokens: [rwd!.address, usdc!.address],
+      liquidity: 10n ** 18n,
+      ...around(rwdIsToken0 ? 2.5e-12 : 1 / 2.5e-12),
+    });
+    halfPriced = await deployUniswapV3Pool({
+      rpcUrl,
+      chainId,
+      tokens: [rwd!.address, tlp.address],
+      liquidity: 10n ** 21n,
+    });
+    market = await deployMorphoBlueMarket({
+      rpcUrl,
+      chainId,
+      loanToken: usdc!.address,
+      collateralToken: rwd!.address,
+      supplyAssets: 250_000n * 10n ** 6n,
+      deployerKey: morphoDeployer,
+    });
+    expect(market.morpho).to.equal(morphoBlue);
+    const now = await getLatestTimestamp({ rpcUrl });
+    const clamm = (pool: Address) => ({
+      rewardToken: rwd!.address,
+      amount: 7000n * 10n ** 18n,
+      campaignType: 2,
+      startTimestamp: now - 3600,
+      duration: 7 * DAY,
+      campaignData: encodeClammCampaignData({
+        pool,
+        weightFees: 2000,
+        weightToken0: 4000,
+        weightToken1: 4000,
+        isOutOfRangeIncentivized: false,
+      }),
+    });
+    await createCampaigns({
+      rpcUrl,
+      chainId,
+      stack,
+      campaigns: [
+        clamm(priced.pool),
+        clamm(halfPriced.pool),
+        {
+          ...clamm(priced.pool),
+          campaignType: 7,
+          campaignData: encodeAbiParameters([{ type: 'bytes32' }], [market.marketId]),
+        },
+      ],
+    });
+    for (const job of ['blocks', 'campaigns', 'tokens', 'prices', 'metrics', 'publish'])
+      expect((await h.runJob(job)).status, job).to.equal('success');
+    await h.refresh();
+    const index = indexNames(h.config.esIndexPrefix, 'opportunities').read;
+    for (const hit of (await h.deps.es.search<Doc>({ index, size: 20 })).hits.hits)
+      docs.set(String(hit._source!['identifier']), hit._source!);
+  });
+
+  after(async () => {
+    await h?.close();
+  });
+
+  /** Independent read: the pool's balance of each token × the price GET /v4/prices serves. */
+  async function independentTvl(pool: DeployedUniswapV3Pool) {
+    const { devnet } = h.chains[0]!;
+    const { publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId });
+    const prices = (await h.request().get('/v4/prices').query({ items: 100 }).expect(200)).body as {
+      tokenId: string;
+      price: number;
+    }[];
+    let total = 0;
+    const perToken: Record<string, number> = {};
+    for (const token of [pool.token0, pool.token1]) {
+      const [balance, decimals] = await Promise.all([
+        publicClient.readContract({ address: token, abi: erc20, functionName: 'balanceOf', args: [pool.pool] }),
+        publicClient.readContract({ address: token, abi: erc20, functionName: 'decimals' }),
+      ]);
+      const price = prices.find((p) => p.tokenId === tokenDbId(devnet.chainId, token))!.price;
+      perToken[token.toLowerCase()] = (Number(balance) / 10 ** decimals) * price;
+      total += perToken[token.toLowerCase()]!;
+    }
+    return { total, perToken };
+  }
+
+  it('a Uniswap V3 pool (CLAMM) is worth its balances of token0 and token1 × their prices, one TOKEN breakdown each', async function () {
+    const doc = docs.get(priced.pool.toLowerCase())!;
+    expect(doc, 'the pool is an opportunity').to.not.equal(undefined);
+    const expected = await independentTvl(priced);
+    expect(expected.total, 'the position holds both tokens').to.be.greaterThan(100_000);
+    expect(Object.values(expected.perToken).every((v) => v > 0)).to.equal(true);
+    expect(doc['tvl']).to.be.closeTo(expected.total, expected.total * 0.005);
+    expect(doc['tvlRecord'].breakdowns.map((b: { identifier: string }) => b.identifier)).to.have.members([
+      priced.token0.toLowerCase(),
+      priced.token1.toLowerCase(),
+    ]);
+    for (const b of doc['tvlRecord'].breakdowns as { identifier: string; type: string; value: number }[]) {
+      expect(b.type).to.equal('TOKEN');
+      expect(b.value).to.be.closeTo(expected.perToken[b.identifier]!, expected.perToken[b.identifier]! * 0.005);
+    }
+    expect(doc['tvlRecord']).to.not.have.property('unpricedTokens');
+    expect(doc['apr'], 'a known TVL gives the pool an APR').to.be.greaterThan(0);
+    const { rows } = await h.apiPg.query<{ inputs: { tvl: { method: string } } }>(
+      'SELECT inputs FROM opportunity_metrics WHERE opportunity_id = $1',
+      [doc['id']],
+    );
+    expect(rows[0]!.inputs.tvl.method).to.equal('UNISWAP_V3_POOL');
+    const served = (await h.request().get(`/v4/opportunities/${doc['id']}`).expect(200)).body;
+    expect(served.tvl).to.equal(doc['tvl']);
+    expect(served.tvlRecord.breakdowns).to.have.length(2);
+    expect(served.nativeApr, "the pool's fees are not read").to.equal(0);
+    expect(served.nativeAprRecord.description).to.equal(NATIVE_APR_UNKNOWN);
+  });
+
+  it('a pool with an unpriced token has an unknown TVL that names the token, never the priced half', async function () {
+    const doc = docs.get(halfPriced.pool.toLowerCase())!;
+    const tlp = h.chains[0]!.stack.tokens.targets[1]!.address;
+    expect([doc['tvl'], doc['apr'], doc['tvlRecord'].breakdowns]).to.deep.equal([0, 0, []]);
+    expect(doc['tvlRecord'].unpricedTokens).to.deep.equal([tokenDbId(31337, tlp)]);
+    const served = (await h.request().get(`/v4/opportunities/${doc['id']}`).expect(200)).body;
+    expect(served.tvlRecord.unpricedTokens).to.deep.equal([tokenDbId(31337, tlp)]);
+  });
+
+  it('a Morpho Blue market (MORPHO, identifier its id) is worth market(id).totalSupplyAssets of its loan token × its price', async function () {
+    const doc = docs.get(market.marketId.toLowerCase())!;
+    expect(doc, 'the market id is the opportunity identifier').to.not.equal(undefined);
+    const { devnet } = h.chains[0]!;
+    const { publicClient } = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId });
+    const [supplied] = (await publicClient.readContract({
+      address: market.morpho,
+      abi: morphoAbi,
+      functionName: 'market',
+      args: [market.marketId],
+    })) as readonly bigint[];
+    const loan = market.marketParams.loanToken;
+    const prices = (await h.request().get('/v4/prices').query({ items: 100 }).expect(200)).body as {
+      tokenId: string;
+      price: number;
+    }[];
+    const price = prices.find((p) => p.tokenId === tokenDbId(devnet.chainId, loan))!.price;
+    const expected = (Number(supplied) / 1e6) * price;
+    expect(expected).to.be.closeTo(250_000, 1);
+    expect(doc['tvl']).to.be.closeTo(expected, expected * 0.005);
+    expect(doc['tvlRecord'].breakdowns).to.have.length(1);
+    expect(doc['tvlRecord'].breakdowns[0]).to.include({ identifier: loan.toLowerCase(), type: 'TOKEN' });
+    expect(doc['apr']).to.be.greaterThan(0);
+    const { rows } = await h.apiPg.query<{ inputs: { tvl: { method: string } } }>(
+      'SELECT inputs FROM opportunity_metrics WHERE opportunity_id = $1',
+      [doc['id']],
+    );
+    expect(rows[0]!.inputs.tvl.method).to.equal('MORPHO_BLUE_SUPPLY');
+  });
+});
