@@ -41,11 +41,15 @@ export async function readTvl(
     chainClient,
     opportunities.filter((o) => !UNISWAP_V3_TYPES.has(o.type) && !markets.includes(o)),
   );
-  for (const [id, reading] of await readUniswapV3Tvl(
+  const poolReadings = await readUniswapV3Tvl(
     chainClient,
     pools.filter((o) => isAddress(o.identifier)),
-  ))
-    readings.set(id, reading);
+  );
+  for (const [id, reading] of poolReadings) if (reading.method !== 'NONE') readings.set(id, reading);
+  // A CLAMM identifier that does not answer as a pool (no token0/token1: the demo's ERC20 stand-ins
+  // until they move to real pools) keeps the token read it had before, rather than showing no TVL.
+  const notPools = pools.filter((o) => isAddress(o.identifier) && poolReadings.get(o.id)?.method !== 'UNISWAP_V3_POOL');
+  for (const [id, reading] of await readTokenTvl(chainClient, notPools)) readings.set(id, reading);
   for (const o of pools) if (!isAddress(o.identifier)) readings.set(o.id, NONE);
   const morpho = chainClient.chain.morphoBlue;
   if (morpho)
