@@ -1,5 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
+import { indexNames } from '../../internal/es.js';
+import type { Harness } from './harness.js';
 
 /** Documents per page of the walk (Elasticsearch's default result window is 10,000). */
 const PAGE = 5_000;
@@ -56,4 +58,25 @@ export function expectSameIds(what: string, served: readonly string[], truth: re
   });
   console.log(`[consistency] ${what}: compared ${truth.length} ids, none missing or extra`);
   return truth.length;
+}
+
+/**
+ * Elasticsearch equals PostgreSQL, whole sets at any size: every campaign document is a campaign row
+ * and back, every opportunity document an opportunity of a current campaign and back (the chaos
+ * checks' final comparison).
+ */
+export async function expectSearchLikePostgres(h: Pick<Harness, 'deps' | 'config' | 'apiPg'>): Promise<void> {
+  const esIds = (family: 'campaigns' | 'opportunities') =>
+    allDocumentIds(h.deps.es, indexNames(h.config.esIndexPrefix, family).read);
+  const pgIds = async (query: string) => (await h.apiPg.query<{ id: string }>(query)).rows.map((r) => r.id);
+  expectSameIds(
+    'campaign documents = campaign rows',
+    await esIds('campaigns'),
+    await pgIds('SELECT id FROM campaigns'),
+  );
+  expectSameIds(
+    'opportunity documents = opportunities of campaigns',
+    await esIds('opportunities'),
+    await pgIds('SELECT DISTINCT opportunity_id AS id FROM campaigns_current'),
+  );
 }

@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import { createPublicClient, http, parseAbi } from 'viem';
 import { distributionCreatorAbi } from '../../contracts/artifacts/index.js';
 import { checkConsistency } from '../../indexer/project/consistency.js';
-import { indexNames } from '../../internal/es.js';
 import type { Harness } from './harness.js';
-import { allDocumentIds, expectSameIds } from './esDocumentIds.js';
+import { expectSearchLikePostgres } from './esDocumentIds.js';
 
 const distributorEvents = parseAbi([
   'event TreeUpdated(bytes32 merkleRoot, bytes32 ipfsHash, uint48 endOfDisputePeriod)',
@@ -61,20 +60,7 @@ export async function expectIndexedLikeChain(h: Harness): Promise<Record<string,
   expect(await sql(`SELECT count(*) AS n FROM job_runs WHERE status = 'running'`), 'no run left running').to.equal(0);
 
   await h.refresh();
-  // Whole sets at any size (a count, then every page), and how many were compared.
-  const esIds = (family: 'campaigns' | 'opportunities') =>
-    allDocumentIds(h.deps.es, indexNames(h.config.esIndexPrefix, family).read);
-  const pgIds = async (query: string) => (await h.apiPg.query<{ id: string }>(query)).rows.map((r) => r.id);
-  expectSameIds(
-    'campaign documents = campaign rows',
-    await esIds('campaigns'),
-    await pgIds('SELECT id FROM campaigns'),
-  );
-  expectSameIds(
-    'opportunity documents = opportunities of campaigns',
-    await esIds('opportunities'),
-    await pgIds('SELECT DISTINCT opportunity_id AS id FROM campaigns_current'),
-  );
+  await expectSearchLikePostgres(h);
   const report = await checkConsistency({ config: h.config, pg: h.apiPg, es: h.deps.es });
   expect(
     report.ok,

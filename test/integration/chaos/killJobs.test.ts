@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, http, parseAbi } from 'viem';
 import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
-import { indexNames } from '../../../internal/es.js';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { DEMO_MARKETS, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
 import { startChainActivity } from '../../helpers/chainActivity.js';
@@ -14,7 +13,7 @@ import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seededRandom } from '../../helpers/seededRandom.js';
-import { allDocumentIds, expectSameIds } from '../../helpers/esDocumentIds.js';
+import { expectSearchLikePostgres } from '../../helpers/esDocumentIds.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
@@ -220,20 +219,7 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
 
     // Elasticsearch equals PostgreSQL: same ids, no extra, no missing.
     await h.refresh();
-    // Whole sets at any size (a count, then every page), and how many were compared.
-    const esIds = (family: 'campaigns' | 'opportunities') =>
-      allDocumentIds(h.deps.es, indexNames(h.config.esIndexPrefix, family).read);
-    const pgIds = async (query: string) => (await h.apiPg.query<{ id: string }>(query)).rows.map((r) => r.id);
-    expectSameIds(
-      'campaign documents = campaign rows',
-      await esIds('campaigns'),
-      await pgIds('SELECT id FROM campaigns'),
-    );
-    expectSameIds(
-      'opportunity documents = opportunities of campaigns',
-      await esIds('opportunities'),
-      await pgIds('SELECT DISTINCT opportunity_id AS id FROM campaigns_current'),
-    );
+    await expectSearchLikePostgres(h);
     const metrics = await sql('SELECT count(*) AS n FROM campaign_metrics');
     expect(metrics).to.equal(await sql('SELECT count(*) AS n FROM campaigns'));
   });
