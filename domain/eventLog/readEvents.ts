@@ -1,5 +1,10 @@
 import type { Queryable } from '../../internal/pg.js';
-import { type CampaignVisibility, visibilitySqlParams, visibleCampaignSql } from '../visibility/campaignVisibility.js';
+import {
+  type CampaignVisibility,
+  privateCampaignsAmong,
+  visibilitySqlParams,
+  visibleCampaignSql,
+} from '../visibility/campaignVisibility.js';
 
 /** An events row as readers read it (bigints as strings, as pg returns them). */
 export type EventRow = {
@@ -97,6 +102,63 @@ export async function listEvents(
         params,
       );
   return rows;
+}
+
+/** Most events one page examines, visible or not: a page of `limit` stops here even when short. */
+export const MAX_EXAMINED_PER_PAGE = 5_000;
+
+/** Most events one statement of a page reads. */
+const CHUNK_MAX = 1_000;
+
+/** One page of events for a reader: the rows it may see, and where to read on from (null: level with the log). */
+export type EventPage = { rows: EventRow[]; next: string | null };
+
+/**
+ * A page of the events after `after` that match `filter` and that `visible` allows, at most `limit`,
+ * examining at most `maxExamined` matches of the filter: they are read through the filter's index in
+ * chunks of `limit` (listEvents with no visibility) and the chunk's private campaigns are asked once
+ * (privateCampaignsAmong). Visibility inside the index walk instead let a filter matching mostly hidden
+ * events walk them all for one page (#43 F2). `next` is the last event served, or, when the page
+ * stopped at `maxExamined` before it filled, the last event examined (the page is then short, even
+ * empty, and more may follow); null when the page read everything there was.
+ * Tables events, campaign_privacy.
+ */
+export async function pageEvents(
+  db: Queryable,
+  {
+    after,
+    limit,
+    filter,
+    visible,
+    maxExamined = MAX_EXAMINED_PER_PAGE,
+  }: { after: string; limit: number; filter: EventFilter; visible: CampaignVisibility; maxExamined?: number },
+): Promise<EventPage> {
+  const rows: EventRow[] = [];
+  let cursor = after;
+  let examined = 0;
+  for (;;) {
+    // The first chunk is the page's size (most pages are filled by it); each next one doubles, up to
+    // CHUNK_MAX, so a long run of hidden events costs a few statements, not one per page size.
+    const size = Math.min(Math.max(limit, examined), CHUNK_MAX, maxExamined - examined);
+    const chunk = await listEvents(db, { after: cursor, limit: size, filter, visible: 'all' });
+    examined += chunk.length;
+    for (const row of await allowedBy(db, visible, chunk)) {
+      rows.push(row);
+      if (rows.length === limit) return { rows, next: row.id };
+    }
+    if (chunk.length < size) return { rows, next: rows.at(-1)?.id ?? null };
+    cursor = chunk[chunk.length - 1]!.id;
+    if (examined >= maxExamined) return { rows, next: cursor };
+  }
+}
+
+/** Of `rows`, those `visible` allows (order kept): no campaign, a public one, or an allowed private one. */
+async function allowedBy(db: Queryable, visible: CampaignVisibility, rows: EventRow[]): Promise<EventRow[]> {
+  if (visible === 'all') return rows;
+  const ids = [...new Set(rows.map((r) => r.campaign_db_id).filter((id): id is string => id !== null))];
+  const hidden = await privateCampaignsAmong(db, ids);
+  if (visible !== 'none') for (const id of visible) hidden.delete(id);
+  return hidden.size ? rows.filter((r) => r.campaign_db_id === null || !hidden.has(r.campaign_db_id)) : rows;
 }
 
 /** What readEvents read: the rows, and the id up to which it examined the log. */

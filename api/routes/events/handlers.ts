@@ -4,7 +4,7 @@ import {
   type EventFilter,
   isExpired,
   latestEventId,
-  listEvents,
+  pageEvents,
   oldestEventId,
 } from '../../../domain/eventLog/readEvents.js';
 import { serializeEvent } from '../../../domain/eventLog/serializeEvent.js';
@@ -59,10 +59,12 @@ export function listEventsHandler(
           extensions: { oldestId: await oldestEventId(deps.pg) },
         },
       );
-    const rows = filter ? await listEvents(deps.pg, { after, limit: q.limit, filter, visible }) : [];
+    const page = filter
+      ? await pageEvents(deps.pg, { after, limit: q.limit, filter, visible })
+      : { rows: [], next: null };
     ctx.set('cache-control', 'private, no-store');
     // after=latest: an empty page whose `next` is where to read on from.
-    ctx.body = { events: rows.map(serializeEvent), next: rows.at(-1)?.id ?? (q.after === 'latest' ? after : null) };
+    ctx.body = { events: page.rows.map(serializeEvent), next: page.next ?? (q.after === 'latest' ? after : null) };
   };
 }
 

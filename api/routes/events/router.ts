@@ -62,7 +62,9 @@ export function eventsRouter(deps: ApiDeps): Router {
         'against changed) with a `rewards.changed` per address and token whose amount changed, `claim.indexed`, and `retracted` ' +
         '(a reorg removed the blocks of the events named in `payload.ids`). Each event has an increasing `id`, its subjects and a ' +
         'small payload. JSON: events with id greater than `after`, oldest first, at most `limit`; `next` is the `after` of the ' +
-        'next page (null when this one is empty); `after=latest` starts after the newest event (a JSON page is then empty with ' +
+        'next page (null when this one read everything there was). A page examines at most 5,000 events of its filter: past ' +
+        'events the caller may not see it stops short, even empty, with `next` after the last one examined, so keep reading ' +
+        'while `next` is set; `after=latest` starts after the newest event (a JSON page is then empty with ' +
         '`next` set to that id); 410 when `after` is older than the oldest retained event (kept EVENTS_RETENTION_DAYS). ' +
         'With `Accept: text/event-stream` (or `stream=1`) the same events as Server-Sent Events, pushed as they commit: ' +
         'resume with `Last-Event-ID` (or `after`); `event: error` then end of stream when the id is no longer retained ' +

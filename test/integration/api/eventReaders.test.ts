@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signSession } from '../../../api/identity/jwt.js';
-import { readEvents } from '../../../domain/eventLog/readEvents.js';
-import { appendEvents, type NewEvent } from '../../../domain/tables/events.js';
+import { MAX_EXAMINED_PER_PAGE, readEvents } from '../../../domain/eventLog/readEvents.js';
+import { appendEvents, appendEventsFrom, type NewEvent } from '../../../domain/tables/events.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { seedCampaigns, seedCampaignsSpec, X, Y, type SeedCampaign } from '../../fixtures/api/campaigns/seed.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
@@ -230,5 +230,48 @@ describe('/v4/events readers (#43): reads bounded by an index, what is sent deci
     const waited = await until('the late event', () => dataOf(stream!).some((e) => e.payload.late === 1), 3000);
     expect(waited, 'well under the feed poll (5 s)').to.be.below(3000);
     stream!.close();
+  });
+  it('bounds what one anonymous page examines: a run of hidden events is walked a page at a time, `next` past it', async function () {
+    const before = await marker(10);
+    const HIDDEN = 2 * MAX_EXAMINED_PER_PAGE + 100; // events of the private c6, then one public event
+    await withTransaction(h.deps.pg, (tx) =>
+      appendEventsFrom(
+        tx,
+        `SELECT 'campaign.changed', $1::int, $2::text, NULL, NULL, NULL, NULL::bigint, jsonb_build_object('hidden', g)
+         FROM generate_series(1, $3::int) g`,
+        [CHAIN, id('c6'), HIDDEN],
+      ),
+    );
+    await append([
+      { type: 'campaign.changed', chainId: CHAIN, campaignDbId: id('c1'), payload: { n: 'after-hidden' } },
+    ]);
+    const ids = (
+      await h.deps.pg.query<{ id: string }>('SELECT e.id::text AS id FROM events e WHERE e.id > $1 ORDER BY e.id', [
+        before,
+      ])
+    ).rows.map((r) => r.id);
+    const pages: { events: Ev[]; next: string | null }[] = [];
+    let after = before;
+    for (;;) {
+      const res = await h.request().get(`/v4/events?after=${after}&type=campaign.changed&limit=10`).expect(200);
+      pages.push(res.body);
+      if (res.body.events.length || !res.body.next) break;
+      after = res.body.next;
+    }
+    // Each empty page examined MAX_EXAMINED_PER_PAGE hidden events and says where it stopped.
+    expect(pages.map((p) => p.next)).to.deep.equal([
+      ids[MAX_EXAMINED_PER_PAGE - 1],
+      ids[2 * MAX_EXAMINED_PER_PAGE - 1],
+      ids[HIDDEN],
+    ]);
+    expect(pages.map((p) => p.events.length)).to.deep.equal([0, 0, 1]);
+    expect(pages[2]!.events[0]!.payload.n).to.equal('after-hidden');
+    // The creator sees them all, pages filled as before.
+    const own = await h
+      .request()
+      .get(`/v4/events?after=${before}&type=campaign.changed&limit=10`)
+      .set(as(s['c6']!.creator));
+    expect(own.body.events).to.have.length(10);
+    expect(own.body.next).to.equal(ids[9]);
   });
 });
