@@ -43,7 +43,8 @@ export async function loadOpportunityHistory(
      FROM w GROUP BY b ORDER BY b DESC LIMIT $5 OFFSET $6`,
     [p.opportunityId, p.grain, p.from ?? null, p.to ?? null, p.items, p.page * p.items],
   );
-  return rows.map((r) => ({ bucket: Number(r.bucket), value: r.value }));
+  // 15 significant digits: the weighting's rounding noise never shows (a bucket of equal values is that value).
+  return rows.map((r) => ({ bucket: Number(r.bucket), value: Number(r.value.toPrecision(15)) }));
 }
 
 export type StoringCampaignRow = {

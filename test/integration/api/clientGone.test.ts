@@ -46,7 +46,8 @@ describe('a client closing its connection mid-answer is logged as info, not as a
       await new Promise((r) => setTimeout(r, 50));
   }
 
-  for (const path of ['/v4/openapi.json', '/metrics'])
+  // (/metrics serves one body a second from memory since #43 F7: no stream to break.)
+  for (const path of ['/v4/openapi.json'])
     it(`GET ${path}: the hang-up is an info line naming it, never level 50`, async function () {
       const before = lines.length;
       await readAndHangUp(path);

@@ -485,8 +485,8 @@ const COUNT_READS: CountRead[] = [
                 ),
               ),
       }),
-      // Campaigns of a type naming no protocol count nowhere per protocol.
-      share: (s) => ({ total: suffix.startsWith('/by-protocols') && !protocolOf(s.opportunityType) ? 0 : 1 }),
+      // Campaigns of a type naming no protocol count under `none` (issue 42): every grouping sums to the total.
+      share: () => ({ total: 1 }),
     }),
   ),
   // The same counts through GraphQL (#33): every bucket summed.
@@ -496,7 +496,7 @@ const COUNT_READS: CountRead[] = [
       graphql: () =>
         `{ campaignCounts(filter: { test: true, showPrivate: true }${args ? `, ${args}` : ''}) { month key count } }`,
       counts: (d) => ({ total: sum((d.campaignCounts as { count: number }[]).map((b) => b.count)) }),
-      share: (s) => ({ total: args.includes('PROTOCOLS') && !protocolOf(s.opportunityType) ? 0 : 1 }),
+      share: () => ({ total: 1 }),
     }),
   ),
   // USD the live roots distributed (#33), every bucket summed: the subject's own USD (campaigns without a protocol count under `none`).
