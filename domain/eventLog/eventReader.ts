@@ -4,7 +4,7 @@ import {
   privateCampaignsAmong,
   readablePrivateIds,
 } from '../visibility/campaignVisibility.js';
-import type { EventRow } from './readEvents.js';
+import { campaignIdsOf, type EventRow, withoutCampaigns } from './readEvents.js';
 
 /**
  * Who reads the event log, for the visibility rule: what it may see is asked of PostgreSQL when an
@@ -45,11 +45,11 @@ export async function visibleEvents<T extends Pick<EventRow, 'campaign_db_id'>>(
   privateNow: PrivateNow = (ids) => privateCampaignsAmong(db, ids),
 ): Promise<T[]> {
   if (reader.kind === 'backOffice') return [...rows];
-  const ids = [...new Set(rows.map((r) => r.campaign_db_id).filter((id): id is string => id !== null))];
+  const ids = campaignIdsOf(rows);
   if (!ids.length) return [...rows];
   // A copy: the feed answers several streams with one set.
   const hidden = new Set(await privateNow(ids));
   if (hidden.size && reader.kind === 'wallet')
     for (const id of await readablePrivateIds(db, reader.address, [...hidden])) hidden.delete(id);
-  return hidden.size ? rows.filter((r) => r.campaign_db_id === null || !hidden.has(r.campaign_db_id)) : [...rows];
+  return withoutCampaigns(rows, hidden);
 }

@@ -155,10 +155,22 @@ export async function pageEvents(
 /** Of `rows`, those `visible` allows (order kept): no campaign, a public one, or an allowed private one. */
 async function allowedBy(db: Queryable, visible: CampaignVisibility, rows: EventRow[]): Promise<EventRow[]> {
   if (visible === 'all') return rows;
-  const ids = [...new Set(rows.map((r) => r.campaign_db_id).filter((id): id is string => id !== null))];
-  const hidden = await privateCampaignsAmong(db, ids);
+  const hidden = await privateCampaignsAmong(db, campaignIdsOf(rows));
   if (visible !== 'none') for (const id of visible) hidden.delete(id);
-  return hidden.size ? rows.filter((r) => r.campaign_db_id === null || !hidden.has(r.campaign_db_id)) : rows;
+  return withoutCampaigns(rows, hidden);
+}
+
+/** Pure: the distinct campaigns `rows` are about. */
+export function campaignIdsOf(rows: readonly Pick<EventRow, 'campaign_db_id'>[]): string[] {
+  return [...new Set(rows.map((r) => r.campaign_db_id).filter((id): id is string => id !== null))];
+}
+
+/** Pure: `rows` less those about a campaign of `hidden` (order kept; a copy). */
+export function withoutCampaigns<T extends Pick<EventRow, 'campaign_db_id'>>(
+  rows: readonly T[],
+  hidden: ReadonlySet<string>,
+): T[] {
+  return rows.filter((r) => r.campaign_db_id === null || !hidden.has(r.campaign_db_id));
 }
 
 /** What readEvents read: the rows, and the id up to which it examined the log. */
@@ -226,16 +238,6 @@ export async function oldestEventId(db: Queryable): Promise<string> {
     `SELECT coalesce((SELECT min(id) FROM events),
        (SELECT last_value + CASE WHEN is_called THEN 1 ELSE 0 END FROM events_id_seq))::text AS id`,
   );
-  return rows[0]!.id;
-}
-
-/**
- * The newest id of a committed event (0 when none), by the primary key: where a reader that starts
- * now reads from. Not the sequence (latestEventId): an id handed to an append not yet committed
- * would be skipped for good by a reader starting past it. Table events.
- */
-export async function newestCommittedEventId(db: Queryable): Promise<string> {
-  const { rows } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0)::text AS id FROM events');
   return rows[0]!.id;
 }
 

@@ -3,7 +3,7 @@ import type { PgPool } from '../../../internal/pg.js';
 import { listenChannel, type PgListener } from '../../../internal/pgListen.js';
 import { coalesced } from '../../../internal/coalesced.js';
 import { describeError } from '../../../internal/errors.js';
-import { type EventRow, newestCommittedEventId, readFeed } from '../../../domain/eventLog/readEvents.js';
+import { type EventRow, latestCommittedEventId, readFeed } from '../../../domain/eventLog/readEvents.js';
 import type { PrivateNow } from '../../../domain/eventLog/eventReader.js';
 import { privateCampaignsAmong } from '../../../domain/visibility/campaignVisibility.js';
 
@@ -56,7 +56,7 @@ export function createEventFeed({ pg, logger }: { pg: PgPool; logger: Logger }):
       // The newest committed id, not the sequence's: an append holding a higher id and committing
       // after this read would otherwise never enter the window, and no stream level with the feed
       // would be woken for it (a stream opened meanwhile waited for the next append).
-      const latest = BigInt(await newestCommittedEventId(pg));
+      const latest = BigInt(await latestCommittedEventId(pg));
       if (gen !== generation) return;
       head = latest;
       floor = latest;
