@@ -45,10 +45,11 @@ export async function readTvl(
     chainClient,
     pools.filter((o) => isAddress(o.identifier)),
   );
-  for (const [id, reading] of poolReadings) if (reading.method !== 'NONE') readings.set(id, reading);
+  const isPool = (o: { id: string }) => poolReadings.get(o.id)?.method === 'UNISWAP_V3_POOL';
+  for (const o of pools) if (isPool(o)) readings.set(o.id, poolReadings.get(o.id)!);
   // A CLAMM identifier that does not answer as a pool (no token0/token1: the demo's ERC20 stand-ins
   // until they move to real pools) keeps the token read it had before, rather than showing no TVL.
-  const notPools = pools.filter((o) => isAddress(o.identifier) && poolReadings.get(o.id)?.method !== 'UNISWAP_V3_POOL');
+  const notPools = pools.filter((o) => isAddress(o.identifier) && !isPool(o));
   for (const [id, reading] of await readTokenTvl(chainClient, notPools)) readings.set(id, reading);
   for (const o of pools) if (!isAddress(o.identifier)) readings.set(o.id, NONE);
   const morpho = chainClient.chain.morphoBlue;
