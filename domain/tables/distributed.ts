@@ -34,8 +34,11 @@ export function withLiveRoot(p: LivePositions): LivePositions {
 /**
  * SQL (parameters $1–$6: chain ids, live roots' blocks and log indexes, from, to, grain) of `priced`:
  * per counted root (not revoked, tree verified, up to its chain's live root, in the window), campaign
- * and token, what the root changed of the campaign's total since the counted root before it: the sum
- * of the per-tree deltas of seq in (previous root's tree, root's tree]
+ * and token, what the root changed of the campaign's total since the counted root before it: the
+ * campaign's total after storing the root's tree minus after storing the previous root's, i.e. the
+ * sum of the per-tree deltas of seq in (previous root's tree, root's tree], negated when the previous
+ * root's tree was stored later (trees are stored in the order they are fetched, not the roots' order:
+ * a tree unavailable at first, or stored again, takes a later seq)
  * (reward_campaign_deltas, sql/migrations/2026_12_02_01_reward_campaign_deltas.sql, index-only by its
  * primary key), with the token's daily close of the root's UTC day (the
  * latest known on or before it; token_price_history), the root's time and the month; `per_campaign`
@@ -53,10 +56,12 @@ export const PRICED = `
   ), windowed AS (
     SELECT * FROM counted WHERE ($4::bigint IS NULL OR timestamp >= $4) AND ($5::bigint IS NULL OR timestamp <= $5)
   ), changes AS (
-    SELECT w.chain_id, w.seq, w.timestamp, c.campaign_id, c.token, sum(c.delta) AS delta
+    SELECT w.chain_id, w.seq, w.timestamp, c.campaign_id, c.token,
+      sum(CASE WHEN w.seq > coalesce(w.prev_seq, 0) THEN c.delta ELSE -c.delta END) AS delta
     FROM windowed w JOIN reward_campaign_deltas c
-      ON c.chain_id = w.chain_id AND c.seq > coalesce(w.prev_seq, 0) AND c.seq <= w.seq
-    GROUP BY 1, 2, 3, 4, 5 HAVING sum(c.delta) <> 0
+      ON c.chain_id = w.chain_id AND c.seq > least(w.seq, coalesce(w.prev_seq, 0))
+      AND c.seq <= greatest(w.seq, coalesce(w.prev_seq, 0))
+    GROUP BY 1, 2, 3, 4, 5 HAVING sum(CASE WHEN w.seq > coalesce(w.prev_seq, 0) THEN c.delta ELSE -c.delta END) <> 0
   ), prices AS (
     SELECT k.chain_id, k.timestamp, k.token, tk.decimals, (SELECT ph.close FROM token_price_history ph
       WHERE ph.token_id = tk.id AND ph.day <= (to_timestamp(k.timestamp) AT TIME ZONE 'UTC')::date

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { signSession } from '../../../api/identity/jwt.js';
 import { distributedByCampaign, setRewardTokenClose } from '../../helpers/distributedSql.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
+import { storeTreeEntries } from '../../../indexer/store/stageRewardTree.js';
+import { withTransaction } from '../../../internal/pg.js';
 import { migrationPart, rowsRebuiltByBackfill } from '../../helpers/migrationBackfill.js';
 
 const CHAIN = 31337;
@@ -130,5 +132,66 @@ describe('GET /v4/rewards/total/distributed from the per-tree rollup', function 
     } finally {
       await q('UPDATE roots SET revoked = false WHERE chain_id = $1 AND root = $2', [CHAIN, revoked]);
     }
+  });
+
+  it("counts each root by its own tree when trees were stored out of the roots' order (a tree fetched late, or stored again)", async function () {
+    this.timeout(120_000);
+    const roots = await q<{ root: string; seq: string }>(
+      `SELECT r.root, t.seq::text FROM roots r JOIN reward_trees t ON t.chain_id = r.chain_id AND t.root = r.root AND t.status = 'verified'
+       WHERE r.chain_id = $1 AND NOT r.revoked ORDER BY r.block_number, r.log_index`,
+      [CHAIN],
+    );
+    expect(roots.length, 'verified roots').to.be.greaterThan(2);
+    const expected = usdOf(await distributedByCampaign(demo.h.deps.pg, CHAIN, PRICE));
+    /** Stores the tree of `root` again, as the roots job does: it takes the next seq. */
+    const storeAgain = async (root: string) => {
+      const rows = await q<{ recipient: string; token: string; campaign_id: string; reason: string; amount: string }>(
+        `SELECT recipient, token, campaign_id, reason, amount::text FROM reward_breakdowns WHERE chain_id = $1 AND root = $2`,
+        [CHAIN, root],
+      );
+      const leaves = new Map<string, bigint>();
+      for (const r of rows)
+        leaves.set(`${r.recipient}|${r.token}`, (leaves.get(`${r.recipient}|${r.token}`) ?? 0n) + BigInt(r.amount));
+      await withTransaction(demo.h.deps.pg, (tx) =>
+        storeTreeEntries(tx, {
+          chainId: CHAIN,
+          root,
+          leaves: [...leaves].map(([key, amount]) => {
+            const [recipient, token] = key.split('|') as [string, string];
+            return { recipient, token, amount: amount.toString() };
+          }),
+          breakdowns: rows.map((r) => ({ ...r, campaignId: r.campaign_id })),
+        }),
+      );
+    };
+    // The first root's tree now comes after the second's: on the old read the second root's change
+    // (its seq range ran backwards) was lost.
+    await storeAgain(roots[0]!.root);
+    await storeAgain(roots.at(-1)!.root); // the live tree is the open state again
+    const [first, second] = await q<{ seq: string }>(
+      `SELECT t.seq::text FROM reward_trees t WHERE t.chain_id = $1 AND t.root = ANY($2::text[])
+       ORDER BY array_position($2::text[], t.root)`,
+      [CHAIN, [roots[0]!.root, roots[1]!.root]],
+    );
+    expect(BigInt(first!.seq), "the first root's tree stored after the second's").to.be.greaterThan(
+      BigInt(second!.seq),
+    );
+    expect(usdOf(await distributedByCampaign(demo.h.deps.pg, CHAIN, PRICE)), 'the truth is unchanged').to.be.closeTo(
+      expected,
+      1e-6 * expected,
+    );
+    /** A read and the path that answered it (Server-Timing). */
+    const read = async (path: string) => {
+      const res = await demo.h.request().get(path).expect(200);
+      return { usd: res.body as number, via: /distributed;desc=(\w+)/.exec(String(res.headers['server-timing']))?.[1] };
+    };
+    const exact = await read('/v4/rewards/total/distributed');
+    expect(exact.via).to.equal('exact');
+    near(exact.usd, expected, 'exact read');
+    near(await get(`/v4/rewards/total/distributed?from=4&${VIA_ES}`), expected, 'Elasticsearch path');
+    expect((await demo.h.runJob('distributed')).status).to.equal('success');
+    const rolled = await read('/v4/rewards/total/distributed');
+    expect(rolled.via).to.equal('rollup');
+    near(rolled.usd, expected, 'rollup');
   });
 });
