@@ -49,6 +49,13 @@ export type Config = {
     rpcTimeoutMs: number;
     rpcRetries: number;
     publishBatch: number;
+    /**
+     * Gas of each read in the jobs' multicalls (INDEXER_READ_GAS: a TVL read, a token's name; each read
+     * has its own limit: domain/boundedReads.ts) and the most any of the jobs' eth_calls may carry
+     * (INDEXER_CALL_GAS: internal/rpc.ts caps every one). Targets come from campaigns anyone creates.
+     */
+    readGas: number;
+    callGas: number;
   };
   /**
    * Chain reads a request causes (api/chain/readChain.ts, issue #43 F1): the gas of one view read
@@ -252,6 +259,8 @@ const envSchema = {
     INDEXER_PUBLISH_BATCH: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
     RPC_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
     RPC_RETRIES: { type: 'integer', minimum: 0, maximum: 20, default: 3 },
+    INDEXER_READ_GAS: { type: 'integer', minimum: 30000, maximum: 10000000, default: 300000 },
+    INDEXER_CALL_GAS: { type: 'integer', minimum: 2000000, maximum: 50000000, default: 10000000 },
     // 21,000 is the intrinsic gas of any call: a budget below it answers nothing.
     CHAIN_READ_GAS: { type: 'integer', minimum: 30000, maximum: 30000000, default: 100000 },
     CHAIN_CALL_GAS: { type: 'integer', minimum: 100000, maximum: 30000000, default: 1000000 },
@@ -351,6 +360,8 @@ export function loadConfig(env: Env = process.env): Config {
       rpcTimeoutMs: v['RPC_TIMEOUT_MS'],
       rpcRetries: v['RPC_RETRIES'],
       publishBatch: v['INDEXER_PUBLISH_BATCH'],
+      readGas: v['INDEXER_READ_GAS'],
+      callGas: v['INDEXER_CALL_GAS'],
     },
     chainReads: {
       readGas: v['CHAIN_READ_GAS'],

@@ -66,11 +66,14 @@ export async function runMetrics(
   for (const chain of deps.config.chains) {
     const client = deps.rpc.get(chain.id);
     if (!client || deps.signal.aborted) continue;
-    for (const [id, reading] of await readTvl(
-      client,
-      opportunities.filter((o) => o.chain_id === chain.id),
-    ))
-      readings.set(id, reading);
+    const ofChain = opportunities.filter((o) => o.chain_id === chain.id);
+    try {
+      for (const [id, reading] of await readTvl(client, ofChain)) readings.set(id, reading);
+    } catch (error) {
+      // The chain's node failed the reads (not one target: those fail alone, as NONE): its
+      // opportunities have no TVL this run, the other chains' are computed.
+      deps.logger.error({ msg: 'TVL reads failed', chain_id: chain.id, opportunities: ofChain.length, err: error });
+    }
   }
   const tokenIds = [
     ...campaigns.map((c) => c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token)),

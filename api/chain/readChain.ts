@@ -1,25 +1,9 @@
 import { setMaxListeners } from 'node:events';
-import { createPublicClient, custom, http, HttpRequestError, TimeoutError, toHex, type PublicClient } from 'viem';
-import type { ChainClient } from '../../internal/rpc.js';
+import { createPublicClient, custom, http, HttpRequestError, TimeoutError, type PublicClient } from 'viem';
+import { capGas, type ChainClient } from '../../internal/rpc.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError, ServiceUnavailableError } from '../errors.js';
 import { ChainReadAbandonedError, ChainReadBusyError, createChainReadGate, type ChainReadGate } from './readGate.js';
-
-/** JSON-RPC methods that run code on the node: each call of a read carries a gas limit. */
-const EXECUTING = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList']);
-
-/**
- * Pure: the params of `method` with the call's gas limited to `gas` (a lower limit the caller set is
- * kept). Without a limit a node runs an eth_call with its whole gas cap (Hardhat: the block's 30M gas,
- * a minute and 13 GB of memory for a looping contract; issue #43 F1).
- */
-export function capGas(method: string, params: unknown, gas: bigint): unknown {
-  if (!EXECUTING.has(method) || !Array.isArray(params) || typeof params[0] !== 'object' || params[0] === null)
-    return params;
-  const [call, ...rest] = params as [{ gas?: string }, ...unknown[]];
-  const asked = call.gas === undefined ? undefined : BigInt(call.gas);
-  return [{ ...call, gas: toHex(asked !== undefined && asked < gas ? asked : gas) }, ...rest];
-}
 
 type RawRequest = (
   args: { method: string; params?: unknown },

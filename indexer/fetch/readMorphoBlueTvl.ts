@@ -1,5 +1,6 @@
 import { parseAbi } from 'viem';
 import type { ChainClient } from '../../internal/rpc.js';
+import { readBounded } from '../../domain/boundedReads.js';
 import { tokenDbId } from '../../domain/ids.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 
@@ -19,14 +20,16 @@ const NONE: UnpricedTvlReading = { method: 'NONE', tokens: [] };
  * @returns opportunity id → reading.
  */
 export async function readMorphoBlueTvl(
-  { chain, client }: ChainClient,
+  chainClient: ChainClient,
   morpho: `0x${string}`,
   markets: { id: string; identifier: string }[],
 ): Promise<Map<string, UnpricedTvlReading>> {
   const readings = new Map<string, UnpricedTvlReading>();
   if (!markets.length) return readings;
-  const results = await client.multicall({
-    contracts: markets.flatMap((m) =>
+  const { chain } = chainClient;
+  const results = await readBounded(
+    chainClient,
+    markets.flatMap((m) =>
       (['market', 'idToMarketParams'] as const).map((functionName) => ({
         address: morpho,
         abi: morphoAbi,
@@ -34,9 +37,7 @@ export async function readMorphoBlueTvl(
         args: [m.identifier as `0x${string}`] as const,
       })),
     ),
-    allowFailure: true,
-    deployless: true,
-  });
+  );
   const found: { id: string; loanToken: string; assets: bigint }[] = [];
   markets.forEach((m, i) => {
     const [market, params] = [results[2 * i], results[2 * i + 1]];
@@ -53,15 +54,14 @@ export async function readMorphoBlueTvl(
     found.push({ id: m.id, loanToken: loanToken!.toLowerCase(), assets: totalSupplyAssets! });
   });
   if (!found.length) return readings;
-  const decimals = await client.multicall({
-    contracts: found.map((m) => ({
+  const decimals = await readBounded(
+    chainClient,
+    found.map((m) => ({
       address: m.loanToken as `0x${string}`,
       abi: morphoAbi,
       functionName: 'decimals' as const,
     })),
-    allowFailure: true,
-    deployless: true,
-  });
+  );
   found.forEach((m, i) => {
     const d = decimals[i];
     readings.set(

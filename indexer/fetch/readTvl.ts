@@ -1,5 +1,6 @@
 import { parseAbi } from 'viem';
 import type { ChainClient } from '../../internal/rpc.js';
+import { readBounded } from '../../domain/boundedReads.js';
 import { tokenDbId } from '../../domain/ids.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 import { readUniswapV3Tvl } from './readUniswapV3Tvl.js';
@@ -63,9 +64,10 @@ const NONE: UnpricedTvlReading = { method: 'NONE', tokens: [] };
 
 /** ERC4626 totalAssets, else ERC20 totalSupply, of each address identifier; NONE otherwise. */
 async function readTokenTvl(
-  { chain, client }: ChainClient,
+  chainClient: ChainClient,
   opportunities: { id: string; identifier: string }[],
 ): Promise<Map<string, UnpricedTvlReading>> {
+  const { chain } = chainClient;
   const readings = new Map<string, UnpricedTvlReading>();
   const none = NONE;
   const targets = opportunities.filter((o) => isAddress(o.identifier));
@@ -78,7 +80,7 @@ async function readTokenTvl(
       functionName,
     })),
   );
-  const results = await client.multicall({ contracts: calls, allowFailure: true, deployless: true });
+  const results = await readBounded(chainClient, calls);
   const vaults: { id: string; asset: string; assets: bigint }[] = [];
   targets.forEach((o, i) => {
     const [supply, decimals, asset, assets] = results
@@ -101,15 +103,14 @@ async function readTokenTvl(
     } else readings.set(o.id, none);
   });
   if (vaults.length) {
-    const decimals = await client.multicall({
-      contracts: vaults.map((v) => ({
+    const decimals = await readBounded(
+      chainClient,
+      vaults.map((v) => ({
         address: v.asset as `0x${string}`,
         abi: tvlAbi,
         functionName: 'decimals' as const,
       })),
-      allowFailure: true,
-      deployless: true,
-    });
+    );
     vaults.forEach((v, i) => {
       const d = decimals[i];
       readings.set(

@@ -1,5 +1,6 @@
 import { parseAbi } from 'viem';
 import type { ChainClient } from '../../internal/rpc.js';
+import { readBounded } from '../../domain/boundedReads.js';
 import { tokenDbId } from '../../domain/ids.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 
@@ -16,36 +17,42 @@ const NONE: UnpricedTvlReading = { method: 'NONE', tokens: [] };
  * TVL inputs of Uniswap V3 pools (CLAMM opportunities, identifier = pool address): the pool's
  * balance of each of its tokens (`token0()`/`token1()`, then `balanceOf(pool)` and `decimals()` of
  * each token), i.e. everything the pool holds: in-range and out-of-range positions plus uncollected
- * fees. Two multicalls per chain. A pool whose reads fail gives method NONE.
+ * fees. Two bounded multicalls per chain (readBounded: each read its own gas). A pool whose reads fail
+ * gives method NONE.
  * @returns opportunity id → reading.
  */
 export async function readUniswapV3Tvl(
-  { chain, client }: ChainClient,
+  chainClient: ChainClient,
   pools: { id: string; identifier: string }[],
 ): Promise<Map<string, UnpricedTvlReading>> {
   const readings = new Map<string, UnpricedTvlReading>();
   if (!pools.length) return readings;
-  const tokenResults = await client.multicall({
-    contracts: pools.flatMap((p) =>
+  const { chain } = chainClient;
+  const tokenResults = await readBounded(
+    chainClient,
+    pools.flatMap((p) =>
       (['token0', 'token1'] as const).map((functionName) => ({
         address: p.identifier as `0x${string}`,
         abi: poolAbi,
         functionName,
       })),
     ),
-    allowFailure: true,
-    deployless: true,
-  });
+  );
   const resolved: { id: string; pool: string; tokens: [string, string] }[] = [];
   pools.forEach((p, i) => {
     const [t0, t1] = [tokenResults[2 * i], tokenResults[2 * i + 1]];
     if (t0?.status === 'success' && t1?.status === 'success')
-      resolved.push({ id: p.id, pool: p.identifier, tokens: [t0.result.toLowerCase(), t1.result.toLowerCase()] });
+      resolved.push({
+        id: p.id,
+        pool: p.identifier,
+        tokens: [String(t0.result).toLowerCase(), String(t1.result).toLowerCase()],
+      });
     else readings.set(p.id, NONE);
   });
   if (!resolved.length) return readings;
-  const amounts = await client.multicall({
-    contracts: resolved.flatMap((p) =>
+  const amounts = await readBounded(
+    chainClient,
+    resolved.flatMap((p) =>
       p.tokens.flatMap((token) => [
         {
           address: token as `0x${string}`,
@@ -56,9 +63,7 @@ export async function readUniswapV3Tvl(
         { address: token as `0x${string}`, abi: poolAbi, functionName: 'decimals' as const },
       ]),
     ),
-    allowFailure: true,
-    deployless: true,
-  });
+  );
   resolved.forEach((p, i) => {
     const tokens = p.tokens.map((token, j) => {
       const [balance, decimals] = [amounts[4 * i + 2 * j], amounts[4 * i + 2 * j + 1]];

@@ -48,6 +48,8 @@ describe('internal/config', () => {
         maxBlockBatch: 500,
         rpcTimeoutMs: 10000,
         rpcRetries: 3,
+        readGas: 300000,
+        callGas: 10000000,
         publishBatch: 500,
       });
       expect(config.configStore).to.deep.equal({ perMinute: 30, maxPendingPerCaller: 1000, unassociatedTtlDays: 7 });

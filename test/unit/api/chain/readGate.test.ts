@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { capGas } from '../../../../api/chain/readChain.js';
 import { ChainReadAbandonedError, ChainReadBusyError, createChainReadGate } from '../../../../api/chain/readGate.js';
 
 describe('api/chain/readGate: createChainReadGate', function () {
@@ -34,25 +33,5 @@ describe('api/chain/readGate: createChainReadGate', function () {
     expect(await gate.acquire(controller.signal).catch((e: unknown) => e)).to.be.instanceOf(ChainReadAbandonedError);
     release();
     expect(gate.running()).to.equal(0);
-  });
-});
-
-describe('api/chain/readChain: capGas', function () {
-  const call = { to: '0x0000000000000000000000000000000000000001', data: '0x70a08231' };
-
-  it('sets the gas of a call without one, and keeps a lower one', function () {
-    expect(capGas('eth_call', [call, '0x10'], 100_000n)).to.deep.equal([{ ...call, gas: '0x186a0' }, '0x10']);
-    expect(capGas('eth_call', [{ ...call, gas: '0x5208' }, 'latest'], 100_000n)).to.deep.equal([
-      { ...call, gas: '0x5208' },
-      'latest',
-    ]);
-    expect(capGas('eth_estimateGas', [{ ...call, gas: '0x1c9c380' }], 100_000n)).to.deep.equal([
-      { ...call, gas: '0x186a0' },
-    ]);
-  });
-
-  it('leaves methods that run no code alone', function () {
-    expect(capGas('eth_getCode', [call.to, 'latest'], 100_000n)).to.deep.equal([call.to, 'latest']);
-    expect(capGas('eth_blockNumber', undefined, 100_000n)).to.equal(undefined);
   });
 });
