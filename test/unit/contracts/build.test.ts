@@ -40,7 +40,9 @@ describe('contracts/build', () => {
     ]);
     for (const a of artifacts) {
       expect(a.bytecode).to.match(/^0x[0-9a-f]{100,}$/);
-      expect(a.deployedBytecode).to.match(/^0x[0-9a-f]{100,}$/);
+      // BoundedMulticall is only ever sent as creation code (a deployless eth_call): its runtime code reverts.
+      if (a.contractName === 'BoundedMulticall') expect(a.deployedBytecode).to.equal('0x60806040525f5ffd');
+      else expect(a.deployedBytecode).to.match(/^0x[0-9a-f]{100,}$/);
       expect(a.solcVersion).to.match(/^0\.8\.37\+/);
     }
   });
