@@ -396,8 +396,13 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         const at = Number(o['aprRecord']?.timestamp ?? 0);
         const tvl = await tvlOf(String(o['identifier']), at);
         expectEqual(`opportunity ${id} tvl`, o['tvl'], tvl ?? 0);
+        // Each listed campaign: its served daily, the recomputed one, and its time (what a mismatch needs to be read).
+        const parts = (o['campaigns'] as Served[]).map(
+          (c) =>
+            `${c['campaignId']}: served ${c['dailyRewards']} at ${c['campaignStatus']?.processingStarted}, truth ${recomputed.get(c['campaignId'].toLowerCase())?.daily ?? 'not recomputed'}`,
+        );
         expectEqual(
-          `opportunity ${id} dailyRewards`,
+          `opportunity ${id} dailyRewards at ${at} [${parts.join('; ')}]`,
           o['dailyRewards'],
           campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.daily, 0),
         );
