@@ -37,8 +37,9 @@ export function opportunityName(src: Pick<OpportunitySource, 'action' | 'type' |
 }
 
 /**
- * Pure: the stored tvlRecord with its `status` (TvlStatus, #42): as the metrics job stored it, `ok` or
- * `unpriced` on records stored before the status existed, `not-computed` before the first run.
+ * Pure: the stored tvlRecord with its `status` (TvlStatus, #42): opportunity_metrics.tvl_status, else
+ * the record's own, else `ok` for a number and `read-failed` for null; `not-computed` before the first
+ * metrics run (no metrics row).
  */
 function tvlRecordOf(m: OpportunitySource['metrics'], timestamp: string): Record<string, unknown> {
   const stored = m?.records['tvlRecord'] as Record<string, unknown> | undefined;

@@ -48,6 +48,23 @@ describe('an unknown TVL is never counted as 0 (#42)', function () {
     expect([docs['UNKNOWN']!.tvl, docs['UNKNOWN']!.apr]).to.deep.equal([null, null]);
   });
 
+  it('GraphQL serves the same record and names the status in tvlStatus', async function () {
+    const res = await h
+      .request()
+      .post('/graphql/v1')
+      .set('accept', 'application/graphql-response+json')
+      .send({
+        query: `query ($a: ID!, $b: ID!) { u: opportunity(id: $a) { tvl apr tvlStatus } k: opportunity(id: $b) { tvl tvlStatus } }`,
+        variables: { a: docs['UNKNOWN']!.id, b: docs['BIG']!.id },
+      });
+    const body = JSON.parse(res.text);
+    expect(body.errors).to.equal(undefined);
+    expect(body.data).to.deep.equal({
+      u: { tvl: 0, apr: 0, tvlStatus: 'read-failed' },
+      k: { tvl: 1000, tvlStatus: 'ok' },
+    });
+  });
+
   it('matches no TVL filter: not maximumTvl (as if 0), not minimumTvl=0', async function () {
     expect(await list({ maximumTvl: 100 })).to.deep.equal(ids('SMALL'));
     expect(await list({ minimumTvl: 0 })).to.deep.equal(ids('BIG', 'SMALL'));
