@@ -19,3 +19,8 @@ WHERE inputs->'tvl'->>'method' = 'NONE' OR jsonb_array_length(inputs->'tvl'->'to
   OR records->'tvlRecord' ? 'unpricedTokens';
 UPDATE opportunity_metrics SET records = jsonb_set(records, '{tvlRecord,status}', '"ok"')
 WHERE tvl_status = 'ok' AND records ? 'tvlRecord';
+
+-- Their search documents still hold 0, and the next run stores the same NULL (no change to enqueue):
+-- project them again.
+INSERT INTO search_outbox (entity, entity_id)
+SELECT 'opportunity', opportunity_id FROM opportunity_metrics WHERE tvl_status <> 'ok';
