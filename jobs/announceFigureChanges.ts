@@ -68,8 +68,9 @@ export async function announceFigureChanges(
       last: last.get(o.opportunityId) ?? null,
       next: {
         status: statusOfPhases(phases.get(o.opportunityId) ?? []),
-        tvl: o.tvl,
-        apr: o.apr,
+        // Events keep numbers (AnnouncedFigures): an unknown TVL/APR is announced as 0, as it was served.
+        tvl: o.tvl ?? 0,
+        apr: o.apr ?? 0,
         dailyRewards: o.dailyRewards,
       },
     })),

@@ -59,8 +59,8 @@ export async function recomputeMetrics({
     type OppInputs = { tvl: TvlToken & { tokens?: TvlToken[] }; liveCampaigns: string[] };
     const opportunities = await client.query<{
       id: string;
-      tvl: number;
-      apr: number;
+      tvl: number | null;
+      apr: number | null;
       daily: number;
       inputs: OppInputs;
     }>('SELECT opportunity_id AS id, tvl, apr, daily_rewards AS daily, inputs FROM opportunity_metrics');
@@ -71,9 +71,10 @@ export async function recomputeMetrics({
           ? units(t.amount, t.decimals) * t.price.price
           : null,
       );
-      const tvl = values.length && values.every((v) => v !== null) ? values.reduce((a, v) => a + v!, 0) : 0;
+      // An unknown TVL (no token read, or one unpriced) is null, and so is its APR (#42); a known 0 has APR 0.
+      const tvl = values.length && values.every((v) => v !== null) ? values.reduce((a, v) => a + v!, 0) : null;
       const daily = o.inputs.liveCampaigns.reduce((sum, id) => sum + (dailyById.get(id) ?? 0), 0);
-      const apr = tvl ? (daily * 365 * 100) / tvl : 0;
+      const apr = tvl === null ? null : tvl ? (daily * 365 * 100) / tvl : 0;
       if (!close(tvl, o.tvl)) mismatches.push(`opportunity ${o.id}: tvl ${o.tvl}, recomputed ${tvl}`);
       if (!close(daily, o.daily)) mismatches.push(`opportunity ${o.id}: dailyRewards ${o.daily}, recomputed ${daily}`);
       if (!close(apr, o.apr)) mismatches.push(`opportunity ${o.id}: apr ${o.apr}, recomputed ${apr}`);

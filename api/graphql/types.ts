@@ -168,6 +168,12 @@ export const OpportunityType: GraphQLObjectType = new GraphQLObjectType<
       nativeAprRecord: JsonScalar,
     }),
     unpricedRewardTokens,
+    tvlStatus: {
+      type: nonNull(S),
+      description:
+        "Whether tvl is known (tvlRecord.status, #42): ok, or unknown (tvl and apr then 0 as the REST record's numbers, not zero) because unsupported-target, read-failed, unpriced or not-computed",
+      resolve: (r: { tvlRecord: { status?: string } }) => r.tvlRecord.status ?? 'ok',
+    },
     tokens: { type: listOf(TokenType), ...costs({ maxItems: RECORD_LIST_ESTIMATE }) },
     campaigns: {
       type: listOf(CampaignType),

@@ -1,4 +1,5 @@
 import { component } from './components.js';
+import { TVL_STATUSES } from '../../domain/tvlStatus.js';
 import { any, arr, bool, decimal, int, nullable, num, obj, str } from './schemaHelpers.js';
 
 const numOrString = { type: ['number', 'string'] } as const;
@@ -253,12 +254,20 @@ export const opportunitySchema = component(
       depositUrls: arr(depositUrl),
       explorerAddress: str,
       hidden: bool,
-      tvl: num,
-      apr: num,
+      tvl: {
+        ...num,
+        description:
+          'USD value locked. A number as the contract types it: 0 with `tvlRecord.status` other than `ok` means unknown, not zero (and such an opportunity matches no TVL filter, bin, sum, min or max)',
+      },
+      apr: {
+        ...num,
+        description:
+          "Sum of the live campaigns' APRs (%). 0 with `tvlRecord.status` other than `ok` means unknown (no TVL to divide by), not zero; such an opportunity matches no APR filter, bin, sum, min or max",
+      },
       dailyRewards: num,
       unpricedRewardTokens,
       nativeApr: num,
-      totalApr: num,
+      totalApr: { ...num, description: '`apr` + `nativeApr`; 0 means unknown when `apr` is unknown' },
       maxDailyRewards: nullable(num),
       maxApr: nullable(num),
       liveCampaigns: num,
@@ -291,12 +300,17 @@ export const opportunitySchema = component(
       tvlRecord: obj(
         {
           total: num,
+          status: {
+            enum: [...TVL_STATUSES],
+            description:
+              "Whether the TVL is known: `ok` (read and priced); otherwise unknown (`tvl` and `total` 0, no breakdowns) because `unsupported-target` (the identifier is not something its type is read from on this chain), `read-failed` (the target's reads reverted, or no such contract or market), `unpriced` (a token of it has no fresh price: `unpricedTokens`) or `not-computed` (not computed yet)",
+          },
           timestamp: numOrString,
           breakdowns: arr(obj({ identifier: str, type: str, value: num })),
           unpricedTokens: {
             ...arr(str),
             description:
-              'Ids (as `rewardToken.id`) of the tokens the TVL is read in that have no fresh price: the TVL is then unknown (0, no breakdowns). Absent when every token is priced.',
+              'Ids (as `rewardToken.id`) of the tokens the TVL is read in that have no fresh price: the TVL is then unknown (`status` `unpriced`). Absent when every token is priced.',
           },
         },
         ['unpricedTokens'],

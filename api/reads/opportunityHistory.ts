@@ -19,16 +19,18 @@ export type LoadOpportunityHistoryParams = {
  * newest bucket first, each the time-weighted mean of its snapshots: a snapshot's value holds until
  * the next snapshot (the last one until now), counted within its own bucket, so four minutes of
  * frequent snapshots weigh four minutes against eighteen hours of sparse ones. A bucket whose
- * snapshots all weigh nothing (one snapshot taken now) is their plain mean.
+ * snapshots all weigh nothing (one snapshot taken now) is their plain mean. An unknown value (a NULL
+ * tvl or apr: the TVL could not be known then, #42) weighs nothing, never counts as 0: the mean is over
+ * the known time of the bucket, and a bucket with no known value is null.
  * Table: opportunity_snapshots (its primary key (opportunity_id, ts) serves the window's order).
- * @returns bucket start (Unix seconds) and weighted value per bucket.
+ * @returns bucket start (Unix seconds) and weighted value (null: unknown) per bucket.
  */
 export async function loadOpportunityHistory(
   db: PgPool,
   p: LoadOpportunityHistoryParams,
-): Promise<{ bucket: number; value: number }[]> {
+): Promise<{ bucket: number; value: number | null }[]> {
   const column = { apr: 'apr', tvl: 'tvl', native_apr: 'native_apr', daily_rewards: 'daily_rewards' }[p.metric];
-  const { rows } = await db.query<{ bucket: string; value: number }>(
+  const { rows } = await db.query<{ bucket: string; value: number | null }>(
     `WITH s AS (
        SELECT ts, ${column} AS v, date_trunc($2, ts AT TIME ZONE 'UTC') AS b, lead(ts) OVER (ORDER BY ts) AS next
        FROM opportunity_snapshots
@@ -39,12 +41,15 @@ export async function loadOpportunityHistory(
        FROM s
      )
      SELECT extract(epoch FROM b AT TIME ZONE 'UTC')::bigint AS bucket,
-       coalesce(sum(v * weight) / nullif(sum(weight), 0), avg(v))::float8 AS value
+       coalesce(sum(v * weight) / nullif(sum(weight) FILTER (WHERE v IS NOT NULL), 0), avg(v))::float8 AS value
      FROM w GROUP BY b ORDER BY b DESC LIMIT $5 OFFSET $6`,
     [p.opportunityId, p.grain, p.from ?? null, p.to ?? null, p.items, p.page * p.items],
   );
   // 15 significant digits: the weighting's rounding noise never shows (a bucket of equal values is that value).
-  return rows.map((r) => ({ bucket: Number(r.bucket), value: Number(r.value.toPrecision(15)) }));
+  return rows.map((r) => ({
+    bucket: Number(r.bucket),
+    value: r.value === null ? null : Number(r.value.toPrecision(15)),
+  }));
 }
 
 export type StoringCampaignRow = {

@@ -37,6 +37,17 @@ export function opportunityName(src: Pick<OpportunitySource, 'action' | 'type' |
 }
 
 /**
+ * Pure: the stored tvlRecord with its `status` (TvlStatus, #42): opportunity_metrics.tvl_status, else
+ * the record's own, else `ok` for a number and `read-failed` for null; `not-computed` before the first
+ * metrics run (no metrics row).
+ */
+function tvlRecordOf(m: OpportunitySource['metrics'], timestamp: string): Record<string, unknown> {
+  const stored = m?.records['tvlRecord'] as Record<string, unknown> | undefined;
+  const status = m?.tvl_status ?? stored?.['status'] ?? (!m ? 'not-computed' : m.tvl === null ? 'read-failed' : 'ok');
+  return stored ? { ...stored, status } : { total: 0, status, timestamp, breakdowns: [] };
+}
+
+/**
  * Pure: the denormalized opportunity document of a source holding its campaigns as a list (fixtures,
  * benchmarks): `opportunityDocumentOf` over their summary at `now`.
  * @returns null when the opportunity has no campaign left (its document is deleted).
@@ -101,11 +112,13 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
     depositUrls: [] as unknown[],
     explorerAddress: /^0x[0-9a-f]{40}$/.test(src.identifier) ? src.identifier : '',
     hidden: false,
-    tvl: m?.tvl ?? 0,
-    apr: m?.apr ?? 0,
+    // Null when unknown (tvlRecord.status says why, #42): not indexed, so no TVL/APR filter, bin, sum,
+    // min or max counts it, and a sort on it puts it last. The Opportunity record serves 0 (serialize.ts).
+    tvl: m ? m.tvl : null,
+    apr: m ? m.apr : null,
     dailyRewards: m?.daily_rewards ?? 0,
     nativeApr: m?.native_apr ?? 0,
-    totalApr: (m?.apr ?? 0) + (m?.native_apr ?? 0),
+    totalApr: m && m.apr !== null ? m.apr + m.native_apr : null,
     maxDailyRewards: m?.max_daily_rewards ?? null,
     // apr and dailyRewards stay numbers; these reward tokens are left out of them for want of a price.
     unpricedRewardTokens: m?.unpriced_reward_tokens ?? ([] as string[]),
@@ -138,11 +151,7 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
       timestamp,
       breakdowns: [] as unknown[],
     },
-    tvlRecord: (m?.records['tvlRecord'] as Record<string, unknown> | undefined) ?? {
-      total: 0,
-      timestamp,
-      breakdowns: [] as unknown[],
-    },
+    tvlRecord: tvlRecordOf(m, timestamp),
     rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? {
       total: 0,
       timestamp,

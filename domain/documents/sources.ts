@@ -100,13 +100,17 @@ export type OpportunitySource = {
   target: OpportunityTarget | null;
   /** Latest metrics job output (null before its first run). */
   metrics: {
-    tvl: number;
-    apr: number;
+    /** Null when unknown (tvl_status says why, #42). */
+    tvl: number | null;
+    /** Null when the TVL is unknown. */
+    apr: number | null;
     daily_rewards: number;
     native_apr: number;
     max_daily_rewards: number | null;
     records: Record<string, unknown>;
     /** Reward tokens (ids) the figures leave out for want of a fresh price (absent in rows read before it existed). */
     unpriced_reward_tokens?: string[];
+    /** Why the TVL is known or not (TvlStatus; absent in rows read before it existed). */
+    tvl_status?: string;
   } | null;
 };

@@ -5,6 +5,7 @@ import { tokenDbId } from '../../domain/ids.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 import { readUniswapV3Tvl } from './readUniswapV3Tvl.js';
 import { readMorphoBlueTvl } from './readMorphoBlueTvl.js';
+import { readAaveV3Tvl } from './readAaveV3Tvl.js';
 
 const tvlAbi = parseAbi([
   'function totalSupply() view returns (uint256)',
@@ -28,8 +29,9 @@ const isMarketId = (s: string) => /^0x[0-9a-f]{64}$/.test(s);
  * tokens (readUniswapV3Tvl); a MORPHO market id's supplied assets on the chain's Morpho Blue
  * (readMorphoBlueTvl; NONE without `morphoBlue` in the chain's config); any other identifier that
  * is a contract on this chain (a MORPHO address is a MetaMorpho vault, ERC4626): an ERC4626 vault's
- * totalAssets in its asset, else an ERC20's totalSupply (token-holding and LP-token opportunities).
- * Prices are added by the caller. Other identifiers, or failed reads, give method NONE.
+ * totalAssets in its asset, else an ERC20's totalSupply (token-holding and LP-token opportunities),
+ * an Aave V3 aToken's in its underlying (readAaveV3Tvl). Prices are added by the caller. Other
+ * identifiers give method NONE with reason `unsupported-target`, failed reads NONE (`read-failed`).
  * @returns opportunity id → reading.
  */
 export async function readTvl(
@@ -52,15 +54,21 @@ export async function readTvl(
   // until they move to real pools) keeps the token read it had before, rather than showing no TVL.
   const notPools = pools.filter((o) => isAddress(o.identifier) && !isPool(o));
   for (const [id, reading] of await readTokenTvl(chainClient, notPools)) readings.set(id, reading);
-  for (const o of pools) if (!isAddress(o.identifier)) readings.set(o.id, NONE);
+  for (const o of pools) if (!isAddress(o.identifier)) readings.set(o.id, UNSUPPORTED);
   const morpho = chainClient.chain.morphoBlue;
   if (morpho)
     for (const [id, reading] of await readMorphoBlueTvl(chainClient, morpho, markets)) readings.set(id, reading);
-  else for (const o of markets) readings.set(o.id, NONE);
+  else for (const o of markets) readings.set(o.id, UNSUPPORTED);
+  // An ERC20 that answers as an Aave V3 aToken is valued in its underlying (#42).
+  const held = opportunities.filter((o) => readings.get(o.id)?.method === 'ERC20_TOTAL_SUPPLY');
+  for (const [id, reading] of await readAaveV3Tvl(chainClient, held)) readings.set(id, reading);
   return readings;
 }
 
+/** A read that failed (reverted, no such contract): tvlRecord.status `read-failed`. */
 const NONE: UnpricedTvlReading = { method: 'NONE', tokens: [] };
+/** An identifier its type cannot be read from on this chain: tvlRecord.status `unsupported-target`. */
+const UNSUPPORTED: UnpricedTvlReading = { method: 'NONE', tokens: [], reason: 'unsupported-target' };
 
 /** ERC4626 totalAssets, else ERC20 totalSupply, of each address identifier; NONE otherwise. */
 async function readTokenTvl(
@@ -71,7 +79,7 @@ async function readTokenTvl(
   const readings = new Map<string, UnpricedTvlReading>();
   const none = NONE;
   const targets = opportunities.filter((o) => isAddress(o.identifier));
-  for (const o of opportunities) if (!isAddress(o.identifier)) readings.set(o.id, none);
+  for (const o of opportunities) if (!isAddress(o.identifier)) readings.set(o.id, UNSUPPORTED);
   if (!targets.length) return readings;
   const calls = targets.flatMap((o) =>
     (['totalSupply', 'decimals', 'asset', 'totalAssets'] as const).map((functionName) => ({

@@ -64,7 +64,7 @@ export async function loadOpportunitySources(
        (SELECT row_to_json(t) FROM (SELECT tk.id, tk.name, tk.address, tk.symbol, tk.decimals, tk.icon, tk.verified, tk.is_native, tk.is_test, tk.type,
             tk.is_stablecoin, p.price, p.price_source, p.updated_at AS price_updated_at
           FROM tokens tk LEFT JOIN token_prices p ON p.token_id = tk.id WHERE tk.chain_id = o.chain_id AND tk.address = o.identifier) t) AS target,
-       (SELECT row_to_json(m) FROM (SELECT tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, unpriced_reward_tokens
+       (SELECT row_to_json(m) FROM (SELECT tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, unpriced_reward_tokens, tvl_status
           FROM opportunity_metrics WHERE opportunity_id = o.id) m) AS metrics
      FROM opportunities o
      LEFT JOIN agg a ON a.oid = o.id

@@ -120,30 +120,31 @@ export async function upsertOpportunityMetrics(
     metrics.map((m) => m.liveCampaigns),
     metrics.map((m) => m.started),
     metrics.map((m) => JSON.stringify(m.unpricedRewardTokens)),
+    metrics.map((m) => m.tvlStatus),
   ];
   const { rows } = await client.query<{ id: string }>(
     // The token lists travel as JSON (a text[][] parameter must be rectangular).
     `WITH raw AS (
-       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[], $9::int[], $10::bool[], $13::jsonb[])
-         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs, live, started, unpriced_json)),
+       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[], $9::int[], $10::bool[], $13::jsonb[], $14::text[])
+         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs, live, started, unpriced_json, tvl_status)),
      input AS (
        SELECT r.*, ARRAY(SELECT jsonb_array_elements_text(r.unpriced_json)) AS unpriced FROM raw r),
      changed AS (
        SELECT i.id FROM input i LEFT JOIN opportunity_metrics m ON m.opportunity_id = i.id
-       WHERE m.opportunity_id IS NULL OR (m.tvl, m.apr, m.daily_rewards, m.native_apr, m.max_daily_rewards, m.live_campaigns, m.unpriced_reward_tokens)
-         IS DISTINCT FROM (i.tvl, i.apr, i.daily, i.native_apr, i.max_daily, i.live, i.unpriced)),
+       WHERE m.opportunity_id IS NULL OR (m.tvl, m.apr, m.daily_rewards, m.native_apr, m.max_daily_rewards, m.live_campaigns, m.unpriced_reward_tokens, m.tvl_status)
+         IS DISTINCT FROM (i.tvl, i.apr, i.daily, i.native_apr, i.max_daily, i.live, i.unpriced, i.tvl_status)),
      upsert AS (
-       INSERT INTO opportunity_metrics (opportunity_id, computed_at, tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, inputs, live_campaigns, unpriced_reward_tokens)
-       SELECT id, $11, tvl, apr, daily, native_apr, max_daily, records, inputs, live, unpriced FROM input
+       INSERT INTO opportunity_metrics (opportunity_id, computed_at, tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, inputs, live_campaigns, unpriced_reward_tokens, tvl_status)
+       SELECT id, $11, tvl, apr, daily, native_apr, max_daily, records, inputs, live, unpriced, tvl_status FROM input
        ON CONFLICT (opportunity_id) DO UPDATE SET computed_at = EXCLUDED.computed_at, tvl = EXCLUDED.tvl, apr = EXCLUDED.apr,
          daily_rewards = EXCLUDED.daily_rewards, native_apr = EXCLUDED.native_apr, max_daily_rewards = EXCLUDED.max_daily_rewards,
          records = EXCLUDED.records, inputs = EXCLUDED.inputs, live_campaigns = EXCLUDED.live_campaigns,
-         unpriced_reward_tokens = EXCLUDED.unpriced_reward_tokens),
+         unpriced_reward_tokens = EXCLUDED.unpriced_reward_tokens, tvl_status = EXCLUDED.tvl_status),
      snap AS (
        INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) SELECT id, $12, apr, tvl, native_apr, daily FROM input WHERE started
        ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr, daily_rewards = EXCLUDED.daily_rewards)
      SELECT id FROM changed`,
-    [...cols.slice(0, 10), computedAt, ts, cols[10]],
+    [...cols.slice(0, 10), computedAt, ts, cols[10], cols[11]],
   );
   return rows.map((r) => r.id);
 }

@@ -1,5 +1,8 @@
 import type { StoredPrice } from '../../domain/prices.js';
 import type { CampaignStatusRecord } from '../../domain/campaignStatus.js';
+import type { TvlStatus } from '../../domain/tvlStatus.js';
+
+export { TVL_STATUSES, type TvlStatus } from '../../domain/tvlStatus.js';
 
 const DAY = 86_400;
 
@@ -118,7 +121,11 @@ export type TvlMethod =
   | 'ERC4626_TOTAL_ASSETS'
   | 'UNISWAP_V3_POOL'
   | 'MORPHO_BLUE_SUPPLY'
+  | 'AAVE_V3_ATOKEN'
   | 'NONE';
+
+/** Why a reading has method NONE (absent: read-failed). */
+export type TvlNoneReason = 'unsupported-target' | 'read-failed';
 
 /** One token of a TVL reading: an on-chain amount in base units and its price (added by the caller). */
 export type TvlTokenAmount = {
@@ -133,10 +140,14 @@ export type TvlTokenAmount = {
  * The on-chain TVL inputs of an opportunity: one token for an ERC20 or vault (or a Morpho market's
  * loan token), one per pool token for a Uniswap V3 pool; none for NONE.
  */
-export type TvlReading = { method: TvlMethod; tokens: TvlTokenAmount[] };
+export type TvlReading = { method: TvlMethod; tokens: TvlTokenAmount[]; reason?: TvlNoneReason };
 
 /** A reading as fetched, before prices are added. */
-export type UnpricedTvlReading = { method: TvlMethod; tokens: Omit<TvlTokenAmount, 'price'>[] };
+export type UnpricedTvlReading = {
+  method: TvlMethod;
+  tokens: Omit<TvlTokenAmount, 'price'>[];
+  reason?: TvlNoneReason;
+};
 
 export const NO_TVL_READING: TvlReading = { method: 'NONE', tokens: [] };
 
@@ -157,6 +168,12 @@ export function tvlUsdOf(reading: TvlReading): number | null {
   return values.some((v) => v === null) ? null : values.reduce((sum: number, v) => sum + v!, 0);
 }
 
+/** Pure: why the reading's TVL is known (`ok`) or not (the other TvlStatus values but `not-computed`). */
+export function tvlStatusOf(reading: TvlReading): TvlStatus {
+  if (reading.method === 'NONE' || !reading.tokens.length) return reading.reason ?? 'read-failed';
+  return tvlUsdOf(reading) === null ? 'unpriced' : 'ok';
+}
+
 /** Pure: ids (sorted, as `rewardToken.id`) of the reading's tokens without a fresh price. */
 export function unpricedTvlTokens(reading: TvlReading): string[] {
   return [...new Set(reading.tokens.filter((t) => !priced(t)).map((t) => t.tokenId))].sort();
@@ -167,7 +184,10 @@ export type OpportunityMetrics = ReturnType<typeof computeOpportunityMetrics>;
 /**
  * Pure: an opportunity's figures from its campaigns' metrics at the same instant (one computation)
  * and its TVL reading: dailyRewards and APR are the sums of its campaigns' dailyRewards and APR (a
- * campaign outside its window contributes 0; an unknown figure counts 0), plus the aprRecord,
+ * campaign outside its window contributes 0; an unknown figure counts 0). A TVL that cannot be known
+ * (tvlStatus other than `ok`) is null, never 0, and so is the APR that divides by it (#42); the
+ * records keep `total`/`cumulated` numbers (the contract types them so) at 0 with `tvlRecord.status`
+ * saying why. Plus the aprRecord,
  * tvlRecord and rewardsRecord breakdowns of the Opportunity record (api/openapi/records.ts), over the LIVE
  * campaigns; `unpricedRewardTokens`: the reward tokens (ids, sorted) of campaigns whose daily rewards
  * are unknown for want of a fresh price, which those sums leave out. `started`: some campaign
@@ -180,15 +200,18 @@ export function computeOpportunityMetrics(
   now: number,
 ) {
   const tvl = tvlUsdOf(reading);
+  const tvlStatus = tvlStatusOf(reading);
   const tokenValues = tvlTokenValues(reading);
   const unpricedTokens = unpricedTvlTokens(reading);
   const live = campaigns.filter((c) => c.phase === 'LIVE');
   const dailyRewards = campaigns.reduce((sum, c) => sum + (c.dailyRewardsUsd ?? 0), 0);
-  const apr = tvl ? campaigns.reduce((sum, c) => sum + (c.apr ?? 0), 0) : 0;
+  // A known TVL of 0 has no APR to speak of (0, as before); an unknown TVL, an unknown APR.
+  const apr = tvl === null ? null : tvl ? campaigns.reduce((sum, c) => sum + (c.apr ?? 0), 0) : 0;
   const timestamp = String(now);
   return {
     opportunityId,
-    tvl: tvl ?? 0,
+    tvl,
+    tvlStatus,
     apr,
     dailyRewards,
     nativeApr: 0,
@@ -200,7 +223,7 @@ export function computeOpportunityMetrics(
     started: campaigns.some((c) => c.phase !== 'SOON'),
     records: {
       aprRecord: {
-        cumulated: apr,
+        cumulated: apr ?? 0,
         timestamp,
         breakdowns: live.map((c) => ({
           identifier: c.campaignId,
@@ -212,6 +235,7 @@ export function computeOpportunityMetrics(
       },
       tvlRecord: {
         total: tvl ?? 0,
+        status: tvlStatus,
         timestamp,
         // One TOKEN entry per token of the reading (both tokens of a pool), only when the total is known.
         breakdowns:

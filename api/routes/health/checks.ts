@@ -37,6 +37,8 @@ export async function probe<T extends Record<string, unknown>>(fn: () => Promise
  * and every LIVE campaign's reward token has a fresh price, `degraded` otherwise (a paused job or errors
  * do not degrade it: they are operators' facts); `dependenciesOk` tells the two causes apart.
  * `prices.unpricedLiveCampaigns` counts and names those campaigns' tokens: their figures count them as 0.
+ * `unknownTvl` counts the opportunities with a LIVE campaign whose TVL is unknown, per reason
+ * (`tvlRecord.status`, #42); an operator's fact, like a paused job: it does not degrade `status`.
  * `postgresReplica` (null without DATABASE_READ_URL) says where lag-tolerant reads go and why; it never
  * degrades `status`, since the primary answers those reads whenever the replica cannot.
  */
@@ -108,6 +110,7 @@ export async function checkHealth(deps: ApiDeps) {
     freshness: toFreshnessBody(freshness),
     prices: pipeline?.prices ?? null,
     unverifiedTrees: pipeline?.trees ?? null,
+    unknownTvl: pipeline?.unknownTvl ?? null,
   };
 }
 

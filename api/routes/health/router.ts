@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { healthHandler, livenessHandler, readinessHandler } from './handlers.js';
 import { describe } from '../../openapi/describe.js';
+import { TVL_STATUSES } from '../../../domain/tvlStatus.js';
 import { any, arr, bool, int, nullable, obj, str } from '../../openapi/schemaHelpers.js';
 
 const check = obj({ ok: bool, latencyMs: { type: 'number' }, error: str }, ['error']);
@@ -46,6 +47,16 @@ const healthSchema = obj({
       }),
     }),
   ),
+  unknownTvl: {
+    ...nullable(
+      obj({
+        opportunities: int,
+        byStatus: arr(obj({ status: { enum: TVL_STATUSES.filter((s) => s !== 'ok') }, opportunities: int })),
+      }),
+    ),
+    description:
+      'Opportunities with a LIVE campaign whose TVL is unknown (served as 0 with `tvlRecord.status` saying why), in total and per status, most first; does not degrade `status`. Null when PostgreSQL did not answer',
+  },
 });
 
 const readySchema = obj({

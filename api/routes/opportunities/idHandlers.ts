@@ -124,7 +124,8 @@ export function recordsHandler(
     }));
     if (recordsFormat(ctx, q.format) === 'csv') {
       ctx.type = 'text/csv';
-      ctx.body = `${[`timestamp,date,${column}`, ...records.map((r) => `${r.timestamp},${r.date},${r[column]}`)].join('\n')}\n`;
+      // An unknown value is an empty cell, never 0.
+      ctx.body = `${[`timestamp,date,${column}`, ...records.map((r) => `${r.timestamp},${r.date},${r[column] ?? ''}`)].join('\n')}\n`;
       return;
     }
     ctx.body = records;

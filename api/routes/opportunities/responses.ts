@@ -33,4 +33,15 @@ export const storingIdsNodeSchema = component('StoringIdsNode', {
 
 export type RecordsColumn = 'apr' | 'tvl' | 'dailyRewards';
 /** History records; CSV with the same columns with `format=csv` or when Accept asks for text/csv. */
-export const recordsSchema = (column: RecordsColumn) => arr(obj({ timestamp: str, date: str, [column]: num }));
+export const recordsSchema = (column: RecordsColumn) =>
+  arr(
+    obj({
+      timestamp: str,
+      date: str,
+      [column]: {
+        ...nullable(num),
+        description:
+          'Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl)',
+      },
+    }),
+  );

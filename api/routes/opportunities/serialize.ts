@@ -36,12 +36,14 @@ export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyM
     depositUrls: doc.depositUrls,
     explorerAddress: doc.explorerAddress,
     hidden: doc.hidden,
-    tvl: doc.tvl,
-    apr: doc.apr,
+    // The contract types tvl, apr and totalApr as numbers: an unknown one (null in the document) is
+    // served as 0 and tvlRecord.status says why (#42, docs/api-behaviour.md#unknown-tvl).
+    tvl: doc.tvl ?? 0,
+    apr: doc.apr ?? 0,
     dailyRewards: doc.dailyRewards,
     ...unpricedOf(doc),
     nativeApr: doc.nativeApr,
-    totalApr: doc.totalApr,
+    totalApr: doc.totalApr ?? 0,
     maxDailyRewards: doc.maxDailyRewards,
     maxApr: doc.maxApr,
     liveCampaigns,
@@ -67,9 +69,18 @@ export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyM
       value: doc.nativeApr,
       timestamp: String(aprRecord['timestamp'] ?? '0'),
     },
-    tvlRecord: doc.tvlRecord,
+    tvlRecord: { ...doc.tvlRecord, status: tvlStatusOfDocument(doc) },
     rewardsRecord: doc.rewardsRecord,
   };
+}
+
+/**
+ * Pure: `tvlRecord.status` of a document (TvlStatus); documents projected before the status existed
+ * say `ok` for a number and `read-failed` for an unknown TVL.
+ */
+export function tvlStatusOfDocument(doc: Pick<OpportunityDocument, 'tvl' | 'tvlRecord'>): string {
+  const status = (doc.tvlRecord as Rec)['status'];
+  return typeof status === 'string' ? status : doc.tvl === null ? 'read-failed' : 'ok';
 }
 
 export type SerializedOpportunity = ReturnType<typeof serializeOpportunity>;

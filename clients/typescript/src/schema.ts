@@ -3860,6 +3860,7 @@ export interface components {
                 name: string;
                 slug?: string | null;
             }[];
+            /** @description Sum of the live campaigns' APRs (%). 0 with `tvlRecord.status` other than `ok` means unknown (no TVL to divide by), not zero; such an opportunity matches no APR filter, bin, sum, min or max */
             apr: number;
             aprRecord: {
                 breakdowns: {
@@ -3930,7 +3931,9 @@ export interface components {
             status: "NONE" | "PAST" | "LIVE" | "SOON";
             tags?: string[];
             tokens: components["schemas"]["Token"][];
+            /** @description `apr` + `nativeApr`; 0 means unknown when `apr` is unknown */
             totalApr: number;
+            /** @description USD value locked. A number as the contract types it: 0 with `tvlRecord.status` other than `ok` means unknown, not zero (and such an opportunity matches no TVL filter, bin, sum, min or max) */
             tvl: number;
             tvlRecord: {
                 breakdowns: {
@@ -3938,9 +3941,14 @@ export interface components {
                     type: string;
                     value: number;
                 }[];
+                /**
+                 * @description Whether the TVL is known: `ok` (read and priced); otherwise unknown (`tvl` and `total` 0, no breakdowns) because `unsupported-target` (the identifier is not something its type is read from on this chain), `read-failed` (the target's reads reverted, or no such contract or market), `unpriced` (a token of it has no fresh price: `unpricedTokens`) or `not-computed` (not computed yet)
+                 * @enum {unknown}
+                 */
+                status: "ok" | "unsupported-target" | "read-failed" | "unpriced" | "not-computed";
                 timestamp: number | string;
                 total: number;
-                /** @description Ids (as `rewardToken.id`) of the tokens the TVL is read in that have no fresh price: the TVL is then unknown (0, no breakdowns). Absent when every token is priced. */
+                /** @description Ids (as `rewardToken.id`) of the tokens the TVL is read in that have no fresh price: the TVL is then unknown (`status` `unpriced`). Absent when every token is priced. */
                 unpricedTokens?: string[];
             };
             type: string;
@@ -11565,6 +11573,7 @@ export interface operations {
                      *         },
                      *         "tvlRecord": {
                      *           "total": 12.5,
+                     *           "status": "ok",
                      *           "timestamp": 1764201600,
                      *           "breakdowns": [
                      *             {
@@ -14977,6 +14986,15 @@ export interface operations {
                      *           "campaigns": 1,
                      *           "tokens": []
                      *         }
+                     *       },
+                     *       "unknownTvl": {
+                     *         "opportunities": 1,
+                     *         "byStatus": [
+                     *           {
+                     *             "status": "unsupported-target",
+                     *             "opportunities": 1
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -15037,6 +15055,15 @@ export interface operations {
                          * @enum {unknown}
                          */
                         status: "ok" | "degraded";
+                        /** @description Opportunities with a LIVE campaign whose TVL is unknown (served as 0 with `tvlRecord.status` saying why), in total and per status, most first; does not degrade `status`. Null when PostgreSQL did not answer */
+                        unknownTvl: {
+                            byStatus: {
+                                opportunities: number;
+                                /** @enum {unknown} */
+                                status: "unsupported-target" | "read-failed" | "unpriced" | "not-computed";
+                            }[];
+                            opportunities: number;
+                        } | null;
                     };
                 };
             };
@@ -15094,6 +15121,15 @@ export interface operations {
                      *           "campaigns": 1,
                      *           "tokens": []
                      *         }
+                     *       },
+                     *       "unknownTvl": {
+                     *         "opportunities": 1,
+                     *         "byStatus": [
+                     *           {
+                     *             "status": "unsupported-target",
+                     *             "opportunities": 1
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -15154,6 +15190,15 @@ export interface operations {
                          * @enum {unknown}
                          */
                         status: "ok" | "degraded";
+                        /** @description Opportunities with a LIVE campaign whose TVL is unknown (served as 0 with `tvlRecord.status` saying why), in total and per status, most first; does not degrade `status`. Null when PostgreSQL did not answer */
+                        unknownTvl: {
+                            byStatus: {
+                                opportunities: number;
+                                /** @enum {unknown} */
+                                status: "unsupported-target" | "read-failed" | "unpriced" | "not-computed";
+                            }[];
+                            opportunities: number;
+                        } | null;
                     };
                 };
             };
@@ -18826,6 +18871,7 @@ export interface operations {
                      *         },
                      *         "tvlRecord": {
                      *           "total": 12.5,
+                     *           "status": "ok",
                      *           "timestamp": 1764201600,
                      *           "breakdowns": [],
                      *           "unpricedTokens": []
@@ -19044,6 +19090,7 @@ export interface operations {
                      *       },
                      *       "tvlRecord": {
                      *         "total": 12.5,
+                     *         "status": "ok",
                      *         "timestamp": 1764201600,
                      *         "breakdowns": [
                      *           {
@@ -19399,7 +19446,8 @@ export interface operations {
                      *     ]
                      */
                     "application/json": {
-                        apr: number;
+                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl) */
+                        apr: number | null;
                         date: string;
                         timestamp: string;
                     }[];
@@ -19625,6 +19673,7 @@ export interface operations {
                      *       },
                      *       "tvlRecord": {
                      *         "total": 12.5,
+                     *         "status": "ok",
                      *         "timestamp": 1764201600,
                      *         "breakdowns": [
                      *           {
@@ -19868,7 +19917,8 @@ export interface operations {
                      *     ]
                      */
                     "application/json": {
-                        dailyRewards: number;
+                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl) */
+                        dailyRewards: number | null;
                         date: string;
                         timestamp: string;
                     }[];
@@ -19979,7 +20029,8 @@ export interface operations {
                      *     ]
                      */
                     "application/json": {
-                        apr: number;
+                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl) */
+                        apr: number | null;
                         date: string;
                         timestamp: string;
                     }[];
@@ -20394,7 +20445,8 @@ export interface operations {
                     "application/json": {
                         date: string;
                         timestamp: string;
-                        tvl: number;
+                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl) */
+                        tvl: number | null;
                     }[];
                     /** @example text */
                     "text/csv": string;

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { encodeAbiParameters, getContractAddress, parseAbi, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createCampaigns, encodeClammCampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import {
+  createCampaigns,
+  encodeClammCampaignData,
+  encodeErc20CampaignData,
+  getLatestTimestamp,
+} from '../../../contracts/actions.js';
+import { deployAaveV3AToken, type DeployedAaveV3AToken } from '../../../contracts/aaveV3.js';
 import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { deployMorphoBlueMarket, morphoAbi, type DeployedMorphoBlueMarket } from '../../../contracts/morphoBlue.js';
 import { deployUniswapV3Pool, type DeployedUniswapV3Pool } from '../../../contracts/uniswapV3.js';
@@ -31,6 +37,7 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
   let priced: DeployedUniswapV3Pool;
   let halfPriced: DeployedUniswapV3Pool;
   let market: DeployedMorphoBlueMarket;
+  let aave: DeployedAaveV3AToken;
   // Morpho is the first deployment of a fresh account: its address is known before the chain config is.
   const morphoDeployer = HARDHAT_TEST_KEYS[2];
   const morphoBlue = getContractAddress({ from: privateKeyToAccount(morphoDeployer).address, nonce: 0n });
@@ -67,6 +74,15 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       deployerKey: morphoDeployer,
     });
     expect(market.morpho).to.equal(morphoBlue);
+    // The real AToken over USDCx ($1 by its feed): 40,000 supplied, 5% income since.
+    aave = await deployAaveV3AToken({
+      rpcUrl,
+      chainId,
+      underlying: usdc!.address,
+      underlyingDecimals: 6,
+      supplyAssets: 40_000n * 10n ** 6n,
+      normalizedIncome: 105n * 10n ** 25n,
+    });
     const now = await getLatestTimestamp({ rpcUrl });
     const clamm = (pool: Address) => ({
       rewardToken: rwd!.address,
@@ -93,6 +109,11 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
           ...clamm(priced.pool),
           campaignType: 7,
           campaignData: encodeAbiParameters([{ type: 'bytes32' }], [market.marketId]),
+        },
+        {
+          ...clamm(priced.pool),
+          campaignType: 1,
+          campaignData: encodeErc20CampaignData({ targetToken: aave.aToken }),
         },
       ],
     });
@@ -162,10 +183,19 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
   it('a pool with an unpriced token has an unknown TVL that names the token, never the priced half', async function () {
     const doc = docs.get(halfPriced.pool.toLowerCase())!;
     const tlp = h.chains[0]!.stack.tokens.targets[1]!.address;
-    expect([doc['tvl'], doc['apr'], doc['tvlRecord'].breakdowns]).to.deep.equal([0, 0, []]);
+    // #42: unknown is null in the document (was 0), so no filter, bin or sum counts it as nothing.
+    expect([doc['tvl'], doc['apr'], doc['tvlRecord'].breakdowns]).to.deep.equal([null, null, []]);
     expect(doc['tvlRecord'].unpricedTokens).to.deep.equal([tokenDbId(31337, tlp)]);
+    expect(doc['tvlRecord'].status).to.equal('unpriced');
     const served = (await h.request().get(`/v4/opportunities/${doc['id']}`).expect(200)).body;
     expect(served.tvlRecord.unpricedTokens).to.deep.equal([tokenDbId(31337, tlp)]);
+    // The record keeps the contract's numbers: 0 with the reason beside it.
+    expect([served.tvl, served.apr, served.tvlRecord.status]).to.deep.equal([0, 0, 'unpriced']);
+    const { rows } = await h.apiPg.query<{ tvl: number | null; tvl_status: string }>(
+      'SELECT tvl, tvl_status FROM opportunity_metrics WHERE opportunity_id = $1',
+      [doc['id']],
+    );
+    expect(rows[0]).to.deep.equal({ tvl: null, tvl_status: 'unpriced' });
   });
 
   it('a Morpho Blue market (MORPHO, identifier its id) is worth market(id).totalSupplyAssets of its loan token × its price', async function () {
@@ -196,5 +226,21 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       [doc['id']],
     );
     expect(rows[0]!.inputs.tvl.method).to.equal('MORPHO_BLUE_SUPPLY');
+  });
+
+  it('an Aave V3 aToken (ERC20 holding) is worth its totalSupply in its underlying × the underlying price, one TOKEN breakdown in the underlying', async function () {
+    const doc = docs.get(aave.aToken.toLowerCase())!;
+    expect(doc, 'the aToken is an opportunity').to.not.equal(undefined);
+    const usdc = h.chains[0]!.stack.tokens.rewards[1]!.address.toLowerCase();
+    // 40,000 USDCx supplied × 1.05 income × $1.
+    expect(doc['tvl']).to.be.closeTo(42_000, 1e-6);
+    expect(doc['tvlRecord'].breakdowns).to.deep.equal([{ identifier: usdc, type: 'TOKEN', value: doc['tvl'] }]);
+    expect(doc['tvlRecord'].status).to.equal('ok');
+    expect(doc['apr']).to.be.greaterThan(0);
+    const { rows } = await h.apiPg.query<{ inputs: { tvl: { method: string } } }>(
+      'SELECT inputs FROM opportunity_metrics WHERE opportunity_id = $1',
+      [doc['id']],
+    );
+    expect(rows[0]!.inputs.tvl.method).to.equal('AAVE_V3_ATOKEN');
   });
 });

@@ -29,6 +29,7 @@ describe('contracts/build', () => {
 
   it('emits only deployable contracts, with creation and runtime code', () => {
     expect(artifacts.map((a) => a.contractName)).to.deep.equal([
+      'AaveV3PoolStandIn',
       'BoundedMulticall',
       'DistributionCreator',
       'Distributor',

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   computeCampaignMetrics,
   computeOpportunityMetrics,
+  tvlStatusOf,
   tvlUsdOf,
   type CampaignMetricsInput,
   type TvlReading,
@@ -134,8 +135,49 @@ describe('indexer/transform/computeMetrics: TVL of a reading with several tokens
     const reading = pool(price(2), undefined);
     expect(tvlUsdOf(reading)).to.equal(null);
     const o = computeOpportunityMetrics('opp', [], reading, T0);
-    expect([o.tvl, o.records.tvlRecord.breakdowns]).to.deep.equal([0, []]);
+    // #42: unknown is null (was 0), the record's total stays a number with the reason beside it.
+    expect([o.tvl, o.apr, o.tvlStatus, o.records.tvlRecord.breakdowns]).to.deep.equal([null, null, 'unpriced', []]);
+    expect([o.records.tvlRecord.total, o.records.tvlRecord.status]).to.deep.equal([0, 'unpriced']);
     expect(o.records.tvlRecord.unpricedTokens).to.deep.equal(['t1']);
     expect(o.inputs.tvl.tokens.map((t) => t.price)).to.deep.equal([price(2), null]);
+  });
+});
+
+describe('indexer/transform/computeMetrics: a TVL that cannot be known is null with its reason, never 0 (#42)', () => {
+  const live = computeCampaignMetrics(campaign('a', T0, T0 + 7 * DAY), null, T0 + DAY, T0 + DAY);
+  const ms = [{ ...live, campaignId: live.id, token: {}, amount: '1' }];
+
+  for (const [title, r, status] of [
+    [
+      'an identifier its type is not read from',
+      { method: 'NONE', tokens: [], reason: 'unsupported-target' },
+      'unsupported-target',
+    ],
+    ['a read that failed', { method: 'NONE', tokens: [] }, 'read-failed'],
+    [
+      'a reading of a token without a price',
+      { ...reading, tokens: [{ ...reading.tokens[0]!, price: undefined }] },
+      'unpriced',
+    ],
+  ] as [string, TvlReading, string][])
+    it(`${title}: tvl and apr null, tvlRecord.status ${status}`, () => {
+      const o = computeOpportunityMetrics('opp', ms, r, T0 + DAY);
+      expect(tvlStatusOf(r)).to.equal(status);
+      expect([o.tvl, o.apr, o.tvlStatus]).to.deep.equal([null, null, status]);
+      expect(o.records.tvlRecord).to.include({ total: 0, status });
+      expect(o.records.aprRecord.cumulated).to.equal(0);
+      expect(o.dailyRewards, 'daily rewards do not depend on the TVL').to.be.closeTo(2000, 1e-9);
+    });
+
+  it('a read and priced TVL is ok, its APR a number', () => {
+    const o = computeOpportunityMetrics('opp', ms, reading, T0 + DAY);
+    expect([o.tvl, o.tvlStatus, o.records.tvlRecord.status]).to.deep.equal([1_000_000, 'ok', 'ok']);
+    expect(o.apr).to.be.a('number');
+  });
+
+  it('an Aave V3 aToken reading (in its underlying) is valued like any token reading', () => {
+    const r: TvlReading = { ...reading, method: 'AAVE_V3_ATOKEN' };
+    expect(tvlUsdOf(r)).to.equal(1_000_000);
+    expect(tvlStatusOf(r)).to.equal('ok');
   });
 });
