@@ -81,7 +81,7 @@ export async function runMetrics(
   const priced = new Map(
     [...readings].map(([id, r]): [string, TvlReading] => [
       id,
-      { method: r.method, tokens: r.tokens.map((t) => ({ ...t, price: prices.get(t.tokenId) })) },
+      { ...r, tokens: r.tokens.map((t) => ({ ...t, price: prices.get(t.tokenId) })) },
     ]),
   );
   const tvlOf = (opportunityId: string) => {

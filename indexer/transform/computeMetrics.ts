@@ -118,6 +118,7 @@ export type TvlMethod =
   | 'ERC4626_TOTAL_ASSETS'
   | 'UNISWAP_V3_POOL'
   | 'MORPHO_BLUE_SUPPLY'
+  | 'UNISWAP_V4_POOL'
   | 'NONE';
 
 /** One token of a TVL reading: an on-chain amount in base units and its price (added by the caller). */
@@ -131,12 +132,12 @@ export type TvlTokenAmount = {
 
 /**
  * The on-chain TVL inputs of an opportunity: one token for an ERC20 or vault (or a Morpho market's
- * loan token), one per pool token for a Uniswap V3 pool; none for NONE.
+ * loan token), one per pool token for a Uniswap V3 or V4 pool; none for NONE.
  */
-export type TvlReading = { method: TvlMethod; tokens: TvlTokenAmount[] };
+export type TvlReading = { method: TvlMethod; tokens: TvlTokenAmount[]; reason?: string };
 
-/** A reading as fetched, before prices are added. */
-export type UnpricedTvlReading = { method: TvlMethod; tokens: Omit<TvlTokenAmount, 'price'>[] };
+/** A reading as fetched, before prices are added; `reason` says why a NONE reader refused, when it says. */
+export type UnpricedTvlReading = { method: TvlMethod; tokens: Omit<TvlTokenAmount, 'price'>[]; reason?: string };
 
 export const NO_TVL_READING: TvlReading = { method: 'NONE', tokens: [] };
 
@@ -238,6 +239,7 @@ export function computeOpportunityMetrics(
     inputs: {
       tvl: {
         method: reading.method,
+        ...(reading.reason ? { reason: reading.reason } : {}),
         tokens: reading.tokens.map((t) => ({
           tokenAddress: t.tokenAddress,
           amount: t.amount,
