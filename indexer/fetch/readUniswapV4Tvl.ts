@@ -192,7 +192,7 @@ export async function readUniswapV4Tvl(
     for (const p of pools) if (!knownKeys.has(p.identifier.toLowerCase())) readings.set(p.id, none(reason));
   }
   // Every slot of every pool is read at one block, so a pool's slot0, bitmap and ticks agree.
-  const at = { manager, blockNumber: await client.getBlockNumber() };
+  const at = { manager, blockNumber: await client.getBlockNumber({ cacheTime: 0 }) };
   for (const p of pools) {
     if (readings.has(p.id)) continue;
     const key = knownKeys.get(p.identifier.toLowerCase());
