@@ -5,23 +5,20 @@ import {
   hexToBigInt,
   keccak256,
   parseAbi,
-  parseAbiItem,
   toHex,
   type Hex,
 } from 'viem';
 import type { ChainClient } from '../../internal/rpc.js';
 import { tokenDbId } from '../../domain/ids.js';
-import { uniswapV4PoolId, type UniswapV4PoolKey } from '../../domain/uniswapV4PoolId.js';
+import type { UniswapV4PoolKey } from '../../domain/uniswapV4PoolId.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 import { bitmapWordRange, poolReserves, ticksOfBitmapWord } from '../transform/uniswapV4Reserves.js';
+import { resolveUniswapV4PoolKeys } from './resolveUniswapV4PoolKeys.js';
 
 const managerAbi = parseAbi([
   'function extsload(bytes32[] slots) view returns (bytes32[])',
   'function decimals() view returns (uint8)',
 ]);
-const initializeEvent = parseAbiItem(
-  'event Initialize(bytes32 indexed id, address indexed currency0, address indexed currency1, uint24 fee, int24 tickSpacing, address hooks, uint160 sqrtPriceX96, int24 tick)',
-);
 
 /** StateLibrary (v4-core 1.0.2): `pools` is slot 6 of the PoolManager; offsets inside a Pool.State. */
 const POOLS_SLOT = 6n;
@@ -51,47 +48,12 @@ export const UNISWAP_V4_TVL_BOUNDS: UniswapV4TvlBounds = {
   gasPerCall: 10_000_000n,
 };
 
-/** Verified pool keys by pool id: a key whose hash is the id is that pool's key on every chain, forever. */
-const knownKeys = new Map<string, UniswapV4PoolKey>();
-const KNOWN_KEYS_MAX = 10_000;
-
 const none = (reason: string): UnpricedTvlReading => ({ method: 'NONE', tokens: [], reason });
 
 const word = (n: bigint) => toHex(BigInt.asUintN(256, n), { size: 32 });
 /** Solidity's `keccak256(abi.encodePacked(int256(key), mappingSlot))`: the slot of a mapping entry. */
 const mappingSlot = (key: bigint, slot: bigint) =>
   hexToBigInt(keccak256(encodeAbiParameters([{ type: 'int256' }, { type: 'uint256' }], [key, slot])));
-
-/**
- * The PoolKey of each id from the PoolManager's `Initialize` event (indexed id, currency0, currency1;
- * fee, tickSpacing, hooks in its data): one eth_getLogs per 100 ids not yet known to this process,
- * filtered by address, event and ids, so it returns at most one log per pool whatever the block range.
- * A key is kept only when it hashes to its id (a log never vouches for itself).
- */
-async function resolvePoolKeys({ client }: ChainClient, manager: `0x${string}`, ids: string[]): Promise<void> {
-  const unknown = [...new Set(ids)].filter((id) => !knownKeys.has(id));
-  for (let i = 0; i < unknown.length; i += 100) {
-    const logs = await client.getLogs({
-      address: manager,
-      event: initializeEvent,
-      args: { id: unknown.slice(i, i + 100) as Hex[] },
-      fromBlock: 0n,
-      toBlock: 'latest',
-    });
-    for (const { args } of logs) {
-      const key = {
-        currency0: args.currency0!.toLowerCase() as `0x${string}`,
-        currency1: args.currency1!.toLowerCase() as `0x${string}`,
-        fee: args.fee!,
-        tickSpacing: args.tickSpacing!,
-        hooks: args.hooks!.toLowerCase() as `0x${string}`,
-      };
-      if (uniswapV4PoolId(key) !== args.id!.toLowerCase()) continue;
-      if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.delete(knownKeys.keys().next().value!);
-      knownKeys.set(args.id!.toLowerCase(), key);
-    }
-  }
-}
 
 /** `extsload` of many slots in calls of `slotsPerCall`, each an eth_call with its gas limit (readContract takes none). */
 async function readSlots(
@@ -164,12 +126,13 @@ async function readPool(
 /**
  * TVL inputs of Uniswap V4 pools (UNISWAP_V4 opportunities whose identifier is a 32-byte pool id) on
  * the chain's PoolManager singleton, which holds every pool's tokens together, so no balance is the
- * pool's: its key comes from its `Initialize` event (resolvePoolKeys), its state from `extsload`
- * (StateLibrary layout: slot0, liquidity, every bitmap word of its tick spacing, the liquidityNet of
- * each initialized tick; all at one block, in `extsload(bytes32[])` calls bounded by `bounds`), and its amounts are the reserves of its liquidity ranges at the current
- * price (uniswapV4Reserves.poolReserves; uncollected fees excluded), then each currency's decimals.
+ * pool's: its key comes from its `Initialize` event (resolveUniswapV4PoolKeys), its state from
+ * `extsload` (StateLibrary layout: slot0, liquidity, every bitmap word of its tick spacing, the
+ * liquidityNet of each initialized tick; all at one block, in calls bounded by `bounds`), and its
+ * amounts are the reserves of its liquidity ranges at the current price (poolReserves; uncollected
+ * fees excluded), then each currency's decimals (address 0: the chain's native token).
  * An unknown or uninitialized pool, a read past `bounds`, an inconsistent walk or a failed read give
- * NONE with a reason.
+ * NONE with a reason (docs/api-behaviour.md#tvl-per-protocol).
  * @returns opportunity id → reading.
  */
 export async function readUniswapV4Tvl(
@@ -181,21 +144,22 @@ export async function readUniswapV4Tvl(
   const readings = new Map<string, UnpricedTvlReading>();
   if (!pools.length) return readings;
   const { chain, client } = chainClient;
+  let keys: Map<string, UniswapV4PoolKey>;
   try {
-    await resolvePoolKeys(
+    keys = await resolveUniswapV4PoolKeys(
       chainClient,
       manager,
-      pools.map((p) => p.identifier.toLowerCase()),
+      pools.map((p) => p.identifier),
     );
   } catch (error) {
     const reason = `Initialize logs unavailable: ${error instanceof Error ? error.message.split('\n')[0] : error}`;
-    for (const p of pools) if (!knownKeys.has(p.identifier.toLowerCase())) readings.set(p.id, none(reason));
+    for (const p of pools) readings.set(p.id, none(reason));
+    return readings;
   }
   // Every slot of every pool is read at one block, so a pool's slot0, bitmap and ticks agree.
   const at = { manager, blockNumber: await client.getBlockNumber({ cacheTime: 0 }) };
   for (const p of pools) {
-    if (readings.has(p.id)) continue;
-    const key = knownKeys.get(p.identifier.toLowerCase());
+    const key = keys.get(p.identifier.toLowerCase());
     if (!key) {
       readings.set(p.id, none('no Initialize event for this pool id'));
       continue;
