@@ -37,8 +37,10 @@ const SWAP_LIMIT_UP = 1461446703485210103287273052203988822378723970342n - 1n;
 
 export { uniswapV4PoolId, type UniswapV4PoolKey };
 
+/** The devnet and the key that signs (default: hardhat #0). */
 export type DevnetSigner = { rpcUrl: string; chainId: number; deployerKey?: Hex };
 
+/** The singleton and the v4-core test routers that add liquidity and swap through it. */
 export type DeployedUniswapV4Manager = { poolManager: Address; modifyLiquidityRouter: Address; swapRouter: Address };
 
 /** Token amounts that moved into the PoolManager (negative: out of it), in base units. */
@@ -113,16 +115,19 @@ async function managerDelta(
   return { amount0: after[0]! - before[0]!, amount1: after[1]! - before[1]! };
 }
 
+export type AddUniswapV4LiquidityParams = DevnetSigner & {
+  pool: DeployedUniswapV4Manager & { poolKey: UniswapV4PoolKey };
+  position: UniswapV4Position;
+};
+
 /**
- * Adds one position through PoolModifyLiquidityTest (the deployer pays, having approved the router).
+ * Adds one position through PoolModifyLiquidityTest, paid by the deployer, who must hold both tokens
+ * and have approved the router (deployUniswapV4Pool does both for its own deployer).
  * @returns what it transferred into the PoolManager.
  */
-export async function addUniswapV4Liquidity(
-  params: DevnetSigner & { pool: DeployedUniswapV4Pool | (DeployedUniswapV4Manager & { poolKey: UniswapV4PoolKey }) },
-  position: UniswapV4Position,
-): Promise<UniswapV4Amounts> {
+export async function addUniswapV4Liquidity(params: AddUniswapV4LiquidityParams): Promise<UniswapV4Amounts> {
   const clients = createDevnetClients({ ...params, privateKey: params.deployerKey });
-  const { pool } = params;
+  const { pool, position } = params;
   return managerDelta(clients, pool, () =>
     send(
       clients,
@@ -145,13 +150,20 @@ export async function addUniswapV4Liquidity(
   );
 }
 
+export type SwapUniswapV4Params = DevnetSigner & {
+  pool: DeployedUniswapV4Manager & { poolKey: UniswapV4PoolKey };
+  /** true sells currency0 (the price goes down), false sells currency1. */
+  zeroForOne: boolean;
+  /** Exact input in base units of the currency sold. */
+  amountIn: bigint;
+};
+
 /**
- * Swaps an exact input through PoolSwapTest (no price limit), paid by the deployer.
+ * Swaps an exact input through PoolSwapTest (no price limit), paid by the deployer (approved as for
+ * addUniswapV4Liquidity).
  * @returns the PoolManager's balance changes: + the input currency, − the output.
  */
-export async function swapUniswapV4(
-  params: DevnetSigner & { pool: DeployedUniswapV4Pool; zeroForOne: boolean; amountIn: bigint },
-): Promise<UniswapV4Amounts> {
+export async function swapUniswapV4(params: SwapUniswapV4Params): Promise<UniswapV4Amounts> {
   const clients = createDevnetClients({ ...params, privateKey: params.deployerKey });
   const { pool, zeroForOne, amountIn } = params;
   return managerDelta(clients, pool, () =>
@@ -222,7 +234,7 @@ export async function deployUniswapV4Pool(params: DeployUniswapV4PoolParams): Pr
   }
   const pool = { ...manager, poolId: uniswapV4PoolId(poolKey), poolKey, deposited: { amount0: 0n, amount1: 0n } };
   for (const position of params.positions) {
-    const { amount0, amount1 } = await addUniswapV4Liquidity({ ...params, pool }, position);
+    const { amount0, amount1 } = await addUniswapV4Liquidity({ ...params, pool, position });
     pool.deposited = { amount0: pool.deposited.amount0 + amount0, amount1: pool.deposited.amount1 + amount1 };
   }
   return pool;

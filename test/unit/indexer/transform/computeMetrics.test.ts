@@ -138,4 +138,21 @@ describe('indexer/transform/computeMetrics: TVL of a reading with several tokens
     expect(o.records.tvlRecord.unpricedTokens).to.deep.equal(['t1']);
     expect(o.inputs.tvl.tokens.map((t) => t.price)).to.deep.equal([price(2), null]);
   });
+
+  it("keeps a refusing reader's reason with the stored inputs, and stores none when there is none", () => {
+    const refused = computeOpportunityMetrics(
+      'opp',
+      [],
+      { method: 'NONE', tokens: [], reason: '9 initialized ticks exceed the bound of 4' },
+      T0,
+    );
+    expect(refused.inputs.tvl).to.deep.equal({
+      method: 'NONE',
+      reason: '9 initialized ticks exceed the bound of 4',
+      tokens: [],
+    });
+    expect(computeOpportunityMetrics('opp', [], pool(price(2), price(1)), T0).inputs.tvl).to.not.have.property(
+      'reason',
+    );
+  });
 });
