@@ -1,4 +1,5 @@
 import {
+  BaseError,
   decodeFunctionResult,
   encodeAbiParameters,
   encodeFunctionData,
@@ -49,6 +50,11 @@ export const UNISWAP_V4_TVL_BOUNDS: UniswapV4TvlBounds = {
 };
 
 const none = (reason: string): UnpricedTvlReading => ({ method: 'NONE', tokens: [], reason });
+/** An RPC failure in one line: viem's short message and the node's own words. */
+const describe = (error: unknown) =>
+  error instanceof BaseError
+    ? [error.shortMessage, error.details].filter(Boolean).join(' ')
+    : String(error instanceof Error ? error.message : error).split('\n')[0];
 
 const word = (n: bigint) => toHex(BigInt.asUintN(256, n), { size: 32 });
 /** Solidity's `keccak256(abi.encodePacked(int256(key), mappingSlot))`: the slot of a mapping entry. */
@@ -144,20 +150,21 @@ export async function readUniswapV4Tvl(
   const readings = new Map<string, UnpricedTvlReading>();
   if (!pools.length) return readings;
   const { chain, client } = chainClient;
+  // Every pool's key and state are read at one block, so a pool's slot0, bitmap and ticks agree.
+  const at = { manager, blockNumber: await client.getBlockNumber({ cacheTime: 0 }) };
   let keys: Map<string, UniswapV4PoolKey>;
   try {
     keys = await resolveUniswapV4PoolKeys(
       chainClient,
       manager,
       pools.map((p) => p.identifier),
+      at.blockNumber,
     );
   } catch (error) {
-    const reason = `Initialize logs unavailable: ${error instanceof Error ? error.message.split('\n')[0] : error}`;
+    const reason = `Initialize logs unavailable: ${describe(error)}`;
     for (const p of pools) readings.set(p.id, none(reason));
     return readings;
   }
-  // Every slot of every pool is read at one block, so a pool's slot0, bitmap and ticks agree.
-  const at = { manager, blockNumber: await client.getBlockNumber({ cacheTime: 0 }) };
   for (const p of pools) {
     const key = keys.get(p.identifier.toLowerCase());
     if (!key) {
@@ -165,7 +172,7 @@ export async function readUniswapV4Tvl(
       continue;
     }
     const amounts = await readPool(chainClient, at, p.identifier, key, bounds).catch(
-      (error: unknown) => `state read failed: ${error instanceof Error ? error.message.split('\n')[0] : error}`,
+      (error: unknown) => `state read failed: ${describe(error)}`,
     );
     if (typeof amounts === 'string') {
       readings.set(p.id, none(amounts));

@@ -18,7 +18,8 @@ const IDS_PER_CALL = 100;
 /**
  * The PoolKey of each id from the PoolManager's `Initialize` event (indexed id, currency0, currency1;
  * fee, tickSpacing, hooks in its data): one eth_getLogs per 100 ids not yet known to this process,
- * filtered by address, event and ids, so it returns at most one log per pool whatever the block range.
+ * over blocks [0, toBlock], filtered by address, event and ids, so it returns at most one log per pool
+ * whatever the block range.
  * A key is kept only when it hashes to its id (a log never vouches for itself).
  * @returns id → key of each id whose event was seen (a key kept from another chain is the same key:
  *   the caller still checks that the pool is initialized here); an id absent has no such event.
@@ -28,6 +29,7 @@ export async function resolveUniswapV4PoolKeys(
   { client }: ChainClient,
   manager: `0x${string}`,
   ids: string[],
+  toBlock: bigint,
 ): Promise<Map<string, UniswapV4PoolKey>> {
   const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
   const unknown = wanted.filter((id) => !knownKeys.has(id));
@@ -37,7 +39,7 @@ export async function resolveUniswapV4PoolKeys(
       event: initializeEvent,
       args: { id: unknown.slice(i, i + IDS_PER_CALL) as Hex[] },
       fromBlock: 0n,
-      toBlock: 'latest',
+      toBlock,
     });
     for (const { args } of logs) {
       const key = {

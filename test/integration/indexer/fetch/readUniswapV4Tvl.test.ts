@@ -18,6 +18,7 @@ import {
   type UniswapV4TvlBounds,
 } from '../../../../indexer/fetch/readUniswapV4Tvl.js';
 import type { ChainClient } from '../../../../internal/rpc.js';
+import { startFlakyRpcProxy } from '../../../helpers/flakyRpcProxy.js';
 import { chainConfigOf } from '../../../helpers/testConfig.js';
 import { startTestChains, type TestChain } from '../../../helpers/testChains.js';
 
@@ -156,6 +157,40 @@ describe('indexer/fetch/readUniswapV4Tvl: Uniswap V4 pools on the real PoolManag
     expect(viaReadTvl.get(opportunity(pool).id)).to.deep.equal({ method: 'NONE', tokens: [] });
     const configured = await readTvl(chainClient, [opportunity(pool)]);
     expect(configured.get(opportunity(pool).id)!.method).to.equal('UNISWAP_V4_POOL');
+  });
+
+  it('a pool whose Initialize log the node refuses to search for is NONE, and read once the node answers', async () => {
+    const [stTst, tlp] = chain.stack.tokens.targets;
+    const fresh = await deployUniswapV4Pool({
+      ...target(),
+      manager,
+      tokens: [stTst!.address, tlp!.address],
+      fee: 500,
+      tickSpacing: 10,
+      positions: [{ tickLower: -100, tickUpper: 100, liquidity: L }],
+    });
+    const proxy = await startFlakyRpcProxy(chain.devnet.rpcUrl);
+    try {
+      const viaProxy: ChainClient = {
+        chain: chainClient.chain,
+        client: createPublicClient({ transport: http(proxy.url, { retryCount: 0 }) }) as PublicClient,
+      };
+      proxy.limitLogRange(10);
+      const refused = (await readUniswapV4Tvl(viaProxy, manager.poolManager, [opportunity(fresh)])).get(
+        opportunity(fresh).id,
+      )!;
+      expect(refused).to.deep.include({ method: 'NONE', tokens: [] });
+      expect(refused.reason).to.match(/^Initialize logs unavailable: .*block range limit of 10/);
+      expect(proxy.getLogsCalls()).to.have.length(1);
+      proxy.limitLogRange(null);
+      const read = (await readUniswapV4Tvl(viaProxy, manager.poolManager, [opportunity(fresh)])).get(
+        opportunity(fresh).id,
+      )!;
+      expect(read.method, read.reason).to.equal('UNISWAP_V4_POOL');
+      expectTruth(amounts(read), fresh.deposited);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses past its bounds, before reading what lies past them', async () => {
