@@ -18,12 +18,18 @@ export type ChainConfig = {
   nativeToken: { name: string; symbol: string; decimals: number };
   /** On-chain Chainlink-compatible USD price feeds: token address → feed address. */
   priceFeeds: Record<string, `0x${string}`>;
-  /** Chain key of this chain in the HTTP price API (`<key>:<address>`); default `chain-<id>`. */
   /**
    * Address of the Morpho Blue singleton on this chain: MORPHO opportunities whose identifier is a
    * market id (bytes32) read their TVL from it (docs/api-behaviour.md#tvl-per-protocol); unset, they have none.
    */
   morphoBlue?: `0x${string}`;
+  /**
+   * Address of the Uniswap V4 PoolManager singleton on this chain: UNISWAP_V4 opportunities whose
+   * identifier is a pool id (bytes32) read their TVL from it (docs/api-behaviour.md#tvl-per-protocol);
+   * unset, they have none.
+   */
+  uniswapV4PoolManager?: `0x${string}`;
+  /** Chain key of this chain in the HTTP price API (`<key>:<address>`); default `chain-<id>`. */
   priceApiChain?: string;
   /** Operator-maintained token flags, applied by the tokens job. */
   tokens: TokenFlagsConfig[];

@@ -188,6 +188,7 @@ const chainsSchema: JSONSchemaType<ChainConfig[]> = {
       } as never,
       priceApiChain: { type: 'string', minLength: 1, nullable: true } as never,
       morphoBlue: { type: 'string', pattern: ADDRESS, nullable: true } as never,
+      uniswapV4PoolManager: { type: 'string', pattern: ADDRESS, nullable: true } as never,
       tokens: {
         type: 'array',
         default: [],

@@ -8,9 +8,10 @@ const ERC20_FAMILY = new Set([1, 3, 16, 17, 18, 19, 20]);
 const CLAMM_FAMILY = new Set([2]);
 /**
  * Campaign types whose data may name a market by its 32-byte id instead of an address (7 MORPHO: a
- * Morpho Blue market id, `abi.encode(bytes32 marketId)`; docs/api-behaviour.md#tvl-per-protocol).
+ * Morpho Blue market id, `abi.encode(bytes32 marketId)`; 13 UNISWAP_V4: a pool id, the PoolKey's hash,
+ * as the data's first word; docs/api-behaviour.md#tvl-per-protocol).
  */
-const MARKET_ID_TYPES = new Set([7]);
+const MARKET_ID_TYPES = new Set([7, 13]);
 
 /** The first 32-byte word of `data` (lower-case hex), unless it is empty or zero. */
 function leadingWord(data: Hex): string | null {

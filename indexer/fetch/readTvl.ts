@@ -6,6 +6,7 @@ import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 import { readUniswapV3Tvl } from './readUniswapV3Tvl.js';
 import { readMorphoBlueTvl } from './readMorphoBlueTvl.js';
 import { readAaveV3Tvl } from './readAaveV3Tvl.js';
+import { readUniswapV4Tvl } from './readUniswapV4Tvl.js';
 
 const tvlAbi = parseAbi([
   'function totalSupply() view returns (uint256)',
@@ -20,14 +21,18 @@ const isAddress = (s: string) => /^0x[0-9a-f]{40}$/.test(s);
 const UNISWAP_V3_TYPES = new Set(['CLAMM']);
 /** Opportunity types whose identifier, when a 32-byte id, is a Morpho Blue market (campaign type 7). */
 const MORPHO_BLUE_TYPES = new Set(['MORPHO']);
+/** Opportunity types whose identifier, when a 32-byte id, is a Uniswap V4 pool (campaign type 13). */
+const UNISWAP_V4_TYPES = new Set(['UNISWAP_V4']);
 
+/** A 32-byte id (a Morpho market's, a Uniswap V4 pool's): a hash, never an address. */
 const isMarketId = (s: string) => /^0x[0-9a-f]{64}$/.test(s);
 
 /**
  * On-chain TVL inputs of each opportunity, read the way its type says its identifier is held
  * (docs/api-behaviour.md#tvl-per-protocol), never by probing: a CLAMM pool's balances of its two
  * tokens (readUniswapV3Tvl); a MORPHO market id's supplied assets on the chain's Morpho Blue
- * (readMorphoBlueTvl; NONE without `morphoBlue` in the chain's config); any other identifier that
+ * (readMorphoBlueTvl; NONE without `morphoBlue` in the chain's config); a UNISWAP_V4 pool id's
+ * reserves on the chain's PoolManager (readUniswapV4Tvl; NONE without `uniswapV4PoolManager`); any other identifier that
  * is a contract on this chain (a MORPHO address is a MetaMorpho vault, ERC4626): an ERC4626 vault's
  * totalAssets in its asset, else an ERC20's totalSupply (token-holding and LP-token opportunities),
  * an Aave V3 aToken's in its underlying (readAaveV3Tvl). Prices are added by the caller. Other
@@ -40,9 +45,10 @@ export async function readTvl(
 ): Promise<Map<string, UnpricedTvlReading>> {
   const pools = opportunities.filter((o) => UNISWAP_V3_TYPES.has(o.type));
   const markets = opportunities.filter((o) => MORPHO_BLUE_TYPES.has(o.type) && isMarketId(o.identifier));
+  const v4Pools = opportunities.filter((o) => UNISWAP_V4_TYPES.has(o.type) && isMarketId(o.identifier));
   const readings = await readTokenTvl(
     chainClient,
-    opportunities.filter((o) => !UNISWAP_V3_TYPES.has(o.type) && !markets.includes(o)),
+    opportunities.filter((o) => !UNISWAP_V3_TYPES.has(o.type) && !markets.includes(o) && !v4Pools.includes(o)),
   );
   const poolReadings = await readUniswapV3Tvl(
     chainClient,
@@ -60,6 +66,10 @@ export async function readTvl(
     for (const [id, reading] of await readMorphoBlueTvl(chainClient, morpho, markets)) readings.set(id, reading);
   else for (const o of markets) readings.set(o.id, UNSUPPORTED);
   // An ERC20 that answers as an Aave V3 aToken is valued in its underlying (#42).
+  const poolManager = chainClient.chain.uniswapV4PoolManager;
+  if (poolManager)
+    for (const [id, reading] of await readUniswapV4Tvl(chainClient, poolManager, v4Pools)) readings.set(id, reading);
+  else for (const o of v4Pools) readings.set(o.id, UNSUPPORTED);
   const held = opportunities.filter((o) => readings.get(o.id)?.method === 'ERC20_TOTAL_SUPPLY');
   for (const [id, reading] of await readAaveV3Tvl(chainClient, held)) readings.set(id, reading);
   return readings;

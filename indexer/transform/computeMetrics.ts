@@ -122,6 +122,7 @@ export type TvlMethod =
   | 'UNISWAP_V3_POOL'
   | 'MORPHO_BLUE_SUPPLY'
   | 'AAVE_V3_ATOKEN'
+  | 'UNISWAP_V4_POOL'
   | 'NONE';
 
 /** Why a reading has method NONE (absent: read-failed). */
@@ -138,15 +139,20 @@ export type TvlTokenAmount = {
 
 /**
  * The on-chain TVL inputs of an opportunity: one token for an ERC20 or vault (or a Morpho market's
- * loan token), one per pool token for a Uniswap V3 pool; none for NONE.
+ * loan token), one per pool token for a Uniswap V3 or V4 pool; none for NONE.
  */
-export type TvlReading = { method: TvlMethod; tokens: TvlTokenAmount[]; reason?: TvlNoneReason };
+/**
+ * `reason`: why a NONE reading has no TVL (absent: read-failed); `detail`: the reader's own words, when it
+ * says more (a bound passed, a log search refused), kept with the stored inputs.
+ */
+export type TvlReading = { method: TvlMethod; tokens: TvlTokenAmount[]; reason?: TvlNoneReason; detail?: string };
 
 /** A reading as fetched, before prices are added. */
 export type UnpricedTvlReading = {
   method: TvlMethod;
   tokens: Omit<TvlTokenAmount, 'price'>[];
   reason?: TvlNoneReason;
+  detail?: string;
 };
 
 export const NO_TVL_READING: TvlReading = { method: 'NONE', tokens: [] };
@@ -262,6 +268,8 @@ export function computeOpportunityMetrics(
     inputs: {
       tvl: {
         method: reading.method,
+        ...(reading.reason ? { reason: reading.reason } : {}),
+        ...(reading.detail ? { detail: reading.detail } : {}),
         tokens: reading.tokens.map((t) => ({
           tokenAddress: t.tokenAddress,
           amount: t.amount,

@@ -11,6 +11,7 @@ import { deployAaveV3AToken, type DeployedAaveV3AToken } from '../../../contract
 import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { deployMorphoBlueMarket, morphoAbi, type DeployedMorphoBlueMarket } from '../../../contracts/morphoBlue.js';
 import { deployUniswapV3Pool, type DeployedUniswapV3Pool } from '../../../contracts/uniswapV3.js';
+import { deployUniswapV4Pool, type DeployedUniswapV4Pool } from '../../../contracts/uniswapV4.js';
 import { tokenDbId } from '../../../domain/ids.js';
 import { NATIVE_APR_UNKNOWN } from '../../../api/routes/opportunities/serialize.js';
 import { indexNames } from '../../../internal/es.js';
@@ -38,14 +39,18 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
   let halfPriced: DeployedUniswapV3Pool;
   let market: DeployedMorphoBlueMarket;
   let aave: DeployedAaveV3AToken;
+  let v4Pool: DeployedUniswapV4Pool;
   // Morpho is the first deployment of a fresh account: its address is known before the chain config is.
   const morphoDeployer = HARDHAT_TEST_KEYS[2];
   const morphoBlue = getContractAddress({ from: privateKeyToAccount(morphoDeployer).address, nonce: 0n });
+  // Likewise the Uniswap V4 PoolManager, first deployment of another fresh account.
+  const v4Deployer = HARDHAT_TEST_KEYS[1];
+  const uniswapV4PoolManager = getContractAddress({ from: privateKeyToAccount(v4Deployer).address, nonce: 0n });
   type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const docs = new Map<string, Doc>();
 
   before(async function () {
-    h = await createHarness({ chainIds: [31337], chainOverrides: { morphoBlue } });
+    h = await createHarness({ chainIds: [31337], chainOverrides: { morphoBlue, uniswapV4PoolManager } });
     const { devnet, stack } = h.chains[0]!;
     const { rpcUrl, chainId } = devnet;
     const [rwd, usdc] = stack.tokens.rewards; // priced by their on-chain feeds: $2.5 and $1
@@ -83,6 +88,19 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       supplyAssets: 40_000n * 10n ** 6n,
       normalizedIncome: 105n * 10n ** 25n,
     });
+    const v4Range = around(rwdIsToken0 ? 2.5e-12 : 1 / 2.5e-12);
+    v4Pool = await deployUniswapV4Pool({
+      rpcUrl,
+      chainId,
+      tokens: [rwd!.address, usdc!.address],
+      sqrtPriceX96: v4Range.sqrtPriceX96,
+      positions: [
+        { tickLower: v4Range.tickLower, tickUpper: v4Range.tickUpper, liquidity: 10n ** 18n },
+        { tickLower: v4Range.tickUpper, tickUpper: v4Range.tickUpper + 6000, liquidity: 10n ** 18n },
+      ],
+      deployerKey: v4Deployer,
+    });
+    expect(v4Pool.poolManager).to.equal(uniswapV4PoolManager);
     const now = await getLatestTimestamp({ rpcUrl });
     const clamm = (pool: Address) => ({
       rewardToken: rwd!.address,
@@ -114,6 +132,11 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
           ...clamm(priced.pool),
           campaignType: 1,
           campaignData: encodeErc20CampaignData({ targetToken: aave.aToken }),
+        },
+        {
+          ...clamm(priced.pool),
+          campaignType: 13,
+          campaignData: encodeAbiParameters([{ type: 'bytes32' }], [v4Pool.poolId]),
         },
       ],
     });
@@ -242,5 +265,43 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       [doc['id']],
     );
     expect(rows[0]!.inputs.tvl.method).to.equal('AAVE_V3_ATOKEN');
+  });
+
+  it('a Uniswap V4 pool (UNISWAP_V4, identifier its id) is worth the reserves of its ranges × their prices, one TOKEN breakdown each', async function () {
+    const doc = docs.get(v4Pool.poolId.toLowerCase())!;
+    expect(doc, 'the pool id is the opportunity identifier').to.not.equal(undefined);
+    const { devnet } = h.chains[0]!;
+    const prices = (await h.request().get('/v4/prices').query({ items: 100 }).expect(200)).body as {
+      tokenId: string;
+      price: number;
+    }[];
+    // Independent: what the positions transferred into the PoolManager (no swap since) × the served prices.
+    const { poolKey, deposited } = v4Pool;
+    const perToken: Record<string, number> = {};
+    for (const [token, amount] of [
+      [poolKey.currency0, deposited.amount0],
+      [poolKey.currency1, deposited.amount1],
+    ] as const) {
+      const decimals = h.chains[0]!.stack.tokens.rewards.find((r) => r.address === token)!.decimals;
+      const price = prices.find((p) => p.tokenId === tokenDbId(devnet.chainId, token))!.price;
+      perToken[token.toLowerCase()] = (Number(amount) / 10 ** decimals) * price;
+    }
+    const total = Object.values(perToken).reduce((a, b) => a + b, 0);
+    expect(
+      Object.values(perToken).every((v) => v > 0),
+      'the range above the price adds token0 only',
+    ).to.equal(true);
+    expect(doc['tvl']).to.be.closeTo(total, total * 1e-9);
+    for (const b of doc['tvlRecord'].breakdowns as { identifier: string; type: string; value: number }[]) {
+      expect(b.type).to.equal('TOKEN');
+      expect(b.value).to.be.closeTo(perToken[b.identifier]!, perToken[b.identifier]! * 1e-9);
+    }
+    expect(doc['tvlRecord'].breakdowns).to.have.length(2);
+    expect(doc['apr']).to.be.greaterThan(0);
+    const { rows } = await h.apiPg.query<{ inputs: { tvl: { method: string } } }>(
+      'SELECT inputs FROM opportunity_metrics WHERE opportunity_id = $1',
+      [doc['id']],
+    );
+    expect(rows[0]!.inputs.tvl.method).to.equal('UNISWAP_V4_POOL');
   });
 });

@@ -19,3 +19,17 @@ describe('domain/campaignData/decodeCampaignData: MORPHO markets', () => {
     expect(decodeCampaignData(11, encodeAbiParameters([{ type: 'bytes32' }], [marketId])).mainParameter).to.equal(null);
   });
 });
+
+describe('domain/campaignData/decodeCampaignData: UNISWAP_V4 pools', () => {
+  const poolId = keccak256(toHex('a Uniswap V4 PoolKey'));
+
+  it("names a Uniswap V4 pool by its id, the data's first word", () => {
+    const data = encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint32' }], [poolId, 4000]);
+    expect(decodeCampaignData(13, data).mainParameter).to.equal(poolId.toLowerCase());
+  });
+
+  it("keeps an address identifier (the demo's stand-ins) as the address", () => {
+    const pool = '0x00000000000000000000000000000000000000bb';
+    expect(decodeCampaignData(13, encodeAbiParameters([{ type: 'address' }], [pool])).mainParameter).to.equal(pool);
+  });
+});

@@ -141,6 +141,25 @@ describe('indexer/transform/computeMetrics: TVL of a reading with several tokens
     expect(o.records.tvlRecord.unpricedTokens).to.deep.equal(['t1']);
     expect(o.inputs.tvl.tokens.map((t) => t.price)).to.deep.equal([price(2), null]);
   });
+
+  it("keeps a refusing reader's reason and its words with the stored inputs, and stores none when there is none", () => {
+    const refused = computeOpportunityMetrics(
+      'opp',
+      [],
+      { method: 'NONE', tokens: [], reason: 'read-failed', detail: '9 initialized ticks exceed the bound of 4' },
+      T0,
+    );
+    expect(refused.inputs.tvl).to.deep.equal({
+      method: 'NONE',
+      reason: 'read-failed',
+      detail: '9 initialized ticks exceed the bound of 4',
+      tokens: [],
+    });
+    expect(refused.records.tvlRecord.status).to.equal('read-failed');
+    const known = computeOpportunityMetrics('opp', [], pool(price(2), price(1)), T0).inputs.tvl;
+    expect(known).to.not.have.property('reason');
+    expect(known).to.not.have.property('detail');
+  });
 });
 
 describe('indexer/transform/computeMetrics: a TVL that cannot be known is null with its reason, never 0 (#42)', () => {
