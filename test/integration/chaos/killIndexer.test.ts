@@ -97,6 +97,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
           distributor: c.distributor,
           distributionCreator: c.distributionCreator,
           startBlock: c.startBlock,
+          ...(c.morphoBlue ? { morphoBlue: c.morphoBlue } : {}),
         })),
       });
     const final = await startIndexer({});
