@@ -165,6 +165,9 @@ export async function seedDemoCampaigns({ rpcUrl, chainId, stack, treeDir }: See
     functionName: 'setEpochDuration',
     args: [60],
   } as never);
+  // The chain config stores every demo market token (devnetChains, demoChainConfig): one list, one count.
+  if (DEMO_MARKETS.length !== DEVNET_DEMO_MARKET_COUNT)
+    throw new Error(`${DEMO_MARKETS.length} demo markets, DEVNET_DEMO_MARKET_COUNT says ${DEVNET_DEMO_MARKET_COUNT}`);
   const tokens: { address: Address; symbol: string; priceUsd: number; tvlUsd: number }[] = [];
   for (const m of DEMO_MARKETS) {
     // TVLs of about $2M to $32M at the demo prices (the token's supply, or what its pool or market holds).
