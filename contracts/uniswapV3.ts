@@ -16,6 +16,10 @@ const factoryArtifact =
 const poolArtifact =
   require('@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json') as HardhatArtifact;
 
+/** ABI and creation code of the real UniswapV3Factory (createPool, getPool, ...). */
+export const uniswapV3FactoryAbi = factoryArtifact.abi;
+export const uniswapV3FactoryBytecode = factoryArtifact.bytecode;
+
 /** ABI of the real UniswapV3Pool (token0, token1, slot0, liquidity, mint, ...). */
 export const uniswapV3PoolAbi = poolArtifact.abi;
 

@@ -30,6 +30,26 @@ export const DEVNET_PRETGE_TOKEN = getContractAddress({
   nonce: 0n,
 });
 
+/** Hardhat's public test account #2, which deploys the demo's market tokens (scripts/seedDemo.ts). */
+const DEMO_MARKET_DEPLOYER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as const;
+
+/** The i-th demo market token on any fresh devnet: account #2 deploys and mints each (nonces 2i, 2i+1). */
+export function devnetDemoMarketToken(i: number): `0x${string}` {
+  return getContractAddress({ from: DEMO_MARKET_DEPLOYER, nonce: BigInt(2 * i) });
+}
+
+/** Number of demo market tokens (scripts/seedDemo.ts DEMO_MARKETS). */
+export const DEVNET_DEMO_MARKET_COUNT = 16;
+
+/**
+ * Hardhat's public test account #10, which deploys the demo's real protocol contracts (Morpho Blue at
+ * its nonce 0, then the Uniswap V3 factory, pools and positions: scripts/seedDemoProtocols.ts).
+ */
+export const DEVNET_PROTOCOL_DEPLOYER = '0xBcd4042DE499D14e55001CcbB24a551F3b954096' as const;
+
+/** The demo's Morpho Blue singleton: account #10's first deployment (the chain config's `morphoBlue`). */
+export const DEVNET_MORPHO_BLUE = getContractAddress({ from: DEVNET_PROTOCOL_DEPLOYER, nonce: 0n });
+
 /** Flags of the devnet tokens: RWD and USDCx verified (USDCx a stablecoin), PTS a point token. */
 export const DEVNET_TOKEN_FLAGS = [
   { address: DEVNET_ADDRESSES.rewardTokens[0], verified: true, icon: 'https://icons.invalid/tokens/rwd.svg' },
@@ -67,6 +87,12 @@ export function devnetChains(ports: readonly number[] = DEVNETS.map((d) => d.por
     priceFeeds: Object.fromEntries(
       DEVNET_ADDRESSES.rewardTokens.map((token, k) => [token.toLowerCase(), DEVNET_ADDRESSES.priceFeeds[k]!]),
     ),
-    tokens: DEVNET_TOKEN_FLAGS,
+    morphoBlue: DEVNET_MORPHO_BLUE,
+    // The demo's market tokens, stored and priced whether or not a campaign targets them: the demo's
+    // pools and Morpho markets hold them (their TVL is priced in them).
+    tokens: [
+      ...DEVNET_TOKEN_FLAGS,
+      ...Array.from({ length: DEVNET_DEMO_MARKET_COUNT }, (_, i) => ({ address: devnetDemoMarketToken(i) })),
+    ],
   }));
 }

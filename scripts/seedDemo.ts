@@ -1,4 +1,4 @@
-import { encodeAbiParameters, getContractAddress, maxUint256, type Address, type Hex } from 'viem';
+import { encodeAbiParameters, maxUint256, type Address, type Hex } from 'viem';
 import {
   claim,
   createCampaigns,
@@ -14,11 +14,18 @@ import {
   testErc20Bytecode,
 } from '../contracts/artifacts/index.js';
 import { createDevnetClients, HARDHAT_TEST_KEYS, type DevnetClients } from '../contracts/clients.js';
+import type { ChainConfig } from '../internal/chainConfig.js';
 import type { DeployedStack } from '../contracts/deploy.js';
 import { buildRewardTree } from '../domain/rewardTree.js';
 import { buildRewardTreeFile } from '../contracts/rewardTrees/buildRewardTreeFile.js';
 import { writeRewardTree } from '../contracts/rewardTrees/writeRewardTree.js';
-import { DEVNET_PRETGE_TOKEN } from '../internal/devnetChains.js';
+import {
+  DEVNET_DEMO_MARKET_COUNT,
+  DEVNET_MORPHO_BLUE,
+  DEVNET_PRETGE_TOKEN,
+  devnetDemoMarketToken,
+} from '../internal/devnetChains.js';
+import { seedDemoProtocols } from './seedDemoProtocols.js';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -46,16 +53,37 @@ export const DEMO_MARKETS = [
   name: `Demo ${symbol}`,
   priceUsd: [3200, 64000, 1, 1.1, 3400, 3300, 1, 1, 1, 3250, 3180, 3350, 1.05, 1, 1, 0.99][i]!,
 }));
-/** Campaign type of each demo market, by index modulo: ERC20 hold, CLAMM pool, Morpho lend, Ajna borrow, Uniswap V4 pool. */
+/**
+ * Campaign type of each demo market, by index modulo: ERC20 hold (the market token), CLAMM (a real
+ * Uniswap V3 pool of the market token and USDCx), MORPHO (a real Morpho Blue market lending the
+ * market token, named by its id), Ajna borrow (the market token), Uniswap V4 pool. The V4 markets
+ * are the one type left on a stand-in: their target is the market token itself, read as an ERC20,
+ * until the devnet has the real PoolManager.
+ */
 const MARKET_TYPES = [1, 2, 7, 11, 13] as const;
 
-/** Deterministic address of the i-th demo market on any fresh devnet: account #2 deploys and mints each (nonces 2i, 2i+1). */
+/**
+ * Deterministic address of the i-th demo market token on any fresh devnet: account #2 deploys and
+ * mints each (nonces 2i, 2i+1). For CLAMM and MORPHO markets it is the pool's or market's token, not
+ * the opportunity (see SeedDemoResult.markets[].identifier).
+ */
 export function demoMarketAddress(i: number): Address {
-  return getContractAddress({
-    from: createDevnetClients({ rpcUrl: 'http://unused', chainId: 1, privateKey: HARDHAT_TEST_KEYS[1] }).account
-      .address,
-    nonce: BigInt(2 * i),
-  });
+  return devnetDemoMarketToken(i);
+}
+
+/**
+ * Chain config a devnet needs to serve the demo as the quick start does: the demo's Morpho Blue
+ * (DEVNET_MORPHO_BLUE, deployed by seedDemoCampaigns) and every demo market token stored and priced
+ * (the pools and Morpho markets hold them), on top of `base`.
+ */
+export function demoChainConfig(base: ChainConfig): Partial<ChainConfig> {
+  return {
+    morphoBlue: DEVNET_MORPHO_BLUE,
+    tokens: [
+      ...base.tokens,
+      ...Array.from({ length: DEVNET_DEMO_MARKET_COUNT }, (_, i) => ({ address: demoMarketAddress(i) })),
+    ],
+  };
 }
 
 async function send(
@@ -94,13 +122,18 @@ async function deployToken(
 export type SeedDemoParams = { rpcUrl: string; chainId: number; stack: DeployedStack; treeDir: string };
 export type SeedDemoResult = {
   campaigns: number;
-  markets: { address: Address; symbol: string; priceUsd: number }[];
+  /**
+   * The demo markets: `address` is the market token (priced by the demo price API), `identifier` the
+   * opportunity its campaigns target (the token, the Uniswap V3 pool or the Morpho Blue market id).
+   */
+  markets: { address: Address; symbol: string; priceUsd: number; campaignType: number; identifier: Hex }[];
   roots: Hex[];
   claims: number;
 };
 
 /**
- * A realistic demo on one devnet: 16 markets (hold, pool, lend, borrow, v4 pool), 4 campaigns each
+ * A realistic demo on one devnet: 16 markets (hold, pool, lend, borrow, v4 pool; the pools real
+ * Uniswap V3 pools and the lending markets real Morpho Blue markets: seedDemoProtocols), 4 campaigns each
  * (live, past, upcoming, long-running) rewarded in a token, a stablecoin, points and a pre-TGE token
  * from several creators, two sub-campaigns, three reward roots with their trees published in
  * `treeDir`, and claims against them.
@@ -132,15 +165,45 @@ export async function seedDemoCampaigns({ rpcUrl, chainId, stack, treeDir }: See
     functionName: 'setEpochDuration',
     args: [60],
   } as never);
-  const markets: SeedDemoResult['markets'] = [];
+  // The chain config stores every demo market token (devnetChains, demoChainConfig): one list, one count.
+  if (DEMO_MARKETS.length !== DEVNET_DEMO_MARKET_COUNT)
+    throw new Error(`${DEMO_MARKETS.length} demo markets, DEVNET_DEMO_MARKET_COUNT says ${DEVNET_DEMO_MARKET_COUNT}`);
+  const tokens: { address: Address; symbol: string; priceUsd: number; tvlUsd: number }[] = [];
   for (const m of DEMO_MARKETS) {
-    // Supplies giving TVLs of about $2M to $32M at the demo prices.
-    const supply = BigInt(Math.round((2_000_000 * (markets.length + 1)) / m.priceUsd)) * 10n ** 18n;
+    // TVLs of about $2M to $32M at the demo prices (the token's supply, or what its pool or market holds).
+    const tvlUsd = 2_000_000 * (tokens.length + 1);
+    const supply = BigInt(Math.round(tvlUsd / m.priceUsd)) * 10n ** 18n;
     const address = await deployToken(marketDeployer, m.name, m.symbol, 18, deployer, supply);
-    if (address.toLowerCase() !== demoMarketAddress(markets.length).toLowerCase())
-      throw new Error(`demo market ${m.symbol} at ${address}, expected ${demoMarketAddress(markets.length)}`);
-    markets.push({ address, ...m });
+    if (address.toLowerCase() !== demoMarketAddress(tokens.length).toLowerCase())
+      throw new Error(`demo market ${m.symbol} at ${address}, expected ${demoMarketAddress(tokens.length)}`);
+    tokens.push({ address, symbol: m.symbol, priceUsd: m.priceUsd, tvlUsd });
   }
+  const typeOf = (i: number) => MARKET_TYPES[i % MARKET_TYPES.length]!;
+  const usdc = stack.tokens.rewards[1]!; // USDCx, priced at $1 by its on-chain feed
+  const ofType = (type: number) => tokens.filter((_, i) => typeOf(i) === type);
+  const protocols = await seedDemoProtocols({
+    rpcUrl,
+    chainId,
+    pools: ofType(2).map((t) => ({
+      token: { address: t.address, decimals: 18, priceUsd: t.priceUsd },
+      quote: { address: usdc.address, decimals: usdc.decimals, priceUsd: 1 },
+      tvlUsd: t.tvlUsd,
+    })),
+    markets: ofType(7).map((t) => ({
+      loan: { address: t.address, decimals: 18, priceUsd: t.priceUsd },
+      collateral: stack.tokens.rewards[0]!.address,
+      tvlUsd: t.tvlUsd,
+    })),
+  });
+  const pools = new Map(ofType(2).map((t, k) => [t.address, protocols.pools[k]!]));
+  const morphoMarkets = new Map(ofType(7).map((t, k) => [t.address, protocols.markets[k]!.marketId]));
+  const markets: SeedDemoResult['markets'] = tokens.map((t, i) => ({
+    address: t.address,
+    symbol: t.symbol,
+    priceUsd: t.priceUsd,
+    campaignType: typeOf(i),
+    identifier: (pools.get(t.address)?.pool ?? morphoMarkets.get(t.address) ?? t.address) as Hex,
+  }));
 
   const rewards = [
     ...stack.tokens.rewards.map((r) => ({ address: r.address, decimals: r.decimals })),
@@ -159,19 +222,26 @@ export async function seedDemoCampaigns({ rpcUrl, chainId, stack, treeDir }: See
     { start: now - DAY, duration: 30 * DAY },
   ];
   const campaigns = markets.flatMap((market, i) => {
-    const type = MARKET_TYPES[i % MARKET_TYPES.length]!;
+    const type = market.campaignType;
+    const pool = pools.get(market.address);
+    // As the real campaigns encode their target: the ERC20 layout for holding and the CLAMM layout
+    // naming the pool (docs/contracts.md#campaign-data-encodings), a Morpho Blue market id as
+    // abi.encode(bytes32) (docs/api-behaviour.md#tvl-per-protocol), other targets as one address word.
     const data: Hex =
       type === 1
         ? encodeErc20CampaignData({ targetToken: market.address, url: `https://demo.invalid/markets/${market.symbol}` })
-        : type === 2
+        : pool
           ? encodeClammCampaignData({
-              pool: market.address,
+              pool: pool.pool,
               weightFees: 2000,
               weightToken0: 4000,
               weightToken1: 4000,
               isOutOfRangeIncentivized: false,
+              url: `https://app.uniswap.invalid/positions/create/v3?chain=${chainId}&currencyA=${pool.token0}&currencyB=${pool.token1}&fee=3000`,
             })
-          : encodeAbiParameters([{ type: 'address' }], [market.address]);
+          : type === 7
+            ? encodeAbiParameters([{ type: 'bytes32' }], [market.identifier])
+            : encodeAbiParameters([{ type: 'address' }], [market.address]);
     return schedule.map((s, k) => {
       const reward = rewards[(i + k) % rewards.length]!;
       const creator = creators[(i + k) % creators.length];

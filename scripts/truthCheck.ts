@@ -32,9 +32,14 @@ import {
  *   instant of the served computation (`campaignStatus.processingStarted`): a campaign distributes
  *   only inside [start, end); dailyRewards = amount / duration in days × stored price of the reward
  *   token (none when missing or older than `priceMaxAgeSeconds`); APR = dailyRewards × 365 / TVL × 100;
- * - opportunities: served TVL (an ERC4626 vault's totalAssets, else the identifier's totalSupply,
- *   read on chain now, × stored price), and dailyRewards and APR as the sums of the recomputed
- *   figures of the campaigns the opportunity serves;
+ * - opportunities: every opportunity of the chain (listed by GET /v4/opportunities, and those the
+ *   campaigns name), its served TVL within 0.5 % of the protocol contract's own figure read on chain
+ *   now × the stored price of each token: a CLAMM Uniswap V3 pool's balances of token0 and token1
+ *   (none when the identifier is not a pool), a MORPHO market id's `market(id).totalSupplyAssets` of
+ *   its loan token on the chain's Morpho Blue, else an ERC4626 vault's totalAssets or the identifier's
+ *   totalSupply; dailyRewards as the sum of the recomputed figures of its campaigns, and APR as that
+ *   dailyRewards × 365 / TVL × 100 (a percentage, as computeMetrics defines it), within 0.5 % too
+ *   (the TVL is read later than the service read it); campaign APRs likewise;
  * - distributed (#33): GET /v4/rewards/total/distributed/by-tokens (test tokens included, private
  *   campaigns not: an anonymous caller's view, from the facet rollup when it is fresh) per token, with
  *   what each counted root (verified, not revoked, up to the on-chain live root) added to the stored
@@ -49,6 +54,8 @@ export type TruthCheckChain = {
   distributor: Address;
   distributionCreator: Address;
   startBlock: number;
+  /** The chain's Morpho Blue singleton (chain config `morphoBlue`): MORPHO market ids are read there. */
+  morphoBlue?: Address;
 };
 export type TruthCheckParams = {
   apiUrl: string;
@@ -58,7 +65,11 @@ export type TruthCheckParams = {
   maxRecipients?: number;
 };
 export type TruthCheckReport = {
-  compared: Record<'roots' | 'proofs' | 'campaigns' | 'opportunities' | 'rewardTokens' | 'distributed', number>;
+  /** `protocolTvls`: opportunities whose TVL was read from a protocol contract (a V3 pool, a Morpho Blue market). */
+  compared: Record<
+    'roots' | 'proofs' | 'campaigns' | 'opportunities' | 'protocolTvls' | 'rewardTokens' | 'distributed',
+    number
+  >;
   figures: number;
   mismatches: string[];
 };
@@ -86,12 +97,25 @@ const tokenAbi = parseAbi([
   'function totalSupply() view returns (uint256)',
   'function asset() view returns (address)',
   'function totalAssets() view returns (uint256)',
+  'function balanceOf(address) view returns (uint256)',
+]);
+const poolAbi = parseAbi(['function token0() view returns (address)', 'function token1() view returns (address)']);
+const morphoAbi = parseAbi([
+  'function market(bytes32 id) view returns (uint128 totalSupplyAssets, uint128 totalSupplyShares, uint128 totalBorrowAssets, uint128 totalBorrowShares, uint128 lastUpdate, uint128 fee)',
+  'function idToMarketParams(bytes32 id) view returns (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv)',
 ]);
 
 type Served = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** USD figures are floats: equal within 1e-9 relative (exact values such as amounts and times are compared as strings). */
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+/**
+ * Figures that depend on a TVL: within 0.5 % relative (#42), since the chain is read after the service
+ * read it (interest accrued, a position moved); both zero, or both under a millionth of a dollar, agree.
+ */
+const TVL_TOLERANCE = 0.005;
+const closeTvl = (a: number, b: number) =>
+  Math.abs(a - b) <= Math.max(TVL_TOLERANCE * Math.max(Math.abs(a), Math.abs(b)), 1e-6);
 const units = (amount: bigint, decimals: number) => Number(amount) / 10 ** decimals;
 
 /** keccak256(abi.encode(user, token, amount)), folded with the proof by sorted pairs (docs/contracts.md#reward-tree). */
@@ -150,14 +174,22 @@ async function distributedTruth(
 export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport> {
   const db = new pg.Client({ connectionString: p.databaseUrl });
   await db.connect();
-  const compared = { roots: 0, proofs: 0, campaigns: 0, opportunities: 0, rewardTokens: 0, distributed: 0 };
+  const compared = {
+    roots: 0,
+    proofs: 0,
+    campaigns: 0,
+    opportunities: 0,
+    protocolTvls: 0,
+    rewardTokens: 0,
+    distributed: 0,
+  };
   let figures = 0;
   const mismatches: string[] = [];
-  const expectEqual = (what: string, served: unknown, truth: unknown) => {
+  const expectEqual = (what: string, served: unknown, truth: unknown, near = close) => {
     figures += 1;
     const same =
       typeof served === 'number' && typeof truth === 'number'
-        ? close(served, truth)
+        ? near(served, truth)
         : String(served).toLowerCase() === String(truth).toLowerCase();
     if (!same) mismatches.push(`${what}: served ${String(served)}, truth ${String(truth)}`);
   };
@@ -324,29 +356,90 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
       const recomputed = new Map<string, { daily: number; apr: number }>();
       const tvlCache = new Map<string, number | null>();
       const decimalsCache = new Map<string, number>();
-      const tvlOf = async (identifier: string, at: number): Promise<number | null> => {
-        if (tvlCache.has(identifier)) return tvlCache.get(identifier)!;
+      const decimalsOf = async (token: Address): Promise<number | null> => {
+        const key = token.toLowerCase();
+        if (!decimalsCache.has(key)) {
+          const d = await read<number>({ address: token, abi: tokenAbi, functionName: 'decimals' }).catch(() => null);
+          if (d === null) return null;
+          decimalsCache.set(key, Number(d));
+        }
+        return decimalsCache.get(key)!;
+      };
+      /** USD value of token amounts at stored prices; null when any amount, decimals or price is unknown. */
+      const valueOf = async (amounts: { token: Address; amount: bigint | null }[], at: number) => {
+        let usd = 0;
+        for (const { token, amount } of amounts) {
+          const [decimals, price] = [await decimalsOf(token), await priceAt(chain.id, token, at)];
+          if (amount === null || decimals === null || price === null) return null;
+          usd += units(amount, decimals) * price;
+        }
+        return usd;
+      };
+      const balanceOf = (token: Address, holder: Address) =>
+        read<bigint>({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [holder] }).catch(() => null);
+      /** What the protocol contract says the opportunity holds, read on chain now, in USD at `at`. */
+      const tvlOf = async (type: string, identifier: string, at: number): Promise<number | null> => {
+        const key = `${type}:${identifier}`;
+        if (tvlCache.has(key)) return tvlCache.get(key)!;
         let tvl: number | null = null;
-        if (/^0x[0-9a-f]{40}$/i.test(identifier)) {
+        const isAddress = /^0x[0-9a-f]{40}$/i.test(identifier);
+        if (type === 'CLAMM') {
+          // A Uniswap V3 pool holds its liquidity providers' deposits (every position, and fees) in its two tokens.
+          const pool = identifier as Address;
+          const tokens = isAddress
+            ? await Promise.all(
+                (['token0', 'token1'] as const).map((functionName) =>
+                  read<Address>({ address: pool, abi: poolAbi, functionName }).catch(() => null),
+                ),
+              )
+            : [null];
+          if (tokens.every((t): t is Address => t !== null))
+            tvl = await valueOf(
+              await Promise.all(tokens.map(async (token) => ({ token, amount: await balanceOf(token, pool) }))),
+              at,
+            );
+        } else if (type === 'MORPHO' && /^0x[0-9a-f]{64}$/i.test(identifier)) {
+          // A Morpho Blue market's lenders' deposits: totalSupplyAssets of its loan token.
+          if (chain.morphoBlue) {
+            const id = identifier as Hex;
+            const [market, params] = await Promise.all([
+              read<readonly bigint[]>({
+                address: chain.morphoBlue,
+                abi: morphoAbi,
+                functionName: 'market',
+                args: [id],
+              }).catch(() => null),
+              read<readonly Address[]>({
+                address: chain.morphoBlue,
+                abi: morphoAbi,
+                functionName: 'idToMarketParams',
+                args: [id],
+              }).catch(() => null),
+            ]);
+            if (market && params && market[4]) tvl = await valueOf([{ token: params[0]!, amount: market[0]! }], at);
+          }
+        } else if (isAddress) {
           const address = identifier as Address;
           const [asset, assets] = await Promise.all([
             read<Address>({ address, abi: tokenAbi, functionName: 'asset' }).catch(() => null),
             read<bigint>({ address, abi: tokenAbi, functionName: 'totalAssets' }).catch(() => null),
           ]);
-          const [token, amount] =
+          tvl =
             asset !== null && assets !== null
-              ? [asset, assets]
-              : [
-                  address,
-                  await read<bigint>({ address, abi: tokenAbi, functionName: 'totalSupply' }).catch(() => null),
-                ];
-          const decimals = await read<number>({ address: token, abi: tokenAbi, functionName: 'decimals' }).catch(
-            () => null,
-          );
-          const price = await priceAt(chain.id, token, at);
-          tvl = amount !== null && decimals !== null && price !== null ? units(amount, Number(decimals)) * price : null;
+              ? await valueOf([{ token: asset, amount: assets }], at)
+              : await valueOf(
+                  [
+                    {
+                      token: address,
+                      amount: await read<bigint>({ address, abi: tokenAbi, functionName: 'totalSupply' }).catch(
+                        () => null,
+                      ),
+                    },
+                  ],
+                  at,
+                );
         }
-        tvlCache.set(identifier, tvl);
+        tvlCache.set(key, tvl);
         return tvl;
       };
       const opportunityIds = new Set<string>();
@@ -366,52 +459,51 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         expectEqual(`campaign ${id} amount`, served['amount'], c.amount.toString());
         expectEqual(`campaign ${id} startTimestamp`, served['startTimestamp'], String(start));
         expectEqual(`campaign ${id} endTimestamp`, served['endTimestamp'], String(end));
-        if (!decimalsCache.has(c.rewardToken))
-          decimalsCache.set(
-            c.rewardToken,
-            Number(await read<number>({ address: c.rewardToken, abi: tokenAbi, functionName: 'decimals' })),
-          );
+        const rewardDecimals = await decimalsOf(c.rewardToken);
+        if (rewardDecimals === null) throw new Error(`reward token ${c.rewardToken} has no decimals()`);
         const inWindow = start <= at && at < end;
         const price = await priceAt(chain.id, c.rewardToken, at);
         const opportunity = served['opportunityId']
           ? await get(`/opportunities/${served['opportunityId']}`).catch(() => null)
           : null;
-        const tvl = opportunity ? await tvlOf(String(opportunity['identifier']), at) : null;
+        const tvl = opportunity
+          ? await tvlOf(String(opportunity['type']), String(opportunity['identifier']), at)
+          : null;
         const daily =
           !inWindow || price === null
             ? 0
-            : units(c.amount, decimalsCache.get(c.rewardToken)!) * (86_400 / Math.max(1, Number(c.duration))) * price;
+            : units(c.amount, rewardDecimals) * (86_400 / Math.max(1, Number(c.duration))) * price;
         const apr = !inWindow || !tvl ? 0 : (daily * 365 * 100) / tvl;
         expectEqual(`campaign ${id} dailyRewards at ${at}`, served['dailyRewards'], daily);
-        expectEqual(`campaign ${id} apr at ${at}`, served['apr'], apr);
+        expectEqual(`campaign ${id} apr at ${at}`, served['apr'], apr, closeTvl);
         recomputed.set(id.toLowerCase(), { daily, apr });
         if (served['opportunityId']) opportunityIds.add(served['opportunityId']);
         compared.campaigns += 1;
       }
 
-      // Opportunities: TVL from chain × stored price, figures as the sums of their campaigns'.
+      // Opportunities: every one of the chain, TVL from the protocol contract × stored prices,
+      // dailyRewards the sum of its campaigns', APR = dailyRewards × 365 / TVL × 100.
+      for (let page = 0; ; page++) {
+        const listed = (await get('/opportunities', { chainId: chain.id, test: true, items: 100, page })) as Served[];
+        for (const o of listed) opportunityIds.add(String(o['id']));
+        if (listed.length < 100) break;
+      }
       for (const id of opportunityIds) {
         const o = await get(`/opportunities/${id}/campaigns`, { test: true });
         const campaigns = (o['campaigns'] as Served[]).filter((c) => recomputed.has(c['campaignId'].toLowerCase()));
         const at = Number(o['aprRecord']?.timestamp ?? 0);
-        const tvl = await tvlOf(String(o['identifier']), at);
-        expectEqual(`opportunity ${id} tvl`, o['tvl'], tvl ?? 0);
+        const tvl = (await tvlOf(String(o['type']), String(o['identifier']), at)) ?? 0;
+        const daily = campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.daily, 0);
         // Each listed campaign: its served daily, the recomputed one, and its time (what a mismatch needs to be read).
         const parts = (o['campaigns'] as Served[]).map(
           (c) =>
             `${c['campaignId']}: served ${c['dailyRewards']} at ${c['campaignStatus']?.processingStarted}, truth ${recomputed.get(c['campaignId'].toLowerCase())?.daily ?? 'not recomputed'}`,
         );
-        expectEqual(
-          `opportunity ${id} dailyRewards at ${at} [${parts.join('; ')}]`,
-          o['dailyRewards'],
-          campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.daily, 0),
-        );
-        expectEqual(
-          `opportunity ${id} apr`,
-          o['apr'],
-          campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.apr, 0),
-        );
+        expectEqual(`opportunity ${id} (${o['type']} ${o['identifier']}) tvl`, o['tvl'], tvl, closeTvl);
+        expectEqual(`opportunity ${id} dailyRewards at ${at} [${parts.join('; ')}]`, o['dailyRewards'], daily);
+        expectEqual(`opportunity ${id} apr`, o['apr'], tvl ? (daily * 365 * 100) / tvl : 0, closeTvl);
         compared.opportunities += 1;
+        if (o['type'] === 'CLAMM' || o['type'] === 'MORPHO') compared.protocolTvls += 1;
       }
     }
     return { compared, figures, mismatches };
@@ -433,6 +525,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       distributor: c.distributor,
       distributionCreator: c.distributionCreator,
       startBlock: c.startBlock,
+      ...(c.morphoBlue ? { morphoBlue: c.morphoBlue } : {}),
     })),
   });
   console.log(

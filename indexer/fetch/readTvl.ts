@@ -30,9 +30,10 @@ const isMarketId = (s: string) => /^0x[0-9a-f]{64}$/.test(s);
 /**
  * On-chain TVL inputs of each opportunity, read the way its type says its identifier is held
  * (docs/api-behaviour.md#tvl-per-protocol), never by probing: a CLAMM pool's balances of its two
- * tokens (readUniswapV3Tvl); a MORPHO market id's supplied assets on the chain's Morpho Blue
- * (readMorphoBlueTvl; NONE without `morphoBlue` in the chain's config); a UNISWAP_V4 pool id's
- * reserves on the chain's PoolManager (readUniswapV4Tvl; NONE without `uniswapV4PoolManager`); any other identifier that
+ * tokens (readUniswapV3Tvl; NONE when the identifier is not a pool); a MORPHO market id's supplied
+ * assets on the chain's Morpho Blue (readMorphoBlueTvl; NONE without `morphoBlue` in the chain's
+ * config); a UNISWAP_V4 pool id's reserves on the chain's PoolManager (readUniswapV4Tvl; NONE without
+ * `uniswapV4PoolManager`); any other identifier that
  * is a contract on this chain (a MORPHO address is a MetaMorpho vault, ERC4626): an ERC4626 vault's
  * totalAssets in its asset, else an ERC20's totalSupply (token-holding and LP-token opportunities),
  * an Aave V3 aToken's in its underlying (readAaveV3Tvl). Prices are added by the caller. Other
@@ -54,13 +55,8 @@ export async function readTvl(
     chainClient,
     pools.filter((o) => isAddress(o.identifier)),
   );
-  const isPool = (o: { id: string }) => poolReadings.get(o.id)?.method === 'UNISWAP_V3_POOL';
-  for (const o of pools) if (isPool(o)) readings.set(o.id, poolReadings.get(o.id)!);
-  // A CLAMM identifier that does not answer as a pool (no token0/token1: the demo's ERC20 stand-ins
-  // until they move to real pools) keeps the token read it had before, rather than showing no TVL.
-  const notPools = pools.filter((o) => isAddress(o.identifier) && !isPool(o));
-  for (const [id, reading] of await readTokenTvl(chainClient, notPools)) readings.set(id, reading);
-  for (const o of pools) if (!isAddress(o.identifier)) readings.set(o.id, UNSUPPORTED);
+  // A CLAMM identifier that is not a pool: not an address (unsupported-target), or no token0/token1 (read-failed).
+  for (const o of pools) readings.set(o.id, isAddress(o.identifier) ? (poolReadings.get(o.id) ?? NONE) : UNSUPPORTED);
   const morpho = chainClient.chain.morphoBlue;
   if (morpho)
     for (const [id, reading] of await readMorphoBlueTvl(chainClient, morpho, markets)) readings.set(id, reading);

@@ -28,7 +28,8 @@ export type Harness = {
 
 export type CreateHarnessParams = {
   chainIds?: number[];
-  chainOverrides?: Partial<ChainConfig>;
+  /** Fields to override in each chain's config, or a function of that config giving them. */
+  chainOverrides?: Partial<ChainConfig> | ((base: ChainConfig) => Partial<ChainConfig>);
   env?: Record<string, string>;
 };
 
@@ -40,7 +41,10 @@ export async function createHarness({ chainIds, chainOverrides, env }: CreateHar
   const testChains = await startTestChains(chainIds);
   const prefix = uniqueIndexPrefix();
   const config = testConfig({
-    chains: testChains.chains.map((c) => chainConfigOf(c.devnet, c.stack, chainOverrides)),
+    chains: testChains.chains.map((c) => {
+      const base = chainConfigOf(c.devnet, c.stack);
+      return { ...base, ...(typeof chainOverrides === 'function' ? chainOverrides(base) : chainOverrides) };
+    }),
     esIndexPrefix: prefix,
     env,
   });

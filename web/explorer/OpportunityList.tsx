@@ -1,4 +1,4 @@
-import { formatPercent, formatUsd } from '../shared/format.js';
+import { formatPercent, formatUsd, keepIdsWhole } from '../shared/format.js';
 import { PricedFigure } from './PricedFigure.js';
 import { Link } from './Link.js';
 import { SortHeader } from './SortHeader.js';
@@ -47,7 +47,7 @@ export function OpportunityList({ state, navigate, opportunities, loading, total
               <tr key={o.id} data-testid="opportunity-row" data-id={o.id}>
                 <td data-label="Opportunity" class="name">
                   <Link to={{ ...state, opportunity: o.id }} navigate={navigate} openId={o.id}>
-                    {o.name}
+                    {keepIdsWhole(o.name)}
                   </Link>
                 </td>
                 <td data-label="Chain" class="meta">

@@ -7,6 +7,14 @@ export function formatUsd(value: number | string | null | undefined): string {
   return n === null || n === undefined || !Number.isFinite(n) ? '–' : `$${compact.format(n)}`;
 }
 
+/**
+ * An abbreviated address or id in a name ("Provide 0x742a…49f6", a pool without a symbol) kept on one
+ * line: a word joiner (U+2060) after the ellipsis, where browsers would otherwise allow a line break.
+ */
+export function keepIdsWhole(text: string): string {
+  return text.replace(/(0x[0-9a-fA-F]+…)(?=[0-9a-fA-F])/g, '$1\u2060');
+}
+
 /** 1234.567 → "$1,234.57" (tables, where the figure is read rather than compared); null → "–". */
 export function formatUsdExact(value: number | null | undefined): string {
   return value === null || value === undefined || !Number.isFinite(value) ? '–' : `$${plain.format(value)}`;

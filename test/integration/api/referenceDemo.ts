@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
-import { DEMO_MARKETS, seedDemoCampaigns, type SeedDemoResult } from '../../../scripts/seedDemo.js';
+import { DEMO_MARKETS, demoChainConfig, seedDemoCampaigns, type SeedDemoResult } from '../../../scripts/seedDemo.js';
 import { seedCreators } from '../../../scripts/seedCreators.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
@@ -23,14 +23,16 @@ const JOBS = [
 export type ReferenceDemo = { h: Harness; api: PriceApiServer; seeded: SeedDemoResult; close(): Promise<void> };
 
 /**
- * One devnet seeded with scripts/seedDemo.ts (16 markets, creators #0/#2/#3, three verified roots,
- * claims), every job run once against a local price API, and the demo creators registered.
+ * One devnet seeded with scripts/seedDemo.ts (16 markets, real Uniswap V3 pools and Morpho Blue
+ * markets among them, creators #0/#2/#3, three verified roots, claims), configured as the quick start
+ * configures it (demoChainConfig), every job run once against a local price API, and the demo creators registered.
  */
 export async function createReferenceDemo(env: Record<string, string> = {}): Promise<ReferenceDemo> {
   const api = await startPriceApiServer();
   const treeDir = mkdtempSync(join(tmpdir(), 'trees-'));
   const h = await createHarness({
     chainIds: [31337],
+    chainOverrides: demoChainConfig,
     env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir, ...env },
   });
   const { devnet, stack } = h.chains[0]!;

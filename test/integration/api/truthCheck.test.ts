@@ -34,6 +34,7 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
         distributor: c.distributor,
         distributionCreator: c.distributionCreator,
         startBlock: c.startBlock,
+        ...(c.morphoBlue ? { morphoBlue: c.morphoBlue } : {}),
       })),
     });
 
@@ -44,7 +45,17 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     expect(report.compared.roots).to.equal(1);
     expect(report.compared.proofs).to.be.greaterThan(0);
     expect(report.compared.campaigns).to.be.greaterThan(10);
-    expect(report.compared.opportunities).to.be.greaterThan(5);
+    expect(report.compared.opportunities).to.equal(16);
+    // The demo's 3 Uniswap V3 pools and 3 Morpho Blue markets, read from the protocol contracts.
+    expect(report.compared.protocolTvls).to.equal(6);
+    const { rows } = await demo.h.deps.pg.query<{ type: string; method: string }>(
+      `SELECT o.type, m.inputs->'tvl'->>'method' AS method FROM opportunities o JOIN opportunity_metrics m ON m.opportunity_id = o.id
+       WHERE o.type IN ('CLAMM', 'MORPHO') AND m.tvl > 0 ORDER BY 1, 2`,
+    );
+    expect(rows.map((r) => `${r.type} ${r.method}`)).to.deep.equal([
+      ...Array(3).fill('CLAMM UNISWAP_V3_POOL'),
+      ...Array(3).fill('MORPHO MORPHO_BLUE_SUPPLY'),
+    ]);
     expect(report.compared.rewardTokens).to.equal(4);
     expect(report.compared.distributed).to.be.greaterThan(0);
   });
@@ -66,6 +77,14 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     // The facet rollup (fresh: nothing it depends on was written) drifting from the stored trees.
     await demo.h.deps.pg.query('UPDATE distributed_facet_rollup SET usd = usd * 2');
     await demo.h.deps.pg.query(`INSERT INTO search_outbox (entity, entity_id) VALUES ('campaign', $1)`, [c!.id]);
+    // A pool's served TVL 1 % above what the pool holds (beyond the 0.5 % tolerance).
+    const {
+      rows: [pool],
+    } = await demo.h.deps.pg.query<{ id: string }>(
+      `SELECT o.id FROM opportunities o JOIN opportunity_metrics m ON m.opportunity_id = o.id WHERE o.type = 'CLAMM' AND m.tvl > 0 LIMIT 1`,
+    );
+    await demo.h.deps.pg.query('UPDATE opportunity_metrics SET tvl = tvl * 1.01 WHERE opportunity_id = $1', [pool!.id]);
+    await demo.h.deps.pg.query(`INSERT INTO search_outbox (entity, entity_id) VALUES ('opportunity', $1)`, [pool!.id]);
     expect((await demo.h.runJob('publish')).status).to.equal('success');
     await demo.h.refresh();
     forgetChainRows(demo.h.apiPg);
@@ -84,6 +103,10 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     ).to.equal(true);
     expect(
       report.mismatches.some((m) => m.includes('dailyRewards')),
+      report.mismatches.join('\n'),
+    ).to.equal(true);
+    expect(
+      report.mismatches.some((m) => m.startsWith(`opportunity ${pool!.id} (CLAMM`) && m.includes(') tvl:')),
       report.mismatches.join('\n'),
     ).to.equal(true);
     expect(

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
-import { DEMO_MARKETS, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
+import { DEMO_MARKETS, demoChainConfig, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
 import { truthCheck, type TruthCheckReport } from '../../../scripts/truthCheck.js';
 import { startChainActivity } from '../../helpers/chainActivity.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
@@ -28,7 +28,11 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
     this.timeout(300_000);
     prices = await startPriceApiServer();
     treeDir = mkdtempSync(join(tmpdir(), 'trees-'));
-    h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: prices.url, REWARD_TREE_SOURCE: treeDir } });
+    h = await createHarness({
+      chainIds: [31337],
+      chainOverrides: demoChainConfig,
+      env: { PRICE_API_URL: prices.url, REWARD_TREE_SOURCE: treeDir },
+    });
     const { devnet, stack } = h.chains[0]!;
     const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
     seeded.markets.forEach((m, i) =>
@@ -93,6 +97,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
           distributor: c.distributor,
           distributionCreator: c.distributionCreator,
           startBlock: c.startBlock,
+          ...(c.morphoBlue ? { morphoBlue: c.morphoBlue } : {}),
         })),
       });
     const final = await startIndexer({});

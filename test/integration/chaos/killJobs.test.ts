@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createPublicClient, http, parseAbi } from 'viem';
 import { distributionCreatorAbi } from '../../../contracts/artifacts/index.js';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
-import { DEMO_MARKETS, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
+import { DEMO_MARKETS, demoChainConfig, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
 import { startChainActivity } from '../../helpers/chainActivity.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
@@ -42,7 +42,11 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
     this.timeout(300_000);
     api = await startPriceApiServer();
     treeDir = mkdtempSync(join(tmpdir(), 'trees-'));
-    h = await createHarness({ chainIds: [31337], env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir } });
+    h = await createHarness({
+      chainIds: [31337],
+      chainOverrides: demoChainConfig,
+      env: { PRICE_API_URL: api.url, REWARD_TREE_SOURCE: treeDir },
+    });
     const { devnet, stack } = h.chains[0]!;
     const seeded = await seedDemoCampaigns({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, stack, treeDir });
     seeded.markets.forEach((m, i) =>

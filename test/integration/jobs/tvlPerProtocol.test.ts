@@ -123,6 +123,8 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       campaigns: [
         clamm(priced.pool),
         clamm(halfPriced.pool),
+        // A CLAMM campaign naming a token, not a pool (priced, with a supply): no token read stands in.
+        { ...clamm(rwd!.address), startTimestamp: now - 3599 },
         {
           ...clamm(priced.pool),
           campaignType: 7,
@@ -219,6 +221,19 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       [doc['id']],
     );
     expect(rows[0]).to.deep.equal({ tvl: null, tvl_status: 'unpriced' });
+  });
+
+  it('a CLAMM identifier that is not a pool (an ERC20) has no TVL (method NONE), never its token supply', async function () {
+    const rwd = h.chains[0]!.stack.tokens.rewards[0]!.address.toLowerCase();
+    const doc = docs.get(rwd)!;
+    expect(doc, 'the token is the opportunity identifier').to.not.equal(undefined);
+    expect([doc['type'], doc['tvl'], doc['apr'], doc['tvlRecord'].breakdowns]).to.deep.equal(['CLAMM', 0, 0, []]);
+    const { rows } = await h.deps.pg.query<{ method: string }>(
+      `SELECT m.inputs->'tvl'->>'method' AS method FROM opportunity_metrics m JOIN opportunities o ON o.id = m.opportunity_id
+       WHERE o.type = 'CLAMM' AND o.identifier = $1`,
+      [rwd],
+    );
+    expect(rows.map((r) => r.method)).to.deep.equal(['NONE']);
   });
 
   it('a Morpho Blue market (MORPHO, identifier its id) is worth market(id).totalSupplyAssets of its loan token × its price', async function () {

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { formatAmount, formatDurationMs, formatPercent, formatTime, formatUsd } from '../../../../web/shared/format.js';
+import {
+  formatAmount,
+  formatDurationMs,
+  formatPercent,
+  formatTime,
+  formatUsd,
+  keepIdsWhole,
+} from '../../../../web/shared/format.js';
 
 describe('web/shared/format', () => {
   it('formats USD compactly and percentages, with a dash for missing values', () => {
@@ -23,5 +30,11 @@ describe('web/shared/format', () => {
     expect(formatDurationMs(850)).to.equal('850 ms');
     expect(formatDurationMs(2400)).to.equal('2.4 s');
     expect(formatDurationMs(185_000)).to.equal('3m05s');
+  });
+
+  it('keeps abbreviated addresses and ids whole: a word joiner after the ellipsis, nothing else changed', () => {
+    expect(keepIdsWhole('Provide 0x742a…49f6')).to.equal('Provide 0x742a…\u206049f6');
+    expect(keepIdsWhole('Lend 0xb79a…ab12 and 0x01ea…77cd')).to.equal('Lend 0xb79a…\u2060ab12 and 0x01ea…\u206077cd');
+    expect(keepIdsWhole('Hold stETHx… soon')).to.equal('Hold stETHx… soon');
   });
 });
