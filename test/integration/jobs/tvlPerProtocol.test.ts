@@ -227,7 +227,14 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
     const rwd = h.chains[0]!.stack.tokens.rewards[0]!.address.toLowerCase();
     const doc = docs.get(rwd)!;
     expect(doc, 'the token is the opportunity identifier').to.not.equal(undefined);
-    expect([doc['type'], doc['tvl'], doc['apr'], doc['tvlRecord'].breakdowns]).to.deep.equal(['CLAMM', 0, 0, []]);
+    // Unknown, not 0: null in the document (the served record says 0 with tvlRecord.status beside it).
+    expect([doc['type'], doc['tvl'], doc['apr'], doc['tvlRecord'].breakdowns, doc['tvlRecord'].status]).to.deep.equal([
+      'CLAMM',
+      null,
+      null,
+      [],
+      'read-failed',
+    ]);
     const { rows } = await h.deps.pg.query<{ method: string }>(
       `SELECT m.inputs->'tvl'->>'method' AS method FROM opportunity_metrics m JOIN opportunities o ON o.id = m.opportunity_id
        WHERE o.type = 'CLAMM' AND o.identifier = $1`,
