@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { getAddress, maxUint256 } from 'viem';
 import type { Abi, Address, Hex } from 'viem';
 import { aaveV3PoolStandInAbi, aaveV3PoolStandInBytecode, testErc20Abi } from './artifacts/index.js';
-import { createDevnetClients, type DevnetClients } from './clients.js';
+import { confirmed as send, createDevnetClients } from './clients.js';
 
 const require = createRequire(import.meta.url);
 type HardhatArtifact = { abi: Abi; bytecode: Hex };
@@ -31,12 +31,6 @@ export type DeployAaveV3ATokenParams = {
 };
 
 export type DeployedAaveV3AToken = { aToken: Address; pool: Address };
-
-async function send(clients: DevnetClients, pending: Promise<Hex>) {
-  const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await pending });
-  if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
-  return receipt;
-}
 
 /**
  * Deploys the stand-in pool and the real AToken, initializes the AToken for `underlying` (treasury

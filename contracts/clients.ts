@@ -50,3 +50,10 @@ export function createDevnetClients({ rpcUrl, chainId, privateKey = HARDHAT_DEPL
 }
 
 export type DevnetClients = ReturnType<typeof createDevnetClients>;
+
+/** Waits for the transaction `pending` sends to be mined; throws when it reverted. @returns its receipt. */
+export async function confirmed(clients: DevnetClients, pending: Promise<Hex>) {
+  const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await pending });
+  if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
+  return receipt;
+}

@@ -13,7 +13,7 @@ import {
   oracleMockAbi,
   oracleMockBytecode,
 } from './artifacts/morpho-blue/index.js';
-import { createDevnetClients, type DevnetClients } from './clients.js';
+import { confirmed as send, createDevnetClients, type DevnetClients } from './clients.js';
 
 export { morphoAbi };
 
@@ -49,19 +49,14 @@ export type DeployMorphoBlueMarketParams = {
 
 export type DeployedMorphoBlueMarket = { morpho: Address; marketId: Hex; marketParams: MorphoMarketParams };
 
-async function send(clients: DevnetClients, pending: Promise<Hex>) {
-  const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await pending });
-  if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
-  return receipt;
-}
-
 /**
- * Deploys Morpho (owner: the deployer), IrmMock and OracleMock, enables the IRM and the LLTV, creates
- * the market and supplies `supplyAssets` of the loan token.
+ * Deploys Morpho (owner: the account of `clients`; its next three transactions), IrmMock and OracleMock,
+ * and enables the IRM and `lltv`: what any market on it needs.
  */
-export async function deployMorphoBlueMarket(params: DeployMorphoBlueMarketParams): Promise<DeployedMorphoBlueMarket> {
-  const { rpcUrl, chainId, loanToken, collateralToken, supplyAssets, lltv = 860_000_000_000_000_000n } = params;
-  const clients = createDevnetClients({ rpcUrl, chainId, privateKey: params.deployerKey });
+export async function deployMorphoBlue(
+  clients: DevnetClients,
+  lltv: bigint,
+): Promise<{ morpho: Address; irm: Address; oracle: Address }> {
   const { walletClient: wallet, account } = clients;
   const deploy = async (abi: Abi, bytecode: Hex, args: readonly unknown[]) =>
     getAddress((await send(clients, wallet.deployContract({ abi, bytecode, args }))).contractAddress!);
@@ -76,6 +71,18 @@ export async function deployMorphoBlueMarket(params: DeployMorphoBlueMarketParam
     clients,
     wallet.writeContract({ address: morpho, abi: morphoAbi, functionName: 'enableLltv', args: [lltv] }),
   );
+  return { morpho, irm, oracle };
+}
+
+/**
+ * Deploys Morpho Blue with its mocks (deployMorphoBlue), creates
+ * the market and supplies `supplyAssets` of the loan token.
+ */
+export async function deployMorphoBlueMarket(params: DeployMorphoBlueMarketParams): Promise<DeployedMorphoBlueMarket> {
+  const { rpcUrl, chainId, loanToken, collateralToken, supplyAssets, lltv = 860_000_000_000_000_000n } = params;
+  const clients = createDevnetClients({ rpcUrl, chainId, privateKey: params.deployerKey });
+  const { walletClient: wallet, account } = clients;
+  const { morpho, irm, oracle } = await deployMorphoBlue(clients, lltv);
   const marketParams = { loanToken, collateralToken, oracle, irm, lltv };
   await send(
     clients,

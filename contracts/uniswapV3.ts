@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { getAddress, maxUint256 } from 'viem';
 import type { Abi, Address, Hex } from 'viem';
 import { testErc20Abi, uniswapV3MinterAbi, uniswapV3MinterBytecode } from './artifacts/index.js';
-import { createDevnetClients, type DevnetClients } from './clients.js';
+import { confirmed as send, createDevnetClients } from './clients.js';
 
 const require = createRequire(import.meta.url);
 type HardhatArtifact = { abi: Abi; bytecode: Hex };
@@ -48,12 +48,6 @@ export type DeployedUniswapV3Pool = {
   token0: Address;
   token1: Address;
 };
-
-async function send(clients: DevnetClients, pending: Promise<Hex>) {
-  const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await pending });
-  if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
-  return receipt;
-}
 
 /**
  * Deploys UniswapV3Factory and UniswapV3Minter, creates and initializes the pool, mints enough of both

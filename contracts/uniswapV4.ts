@@ -17,7 +17,7 @@ import { getAddress, maxUint256, zeroAddress } from 'viem';
 import type { Abi, Address, Hex } from 'viem';
 import { uniswapV4PoolId, type UniswapV4PoolKey } from '../domain/uniswapV4PoolId.js';
 import { testErc20Abi } from './artifacts/index.js';
-import { createDevnetClients, type DevnetClients } from './clients.js';
+import { confirmed as send, createDevnetClients, type DevnetClients } from './clients.js';
 
 const require = createRequire(import.meta.url);
 type FoundryArtifact = { abi: Abi; bytecode: { object: Hex } };
@@ -68,12 +68,6 @@ export type DeployedUniswapV4Pool = DeployedUniswapV4Manager & {
   /** What the positions transferred into the PoolManager: its balance changes around each call. */
   deposited: UniswapV4Amounts;
 };
-
-async function send(clients: DevnetClients, pending: Promise<Hex>) {
-  const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await pending });
-  if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
-  return receipt;
-}
 
 /**
  * Deploys PoolManager (owner: the deployer), PoolModifyLiquidityTest and PoolSwapTest, in that order.

@@ -6,16 +6,9 @@
  */
 import { getAddress, maxUint256, type Abi, type Address, type Hex } from 'viem';
 import { testErc20Abi, uniswapV3MinterAbi, uniswapV3MinterBytecode } from '../contracts/artifacts/index.js';
-import {
-  irmMockAbi,
-  irmMockBytecode,
-  morphoAbi,
-  morphoBytecode,
-  oracleMockAbi,
-  oracleMockBytecode,
-} from '../contracts/artifacts/morpho-blue/index.js';
-import { createDevnetClients, type DevnetClients } from '../contracts/clients.js';
-import { morphoMarketId } from '../contracts/morphoBlue.js';
+import { morphoAbi } from '../contracts/artifacts/morpho-blue/index.js';
+import { confirmed as send, createDevnetClients, type DevnetClients } from '../contracts/clients.js';
+import { deployMorphoBlue, morphoMarketId } from '../contracts/morphoBlue.js';
 import { uniswapV3FactoryAbi, uniswapV3FactoryBytecode, uniswapV3PoolAbi } from '../contracts/uniswapV3.js';
 import { DEVNET_MORPHO_BLUE, DEVNET_PROTOCOL_DEPLOYER } from '../internal/devnetChains.js';
 
@@ -34,12 +27,6 @@ export type DemoPoolSpec = { token: DemoPricedToken; quote: DemoPricedToken; tvl
 export type DemoMorphoSpec = { loan: DemoPricedToken; collateral: Address; tvlUsd: number };
 export type DemoPool = { pool: Address; token0: Address; token1: Address };
 export type DemoMorphoMarket = { morpho: Address; marketId: Hex };
-
-async function send(clients: DevnetClients, pending: Promise<Hex>) {
-  const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: await pending });
-  if (receipt.status !== 'success') throw new Error(`demo protocol transaction ${receipt.transactionHash} reverted`);
-  return receipt;
-}
 
 async function deploy(clients: DevnetClients, abi: Abi, bytecode: Hex, args: readonly unknown[] = []) {
   return getAddress(
@@ -119,17 +106,7 @@ export async function seedDemoProtocols({
       `account #10 has sent transactions on chain ${chainId}: Morpho Blue would miss ${DEVNET_MORPHO_BLUE}`,
     );
 
-  const morpho = await deploy(clients, morphoAbi, morphoBytecode, [clients.account.address]);
-  const irm = await deploy(clients, irmMockAbi, irmMockBytecode);
-  const oracle = await deploy(clients, oracleMockAbi, oracleMockBytecode);
-  await send(
-    clients,
-    wallet.writeContract({ address: morpho, abi: morphoAbi, functionName: 'enableIrm', args: [irm] }),
-  );
-  await send(
-    clients,
-    wallet.writeContract({ address: morpho, abi: morphoAbi, functionName: 'enableLltv', args: [LLTV] }),
-  );
+  const { morpho, irm, oracle } = await deployMorphoBlue(clients, LLTV);
   const approved = new Set<string>();
   const seededMarkets: DemoMorphoMarket[] = [];
   for (const m of markets) {
