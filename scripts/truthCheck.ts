@@ -37,7 +37,8 @@ import {
  *   now × the stored price of each token: a CLAMM Uniswap V3 pool's balances of token0 and token1
  *   (none when the identifier is not a pool), a MORPHO market id's `market(id).totalSupplyAssets` of
  *   its loan token on the chain's Morpho Blue, else an ERC4626 vault's totalAssets or the identifier's
- *   totalSupply; dailyRewards as the sum of the recomputed figures of its campaigns, and APR as that
+ *   totalSupply; dailyRewards as the sum of its campaigns' figures recomputed at the opportunity's own
+ *   instant (`aprRecord.timestamp`: its document and its campaigns' are written apart), and APR as that
  *   dailyRewards × 365 / TVL × 100 (a percentage, as computeMetrics defines it), within 0.5 % too
  *   (the TVL is read later than the service read it); campaign APRs likewise;
  * - distributed (#33): GET /v4/rewards/total/distributed/by-tokens (test tokens included, private
@@ -353,7 +354,8 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         fromBlock: BigInt(chain.startBlock),
         toBlock: 'latest',
       });
-      const recomputed = new Map<string, { daily: number; apr: number }>();
+      /** Per campaign: its daily rewards (USD) at any time `at`, from the chain's parameters and the stored price then. */
+      const recomputed = new Map<string, { dailyAt: (at: number) => Promise<number> }>();
       const tvlCache = new Map<string, number | null>();
       const decimalsCache = new Map<string, number>();
       const decimalsOf = async (token: Address): Promise<number | null> => {
@@ -461,22 +463,24 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         expectEqual(`campaign ${id} endTimestamp`, served['endTimestamp'], String(end));
         const rewardDecimals = await decimalsOf(c.rewardToken);
         if (rewardDecimals === null) throw new Error(`reward token ${c.rewardToken} has no decimals()`);
+        const dailyAt = async (t: number) => {
+          const price = start <= t && t < end ? await priceAt(chain.id, c.rewardToken, t) : null;
+          return price === null
+            ? 0
+            : units(c.amount, rewardDecimals) * (86_400 / Math.max(1, Number(c.duration))) * price;
+        };
         const inWindow = start <= at && at < end;
-        const price = await priceAt(chain.id, c.rewardToken, at);
         const opportunity = served['opportunityId']
           ? await get(`/opportunities/${served['opportunityId']}`).catch(() => null)
           : null;
         const tvl = opportunity
           ? await tvlOf(String(opportunity['type']), String(opportunity['identifier']), at)
           : null;
-        const daily =
-          !inWindow || price === null
-            ? 0
-            : units(c.amount, rewardDecimals) * (86_400 / Math.max(1, Number(c.duration))) * price;
+        const daily = await dailyAt(at);
         const apr = !inWindow || !tvl ? 0 : (daily * 365 * 100) / tvl;
         expectEqual(`campaign ${id} dailyRewards at ${at}`, served['dailyRewards'], daily);
         expectEqual(`campaign ${id} apr at ${at}`, served['apr'], apr, closeTvl);
-        recomputed.set(id.toLowerCase(), { daily, apr });
+        recomputed.set(id.toLowerCase(), { dailyAt });
         if (served['opportunityId']) opportunityIds.add(served['opportunityId']);
         compared.campaigns += 1;
       }
@@ -493,11 +497,15 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         const campaigns = (o['campaigns'] as Served[]).filter((c) => recomputed.has(c['campaignId'].toLowerCase()));
         const at = Number(o['aprRecord']?.timestamp ?? 0);
         const tvl = (await tvlOf(String(o['type']), String(o['identifier']), at)) ?? 0;
-        const daily = campaigns.reduce((s, c) => s + recomputed.get(c['campaignId'].toLowerCase())!.daily, 0);
-        // Each listed campaign: its served daily, the recomputed one, and its time (what a mismatch needs to be read).
-        const parts = (o['campaigns'] as Served[]).map(
-          (c) =>
-            `${c['campaignId']}: served ${c['dailyRewards']} at ${c['campaignStatus']?.processingStarted}, truth ${recomputed.get(c['campaignId'].toLowerCase())?.daily ?? 'not recomputed'}`,
+        // Its campaigns' figures at the opportunity's own time (its documents and its campaigns' are
+        // written apart: a campaign ending between two metrics runs is not a disagreement).
+        const dailies = await Promise.all(
+          campaigns.map((c) => recomputed.get(c['campaignId'].toLowerCase())!.dailyAt(at)),
+        );
+        const daily = dailies.reduce((a, b) => a + b, 0);
+        const parts = campaigns.map(
+          (c, i) =>
+            `${c['campaignId']}: served ${c['dailyRewards']} at ${c['campaignStatus']?.processingStarted}, truth at ${at} ${dailies[i]}`,
         );
         expectEqual(`opportunity ${id} (${o['type']} ${o['identifier']}) tvl`, o['tvl'], tvl, closeTvl);
         expectEqual(`opportunity ${id} dailyRewards at ${at} [${parts.join('; ')}]`, o['dailyRewards'], daily);
