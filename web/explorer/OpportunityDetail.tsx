@@ -9,7 +9,7 @@ import { CopyButton } from './CopyButton.js';
 import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link, type Navigate } from './Link.js';
-import { PricedFigure } from './PricedFigure.js';
+import { PricedFigure, TvlFigure } from './PricedFigure.js';
 import { GRAINS, type ExplorerState, type Grain } from './state.js';
 import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Campaign, Chain, Opportunity } from './types.js';
@@ -165,7 +165,9 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>TVL</dt>
-          <dd data-testid="opportunity-tvl">{formatUsd(o.tvl)}</dd>
+          <dd data-testid="opportunity-tvl">
+            <TvlFigure value={o.tvl} status={o.tvlRecord?.status} format={formatUsd} />
+          </dd>
         </div>
         <div>
           <dt>APR</dt>

@@ -1,5 +1,6 @@
 import { formatPercent, formatUsd, keepIdsWhole } from '../shared/format.js';
-import { PricedFigure } from './PricedFigure.js';
+import { PricedFigure, TvlFigure } from './PricedFigure.js';
+import { unknownTvlReason } from './tvlText.js';
 import { Link } from './Link.js';
 import { SortHeader } from './SortHeader.js';
 import type { ExplorerState } from './state.js';
@@ -63,10 +64,14 @@ export function OpportunityList({ state, navigate, opportunities, loading, total
                   {o.tokens.map((t) => t.symbol).join(', ')}
                 </td>
                 <td data-label="TVL" data-short="TVL" class="num figure">
-                  {formatUsd(o.tvl)}
+                  <TvlFigure value={o.tvl} status={o.tvlRecord?.status} format={formatUsd} />
                 </td>
                 <td data-label="APR" data-short="APR" class="num figure">
-                  <PricedFigure value={o.apr} format={formatPercent} unpriced={o.unpricedRewardTokens} />
+                  {unknownTvlReason(o.tvlRecord?.status) === null || o.apr > 0 ? (
+                    <PricedFigure value={o.apr} format={formatPercent} unpriced={o.unpricedRewardTokens} />
+                  ) : (
+                    <TvlFigure value={o.apr} status={o.tvlRecord?.status} format={formatPercent} />
+                  )}
                 </td>
                 <td data-label="Daily rewards" data-short="Daily" class="num figure">
                   <PricedFigure value={o.dailyRewards} format={formatUsd} unpriced={o.unpricedRewardTokens} />

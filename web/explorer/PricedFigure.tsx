@@ -1,3 +1,4 @@
+import { unknownTvlReason } from './tvlText.js';
 export type PricedFigureProps = {
   value: number;
   format: (value: number) => string;
@@ -16,6 +17,19 @@ export function PricedFigure({ value, format, unpriced }: PricedFigureProps) {
   return (
     <span class="unpriced" data-testid="unpriced" title={title}>
       {value > 0 ? `${format(value)} + no price` : 'no price'}
+    </span>
+  );
+}
+
+export type TvlFigureProps = { value: number; status: string | undefined; format: (value: number) => string };
+
+/** A TVL (or an APR that divides by it) that says "unknown" and why when the TVL could not be known (tvlText.ts). */
+export function TvlFigure({ value, status, format }: TvlFigureProps) {
+  const reason = unknownTvlReason(status);
+  if (reason === null) return <>{format(value)}</>;
+  return (
+    <span class="unpriced" data-testid="unknown-tvl" title={`TVL unknown: ${reason}`}>
+      unknown
     </span>
   );
 }

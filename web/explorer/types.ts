@@ -22,6 +22,8 @@ export type Opportunity = {
   action: string;
   mainProtocol: string;
   tvl: number;
+  /** Why the TVL is known (`ok`) or not: then `tvl` and `apr` are served as 0 (web/explorer/tvlText.ts). */
+  tvlRecord?: { status?: string };
   apr: number;
   dailyRewards: number;
   /** Reward tokens apr and dailyRewards leave out for want of a price (absent when all are priced). */
