@@ -499,9 +499,9 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         const tvl = (await tvlOf(String(o['type']), String(o['identifier']), at)) ?? 0;
         // Its campaigns' figures at the opportunity's own time (its documents and its campaigns' are
         // written apart: a campaign ending between two metrics runs is not a disagreement).
-        const dailies = await Promise.all(
-          campaigns.map((c) => recomputed.get(c['campaignId'].toLowerCase())!.dailyAt(at)),
-        );
+        const dailies: number[] = [];
+        // One at a time: the prices are read on one PostgreSQL connection.
+        for (const c of campaigns) dailies.push(await recomputed.get(c['campaignId'].toLowerCase())!.dailyAt(at));
         const daily = dailies.reduce((a, b) => a + b, 0);
         const parts = campaigns.map(
           (c, i) =>
