@@ -43,12 +43,26 @@ export const DEVNET_DEMO_MARKET_COUNT = 16;
 
 /**
  * Hardhat's public test account #10, which deploys the demo's real protocol contracts (Morpho Blue at
- * its nonce 0, then the Uniswap V3 factory, pools and positions: scripts/seedDemoProtocols.ts).
+ * its nonce 0, then the Uniswap V3 factory, pools and positions, then the Uniswap V4 PoolManager, its
+ * pools and positions: scripts/seedDemoProtocols.ts).
  */
 export const DEVNET_PROTOCOL_DEPLOYER = '0xBcd4042DE499D14e55001CcbB24a551F3b954096' as const;
 
 /** The demo's Morpho Blue singleton: account #10's first deployment (the chain config's `morphoBlue`). */
 export const DEVNET_MORPHO_BLUE = getContractAddress({ from: DEVNET_PROTOCOL_DEPLOYER, nonce: 0n });
+
+/**
+ * Account #10's nonce when it deploys the demo's Uniswap V4 PoolManager, after its Morpho Blue and
+ * Uniswap V3 transactions for the demo's fixed markets (scripts/seedDemoProtocols.ts): Morpho Blue and
+ * its mocks 5, three Morpho markets 4 each, the V3 factory and minter 2, three V3 pools 9 + 8 + 8.
+ */
+export const DEVNET_UNISWAP_V4_POOL_MANAGER_NONCE = 44;
+
+/** The demo's Uniswap V4 PoolManager (the chain config's `uniswapV4PoolManager`), checked when the demo deploys it. */
+export const DEVNET_UNISWAP_V4_POOL_MANAGER = getContractAddress({
+  from: DEVNET_PROTOCOL_DEPLOYER,
+  nonce: BigInt(DEVNET_UNISWAP_V4_POOL_MANAGER_NONCE),
+});
 
 /** Flags of the devnet tokens: RWD and USDCx verified (USDCx a stablecoin), PTS a point token. */
 export const DEVNET_TOKEN_FLAGS = [
@@ -88,6 +102,7 @@ export function devnetChains(ports: readonly number[] = DEVNETS.map((d) => d.por
       DEVNET_ADDRESSES.rewardTokens.map((token, k) => [token.toLowerCase(), DEVNET_ADDRESSES.priceFeeds[k]!]),
     ),
     morphoBlue: DEVNET_MORPHO_BLUE,
+    uniswapV4PoolManager: DEVNET_UNISWAP_V4_POOL_MANAGER,
     // The demo's market tokens, stored and priced whether or not a campaign targets them: the demo's
     // pools and Morpho markets hold them (their TVL is priced in them).
     tokens: [

@@ -22,6 +22,7 @@ import { writeRewardTree } from '../contracts/rewardTrees/writeRewardTree.js';
 import {
   DEVNET_DEMO_MARKET_COUNT,
   DEVNET_MORPHO_BLUE,
+  DEVNET_UNISWAP_V4_POOL_MANAGER,
   DEVNET_PRETGE_TOKEN,
   devnetDemoMarketToken,
 } from '../internal/devnetChains.js';
@@ -56,9 +57,11 @@ export const DEMO_MARKETS = [
 /**
  * Campaign type of each demo market, by index modulo: ERC20 hold (the market token), CLAMM (a real
  * Uniswap V3 pool of the market token and USDCx), MORPHO (a real Morpho Blue market lending the
- * market token, named by its id), Ajna borrow (the market token), Uniswap V4 pool. The V4 markets
- * are the one type left on a stand-in: their target is the market token itself, read as an ERC20,
- * until the devnet has the real PoolManager.
+ * market token, named by its id), Ajna borrow (the market token), UNISWAP_V4 (a real Uniswap V4 pool
+ * of the market token and USDCx in the real PoolManager, named by its pool id). No type is left on a
+ * stand-in but those with no protocol to stand on: ERC20 hold is the token itself, and Ajna borrow
+ * still targets the market token read as an ERC20 (the devnet has no Ajna pool and the service no
+ * Ajna reader).
  */
 const MARKET_TYPES = [1, 2, 7, 11, 13] as const;
 
@@ -73,12 +76,14 @@ export function demoMarketAddress(i: number): Address {
 
 /**
  * Chain config a devnet needs to serve the demo as the quick start does: the demo's Morpho Blue
- * (DEVNET_MORPHO_BLUE, deployed by seedDemoCampaigns) and every demo market token stored and priced
- * (the pools and Morpho markets hold them), on top of `base`.
+ * (DEVNET_MORPHO_BLUE) and Uniswap V4 PoolManager (DEVNET_UNISWAP_V4_POOL_MANAGER), both deployed by
+ * seedDemoCampaigns, and every demo market token stored and priced (the pools and Morpho markets hold
+ * them), on top of `base`.
  */
 export function demoChainConfig(base: ChainConfig): Partial<ChainConfig> {
   return {
     morphoBlue: DEVNET_MORPHO_BLUE,
+    uniswapV4PoolManager: DEVNET_UNISWAP_V4_POOL_MANAGER,
     tokens: [
       ...base.tokens,
       ...Array.from({ length: DEVNET_DEMO_MARKET_COUNT }, (_, i) => ({ address: demoMarketAddress(i) })),
@@ -124,7 +129,8 @@ export type SeedDemoResult = {
   campaigns: number;
   /**
    * The demo markets: `address` is the market token (priced by the demo price API), `identifier` the
-   * opportunity its campaigns target (the token, the Uniswap V3 pool or the Morpho Blue market id).
+   * opportunity its campaigns target (the token, the Uniswap V3 pool, the Morpho Blue market id or the
+   * Uniswap V4 pool id).
    */
   markets: { address: Address; symbol: string; priceUsd: number; campaignType: number; identifier: Hex }[];
   roots: Hex[];
@@ -133,7 +139,8 @@ export type SeedDemoResult = {
 
 /**
  * A realistic demo on one devnet: 16 markets (hold, pool, lend, borrow, v4 pool; the pools real
- * Uniswap V3 pools and the lending markets real Morpho Blue markets: seedDemoProtocols), 4 campaigns each
+ * Uniswap V3 pools, the lending markets real Morpho Blue markets and the v4 pools real Uniswap V4
+ * pools: seedDemoProtocols), 4 campaigns each
  * (live, past, upcoming, long-running) rewarded in a token, a stablecoin, points and a pre-TGE token
  * from several creators, two sub-campaigns, three reward roots with their trees published in
  * `treeDir`, and claims against them.
@@ -194,15 +201,24 @@ export async function seedDemoCampaigns({ rpcUrl, chainId, stack, treeDir }: See
       collateral: stack.tokens.rewards[0]!.address,
       tvlUsd: t.tvlUsd,
     })),
+    v4Pools: ofType(13).map((t) => ({
+      token: { address: t.address, decimals: 18, priceUsd: t.priceUsd },
+      quote: { address: usdc.address, decimals: usdc.decimals, priceUsd: 1 },
+      tvlUsd: t.tvlUsd,
+    })),
   });
   const pools = new Map(ofType(2).map((t, k) => [t.address, protocols.pools[k]!]));
   const morphoMarkets = new Map(ofType(7).map((t, k) => [t.address, protocols.markets[k]!.marketId]));
+  const v4PoolIds = new Map(ofType(13).map((t, k) => [t.address, protocols.v4Pools[k]!.poolId]));
   const markets: SeedDemoResult['markets'] = tokens.map((t, i) => ({
     address: t.address,
     symbol: t.symbol,
     priceUsd: t.priceUsd,
     campaignType: typeOf(i),
-    identifier: (pools.get(t.address)?.pool ?? morphoMarkets.get(t.address) ?? t.address) as Hex,
+    identifier: (pools.get(t.address)?.pool ??
+      morphoMarkets.get(t.address) ??
+      v4PoolIds.get(t.address) ??
+      t.address) as Hex,
   }));
 
   const rewards = [
@@ -225,8 +241,9 @@ export async function seedDemoCampaigns({ rpcUrl, chainId, stack, treeDir }: See
     const type = market.campaignType;
     const pool = pools.get(market.address);
     // As the real campaigns encode their target: the ERC20 layout for holding and the CLAMM layout
-    // naming the pool (docs/contracts.md#campaign-data-encodings), a Morpho Blue market id as
-    // abi.encode(bytes32) (docs/api-behaviour.md#tvl-per-protocol), other targets as one address word.
+    // naming the pool (docs/contracts.md#campaign-data-encodings), a Morpho Blue market id and a
+    // Uniswap V4 pool id as abi.encode(bytes32) (docs/api-behaviour.md#tvl-per-protocol), other
+    // targets (Ajna's stand-in) as one address word.
     const data: Hex =
       type === 1
         ? encodeErc20CampaignData({ targetToken: market.address, url: `https://demo.invalid/markets/${market.symbol}` })
@@ -239,7 +256,7 @@ export async function seedDemoCampaigns({ rpcUrl, chainId, stack, treeDir }: See
               isOutOfRangeIncentivized: false,
               url: `https://app.uniswap.invalid/positions/create/v3?chain=${chainId}&currencyA=${pool.token0}&currencyB=${pool.token1}&fee=3000`,
             })
-          : type === 7
+          : type === 7 || type === 13
             ? encodeAbiParameters([{ type: 'bytes32' }], [market.identifier])
             : encodeAbiParameters([{ type: 'address' }], [market.address]);
     return schedule.map((s, k) => {

@@ -1,16 +1,31 @@
 /**
  * The demo's real protocol objects (#42): Uniswap V3 pools (the published @uniswap/v3-core 1.0.1
- * artifacts) for its CLAMM markets and Morpho Blue markets (contracts/artifacts/morpho-blue) for its
- * MORPHO markets, all deployed by hardhat account #10 so that Morpho Blue lands at
- * DEVNET_MORPHO_BLUE (its nonce 0) on any fresh devnet, the address the chain config names.
+ * artifacts) for its CLAMM markets, Morpho Blue markets (contracts/artifacts/morpho-blue) for its
+ * MORPHO markets and Uniswap V4 pools in the real PoolManager (@uniswap/v4-core 1.0.2 artifacts:
+ * contracts/uniswapV4.ts) for its UNISWAP_V4 markets, all deployed by hardhat account #10 so that
+ * Morpho Blue lands at DEVNET_MORPHO_BLUE (its nonce 0) and the PoolManager at
+ * DEVNET_UNISWAP_V4_POOL_MANAGER (its nonce after the Morpho and V3 transactions of the demo's fixed
+ * markets) on any fresh devnet, the addresses the chain config names. New deployments are appended
+ * after the earlier ones, never put before them (that would move both addresses).
  */
-import { getAddress, maxUint256, type Abi, type Address, type Hex } from 'viem';
+import { getAddress, maxUint256, zeroAddress, type Abi, type Address, type Hex } from 'viem';
 import { testErc20Abi, uniswapV3MinterAbi, uniswapV3MinterBytecode } from '../contracts/artifacts/index.js';
 import { morphoAbi } from '../contracts/artifacts/morpho-blue/index.js';
 import { confirmed as send, createDevnetClients, type DevnetClients } from '../contracts/clients.js';
 import { deployMorphoBlue, morphoMarketId } from '../contracts/morphoBlue.js';
 import { uniswapV3FactoryAbi, uniswapV3FactoryBytecode, uniswapV3PoolAbi } from '../contracts/uniswapV3.js';
-import { DEVNET_MORPHO_BLUE, DEVNET_PROTOCOL_DEPLOYER } from '../internal/devnetChains.js';
+import {
+  addUniswapV4Liquidity,
+  deployUniswapV4Manager,
+  uniswapV4PoolId,
+  uniswapV4PoolManagerAbi,
+} from '../contracts/uniswapV4.js';
+import {
+  DEVNET_MORPHO_BLUE,
+  DEVNET_PROTOCOL_DEPLOYER,
+  DEVNET_UNISWAP_V4_POOL_MANAGER,
+  DEVNET_UNISWAP_V4_POOL_MANAGER_NONCE,
+} from '../internal/devnetChains.js';
 
 /** Hardhat's public test account #10 (DEVNET_PROTOCOL_DEPLOYER). Never use outside devnets. */
 const PROTOCOL_DEPLOYER_KEY = '0xf214f2b2cd398c806f84e317254e0f0b801d0643303237d97a22a48e01628897' as const;
@@ -27,6 +42,7 @@ export type DemoPoolSpec = { token: DemoPricedToken; quote: DemoPricedToken; tvl
 export type DemoMorphoSpec = { loan: DemoPricedToken; collateral: Address; tvlUsd: number };
 export type DemoPool = { pool: Address; token0: Address; token1: Address };
 export type DemoMorphoMarket = { morpho: Address; marketId: Hex };
+export type DemoV4Pool = { poolManager: Address; poolId: Hex; currency0: Address; currency1: Address };
 
 async function deploy(clients: DevnetClients, abi: Abi, bytecode: Hex, args: readonly unknown[] = []) {
   return getAddress(
@@ -84,20 +100,25 @@ export function planDemoPool(token0: DemoPricedToken, token1: DemoPricedToken, t
  * Deploys Morpho Blue (account #10's nonce 0: DEVNET_MORPHO_BLUE), an IRM and an oracle mock, and one
  * market per spec (loan token = the spec's demo token) supplied with `tvlUsd` of it; then a Uniswap V3
  * factory and minter, and one 0.3 % pool per spec initialized at the demo prices with three positions
- * (planDemoPool). Tokens are TestERC20s, minted to account #10 as needed.
- * @returns the markets and pools in spec order.
+ * (planDemoPool); then the Uniswap V4 PoolManager and its test routers (checked at
+ * DEVNET_UNISWAP_V4_POOL_MANAGER) and one hookless 0.3 % V4 pool per `v4Pools` spec, initialized and
+ * filled the same way (planDemoPool, through PoolModifyLiquidityTest). Tokens are TestERC20s, minted
+ * to account #10 as needed.
+ * @returns the markets, pools and V4 pools in spec order.
  */
 export async function seedDemoProtocols({
   rpcUrl,
   chainId,
   pools,
   markets,
+  v4Pools = [],
 }: {
   rpcUrl: string;
   chainId: number;
   pools: DemoPoolSpec[];
   markets: DemoMorphoSpec[];
-}): Promise<{ pools: DemoPool[]; markets: DemoMorphoMarket[] }> {
+  v4Pools?: DemoPoolSpec[];
+}): Promise<{ pools: DemoPool[]; markets: DemoMorphoMarket[]; v4Pools: DemoV4Pool[] }> {
   const clients = createDevnetClients({ rpcUrl, chainId, privateKey: PROTOCOL_DEPLOYER_KEY });
   if (clients.account.address !== DEVNET_PROTOCOL_DEPLOYER) throw new Error('demo protocol deployer key mismatch');
   const { walletClient: wallet, publicClient } = clients;
@@ -176,5 +197,47 @@ export async function seedDemoProtocols({
       );
     seededPools.push({ pool, token0: token0.address, token1: token1.address });
   }
-  return { pools: seededPools, markets: seededMarkets };
+
+  // Appended after every earlier transaction of account #10: the PoolManager's nonce is fixed by the
+  // demo's markets (DEVNET_UNISWAP_V4_POOL_MANAGER_NONCE), and a different count must not go unnoticed.
+  const nonce = await publicClient.getTransactionCount({ address: clients.account.address });
+  const signer = { rpcUrl, chainId, deployerKey: PROTOCOL_DEPLOYER_KEY } as const;
+  const manager = await deployUniswapV4Manager(signer);
+  if (manager.poolManager !== DEVNET_UNISWAP_V4_POOL_MANAGER)
+    throw new Error(
+      `Uniswap V4 PoolManager at ${manager.poolManager} (account #10's nonce ${nonce}), the chain config names ${DEVNET_UNISWAP_V4_POOL_MANAGER} (nonce ${DEVNET_UNISWAP_V4_POOL_MANAGER_NONCE})`,
+    );
+  const seededV4Pools: DemoV4Pool[] = [];
+  for (const p of v4Pools) {
+    const [token0, token1] =
+      BigInt(p.token.address) < BigInt(p.quote.address) ? [p.token, p.quote] : [p.quote, p.token];
+    for (const t of [token0, token1])
+      await fund(clients, t.address, toUnits(4 * p.tvlUsd, t), manager.modifyLiquidityRouter, approved);
+    const poolKey = {
+      currency0: token0.address,
+      currency1: token1.address,
+      fee: POOL_FEE,
+      tickSpacing: TICK_SPACING,
+      hooks: zeroAddress,
+    };
+    const plan = planDemoPool(token0, token1, p.tvlUsd);
+    await send(
+      clients,
+      wallet.writeContract({
+        address: manager.poolManager,
+        abi: uniswapV4PoolManagerAbi,
+        functionName: 'initialize',
+        args: [poolKey, plan.sqrtPriceX96],
+      }),
+    );
+    for (const position of plan.positions)
+      await addUniswapV4Liquidity({ ...signer, pool: { ...manager, poolKey }, position });
+    seededV4Pools.push({
+      poolManager: manager.poolManager,
+      poolId: uniswapV4PoolId(poolKey),
+      currency0: token0.address,
+      currency1: token1.address,
+    });
+  }
+  return { pools: seededPools, markets: seededMarkets, v4Pools: seededV4Pools };
 }

@@ -36,7 +36,11 @@ import {
  *   campaigns name), its served TVL within 0.5 % of the protocol contract's own figure read on chain
  *   now × the stored price of each token: a CLAMM Uniswap V3 pool's balances of token0 and token1
  *   (none when the identifier is not a pool), a MORPHO market id's `market(id).totalSupplyAssets` of
- *   its loan token on the chain's Morpho Blue, else an ERC4626 vault's totalAssets or the identifier's
+ *   its loan token on the chain's Morpho Blue, a UNISWAP_V4 pool id's reserves in the chain's PoolManager
+ *   (v4Reserves: its own reading, not the indexer's tick walk: every range's net liquidity summed from
+ *   the pool's ModifyLiquidity events, valued at the current price read from slot0 by extsload, with
+ *   its own floating-point TickMath; the two currencies from the pool's Initialize event; fees owed to
+ *   positions are not counted, the demo pools never swap), else an ERC4626 vault's totalAssets or the identifier's
  *   totalSupply; dailyRewards as the sum of its campaigns' figures recomputed at the opportunity's own
  *   instant (`aprRecord.timestamp`: its document and its campaigns' are written apart), and APR as that
  *   dailyRewards × 365 / TVL × 100 (a percentage, as computeMetrics defines it), within 0.5 % too
@@ -57,6 +61,8 @@ export type TruthCheckChain = {
   startBlock: number;
   /** The chain's Morpho Blue singleton (chain config `morphoBlue`): MORPHO market ids are read there. */
   morphoBlue?: Address;
+  /** The chain's Uniswap V4 PoolManager (chain config `uniswapV4PoolManager`): UNISWAP_V4 pool ids are read there. */
+  uniswapV4PoolManager?: Address;
 };
 export type TruthCheckParams = {
   apiUrl: string;
@@ -66,7 +72,7 @@ export type TruthCheckParams = {
   maxRecipients?: number;
 };
 export type TruthCheckReport = {
-  /** `protocolTvls`: opportunities whose TVL was read from a protocol contract (a V3 pool, a Morpho Blue market). */
+  /** `protocolTvls`: opportunities whose TVL was read from a protocol contract (a V3 pool, a Morpho Blue market, a V4 pool). */
   compared: Record<
     'roots' | 'proofs' | 'campaigns' | 'opportunities' | 'protocolTvls' | 'rewardTokens' | 'distributed',
     number
@@ -105,6 +111,61 @@ const morphoAbi = parseAbi([
   'function market(bytes32 id) view returns (uint128 totalSupplyAssets, uint128 totalSupplyShares, uint128 totalBorrowAssets, uint128 totalBorrowShares, uint128 lastUpdate, uint128 fee)',
   'function idToMarketParams(bytes32 id) view returns (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv)',
 ]);
+
+const poolManagerAbi = parseAbi(['function extsload(bytes32 slot) view returns (bytes32)']);
+const v4InitializeEvent = parseAbiItem(
+  'event Initialize(bytes32 indexed id, address indexed currency0, address indexed currency1, uint24 fee, int24 tickSpacing, address hooks, uint160 sqrtPriceX96, int24 tick)',
+);
+const v4ModifyLiquidityEvent = parseAbiItem(
+  'event ModifyLiquidity(bytes32 indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt)',
+);
+
+/**
+ * A Uniswap V4 pool's reserves from the PoolManager's own records: its currencies (Initialize event),
+ * its current sqrt price (slot0 in `pools[id]`, mapping slot 6 of v4-core 1.0.2's PoolManager, read
+ * by extsload) and each range's net liquidity (ModifyLiquidity events), each range worth
+ * amount0 = L(√B − √P)/(√P·√B) and amount1 = L(√P − √A) with √P clamped into [√A, √B] and
+ * √(price at tick t) = 1.0001^(t/2). Null when the pool was never initialized.
+ */
+async function v4Reserves(client: PublicClient, manager: Address, poolId: Hex, fromBlock: bigint) {
+  const [init] = await client.getLogs({
+    address: manager,
+    event: v4InitializeEvent,
+    args: { id: poolId },
+    fromBlock,
+    toBlock: 'latest',
+  });
+  if (!init) return null;
+  const slot0 = await client.readContract({
+    address: manager,
+    abi: poolManagerAbi,
+    functionName: 'extsload',
+    args: [keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [poolId, 6n]))],
+  });
+  const sP = Number(BigInt(slot0) & ((1n << 160n) - 1n)) / 2 ** 96;
+  const ranges = new Map<string, bigint>();
+  for (const l of await client.getLogs({
+    address: manager,
+    event: v4ModifyLiquidityEvent,
+    args: { id: poolId },
+    fromBlock,
+    toBlock: 'latest',
+  })) {
+    const key = `${l.args.tickLower}:${l.args.tickUpper}`;
+    ranges.set(key, (ranges.get(key) ?? 0n) + l.args.liquidityDelta!);
+  }
+  let [amount0, amount1] = [0, 0];
+  for (const [key, liquidity] of ranges) {
+    const [sA, sB] = key.split(':').map((t) => 1.0001 ** (Number(t) / 2)) as [number, number];
+    const s = Math.min(Math.max(sP, sA), sB);
+    amount0 += (Number(liquidity) * (sB - s)) / (s * sB);
+    amount1 += Number(liquidity) * (s - sA);
+  }
+  return [
+    { token: init.args.currency0!, amount: BigInt(Math.floor(amount0)) },
+    { token: init.args.currency1!, amount: BigInt(Math.floor(amount1)) },
+  ];
+}
 
 type Served = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -420,6 +481,17 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
             ]);
             if (market && params && market[4]) tvl = await valueOf([{ token: params[0]!, amount: market[0]! }], at);
           }
+        } else if (type === 'UNISWAP_V4' && /^0x[0-9a-f]{64}$/i.test(identifier)) {
+          // A Uniswap V4 pool's liquidity providers' deposits, held by the PoolManager singleton.
+          if (chain.uniswapV4PoolManager) {
+            const reserves = await v4Reserves(
+              client,
+              chain.uniswapV4PoolManager,
+              identifier as Hex,
+              BigInt(chain.startBlock),
+            ).catch(() => null);
+            if (reserves) tvl = await valueOf(reserves, at);
+          }
         } else if (isAddress) {
           const address = identifier as Address;
           const [asset, assets] = await Promise.all([
@@ -511,7 +583,7 @@ export async function truthCheck(p: TruthCheckParams): Promise<TruthCheckReport>
         expectEqual(`opportunity ${id} dailyRewards at ${at} [${parts.join('; ')}]`, o['dailyRewards'], daily);
         expectEqual(`opportunity ${id} apr`, o['apr'], tvl ? (daily * 365 * 100) / tvl : 0, closeTvl);
         compared.opportunities += 1;
-        if (o['type'] === 'CLAMM' || o['type'] === 'MORPHO') compared.protocolTvls += 1;
+        if (['CLAMM', 'MORPHO', 'UNISWAP_V4'].includes(o['type'])) compared.protocolTvls += 1;
       }
     }
     return { compared, figures, mismatches };
@@ -534,6 +606,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       distributionCreator: c.distributionCreator,
       startBlock: c.startBlock,
       ...(c.morphoBlue ? { morphoBlue: c.morphoBlue } : {}),
+      ...(c.uniswapV4PoolManager ? { uniswapV4PoolManager: c.uniswapV4PoolManager } : {}),
     })),
   });
   console.log(

@@ -35,6 +35,7 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
         distributionCreator: c.distributionCreator,
         startBlock: c.startBlock,
         ...(c.morphoBlue ? { morphoBlue: c.morphoBlue } : {}),
+        ...(c.uniswapV4PoolManager ? { uniswapV4PoolManager: c.uniswapV4PoolManager } : {}),
       })),
     });
 
@@ -46,15 +47,16 @@ describe('scripts/truthCheck on the seeded demo: every served root, proof, claim
     expect(report.compared.proofs).to.be.greaterThan(0);
     expect(report.compared.campaigns).to.be.greaterThan(10);
     expect(report.compared.opportunities).to.equal(16);
-    // The demo's 3 Uniswap V3 pools and 3 Morpho Blue markets, read from the protocol contracts.
-    expect(report.compared.protocolTvls).to.equal(6);
+    // The demo's 3 Uniswap V3 pools, 3 Morpho Blue markets and 3 Uniswap V4 pools, read from the protocol contracts.
+    expect(report.compared.protocolTvls).to.equal(9);
     const { rows } = await demo.h.deps.pg.query<{ type: string; method: string }>(
       `SELECT o.type, m.inputs->'tvl'->>'method' AS method FROM opportunities o JOIN opportunity_metrics m ON m.opportunity_id = o.id
-       WHERE o.type IN ('CLAMM', 'MORPHO') AND m.tvl > 0 ORDER BY 1, 2`,
+       WHERE o.type IN ('CLAMM', 'MORPHO', 'UNISWAP_V4') AND m.tvl > 0 ORDER BY 1, 2`,
     );
     expect(rows.map((r) => `${r.type} ${r.method}`)).to.deep.equal([
       ...Array(3).fill('CLAMM UNISWAP_V3_POOL'),
       ...Array(3).fill('MORPHO MORPHO_BLUE_SUPPLY'),
+      ...Array(3).fill('UNISWAP_V4 UNISWAP_V4_POOL'),
     ]);
     expect(report.compared.rewardTokens).to.equal(4);
     expect(report.compared.distributed).to.be.greaterThan(0);

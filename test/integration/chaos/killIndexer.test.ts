@@ -98,6 +98,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
           distributionCreator: c.distributionCreator,
           startBlock: c.startBlock,
           ...(c.morphoBlue ? { morphoBlue: c.morphoBlue } : {}),
+          ...(c.uniswapV4PoolManager ? { uniswapV4PoolManager: c.uniswapV4PoolManager } : {}),
         })),
       });
     const final = await startIndexer({});
