@@ -151,6 +151,8 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
       timestamp,
       breakdowns: [] as unknown[],
     },
+    // Absent in documents of metrics stored before it: the API derives one (serialize.ts).
+    nativeAprRecord: m?.records['nativeAprRecord'] as Record<string, unknown> | undefined,
     tvlRecord: tvlRecordOf(m, timestamp),
     rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? {
       total: 0,
