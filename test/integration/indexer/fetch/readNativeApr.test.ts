@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { maxUint256, type Address } from 'viem';
 import { findFreePort, startDevnet, type Devnet } from '../../../../contracts/devnet.js';
 import { confirmed as send, createDevnetClients, type DevnetClients } from '../../../../contracts/clients.js';
-import { testErc20Abi, testErc20Bytecode } from '../../../../contracts/artifacts/index.js';
+import {
+  shareVaultStandInAbi,
+  shareVaultStandInBytecode,
+  testErc20Abi,
+  testErc20Bytecode,
+} from '../../../../contracts/artifacts/index.js';
 import { oracleMockAbi } from '../../../../contracts/artifacts/morpho-blue/index.js';
 import { deployMorphoBlueMarket, morphoAbi, type DeployedMorphoBlueMarket } from '../../../../contracts/morphoBlue.js';
 import { readNativeApr } from '../../../../indexer/fetch/readNativeApr.js';
@@ -125,5 +130,89 @@ describe('indexer/fetch/readNativeApr: a Morpho Blue market’s supply APR from 
       noBlocks,
     );
     expect(withoutMorpho.get('m')).to.include({ status: 'unsupported-target', apr: null });
+  });
+});
+
+describe('indexer/fetch/readNativeApr: an ERC4626 vault’s share-price growth over the last day (#42)', function () {
+  let devnet: Devnet;
+  let clients: DevnetClients;
+  let vault: Address;
+  let chainClient: ChainClient;
+  let dayAgo: { number: number; timestamp: number };
+  const VAULT: UnpricedTvlReading = { method: 'ERC4626_TOTAL_ASSETS', tokens: [] };
+
+  before(async function () {
+    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    clients = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
+    const { walletClient: wallet, publicClient } = clients;
+    const asset = (
+      await send(
+        clients,
+        wallet.deployContract({ abi: testErc20Abi, bytecode: testErc20Bytecode, args: ['A', 'A', 6] }),
+      )
+    ).contractAddress! as Address;
+    // 1 000 shares (18 decimals) worth 1 000 assets: a share price of 1.
+    vault = (
+      await send(
+        clients,
+        wallet.deployContract({
+          abi: shareVaultStandInAbi,
+          bytecode: shareVaultStandInBytecode,
+          args: [asset, 18, 1000n * WAD, 1000n * 10n ** 6n],
+        }),
+      )
+    ).contractAddress! as Address;
+    const block = await publicClient.getBlock({ blockTag: 'latest' });
+    dayAgo = { number: Number(block.number), timestamp: Number(block.timestamp) };
+    // A day (and a minute) later the vault holds 0.1% more: 0.1% a day, 36.5% a year (simple).
+    await publicClient.request({ method: 'evm_increaseTime' as never, params: [86_460] as never });
+    await send(
+      clients,
+      wallet.writeContract({
+        address: vault,
+        abi: shareVaultStandInAbi,
+        functionName: 'setTotalAssets',
+        args: [1001n * 10n ** 6n],
+      }),
+    );
+    chainClient = {
+      chain: { id: CHAIN_ID } as unknown as ChainClient['chain'],
+      client: publicClient as unknown as ChainClient['client'],
+    };
+  });
+
+  after(async () => {
+    await devnet?.stop();
+  });
+
+  it('is the growth of convertToAssets(1 share) since the stored block a day old, × year / elapsed × 100', async () => {
+    const head = await clients.publicClient.getBlock({ blockTag: 'latest' });
+    const asked: number[] = [];
+    const readings = await readNativeApr(
+      chainClient,
+      [{ id: 'v', identifier: vault.toLowerCase() }],
+      new Map([['v', VAULT]]),
+      async (_chainId, t) => {
+        asked.push(t);
+        return dayAgo;
+      },
+    );
+    expect(asked).to.deep.equal([Number(head.timestamp) - 86_400]);
+    const elapsed = Number(head.timestamp) - dayAgo.timestamp;
+    expect(elapsed).to.be.within(86_400, 86_500);
+    const r = readings.get('v')!;
+    expect(r).to.include({ method: 'ERC4626_SHARE_PRICE', status: 'ok' });
+    expect(r.apr).to.be.closeTo(((0.001 * 365 * 86_400) / elapsed) * 100, 1e-9);
+    expect(r.apr).to.be.closeTo(36.5, 0.05);
+  });
+
+  it('is no-history without a stored block a day old, never a growth of 0', async () => {
+    const readings = await readNativeApr(
+      chainClient,
+      [{ id: 'v', identifier: vault.toLowerCase() }],
+      new Map([['v', VAULT]]),
+      async () => null,
+    );
+    expect(readings.get('v')).to.include({ method: 'ERC4626_SHARE_PRICE', status: 'no-history', apr: null });
   });
 });
