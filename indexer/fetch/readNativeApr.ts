@@ -36,7 +36,8 @@ export type BlockAt = (chainId: number, timestamp: number) => Promise<{ number: 
  * reading → `unsupported-target` (not read); a failed TVL read → `read-failed`. Every read is bounded
  * (readBounded), the past one at that block number.
  * @returns opportunity id → reading.
- * @throws the node's failure (the caller marks the chain's opportunities read-failed).
+ * @throws the node's failure of the Morpho reads (the caller marks the chain's opportunities read-failed); a
+ *   failure of the vaults' reads (a node without a day-old state) marks only the vaults read-failed.
  */
 export async function readNativeApr(
   chainClient: ChainClient,
@@ -61,7 +62,14 @@ export async function readNativeApr(
   const morpho = chainClient.chain.morphoBlue;
   if (markets.length && morpho) for (const [id, r] of await readMorpho(chainClient, morpho, markets)) out.set(id, r);
   else for (const m of markets) out.set(m.id, UNSUPPORTED);
-  if (vaults.length) for (const [id, r] of await readVaults(chainClient, vaults, blockAt)) out.set(id, r);
+  // A node without the state of a day ago (not an archive node) fails the vaults' reads, not the markets'.
+  if (vaults.length)
+    try {
+      for (const [id, r] of await readVaults(chainClient, vaults, blockAt)) out.set(id, r);
+    } catch (error) {
+      const detail = `vault reads failed: ${(error as Error).message.split('\n')[0]}`;
+      for (const v of vaults) out.set(v.id, FAILED('ERC4626_SHARE_PRICE', detail));
+    }
   return out;
 }
 

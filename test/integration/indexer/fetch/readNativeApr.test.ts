@@ -215,4 +215,23 @@ describe('indexer/fetch/readNativeApr: an ERC4626 vault’s share-price growth o
     );
     expect(readings.get('v')).to.include({ method: 'ERC4626_SHARE_PRICE', status: 'no-history', apr: null });
   });
+
+  it('is read-failed when the node cannot read at the past block (no such state), the other readings kept', async () => {
+    const head = await clients.publicClient.getBlock({ blockTag: 'latest' });
+    const readings = await readNativeApr(
+      chainClient,
+      [
+        { id: 'v', identifier: vault.toLowerCase() },
+        { id: 'e', identifier: vault.toLowerCase() },
+      ],
+      new Map<string, UnpricedTvlReading>([
+        ['v', VAULT],
+        ['e', { method: 'ERC20_TOTAL_SUPPLY', tokens: [] }],
+      ]),
+      // A block the node does not have: its eth_call fails as a whole.
+      async () => ({ number: 1_000_000_000, timestamp: Number(head.timestamp) - 86_400 }),
+    );
+    expect(readings.get('v')).to.include({ method: 'ERC4626_SHARE_PRICE', status: 'read-failed', apr: null });
+    expect(readings.get('e')).to.include({ status: 'unsupported-target' });
+  });
 });
