@@ -8,6 +8,9 @@ import {
   type UnpricedTvlReading,
 } from '../indexer/transform/computeMetrics.js';
 import { readTvl } from '../indexer/fetch/readTvl.js';
+import { readNativeApr } from '../indexer/fetch/readNativeApr.js';
+import type { NativeAprReading } from '../indexer/transform/nativeApr.js';
+import { blockAtOrBefore } from '../indexer/store/blocks.js';
 import { tokenDbId } from '../domain/ids.js';
 import {
   insertSnapshots,
@@ -63,6 +66,7 @@ export async function runMetrics(
   ]);
 
   const readings = new Map<string, UnpricedTvlReading>();
+  const natives = new Map<string, NativeAprReading>();
   for (const chain of deps.config.chains) {
     const client = deps.rpc.get(chain.id);
     if (!client || deps.signal.aborted) continue;
@@ -73,6 +77,13 @@ export async function runMetrics(
       // The chain's node failed the reads (not one target: those fail alone, as NONE): its
       // opportunities have no TVL this run, the other chains' are computed.
       deps.logger.error({ msg: 'TVL reads failed', chain_id: chain.id, opportunities: ofChain.length, err: error });
+    }
+    try {
+      const at = (chainId: number, t: number) => blockAtOrBefore(deps.pg, chainId, t);
+      for (const [id, native] of await readNativeApr(client, ofChain, readings, at)) natives.set(id, native);
+    } catch (error) {
+      // Left out: their nativeAprRecord.status is read-failed (NO_NATIVE_APR).
+      deps.logger.error({ msg: 'native APR reads failed', chain_id: chain.id, err: error });
     }
   }
   const tokenIds = [
@@ -115,6 +126,7 @@ export async function runMetrics(
       })),
       priced.get(o.id) ?? NO_TVL_READING,
       now,
+      natives.get(o.id),
     ),
   );
 

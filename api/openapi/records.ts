@@ -1,5 +1,6 @@
 import { component } from './components.js';
 import { TVL_STATUSES } from '../../domain/tvlStatus.js';
+import { NATIVE_APR_STATUSES } from '../../domain/nativeAprStatus.js';
 import { any, arr, bool, decimal, int, nullable, num, obj, str } from './schemaHelpers.js';
 
 const numOrString = { type: ['number', 'string'] } as const;
@@ -266,7 +267,11 @@ export const opportunitySchema = component(
       },
       dailyRewards: num,
       unpricedRewardTokens,
-      nativeApr: num,
+      nativeApr: {
+        ...num,
+        description:
+          "The protocol's own yield (%, simple APR): 0 with `nativeAprRecord.status` other than `ok` means unknown, not zero",
+      },
       totalApr: { ...num, description: '`apr` + `nativeApr`; 0 means unknown when `apr` is unknown' },
       maxDailyRewards: nullable(num),
       maxApr: nullable(num),
@@ -296,7 +301,20 @@ export const opportunitySchema = component(
           ]),
         ),
       }),
-      nativeAprRecord: obj({ title: str, description: str, value: num, timestamp: numOrString }, ['description']),
+      nativeAprRecord: obj(
+        {
+          title: str,
+          description: str,
+          value: num,
+          status: {
+            enum: [...NATIVE_APR_STATUSES],
+            description:
+              "Why `value` (= `nativeApr`, the protocol's own yield, %) is known (`ok`: a Morpho Blue market's supply rate from its IRM, an ERC4626 vault's share-price growth over the last day, both simple, not compounded) or unknown, 0 then meaning unknown, not zero: `unsupported-target` (no native yield is read for this type: plain ERC20, Uniswap and Aave positions for now), `read-failed`, `no-history` (no stored block a day old for a vault), `not-computed`",
+          },
+          timestamp: numOrString,
+        },
+        ['description', 'status'],
+      ),
       tvlRecord: obj(
         {
           total: num,

@@ -151,6 +151,10 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
       timestamp,
       breakdowns: [] as unknown[],
     },
+    // Absent in documents of metrics stored before it (no key at all): the API derives one (serialize.ts).
+    ...(m?.records['nativeAprRecord']
+      ? { nativeAprRecord: m.records['nativeAprRecord'] as Record<string, unknown> }
+      : {}),
     tvlRecord: tvlRecordOf(m, timestamp),
     rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? {
       total: 0,

@@ -32,3 +32,16 @@ export async function getBlockHash(
   ]);
   return rows[0]?.hash ?? null;
 }
+
+/** The stored block latest at or before `timestamp` on the chain (blocks_chain_timestamp_idx); null when none is. */
+export async function blockAtOrBefore(
+  client: Pick<PgClient, 'query'> | PgPool,
+  chainId: number,
+  timestamp: number,
+): Promise<{ number: number; timestamp: number } | null> {
+  const { rows } = await client.query<{ number: string; timestamp: string }>(
+    'SELECT number, timestamp FROM blocks WHERE chain_id = $1 AND timestamp <= $2 ORDER BY timestamp DESC, number DESC LIMIT 1',
+    [chainId, timestamp],
+  );
+  return rows[0] ? { number: Number(rows[0].number), timestamp: Number(rows[0].timestamp) } : null;
+}

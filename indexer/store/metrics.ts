@@ -131,8 +131,8 @@ export async function upsertOpportunityMetrics(
        SELECT r.*, ARRAY(SELECT jsonb_array_elements_text(r.unpriced_json)) AS unpriced FROM raw r),
      changed AS (
        SELECT i.id FROM input i LEFT JOIN opportunity_metrics m ON m.opportunity_id = i.id
-       WHERE m.opportunity_id IS NULL OR (m.tvl, m.apr, m.daily_rewards, m.native_apr, m.max_daily_rewards, m.live_campaigns, m.unpriced_reward_tokens, m.tvl_status)
-         IS DISTINCT FROM (i.tvl, i.apr, i.daily, i.native_apr, i.max_daily, i.live, i.unpriced, i.tvl_status)),
+       WHERE m.opportunity_id IS NULL OR (m.tvl, m.apr, m.daily_rewards, m.native_apr, m.max_daily_rewards, m.live_campaigns, m.unpriced_reward_tokens, m.tvl_status, m.records->'nativeAprRecord'->>'status')
+         IS DISTINCT FROM (i.tvl, i.apr, i.daily, i.native_apr, i.max_daily, i.live, i.unpriced, i.tvl_status, i.records->'nativeAprRecord'->>'status')),
      upsert AS (
        INSERT INTO opportunity_metrics (opportunity_id, computed_at, tvl, apr, daily_rewards, native_apr, max_daily_rewards, records, inputs, live_campaigns, unpriced_reward_tokens, tvl_status)
        SELECT id, $11, tvl, apr, daily, native_apr, max_daily, records, inputs, live, unpriced, tvl_status FROM input

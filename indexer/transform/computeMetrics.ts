@@ -1,6 +1,7 @@
 import type { StoredPrice } from '../../domain/prices.js';
 import type { CampaignStatusRecord } from '../../domain/campaignStatus.js';
 import type { TvlStatus } from '../../domain/tvlStatus.js';
+import { NO_NATIVE_APR, nativeAprRecordOf, type NativeAprReading } from './nativeApr.js';
 
 export { TVL_STATUSES, type TvlStatus } from '../../domain/tvlStatus.js';
 
@@ -197,13 +198,15 @@ export type OpportunityMetrics = ReturnType<typeof computeOpportunityMetrics>;
  * tvlRecord and rewardsRecord breakdowns of the Opportunity record (api/openapi/records.ts), over the LIVE
  * campaigns; `unpricedRewardTokens`: the reward tokens (ids, sorted) of campaigns whose daily rewards
  * are unknown for want of a fresh price, which those sums leave out. `started`: some campaign
- * had started by `now` (history records exist only from then).
+ * had started by `now` (history records exist only from then). `nativeApr`: the protocol's own yield
+ * (`native`, nativeApr.ts), 0 when unknown with `nativeAprRecord.status` saying why.
  */
 export function computeOpportunityMetrics(
   opportunityId: string,
   campaigns: (CampaignMetrics & { campaignId: string; token: Record<string, unknown>; amount: string })[],
   reading: TvlReading,
   now: number,
+  native: NativeAprReading = NO_NATIVE_APR,
 ) {
   const tvl = tvlUsdOf(reading);
   const tvlStatus = tvlStatusOf(reading);
@@ -214,13 +217,14 @@ export function computeOpportunityMetrics(
   // A known TVL of 0 has no APR to speak of (0, as before); an unknown TVL, an unknown APR.
   const apr = tvl === null ? null : tvl ? campaigns.reduce((sum, c) => sum + (c.apr ?? 0), 0) : 0;
   const timestamp = String(now);
+  const { nativeApr, record: nativeAprRecord } = nativeAprRecordOf(native, timestamp);
   return {
     opportunityId,
     tvl,
     tvlStatus,
     apr,
     dailyRewards,
-    nativeApr: 0,
+    nativeApr,
     maxDailyRewards: live.length ? Math.max(...live.map((c) => c.dailyRewardsUsd ?? 0)) : null,
     liveCampaigns: live.length,
     unpricedRewardTokens: [
@@ -239,6 +243,7 @@ export function computeOpportunityMetrics(
           distributionType: 'DUTCH_AUCTION',
         })),
       },
+      nativeAprRecord,
       tvlRecord: {
         total: tvl ?? 0,
         status: tvlStatus,
@@ -277,6 +282,7 @@ export function computeOpportunityMetrics(
           price: t.price ?? null,
         })),
       },
+      nativeApr: native,
       liveCampaigns: live.map((c) => c.id),
     },
   };

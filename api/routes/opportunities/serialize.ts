@@ -5,9 +5,9 @@ import type { ChainRecord } from '../../../domain/documents/records.js';
 
 type Rec = Record<string, unknown>;
 
-/** `nativeAprRecord.description` while the protocol's own yield is not read: `nativeApr` 0 is then unknown. */
+/** `nativeAprRecord.description` of a document without a stored record (status `not-computed`): `nativeApr` 0 is then unknown. */
 export const NATIVE_APR_UNKNOWN =
-  "Unknown: the protocol's own yield (lending interest, pool fees) is not read, so nativeApr 0 means unknown, not zero.";
+  "Unknown: the protocol's own yield (lending interest, pool fees) is not computed yet, so nativeApr 0 means unknown, not zero.";
 
 /**
  * Pure: an opportunity search document → the public Opportunity record (opportunitySchema, api/openapi/records.ts), every
@@ -61,12 +61,13 @@ export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyM
     activePrograms: doc.activePrograms,
     protocol: doc.protocol,
     aprRecord: { ...aprRecord, timestamp: String(aprRecord['timestamp'] ?? '0') },
-    // Until the metrics job stores a native APR record, it is derived from the nativeApr figure, which no
-    // protocol reading fills yet: the record says 0 is unknown, not zero (#42, docs/api-behaviour.md#tvl-per-protocol).
+    // Documents of metrics stored before the native APR record (the metrics job's nativeAprRecord, with its
+    // status) derive one: 0 is unknown, not zero (#42, docs/api-behaviour.md#native-apr).
     nativeAprRecord: stored ?? {
       title: 'Native APR',
       description: NATIVE_APR_UNKNOWN,
       value: doc.nativeApr,
+      status: 'not-computed',
       timestamp: String(aprRecord['timestamp'] ?? '0'),
     },
     tvlRecord: { ...doc.tvlRecord, status: tvlStatusOfDocument(doc) },

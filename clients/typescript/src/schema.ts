@@ -3903,9 +3903,15 @@ export interface components {
             maxApr?: number | null;
             maxDailyRewards?: number | null;
             name: string;
+            /** @description The protocol's own yield (%, simple APR): 0 with `nativeAprRecord.status` other than `ok` means unknown, not zero */
             nativeApr: number;
             nativeAprRecord: {
                 description?: string;
+                /**
+                 * @description Why `value` (= `nativeApr`, the protocol's own yield, %) is known (`ok`: a Morpho Blue market's supply rate from its IRM, an ERC4626 vault's share-price growth over the last day, both simple, not compounded) or unknown, 0 then meaning unknown, not zero: `unsupported-target` (no native yield is read for this type: plain ERC20, Uniswap and Aave positions for now), `read-failed`, `no-history` (no stored block a day old for a vault), `not-computed`
+                 * @enum {unknown}
+                 */
+                status?: "ok" | "unsupported-target" | "read-failed" | "no-history" | "not-computed";
                 timestamp: number | string;
                 title: string;
                 value: number;
@@ -11569,6 +11575,7 @@ export interface operations {
                      *           "title": "USDC vault on Ethereum",
                      *           "description": "Example text",
                      *           "value": 12.5,
+                     *           "status": "ok",
                      *           "timestamp": 1764201600
                      *         },
                      *         "tvlRecord": {
@@ -18867,6 +18874,7 @@ export interface operations {
                      *           "title": "USDC vault on Ethereum",
                      *           "description": "Example text",
                      *           "value": 12.5,
+                     *           "status": "ok",
                      *           "timestamp": 1764201600
                      *         },
                      *         "tvlRecord": {
@@ -19086,6 +19094,7 @@ export interface operations {
                      *         "title": "USDC vault on Ethereum",
                      *         "description": "Example text",
                      *         "value": 12.5,
+                     *         "status": "ok",
                      *         "timestamp": 1764201600
                      *       },
                      *       "tvlRecord": {
@@ -19669,6 +19678,7 @@ export interface operations {
                      *         "title": "USDC vault on Ethereum",
                      *         "description": "Example text",
                      *         "value": 12.5,
+                     *         "status": "ok",
                      *         "timestamp": 1764201600
                      *       },
                      *       "tvlRecord": {

@@ -202,7 +202,11 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
     expect(served.tvl).to.equal(doc['tvl']);
     expect(served.tvlRecord.breakdowns).to.have.length(2);
     expect(served.nativeApr, "the pool's fees are not read").to.equal(0);
-    expect(served.nativeAprRecord.description).to.equal(NATIVE_APR_UNKNOWN);
+    // Stored by the metrics job: unknown (0) with the reason beside it, never a known 0 (#42).
+    expect(served.nativeAprRecord).to.include({ value: 0, status: 'unsupported-target' });
+    expect(served.nativeAprRecord.description)
+      .to.match(/^Unknown/)
+      .and.not.equal(NATIVE_APR_UNKNOWN);
   });
 
   it('a pool with an unpriced token has an unknown TVL that names the token, never the priced half', async function () {
@@ -271,6 +275,10 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       [doc['id']],
     );
     expect(rows[0]!.inputs.tvl.method).to.equal('MORPHO_BLUE_SUPPLY');
+    // No borrows: the IRM's rate times a utilization of 0 is a known 0 (status ok), not an unknown one (#42).
+    const served = (await h.request().get(`/v4/opportunities/${doc['id']}`).expect(200)).body;
+    expect(served.nativeAprRecord).to.include({ value: 0, status: 'ok' });
+    expect(served.totalApr).to.be.closeTo(served.apr + served.nativeApr, 1e-9);
   });
 
   it('an Aave V3 aToken (ERC20 holding) is worth its totalSupply in its underlying × the underlying price, one TOKEN breakdown in the underlying', async function () {

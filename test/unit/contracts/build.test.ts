@@ -35,6 +35,7 @@ describe('contracts/build', () => {
       'Distributor',
       'Multicall3',
       'PriceFeed',
+      'ShareVaultStandIn',
       'TestERC20',
       'UniswapV3Minter',
       'VyperLayoutToken',
