@@ -60,6 +60,10 @@ export function createEventFeed({ pg, logger }: { pg: PgPool; logger: Logger }):
       if (gen !== generation) return;
       head = latest;
       floor = latest;
+      // An append that committed between a stream's own start and this read lies at or under the
+      // floor: that stream is behind the feed and reads the table, but only once woken. Wake every
+      // stream once here; without it one waited for the next append (seen under load in CI).
+      for (const s of subscribers) s();
       return;
     }
     let got = 0;
