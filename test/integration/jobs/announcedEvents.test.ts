@@ -234,7 +234,8 @@ describe('events decided by time and thresholds: root.live, rewards.changed, cam
     for (const e of changed) {
       const row = stored.find((r) => r.id === e.opportunity_id)!;
       expect(row.announced['status']).to.equal(e.payload['status']);
-      expect(e.payload['tvl']).to.equal(row.tvl);
+      // Events keep numbers: a TVL unknown now (stored null; here 20 years on every price is stale) is announced as 0.
+      expect(e.payload['tvl']).to.equal(row.tvl ?? 0);
     }
   });
 
