@@ -24,13 +24,14 @@ export const AAVE_READ_GAS = 150_000n;
  */
 export async function readAaveV3Tvl(
   chainClient: ChainClient,
-  opportunities: { id: string; identifier: string }[],
+  opportunities: { id: string; identifier: string; supply: string }[],
 ): Promise<Map<string, UnpricedTvlReading>> {
   const { chain } = chainClient;
   const readings = new Map<string, UnpricedTvlReading>();
   if (!opportunities.length) return readings;
   // Bounded multicalls (readBounded: each read its own gas, a looping target fails alone).
-  const FIELDS = ['UNDERLYING_ASSET_ADDRESS', 'POOL', 'totalSupply'] as const;
+  // The aToken's totalSupply is the ERC20 reading's (`supply`): not read again.
+  const FIELDS = ['UNDERLYING_ASSET_ADDRESS', 'POOL'] as const;
   const first = await readBounded(
     chainClient,
     opportunities.flatMap((o) =>
@@ -40,9 +41,9 @@ export async function readAaveV3Tvl(
   );
   const value = (i: number) => (first[i]?.status === 'success' ? first[i].result : undefined);
   const found = opportunities.flatMap((o, i) => {
-    const [underlying, pool, supply] = [value(3 * i), value(3 * i + 1), value(3 * i + 2)];
+    const [underlying, pool] = [value(2 * i), value(2 * i + 1)];
     return typeof underlying === 'string' && typeof pool === 'string'
-      ? [{ o, underlying: underlying.toLowerCase(), supply }]
+      ? [{ o, underlying: underlying.toLowerCase() }]
       : [];
   });
   const decimals = await readBounded(
@@ -50,29 +51,25 @@ export async function readAaveV3Tvl(
     found.map((a) => ({ address: a.underlying, abi: aTokenAbi, functionName: 'decimals' })),
     { gasEach: AAVE_READ_GAS },
   );
-  const answers = found.map((a, i) => ({
-    ...a,
-    decimals: decimals[i]?.status === 'success' ? decimals[i].result : undefined,
-  }));
-  for (const a of answers) {
-    if (!a) continue;
-    // An aToken whose supply or underlying cannot be read is unknown, never its receipt's ERC20 value.
+  found.forEach((a, i) => {
+    const d = decimals[i]?.status === 'success' ? decimals[i].result : undefined;
+    // An aToken whose underlying's decimals cannot be read is unknown, never its receipt's ERC20 value.
     readings.set(
       a.o.id,
-      typeof a.supply === 'bigint' && a.decimals !== undefined
+      d !== undefined
         ? {
             method: 'AAVE_V3_ATOKEN',
             tokens: [
               {
                 tokenId: tokenDbId(chain.id, a.underlying),
                 tokenAddress: a.underlying,
-                amount: a.supply.toString(),
-                decimals: Number(a.decimals),
+                amount: a.o.supply,
+                decimals: Number(d),
               },
             ],
           }
         : { method: 'NONE', tokens: [], reason: 'read-failed' },
     );
-  }
+  });
   return readings;
 }

@@ -61,12 +61,15 @@ export async function readTvl(
   if (morpho)
     for (const [id, reading] of await readMorphoBlueTvl(chainClient, morpho, markets)) readings.set(id, reading);
   else for (const o of markets) readings.set(o.id, UNSUPPORTED);
-  // An ERC20 that answers as an Aave V3 aToken is valued in its underlying (#42).
   const poolManager = chainClient.chain.uniswapV4PoolManager;
   if (poolManager)
     for (const [id, reading] of await readUniswapV4Tvl(chainClient, poolManager, v4Pools)) readings.set(id, reading);
   else for (const o of v4Pools) readings.set(o.id, UNSUPPORTED);
-  const held = opportunities.filter((o) => readings.get(o.id)?.method === 'ERC20_TOTAL_SUPPLY');
+  // An ERC20 that answers as an Aave V3 aToken is valued in its underlying (#42), its supply as read.
+  const held = opportunities.flatMap((o) => {
+    const r = readings.get(o.id);
+    return r?.method === 'ERC20_TOTAL_SUPPLY' ? [{ ...o, supply: r.tokens[0]!.amount }] : [];
+  });
   for (const [id, reading] of await readAaveV3Tvl(chainClient, held)) readings.set(id, reading);
   return readings;
 }
@@ -83,7 +86,6 @@ async function readTokenTvl(
 ): Promise<Map<string, UnpricedTvlReading>> {
   const { chain } = chainClient;
   const readings = new Map<string, UnpricedTvlReading>();
-  const none = NONE;
   const targets = opportunities.filter((o) => isAddress(o.identifier));
   for (const o of opportunities) if (!isAddress(o.identifier)) readings.set(o.id, UNSUPPORTED);
   if (!targets.length) return readings;
@@ -114,7 +116,7 @@ async function readTokenTvl(
           },
         ],
       });
-    } else readings.set(o.id, none);
+    } else readings.set(o.id, NONE);
   });
   if (vaults.length) {
     const decimals = await readBounded(
@@ -141,7 +143,7 @@ async function readTokenTvl(
                 },
               ],
             }
-          : none,
+          : NONE,
       );
     });
   }
