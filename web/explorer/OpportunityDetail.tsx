@@ -9,10 +9,11 @@ import { CopyButton } from './CopyButton.js';
 import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link, type Navigate } from './Link.js';
-import { PricedFigure, TvlFigure } from './PricedFigure.js';
+import { NativeAprFigure, PricedFigure, TvlFigure } from './PricedFigure.js';
 import { GRAINS, type ExplorerState, type Grain } from './state.js';
 import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Campaign, Chain, Opportunity } from './types.js';
+import { unknownTvlReason } from './tvlText.js';
 
 export type DetailProps = { state: ExplorerState; navigate: Navigate; chains: Chain[] };
 
@@ -172,7 +173,17 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
         <div>
           <dt>APR</dt>
           <dd data-testid="opportunity-apr">
-            <PricedFigure value={o.apr} format={formatPercent} unpriced={o.unpricedRewardTokens} />
+            {unknownTvlReason(o.tvlRecord?.status) === null ? (
+              <PricedFigure value={o.apr} format={formatPercent} unpriced={o.unpricedRewardTokens} />
+            ) : (
+              <TvlFigure value={o.apr} status={o.tvlRecord?.status} format={formatPercent} />
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Native APR</dt>
+          <dd data-testid="opportunity-native-apr">
+            <NativeAprFigure value={o.nativeApr} record={o.nativeAprRecord} format={formatPercent} />
           </dd>
         </div>
         <div>

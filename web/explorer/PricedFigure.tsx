@@ -33,3 +33,23 @@ export function TvlFigure({ value, status, format }: TvlFigureProps) {
     </span>
   );
 }
+
+export type NativeAprFigureProps = {
+  value: number;
+  record: { status?: string; description?: string } | undefined;
+  format: (value: number) => string;
+};
+
+/**
+ * An opportunity's native APR (the protocol's own yield): the figure when its status is `ok` (a known 0
+ * included), else "unknown" with the record's description as the reason: the API serves an unknown
+ * native APR as 0, which must not read as "no yield" (docs/api-behaviour.md#native-apr).
+ */
+export function NativeAprFigure({ value, record, format }: NativeAprFigureProps) {
+  if (record?.status === undefined || record.status === 'ok') return <>{format(value)}</>;
+  return (
+    <span class="unpriced" data-testid="unknown-native-apr" title={record.description || record.status}>
+      unknown
+    </span>
+  );
+}

@@ -26,6 +26,9 @@ export type Opportunity = {
   tvlRecord?: { status?: string };
   apr: number;
   dailyRewards: number;
+  /** The protocol's own yield (%), served as 0 when unknown: `nativeAprRecord.status` says which. */
+  nativeApr: number;
+  nativeAprRecord?: { status?: string; description?: string };
   /** Reward tokens apr and dailyRewards leave out for want of a price (absent when all are priced). */
   unpricedRewardTokens?: string[];
   liveCampaigns: number;

@@ -152,4 +152,32 @@ describe('explorer: unpriced figures and history charts, in Chromium at 1366 and
       await screenshot(page, `history-past-campaign-${viewport.name}`);
     });
   }
+
+  it('an opportunity page shows the native APR when known, else "unknown" with its reason, never a 0 % that reads as no yield (#42)', async function () {
+    page = await browser.newPage({ viewport: VIEWPORTS[0] });
+    errors = watchErrors(page);
+    type Native = Opportunity & {
+      type: string;
+      nativeApr: number;
+      nativeAprRecord: { status: string; description: string };
+    };
+    const listed = await api<Native[]>('/v4/opportunities?items=100');
+    const known = listed.find((o) => o.type === 'MORPHO' && o.nativeAprRecord.status === 'ok');
+    const unknown = listed.find((o) => o.nativeAprRecord.status !== 'ok' && o.nativeApr === 0);
+    expect(known, 'a Morpho Blue market with a read supply APR').to.not.equal(undefined);
+    expect(unknown, 'an opportunity whose native APR is not known').to.not.equal(undefined);
+
+    await page.goto(`${base}/?opportunity=${encodeURIComponent(known!.id)}`);
+    await page.getByTestId('opportunity-detail').waitFor();
+    const shown = page.getByTestId('opportunity-native-apr');
+    expect(await shown.textContent()).to.match(/^\d[\d.,]*\s?%$/);
+    expect(await shown.getByTestId('unknown-native-apr').count()).to.equal(0);
+
+    await page.goto(`${base}/?opportunity=${encodeURIComponent(unknown!.id)}`);
+    await page.getByTestId('opportunity-detail').waitFor();
+    const marker = page.getByTestId('opportunity-native-apr').getByTestId('unknown-native-apr');
+    expect(await marker.textContent()).to.equal('unknown');
+    expect(await marker.getAttribute('title')).to.equal(unknown!.nativeAprRecord.description);
+    expect(unknown!.nativeAprRecord.description).to.match(/^Unknown/);
+  });
 });
