@@ -96,7 +96,7 @@ async function resumeFrom(deps: ApiDeps, ctx: Context, q: ListEventsQuery): Prom
   const header = ctx.get('last-event-id').trim();
   if (!header) return afterOf(deps, q.after);
   if (!/^\d{1,18}$/.test(header))
-    throw new AppError(400, 'VALIDATION', 'Last-Event-ID must be an event id (a decimal integer)', {
+    throw new AppError(400, 'VALIDATION_FAILED', 'Last-Event-ID must be an event id (a decimal integer)', {
       errors: [{ field: 'Last-Event-ID', message: 'must be a decimal event id' }],
     });
   return header;

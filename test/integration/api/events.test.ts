@@ -312,6 +312,12 @@ describe('/v4/events: the change log, written with its changes, paged and stream
     stream.close();
   });
 
+  it('refuses a Last-Event-ID that is not an event id as every validation error is refused (VALIDATION_FAILED, naming the header)', async function () {
+    const res = await get('/v4/events').set('accept', 'text/event-stream').set('last-event-id', 'abc').expect(400);
+    expect(res.body).to.include({ code: 'VALIDATION_FAILED', type: '/problems/validation-failed' });
+    expect(res.body.errors).to.deep.equal([{ field: 'Last-Event-ID', message: 'must be a decimal event id' }]);
+  });
+
   it('bounds concurrent streams per caller: a third anonymous stream is a 429', async function () {
     const head = await maxId();
     const a = openStream(port, `/v4/events?after=${head}`);
