@@ -49,7 +49,12 @@ export type RateLimitParams = {
 /** The limit of a caller: its key's tier (the highest known tier for larger tiers), else the anonymous one. */
 export function limitFor(limits: RateLimits, tier: number | null): number {
   if (tier === null) return limits.anonymous;
-  return limits.tiers[Math.min(Math.max(tier, 0), limits.tiers.length - 1)] ?? limits.anonymous;
+  return limits.tiers[tierOf(limits, tier)] ?? limits.anonymous;
+}
+
+/** The tier whose limit a key has (tiers past the last known one count as the last). */
+function tierOf(limits: RateLimits, tier: number): number {
+  return Math.min(Math.max(tier, 0), limits.tiers.length - 1);
 }
 
 /** Seconds until the window starting at `windowStart` ends (at least 1), as RateLimit-Reset and Retry-After say it. */
@@ -112,6 +117,17 @@ export function rateLimit({
       : null;
     if (ofAddress && !ofAddress.allowed)
       throw rateLimited(ctx, perAddress, secondsToReset(windowStart, nowMs), 'address');
+    // Keys of one tier used from one address share that tier's limit: twenty free keys made from one
+    // address pass what one does, not twenty times it (keys of several tiers: at most the sum of the tiers').
+    const ofTier = apiKey
+      ? await decide({
+          bucket: `tier${tierOf(limits, apiKey.tier)}-from:${address}`,
+          windowStart,
+          limit,
+          path: ctx.path,
+        })
+      : null;
+    if (ofTier && !ofTier.allowed) throw rateLimited(ctx, limit, secondsToReset(windowStart, nowMs), 'address');
     const decision = await decide({ bucket, windowStart, limit, path: ctx.path });
     if (nowMs >= nextSweep) {
       nextSweep = nowMs + 60_000;
@@ -123,7 +139,13 @@ export function rateLimit({
     if (!decision.allowed) throw rateLimited(ctx, limit, reset);
     const headers = {
       'RateLimit-Limit': String(limit),
-      'RateLimit-Remaining': String(Math.min(decision.remaining, ofAddress?.remaining ?? Number.POSITIVE_INFINITY)),
+      'RateLimit-Remaining': String(
+        Math.min(
+          decision.remaining,
+          ofAddress?.remaining ?? Number.POSITIVE_INFINITY,
+          ofTier?.remaining ?? Number.POSITIVE_INFINITY,
+        ),
+      ),
       'RateLimit-Reset': String(reset),
     };
     try {

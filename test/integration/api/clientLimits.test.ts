@@ -155,10 +155,13 @@ describe('per-address limits that hold against free wallets and API keys (#43 F5
       );
     // Two API processes: each one's in-memory screen lets an address pass perAddress a second; the shared bound holds for both.
     const apps = [make(), make()];
+    // Keys of three tiers (3/s each): the keys of one tier share its limit (next case), those of three do not.
     const keys = await Promise.all(
-      Array.from({ length: 3 }, async () => {
+      Array.from({ length: 3 }, async (_, tier) => {
         const owner = `0x${generatePrivateKey().slice(26)}`;
-        return (await createKey(h.deps.pg, owner, 'free', { from: 'test', perDay: 100 })).rawKey;
+        const key = await createKey(h.deps.pg, owner, 'free', { from: 'test', perDay: 100 });
+        await h.deps.pg.query('UPDATE api_keys SET tier = $2 WHERE id = $1', [key.id, tier]);
+        return key.rawKey;
       }),
     );
     const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
@@ -190,5 +193,46 @@ describe('per-address limits that hold against free wallets and API keys (#43 F5
           .status,
       );
     expect(one).to.deep.equal([200, 200, 200, 429]);
+  });
+  it("gives the keys of one tier used from one client address that tier's limit together: free keys do not multiply it", async function () {
+    const limits = { anonymous: 2, tiers: [3, 50, 50] };
+    const app = supertest(
+      createApp({
+        config: {
+          ...h.config,
+          rateLimits: limits,
+          clientLimits: { ...h.config.clientLimits, requestsPerAddress: 100 },
+        } as typeof h.config,
+        logger: h.deps.logger,
+        pg: h.apiPg,
+        es: h.deps.es,
+        rpc: h.deps.rpc,
+      }).callback(),
+    );
+    const keys = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const owner = `0x${generatePrivateKey().slice(26)}`;
+        return (await createKey(h.deps.pg, owner, 'free', { from: 'test', perDay: 100 })).rawKey;
+      }),
+    );
+    const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    await nextSecond();
+    const start = Date.now();
+    // Three tier-0 keys at 3/s each would pass 9; under the address's per-address cap (100) too.
+    const responses = await Promise.all(
+      keys.flatMap((key) =>
+        [0, 1, 2].map(() => app.get('/v4/chains').set({ 'x-api-key': key, 'x-forwarded-for': '2001:db8:a:d::1' })),
+      ),
+    );
+    const windows = Math.floor(Date.now() / 1000) - Math.floor(start / 1000) + 1;
+    const served = responses.filter((r) => r.status === 200).length;
+    expect(served, `served of 9 in ${windows} window(s)`).to.be.within(1, 3 * windows);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(refused).to.have.length(9 - served);
+    for (const r of refused) expect(r.body).to.include({ code: 'RATE_LIMITED', limit: 3, scope: 'address' });
+    // From another address the same keys pass again.
+    await nextSecond();
+    const other = await app.get('/v4/chains').set({ 'x-api-key': keys[1]!, 'x-forwarded-for': '2001:db8:a:e::1' });
+    expect(other.status).to.equal(200);
   });
 });
