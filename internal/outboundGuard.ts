@@ -7,25 +7,79 @@ export class OutboundRefusedError extends Error {
   override name = 'OutboundRefusedError';
 }
 
+/** Resolves a host name (node's dns.lookup signature, all addresses). */
+export type HostLookup = (
+  host: string,
+  callback: (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => void,
+) => void;
+
+const systemLookup: HostLookup = (host, callback) => dnsLookup(host, { all: true, verbatim: true }, callback);
+
 /**
- * Resolves `host` (an IP literal is taken as is) and refuses it when any of its addresses lies in
- * a range `allowance` does not allow: one refused address is enough, since a later connection may
- * pick it.
- * @returns the addresses, all allowed.
- * @throws OutboundRefusedError naming the address and its range, or when the host does not resolve.
+ * Name lookups bounded for the whole process: dns.lookup runs on libuv's thread pool (4 threads,
+ * shared with zlib and file reads), and a host name is anyone's to choose (a webhook URL), so a name
+ * whose DNS server never answers must not hold the pool. At most `maxInFlight` lookups run at once
+ * (a stuck one keeps its slot until the system gives up on it); a caller waits for a slot and for the
+ * answer `timeoutMs` in all, then is refused.
  */
-export async function resolveAllowed(host: string, allowance: OutboundAllowance): Promise<LookupAddress[]> {
+export function boundedLookup({
+  lookup = systemLookup,
+  maxInFlight = 2,
+  timeoutMs = 5000,
+}: {
+  lookup?: HostLookup;
+  maxInFlight?: number;
+  timeoutMs?: number;
+} = {}) {
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    inFlight--;
+    waiting.shift()?.();
+  };
+  return (host: string): Promise<LookupAddress[]> =>
+    new Promise<LookupAddress[]>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        const queued = waiting.indexOf(start);
+        if (queued >= 0) waiting.splice(queued, 1);
+        reject(new OutboundRefusedError(`host ${host} did not resolve within ${timeoutMs} ms`));
+      }, timeoutMs);
+      timer.unref();
+      function start() {
+        inFlight++;
+        lookup(host, (error, found) => {
+          release();
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (error) reject(new OutboundRefusedError(`host ${host} does not resolve (${error.code ?? error.message})`));
+          else resolve(found);
+        });
+      }
+      if (inFlight < maxInFlight) start();
+      else waiting.push(start);
+    });
+}
+
+const lookupHost = boundedLookup();
+
+/**
+ * Resolves `host` (an IP literal is taken as is; a name through `lookup`, by default the process's
+ * bounded lookups) and refuses it when any of its addresses lies in a range `allowance` does not
+ * allow: one refused address is enough, since a later connection may pick it.
+ * @returns the addresses, all allowed.
+ * @throws OutboundRefusedError naming the address and its range, or when the host does not resolve (in time).
+ */
+export async function resolveAllowed(
+  host: string,
+  allowance: OutboundAllowance,
+  lookup: (host: string) => Promise<LookupAddress[]> = lookupHost,
+): Promise<LookupAddress[]> {
   const bare = host.replace(/^\[|\]$/g, '');
   const family = isIP(bare);
-  const addresses = family
-    ? [{ address: bare, family }]
-    : await new Promise<LookupAddress[]>((resolve, reject) =>
-        dnsLookup(bare, { all: true, verbatim: true }, (error, found) =>
-          error
-            ? reject(new OutboundRefusedError(`host ${bare} does not resolve (${error.code ?? error.message})`))
-            : resolve(found),
-        ),
-      );
+  const addresses = family ? [{ address: bare, family }] : await lookup(bare);
   if (!addresses.length) throw new OutboundRefusedError(`host ${bare} does not resolve`);
   for (const { address } of addresses) {
     const refused = outboundRefusal(address, allowance);

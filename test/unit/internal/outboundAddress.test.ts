@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { outboundRefusal, parseOutboundAllowance, refusedRange } from '../../../internal/outboundAddress.js';
 import { IPV4_SPECIAL_RANGES, IPV6_RESERVED_BLOCKS, IPV6_SPECIAL_RANGES } from '../../../internal/specialAddresses.js';
-import { guardedLookup, resolveAllowed } from '../../../internal/outboundGuard.js';
+import { boundedLookup, guardedLookup, resolveAllowed } from '../../../internal/outboundGuard.js';
 
 const NONE = parseOutboundAllowance('');
 
@@ -185,6 +185,36 @@ describe('internal/outboundGuard: resolving and connecting only to checked addre
     expect(String(documentation)).to.match(
       /carrying 192\.0\.2\.2, a documentation address \(Documentation \(TEST-NET-1\), 192\.0\.2\.0\/24, RFC 5737/,
     );
+  });
+
+  it('bounds name lookups: a name whose DNS never answers holds at most maxInFlight lookups and is refused in time, others wait their turn', async () => {
+    const pending: (() => void)[] = [];
+    let started = 0;
+    const lookup = boundedLookup({
+      maxInFlight: 2,
+      timeoutMs: 150,
+      lookup: (host, callback) => {
+        started++;
+        if (host === 'stalls.example') return; // never answers
+        pending.push(() => callback(null, [{ address: '8.8.4.4', family: 4 }]));
+      },
+    });
+    const t0 = Date.now();
+    const stuck = await Promise.all([
+      lookup('stalls.example').catch((e: Error) => e),
+      lookup('stalls.example').catch((e: Error) => e),
+      lookup('stalls.example').catch((e: Error) => e),
+    ]);
+    expect(Date.now() - t0).to.be.below(1000);
+    for (const e of stuck) expect(String(e)).to.match(/host stalls\.example did not resolve within 150 ms/);
+    // Two lookups started and still hold their slots (the system never answered them); the third never started.
+    expect(started).to.equal(2);
+    const late = await lookup('fine.example').catch((e: Error) => e);
+    expect(String(late)).to.match(/did not resolve within 150 ms/);
+    expect(started, 'no slot free: the lookup was not even sent').to.equal(2);
+    // A name resolved through the bounded lookup is checked as any other.
+    const free = boundedLookup({ lookup: (_h, cb) => cb(null, [{ address: '127.0.0.1', family: 4 }]) });
+    expect(String(await resolveAllowed('x.example', NONE, free).catch((e: Error) => e))).to.match(/loopback/);
   });
 
   it("the socket's lookup fails for a name resolving to a refused address, and hands over the checked one when allowed", async () => {
