@@ -115,3 +115,40 @@ export async function deployUniswapV3Pool(params: DeployUniswapV3PoolParams): Pr
     publicClient.readContract({ address: pool, abi: poolArtifact.abi, functionName }) as Promise<Address>;
   return { factory, pool, minter, token0: getAddress(await read('token0')), token1: getAddress(await read('token1')) };
 }
+
+export type SwapUniswapV3ExactInParams = {
+  rpcUrl: string;
+  chainId: number;
+  /** The UniswapV3Minter of deployUniswapV3Pool (approved by the swapper for the input token). */
+  minter: Address;
+  pool: Address;
+  /** token0 in for token1 out, else token1 in for token0 out. */
+  zeroForOne: boolean;
+  /** Exactly this much of the input token (base units) goes into the pool, the fee included. */
+  amountIn: bigint;
+  swapperKey?: Hex;
+};
+
+/**
+ * Swaps exactly `amountIn` through UniswapV3Minter (the pool calls back for the input, paid from the
+ * swapper's approved balance; the output goes to the swapper), with no price limit but TickMath's bounds:
+ * keep it small against the pool's liquidity to stay in range. The pool takes its fee (fee / 1e6 of
+ * `amountIn`, rounded up) from the input token.
+ * @returns the pool's deltas (positive: paid in, negative: paid out), as simulated at the swap's block.
+ */
+export async function swapUniswapV3ExactIn(
+  params: SwapUniswapV3ExactInParams,
+): Promise<{ amount0: bigint; amount1: bigint }> {
+  const { rpcUrl, chainId, minter, pool, zeroForOne, amountIn } = params;
+  const clients = createDevnetClients({ rpcUrl, chainId, privateKey: params.swapperKey });
+  const { request, result } = await clients.publicClient.simulateContract({
+    account: clients.account,
+    address: minter,
+    abi: uniswapV3MinterAbi,
+    functionName: 'swap',
+    args: [pool, zeroForOne, amountIn],
+  });
+  await send(clients, clients.walletClient.writeContract(request));
+  const [amount0, amount1] = result as readonly [bigint, bigint];
+  return { amount0, amount1 };
+}

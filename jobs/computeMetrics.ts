@@ -9,7 +9,7 @@ import {
 } from '../indexer/transform/computeMetrics.js';
 import { readTvl } from '../indexer/fetch/readTvl.js';
 import { readNativeApr } from '../indexer/fetch/readNativeApr.js';
-import type { NativeAprReading } from '../indexer/transform/nativeApr.js';
+import { pricedNativeApr, type NativeAprReading } from '../indexer/transform/nativeApr.js';
 import { blockAtOrBefore } from '../indexer/store/blocks.js';
 import { tokenDbId } from '../domain/ids.js';
 import {
@@ -89,6 +89,7 @@ export async function runMetrics(
   const tokenIds = [
     ...campaigns.map((c) => c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token)),
     ...[...readings.values()].flatMap((r) => r.tokens.map((t) => t.tokenId)),
+    ...[...natives.values()].flatMap((n) => n.fees?.tokens.map((t) => t.tokenId) ?? []),
   ];
   const prices = await loadTokenPrices(deps.pg, [...new Set(tokenIds)], started, deps.config.prices.maxAgeSeconds);
 
@@ -101,6 +102,11 @@ export async function runMetrics(
   const tvlOf = (opportunityId: string) => {
     const r = priced.get(opportunityId);
     return r ? tvlUsdOf(r) : null;
+  };
+  // A pool's fees become an APR only now: they need their tokens' prices and the TVL in USD.
+  const nativeOf = (opportunityId: string) => {
+    const n = natives.get(opportunityId);
+    return n ? pricedNativeApr(n, prices, tvlOf(opportunityId)) : undefined;
   };
   const campaignMetrics = campaigns.map((c) => ({
     row: c,
@@ -126,7 +132,7 @@ export async function runMetrics(
       })),
       priced.get(o.id) ?? NO_TVL_READING,
       now,
-      natives.get(o.id),
+      nativeOf(o.id),
     ),
   );
 

@@ -309,7 +309,7 @@ export const opportunitySchema = component(
           status: {
             enum: [...NATIVE_APR_STATUSES],
             description:
-              "Why `value` (= `nativeApr`, the protocol's own yield, %) is known (`ok`: a Morpho Blue market's supply rate from its IRM, an ERC4626 vault's share-price growth over the last day, both simple, not compounded) or unknown, 0 then meaning unknown, not zero: `unsupported-target` (no native yield is read for this type: plain ERC20, Uniswap and Aave positions for now), `read-failed`, `no-history` (no stored block a day old for a vault), `not-computed`",
+              "Why `value` (= `nativeApr`, the protocol's own yield, %) is known (`ok`: a Morpho Blue market's supply rate from its IRM, an ERC4626 vault's share-price growth over the last day, a Uniswap V3 pool's LP fees over the last day against its TVL, all simple, not compounded) or unknown, 0 then meaning unknown, not zero: `unsupported-target` (no native yield is read for this type: plain ERC20, Uniswap V4 and Aave positions for now), `read-failed`, `no-history` (no stored block a day old, or a vault or pool younger than a day), `unpriced` (a pool's fees or TVL cannot be valued: a token without a fresh price, an unknown or zero TVL), `not-computed`",
           },
           timestamp: numOrString,
         },

@@ -20,8 +20,9 @@ export type LoadOpportunityHistoryParams = {
  * the next snapshot (the last one until now), counted within its own bucket, so four minutes of
  * frequent snapshots weigh four minutes against eighteen hours of sparse ones. A bucket whose
  * snapshots all weigh nothing (one snapshot taken now) is their plain mean. An unknown value (a NULL
- * tvl or apr: the TVL could not be known then, #42) weighs nothing, never counts as 0: the mean is over
- * the known time of the bucket, and a bucket with no known value is null.
+ * tvl or apr: the TVL could not be known then, #42; a native APR whose native_apr_status is not `ok`)
+ * weighs nothing, never counts as 0: the mean is over the known time of the bucket, and a bucket with no
+ * known value is null.
  * Table: opportunity_snapshots (its primary key (opportunity_id, ts) serves the window's order).
  * @returns bucket start (Unix seconds) and weighted value (null: unknown) per bucket.
  */
@@ -29,7 +30,14 @@ export async function loadOpportunityHistory(
   db: PgPool,
   p: LoadOpportunityHistoryParams,
 ): Promise<{ bucket: number; value: number | null }[]> {
-  const column = { apr: 'apr', tvl: 'tvl', native_apr: 'native_apr', daily_rewards: 'daily_rewards' }[p.metric];
+  // A native APR is stored 0 when unknown, its status beside it: only a known one (or one from before the
+  // status was recorded, NULL) is a value (docs/api-behaviour.md#native-apr).
+  const column = {
+    apr: 'apr',
+    tvl: 'tvl',
+    native_apr: "CASE WHEN native_apr_status IS NULL OR native_apr_status = 'ok' THEN native_apr END",
+    daily_rewards: 'daily_rewards',
+  }[p.metric];
   const { rows } = await db.query<{ bucket: string; value: number | null }>(
     `WITH s AS (
        SELECT ts, ${column} AS v, date_trunc($2, ts AT TIME ZONE 'UTC') AS b, lead(ts) OVER (ORDER BY ts) AS next

@@ -3,6 +3,10 @@ import type { ChainClient } from '../../internal/rpc.js';
 import { readBounded } from '../../domain/boundedReads.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 import { morphoSupplyApr, shareGrowthApr, type NativeAprReading } from '../transform/nativeApr.js';
+import { lookBackADay, type BlockAt, type LookBack } from './lookBackADay.js';
+import { readUniswapV3Fees } from './readUniswapV3Fees.js';
+
+export type { BlockAt } from './lookBackADay.js';
 
 const abi = parseAbi([
   'function market(bytes32 id) view returns (uint128 totalSupplyAssets, uint128 totalSupplyShares, uint128 totalBorrowAssets, uint128 totalBorrowShares, uint128 lastUpdate, uint128 fee)',
@@ -14,7 +18,6 @@ const abi = parseAbi([
   'function convertToAssets(uint256 shares) view returns (uint256)',
 ]);
 
-const DAY = 86_400;
 const ZERO = '0x0000000000000000000000000000000000000000';
 const UNSUPPORTED: NativeAprReading = { method: 'NONE', status: 'unsupported-target', apr: null };
 const FAILED = (method: NativeAprReading['method'], detail?: string): NativeAprReading => ({
@@ -24,20 +27,19 @@ const FAILED = (method: NativeAprReading['method'], detail?: string): NativeAprR
   ...(detail ? { detail } : {}),
 });
 
-/** The stored block (number, timestamp) latest at or before `timestamp` on the chain; null when none is. */
-export type BlockAt = (chainId: number, timestamp: number) => Promise<{ number: number; timestamp: number } | null>;
-
 /**
  * Native APR of each opportunity from the protocol's own reads (docs/api-behaviour.md#native-apr), by what
  * its TVL reading found it to be: a Morpho Blue market (`MORPHO_BLUE_SUPPLY`) → its supply APR from
  * `market(id)` and its IRM's `borrowRateView` (morphoSupplyApr); an ERC4626 vault (`ERC4626_TOTAL_ASSETS`)
  * → its share-price growth since the stored block (`blocks`, via `blockAt`) latest a day before the head
- * (shareGrowthApr; `no-history` without one, or when the latest is over two days old); any other
- * reading → `unsupported-target` (not read); a failed TVL read → `read-failed`. Every read is bounded
- * (readBounded), the past one at that block number.
+ * (shareGrowthApr; `no-history` without one, or when the latest is over two days old: lookBackADay); a
+ * Uniswap V3 pool (`UNISWAP_V3_POOL`) → its LP fees over the same day, unpriced (readUniswapV3Fees; the
+ * metrics job prices them into an APR, pricedNativeApr); any other reading → `unsupported-target` (not
+ * read); a failed TVL read → `read-failed`. Every read is bounded (readBounded), the past ones at that
+ * block number.
  * @returns opportunity id → reading.
  * @throws the node's failure of the Morpho reads (the caller marks the chain's opportunities read-failed); a
- *   failure of the vaults' reads (a node without a day-old state) marks only the vaults read-failed.
+ *   failure of the day-old reads (a node without a day-old state) marks only the vaults and pools read-failed.
  */
 export async function readNativeApr(
   chainClient: ChainClient,
@@ -48,10 +50,12 @@ export async function readNativeApr(
   const out = new Map<string, NativeAprReading>();
   const markets: { id: string; identifier: `0x${string}` }[] = [];
   const vaults: { id: string; identifier: `0x${string}` }[] = [];
+  const pools: { id: string; identifier: `0x${string}` }[] = [];
   for (const o of opportunities) {
     const method = tvl.get(o.id)?.method;
     if (method === 'MORPHO_BLUE_SUPPLY') markets.push({ id: o.id, identifier: o.identifier as `0x${string}` });
     else if (method === 'ERC4626_TOTAL_ASSETS') vaults.push({ id: o.id, identifier: o.identifier as `0x${string}` });
+    else if (method === 'UNISWAP_V3_POOL') pools.push({ id: o.id, identifier: o.identifier as `0x${string}` });
     // No TVL reading (the chain's reads failed) or a failed one: read-failed; a target its type cannot be read from, or a type not read: unsupported-target.
     else
       out.set(
@@ -62,14 +66,28 @@ export async function readNativeApr(
   const morpho = chainClient.chain.morphoBlue;
   if (markets.length && morpho) for (const [id, r] of await readMorpho(chainClient, morpho, markets)) out.set(id, r);
   else for (const m of markets) out.set(m.id, UNSUPPORTED);
-  // A node without the state of a day ago (not an archive node) fails the vaults' reads, not the markets'.
-  if (vaults.length)
+  if (!vaults.length && !pools.length) return out;
+  // One look-back for the vaults and the pools: the same head, the same block a day before it.
+  const back = lookBackADay(chainClient, blockAt);
+  back.catch(() => {}); // awaited (and its failure handled) by each reader below
+  // A node without the state of a day ago (not an archive node) fails these reads, not the markets'.
+  const dayOld = async (
+    targets: typeof vaults,
+    method: NativeAprReading['method'],
+    read: (b: LookBack) => Promise<Map<string, NativeAprReading>>,
+  ) => {
+    if (!targets.length) return;
     try {
-      for (const [id, r] of await readVaults(chainClient, vaults, blockAt)) out.set(id, r);
+      for (const [id, r] of await read(await back)) out.set(id, r);
     } catch (error) {
-      const detail = `vault reads failed: ${(error as Error).message.split('\n')[0]}`;
-      for (const v of vaults) out.set(v.id, FAILED('ERC4626_SHARE_PRICE', detail));
+      const detail = `${method} reads failed: ${(error as Error).message.split('\n')[0]}`;
+      for (const t of targets) out.set(t.id, FAILED(method, detail));
     }
+  };
+  await Promise.all([
+    dayOld(vaults, 'ERC4626_SHARE_PRICE', (b) => readVaults(chainClient, vaults, b)),
+    dayOld(pools, 'UNISWAP_V3_FEES', (b) => readUniswapV3Fees(chainClient, pools, tvl, b)),
+  ]);
   return out;
 }
 
@@ -139,15 +157,13 @@ async function readMorpho(
 async function readVaults(
   chainClient: ChainClient,
   vaults: { id: string; identifier: `0x${string}` }[],
-  blockAt: BlockAt,
+  { head, past, detail }: LookBack,
 ): Promise<Map<string, NativeAprReading>> {
   const out = new Map<string, NativeAprReading>();
-  const head = await chainClient.client.getBlock({ blockTag: 'latest' });
-  const now = Number(head.timestamp);
-  const past = await blockAt(chainClient.chain.id, now - DAY);
-  if (!past || past.timestamp < now - 2 * DAY) {
-    const detail = past ? `the latest stored block a day old is from ${past.timestamp}` : 'no stored block a day old';
-    for (const v of vaults) out.set(v.id, { method: 'ERC4626_SHARE_PRICE', status: 'no-history', apr: null, detail });
+  const now = head.timestamp;
+  if (!past) {
+    for (const v of vaults)
+      out.set(v.id, { method: 'ERC4626_SHARE_PRICE', status: 'no-history', apr: null, ...(detail ? { detail } : {}) });
     return out;
   }
   const decimals = await readBounded(

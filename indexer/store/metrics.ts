@@ -98,7 +98,8 @@ export async function upsertCampaignMetrics(
 }
 
 /**
- * Upserts opportunity metrics and a snapshot at `ts` for the opportunities with a campaign started by then.
+ * Upserts opportunity metrics and a snapshot at `ts` for the opportunities with a campaign started by then
+ * (its native APR with its status: an unknown one, stored 0, is left out of the history's means).
  * @returns ids whose served figures changed.
  */
 export async function upsertOpportunityMetrics(
@@ -121,12 +122,13 @@ export async function upsertOpportunityMetrics(
     metrics.map((m) => m.started),
     metrics.map((m) => JSON.stringify(m.unpricedRewardTokens)),
     metrics.map((m) => m.tvlStatus),
+    metrics.map((m) => m.records.nativeAprRecord.status),
   ];
   const { rows } = await client.query<{ id: string }>(
     // The token lists travel as JSON (a text[][] parameter must be rectangular).
     `WITH raw AS (
-       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[], $9::int[], $10::bool[], $13::jsonb[], $14::text[])
-         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs, live, started, unpriced_json, tvl_status)),
+       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::jsonb[], $8::jsonb[], $9::int[], $10::bool[], $13::jsonb[], $14::text[], $15::text[])
+         AS i(id, tvl, apr, daily, native_apr, max_daily, records, inputs, live, started, unpriced_json, tvl_status, native_apr_status)),
      input AS (
        SELECT r.*, ARRAY(SELECT jsonb_array_elements_text(r.unpriced_json)) AS unpriced FROM raw r),
      changed AS (
@@ -141,10 +143,12 @@ export async function upsertOpportunityMetrics(
          records = EXCLUDED.records, inputs = EXCLUDED.inputs, live_campaigns = EXCLUDED.live_campaigns,
          unpriced_reward_tokens = EXCLUDED.unpriced_reward_tokens, tvl_status = EXCLUDED.tvl_status),
      snap AS (
-       INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards) SELECT id, $12, apr, tvl, native_apr, daily FROM input WHERE started
-       ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr, daily_rewards = EXCLUDED.daily_rewards)
+       INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, native_apr_status, daily_rewards)
+       SELECT id, $12, apr, tvl, native_apr, native_apr_status, daily FROM input WHERE started
+       ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr,
+         native_apr_status = EXCLUDED.native_apr_status, daily_rewards = EXCLUDED.daily_rewards)
      SELECT id FROM changed`,
-    [...cols.slice(0, 10), computedAt, ts, cols[10], cols[11]],
+    [...cols.slice(0, 10), computedAt, ts, cols[10], cols[11], cols[12]],
   );
   return rows.map((r) => r.id);
 }
@@ -174,9 +178,11 @@ export async function insertSnapshots(
     ],
   );
   await client.query(
-    `INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, daily_rewards)
-     SELECT id, $6, apr, tvl, native_apr, daily FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[]) AS i(id, apr, tvl, native_apr, daily)
-     ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr, daily_rewards = EXCLUDED.daily_rewards`,
+    `INSERT INTO opportunity_snapshots (opportunity_id, ts, apr, tvl, native_apr, native_apr_status, daily_rewards)
+     SELECT id, $6, apr, tvl, native_apr, native_apr_status, daily
+     FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $7::text[], $5::float8[]) AS i(id, apr, tvl, native_apr, native_apr_status, daily)
+     ON CONFLICT (opportunity_id, ts) DO UPDATE SET apr = EXCLUDED.apr, tvl = EXCLUDED.tvl, native_apr = EXCLUDED.native_apr,
+       native_apr_status = EXCLUDED.native_apr_status, daily_rewards = EXCLUDED.daily_rewards`,
     [
       opportunities.map((m) => m.opportunityId),
       opportunities.map((m) => m.apr),
@@ -184,6 +190,7 @@ export async function insertSnapshots(
       opportunities.map((m) => m.nativeApr),
       opportunities.map((m) => m.dailyRewards),
       ts,
+      opportunities.map((m) => m.records.nativeAprRecord.status),
     ],
   );
 }

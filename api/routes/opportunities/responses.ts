@@ -41,7 +41,7 @@ export const recordsSchema = (column: RecordsColumn) =>
       [column]: {
         ...nullable(num),
         description:
-          'Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl)',
+          'Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl; nor is an unknown native APR, whose nativeAprRecord.status was not `ok`: docs/api-behaviour.md#native-apr)',
       },
     }),
   );

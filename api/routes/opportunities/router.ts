@@ -200,7 +200,7 @@ export function opportunitiesRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Native APR history (JSON, or CSV with format=csv or Accept: text/csv)',
       description:
-        "The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
+        "The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one; a snapshot whose native APR was unknown, `nativeAprRecord.status` other than `ok`, weighs nothing, and a bucket of unknowns is `apr: null`), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.",
       response: recordsSchema('apr'),
       also: CSV,
     }),

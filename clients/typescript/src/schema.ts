@@ -2336,7 +2336,7 @@ export interface paths {
         };
         /**
          * Native APR history (JSON, or CSV with format=csv or Accept: text/csv)
-         * @description The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
+         * @description The opportunity's native (protocol) APR history between `from` and `to` (Unix seconds) at `grain` resolution (each UTC bucket the time-weighted mean of its snapshots: a snapshot's value holds until the next one; a snapshot whose native APR was unknown, `nativeAprRecord.status` other than `ok`, weighs nothing, and a bucket of unknowns is `apr: null`), newest bucket first (`page`, `items` page through them). `format=csv` (or, without `format`, `Accept: text/csv`) answers CSV rows instead of JSON; a download link should name `format`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -3908,10 +3908,10 @@ export interface components {
             nativeAprRecord: {
                 description?: string;
                 /**
-                 * @description Why `value` (= `nativeApr`, the protocol's own yield, %) is known (`ok`: a Morpho Blue market's supply rate from its IRM, an ERC4626 vault's share-price growth over the last day, both simple, not compounded) or unknown, 0 then meaning unknown, not zero: `unsupported-target` (no native yield is read for this type: plain ERC20, Uniswap and Aave positions for now), `read-failed`, `no-history` (no stored block a day old for a vault), `not-computed`
+                 * @description Why `value` (= `nativeApr`, the protocol's own yield, %) is known (`ok`: a Morpho Blue market's supply rate from its IRM, an ERC4626 vault's share-price growth over the last day, a Uniswap V3 pool's LP fees over the last day against its TVL, all simple, not compounded) or unknown, 0 then meaning unknown, not zero: `unsupported-target` (no native yield is read for this type: plain ERC20, Uniswap V4 and Aave positions for now), `read-failed`, `no-history` (no stored block a day old, or a vault or pool younger than a day), `unpriced` (a pool's fees or TVL cannot be valued: a token without a fresh price, an unknown or zero TVL), `not-computed`
                  * @enum {unknown}
                  */
-                status?: "ok" | "unsupported-target" | "read-failed" | "no-history" | "not-computed";
+                status?: "ok" | "unsupported-target" | "read-failed" | "no-history" | "unpriced" | "not-computed";
                 timestamp: number | string;
                 title: string;
                 value: number;
@@ -19455,7 +19455,7 @@ export interface operations {
                      *     ]
                      */
                     "application/json": {
-                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl) */
+                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl; nor is an unknown native APR, whose nativeAprRecord.status was not `ok`: docs/api-behaviour.md#native-apr) */
                         apr: number | null;
                         date: string;
                         timestamp: string;
@@ -19927,7 +19927,7 @@ export interface operations {
                      *     ]
                      */
                     "application/json": {
-                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl) */
+                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl; nor is an unknown native APR, whose nativeAprRecord.status was not `ok`: docs/api-behaviour.md#native-apr) */
                         dailyRewards: number | null;
                         date: string;
                         timestamp: string;
@@ -20039,7 +20039,7 @@ export interface operations {
                      *     ]
                      */
                     "application/json": {
-                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl) */
+                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl; nor is an unknown native APR, whose nativeAprRecord.status was not `ok`: docs/api-behaviour.md#native-apr) */
                         apr: number | null;
                         date: string;
                         timestamp: string;
@@ -20455,7 +20455,7 @@ export interface operations {
                     "application/json": {
                         date: string;
                         timestamp: string;
-                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl) */
+                        /** @description Time-weighted mean over the bucket of the known values; null when none was known in the bucket (an unknown TVL, and so its APR, is never counted as 0: docs/api-behaviour.md#unknown-tvl; nor is an unknown native APR, whose nativeAprRecord.status was not `ok`: docs/api-behaviour.md#native-apr) */
                         tvl: number | null;
                     }[];
                     /** @example text */

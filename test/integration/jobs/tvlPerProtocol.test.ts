@@ -10,7 +10,8 @@ import {
 import { deployAaveV3AToken, type DeployedAaveV3AToken } from '../../../contracts/aaveV3.js';
 import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { deployMorphoBlueMarket, morphoAbi, type DeployedMorphoBlueMarket } from '../../../contracts/morphoBlue.js';
-import { deployUniswapV3Pool, type DeployedUniswapV3Pool } from '../../../contracts/uniswapV3.js';
+import { deployUniswapV3Pool, swapUniswapV3ExactIn, type DeployedUniswapV3Pool } from '../../../contracts/uniswapV3.js';
+import { blockAtOrBefore } from '../../../indexer/store/blocks.js';
 import { deployUniswapV4Pool, type DeployedUniswapV4Pool } from '../../../contracts/uniswapV4.js';
 import { tokenDbId } from '../../../domain/ids.js';
 import { NATIVE_APR_UNKNOWN } from '../../../api/routes/opportunities/serialize.js';
@@ -201,9 +202,17 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
     const served = (await h.request().get(`/v4/opportunities/${doc['id']}`).expect(200)).body;
     expect(served.tvl).to.equal(doc['tvl']);
     expect(served.tvlRecord.breakdowns).to.have.length(2);
-    expect(served.nativeApr, "the pool's fees are not read").to.equal(0);
-    // Stored by the metrics job: unknown (0) with the reason beside it, never a known 0 (#42).
-    expect(served.nativeAprRecord).to.include({ value: 0, status: 'unsupported-target' });
+    expect(served.nativeApr, "the pool's fees of the last day cannot be read yet").to.equal(0);
+    // Stored by the metrics job: unknown (0) with the reason beside it, never a known 0 (#42): the
+    // devnet's stored blocks are all younger than a day, so there is no day-old fee growth to compare with.
+    expect(served.nativeAprRecord).to.include({ value: 0, status: 'no-history' });
+    // Its history snapshot keeps the status: the native-APR history leaves it out, never a 0.
+    const snaps = await h.apiPg.query<{ native_apr: number; native_apr_status: string }>(
+      'SELECT native_apr, native_apr_status FROM opportunity_snapshots WHERE opportunity_id = $1',
+      [doc['id']],
+    );
+    expect(snaps.rows.length).to.be.greaterThan(0);
+    for (const r of snaps.rows) expect(r).to.deep.equal({ native_apr: 0, native_apr_status: 'no-history' });
     expect(served.nativeAprRecord.description)
       .to.match(/^Unknown/)
       .and.not.equal(NATIVE_APR_UNKNOWN);
@@ -333,5 +342,55 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       [doc['id']],
     );
     expect(rows[0]!.inputs.tvl.method).to.equal('UNISWAP_V4_POOL');
+  });
+
+  // Last: it moves the devnet a day ahead.
+  it('a Uniswap V3 pool a day later: its native APR is its LP fees of the day × prices / its TVL × 365 (UNISWAP_V3_FEES)', async function () {
+    const { devnet } = h.chains[0]!;
+    const { rpcUrl, chainId } = devnet;
+    const { publicClient } = createDevnetClients({ rpcUrl, chainId });
+    await publicClient.request({ method: 'evm_increaseTime' as never, params: [DAY + 60] as never });
+    const decimals = await Promise.all(
+      [priced.token0, priced.token1].map((address) =>
+        publicClient.readContract({ address, abi: erc20, functionName: 'decimals' }),
+      ),
+    );
+    // A 1/2000 of a whole token each way, a few times: in range, and the pool's only swaps.
+    const paidIn = [0n, 0n];
+    for (const zeroForOne of [true, false, true, false]) {
+      const amountIn = 10n ** BigInt(decimals[zeroForOne ? 0 : 1]!) * 5n;
+      await swapUniswapV3ExactIn({ rpcUrl, chainId, minter: priced.minter, pool: priced.pool, zeroForOne, amountIn });
+      paidIn[zeroForOne ? 0 : 1]! += amountIn;
+    }
+    for (const job of ['prices', 'metrics', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
+    await h.refresh();
+    const id = docs.get(priced.pool.toLowerCase())!['id'];
+    const served = (await h.request().get(`/v4/opportunities/${id}`).expect(200)).body;
+    expect(served.nativeAprRecord, JSON.stringify(served.nativeAprRecord)).to.include({ status: 'ok' });
+    // Independently: 0.3 % of each input × its served price, over the TVL read independently, per year.
+    const head = await publicClient.getBlock({ blockTag: 'latest' });
+    const past = (await blockAtOrBefore(h.deps.pg, chainId, Number(head.timestamp) - DAY))!;
+    const elapsed = Number(head.timestamp) - past.timestamp;
+    expect(elapsed).to.be.within(DAY, DAY + 600);
+    const prices = (await h.request().get('/v4/prices').query({ items: 100 }).expect(200)).body as {
+      tokenId: string;
+      price: number;
+    }[];
+    const feesUsd = [priced.token0, priced.token1].reduce((sum, token, i) => {
+      const price = prices.find((p) => p.tokenId === tokenDbId(chainId, token))!.price;
+      return sum + ((Number(paidIn[i]!) * 0.003) / 10 ** decimals[i]!) * price;
+    }, 0);
+    const { total: tvl } = await independentTvl(priced);
+    expect(served.tvl).to.be.closeTo(tvl, tvl * 1e-6);
+    const expected = ((feesUsd / tvl) * 365 * DAY * 100) / elapsed;
+    expect(expected).to.be.greaterThan(0);
+    expect(served.nativeApr).to.be.closeTo(expected, expected * 1e-4);
+    expect(served.nativeAprRecord.value).to.equal(served.nativeApr);
+    expect(served.totalApr).to.be.closeTo(served.apr + served.nativeApr, 1e-9);
+    // The pool with an unpriced token: its fees were read, but cannot be valued: unknown, never 0.
+    const half = docs.get(halfPriced.pool.toLowerCase())!['id'];
+    const unpriced = (await h.request().get(`/v4/opportunities/${half}`).expect(200)).body;
+    expect(unpriced.nativeAprRecord).to.include({ value: 0, status: 'unpriced' });
+    expect(unpriced.nativeAprRecord.description).to.match(/^Unknown/);
   });
 });

@@ -11,8 +11,16 @@ import {
 import { oracleMockAbi } from '../../../../contracts/artifacts/morpho-blue/index.js';
 import { deployMorphoBlueMarket, morphoAbi, type DeployedMorphoBlueMarket } from '../../../../contracts/morphoBlue.js';
 import { readNativeApr } from '../../../../indexer/fetch/readNativeApr.js';
+import { readUniswapV3Tvl } from '../../../../indexer/fetch/readUniswapV3Tvl.js';
 import type { ChainClient } from '../../../../internal/rpc.js';
-import type { UnpricedTvlReading } from '../../../../indexer/transform/computeMetrics.js';
+import { tvlUsdOf, type UnpricedTvlReading } from '../../../../indexer/transform/computeMetrics.js';
+import { pricedNativeApr } from '../../../../indexer/transform/nativeApr.js';
+import type { StoredPrice } from '../../../../domain/prices.js';
+import {
+  deployUniswapV3Pool,
+  swapUniswapV3ExactIn,
+  type DeployedUniswapV3Pool,
+} from '../../../../contracts/uniswapV3.js';
 
 const CHAIN_ID = 31337;
 const WAD = 10n ** 18n;
@@ -233,5 +241,115 @@ describe('indexer/fetch/readNativeApr: an ERC4626 vault’s share-price growth o
     );
     expect(readings.get('v')).to.include({ method: 'ERC4626_SHARE_PRICE', status: 'read-failed', apr: null });
     expect(readings.get('e')).to.include({ status: 'unsupported-target' });
+  });
+});
+
+describe('indexer/fetch/readNativeApr: a Uniswap V3 pool’s LP fees over the last day against its TVL (#42)', function () {
+  let devnet: Devnet;
+  let clients: DevnetClients;
+  let pool: DeployedUniswapV3Pool;
+  let young: DeployedUniswapV3Pool;
+  let chainClient: ChainClient;
+  let dayAgo: { number: number; timestamp: number };
+  const FEE = 3000n; // 0.3 %
+  // Paid into the pool within the day, per token (token0, token1): what the pool took its fee from.
+  const paidIn = [0n, 0n];
+  const swaps: { zeroForOne: boolean; amountIn: bigint }[] = [
+    { zeroForOne: true, amountIn: 10n ** 21n },
+    { zeroForOne: false, amountIn: 2n * 10n ** 21n },
+    { zeroForOne: true, amountIn: 5n * 10n ** 20n },
+    { zeroForOne: false, amountIn: 1_500n * 10n ** 18n + 7n },
+    { zeroForOne: true, amountIn: 333_333_333_333_333_333_333n },
+  ];
+
+  before(async function () {
+    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    const { rpcUrl } = devnet;
+    clients = createDevnetClients({ rpcUrl, chainId: CHAIN_ID });
+    const { walletClient: wallet, publicClient } = clients;
+    const token = async (symbol: string) =>
+      (
+        await send(
+          clients,
+          wallet.deployContract({ abi: testErc20Abi, bytecode: testErc20Bytecode, args: [symbol, symbol, 18] }),
+        )
+      ).contractAddress! as Address;
+    const [a, b, c] = [await token('A'), await token('B'), await token('C')];
+    // 10^24 liquidity in ±600 ticks (~±6 %) at price 1: ~3·10^22 of each token, the swaps below stay in range.
+    pool = await deployUniswapV3Pool({ rpcUrl, chainId: CHAIN_ID, tokens: [a, b], liquidity: 10n ** 24n });
+    const swap = (zeroForOne: boolean, amountIn: bigint) =>
+      swapUniswapV3ExactIn({ rpcUrl, chainId: CHAIN_ID, minter: pool.minter, pool: pool.pool, zeroForOne, amountIn });
+    // Before the window: its fees are not the day's.
+    await swap(true, 4n * 10n ** 21n);
+    const block = await publicClient.getBlock({ blockTag: 'latest' });
+    dayAgo = { number: Number(block.number), timestamp: Number(block.timestamp) };
+    await publicClient.request({ method: 'evm_increaseTime' as never, params: [86_460] as never });
+    for (const s of swaps) {
+      const { amount0, amount1 } = await swap(s.zeroForOne, s.amountIn);
+      // Exactly in: the pool was paid the whole amount of the input token.
+      expect(s.zeroForOne ? amount0 : amount1).to.equal(s.amountIn);
+      paidIn[s.zeroForOne ? 0 : 1]! += s.amountIn;
+    }
+    // Deployed within the day: no fee growth a day ago.
+    young = await deployUniswapV3Pool({ rpcUrl, chainId: CHAIN_ID, tokens: [a, c], liquidity: 10n ** 22n });
+    chainClient = {
+      chain: { id: CHAIN_ID } as unknown as ChainClient['chain'],
+      client: publicClient as unknown as ChainClient['client'],
+    };
+  });
+
+  after(async () => {
+    await devnet?.stop();
+  });
+
+  const targets = () => [
+    { id: 'p', identifier: pool.pool.toLowerCase() },
+    { id: 'y', identifier: young.pool.toLowerCase() },
+  ];
+
+  it('reads the LP fees of the day’s swaps (amountIn × fee per swap, per input token), and prices them into fees / TVL × year / elapsed × 100', async () => {
+    const head = await clients.publicClient.getBlock({ blockTag: 'latest' });
+    const tvl = await readUniswapV3Tvl(chainClient, targets());
+    expect(tvl.get('p')).to.include({ method: 'UNISWAP_V3_POOL' });
+    const readings = await readNativeApr(chainClient, targets(), tvl, async () => dayAgo);
+    const r = readings.get('p')!;
+    expect(r).to.include({ method: 'UNISWAP_V3_FEES', status: 'ok', apr: null });
+    const elapsed = Number(head.timestamp) - dayAgo.timestamp;
+    expect(elapsed).to.be.within(86_400, 86_600);
+    expect(r.fees!.elapsedSeconds).to.equal(elapsed);
+    // Independently, from the swaps: the pool takes fee / 1e6 of each input (rounded up, each step's
+    // fee growth then rounded down over the liquidity): a few base units per swap at most.
+    const expected = paidIn.map((x) => (x * FEE) / 1_000_000n);
+    expect(expected.every((x) => x > 10n ** 18n)).to.equal(true);
+    const tokens = tvl.get('p')!.tokens;
+    r.fees!.tokens.forEach((t, i) => {
+      expect(t.tokenId).to.equal(tokens[i]!.tokenId);
+      expect(t.decimals).to.equal(18);
+      const diff = BigInt(t.amount) - expected[i]!;
+      expect(diff < 0n ? -diff : diff <= BigInt(2 * swaps.length), `token${i}: ${t.amount} vs ${expected[i]}`).to.equal(
+        true,
+      );
+    });
+    // Priced: token0 at $2, token1 at $3; the TVL is the pool's balances at those prices.
+    const usd = [2, 3];
+    const prices = new Map<string, StoredPrice>(
+      tokens.map((t, i) => [t.tokenId, { price: usd[i]!, updatedAt: 0, priceSource: 'test', stale: false }]),
+    );
+    const tvlUsd = tvlUsdOf({ ...tvl.get('p')!, tokens: tokens.map((t) => ({ ...t, price: prices.get(t.tokenId) })) })!;
+    expect(tvlUsd).to.be.greaterThan(100_000);
+    const feesUsd = expected.reduce((sum, x, i) => sum + (Number(x) / 1e18) * usd[i]!, 0);
+    const apr = pricedNativeApr(r, prices, tvlUsd);
+    expect(apr).to.include({ method: 'UNISWAP_V3_FEES', status: 'ok' });
+    expect(apr.apr).to.be.closeTo(((feesUsd / tvlUsd) * 365 * 86_400 * 100) / elapsed, 1e-9);
+    expect(apr.apr).to.be.greaterThan(0);
+  });
+
+  it('is no-history for a pool deployed within the day, and without a stored block a day old', async () => {
+    const tvl = await readUniswapV3Tvl(chainClient, targets());
+    const readings = await readNativeApr(chainClient, targets(), tvl, async () => dayAgo);
+    expect(readings.get('y')).to.include({ method: 'UNISWAP_V3_FEES', status: 'no-history', apr: null });
+    const none = await readNativeApr(chainClient, targets(), tvl, async () => null);
+    for (const id of ['p', 'y'])
+      expect(none.get(id)).to.include({ method: 'UNISWAP_V3_FEES', status: 'no-history', apr: null });
   });
 });
