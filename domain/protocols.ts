@@ -37,3 +37,39 @@ export const NO_PROTOCOL_KEY = 'none';
 export function protocolOf(typeName: string): Protocol | null {
   return PROTOCOL_BY_TYPE[typeName] ?? null;
 }
+
+const ADDRESS = /^0x[0-9a-f]{40}$/;
+const ID32 = /^0x[0-9a-f]{64}$/;
+
+/**
+ * Where each protocol's app shows a pool or market, from the chain's slug and the opportunity's
+ * identifier (null for an identifier that is not such an object): Uniswap's pool page takes a V3 pool's
+ * address and a V4 pool's id, Morpho's a Blue market's id or a MetaMorpho vault's address.
+ */
+const DEPOSIT_PATHS: Readonly<Record<string, (chain: string, identifier: string) => string | null>> = {
+  CLAMM: (chain, id) => (ADDRESS.test(id) ? `/explore/pools/${chain}/${id}` : null),
+  UNISWAP_V4: (chain, id) => (ID32.test(id) ? `/explore/pools/${chain}/${id}` : null),
+  MORPHO: (chain, id) => (ID32.test(id) ? `/${chain}/market/${id}` : ADDRESS.test(id) ? `/${chain}/vault/${id}` : null),
+};
+
+/** Pure: a chain's name as a path segment of the protocols' apps: "Arbitrum One" → "arbitrum-one". */
+export function chainSlug(chainName: string): string {
+  return chainName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/**
+ * Pure: the deposit link of an opportunity whose campaign data carries no `url`: its pool's or
+ * market's page on its protocol's app (the protocol's `url`, the chain's slug, the pool address, pool
+ * id or market id), e.g. `https://app.morpho.invalid/ethereum/market/0x…`; '' for a type or an
+ * identifier no app page is known for (docs/api-behaviour.md#opportunity-names-and-links).
+ */
+export function defaultDepositUrl(typeName: string, chainName: string, identifier: string): string {
+  const protocol = protocolOf(typeName);
+  const path = DEPOSIT_PATHS[typeName]?.(chainSlug(chainName), identifier.toLowerCase());
+  return protocol && path ? `${protocol.url}${path}` : '';
+}

@@ -21,6 +21,10 @@ import {
   type MetricsCampaignRow,
 } from '../indexer/store/metrics.js';
 import { enqueueOutbox } from '../domain/tables/outbox.js';
+import { missingTokens } from '../domain/tables/tokens.js';
+import { readTokenMetadata, type TokenRow } from '../domain/readTokenMetadata.js';
+import { upsertOpportunityUnderlying } from '../indexer/store/opportunityUnderlying.js';
+import { documentsUsingTokens, NATIVE_TOKEN_ADDRESS, upsertTokens } from '../indexer/store/tokens.js';
 import { loadTokenPrices } from '../domain/tables/prices.js';
 import { toServedPrice, type StoredPrice } from '../domain/prices.js';
 import { withTransaction } from '../internal/pg.js';
@@ -31,9 +35,12 @@ import { announceFigureChanges } from './announceFigureChanges.js';
 /**
  * Figures of every campaign and opportunity: TVL from on-chain reads × price, dailyRewards, APR,
  * LIVE/PAST/SOON phase and computation status, stored with their inputs; one history snapshot per
- * run (minute resolution); documents whose served figures changed are queued for re-projection.
- * Steps: load (PostgreSQL) → read TVL (RPC) → compute (pure) → persist.
- * Tables: campaign_metrics, opportunity_metrics, campaign_snapshots, opportunity_snapshots, search_outbox.
+ * run (minute resolution); documents whose served figures changed are queued for re-projection. What
+ * a pool or market stands on (its tokens, fee, LLTV), as its TVL read found it, is kept for its name,
+ * with the metadata of those tokens not stored yet; a change re-projects the opportunity.
+ * Steps: load (PostgreSQL) → read TVL and token metadata (RPC) → compute (pure) → persist.
+ * Tables: campaign_metrics, opportunity_metrics, campaign_snapshots, opportunity_snapshots,
+ * opportunity_underlying, tokens, search_outbox.
  */
 export const computeMetrics: Job = {
   ...jobInfo('metrics'),
@@ -67,6 +74,7 @@ export async function runMetrics(
 
   const readings = new Map<string, UnpricedTvlReading>();
   const natives = new Map<string, NativeAprReading>();
+  const newTokens: TokenRow[] = [];
   for (const chain of deps.config.chains) {
     const client = deps.rpc.get(chain.id);
     if (!client || deps.signal.aborted) continue;
@@ -78,6 +86,7 @@ export async function runMetrics(
       // opportunities have no TVL this run, the other chains' are computed.
       deps.logger.error({ msg: 'TVL reads failed', chain_id: chain.id, opportunities: ofChain.length, err: error });
     }
+    if (!snapshotOnly) newTokens.push(...(await underlyingTokenMetadata(deps, client, ofChain, readings)));
     try {
       const at = (chainId: number, t: number) => blockAtOrBefore(deps.pg, chainId, t);
       for (const [id, native] of await readNativeApr(client, ofChain, readings, at)) natives.set(id, native);
@@ -154,8 +163,26 @@ export async function runMetrics(
       ts,
     );
     const o = await upsertOpportunityMetrics(tx, opportunityMetrics, started, ts);
-    await enqueueOutbox(tx, 'campaign', c);
-    await enqueueOutbox(tx, 'opportunity', o);
+    // Names and tokens of pools and markets: their tokens' rows first, then what they stand on.
+    await upsertTokens(tx, newTokens);
+    const named = await upsertOpportunityUnderlying(
+      tx,
+      [...readings].flatMap(([opportunityId, r]) =>
+        r.underlying ? [{ opportunityId, underlying: r.underlying }] : [],
+      ),
+      started,
+    );
+    const usingNew = await Promise.all(
+      [...new Set(newTokens.map((t) => t.chainId))].map((chainId) =>
+        documentsUsingTokens(
+          tx,
+          chainId,
+          newTokens.filter((t) => t.chainId === chainId).map((t) => t.address),
+        ),
+      ),
+    );
+    await enqueueOutbox(tx, 'campaign', [...new Set([...c, ...usingNew.flatMap((d) => d.campaigns)])]);
+    await enqueueOutbox(tx, 'opportunity', [...new Set([...o, ...named, ...usingNew.flatMap((d) => d.opportunities)])]);
     const announced = await announceFigureChanges(tx, {
       campaigns: campaignMetrics,
       opportunities: opportunityMetrics,
@@ -185,6 +212,29 @@ export async function runMetrics(
       missingPrices,
     },
   };
+}
+
+/**
+ * ERC20 metadata of the pool and market tokens this chain's readings found that have no token row yet
+ * (the native token, address 0, is the tokens job's); a failed read leaves them for the next run.
+ */
+async function underlyingTokenMetadata(
+  deps: JobDeps,
+  client: NonNullable<ReturnType<JobDeps['rpc']['get']>>,
+  ofChain: { id: string }[],
+  readings: Map<string, UnpricedTvlReading>,
+): Promise<TokenRow[]> {
+  const addresses = ofChain
+    .flatMap((o) => readings.get(o.id)?.underlying?.tokens ?? [])
+    .filter((a) => a !== NATIVE_TOKEN_ADDRESS);
+  if (!addresses.length) return [];
+  try {
+    const missing = await missingTokens(deps.pg, client.chain.id, addresses);
+    return missing.length ? await readTokenMetadata(client, missing, deps.logger) : [];
+  } catch (error) {
+    deps.logger.error({ msg: 'pool token metadata reads failed', chain_id: client.chain.id, err: error });
+    return [];
+  }
 }
 
 function toInput(

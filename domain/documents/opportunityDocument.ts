@@ -1,7 +1,8 @@
 import { campaignTypeName } from '../campaignTypes.js';
 import { tokenDbId } from '../ids.js';
-import { protocolOf } from '../protocols.js';
-import type { OpportunitySource } from './sources.js';
+import { formatLltv, formatPoolFee } from '../opportunityUnderlying.js';
+import { defaultDepositUrl, protocolOf } from '../protocols.js';
+import type { OpportunitySource, OpportunityTarget } from './sources.js';
 import { summarizeCampaigns, summaryStatus, type OpportunitySummarySource } from './campaignSummary.js';
 import type { TokenRecord } from './records.js';
 
@@ -29,11 +30,76 @@ const VERBS: Record<string, string> = {
   SWAP: 'Swap',
 };
 
-/** Pure: a readable opportunity name, e.g. "Hold stTST" or "Provide liquidity to TLP". */
-export function opportunityName(src: Pick<OpportunitySource, 'action' | 'type' | 'identifier' | 'target'>): string {
-  const subject = src.target?.symbol || `${src.identifier.slice(0, 6)}…${src.identifier.slice(-4)}`;
+/** What names a pool or market: its tokens in the protocol's order (symbol null while unknown), fee, LLTV. */
+export type NamingUnderlying = {
+  tokens: { address: string; symbol: string | null }[];
+  fee: number | null;
+  lltv: string | null;
+};
+
+const abbreviate = (hex: string) => `${hex.slice(0, 6)}…${hex.slice(-4)}`;
+
+/**
+ * Pure: a readable opportunity name. A pool or market is named after the tokens it stands on
+ * (`underlying`, loan token first for a market): "Provide liquidity to USDC-WETH 0.05%", "Supply USDC
+ * to the USDC/WETH market (LLTV 86%)"; a token it holds by its symbol: "Hold stTST"; anything else,
+ * and a pool or market not read yet, by its abbreviated identifier: "Provide liquidity to 0x3ce7…6bc0".
+ */
+export function opportunityName(
+  src: Pick<OpportunitySource, 'action' | 'type' | 'identifier' | 'target'> & { underlying?: NamingUnderlying | null },
+): string {
   const verb = VERBS[src.action];
+  const u = src.underlying;
+  if (u?.tokens.length) {
+    const symbols = u.tokens.map((t) => t.symbol || abbreviate(t.address));
+    if (u.lltv !== null) {
+      // A Morpho Blue market: lenders supply its loan token, borrowers take it against the collateral.
+      const market =
+        symbols.length > 1
+          ? `the ${symbols.join('/')} market (LLTV ${formatLltv(u.lltv)})`
+          : `the idle ${symbols[0]} market`;
+      if (src.action === 'LEND') return `Supply ${symbols[0]} to ${market}`;
+      if (src.action === 'BORROW') return `Borrow ${symbols[0]} from ${market}`;
+      return `${verb ?? src.type} ${market}`;
+    }
+    const pool = `${symbols.join('-')}${u.fee !== null ? ` ${formatPoolFee(u.fee)}` : ''}`;
+    return `${verb ?? src.type} ${pool}`;
+  }
+  const subject = src.target?.symbol || abbreviate(src.identifier);
   return verb ? `${verb} ${subject}` : `${src.type} ${subject}`;
+}
+
+/** Pure: the Token record of a token row of the opportunity's chain (price as stored). */
+function tokenRecordOf(chainId: number, t: OpportunityTarget & { display_symbol?: string | null }): TokenRecord {
+  return {
+    id: t.id ?? tokenDbId(chainId, t.address),
+    name: t.name,
+    chainId,
+    address: t.address,
+    decimals: t.decimals,
+    symbol: t.symbol,
+    icon: t.icon,
+    verified: t.verified,
+    isNative: t.is_native,
+    isTest: t.is_test,
+    type: t.type,
+    price: t.price ?? null,
+    updatedAt: t.price_updated_at ? Math.floor(new Date(t.price_updated_at).getTime() / 1000) : null,
+    priceSource: t.price_source ?? null,
+    ...(t.display_symbol ? { displaySymbol: t.display_symbol } : {}),
+  };
+}
+
+/**
+ * Pure: the tokens of an opportunity (#42): its target token (the identifier, when a token), then those
+ * of the pool or market it stands on, in the protocol's order; each once, stored tokens only.
+ */
+function opportunityTokens(src: OpportunitySummarySource): TokenRecord[] {
+  const rows = [src.target, ...(src.underlying?.tokens ?? []).map((t) => t.token)].filter(
+    (t): t is NonNullable<typeof t> => !!t,
+  );
+  const seen = new Set<string>();
+  return rows.flatMap((t) => (seen.has(t.address) ? [] : (seen.add(t.address), [tokenRecordOf(src.chain_id, t)])));
 }
 
 /**
@@ -70,29 +136,15 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
   const summary = src.summary;
   if (!summary?.count) return null;
   const { status, liveCampaigns } = summaryStatus(summary);
-  const tokens: TokenRecord[] = src.target
-    ? [
-        {
-          id: src.target.id ?? tokenDbId(src.chain_id, src.target.address),
-          name: src.target.name,
-          chainId: src.chain_id,
-          address: src.target.address,
-          decimals: src.target.decimals,
-          symbol: src.target.symbol,
-          icon: src.target.icon,
-          verified: src.target.verified,
-          isNative: src.target.is_native,
-          isTest: src.target.is_test,
-          type: src.target.type,
-          price: src.target.price ?? null,
-          updatedAt: src.target.price_updated_at
-            ? Math.floor(new Date(src.target.price_updated_at).getTime() / 1000)
-            : null,
-          priceSource: src.target.price_source ?? null,
-        },
-      ]
-    : [];
-  const name = opportunityName(src);
+  const tokens = opportunityTokens(src);
+  const underlying = src.underlying ?? null;
+  const name = opportunityName({
+    ...src,
+    underlying: underlying && {
+      ...underlying,
+      tokens: underlying.tokens.map((t) => ({ address: t.address, symbol: t.token?.symbol ?? null })),
+    },
+  });
   const timestamp = String(now);
   const m = src.metrics;
   const protocol = protocolOf(src.type);
@@ -108,9 +160,12 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
     action: src.action,
     tags: src.tags ?? ([] as string[]),
     mainProtocol: protocol?.id ?? '',
-    depositUrl: summary.depositUrl,
+    // The campaign data's url wins; else the pool's or market's page on its protocol's app (#42).
+    depositUrl: summary.depositUrl || defaultDepositUrl(src.type, chainName, src.identifier),
     depositUrls: [] as unknown[],
-    explorerAddress: /^0x[0-9a-f]{40}$/.test(src.identifier) ? src.identifier : '',
+    // An address a block explorer can show: a V4 pool id or a Morpho market id is none, their
+    // PoolManager or Morpho Blue contract is (known once the metrics job read them).
+    explorerAddress: underlying?.contract ?? (/^0x[0-9a-f]{40}$/.test(src.identifier) ? src.identifier : ''),
     hidden: false,
     // Null when unknown (tvlRecord.status says why, #42): not indexed, so no TVL/APR filter, bin, sum,
     // min or max counts it, and a sort on it puts it last. The Opportunity record serves 0 (serialize.ts).
@@ -161,7 +216,8 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
       timestamp,
       breakdowns: [] as unknown[],
     },
-    stablecoin: src.target?.is_stablecoin ?? false,
+    // At least one of its tokens is a stablecoin (the `stablecoin` filter).
+    stablecoin: [src.target, ...(underlying?.tokens ?? []).map((t) => t.token)].some((t) => t?.is_stablecoin === true),
     campaignWindows: summary.windows,
     campaignTypes: summary.campaignTypes,
     creatorAddresses: summary.creators,
@@ -176,7 +232,7 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
     // excludeSubCampaigns keeps opportunities with at least one campaign that is not a sub-campaign.
     hasRootCampaign: summary.hasRootCampaign,
     searchName: foldText(name),
-    // What the opportunity is (name, protocol, type, identifier, target token, chain), not what it pays:
+    // What the opportunity is (name, protocol, type, identifier, its tokens, chain), not what it pays:
     // reward tokens are searched with `rewardTokenSymbol` (issue 31: `search=USDC` matched every opportunity paying USDC).
     searchText: foldText(
       [
@@ -185,8 +241,7 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
         src.type,
         campaignTypeName(summary.firstCampaignType),
         src.identifier,
-        src.target?.symbol ?? '',
-        src.target?.name ?? '',
+        ...tokens.flatMap((t) => [t.symbol, t.name ?? '']),
         chainName,
       ].join(' '),
     ),

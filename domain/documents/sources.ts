@@ -86,6 +86,15 @@ export type OpportunityTarget = {
   price_updated_at: string | null;
 };
 
+/** The underlying of an opportunity as the projection loads it (fee in hundredths of a bip, LLTV WAD). */
+export type OpportunityUnderlyingSource = {
+  fee: number | null;
+  lltv: string | null;
+  /** What a block explorer can show (pool, PoolManager, Morpho Blue contract). */
+  contract: string;
+  tokens: { address: string; token: (OpportunityTarget & { display_symbol?: string | null }) | null }[];
+};
+
 export type OpportunitySource = {
   id: string;
   chain_id: number;
@@ -98,6 +107,12 @@ export type OpportunitySource = {
   campaigns: OpportunityCampaign[];
   /** The identifier's token row when the identifier is a token on the opportunity's chain. */
   target: OpportunityTarget | null;
+  /**
+   * What a pool or market stands on (opportunity_underlying, read by the metrics job): its tokens in
+   * the protocol's order, each with its row when stored (null until then); null before the first read
+   * or for an opportunity that is no pool or market. Absent in sources built before it existed.
+   */
+  underlying?: OpportunityUnderlyingSource | null;
   /** Latest metrics job output (null before its first run). */
   metrics: {
     /** Null when unknown (tvl_status says why, #42). */

@@ -2,6 +2,7 @@ import { parseAbi } from 'viem';
 import type { ChainClient } from '../../internal/rpc.js';
 import { readBounded } from '../../domain/boundedReads.js';
 import { tokenDbId } from '../../domain/ids.js';
+import type { OpportunityUnderlying } from '../../domain/opportunityUnderlying.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 
 const morphoAbi = parseAbi([
@@ -16,7 +17,8 @@ const NONE: UnpricedTvlReading = { method: 'NONE', tokens: [] };
  * TVL inputs of Morpho Blue markets (MORPHO opportunities whose identifier is a market id) on the
  * chain's Morpho contract: the lenders' deposits, `market(id).totalSupplyAssets` (interest accrued
  * up to the market's last update), in its loan token (`idToMarketParams(id).loanToken`, then its
- * `decimals()`). A market that does not exist (lastUpdate 0) or whose reads fail gives NONE.
+ * `decimals()`). A market that does not exist (lastUpdate 0) or whose reads fail gives NONE. An existing
+ * market carries its loan and collateral tokens and LLTV as its `underlying` (what names the opportunity).
  * @returns opportunity id → reading.
  */
 export async function readMorphoBlueTvl(
@@ -38,7 +40,7 @@ export async function readMorphoBlueTvl(
       })),
     ),
   );
-  const found: { id: string; loanToken: string; assets: bigint }[] = [];
+  const found: { id: string; loanToken: string; assets: bigint; underlying: OpportunityUnderlying }[] = [];
   markets.forEach((m, i) => {
     const [market, params] = [results[2 * i], results[2 * i + 1]];
     if (market?.status !== 'success' || params?.status !== 'success') {
@@ -46,12 +48,17 @@ export async function readMorphoBlueTvl(
       return;
     }
     const [totalSupplyAssets, , , , lastUpdate] = market.result as readonly bigint[];
-    const [loanToken] = params.result as readonly string[];
+    const [loanToken, collateralToken, , , lltv] = params.result as readonly [string, string, string, string, bigint];
     if (!lastUpdate) {
       readings.set(m.id, NONE);
       return;
     }
-    found.push({ id: m.id, loanToken: loanToken!.toLowerCase(), assets: totalSupplyAssets! });
+    const loan = loanToken.toLowerCase();
+    const collateral = collateralToken.toLowerCase();
+    // An idle market's collateral is the zero address: no token (not the chain's native token).
+    const tokens = /^0x0{40}$/.test(collateral) ? [loan] : [loan, collateral];
+    const underlying = { tokens, fee: null, lltv: lltv.toString(), contract: morpho.toLowerCase() };
+    found.push({ id: m.id, loanToken: loan, assets: totalSupplyAssets!, underlying });
   });
   if (!found.length) return readings;
   const decimals = await readBounded(
@@ -77,8 +84,9 @@ export async function readMorphoBlueTvl(
                 decimals: Number(d.result),
               },
             ],
+            underlying: m.underlying,
           }
-        : NONE,
+        : { ...NONE, underlying: m.underlying },
     );
   });
   return readings;

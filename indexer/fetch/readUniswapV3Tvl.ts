@@ -2,11 +2,13 @@ import { parseAbi } from 'viem';
 import type { ChainClient } from '../../internal/rpc.js';
 import { readBounded } from '../../domain/boundedReads.js';
 import { tokenDbId } from '../../domain/ids.js';
+import type { OpportunityUnderlying } from '../../domain/opportunityUnderlying.js';
 import type { UnpricedTvlReading } from '../transform/computeMetrics.js';
 
 const poolAbi = parseAbi([
   'function token0() view returns (address)',
   'function token1() view returns (address)',
+  'function fee() view returns (uint24)',
   'function balanceOf(address) view returns (uint256)',
   'function decimals() view returns (uint8)',
 ]);
@@ -18,7 +20,8 @@ const NONE: UnpricedTvlReading = { method: 'NONE', tokens: [] };
  * balance of each of its tokens (`token0()`/`token1()`, then `balanceOf(pool)` and `decimals()` of
  * each token), i.e. everything the pool holds: in-range and out-of-range positions plus uncollected
  * fees. Two bounded multicalls per chain (readBounded: each read its own gas). A pool whose reads fail
- * gives method NONE.
+ * gives method NONE. A pool that answers `token0()`/`token1()` carries them, with its `fee()`, as its
+ * `underlying` (what names the opportunity), whether or not its balances could be read.
  * @returns opportunity id → reading.
  */
 export async function readUniswapV3Tvl(
@@ -31,23 +34,30 @@ export async function readUniswapV3Tvl(
   const tokenResults = await readBounded(
     chainClient,
     pools.flatMap((p) =>
-      (['token0', 'token1'] as const).map((functionName) => ({
+      (['token0', 'token1', 'fee'] as const).map((functionName) => ({
         address: p.identifier as `0x${string}`,
         abi: poolAbi,
         functionName,
       })),
     ),
   );
-  const resolved: { id: string; pool: string; tokens: [string, string] }[] = [];
+  const resolved: { id: string; pool: string; tokens: [string, string]; underlying: OpportunityUnderlying }[] = [];
   pools.forEach((p, i) => {
-    const [t0, t1] = [tokenResults[2 * i], tokenResults[2 * i + 1]];
-    if (t0?.status === 'success' && t1?.status === 'success')
+    const [t0, t1, fee] = tokenResults.slice(3 * i, 3 * i + 3);
+    if (t0?.status === 'success' && t1?.status === 'success') {
+      const tokens: [string, string] = [String(t0.result).toLowerCase(), String(t1.result).toLowerCase()];
       resolved.push({
         id: p.id,
         pool: p.identifier,
-        tokens: [String(t0.result).toLowerCase(), String(t1.result).toLowerCase()],
+        tokens,
+        underlying: {
+          tokens,
+          fee: fee?.status === 'success' ? Number(fee.result) : null,
+          lltv: null,
+          contract: p.identifier.toLowerCase(),
+        },
       });
-    else readings.set(p.id, NONE);
+    } else readings.set(p.id, NONE);
   });
   if (!resolved.length) return readings;
   const amounts = await readBounded(
@@ -79,8 +89,8 @@ export async function readUniswapV3Tvl(
     readings.set(
       p.id,
       tokens.every((t) => t !== null)
-        ? { method: 'UNISWAP_V3_POOL', tokens: tokens as NonNullable<(typeof tokens)[0]>[] }
-        : NONE,
+        ? { method: 'UNISWAP_V3_POOL', tokens: tokens as NonNullable<(typeof tokens)[0]>[], underlying: p.underlying }
+        : { ...NONE, underlying: p.underlying },
     );
   });
   return readings;

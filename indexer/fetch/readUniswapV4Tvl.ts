@@ -138,7 +138,8 @@ async function readPool(
  * amounts are the reserves of its liquidity ranges at the current price (poolReserves; uncollected
  * fees excluded), then each currency's decimals (address 0: the chain's native token).
  * An unknown or uninitialized pool, a read past `bounds`, an inconsistent walk or a failed read give
- * NONE with a reason (docs/api-behaviour.md#tvl-per-protocol).
+ * NONE with a reason (docs/api-behaviour.md#tvl-per-protocol). A pool whose key is known carries its
+ * currencies and fee as its `underlying` (what names the opportunity), whatever its state answers.
  * @returns opportunity id → reading.
  */
 export async function readUniswapV4Tvl(
@@ -171,11 +172,18 @@ export async function readUniswapV4Tvl(
       readings.set(p.id, none('no Initialize event for this pool id'));
       continue;
     }
+    // The verified key says what the pool stands on, whatever its state answers.
+    const underlying = {
+      tokens: [key.currency0, key.currency1],
+      fee: key.fee,
+      lltv: null,
+      contract: manager.toLowerCase(),
+    };
     const amounts = await readPool(chainClient, at, p.identifier, key, bounds).catch(
       (error: unknown) => `state read failed: ${describe(error)}`,
     );
     if (typeof amounts === 'string') {
-      readings.set(p.id, none(amounts));
+      readings.set(p.id, { ...none(amounts), underlying });
       continue;
     }
     const currencies = [key.currency0, key.currency1];
@@ -195,8 +203,8 @@ export async function readUniswapV4Tvl(
     readings.set(
       p.id,
       tokens.every((t) => t !== null)
-        ? { method: 'UNISWAP_V4_POOL', tokens: tokens as NonNullable<(typeof tokens)[0]>[] }
-        : none('a currency has no decimals()'),
+        ? { method: 'UNISWAP_V4_POOL', tokens: tokens as NonNullable<(typeof tokens)[0]>[], underlying }
+        : { ...none('a currency has no decimals()'), underlying },
     );
   }
   return readings;

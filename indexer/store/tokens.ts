@@ -91,7 +91,10 @@ export async function updateTokenMetadata(client: PgClient, rows: TokenRow[]): P
   return res.rows.map((r) => r.address);
 }
 
-/** Campaigns rewarding in, and opportunities named after, the given tokens of a chain (to re-project). */
+/**
+ * Campaigns rewarding in, and opportunities named after (their identifier, or a token of the pool or
+ * market they stand on), the given tokens of a chain (to re-project).
+ */
 export async function documentsUsingTokens(
   client: PgClient,
   chainId: number,
@@ -105,6 +108,8 @@ export async function documentsUsingTokens(
     ),
     client.query<{ id: string }>(
       `SELECT id FROM opportunities WHERE chain_id = $1 AND identifier = ANY($2::text[])
+       UNION SELECT u.opportunity_id FROM opportunity_underlying u JOIN opportunities o ON o.id = u.opportunity_id
+         WHERE u.tokens && $2::text[] AND o.chain_id = $1
        UNION SELECT DISTINCT opportunity_id FROM campaigns_current WHERE distribution_chain_id = $1 AND reward_token = ANY($2::text[]) AND opportunity_id IS NOT NULL`,
       [chainId, addresses],
     ),

@@ -1,6 +1,7 @@
 import type { StoredPrice } from '../../domain/prices.js';
 import type { CampaignStatusRecord } from '../../domain/campaignStatus.js';
 import type { TvlStatus } from '../../domain/tvlStatus.js';
+import type { OpportunityUnderlying } from '../../domain/opportunityUnderlying.js';
 import { NO_NATIVE_APR, nativeAprRecordOf, type NativeAprReading } from './nativeApr.js';
 
 export { TVL_STATUSES, type TvlStatus } from '../../domain/tvlStatus.js';
@@ -148,12 +149,16 @@ export type TvlTokenAmount = {
  */
 export type TvlReading = { method: TvlMethod; tokens: TvlTokenAmount[]; reason?: TvlNoneReason; detail?: string };
 
-/** A reading as fetched, before prices are added. */
+/**
+ * A reading as fetched, before prices are added. `underlying`: what a pool or market stands on, set by
+ * its reader once it identified the pool's or market's tokens (even when the amounts then failed).
+ */
 export type UnpricedTvlReading = {
   method: TvlMethod;
   tokens: Omit<TvlTokenAmount, 'price'>[];
   reason?: TvlNoneReason;
   detail?: string;
+  underlying?: OpportunityUnderlying;
 };
 
 export const NO_TVL_READING: TvlReading = { method: 'NONE', tokens: [] };

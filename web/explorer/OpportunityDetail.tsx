@@ -142,6 +142,8 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
           )}
           {explorer && (
             <a href={explorer} rel="noopener noreferrer" data-testid="explorer-link">
+              {/* A V4 pool or a Morpho market is an id in its protocol's contract, which is what the explorer shows. */}
+              {o.explorerAddress !== o.identifier.toLowerCase() && o.protocol ? `${o.protocol.name} contract ` : ''}
               {o.explorerAddress ? shortId(o.explorerAddress) : ''} on the block explorer ↗
             </a>
           )}

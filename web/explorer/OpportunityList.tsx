@@ -60,7 +60,7 @@ export function OpportunityList({ state, navigate, opportunities, loading, total
                 <td data-label="Protocol" class="meta">
                   {o.protocol?.name ?? (o.mainProtocol || '–')}
                 </td>
-                <td data-label="Tokens" class="meta">
+                <td data-label="Tokens" class="meta meta-tokens">
                   {o.tokens.map((t) => t.symbol).join(', ')}
                 </td>
                 <td data-label="TVL" data-short="TVL" class="num figure">

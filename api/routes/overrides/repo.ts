@@ -1,3 +1,4 @@
+import type { NamingUnderlying } from '../../../domain/documents/opportunityDocument.js';
 import type { PgClient, PgPool } from '../../../internal/pg.js';
 
 type Queryable = Pick<PgClient | PgPool, 'query'>;
@@ -25,13 +26,15 @@ export type CampaignVersionRow = {
   opp_identifier: string | null;
   opp_action: string | null;
   target_symbol: string | null;
+  /** What the opportunity's pool or market stands on (opportunity_underlying), for its name; null before it was read. */
+  underlying: NamingUnderlying | null;
   chain_name: string | null;
 };
 
 /**
  * Every configuration of one campaign, oldest first: the creation (effective at its block time),
  * then each override by block and log index. Tables campaigns, campaign_overrides, opportunities,
- * tokens, chains.
+ * opportunity_underlying, tokens, chains.
  */
 export async function loadCampaignVersions(db: Queryable, campaignDbId: string): Promise<CampaignVersionRow[]> {
   const { rows } = await db.query<CampaignVersionRow>(
@@ -48,7 +51,12 @@ export async function loadCampaignVersions(db: Queryable, campaignDbId: string):
      SELECT v.event_key, v.campaign_db_id, v.campaign_id, v.distribution_chain_id, v.compute_chain_id, c.creator, c.reward_token,
        c.amount::text AS amount, v.campaign_type, v.start_timestamp, v.end_timestamp, v.campaign_data, v.main_parameter, v.opportunity_id,
        v.params, v.effective_at, op.chain_id AS opp_chain_id, op.type AS opp_type, op.identifier AS opp_identifier, op.action AS opp_action,
-       t.symbol AS target_symbol, ch.name AS chain_name
+       t.symbol AS target_symbol, ch.name AS chain_name,
+       (SELECT json_build_object('fee', u.fee, 'lltv', u.lltv::text, 'tokens', (
+            SELECT json_agg(json_build_object('address', x.address, 'symbol', ut.symbol) ORDER BY x.ord)
+            FROM unnest(u.tokens) WITH ORDINALITY x(address, ord)
+            LEFT JOIN tokens ut ON ut.chain_id = op.chain_id AND ut.address = x.address))
+          FROM opportunity_underlying u WHERE u.opportunity_id = op.id) AS underlying
      FROM versions v
      JOIN campaigns c ON c.id = v.campaign_db_id
      LEFT JOIN opportunities op ON op.id = v.opportunity_id

@@ -52,6 +52,7 @@ export function serializePreviousConfig(row: CampaignVersionRow): PreviousConfig
       type: row.opp_type,
       identifier: row.opp_identifier,
       target: row.target_symbol ? { symbol: row.target_symbol } : null,
+      underlying: row.underlying,
     } as Parameters<typeof opportunityName>[0]);
     opportunity = {
       id: row.opportunity_id,

@@ -16,6 +16,7 @@ import { deployUniswapV4Pool, type DeployedUniswapV4Pool } from '../../../contra
 import { tokenDbId } from '../../../domain/ids.js';
 import { NATIVE_APR_UNKNOWN } from '../../../api/routes/opportunities/serialize.js';
 import { indexNames } from '../../../internal/es.js';
+import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const DAY = 86_400;
@@ -342,6 +343,87 @@ describe('jobs/computeMetrics: TVL per protocol, read from the protocol contract
       [doc['id']],
     );
     expect(rows[0]!.inputs.tvl.method).to.equal('UNISWAP_V4_POOL');
+  });
+
+  it("names each pool and market after its tokens, lists them, and links its protocol's page and contract (#42)", async function () {
+    const slug = 'test-chain-31337';
+    const symbolOf = (address: string) => {
+      const { rewards, targets } = h.chains[0]!.stack.tokens;
+      return [...rewards, ...targets].find((t) => t.address.toLowerCase() === address.toLowerCase())!.symbol;
+    };
+    const v3 = docs.get(priced.pool.toLowerCase())!;
+    expect(v3['name']).to.equal(`Provide liquidity to ${symbolOf(priced.token0)}-${symbolOf(priced.token1)} 0.3%`);
+    expect(v3['tokens'].map((t: { address: string }) => t.address)).to.deep.equal(
+      [priced.token0, priced.token1].map((a) => a.toLowerCase()),
+    );
+    expect(v3['explorerAddress']).to.equal(priced.pool.toLowerCase());
+    expect(v3['depositUrl']).to.equal(`https://app.uniswap.invalid/explore/pools/${slug}/${priced.pool.toLowerCase()}`);
+    // TLP is in no campaign and no chain config: the metrics job stored its row to name the pool.
+    const half = docs.get(halfPriced.pool.toLowerCase())!;
+    expect(half['name']).to.match(/^Provide liquidity to (RWD-TLP|TLP-RWD) 0\.3%$/);
+
+    const v4 = docs.get(v4Pool.poolId.toLowerCase())!;
+    const { currency0, currency1 } = v4Pool.poolKey;
+    expect(v4['name']).to.equal(`Provide liquidity to ${symbolOf(currency0)}-${symbolOf(currency1)} 0.3%`);
+    expect(v4['tokens'].map((t: { address: string }) => t.address)).to.deep.equal([
+      currency0.toLowerCase(),
+      currency1.toLowerCase(),
+    ]);
+    expect(v4['explorerAddress'], 'a pool id is no address: the PoolManager is').to.equal(
+      uniswapV4PoolManager.toLowerCase(),
+    );
+    expect(v4['depositUrl']).to.equal(
+      `https://app.uniswap.invalid/explore/pools/${slug}/${v4Pool.poolId.toLowerCase()}`,
+    );
+
+    const morpho = docs.get(market.marketId.toLowerCase())!;
+    const { loanToken, collateralToken } = market.marketParams;
+    expect(morpho['name']).to.equal(
+      `Supply ${symbolOf(loanToken)} to the ${symbolOf(loanToken)}/${symbolOf(collateralToken)} market (LLTV 86%)`,
+    );
+    expect(morpho['tokens'].map((t: { address: string }) => t.address)).to.deep.equal([
+      loanToken.toLowerCase(),
+      collateralToken.toLowerCase(),
+    ]);
+    expect(morpho['explorerAddress']).to.equal(morphoBlue.toLowerCase());
+    expect(morpho['depositUrl'], 'the Morpho campaign data carries no url').to.equal(
+      `https://app.morpho.invalid/${slug}/market/${market.marketId.toLowerCase()}`,
+    );
+    // Served as stored, searchable by a token of the market, and named alike in previous configurations.
+    const served = (await h.request().get(`/v4/opportunities/${morpho['id']}`).expect(200)).body;
+    expect([served.name, served.depositUrl, served.explorerAddress]).to.deep.equal([
+      morpho['name'],
+      morpho['depositUrl'],
+      morpho['explorerAddress'],
+    ]);
+    const found = (
+      await h
+        .request()
+        .get('/v4/opportunities')
+        .query({ search: `${symbolOf(collateralToken)} market`, type: 'MORPHO' })
+        .expect(200)
+    ).body as { id: string }[];
+    expect(found.map((o) => o.id)).to.deep.equal([morpho['id']]);
+  });
+
+  it('re-projects an opportunity once what it stands on becomes known, its figures unchanged (#42)', async function () {
+    const id = String(docs.get(v4Pool.poolId.toLowerCase())!['id']);
+    const index = indexNames(h.config.esIndexPrefix, 'opportunities').read;
+    const read = async () => (await h.deps.es.get<Doc>({ index, id }))._source!;
+    // As before the first metrics run: the abbreviated pool id, no contract to show.
+    await h.deps.pg.query('DELETE FROM opportunity_underlying WHERE opportunity_id = $1', [id]);
+    await enqueueOutbox(h.deps.pg, 'opportunity', [id]);
+    expect((await h.runJob('publish')).status).to.equal('success');
+    await h.refresh();
+    const before = await read();
+    expect(before['name']).to.equal(`Provide liquidity to ${v4Pool.poolId.slice(0, 6)}…${v4Pool.poolId.slice(-4)}`);
+    expect(before['explorerAddress']).to.equal('');
+    for (const job of ['metrics', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
+    await h.refresh();
+    const after = await read();
+    expect(after['name']).to.match(/^Provide liquidity to \S+-\S+ 0\.3%$/);
+    expect(after['explorerAddress']).to.equal(uniswapV4PoolManager.toLowerCase());
+    expect(after['tvl'], 'same figures: the new underlying alone queued it').to.equal(before['tvl']);
   });
 
   // Last: it moves the devnet a day ahead.

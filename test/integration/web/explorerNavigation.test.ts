@@ -6,7 +6,14 @@ import { getJson } from '../../helpers/getJson.js';
 
 type Bin = { min: number; max: number; count: number };
 type Chain = { explorers: { url: string }[] };
-type Opportunity = { id: string; name: string; depositUrl: string; explorerAddress: string; chain: Chain };
+type Opportunity = {
+  id: string;
+  type: string;
+  name: string;
+  depositUrl: string;
+  explorerAddress: string;
+  chain: Chain;
+};
 type Campaign = { id: string; campaignId: string; opportunityId: string; params: Record<string, unknown> };
 
 const SITE = 'Campaign rewards explorer';
@@ -204,9 +211,17 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
   });
 
   it('detail pages: deposit and block-explorer links, campaign ids with copy buttons, decoded parameters once, Back from a campaign to its opportunity', async function () {
-    // The largest one with a deposit link (a Morpho Blue market's campaign data carries no URL).
+    // The largest one with a deposit link. A pool or market has one even when its campaign data carries
+    // no URL (a Morpho Blue market's: its page on the Morpho app), and is named after its tokens (#42).
     const top = await api<Opportunity[]>('/v4/opportunities?sort=tvl&items=20');
-    const first = top.find((x) => /^https?:/.test(x.depositUrl));
+    const markets = top.filter((x) => ['CLAMM', 'UNISWAP_V4', 'MORPHO'].includes(x.type));
+    expect(markets.length, 'pools and markets among the largest').to.be.greaterThan(0);
+    for (const m of markets) {
+      expect(m.depositUrl, `${m.type} deposit link`).to.match(/^https?:/);
+      expect(m.name, `${m.type} named after its tokens, not its address or id`).to.not.match(/0x[0-9a-f]{4}…/);
+    }
+    // A token-holding one: its campaign's decoded parameters link a target token (below).
+    const first = top.find((x) => /^https?:/.test(x.depositUrl) && !markets.includes(x));
     expect(first, 'a demo opportunity with a deposit URL').to.not.equal(undefined);
     const o = await api<Opportunity & { campaigns: Campaign[] }>(`/v4/opportunities/${first!.id}/campaigns`);
     expect(o.depositUrl, 'the demo opportunity has a deposit URL').to.match(/^https?:/);

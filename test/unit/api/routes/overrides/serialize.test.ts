@@ -24,6 +24,7 @@ const row = (key: string, start: number, end: number, effectiveAt: number): Camp
   opp_identifier: '0x1234567890abcdef',
   opp_action: 'HOLD',
   target_symbol: 'stTST',
+  underlying: null,
   chain_name: 'Ethereum',
 });
 
@@ -55,6 +56,29 @@ describe('overrides previousConfigs', () => {
       identifier: '0x1234567890abcdef',
       name: 'Hold stTST',
       description: 'Earn rewards on Ethereum: hold stTST.',
+    });
+  });
+
+  it('names a pool opportunity after the tokens it stands on, as its document does (#42)', () => {
+    const pool = (key: string): CampaignVersionRow => ({
+      ...row(key, 10, 25, 5),
+      opp_type: 'CLAMM',
+      opp_identifier: `0x${'3'.repeat(40)}`,
+      opp_action: 'POOL',
+      target_symbol: null,
+      underlying: {
+        tokens: [
+          { address: '0xa', symbol: 'USDC' },
+          { address: '0xb', symbol: 'WETH' },
+        ],
+        fee: 500,
+        lltv: null,
+      },
+    });
+    const [c] = previousConfigs([pool('k'), pool('k2')]);
+    expect(c!.Opportunity).to.include({
+      name: 'Provide liquidity to USDC-WETH 0.05%',
+      description: 'Earn rewards on Ethereum: provide liquidity to USDC-WETH 0.05%.',
     });
   });
 });
