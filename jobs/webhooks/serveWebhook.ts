@@ -1,4 +1,4 @@
-import { type EventFilter, listEvents } from '../../domain/eventLog/readEvents.js';
+import { type EventFilter, pageEvents } from '../../domain/eventLog/readEvents.js';
 import { type EventResponse, serializeEvent } from '../../domain/eventLog/serializeEvent.js';
 import { walletVisibility } from '../../domain/visibility/campaignVisibility.js';
 import type { PgPool, Queryable } from '../../internal/pg.js';
@@ -127,7 +127,7 @@ export async function serveWebhook(
     // Ids commit in increasing order (domain/tables/events.ts): nothing at or below `head` can appear later.
     const { rows: heads } = await pg.query<{ head: string }>('SELECT coalesce(max(id), 0)::text AS head FROM events');
     const head = heads[0]!.head;
-    const { events, full } = await pendingEvents(pg, w, head);
+    const { events, next } = await pendingEvents(pg, w, head);
     let delivered = 0;
     for (const event of events) {
       if (delivered > 0 && (signal.aborted || Date.now() - started >= SLICE_MS)) {
@@ -144,9 +144,10 @@ export async function serveWebhook(
       if (!(await recordDelivery(pg, w, event.id, r, leaseMs))) return { delivered, failed: 0, caughtUp: false };
       delivered += 1;
     }
-    // Everything up to `head` this webhook may receive was delivered: skip the rest of the log up to it.
-    await release(pg, w, full ? null : head);
-    return { delivered, failed: 0, caughtUp: !full };
+    // Everything up to `next` (level: `head`) this webhook may receive was delivered: skip the rest of
+    // the log up to it, the entries examined included (a read that stopped short resumes past them).
+    await release(pg, w, next ?? head);
+    return { delivered, failed: 0, caughtUp: next === null };
   } catch (error) {
     // Best effort: a claim that broke gives its webhook back now rather than at its lease's end.
     await release(pg, w, null).catch(() => undefined);
@@ -156,14 +157,14 @@ export async function serveWebhook(
 
 /**
  * The event log's read model, in one place (domain/eventLog, below api/ and jobs/): the webhook's next events after its cursor, up to `head`, as
- * GET /v4/events serves them, through its filters and its owner's visibility (the one rule).
- * `full`: DELIVERY_BATCH events were read, so more may follow.
+ * GET /v4/events serves them (pageEvents: a bounded walk of one index, whatever the filters), through its filters and its owner's visibility
+ * (the one rule). `next`: where the read stopped, as a page's (null when level with `head`).
  */
 async function pendingEvents(
   db: Queryable,
   w: ClaimedWebhook,
   head: string,
-): Promise<{ events: EventResponse[]; full: boolean }> {
+): Promise<{ events: EventResponse[]; next: string | null }> {
   const filter: EventFilter = {
     ...(w.types ? { types: w.types } : {}),
     ...(w.chain_id !== null ? { chainId: w.chain_id } : {}),
@@ -173,11 +174,8 @@ async function pendingEvents(
     ...(w.creator ? { creator: w.creator } : {}),
   };
   const visible = await walletVisibility(db, w.owner_address);
-  const rows = await listEvents(db, { after: w.last_event_id, limit: DELIVERY_BATCH, filter, visible });
-  return {
-    events: rows.filter((r) => BigInt(r.id) <= BigInt(head)).map(serializeEvent),
-    full: rows.length === DELIVERY_BATCH,
-  };
+  const page = await pageEvents(db, { after: w.last_event_id, limit: DELIVERY_BATCH, filter, visible, upTo: head });
+  return { events: page.rows.map(serializeEvent), next: page.next };
 }
 
 type Attempt = { statusCode: number | null; error: string | null; durationMs: number };

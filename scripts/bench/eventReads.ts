@@ -12,7 +12,7 @@
  * rewards.changed over three chains. Writes its section of docs/benchmarks/report.md.
  */
 import pg from 'pg';
-import { readEvents, type EventFilter, listEvents } from '../../domain/eventLog/readEvents.js';
+import { readEvents, type EventFilter, pageEvents } from '../../domain/eventLog/readEvents.js';
 import { createLogger } from '../../internal/logger.js';
 import { ensureDatabase, migrate } from '../../sql/migrate.js';
 import { writeReportSection } from './reportSection.js';
@@ -129,7 +129,7 @@ async function streamRun(c: Client, filter: EventFilter | Old, head: bigint) {
         const page = await readEvents(c, { after: last, limit: 500, filter, visible: 'all' });
         delivered += page.rows.length;
         last = page.examined;
-        if (page.rows.length < 500) return delivered;
+        if (!page.more) return delivered;
       }
     }
   });
@@ -171,7 +171,7 @@ async function main() {
         const json = await measure(c, async () =>
           typeof filter === 'string'
             ? (await oldCreatorRead(c, '0', 100, oldCreator(filter))).length
-            : (await listEvents(c, { after: '0', limit: 100, filter, visible: 'none' })).length,
+            : (await pageEvents(c, { after: '0', limit: 100, filter, visible: 'none' })).rows.length,
         );
         const stream = await streamRun(c, filter, head);
         const line = `| ${name} | ${json.examined} / ${json.delivered} (${json.ms.toFixed(1)}) | ${stream.catchUp.examined} / ${stream.catchUp.delivered} | ${stream.wakes.examined} |`;

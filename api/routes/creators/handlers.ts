@@ -4,7 +4,7 @@ import { findCreator, listCreators, type CreatorRecord } from '../../reads/creat
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
-import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
+import { type CampaignVisibility, campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { serializeCampaign } from '../campaigns/serialize.js';
 import { distributedRows } from '../reward-totals/distributed.js';
 import { buildCreatorCampaignsQuery } from './query.js';
@@ -13,23 +13,37 @@ import type { Handler } from '../../validate.js';
 import type { creatorCampaignsQuery, creatorParams, dashboardQuery, listCreatorsQuery } from './schema.js';
 import { serializeCreator, serializeDashboard } from './serialize.js';
 
-async function creatorOr404(deps: ApiDeps, creator: string): Promise<CreatorRecord> {
-  const found = await findCreator(deps.pg, creator);
+/**
+ * The creator a path names, as the caller may know it: an address whose campaigns are all hidden from
+ * the caller (`visible`: campaignVisibilityOf with showPrivate, as the dashboard counts) is a 404, as
+ * one that created nothing (findCreator). Every /v4/creators/{creator} route starts here.
+ */
+export async function creatorOr404(
+  deps: ApiDeps,
+  visible: CampaignVisibility,
+  creator: string,
+): Promise<CreatorRecord> {
+  const found = await findCreator(deps.pg, creator, visible);
   if (!found) throw new NotFoundError(`Creator ${creator} not found`);
   return found;
 }
 
-/** GET /v4/creators: registered and implicit creators matching the filters. Tables creators, campaigns. */
+/**
+ * GET /v4/creators: registered and implicit creators matching the filters; an implicit one only
+ * with a campaign the caller may see. Tables creators, campaigns, campaign_privacy.
+ */
 export function listCreatorsHandler(deps: ApiDeps): Handler<{ query: typeof listCreatorsQuery }> {
   return async (ctx) => {
-    ctx.body = (await listCreators(deps.pg, ctx.state.query)).map(serializeCreator);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    ctx.body = (await listCreators(deps.pg, ctx.state.query, visible)).map(serializeCreator);
   };
 }
 
-/** GET /v4/creators/{creator}: one creator by slug or address (404 when unknown). */
+/** GET /v4/creators/{creator}: one creator by slug or address (404 when unknown or known only by hidden campaigns). */
 export function getCreatorHandler(deps: ApiDeps): Handler<{ params: typeof creatorParams }> {
   return async (ctx) => {
-    ctx.body = serializeCreator(await creatorOr404(deps, ctx.state.params.creator));
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    ctx.body = serializeCreator(await creatorOr404(deps, visible, ctx.state.params.creator));
   };
 }
 
@@ -55,10 +69,10 @@ export function dashboardHandler(
   deps: ApiDeps,
 ): Handler<{ params: typeof creatorParams; query: typeof dashboardQuery }> {
   return async (ctx) => {
-    const creator = await creatorOr404(deps, ctx.state.params.creator);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const creator = await creatorOr404(deps, visible, ctx.state.params.creator);
     const { test } = ctx.state.query;
     const now = nowSeconds(deps);
-    const visible = await campaignVisibilityOf(deps, ctx.state, true);
     const [row, distributed] = await Promise.all([
       loadDashboard(deps.pg, { addresses: creator.addresses, now, test, visible }),
       creatorDistributed(deps, creator, test, visible),
@@ -75,10 +89,10 @@ export function creatorCampaignsHandler(
   deps: ApiDeps,
 ): Handler<{ params: typeof creatorParams; query: typeof creatorCampaignsQuery }> {
   return async (ctx) => {
-    const creator = await creatorOr404(deps, ctx.state.params.creator);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const creator = await creatorOr404(deps, visible, ctx.state.params.creator);
     const { status } = ctx.state.query;
     const now = nowSeconds(deps);
-    const visible = await campaignVisibilityOf(deps, ctx.state, true);
     const [result, chains] = await Promise.all([
       searchCampaigns<CampaignDocument>(deps, visible, buildCreatorCampaignsQuery(creator.addresses, status, now)),
       currentChainRecords(deps, now),

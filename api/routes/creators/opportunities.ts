@@ -1,8 +1,9 @@
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
-import { findCreator } from '../../reads/creators.js';
+import { creatorOr404 } from './handlers.js';
+import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { ServiceUnavailableError } from '../../errors.js';
 import { searchPage } from '../../search/searchPage.js';
 import { buildCountQuery, buildOpportunityListQuery } from '../opportunities/query.js';
 import { opportunityFilterContext } from '../opportunities/filterContext.js';
@@ -17,12 +18,6 @@ export function scopeToCreator(query: Record<string, unknown>, addresses: string
   return { bool: { filter: [query, { terms: { creatorAddresses: addresses.map((a) => a.toLowerCase()) } }] } };
 }
 
-async function creatorAddresses(deps: ApiDeps, creator: string): Promise<string[]> {
-  const found = await findCreator(deps.pg, creator);
-  if (!found) throw new NotFoundError(`Creator ${creator} not found`);
-  return found.addresses;
-}
-
 /**
  * GET /v4/creators/{creator}/opportunities: opportunities with a campaign by the creator, with the
  * CREATOR-OPP-FILTERS (api/routes/opportunities/schema.ts), paged and sorted like GET /v4/opportunities, each with the
@@ -33,7 +28,8 @@ export function creatorOpportunitiesHandler(
 ): Handler<{ params: typeof creatorParams; query: typeof creatorOppFiltersQuery }> {
   const index = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
   return async (ctx) => {
-    const addresses = await creatorAddresses(deps, ctx.state.params.creator);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const { addresses } = await creatorOr404(deps, visible, ctx.state.params.creator);
     const q = ctx.state.query;
     const now = nowSeconds(deps);
     const { chains, filter } = await opportunityFilterContext(deps, undefined, now);
@@ -71,7 +67,8 @@ export function creatorOpportunitiesCountHandler(
 ): Handler<{ params: typeof creatorParams; query: typeof creatorOppCountQuery }> {
   const index = indexNames(deps.config.esIndexPrefix, 'opportunities').read;
   return async (ctx) => {
-    const addresses = await creatorAddresses(deps, ctx.state.params.creator);
+    const visible = await campaignVisibilityOf(deps, ctx.state, true);
+    const { addresses } = await creatorOr404(deps, visible, ctx.state.params.creator);
     const now = nowSeconds(deps);
     const { filter } = await opportunityFilterContext(deps, undefined, now);
     const { query } = buildCountQuery(ctx.state.query, now, filter);

@@ -122,13 +122,14 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
       if (await fromFeed()) return;
       for (;;) {
         // Every visible-or-not match of the filter: the reader's visibility is decided in `send`.
-        const { rows, examined } = await readEvents(p.db, {
+        // At most PAGE index entries per read, whatever the filters; `more` until level with the head.
+        const { rows, examined, more } = await readEvents(p.db, {
           after: last,
           limit: PAGE,
           filter: p.filter,
           visible: 'all',
         });
-        if (!(await send(rows, examined)) || rows.length < PAGE) return;
+        if (!(await send(rows, examined)) || !more) return;
       }
     };
     const reads = coalesced(

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
 import { forgetChainRows } from '../../../api/chainRecords.js';
+import { signSession } from '../../../api/identity/jwt.js';
+import { seedCampaigns, seedCampaignsSpec, type SeedCampaign } from '../../fixtures/api/campaigns/seed.js';
+import { createHarness, type Harness } from '../../helpers/harness.js';
+import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
+import { tuplesReadBy } from '../../helpers/tuplesRead.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 const DEVNET_LABS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -338,5 +343,103 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       }
       expect(total, 'the creator has campaigns there').to.be.greaterThan(0);
     });
+  });
+});
+
+describe('/v4/creators and private campaigns (audit h-audit): a creator known only by hidden campaigns is unknown', function () {
+  /** Creates only the private campaign c6. */
+  const P = `0x${'e5'.repeat(20)}`;
+  /** Created nothing. */
+  const NOBODY = `0x${'e6'.repeat(20)}`;
+  /** A grantee of c6. */
+  const Z = `0x${'e7'.repeat(20)}`;
+  /** Creators of 2,000 public campaigns (10 each): what a read through an index does not walk. */
+  const MANY = 200;
+  let h: Harness;
+  let s: Record<string, SeedCampaign>;
+  const as = (address: string) => ({
+    Cookie: `jwt=${signSession({ secret: h.config.jwtSecret, address, tier: 0 }).token}`,
+  });
+  const ROUTES = ['', '/dashboard', '/campaigns', '/opportunities', '/opportunities/count'];
+
+  before(async function () {
+    h = await createHarness({ chainIds: [31337] });
+    s = seedCampaignsSpec(Math.floor(Date.now() / 1000));
+    await seedCampaigns(h, s);
+    await h.deps.pg.query('UPDATE campaigns SET creator = $2 WHERE id = $1', [s['c6']!.id, P]);
+    // Copies of c1 (public), each its own id and on-chain id, by MANY creators 0x00…01, 0x00…02, ….
+    await h.deps.pg.query(
+      `INSERT INTO campaigns SELECT (jsonb_populate_record(NULL::campaigns, to_jsonb(c) || jsonb_build_object(
+         'id', c.id || '-copy-' || g, 'campaign_id', '0x' || lpad(to_hex(g), 64, '0'),
+         'creator', '0x' || lpad(to_hex(1 + g % $2::int), 40, '0')))).*
+       FROM campaigns c, generate_series(1, 10 * $2::int) g WHERE c.id = $1`,
+      [s['c1']!.id, MANY],
+    );
+    await h.deps.pg.query('ANALYZE campaigns');
+    await h.request().post(`/v4/campaigns/${s['c6']!.id}/access/grant`).set(as(P)).send({ userAddress: Z }).expect(200);
+  });
+  after(async () => h?.close());
+
+  it('answers an anonymous caller or a stranger about P as about an address that created nothing, on every creator route', async function () {
+    for (const headers of [{}, as(NOBODY)]) {
+      for (const route of ROUTES) {
+        const p = await h.request().get(`/v4/creators/${P}${route}`).set(headers);
+        const none = await h.request().get(`/v4/creators/${NOBODY}${route}`).set(headers);
+        // The same answer, the address apart (and the request id).
+        const shape = (body: Record<string, unknown>, address: string) =>
+          JSON.stringify({ ...body, requestId: undefined }).replaceAll(address, '<address>');
+        expect([p.status, shape(p.body, P)], route).to.deep.equal([none.status, shape(none.body, NOBODY)]);
+        expect(p.status, route).to.equal(404);
+      }
+      const listed = await h
+        .request()
+        .get('/v4/creators')
+        .set(headers)
+        .query({ search: P.slice(0, 10), items: 100 });
+      expect(listed.body).to.deep.equal([]);
+      expect((await h.request().get('/v4/creators').set(headers).query({ address: P })).body).to.deep.equal([]);
+      const all = await h.request().get('/v4/creators').set(headers).query({ items: 100, page: 2 });
+      expect(all.body.map((c: { id: string }) => c.id)).to.not.include(P);
+    }
+  });
+
+  it('serves P to those who may see its campaign: itself, a grantee, the back office', async function () {
+    for (const headers of [as(P), as(Z), { authorization: TEST_BACK_OFFICE_TOKEN }]) {
+      const one = await h.request().get(`/v4/creators/${P}`).set(headers).expect(200);
+      expect(one.body).to.deep.include({ id: P, addresses: [P] });
+      const listed = await h
+        .request()
+        .get('/v4/creators')
+        .set(headers)
+        .query({ search: P.slice(0, 10) });
+      expect(listed.body.map((c: { id: string }) => c.id)).to.deep.equal([P]);
+      expect(
+        (await h.request().get(`/v4/creators/${P}/dashboard`).set(headers).expect(200)).body.totalCampaigns,
+      ).to.equal(1);
+    }
+  });
+
+  it('reads implicit creators through an index: a few entries per creator served, not the campaigns table', async function () {
+    const { rows } = await h.deps.pg.query<{ n: number }>('SELECT count(*)::int AS n FROM campaigns');
+    expect(rows[0]!.n).to.be.above(10 * MANY);
+    for (const path of [
+      `/v4/creators?id=${NOBODY}`,
+      `/v4/creators/${NOBODY}`,
+      `/v4/creators/${P}`,
+      `/v4/creators?search=0x${'0'.repeat(37)}`,
+      '/v4/creators?items=5',
+      '/v4/creators?items=5&page=3',
+    ]) {
+      let status = 0;
+      const read = await tuplesReadBy(h, ['campaigns'], async (request) => {
+        status = (await request.get(path)).status;
+      });
+      expect(status, path).to.be.oneOf([200, 404]);
+      expect(read, `${path}: campaigns rows and index entries read`).to.be.below(100);
+    }
+    const page = (await h.request().get('/v4/creators').query({ items: 5, page: 3 }).expect(200)).body;
+    const ids = page.map((c: { id: string }) => c.id);
+    expect(ids).to.have.length(5);
+    expect([...ids].sort()).to.deep.equal(ids);
   });
 });

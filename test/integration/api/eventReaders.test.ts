@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signSession } from '../../../api/identity/jwt.js';
-import { MAX_EXAMINED_PER_PAGE, readEvents } from '../../../domain/eventLog/readEvents.js';
+import {
+  type EventFilter,
+  MAX_EXAMINED_PER_PAGE,
+  matchesFilter,
+  pageEvents,
+  readEvents,
+} from '../../../domain/eventLog/readEvents.js';
 import { appendEvents, appendEventsFrom, type NewEvent } from '../../../domain/tables/events.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { seedCampaigns, seedCampaignsSpec, X, Y, type SeedCampaign } from '../../fixtures/api/campaigns/seed.js';
@@ -273,5 +279,110 @@ describe('/v4/events readers (#43): reads bounded by an index, what is sent deci
       .set(as(s['c6']!.creator));
     expect(own.body.events).to.have.length(10);
     expect(own.body.next).to.equal(ids[9]);
+  });
+
+  it('bounds a page whose filters never match together: one index walked, `next` past what it examined (audit h-audit)', async function () {
+    const before = await marker(11);
+    const N = MAX_EXAMINED_PER_PAGE + 3000; // per filter: main read at least this many entries for one page
+    const Q = `0x${'d4'.repeat(20)}`;
+    // Y's public campaign c2 and the address Q (no campaign), interleaved, never in one event; then one
+    // event of each combination.
+    await withTransaction(h.deps.pg, (tx) =>
+      appendEventsFrom(
+        tx,
+        `SELECT CASE WHEN g % 2 = 0 THEN 'campaign.changed' ELSE 'claim.indexed' END, $1::int,
+           CASE WHEN g % 2 = 0 THEN $2::text END, NULL, CASE WHEN g % 2 = 1 THEN $3::text END, NULL, NULL::bigint,
+           jsonb_build_object('g', g)
+         FROM generate_series(1, $4::int) g`,
+        [CHAIN, id('c2'), Q, 2 * N],
+      ),
+    );
+    await append([
+      { type: 'claim.indexed', chainId: CHAIN, campaignDbId: id('c2'), address: Q, payload: { both: 1 } },
+      { type: 'campaign.changed', chainId: CHAIN, campaignDbId: id('c2'), address: Q, payload: { both: 2 } },
+    ]);
+    await h.deps.pg.query('ANALYZE events');
+    for (const [query, expected] of [
+      [`creator=${Y}&address=${Q}`, [1, 2]],
+      [`type=claim.indexed&creator=${Y}`, [1]],
+      [`type=campaign.changed&address=${Q}`, [2]],
+    ] as const) {
+      const served: Ev[] = [];
+      let after = before;
+      let pages = 0;
+      for (;;) {
+        let body: { events: Ev[]; next: string | null } = { events: [], next: null };
+        const read = await tuplesReadBy(h, ['events'], async (request) => {
+          body = (await request.get(`/v4/events?after=${after}&${query}`).expect(200)).body;
+        });
+        expect(read, `${query}: index entries and rows read by one page`).to.be.at.most(MAX_EXAMINED_PER_PAGE + 20);
+        served.push(...body.events);
+        pages += 1;
+        if (body.next === null) break;
+        expect(BigInt(body.next) > BigInt(after), 'next moves on').to.equal(true);
+        after = body.next;
+      }
+      expect(
+        served.map((e) => e.payload['both']),
+        query,
+      ).to.deep.equal([...expected]);
+      expect(pages, query).to.be.within(2, 5);
+    }
+    // A stream catching up reads 500 entries at a time and moves past them, matching or not.
+    let after = before;
+    const sent: string[] = [];
+    for (let reads = 0; ; reads++) {
+      expect(reads, 'reads of a stream catching up').to.be.below(40);
+      const r = await readEvents(h.deps.pg, { after, limit: 500, filter: { creator: Y, address: Q }, visible: 'none' });
+      sent.push(...r.rows.map((e) => e.id));
+      expect(BigInt(r.examined) >= BigInt(after)).to.equal(true);
+      after = r.examined;
+      if (!r.more) break;
+    }
+    expect(sent).to.have.length(2);
+  });
+
+  it('pages of any filter combination serve exactly the matching events, whatever stops a walk', async function () {
+    const before = await marker(12);
+    const Q = `0x${'d5'.repeat(20)}`;
+    await withTransaction(h.deps.pg, (tx) =>
+      appendEventsFrom(
+        tx,
+        `SELECT (ARRAY['root.seen', 'root.live', 'claim.indexed', 'campaign.changed'])[1 + g % 4],
+           CASE WHEN g % 3 = 0 THEN 1 ELSE $1::int END, CASE WHEN g % 5 < 2 THEN $2::text WHEN g % 5 = 2 THEN $3::text END,
+           NULL, CASE WHEN g % 7 < 3 THEN $4::text END, NULL, NULL::bigint, jsonb_build_object('g', g)
+         FROM generate_series(1, 120) g`,
+        [CHAIN, id('c2'), id('c6'), Q],
+      ),
+    );
+    const all = (
+      await h.deps.pg.query(
+        `SELECT id::text AS id, type, chain_id, campaign_db_id, opportunity_id, address, root, block_number::text AS block_number,
+           retracted, payload, created_at, creator FROM events WHERE id > $1 ORDER BY id`,
+        [before],
+      )
+    ).rows;
+    const filters: EventFilter[] = [
+      {},
+      { chainId: CHAIN },
+      { types: ['root.seen', 'root.live'], chainId: CHAIN },
+      { types: ['root.seen', 'claim.indexed', 'campaign.changed'], address: Q },
+      { types: ['claim.indexed', 'campaign.changed'], chainId: 1, creator: X },
+      { creator: Y, address: Q },
+      { campaignDbId: id('c2'), chainId: 1 },
+    ];
+    for (const filter of filters) {
+      // c6 is private: an anonymous page leaves its events out.
+      const expected = all.filter((r) => matchesFilter(r, filter) && r.campaign_db_id !== id('c6')).map((r) => r.id);
+      const served: string[] = [];
+      let after = before;
+      for (let pages = 0; pages < 200; pages++) {
+        const page = await pageEvents(h.deps.pg, { after, limit: 4, filter, visible: 'none', maxExamined: 9 });
+        served.push(...page.rows.map((r) => r.id));
+        if (page.next === null) break;
+        after = page.next;
+      }
+      expect(served, JSON.stringify(filter)).to.deep.equal(expected);
+    }
   });
 });
