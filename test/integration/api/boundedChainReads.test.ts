@@ -7,6 +7,7 @@ import { serializeErc6492Signature, zeroHash, type Address, type Hex } from 'vie
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createApp } from '../../../api/app.js';
 import { DEPLOYLESS_MULTICALL_GAS } from '../../../api/chain/readChain.js';
+import { buildSignInMessage } from '../../../api/routes/auth/siwe.js';
 import { encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { jsonRpc } from '../../../contracts/devnet.js';
 import type { Config } from '../../../internal/config.js';
@@ -197,6 +198,29 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
       );
       expect(slowestBlockNumberMs, 'slowest eth_blockNumber meanwhile').to.be.below(2_000);
       expect(rssAfter - rssBefore, `devnet RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`).to.be.below(512);
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it('refuses a sign-in whose nonce was never issued before any chain call (a contract wallet check costs CHAIN_CALL_GAS)', async function () {
+    const recorder = await startRecordingRpc(h.chains[0]!.devnet.rpcUrl);
+    try {
+      const api = apiOver(recorder.url);
+      const wallet = privateKeyToAccount(generatePrivateKey()).address;
+      // Our own message format and a fresh nonce, but one GET /v4/auth/nonce never issued.
+      const { message } = buildSignInMessage({ address: wallet, ...h.config.signIn, chainId });
+      const signature = serializeErc6492Signature({
+        address: looping,
+        data: '0x12345678',
+        signature: await privateKeyToAccount(generatePrivateKey()).signMessage({ message }),
+      });
+      const res = await api.post('/v4/auth/login').send({ address: wallet, message, signature });
+      expect(res.status).to.equal(401);
+      expect(res.body.errors).to.deep.equal([
+        { field: 'message', message: 'nonce is unknown, expired or already used' },
+      ]);
+      expect(recorder.calls.map((c) => c.method)).to.deep.equal([]);
     } finally {
       await recorder.close();
     }
