@@ -226,6 +226,51 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
     }
   });
 
+  it('holds block-timestamp lookups and the claims status head to the chain gate and to one deadline per request', async function () {
+    const proxy: FlakyRpcProxy = await startFlakyRpcProxy(h.chains[0]!.devnet.rpcUrl);
+    try {
+      // No indexed headers: every lookup bisects over the node.
+      await h.deps.pg.query('DELETE FROM blocks WHERE chain_id = $1', [chainId]);
+      const api = apiOver(proxy.url, { concurrency: 1, queue: 0, deadlineMs: 500 });
+      const now = Math.floor(Date.now() / 1000);
+      const before = proxy.requests();
+      const bounds = await api.get('/v4/block-timestamp/bounds').query({ chainId, timestamp: 1 });
+      expect(bounds.status, JSON.stringify(bounds.body)).to.equal(200);
+      expect(proxy.requests() - before, 'a bisection reads the node').to.be.greaterThan(1);
+
+      // Five lookups at once while the node holds each of the first requests 1.5 s: one turn, no queue,
+      // so four are refused at once (busy) and the one reading ends at its 500 ms deadline.
+      proxy.delayNext(5, 1_500);
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => api.get('/v4/block-timestamp/block').query({ chainId, timestamp: now })),
+      );
+      expect(Date.now() - started, 'answered at the deadline, not at the node’s pace').to.be.below(1_400);
+      expect(answers.map((a) => a.status)).to.deep.equal([503, 503, 503, 503, 503]);
+      expect(answers.map((a) => a.body.reason).sort()).to.deep.equal(['busy', 'busy', 'busy', 'busy', 'deadline']);
+      proxy.heal();
+
+      // A bisection whose every step the node answers in 150 ms ends at the one deadline of the request.
+      proxy.delayNext(50, 150);
+      const slow = Date.now();
+      const bisection = await api.get('/v4/block-timestamp/block').query({ chainId, timestamp: now });
+      expect(bisection.status).to.equal(503);
+      expect(bisection.body).to.include({ reason: 'deadline' });
+      expect(Date.now() - slow).to.be.below(1_400);
+      proxy.heal();
+
+      // The claims status reads the head in the same bounds: a node slower than the deadline leaves it unknown.
+      proxy.delayNext(1, 3_000);
+      const status = Date.now();
+      const claims = await api.get('/v4/claims/status').query({ chainIds: String(chainId) });
+      expect(claims.status).to.equal(200);
+      expect(Date.now() - status).to.be.below(1_400);
+      expect(claims.body[String(chainId)].sources[0]).to.include({ currentBlock: null, blockDifference: null });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('refuses a read beyond the chain gate with 503 and Retry-After at once, and ends a read at its deadline', async function () {
     const { devnet, stack } = h.chains[0]!;
     const proxy: FlakyRpcProxy = await startFlakyRpcProxy(devnet.rpcUrl);
