@@ -62,9 +62,17 @@ export type Config = {
    * (CHAIN_READ_GAS: balanceOf, allowance, name, an isValidSignature, a view of our contracts), the gas
    * of a call that deploys or simulates (CHAIN_CALL_GAS: an EIP-6492 sign-in check, each campaign of
    * a creation simulation), one deadline per request (CHAIN_READ_DEADLINE_MS), and per chain the
-   * requests reading at once (CHAIN_READ_CONCURRENCY) and waiting for a turn (CHAIN_READ_QUEUE).
+   * requests reading at once (CHAIN_READ_CONCURRENCY) and waiting for a turn (CHAIN_READ_QUEUE), and the
+   * gas all eth_calls of one request's read may carry together (CHAIN_REQUEST_GAS).
    */
-  chainReads: { readGas: number; callGas: number; deadlineMs: number; concurrency: number; queue: number };
+  chainReads: {
+    readGas: number;
+    callGas: number;
+    requestGas: number;
+    deadlineMs: number;
+    concurrency: number;
+    queue: number;
+  };
   prices: { apiUrl?: string; apiTimeoutMs: number; maxAgeSeconds: number };
   /**
    * Where reward trees are published, keyed by root: an http(s) URL template or a directory path;
@@ -265,6 +273,7 @@ const envSchema = {
     // 21,000 is the intrinsic gas of any call: a budget below it answers nothing.
     CHAIN_READ_GAS: { type: 'integer', minimum: 30000, maximum: 30000000, default: 100000 },
     CHAIN_CALL_GAS: { type: 'integer', minimum: 100000, maximum: 30000000, default: 1000000 },
+    CHAIN_REQUEST_GAS: { type: 'integer', minimum: 1000000, maximum: 1000000000, default: 20000000 },
     CHAIN_READ_DEADLINE_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     CHAIN_READ_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: 8 },
     CHAIN_READ_QUEUE: { type: 'integer', minimum: 0, maximum: 10000, default: 32 },
@@ -367,6 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
     chainReads: {
       readGas: v['CHAIN_READ_GAS'],
       callGas: v['CHAIN_CALL_GAS'],
+      requestGas: v['CHAIN_REQUEST_GAS'],
       deadlineMs: v['CHAIN_READ_DEADLINE_MS'],
       concurrency: v['CHAIN_READ_CONCURRENCY'],
       queue: v['CHAIN_READ_QUEUE'],

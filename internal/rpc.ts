@@ -20,6 +20,9 @@ export type ChainClient = { chain: ChainConfig; client: PublicClient; readGas?: 
 /** JSON-RPC methods that run code on the node: each call carries a gas limit. */
 const EXECUTING = new Set(['eth_call', 'eth_estimateGas', 'eth_createAccessList']);
 
+/** Whether `method` runs code on the node (its call carries a gas limit: capGas). */
+export const runsCode = (method: string): boolean => EXECUTING.has(method);
+
 /**
  * Pure: the params of `method` with the call's gas limited to `gas` (a lower limit the caller set is
  * kept). Without a limit a node runs an eth_call with its whole gas cap (Hardhat: the block's 30M gas,

@@ -19,6 +19,22 @@ export async function insertNonce(
   });
 }
 
+/**
+ * Whether `nonce` was issued for this address and exact message and is neither expired nor used: the
+ * check before a login's signature is verified (a contract wallet's costs a chain call). Consuming it
+ * stays consumeNonceAndLoadUser's, after the signature passed. Tables: auth_nonces.
+ */
+export async function isNonceLive(
+  pool: PgPool,
+  params: { nonce: string; address: string; message: string },
+): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    'SELECT 1 FROM auth_nonces WHERE nonce = $1 AND address = $2 AND message = $3 AND used_at IS NULL AND expires_at > now()',
+    [params.nonce, params.address.toLowerCase(), params.message],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
 export type LoginUser = { tier: number; tags: string[] };
 
 /**

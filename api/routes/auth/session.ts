@@ -3,10 +3,10 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError, ValidationError } from '../../errors.js';
 import { signSession, SESSION_TTL_SECONDS, type SignSessionParams } from '../../identity/jwt.js';
 import { setAuthCookie } from './cookies.js';
-import { consumeNonceAndLoadUser, type LoginUser } from './repo.js';
+import { consumeNonceAndLoadUser, isNonceLive, type LoginUser } from './repo.js';
 import type { LoginBody } from './schema.js';
 import { readChain } from '../../chain/readChain.js';
-import { checkSignIn } from './siwe.js';
+import { checkSignIn, NONCE_REFUSED } from './siwe.js';
 
 /** The `jwt` cookie (see setAuthCookie), for the session's lifetime; `null` clears it. */
 export function setSessionCookie(ctx: Context, deps: ApiDeps, token: string | null): void {
@@ -21,7 +21,9 @@ export function issueSession(ctx: Context, deps: ApiDeps, params: Omit<SignSessi
 }
 
 /**
- * Checks a Sign-In with Ethereum body and consumes its nonce. A contract wallet (EIP-1271) is asked on
+ * Checks a Sign-In with Ethereum body and consumes its nonce. The nonce is checked (issued for this
+ * address and message, unexpired, unused) before the signature, so that no chain call is made for a
+ * message we did not issue; it is consumed only once the signature passed. A contract wallet (EIP-1271) is asked on
  * the chain the signed message names, through that chain's configured client; `chainId`, if sent, must
  * name the same chain.
  * @returns the user; throws 400 for a malformed message or a `chainId` other than the message's, 401 for
@@ -34,6 +36,7 @@ export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promis
     signature: body.signature,
     expected: deps.config.signIn,
     chainId: body.chainId,
+    nonceIsLive: (nonce) => isNonceLive(deps.pg, { nonce, address: body.address, message: body.message }),
     readOn: (chainId) => {
       const chain = deps.rpc.get(chainId);
       // An EIP-6492 signature deploys its account through the factory it names first: CHAIN_CALL_GAS.
@@ -42,6 +45,7 @@ export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promis
     },
   });
   if (!checked.ok) {
+    if (checked.field === 'nonce') throw nonceRefused();
     if (checked.field === 'signature')
       throw new AppError(401, 'UNAUTHORIZED', `signature ${checked.reason}`, {
         errors: [{ field: 'signature', message: checked.reason }],
@@ -53,9 +57,12 @@ export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promis
     address: body.address,
     message: body.message,
   });
-  if (!user)
-    throw new AppError(401, 'UNAUTHORIZED', 'The nonce is unknown, expired or already used: request a new one', {
-      errors: [{ field: 'message', message: 'nonce is unknown, expired or already used' }],
-    });
+  // Used by a parallel login since it was checked (single use).
+  if (!user) throw nonceRefused();
   return user;
 }
+
+const nonceRefused = () =>
+  new AppError(401, 'UNAUTHORIZED', 'The nonce is unknown, expired or already used: request a new one', {
+    errors: [{ field: 'message', message: NONCE_REFUSED }],
+  });

@@ -52,11 +52,24 @@ export type CheckSignInParams = {
    * to ask a contract wallet (EIP-1271, EIP-6492) there; undefined for a chain not configured.
    */
   readOn?: (chainId: number) => ChainReader | undefined;
+  /**
+   * Whether the message's nonce was issued for this address and message and is neither expired nor used
+   * (checked, not consumed: a refused signature leaves it usable). Asked before any signature check, so a
+   * message with a nonce we never issued costs no chain call (a contract wallet's check is an eth_call of
+   * CHAIN_CALL_GAS and a turn of the chain's gate).
+   */
+  nonceIsLive: (nonce: string) => Promise<boolean>;
   now?: Date;
 };
 /** Runs `read` with a client of one chain, within the bounds of the request's chain reads. */
 export type ChainReader = <T>(read: (client: PublicClient) => Promise<T>) => Promise<T>;
-export type CheckSignInResult = { ok: true; nonce: string } | { ok: false; field: string; reason: string };
+export type CheckSignInResult =
+  | { ok: true; nonce: string }
+  /** `field: 'nonce'`: the nonce is unknown, expired or used (a 401, not a malformed request). */
+  | { ok: false; field: string; reason: string };
+
+/** Why a message whose nonce is not live is refused. */
+export const NONCE_REFUSED = 'nonce is unknown, expired or already used';
 
 /** Clock skew tolerated on `Issued At`. */
 const ISSUED_AT_SKEW_MS = 60_000;
@@ -64,7 +77,8 @@ const ISSUED_AT_SKEW_MS = 60_000;
 /**
  * Checks a signed sign-in message: well-formed EIP-4361, issued for `address` by us (our domain,
  * URI and chain from configuration), issued at most NONCE_TTL_SECONDS ago and not in the future,
- * with an expiry that has not passed, and signed by `address`: an EOA signature (ecrecover, on no
+ * with an expiry that has not passed, carrying a nonce we issued that is still live (`nonceIsLive`, asked
+ * before any signature check), and signed by `address`: an EOA signature (ecrecover, on no
  * chain) or else a smart-contract wallet (EIP-1271 `isValidSignature`, EIP-6492) asked through viem's
  * publicClient.verifyMessage on the chain the signed message names. That chain must be configured;
  * a `chainId` sent beside the message must equal it. The chain is never the client's choice alone:
@@ -77,6 +91,7 @@ export async function checkSignIn({
   expected,
   chainId,
   readOn = () => undefined,
+  nonceIsLive,
   now = new Date(),
 }: CheckSignInParams): Promise<CheckSignInResult> {
   const fields = parseSiweMessage(message);
@@ -108,6 +123,7 @@ export async function checkSignIn({
   if (!fields.expirationTime) return { ok: false, field: 'message', reason: 'has no expiration time' };
   if (!validateSiweMessage({ message: fields, address: getAddress(address), domain: expected.domain, time: now }))
     return { ok: false, field: 'message', reason: 'has expired or is not valid yet' };
+  if (!(await nonceIsLive(fields.nonce))) return { ok: false, field: 'nonce', reason: NONCE_REFUSED };
   const signed = await checkSigner({ address, message, signature, chainId: expected.chainId, readOn });
   return signed.ok ? { ok: true, nonce: fields.nonce } : signed;
 }

@@ -4,21 +4,36 @@ import type { PgPool } from '../../../internal/pg.js';
 export type BlockPoint = { blockNumber: number; timestamp: number };
 export type BlockBounds = { lower: BlockPoint | null; upper: BlockPoint | null; exactMatch: boolean };
 
-type Source = { pg: PgPool; client: PublicClient; chainId: number };
+/** Runs `read` with a client of the chain, within the request's chain-read bounds (api/chain/readChain.ts). */
+export type ChainReader = <T>(read: (client: PublicClient) => Promise<T>) => Promise<T>;
 
-/** Timestamp of a block: from indexed headers when stored, else from the RPC node. */
-async function timestampOf({ pg, client, chainId }: Source, blockNumber: number): Promise<number> {
+/**
+ * Where a lookup reads: indexed headers, then the chain through `read`. A lookup that needs the chain
+ * makes all its RPC calls (the head, every bisection step) inside one `read`: one turn of the chain's
+ * gate and one deadline for the whole bisection (docs/api-behaviour.md#bounded-chain-reads).
+ */
+export type Source = { pg: PgPool; chainId: number; read: ChainReader };
+type ChainSource = { pg: PgPool; chainId: number; client: PublicClient };
+
+/** Timestamp of an indexed block, null when it is not stored. */
+async function storedTimestamp(pg: PgPool, chainId: number, blockNumber: number): Promise<number | null> {
   const { rows } = await pg.query<{ timestamp: string }>(
     'SELECT timestamp FROM blocks WHERE chain_id = $1 AND number = $2',
     [chainId, blockNumber],
   );
-  if (rows[0]) return Number(rows[0].timestamp);
+  return rows[0] ? Number(rows[0].timestamp) : null;
+}
+
+/** Timestamp of a block: from indexed headers when stored, else from the RPC node. */
+async function timestampOf({ pg, client, chainId }: ChainSource, blockNumber: number): Promise<number> {
+  const stored = await storedTimestamp(pg, chainId, blockNumber);
+  if (stored !== null) return stored;
   const block = await client.getBlock({ blockNumber: BigInt(blockNumber) });
   return Number(block.timestamp);
 }
 
 /** Largest n in [lo, hi] with ts(n) ≤ target, by bisection over RPC reads; null when ts(lo) > target. */
-async function bisectLower(src: Source, lo: number, hi: number, target: number): Promise<BlockPoint | null> {
+async function bisectLower(src: ChainSource, lo: number, hi: number, target: number): Promise<BlockPoint | null> {
   const loTs = await timestampOf(src, lo);
   if (loTs > target) return null;
   let best: BlockPoint = { blockNumber: lo, timestamp: loTs };
@@ -60,9 +75,22 @@ async function indexedLower(pg: PgPool, chainId: number, target: number): Promis
  * `upper` the first with timestamp ≥ target (the same block, and `exactMatch`, when a block has
  * exactly that timestamp). Answered from indexed headers when the target falls inside them,
  * otherwise by bisection over the RPC node. Before genesis: lower null; after the head: upper null.
+ * Only a lookup the headers cannot answer takes a turn of the chain's gate (`src.read`), once.
  */
 export async function findBlockBounds(src: Source, target: number): Promise<BlockBounds> {
   const range = await indexedRange(src.pg, src.chainId);
+  if (range && range.minTs <= target && target < range.maxTs) {
+    const lower = await indexedLower(src.pg, src.chainId, target);
+    if (lower && lower.timestamp === target) return { lower, upper: lower, exactMatch: true };
+    const upper = lower && (await storedTimestamp(src.pg, src.chainId, lower.blockNumber + 1));
+    if (lower && upper !== null && upper !== undefined)
+      return { lower, upper: { blockNumber: lower.blockNumber + 1, timestamp: upper }, exactMatch: false };
+  }
+  return src.read((client) => boundsOnChain({ pg: src.pg, chainId: src.chainId, client }, target, range));
+}
+
+/** findBlockBounds with the chain at hand: indexed headers where they answer, the node's blocks elsewhere. */
+async function boundsOnChain(src: ChainSource, target: number, range: IndexedRange | null): Promise<BlockBounds> {
   let lower: BlockPoint | null;
   let head: number;
   if (range && range.minTs <= target && target < range.maxTs) {
@@ -105,12 +133,15 @@ export class BlockBeyondHeadError extends Error {
  * @throws BlockBeyondHeadError for a block past the head.
  */
 export async function findBlockTimestamp(src: Source, blockNumber: number): Promise<number> {
-  const { rows } = await src.pg.query<{ timestamp: string }>(
-    'SELECT timestamp FROM blocks WHERE chain_id = $1 AND number = $2',
-    [src.chainId, blockNumber],
-  );
-  if (rows[0]) return Number(rows[0].timestamp);
-  const head = Number(await src.client.getBlockNumber());
-  if (blockNumber > head) throw new BlockBeyondHeadError(blockNumber, head);
-  return timestampOf(src, blockNumber);
+  const stored = await storedTimestamp(src.pg, src.chainId, blockNumber);
+  if (stored !== null) return stored;
+  // Thrown outside the read: within it, any error is the node's (a 503).
+  const read = await src.read(async (client): Promise<{ head: number } | { timestamp: number }> => {
+    const head = Number(await client.getBlockNumber());
+    if (blockNumber > head) return { head };
+    const block = await client.getBlock({ blockNumber: BigInt(blockNumber) });
+    return { timestamp: Number(block.timestamp) };
+  });
+  if ('head' in read) throw new BlockBeyondHeadError(blockNumber, read.head);
+  return read.timestamp;
 }

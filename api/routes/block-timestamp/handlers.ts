@@ -1,17 +1,29 @@
+import { readChain } from '../../chain/readChain.js';
 import type { ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
-import { BlockBeyondHeadError, findBlockBounds, findBlockTimestamp, findClosestBlock } from './blockLookup.js';
+import {
+  BlockBeyondHeadError,
+  findBlockBounds,
+  findBlockTimestamp,
+  findClosestBlock,
+  type Source,
+} from './blockLookup.js';
 import type { Handler } from '../../validate.js';
 import type { blockQuery, boundsQuery, timestampQuery } from './schema.js';
 
-/** The lookup source of a configured chain (indexed headers, then the chain's RPC); else a 400 naming chainId. */
-function sourceOf(deps: ApiDeps, chainId: number) {
+/**
+ * The lookup source of a configured chain (indexed headers, then the chain's RPC through readChain: its
+ * gate, deadline and per-request budget); else a 400 naming chainId.
+ */
+function sourceOf(deps: ApiDeps, chainId: number): Source {
   const chain = deps.rpc.get(chainId);
   if (!chain)
     throw new ValidationError([
       { field: 'chainId', message: `is not a supported chain (supported: ${[...deps.rpc.keys()].join(', ')})` },
     ]);
-  return { pg: deps.pg, client: chain.client, chainId };
+  // Block reads run no code: the gas limit only bounds eth_calls, of which a lookup makes none.
+  const gas = BigInt(deps.config.chainReads.readGas);
+  return { pg: deps.pg, chainId, read: (read) => readChain(deps, chain, { gas }, read) };
 }
 
 /** GET /v4/block-timestamp/block: the block closest to a timestamp. */

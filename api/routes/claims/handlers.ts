@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { readChain } from '../../chain/readChain.js';
 import type { ApiDeps } from '../../deps.js';
 import { resolveChainIds } from '../users/params.js';
 import { countClaims, latestClaims, listClaims, loadClaimsSyncState, type ClaimDbRow } from './repo.js';
@@ -6,9 +7,6 @@ import { campaignVisibilityOf, hiddenOnChainCampaignIds } from '../../visibility
 import type { Handler } from '../../validate.js';
 import type { chainIdsQuery, countQuery, historyParams, listClaimsQuery } from './schema.js';
 import { serializeClaim, serializeClaimsStatus, serializeCompactClaim, serializeWatermark } from './serialize.js';
-
-/** Deadline of the chain-head read of /v4/claims/status. */
-export const HEAD_TIMEOUT_MS = 2000;
 
 /** Compact claims per chain in /v4/claims/latest. */
 export const LATEST_CLAIMS = 100;
@@ -96,25 +94,22 @@ export function latestClaimsHandler(deps: ApiDeps): Handler<{ query: typeof chai
   };
 }
 
+/**
+ * The chain head, read through readChain (the chain's gate, CHAIN_READ_DEADLINE_MS, the request budget);
+ * null when the chain is not configured or the read fails (busy gate, deadline, node down): the status
+ * then says the head is unknown rather than failing.
+ */
 async function readHead(deps: ApiDeps, chainId: number): Promise<{ number: number; timestamp: number } | null> {
-  const client = deps.rpc.get(chainId)?.client;
-  if (!client) return null;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), HEAD_TIMEOUT_MS);
-  });
-  const read = client.getBlock({ blockTag: 'latest' }).then(
+  const chain = deps.rpc.get(chainId);
+  if (!chain) return null;
+  const gas = BigInt(deps.config.chainReads.readGas);
+  return readChain(deps, chain, { gas }, (client) => client.getBlock({ blockTag: 'latest' })).then(
     (b) => ({ number: Number(b.number), timestamp: Number(b.timestamp) }),
     () => null,
   );
-  try {
-    return await Promise.race([read, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
-/** GET /v4/claims/status: per chain, the claims source's progress against the chain head (read with a timeout). */
+/** GET /v4/claims/status: per chain, the claims source's progress against the chain head (read within the bounds of chain reads). */
 export function claimsStatusHandler(deps: ApiDeps): Handler<{ query: typeof chainIdsQuery }> {
   return async (ctx) => {
     const chainIds = resolveChainIds(deps, 'chainIds', ctx.state.query.chainIds);

@@ -20,10 +20,20 @@ async function tokenInfos(deps: ApiDeps, chainId: number, addresses: string[]): 
     rows.map((r) => [r.address, { address: r.address, symbol: r.symbol, name: r.name, decimals: r.decimals }]),
   );
   const missing = unique.filter((a) => !out.has(a));
+  const gas = BigInt(deps.config.chainReads.readGas);
+  // Each token we do not store may cost name, symbol and decimals: refused up front beyond the
+  // request's chain gas budget, rather than described in part.
+  const most = Number(BigInt(deps.config.chainReads.requestGas) / (3n * gas));
+  if (missing.length > most)
+    throw new ValidationError([
+      {
+        field: 'args',
+        message: `names ${missing.length} reward tokens we do not store; their metadata is read from the chain (name, symbol and decimals, ${gas} gas each), so at most ${most} per request (CHAIN_REQUEST_GAS)`,
+      },
+    ]);
   if (missing.length) {
     // Addresses from the caller's calldata: called within the request's chain-read bounds, and only
     // those with contract code.
-    const gas = BigInt(deps.config.chainReads.readGas);
     const described = await readChain(deps, deps.rpc.get(chainId)!, { gas }, async (client) => {
       const blockNumber = await client.getBlockNumber();
       const coded = await withCode(client, missing, blockNumber);

@@ -3,6 +3,7 @@ import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadJobStatuses, unitRun, type JobStatus } from '../../../jobs/control/jobStatus.js';
 import { describeError } from '../../../internal/errors.js';
 import { loadPipelineFacts } from './pipeline.js';
+import { probeBlockNumber } from '../../chain/probeHead.js';
 import type { ApiDeps } from '../../deps.js';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -50,10 +51,10 @@ export async function checkHealth(deps: ApiDeps) {
       return { clusterStatus: h.status };
     }),
     Promise.all(
-      [...deps.rpc.values()].map(async ({ chain, client }) => ({
-        id: chain.id,
-        name: chain.name,
-        rpc: await probe(async () => ({ head: Number(await client.getBlockNumber()) })),
+      [...deps.rpc.values()].map(async (chainClient) => ({
+        id: chainClient.chain.id,
+        name: chainClient.chain.name,
+        rpc: await probe(async () => ({ head: await probeBlockNumber(chainClient) })),
       })),
     ),
   ]);

@@ -1,3 +1,4 @@
+import { probeHead } from '../../chain/probeHead.js';
 import type { ApiDeps } from '../../deps.js';
 import { probe } from '../health/checks.js';
 
@@ -19,12 +20,12 @@ export async function probeDependencies(deps: ApiDeps) {
       return { clusterStatus: h.status, nodes: h.number_of_nodes, unassignedShards: h.unassigned_shards };
     }),
     Promise.all(
-      [...deps.rpc.values()].map(async ({ chain, client }) => ({
-        id: chain.id,
-        name: chain.name,
+      [...deps.rpc.values()].map(async (chainClient) => ({
+        id: chainClient.chain.id,
+        name: chainClient.chain.name,
         rpc: await probe(async () => {
-          const block = await client.getBlock({ blockTag: 'latest' });
-          return { head: Number(block.number), headTimestamp: Number(block.timestamp) };
+          const head = await probeHead(chainClient);
+          return { head: head.number, headTimestamp: head.timestamp };
         }),
       })),
     ),

@@ -2,6 +2,7 @@ import { loadFreshness, type Freshness } from '../../reads/freshness.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadJobStatuses, type JobStatus } from '../../../jobs/control/jobStatus.js';
 import type { ReadReplicaStatus } from '../../../internal/readReplica.js';
+import { probeBlockNumber } from '../../chain/probeHead.js';
 import type { ApiDeps } from '../../deps.js';
 
 /** Deadline of each chain's head request during a scrape. */
@@ -47,9 +48,9 @@ export async function collectMetrics(deps: ApiDeps): Promise<MetricsSnapshot> {
     outboxDepth(deps.pg),
     loadFreshness(deps.pg),
     Promise.all(
-      [...deps.rpc.values()].map(async ({ chain, client }) => ({
-        chainId: chain.id,
-        head: await withDeadline(client.getBlockNumber().then(Number), RPC_TIMEOUT_MS),
+      [...deps.rpc.values()].map(async (chainClient) => ({
+        chainId: chainClient.chain.id,
+        head: await withDeadline(probeBlockNumber(chainClient), RPC_TIMEOUT_MS),
       })),
     ),
   ]);

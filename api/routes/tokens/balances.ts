@@ -33,6 +33,24 @@ async function requestedTokens(deps: ApiDeps, q: BalancesQuery): Promise<string[
 }
 
 /**
+ * Refuses up front (400 naming the field) a request whose reads could exceed its chain gas budget
+ * (CHAIN_REQUEST_GAS): a balanceOf per ERC20 token, and name, symbol and decimals for each we do not
+ * store, all of CHAIN_READ_GAS. With the defaults: 50 tokens we do not store, or 100 stored ones.
+ */
+function withinBudget(deps: ApiDeps, q: BalancesQuery, erc20: string[], stored: Map<string, unknown>): void {
+  const { readGas, requestGas } = deps.config.chainReads;
+  const unknown = erc20.filter((a) => !stored.has(a)).length;
+  const calls = erc20.length + 3 * unknown;
+  if (calls * readGas <= requestGas) return;
+  throw new ValidationError([
+    {
+      field: q.tokenAddress ? 'additionalTokenAddresses' : 'tokenAddress',
+      message: `names ${erc20.length} tokens, ${unknown} of them not stored here (balanceOf each, and name, symbol and decimals for those): up to ${calls} calls of ${readGas} gas, more than a request's ${requestGas} (CHAIN_REQUEST_GAS); at most ${Math.floor(requestGas / readGas / 4)} tokens we do not store per request`,
+    },
+  ]);
+}
+
+/**
  * GET /v4/tokens/balances: `userAddress`'s balances of the requested tokens (default: the chain's
  * reward tokens), all read at one block within the request's chain-read bounds (readChain): a
  * `balanceOf` eth_call per token with its own gas (readErc20), addresses we do not store only once
@@ -51,6 +69,7 @@ export function balancesHandler(deps: ApiDeps): Handler<{ query: typeof balances
     const erc20 = addresses.filter((a) => a !== NATIVE_TOKEN_ADDRESS);
     const user = q.userAddress.toLowerCase() as Address;
     const gas = BigInt(deps.config.chainReads.readGas);
+    withinBudget(deps, q, erc20, stored);
     const { blockNumber, balanceOf, metadata } = await readChain(deps, chain, { gas }, async (client) => {
       const blockNumber = await client.getBlockNumber();
       const unknown = erc20.filter((a) => !stored.has(a));

@@ -7,6 +7,7 @@ import { serializeErc6492Signature, zeroHash, type Address, type Hex } from 'vie
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createApp } from '../../../api/app.js';
 import { DEPLOYLESS_MULTICALL_GAS } from '../../../api/chain/readChain.js';
+import { buildSignInMessage } from '../../../api/routes/auth/siwe.js';
 import { encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { jsonRpc } from '../../../contracts/devnet.js';
 import type { Config } from '../../../internal/config.js';
@@ -18,6 +19,12 @@ import { answerRpcBody, forwardRpcCall, type RpcCall } from '../../helpers/jsonR
 /** Runtime code that never stops: JUMPDEST, PUSH1 0, JUMP (issue #43 F1). */
 const LOOPING_CODE = '0x5b600056';
 const chainId = 31337;
+
+/**
+ * Runtime code of an ERC20 stand-in that answers balanceOf(address) with 0 at once and loops on any
+ * other selector (name, symbol, decimals) until its gas is spent.
+ */
+const BALANCE_THEN_LOOP_CODE = '0x60003560e01c6370a0823114601357' + '5b600f56' + '5b60206000f3';
 
 /** Resident memory of a process, in MiB (Linux /proc). */
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -202,6 +209,129 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
     }
   });
 
+  it('refuses a sign-in whose nonce was never issued before any chain call (a contract wallet check costs CHAIN_CALL_GAS)', async function () {
+    const recorder = await startRecordingRpc(h.chains[0]!.devnet.rpcUrl);
+    try {
+      const api = apiOver(recorder.url);
+      const wallet = privateKeyToAccount(generatePrivateKey()).address;
+      // Our own message format and a fresh nonce, but one GET /v4/auth/nonce never issued.
+      const { message } = buildSignInMessage({ address: wallet, ...h.config.signIn, chainId });
+      const signature = serializeErc6492Signature({
+        address: looping,
+        data: '0x12345678',
+        signature: await privateKeyToAccount(generatePrivateKey()).signMessage({ message }),
+      });
+      const res = await api.post('/v4/auth/login').send({ address: wallet, message, signature });
+      expect(res.status).to.equal(401);
+      expect(res.body.errors).to.deep.equal([
+        { field: 'message', message: 'nonce is unknown, expired or already used' },
+      ]);
+      expect(recorder.calls.map((c) => c.method)).to.deep.equal([]);
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it('holds block-timestamp lookups and the claims status head to the chain gate and to one deadline per request', async function () {
+    const proxy: FlakyRpcProxy = await startFlakyRpcProxy(h.chains[0]!.devnet.rpcUrl);
+    try {
+      // No indexed headers: every lookup bisects over the node.
+      await h.deps.pg.query('DELETE FROM blocks WHERE chain_id = $1', [chainId]);
+      const api = apiOver(proxy.url, { concurrency: 1, queue: 0, deadlineMs: 500 });
+      const now = Math.floor(Date.now() / 1000);
+      const before = proxy.requests();
+      const bounds = await api.get('/v4/block-timestamp/bounds').query({ chainId, timestamp: 1 });
+      expect(bounds.status, JSON.stringify(bounds.body)).to.equal(200);
+      expect(proxy.requests() - before, 'a bisection reads the node').to.be.greaterThan(1);
+
+      // Five lookups at once while the node holds each of the first requests 1.5 s: one turn, no queue,
+      // so four are refused at once (busy) and the one reading ends at its 500 ms deadline.
+      proxy.delayNext(5, 1_500);
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => api.get('/v4/block-timestamp/block').query({ chainId, timestamp: now })),
+      );
+      expect(Date.now() - started, 'answered at the deadline, not at the node’s pace').to.be.below(1_400);
+      expect(answers.map((a) => a.status)).to.deep.equal([503, 503, 503, 503, 503]);
+      expect(answers.map((a) => a.body.reason).sort()).to.deep.equal(['busy', 'busy', 'busy', 'busy', 'deadline']);
+      proxy.heal();
+
+      // A bisection whose every step the node answers in 150 ms ends at the one deadline of the request.
+      proxy.delayNext(50, 150);
+      const slow = Date.now();
+      const bisection = await api.get('/v4/block-timestamp/block').query({ chainId, timestamp: now });
+      expect(bisection.status).to.equal(503);
+      expect(bisection.body).to.include({ reason: 'deadline' });
+      expect(Date.now() - slow).to.be.below(1_400);
+      proxy.heal();
+
+      // The claims status reads the head in the same bounds: a node slower than the deadline leaves it unknown.
+      proxy.delayNext(1, 3_000);
+      const status = Date.now();
+      const claims = await api.get('/v4/claims/status').query({ chainIds: String(chainId) });
+      expect(claims.status).to.equal(200);
+      expect(Date.now() - status).to.be.below(1_400);
+      expect(claims.body[String(chainId)].sources[0]).to.include({ currentBlock: null, blockDifference: null });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('bounds the gas of one request (CHAIN_REQUEST_GAS): 100 looping contracts answer within the deadline and leave the node free', async function () {
+    const { devnet } = h.chains[0]!;
+    const tokens = Array.from({ length: 100 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, '7')}` as Address);
+    for (const t of tokens) await jsonRpc(devnet.rpcUrl, 'hardhat_setCode', [t, BALANCE_THEN_LOOP_CODE]);
+    const recorder = await startRecordingRpc(devnet.rpcUrl);
+    try {
+      const deadlineMs = 1_000;
+      const { readGas, requestGas } = h.config.chainReads;
+      const api = apiOver(recorder.url, { deadlineMs, concurrency: 1, queue: 0 });
+      const gasOf = (calls: RpcCall[]) =>
+        calls
+          .filter((c) => c.method === 'eth_call')
+          .reduce((sum, c) => sum + BigInt((c.params?.[0] as { gas: Hex }).gas), 0n);
+      const balances = async (named: Address[]) => {
+        const before = recorder.calls.length;
+        const started = Date.now();
+        const res = await api.get('/v4/tokens/balances').query({
+          chainId,
+          userAddress: named[0],
+          tokenAddress: named[0],
+          additionalTokenAddresses: named.slice(1).join(','),
+        });
+        const ms = Date.now() - started;
+        // Right after the answer, the node answers a cheap call at once: it is not still running the request's calls.
+        const probed = Date.now();
+        await jsonRpc(devnet.rpcUrl, 'eth_blockNumber', [], 60_000);
+        const probeMs = Date.now() - probed;
+        const calls = recorder.calls.slice(before);
+        return { res, ms, probeMs, calls };
+      };
+
+      // 100 contracts we do not store: up to 400 calls (40M gas) is past the budget, refused before any call.
+      const all = await balances(tokens);
+      expect(all.probeMs, 'eth_blockNumber right after the answer').to.be.below(1_000);
+      expect(all.ms, 'answered within the deadline').to.be.below(deadlineMs);
+      expect(gasOf(all.calls) <= BigInt(requestGas), `gas sent: ${gasOf(all.calls)}`).to.equal(true);
+      expect(all.res.status, JSON.stringify(all.res.body)).to.equal(400);
+      expect(all.res.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['additionalTokenAddresses']);
+      expect(all.res.body.errors[0].message).to.match(/CHAIN_REQUEST_GAS.*at most 50 tokens/);
+      expect(all.calls.map((c) => c.method)).to.deep.equal([]);
+
+      // 50 of them fit the budget exactly (50 balanceOf, 150 metadata calls of CHAIN_READ_GAS): the reads run
+      // in batches of READ_CHUNK_CALLS until the deadline, and the node is free right after the 503.
+      const half = await balances(tokens.slice(0, 50));
+      expect(half.ms, 'answered at the deadline').to.be.below(deadlineMs + 300);
+      expect(half.probeMs, 'eth_blockNumber right after the answer').to.be.below(1_000);
+      expect(gasOf(half.calls) <= BigInt(requestGas), `gas sent: ${gasOf(half.calls)}`).to.equal(true);
+      expect(half.calls.filter((c) => c.method === 'eth_call').length).to.be.at.most(requestGas / readGas);
+      expect(half.res.status, JSON.stringify(half.res.body)).to.equal(503);
+      expect(half.res.body).to.include({ reason: 'deadline' });
+    } finally {
+      await recorder.close();
+    }
+  });
+
   it('refuses a read beyond the chain gate with 503 and Retry-After at once, and ends a read at its deadline', async function () {
     const { devnet, stack } = h.chains[0]!;
     const proxy: FlakyRpcProxy = await startFlakyRpcProxy(devnet.rpcUrl);
@@ -232,6 +362,16 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
       expect(res.status).to.equal(503);
       expect(res.body).to.include({ reason: 'deadline', service: `the RPC of chain ${chainId}` });
       expect(ms).to.be.below(1_500);
+
+      // The node still runs what a late read sent (its balanceOf, sent 600 ms in, answered after 2.5 s): the
+      // read's turn is held past our 503 at 1 s, until the node answers or CHAIN_READ_DEADLINE_MS after the
+      // batch was sent, so the next read is refused rather than piling more work on the node.
+      const held = balances(apiOver(proxy.url, { deadlineMs: 1_000, concurrency: 1, queue: 0 }));
+      proxy.delayNext(1, 600);
+      proxy.delayNext(1, 2_500);
+      const abandoned = await held();
+      const next = await held();
+      expect([abandoned.res.body.reason, next.res.body.reason]).to.deep.equal(['deadline', 'busy']);
     } finally {
       await proxy.close();
     }

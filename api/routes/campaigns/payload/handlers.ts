@@ -118,9 +118,12 @@ async function readCreation(deps: ApiDeps, chain: PayloadChain, p: CreationReadP
       args: [c.campaignId] as const,
     })),
   ];
-  return readChain(deps, chain, { gas }, async (client, withGas) => {
+  const multicallGas = DEPLOYLESS_MULTICALL_GAS + gas * BigInt(contracts.length);
+  // Its budget: the multicall of our DistributionCreator, then the token's allowance and balanceOf.
+  const budget = multicallGas + 2n * gas;
+  return readChain(deps, chain, { gas, budget }, async (client, withGas) => {
     const blockNumber = await client.getBlockNumber();
-    const reads = (await withGas(DEPLOYLESS_MULTICALL_GAS + gas * BigInt(contracts.length)).multicall({
+    const reads = (await withGas(multicallGas).multicall({
       allowFailure: true,
       deployless: true,
       blockNumber,
@@ -277,10 +280,13 @@ async function simulate(
   const { readGas, callGas } = deps.config.chainReads;
   // Its own turn and deadline: the storage probes are views of the token, the creation gets
   // CHAIN_CALL_GAS per campaign (never more than a block holds).
-  return readChain(deps, chain, { gas: BigInt(readGas) }, async (client, withGas) => {
-    const gas = BigInt(callGas) * BigInt(count);
-    return simulateCreation(deps, { client, chain }, withGas(gas < BLOCK_GAS ? gas : BLOCK_GAS), p);
-  });
+  const gas = BigInt(callGas) * BigInt(count);
+  const creationGas = gas < BLOCK_GAS ? gas : BLOCK_GAS;
+  // Its budget: the creation, plus CHAIN_REQUEST_GAS for the storage probes of the token.
+  const budget = creationGas + BigInt(deps.config.chainReads.requestGas);
+  return readChain(deps, chain, { gas: BigInt(readGas), budget }, async (client, withGas) =>
+    simulateCreation(deps, { client, chain }, withGas(creationGas), p),
+  );
 }
 
 async function simulateCreation(
