@@ -136,23 +136,26 @@ describe('per-address limits that hold against free wallets and API keys (#43 F5
     expect((await createFrom('2001:db8:7:9::1')).status, 'another /64').to.equal(200);
   });
 
+  /** An API process with these rate limits and per-address cap, on the suite's services. */
+  const limitedApp = (rateLimits: { anonymous: number; tiers: number[] }, requestsPerAddress: number) =>
+    supertest(
+      createApp({
+        config: {
+          ...h.config,
+          rateLimits,
+          clientLimits: { ...h.config.clientLimits, requestsPerAddress },
+        } as typeof h.config,
+        logger: h.deps.logger,
+        pg: h.apiPg,
+        es: h.deps.es,
+        rpc: h.deps.rpc,
+      }).callback(),
+    );
+
   it('caps the requests of one client address across its API keys and API processes, each key keeping its own limit under it', async function () {
     const limits = { anonymous: 2, tiers: [3, 3, 3] };
     const perAddress = 4;
-    const make = () =>
-      supertest(
-        createApp({
-          config: {
-            ...h.config,
-            rateLimits: limits,
-            clientLimits: { ...h.config.clientLimits, requestsPerAddress: perAddress },
-          } as typeof h.config,
-          logger: h.deps.logger,
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-        }).callback(),
-      );
+    const make = () => limitedApp(limits, perAddress);
     // Two API processes: each one's in-memory screen lets an address pass perAddress a second; the shared bound holds for both.
     const apps = [make(), make()];
     // Keys of three tiers (3/s each): the keys of one tier share its limit (next case), those of three do not.
@@ -196,19 +199,7 @@ describe('per-address limits that hold against free wallets and API keys (#43 F5
   });
   it("gives the keys of one tier used from one client address that tier's limit together: free keys do not multiply it", async function () {
     const limits = { anonymous: 2, tiers: [3, 50, 50] };
-    const app = supertest(
-      createApp({
-        config: {
-          ...h.config,
-          rateLimits: limits,
-          clientLimits: { ...h.config.clientLimits, requestsPerAddress: 100 },
-        } as typeof h.config,
-        logger: h.deps.logger,
-        pg: h.apiPg,
-        es: h.deps.es,
-        rpc: h.deps.rpc,
-      }).callback(),
-    );
+    const app = limitedApp(limits, 100);
     const keys = await Promise.all(
       Array.from({ length: 3 }, async () => {
         const owner = `0x${generatePrivateKey().slice(26)}`;
