@@ -1,3 +1,4 @@
+import { foldText } from './foldText.js';
 /** A protocol an opportunity belongs to (protocolSchema in api/openapi/records.ts). */
 export type Protocol = { id: string; name: string; icon: string; description: string; url: string; tags: string[] };
 
@@ -54,10 +55,7 @@ const DEPOSIT_PATHS: Readonly<Record<string, (chain: string, identifier: string)
 
 /** Pure: a chain's name as a path segment of the protocols' apps: "Arbitrum One" → "arbitrum-one". */
 export function chainSlug(chainName: string): string {
-  return chainName
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  return foldText(chainName)
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 }

@@ -5,18 +5,7 @@ import { defaultDepositUrl, protocolOf } from '../protocols.js';
 import type { OpportunitySource, OpportunityTarget } from './sources.js';
 import { summarizeCampaigns, summaryStatus, type OpportunitySummarySource } from './campaignSummary.js';
 import type { TokenRecord } from './records.js';
-
-/**
- * Pure: text as the search fields index it and queries search it: accents removed (NFKD, combining
- * marks dropped) and lower-cased. The Elasticsearch build has no asciifolding filter, so folding
- * happens here, at index time and on the query string alike.
- */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
-}
+import { foldText } from '../foldText.js';
 
 const VERBS: Record<string, string> = {
   HOLD: 'Hold',

@@ -1,4 +1,4 @@
-import { foldText } from '../../../domain/documents/opportunityDocument.js';
+import { foldText } from '../../../domain/foldText.js';
 import type { OppFilters, OpportunityStatusFilter } from './schema.js';
 
 export type Clause = Record<string, unknown>;
