@@ -14,6 +14,12 @@ export type CreatorRecord = {
 
 export type ListCreatorsParams = { id?: string; address?: string; search?: string; page: number; items: number };
 
+/** The registered creators a list asks for: $1 id, $2 one of its addresses, $3 search (LIKE-escaped, lower case). */
+const REGISTERED_MATCHING = `WHERE ($1::text IS NULL OR id = lower($1))
+       AND ($2::text IS NULL OR addresses @> ARRAY[lower($2)])
+       AND ($3::text IS NULL OR id LIKE '%' || $3 || '%' OR lower(name) LIKE '%' || $3 || '%'
+            OR EXISTS (SELECT 1 FROM unnest(addresses) a WHERE a LIKE $3 || '%'))`;
+
 /**
  * Registered creators plus implicit ones (creator addresses of campaigns `visible` allows that no
  * creator row names), registered first then by id. `id` is exact; `address` matches any of a
@@ -33,10 +39,7 @@ export async function listCreators(
   const offset = p.page * p.items;
   const { rows } = await db.query<CreatorDbRow & { total: number }>(
     `SELECT id, name, icon, rebate_fee, addresses, tags, true AS registered, count(*) OVER ()::int AS total FROM creators
-     WHERE ($1::text IS NULL OR id = lower($1))
-       AND ($2::text IS NULL OR addresses @> ARRAY[lower($2)])
-       AND ($3::text IS NULL OR id LIKE '%' || $3 || '%' OR lower(name) LIKE '%' || $3 || '%'
-            OR EXISTS (SELECT 1 FROM unnest(addresses) a WHERE a LIKE $3 || '%'))
+     ${REGISTERED_MATCHING}
      ORDER BY id LIMIT $4 OFFSET $5`,
     [p.id ?? null, p.address ?? null, like, p.items, offset],
   );
@@ -60,14 +63,11 @@ export async function listCreators(
 
 /** The registered creators matching `p` (when the page asked lies past them all). */
 async function countRegistered(db: Queryable, p: ListCreatorsParams, like: string | null): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM creators
-     WHERE ($1::text IS NULL OR id = lower($1))
-       AND ($2::text IS NULL OR addresses @> ARRAY[lower($2)])
-       AND ($3::text IS NULL OR id LIKE '%' || $3 || '%' OR lower(name) LIKE '%' || $3 || '%'
-            OR EXISTS (SELECT 1 FROM unnest(addresses) a WHERE a LIKE $3 || '%'))`,
-    [p.id ?? null, p.address ?? null, like],
-  );
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM creators ${REGISTERED_MATCHING}`, [
+    p.id ?? null,
+    p.address ?? null,
+    like,
+  ]);
   return rows[0]!.n;
 }
 
