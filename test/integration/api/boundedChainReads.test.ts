@@ -255,6 +255,9 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
       expect(answers.map((a) => a.status)).to.deep.equal([503, 503, 503, 503, 503]);
       expect(answers.map((a) => a.body.reason).sort()).to.deep.equal(['busy', 'busy', 'busy', 'busy', 'deadline']);
       proxy.heal();
+      // The read that met its deadline keeps its turn until its request's hold (the deadline, 500 ms after
+      // it was sent) has passed: wait that long, so the next read finds the gate free.
+      await new Promise((resolve) => setTimeout(resolve, 700));
 
       // A bisection whose every step the node answers in 150 ms ends at the one deadline of the request.
       proxy.delayNext(50, 150);
