@@ -132,7 +132,6 @@ export async function ingestRewardTree(
     const result = { verdict, entries: checker.entries, format, ...(format === 'merkl' ? { rows: rowsRead } : {}) };
     if (!verdict.ok) return result;
     await store.commit(async (tx) => {
-      phase('compared and stored');
       await markTree(tx, {
         chainId,
         root,
@@ -145,7 +144,8 @@ export async function ingestRewardTree(
       await storeProofMaterial(tx, { chainId, root, layout: verdict.layout });
       await pruneProofMaterial(tx, chainId);
       phase('proof material stored');
-    });
+    }, phase);
+    phase('committed');
     return result;
   } finally {
     const error = await store.close();

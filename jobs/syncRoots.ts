@@ -180,13 +180,19 @@ async function indexRoots(deps: JobDeps, chainClient: ChainClient, counts: Count
  * from the root announced before (indexer/store/liveRootAnnouncements.ts).
  */
 async function announceLive(deps: JobDeps, chainId: number, counts: Counts): Promise<void> {
+  const started = performance.now();
   const announced = await withTransaction(deps.pg, async (tx) => {
     await lockChainForWrite(tx, chainId);
     return announceLiveRoot(tx, chainId, deps.config.eventAnnouncements.rewardsChangedMax);
   });
   if (!announced) return;
   counts.roots_announced_live += 1;
-  deps.logger.info({ msg: 'live root announced', chain_id: chainId, ...announced });
+  deps.logger.info({
+    msg: 'live root announced',
+    chain_id: chainId,
+    ...announced,
+    ms: Math.round(performance.now() - started),
+  });
 }
 
 /** The four root-lifecycle events of a range, decoded, in chain order. */

@@ -38,9 +38,10 @@ export type TreeStore = {
   /**
    * Stores the staged entries as tree `root` of the chain, by change against the chain's latest
    * stored tree, from two connections at once (above). `finish` runs in the tree's transaction
-   * just before it commits (the verified mark, the proof material).
+   * just before it commits (the verified mark, the proof material); `phase` is told when each step
+   * ends (the job logs where the time of a root goes).
    */
-  commit(finish: (tx: PgClient) => Promise<void>): Promise<void>;
+  commit(finish: (tx: PgClient) => Promise<void>, phase?: (name: string) => void): Promise<void>;
   /**
    * Ends the store: unless it committed, undoes what it wrote; drops its staging. Never throws: what
    * it could not do (the connection broke) it returns, and the next store of the chain does it.
@@ -95,9 +96,10 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
     client,
     staged,
     expanded,
-    async commit(finish) {
+    async commit(finish, phase = () => {}) {
       await client.query(`CREATE UNLOGGED TABLE ${changed} (${CHANGED_LEAVES_COLUMNS})`);
       await fillChangedLeaves(client, chainId, staged, changed);
+      phase('compared with the open versions');
       wrote = true;
       const second = withTransaction(pool, async (tx) => {
         // Nothing else writes what it writes (one store per chain at a time), so a lock wait here is
@@ -110,14 +112,18 @@ export async function openTreeStore(pool: PgPool, chainId: number, root: string)
       try {
         await client.query('BEGIN READ WRITE');
         await storeLeafVersions(client, chainId, seq, changed);
+        phase('leaf versions stored');
         await storeBreakdownVersions(client, { chainId, seq, changed, share: FIRST, totals: false });
+        phase('breakdown versions stored (first connection)');
         await second;
+        phase('waited for the second connection (totals, breakdown versions)');
         await client.query('UPDATE reward_trees SET seq = $3 WHERE chain_id = $1 AND root = $2', [
           chainId,
           root.toLowerCase(),
           seq,
         ]);
         await storeTreeUnclaimed(client, chainId, seq, changed);
+        phase('unclaimed amounts stored');
         await finish(client);
         await client.query('DELETE FROM reward_tree_stores WHERE seq = $1', [seq]);
         await client.query('COMMIT');

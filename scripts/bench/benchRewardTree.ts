@@ -14,8 +14,18 @@ import { bytesToHex } from 'viem';
 import { hashLeafBytes, layersOf, NODE_BYTES, nodeAt, sortNodes } from '../../domain/rewardTreeLayout.js';
 import type { Keccak } from '../../internal/keccak.js';
 
-/** A tree of the benchmark: its size, chain, reward tokens (at least two) and whether 1% of its leaves changed. */
-export type BenchTreeSpec = { chainId: number; leaves: number; tokens: readonly string[]; changed: boolean };
+/**
+ * A tree of the benchmark: its size, chain, reward tokens (at least two), whether 1% of its leaves
+ * changed, and how many campaigns its breakdowns name (default CAMPAIGNS; with 1, every leaf has one
+ * breakdown, of that campaign: the shape of a campaign that holds every leaf).
+ */
+export type BenchTreeSpec = {
+  chainId: number;
+  leaves: number;
+  tokens: readonly string[];
+  changed: boolean;
+  campaigns?: number;
+};
 
 export type BenchLeaf = {
   recipient: string;
@@ -24,7 +34,8 @@ export type BenchLeaf = {
   breakdowns: { campaignId: string; reason: string; amount: bigint }[];
 };
 
-const CAMPAIGNS = 20;
+/** The campaigns a tree's breakdowns name unless its spec says otherwise. */
+export const CAMPAIGNS = 20;
 const UNIT = 10n ** 12n;
 
 /** Pure: a 32-bit integer hash (a multiply-xorshift finalizer), the benchmark's only source of variety. */
@@ -56,16 +67,16 @@ export function recipientAddress(keccak: Keccak, r: number): string {
 
 const campaignIds = new Map<Keccak, string[]>();
 
-/** The campaigns breakdowns name: keccak256("bench-rewards campaign j"), j < CAMPAIGNS. */
-function campaignsOf(keccak: Keccak): string[] {
-  let ids = campaignIds.get(keccak);
-  if (!ids) {
-    ids = Array.from({ length: CAMPAIGNS }, (_, j) =>
+/** The first `count` campaigns breakdowns name: keccak256("bench-rewards campaign j"), j < count. */
+export function benchCampaignIds(keccak: Keccak, count: number): string[] {
+  let ids = campaignIds.get(keccak) ?? [];
+  if (ids.length < count) {
+    ids = Array.from({ length: count }, (_, j) =>
       bytesToHex(keccak.hash(Buffer.from(`bench-rewards campaign ${j}`, 'latin1'))),
     );
     campaignIds.set(keccak, ids);
   }
-  return ids;
+  return ids.slice(0, count);
 }
 
 /** Leaf `i` of the tree (`recipient`: recipientAddress of ⌊i/2⌋, passed in so a recipient's two leaves hash it once). */
@@ -75,11 +86,12 @@ export function benchLeaf(keccak: Keccak, spec: BenchTreeSpec, i: number, recipi
   const h = mix32(i);
   const first = BigInt((h % 1_000_000) + 1) * UNIT;
   const raise = spec.changed && isChangedLeaf(i) ? BigInt((mix32(i + 1) % 1000) + 1) * UNIT : 0n;
-  const campaigns = campaignsOf(keccak);
-  const breakdowns = [{ campaignId: campaigns[h % CAMPAIGNS]!, reason: 'holder', amount: first + raise }];
-  if ((h >>> 20) % 2 === 1)
+  const count = spec.campaigns ?? CAMPAIGNS;
+  const campaigns = benchCampaignIds(keccak, count);
+  const breakdowns = [{ campaignId: campaigns[h % count]!, reason: 'holder', amount: first + raise }];
+  if (count > 1 && (h >>> 20) % 2 === 1)
     breakdowns.push({
-      campaignId: campaigns[(h + 7) % CAMPAIGNS]!,
+      campaignId: campaigns[(h + 7) % count]!,
       reason: 'lp',
       amount: BigInt(h % 5000) * UNIT + 1n,
     });

@@ -42,8 +42,18 @@ function isExpected(r: ServedReward, root: string, expected: ExpectedRewards): b
  * @throws Error when it is not a 200 serving `root` with exactly the expected amounts, each with a valid proof.
  */
 export async function readUserRewards(apiUrl: string, chainId: number, root: string, expected: ExpectedRewards) {
-  const t0 = performance.now();
-  const res = await fetch(`${apiUrl}/v4/users/${expected.address}/rewards?chainId=${chainId}&breakdownPage=0`);
+  const url = `${apiUrl}/v4/users/${expected.address}/rewards?chainId=${chainId}&breakdownPage=0`;
+  let t0 = performance.now();
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (error) {
+    // A kept-alive connection the API closed while idle (its keepAliveTimeout, e.g. after the page cache was
+    // dropped): undici fails the request on it. Sent again on a new connection, and that one is timed.
+    if (!isClosedSocket(error)) throw error;
+    t0 = performance.now();
+    res = await fetch(url);
+  }
   const body = (await res.json()) as { rewards?: ServedReward[] }[];
   const ms = performance.now() - t0;
   const served = Array.isArray(body) ? body.flatMap((c) => c.rewards ?? []) : [];
@@ -53,6 +63,12 @@ export async function readUserRewards(apiUrl: string, chainId: number, root: str
       `/v4/users/${expected.address}/rewards answered ${res.status} ${JSON.stringify(body).slice(0, 300)}, expected root ${root} with ${expected.amounts.size} rewards`,
     );
   return ms;
+}
+
+/** Whether a fetch failed because the server had closed the kept-alive connection it was sent on. */
+function isClosedSocket(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
+  return error instanceof TypeError && cause?.code === 'UND_ERR_SOCKET';
 }
 
 /** Polls GET /v4/health/live every `everyMs` (one at a time) until stopped; latencies in ms. */

@@ -16,10 +16,15 @@
  * hashes at that rate. Prints tables and writes the section "Rewards at real scale (bench:rewards)" of
  * docs/benchmarks/report.md. Uses its own database (bench_rewards_main) and index prefix
  * (bench_rewards_main). Linux only (/proc).
- * Options: BENCH_REWARDS_SIZES=100000,1000000 BENCH_REWARDS_READS=300 (warm reads) BENCH_REWARDS_FIRST_READS=20
+ * Each size is measured in each shape of BENCH_REWARDS_CAMPAIGNS (default 20,1): the breakdowns spread over 20
+ * campaigns, and one campaign holding every leaf (one breakdown a leaf).
+ * Options: BENCH_REWARDS_SIZES=100000,1000000 BENCH_REWARDS_CAMPAIGNS=20,1 BENCH_REWARDS_READS=300 (warm reads) BENCH_REWARDS_FIRST_READS=20
  *   BENCH_REWARDS_IDLE_SAMPLES=5 (other chain, before any root) BENCH_REWARDS_KECCAK_SECONDS=2
  *   BENCH_REWARDS_TIMEOUT_S=3600 (per root) BENCH_REWARDS_DATABASE_URL BENCH_REWARDS_ES_PREFIX
  *   BENCH_REWARDS_ECHO=1 (the scheduler's stderr to ours) BENCH_REPORT_DIR=docs/benchmarks
+ *   BENCH_REWARDS_COLD_READS=50 (reads after the OS page cache is dropped, when this process may: root)
+ *   BENCH_REWARDS_SLOW_MS=300 (PostgreSQL statements at least this long are listed per root, from BENCH_PG_LOG,
+ *   default .data/pg/server.log)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -36,6 +41,7 @@ import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi, type BenchApi } from './apiProcess.js';
 import { envPositiveInt, envPositiveNumber, benchIndexShape } from './benchParams.js';
 import {
+  CAMPAIGNS,
   benchLeaf,
   benchTreeRoot,
   changedLeafCount,
@@ -56,6 +62,9 @@ import { writeReportSection } from './reportSection.js';
 import { commitOf } from './runFacts.js';
 import { ingestRoot } from './rootIngestion.js';
 import { startSchedulerProcess } from './schedulerProcess.js';
+import { logSlowStatements } from './slowStatements.js';
+import { dropPageCache } from './coldReads.js';
+import { explainUserRead } from './explainedRead.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATABASE_URL =
@@ -69,7 +78,16 @@ const SIZES = (process.env['BENCH_REWARDS_SIZES'] ?? '100000,1000000').split(','
   if (!Number.isInteger(n) || n < 100) throw new Error(`BENCH_REWARDS_SIZES: ${v} is not an integer ≥ 100`);
   return n;
 });
+const CAMPAIGN_SHAPES = (process.env['BENCH_REWARDS_CAMPAIGNS'] ?? `${CAMPAIGNS},1`).split(',').map((v) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new Error(`BENCH_REWARDS_CAMPAIGNS: ${v} is not an integer from 1 to 1000`);
+  return n;
+});
 const READS = envPositiveInt('BENCH_REWARDS_READS', 300);
+const COLD_READS = envPositiveInt('BENCH_REWARDS_COLD_READS', 50);
+const SLOW_STATEMENT_MS = envPositiveInt('BENCH_REWARDS_SLOW_MS', 300);
+const SERVER_LOG = process.env['BENCH_PG_LOG'] ?? join(ROOT, '.data/pg/server.log');
 const FIRST_READS = envPositiveInt('BENCH_REWARDS_FIRST_READS', 20);
 const IDLE_SAMPLES = envPositiveInt('BENCH_REWARDS_IDLE_SAMPLES', 5);
 const KECCAK_SECONDS = envPositiveNumber('BENCH_REWARDS_KECCAK_SECONDS', 2);
@@ -123,8 +141,8 @@ async function startChain(chainId: number): Promise<BenchChain> {
   }
 }
 
-async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
-  console.error(`\nN = ${n} leaves`);
+async function benchSize(keccak: Keccak, n: number, campaigns: number): Promise<SizeFigures> {
+  console.error(`\nN = ${n} leaves in ${campaigns} campaign(s)`);
   const chains = await Promise.allSettled([startChain(CHAIN_A), startChain(CHAIN_B)]);
   const treeDir = mkdtempSync(join(os.tmpdir(), 'bench-rewards-trees-'));
   const stops: (() => Promise<unknown>)[] = [
@@ -138,7 +156,7 @@ async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
       return c.value;
     });
     const tokens = a!.stack.tokens.rewards.map((t) => t.address.toLowerCase());
-    const specs = [false, true].map((changed) => ({ chainId: CHAIN_A, leaves: n, tokens, changed }));
+    const specs = [false, true].map((changed) => ({ chainId: CHAIN_A, leaves: n, tokens, changed, campaigns }));
     const g0 = performance.now();
     const trees = [];
     for (const spec of specs) {
@@ -149,6 +167,7 @@ async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
     progress(`trees generated in ${generateSeconds.toFixed(1)} s (${trees.map((t) => t.bytes).join(', ')} bytes)`);
 
     await resetDatabase(DATABASE_URL);
+    await logSlowStatements(db, new URL(DATABASE_URL).pathname.slice(1), SLOW_STATEMENT_MS);
     const es = createEsClient({ node: ES_URL, requestTimeoutMs: 30_000 });
     await deleteIndices({ es, prefix: PREFIX });
     await ensureIndices({ es, prefix: PREFIX, logger, shape: benchIndexShape() });
@@ -170,6 +189,8 @@ async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
       {
         ...env,
         NODE_ENV: 'test',
+        // Its JSON lines at info carry the timed steps of a root (scheduler timings).
+        LOG_LEVEL: 'info',
         REWARD_TREE_SOURCE: treeDir,
         SCHEDULER_JOBS: 'blocks,campaigns,roots,publish',
         FOLLOW_POLL_MS: '250',
@@ -179,6 +200,7 @@ async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
         JOB_PUBLISH_CRON: EVERY_SECOND,
       },
       process.env['BENCH_REWARDS_ECHO'] === '1',
+      true,
     );
     stops.unshift(() => job.stop());
     const other: FreshnessTarget = { rpcUrl: b!.rpcUrl, chainId: CHAIN_B, stack: b!.stack, apiUrl: api.url };
@@ -199,6 +221,7 @@ async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
         devnetPids: [a!.pid, b!.pid],
         namedPids: { api: api.pid, bench: process.pid },
         timeoutMs: TIMEOUT_MS,
+        serverLog: SERVER_LOG,
       });
       progress(`${label} root stored in ${ingestion.seconds.toFixed(1)} s`);
       await waitUntilServable(db, CHAIN_A, tree.root, 60_000);
@@ -212,6 +235,13 @@ async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
         expected(FIRST_READS, 2 * k + 1, tree.spec.changed),
       );
       const warm = await measureWarmReads(api.url, CHAIN_A, tree.root, expected(READS, 2 * k + 2, false));
+      // Then with the OS's page cache dropped (PostgreSQL's shared buffers stay: see coldReads.ts), another
+      // spread sample, and one more recipient's read explained statement by statement.
+      const cold = dropPageCache()
+        ? await measureWarmReads(api.url, CHAIN_A, tree.root, expected(COLD_READS, 100 + 2 * k, false))
+        : null;
+      const [explainedOf] = pickRecipients(tree.spec, 1, 200 + k, false);
+      const explained = await explainUserRead(db, CHAIN_A, recipientAddress(keccak, explainedOf!));
       roots.push({
         label,
         changedLeaves: tree.spec.changed ? changedLeafCount(n) : 0,
@@ -219,11 +249,13 @@ async function benchSize(keccak: Keccak, n: number): Promise<SizeFigures> {
         ingestion,
         firstReads,
         warm,
+        cold,
+        explained,
         apiRss: statusBytes(api.pid, 'VmRSS') ?? 0,
         apiRssPeak: statusBytes(api.pid, 'VmHWM') ?? 0,
       });
     }
-    return { leaves: n, generateSeconds, idleFreshness, roots };
+    return { leaves: n, campaigns, generateSeconds, idleFreshness, roots };
   } finally {
     for (const stop of stops) await stop().catch(() => {});
     await db.end();
@@ -245,7 +277,7 @@ async function main(): Promise<void> {
   const keccak = await loadKeccak();
   const hashesPerSecond = await keccakHashesPerSecond(KECCAK_SECONDS);
   const sizes: SizeFigures[] = [];
-  for (const n of SIZES) sizes.push(await benchSize(keccak, n));
+  for (const n of SIZES) for (const campaigns of CAMPAIGN_SHAPES) sizes.push(await benchSize(keccak, n, campaigns));
   const lines = [
     `Measured ${started}, load average ${os
       .loadavg()
@@ -281,6 +313,7 @@ try {
   await main();
 } catch (error) {
   console.error(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (error instanceof Error && error.cause) console.error('caused by', error.cause);
   process.exit(1);
 }
 process.exit(0);

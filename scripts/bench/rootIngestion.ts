@@ -12,7 +12,8 @@ import type { EventLoopDelay } from './eventLoopClient.js';
 import { describeCpu, snapshotCpu } from './machineCpu.js';
 import { resetPeakRss, sampleTreeRss, statusBytes } from './processMemory.js';
 import { bytesAdded, rewardTableBytes } from './rewardTableBytes.js';
-import type { SchedulerProcess } from './schedulerProcess.js';
+import type { SchedulerProcess, TimedLogLine } from './schedulerProcess.js';
+import { serverLogOffset, slowStatementsSince, type SlowStatement } from './slowStatements.js';
 
 export type IngestRootParams = {
   db: Queryable;
@@ -26,6 +27,8 @@ export type IngestRootParams = {
   /** Processes named in the CPU line (the API, the benchmark itself), by name. */
   namedPids: Record<string, number>;
   timeoutMs: number;
+  /** PostgreSQL's server log, read for the statements over the bench's threshold (slowStatements.ts). */
+  serverLog: string;
 };
 
 export type RootIngestion = {
@@ -43,6 +46,10 @@ export type RootIngestion = {
   freshness: number[];
   bytes: ReturnType<typeof bytesAdded>;
   cpu: string;
+  /** The steps the job timed on the chain from the post until its verifying run ended (its phases, anchors, announcement). */
+  steps: TimedLogLine[];
+  /** PostgreSQL's statements over the threshold meanwhile, longest first (the bench database's, every process). */
+  slowStatements: SlowStatement[];
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -93,6 +100,8 @@ export async function ingestRoot(p: IngestRootParams): Promise<RootIngestion> {
   const cpu0 = snapshotCpu(groups);
   // A run that started a moment before the post may still pick the root up.
   const since = new Date(Date.now() - 2_000);
+  const mark = p.job.mark();
+  const logOffset = serverLogOffset(p.serverLog);
   await updateTree({ ...p.target, root: p.root as `0x${string}`, mineUntilLive: true });
   const t0 = performance.now();
   let ingesting = true;
@@ -110,6 +119,8 @@ export async function ingestRoot(p: IngestRootParams): Promise<RootIngestion> {
     ingesting = false;
     const runSeconds = await verifyingRunSeconds(p.db, p.target.chainId, since);
     return {
+      steps: p.job.timedSince(mark).filter((line) => line.chainId === p.target.chainId),
+      slowStatements: slowStatementsSince(p.serverLog, logOffset),
       ...done,
       runSeconds,
       rssBefore,

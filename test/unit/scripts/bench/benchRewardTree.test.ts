@@ -54,6 +54,15 @@ describe('scripts/bench/benchRewardTree', () => {
     expect(leavesOfRecipient(1001, 3)).to.deep.equal([6, 7]);
   });
 
+  it('puts every leaf in one campaign, one breakdown each, when the spec names one campaign (BENCH_REWARDS_CAMPAIGNS=1)', () => {
+    const one = leaves({ ...spec(1001, false), campaigns: 1 });
+    const many = leaves(spec(1001, false));
+    expect(one.every((l) => l.breakdowns.length === 1)).to.equal(true);
+    expect(new Set(one.map((l) => l.breakdowns[0]!.campaignId)).size).to.equal(1);
+    expect(new Set(many.flatMap((l) => l.breakdowns.map((b) => b.campaignId))).size).to.equal(20);
+    for (const l of one) expect(l.breakdowns[0]!.amount).to.equal(l.amount);
+  });
+
   it('raises exactly 1% of the leaves in the changed tree, and nothing else', () => {
     const before = leaves(spec(10_000, false));
     const after = leaves(spec(10_000, true));
