@@ -25,6 +25,8 @@ export type BenchTreeSpec = {
   tokens: readonly string[];
   changed: boolean;
   campaigns?: number;
+  /** The campaigns' ids, when they are real ones (created on the chain); else ids made up from `campaigns`. */
+  campaignIds?: readonly string[];
 };
 
 export type BenchLeaf = {
@@ -86,8 +88,8 @@ export function benchLeaf(keccak: Keccak, spec: BenchTreeSpec, i: number, recipi
   const h = mix32(i);
   const first = BigInt((h % 1_000_000) + 1) * UNIT;
   const raise = spec.changed && isChangedLeaf(i) ? BigInt((mix32(i + 1) % 1000) + 1) * UNIT : 0n;
-  const count = spec.campaigns ?? CAMPAIGNS;
-  const campaigns = benchCampaignIds(keccak, count);
+  const count = spec.campaignIds?.length ?? spec.campaigns ?? CAMPAIGNS;
+  const campaigns = spec.campaignIds ?? benchCampaignIds(keccak, count);
   const breakdowns = [{ campaignId: campaigns[h % count]!, reason: 'holder', amount: first + raise }];
   if (count > 1 && (h >>> 20) % 2 === 1)
     breakdowns.push({

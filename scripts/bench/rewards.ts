@@ -17,7 +17,8 @@
  * docs/benchmarks/report.md. Uses its own database (bench_rewards_main) and index prefix
  * (bench_rewards_main). Linux only (/proc).
  * Each size is measured in each shape of BENCH_REWARDS_CAMPAIGNS (default 20,1): the breakdowns spread over 20
- * campaigns, and one campaign holding every leaf (one breakdown a leaf).
+ * campaigns, and one campaign holding every leaf (one breakdown a leaf); the campaigns are real ones, created on
+ * chain A's DistributionCreator and indexed before the first root, as an operator's are.
  * Options: BENCH_REWARDS_SIZES=100000,1000000 BENCH_REWARDS_CAMPAIGNS=20,1 BENCH_REWARDS_READS=300 (warm reads) BENCH_REWARDS_FIRST_READS=20
  *   BENCH_REWARDS_IDLE_SAMPLES=5 (other chain, before any root) BENCH_REWARDS_KECCAK_SECONDS=2
  *   BENCH_REWARDS_TIMEOUT_S=3600 (per root) BENCH_REWARDS_DATABASE_URL BENCH_REWARDS_ES_PREFIX
@@ -35,7 +36,7 @@ import { findFreePort, startDevnet, type Devnet } from '../../contracts/devnet.j
 import { createEsClient } from '../../internal/es.js';
 import { loadKeccak, type Keccak } from '../../internal/keccak.js';
 import { createLogger } from '../../internal/logger.js';
-import { createPgPool } from '../../internal/pg.js';
+import { createPgPool, type Queryable } from '../../internal/pg.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from '../../test/helpers/database.js';
 import { startBenchApi, type BenchApi } from './apiProcess.js';
@@ -52,7 +53,8 @@ import {
   writeBenchTree,
   type BenchTreeSpec,
 } from './benchRewardTree.js';
-import { benchChainConfig } from './campaignDevnet.js';
+import { createCampaigns, getLatestTimestamp } from '../../contracts/actions.js';
+import { benchCampaign, benchChainConfig, CAMPAIGNS_PER_TX } from './campaignDevnet.js';
 import { campaignFreshness, type FreshnessTarget } from './campaignFreshness.js';
 import { keccakHashesPerSecond } from './keccakFloor.js';
 import { statusBytes } from './processMemory.js';
@@ -80,8 +82,8 @@ const SIZES = (process.env['BENCH_REWARDS_SIZES'] ?? '100000,1000000').split(','
 });
 const CAMPAIGN_SHAPES = (process.env['BENCH_REWARDS_CAMPAIGNS'] ?? `${CAMPAIGNS},1`).split(',').map((v) => {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1000)
-    throw new Error(`BENCH_REWARDS_CAMPAIGNS: ${v} is not an integer from 1 to 1000`);
+  if (!Number.isInteger(n) || n < 1 || n > 500)
+    throw new Error(`BENCH_REWARDS_CAMPAIGNS: ${v} is not an integer from 1 to 500`);
   return n;
 });
 const READS = envPositiveInt('BENCH_REWARDS_READS', 300);
@@ -116,6 +118,21 @@ function pickRecipients(spec: BenchTreeSpec, count: number, seed: number, change
 }
 
 type BenchChain = Devnet & { stack: DeployedStack };
+
+/** Waits until the campaigns `ids` of `chainId` are indexed (the campaigns job of the scheduler). */
+async function waitForCampaigns(db: Queryable, chainId: number, ids: readonly string[], timeoutMs: number) {
+  for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 100))) {
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM campaigns WHERE distribution_chain_id = $1 AND lower(campaign_id) = ANY($2::text[])',
+      [chainId, ids],
+    );
+    if (rows[0]!.n === ids.length) return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${rows[0]!.n} of the ${ids.length} campaigns of chain ${chainId} indexed within ${timeoutMs} ms`,
+      );
+  }
+}
 
 /** Environment shared by the scheduler and the API: the two chains, the bench database and indices. */
 function sharedEnv(a: BenchChain, b: BenchChain) {
@@ -156,7 +173,21 @@ async function benchSize(keccak: Keccak, n: number, campaigns: number): Promise<
       return c.value;
     });
     const tokens = a!.stack.tokens.rewards.map((t) => t.address.toLowerCase());
-    const specs = [false, true].map((changed) => ({ chainId: CHAIN_A, leaves: n, tokens, changed, campaigns }));
+    // The breakdowns name real campaigns of chain A (created now, indexed by the scheduler before any root).
+    const now = await getLatestTimestamp({ rpcUrl: a!.rpcUrl });
+    const ids: string[] = [];
+    for (let from = 0; from < campaigns; from += CAMPAIGNS_PER_TX) {
+      const { campaignIds } = await createCampaigns({
+        rpcUrl: a!.rpcUrl,
+        chainId: CHAIN_A,
+        stack: a!.stack,
+        campaigns: Array.from({ length: Math.min(CAMPAIGNS_PER_TX, campaigns - from) }, (_, i) =>
+          benchCampaign(a!.stack, now + 3600 + from + i),
+        ),
+      });
+      ids.push(...campaignIds.map((id) => id.toLowerCase()));
+    }
+    const specs = [false, true].map((changed) => ({ chainId: CHAIN_A, leaves: n, tokens, changed, campaignIds: ids }));
     const g0 = performance.now();
     const trees = [];
     for (const spec of specs) {
@@ -205,6 +236,7 @@ async function benchSize(keccak: Keccak, n: number, campaigns: number): Promise<
     stops.unshift(() => job.stop());
     const other: FreshnessTarget = { rpcUrl: b!.rpcUrl, chainId: CHAIN_B, stack: b!.stack, apiUrl: api.url };
     await campaignFreshness(other, 180_000); // the scheduler is up and indexing chain B
+    await waitForCampaigns(db, CHAIN_A, ids, 180_000);
     const idleFreshness: number[] = [];
     for (let i = 0; i < IDLE_SAMPLES; i++) idleFreshness.push(await campaignFreshness(other));
 
