@@ -9,6 +9,11 @@ import { createPgPool } from '../../../internal/pg.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 import supertest from 'supertest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createWebhook } from '../../../api/routes/webhooks/repo.js';
+import { appendEvents } from '../../../domain/tables/events.js';
+import { openStream } from '../../helpers/sseClient.js';
 
 /** Parses the Prometheus text format into `name{labels}` → value, checking each sample line's shape. */
 function parseMetrics(text: string): { values: Map<string, number>; types: Map<string, string> } {
@@ -228,19 +233,80 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     );
   });
 
-  it('fails the scrape with a 503 problem body when PostgreSQL is unreachable', async function () {
+  it('still answers when PostgreSQL is unreachable, saying so in rewards_dependency_up (#44)', async function () {
     const deadPg = createPgPool({
       connectionString: 'postgres://postgres@127.0.0.1:9/none',
       applicationName: 'test-dead',
     });
     try {
       const app = createApp({ config: h.config, logger: h.deps.logger, pg: deadPg, es: h.deps.es, rpc: h.deps.rpc });
-      const res = await supertest(app.callback()).get('/metrics').expect(503);
-      expect(res.body).to.include({ code: 'SERVICE_UNAVAILABLE', service: 'postgresql' });
+      const { values } = parseMetrics((await supertest(app.callback()).get('/metrics').expect(200)).text);
+      expect(values.get('rewards_dependency_up{dependency="postgres"}')).to.equal(0);
+      expect(values.get('rewards_dependency_up{dependency="elasticsearch"}')).to.equal(1);
+      expect(values.get('rewards_dependency_up{dependency="rpc",chain_id="31337"}')).to.equal(1);
+      expect(values.get('rewards_attention_items{kind="dependency"}')).to.equal(1);
+      expect(values.get('rewards_health_degraded')).to.equal(1);
+      // No stale figures from PostgreSQL: its series are absent.
+      expect([...values.keys()].some((k) => k.startsWith('rewards_job_'))).to.equal(false);
     } finally {
       await deadPg.end();
     }
   });
+
+  it('exposes dependencies, webhook backlog, open event streams, unpriced campaigns and process metrics (#44)', async function () {
+    // No price source: the metrics run leaves the LIVE campaigns' reward token unpriced (as /v4/health says).
+    for (const job of ['tokens', 'metrics']) expect((await h.runJob(job)).status, job).to.equal('success');
+    const health = (await h.request().get('/v4/health').expect(200)).body;
+    // A webhook whose cursor is at the head, then three events it has not examined yet.
+    await createWebhook(
+      h.deps.pg,
+      '0x00000000000000000000000000000000000000aa',
+      { url: 'https://hooks.example.test/in', secret: `whsec_${Buffer.alloc(24, 1).toString('base64')}` },
+      10,
+    );
+    await appendEvents(
+      h.deps.pg,
+      Array.from({ length: 3 }, () => ({ type: 'campaign.changed' as const, chainId: 31337, payload: {} })),
+    );
+    // One open event stream on the app that serves the scrapes.
+    const server = http.createServer(h.app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const stream = openStream((server.address() as AddressInfo).port, '/v4/events?after=latest');
+    try {
+      await stream.ready;
+      expect(stream.status, 'the stream is served').to.equal(200);
+      lastScrape = Date.now(); // a collection that starts after all of the above (earlier tests scraped this app too)
+      const { values, types } = await scrape();
+      expect(values.get('rewards_dependency_up{dependency="postgres"}')).to.equal(1);
+      expect(values.get('rewards_dependency_up{dependency="elasticsearch"}')).to.equal(1);
+      expect(values.get('rewards_dependency_up{dependency="rpc",chain_id="31337"}')).to.equal(1);
+      expect(values.get('rewards_dependency_probe_seconds{dependency="postgres"}')).to.be.within(0, 2);
+      expect(values.get('rewards_event_streams_open')).to.equal(1);
+      expect(values.get('rewards_webhooks{state="enabled"}')).to.equal(1);
+      expect(values.get('rewards_webhook_backlog_events')).to.equal(3);
+      expect(values.get('rewards_webhook_oldest_pending_age_seconds')).to.be.within(0, 120);
+      expect(values.get('rewards_webhooks_retrying')).to.equal(0);
+      expect(values.get('rewards_webhook_deliveries_15m{result="failed"}')).to.equal(0);
+      expect(health.prices.unpricedLiveCampaigns.campaigns).to.equal(seeded.length);
+      expect(values.get('rewards_unpriced_live_campaigns')).to.equal(seeded.length);
+      expect(values.get('rewards_unpriced_reward_tokens')).to.equal(1);
+      expect(values.get('rewards_health_degraded')).to.equal(1);
+      expect(values.get('rewards_attention_items{kind="degraded"}')).to.equal(1);
+      expect(values.get('rewards_job_attention{job="campaigns",status="ok"}')).to.equal(1);
+      expect(values.get('rewards_job_attention{job="broken",status="failing"}')).to.equal(1);
+      expect(types.get('nodejs_eventloop_lag_seconds')).to.equal('gauge');
+      expect(values.get('nodejs_eventloop_lag_seconds')).to.be.at.least(0);
+      expect(types.get('process_cpu_user_seconds_total')).to.equal('counter');
+    } finally {
+      stream.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // The stream's slot is given back: the next collection counts none.
+    for (let i = 0; i < 50 && (await scrape()).values.get('rewards_event_streams_open') !== 0; i++);
+    expect((await scrape()).values.get('rewards_event_streams_open')).to.equal(0);
+  });
+
   it('counts HTTP requests and their durations by method, route template and status code, never by raw path', async function () {
     // An app of its own, so its series hold exactly the requests below.
     const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
