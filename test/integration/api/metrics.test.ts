@@ -14,6 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { createWebhook } from '../../../api/routes/webhooks/repo.js';
 import { appendEvents } from '../../../domain/tables/events.js';
 import { openStream } from '../../helpers/sseClient.js';
+import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
+import { promqlMetricNames } from '../../helpers/promqlNames.js';
 
 /** Parses the Prometheus text format into `name{labels}` → value, checking each sample line's shape. */
 function parseMetrics(text: string): { values: Map<string, number>; types: Map<string, string> } {
@@ -342,5 +345,53 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     for (const id of seeded.slice(0, 2)) expect(res.text).not.to.include(id);
     expect(res.text).not.to.include('no-such-family');
     expect(res.text).not.to.include('not-an-id');
+  });
+
+  it('alerts: every metric name deploy/alerts.yml uses is exposed by /metrics (#44)', async function () {
+    type Rule = {
+      alert?: string;
+      expr?: string;
+      for?: string;
+      labels?: { severity?: string };
+      annotations?: { summary?: string };
+    };
+    const file = load(readFileSync('deploy/alerts.yml', 'utf8')) as { groups: { name: string; rules: Rule[] }[] };
+    const rules = file.groups.flatMap((g) => g.rules);
+    expect(rules.length, 'alerts in the file').to.be.at.least(15);
+    // Names exposed by a real scrape: every family's TYPE line (a family without samples still has one) and sample names.
+    const text = (await h.request().get('/metrics').expect(200)).text;
+    const exposed = new Set([
+      ...[...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!),
+      ...[...text.matchAll(/^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]/gm)].map((m) => m[1]!),
+    ]);
+    /** Prometheus' own series of each target, not in any /metrics body. */
+    const synthetic = new Set(['up']);
+    const used = new Set<string>();
+    for (const rule of rules) {
+      expect(rule.alert, 'each rule is an alert').to.be.a('string');
+      expect(rule.labels?.severity, `${rule.alert}: severity`).to.be.oneOf(['page', 'warn', 'info']);
+      expect(rule.annotations?.summary, `${rule.alert}: summary`).to.be.a('string');
+      const names = promqlMetricNames(String(rule.expr));
+      expect(names, `${rule.alert}: reads a metric`).not.to.be.empty;
+      for (const name of names) {
+        used.add(name);
+        expect(
+          synthetic.has(name) || exposed.has(name),
+          `${rule.alert} uses ${name}, which /metrics does not expose`,
+        ).to.equal(true);
+      }
+    }
+    // What the on-call needs is alerted on: dependencies, failing and lagging jobs, webhook backlog, event loop, prices.
+    expect([...used]).to.include.members([
+      'rewards_dependency_up',
+      'rewards_job_attention',
+      'rewards_job_lag_seconds',
+      'rewards_webhook_backlog_events',
+      'nodejs_eventloop_lag_p99_seconds',
+      'rewards_unpriced_live_campaigns',
+      'rewards_opportunities_unknown_tvl',
+    ]);
+    // The check itself catches a misspelt name.
+    expect(promqlMetricNames('rewards_dependecy_up == 0').every((n) => exposed.has(n))).to.equal(false);
   });
 });
