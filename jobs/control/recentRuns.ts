@@ -4,6 +4,8 @@ import { redactStored } from '../../internal/redact.js';
 export type RecentRun = {
   id: number;
   status: string;
+  /** The chain the run worked on (a per-chain job's unit); null for a run over every chain. */
+  chainId: number | null;
   startedAt: Date;
   finishedAt: Date | null;
   durationMs: number | null;
@@ -29,6 +31,7 @@ export async function loadRecentRuns(
     job: string;
     id: string;
     status: string;
+    chain_id: number | null;
     started_at: Date;
     finished_at: Date | null;
     ranges: unknown[];
@@ -36,7 +39,7 @@ export async function loadRecentRuns(
     error: string | null;
     trigger: string | null;
   }>(
-    `SELECT j.job, r.id, r.status, r.started_at, r.finished_at, r.ranges, r.counts, r.error, r.trigger
+    `SELECT j.job, r.id, r.status, r.chain_id, r.started_at, r.finished_at, r.ranges, r.counts, r.error, r.trigger
      FROM unnest($1::text[]) AS j(job)
      CROSS JOIN LATERAL (SELECT * FROM job_runs x WHERE x.job = j.job ORDER BY x.started_at DESC LIMIT $2) r
      ORDER BY j.job, r.started_at DESC`,
@@ -47,6 +50,7 @@ export async function loadRecentRuns(
     out.get(r.job)!.push({
       id: Number(r.id),
       status: r.status,
+      chainId: r.chain_id,
       startedAt: r.started_at,
       finishedAt: r.finished_at,
       durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null,

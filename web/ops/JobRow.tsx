@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { formatDurationMs } from '../shared/format.js';
 import { JobChains } from './JobChains.js';
 import { RecentRuns } from './RecentRuns.js';
-import { relative, span, time } from './time.js';
+import { relative, scheduleSourceText, span, time } from './time.js';
 import type { ActionResult, Job } from './types.js';
 
 export type JobActions = {
@@ -72,7 +72,10 @@ export function JobRow({
         <div>
           <dt>Schedule</dt>
           <dd>
-            <code>{job.schedule}</code> <span class="muted">({job.scheduleSource})</span>
+            <code>{job.schedule}</code>{' '}
+            <span class="muted" data-testid="job-schedule-source">
+              ({scheduleSourceText(job.scheduleSource, job.name)})
+            </span>
           </dd>
         </div>
         <div>

@@ -9,7 +9,7 @@ const TRIGGER_TITLES: Record<string, string> = {
   backfill: 'started by a backfill',
 };
 
-/** A job's recent runs, folded (the latest run is in the job's facts): status, trigger, duration, ranges, counts. */
+/** A job's recent runs, folded (the latest run is in the job's facts): chain, status, trigger, duration, ranges, counts. */
 export function RecentRuns({ runs }: { runs: JobRun[] }) {
   return (
     <details class="recent-runs">
@@ -19,6 +19,7 @@ export function RecentRuns({ runs }: { runs: JobRun[] }) {
           <thead>
             <tr>
               <th scope="col">Started</th>
+              <th scope="col">Chain</th>
               <th scope="col">Status</th>
               <th scope="col" class="num">
                 Duration
@@ -31,6 +32,9 @@ export function RecentRuns({ runs }: { runs: JobRun[] }) {
             {runs.map((r) => (
               <tr key={r.id}>
                 <td data-label="Started">{time(r.startedAt)}</td>
+                <td data-label="Chain" data-testid="run-chain">
+                  {r.chainId === null ? 'all' : r.chainId}
+                </td>
                 <td data-label="Status">
                   <span class={`badge ${r.status}`}>{r.status}</span>
                   {r.trigger && r.trigger !== 'schedule' && (
@@ -61,7 +65,7 @@ export function RecentRuns({ runs }: { runs: JobRun[] }) {
             ))}
             {runs.length === 0 && (
               <tr>
-                <td colSpan={5} class="muted">
+                <td colSpan={6} class="muted">
                   No run yet
                 </td>
               </tr>

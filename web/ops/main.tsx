@@ -5,6 +5,7 @@ import '../shared/styles.css';
 import './ops.css';
 import { AttentionList } from './AttentionList.js';
 import { DependencyTable } from './DependencyTable.js';
+import { freshnessText, seconds } from './time.js';
 import { JobRow, type JobActions } from './JobRow.js';
 import { ATTENTION_ORDER, type ActionResult, type Dependencies, type Job, type JobsOverview } from './types.js';
 
@@ -185,24 +186,22 @@ function App() {
                 {message.text}
               </p>
             )}
-            {overview && <AttentionList jobs={overview.jobs} dependencies={dependencies} />}
+            {overview && <AttentionList items={overview.attention} />}
             {dependencies && <DependencyTable dependencies={dependencies} />}
             {overview && (
               <dl class="totals" data-testid="ops-summary">
                 <div>
                   <dt>Outbox depth</dt>
-                  <dd>
+                  <dd data-testid="ops-outbox">
                     {overview.outbox.depth}
-                    {overview.outbox.oldestAgeSeconds === null ? '' : ` (oldest ${overview.outbox.oldestAgeSeconds}s)`}
+                    {overview.outbox.oldestAgeSeconds === null
+                      ? ''
+                      : ` (oldest ${seconds(overview.outbox.oldestAgeSeconds)})`}
                   </dd>
                 </div>
                 <div>
                   <dt>Freshness p50 / p95</dt>
-                  <dd>
-                    {overview.freshness
-                      ? `${overview.freshness.p50Seconds ?? '–'}s / ${overview.freshness.p95Seconds ?? '–'}s (${overview.freshness.samples} samples)`
-                      : '–'}
-                  </dd>
+                  <dd data-testid="ops-freshness">{freshnessText(overview.freshness)}</dd>
                 </div>
                 <div>
                   <dt>Checked</dt>

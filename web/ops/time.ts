@@ -1,3 +1,5 @@
+import { formatDurationMs } from '../shared/format.js';
+
 /** ISO time as `2026-11-27 03:12:56Z` (seconds, UTC), or `never`. */
 export const time = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : 'never');
 
@@ -15,4 +17,25 @@ export function span(seconds: number): string {
 export function relative(iso: string, now = Date.now()): string {
   const seconds = (Date.parse(iso) - now) / 1000;
   return seconds >= 0 ? `in ${span(seconds)}` : `${span(-seconds)} ago`;
+}
+
+/** A duration given in seconds, sub-second ones in ms: `132 ms`, `2.5 s`, `1m15s`, `–` when unknown. */
+export const seconds = (s: number | null) => (s === null ? '–' : formatDurationMs(Math.round(s * 1000)));
+
+/** The freshness tile: `p50 / p95 (N samples)`, each figure in ms below a second (never `0s / 0s`). */
+export function freshnessText(f: { samples: number; p50Seconds: number | null; p95Seconds: number | null } | null) {
+  if (!f) return '–';
+  if (f.samples === 0) return 'no campaign published in the window';
+  return `${seconds(f.p50Seconds)} / ${seconds(f.p95Seconds)} (${f.samples} sample${f.samples === 1 ? '' : 's'})`;
+}
+
+/**
+ * Pure: where a job's schedule comes from, in words (not the table it is stored in): an operator's
+ * override, the job's environment variable (named), or the job's default; an unknown one as it is.
+ */
+export function scheduleSourceText(source: string, job: string): string {
+  if (source === 'job_state') return 'set by an operator';
+  if (source === 'env') return `from JOB_${job.toUpperCase().replaceAll('-', '_')}_CRON`;
+  if (source === 'default') return "the job's default";
+  return source;
 }

@@ -2,6 +2,8 @@
 export type JobRun = {
   id: number;
   status: string;
+  /** The chain the run worked on; null for a run over every chain. */
+  chainId: number | null;
   startedAt: string;
   finishedAt: string | null;
   durationMs: number | null;
@@ -46,8 +48,16 @@ export type Job = {
   chains: JobChain[];
   recentRuns: JobRun[];
 };
+/** One thing an operator must look at (api/reads/attention.ts needsAttention), most urgent first. */
+export type AttentionItem = {
+  kind: 'dependency' | 'degraded' | 'failing' | 'lagging' | 'paused';
+  /** `postgres`, `elasticsearch`, `rpc:<chainId>`, `health` or `job:<name>`. */
+  subject: string;
+  text: string;
+};
 export type JobsOverview = {
   checkedAt: string;
+  attention: AttentionItem[];
   jobs: Job[];
   outbox: { depth: number; oldestAgeSeconds: number | null };
   freshness: { windowSeconds: number; samples: number; p50Seconds: number | null; p95Seconds: number | null } | null;

@@ -7,7 +7,7 @@ import { arr, bool, int, nullable, obj, str, stringMap } from '../../openapi/sch
 import { createEventFeed } from './eventFeed.js';
 import { listEventsHandler } from './handlers.js';
 import { listEventsQuery } from './schema.js';
-import { createStreamSlots } from './streamSlots.js';
+import { streamSlotsOf } from './streamSlots.js';
 
 const EVENT = obj({
   id: str,
@@ -47,10 +47,7 @@ export function eventsRouter(deps: ApiDeps): Router {
   const router = new Router();
   // One reader of the log (LISTEN plus one query per append) and one count of open streams per caller for the whole process.
   const feed = createEventFeed({ pg: deps.pg, logger: deps.logger });
-  const slots = createStreamSlots({
-    perAddress: deps.config.clientLimits.streamsPerAddress,
-    perProcess: deps.config.clientLimits.streamsPerProcess,
-  });
+  const slots = streamSlotsOf(deps);
   router.get(
     ['/events', '/events/'],
     describe({

@@ -98,3 +98,21 @@ export function createStreamSlots(limits: StreamSlotLimits): StreamSlots {
     open: () => open,
   };
 }
+
+/** One StreamSlots per app (its deps): the events router takes its slots there, /metrics reads their count. */
+const slotsOfApp = new WeakMap<object, StreamSlots>();
+
+/** The stream slots of the app built on `deps` (created on first use with its client limits). */
+export function streamSlotsOf(deps: {
+  config: { clientLimits: { streamsPerAddress: number; streamsPerProcess: number } };
+}): StreamSlots {
+  let slots = slotsOfApp.get(deps);
+  if (!slots) {
+    slots = createStreamSlots({
+      perAddress: deps.config.clientLimits.streamsPerAddress,
+      perProcess: deps.config.clientLimits.streamsPerProcess,
+    });
+    slotsOfApp.set(deps, slots);
+  }
+  return slots;
+}

@@ -3,6 +3,7 @@ import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadJobStatuses, unitRun, type JobStatus } from '../../../jobs/control/jobStatus.js';
 import { describeError } from '../../../internal/errors.js';
 import { loadPipelineFacts } from './pipeline.js';
+import { healthStatus } from '../../reads/attention.js';
 import { probeBlockNumber } from '../../chain/probeHead.js';
 import type { ApiDeps } from '../../deps.js';
 
@@ -36,7 +37,8 @@ export async function probe<T extends Record<string, unknown>>(fn: () => Promise
  * campaigns first published in the last 24 h), prices older than PRICE_MAX_AGE_SECONDS, reward
  * trees not verified per chain, and each cursor's lag in chain seconds. `status` is `ok` when every dependency answers
  * and every LIVE campaign's reward token has a fresh price, `degraded` otherwise (a paused job or errors
- * do not degrade it: they are operators' facts); `dependenciesOk` tells the two causes apart.
+ * do not degrade it: they are operators' facts); `dependenciesOk` tells the two causes apart and
+ * `reasons` says each cause (api/reads/attention.ts healthStatus, which the /ops attention list shares).
  * `prices.unpricedLiveCampaigns` counts and names those campaigns' tokens: their figures count them as 0.
  * `unknownTvl` counts the opportunities with a LIVE campaign whose TVL is unknown, per reason
  * (`tvlRecord.status`, #42); an operator's fact, like a paused job: it does not degrade `status`.
@@ -96,11 +98,15 @@ export async function checkHealth(deps: ApiDeps) {
       };
     }),
   }));
-  const dependenciesOk = postgres.ok && elasticsearch.ok && chains.every((c) => c.rpc.ok);
-  const priced = (pipeline?.prices.unpricedLiveCampaigns.campaigns ?? 0) === 0;
+  // The same function as the operations page's attention list (api/reads/attention.ts).
+  const { status, dependenciesOk, reasons } = healthStatus(
+    { postgres, elasticsearch, chains },
+    pipeline?.prices ?? null,
+  );
   return {
-    status: dependenciesOk && priced ? 'ok' : 'degraded',
+    status,
     dependenciesOk,
+    reasons,
     checkedAt: new Date().toISOString(),
     postgres,
     postgresReplica: deps.readPg?.status() ?? null,

@@ -13,6 +13,11 @@ const healthSchema = obj({
       'degraded when a dependency does not answer (then 503) or when a LIVE campaign has no fresh reward-token price (prices.unpricedLiveCampaigns; still 200)',
   },
   dependenciesOk: bool,
+  reasons: {
+    ...arr(str),
+    description:
+      'Why `status` is degraded, one sentence per cause (an unreachable dependency, LIVE campaigns without a fresh reward-token price); empty when ok. The operations page lists the same causes under "Needs attention"',
+  },
   checkedAt: str,
   postgres: check,
   postgresReplica: nullable(

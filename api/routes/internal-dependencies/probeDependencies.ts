@@ -1,9 +1,7 @@
 import { probeHead } from '../../chain/probeHead.js';
 import type { ApiDeps } from '../../deps.js';
+import { dependencyAttention } from '../../reads/attention.js';
 import { probe } from '../health/checks.js';
-
-/** Elasticsearch cluster health that needs an operator (yellow is the normal state of a one-node cluster with replicas). */
-const ES_ATTENTION = new Set(['red']);
 
 /**
  * Every dependency's state as the operations page shows it, each probed within 2 s (health's
@@ -30,18 +28,10 @@ export async function probeDependencies(deps: ApiDeps) {
       })),
     ),
   ]);
-  const attention = [
-    ...(postgres.ok ? [] : [{ dependency: 'postgres', reason: `unreachable: ${postgres.error}` }]),
-    ...(elasticsearch.ok ? [] : [{ dependency: 'elasticsearch', reason: `unreachable: ${elasticsearch.error}` }]),
-    ...chains
-      .filter((c) => !c.rpc.ok)
-      .map((c) => ({
-        dependency: `rpc:${c.id}`,
-        reason: `${c.name} RPC unreachable: ${(c.rpc as { error: string }).error}`,
-      })),
-    ...(elasticsearch.ok && ES_ATTENTION.has(elasticsearch.clusterStatus)
-      ? [{ dependency: 'elasticsearch', reason: `cluster health ${elasticsearch.clusterStatus}` }]
-      : []),
-  ];
+  // The same function as the operations page's attention list (api/reads/attention.ts).
+  const attention = dependencyAttention({ postgres, elasticsearch, chains }).map((i) => ({
+    dependency: i.subject,
+    reason: i.text,
+  }));
   return { checkedAt: new Date().toISOString(), attention, postgres, elasticsearch, chains };
 }

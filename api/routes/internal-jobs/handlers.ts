@@ -12,6 +12,9 @@ import { withTransaction } from '../../../internal/pg.js';
 import type { ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { toFreshnessBody } from '../health/checks.js';
+import { loadPipelineFacts } from '../health/pipeline.js';
+import { probeDependencies } from '../internal-dependencies/probeDependencies.js';
+import { needsAttention } from '../../reads/attention.js';
 import type { Handler } from '../../validate.js';
 import type { jobNameParams, jobsListQuery, scheduleBody } from './schema.js';
 import { serializeJob, serializeRun } from './serialize.js';
@@ -25,10 +28,18 @@ async function jobBody(deps: ApiDeps, name: string, runs = 5) {
   return serializeJob(listings.find((l) => l.name === name)!, recent.get(name) ?? []);
 }
 
-/** GET /internal/jobs: every job (schedule, state, recent runs, lag per chain), outbox depth and freshness. */
+/**
+ * GET /internal/jobs: every job (schedule, state, recent runs, lag per chain), outbox depth, freshness,
+ * and `attention`: what needs an operator, from the job cards' own listings, the dependency probes and
+ * the facts that degrade /v4/health (api/reads/attention.ts needsAttention).
+ */
 export function listJobsHandler(deps: ApiDeps): Handler<{ query: typeof jobsListQuery }> {
   return async (ctx) => {
-    const listings = await loadJobListings(deps);
+    const [listings, dependencies, pipeline] = await Promise.all([
+      loadJobListings(deps),
+      probeDependencies(deps),
+      loadPipelineFacts(deps.pg, deps.config.prices.maxAgeSeconds),
+    ]);
     const [recent, outbox, freshness] = await Promise.all([
       loadRecentRuns(
         deps.pg,
@@ -41,6 +52,7 @@ export function listJobsHandler(deps: ApiDeps): Handler<{ query: typeof jobsList
     ctx.set('cache-control', 'no-store');
     ctx.body = {
       checkedAt: new Date().toISOString(),
+      attention: needsAttention({ dependencies, health: pipeline.prices, jobs: listings }),
       jobs: listings.map((l) => serializeJob(l, recent.get(l.name) ?? [])),
       outbox,
       freshness: toFreshnessBody(freshness),

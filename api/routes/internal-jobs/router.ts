@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, int, nullable, obj, oneOfValues, str } from '../../openapi/schemaHelpers.js';
 import { ATTENTION_ORDER } from '../../../jobs/control/jobAttention.js';
+import { ATTENTION_KINDS } from '../../reads/attention.js';
 import type { ApiDeps } from '../../deps.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
@@ -29,6 +30,11 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
         'Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, never-run or ok, most urgent first, with `reasons` as sentences), the latest run and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit\'s last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.',
       response: obj({
         checkedAt: str,
+        attention: {
+          ...arr(obj({ kind: oneOfValues(ATTENTION_KINDS), subject: str, text: str })),
+          description:
+            'What needs an operator, most urgent first: unreachable dependencies (and a red cluster), what degrades /v4/health (LIVE campaigns without a fresh reward-token price), then failing, lagging and paused jobs. `subject` is `postgres`, `elasticsearch`, `rpc:<chainId>`, `health` or `job:<name>`. Computed from the same facts as /v4/health and the jobs below (one function): empty only when none of these holds.',
+        },
         jobs: arr(
           obj({
             name: str,

@@ -6,6 +6,7 @@ export function serializeRun(run: RecentRun) {
   return {
     id: run.id,
     status: run.status,
+    chainId: run.chainId,
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt?.toISOString() ?? null,
     durationMs: run.durationMs,

@@ -1,4 +1,6 @@
-import { Gauge, Registry, Summary } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry, Summary } from 'prom-client';
+import { ATTENTION_KINDS } from '../../reads/attention.js';
+import { ATTENTION_ORDER } from '../../../jobs/control/jobAttention.js';
 import type { MetricsSnapshot } from './collectMetrics.js';
 
 /** Our metrics share this prefix. */
@@ -39,11 +41,14 @@ export type MetricsRegistry = { registry: Registry; update(snapshot: MetricsSnap
 
 /**
  * A registry of its own (never prom-client's global one, so two apps or two tests never share
- * series) with every gauge of the operators' metrics; `update` replaces all values from a snapshot.
+ * series) with prom-client's default process metrics (CPU, memory, heap, handles, GC, event-loop lag:
+ * `process_*`, `nodejs_*`) and every gauge of the operators' metrics; `update` replaces all values of
+ * the latter from a snapshot.
  */
 export function createMetricsRegistry(): MetricsRegistry {
   const registry = new Registry();
   const registers = [registry];
+  collectDefaultMetrics({ register: registry });
   const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
     new Gauge<L>({ name: `${PREFIX}${name}`, help, labelNames, registers });
   const g = {
@@ -90,6 +95,74 @@ export function createMetricsRegistry(): MetricsRegistry {
       'Reads that failed on the read replica and were answered by the primary since this process started.',
       [],
     ),
+    dependencyUp: gauge(
+      'dependency_up',
+      "1 when the dependency answered the scrape's probe within 2 s: PostgreSQL (SELECT 1), Elasticsearch (cluster health), each chain's RPC (latest block, chain_id set).",
+      ['dependency', 'chain_id'],
+    ),
+    dependencyLatency: gauge(
+      'dependency_probe_seconds',
+      "How long the scrape's probe of the dependency took (up to its 2 s deadline).",
+      ['dependency', 'chain_id'],
+    ),
+    attention: gauge(
+      'job_attention',
+      "1 on the job's attention status as its card on /ops shows it (failing, lagging, paused, never-run, ok), 0 on the others.",
+      ['job', 'status'],
+    ),
+    lagSeconds: gauge(
+      'job_lag_seconds',
+      "Chain seconds between the head block and the block of the job's cursor on the chain (jobs with a block cursor; as on /ops).",
+      ['job', 'chain_id'],
+    ),
+    attentionItems: gauge(
+      'attention_items',
+      'Items of the /ops "Needs attention" list, per kind (dependency, degraded, failing, lagging, paused): 0 in every kind is the page\'s "Nothing".',
+      ['kind'],
+    ),
+    healthDegraded: gauge(
+      'health_degraded',
+      "1 while /v4/health's status is degraded (a dependency down, or LIVE campaigns without a fresh reward-token price).",
+      [],
+    ),
+    unpricedCampaigns: gauge(
+      'unpriced_live_campaigns',
+      'LIVE public campaigns whose reward token has no fresh price (their figures count it as 0).',
+      [],
+    ),
+    unpricedTokens: gauge(
+      'unpriced_reward_tokens',
+      'Reward tokens of LIVE public campaigns without a fresh price.',
+      [],
+    ),
+    stalePrices: gauge('prices_stale', 'Tracked token prices older than PRICE_MAX_AGE_SECONDS.', []),
+    unknownTvl: gauge(
+      'opportunities_unknown_tvl',
+      'Opportunities with a LIVE campaign whose TVL could not be read, per reason (tvlRecord.status).',
+      ['status'],
+    ),
+    webhooks: gauge('webhooks', 'Webhooks per state (enabled, disabled).', ['state']),
+    webhookBacklog: gauge(
+      'webhook_backlog_events',
+      'Event-log entries enabled webhooks have still to examine (head − cursor, summed over webhooks).',
+      [],
+    ),
+    webhookOldest: gauge(
+      'webhook_oldest_pending_age_seconds',
+      'Age of the oldest event an enabled webhook has not got past (0 when none is behind).',
+      [],
+    ),
+    webhookRetrying: gauge(
+      'webhooks_retrying',
+      'Enabled webhooks whose next event failed at least once (retried with backoff).',
+      [],
+    ),
+    webhookDeliveries: gauge(
+      'webhook_deliveries_15m',
+      'Webhook delivery attempts of the last 15 minutes, per result (delivered, failed).',
+      ['result'],
+    ),
+    openStreams: gauge('event_streams_open', 'Server-Sent Event streams (/v4/events) open in this process.', []),
     outboxDepth: gauge('search_outbox_depth', 'Search outbox entries waiting for the projector.', []),
     outboxAge: gauge(
       'search_outbox_oldest_age_seconds',
@@ -107,27 +180,15 @@ export function createMetricsRegistry(): MetricsRegistry {
     registry,
     update(s) {
       for (const metric of Object.values(g)) metric.reset();
-      for (const job of s.jobs) {
-        const labels = { job: job.job };
-        if (job.lastSuccessAt) g.lastSuccess.set(labels, job.lastSuccessAt.getTime() / 1000);
-        if (job.lastRun) {
-          for (const status of ['success', 'failed', 'running'])
-            g.lastStatus.set({ ...labels, status }, job.lastRun.status === status ? 1 : 0);
-          if (job.lastRun.durationMs !== null) g.lastDuration.set(labels, job.lastRun.durationMs / 1000);
-        }
-        g.runs.set(labels, job.runs24h);
-        g.errors.set(labels, job.errors24h);
-        g.paused.set(labels, job.paused ? 1 : 0);
-        for (const c of job.chains) {
-          const chainLabels = { ...labels, chain_id: String(c.chainId) };
-          g.unitFailures.set(chainLabels, c.consecutiveFailures);
-          if (c.cursor === null) continue;
-          g.cursor.set(chainLabels, c.cursor);
-          const head =
-            job.job === 'blocks' ? (s.chains.find((x) => x.chainId === c.chainId)?.head ?? null) : c.canonicalHead;
-          if (head !== null) g.lag.set(chainLabels, Math.max(0, head - c.cursor));
-        }
+      for (const d of s.dependencies) {
+        const labels = { dependency: d.dependency, ...(d.chainId === null ? {} : { chain_id: String(d.chainId) }) };
+        g.dependencyUp.set(labels, d.up ? 1 : 0);
+        g.dependencyLatency.set(labels, d.latencyMs / 1000);
       }
+      for (const kind of ATTENTION_KINDS)
+        g.attentionItems.set({ kind }, s.attention.filter((i) => i.kind === kind).length);
+      g.healthDegraded.set(s.healthDegraded ? 1 : 0);
+      g.openStreams.set(s.openStreams);
       for (const c of s.chains) {
         const labels = { chain_id: String(c.chainId) };
         g.rpcUp.set(labels, c.head === null ? 0 : 1);
@@ -139,15 +200,54 @@ export function createMetricsRegistry(): MetricsRegistry {
         if (s.replica.lagMs !== null) g.replicaLag.set(s.replica.lagMs / 1000);
         g.replicaRetried.set(s.replica.retriedOnPrimary);
       }
-      g.outboxDepth.set(s.outbox.depth);
-      g.outboxAge.set(s.outbox.oldestAgeSeconds ?? 0);
+      if (!s.db) {
+        freshness.setComputed({ quantiles: [], sum: 0, count: 0 });
+        return;
+      }
+      for (const job of s.db.jobs) {
+        const labels = { job: job.name };
+        if (job.lastSuccessAt) g.lastSuccess.set(labels, Date.parse(job.lastSuccessAt) / 1000);
+        if (job.lastRun) {
+          for (const status of ['success', 'failed', 'running'])
+            g.lastStatus.set({ ...labels, status }, job.lastRun.status === status ? 1 : 0);
+          if (job.lastRun.durationMs !== null) g.lastDuration.set(labels, job.lastRun.durationMs / 1000);
+        }
+        for (const status of ATTENTION_ORDER)
+          g.attention.set({ ...labels, status }, job.attention.status === status ? 1 : 0);
+        g.runs.set(labels, job.runs24h);
+        g.errors.set(labels, job.errors24h);
+        g.paused.set(labels, job.state === 'paused' ? 1 : 0);
+        for (const c of job.chains) {
+          const chainLabels = { ...labels, chain_id: String(c.chainId) };
+          g.unitFailures.set(chainLabels, c.consecutiveFailures);
+          if (c.cursor === null) continue;
+          g.cursor.set(chainLabels, c.cursor);
+          if (c.lagBlocks !== null) g.lag.set(chainLabels, c.lagBlocks);
+          if (job.blockCursor && c.lagSeconds !== null) g.lagSeconds.set(chainLabels, c.lagSeconds);
+        }
+      }
+      const { prices, unknownTvl } = s.db.pipeline;
+      g.unpricedCampaigns.set(prices.unpricedLiveCampaigns.campaigns);
+      g.unpricedTokens.set(prices.unpricedLiveCampaigns.tokens.length);
+      g.stalePrices.set(prices.stale);
+      for (const r of unknownTvl.byStatus) g.unknownTvl.set({ status: r.status }, r.opportunities);
+      const w = s.db.webhooks;
+      g.webhooks.set({ state: 'enabled' }, w.enabled);
+      g.webhooks.set({ state: 'disabled' }, w.disabled);
+      g.webhookBacklog.set(w.backlogEvents);
+      g.webhookOldest.set(w.oldestPendingAgeSeconds);
+      g.webhookRetrying.set(w.retrying);
+      g.webhookDeliveries.set({ result: 'delivered' }, w.delivered);
+      g.webhookDeliveries.set({ result: 'failed' }, w.failed);
+      g.outboxDepth.set(s.db.outbox.depth);
+      g.outboxAge.set(s.db.outbox.oldestAgeSeconds ?? 0);
       freshness.setComputed({
         quantiles: [
-          [0.5, s.freshness.p50Seconds],
-          [0.95, s.freshness.p95Seconds],
+          [0.5, s.db.freshness.p50Seconds],
+          [0.95, s.db.freshness.p95Seconds],
         ],
-        sum: s.freshness.sumSeconds,
-        count: s.freshness.samples,
+        sum: s.db.freshness.sumSeconds,
+        count: s.db.freshness.samples,
       });
     },
   };

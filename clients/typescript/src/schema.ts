@@ -14949,6 +14949,9 @@ export interface operations {
                      * @example {
                      *       "status": "ok",
                      *       "dependenciesOk": true,
+                     *       "reasons": [
+                     *         "reasons text"
+                     *       ],
                      *       "checkedAt": "checkedAt text",
                      *       "postgres": {
                      *         "ok": true,
@@ -15057,6 +15060,8 @@ export interface operations {
                                 }[];
                             };
                         } | null;
+                        /** @description Why `status` is degraded, one sentence per cause (an unreachable dependency, LIVE campaigns without a fresh reward-token price); empty when ok. The operations page lists the same causes under "Needs attention" */
+                        reasons: string[];
                         /**
                          * @description degraded when a dependency does not answer (then 503) or when a LIVE campaign has no fresh reward-token price (prices.unpricedLiveCampaigns; still 200)
                          * @enum {unknown}
@@ -15084,6 +15089,9 @@ export interface operations {
                      * @example {
                      *       "status": "ok",
                      *       "dependenciesOk": true,
+                     *       "reasons": [
+                     *         "reasons text"
+                     *       ],
                      *       "checkedAt": "checkedAt text",
                      *       "postgres": {
                      *         "ok": true,
@@ -15192,6 +15200,8 @@ export interface operations {
                                 }[];
                             };
                         } | null;
+                        /** @description Why `status` is degraded, one sentence per cause (an unreachable dependency, LIVE campaigns without a fresh reward-token price); empty when ok. The operations page lists the same causes under "Needs attention" */
+                        reasons: string[];
                         /**
                          * @description degraded when a dependency does not answer (then 503) or when a LIVE campaign has no fresh reward-token price (prices.unpricedLiveCampaigns; still 200)
                          * @enum {unknown}
@@ -15936,6 +15946,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "checkedAt": "checkedAt text",
+                     *       "attention": [
+                     *         {
+                     *           "kind": "dependency",
+                     *           "subject": "subject text",
+                     *           "text": "text text"
+                     *         }
+                     *       ],
                      *       "jobs": [
                      *         {
                      *           "name": "USDC vault on Ethereum",
@@ -15971,6 +15988,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description What needs an operator, most urgent first: unreachable dependencies (and a red cluster), what degrades /v4/health (LIVE campaigns without a fresh reward-token price), then failing, lagging and paused jobs. `subject` is `postgres`, `elasticsearch`, `rpc:<chainId>`, `health` or `job:<name>`. Computed from the same facts as /v4/health and the jobs below (one function): empty only when none of these holds. */
+                        attention: {
+                            /** @enum {unknown} */
+                            kind: "dependency" | "degraded" | "failing" | "lagging" | "paused";
+                            subject: string;
+                            text: string;
+                        }[];
                         checkedAt: string;
                         freshness: unknown;
                         jobs: {

@@ -9,6 +9,14 @@ import { createPgPool } from '../../../internal/pg.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 import supertest from 'supertest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createWebhook } from '../../../api/routes/webhooks/repo.js';
+import { appendEvents } from '../../../domain/tables/events.js';
+import { openStream } from '../../helpers/sseClient.js';
+import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
+import { promqlMetricNames } from '../../helpers/promqlNames.js';
 
 /** Parses the Prometheus text format into `name{labels}` → value, checking each sample line's shape. */
 function parseMetrics(text: string): { values: Map<string, number>; types: Map<string, string> } {
@@ -228,19 +236,80 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     );
   });
 
-  it('fails the scrape with a 503 problem body when PostgreSQL is unreachable', async function () {
+  it('still answers when PostgreSQL is unreachable, saying so in rewards_dependency_up (#44)', async function () {
     const deadPg = createPgPool({
       connectionString: 'postgres://postgres@127.0.0.1:9/none',
       applicationName: 'test-dead',
     });
     try {
       const app = createApp({ config: h.config, logger: h.deps.logger, pg: deadPg, es: h.deps.es, rpc: h.deps.rpc });
-      const res = await supertest(app.callback()).get('/metrics').expect(503);
-      expect(res.body).to.include({ code: 'SERVICE_UNAVAILABLE', service: 'postgresql' });
+      const { values } = parseMetrics((await supertest(app.callback()).get('/metrics').expect(200)).text);
+      expect(values.get('rewards_dependency_up{dependency="postgres"}')).to.equal(0);
+      expect(values.get('rewards_dependency_up{dependency="elasticsearch"}')).to.equal(1);
+      expect(values.get('rewards_dependency_up{dependency="rpc",chain_id="31337"}')).to.equal(1);
+      expect(values.get('rewards_attention_items{kind="dependency"}')).to.equal(1);
+      expect(values.get('rewards_health_degraded')).to.equal(1);
+      // No stale figures from PostgreSQL: its series are absent.
+      expect([...values.keys()].some((k) => k.startsWith('rewards_job_'))).to.equal(false);
     } finally {
       await deadPg.end();
     }
   });
+
+  it('exposes dependencies, webhook backlog, open event streams, unpriced campaigns and process metrics (#44)', async function () {
+    // No price source: the metrics run leaves the LIVE campaigns' reward token unpriced (as /v4/health says).
+    for (const job of ['tokens', 'metrics']) expect((await h.runJob(job)).status, job).to.equal('success');
+    const health = (await h.request().get('/v4/health').expect(200)).body;
+    // A webhook whose cursor is at the head, then three events it has not examined yet.
+    await createWebhook(
+      h.deps.pg,
+      '0x00000000000000000000000000000000000000aa',
+      { url: 'https://hooks.example.test/in', secret: `whsec_${Buffer.alloc(24, 1).toString('base64')}` },
+      10,
+    );
+    await appendEvents(
+      h.deps.pg,
+      Array.from({ length: 3 }, () => ({ type: 'campaign.changed' as const, chainId: 31337, payload: {} })),
+    );
+    // One open event stream on the app that serves the scrapes.
+    const server = http.createServer(h.app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const stream = openStream((server.address() as AddressInfo).port, '/v4/events?after=latest');
+    try {
+      await stream.ready;
+      expect(stream.status, 'the stream is served').to.equal(200);
+      lastScrape = Date.now(); // a collection that starts after all of the above (earlier tests scraped this app too)
+      const { values, types } = await scrape();
+      expect(values.get('rewards_dependency_up{dependency="postgres"}')).to.equal(1);
+      expect(values.get('rewards_dependency_up{dependency="elasticsearch"}')).to.equal(1);
+      expect(values.get('rewards_dependency_up{dependency="rpc",chain_id="31337"}')).to.equal(1);
+      expect(values.get('rewards_dependency_probe_seconds{dependency="postgres"}')).to.be.within(0, 2);
+      expect(values.get('rewards_event_streams_open')).to.equal(1);
+      expect(values.get('rewards_webhooks{state="enabled"}')).to.equal(1);
+      expect(values.get('rewards_webhook_backlog_events')).to.equal(3);
+      expect(values.get('rewards_webhook_oldest_pending_age_seconds')).to.be.within(0, 120);
+      expect(values.get('rewards_webhooks_retrying')).to.equal(0);
+      expect(values.get('rewards_webhook_deliveries_15m{result="failed"}')).to.equal(0);
+      expect(health.prices.unpricedLiveCampaigns.campaigns).to.equal(seeded.length);
+      expect(values.get('rewards_unpriced_live_campaigns')).to.equal(seeded.length);
+      expect(values.get('rewards_unpriced_reward_tokens')).to.equal(1);
+      expect(values.get('rewards_health_degraded')).to.equal(1);
+      expect(values.get('rewards_attention_items{kind="degraded"}')).to.equal(1);
+      expect(values.get('rewards_job_attention{job="campaigns",status="ok"}')).to.equal(1);
+      expect(values.get('rewards_job_attention{job="broken",status="failing"}')).to.equal(1);
+      expect(types.get('nodejs_eventloop_lag_seconds')).to.equal('gauge');
+      expect(values.get('nodejs_eventloop_lag_seconds')).to.be.at.least(0);
+      expect(types.get('process_cpu_user_seconds_total')).to.equal('counter');
+    } finally {
+      stream.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // The stream's slot is given back: the next collection counts none.
+    for (let i = 0; i < 50 && (await scrape()).values.get('rewards_event_streams_open') !== 0; i++);
+    expect((await scrape()).values.get('rewards_event_streams_open')).to.equal(0);
+  });
+
   it('counts HTTP requests and their durations by method, route template and status code, never by raw path', async function () {
     // An app of its own, so its series hold exactly the requests below.
     const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
@@ -276,5 +345,53 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     for (const id of seeded.slice(0, 2)) expect(res.text).not.to.include(id);
     expect(res.text).not.to.include('no-such-family');
     expect(res.text).not.to.include('not-an-id');
+  });
+
+  it('alerts: every metric name deploy/alerts.yml uses is exposed by /metrics (#44)', async function () {
+    type Rule = {
+      alert?: string;
+      expr?: string;
+      for?: string;
+      labels?: { severity?: string };
+      annotations?: { summary?: string };
+    };
+    const file = load(readFileSync('deploy/alerts.yml', 'utf8')) as { groups: { name: string; rules: Rule[] }[] };
+    const rules = file.groups.flatMap((g) => g.rules);
+    expect(rules.length, 'alerts in the file').to.be.at.least(15);
+    // Names exposed by a real scrape: every family's TYPE line (a family without samples still has one) and sample names.
+    const text = (await h.request().get('/metrics').expect(200)).text;
+    const exposed = new Set([
+      ...[...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!),
+      ...[...text.matchAll(/^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]/gm)].map((m) => m[1]!),
+    ]);
+    /** Prometheus' own series of each target, not in any /metrics body. */
+    const synthetic = new Set(['up']);
+    const used = new Set<string>();
+    for (const rule of rules) {
+      expect(rule.alert, 'each rule is an alert').to.be.a('string');
+      expect(rule.labels?.severity, `${rule.alert}: severity`).to.be.oneOf(['page', 'warn', 'info']);
+      expect(rule.annotations?.summary, `${rule.alert}: summary`).to.be.a('string');
+      const names = promqlMetricNames(String(rule.expr));
+      expect(names, `${rule.alert}: reads a metric`).not.to.be.empty;
+      for (const name of names) {
+        used.add(name);
+        expect(
+          synthetic.has(name) || exposed.has(name),
+          `${rule.alert} uses ${name}, which /metrics does not expose`,
+        ).to.equal(true);
+      }
+    }
+    // What the on-call needs is alerted on: dependencies, failing and lagging jobs, webhook backlog, event loop, prices.
+    expect([...used]).to.include.members([
+      'rewards_dependency_up',
+      'rewards_job_attention',
+      'rewards_job_lag_seconds',
+      'rewards_webhook_backlog_events',
+      'nodejs_eventloop_lag_p99_seconds',
+      'rewards_unpriced_live_campaigns',
+      'rewards_opportunities_unknown_tvl',
+    ]);
+    // The check itself catches a misspelt name.
+    expect(promqlMetricNames('rewards_dependecy_up == 0').every((n) => exposed.has(n))).to.equal(false);
   });
 });

@@ -99,6 +99,16 @@ describe('operations reads: /v4/internal/dependencies and the triage fields of /
       expect(Date.parse(blocks.nextRunAt!) - Date.now(), 'every 5 s').to.be.within(-1000, 5000);
       expect(byName.get('prices')!.nextRunAt).to.equal(null);
       expect(byName.get('prices')!.attention.status).to.equal('paused');
+      // The page's "Needs attention" list names it too, from the same listing (#44).
+      const { attention } = (await request().get('/v4/internal/jobs').set(bo).expect(200)).body as {
+        attention: { kind: string; subject: string; text: string }[];
+      };
+      expect(attention).to.deep.include({
+        kind: 'paused',
+        subject: 'job:prices',
+        text: 'prices paused by an operator: scheduled runs are skipped',
+      });
+      expect(attention[0]).to.include({ kind: 'dependency', subject: `rpc:${DEAD_CHAIN_ID}` });
     } finally {
       await request().post('/v4/internal/jobs/prices/resume').set(bo).expect(200);
       await request().put('/v4/internal/jobs/retention/schedule').set(bo).send({ cron: null }).expect(200);

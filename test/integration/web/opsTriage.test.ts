@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import supertest from 'supertest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createApp } from '../../../api/app.js';
 import { findJob } from '../../../jobs/registry.js';
 import { runJob } from '../../../jobs/runJob.js';
+import { getLatestTimestamp, mine } from '../../../contracts/actions.js';
 import { buildWeb } from '../../../web/build.js';
 import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { DEAD_CHAIN_ID, withDeadChain } from '../../helpers/deadChain.js';
@@ -22,6 +24,8 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  let app: ReturnType<typeof createApp>;
+  const bo = { authorization: TEST_BACK_OFFICE_TOKEN };
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
@@ -32,7 +36,7 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
     await runJob(findJob('blocks')!, { ...h.deps, ...dead }, { chainId: DEAD_CHAIN_ID }).catch(() => {});
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
     await buildWeb({ outDir: dist });
-    const app = createApp({
+    app = createApp({
       config: dead.config,
       logger: h.deps.logger,
       pg: h.apiPg,
@@ -63,6 +67,21 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
     if (dist) rmSync(dist, { recursive: true, force: true });
     await h?.close();
   });
+
+  /** Screenshots of the page as it is at 1366 px, then at 390 px (a phone: no sideways scroll). */
+  const screenshots = async (name: string) => {
+    await screenshot(page, `${name}-1366`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
+    await screenshot(page, `${name}-390`);
+    await page.setViewportSize({ width: 1366, height: 900 });
+  };
+
+  /** The attention items the page shows, as [kind, text]. */
+  const attentionItems = () =>
+    page
+      .getByTestId('attention-item')
+      .evaluateAll((items) => items.map((i) => [i.getAttribute('data-kind'), i.textContent ?? '']));
 
   const signIn = async () => {
     await page.goto(`${base}/ops`);
@@ -114,6 +133,75 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
     await screenshot(page, 'ops-triage-390');
+  });
+
+  it('shows freshness below a second in ms, the schedule source in words, and the chain of each recent run (#44)', async function () {
+    await signIn();
+    // Sub-second figures in ms (the tile read "0s / 0s (132 samples)"): the publish above was one.
+    const freshness = (await page.getByTestId('ops-freshness').textContent()) ?? '';
+    expect(freshness).to.match(/^\d+(\.\d)? m?s \/ \d+(\.\d)? m?s \(\d+ samples?\)$/);
+    expect(freshness).not.to.match(/(^|\s)0s/);
+    // Where the schedule comes from, in words, never the table name.
+    const blocks = page.getByTestId('job-blocks');
+    expect(await blocks.getByTestId('job-schedule-source').textContent()).to.equal("(the job's default)");
+    expect(await page.locator('body').textContent()).not.to.include('job_state');
+    // Recent runs name their chain: the dead chain's failed unit and the live chain's runs.
+    await blocks.locator('details.recent-runs summary').click();
+    const chains = await blocks.getByTestId('run-chain').allTextContents();
+    expect(chains).to.include(String(DEAD_CHAIN_ID));
+    expect(await blocks.locator('table.runs th').allTextContents()).to.include('Chain');
+    await blocks.locator('details.recent-runs').scrollIntoViewIfNeeded();
+    await screenshots('ops-recent-runs');
+  });
+
+  it('lists a paused job under "Needs attention" (it said "Nothing" while benchmark-rate was paused, #44)', async function () {
+    await supertest(app.callback()).post('/v4/internal/jobs/benchmark-rate/pause').set(bo).expect(200);
+    try {
+      await signIn();
+      await page.getByTestId('attention-item').first().waitFor();
+      const items = await attentionItems();
+      expect(items).to.deep.include(['paused', 'benchmark-rate paused by an operator: scheduled runs are skipped']);
+      expect(await page.getByTestId('attention-none').count()).to.equal(0);
+      expect(await page.getByTestId('job-benchmark-rate').getAttribute('data-attention')).to.equal('paused');
+      await screenshots('ops-attention-paused');
+    } finally {
+      await supertest(app.callback()).post('/v4/internal/jobs/benchmark-rate/resume').set(bo).expect(200);
+    }
+  });
+
+  it('lists degraded health with the sentence /v4/health gives (LIVE campaigns without a price, #44)', async function () {
+    // No price source: the metrics run leaves the seeded LIVE campaigns' reward token unpriced.
+    for (const job of ['tokens', 'metrics']) expect((await h.runJob(job)).status, job).to.equal('success');
+    const health = (await supertest(app.callback()).get('/v4/health').expect(503)).body as {
+      status: string;
+      reasons: string[];
+      prices: { unpricedLiveCampaigns: { campaigns: number } };
+    };
+    expect(health.status).to.equal('degraded');
+    expect(health.prices.unpricedLiveCampaigns.campaigns).to.equal(2);
+    const unpriced = health.reasons.find((r) => r.includes('no fresh reward-token price'));
+    expect(unpriced).to.match(/^2 live campaigns have no fresh reward-token price \(/);
+    await signIn();
+    await page.getByTestId('attention-item').first().waitFor();
+    const items = await attentionItems();
+    expect(items).to.deep.include(['degraded', `Health degraded: ${unpriced}`]);
+    // Dependencies first, then what degrades health, then jobs.
+    expect(items.map(([kind]) => kind).indexOf('degraded')).to.equal(1);
+    await screenshots('ops-attention-degraded');
+  });
+
+  it('lists a lagging job under "Needs attention" once its cursor is far behind the head', async function () {
+    // The chain moves 15 minutes on; only the headers follow, so campaigns lags 900 s behind.
+    const rpcUrl = h.chains[0]!.devnet.rpcUrl;
+    await mine({ rpcUrl, blocks: 5, timestamp: (await getLatestTimestamp({ rpcUrl })) + 900 });
+    expect((await h.runJob('blocks')).status).to.equal('success');
+    await signIn();
+    await page.getByTestId('attention-item').first().waitFor();
+    const items = await attentionItems();
+    const lagging = items.find(([kind, text]) => kind === 'lagging' && text!.startsWith('campaigns lagging: '));
+    expect(lagging?.[1]).to.match(/^campaigns lagging: chain 31337: \d+ s behind the head \(5 blocks\)$/);
+    expect(await page.getByTestId('job-campaigns').getAttribute('data-attention')).to.equal('lagging');
+    await screenshots('ops-attention-lagging');
   });
 
   it("shows an action's result beside the job's own buttons, not at the top of the page", async function () {

@@ -1,0 +1,21 @@
+import { expect } from 'chai';
+import { freshnessText, scheduleSourceText } from '../../../../web/ops/time.js';
+
+describe('web/ops/time', () => {
+  it('shows sub-second freshness in ms, never "0s / 0s" (#44)', () => {
+    expect(freshnessText({ samples: 132, p50Seconds: 0.132, p95Seconds: 0.4187 })).to.equal(
+      '132 ms / 419 ms (132 samples)',
+    );
+    expect(freshnessText({ samples: 1, p50Seconds: 2.5, p95Seconds: 75 })).to.equal('2.5 s / 1m15s (1 sample)');
+    expect(freshnessText({ samples: 0, p50Seconds: null, p95Seconds: null })).to.equal(
+      'no campaign published in the window',
+    );
+    expect(freshnessText(null)).to.equal('–');
+  });
+
+  it('says where a schedule comes from in words, not as the table it is stored in (#44)', () => {
+    expect(scheduleSourceText('job_state', 'prices')).to.equal('set by an operator');
+    expect(scheduleSourceText('env', 'benchmark-rate')).to.equal('from JOB_BENCHMARK_RATE_CRON');
+    expect(scheduleSourceText('default', 'prices')).to.equal("the job's default");
+  });
+});
