@@ -10,6 +10,7 @@ export const WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), 'dist');
 const PAGES = [
   { entry: 'explorer/main.tsx', html: 'index.html', title: 'Campaign rewards explorer', skipLink: false },
   { entry: 'ops/main.tsx', html: 'ops.html', title: 'Operations · campaign rewards', skipLink: true },
+  { entry: 'docs/main.tsx', html: 'docs.html', title: 'Campaign Rewards API: reference', skipLink: true },
 ] as const;
 
 /** Pure: the HTML shell of one page, loading its content-hashed script and stylesheet. */
@@ -42,7 +43,7 @@ ${skipLink ? '<a class="skip" href="#main">Skip to content</a>\n' : ''}<div id="
 }
 
 /**
- * Bundles the explorer and the operations page with esbuild (preact, minified, content-hashed
+ * Bundles the explorer, the operations page and the API reference (/docs) with esbuild (preact, minified, content-hashed
  * names so assets can be cached for a year) and writes one HTML shell per page. Offline: every
  * input comes from node_modules.
  * @returns the files written, relative to WEB_DIST.

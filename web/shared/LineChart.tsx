@@ -43,6 +43,25 @@ export function timeSpan(points: Point[]): { t0: number; t1: number } {
   return { t0: Math.min(...ts), t1: Math.max(...ts) };
 }
 
+const DAY = 86_400;
+const isoOf = (t: number) => new Date(t * 1000).toISOString();
+
+/**
+ * Pure: how the time axis names its ends (and each point) for a span: days ("2026-11-28") over a
+ * day or more, times of day ("14:05") under a day, whose date then goes in the axis title. A span of
+ * minutes read "2026-11-28 … 2026-11-28" before (#44).
+ */
+export function timeAxisLabels(
+  t0: number,
+  t1: number,
+): { from: string; to: string; title: string; point: (t: number) => string } {
+  const day = (t: number) => isoOf(t).slice(0, 10);
+  if (t1 - t0 >= DAY) return { from: day(t0), to: day(t1), title: 'time (UTC)', point: day };
+  const time = (t: number) => isoOf(t).slice(11, 16);
+  const days = day(t0) === day(t1) ? day(t0) : `${day(t0)} – ${day(t1).slice(8)}`;
+  return { from: time(t0), to: time(t1), title: `time (UTC), ${days}`, point: (t) => `${day(t)} ${time(t)} UTC` };
+}
+
 function timeX(t: number, t0: number, t1: number, w: number): number {
   return t1 === t0 ? (PAD.left + w - PAD.right) / 2 : PAD.left + ((t - t0) / (t1 - t0)) * (w - PAD.left - PAD.right);
 }
@@ -65,7 +84,7 @@ export function LineChart({
   const markerX =
     span && marker && marker.t >= span.t0 && marker.t <= span.t1 ? timeX(marker.t, span.t0, span.t1, W) : null;
   const values = sorted.map((p) => p.v);
-  const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
+  const labels = span ? timeAxisLabels(span.t0, span.t1) : null;
   return (
     <figure
       class="line-chart"
@@ -86,7 +105,7 @@ export function LineChart({
           viewBox={`0 0 ${W} ${H}`}
           height={H}
           role="img"
-          aria-label={`${title}: ${sorted.length} points from ${day(span!.t0)} to ${day(span!.t1)}, last ${formatValue(values[values.length - 1]!)}`}
+          aria-label={`${title}: ${sorted.length} points from ${labels!.point(span!.t0)} to ${labels!.point(span!.t1)}, last ${formatValue(values[values.length - 1]!)}`}
         >
           <line class="axis-line" x1={PAD.left} y1={H - PAD.bottom} x2={W - PAD.right} y2={H - PAD.bottom} />
           <text x={PAD.left - 6} y={PAD.top + 10} text-anchor="end">
@@ -96,10 +115,10 @@ export function LineChart({
             {formatValue(Math.min(0, ...values))}
           </text>
           <text class="axis-from" x={PAD.left} y={H - 8}>
-            {day(span!.t0)}
+            {labels!.from}
           </text>
-          <text x={W - PAD.right} y={H - 8} text-anchor="end">
-            {day(span!.t1)}
+          <text class="axis-to" x={W - PAD.right} y={H - 8} text-anchor="end">
+            {labels!.to}
           </text>
           {markerX !== null && (
             <>
@@ -118,13 +137,13 @@ export function LineChart({
           )}
           {W >= 330 && (
             <text class="axis-label" x={(PAD.left + W - PAD.right) / 2} y={H - 8} text-anchor="middle">
-              time (UTC)
+              {labels!.title}
             </text>
           )}
           <polyline class="series" points={xy.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ')} />
           {xy.map((p, i) => (
             <circle class="dot" key={i} cx={p.x} cy={p.y} r={3}>
-              <title>{`${day(sorted[i]!.t)}: ${formatValue(sorted[i]!.v)}`}</title>
+              <title>{`${labels!.point(sorted[i]!.t)}: ${formatValue(sorted[i]!.v)}`}</title>
             </circle>
           ))}
         </svg>
