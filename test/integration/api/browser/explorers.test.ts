@@ -65,7 +65,8 @@ describe('browser: GraphiQL at /graphql/v1, the /docs reference and Swagger UI a
         .expect(200)
         .expect('content-type', /text\/html/);
       expect(res.text).to.not.match(/(src|href)="(https?:)?\/\//);
-      for (const [, url] of res.text.matchAll(/(?:src|href)="([^"]+)"/g)) await demo.h.request().get(url!).expect(200);
+      for (const [, url] of res.text.matchAll(/(?:src|href)="([^"]+)"/g))
+        if (!url!.startsWith('data:')) await demo.h.request().get(url!).expect(200);
     }
   });
 
@@ -111,6 +112,35 @@ describe('browser: GraphiQL at /graphql/v1, the /docs reference and Swagger UI a
   const FIRST_TAGS = ['opportunities', 'campaigns', 'rewards', 'users'];
   const LAST_TAGS = ['internal', 'accounting'];
 
+  /**
+   * A first visit of /docs in a new browser context (offline: only our server), timed: the page's own
+   * mark (navigation start to the first operation rendered) and the wall clock to it being visible.
+   */
+  async function firstVisit(viewport: { width: number; height: number }) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(base) || url.startsWith('data:')) return route.continue();
+      external.push(url);
+      return route.abort();
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const sizes: number[] = [];
+    page.on('requestfinished', async (r) => {
+      // Bytes as sent (compressed), headers included.
+      const { responseBodySize, responseHeadersSize } = await r.sizes();
+      sizes.push(responseBodySize + responseHeadersSize);
+    });
+    const started = Date.now();
+    await page.goto(`${base}/docs`);
+    await page.locator('[data-testid=operation]').first().waitFor({ timeout: 30_000 });
+    const wallMs = Date.now() - started;
+    const markMs = await page.evaluate(() => performance.getEntriesByName('first-operation')[0]?.startTime ?? -1);
+    return { context, page, errors, wallMs, markMs, sizes };
+  }
+
   it("/docs: the first operation shows within 2 s, every operation of the document is listed by tag (users' first, back office last), one opens and is tried", async function () {
     this.timeout(120_000);
     const doc = (await demo.h.request().get('/v4/openapi.json').expect(200)).body as {
@@ -127,30 +157,20 @@ describe('browser: GraphiQL at /graphql/v1, the /docs reference and Swagger UI a
       ['1366', { width: 1366, height: 900 }],
       ['390', { width: 390, height: 844 }],
     ] as const) {
-      // A new browser context each time: nothing cached, as a first visit.
-      const context = await browser.newContext({ viewport });
-      const page = await context.newPage();
-      await page.route('**/*', (route) => {
-        const url = route.request().url();
-        if (url.startsWith(base) || url.startsWith('data:')) return route.continue();
-        external.push(url);
-        return route.abort();
-      });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      let bytes = 0;
-      page.on('response', async (r) => {
-        bytes += Number((await r.headerValue('content-length')) ?? 0);
-      });
-      const started = Date.now();
-      await page.goto(`${base}/docs`);
-      await page.locator('[data-testid=operation]').first().waitFor({ timeout: 30_000 });
-      const wallMs = Date.now() - started;
-      const markMs = await page.evaluate(() => performance.getEntriesByName('first-operation')[0]?.startTime ?? -1);
+      // Three first visits (a new browser context each: nothing cached); the median must be under 2 s (this
+      // machine's load varies: a chaos run may share it). The last visit's page is the one examined below.
+      const visits: Awaited<ReturnType<typeof firstVisit>>[] = [];
+      for (let i = 0; i < 3; i++) {
+        if (visits.length) await visits.at(-1)!.context.close();
+        visits.push(await firstVisit(viewport));
+      }
+      const marks = visits.map((v) => v.markMs).sort((a, b) => a - b);
+      const { page, context, errors, sizes } = visits.at(-1)!;
+      const bytes = sizes.reduce((a, b) => a + b, 0);
       figures.push(
-        `${name} px: first operation after ${wallMs} ms (page's own mark ${Math.round(markMs)} ms), ${Math.round(bytes / 1024)} KB transferred`,
+        `${name} px: first operation shown after ${marks.map((m) => Math.round(m)).join(', ')} ms (median ${Math.round(marks[1]!)}; wall clock ${visits.map((v) => v.wallMs).join(', ')} ms), ${Math.round(bytes / 1024)} KB transferred`,
       );
-      expect(wallMs, `first operation visible at ${name} px`).to.be.at.most(2_000);
+      expect(marks[1]!, `median time to the first operation at ${name} px`).to.be.within(0, 2_000);
       expect(
         await page
           .locator('[data-testid=tag]')
@@ -163,6 +183,10 @@ describe('browser: GraphiQL at /graphql/v1, the /docs reference and Swagger UI a
           .evaluateAll((ops) => ops.map((o) => o.getAttribute('data-operation-id'))),
       ).to.have.members(operationIds);
       expect(await page.locator('h1').textContent()).to.contain('1.0.1');
+      const first = await page.locator('[data-testid=operation]').first().boundingBox();
+      expect(first!.y + first!.height, `the first operation is on the first screen at ${name} px`).to.be.at.most(
+        viewport.height,
+      );
       if (name === '390') expect(await page.evaluate('document.documentElement.scrollWidth')).to.be.at.most(390);
       await page.screenshot({ path: join(ARTIFACTS_DIR, `issue44-docs-${name}.png`) });
 
@@ -190,8 +214,10 @@ describe('browser: GraphiQL at /graphql/v1, the /docs reference and Swagger UI a
   it('Swagger UI at /docs/swagger renders the whole document, its tags in the same order', async function () {
     this.timeout(120_000);
     const page = await offlinePage();
+    const started = Date.now();
     await page.goto(`${base}/docs/swagger`);
     await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
+    console.log(`      /docs/swagger: first operation after ${Date.now() - started} ms (Swagger UI, for comparison)`);
     // Swagger UI loaded the whole document (it renders the operation blocks lazily, so count them
     // in its state rather than in the DOM).
     const tagged = await page.evaluate(() => {
