@@ -172,7 +172,7 @@ const chainsSchema: JSONSchemaType<ChainConfig[]> = {
           required: ['type', 'url'],
           properties: {
             type: { type: 'string', enum: ['ETHERSCAN', 'BLOCKSCOUT', 'SOLSCAN'] },
-            url: { type: 'string' },
+            url: { type: 'string', pattern: '^https?://' },
           },
         },
       },
@@ -430,6 +430,13 @@ export function loadConfig(env: Env = process.env): Config {
   });
 }
 
+/** Pure: whether an explorer URL is the RPC URL itself or a path under it (what a devnet's default used to be). */
+export function explorerIsRpc(explorerUrl: string, rpcUrl: string): boolean {
+  const strip = (u: string) => u.replace(/^wss?:/, (m) => (m === 'wss:' ? 'https:' : 'http:')).replace(/\/+$/, '');
+  const [e, r] = [strip(explorerUrl), strip(rpcUrl)];
+  return e === r || e.startsWith(`${r}/`);
+}
+
 function loadChains(env: Env): ChainConfig[] {
   let source = 'built-in devnet chains';
   let value: unknown = devnetChains();
@@ -448,6 +455,12 @@ function loadChains(env: Env): ChainConfig[] {
     const problems = (validateChains.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new ConfigError(`${source} is invalid: ${problems.join('; ')}`, { details: { problems } });
   }
+  for (const [i, c] of value.entries())
+    for (const [k, e] of c.explorers.entries())
+      if (explorerIsRpc(e.url, c.rpcUrl))
+        throw new ConfigError(
+          `${source} /${i}/explorers/${k}/url (${e.url}) is the chain's RPC URL or a path under it: an RPC node serves no block explorer pages (leave explorers empty for a chain without one)`,
+        );
   const ids = value.map((c) => c.id);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice !== undefined) throw new ConfigError(`${source} lists chain id ${twice} twice`);

@@ -96,7 +96,8 @@ export function devnetChains(ports: readonly number[] = DEVNETS.map((d) => d.por
     startBlock: 0,
     confirmations: 0,
     test: false,
-    explorers: [{ type: 'BLOCKSCOUT' as const, url: `http://127.0.0.1:${ports[i] ?? d.port}/explorer` }],
+    // A devnet has no block explorer: its RPC port answers JSON-RPC only (a page there is a parse error), so no link.
+    explorers: [],
     nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     priceFeeds: Object.fromEntries(
       DEVNET_ADDRESSES.rewardTokens.map((token, k) => [token.toLowerCase(), DEVNET_ADDRESSES.priceFeeds[k]!]),

@@ -10,6 +10,14 @@ export const WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), 'dist');
 const PAGES = [
   { entry: 'explorer/main.tsx', html: 'index.html', title: 'Campaign rewards explorer', skipLink: false },
   { entry: 'ops/main.tsx', html: 'ops.html', title: 'Operations · campaign rewards', skipLink: true },
+  // The reference fetches the OpenAPI document as the HTML arrives, beside its script (#44: first operation ≤ 2 s).
+  {
+    entry: 'docs/main.tsx',
+    html: 'docs.html',
+    title: 'Campaign Rewards API: reference',
+    skipLink: true,
+    preload: ['/v4/openapi.json'],
+  },
 ] as const;
 
 /** Pure: the HTML shell of one page, loading its content-hashed script and stylesheet. */
@@ -18,11 +26,17 @@ export function pageHtml({
   script,
   style,
   skipLink = true,
+  preload = [],
+  chunks = [],
 }: {
   title: string;
   script: string;
+  /** Chunks the script imports: fetched beside it (`rel=modulepreload`) rather than after it is parsed. */
+  chunks?: readonly string[];
   style: string | undefined;
   skipLink?: boolean;
+  /** Data the page fetches at once: the browser starts fetching it with the HTML (`rel=preload`, as fetch). */
+  preload?: readonly string[];
 }): string {
   return `<!doctype html>
 <html lang="en">
@@ -31,7 +45,7 @@ export function pageHtml({
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <link rel="icon" href="data:,">
-${style ? `<link rel="stylesheet" href="/assets/${style}">\n` : ''}<script type="module" src="/assets/${script}"></script>
+${preload.map((href) => `<link rel="preload" href="${href}" as="fetch" crossorigin="anonymous">\n`).join('')}${chunks.map((c) => `<link rel="modulepreload" href="/assets/${c}">\n`).join('')}${style ? `<link rel="stylesheet" href="/assets/${style}">\n` : ''}<script type="module" src="/assets/${script}"></script>
 </head>
 <body>
 ${skipLink ? '<a class="skip" href="#main">Skip to content</a>\n' : ''}<div id="app"></div>
@@ -42,7 +56,7 @@ ${skipLink ? '<a class="skip" href="#main">Skip to content</a>\n' : ''}<div id="
 }
 
 /**
- * Bundles the explorer and the operations page with esbuild (preact, minified, content-hashed
+ * Bundles the explorer, the operations page and the API reference (/docs) with esbuild (preact, minified, content-hashed
  * names so assets can be cached for a year) and writes one HTML shell per page. Offline: every
  * input comes from node_modules.
  * @returns the files written, relative to WEB_DIST.
@@ -78,6 +92,8 @@ export async function buildWeb({ outDir = WEB_DIST }: { outDir?: string } = {}):
         script: basename(script),
         style: meta.cssBundle ? basename(meta.cssBundle) : undefined,
         skipLink: page.skipLink,
+        preload: 'preload' in page ? page.preload : [],
+        chunks: meta.imports.filter((i) => i.kind === 'import-statement').map((i) => basename(i.path)),
       }),
     );
     written.push(page.html);

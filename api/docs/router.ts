@@ -3,7 +3,7 @@ import { servePackageAssets, serveScript } from '../static/packageAssets.js';
 
 const ASSETS = '/docs/assets';
 
-/** The docs page: Swagger UI (swagger-ui-dist, served by us) rendering /v4/openapi.json. */
+/** The interactive console: Swagger UI (swagger-ui-dist, served by us) rendering /v4/openapi.json (the reference itself is /docs, web/docs/). */
 const DOCS_HTML = `<!doctype html>
 <html lang="en">
 <head>
@@ -29,12 +29,14 @@ const DOCS_CSP =
 const INIT_JS = `window.ui = SwaggerUIBundle({ url: '/v4/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, tryItOutEnabled: true });\n`;
 
 /**
- * GET /docs: the API reference page, and GET /docs/assets/* its files from swagger-ui-dist. Every
- * URL in the page is ours, so it works with no internet access.
+ * GET /docs/swagger: Swagger UI, the interactive console, and GET /docs/assets/* its files from
+ * swagger-ui-dist. Every URL in the page is ours, so it works with no internet access. The API
+ * reference at /docs is a page of ours (web/docs/, served by api/web/webRouter.ts): Swagger UI took
+ * about 10 s before its first operation showed (#44).
  */
 export function docsRouter(): Router {
   const router = new Router();
-  router.get(['/docs', '/docs/'], (ctx) => {
+  router.get(['/docs/swagger', '/docs/swagger/'], (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('content-security-policy', DOCS_CSP);
     ctx.body = DOCS_HTML;

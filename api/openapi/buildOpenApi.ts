@@ -6,6 +6,7 @@ import { operationDescription } from './operationDescription.js';
 import { problemResponse, problemResponseOf, problemSchema } from './problem.js';
 import { requestBodyOf } from './requestBody.js';
 import { routeOperations, type RouteOperation } from './routeLayers.js';
+import { orderTags } from './tagOrder.js';
 
 export const OPENAPI_VERSION = '1.0.1';
 
@@ -132,11 +133,9 @@ export function buildOpenApi({ router, serverUrl = '/' }: BuildOpenApiParams): B
     ) as Record<string, unknown>;
   }
   referenceComponents({ problem: problemSchema }, components);
-  const tags = [
-    ...new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => o['tags'] as string[]))),
-  ]
-    .sort()
-    .map((name) => ({ name }));
+  const tags = orderTags(
+    Object.values(paths).flatMap((item) => Object.values(item).flatMap((o) => o['tags'] as string[])),
+  );
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {

@@ -29,7 +29,7 @@ async function readBuilt(path: string): Promise<Buffer | null> {
 }
 
 /**
- * The explorer at `/` and the operations page at `/ops` (HTML revalidated on every load:
+ * The explorer at `/`, the operations page at `/ops` and the API reference at `/docs` (HTML revalidated on every load:
  * `no-cache` + ETag), and their assets at `/assets/<hashed name>` (`immutable`, one year). Both pages
  * read only the public API. Without a build, pages answer 503 naming the build command.
  * `/favicon.ico` (built in code) is there for every page that asks, GraphiQL and /docs included.
@@ -52,6 +52,7 @@ export function webRouter({ distDir = DEFAULT_WEB_DIST }: { distDir?: string } =
   });
   router.get('/', page('index.html'));
   router.get('/ops', page('ops.html'));
+  router.get(['/docs', '/docs/'], page('docs.html'));
   router.get('/assets/:file', async (ctx) => {
     const file = ctx.params['file'] ?? '';
     const body = ASSET_NAME.test(file) ? await readBuilt(join(distDir, 'assets', file)) : null;

@@ -27,7 +27,7 @@ export function chainConfigOf(devnet: Devnet, stack: DeployedStack, overrides: P
     startBlock: 0,
     confirmations: 0,
     test: false,
-    explorers: [{ type: 'BLOCKSCOUT', url: `http://127.0.0.1:${devnet.port}/explorer` }],
+    explorers: [],
     nativeToken: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     priceFeeds: Object.fromEntries(stack.tokens.rewards.map((t) => [t.address.toLowerCase(), t.priceFeed])),
     tokens: [

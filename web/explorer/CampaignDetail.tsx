@@ -1,11 +1,14 @@
 import { apiGet } from '../shared/api.js';
 import { formatAmount, formatPercent, formatTime, formatUsd } from '../shared/format.js';
 import { LineChart } from '../shared/LineChart.js';
+import { saveFile } from '../shared/saveFile.js';
 import { useApi } from '../shared/useApi.js';
 import { useLiveRefresh } from '../shared/useLiveRefresh.js';
 import { AddressLink } from './AddressLink.js';
 import { ParamsTable } from './ParamsTable.js';
 import { CopyButton } from './CopyButton.js';
+import { DateTime } from './DateTime.js';
+import { campaignMetricsCsv } from './campaignMetricsCsv.js';
 import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link } from './Link.js';
@@ -134,11 +137,15 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>Start</dt>
-          <dd>{formatTime(c.startTimestamp)}</dd>
+          <dd>
+            <DateTime seconds={c.startTimestamp} />
+          </dd>
         </div>
         <div>
           <dt>End</dt>
-          <dd>{formatTime(c.endTimestamp)}</dd>
+          <dd>
+            <DateTime seconds={c.endTimestamp} />
+          </dd>
         </div>
         <div>
           <dt>Creator</dt>
@@ -168,7 +175,7 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
         </div>
       </dl>
       <h3>Parameters</h3>
-      <ParamsTable params={c.params} chain={c.chain} />
+      <ParamsTable params={c.params} type={c.type} chain={c.chain} />
       <h3>Linked campaigns</h3>
       <ul class="tree" data-testid="campaign-tree">
         {linked.map((l) => (
@@ -188,13 +195,25 @@ export function CampaignDetail({ state, navigate, chains }: DetailProps) {
             )}{' '}
             <CopyButton text={l.onChainCampaignId} what="campaign id" />{' '}
             <span class="muted">
-              {l.depth < 0 ? 'parent' : l.depth > 0 ? 'sub-campaign' : ''} {formatTime(l.startTimestamp)} →{' '}
-              {formatTime(l.endTimestamp)}
+              {l.depth < 0 ? 'parent' : l.depth > 0 ? 'sub-campaign' : ''} <DateTime seconds={l.startTimestamp} /> →{' '}
+              <DateTime seconds={l.endTimestamp} />
             </span>
           </li>
         ))}
       </ul>
       <h3>Metrics</h3>
+      <div class="history-controls">
+        <button
+          type="button"
+          data-testid="campaign-metrics-csv"
+          disabled={metrics.aprRecords.length + metrics.tvlRecords.length + metrics.dailyRewardsRecords.length === 0}
+          onClick={() =>
+            saveFile(new Blob([campaignMetricsCsv(metrics)], { type: 'text/csv' }), `campaign-${c.id}-metrics.csv`)
+          }
+        >
+          Metrics CSV
+        </button>
+      </div>
       <div class="charts">
         <LineChart
           testId="campaign-apr"

@@ -1,6 +1,5 @@
-import type { ComponentChildren } from 'preact';
 import { SearchField } from './SearchField.js';
-import { PAGE_SIZES, SORTS, toggleListValue, withFilters, type ExplorerState, type FilterKey } from './state.js';
+import { PAGE_SIZES, SORTS, toggleListValue, withFilters, type ExplorerState } from './state.js';
 import type { Chain, Protocol } from './types.js';
 
 const ACTIONS = ['POOL', 'HOLD', 'LEND', 'BORROW', 'DROP', 'LONG', 'SHORT', 'SWAP', 'STAKE'];
@@ -55,46 +54,6 @@ function CheckGroup({
   );
 }
 
-/** A text or number input applied on change (Enter or leaving the field), keyed so a URL change resets it. */
-function Field({
-  label,
-  name,
-  type = 'text',
-  state,
-  onChange,
-  children,
-}: {
-  label: string;
-  name: FilterKey;
-  type?: 'text' | 'number';
-  state: ExplorerState;
-  onChange: FiltersProps['onChange'];
-  children?: ComponentChildren;
-}) {
-  const value = state.filters[name] ?? '';
-  const apply = (e: Event) => onChange(withFilters(state, { [name]: (e.currentTarget as HTMLInputElement).value }));
-  return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the input chosen by the ternary below (number or text)
-    <label class="field">
-      <span>{label}</span>
-      {type === 'number' ? (
-        <input
-          key={`${name}:${value}`}
-          type="number"
-          name={name}
-          defaultValue={value}
-          inputMode="decimal"
-          step="any"
-          onChange={apply}
-        />
-      ) : (
-        <input key={`${name}:${value}`} type="text" name={name} defaultValue={value} onChange={apply} />
-      )}
-      {children}
-    </label>
-  );
-}
-
 function Range({
   label,
   metric,
@@ -109,8 +68,19 @@ function Range({
   return (
     <fieldset class="range">
       <legend>{label}</legend>
-      <Field label="min" name={`minimum${metric}`} type="number" state={state} onChange={onChange} />
-      <Field label="max" name={`maximum${metric}`} type="number" state={state} onChange={onChange} />
+      {(['minimum', 'maximum'] as const).map((bound) => {
+        const name = `${bound}${metric}` as const;
+        return (
+          <SearchField
+            key={name}
+            label={bound === 'minimum' ? 'min' : 'max'}
+            name={name}
+            type="number"
+            value={state.filters[name] ?? ''}
+            onApply={(v) => onChange(withFilters(state, { [name]: v }))}
+          />
+        );
+      })}
     </fieldset>
   );
 }

@@ -1,11 +1,13 @@
 import { apiGet, downloadCsv, withQuery } from '../shared/api.js';
-import { formatAmount, formatPercent, formatTime, formatUsd } from '../shared/format.js';
+import { formatAmount, formatPercent, formatUsd } from '../shared/format.js';
 import { LineChart } from '../shared/LineChart.js';
 import { useApi } from '../shared/useApi.js';
 import { useLiveRefresh } from '../shared/useLiveRefresh.js';
 import { addressExplorerUrl, safeHttpUrl } from './chainLinks.js';
 import { AddressLink } from './AddressLink.js';
 import { CopyButton } from './CopyButton.js';
+import { ShortHex } from './ShortHex.js';
+import { DateTime } from './DateTime.js';
 import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link, type Navigate } from './Link.js';
@@ -196,7 +198,13 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
         </div>
         <div>
           <dt>Identifier</dt>
-          <dd class="mono">{o.identifier}</dd>
+          <dd data-testid="opportunity-identifier">
+            {/^0x[0-9a-fA-F]{15,}$/.test(o.identifier) ? (
+              <ShortHex hex={o.identifier} what="identifier" />
+            ) : (
+              <span class="mono">{o.identifier}</span>
+            )}
+          </dd>
         </div>
       </dl>
       <h3>Tokens</h3>
@@ -240,7 +248,9 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
                 <span class={`badge ${status.toLowerCase()}`}>{status}</span>
               </td>
               <td data-label="Reward">
-                {c.rewardToken.symbol} <span class="muted">({c.rewardToken.type})</span>
+                <span class="nowrap" data-testid="campaign-reward">
+                  {c.rewardToken.symbol} <span class="muted">({c.rewardToken.type})</span>
+                </span>
               </td>
               <td data-label="Amount" class="num">
                 {formatAmount(c.amount, c.rewardToken.decimals)}
@@ -252,7 +262,9 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
                 <PricedFigure value={c.apr} format={formatPercent} unpriced={c.unpricedRewardTokens} />
               </td>
               <td data-label="Window">
-                {formatTime(c.startTimestamp)} → {formatTime(c.endTimestamp)}
+                <span class="window">
+                  <DateTime seconds={c.startTimestamp} /> → <DateTime seconds={c.endTimestamp} />
+                </span>
               </td>
             </tr>
           ))}

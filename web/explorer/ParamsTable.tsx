@@ -1,10 +1,12 @@
 import { AddressLink } from './AddressLink.js';
 import { paramRows, rawCampaignData, type ParamValue } from './campaignParams.js';
 import { CopyButton } from './CopyButton.js';
+import { ShortHex } from './ShortHex.js';
 import type { Chain } from './types.js';
 
 function Value({ value, chain }: { value: ParamValue; chain: Chain }) {
   if (value.kind === 'address') return <AddressLink chain={chain} address={value.address} />;
+  if (value.kind === 'id') return <ShortHex hex={value.hex} />;
   if (value.kind === 'text') return <span class={value.mono ? 'mono' : undefined}>{value.text}</span>;
   return (
     <ul class="param-list">
@@ -21,8 +23,8 @@ function Value({ value, chain }: { value: ParamValue; chain: Chain }) {
  * A campaign's parameters as the API decodes them (`params`), one labelled row each, addresses
  * linked to the compute chain's explorer; the raw `campaignData` they come from once, folded.
  */
-export function ParamsTable({ params, chain }: { params: Record<string, unknown>; chain: Chain }) {
-  const rows = paramRows(params);
+export function ParamsTable({ params, type, chain }: { params: Record<string, unknown>; type: string; chain: Chain }) {
+  const rows = paramRows(params, type);
   const raw = rawCampaignData(params);
   return (
     <>

@@ -1,4 +1,5 @@
 import { formatCompact } from './format.js';
+import { timeAxisLabels } from './timeAxis.js';
 import { useWidth } from './useWidth.js';
 
 export type Point = { t: number; v: number };
@@ -65,7 +66,7 @@ export function LineChart({
   const markerX =
     span && marker && marker.t >= span.t0 && marker.t <= span.t1 ? timeX(marker.t, span.t0, span.t1, W) : null;
   const values = sorted.map((p) => p.v);
-  const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
+  const labels = span ? timeAxisLabels(span.t0, span.t1) : null;
   return (
     <figure
       class="line-chart"
@@ -86,7 +87,7 @@ export function LineChart({
           viewBox={`0 0 ${W} ${H}`}
           height={H}
           role="img"
-          aria-label={`${title}: ${sorted.length} points from ${day(span!.t0)} to ${day(span!.t1)}, last ${formatValue(values[values.length - 1]!)}`}
+          aria-label={`${title}: ${sorted.length} points from ${labels!.point(span!.t0)} to ${labels!.point(span!.t1)}, last ${formatValue(values[values.length - 1]!)}`}
         >
           <line class="axis-line" x1={PAD.left} y1={H - PAD.bottom} x2={W - PAD.right} y2={H - PAD.bottom} />
           <text x={PAD.left - 6} y={PAD.top + 10} text-anchor="end">
@@ -96,10 +97,10 @@ export function LineChart({
             {formatValue(Math.min(0, ...values))}
           </text>
           <text class="axis-from" x={PAD.left} y={H - 8}>
-            {day(span!.t0)}
+            {labels!.from}
           </text>
-          <text x={W - PAD.right} y={H - 8} text-anchor="end">
-            {day(span!.t1)}
+          <text class="axis-to" x={W - PAD.right} y={H - 8} text-anchor="end">
+            {labels!.to}
           </text>
           {markerX !== null && (
             <>
@@ -118,13 +119,13 @@ export function LineChart({
           )}
           {W >= 330 && (
             <text class="axis-label" x={(PAD.left + W - PAD.right) / 2} y={H - 8} text-anchor="middle">
-              time (UTC)
+              {labels!.title}
             </text>
           )}
           <polyline class="series" points={xy.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ')} />
           {xy.map((p, i) => (
             <circle class="dot" key={i} cx={p.x} cy={p.y} r={3}>
-              <title>{`${day(sorted[i]!.t)}: ${formatValue(sorted[i]!.v)}`}</title>
+              <title>{`${labels!.point(sorted[i]!.t)}: ${formatValue(sorted[i]!.v)}`}</title>
             </circle>
           ))}
         </svg>

@@ -1,4 +1,5 @@
 import { createRateGate, holdAfterAnswer, type Release } from './rateGate.js';
+import { saveFile } from './saveFile.js';
 
 /** A non-2xx answer of the API, with the problem body's detail and field errors when present. */
 export class ApiError extends Error {
@@ -117,12 +118,5 @@ export async function downloadCsv(path: string, filename: string): Promise<void>
   const release = await gate();
   const res = await fetch(path, { headers: { accept: 'text/csv' } }).finally(release);
   if (!res.ok) throw new ApiError(res.status, `CSV download failed (HTTP ${res.status})`);
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(await res.blob(), filename);
 }

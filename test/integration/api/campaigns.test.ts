@@ -33,7 +33,10 @@ describe('GET /v4/campaigns on indexed devnet campaigns (vertical slice)', funct
   const expected: Expected[] = [];
 
   before(async function () {
-    h = await createHarness();
+    // A block explorer per chain (test devnets have none of their own): /v4/chains serves it with its chain id.
+    h = await createHarness({
+      chainOverrides: (c) => ({ explorers: [{ type: 'BLOCKSCOUT', url: `https://explorer-${c.id}.invalid` }] }),
+    });
     const [a, b] = h.chains as [Harness['chains'][0], Harness['chains'][0]];
     const now = await getLatestTimestamp({ rpcUrl: a.devnet.rpcUrl });
     const [rwdA, usdA] = a.stack.tokens.rewards;

@@ -289,6 +289,24 @@ describe('internal/config', () => {
       it('throws for an empty list', () => {
         expect(configError({ CHAINS: '[]' }).message).to.match(/CHAINS is invalid/);
       });
+
+      it("refuses a block explorer that is the chain's RPC URL or a path under it (#44: links to a JSON-RPC parse error)", () => {
+        const rpcUrl = chain(1).rpcUrl;
+        for (const url of [rpcUrl, `${rpcUrl}/`, `${rpcUrl.replace(/\/+$/, '')}/explorer`]) {
+          const explorers = [{ type: 'BLOCKSCOUT', url }];
+          expect(configError({ CHAINS: JSON.stringify([chain(1, { explorers })]) }).message, url)
+            .to.match(/CHAINS \/0\/explorers\/0\/url/)
+            .and.match(/RPC URL/);
+        }
+        const explorers = [{ type: 'ETHERSCAN', url: 'https://etherscan.io' }];
+        expect(loadConfig({ CHAINS: JSON.stringify([chain(1, { explorers })]) }).chains[0]!.explorers).to.deep.equal(
+          explorers,
+        );
+      });
+
+      it('the built-in devnet chains have no block explorer (their RPC port serves no pages)', () => {
+        for (const c of loadConfig({}).chains) expect(c.explorers, `chain ${c.id}`).to.deep.equal([]);
+      });
     });
 
     describe('CHAINS_FILE', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { paramLabel, paramRows, rawCampaignData } from '../../../../web/explorer/campaignParams.js';
+import { decodeRawParams, paramLabel, paramRows, rawCampaignData } from '../../../../web/explorer/campaignParams.js';
 
 const token = '0x663f3ad617193148711d28f5334ee4ed07016602';
 
@@ -33,5 +33,24 @@ describe('web/explorer/campaignParams', () => {
     expect(rawCampaignData(params)).to.equal('0xdeadbeef');
     expect(rawCampaignData({ campaignData: '0x' })).to.equal(null);
     expect(paramRows(null)).to.deep.equal([]);
+  });
+
+  it('reads the words of data the API leaves undecoded: a Morpho market id, a V4 pool id, an Ajna pool (#44)', () => {
+    const id = `0x${'ab'.repeat(32)}`;
+    const word = `0x${'0'.repeat(24)}${token.slice(2)}`;
+    expect(decodeRawParams('MORPHO', id)).to.deep.equal({ marketId: id });
+    expect(decodeRawParams('MORPHO', word)).to.deep.equal({ market: token });
+    expect(decodeRawParams('UNISWAP_V4', `${id}${'cd'.repeat(32)}`)).to.deep.equal({
+      poolId: id,
+      furtherData: `0x${'cd'.repeat(32)}`,
+    });
+    expect(decodeRawParams('AJNA', word)).to.deep.equal({ pool: token });
+    expect(decodeRawParams('SOMETHING', word)).to.deep.equal({ target: token });
+    expect(decodeRawParams('SOMETHING', id), 'an unknown 32-byte value stays raw').to.equal(null);
+    expect(decodeRawParams('MORPHO', '0x1234'), 'not whole words').to.equal(null);
+    expect(paramRows({ raw: id, campaignData: id }, 'MORPHO')).to.deep.equal([
+      { key: 'marketId', label: 'Market id', value: { kind: 'id', hex: id } },
+    ]);
+    expect(rawCampaignData({ raw: id })).to.equal(id);
   });
 });
