@@ -13,6 +13,7 @@ export function serializeRun(run: RecentRun) {
     counts: run.counts,
     error: run.error,
     trigger: run.trigger,
+    skipReason: run.skipReason,
   };
 }
 

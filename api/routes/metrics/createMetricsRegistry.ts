@@ -1,5 +1,6 @@
 import { Gauge, Registry, Summary } from 'prom-client';
 import type { MetricsSnapshot } from './collectMetrics.js';
+import { RUN_STATUSES } from '../../../jobs/control/types.js';
 
 /** Our metrics share this prefix. */
 const PREFIX = 'rewards_';
@@ -50,7 +51,7 @@ export function createMetricsRegistry(): MetricsRegistry {
     lastSuccess: gauge('job_last_success_timestamp_seconds', 'Unix time the job last finished successfully.', ['job']),
     lastStatus: gauge(
       'job_last_run_status',
-      "Status of the job's latest run: 1 on the current status (success, failed or running).",
+      "Status of the job's latest run: 1 on the current status (success, failed, running or skipped).",
       ['job', 'status'],
     ),
     lastDuration: gauge('job_last_run_duration_seconds', "Duration of the job's latest finished run.", ['job']),
@@ -111,7 +112,7 @@ export function createMetricsRegistry(): MetricsRegistry {
         const labels = { job: job.job };
         if (job.lastSuccessAt) g.lastSuccess.set(labels, job.lastSuccessAt.getTime() / 1000);
         if (job.lastRun) {
-          for (const status of ['success', 'failed', 'running'])
+          for (const status of RUN_STATUSES)
             g.lastStatus.set({ ...labels, status }, job.lastRun.status === status ? 1 : 0);
           if (job.lastRun.durationMs !== null) g.lastDuration.set(labels, job.lastRun.durationMs / 1000);
         }

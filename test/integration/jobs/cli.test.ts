@@ -114,6 +114,17 @@ describe('jobs/cli.ts as a real process', function () {
     expect(job(await list(), 'publish')).to.deep.include({ schedule: '*/2 * * * * *', scheduleSource: 'default' });
   });
 
+  it('run: a job with nothing configured says skipped and why, exit 0, recorded as skipped (#44)', async function () {
+    const res = await cli('run', 'benchmark-rate');
+    expect(res.code, res.stderr).to.equal(0);
+    expect(res.stdout.split('\n').find((l) => l.startsWith('benchmark-rate:'))).to.match(
+      /^benchmark-rate: skipped in \d+ ms \(run \d+\): BENCHMARK_RATE_URL is not set: no benchmark rate source/,
+    );
+    const run = job(await list(), 'benchmark-rate').lastRun!;
+    expect(run).to.deep.include({ status: 'skipped' });
+    expect(run.skipReason).to.match(/^BENCHMARK_RATE_URL is not set/);
+  });
+
   it('answers bad usage with exit code 2 and the usage', async function () {
     for (const args of [['pause', 'nope'], ['frobnicate'], ['reindex', 'tokens'], ['backfill', '31337']]) {
       const result = await cli(...args);

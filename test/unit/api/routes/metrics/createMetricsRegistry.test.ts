@@ -12,6 +12,7 @@ const snapshot: MetricsSnapshot = {
       runs24h: 10,
       errors24h: 0,
       lastRun: {
+        skipReason: null,
         status: 'success',
         startedAt: new Date(1_000_000),
         finishedAt: new Date(1_001_500),
@@ -40,6 +41,7 @@ const snapshot: MetricsSnapshot = {
       runs24h: 4,
       errors24h: 2,
       lastRun: {
+        skipReason: null,
         status: 'failed',
         startedAt: new Date(2_000_000),
         finishedAt: new Date(2_000_250),
