@@ -26829,7 +26829,7 @@ export interface operations {
         };
         responses: {
             /** @description Create a webhook (the secret is answered once) */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
