@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * A stored configuration by hash (optionally associated with a campaign)
-         * @description The configuration stored under `hash`. With both `campaignId` and `distributionChainId`, the configuration is also associated with that campaign.
+         * @description The configuration stored under `hash`. With both `campaignId` and `distributionChainId`, the configuration is also attached to that campaign when the grounds allow it (the campaign commits to the hash on-chain, the caller is its creator, or the back office), and the `X-Config-Association` header always says whether it was: `attached; grounds=onchain|creator|backOffice` or `not-attached; reason="…"` (on the 404 of an unknown hash too). Browsers on other origins can read it (Access-Control-Expose-Headers).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -10649,6 +10649,8 @@ export interface operations {
             /** @description A stored configuration by hash (optionally associated with a campaign) */
             200: {
                 headers: {
+                    /** @description With campaignId and distributionChainId only: `attached; grounds=onchain|creator|backOffice` or `not-attached; reason="…"`. */
+                    "X-Config-Association"?: string;
                     [name: string]: unknown;
                 };
                 content: {
