@@ -6,6 +6,7 @@ import { ConfigError } from './errors.js';
 import { devnetChains } from './devnetChains.js';
 import { type WebhooksConfig, webhooksOf } from './webhooksConfig.js';
 import { parseEsNodes } from './esNodes.js';
+import { environmentOf } from './envFile.js';
 
 export type { ChainConfig, ExplorerConfig, TokenFlagsConfig } from './chainConfig.js';
 import type { ChainConfig } from './chainConfig.js';
@@ -317,6 +318,14 @@ const envSchema = {
   },
 } as const;
 
+/**
+ * Pure: whether `name` is a variable the configuration reads (declared in envSchema, CHAINS, or a
+ * JOB_<NAME>_CRON override): what the quick start hands on to the CLI through its env file.
+ */
+export function isConfigVariable(name: string): boolean {
+  return name in envSchema.properties || name === 'CHAINS' || /^JOB_[A-Z0-9_]+_CRON$/.test(name);
+}
+
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, allowUnionTypes: true });
 const validateEnv = ajv.compile(envSchema);
 const validateChains = ajv.compile(chainsSchema);
@@ -324,10 +333,10 @@ const validateChains = ajv.compile(chainsSchema);
 /**
  * Reads and validates the configuration once at startup. A bad or missing variable
  * throws a ConfigError naming it; secrets have no default outside development and test.
- * @param env usually `process.env`; never mutated.
+ * @param env by default `process.env` over the quick start's env file (internal/envFile.ts); never mutated.
  * @returns a frozen Config.
  */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = environmentOf(process.env)): Config {
   // An empty variable (e.g. `JWT_SECRET=` copied from .env.example) counts as unset.
   const raw: Record<string, unknown> = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),

@@ -33,8 +33,15 @@ export function createPriceSources(deps: Pick<JobDeps, 'config' | 'logger' | 'rp
   return sources;
 }
 
+/** Pure: why no token can be priced (no feed on any chain, no PRICE_API_URL); null when a source is configured. */
+export function noPriceSource(config: JobDeps['config']): string | null {
+  if (config.prices.apiUrl) return null;
+  if (config.chains.some((c) => Object.keys(c.priceFeeds ?? {}).length > 0)) return null;
+  return 'no price source configured: PRICE_API_URL is not set and no chain of CHAINS has priceFeeds';
+}
+
 /**
- * USD prices of every stored token. Steps: plan (the tokens table) → fetch (each source in
+ * USD prices of every stored token (a run with no price source configured is recorded as skipped). Steps: plan (the tokens table) → fetch (each source in
  * priority order, asked only for tokens not priced yet) → select/transform (pure) → persist (one
  * transaction: current prices, daily and hourly history, and the ids of campaigns whose reward token got a
  * new price enqueued for the search projector; the publish job drains the outbox).
@@ -46,6 +53,8 @@ export function createPriceSources(deps: Pick<JobDeps, 'config' | 'logger' | 'rp
 export const refreshPrices: Job = {
   ...jobInfo(NAME),
   async run(deps) {
+    const unconfigured = noPriceSource(deps.config);
+    if (unconfigured) return { ranges: [], counts: { tokens: 0, priced: 0 }, skipped: unconfigured };
     const tokens = await listTokensToPrice(deps.pg);
     const sources = createPriceSources(deps);
     const selected = selectPrices(await fetchAll(deps, sources, tokens));

@@ -37,7 +37,8 @@ export const unitLockKey = (job: string, chainId?: number) => (chainId === undef
  * same unit left 'running' by a dead process are closed as failed first. A paused job
  * (job_state.paused) is skipped unless `force`: nothing is recorded in job_runs (the pause itself
  * is in job_state with its time; a skip every scheduler tick would only be noise), and a run
- * already in progress when the job was paused finishes normally.
+ * already in progress when the job was paused finishes normally. A job that finds nothing configured
+ * to do (its result's `skipped`) is recorded as 'skipped' with that reason (job_runs.skip_reason).
  * @throws the job's error after recording it; an unknown `chainId` (a programming error).
  */
 export async function runJob(
@@ -92,6 +93,14 @@ export async function runJob(
     try {
       const result = await job.run({ ...unit, logger });
       const durationMs = Date.now() - started;
+      if (result.skipped !== undefined) {
+        await deps.pg.query(
+          `UPDATE job_runs SET status = 'skipped', finished_at = now(), ranges = $2, counts = $3, skip_reason = $4 WHERE id = $1`,
+          [runId, JSON.stringify(result.ranges), JSON.stringify(result.counts), result.skipped],
+        );
+        logger.info({ msg: 'job skipped: nothing configured', run_id: runId, reason: result.skipped });
+        return { status: 'skipped', reason: 'not-configured', detail: result.skipped, runId, durationMs };
+      }
       await deps.pg.query(
         `UPDATE job_runs SET status = 'success', finished_at = now(), ranges = $2, counts = $3 WHERE id = $1`,
         [runId, JSON.stringify(result.ranges), JSON.stringify(result.counts)],

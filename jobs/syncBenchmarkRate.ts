@@ -5,14 +5,19 @@ import { jobInfo } from './control/catalog.js';
 
 /**
  * The overnight benchmark rate series (SOFR) from BENCHMARK_RATE_URL into benchmark_rates, one row
- * per published day (idempotent upsert); without a configured source the job does nothing.
+ * per published day (idempotent upsert); without a configured source the run is recorded as skipped, saying so.
  * Tables: benchmark_rates.
  */
 export const syncBenchmarkRate: Job = {
   ...jobInfo('benchmark-rate'),
   async run(deps) {
     const url = deps.config.ratchet.benchmarkRateUrl;
-    if (!url) return { ranges: [], counts: { days: 0 } };
+    if (!url)
+      return {
+        ranges: [],
+        counts: { days: 0 },
+        skipped: 'BENCHMARK_RATE_URL is not set: no benchmark rate source to read (set it to the SOFR series URL)',
+      };
     const rates = await fetchBenchmarkRates(url, deps.config.prices.apiTimeoutMs);
     await withTransaction(deps.pg, (tx) =>
       tx.query(

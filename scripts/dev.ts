@@ -10,6 +10,8 @@ import { JOBS } from '../jobs/registry.js';
 import { runJob } from '../jobs/runJob.js';
 import { startScheduler } from '../jobs/scheduler.js';
 import { loadConfig } from '../internal/config.js';
+import { QUICK_START_ENV_FILE, writeEnvFile } from '../internal/envFile.js';
+import { QUICK_START_ENV_HEADER, quickStartSettings } from './quickStartSettings.js';
 import { DEVNET_ADDRESSES, DEVNETS } from '../internal/devnetChains.js';
 import { describeError } from '../internal/errors.js';
 import { createLogger } from '../internal/logger.js';
@@ -45,8 +47,13 @@ async function main(): Promise<void> {
   const priceApi = await startPriceApiServer();
   process.env['PRICE_API_URL'] ||= priceApi.url;
   process.env['REWARD_TREE_SOURCE'] ||= `${DATA}/reward-trees`;
-  const config = loadConfig();
+  // Its own environment only (not the file it writes below, which may hold an earlier start's settings).
+  const config = loadConfig(process.env);
   const logger = createLogger({ level: config.logLevel, name: 'dev' });
+  // The CLI (`npm run jobs:run -- prices`, jobs:list, …) and any API or scheduler started by hand
+  // load this file too (internal/envFile.ts): they run with this process's settings, price API included.
+  writeEnvFile(QUICK_START_ENV_FILE, quickStartSettings(process.env), QUICK_START_ENV_HEADER);
+  logger.info({ msg: 'settings written for the CLI', file: QUICK_START_ENV_FILE });
   const started: Devnet[] = [];
   const stops: (() => Promise<void>)[] = [];
   let stopping = false;

@@ -17,6 +17,7 @@ export const EXPOSED_HEADERS = [
   'RateLimit-Reset',
   'Retry-After',
   'Server-Timing',
+  'X-Config-Association',
   'X-Request-Id',
 ].join(', ');
 /** How long a browser may reuse a preflight answer (Chromium caps it at 2 h). */

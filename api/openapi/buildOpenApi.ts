@@ -48,6 +48,16 @@ function responses(op: RouteOperation): Record<string, unknown> {
   const out: Record<string, unknown> = {
     [String(doc.status ?? 200)]: {
       description: doc.summary,
+      ...(doc.headers
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(doc.headers).map(([name, description]) => [
+                name,
+                { description, schema: { type: 'string' } },
+              ]),
+            ),
+          }
+        : {}),
       content: Object.fromEntries(
         [[doc.contentType ?? 'application/json', doc.response], ...Object.entries(doc.also ?? {})].map(
           ([type, schema], i) => [

@@ -33,6 +33,8 @@ export type RouteDoc = {
   /** The same success response in other media types (content type → schema), e.g. text/csv. */
   also?: Record<string, Schema>;
   errors?: number[];
+  /** Headers of the success response an integrator reads (name → what it says). */
+  headers?: Record<string, string>;
   /** Extra responses (e.g. 503 from /health with its own body). */
   responses?: Record<number, ResponseDoc>;
 };

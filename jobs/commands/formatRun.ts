@@ -6,9 +6,12 @@ const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixe
 /**
  * Pure: one finished run as `jobs:run` prints it, e.g.
  * `publish: success in 41 ms (run 12) · counts: published 3, deleted 0 · ranges: 31337 100–164`;
- * a skipped run says why.
+ * a skipped run says why (paused, locked, or nothing configured: what to set, e.g.
+ * `benchmark-rate: skipped in 3 ms (run 9): BENCHMARK_RATE_URL is not set: …`).
  */
 export function formatRun(job: string, result: RunJobResult): string {
+  if (result.status === 'skipped' && result.reason === 'not-configured')
+    return `${job}: skipped in ${duration(result.durationMs)} (run ${result.runId}): ${result.detail}`;
   if (result.status === 'skipped')
     return `${job}: skipped (${result.reason === 'paused' ? 'paused; --force runs it anyway' : 'another process is running it'})`;
   const counts =

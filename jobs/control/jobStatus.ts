@@ -18,7 +18,14 @@ export type JobChainStatus = {
   /** canonicalHead − cursor (never negative); null without canonical head. The blocks job's own lag is measured against the node (see callers). */
   lagBlocks: number | null;
   /** Latest run of this chain's work unit (job_runs.chain_id); null before its first unit run. */
-  lastRun: { status: string; startedAt: Date; finishedAt: Date | null; error: string | null } | null;
+  lastRun: {
+    status: string;
+    startedAt: Date;
+    finishedAt: Date | null;
+    error: string | null;
+    /** Why a 'skipped' run did nothing (job_runs.skip_reason), else null. */
+    skipReason: string | null;
+  } | null;
   /** Failed unit runs since its last success: above 0 the scheduler is backing off this chain. */
   consecutiveFailures: number;
 };
@@ -35,6 +42,8 @@ export type JobStatus = {
     finishedAt: Date | null;
     durationMs: number | null;
     error: string | null;
+    /** Why a 'skipped' run did nothing (job_runs.skip_reason), else null. */
+    skipReason: string | null;
   } | null;
   lastSuccessAt: Date | null;
   runs24h: number;
@@ -49,6 +58,7 @@ type UnitRow = {
   started_at: Date;
   finished_at: Date | null;
   error: string | null;
+  skip_reason: string | null;
   failures: number;
 };
 
@@ -58,6 +68,7 @@ type RunRow = {
   started_at: Date | null;
   finished_at: Date | null;
   error: string | null;
+  skip_reason: string | null;
   last_success_at: Date | null;
   runs: string;
   errors: string;
@@ -85,19 +96,19 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
          UNION ALL
          SELECT n.job, n.chain_id FROM u CROSS JOIN LATERAL (SELECT r.job, r.chain_id FROM job_runs r
            WHERE r.chain_id IS NOT NULL AND (r.job, r.chain_id) > (u.job, u.chain_id) ORDER BY r.job, r.chain_id LIMIT 1) n)
-       SELECT u.job, u.chain_id, last.status, last.started_at, last.finished_at, last.error,
+       SELECT u.job, u.chain_id, last.status, last.started_at, last.finished_at, last.error, last.skip_reason,
          (SELECT count(*)::int FROM job_runs f WHERE f.job = u.job AND f.chain_id = u.chain_id AND f.status = 'failed'
             AND f.started_at > COALESCE((SELECT max(started_at) FROM job_runs s WHERE s.job = u.job AND s.chain_id = u.chain_id AND s.status = 'success'), '-infinity')) AS failures
-       FROM u JOIN LATERAL (SELECT status, started_at, finished_at, error FROM job_runs r WHERE r.job = u.job AND r.chain_id = u.chain_id
+       FROM u JOIN LATERAL (SELECT status, started_at, finished_at, error, skip_reason FROM job_runs r WHERE r.job = u.job AND r.chain_id = u.chain_id
          ORDER BY started_at DESC LIMIT 1) last ON true`,
     ),
   ]);
   const unitRuns = new Map(units.rows.map((u) => [`${u.job}:${u.chain_id}`, u]));
   const jobs = names ?? (await knownJobs(pg));
   const { rows } = await pg.query<RunRow>(
-    `SELECT j.job, last.status, last.started_at, last.finished_at, last.error, ok.finished_at AS last_success_at, day.runs, day.errors
+    `SELECT j.job, last.status, last.started_at, last.finished_at, last.error, last.skip_reason, ok.finished_at AS last_success_at, day.runs, day.errors
      FROM unnest($1::text[]) AS j(job)
-     LEFT JOIN LATERAL (SELECT status, started_at, finished_at, error FROM job_runs r WHERE r.job = j.job ORDER BY started_at DESC LIMIT 1) last ON true
+     LEFT JOIN LATERAL (SELECT status, started_at, finished_at, error, skip_reason FROM job_runs r WHERE r.job = j.job ORDER BY started_at DESC LIMIT 1) last ON true
      LEFT JOIN LATERAL (SELECT finished_at FROM job_runs r WHERE r.job = j.job AND r.status = 'success' ORDER BY started_at DESC LIMIT 1) ok ON true
      LEFT JOIN LATERAL (SELECT count(*) AS runs, count(*) FILTER (WHERE status = 'failed') AS errors
        FROM job_runs r WHERE r.job = j.job AND r.started_at > now() - make_interval(hours => $2)) day ON true`,
@@ -120,6 +131,7 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
               finishedAt: r.finished_at,
               durationMs: r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : null,
               error: redactStored(r.error),
+              skipReason: r.skip_reason,
             }
           : null,
       lastSuccessAt: r.last_success_at,
@@ -151,6 +163,7 @@ export async function loadJobStatuses(pg: PgPool, names?: readonly string[]): Pr
                   startedAt: unit.started_at,
                   finishedAt: unit.finished_at,
                   error: redactStored(unit.error),
+                  skipReason: unit.skip_reason,
                 }
               : null,
             consecutiveFailures: unit?.failures ?? 0,
@@ -184,5 +197,6 @@ export const unitRun = (r: JobChainStatus['lastRun']) =>
         startedAt: r.startedAt.toISOString(),
         finishedAt: r.finishedAt?.toISOString() ?? null,
         error: r.error,
+        skipReason: r.skipReason,
       }
     : null;

@@ -23,7 +23,14 @@ export type JobListing = {
   nextRunAt: string | null;
   state: 'active' | 'paused';
   pausedAt: string | null;
-  lastRun: { status: string; startedAt: string; durationMs: number | null; error: string | null } | null;
+  /** `skipReason`: why a 'skipped' run did nothing (e.g. its source is not configured), else null. */
+  lastRun: {
+    status: string;
+    startedAt: string;
+    durationMs: number | null;
+    error: string | null;
+    skipReason: string | null;
+  } | null;
   lastSuccessAt: string | null;
   /** Seconds since the last success (the age of what the job last wrote); null before one. */
   sinceLastSuccessSeconds: number | null;
@@ -49,7 +56,13 @@ export type JobListing = {
     /** Why lagBlocks or lagSeconds is null (no cursor, head unknown, header not stored). */
     lagNote: string | null;
     /** Latest run of the job on this chain (its work unit), ISO times. */
-    lastRun: { status: string; startedAt: string; finishedAt: string | null; error: string | null } | null;
+    lastRun: {
+      status: string;
+      startedAt: string;
+      finishedAt: string | null;
+      error: string | null;
+      skipReason: string | null;
+    } | null;
     /** Failed runs on this chain since its last success (the scheduler backs off while above 0). */
     consecutiveFailures: number;
   }[];
@@ -128,6 +141,7 @@ export function toJobListing(
           startedAt: status.lastRun.startedAt.toISOString(),
           durationMs: status.lastRun.durationMs,
           error: status.lastRun.error,
+          skipReason: status.lastRun.skipReason,
         }
       : null,
     lastSuccessAt: lastSuccessAt?.toISOString() ?? null,

@@ -16,6 +16,8 @@ export type RecentRun = {
   error: string | null;
   /** What started it (job_runs.trigger); null for runs recorded before it was. */
   trigger: string | null;
+  /** Why a 'skipped' run did nothing (job_runs.skip_reason), else null. */
+  skipReason: string | null;
 };
 
 /**
@@ -38,8 +40,9 @@ export async function loadRecentRuns(
     counts: Record<string, number>;
     error: string | null;
     trigger: string | null;
+    skip_reason: string | null;
   }>(
-    `SELECT j.job, r.id, r.status, r.chain_id, r.started_at, r.finished_at, r.ranges, r.counts, r.error, r.trigger
+    `SELECT j.job, r.id, r.status, r.chain_id, r.started_at, r.finished_at, r.ranges, r.counts, r.error, r.trigger, r.skip_reason
      FROM unnest($1::text[]) AS j(job)
      CROSS JOIN LATERAL (SELECT * FROM job_runs x WHERE x.job = j.job ORDER BY x.started_at DESC LIMIT $2) r
      ORDER BY j.job, r.started_at DESC`,
@@ -58,6 +61,7 @@ export async function loadRecentRuns(
       counts: r.counts,
       error: redactStored(r.error),
       trigger: r.trigger,
+      skipReason: r.skip_reason,
     });
   }
   return out;

@@ -16,8 +16,12 @@ export type JobDeps = {
 
 export type JobRange = { chainId: number; from: number; to: number };
 
-/** Recorded in job_runs: the block ranges covered and what was written. */
-export type JobResult = { ranges: JobRange[]; counts: Record<string, number> };
+/**
+ * Recorded in job_runs: the block ranges covered and what was written. `skipped`: the job had
+ * nothing configured to do (e.g. no BENCHMARK_RATE_URL), said as a sentence naming what to set; the
+ * run is then recorded as 'skipped' with it, never as a success.
+ */
+export type JobResult = { ranges: JobRange[]; counts: Record<string, number>; skipped?: string };
 
 /** What the catalog says of a job (jobs/control/catalog.ts). */
 export type JobInfo = {
@@ -44,9 +48,14 @@ export type JobInfo = {
 
 export type Job = JobInfo & { run(deps: JobDeps): Promise<JobResult> };
 
+/** Every status of a job_runs row (its CHECK constraint): 'skipped' is a run with nothing configured to do. */
+export const RUN_STATUSES = ['running', 'success', 'failed', 'skipped'] as const;
+
 export type RunJobResult =
   | { status: 'success'; runId: number; result: JobResult; durationMs: number }
-  | { status: 'skipped'; reason: 'locked' | 'paused' };
+  | { status: 'skipped'; reason: 'locked' | 'paused' }
+  /** The job ran and found nothing configured to do: `detail` says what (job_runs.skip_reason). */
+  | { status: 'skipped'; reason: 'not-configured'; detail: string; runId: number; durationMs: number };
 
 /** What started a run: the scheduler, an operator through the API (ops page), the command line, a backfill. */
 export type RunTrigger = 'schedule' | 'manual' | 'cli' | 'backfill';

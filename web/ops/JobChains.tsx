@@ -52,6 +52,7 @@ export function JobChains({ job }: { job: Job }) {
                   <div class="error">
                     failing: {c.consecutiveFailures} in a row, backing off
                     {c.lastRun?.error ? ` (${c.lastRun.error})` : ''}
+                    {c.lastRun?.skipReason ? ` (${c.lastRun.skipReason})` : ''}
                   </div>
                 )}
               </td>

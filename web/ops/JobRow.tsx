@@ -100,6 +100,11 @@ export function JobRow({
                   {relative(job.lastRun.startedAt)}
                 </time>
                 {job.lastRun.durationMs !== null && `, ${formatDurationMs(job.lastRun.durationMs)}`}
+                {job.lastRun.skipReason && (
+                  <div class="skip-reason" data-testid="job-skip-reason">
+                    {job.lastRun.skipReason}
+                  </div>
+                )}
               </>
             ) : (
               'never'

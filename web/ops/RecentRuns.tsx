@@ -50,6 +50,7 @@ export function RecentRuns({ runs }: { runs: JobRun[] }) {
                     </>
                   )}
                   {r.error && <div class="error run-error">{r.error}</div>}
+                  {r.skipReason && <div class="skip-reason">{r.skipReason}</div>}
                 </td>
                 <td data-label="Duration" class="num">
                   {formatDurationMs(r.durationMs)}

@@ -11,6 +11,8 @@ export type JobRun = {
   counts: Record<string, number>;
   error: string | null;
   trigger: string | null;
+  /** Why a 'skipped' run did nothing (nothing configured), else null. */
+  skipReason: string | null;
 };
 /** Most urgent first (jobs/control/jobAttention.ts ATTENTION_ORDER): the page sorts jobs by it. */
 export const ATTENTION_ORDER = ['failing', 'lagging', 'paused', 'never-run', 'ok'] as const;
@@ -25,7 +27,13 @@ export type JobChain = {
   /** Why there is no lag in blocks, or why it is unknown. */
   lagNote: string | null;
   /** Latest run of the job on this chain (its work unit). */
-  lastRun: { status: string; startedAt: string; finishedAt: string | null; error: string | null } | null;
+  lastRun: {
+    status: string;
+    startedAt: string;
+    finishedAt: string | null;
+    error: string | null;
+    skipReason: string | null;
+  } | null;
   /** Failed runs on this chain since its last success: the scheduler backs this chain off. */
   consecutiveFailures: number;
 };
@@ -38,7 +46,13 @@ export type Job = {
   state: 'active' | 'paused';
   pausedAt: string | null;
   attention: { status: AttentionStatus; reasons: string[] };
-  lastRun: { status: string; startedAt: string; durationMs: number | null; error: string | null } | null;
+  lastRun: {
+    status: string;
+    startedAt: string;
+    durationMs: number | null;
+    error: string | null;
+    skipReason: string | null;
+  } | null;
   lastSuccessAt: string | null;
   sinceLastSuccessSeconds: number | null;
   blockCursor: boolean;

@@ -39,8 +39,13 @@ export function configRouter(deps: ApiDeps): Router {
     describe({
       summary: 'A stored configuration by hash (optionally associated with a campaign)',
       description:
-        'The configuration stored under `hash`. With both `campaignId` and `distributionChainId`, the configuration is also associated with that campaign.',
+        'The configuration stored under `hash`. With both `campaignId` and `distributionChainId`, the configuration is also attached to that campaign when the grounds allow it (the campaign commits to the hash on-chain, the caller is its creator, or the back office), and the `X-Config-Association` header always says whether it was: `attached; grounds=onchain|creator|backOffice` or `not-attached; reason="…"` (on the 404 of an unknown hash too). Browsers on other origins can read it (Access-Control-Expose-Headers).',
       response: { type: 'object' },
+      headers: {
+        'X-Config-Association':
+          'With campaignId and distributionChainId only: `attached; grounds=onchain|creator|backOffice` or `not-attached; reason="…"`.',
+      },
+      errors: [404],
     }),
     validate({ params: configHashParams, query: configHashQuery }),
     getConfigHandler(deps),

@@ -69,7 +69,8 @@ export const ASSOCIATION_HEADER = 'x-config-association';
  * and `distributionChainId` it also attaches the configuration to that campaign, idempotently and in
  * the same transaction as the read, when `decideAttach` allows it (the campaign commits to the
  * hash on-chain, or the caller is its creator or the back office); otherwise it attaches nothing.
- * Either way the `x-config-association` header says `attached; grounds=…` or `not-attached; reason="…"`.
+ * Either way the `x-config-association` header says `attached; grounds=…` or `not-attached; reason="…"`
+ * (the 404 of an unknown hash included); CORS exposes it to pages on other origins.
  * Tables campaign_configs, campaign_config_associations (campaigns, campaign_privacy to decide).
  */
 export function getConfigHandler(
@@ -108,7 +109,11 @@ export function getConfigHandler(
         });
       return row;
     });
-    if (!found) throw new NotFoundError(`No configuration stored under ${hash}`);
+    if (!found) {
+      // Asked to attach: say it was not, as for every other answer to that request.
+      ctx.set(ASSOCIATION_HEADER, 'not-attached; reason="no configuration is stored under this hash"');
+      throw new NotFoundError(`No configuration stored under ${hash}`);
+    }
     ctx.set(
       ASSOCIATION_HEADER,
       decision.attach ? `attached; grounds=${decision.grounds}` : `not-attached; reason="${decision.reason}"`,

@@ -81,6 +81,7 @@ export async function checkHealth(deps: ApiDeps) {
           startedAt: job.lastRun.startedAt.toISOString(),
           finishedAt: job.lastRun.finishedAt?.toISOString() ?? null,
           error: job.lastRun.error,
+          skipReason: job.lastRun.skipReason,
         }
       : null,
     lastSuccessAt: job.lastSuccessAt?.toISOString() ?? null,

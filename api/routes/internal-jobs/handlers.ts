@@ -94,7 +94,8 @@ export function scheduleHandler(deps: ApiDeps): Handler<{ params: typeof jobName
 /**
  * POST /internal/jobs/{name}/run: runs the job once now, even when paused (as `jobs/cli.ts run`).
  * Answers with the run when it ends within RUN_WAIT_MS, else 202 while it goes on; a run already
- * in progress elsewhere is a 409. A failing job is reported in the body (status `failed`).
+ * in progress elsewhere is a 409. A failing job is reported in the body (status `failed`), a job with
+ * nothing configured to do as status `skipped` with `skipReason`.
  */
 export function runNowHandler(deps: ApiDeps): Handler<{ params: typeof jobNameParams }> {
   const signal = new AbortController().signal;
@@ -123,7 +124,7 @@ export function runNowHandler(deps: ApiDeps): Handler<{ params: typeof jobNamePa
       ctx.body = { job: name, status: 'running' };
       return;
     }
-    if (outcome.status === 'skipped') {
+    if (outcome.status === 'skipped' && outcome.reason !== 'not-configured') {
       ctx.status = 409;
       ctx.body = { job: name, status: 'skipped', reason: outcome.reason };
       return;
@@ -133,6 +134,7 @@ export function runNowHandler(deps: ApiDeps): Handler<{ params: typeof jobNamePa
       job: name,
       status: outcome.status,
       ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+      ...(outcome.status === 'skipped' ? { reason: outcome.reason, skipReason: outcome.detail } : {}),
       run: last ? serializeRun(last) : null,
     };
   };

@@ -3,6 +3,7 @@ import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, int, nullable, obj, oneOfValues, str } from '../../openapi/schemaHelpers.js';
 import { ATTENTION_ORDER } from '../../../jobs/control/jobAttention.js';
 import { ATTENTION_KINDS } from '../../reads/attention.js';
+import { RUN_STATUSES } from '../../../jobs/control/types.js';
 import type { ApiDeps } from '../../deps.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
@@ -27,7 +28,7 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
         'Every job with schedule, next run, state, attention, recent runs, lag, outbox and freshness (back office)',
       cacheControl: 'no-store',
       description:
-        'Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, never-run or ok, most urgent first, with `reasons` as sentences), the latest run and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit\'s last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.',
+        'Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, never-run or ok, most urgent first, with `reasons` as sentences), the latest run (`status` running, success, failed or skipped: a run that found nothing configured to do, `skipReason` saying what to set) and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit\'s last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.',
       response: obj({
         checkedAt: str,
         attention: {
@@ -45,6 +46,15 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
             attention: obj({ status: oneOfValues(ATTENTION_ORDER), reasons: arr(str) }),
             blockCursor: bool,
             lagNote: nullable(str),
+            lastRun: nullable(
+              obj({
+                status: oneOfValues(RUN_STATUSES),
+                startedAt: str,
+                durationMs: nullable(int),
+                error: nullable(str),
+                skipReason: nullable(str),
+              }),
+            ),
             sinceLastSuccessSeconds: nullable(int),
             chains: arr(
               obj({
@@ -72,8 +82,10 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
     describe({
       summary: 'Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it',
       description:
-        "Runs the job now in this process. 200 with the run when it ends within a few seconds, 202 while it goes on (see GET /v4/internal/jobs), 409 when another process holds the job's lock.",
-      response: obj({ job: str, status: str }),
+        "Runs the job now in this process. 200 with the run when it ends within a few seconds (`status` success, failed with `error`, or skipped with `skipReason` when the job has nothing configured to do, e.g. benchmark-rate without BENCHMARK_RATE_URL), 202 while it goes on (see GET /v4/internal/jobs), 409 when another process holds the job's lock.",
+      response: obj({ job: str, status: oneOfValues(['success', 'failed', 'skipped']), skipReason: str }, [
+        'skipReason',
+      ]),
       responses: { 202: { description: 'Still running', schema: obj({ job: str, status: str }) } },
       errors: [409, 503],
     }),

@@ -14,6 +14,7 @@ export function serializeRun(run: RecentRun) {
     counts: run.counts,
     error: run.error,
     trigger: run.trigger,
+    skipReason: run.skipReason,
   };
 }
 

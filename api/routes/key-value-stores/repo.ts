@@ -235,7 +235,7 @@ export async function getEntry(db: PgPool, key: string, address: string): Promis
   );
 }
 
-/** One page of a store's entries by address, optionally only those whose value equals `value`. */
+/** One page of a store's entries, oldest first (then by address: one batch shares its time), optionally only those whose value equals `value` (indexes kv_entries_store_created_idx, kv_entries_value_idx). */
 export async function listEntries(
   db: PgPool,
   key: string,
@@ -244,7 +244,7 @@ export async function listEntries(
   const params = [key, q.value ?? null];
   const where = 'store_key = $1 AND ($2::text IS NULL OR value = $2)';
   const [page, count] = await Promise.all([
-    db.query<EntryRow>(`SELECT * FROM kv_entries WHERE ${where} ORDER BY address LIMIT $3 OFFSET $4`, [
+    db.query<EntryRow>(`SELECT * FROM kv_entries WHERE ${where} ORDER BY created_at, address LIMIT $3 OFFSET $4`, [
       ...params,
       q.pageSize,
       q.page * q.pageSize,

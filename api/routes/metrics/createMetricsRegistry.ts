@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Gauge, Registry, Summary } from 'prom-client';
 import { ATTENTION_KINDS } from '../../reads/attention.js';
 import { ATTENTION_ORDER } from '../../../jobs/control/jobAttention.js';
 import type { MetricsSnapshot } from './collectMetrics.js';
+import { RUN_STATUSES } from '../../../jobs/control/types.js';
 
 /** Our metrics share this prefix. */
 const PREFIX = 'rewards_';
@@ -55,7 +56,7 @@ export function createMetricsRegistry(): MetricsRegistry {
     lastSuccess: gauge('job_last_success_timestamp_seconds', 'Unix time the job last finished successfully.', ['job']),
     lastStatus: gauge(
       'job_last_run_status',
-      "Status of the job's latest run: 1 on the current status (success, failed or running).",
+      "Status of the job's latest run: 1 on the current status (success, failed, running or skipped: nothing configured to do).",
       ['job', 'status'],
     ),
     lastDuration: gauge('job_last_run_duration_seconds', "Duration of the job's latest finished run.", ['job']),
@@ -208,7 +209,7 @@ export function createMetricsRegistry(): MetricsRegistry {
         const labels = { job: job.name };
         if (job.lastSuccessAt) g.lastSuccess.set(labels, Date.parse(job.lastSuccessAt) / 1000);
         if (job.lastRun) {
-          for (const status of ['success', 'failed', 'running'])
+          for (const status of RUN_STATUSES)
             g.lastStatus.set({ ...labels, status }, job.lastRun.status === status ? 1 : 0);
           if (job.lastRun.durationMs !== null) g.lastDuration.set(labels, job.lastRun.durationMs / 1000);
         }

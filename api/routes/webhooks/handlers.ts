@@ -76,7 +76,7 @@ export function createWebhookHandler(deps: ApiDeps): Handler<{ body: typeof crea
       { ...f, url: f.url!, secret },
       deps.config.webhooks.maxPerOwner,
     );
-    ctx.status = 201;
+    // 200, as every successful response (spec: "Successful responses are HTTP 200"; README), not 201.
     ctx.body = { ...serializeWebhook(row), secret };
   };
 }

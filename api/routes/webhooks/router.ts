@@ -67,7 +67,6 @@ export function webhooksRouter(deps: ApiDeps): Router<AuthState> {
     describe({
       summary: 'Create a webhook (the secret is answered once)',
       description: `Creates a webhook owned by the API key's owner, receiving events appended from now on. ${DELIVERY} \`secret\` is generated when absent and is in this response only. 400 naming \`url\` when its host is (or resolves to) a refused address; 409 past WEBHOOKS_MAX_PER_OWNER webhooks.`,
-      status: 201,
       bodyExamples: {
         claims: {
           summary: 'Claims and new campaigns on one chain, with a generated secret',

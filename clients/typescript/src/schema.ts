@@ -1065,7 +1065,7 @@ export interface paths {
         };
         /**
          * A stored configuration by hash (optionally associated with a campaign)
-         * @description The configuration stored under `hash`. With both `campaignId` and `distributionChainId`, the configuration is also associated with that campaign.
+         * @description The configuration stored under `hash`. With both `campaignId` and `distributionChainId`, the configuration is also attached to that campaign when the grounds allow it (the campaign commits to the hash on-chain, the caller is its creator, or the back office), and the `X-Config-Association` header always says whether it was: `attached; grounds=onchain|creator|backOffice` or `not-attached; reason="…"` (on the 404 of an unknown hash too). Browsers on other origins can read it (Access-Control-Expose-Headers).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -1871,7 +1871,7 @@ export interface paths {
         };
         /**
          * Every job with schedule, next run, state, attention, recent runs, lag, outbox and freshness (back office)
-         * @description Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, never-run or ok, most urgent first, with `reasons` as sentences), the latest run and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit's last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.
+         * @description Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, never-run or ok, most urgent first, with `reasons` as sentences), the latest run (`status` running, success, failed or skipped: a run that found nothing configured to do, `skipReason` saying what to set) and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit's last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.
          *
          *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
          *
@@ -1941,7 +1941,7 @@ export interface paths {
         put?: never;
         /**
          * Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it
-         * @description Runs the job now in this process. 200 with the run when it ends within a few seconds, 202 while it goes on (see GET /v4/internal/jobs), 409 when another process holds the job's lock.
+         * @description Runs the job now in this process. 200 with the run when it ends within a few seconds (`status` success, failed with `error`, or skipped with `skipReason` when the job has nothing configured to do, e.g. benchmark-rate without BENCHMARK_RATE_URL), 202 while it goes on (see GET /v4/internal/jobs), 409 when another process holds the job's lock.
          *
          *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
          */
@@ -10649,6 +10649,8 @@ export interface operations {
             /** @description A stored configuration by hash (optionally associated with a campaign) */
             200: {
                 headers: {
+                    /** @description With campaignId and distributionChainId only: `attached; grounds=onchain|creator|backOffice` or `not-attached; reason="…"`. */
+                    "X-Config-Association"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15966,6 +15968,13 @@ export interface operations {
                      *           },
                      *           "blockCursor": true,
                      *           "lagNote": "lagNote text",
+                     *           "lastRun": {
+                     *             "status": "running",
+                     *             "startedAt": "2025-11-27T00:00:00.000Z",
+                     *             "durationMs": 1,
+                     *             "error": "error text",
+                     *             "skipReason": "skipReason text"
+                     *           },
                      *           "sinceLastSuccessSeconds": 1,
                      *           "chains": [
                      *             {
@@ -16015,6 +16024,14 @@ export interface operations {
                             }[];
                             description: string;
                             lagNote: string | null;
+                            lastRun: {
+                                durationMs: number | null;
+                                error: string | null;
+                                skipReason: string | null;
+                                startedAt: string;
+                                /** @enum {unknown} */
+                                status: "running" | "success" | "failed" | "skipped";
+                            } | null;
                             name: string;
                             nextRunAt: string | null;
                             recentRuns: unknown[];
@@ -16411,12 +16428,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "job": "job text",
-                     *       "status": "LIVE"
+                     *       "status": "success",
+                     *       "skipReason": "skipReason text"
                      *     }
                      */
                     "application/json": {
                         job: string;
-                        status: string;
+                        skipReason?: string;
+                        /** @enum {unknown} */
+                        status: "success" | "failed" | "skipped";
                     };
                 };
             };
@@ -26835,7 +26855,7 @@ export interface operations {
         };
         responses: {
             /** @description Create a webhook (the secret is answered once) */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

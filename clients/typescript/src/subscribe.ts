@@ -43,10 +43,12 @@ export class EventStreamError extends Error {
 export type SubscribeParams = {
   filters?: EventFilters;
   /**
-   * Start after this event id (exclusive). Default: the server's (`0`, the whole retained log); to
-   * start from now, pass the `id` of the newest event (`GET /v4/events` pages, or a previous `lastEventId`).
+   * Start after this event id (exclusive), or `'latest'`: only events appended from now on (the
+   * newest id is read first with `GET /v4/events?after=latest`, then the stream resumes from it, so a
+   * reconnect before the first event skips nothing). Default: the server's (`0`, the whole retained
+   * log). A previous `lastEventId` continues where an earlier subscription stopped.
    */
-  after?: string | number;
+  after?: string | number | 'latest';
   /** Called once per event, in id order; the next event waits for its promise. A throw stops the subscription. */
   onEvent: (event: RewardsEvent) => void | Promise<void>;
   /** Told of every error; `error.fatal` says whether the subscription stopped. */
@@ -70,7 +72,10 @@ export type Subscription = {
   close(): void;
   /** Settles when the subscription has stopped: closed, aborted, a fatal error. Never rejects. */
   readonly done: Promise<void>;
-  /** The last event id delivered to `onEvent`: pass it as `after` to continue later. */
+  /**
+   * The last event id delivered to `onEvent` (with `after: 'latest'`, the newest id when it started,
+   * until an event arrives): pass it as `after` to continue later.
+   */
   readonly lastEventId: string | null;
 };
 
@@ -80,7 +85,7 @@ export function subscribeEvents(params: SubscribeParams & SubscribeConnection): 
   const onAbort = () => stop.abort();
   params.signal?.addEventListener('abort', onAbort);
   if (params.signal?.aborted) stop.abort();
-  const state = { lastEventId: params.after === undefined ? null : String(params.after) };
+  const state = { lastEventId: params.after === undefined || params.after === 'latest' ? null : String(params.after) };
   const done = run(params, state, stop.signal).finally(() => params.signal?.removeEventListener('abort', onAbort));
   return {
     close: () => stop.abort(),
@@ -147,6 +152,27 @@ async function connect(
     idle = setTimeout(abort, p.idleTimeoutMs ?? 45_000);
   };
   try {
+    if (p.after === 'latest' && state.lastEventId === null) {
+      // Where "now" is: the newest event id, read once; every connection then resumes from an id.
+      const res = await (p.fetch ?? globalThis.fetch)(
+        new Request(`${(p.baseUrl ?? '').replace(/\/+$/, '')}/v4/events?after=latest`, {
+          headers: new Headers(p.headers),
+          signal: connection.signal,
+          cache: 'no-store',
+          ...(p.credentials ? { credentials: p.credentials } : {}),
+        }),
+      );
+      const body = parseJson(await res.text().catch(() => '')) as { next?: string | null } | undefined;
+      if (!res.ok || typeof body?.next !== 'string') {
+        const fatal = res.ok || (res.status !== 429 && res.status !== 408 && res.status < 500);
+        const error = fail('HTTP', `GET /v4/events?after=latest answered ${res.status}`, fatal, {
+          status: res.status,
+          body,
+        });
+        return fatal ? stopWith(error) : { kind: 'retry', error, healthy };
+      }
+      state.lastEventId = body.next;
+    }
     const headers = new Headers(p.headers);
     headers.set('accept', 'text/event-stream');
     // The id we resume after: the server prefers this header to `after` (what EventSource sends too).

@@ -61,6 +61,29 @@ describe('POST /v4/config/store, GET /v4/config/hash/{hash}', function () {
     expect(missing.body.status).to.equal(404);
   });
 
+  it('says whether it attached on every answer to an attach request, readable cross-origin and documented (#44)', async () => {
+    const { hash } = (await h.request().post('/v4/config/store').send(CONFIG).expect(200)).body as { hash: string };
+    const res = await h
+      .request()
+      .get(`/v4/config/hash/${hash}`)
+      .query({ campaignId: CAMPAIGN_ID, distributionChainId: '31337' })
+      .set('Origin', 'https://integrator.example')
+      .expect(200);
+    expect(res.headers['x-config-association']).to.match(/^not-attached; reason="/);
+    const exposed = String(res.headers['access-control-expose-headers']).toLowerCase().split(/,\s*/);
+    expect(exposed, 'a page on another origin can read it').to.include('x-config-association');
+    const unknown = await h
+      .request()
+      .get(`/v4/config/hash/0x${'ab'.repeat(32)}`)
+      .query({ campaignId: CAMPAIGN_ID, distributionChainId: '31337' })
+      .expect(404);
+    expect(unknown.headers['x-config-association']).to.equal(
+      'not-attached; reason="no configuration is stored under this hash"',
+    );
+    const doc = (await h.request().get('/v4/openapi.json').expect(200)).body;
+    expect(doc.paths['/v4/config/hash/{hash}'].get.responses['200'].headers).to.have.property('X-Config-Association');
+  });
+
   it('attaches nothing for a campaign that is not indexed, and says so in x-config-association', async () => {
     const { hash } = (await h.request().post('/v4/config/store').send(CONFIG).expect(200)).body as { hash: string };
     const plain = await h.request().get(`/v4/config/hash/${hash}`).expect(200);

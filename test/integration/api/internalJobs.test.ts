@@ -162,6 +162,28 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     await request().post('/v4/internal/jobs/campaigns/resume').set(bo).expect(200);
   });
 
+  it('records a job with nothing configured as skipped with the reason (run, listing, health), not as a success (#44)', async function () {
+    expect(h.config.ratchet.benchmarkRateUrl, 'the harness sets no BENCHMARK_RATE_URL').to.equal(undefined);
+    const res = await request().post('/v4/internal/jobs/benchmark-rate/run').set(bo).expect(200);
+    expect(res.body).to.deep.include({ job: 'benchmark-rate', status: 'skipped', reason: 'not-configured' });
+    expect(res.body.skipReason).to.match(/^BENCHMARK_RATE_URL is not set/);
+    expect(res.body.run).to.deep.include({ status: 'skipped', skipReason: res.body.skipReason, trigger: 'manual' });
+    const { rows } = await h.deps.pg.query(
+      `SELECT status, skip_reason, finished_at FROM job_runs WHERE job = 'benchmark-rate' ORDER BY started_at DESC LIMIT 1`,
+    );
+    expect(rows[0]).to.deep.include({ status: 'skipped', skip_reason: res.body.skipReason });
+    expect(rows[0].finished_at).to.be.an.instanceOf(Date);
+    const listing = (await request().get('/v4/internal/jobs').set(bo).expect(200)).body.jobs.find(
+      (j: { name: string }) => j.name === 'benchmark-rate',
+    );
+    expect(listing.lastRun).to.deep.include({ status: 'skipped', skipReason: res.body.skipReason });
+    expect(listing.lastSuccessAt, 'a skipped run is no success').to.equal(null);
+    expect(listing.recentRuns[0]).to.deep.include({ status: 'skipped', skipReason: res.body.skipReason });
+    const health = await request().get('/v4/health').set(bo);
+    const healthJob = health.body.jobs.find((j: { name: string }) => j.name === 'benchmark-rate');
+    expect(healthJob.lastRun).to.deep.include({ status: 'skipped', skipReason: res.body.skipReason });
+  });
+
   it("answers 409 when another process holds the lock of one of the job's units", async function () {
     const holder = await h.deps.pg.connect();
     const unit = unitLockKey('claims', h.config.chains[0]!.id);

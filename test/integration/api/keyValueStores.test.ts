@@ -449,6 +449,32 @@ describe('key-value stores: quotas, self-service stores, entries and their rules
       await h.request().get(`/v4/key-value-stores/${publicStore}/entries?pageSize=1000`).expect(200);
     });
 
+    it('lists entries oldest first, as documented, not by address; an update keeps its place (#44)', async function () {
+      const ordered = (await createStore(aliceKey, { key: 'ordered', type: 'WHITELIST', sizeLimit: 10 }).expect(200))
+        .body.key;
+      // Written one by one with addresses descending: address order would be the reverse.
+      const written = [209, 208, 207].map((n) => wallet(n));
+      for (const address of written)
+        await h
+          .request()
+          .put(`/v4/key-value-stores/${ordered}/entries`)
+          .set('x-api-key', aliceKey)
+          .send({ address, value: '{}' })
+          .expect(200);
+      await h
+        .request()
+        .put(`/v4/key-value-stores/${ordered}/entries`)
+        .set('x-api-key', aliceKey)
+        .send({ address: written[0], value: '{}' })
+        .expect(200);
+      const list = async (q = '') =>
+        (
+          await h.request().get(`/v4/key-value-stores/${ordered}/entries${q}`).set('x-api-key', aliceKey).expect(200)
+        ).body.entries.map((e: { address: string }) => e.address.toLowerCase());
+      expect(await list()).to.deep.equal(written.map((a) => a.toLowerCase()));
+      expect(await list('?page=1&pageSize=2')).to.deep.equal([written[2]!.toLowerCase()]);
+    });
+
     it("batch-upserts 1 to 1000 entries with the owner's API key only, de-duplicated by address", async function () {
       const big = (await createStore(aliceKey, { key: 'big', type: 'WHITELIST', sizeLimit: 1001 }).expect(200)).body
         .key;

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeEnvFile } from '../../../internal/envFile.js';
+import { QUICK_START_ENV_HEADER, quickStartSettings } from '../../../scripts/quickStartSettings.js';
 import { fileURLToPath } from 'node:url';
 import { indexNames } from '../../../internal/es.js';
 import type { JobListing } from '../../../jobs/control/listJobs.js';
@@ -16,9 +23,13 @@ describe('jobs/cli.ts as a real process', function () {
   let ids: string[] = [];
   let blocks: number[] = [];
 
-  /** Runs `jobs/cli.ts <args>` with the harness' configuration, like an operator would. */
-  function cli(...args: string[]): Promise<CliResult> {
-    const env = childProcessEnv(h.config, { INDEXER_MAX_LOG_RANGE: '2' }); // backfills take several batches, so the bar moves
+  /** Runs `jobs/cli.ts <args>` with the harness' configuration, like an operator would (`extra`: more variables). */
+  function cli(...args: string[]): Promise<CliResult>;
+  function cli(extra: Record<string, string>, ...args: string[]): Promise<CliResult>;
+  function cli(first: string | Record<string, string>, ...rest: string[]): Promise<CliResult> {
+    const extra = typeof first === 'string' ? {} : first;
+    const args = typeof first === 'string' ? [first, ...rest] : rest;
+    const env = childProcessEnv(h.config, { INDEXER_MAX_LOG_RANGE: '2', ...extra }); // backfills take several batches, so the bar moves
     const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', ...args], {
       cwd: ROOT,
       env,
@@ -112,6 +123,61 @@ describe('jobs/cli.ts as a real process', function () {
     expect(bad.stderr).to.include('"whenever" is not a valid cron expression');
     expect((await cli('schedule', 'publish', 'default')).code).to.equal(0);
     expect(job(await list(), 'publish')).to.deep.include({ schedule: '*/2 * * * * *', scheduleSource: 'default' });
+  });
+
+  it('run: a job with nothing configured says skipped and why, exit 0, recorded as skipped (#44)', async function () {
+    const res = await cli('run', 'benchmark-rate');
+    expect(res.code, res.stderr).to.equal(0);
+    expect(res.stdout.split('\n').find((l) => l.startsWith('benchmark-rate:'))).to.match(
+      /^benchmark-rate: skipped in \d+ ms \(run \d+\): BENCHMARK_RATE_URL is not set: no benchmark rate source/,
+    );
+    const run = job(await list(), 'benchmark-rate').lastRun!;
+    expect(run).to.deep.include({ status: 'skipped' });
+    expect(run.skipReason).to.match(/^BENCHMARK_RATE_URL is not set/);
+  });
+
+  it('run: reads the settings the quick start wrote (its env file) under its own environment (#44)', async function () {
+    const rates = createServer(
+      (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            refRates: [
+              { effectiveDate: '2026-11-26', type: 'SOFR', percentRate: 4.3 },
+              { effectiveDate: '2026-11-27', type: 'SOFR', percentRate: 4.31 },
+            ],
+          }),
+        ),
+    );
+    await new Promise<void>((resolve) => rates.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'quickstart-env-'));
+    try {
+      const file = join(dir, 'quickstart.env');
+      // What scripts/dev.ts writes: the configuration variables of its own process (secrets, price API, …).
+      const settings = quickStartSettings({
+        BENCHMARK_RATE_URL: `http://127.0.0.1:${(rates.address() as AddressInfo).port}/rates`,
+        LOG_LEVEL: 'silent',
+        PATH: '/not/a/config/variable',
+      });
+      expect(Object.keys(settings).sort()).to.deep.equal(['BENCHMARK_RATE_URL', 'LOG_LEVEL']);
+      writeEnvFile(file, settings, QUICK_START_ENV_HEADER);
+      expect(statSync(file).mode & 0o777, 'it may hold secrets').to.equal(0o600);
+      const res = await cli({ ENV_FILE: file }, 'run', 'benchmark-rate');
+      expect(res.code, res.stderr).to.equal(0);
+      expect(res.stdout.split('\n').find((l) => l.startsWith('benchmark-rate:'))).to.match(
+        /^benchmark-rate: success in .* counts: days 2/,
+      );
+      expect(await count(`SELECT count(*) AS n FROM benchmark_rates WHERE day >= '2026-11-26'`)).to.equal(2);
+      // The process's own environment wins over the file.
+      const own = await cli(
+        { ENV_FILE: file, BENCHMARK_RATE_URL: 'http://127.0.0.1:1/unreachable' },
+        'run',
+        'benchmark-rate',
+      );
+      expect(own.code).to.equal(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await new Promise((resolve) => rates.close(resolve));
+    }
   });
 
   it('answers bad usage with exit code 2 and the usage', async function () {

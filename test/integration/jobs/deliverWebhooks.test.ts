@@ -53,7 +53,7 @@ describe('webhooks job: signed, ordered, at-least-once deliveries from the jobs 
     Array.from({ length: n }, (_, i) => ({ type: 'campaign.changed', chainId: 31337, payload: { i }, ...extra }));
   const deliver = () => runJob(deliverWebhooks, h.deps);
   const hook = async (key: string, body: Record<string, unknown>) =>
-    (await h.request().post('/v4/webhooks').set({ 'x-api-key': key }).send(body).expect(201)).body as {
+    (await h.request().post('/v4/webhooks').set({ 'x-api-key': key }).send(body).expect(200)).body as {
       id: string;
       secret: string;
     };

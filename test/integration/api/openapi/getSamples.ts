@@ -115,7 +115,7 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     .expect(200);
   await h.request().post('/v4/organizations').set(auth).send({ name: 'samples' }).expect(200);
   // A webhook (a public address literal passes the outbound guard; TEST-NETs do not, #43 F8) with one failed attempt to list.
-  const webhook = (await h.request().post('/v4/webhooks').set(apiKey).send({ url: 'https://1.2.3.4/hook' }).expect(201))
+  const webhook = (await h.request().post('/v4/webhooks').set(apiKey).send({ url: 'https://1.2.3.4/hook' }).expect(200))
     .body.id as string;
   await h.deps.pg.query(
     `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, delivered, status_code, error, duration_ms, next_attempt_at)

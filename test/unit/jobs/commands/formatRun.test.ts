@@ -28,5 +28,16 @@ describe('jobs/commands/formatRun', () => {
     expect(formatRun('prices', { status: 'skipped', reason: 'locked' })).to.equal(
       'prices: skipped (another process is running it)',
     );
+    expect(
+      formatRun('prices', {
+        status: 'skipped',
+        reason: 'not-configured',
+        detail: 'no price source configured: PRICE_API_URL is not set and no chain of CHAINS has priceFeeds',
+        runId: 7,
+        durationMs: 2,
+      }),
+    ).to.equal(
+      'prices: skipped in 2 ms (run 7): no price source configured: PRICE_API_URL is not set and no chain of CHAINS has priceFeeds',
+    );
   });
 });

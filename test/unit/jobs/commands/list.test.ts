@@ -19,6 +19,7 @@ const status: JobStatus = {
   runs24h: 7,
   errors24h: 1,
   lastRun: {
+    skipReason: null,
     status: 'failed',
     startedAt: new Date('2026-11-21T10:05:00.123Z'),
     finishedAt: new Date('2026-11-21T10:05:01.623Z'),
@@ -152,7 +153,13 @@ describe('jobs/commands/list', () => {
           lagBlocks: null,
           cursorTimestamp: null,
           canonicalHeadTimestamp: null,
-          lastRun: { status: 'failed', startedAt: new Date(0), finishedAt: new Date(1), error: 'HTTP 503' },
+          lastRun: {
+            status: 'failed',
+            startedAt: new Date(0),
+            finishedAt: new Date(1),
+            error: 'HTTP 503',
+            skipReason: null,
+          },
           consecutiveFailures: 3,
         },
       ],
