@@ -77,6 +77,8 @@ describe('GraphQL introspection cost (api/graphql/introspectionMeasure.ts, issue
       expect(refusals(wide).map((e) => e.code)).to.deep.equal(['QUERY_TOO_COSTLY']);
       ms = Math.min(ms, performance.now() - started);
     }
-    expect(ms).to.be.below(50);
+    // A guard against walking the set once per reference (seconds to minutes), not a speed target: a
+    // loaded 2-core CI machine took up to ~100 ms for the linear walk.
+    expect(ms).to.be.below(1_000);
   });
 });

@@ -38,19 +38,21 @@ const check = (query: string, variables?: Record<string, unknown>) => {
 };
 
 describe('GraphQL query limits (api/graphql/limits.ts)', () => {
-  it('measures nested fragments once each: 30 levels (2^30 fields) in under 50 ms and 1,000 levels in under 100 ms', () => {
+  // Bounds that tell linear from exponential (2^30 or 2^1000 visits would not end), not speed targets: a
+  // loaded 2-core CI machine is several times slower than a quiet one.
+  it('measures nested fragments once each: 30 levels (2^30 fields) and 1,000 levels each in well under a second', () => {
     check(bomb(2));
     const thirty = check(bomb(30));
     expect(thirty.errors).to.deep.equal([
       { code: 'QUERY_TOO_COSTLY', cost: 2 ** 30, maxCost: DEFAULT_QUERY_LIMITS.maxCost },
     ]);
-    expect(thirty.ms).to.be.below(50);
+    expect(thirty.ms).to.be.below(1_000);
     const thousand = check(bomb(1000));
     expect(
       thousand.errors.map((e) => e.code),
       '2,000 spreads',
     ).to.deep.equal(['QUERY_TOO_LARGE']);
-    expect(thousand.ms).to.be.below(100);
+    expect(thousand.ms).to.be.below(1_000);
     // The measure itself, without the selection limit: 1,000 levels are 1,000 memoized fragments.
     const document = parse(bomb(1000));
     const started = performance.now();
@@ -61,7 +63,7 @@ describe('GraphQL query limits (api/graphql/limits.ts)', () => {
       DEFAULT_QUERY_LIMITS,
     )(document.definitions[0] as OperationDefinitionNode, schema.getQueryType()!);
     expect(measured.cost).to.equal(2 ** 1000);
-    expect(performance.now() - started).to.be.below(100);
+    expect(performance.now() - started).to.be.below(1_000);
   });
 
   it("adds a fragment's depth where it is spread, and stops descending past the limit", () => {
