@@ -24,7 +24,7 @@ function runBench(env: Record<string, string>): Promise<{ code: number | null; s
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-/** The cells of the Markdown table rows of `text` that start with `| <leaves> | <root> |`. */
+/** The cells of the Markdown table rows of `text` that start with `| <leaves × campaigns> | <root> |`. */
 const rowsOf = (text: string, leaves: string) =>
   text
     .split('\n')
@@ -51,7 +51,10 @@ describe('scripts/bench/rewards (npm run bench:rewards) at a tiny size, end to e
     );
     const { code, stdout, stderr } = await runBench({
       BENCH_REWARDS_SIZES: '2000',
+      // One shape (a campaign holding every leaf): the 20-campaign shape doubles the run.
+      BENCH_REWARDS_CAMPAIGNS: '1',
       BENCH_REWARDS_READS: '20',
+      BENCH_REWARDS_COLD_READS: '5',
       BENCH_REWARDS_FIRST_READS: '5',
       BENCH_REWARDS_IDLE_SAMPLES: '2',
       BENCH_REWARDS_KECCAK_SECONDS: '0.2',
@@ -67,7 +70,7 @@ describe('scripts/bench/rewards (npm run bench:rewards) at a tiny size, end to e
     expect(report).to.match(/## claim \(15 s\)\n\nkept as it is/);
     expect(report).to.match(/commit [0-9a-f]{7}/);
     expect(report).to.match(/[\d,]+ hashes\/s on one core/);
-    const rows = rowsOf(report, '2,000');
+    const rows = rowsOf(report, '2,000 × 1 campaign');
     // Two tables (ingestion, API), a row per root in each.
     expect(rows.map((r) => r[2])).to.deep.equal(['first', '1% changed', 'first', '1% changed']);
     const [first, changed] = rows;
@@ -78,7 +81,10 @@ describe('scripts/bench/rewards (npm run bench:rewards) at a tiny size, end to e
     }
     for (const row of rows.slice(2)) expect(row[3]).to.match(/^[\d.]+ ms$/); // first read
     expect(report).to.include('(20 leaves changed)');
-    expect(stdout).to.include('| 2,000 | first |');
+    // The profile of each root: the job's timed steps, and one read explained statement by statement.
+    expect(report).to.match(/roots run steps: read and staged [\d.]+ m?s, verified/);
+    expect(report).to.match(/one spread recipient's read, statement by statement: \d+ statements, \d+ pages/);
+    expect(stdout).to.include('| 2,000 × 1 campaign | first |');
     // Nothing left behind in Elasticsearch.
     const es = createEsClient({ node: TEST_ES_URL, requestTimeoutMs: 10_000 });
     try {
