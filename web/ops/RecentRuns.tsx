@@ -55,7 +55,17 @@ export function RecentRuns({ runs }: { runs: JobRun[] }) {
                 <td data-label="Duration" class="num">
                   {formatDurationMs(r.durationMs)}
                 </td>
-                <td data-label="Ranges">{r.ranges.map((x) => `${x.chainId}: ${x.from}–${x.to}`).join(', ') || '–'}</td>
+                <td data-label="Ranges">
+                  {r.ranges.length
+                    ? r.ranges.map((x, i) => (
+                        // A range never breaks inside ("0–139"); the list wraps between ranges.
+                        <span className="nowrap" key={`${x.chainId}:${x.from}`}>
+                          {i ? ', ' : ''}
+                          {`${x.chainId}: ${x.from}–${x.to}`}
+                        </span>
+                      ))
+                    : '–'}
+                </td>
                 <td data-label="Counts">
                   {Object.entries(r.counts)
                     .filter(([, n]) => n)
