@@ -10,7 +10,20 @@ import { probe } from '../health/checks.js';
  * dependencies an operator must look at: unreachable ones, then a red cluster.
  * Tables: none (SELECT 1).
  */
-export async function probeDependencies(deps: ApiDeps) {
+export function probeDependencies(deps: ApiDeps): ReturnType<typeof probeNow> {
+  // The operations page asks /v4/internal/jobs and /v4/internal/dependencies at once, and both probe:
+  // callers while a probe is in flight share it (one round per dependency); a later call probes anew.
+  let probing = inFlight.get(deps);
+  if (!probing) {
+    probing = probeNow(deps).finally(() => inFlight.delete(deps));
+    inFlight.set(deps, probing);
+  }
+  return probing;
+}
+
+const inFlight = new WeakMap<ApiDeps, ReturnType<typeof probeNow>>();
+
+async function probeNow(deps: ApiDeps) {
   const [postgres, elasticsearch, chains] = await Promise.all([
     probe(async () => (await deps.pg.query('SELECT 1'), {})),
     probe(async () => {
