@@ -31,7 +31,7 @@ const GUARD_HEADERS = new Map<unknown, string[]>([
  * session as `Authorization: Bearer` (e.g. `showPrivate`; preflights offer it to listed origins
  * only), the request id.
  */
-const EVERY_ROUTE_HEADERS = ['authorization', 'x-api-key', 'x-request-id'];
+const EVERY_ROUTE_HEADERS = ['authorization', 'x-api-key', 'x-request-id', 'x-audit-actor'];
 /** Read on every GET: conditional requests (cacheHeaders). */
 const READ_HEADERS = ['if-none-match', 'if-modified-since'];
 

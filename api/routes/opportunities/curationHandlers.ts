@@ -1,3 +1,4 @@
+import { auditActorOf } from '../../audit/auditActor.js';
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
@@ -30,7 +31,7 @@ export function replaceCurationHandler(
   return async (ctx) => {
     const { body, params } = ctx.state;
     const id = resolveOpportunityId(params.id);
-    const row = await replaceCuration(deps.pg, id, body.tags ?? null, body.programSlugs ?? null);
+    const row = await replaceCuration(deps.pg, auditActorOf(ctx), id, body.tags ?? null, body.programSlugs ?? null);
     ctx.body = await answerCuration(deps, write, id, params.id, row);
   };
 }
@@ -41,7 +42,7 @@ export function editTagsHandler(deps: ApiDeps): Handler<{ params: typeof opportu
   return async (ctx) => {
     const { body, params } = ctx.state;
     const id = resolveOpportunityId(params.id);
-    const row = await editTags(deps.pg, id, body.add ?? [], body.remove ?? []);
+    const row = await editTags(deps.pg, auditActorOf(ctx), id, body.add ?? [], body.remove ?? []);
     ctx.body = await answerCuration(deps, write, id, params.id, row);
   };
 }

@@ -109,4 +109,37 @@ describe('back-office curation of opportunities: tags and programs feed the tags
       .expect(400);
     expect(many.body.errors[0].field).to.equal('programSlugs');
   });
+
+  it('records every write in the audit log (who, before, after) and nothing for a refused one', async function () {
+    const id = opp('c2');
+    await h
+      .request()
+      .patch(`/v4/opportunities/${id}`)
+      .set({ ...BO, 'x-audit-actor': 'ops@example.org' })
+      .send({ tags: ['audited'] })
+      .expect(200);
+    await h
+      .request()
+      .patch(`/v4/opportunities/${id}/tags`)
+      .set({ ...BO, 'x-audit-actor': 'bad actor name!' })
+      .send({ add: ['second'] })
+      .expect(200);
+    await h
+      .request()
+      .patch(`/v4/opportunities/${id}`)
+      .send({ tags: ['refused'] })
+      .expect(401);
+    const { rows } = await h.deps.pg.query(
+      "SELECT actor, action, before, after FROM back_office_audit WHERE entity = 'opportunity' AND entity_id = $1 ORDER BY id",
+      [id],
+    );
+    expect(rows).to.have.length(2);
+    expect(rows[0].actor).to.equal('back-office:ops@example.org');
+    expect(rows[0].action).to.equal('update');
+    expect(rows[0].before).to.deep.equal({ tags: [], programSlugs: [] });
+    expect(rows[0].after).to.deep.equal({ tags: ['audited'], programSlugs: [] });
+    expect(rows[1].actor).to.equal('back-office');
+    expect(rows[1].before).to.deep.equal(rows[0].after);
+    expect(rows[1].after).to.deep.equal({ tags: ['audited', 'second'], programSlugs: [] });
+  });
 });
