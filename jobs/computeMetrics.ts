@@ -198,7 +198,12 @@ export async function runMetrics(
     deps.logger.warn({
       msg: 'LIVE campaigns without a fresh reward price',
       count: missingPrices,
-      tokens: [...new Set(unpriced.map((x) => x.metrics.rewardTokenId))].sort(),
+      // Named by chain, address and symbol (the internal ids told an operator nothing).
+      tokens: [
+        ...new Set(
+          unpriced.map((x) => `${x.row.reward_symbol ?? '?'} ${x.row.chain_id}:${x.row.reward_token.toLowerCase()}`),
+        ),
+      ].sort(),
     });
   return {
     ranges: [],

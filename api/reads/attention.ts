@@ -24,7 +24,10 @@ export type DependencyFacts = {
 
 /** What degrades /v4/health beyond its dependencies: LIVE campaigns whose reward token has no fresh price. */
 export type HealthFacts = {
-  unpricedLiveCampaigns: { campaigns: number; tokens: { id: string; symbol: string | null; campaigns: number }[] };
+  unpricedLiveCampaigns: {
+    campaigns: number;
+    tokens: { id: string; chainId: number; address: string; symbol: string | null; campaigns: number }[];
+  };
 } | null;
 
 export type HealthStatus = { status: 'ok' | 'degraded'; dependenciesOk: boolean; reasons: string[] };
@@ -64,7 +67,7 @@ function unpricedReason(facts: HealthFacts): string | null {
   if (!unpriced || unpriced.campaigns === 0) return null;
   const tokens = unpriced.tokens
     .slice(0, 5)
-    .map((t) => `${t.symbol ?? t.id} ×${t.campaigns}`)
+    .map((t) => `${t.symbol ?? t.address} on chain ${t.chainId} ×${t.campaigns}`)
     .join(', ');
   const more = unpriced.tokens.length > 5 ? `, ${unpriced.tokens.length - 5} more tokens` : '';
   return `${unpriced.campaigns} live campaign${unpriced.campaigns === 1 ? ' has' : 's have'} no fresh reward-token price (${tokens}${more}): their figures count it as 0`;

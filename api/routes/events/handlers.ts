@@ -19,7 +19,7 @@ import type { ListEventsQuery, listEventsQuery } from './schema.js';
 import { toSseError } from './serialize.js';
 import { eventReaderOf, streamCredentials } from './streamCredentials.js';
 import { type StreamCaller, streamCaller, type StreamSlots } from './streamSlots.js';
-import { streamEvents } from './streamEvents.js';
+import { isGone, streamEvents } from './streamEvents.js';
 
 /**
  * GET /v4/events: JSON pages of the event log after `after`, or (Accept: text/event-stream, or
@@ -122,6 +122,11 @@ async function serveStream(
   },
 ): Promise<void> {
   const after = await resumeFrom(deps, ctx, q);
+  // Gone while the resume point was read: no slot is taken for nobody.
+  if (isGone(ctx.res)) {
+    ctx.respond = false;
+    return;
+  }
   slots.acquire(caller, ctx);
   try {
     const oldest = await oldestEventId(deps.pg);

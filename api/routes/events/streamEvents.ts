@@ -52,6 +52,9 @@ export type StreamEventsParams = {
  */
 export function streamEvents(p: StreamEventsParams): Promise<void> {
   const { res } = p;
+  // A client gone while the handler read its resume point (its 'close' fired before anyone listened):
+  // nothing to serve, and subscribing would keep the feed (its LISTEN connection) for nobody (#44).
+  if (isGone(res)) return Promise.resolve();
   let last = p.after;
   let done = false;
   return new Promise<void>((resolve) => {
@@ -175,4 +178,9 @@ export function streamEvents(p: StreamEventsParams): Promise<void> {
     }
     read();
   });
+}
+
+/** The response's client has gone (socket destroyed or detached, response ended): checked before listening for 'close'. */
+export function isGone(res: ServerResponse): boolean {
+  return res.destroyed || res.writableEnded || !res.socket || res.socket.destroyed;
 }

@@ -3,7 +3,10 @@ import type { PgPool } from '../../../internal/pg.js';
 import { publicCampaignSql } from '../../visibility/campaignVisibility.js';
 
 /** LIVE campaigns whose figures leave their reward token out for want of a fresh price, per token. */
-export type UnpricedFacts = { campaigns: number; tokens: { id: string; symbol: string | null; campaigns: number }[] };
+export type UnpricedFacts = {
+  campaigns: number;
+  tokens: { id: string; chainId: number; address: string; symbol: string | null; campaigns: number }[];
+};
 
 /** Opportunities whose TVL is unknown, in total and per reason (TvlStatus other than `ok`, #42). */
 export type UnknownTvlFacts = { opportunities: number; byStatus: { status: string; opportunities: number }[] };
@@ -72,6 +75,8 @@ export async function loadPipelineFacts(pg: PgPool, maxAgeSeconds: number): Prom
         campaigns: unpriced.rows.reduce((n, r) => n + r.campaigns, 0),
         tokens: unpriced.rows.map((r) => ({
           id: r.id ?? tokenDbId(r.chain_id, r.reward_token),
+          chainId: r.chain_id,
+          address: r.reward_token,
           symbol: r.symbol,
           campaigns: r.campaigns,
         })),

@@ -48,7 +48,7 @@ const healthSchema = obj({
       oldestAgeSeconds: nullable(int),
       unpricedLiveCampaigns: obj({
         campaigns: int,
-        tokens: arr(obj({ id: str, symbol: nullable(str), campaigns: int })),
+        tokens: arr(obj({ id: str, chainId: int, address: str, symbol: nullable(str), campaigns: int })),
       }),
     }),
   ),

@@ -181,6 +181,48 @@ describe('typed client subscribe() over the GET /v4/events stream, against the l
     }
   });
 
+  it("after: 'latest' starts with only new events, and a reconnect before the first one misses nothing (#44)", async function () {
+    const { rows } = await demo.h.deps.pg.query<{ id: string }>('SELECT id FROM campaigns ORDER BY id LIMIT 1');
+    const campaign = rows[0]!.id;
+    const newest = await maxId();
+    expect(BigInt(newest) > 0n, 'the demo has a backlog to skip').to.equal(true);
+    const got: RewardsEvent[] = [];
+    const errors: EventStreamError[] = [];
+    const sub = createRewardsClient({ baseUrl }).subscribe({
+      after: 'latest',
+      filters: { campaignId: campaign },
+      onEvent: (e) => void got.push(e),
+      onError: (e) => void errors.push(e),
+      backoff: { initialMs: 20, maxMs: 40 },
+    });
+    try {
+      await until('the stream to be open', () => sub.lastEventId === newest);
+      const change = (n: number): NewEvent => ({
+        type: 'campaign.changed',
+        chainId: CHAIN,
+        campaignDbId: campaign,
+        payload: { change: 'latest', n },
+      });
+      // The API goes down before any event was delivered; an event is appended meanwhile.
+      down = true;
+      server.closeAllConnections();
+      await append([change(1)]);
+      await until('a failed reconnect', () => errors.length > 0);
+      down = false;
+      await append([change(2)]);
+      await until('both new events', () => got.length === 2);
+      expect(got.map((e) => e.payload['n'])).to.deep.equal([1, 2]);
+      expect(
+        errors.every((e) => !e.fatal),
+        'no 400: latest is not sent as an event id',
+      ).to.equal(true);
+    } finally {
+      down = false;
+      sub.close();
+      await sub.done;
+    }
+  });
+
   it('a page on another origin may send Last-Event-ID: the CORS preflight of /v4/events allows it', async function () {
     const res = await demo.h
       .request()

@@ -49,10 +49,12 @@ describe('api/reads/attention: one list from the facts of /v4/health and the job
   it('lists what degrades /v4/health: live campaigns without a fresh reward-token price, with the same sentence', () => {
     const health = {
       unpricedLiveCampaigns: {
-        campaigns: 16,
+        campaigns: 21,
         tokens: [
-          { id: '1-0xa', symbol: 'USDCx', campaigns: 10 },
-          { id: '1-0xb', symbol: null, campaigns: 6 },
+          { id: '1-0xa', chainId: 1, address: '0xa', symbol: 'USDCx', campaigns: 10 },
+          { id: '1-0xb', chainId: 1, address: '0xb', symbol: null, campaigns: 6 },
+          { id: '1-0xc', chainId: 1, address: '0xc', symbol: 'preTGE', campaigns: 3 },
+          { id: '8453-0xc', chainId: 8453, address: '0xc', symbol: 'preTGE', campaigns: 2 },
         ],
       },
     };
@@ -60,7 +62,7 @@ describe('api/reads/attention: one list from the facts of /v4/health and the job
     expect(status.status).to.equal('degraded');
     expect(status.dependenciesOk).to.equal(true);
     expect(status.reasons).to.deep.equal([
-      '16 live campaigns have no fresh reward-token price (USDCx ×10, 1-0xb ×6): their figures count it as 0',
+      '21 live campaigns have no fresh reward-token price (USDCx on chain 1 ×10, 0xb on chain 1 ×6, preTGE on chain 1 ×3, preTGE on chain 8453 ×2): their figures count it as 0',
     ]);
     expect(needsAttention({ dependencies: healthy, health, jobs: [] })).to.deep.equal([
       { kind: 'degraded', subject: 'health', text: `Health degraded: ${status.reasons[0]}` },
@@ -75,7 +77,12 @@ describe('api/reads/attention: one list from the facts of /v4/health and the job
     };
     const items = needsAttention({
       dependencies,
-      health: { unpricedLiveCampaigns: { campaigns: 1, tokens: [{ id: '1-0xa', symbol: 'A', campaigns: 1 }] } },
+      health: {
+        unpricedLiveCampaigns: {
+          campaigns: 1,
+          tokens: [{ id: '1-0xa', chainId: 1, address: '0xa', symbol: 'A', campaigns: 1 }],
+        },
+      },
       jobs: [
         job('prices', { status: 'paused', reasons: ['paused by an operator: scheduled runs are skipped'] }),
         job('campaigns', { status: 'lagging', reasons: ['chain 8453: 904 s behind the head (5 blocks)'] }),

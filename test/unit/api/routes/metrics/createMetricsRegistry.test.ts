@@ -94,8 +94,8 @@ const snapshot: MetricsSnapshot = {
         unpricedLiveCampaigns: {
           campaigns: 16,
           tokens: [
-            { id: '1-0xa', symbol: 'A', campaigns: 10 },
-            { id: '1-0xb', symbol: 'B', campaigns: 6 },
+            { id: '1-0xa', chainId: 1, address: '0xa', symbol: 'A', campaigns: 10 },
+            { id: '1-0xb', chainId: 1, address: '0xb', symbol: 'B', campaigns: 6 },
           ],
         },
       },
