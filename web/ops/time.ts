@@ -22,11 +22,19 @@ export function relative(iso: string, now = Date.now()): string {
 /** A duration given in seconds, sub-second ones in ms: `132 ms`, `2.5 s`, `1m15s`, `–` when unknown. */
 export const seconds = (s: number | null) => (s === null ? '–' : formatDurationMs(Math.round(s * 1000)));
 
-/** The freshness tile: `p50 / p95 (N samples)`, each figure in ms below a second (never `0s / 0s`). */
-export function freshnessText(f: { samples: number; p50Seconds: number | null; p95Seconds: number | null } | null) {
+/**
+ * The freshness tile: `p50 / p95 (N samples)`, each figure in ms below a second (never `0s / 0s`); samples whose
+ * block time ran ahead of the clock (a devnet) were timed from indexing, and the tile says how many.
+ */
+export function freshnessText(
+  f: { samples: number; p50Seconds: number | null; p95Seconds: number | null; clockAheadSamples?: number } | null,
+) {
   if (!f) return '–';
   if (f.samples === 0) return 'no campaign published in the window';
-  return `${seconds(f.p50Seconds)} / ${seconds(f.p95Seconds)} (${f.samples} sample${f.samples === 1 ? '' : 's'})`;
+  const ahead = f.clockAheadSamples
+    ? `; ${f.clockAheadSamples === f.samples ? 'all' : f.clockAheadSamples} timed from indexing: block time ahead of the clock`
+    : '';
+  return `${seconds(f.p50Seconds)} / ${seconds(f.p95Seconds)} (${f.samples} sample${f.samples === 1 ? '' : 's'}${ahead})`;
 }
 
 /**

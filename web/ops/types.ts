@@ -74,7 +74,13 @@ export type JobsOverview = {
   attention: AttentionItem[];
   jobs: Job[];
   outbox: { depth: number; oldestAgeSeconds: number | null };
-  freshness: { windowSeconds: number; samples: number; p50Seconds: number | null; p95Seconds: number | null } | null;
+  freshness: {
+    windowSeconds: number;
+    samples: number;
+    p50Seconds: number | null;
+    p95Seconds: number | null;
+    clockAheadSamples?: number;
+  } | null;
 };
 
 /** GET /v4/internal/dependencies (api/routes/internal-dependencies/probeDependencies.ts). */

@@ -130,6 +130,7 @@ export function toFreshnessBody(f: Freshness | null) {
       samples: f.samples,
       p50Seconds: round(f.p50Seconds),
       p95Seconds: round(f.p95Seconds),
+      clockAheadSamples: f.clockAheadSamples,
     }
   );
 }

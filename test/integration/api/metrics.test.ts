@@ -139,7 +139,28 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
       samples: 6,
       p50Seconds: 35,
       p95Seconds: 57.5,
+      clockAheadSamples: 0,
     });
+    // A block time ahead of the publication (a devnet's clock) is timed from when the campaign was indexed, and said.
+    await h.deps.pg.query(`UPDATE campaigns c SET created_at = k.published_at + interval '1 hour',
+        indexed_at = k.published_at - interval '70 seconds'
+      FROM (SELECT campaign_db_id AS id, published_at FROM campaign_first_publications ORDER BY campaign_db_id LIMIT 1) k
+      WHERE k.id = c.id`);
+    // The health view answers from one computation for 1 s: ask until it is recomputed.
+    const t0 = Date.now();
+    let ahead = (await h.request().get('/v4/health').expect(200)).body.freshness;
+    while (ahead.clockAheadSamples !== 1 && Date.now() - t0 < 5000) {
+      await new Promise((r) => setTimeout(r, 100));
+      ahead = (await h.request().get('/v4/health').expect(200)).body.freshness;
+    }
+    expect(ahead.clockAheadSamples).to.equal(1);
+    // 10 s became 70 s: the sum grows by 60 s (a scrape too may answer from a collection made just before).
+    let sum = (await scrape()).values.get('rewards_search_freshness_seconds_sum');
+    while (sum !== undefined && Math.abs(sum - 270) > 1e-6 && Date.now() - t0 < 5000) {
+      await new Promise((r) => setTimeout(r, 100));
+      sum = (await scrape()).values.get('rewards_search_freshness_seconds_sum');
+    }
+    expect(sum).to.be.closeTo(270, 1e-6);
   });
 
   it('answers 50 concurrent scrapes and half a second of repeated ones with one collection', async function () {

@@ -11,6 +11,12 @@ describe('web/ops/time', () => {
       'no campaign published in the window',
     );
     expect(freshnessText(null)).to.equal('–');
+    expect(freshnessText({ samples: 4, p50Seconds: 0.2, p95Seconds: 0.3, clockAheadSamples: 4 })).to.equal(
+      '200 ms / 300 ms (4 samples; all timed from indexing: block time ahead of the clock)',
+    );
+    expect(freshnessText({ samples: 4, p50Seconds: 0.2, p95Seconds: 0.3, clockAheadSamples: 1 })).to.equal(
+      '200 ms / 300 ms (4 samples; 1 timed from indexing: block time ahead of the clock)',
+    );
   });
 
   it('says where a schedule comes from in words, not as the table it is stored in (#44)', () => {

@@ -84,7 +84,14 @@ const snapshot: MetricsSnapshot = {
       listing({ name: 'tokens', blockCursor: false, chains: [chain({ lagSeconds: 30 })] }),
     ],
     outbox: { depth: 3, oldestAgeSeconds: 4.5 },
-    freshness: { windowSeconds: 86400, samples: 4, sumSeconds: 20, p50Seconds: 4, p95Seconds: 9.5 },
+    freshness: {
+      windowSeconds: 86400,
+      samples: 4,
+      sumSeconds: 20,
+      p50Seconds: 4,
+      p95Seconds: 9.5,
+      clockAheadSamples: 0,
+    },
     pipeline: {
       prices: {
         tracked: 5,
