@@ -4,13 +4,13 @@ export const LAG_ATTENTION_SECONDS = 300;
 export const OVERDUE_INTERVALS = 3;
 
 /** Most urgent first: the operations page sorts jobs in this order. */
-export const ATTENTION_ORDER = ['failing', 'lagging', 'paused', 'never-run', 'ok'] as const;
+export const ATTENTION_ORDER = ['failing', 'lagging', 'paused', 'not-configured', 'never-run', 'ok'] as const;
 export type AttentionStatus = (typeof ATTENTION_ORDER)[number];
 export type Attention = { status: AttentionStatus; reasons: string[] };
 
 export type JobAttentionParams = {
   paused: boolean;
-  lastRun: { status: string; error: string | null } | null;
+  lastRun: { status: string; error: string | null; skipReason?: string | null } | null;
   lastSuccessAt: Date | null;
   chains: { chainId: number; lagSeconds: number | null; lagBlocks: number | null; consecutiveFailures: number }[];
   /** Whether lagSeconds of the chains is chain time behind the head (a block cursor) or not. */
@@ -24,7 +24,8 @@ export type JobAttentionParams = {
  * Pure: what an operator should know of a job first. Failing: its latest run failed or a chain's
  * unit fails in a row (the scheduler backs that chain off). Lagging: a chain's cursor is more than
  * LAG_ATTENTION_SECONDS behind the head, or no success for OVERDUE_INTERVALS intervals of its
- * schedule (is a scheduler running?). Then paused, never run, ok. Every reason is a sentence.
+ * schedule (is a scheduler running?). Then paused; not configured (its latest run was skipped: it found nothing
+ * configured to do, so it is not 'ok', #44); never run; ok. Every reason is a sentence.
  */
 export function jobAttention(p: JobAttentionParams): Attention {
   const failing = [
@@ -52,6 +53,11 @@ export function jobAttention(p: JobAttentionParams): Attention {
     );
   if (lagging.length) return { status: 'lagging', reasons: lagging };
   if (p.paused) return { status: 'paused', reasons: ['paused by an operator: scheduled runs are skipped'] };
+  if (p.lastRun?.status === 'skipped')
+    return {
+      status: 'not-configured',
+      reasons: [`its runs do nothing: ${p.lastRun.skipReason ?? 'nothing is configured for it'}`],
+    };
   if (!p.lastRun) return { status: 'never-run', reasons: ['no run recorded yet'] };
   return { status: 'ok', reasons: [] };
 }

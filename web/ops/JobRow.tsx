@@ -15,6 +15,7 @@ const ATTENTION_LABELS: Record<Job['attention']['status'], string> = {
   failing: 'failing',
   lagging: 'lagging',
   paused: 'paused',
+  'not-configured': 'not configured',
   'never-run': 'never run',
   ok: 'ok',
 };
@@ -59,8 +60,8 @@ export function JobRow({
             </>
           )}
         </h2>
-        {(status === 'failing' || status === 'lagging') && (
-          <ul class="reasons error" data-testid="job-reasons">
+        {(status === 'failing' || status === 'lagging' || status === 'not-configured') && (
+          <ul class={`reasons ${status === 'not-configured' ? 'muted' : 'error'}`} data-testid="job-reasons">
             {reasons.map((r) => (
               <li key={r}>{r}</li>
             ))}

@@ -15,7 +15,7 @@ export type JobRun = {
   skipReason: string | null;
 };
 /** Most urgent first (jobs/control/jobAttention.ts ATTENTION_ORDER): the page sorts jobs by it. */
-export const ATTENTION_ORDER = ['failing', 'lagging', 'paused', 'never-run', 'ok'] as const;
+export const ATTENTION_ORDER = ['failing', 'lagging', 'paused', 'not-configured', 'never-run', 'ok'] as const;
 export type AttentionStatus = (typeof ATTENTION_ORDER)[number];
 export type JobChain = {
   chainId: number;
