@@ -124,6 +124,28 @@ describe('GET /v4/transactions/*: the creation transaction of a campaign and the
       ).to.equal(pair.txHash);
   });
 
+  it('configs: the stored configurations attached to the campaigns of the transaction, each once', async function () {
+    const { campaigns } = await createdBy(pair.txHash);
+    const config = { distributionMethodParameters: { distributionMethod: 'TX_LOOKUP', note: 'transactions test' } };
+    const stored = (await h.request().post('/v4/config/store').send(config).expect(200)).body.hash as string;
+    const creator = as(campaigns[0]!.creator.toLowerCase());
+    // Attached by the campaigns' creator to both campaigns of the transaction: listed once.
+    for (const c of campaigns) {
+      const res = await h
+        .request()
+        .get(`/v4/config/hash/${stored}`)
+        .query({ campaignId: c.campaignId, distributionChainId: 31337 })
+        .set(creator)
+        .expect(200);
+      expect(res.headers['x-config-association']).to.match(/^attached/);
+    }
+    const res = await get('/v4/transactions/campaigns', { chainId: 31337, hash: pair.txHash }).expect(200);
+    expect(res.body.configs).to.deep.equal([(await h.request().get(`/v4/config/hash/${stored}`).expect(200)).body]);
+    // Another transaction's campaigns do not carry it.
+    const other = await get('/v4/transactions/campaigns', { chainId: 31337, hash: single.txHash }, as(hidden.creator));
+    expect(other.body.configs).to.deep.equal([]);
+  });
+
   it('a transaction that created nothing we indexed, and a campaign we do not know: empty answers, never 404', async function () {
     expect(
       (await get('/v4/transactions/campaigns', { chainId: 31337, hash: GHOST_TX }).expect(200)).body,
