@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { getContractAddress, parseAbi, zeroAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createCampaigns, encodeClammCampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
+import {
+  createCampaigns,
+  encodeClammCampaignData,
+  getLatestTimestamp,
+  overrideCampaign,
+} from '../../../contracts/actions.js';
 import { createDevnetClients, HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { deployUniswapV3Pool, uniswapV3PoolAbi, type DeployedUniswapV3Pool } from '../../../contracts/uniswapV3.js';
 import { deployUniswapV4Pool, type DeployedUniswapV4Pool } from '../../../contracts/uniswapV4.js';
@@ -28,6 +33,7 @@ describe('GET /v4/clamm/pools: concentrated-liquidity pools with their campaigns
   let v4: DeployedUniswapV4Pool;
   let creator: string;
   const ids: Record<string, string> = {};
+  const onChain: Record<string, { campaignId: Hex; startTimestamp: number; duration: number }> = {};
   const v4Deployer = HARDHAT_TEST_KEYS[1];
   const uniswapV4PoolManager = getContractAddress({ from: privateKeyToAccount(v4Deployer).address, nonce: 0n });
   const as = (address: string) => ({
@@ -100,6 +106,8 @@ describe('GET /v4/clamm/pools: concentrated-liquidity pools with their campaigns
     });
     ['a1', 'a2', 'aPrivate', 'bPrivate', 'v4', 'token'].forEach((name, i) => {
       ids[name] = campaignDbId(chainId, created.campaignIds[i]!);
+      const c = created.campaigns[i]!;
+      onChain[name] = { campaignId: c.campaignId, startTimestamp: c.startTimestamp, duration: c.duration };
     });
     creator = created.campaigns[0]!.creator.toLowerCase();
     for (const job of ['blocks', 'campaigns', 'tokens', 'prices', 'metrics'])
@@ -246,5 +254,35 @@ describe('GET /v4/clamm/pools: concentrated-liquidity pools with their campaigns
       expect(res.headers['content-type']).to.match(/application\/problem\+json/);
       expect(JSON.stringify(res.body), `${path} ${JSON.stringify(query)}`).to.include(field);
     }
+  });
+  it('follows an override that moves a campaign to another pool (the pool answers with it, the old one without)', async function () {
+    const { devnet, stack } = h.chains[0]!;
+    const a = poolA.pool.toLowerCase();
+    const b = poolB.pool.toLowerCase();
+    await overrideCampaign({
+      rpcUrl: devnet.rpcUrl,
+      chainId: devnet.chainId,
+      stack,
+      campaignId: onChain['a2']!.campaignId,
+      campaign: {
+        campaignType: 2,
+        startTimestamp: onChain['a2']!.startTimestamp,
+        duration: onChain['a2']!.duration,
+        campaignData: encodeClammCampaignData({
+          pool: poolB.pool,
+          weightFees: 2000,
+          weightToken0: 4000,
+          weightToken1: 4000,
+          isOutOfRangeIncentivized: false,
+        }),
+      },
+    });
+    for (const job of ['blocks', 'campaigns']) expect((await h.runJob(job)).status, job).to.equal('success');
+    const body = await pools('/v4/clamm/pools/31337');
+    expect(body[a]!.campaignIds).to.deep.equal([ids['a1']!]);
+    // Pool B, hidden while its only campaign was private, now has a public one: listed with it alone.
+    expect(body[b]!.campaignIds).to.deep.equal([ids['a2']!]);
+    const own = await pools('/v4/clamm/pools/31337', { showPrivate: true }, as(creator));
+    expect(own[b]!.campaignIds).to.deep.equal([ids['a2']!, ids['bPrivate']!].sort());
   });
 });
