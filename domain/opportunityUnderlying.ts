@@ -14,6 +14,10 @@ export type OpportunityUnderlying = {
   lltv: string | null;
   /** What a block explorer can show: the pool (V3), the PoolManager (V4), the Morpho Blue contract (market). */
   contract: string;
+  /** A pool's tick spacing (V3 `tickSpacing()`, V4 PoolKey); null for a market or when unread. */
+  tickSpacing?: number | null;
+  /** A V4 pool's hooks contract (lower-case; the zero address for none); null for a V3 pool or a market. */
+  hooks?: string | null;
 };
 
 /** Uniswap V4 `LPFeeLibrary.DYNAMIC_FEE_FLAG`: the pool's hook sets its fee swap by swap. */

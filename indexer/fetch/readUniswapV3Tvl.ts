@@ -9,6 +9,7 @@ const poolAbi = parseAbi([
   'function token0() view returns (address)',
   'function token1() view returns (address)',
   'function fee() view returns (uint24)',
+  'function tickSpacing() view returns (int24)',
   'function balanceOf(address) view returns (uint256)',
   'function decimals() view returns (uint8)',
 ]);
@@ -20,7 +21,8 @@ const NONE: UnpricedTvlReading = { method: 'NONE', tokens: [] };
  * balance of each of its tokens (`token0()`/`token1()`, then `balanceOf(pool)` and `decimals()` of
  * each token), i.e. everything the pool holds: in-range and out-of-range positions plus uncollected
  * fees. Two bounded multicalls per chain (readBounded: each read its own gas). A pool whose reads fail
- * gives method NONE. A pool that answers `token0()`/`token1()` carries them, with its `fee()`, as its
+ * gives method NONE. A pool that answers `token0()`/`token1()` carries them, with its `fee()` and
+ * `tickSpacing()`, as its
  * `underlying` (what names the opportunity), whether or not its balances could be read.
  * @returns opportunity id → reading.
  */
@@ -34,7 +36,7 @@ export async function readUniswapV3Tvl(
   const tokenResults = await readBounded(
     chainClient,
     pools.flatMap((p) =>
-      (['token0', 'token1', 'fee'] as const).map((functionName) => ({
+      (['token0', 'token1', 'fee', 'tickSpacing'] as const).map((functionName) => ({
         address: p.identifier as `0x${string}`,
         abi: poolAbi,
         functionName,
@@ -43,7 +45,7 @@ export async function readUniswapV3Tvl(
   );
   const resolved: { id: string; pool: string; tokens: [string, string]; underlying: OpportunityUnderlying }[] = [];
   pools.forEach((p, i) => {
-    const [t0, t1, fee] = tokenResults.slice(3 * i, 3 * i + 3);
+    const [t0, t1, fee, tickSpacing] = tokenResults.slice(4 * i, 4 * i + 4);
     if (t0?.status === 'success' && t1?.status === 'success') {
       const tokens: [string, string] = [String(t0.result).toLowerCase(), String(t1.result).toLowerCase()];
       resolved.push({
@@ -55,6 +57,8 @@ export async function readUniswapV3Tvl(
           fee: fee?.status === 'success' ? Number(fee.result) : null,
           lltv: null,
           contract: p.identifier.toLowerCase(),
+          tickSpacing: tickSpacing?.status === 'success' ? Number(tickSpacing.result) : null,
+          hooks: null,
         },
       });
     } else readings.set(p.id, NONE);

@@ -178,6 +178,8 @@ export async function readUniswapV4Tvl(
       fee: key.fee,
       lltv: null,
       contract: manager.toLowerCase(),
+      tickSpacing: key.tickSpacing,
+      hooks: key.hooks,
     };
     const amounts = await readPool(chainClient, at, p.identifier, key, bounds).catch(
       (error: unknown) => `state read failed: ${describe(error)}`,

@@ -1034,6 +1034,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/clamm/pools/{chainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Concentrated-liquidity pools of a chain (Uniswap V3 and V4), with their campaigns
+         * @description Concentrated-liquidity pools of `chainId` with incentives here: Uniswap V3 pools (CLAMM campaigns; `poolId` is the pool's address) and Uniswap V4 pools (UNISWAP_V4 campaigns; `poolId` is the pool id, the PoolKey's hash), keyed by `poolId` as the hosted `clamm/pools` answers. Each pool carries its key as the metrics job read it from the chain: `currency0`/`currency1` (the zero address is the native token), their `symbol…`/`decimals…` (null for a token not indexed yet), `lpFee` in hundredths of a bip (8388608 is a V4 dynamic fee), `tickSpacing` (null until the pool is read again after an upgrade) and `hooks` (the zero address for none and for every V3 pool). Beyond the hosted shape: `opportunityId` and `campaignIds`, the campaigns on the pool the caller may see; a pool none of whose campaigns the caller may see is not listed (with `showPrivate=true`, the private campaigns the caller's session or API key may read count too). A pool whose key has not been read yet (the metrics job reads it on its next run) is not listed. `page`/`items` page through the pools in `poolId` order (1000 a page by default). With a `poolId`, that pool alone, or `{}` when we have no such pool. A chain we do not index is a 400 naming `chainId`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 1000, at most 1000.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getClammPoolsByChainId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/clamm/pools/{chainId}/{poolId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Concentrated-liquidity pools of a chain (Uniswap V3 and V4), with their campaigns
+         * @description Concentrated-liquidity pools of `chainId` with incentives here: Uniswap V3 pools (CLAMM campaigns; `poolId` is the pool's address) and Uniswap V4 pools (UNISWAP_V4 campaigns; `poolId` is the pool id, the PoolKey's hash), keyed by `poolId` as the hosted `clamm/pools` answers. Each pool carries its key as the metrics job read it from the chain: `currency0`/`currency1` (the zero address is the native token), their `symbol…`/`decimals…` (null for a token not indexed yet), `lpFee` in hundredths of a bip (8388608 is a V4 dynamic fee), `tickSpacing` (null until the pool is read again after an upgrade) and `hooks` (the zero address for none and for every V3 pool). Beyond the hosted shape: `opportunityId` and `campaignIds`, the campaigns on the pool the caller may see; a pool none of whose campaigns the caller may see is not listed (with `showPrivate=true`, the private campaigns the caller's session or API key may read count too). A pool whose key has not been read yet (the metrics job reads it on its next run) is not listed. `page`/`items` page through the pools in `poolId` order (1000 a page by default). With a `poolId`, that pool alone, or `{}` when we have no such pool. A chain we do not index is a 400 naming `chainId`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 1000, at most 1000.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getClammPoolsByChainIdByPoolId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/clamm/pools/protocol/{chainId}/{protocol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Concentrated-liquidity pools of one protocol on a chain, with their campaigns
+         * @description Concentrated-liquidity pools of `chainId` with incentives here: Uniswap V3 pools (CLAMM campaigns; `poolId` is the pool's address) and Uniswap V4 pools (UNISWAP_V4 campaigns; `poolId` is the pool id, the PoolKey's hash), keyed by `poolId` as the hosted `clamm/pools` answers. Each pool carries its key as the metrics job read it from the chain: `currency0`/`currency1` (the zero address is the native token), their `symbol…`/`decimals…` (null for a token not indexed yet), `lpFee` in hundredths of a bip (8388608 is a V4 dynamic fee), `tickSpacing` (null until the pool is read again after an upgrade) and `hooks` (the zero address for none and for every V3 pool). Beyond the hosted shape: `opportunityId` and `campaignIds`, the campaigns on the pool the caller may see; a pool none of whose campaigns the caller may see is not listed (with `showPrivate=true`, the private campaigns the caller's session or API key may read count too). A pool whose key has not been read yet (the metrics job reads it on its next run) is not listed. `page`/`items` page through the pools in `poolId` order (1000 a page by default). With a `poolId`, that pool alone, or `{}` when we have no such pool. A chain we do not index is a 400 naming `chainId`. `protocol` is `uniswap-v3` or `uniswap-v4` (our protocol ids, GET /v4/protocols).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 1000, at most 1000.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getClammPoolsProtocolByChainIdByProtocol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/clamm/pools/protocol/{chainId}/{protocol}/{poolId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Concentrated-liquidity pools of one protocol on a chain, with their campaigns
+         * @description Concentrated-liquidity pools of `chainId` with incentives here: Uniswap V3 pools (CLAMM campaigns; `poolId` is the pool's address) and Uniswap V4 pools (UNISWAP_V4 campaigns; `poolId` is the pool id, the PoolKey's hash), keyed by `poolId` as the hosted `clamm/pools` answers. Each pool carries its key as the metrics job read it from the chain: `currency0`/`currency1` (the zero address is the native token), their `symbol…`/`decimals…` (null for a token not indexed yet), `lpFee` in hundredths of a bip (8388608 is a V4 dynamic fee), `tickSpacing` (null until the pool is read again after an upgrade) and `hooks` (the zero address for none and for every V3 pool). Beyond the hosted shape: `opportunityId` and `campaignIds`, the campaigns on the pool the caller may see; a pool none of whose campaigns the caller may see is not listed (with `showPrivate=true`, the private campaigns the caller's session or API key may read count too). A pool whose key has not been read yet (the metrics job reads it on its next run) is not listed. `page`/`items` page through the pools in `poolId` order (1000 a page by default). With a `poolId`, that pool alone, or `{}` when we have no such pool. A chain we do not index is a 400 naming `chainId`. `protocol` is `uniswap-v3` or `uniswap-v4` (our protocol ids, GET /v4/protocols).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 1000, at most 1000.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getClammPoolsProtocolByChainIdByProtocolByPoolId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/config/decode/args/createCampaign": {
         parameters: {
             query?: never;
@@ -1690,6 +1794,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/etl-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether every indexing job keeps up (hosted etl-health shape)
+         * @description Checks every job cursor of every configured chain (`filesChecked`): an indexing job's cursor is stale when its block trails the newest stored block header of the chain by more than `maxAgeMinutes` of chain time (default 120, as the hosted service's two hours); the `blocks` job's own cursor when its last successful run on the chain ended longer ago than that. 200 `{ "success": true, "filesChecked": n }` when none is stale; else 503 with `success: false`, the stalest as `staleFile` (`prefix` the job, `name` `chain-<id>`, `ageMinutes`) and, beyond the hosted shape, every stale one in `staleFiles`. Read from PostgreSQL only (no chain call): GET /v4/node/status compares the cursors with each node's head.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: no-store`.
+         */
+        get: operations["getEtlHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/events": {
         parameters: {
             query?: never;
@@ -2163,6 +2291,54 @@ export interface paths {
          *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getNode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/node/last-block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last block an indexing job processed on a chain (hosted node/last-block shape)
+         * @description The cursor of `protocol` (an indexing job: `blocks`, `campaigns`, `claims`, `roots`) on `chainId`, or without `protocol` the most advanced cursor of the chain: `lastFetchedBlockNumber` the last block it processed. `null` when no such job has run on the chain. A chain we do not index is a 400 naming `chainId`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: no-store`.
+         */
+        get: operations["getNodeLastBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/node/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each chain's node head and how far each indexing job has got (hosted node/status shape)
+         * @description Keyed by chain id, every configured chain with one item per indexing job that keeps a cursor there (`blocks`, `campaigns`, `claims`, `roots`): `protocolId` the job, `lastFetchedBlock` (= `oldestBlock`: one cursor per job and chain, `nodeCount` 1) the last block it processed, `currentBlock` the head the chain's node answers now, `blockDifference` the blocks still to process, `totalBlockRange` the blocks from the chain's configured start block to the head, `timeBehind` the chain seconds between the cursor's block and the head (null when that block's header is not stored). `protocol` is always null (a job is no protocol). Beyond the hosted shape, `nodeError` says why a chain's head is unknown (its head-derived figures are then null): each head is read within the request's chain-read deadline through the chain's read gate, so a slow or down node costs its own chain, never the answer. One computation is shared for 1000 ms.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: no-store`.
+         */
+        get: operations["getNodeStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3457,6 +3633,78 @@ export interface paths {
          *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getTokensRewardByChainId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/transactions/campaign-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * On-chain ids of the campaigns a transaction created
+         * @description The on-chain ids of the campaigns the transaction `hash` created on `chainId`, in event order; `[]` for none. A private campaign is served only to a caller who may see it (the back office, its creator and grantees, its recipients when allowed), without `showPrivate`: for anyone else it is absent.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTransactionsCampaignIds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/transactions/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The campaigns a transaction created
+         * @description The campaigns the transaction `hash` created on `chainId` (several when one call created several), in the order of their NewCampaign events: `campaignIds` (on-chain ids), `configs` (the stored configurations they name, GET /v4/config/hash/{hash}) and `extendedCampaigns` (each campaign as it stands now, overrides applied; beyond the hosted shape, `id` is our internal id). Empty lists for a transaction that created none we indexed. A private campaign is served only to a caller who may see it (the back office, its creator and grantees, its recipients when allowed), without `showPrivate`: for anyone else it is absent. A chain we do not index is a 400 naming `chainId`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTransactionsCampaigns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/transactions/find-creation-hash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The creation transaction of a campaign
+         * @description The transaction that created the campaign `campaignId` (its on-chain id) on its distribution chain `chainId`: `hash`, `blockNumber` and `explorerUrl` (the chain's first block explorer, null without one), from the NewCampaign event we indexed. All three are null when we indexed no such campaign. A private campaign is served only to a caller who may see it (the back office, its creator and grantees, its recipients when allowed), without `showPrivate`: for anyone else it is absent. A chain we do not index is a 400 naming `chainId`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTransactionsFindCreationHash"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10494,6 +10742,542 @@ export interface operations {
             };
         };
     };
+    getClammPoolsByChainId: {
+        parameters: {
+            query?: {
+                items?: number;
+                page?: number;
+                showPrivate?: boolean;
+            };
+            header?: never;
+            path: {
+                chainId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Concentrated-liquidity pools of a chain (Uniswap V3 and V4), with their campaigns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8": {
+                     *         "chainId": 1,
+                     *         "poolId": "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8",
+                     *         "protocol": "uniswap-v3",
+                     *         "currency0": "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+                     *         "currency1": "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
+                     *         "decimalsCurrency0": 6,
+                     *         "decimalsCurrency1": 18,
+                     *         "symbolCurrency0": "USDC",
+                     *         "symbolCurrency1": "WETH",
+                     *         "lpFee": 3000,
+                     *         "tickSpacing": 60,
+                     *         "hooks": "0x0000000000000000000000000000000000000000",
+                     *         "opportunityId": "3419120871309874566",
+                     *         "campaignIds": [
+                     *           "7120318201922340012"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: {
+                            campaignIds: string[];
+                            chainId: number;
+                            currency0: string;
+                            currency1: string;
+                            decimalsCurrency0: number | null;
+                            decimalsCurrency1: number | null;
+                            hooks: string;
+                            lpFee: number | null;
+                            opportunityId: string;
+                            poolId: string;
+                            /** @enum {unknown} */
+                            protocol: "uniswap-v3" | "uniswap-v4";
+                            symbolCurrency0: string | null;
+                            symbolCurrency1: string | null;
+                            tickSpacing: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/clamm/pools/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/clamm/pools/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/clamm/pools/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getClammPoolsByChainIdByPoolId: {
+        parameters: {
+            query?: {
+                items?: number;
+                page?: number;
+                showPrivate?: boolean;
+            };
+            header?: never;
+            path: {
+                chainId: number;
+                poolId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Concentrated-liquidity pools of a chain (Uniswap V3 and V4), with their campaigns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8": {
+                     *         "chainId": 1,
+                     *         "poolId": "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8",
+                     *         "protocol": "uniswap-v3",
+                     *         "currency0": "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+                     *         "currency1": "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
+                     *         "decimalsCurrency0": 6,
+                     *         "decimalsCurrency1": 18,
+                     *         "symbolCurrency0": "USDC",
+                     *         "symbolCurrency1": "WETH",
+                     *         "lpFee": 3000,
+                     *         "tickSpacing": 60,
+                     *         "hooks": "0x0000000000000000000000000000000000000000",
+                     *         "opportunityId": "3419120871309874566",
+                     *         "campaignIds": [
+                     *           "7120318201922340012"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: {
+                            campaignIds: string[];
+                            chainId: number;
+                            currency0: string;
+                            currency1: string;
+                            decimalsCurrency0: number | null;
+                            decimalsCurrency1: number | null;
+                            hooks: string;
+                            lpFee: number | null;
+                            opportunityId: string;
+                            poolId: string;
+                            /** @enum {unknown} */
+                            protocol: "uniswap-v3" | "uniswap-v4";
+                            symbolCurrency0: string | null;
+                            symbolCurrency1: string | null;
+                            tickSpacing: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/clamm/pools/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/clamm/pools/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/clamm/pools/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getClammPoolsProtocolByChainIdByProtocol: {
+        parameters: {
+            query?: {
+                items?: number;
+                page?: number;
+                showPrivate?: boolean;
+            };
+            header?: never;
+            path: {
+                chainId: number;
+                protocol: "uniswap-v3" | "uniswap-v4";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Concentrated-liquidity pools of one protocol on a chain, with their campaigns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8": {
+                     *         "chainId": 1,
+                     *         "poolId": "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8",
+                     *         "protocol": "uniswap-v3",
+                     *         "currency0": "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+                     *         "currency1": "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
+                     *         "decimalsCurrency0": 6,
+                     *         "decimalsCurrency1": 18,
+                     *         "symbolCurrency0": "USDC",
+                     *         "symbolCurrency1": "WETH",
+                     *         "lpFee": 3000,
+                     *         "tickSpacing": 60,
+                     *         "hooks": "0x0000000000000000000000000000000000000000",
+                     *         "opportunityId": "3419120871309874566",
+                     *         "campaignIds": [
+                     *           "7120318201922340012"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: {
+                            campaignIds: string[];
+                            chainId: number;
+                            currency0: string;
+                            currency1: string;
+                            decimalsCurrency0: number | null;
+                            decimalsCurrency1: number | null;
+                            hooks: string;
+                            lpFee: number | null;
+                            opportunityId: string;
+                            poolId: string;
+                            /** @enum {unknown} */
+                            protocol: "uniswap-v3" | "uniswap-v4";
+                            symbolCurrency0: string | null;
+                            symbolCurrency1: string | null;
+                            tickSpacing: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/clamm/pools/protocol/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/clamm/pools/protocol/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/clamm/pools/protocol/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getClammPoolsProtocolByChainIdByProtocolByPoolId: {
+        parameters: {
+            query?: {
+                items?: number;
+                page?: number;
+                showPrivate?: boolean;
+            };
+            header?: never;
+            path: {
+                chainId: number;
+                poolId: string;
+                protocol: "uniswap-v3" | "uniswap-v4";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Concentrated-liquidity pools of one protocol on a chain, with their campaigns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8": {
+                     *         "chainId": 1,
+                     *         "poolId": "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8",
+                     *         "protocol": "uniswap-v3",
+                     *         "currency0": "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+                     *         "currency1": "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2",
+                     *         "decimalsCurrency0": 6,
+                     *         "decimalsCurrency1": 18,
+                     *         "symbolCurrency0": "USDC",
+                     *         "symbolCurrency1": "WETH",
+                     *         "lpFee": 3000,
+                     *         "tickSpacing": 60,
+                     *         "hooks": "0x0000000000000000000000000000000000000000",
+                     *         "opportunityId": "3419120871309874566",
+                     *         "campaignIds": [
+                     *           "7120318201922340012"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: {
+                            campaignIds: string[];
+                            chainId: number;
+                            currency0: string;
+                            currency1: string;
+                            decimalsCurrency0: number | null;
+                            decimalsCurrency1: number | null;
+                            hooks: string;
+                            lpFee: number | null;
+                            opportunityId: string;
+                            poolId: string;
+                            /** @enum {unknown} */
+                            protocol: "uniswap-v3" | "uniswap-v4";
+                            symbolCurrency0: string | null;
+                            symbolCurrency1: string | null;
+                            tickSpacing: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/clamm/pools/protocol/1/1/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/clamm/pools/protocol/1/1/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/clamm/pools/protocol/1/1/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postConfigDecodeArgsCreateCampaign: {
         parameters: {
             query?: never;
@@ -14750,6 +15534,134 @@ export interface operations {
             };
         };
     };
+    getEtlHealth: {
+        parameters: {
+            query?: {
+                maxAgeMinutes?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether every indexing job keeps up (hosted etl-health shape) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "filesChecked": 8
+                     *     }
+                     */
+                    "application/json": {
+                        filesChecked: number;
+                        staleFile?: {
+                            ageMinutes: number;
+                            name: string;
+                            prefix: string;
+                        };
+                        staleFiles?: {
+                            ageMinutes: number;
+                            name: string;
+                            prefix: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: maxAgeMinutes must be integer",
+                     *       "instance": "/v4/etl-health",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "maxAgeMinutes",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A job cursor is stale */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "filesChecked": 1,
+                     *       "staleFile": {
+                     *         "prefix": "prefix text",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "ageMinutes": 1
+                     *       },
+                     *       "staleFiles": [
+                     *         {
+                     *           "prefix": "prefix text",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "ageMinutes": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        filesChecked: number;
+                        staleFile?: {
+                            ageMinutes: number;
+                            name: string;
+                            prefix: string;
+                        };
+                        staleFiles?: {
+                            ageMinutes: number;
+                            name: string;
+                            prefix: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/etl-health",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getEvents: {
         parameters: {
             query?: {
@@ -18727,6 +19639,171 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/node",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNodeLastBlock: {
+        parameters: {
+            query: {
+                chainId: number;
+                protocol?: "blocks" | "campaigns" | "claims" | "roots";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last block an indexing job processed on a chain (hosted node/last-block shape) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "protocol": "campaigns",
+                     *       "chainId": 1,
+                     *       "lastFetchedBlockNumber": 21004500,
+                     *       "source": "cursors"
+                     *     }
+                     */
+                    "application/json": {
+                        chainId: number;
+                        lastFetchedBlockNumber: number;
+                        protocol: string;
+                        source: string;
+                    } | null;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required",
+                     *       "instance": "/v4/node/last-block",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/node/last-block",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNodeStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each chain's node head and how far each indexing job has got (hosted node/status shape) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "1": {
+                     *         "chainId": 1,
+                     *         "nodeError": null,
+                     *         "protocols": [
+                     *           {
+                     *             "protocolId": "campaigns",
+                     *             "protocol": null,
+                     *             "chainId": 1,
+                     *             "oldestBlock": 21004500,
+                     *             "currentBlock": 21004512,
+                     *             "lastFetchedBlock": 21004500,
+                     *             "blockDifference": 12,
+                     *             "totalBlockRange": 3004512,
+                     *             "source": "cursors",
+                     *             "nodeCount": 1,
+                     *             "timeBehind": 144
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: {
+                            chainId: number;
+                            nodeError: string | null;
+                            protocols: {
+                                blockDifference: number | null;
+                                chainId: number;
+                                currentBlock: number | null;
+                                lastFetchedBlock: number;
+                                nodeCount: number;
+                                oldestBlock: number;
+                                protocol: null;
+                                protocolId: string;
+                                source: string;
+                                timeBehind: number | null;
+                                totalBlockRange: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/node/status",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10
@@ -25547,6 +26624,291 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/tokens/reward/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTransactionsCampaignIds: {
+        parameters: {
+            query: {
+                chainId: number;
+                hash: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On-chain ids of the campaigns a transaction created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       "0x5e6f1b6d1c8e3c1c0c4a1f4b6f0a3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b"
+                     *     ]
+                     */
+                    "application/json": string[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: hash is required; chainId is required",
+                     *       "instance": "/v4/transactions/campaign-ids",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "hash",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/transactions/campaign-ids",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTransactionsCampaigns: {
+        parameters: {
+            query: {
+                chainId: number;
+                hash: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaigns a transaction created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "campaignIds": [
+                     *         "0x5e6f1b6d1c8e3c1c0c4a1f4b6f0a3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b"
+                     *       ],
+                     *       "configs": [],
+                     *       "extendedCampaigns": [
+                     *         {
+                     *           "campaignId": "0x5e6f1b6d1c8e3c1c0c4a1f4b6f0a3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b",
+                     *           "mainParameter": "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8",
+                     *           "amount": "7000000000000000000000",
+                     *           "rewardToken": "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984",
+                     *           "startTimestamp": 1764000000,
+                     *           "endTimestamp": 1764604800,
+                     *           "chainId": 1,
+                     *           "computeChainId": 1,
+                     *           "campaignType": "CLAMM",
+                     *           "campaignSubType": 0,
+                     *           "creator": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                     *           "index": 0,
+                     *           "campaignParameters": {
+                     *             "poolAddress": "0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8"
+                     *           },
+                     *           "id": "7120318201922340012"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        campaignIds: string[];
+                        configs: unknown[];
+                        extendedCampaigns: {
+                            amount: string;
+                            campaignId: string;
+                            campaignParameters: Record<string, never>;
+                            campaignSubType: number;
+                            campaignType: string;
+                            chainId: number;
+                            computeChainId: number;
+                            creator: string;
+                            endTimestamp: number;
+                            id: string;
+                            index: number;
+                            mainParameter: string | null;
+                            rewardToken: string;
+                            startTimestamp: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: hash is required; chainId is required",
+                     *       "instance": "/v4/transactions/campaigns",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "hash",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/transactions/campaigns",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTransactionsFindCreationHash: {
+        parameters: {
+            query: {
+                campaignId: string;
+                chainId: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The creation transaction of a campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "hash": "0x2b9c3b7f6d1f0c4e5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f",
+                     *       "blockNumber": 21004512,
+                     *       "explorerUrl": "https://etherscan.io/tx/0x2b9c3b7f6d1f0c4e5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f"
+                     *     }
+                     */
+                    "application/json": {
+                        blockNumber: number | null;
+                        explorerUrl: string | null;
+                        hash: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; campaignId is required",
+                     *       "instance": "/v4/transactions/find-creation-hash",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "campaignId",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/transactions/find-creation-hash",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

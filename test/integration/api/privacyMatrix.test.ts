@@ -110,6 +110,45 @@ const READS: Read[] = [
     op: 'GET /v4/campaigns/tx',
     rest: (s) => `/v4/campaigns/tx?chainId=${CHAIN}&hash=${s.txHash}`,
   },
+  // Look-ups of #46 (the hosted transactions and clamm families).
+  {
+    name: 'creation transaction of a campaign',
+    op: 'GET /v4/transactions/find-creation-hash',
+    rest: (s) => `/v4/transactions/find-creation-hash?chainId=${CHAIN}&campaignId=${s.onChainId}`,
+    ghost: true,
+  },
+  {
+    name: 'campaigns of a transaction (hosted shape)',
+    op: 'GET /v4/transactions/campaigns',
+    rest: (s) => `/v4/transactions/campaigns?chainId=${CHAIN}&hash=${s.txHash}`,
+  },
+  {
+    name: 'campaign ids of a transaction',
+    op: 'GET /v4/transactions/campaign-ids',
+    rest: (s) => `/v4/transactions/campaign-ids?chainId=${CHAIN}&hash=${s.txHash}`,
+  },
+  { name: 'clamm pools of the chain', op: 'GET /v4/clamm/pools/{chainId}', rest: () => `/v4/clamm/pools/${CHAIN}` },
+  {
+    name: 'clamm pools of the chain, showPrivate',
+    op: 'GET /v4/clamm/pools/{chainId}',
+    rest: () => `/v4/clamm/pools/${CHAIN}?showPrivate=true`,
+  },
+  {
+    name: 'clamm pools of a protocol, showPrivate',
+    op: 'GET /v4/clamm/pools/protocol/{chainId}/{protocol}',
+    rest: () => `/v4/clamm/pools/protocol/${CHAIN}/uniswap-v3?showPrivate=true`,
+  },
+  // The subjects stand on no pool: one pool by id is read for its route (clammPools.test.ts reads a pool of only private campaigns).
+  {
+    name: 'clamm pool by id, showPrivate',
+    op: 'GET /v4/clamm/pools/{chainId}/{poolId}',
+    rest: () => `/v4/clamm/pools/${CHAIN}/0x${'ee'.repeat(20)}?showPrivate=true`,
+  },
+  {
+    name: 'clamm pool of a protocol by id, showPrivate',
+    op: 'GET /v4/clamm/pools/protocol/{chainId}/{protocol}/{poolId}',
+    rest: () => `/v4/clamm/pools/protocol/${CHAIN}/uniswap-v4/0x${'ee'.repeat(32)}?showPrivate=true`,
+  },
   {
     name: 'campaign metrics',
     op: 'GET /v4/campaigns/{id}/metrics',

@@ -1,0 +1,74 @@
+import type { ApiDeps } from '../../deps.js';
+import { ValidationError } from '../../errors.js';
+import type { Handler } from '../../validate.js';
+import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
+import { campaignsOfTransaction, creationOfCampaign } from './repo.js';
+import type { creationHashQuery, transactionQuery } from './schema.js';
+import { explorerTxUrl, transactionCampaigns } from './serialize.js';
+
+/** The configured chain `chainId`, else a 400 naming chainId. */
+function chainOf(deps: ApiDeps, chainId: number) {
+  const chain = deps.config.chains.find((c) => c.id === chainId);
+  if (!chain)
+    throw new ValidationError([
+      {
+        field: 'chainId',
+        message: `is not a supported chain (supported: ${deps.config.chains.map((c) => c.id).join(', ')})`,
+      },
+    ]);
+  return chain;
+}
+
+/**
+ * GET /v4/transactions/find-creation-hash: the creation transaction of a campaign the caller may see
+ * (from its indexed NewCampaign event); all nulls for a campaign absent or hidden alike.
+ */
+export function findCreationHashHandler(deps: ApiDeps): Handler<{ query: typeof creationHashQuery }> {
+  return async (ctx) => {
+    const { chainId, campaignId } = ctx.state.query;
+    const chain = chainOf(deps, chainId);
+    const found = await creationOfCampaign(
+      deps.pg,
+      chainId,
+      campaignId,
+      await campaignVisibilityOf(deps, ctx.state, true),
+    );
+    ctx.body = found
+      ? {
+          hash: found.tx_hash,
+          blockNumber: Number(found.block_number),
+          explorerUrl: explorerTxUrl(chain, found.tx_hash),
+        }
+      : { hash: null, blockNumber: null, explorerUrl: null };
+  };
+}
+
+/** GET /v4/transactions/campaigns: the campaigns a creation transaction created (visible to the caller). */
+export function transactionCampaignsHandler(deps: ApiDeps): Handler<{ query: typeof transactionQuery }> {
+  return async (ctx) => {
+    const { chainId, hash } = ctx.state.query;
+    chainOf(deps, chainId);
+    const rows = await campaignsOfTransaction(
+      deps.pg,
+      chainId,
+      hash,
+      await campaignVisibilityOf(deps, ctx.state, true),
+    );
+    ctx.body = transactionCampaigns(rows);
+  };
+}
+
+/** GET /v4/transactions/campaign-ids: the on-chain ids of those campaigns. */
+export function transactionCampaignIdsHandler(deps: ApiDeps): Handler<{ query: typeof transactionQuery }> {
+  return async (ctx) => {
+    const { chainId, hash } = ctx.state.query;
+    chainOf(deps, chainId);
+    const rows = await campaignsOfTransaction(
+      deps.pg,
+      chainId,
+      hash,
+      await campaignVisibilityOf(deps, ctx.state, true),
+    );
+    ctx.body = rows.map((r) => r.campaign_id);
+  };
+}
