@@ -36,6 +36,7 @@ import { webhooksRouter } from './webhooks/router.js';
 import { rewardTotalsRouter } from './reward-totals/router.js';
 import { accountingRouter } from './accounting/router.js';
 import { pricesRouter } from './prices/router.js';
+import { programsRouter } from './programs/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -80,6 +81,7 @@ export function createRoutes(deps: ApiDeps): Router {
     rewardTotalsRouter,
     accountingRouter,
     pricesRouter,
+    programsRouter,
   ]) {
     v4.use(family(deps).routes());
   }
