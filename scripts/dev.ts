@@ -21,6 +21,7 @@ import { ensureDatabase, migrate } from '../sql/migrate.js';
 import { DEMO_MARKETS, demoMarketAddress, seedDemoCampaigns } from './seedDemo.js';
 import { startPriceApiServer } from './priceApiServer.js';
 import { seedCreators } from './seedCreators.js';
+import { seedPrograms } from './seedPrograms.js';
 import { writeDemoHistory } from './demoHistory.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
   const deps = createJobDeps(config, logger, new AbortController().signal);
   for (const job of JOBS) await runJob(job, deps);
   await seedCreators(deps.pg);
+  await seedPrograms(deps.pg);
   if (started.length) {
     // The demo's history: snapshots as of every 6 hours since the earliest campaign started.
     logger.info({ msg: 'demo history snapshots written', snapshots: await writeDemoHistory(deps) });

@@ -23,6 +23,7 @@ import { CampaignType, ChainRewardsType, OpportunityType, RewardType, costs, lis
 import { resolveOpportunityId } from '../routes/opportunities/readContext.js';
 import { pricesFields } from './prices.js';
 import { totalsFields } from './totals.js';
+import { programsFields } from './programs.js';
 
 /** A by-id read: through the request's batch loader (one search per level), costing more than a plain field. */
 const byIdCosts = costs({ cost: 2 });
@@ -142,6 +143,7 @@ export function createGraphqlSchema(): GraphQLSchema {
       },
       ...totalsFields(CampaignFilter),
       ...pricesFields(),
+      ...programsFields(),
     },
   });
   return new GraphQLSchema({ query });

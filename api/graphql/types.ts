@@ -126,6 +126,12 @@ export const CampaignType: GraphQLObjectType = new GraphQLObjectType<CampaignRec
   }),
 });
 
+const ActiveProgramType = new GraphQLObjectType({
+  name: 'ActiveProgram',
+  description: "A program an opportunity belongs to (its slug is in the opportunity's programSlugs)",
+  fields: plain({ id: nonNull(S), name: nonNull(S), slug: S, description: S, icon: S }),
+});
+
 export const OpportunityType: GraphQLObjectType = new GraphQLObjectType<
   OpportunityRecord & { campaigns?: CampaignRecord[] },
   GraphqlContext
@@ -175,6 +181,11 @@ export const OpportunityType: GraphQLObjectType = new GraphQLObjectType<
       resolve: (r: { tvlRecord: { status?: string } }) => r.tvlRecord.status ?? 'ok',
     },
     tokens: { type: listOf(TokenType), ...costs({ maxItems: RECORD_LIST_ESTIMATE }) },
+    activePrograms: {
+      type: listOf(ActiveProgramType),
+      description: 'The programs the opportunity belongs to (GET /v4/programs/{idOrSlug} for their figures)',
+      ...costs({ maxItems: RECORD_LIST_ESTIMATE }),
+    },
     campaigns: {
       type: listOf(CampaignType),
       description: `Campaigns of the opportunity, newest first, at most ${MAX_NESTED_CAMPAIGNS} (batched per request)`,

@@ -36,10 +36,10 @@ import { webhooksRouter } from './webhooks/router.js';
 import { rewardTotalsRouter } from './reward-totals/router.js';
 import { accountingRouter } from './accounting/router.js';
 import { pricesRouter } from './prices/router.js';
-// Look-ups of #46 (h-lookups): clamm pools, transactions, etl-health.
 import { clammRouter } from './clamm/router.js';
 import { transactionsRouter } from './transactions/router.js';
 import { etlHealthRouter } from './node/etlHealthRouter.js';
+import { programsRouter } from './programs/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -84,10 +84,10 @@ export function createRoutes(deps: ApiDeps): Router {
     rewardTotalsRouter,
     accountingRouter,
     pricesRouter,
-    // Look-ups of #46 (h-lookups).
     clammRouter,
     transactionsRouter,
     etlHealthRouter,
+    programsRouter,
   ]) {
     v4.use(family(deps).routes());
   }

@@ -1,3 +1,4 @@
+import type { ProgramSummary } from '../tables/programs.js';
 import { campaignTypeName } from '../campaignTypes.js';
 import { tokenDbId } from '../ids.js';
 import { formatLltv, formatPoolFee } from '../opportunityUnderlying.js';
@@ -178,7 +179,7 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
     latestCampaignEnd: summary.latestEnd,
     distributionType: 'DUTCH_AUCTION',
     tokens,
-    activePrograms: [] as unknown[],
+    activePrograms: src.programs ?? ([] as ProgramSummary[]),
     protocol: protocol
       ? // Protocol-wide figures (dailyRewards, numberOfLiveCampaigns) are aggregated at read time.
         {

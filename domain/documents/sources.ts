@@ -1,3 +1,4 @@
+import type { ProgramSummary } from '../tables/programs.js';
 /** The PostgreSQL rows search documents are built from (loaded by the projector, indexer/store/*Sources.ts). */
 
 /** A campaign as it stands now (latest override applied) joined with its reward token. */
@@ -104,6 +105,8 @@ export type OpportunitySource = {
   /** Curated by the back office. */
   tags: string[];
   program_slugs: string[];
+  /** The programs its program_slugs name (domain/tables/programs.ts); absent in sources built before programs existed. */
+  programs?: ProgramSummary[];
   campaigns: OpportunityCampaign[];
   /** The identifier's token row when the identifier is a token on the opportunity's chain. */
   target: OpportunityTarget | null;

@@ -1,6 +1,6 @@
 import { SearchField } from './SearchField.js';
 import { PAGE_SIZES, SORTS, toggleListValue, withFilters, type ExplorerState } from './state.js';
-import type { Chain, Protocol } from './types.js';
+import type { Chain, Program, Protocol } from './types.js';
 
 const ACTIONS = ['POOL', 'HOLD', 'LEND', 'BORROW', 'DROP', 'LONG', 'SHORT', 'SWAP', 'STAKE'];
 const STATUSES = ['LIVE', 'SOON', 'PAST'];
@@ -18,6 +18,8 @@ export type FiltersProps = {
   state: ExplorerState;
   chains: Chain[];
   protocols: Protocol[];
+  /** Programs (GET /v4/programs): the `programSlugs` filter, shown when there is one. */
+  programs?: Program[];
   onChange: (next: ExplorerState) => void;
 };
 
@@ -29,7 +31,7 @@ function CheckGroup({
   onChange,
 }: {
   legend: string;
-  name: 'chainId' | 'action' | 'status' | 'tokenTypes' | 'mainProtocolId';
+  name: 'chainId' | 'action' | 'status' | 'tokenTypes' | 'mainProtocolId' | 'programSlugs';
   options: { value: string; label: string }[];
   state: ExplorerState;
   onChange: FiltersProps['onChange'];
@@ -86,7 +88,7 @@ function Range({
 }
 
 /** The main OPP-FILTERS as controls, plus sort, order and page size; every change goes to the URL. */
-export function Filters({ state, chains, protocols, onChange }: FiltersProps) {
+export function Filters({ state, chains, protocols, programs = [], onChange }: FiltersProps) {
   const hasFilter = Object.keys(state.filters).length > 0;
   return (
     // biome-ignore lint/a11y/useSemanticElements: a form with role="search" is the landmark every screen reader knows; the newer <search> element is not announced by all of them yet
@@ -131,6 +133,15 @@ export function Filters({ state, chains, protocols, onChange }: FiltersProps) {
         state={state}
         onChange={onChange}
       />
+      {programs.length > 0 && (
+        <CheckGroup
+          legend="Programs"
+          name="programSlugs"
+          options={programs.map((p) => ({ value: p.slug, label: p.name }))}
+          state={state}
+          onChange={onChange}
+        />
+      )}
       <CheckGroup
         legend="Reward token types"
         name="tokenTypes"

@@ -12,7 +12,7 @@ import { campaignStatusAt } from './history.js';
 import { loadErrorMessage, shortId } from './ids.js';
 import { BackLink, Link, type Navigate } from './Link.js';
 import { NativeAprFigure, PricedFigure, TvlFigure } from './PricedFigure.js';
-import { GRAINS, type ExplorerState, type Grain } from './state.js';
+import { DEFAULT_STATE, GRAINS, type ExplorerState, type Grain } from './state.js';
 import { SITE_TITLE, useDocumentTitle } from './titles.js';
 import type { Campaign, Chain, Opportunity } from './types.js';
 import { unknownTvlReason } from './tvlText.js';
@@ -167,6 +167,29 @@ export function OpportunityDetail({ state, navigate, chains }: DetailProps) {
         <div>
           <dt>Protocol</dt>
           <dd>{o.protocol?.name ?? (o.mainProtocol || '–')}</dd>
+        </div>
+        <div>
+          <dt>Programs</dt>
+          <dd data-testid="opportunity-programs">
+            {o.activePrograms?.length
+              ? o.activePrograms.map((p, i) => (
+                  <span key={p.id}>
+                    {i > 0 ? ', ' : ''}
+                    {p.slug ? (
+                      <Link
+                        to={{ ...DEFAULT_STATE, filters: { programSlugs: p.slug } }}
+                        navigate={navigate}
+                        testId={`program-${p.slug}`}
+                      >
+                        {p.name}
+                      </Link>
+                    ) : (
+                      p.name
+                    )}
+                  </span>
+                ))
+              : '–'}
+          </dd>
         </div>
         <div>
           <dt>TVL</dt>

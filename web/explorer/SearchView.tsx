@@ -11,7 +11,7 @@ import { OpportunityList } from './OpportunityList.js';
 import { filterQuery, listQuery, narrowToBin, type ExplorerState, type FilterKey, type RangeMetric } from './state.js';
 import { aprRangeText } from './aprRangeText.js';
 import { searchTitle, useDocumentTitle } from './titles.js';
-import type { Chain, Opportunity, Protocol } from './types.js';
+import type { Chain, Opportunity, Program, Protocol } from './types.js';
 import { binsWithinFilter } from './visibleBins.js';
 
 export type SearchViewProps = {
@@ -19,6 +19,7 @@ export type SearchViewProps = {
   navigate: Navigate;
   chains: Chain[];
   protocols: Protocol[];
+  programs?: Program[];
 };
 
 /** GET /v4/opportunities/summary: totals and the three distributions of one filter. */
@@ -44,7 +45,7 @@ function loadView(state: ExplorerState, signal: AbortSignal): Promise<View> {
 }
 
 /** The search page: filters, totals, the three histograms and the paged list, all for the URL's filter. */
-export function SearchView({ state, navigate, chains, protocols }: SearchViewProps) {
+export function SearchView({ state, navigate, chains, protocols, programs = [] }: SearchViewProps) {
   // Filters start folded on a phone's width so the results come first.
   const [wide] = useState(() => !matchMedia('(max-width: 760px)').matches);
   const key = JSON.stringify(listQuery(state));
@@ -90,7 +91,7 @@ export function SearchView({ state, navigate, chains, protocols }: SearchViewPro
   const s = data?.summary;
   /** The state the shown data belongs to (the filter panel already shows the requested one). */
   const shown = data?.state ?? state;
-  useDocumentTitle(searchTitle(state, stale ? null : (s?.count ?? null), chains, protocols));
+  useDocumentTitle(searchTitle(state, stale ? null : (s?.count ?? null), chains, protocols, programs));
   /** The bins of a metric that the shown filter's range can hold (none drawn below its minimum). */
   const bins = (metric: RangeMetric, key: keyof Summary['bins']) => binsWithinFilter(s?.bins[key] ?? [], shown, metric);
   const [aprBins, tvlBins, rewardBins] = [bins('Apr', 'apr'), bins('Tvl', 'tvl'), bins('DailyRewards', 'dailyRewards')];
@@ -98,7 +99,7 @@ export function SearchView({ state, navigate, chains, protocols }: SearchViewPro
     <div class="search-layout">
       <details class="filters-panel" open={wide}>
         <summary>Filters</summary>
-        <Filters state={state} chains={chains} protocols={protocols} onChange={navigate} />
+        <Filters state={state} chains={chains} protocols={protocols} programs={programs} onChange={navigate} />
       </details>
       <section
         class="results"

@@ -18,6 +18,7 @@ export const FILTER_LABELS: Record<string, string> = {
   action: 'Actions',
   status: 'Status',
   mainProtocolId: 'Protocols',
+  programSlugs: 'Programs',
   tokenTypes: 'Reward token types',
   search: 'Search',
   tokens: 'Tokens',

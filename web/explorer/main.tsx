@@ -10,7 +10,7 @@ import { Link, type HistoryEntry, type Navigate } from './Link.js';
 import { OpportunityDetail } from './OpportunityDetail.js';
 import { SearchView } from './SearchView.js';
 import { DEFAULT_STATE, parseState, toSearch, type ExplorerState } from './state.js';
-import type { Chain, Protocol } from './types.js';
+import type { Chain, Program, Protocol } from './types.js';
 
 /** The view a state shows other than the search ("campaign:<id>", "opportunity:<id>", "analytics"), or null. */
 const detailKey = (s: ExplorerState) =>
@@ -82,11 +82,13 @@ function App() {
     }
   };
   const reference = useApi('reference', async (signal) => {
-    const [chains, protocols] = await Promise.all([
+    const [chains, protocols, programs] = await Promise.all([
       apiGet<Chain[]>('/v4/chains', {}, { signal }),
       apiGet<Protocol[]>('/v4/protocols', { items: 100 }, { signal }),
+      // The programs filter is an extra: the explorer still works without it.
+      apiGet<Program[]>('/v4/programs', { items: 50 }, { signal }).catch((): Program[] => []),
     ]);
-    return { chains, protocols };
+    return { chains, protocols, programs };
   });
   return (
     <>
@@ -125,6 +127,7 @@ function App() {
             navigate={navigate}
             chains={reference.data?.chains ?? []}
             protocols={reference.data?.protocols ?? []}
+            programs={reference.data?.programs ?? []}
           />
         )}
       </main>

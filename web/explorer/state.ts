@@ -2,7 +2,14 @@
  * The explorer's whole state lives in the URL query (shareable, reloadable). Filter keys are the
  * API's own OPP-FILTERS names, so a view's filter is sent to the API as it stands.
  */
-export const LIST_FILTER_KEYS = ['chainId', 'action', 'status', 'mainProtocolId', 'tokenTypes'] as const;
+export const LIST_FILTER_KEYS = [
+  'chainId',
+  'action',
+  'status',
+  'mainProtocolId',
+  'programSlugs',
+  'tokenTypes',
+] as const;
 export const TEXT_FILTER_KEYS = ['search', 'tokens'] as const;
 export const RANGE_FILTER_KEYS = [
   'minimumTvl',

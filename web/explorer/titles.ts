@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { plural } from '../shared/plural.js';
 import type { ExplorerState, RangeMetric } from './state.js';
-import type { Chain, Protocol } from './types.js';
+import type { Chain, Program, Protocol } from './types.js';
 
 export const SITE_TITLE = 'Campaign rewards explorer';
 
@@ -21,13 +21,19 @@ const names = (ids: string | undefined, nameOf: (id: string) => string | undefin
  * Pure: the view's filter in a few words for the document title and the results' heading
  * ("LIVE · POOL, LEND · Ethereum · “eth” · APR ≥ 5%"); empty when nothing is filtered.
  */
-export function filterSummary(state: ExplorerState, chains: readonly Chain[], protocols: readonly Protocol[]): string {
+export function filterSummary(
+  state: ExplorerState,
+  chains: readonly Chain[],
+  protocols: readonly Protocol[],
+  programs: readonly Program[] = [],
+): string {
   const f = state.filters;
   const parts = [
     names(f.status, (s) => s),
     names(f.action, (a) => a),
     names(f.chainId, (id) => chains.find((c) => String(c.id) === id)?.name),
     names(f.mainProtocolId, (id) => protocols.find((p) => p.id === id)?.name),
+    names(f.programSlugs, (slug) => programs.find((p) => p.slug === slug)?.name),
     names(f.tokenTypes, (t) => `${t} rewards`),
   ]
     .filter((list) => list.length)
@@ -50,8 +56,9 @@ export function searchTitle(
   count: number | null,
   chains: readonly Chain[],
   protocols: readonly Protocol[],
+  programs: readonly Program[] = [],
 ): string {
-  const summary = filterSummary(state, chains, protocols);
+  const summary = filterSummary(state, chains, protocols, programs);
   const what = count === null ? 'Opportunities' : plural(count, 'opportunity', 'opportunities');
   const page = state.page > 0 ? ` (page ${state.page + 1})` : '';
   return `${what}${summary ? `: ${summary}` : ''}${page} – ${SITE_TITLE}`;

@@ -11,6 +11,10 @@ export type Token = {
 };
 export type Chain = { id: number; name: string; explorers?: { type: string; url: string }[] };
 export type Protocol = { id: string; name: string };
+/** A program as GET /v4/programs serves it (the fields the explorer reads). */
+export type Program = { id: string; slug: string; name: string };
+/** A program an opportunity belongs to (`activePrograms`). */
+export type ActiveProgram = { id: string; name: string; slug?: string | null; description?: string; icon?: string };
 
 export type Opportunity = {
   id: string;
@@ -35,6 +39,8 @@ export type Opportunity = {
   tokens: Token[];
   chain: Chain;
   protocol: Protocol | null;
+  /** The programs it belongs to (their slugs are what the `programSlugs` filter takes). */
+  activePrograms?: ActiveProgram[];
   depositUrl: string;
   explorerAddress: string;
 };

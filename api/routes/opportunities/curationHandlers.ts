@@ -1,3 +1,4 @@
+import { programFieldsOf } from '../../../domain/tables/programs.js';
 import { auditActorOf } from '../../audit/auditActor.js';
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
@@ -10,14 +11,15 @@ import type { curationBody, opportunityIdParams, tagsBody } from './schema.js';
 
 /**
  * After a curation write: 404 when the opportunity does not exist, else its document's fields are
- * updated at once (so the `tags` / `programSlugs` filters see the change) and the new values answered.
+ * updated at once (so the `tags` / `programSlugs` filters and `activePrograms` see the change) and the new values answered.
  */
 async function answerCuration(deps: ApiDeps, write: string, id: string, pathId: string, row: Curation | undefined) {
   if (!row) throw new NotFoundError(`No opportunity ${pathId}`);
+  const programs = (await programFieldsOf(deps.pg, [id])).get(id);
   await updateDocumentNow(deps, {
     index: write,
     id,
-    doc: { tags: row.tags, programSlugs: row.program_slugs },
+    doc: { tags: row.tags, programSlugs: row.program_slugs, activePrograms: programs?.activePrograms ?? [] },
     what: 'curation',
   });
   return { id, tags: row.tags, programSlugs: row.program_slugs };

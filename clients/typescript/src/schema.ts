@@ -1999,7 +1999,7 @@ export interface paths {
         };
         /**
          * Every job with schedule, next run, state, attention, recent runs, lag, outbox and freshness (back office)
-         * @description Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, never-run or ok, most urgent first, with `reasons` as sentences), the latest run (`status` running, success, failed or skipped: a run that found nothing configured to do, `skipReason` saying what to set) and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit's last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.
+         * @description Per job: the effective `schedule` (node-cron with seconds) and `nextRunAt` (its next tick, null while paused), `attention` (`status` failing, lagging, paused, not-configured (its latest run was skipped: nothing configured to do), never-run or ok, most urgent first, with `reasons` as sentences), the latest run (`status` running, success, failed or skipped: a run that found nothing configured to do, `skipReason` saying what to set) and `sinceLastSuccessSeconds`, and the last `runs` runs; the /ops page reads it. Per job × chain: `cursor`, `head`, `lagBlocks` and `lagSeconds` (chain time between head and cursor block), or for a job without block cursor (`blockCursor` false: tokens, prices, …) `lagSeconds` is the age of the chain unit's last success and `lagNote` says why there is no lag in blocks; `lagNote` also says why a lag is unknown. Example chain: `{ "chainId": 8453, "cursor": 120, "head": 126, "lagBlocks": 6, "lagSeconds": 12, "lagNote": null }`.
          *
          *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
          *
@@ -2951,6 +2951,94 @@ export interface paths {
          *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getPricesSymbolBySymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/programs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Incentive programs with their opportunities and totals
+         * @description Programs by name, filtered by `name` (substring, any case) and `slugs` (comma list), each with its opportunities (at most 20000 over a page) and its totals (daily rewards, live campaigns, TVL, opportunities, campaigns), every total the sum over its opportunities' public figures: a private campaign counts in none. An opportunity belongs to a program when its `programSlugs` hold the program's slug (set here or by `PATCH /v4/opportunities/{id}`); opportunities carry their programs in `activePrograms`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 50.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getPrograms"];
+        put?: never;
+        /**
+         * Create a program (back office)
+         * @description Creates a program (back office); `slug` defaults to one made of `name` (409 when taken) and `opportunities` (ids as GET /v4/opportunities/{id} takes them; 400 naming an unknown one) join it. Audit-logged; the opportunities' search documents carry it before the answer. An opportunity belongs to a program when its `programSlugs` hold the program's slug (set here or by `PATCH /v4/opportunities/{id}`); opportunities carry their programs in `activePrograms`.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        post: operations["postPrograms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/programs/{idOrSlug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One program by id or slug
+         * @description One program (by its uuid or its slug) with its opportunities and totals; 404 when there is none. An opportunity belongs to a program when its `programSlugs` hold the program's slug (set here or by `PATCH /v4/opportunities/{id}`); opportunities carry their programs in `activePrograms`.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getProgramsByIdOrSlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a program (back office)
+         * @description Replaces the given fields of a program (back office), adds `opportunitiesToAdd` and removes `opportunitiesToRemove` (400 naming an unknown one); a new `slug` (409 when taken) replaces the old one in every member's `programSlugs`. Audit-logged (before and after, members included); the opportunities' search documents follow before the answer. An opportunity belongs to a program when its `programSlugs` hold the program's slug (set here or by `PATCH /v4/opportunities/{id}`); opportunities carry their programs in `activePrograms`.
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        patch: operations["patchProgramsByIdOrSlug"];
+        trace?: never;
+    };
+    "/v4/programs/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Number of programs
+         * @description Number of programs matching `name` and `slugs` (as GET /v4/programs; paging ignored), a bare JSON number.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 50.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getProgramsCount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4232,6 +4320,27 @@ export interface components {
             title: string;
             /** @description URI reference naming the problem kind, e.g. /problems/validation-failed */
             type: string;
+        };
+        Program: {
+            /** @description Public campaigns of every status, summed over its opportunities (those of `GET /v4/opportunities?programSlugs=<slug>&test=true&point=true&withInvalids=true`, public campaigns only) */
+            campaignsCount: number;
+            /** @description USD per day, summed over its opportunities (those of `GET /v4/opportunities?programSlugs=<slug>&test=true&point=true&withInvalids=true`, public campaigns only) */
+            dailyRewards: number;
+            description: string;
+            icon: string;
+            /** @description Stable id (uuid) */
+            id: string;
+            /** @description Live campaigns, summed over its opportunities (those of `GET /v4/opportunities?programSlugs=<slug>&test=true&point=true&withInvalids=true`, public campaigns only) */
+            liveCampaigns: number;
+            name: string;
+            /** @description Its opportunities, richest first (daily rewards desc, id) */
+            opportunities: components["schemas"]["Opportunity"][];
+            /** @description Number of its opportunities (the length of `opportunities`) */
+            opportunitiesCount: number;
+            /** @description What opportunities list in `programSlugs` (and the `programSlugs` filter takes) */
+            slug: string;
+            /** @description USD, summed over its opportunities (those of `GET /v4/opportunities?programSlugs=<slug>&test=true&point=true&withInvalids=true`, public campaigns only) (an unknown TVL counts 0, as the Opportunity record serves it) */
+            tvl: number;
         };
         Protocol: {
             banner?: string | null;
@@ -15968,7 +16077,9 @@ export interface operations {
                             unpricedLiveCampaigns: {
                                 campaigns: number;
                                 tokens: {
+                                    address: string;
                                     campaigns: number;
+                                    chainId: number;
                                     id: string;
                                     symbol: string | null;
                                 }[];
@@ -16108,7 +16219,9 @@ export interface operations {
                             unpricedLiveCampaigns: {
                                 campaigns: number;
                                 tokens: {
+                                    address: string;
                                     campaigns: number;
+                                    chainId: number;
                                     id: string;
                                     symbol: string | null;
                                 }[];
@@ -16922,7 +17035,7 @@ export interface operations {
                             attention: {
                                 reasons: string[];
                                 /** @enum {unknown} */
-                                status: "failing" | "lagging" | "paused" | "never-run" | "ok";
+                                status: "failing" | "lagging" | "paused" | "not-configured" | "never-run" | "ok";
                             };
                             blockCursor: boolean;
                             chains: {
@@ -23569,6 +23682,1191 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/prices/symbol/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPrograms: {
+        parameters: {
+            query?: {
+                items?: number;
+                name?: string;
+                page?: number;
+                slugs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Incentive programs with their opportunities and totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "name": "USDC vault on Ethereum",
+                     *         "slug": "slug text",
+                     *         "description": "Example text",
+                     *         "icon": "https://example.org/asset.svg",
+                     *         "dailyRewards": 12.5,
+                     *         "liveCampaigns": 12.5,
+                     *         "tvl": 12.5,
+                     *         "opportunitiesCount": 1,
+                     *         "campaignsCount": 1,
+                     *         "opportunities": [
+                     *           {
+                     *             "id": "7469316318419853391",
+                     *             "chainId": 1,
+                     *             "type": "ERC20",
+                     *             "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "description": "Example text",
+                     *             "howToSteps": [],
+                     *             "status": "NONE",
+                     *             "action": "action text",
+                     *             "tags": [],
+                     *             "mainProtocol": "mainProtocol text",
+                     *             "depositUrl": "https://example.org/asset.svg",
+                     *             "depositUrls": [],
+                     *             "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "hidden": true,
+                     *             "tvl": 12.5,
+                     *             "apr": 12.5,
+                     *             "dailyRewards": 12.5,
+                     *             "unpricedRewardTokens": [],
+                     *             "nativeApr": 12.5,
+                     *             "totalApr": 12.5,
+                     *             "maxDailyRewards": 12.5,
+                     *             "maxApr": 12.5,
+                     *             "liveCampaigns": 12.5,
+                     *             "lastCampaignCreatedAt": 1764201600,
+                     *             "liveCampaignsForCreator": 12.5,
+                     *             "soonCampaignsForCreator": 12.5,
+                     *             "pastCampaignsForCreator": 12.5,
+                     *             "earliestCampaignStart": "7469316318419853391",
+                     *             "latestCampaignStart": "7469316318419853391",
+                     *             "earliestCampaignEnd": "7469316318419853391",
+                     *             "latestCampaignEnd": "7469316318419853391",
+                     *             "distributionType": "distributionType text",
+                     *             "tokens": [],
+                     *             "chain": {
+                     *               "id": 1,
+                     *               "name": "USDC vault on Ethereum",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "liveCampaigns": 12.5,
+                     *               "endOfDisputePeriod": 12.5,
+                     *               "explorers": [],
+                     *               "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *             },
+                     *             "activePrograms": [],
+                     *             "protocol": {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "description": "Example text",
+                     *               "url": "https://example.org/asset.svg",
+                     *               "tags": [],
+                     *               "dailyRewards": 12.5,
+                     *               "numberOfLiveCampaigns": 12.5,
+                     *               "opportunityLiveTags": [],
+                     *               "banner": "https://example.org/asset.svg",
+                     *               "opportunityBannerLight": "opportunityBannerLight text",
+                     *               "opportunityBannerDark": "opportunityBannerDark text",
+                     *               "trustData": {}
+                     *             },
+                     *             "aprRecord": {
+                     *               "cumulated": 12.5,
+                     *               "timestamp": 1764201600,
+                     *               "breakdowns": []
+                     *             },
+                     *             "nativeAprRecord": {
+                     *               "title": "USDC vault on Ethereum",
+                     *               "description": "Example text",
+                     *               "value": 12.5,
+                     *               "status": "ok",
+                     *               "timestamp": 1764201600
+                     *             },
+                     *             "tvlRecord": {
+                     *               "total": 12.5,
+                     *               "status": "ok",
+                     *               "timestamp": 1764201600,
+                     *               "breakdowns": [],
+                     *               "unpricedTokens": []
+                     *             },
+                     *             "rewardsRecord": {
+                     *               "total": 12.5,
+                     *               "timestamp": 1764201600,
+                     *               "breakdowns": []
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Program"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/programs",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/programs",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postPrograms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    icon?: string;
+                    name: string;
+                    opportunities?: string[];
+                    slug?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string;
+                    icon?: string;
+                    name: string;
+                    opportunities?: string[];
+                    slug?: string;
+                };
+                "multipart/form-data": {
+                    description?: string;
+                    icon?: string;
+                    name: string;
+                    opportunities?: string[];
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a program (back office) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "slug": "slug text",
+                     *       "description": "Example text",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "dailyRewards": 12.5,
+                     *       "liveCampaigns": 12.5,
+                     *       "tvl": 12.5,
+                     *       "opportunitiesCount": 1,
+                     *       "campaignsCount": 1,
+                     *       "opportunities": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "chainId": 1,
+                     *           "type": "ERC20",
+                     *           "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "description": "Example text",
+                     *           "howToSteps": [
+                     *             "howToSteps text"
+                     *           ],
+                     *           "status": "NONE",
+                     *           "action": "action text",
+                     *           "tags": [
+                     *             "tags text"
+                     *           ],
+                     *           "mainProtocol": "mainProtocol text",
+                     *           "depositUrl": "https://example.org/asset.svg",
+                     *           "depositUrls": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "title": "USDC vault on Ethereum",
+                     *               "url": "https://example.org/asset.svg",
+                     *               "subtitle": "subtitle text",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "priority": 12.5
+                     *             }
+                     *           ],
+                     *           "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "hidden": true,
+                     *           "tvl": 12.5,
+                     *           "apr": 12.5,
+                     *           "dailyRewards": 12.5,
+                     *           "unpricedRewardTokens": [
+                     *             "unpricedRewardTokens text"
+                     *           ],
+                     *           "nativeApr": 12.5,
+                     *           "totalApr": 12.5,
+                     *           "maxDailyRewards": 12.5,
+                     *           "maxApr": 12.5,
+                     *           "liveCampaigns": 12.5,
+                     *           "lastCampaignCreatedAt": 1764201600,
+                     *           "liveCampaignsForCreator": 12.5,
+                     *           "soonCampaignsForCreator": 12.5,
+                     *           "pastCampaignsForCreator": 12.5,
+                     *           "earliestCampaignStart": "7469316318419853391",
+                     *           "latestCampaignStart": "7469316318419853391",
+                     *           "earliestCampaignEnd": "7469316318419853391",
+                     *           "latestCampaignEnd": "7469316318419853391",
+                     *           "distributionType": "distributionType text",
+                     *           "tokens": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "chainId": 1,
+                     *               "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "decimals": 12.5,
+                     *               "symbol": "USDC",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "verified": true,
+                     *               "isNative": true,
+                     *               "isTest": true,
+                     *               "type": "TOKEN",
+                     *               "price": 12.5,
+                     *               "updatedAt": 1764201600,
+                     *               "priceSource": "priceSource text",
+                     *               "displaySymbol": "USDC",
+                     *               "underlyingTokenId": "underlyingTokenId text",
+                     *               "priceAlertDismissedAt": 1764201600,
+                     *               "priceAlertCount": 12.5
+                     *             }
+                     *           ],
+                     *           "chain": {
+                     *             "id": 1,
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "liveCampaigns": 12.5,
+                     *             "endOfDisputePeriod": 12.5,
+                     *             "explorers": [],
+                     *             "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *           },
+                     *           "activePrograms": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "slug": "slug text",
+                     *               "description": "Example text",
+                     *               "icon": "https://example.org/asset.svg"
+                     *             }
+                     *           ],
+                     *           "protocol": {
+                     *             "id": "7469316318419853391",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "description": "Example text",
+                     *             "url": "https://example.org/asset.svg",
+                     *             "tags": [],
+                     *             "dailyRewards": 12.5,
+                     *             "numberOfLiveCampaigns": 12.5,
+                     *             "opportunityLiveTags": [],
+                     *             "banner": "https://example.org/asset.svg",
+                     *             "opportunityBannerLight": "opportunityBannerLight text",
+                     *             "opportunityBannerDark": "opportunityBannerDark text",
+                     *             "trustData": {}
+                     *           },
+                     *           "aprRecord": {
+                     *             "cumulated": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": []
+                     *           },
+                     *           "nativeAprRecord": {
+                     *             "title": "USDC vault on Ethereum",
+                     *             "description": "Example text",
+                     *             "value": 12.5,
+                     *             "status": "ok",
+                     *             "timestamp": 1764201600
+                     *           },
+                     *           "tvlRecord": {
+                     *             "total": 12.5,
+                     *             "status": "ok",
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": [],
+                     *             "unpricedTokens": []
+                     *           },
+                     *           "rewardsRecord": {
+                     *             "total": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": []
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Program"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name is required",
+                     *       "instance": "/v4/programs",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/programs",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/programs",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/programs",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/programs",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/programs",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/programs",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProgramsByIdOrSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idOrSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One program by id or slug */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "slug": "slug text",
+                     *       "description": "Example text",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "dailyRewards": 12.5,
+                     *       "liveCampaigns": 12.5,
+                     *       "tvl": 12.5,
+                     *       "opportunitiesCount": 1,
+                     *       "campaignsCount": 1,
+                     *       "opportunities": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "chainId": 1,
+                     *           "type": "ERC20",
+                     *           "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "description": "Example text",
+                     *           "howToSteps": [
+                     *             "howToSteps text"
+                     *           ],
+                     *           "status": "NONE",
+                     *           "action": "action text",
+                     *           "tags": [
+                     *             "tags text"
+                     *           ],
+                     *           "mainProtocol": "mainProtocol text",
+                     *           "depositUrl": "https://example.org/asset.svg",
+                     *           "depositUrls": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "title": "USDC vault on Ethereum",
+                     *               "url": "https://example.org/asset.svg",
+                     *               "subtitle": "subtitle text",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "priority": 12.5
+                     *             }
+                     *           ],
+                     *           "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "hidden": true,
+                     *           "tvl": 12.5,
+                     *           "apr": 12.5,
+                     *           "dailyRewards": 12.5,
+                     *           "unpricedRewardTokens": [
+                     *             "unpricedRewardTokens text"
+                     *           ],
+                     *           "nativeApr": 12.5,
+                     *           "totalApr": 12.5,
+                     *           "maxDailyRewards": 12.5,
+                     *           "maxApr": 12.5,
+                     *           "liveCampaigns": 12.5,
+                     *           "lastCampaignCreatedAt": 1764201600,
+                     *           "liveCampaignsForCreator": 12.5,
+                     *           "soonCampaignsForCreator": 12.5,
+                     *           "pastCampaignsForCreator": 12.5,
+                     *           "earliestCampaignStart": "7469316318419853391",
+                     *           "latestCampaignStart": "7469316318419853391",
+                     *           "earliestCampaignEnd": "7469316318419853391",
+                     *           "latestCampaignEnd": "7469316318419853391",
+                     *           "distributionType": "distributionType text",
+                     *           "tokens": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "chainId": 1,
+                     *               "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "decimals": 12.5,
+                     *               "symbol": "USDC",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "verified": true,
+                     *               "isNative": true,
+                     *               "isTest": true,
+                     *               "type": "TOKEN",
+                     *               "price": 12.5,
+                     *               "updatedAt": 1764201600,
+                     *               "priceSource": "priceSource text",
+                     *               "displaySymbol": "USDC",
+                     *               "underlyingTokenId": "underlyingTokenId text",
+                     *               "priceAlertDismissedAt": 1764201600,
+                     *               "priceAlertCount": 12.5
+                     *             }
+                     *           ],
+                     *           "chain": {
+                     *             "id": 1,
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "liveCampaigns": 12.5,
+                     *             "endOfDisputePeriod": 12.5,
+                     *             "explorers": [],
+                     *             "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *           },
+                     *           "activePrograms": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "slug": "slug text",
+                     *               "description": "Example text",
+                     *               "icon": "https://example.org/asset.svg"
+                     *             }
+                     *           ],
+                     *           "protocol": {
+                     *             "id": "7469316318419853391",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "description": "Example text",
+                     *             "url": "https://example.org/asset.svg",
+                     *             "tags": [],
+                     *             "dailyRewards": 12.5,
+                     *             "numberOfLiveCampaigns": 12.5,
+                     *             "opportunityLiveTags": [],
+                     *             "banner": "https://example.org/asset.svg",
+                     *             "opportunityBannerLight": "opportunityBannerLight text",
+                     *             "opportunityBannerDark": "opportunityBannerDark text",
+                     *             "trustData": {}
+                     *           },
+                     *           "aprRecord": {
+                     *             "cumulated": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": []
+                     *           },
+                     *           "nativeAprRecord": {
+                     *             "title": "USDC vault on Ethereum",
+                     *             "description": "Example text",
+                     *             "value": 12.5,
+                     *             "status": "ok",
+                     *             "timestamp": 1764201600
+                     *           },
+                     *           "tvlRecord": {
+                     *             "total": 12.5,
+                     *             "status": "ok",
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": [],
+                     *             "unpricedTokens": []
+                     *           },
+                     *           "rewardsRecord": {
+                     *             "total": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": []
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Program"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: idOrSlug must NOT have fewer than 1 characters; idOrSlug must be a program's id (uuid) or slug",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "idOrSlug",
+                     *           "message": "must NOT have fewer than 1 characters"
+                     *         },
+                     *         {
+                     *           "field": "idOrSlug",
+                     *           "message": "must be a program's id (uuid) or slug"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchProgramsByIdOrSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idOrSlug: string;
+            };
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    opportunitiesToAdd?: string[];
+                    opportunitiesToRemove?: string[];
+                    slug?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    opportunitiesToAdd?: string[];
+                    opportunitiesToRemove?: string[];
+                    slug?: string;
+                };
+                "multipart/form-data": {
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    opportunitiesToAdd?: string[];
+                    opportunitiesToRemove?: string[];
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a program (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "slug": "slug text",
+                     *       "description": "Example text",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "dailyRewards": 12.5,
+                     *       "liveCampaigns": 12.5,
+                     *       "tvl": 12.5,
+                     *       "opportunitiesCount": 1,
+                     *       "campaignsCount": 1,
+                     *       "opportunities": [
+                     *         {
+                     *           "id": "7469316318419853391",
+                     *           "chainId": 1,
+                     *           "type": "ERC20",
+                     *           "identifier": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "name": "USDC vault on Ethereum",
+                     *           "description": "Example text",
+                     *           "howToSteps": [
+                     *             "howToSteps text"
+                     *           ],
+                     *           "status": "NONE",
+                     *           "action": "action text",
+                     *           "tags": [
+                     *             "tags text"
+                     *           ],
+                     *           "mainProtocol": "mainProtocol text",
+                     *           "depositUrl": "https://example.org/asset.svg",
+                     *           "depositUrls": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "title": "USDC vault on Ethereum",
+                     *               "url": "https://example.org/asset.svg",
+                     *               "subtitle": "subtitle text",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "priority": 12.5
+                     *             }
+                     *           ],
+                     *           "explorerAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "hidden": true,
+                     *           "tvl": 12.5,
+                     *           "apr": 12.5,
+                     *           "dailyRewards": 12.5,
+                     *           "unpricedRewardTokens": [
+                     *             "unpricedRewardTokens text"
+                     *           ],
+                     *           "nativeApr": 12.5,
+                     *           "totalApr": 12.5,
+                     *           "maxDailyRewards": 12.5,
+                     *           "maxApr": 12.5,
+                     *           "liveCampaigns": 12.5,
+                     *           "lastCampaignCreatedAt": 1764201600,
+                     *           "liveCampaignsForCreator": 12.5,
+                     *           "soonCampaignsForCreator": 12.5,
+                     *           "pastCampaignsForCreator": 12.5,
+                     *           "earliestCampaignStart": "7469316318419853391",
+                     *           "latestCampaignStart": "7469316318419853391",
+                     *           "earliestCampaignEnd": "7469316318419853391",
+                     *           "latestCampaignEnd": "7469316318419853391",
+                     *           "distributionType": "distributionType text",
+                     *           "tokens": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "chainId": 1,
+                     *               "address": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *               "decimals": 12.5,
+                     *               "symbol": "USDC",
+                     *               "icon": "https://example.org/asset.svg",
+                     *               "verified": true,
+                     *               "isNative": true,
+                     *               "isTest": true,
+                     *               "type": "TOKEN",
+                     *               "price": 12.5,
+                     *               "updatedAt": 1764201600,
+                     *               "priceSource": "priceSource text",
+                     *               "displaySymbol": "USDC",
+                     *               "underlyingTokenId": "underlyingTokenId text",
+                     *               "priceAlertDismissedAt": 1764201600,
+                     *               "priceAlertCount": 12.5
+                     *             }
+                     *           ],
+                     *           "chain": {
+                     *             "id": 1,
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "liveCampaigns": 12.5,
+                     *             "endOfDisputePeriod": 12.5,
+                     *             "explorers": [],
+                     *             "lastClaimsOnchainFetchTimestamp": "1764201600"
+                     *           },
+                     *           "activePrograms": [
+                     *             {
+                     *               "id": "7469316318419853391",
+                     *               "name": "USDC vault on Ethereum",
+                     *               "slug": "slug text",
+                     *               "description": "Example text",
+                     *               "icon": "https://example.org/asset.svg"
+                     *             }
+                     *           ],
+                     *           "protocol": {
+                     *             "id": "7469316318419853391",
+                     *             "name": "USDC vault on Ethereum",
+                     *             "icon": "https://example.org/asset.svg",
+                     *             "description": "Example text",
+                     *             "url": "https://example.org/asset.svg",
+                     *             "tags": [],
+                     *             "dailyRewards": 12.5,
+                     *             "numberOfLiveCampaigns": 12.5,
+                     *             "opportunityLiveTags": [],
+                     *             "banner": "https://example.org/asset.svg",
+                     *             "opportunityBannerLight": "opportunityBannerLight text",
+                     *             "opportunityBannerDark": "opportunityBannerDark text",
+                     *             "trustData": {}
+                     *           },
+                     *           "aprRecord": {
+                     *             "cumulated": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": []
+                     *           },
+                     *           "nativeAprRecord": {
+                     *             "title": "USDC vault on Ethereum",
+                     *             "description": "Example text",
+                     *             "value": 12.5,
+                     *             "status": "ok",
+                     *             "timestamp": 1764201600
+                     *           },
+                     *           "tvlRecord": {
+                     *             "total": 12.5,
+                     *             "status": "ok",
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": [],
+                     *             "unpricedTokens": []
+                     *           },
+                     *           "rewardsRecord": {
+                     *             "total": 12.5,
+                     *             "timestamp": 1764201600,
+                     *             "breakdowns": []
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Program"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body must NOT have fewer than 1 properties",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "must NOT have fewer than 1 properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/programs/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProgramsCount: {
+        parameters: {
+            query?: {
+                items?: number;
+                name?: string;
+                page?: number;
+                slugs?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Number of programs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 1 */
+                    "application/json": number;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/programs/count",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/programs/count",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

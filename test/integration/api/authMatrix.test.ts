@@ -314,6 +314,21 @@ const MATRIX: Row[] = [
     () => '/v4/opportunities/123/tags',
     () => ({ add: ['x'] }),
   ),
+  row(
+    'post',
+    '/v4/programs',
+    /*                                 */ [401, 401, 401, 401, 403, 403, 403, 201],
+    undefined,
+    (f) => ({ name: `Program ${f.unique()}` }),
+  ),
+  // No program of that slug: the back office gets past the guard and hears 404.
+  row(
+    'patch',
+    '/v4/programs/:idOrSlug',
+    /*                       */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/programs/no-such-program',
+    () => ({ name: 'x' }),
+  ),
   row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row('get', '/v4/internal/dependencies', /*                       */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row(
@@ -493,6 +508,9 @@ const PUBLIC_ROUTES = [
   'GET /v4/rewards/total/distributed/by-opportunities',
   'GET /v4/users/:address/rewards/summary',
   // #33 parity reads (prices, live roots, reward tokens, balances, allowances)
+  'GET /v4/programs',
+  'GET /v4/programs/count',
+  'GET /v4/programs/:idOrSlug',
   'GET /v4/prices',
   'GET /v4/prices/symbol/:symbol',
   'GET /v4/prices/history',

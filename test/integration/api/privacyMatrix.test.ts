@@ -406,6 +406,17 @@ const READS: Read[] = [
     graphql: (s) =>
       `{ user(address: "${s.recipient}") { rewards(chainId: [${CHAIN}]) { rewards { breakdowns { campaignId } } } } }`,
   },
+  // Programs (#46): one program holds every subject's opportunity (made in before).
+  { name: 'program list', op: 'GET /v4/programs', rest: () => '/v4/programs?items=50' },
+  { name: 'program by slug', op: 'GET /v4/programs/{idOrSlug}', rest: () => `/v4/programs/${PROGRAM_SLUG}` },
+  {
+    name: 'GraphQL programs',
+    graphql: () => '{ programs(items: 50) { slug campaignsCount opportunities { id campaigns { id campaignId } } } }',
+  },
+  {
+    name: 'GraphQL program',
+    graphql: () => `{ program(idOrSlug: "${PROGRAM_SLUG}") { slug opportunities { id campaigns { id campaignId } } } }`,
+  },
   // The #33 counts and totals, filtered by the subject: as absent as a campaign that does not exist.
   {
     name: 'GraphQL campaign counts of the campaign',
@@ -491,6 +502,19 @@ const COUNT_READS: CountRead[] = [
     share: (s) => ({ live: live(s) }),
   },
   {
+    name: 'campaigns of the program',
+    op: 'GET /v4/programs/{idOrSlug}',
+    rest: () => `/v4/programs/${PROGRAM_SLUG}`,
+    counts: (b) => ({ live: b.liveCampaigns, total: b.campaignsCount }),
+    share: (s) => ({ live: live(s), total: 1 }),
+  },
+  {
+    name: 'GraphQL campaigns of the program',
+    graphql: () => `{ program(idOrSlug: "${PROGRAM_SLUG}") { liveCampaigns campaignsCount } }`,
+    counts: (d) => ({ live: d.program.liveCampaigns, total: d.program.campaignsCount }),
+    share: (s) => ({ live: live(s), total: 1 }),
+  },
+  {
     name: "live campaigns of the creator's opportunities",
     op: 'GET /v4/creators/{creator}/opportunities',
     rest: (s) => `/v4/creators/${s.creator}/opportunities?items=100&test=true`,
@@ -571,6 +595,8 @@ const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Mat
 
 /** The list every subject's creator keeps, naming all subjects (lists are public: the ids must not be). */
 const LIST_NAME = 'privacy-matrix';
+/** The program holding every subject's opportunity (#46: its figures count a private campaign for no one). */
+const PROGRAM_SLUG = 'privacy-matrix';
 /** Stored configuration the matrix asks to attach to each subject (GET /v4/config/hash/{hash}?campaignId=…). */
 let configHash = '';
 
@@ -877,6 +903,16 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
         .set(as(creator))
         .send({ name: LIST_NAME, campaignIds: subjects.map((x) => x.id) })
         .expect(200);
+    await h
+      .request()
+      .post('/v4/programs')
+      .set({ authorization: TEST_BACK_OFFICE_TOKEN })
+      .send({
+        slug: PROGRAM_SLUG,
+        name: 'Privacy matrix',
+        opportunities: [...new Set(subjects.map((x) => x.opportunityId))],
+      })
+      .expect(201);
     const stored = await h
       .request()
       .post('/v4/config/store')

@@ -68,6 +68,13 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
   const chain = { chainId: 31337 };
   const user = recipient.recipient;
   const backOffice = { authorization: TEST_BACK_OFFICE_TOKEN };
+  // A program holding the sample campaign's opportunity (#46).
+  await h
+    .request()
+    .post('/v4/programs')
+    .set(backOffice)
+    .send({ name: 'OpenAPI samples', slug: 'openapi-samples', opportunities: [campaign.opportunity_id] })
+    .expect(201);
   // Fee revenue (#33): a month, chain and token one demo campaign was created in.
   const fee = await one<{ token: string; y: number; m: number }>(
     `SELECT reward_token AS token, extract(year FROM created_at AT TIME ZONE 'UTC')::int AS y,
@@ -303,6 +310,10 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/prices/symbol/{symbol}': { path: `/v4/prices/symbol/${rewardToken.symbol}` },
     '/v4/prices/history': { path: '/v4/prices/history', query: { ...chain, address: rewardToken.address } },
     '/v4/tokens/prices/history': { path: '/v4/tokens/prices/history', query: { symbol: rewardToken.symbol } },
+    // #46 programs
+    '/v4/programs': { path: '/v4/programs' },
+    '/v4/programs/count': { path: '/v4/programs/count' },
+    '/v4/programs/{idOrSlug}': { path: '/v4/programs/openapi-samples' },
     '/v4/roots/live': { path: '/v4/roots/live' },
     '/v4/tokens/reward': { path: '/v4/tokens/reward' },
     '/v4/tokens/reward/{chainId}': { path: '/v4/tokens/reward/31337' },

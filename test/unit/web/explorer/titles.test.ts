@@ -16,6 +16,15 @@ describe('web/explorer/titles', () => {
     expect(filterSummary(DEFAULT_STATE, chains, protocols)).to.equal('');
   });
 
+  it('names programs by their name in the summary and the title', () => {
+    const programs = [{ id: 'p1', slug: 'arb-ltipp', name: 'Arbitrum LTIPP' }];
+    const state = parseState('?programSlugs=arb-ltipp,unknown-one&status=LIVE');
+    expect(filterSummary(state, chains, protocols, programs)).to.equal('LIVE · Arbitrum LTIPP, unknown-one');
+    expect(searchTitle(state, 2, chains, protocols, programs)).to.equal(
+      '2 opportunities: LIVE · Arbitrum LTIPP, unknown-one – Campaign rewards explorer',
+    );
+  });
+
   it('titles the search with the count in the right number, the filter and the page', () => {
     expect(searchTitle(DEFAULT_STATE, null, chains, protocols)).to.equal('Opportunities – Campaign rewards explorer');
     expect(searchTitle(DEFAULT_STATE, 1, chains, protocols)).to.equal('1 opportunity – Campaign rewards explorer');
