@@ -36,6 +36,9 @@ import { webhooksRouter } from './webhooks/router.js';
 import { rewardTotalsRouter } from './reward-totals/router.js';
 import { accountingRouter } from './accounting/router.js';
 import { pricesRouter } from './prices/router.js';
+// #46 disputes and blacklists (h-disputes)
+import { disputesRouter } from './disputes/router.js';
+import { blacklistsRouter } from './blacklists/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -80,6 +83,9 @@ export function createRoutes(deps: ApiDeps): Router {
     rewardTotalsRouter,
     accountingRouter,
     pricesRouter,
+    // #46 disputes and blacklists (h-disputes)
+    disputesRouter,
+    blacklistsRouter,
   ]) {
     v4.use(family(deps).routes());
   }
