@@ -1,20 +1,14 @@
 import { expect } from 'chai';
-import { keccak256, parseUnits, toHex, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import {
-  disputeTree,
-  resolveDispute,
-  setDisputeDeposit,
-  setDisputePeriod,
-  updateTree,
-  type ActionTarget,
-} from '../../../contracts/actions.js';
-import { distributorAbi, testErc20Abi } from '../../../contracts/artifacts/index.js';
+import { keccak256, toHex, type Address, type Hex } from 'viem';
+import { disputeTree, resolveDispute, updateTree, type ActionTarget } from '../../../contracts/actions.js';
+import { distributorAbi } from '../../../contracts/artifacts/index.js';
+import type { DeployedStack } from '../../../contracts/deploy.js';
 import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clients.js';
 import { buildRewardTree } from '../../../domain/rewardTree.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncRoots } from '../../../jobs/syncRoots.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
+import { prepareDisputers } from '../../helpers/disputes.js';
 import { startTreeServer, type TreeServer } from '../../helpers/treeServer.js';
 
 const CHAIN_ID = 31337;
@@ -51,7 +45,7 @@ type Dispute = {
 describe('GET /v4/disputes and root dispute views follow the Distributor logs', function () {
   let h: Harness;
   let server: TreeServer;
-  let target: ActionTarget;
+  let target: ActionTarget & { stack: DeployedStack };
   const rootOf = (n: number) => keccak256(toHex(`disputes-root-${n}`));
 
   async function index(): Promise<void> {
@@ -134,30 +128,7 @@ describe('GET /v4/disputes and root dispute views follow the Distributor logs', 
     server = await startTreeServer();
     const { devnet, stack } = h.chains[0]!;
     target = { rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID, stack };
-    const token = stack.tokens.rewards[0]!.address.toLowerCase() as Address;
-    const clients = createDevnetClients(target);
-    const send = async (hash: Promise<Hex>) => clients.publicClient.waitForTransactionReceipt({ hash: await hash });
-    for (const key of [disputerKey!, secondDisputerKey!]) {
-      await send(
-        clients.walletClient.writeContract({
-          address: token,
-          abi: testErc20Abi,
-          functionName: 'mint',
-          args: [privateKeyToAccount(key).address, parseUnits('1000', 18)],
-        }),
-      );
-      const wallet = createDevnetClients({ ...target, privateKey: key });
-      await send(
-        wallet.walletClient.writeContract({
-          address: token,
-          abi: testErc20Abi,
-          functionName: 'approve',
-          args: [stack.distributor, 2n ** 255n],
-        }),
-      );
-    }
-    await setDisputeDeposit({ ...target, token, amount: parseUnits('100', 18) });
-    await setDisputePeriod({ ...target, disputePeriod: 1 });
+    const token = await prepareDisputers(target, [disputerKey!, secondDisputerKey!]);
     // A published (and so verified) tree for the first root; the others are not published.
     const user = '0x976ea74026e726554db657fa54763abd0c3a0aa9' as Address;
     const { root } = buildRewardTree([{ user, token, amount: 5n }]);
