@@ -40,6 +40,8 @@ import { clammRouter } from './clamm/router.js';
 import { transactionsRouter } from './transactions/router.js';
 import { etlHealthRouter } from './node/etlHealthRouter.js';
 import { programsRouter } from './programs/router.js';
+import { disputesRouter } from './disputes/router.js';
+import { blacklistsRouter } from './blacklists/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -88,6 +90,8 @@ export function createRoutes(deps: ApiDeps): Router {
     transactionsRouter,
     etlHealthRouter,
     programsRouter,
+    disputesRouter,
+    blacklistsRouter,
   ]) {
     v4.use(family(deps).routes());
   }

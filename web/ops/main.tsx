@@ -5,9 +5,18 @@ import '../shared/styles.css';
 import './ops.css';
 import { AttentionList } from './AttentionList.js';
 import { DependencyTable } from './DependencyTable.js';
+import { DISPUTES_SHOWN, DisputeHistory } from './DisputeHistory.js';
 import { freshnessText, seconds } from './time.js';
 import { JobRow, type JobActions } from './JobRow.js';
-import { ATTENTION_ORDER, type ActionResult, type Dependencies, type Job, type JobsOverview } from './types.js';
+import {
+  ATTENTION_ORDER,
+  type ActionResult,
+  type ChainDisputes,
+  type Dependencies,
+  type Dispute,
+  type Job,
+  type JobsOverview,
+} from './types.js';
 
 /** The back-office token stays in this tab's sessionStorage only, sent as the authorization header. */
 const TOKEN_KEY = 'backOfficeToken';
@@ -49,13 +58,14 @@ const byAttention = (jobs: Job[]) =>
 
 /**
  * Operations: what needs attention first (unreachable dependencies, failing and lagging jobs), every
- * dependency's state, then every job most urgent first with next run, last run and lag per chain;
+ * dependency's state, each chain's root disputes, then every job most urgent first with next run, last run and lag per chain;
  * run now, pause, resume, schedule, each answered beside its buttons.
  */
 function App() {
   const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
   const [overview, setOverview] = useState<JobsOverview | null>(null);
   const [dependencies, setDependencies] = useState<Dependencies | null>(null);
+  const [disputes, setDisputes] = useState<ChainDisputes[] | null>(null);
   /** A failure to load the page's data or to sign in: about the page as a whole, so shown at its top. */
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   /** Each job's last action result, shown beside that job's buttons. */
@@ -96,9 +106,22 @@ function App() {
         call<JobsOverview>('/v4/internal/jobs'),
         call<Dependencies>('/v4/internal/dependencies'),
       ]);
+      // Each chain's latest disputes (public reads, the chains as the dependencies list them).
+      const chainDisputes = await Promise.all(
+        deps.chains.map(async (c) => ({
+          chainId: c.id,
+          name: c.name,
+          // A failed read is told in its chain's place; it never hides the jobs.
+          ...(await call<Dispute[]>(`/v4/disputes/${c.id}?items=${DISPUTES_SHOWN}`).then(
+            (disputes) => ({ disputes }),
+            (error: Error) => ({ disputes: [], error: error.message }),
+          )),
+        })),
+      );
       if (current.current !== token) return;
       setOverview(jobs);
       setDependencies(deps);
+      setDisputes(chainDisputes);
       setMessage(null);
     } catch (error) {
       // Not about another token signed in since (the refusal itself signed this one out: still told).
@@ -158,6 +181,7 @@ function App() {
     setToken(null);
     setOverview(null);
     setDependencies(null);
+    setDisputes(null);
     setResults({});
   };
 
@@ -217,6 +241,7 @@ function App() {
                 </div>
               </dl>
             )}
+            {disputes && <DisputeHistory chains={disputes} />}
             <h2 class="ops-jobs-title">Jobs, most urgent first</h2>
             <div class="jobs" aria-busy={!overview}>
               {overview &&

@@ -95,3 +95,19 @@ export type Dependencies = {
 
 /** An action's outcome, shown beside the buttons of the job it concerns. */
 export type ActionResult = { text: string; error: boolean };
+
+/** One dispute of GET /v4/disputes/{chainId} (api/routes/disputes/serialize.ts). */
+export type Dispute = {
+  chainId: number;
+  root: string | null;
+  disputer: string | null;
+  message: string;
+  createdAt: number;
+  blockNumber: number;
+  txHash: string;
+  status: 'open' | 'valid' | 'invalid';
+  resolution: { valid: boolean; resolvedAt: number; txHash: string; endOfDisputePeriod: number | null } | null;
+  rootRevoked: boolean;
+};
+/** The page's dispute section: each chain's latest disputes, newest first. */
+export type ChainDisputes = { chainId: number; name: string; disputes: Dispute[]; error?: string };

@@ -1,3 +1,4 @@
+import { blacklistedChains } from '../blacklists/repo.js';
 import { parseAbi, zeroAddress, type PublicClient } from 'viem';
 import { DEPLOYLESS_MULTICALL_GAS, readChain } from '../../chain/readChain.js';
 import type { ApiDeps } from '../../deps.js';
@@ -70,12 +71,23 @@ function readOurs<T>(
   return readChain(deps, chain, { gas }, read);
 }
 
-/** GET /v4/users/{address}: the user's tags and tier (table users), creator id, associated addresses. */
+/** GET /v4/users/{address}: the user's tags and tier (table users), creator id, associated addresses, the chains it is blacklisted on (table blacklists). */
 export function userProfileHandler(deps: ApiDeps): Handler<{ params: typeof userParams; query: typeof noQuery }> {
   return async (ctx) => {
     const address = ctx.state.params.address.toLowerCase();
-    const [user, creatorId] = await Promise.all([loadUser(deps.pg, address), loadCreatorId(deps.pg, address)]);
-    ctx.body = { address, tags: user?.tags ?? [], creatorId, tier: user?.tier ?? 0, associated: [] as string[] };
+    const [user, creatorId, blacklistedChainIds] = await Promise.all([
+      loadUser(deps.pg, address),
+      loadCreatorId(deps.pg, address),
+      blacklistedChains(deps.pg, address),
+    ]);
+    ctx.body = {
+      address,
+      tags: user?.tags ?? [],
+      creatorId,
+      tier: user?.tier ?? 0,
+      associated: [] as string[],
+      blacklistedChainIds,
+    };
   };
 }
 

@@ -95,7 +95,14 @@ const UNAVAILABLE_NOTE =
   " While a requested chain's live root has no stored reward tree (not fetched yet, or refused) the answer is a 503 problem `REWARD_TREE_UNAVAILABLE` with `Retry-After`, never an empty list: an empty list for a chain means the wallet has nothing in the chain's stored live tree (or the chain has no root yet).";
 
 const termsAcceptanceSchema = obj({ address: str, chainId: int, messageHash: str, acceptedAt: str, onChain: bool });
-const profileSchema = obj({ address: str, tags: arr(str), creatorId: nullable(str), tier: int, associated: arr(str) });
+const profileSchema = obj({
+  address: str,
+  tags: arr(str),
+  creatorId: nullable(str),
+  tier: int,
+  associated: arr(str),
+  blacklistedChainIds: arr(int),
+});
 
 /**
  * /v4/users: public reads of a wallet's rewards, profile and on-chain claim settings
@@ -212,7 +219,7 @@ export function usersRouter(deps: ApiDeps): Router {
     describe({
       summary: 'Profile of a wallet',
       description:
-        "The wallet's tags, its creator id (null when it created no campaign) and its tier (0 when unknown).",
+        "The wallet's tags, its creator id (null when it created no campaign), its tier (0 when unknown) and `blacklistedChainIds`, the chains the back office blacklisted it on (GET /v4/blacklists; a flag for readers: it changes no reward this service serves).",
       response: profileSchema,
     }),
     validate({ params: userParams, query: noQuery }),

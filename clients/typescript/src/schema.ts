@@ -334,6 +334,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/blacklists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Blacklisted addresses
+         * @description Blacklist entries newest first, paged (`page`, `items`), optionally of one `chainId`: `{ id, chainId, poolAddress, userAddress, arrestTimestamp, arrestDetails }` as the hosted service serves them (`arrestTimestamp`: when it was added, Unix seconds as a decimal string; `arrestDetails.reason` when one was given). What an entry does in this service: it is served here (list, mapping, check) and flagged on the wallet (`blacklistedChainIds` of GET /v4/users/{address}), for the engine that computes reward trees and for front ends to read. It does not change reward amounts, proofs or claims: trees come from the engine that pushes roots and are served as published (GET /v4/users/{address}/rewards still lists what the live tree holds), and the Distributor pays any valid proof. Entries are addresses per chain, optionally per pool (`poolAddress`; the zero address means every pool of the chain).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getBlacklists"];
+        put?: never;
+        /**
+         * Blacklist an address on a chain (back office)
+         * @description Adds an entry for `userAddress` on `chainId` (a chain indexed here, else 400), for `poolAddress` or, left out, every pool of the chain, with an optional `reason`: 201 with the entry when new; the same chain, user and pool again replaces its reason and time (200). Recorded in the back-office audit log (who, when, before and after) in the same transaction. Nothing in the search index depends on it, so there is nothing to re-project. What an entry does in this service: it is served here (list, mapping, check) and flagged on the wallet (`blacklistedChainIds` of GET /v4/users/{address}), for the engine that computes reward trees and for front ends to read. It does not change reward amounts, proofs or claims: trees come from the engine that pushes roots and are served as published (GET /v4/users/{address}/rewards still lists what the live tree holds), and the Distributor pays any valid proof. Entries are addresses per chain, optionally per pool (`poolAddress`; the zero address means every pool of the chain).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        post: operations["postBlacklists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/blacklists/check/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether an address is blacklisted
+         * @description `true` when the address has an entry on `chainId` (any pool), or on any chain when `chainId` is left out; else `false`. What an entry does in this service: it is served here (list, mapping, check) and flagged on the wallet (`blacklistedChainIds` of GET /v4/users/{address}), for the engine that computes reward trees and for front ends to read. It does not change reward amounts, proofs or claims: trees come from the engine that pushes roots and are served as published (GET /v4/users/{address}/rewards still lists what the live tree holds), and the Distributor pays any valid proof. Entries are addresses per chain, optionally per pool (`poolAddress`; the zero address means every pool of the chain).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getBlacklistsCheckByAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/blacklists/mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every blacklisted address, as a map
+         * @description `{ [address]: true }` for every address blacklisted on at least one chain (lower-case). What an entry does in this service: it is served here (list, mapping, check) and flagged on the wallet (`blacklistedChainIds` of GET /v4/users/{address}), for the engine that computes reward trees and for front ends to read. It does not change reward amounts, proofs or claims: trees come from the engine that pushes roots and are served as published (GET /v4/users/{address}/rewards still lists what the live tree holds), and the Distributor pays any valid proof. Entries are addresses per chain, optionally per pool (`poolAddress`; the zero address means every pool of the chain).
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getBlacklistsMapping"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/blacklists/user/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an address from the blacklist (back office)
+         * @description Removes every entry of the address (every chain and pool): `true` when there was one, `false` when it was not blacklisted. Each removed entry is recorded in the back-office audit log in the same transaction. What an entry does in this service: it is served here (list, mapping, check) and flagged on the wallet (`blacklistedChainIds` of GET /v4/users/{address}), for the engine that computes reward trees and for front ends to read. It does not change reward amounts, proofs or claims: trees come from the engine that pushes roots and are served as published (GET /v4/users/{address}/rewards still lists what the live tree holds), and the Distributor pays any valid proof. Entries are addresses per chain, optionally per pool (`poolAddress`; the zero address means every pool of the chain).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        delete: operations["deleteBlacklistsUserByAddress"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/block-timestamp/block": {
         parameters: {
             query?: never;
@@ -1692,6 +1794,56 @@ export interface paths {
          *     **Caching:** `Cache-Control: private, no-store` (credentials make an answer private).
          */
         get: operations["getDiffsLeaves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Disputes of the latest roots of every chain
+         * @description Per chain id (every indexed chain, or `chainId`), per root among the chain's `roots` latest roots (default 10, at most 100; a root pushed again by a revoke counts once per push), the disputes opened on that root in chain order; a root nobody disputed has an empty list. Each dispute is read from the Distributor's own logs as the indexer stored them: `root`, the root disputed (the Distributor's `tree` when `disputeTree` was called: the last TreeUpdated before the Disputed log); `disputer`, who deposited (the Distributor's `disputer()` read at the Disputed log's block; null for a dispute indexed before it was kept); `message`, the reason given to `disputeTree`; `createdAt`, `blockNumber`, `logIndex` and `txHash` of the Disputed log (block time, Unix seconds); `status`: `open` until the governor's `resolveDispute`, then `valid` (the deposit was refunded and the root revoked) or `invalid` (the deposit went to the governor and the dispute period restarted from the resolution); `resolution`, the DisputeResolved log (`endOfDisputePeriod`: for an invalid dispute, the new end read from the contract at that block); `rootRevoked`, whether that root row is revoked now. The Distributor allows one dispute at a time, so a chain's disputes never overlap. Unlike the hosted service's dispute runs (its own bot's signed checks), these are on-chain disputes only: a dispute nobody sent to the contract is not here.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/disputes/{chainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A chain's dispute history
+         * @description Every dispute of chain `chainId`, newest first, paged (`page`, `items`), optionally only those of one `status`. 404 for a chain not indexed here. Each dispute is read from the Distributor's own logs as the indexer stored them: `root`, the root disputed (the Distributor's `tree` when `disputeTree` was called: the last TreeUpdated before the Disputed log); `disputer`, who deposited (the Distributor's `disputer()` read at the Disputed log's block; null for a dispute indexed before it was kept); `message`, the reason given to `disputeTree`; `createdAt`, `blockNumber`, `logIndex` and `txHash` of the Disputed log (block time, Unix seconds); `status`: `open` until the governor's `resolveDispute`, then `valid` (the deposit was refunded and the root revoked) or `invalid` (the deposit went to the governor and the dispute period restarted from the resolution); `resolution`, the DisputeResolved log (`endOfDisputePeriod`: for an invalid dispute, the new end read from the contract at that block); `rootRevoked`, whether that root row is revoked now. The Distributor allows one dispute at a time, so a chain's disputes never overlap. Unlike the hosted service's dispute runs (its own bot's signed checks), these are on-chain disputes only: a dispute nobody sent to the contract is not here.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getDisputesByChainId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3437,6 +3589,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/roots/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a dispute is open on any chain
+         * @description The hosted service's `{ disputeLive, chainsChecked }`: `disputeLive` is true while a dispute is open on at least one of `chainsChecked` (every indexed chain), by the indexed Disputed and DisputeResolved logs; `open` lists those open disputes (while one is open the chain serves its previous root, see GET /v4/roots/live). Each dispute is read from the Distributor's own logs as the indexer stored them: `root`, the root disputed (the Distributor's `tree` when `disputeTree` was called: the last TreeUpdated before the Disputed log); `disputer`, who deposited (the Distributor's `disputer()` read at the Disputed log's block; null for a dispute indexed before it was kept); `message`, the reason given to `disputeTree`; `createdAt`, `blockNumber`, `logIndex` and `txHash` of the Disputed log (block time, Unix seconds); `status`: `open` until the governor's `resolveDispute`, then `valid` (the deposit was refunded and the root revoked) or `invalid` (the deposit went to the governor and the dispute period restarted from the resolution); `resolution`, the DisputeResolved log (`endOfDisputePeriod`: for an invalid dispute, the new end read from the contract at that block); `rootRevoked`, whether that root row is revoked now. The Distributor allows one dispute at a time, so a chain's disputes never overlap. Unlike the hosted service's dispute runs (its own bot's signed checks), these are on-chain disputes only: a dispute nobody sent to the contract is not here.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRootsDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/roots/live": {
         parameters: {
             query?: never;
@@ -3453,6 +3629,32 @@ export interface paths {
          *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
          */
         get: operations["getRootsLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v4/roots/reports/{chainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reports on a chain's roots: the check of each root's reward tree
+         * @description The roots of chain `chainId` newest first, paged (`page`, `items`; every TreeUpdated, so a root pushed again by a revoke appears once per push), in the hosted shape `{ root, chainId, epoch, timestamp, isLatest, report }`: `epoch` is the hour it was pushed in, `timestamp` its block time (a decimal string), `isLatest` marks the chain's latest non-revoked root. `report` is this service's check of the root's published reward tree, in one sentence: `verified` (its leaves rebuild the root, so its rewards are served), `mismatch` (they rebuild another root; nothing is served from it), `unavailable` (it could not be fetched or parsed yet) or `pending`; the same check is in `treeStatus` (null for the zero root), `leaves`, `computedRoot` and `checkedAt`. `revoked`, `txHash` (of the TreeUpdated) and `disputes` (how many disputes were opened on it, see GET /v4/disputes/{chainId}) complete it. The hosted service's reports are its own engine's; ours only say what we checked. 404 for a chain not indexed here.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Paging:** `page` counts from 0; `items` per page, default 20, at most 100.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getRootsReportsByChainId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3810,7 +4012,7 @@ export interface paths {
         };
         /**
          * Profile of a wallet
-         * @description The wallet's tags, its creator id (null when it created no campaign) and its tier (0 when unknown).
+         * @description The wallet's tags, its creator id (null when it created no campaign), its tier (0 when unknown) and `blacklistedChainIds`, the chains the back office blacklisted it on (GET /v4/blacklists; a flag for readers: it changes no reward this service serves).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -6431,6 +6633,590 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/auth/revoke",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBlacklists: {
+        parameters: {
+            query?: {
+                chainId?: number;
+                items?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Blacklisted addresses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "7469316318419853391",
+                     *         "chainId": 1,
+                     *         "poolAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "userAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "arrestTimestamp": "1764201600",
+                     *         "arrestDetails": {
+                     *           "reason": "Example text"
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        arrestDetails: {
+                            reason?: string;
+                        };
+                        arrestTimestamp: string;
+                        chainId: number;
+                        id: string;
+                        poolAddress: string;
+                        userAddress: string;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/blacklists",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/blacklists",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBlacklists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    chainId: number;
+                    poolAddress?: string;
+                    reason?: string;
+                    userAddress: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    chainId: number;
+                    poolAddress?: string;
+                    reason?: string;
+                    userAddress: string;
+                };
+                "multipart/form-data": {
+                    chainId: number;
+                    poolAddress?: string;
+                    reason?: string;
+                    userAddress: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Blacklist an address on a chain (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "chainId": 1,
+                     *       "poolAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "userAddress": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *       "arrestTimestamp": "1764201600",
+                     *       "arrestDetails": {
+                     *         "reason": "Example text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        arrestDetails: {
+                            reason?: string;
+                        };
+                        arrestTimestamp: string;
+                        chainId: number;
+                        id: string;
+                        poolAddress: string;
+                        userAddress: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId is required; userAddress is required",
+                     *       "instance": "/v4/blacklists",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "userAddress",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/blacklists",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/blacklists",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/blacklists",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/blacklists",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/blacklists",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBlacklistsCheckByAddress: {
+        parameters: {
+            query?: {
+                chainId?: number;
+            };
+            header?: never;
+            path: {
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether an address is blacklisted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example true */
+                    "application/json": boolean;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/blacklists/check/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/blacklists/check/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/blacklists/check/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBlacklistsMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every blacklisted address, as a map */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": true
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/blacklists/mapping",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/blacklists/mapping",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteBlacklistsUserByAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove an address from the blacklist (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example true */
+                    "application/json": boolean;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: address must be a 20-byte hex address (0x and 40 hex digits)",
+                     *       "instance": "/v4/blacklists/user/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must be a 20-byte hex address (0x and 40 hex digits)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/blacklists/user/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/blacklists/user/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/blacklists/user/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/blacklists/user/1",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10
@@ -15199,6 +15985,285 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/diffs/leaves",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDisputes: {
+        parameters: {
+            query?: {
+                chainId?: number;
+                roots?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disputes of the latest roots of every chain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": {
+                     *         "key": [
+                     *           {
+                     *             "chainId": 1,
+                     *             "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *             "disputer": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *             "message": "Example text",
+                     *             "createdAt": 1764201600,
+                     *             "blockNumber": 1,
+                     *             "logIndex": 1,
+                     *             "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *             "status": "open",
+                     *             "resolution": {
+                     *               "valid": true,
+                     *               "resolvedAt": 1764201600,
+                     *               "blockNumber": 1,
+                     *               "logIndex": 1,
+                     *               "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *               "endOfDisputePeriod": 1
+                     *             },
+                     *             "rootRevoked": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: {
+                            [key: string]: {
+                                blockNumber: number;
+                                chainId: number;
+                                createdAt: number;
+                                disputer: string | null;
+                                logIndex: number;
+                                message: string;
+                                resolution: {
+                                    blockNumber: number;
+                                    endOfDisputePeriod: number | null;
+                                    logIndex: number;
+                                    resolvedAt: number;
+                                    txHash: string;
+                                    valid: boolean;
+                                } | null;
+                                root: string | null;
+                                rootRevoked: boolean;
+                                /** @enum {unknown} */
+                                status: "open" | "valid" | "invalid";
+                                txHash: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: chainId must be integer",
+                     *       "instance": "/v4/disputes",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "chainId",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/disputes",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/disputes",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDisputesByChainId: {
+        parameters: {
+            query?: {
+                items?: number;
+                page?: number;
+                status?: "open" | "valid" | "invalid";
+            };
+            header?: never;
+            path: {
+                chainId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A chain's dispute history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "chainId": 1,
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "disputer": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "message": "Example text",
+                     *         "createdAt": 1764201600,
+                     *         "blockNumber": 1,
+                     *         "logIndex": 1,
+                     *         "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "status": "open",
+                     *         "resolution": {
+                     *           "valid": true,
+                     *           "resolvedAt": 1764201600,
+                     *           "blockNumber": 1,
+                     *           "logIndex": 1,
+                     *           "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "endOfDisputePeriod": 1
+                     *         },
+                     *         "rootRevoked": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        blockNumber: number;
+                        chainId: number;
+                        createdAt: number;
+                        disputer: string | null;
+                        logIndex: number;
+                        message: string;
+                        resolution: {
+                            blockNumber: number;
+                            endOfDisputePeriod: number | null;
+                            logIndex: number;
+                            resolvedAt: number;
+                            txHash: string;
+                            valid: boolean;
+                        } | null;
+                        root: string | null;
+                        rootRevoked: boolean;
+                        /** @enum {unknown} */
+                        status: "open" | "valid" | "invalid";
+                        txHash: string;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: status must be one of open, valid, invalid",
+                     *       "instance": "/v4/disputes/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "status",
+                     *           "message": "must be one of open, valid, invalid"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/disputes/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/disputes/1",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10
@@ -26586,6 +27651,127 @@ export interface operations {
             };
         };
     };
+    getRootsDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether a dispute is open on any chain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "disputeLive": true,
+                     *       "chainsChecked": [
+                     *         1
+                     *       ],
+                     *       "open": [
+                     *         {
+                     *           "chainId": 1,
+                     *           "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "disputer": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *           "message": "Example text",
+                     *           "createdAt": 1764201600,
+                     *           "blockNumber": 1,
+                     *           "logIndex": 1,
+                     *           "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *           "status": "open",
+                     *           "resolution": {
+                     *             "valid": true,
+                     *             "resolvedAt": 1764201600,
+                     *             "blockNumber": 1,
+                     *             "logIndex": 1,
+                     *             "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *             "endOfDisputePeriod": 1
+                     *           },
+                     *           "rootRevoked": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        chainsChecked: number[];
+                        disputeLive: boolean;
+                        open: {
+                            blockNumber: number;
+                            chainId: number;
+                            createdAt: number;
+                            disputer: string | null;
+                            logIndex: number;
+                            message: string;
+                            resolution: {
+                                blockNumber: number;
+                                endOfDisputePeriod: number | null;
+                                logIndex: number;
+                                resolvedAt: number;
+                                txHash: string;
+                                valid: boolean;
+                            } | null;
+                            root: string | null;
+                            rootRevoked: boolean;
+                            /** @enum {unknown} */
+                            status: "open" | "valid" | "invalid";
+                            txHash: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: unknownField is not an accepted query field",
+                     *       "instance": "/v4/roots/dispute",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "unknownField",
+                     *           "message": "is not an accepted query field"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/roots/dispute",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getRootsLive: {
         parameters: {
             query?: never;
@@ -26668,6 +27854,132 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/roots/live",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRootsReportsByChainId: {
+        parameters: {
+            query?: {
+                items?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                chainId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reports on a chain's roots: the check of each root's reward tree */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "root": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "chainId": 1,
+                     *         "epoch": 1,
+                     *         "timestamp": "1764201600",
+                     *         "isLatest": true,
+                     *         "report": "report text",
+                     *         "revoked": true,
+                     *         "txHash": "0x6d3bbd2f0f6b3f1c9a4e2b8d7c5a1e0f3b2d4c6e8a0b1c3d5e7f9a2b4c6d8e0f",
+                     *         "treeStatus": "pending",
+                     *         "leaves": 1,
+                     *         "computedRoot": "0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063",
+                     *         "checkedAt": "2025-11-27T00:00:00.000Z",
+                     *         "disputes": 1
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        chainId: number;
+                        /** Format: date-time */
+                        checkedAt: string | null;
+                        computedRoot: string | null;
+                        disputes: number;
+                        epoch: number;
+                        isLatest: boolean;
+                        leaves: number | null;
+                        report: string;
+                        revoked: boolean;
+                        root: string;
+                        timestamp: string;
+                        treeStatus: ("pending" | "verified" | "mismatch" | "unavailable") | null;
+                        txHash: string;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: page must be integer",
+                     *       "instance": "/v4/roots/reports/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "page",
+                     *           "message": "must be integer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/roots/reports/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/roots/reports/1",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10
@@ -28244,12 +29556,16 @@ export interface operations {
                      *       "tier": 1,
                      *       "associated": [
                      *         "associated text"
+                     *       ],
+                     *       "blacklistedChainIds": [
+                     *         1
                      *       ]
                      *     }
                      */
                     "application/json": {
                         address: string;
                         associated: string[];
+                        blacklistedChainIds: number[];
                         creatorId: string | null;
                         tags: string[];
                         tier: number;

@@ -329,6 +329,20 @@ const MATRIX: Row[] = [
     () => '/v4/programs/no-such-program',
     () => ({ name: 'x' }),
   ),
+  // #46 blacklists: back-office writes; the address is nobody's, so removing it answers false.
+  row(
+    'post',
+    '/v4/blacklists',
+    /*                              */ [401, 401, 401, 401, 403, 403, 403, 200],
+    undefined,
+    () => ({ chainId: 31337, userAddress: `0x${'b1'.repeat(20)}`, reason: 'matrix' }),
+  ),
+  row(
+    'delete',
+    '/v4/blacklists/user/:address',
+    /*                */ [401, 401, 401, 401, 403, 403, 403, 200],
+    () => `/v4/blacklists/user/0x${'b2'.repeat(20)}`,
+  ),
   row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row('get', '/v4/internal/dependencies', /*                       */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row(
@@ -516,6 +530,14 @@ const PUBLIC_ROUTES = [
   'GET /v4/prices/history',
   'GET /v4/tokens/prices/history',
   'GET /v4/roots/live',
+  // #46 disputes and blacklists (h-disputes)
+  'GET /v4/disputes',
+  'GET /v4/disputes/:chainId',
+  'GET /v4/roots/dispute',
+  'GET /v4/roots/reports/:chainId',
+  'GET /v4/blacklists',
+  'GET /v4/blacklists/mapping',
+  'GET /v4/blacklists/check/:address',
   'GET /v4/tokens/reward',
   'GET /v4/tokens/reward/:chainId',
   'GET /v4/tokens/balances',

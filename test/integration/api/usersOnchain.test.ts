@@ -25,6 +25,7 @@ describe('GET /v4/users/{address} profile and on-chain claim settings', function
       creatorId: null,
       tier: 2,
       associated: [],
+      blacklistedChainIds: [],
     });
     const other = '0x1111111111111111111111111111111111111111';
     expect((await h.request().get(`/v4/users/${other}/`).expect(200)).body).to.deep.equal({
@@ -33,6 +34,7 @@ describe('GET /v4/users/{address} profile and on-chain claim settings', function
       creatorId: null,
       tier: 0,
       associated: [],
+      blacklistedChainIds: [],
     });
     await h.request().get('/v4/users/0xnope').expect(400);
   });

@@ -66,6 +66,13 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     .send({ name: 'samples', campaignIds: [campaign.id] })
     .expect(200);
   const chain = { chainId: 31337 };
+  const blacklisted = `0x${'b1'.repeat(20)}`;
+  await h
+    .request()
+    .post('/v4/blacklists')
+    .set({ authorization: TEST_BACK_OFFICE_TOKEN })
+    .send({ chainId: 31337, userAddress: blacklisted, reason: 'openapi sample' })
+    .expect(200);
   const user = recipient.recipient;
   const backOffice = { authorization: TEST_BACK_OFFICE_TOKEN };
   // A program holding the sample campaign's opportunity (#46).
@@ -321,5 +328,13 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/tokens/{id}/allowance/{owner}/{spender}': {
       path: `/v4/tokens/${rewardToken.id}/allowance/${user}/${session.address}`,
     },
+    // #46 disputes and blacklists (h-disputes); one blacklist entry so the list, map and check answer with data.
+    '/v4/disputes': { path: '/v4/disputes' },
+    '/v4/disputes/{chainId}': { path: '/v4/disputes/31337' },
+    '/v4/roots/dispute': { path: '/v4/roots/dispute' },
+    '/v4/roots/reports/{chainId}': { path: '/v4/roots/reports/31337' },
+    '/v4/blacklists': { path: '/v4/blacklists' },
+    '/v4/blacklists/mapping': { path: '/v4/blacklists/mapping' },
+    '/v4/blacklists/check/{address}': { path: `/v4/blacklists/check/${blacklisted}` },
   };
 }
