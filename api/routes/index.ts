@@ -36,6 +36,8 @@ import { webhooksRouter } from './webhooks/router.js';
 import { rewardTotalsRouter } from './reward-totals/router.js';
 import { accountingRouter } from './accounting/router.js';
 import { pricesRouter } from './prices/router.js';
+// Reference data curation and the audit log (#46).
+import { referenceDataRouters } from './reference-data/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -44,6 +46,8 @@ export function createRoutes(deps: ApiDeps): Router {
   const root = new Router();
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [
+    // Reference data curation and the audit log (#46): before tokens/chains/…, so `/tokens/count` is no token id.
+    ...referenceDataRouters,
     healthRouter,
     chainsRouter,
     blockTimestampRouter,
