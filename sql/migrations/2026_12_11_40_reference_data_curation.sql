@@ -10,3 +10,16 @@ ALTER TABLE chains ADD COLUMN curated_fields text[] NOT NULL DEFAULT '{}';
 -- GET /v4/audit filtered by entity alone, newest first (entity + entity_id uses back_office_audit_entity_idx; the
 -- unfiltered read walks the primary key backwards).
 CREATE INDEX back_office_audit_entity_newest_idx ON back_office_audit (entity, id DESC);
+
+-- A protocol's name, icon, description, url and tags as the back office corrected them (PATCH /v4/protocols/{id}).
+-- Protocols are a registry in code (domain/protocols.ts, one per campaign type naming one); every read and the
+-- projector apply the non-null columns of this row over the registry's values. No job writes it.
+CREATE TABLE protocol_overrides (
+  id text PRIMARY KEY,
+  name text,
+  icon text,
+  description text,
+  url text,
+  tags text[],
+  updated_at timestamptz NOT NULL DEFAULT now()
+);

@@ -61,9 +61,10 @@ function auditHandler(deps: ApiDeps): Handler<{ query: typeof auditQuery }> {
     if (q.entity) where.push(`entity = ${arg(q.entity)}`);
     if (q.entityId !== undefined) where.push(`entity_id = ${arg(q.entityId)}`);
     if (q.before) where.push(`id < ${arg(q.before)}::bigint`);
+    // Ordered by the table's bigint id: a bare `id` would be the selected text (10 before 9).
     const { rows } = await deps.pg.query<AuditRow>(
       `SELECT id::text, at, actor, request_id, action, entity, entity_id, before, after FROM back_office_audit
-       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${arg(q.limit + 1)}`,
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY back_office_audit.id DESC LIMIT ${arg(q.limit + 1)}`,
       values,
     );
     const page = rows.slice(0, q.limit);

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { loadProtocolCurations } from '../../../domain/tables/protocolOverrides.js';
 import { TEMPLATES } from '../../../domain/templates.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { describe } from '../../openapi/describe.js';
@@ -21,8 +22,11 @@ const ALL = { page: 0, items: Number.MAX_SAFE_INTEGER };
 export function referenceCountsRouter(deps: ApiDeps): Router {
   const router = new Router();
   const protocols: Handler<{ query: typeof listProtocolsQuery }> = async (ctx) => {
-    const facts = await loadOpportunityFacts(deps.pg, nowSeconds(deps));
-    ctx.body = aggregateProtocols(facts, { ...ctx.state.query, ...ALL }).length;
+    const [facts, curations] = await Promise.all([
+      loadOpportunityFacts(deps.pg, nowSeconds(deps)),
+      loadProtocolCurations(deps.pg),
+    ]);
+    ctx.body = aggregateProtocols(facts, { ...ctx.state.query, ...ALL }, curations).length;
   };
   const templates: Handler<{ query: typeof listTemplatesQuery }> = (ctx) => {
     ctx.body = filterTemplates(TEMPLATES, { ...ctx.state.query, ...ALL }).length;

@@ -2897,6 +2897,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/protocols/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Correct a protocol's name, icon, links, description or tags (back office)
+         * @description Sets any of `name`, `icon`, `url`, `description` and `tags` of a registered protocol (GET /v4/protocols; 404 for another id); fields left out keep their value. Served by GET /v4/protocols and embedded in its opportunities' documents, which are republished before the answer (deposit links built from the protocol's app keep the registry's `url`). Audit-logged (GET /v4/audit).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        patch: operations["patchProtocolsById"];
+        trace?: never;
+    };
     "/v4/protocols/count": {
         parameters: {
             query?: never;
@@ -23841,6 +23863,221 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/protocols",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchProtocolsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    tags?: string[];
+                    url?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    tags?: string[];
+                    url?: string;
+                };
+                "multipart/form-data": {
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    tags?: string[];
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Correct a protocol's name, icon, links, description or tags (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "description": "Example text",
+                     *       "url": "https://example.org/asset.svg",
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "dailyRewards": 12.5,
+                     *       "numberOfLiveCampaigns": 12.5,
+                     *       "opportunityLiveTags": [
+                     *         "opportunityLiveTags text"
+                     *       ],
+                     *       "banner": "https://example.org/asset.svg",
+                     *       "opportunityBannerLight": "opportunityBannerLight text",
+                     *       "opportunityBannerDark": "opportunityBannerDark text",
+                     *       "trustData": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Protocol"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body must NOT have fewer than 1 properties",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "must NOT have fewer than 1 properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/protocols/1",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

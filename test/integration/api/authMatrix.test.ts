@@ -331,6 +331,13 @@ const MATRIX: Row[] = [
   ),
   row(
     'patch',
+    '/v4/protocols/:id',
+    /*                       */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/protocols/no-such-protocol',
+    () => ({ name: 'x' }),
+  ),
+  row(
+    'patch',
     '/v4/chains/:chainId',
     /*                     */ [401, 401, 401, 401, 403, 403, 403, 404],
     () => '/v4/chains/999999',

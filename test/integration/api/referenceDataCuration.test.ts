@@ -385,6 +385,84 @@ describe('back-office curation of reference data: tokens, chains, creators, coun
     });
   });
 
+  describe('protocols', function () {
+    it('PATCH corrects a registered protocol: served, in its opportunities’ documents at once and after a publish', async function () {
+      // A Uniswap V3 (CLAMM) opportunity with one live campaign, written as the indexer writes them.
+      const now = Math.floor(Date.now() / 1000);
+      const pool = `0x${'77'.repeat(20)}`;
+      await h.deps.pg.query(
+        "INSERT INTO opportunities (id, chain_id, type, identifier, action) VALUES ('77001', 31337, 'CLAMM', $1, 'POOL')",
+        [pool],
+      );
+      await h.deps.pg.query(
+        `INSERT INTO campaigns (id, distribution_chain_id, compute_chain_id, campaign_id, creator, reward_token, amount, campaign_type,
+           start_timestamp, end_timestamp, campaign_data, block_number, block_hash, tx_hash, log_index, created_at, main_parameter,
+           opportunity_id, params)
+         VALUES ('77002', 31337, 31337, $1, $2, $3, '1000000', 2, $4, $5, $6, 1, $1, $1, 0, now(), $7, '77001', '{}')`,
+        [
+          `0x${'78'.repeat(32)}`,
+          `0x${'79'.repeat(20)}`,
+          usdc.address,
+          now - 3600,
+          now + 7 * DAY,
+          encodeErc20CampaignData({ targetToken: pool as `0x${string}` }),
+          pool,
+        ],
+      );
+      await h.deps.pg.query("INSERT INTO search_outbox (entity, entity_id) VALUES ('campaign', '77002')");
+      expect((await h.runJob('publish')).status).to.equal('success');
+      expect((await doc('opportunities', '77001'))['protocol']).to.include({ id: 'uniswap-v3', name: 'Uniswap V3' });
+
+      const res = await h
+        .request()
+        .patch('/v4/protocols/uniswap-v3')
+        .set(BO)
+        .send({ name: 'Uniswap', url: 'https://app.uniswap.org', tags: ['dex', 'amm'] })
+        .expect(200);
+      expect(res.body).to.deep.include({
+        id: 'uniswap-v3',
+        name: 'Uniswap',
+        url: 'https://app.uniswap.org',
+        tags: ['dex', 'amm'],
+      });
+      expect(res.body.numberOfLiveCampaigns).to.equal(1);
+      expect((await doc('opportunities', '77001'))['protocol']).to.deep.include({
+        name: 'Uniswap',
+        tags: ['dex', 'amm'],
+      });
+      // Fields left out keep their value.
+      await h
+        .request()
+        .patch('/v4/protocols/uniswap-v3/')
+        .set(BO)
+        .send({ icon: 'https://icons.example.org/uni.svg' })
+        .expect(200);
+      expect((await h.runJob('publish')).status).to.equal('success');
+      expect((await doc('opportunities', '77001'))['protocol']).to.deep.include({
+        name: 'Uniswap',
+        icon: 'https://icons.example.org/uni.svg',
+        url: 'https://app.uniswap.org',
+      });
+      const listed = (await h.request().get('/v4/protocols').query({ tags: 'amm', test: true }).expect(200)).body;
+      expect(listed.map((p: { id: string; name: string }) => [p.id, p.name])).to.deep.equal([
+        ['uniswap-v3', 'Uniswap'],
+      ]);
+      expect(
+        (await h.request().get('/v4/protocols/count').query({ tags: 'amm', test: true }).expect(200)).body,
+      ).to.equal(1);
+
+      await h.request().patch('/v4/protocols/no-such-protocol').set(BO).send({ name: 'x' }).expect(404);
+      const bad = await h.request().patch('/v4/protocols/uniswap-v3').set(BO).send({ url: 'ftp://x' }).expect(400);
+      expect(bad.body.errors[0].field).to.equal('url');
+      await h.request().patch('/v4/protocols/uniswap-v3').send({ name: 'x' }).expect(401);
+      const rows = await audit('protocol', 'uniswap-v3');
+      expect(rows.map((r) => r.action)).to.deep.equal(['update', 'update']);
+      expect(rows[0].before).to.include({ name: 'Uniswap V3' });
+      expect(rows[1].before).to.include({ name: 'Uniswap' });
+      expect(rows[1].after).to.include({ icon: 'https://icons.example.org/uni.svg' });
+    });
+  });
+
   describe('the audit log', function () {
     it('GET /v4/audit: back office only, newest first, filtered, paged by keyset', async function () {
       await h.request().get('/v4/audit').expect(401);
@@ -398,7 +476,7 @@ describe('back-office curation of reference data: tokens, chains, creators, coun
       const ids = all.entries.map((e: { id: string }) => Number(e.id));
       expect(ids).to.deep.equal([...ids].sort((a, b) => b - a));
       expect(all.next).to.equal(null);
-      expect(all.entries[0]).to.include({ entity: 'creator', entityId: 'one', action: 'create' });
+      expect(all.entries[0]).to.include({ entity: 'protocol', entityId: 'uniswap-v3', action: 'update' });
       const tokens = (await h.request().get('/v4/audit/').set(BO).query({ entity: 'token' }).expect(200)).body.entries;
       expect(tokens.every((e: { entity: string }) => e.entity === 'token')).to.equal(true);
       const one = (await h.request().get('/v4/audit').set(BO).query({ entity: 'token', entityId: usdc.id }).expect(200))
