@@ -39,6 +39,34 @@ export function protocolOf(typeName: string): Protocol | null {
   return PROTOCOL_BY_TYPE[typeName] ?? null;
 }
 
+/** What the back office corrected of a protocol (table protocol_overrides), by protocol id. */
+export type ProtocolCuration = Partial<Pick<Protocol, 'name' | 'icon' | 'description' | 'url' | 'tags'>>;
+export type ProtocolCurations = ReadonlyMap<string, ProtocolCuration>;
+
+/** Pure: the protocol of a campaign type with the back office's corrections applied (protocolOf without any). */
+export function curatedProtocolOf(typeName: string, curations?: ProtocolCurations): Protocol | null {
+  const protocol = protocolOf(typeName);
+  const curation = protocol && curations?.get(protocol.id);
+  return protocol && curation ? { ...protocol, ...curation } : protocol;
+}
+
+/** The registry's protocol of this id (as the code defines it), or null. */
+export function registeredProtocol(id: string): Protocol | null {
+  return Object.values(PROTOCOL_BY_TYPE).find((p) => p.id === id) ?? null;
+}
+
+/** The campaign type names whose protocol is `id` (an opportunity's `type` is one). */
+export function typesOfProtocol(id: string): string[] {
+  return Object.entries(PROTOCOL_BY_TYPE)
+    .filter(([, p]) => p.id === id)
+    .map(([type]) => type);
+}
+
+/** Every registered protocol, once each. */
+export function registeredProtocols(): Protocol[] {
+  return [...new Map(Object.values(PROTOCOL_BY_TYPE).map((p) => [p.id, p])).values()];
+}
+
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const ID32 = /^0x[0-9a-f]{64}$/;
 

@@ -42,6 +42,7 @@ import { etlHealthRouter } from './node/etlHealthRouter.js';
 import { programsRouter } from './programs/router.js';
 import { disputesRouter } from './disputes/router.js';
 import { blacklistsRouter } from './blacklists/router.js';
+import { referenceDataRouters } from './reference-data/router.js';
 
 import { openApiRouter } from '../openapi/router.js';
 
@@ -50,6 +51,8 @@ export function createRoutes(deps: ApiDeps): Router {
   const root = new Router();
   const v4 = new Router({ prefix: '/v4' });
   for (const family of [
+    // Reference data curation and the audit log (#46): before tokens/chains/…, so `/tokens/count` is no token id.
+    ...referenceDataRouters,
     healthRouter,
     chainsRouter,
     blockTimestampRouter,

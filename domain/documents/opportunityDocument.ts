@@ -2,7 +2,7 @@ import type { ProgramSummary } from '../tables/programs.js';
 import { campaignTypeName } from '../campaignTypes.js';
 import { tokenDbId } from '../ids.js';
 import { formatLltv, formatPoolFee } from '../opportunityUnderlying.js';
-import { defaultDepositUrl, protocolOf } from '../protocols.js';
+import { curatedProtocolOf, defaultDepositUrl, type ProtocolCurations } from '../protocols.js';
 import type { OpportunitySource, OpportunityTarget } from './sources.js';
 import { summarizeCampaigns, summaryStatus, type OpportunitySummarySource } from './campaignSummary.js';
 import type { TokenRecord } from './records.js';
@@ -122,7 +122,12 @@ export function toOpportunityDocument(src: OpportunitySource, chainName: string,
  * campaigns but for its sets (creators, types, reward tokens) and separate windows.
  * @returns null when the opportunity has no campaign left (its document is deleted).
  */
-export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: string, now: number) {
+export function opportunityDocumentOf(
+  src: OpportunitySummarySource,
+  chainName: string,
+  now: number,
+  protocols?: ProtocolCurations,
+) {
   const summary = src.summary;
   if (!summary?.count) return null;
   const { status, liveCampaigns } = summaryStatus(summary);
@@ -137,7 +142,8 @@ export function opportunityDocumentOf(src: OpportunitySummarySource, chainName: 
   });
   const timestamp = String(now);
   const m = src.metrics;
-  const protocol = protocolOf(src.type);
+  // The registry's protocol with the back office's corrections (PATCH /v4/protocols/{id}).
+  const protocol = curatedProtocolOf(src.type, protocols);
   return {
     id: src.id,
     chainId: src.chain_id,

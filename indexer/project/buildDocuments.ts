@@ -4,6 +4,7 @@ import { toCampaignDocument } from '../../domain/documents/campaignDocument.js';
 import { opportunityDocumentOf } from '../../domain/documents/opportunityDocument.js';
 import { loadCampaignSources } from './campaignSources.js';
 import { loadOpportunitySources } from './opportunitySources.js';
+import { loadProtocolCurations } from '../../domain/tables/protocolOverrides.js';
 
 export type BuildDocumentsOptions = {
   /** Chain id → name (free-text fields, opportunity descriptions). */
@@ -27,7 +28,7 @@ export type BuildDocumentsResult = {
  * Builds the search documents of `ids` from PostgreSQL, exactly as the projector publishes them:
  * campaigns from campaigns_current with their reward token; opportunities with their current
  * campaigns and target token. Used by the outbox projector, the reindex and the consistency check.
- * Tables: campaigns_current, opportunities, tokens.
+ * Tables: campaigns_current, opportunities, tokens, protocol_overrides.
  */
 export async function buildDocuments(
   client: PgClient,
@@ -46,10 +47,18 @@ export async function buildDocuments(
     };
   }
   const nowSeconds = Math.floor(now.getTime() / 1000);
-  const sources = await loadOpportunitySources(client, ids, nowSeconds);
+  const [sources, protocols] = await Promise.all([
+    loadOpportunitySources(client, ids, nowSeconds),
+    loadProtocolCurations(client),
+  ]);
   const upserts: BuiltDocument[] = [];
   for (const s of sources) {
-    const document = opportunityDocumentOf(s, chainNames.get(s.chain_id) ?? `chain ${s.chain_id}`, nowSeconds);
+    const document = opportunityDocumentOf(
+      s,
+      chainNames.get(s.chain_id) ?? `chain ${s.chain_id}`,
+      nowSeconds,
+      protocols,
+    );
     if (document) upserts.push({ id: s.id, document });
   }
   const kept = new Set(upserts.map((u) => u.id));

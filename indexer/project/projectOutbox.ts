@@ -34,7 +34,7 @@ export type ProjectOutboxParams = {
  * (the publish job, each chain's campaigns unit): they split the entries, and one waits for another
  * only on a document both must build (claimOutbox). With `afterId`, a job publishes the entries of
  * its own writes (and any later ones) ahead of an older backlog, which the publish job drains.
- * Tables: search_outbox, campaigns_current, campaign_first_publications, opportunities, tokens. Indices: <prefix>-{campaigns,opportunities}_write.
+ * Tables: search_outbox, chains (names), campaigns_current, campaign_first_publications, opportunities, tokens. Indices: <prefix>-{campaigns,opportunities}_write.
  */
 export async function projectOutbox({
   config,
@@ -46,7 +46,10 @@ export async function projectOutbox({
   afterId,
   entity,
 }: ProjectOutboxParams) {
+  // A chain's name as stored (the back office may have curated it: PATCH /v4/chains/{chainId}), else as configured.
   const chainNames = new Map(config.chains.map((c) => [c.id, c.name]));
+  const stored = await pg.query<{ id: number; name: string }>('SELECT id, name FROM chains');
+  for (const row of stored.rows) if (chainNames.has(row.id)) chainNames.set(row.id, row.name);
   const campaignIndex = indexNames(config.esIndexPrefix, 'campaigns').write;
   const opportunityIndex = indexNames(config.esIndexPrefix, 'opportunities').write;
   let published = 0;

@@ -3,13 +3,21 @@ import type { PgClient, PgPool } from '../../internal/pg.js';
 import { tokenDbId } from '../../domain/ids.js';
 import type { TokenRow } from '../../domain/readTokenMetadata.js';
 
-/** Batch upsert of ERC20 metadata; flags (verified, type, ...) set by operators are left alone. */
+/**
+ * `column = value` unless the back office curated the column (tokens.curated_fields, set by POST/PATCH /v4/tokens):
+ * every job write below goes through it, so an operator's edit survives the next run.
+ */
+const unlessCurated = (column: string, value: string) =>
+  `${column} = CASE WHEN '${column}' = ANY(t.curated_fields) THEN t.${column} ELSE ${value} END`;
+
+/** Batch upsert of ERC20 metadata; flags (verified, type, ...) set by operators are left alone, and curated fields. */
 export async function upsertTokens(client: PgClient, rows: TokenRow[]): Promise<void> {
   if (!rows.length) return;
   await client.query(
-    `INSERT INTO tokens (id, chain_id, address, name, symbol, decimals)
+    `INSERT INTO tokens AS t (id, chain_id, address, name, symbol, decimals)
      SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[])
-     ON CONFLICT (chain_id, address) DO UPDATE SET name = EXCLUDED.name, symbol = EXCLUDED.symbol, decimals = EXCLUDED.decimals, updated_at = now()`,
+     ON CONFLICT (chain_id, address) DO UPDATE SET ${unlessCurated('name', 'EXCLUDED.name')},
+       ${unlessCurated('symbol', 'EXCLUDED.symbol')}, ${unlessCurated('decimals', 'EXCLUDED.decimals')}, updated_at = now()`,
     [
       rows.map((r) => tokenDbId(r.chainId, r.address)),
       rows.map((r) => r.chainId),
@@ -34,16 +42,24 @@ export type TokenFlags = Omit<TokenFlagsConfig, 'address'> & { address: string; 
 export async function applyTokenFlags(client: PgClient, chainId: number, flags: TokenFlags[]): Promise<string[]> {
   if (!flags.length) return [];
   const { rows } = await client.query<{ address: string }>(
-    `UPDATE tokens t SET
-       type = COALESCE(f.type, t.type), verified = COALESCE(f.verified, t.verified), is_test = COALESCE(f.is_test, t.is_test),
-       is_stablecoin = COALESCE(f.stablecoin, t.is_stablecoin), icon = COALESCE(f.icon, t.icon),
-       display_symbol = COALESCE(f.display_symbol, t.display_symbol), is_native = COALESCE(f.is_native, t.is_native), updated_at = now()
-     FROM unnest($2::text[], $3::text[], $4::bool[], $5::bool[], $6::bool[], $7::text[], $8::text[], $9::bool[])
-       AS f(address, type, verified, is_test, stablecoin, icon, display_symbol, is_native)
+    `WITH f AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::bool[], $5::bool[], $6::bool[], $7::text[], $8::text[], $9::bool[])
+         AS f(address, type, verified, is_test, stablecoin, icon, display_symbol, is_native))
+     UPDATE tokens t SET
+       ${unlessCurated('type', 'COALESCE(f.type, t.type)')}, ${unlessCurated('verified', 'COALESCE(f.verified, t.verified)')},
+       ${unlessCurated('is_test', 'COALESCE(f.is_test, t.is_test)')}, is_stablecoin = COALESCE(f.stablecoin, t.is_stablecoin),
+       ${unlessCurated('icon', 'COALESCE(f.icon, t.icon)')}, ${unlessCurated('display_symbol', 'COALESCE(f.display_symbol, t.display_symbol)')},
+       is_native = COALESCE(f.is_native, t.is_native), updated_at = now()
+     FROM f
      WHERE t.chain_id = $1 AND t.address = f.address
        AND (t.type, t.verified, t.is_test, t.is_stablecoin, t.icon, t.display_symbol, t.is_native) IS DISTINCT FROM
-           (COALESCE(f.type, t.type), COALESCE(f.verified, t.verified), COALESCE(f.is_test, t.is_test), COALESCE(f.stablecoin, t.is_stablecoin),
-            COALESCE(f.icon, t.icon), COALESCE(f.display_symbol, t.display_symbol), COALESCE(f.is_native, t.is_native))
+           (CASE WHEN 'type' = ANY(t.curated_fields) THEN t.type ELSE COALESCE(f.type, t.type) END,
+            CASE WHEN 'verified' = ANY(t.curated_fields) THEN t.verified ELSE COALESCE(f.verified, t.verified) END,
+            CASE WHEN 'is_test' = ANY(t.curated_fields) THEN t.is_test ELSE COALESCE(f.is_test, t.is_test) END,
+            COALESCE(f.stablecoin, t.is_stablecoin),
+            CASE WHEN 'icon' = ANY(t.curated_fields) THEN t.icon ELSE COALESCE(f.icon, t.icon) END,
+            CASE WHEN 'display_symbol' = ANY(t.curated_fields) THEN t.display_symbol ELSE COALESCE(f.display_symbol, t.display_symbol) END,
+            COALESCE(f.is_native, t.is_native))
      RETURNING t.address`,
     [
       chainId,
@@ -76,9 +92,14 @@ export async function listTokenAddresses(db: PgClient | PgPool, chainId: number)
 export async function updateTokenMetadata(client: PgClient, rows: TokenRow[]): Promise<string[]> {
   if (!rows.length) return [];
   const res = await client.query<{ address: string }>(
-    `UPDATE tokens t SET name = m.name, symbol = m.symbol, decimals = m.decimals, updated_at = now()
+    `UPDATE tokens t SET ${unlessCurated('name', 'm.name')}, ${unlessCurated('symbol', 'm.symbol')},
+       ${unlessCurated('decimals', 'm.decimals')}, updated_at = now()
      FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[]) AS m(chain_id, address, name, symbol, decimals)
-     WHERE t.chain_id = m.chain_id AND t.address = m.address AND (t.name, t.symbol, t.decimals) IS DISTINCT FROM (m.name, m.symbol, m.decimals)
+     WHERE t.chain_id = m.chain_id AND t.address = m.address
+       AND (t.name, t.symbol, t.decimals) IS DISTINCT FROM (
+         CASE WHEN 'name' = ANY(t.curated_fields) THEN t.name ELSE m.name END,
+         CASE WHEN 'symbol' = ANY(t.curated_fields) THEN t.symbol ELSE m.symbol END,
+         CASE WHEN 'decimals' = ANY(t.curated_fields) THEN t.decimals ELSE m.decimals END)
      RETURNING t.address`,
     [
       rows.map((r) => r.chainId),
@@ -91,28 +112,5 @@ export async function updateTokenMetadata(client: PgClient, rows: TokenRow[]): P
   return res.rows.map((r) => r.address);
 }
 
-/**
- * Campaigns rewarding in, and opportunities named after (their identifier, or a token of the pool or
- * market they stand on), the given tokens of a chain (to re-project).
- */
-export async function documentsUsingTokens(
-  client: PgClient,
-  chainId: number,
-  addresses: string[],
-): Promise<{ campaigns: string[]; opportunities: string[] }> {
-  if (!addresses.length) return { campaigns: [], opportunities: [] };
-  const [c, o] = await Promise.all([
-    client.query<{ id: string }>(
-      'SELECT id FROM campaigns WHERE distribution_chain_id = $1 AND reward_token = ANY($2::text[])',
-      [chainId, addresses],
-    ),
-    client.query<{ id: string }>(
-      `SELECT id FROM opportunities WHERE chain_id = $1 AND identifier = ANY($2::text[])
-       UNION SELECT u.opportunity_id FROM opportunity_underlying u JOIN opportunities o ON o.id = u.opportunity_id
-         WHERE u.tokens && $2::text[] AND o.chain_id = $1
-       UNION SELECT DISTINCT opportunity_id FROM campaigns_current WHERE distribution_chain_id = $1 AND reward_token = ANY($2::text[]) AND opportunity_id IS NOT NULL`,
-      [chainId, addresses],
-    ),
-  ]);
-  return { campaigns: c.rows.map((r) => r.id), opportunities: o.rows.map((r) => r.id) };
-}
+// Shared with the back office's token writes (api/routes/reference-data/), hence in domain/.
+export { documentsUsingTokens } from '../../domain/tables/tokens.js';

@@ -1,4 +1,4 @@
-import { protocolOf, type Protocol } from '../../../domain/protocols.js';
+import { curatedProtocolOf, type Protocol, type ProtocolCurations } from '../../../domain/protocols.js';
 import type { OpportunityFacts } from './repo.js';
 import type { ListProtocolsQuery } from './schema.js';
 
@@ -30,7 +30,8 @@ export function protocolMatches(p: Protocol, q: ListProtocolsQuery): boolean {
 }
 
 /**
- * Pure: groups matching opportunities by the protocol of their campaign type (domain/protocols.ts;
+ * Pure: groups matching opportunities by the protocol of their campaign type (domain/protocols.ts, with the back
+ * office's `curations` applied, so `name` and `tags` filter on the corrected values;
  * types naming none are skipped), sums daily rewards and live campaigns (sub-campaigns left out with
  * `excludeSubCampaigns`), then sorts by daily rewards, live campaigns (both descending) and id, and
  * returns the requested page.
@@ -38,10 +39,11 @@ export function protocolMatches(p: Protocol, q: ListProtocolsQuery): boolean {
 export function aggregateProtocols(
   opportunities: readonly OpportunityFacts[],
   q: ListProtocolsQuery,
+  curations?: ProtocolCurations,
 ): ProtocolAggregate[] {
   const byId = new Map<string, ProtocolAggregate>();
   for (const o of opportunities) {
-    const protocol = protocolOf(o.type);
+    const protocol = curatedProtocolOf(o.type, curations);
     if (!protocol || !protocolMatches(protocol, q) || !opportunityMatches(o, q)) continue;
     const agg = byId.get(protocol.id) ?? {
       ...protocol,

@@ -1,4 +1,5 @@
 import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { loadProtocolCurations } from '../../../domain/tables/protocolOverrides.js';
 import { aggregateProtocols } from './aggregate.js';
 import { loadOpportunityFacts } from './repo.js';
 import type { Handler } from '../../validate.js';
@@ -8,12 +9,15 @@ import { serializeProtocol } from './serialize.js';
 /**
  * GET /v4/protocols: protocols of the campaign types present in opportunities, with daily rewards
  * and live campaigns aggregated over their matching opportunities. Tables opportunities,
- * campaigns_current, opportunity_metrics, chains, tokens.
+ * campaigns_current, opportunity_metrics, chains, tokens, protocol_overrides.
  */
 export function listProtocolsHandler(deps: ApiDeps): Handler<{ query: typeof listProtocolsQuery }> {
   return async (ctx) => {
     const q = ctx.state.query;
-    const facts = await loadOpportunityFacts(deps.pg, nowSeconds(deps));
-    ctx.body = aggregateProtocols(facts, q).map(serializeProtocol);
+    const [facts, curations] = await Promise.all([
+      loadOpportunityFacts(deps.pg, nowSeconds(deps)),
+      loadProtocolCurations(deps.pg),
+    ]);
+    ctx.body = aggregateProtocols(facts, q, curations).map(serializeProtocol);
   };
 }

@@ -33,7 +33,7 @@ export async function withPrices(
  * symbol and decimals an eth_call with its own gas. Empty when the chain is not ours or the contract is
  * not an ERC20 (or loops); an RPC failure is a 503.
  */
-async function readUnknownToken(deps: ApiDeps, chainId: number, address: string): Promise<TokenResponse[]> {
+export async function readUnknownToken(deps: ApiDeps, chainId: number, address: string): Promise<TokenResponse[]> {
   const chain = deps.rpc.get(chainId);
   if (!chain || !(await missingTokens(readPgOf(deps), chainId, [address])).length) return [];
   const token = address.toLowerCase();

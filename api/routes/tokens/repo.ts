@@ -29,9 +29,10 @@ export const likePrefix = (s: string): string => `${s.toLowerCase().replace(/[\\
  * Pure: validated token list params → one parameterized SELECT on `tokens` (joined to
  * `token_prices` only for `missingPrice`). A price counts as present when it is fresh at `now`
  * (not older than `maxAgeSeconds`), the same rule toServedPrice applies. Test tokens are left out
- * unless `test=true` or ids are resolved explicitly. Ordered verified first, then symbol, chain, id.
+ * unless `test=true` or ids are resolved explicitly. Ordered verified first, then symbol, chain, id. With `count`,
+ * the number of matching rows instead.
  */
-export function buildTokenListSql(q: ListTokensQuery, now: Date, maxAgeSeconds: number): SqlQuery {
+export function buildTokenListSql(q: ListTokensQuery, now: Date, maxAgeSeconds: number, count = false): SqlQuery {
   const values: unknown[] = [];
   const arg = (v: unknown) => `$${values.push(v)}`;
   const where: string[] = [];
@@ -56,11 +57,25 @@ export function buildTokenListSql(q: ListTokensQuery, now: Date, maxAgeSeconds: 
     const fresh = `EXISTS (SELECT 1 FROM token_prices p WHERE p.token_id = t.id AND p.updated_at >= ${arg(new Date(now.getTime() - maxAgeSeconds * 1000))}::timestamptz)`;
     where.push(q.missingPrice ? `NOT ${fresh}` : fresh);
   }
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  // GET /v4/tokens/count: the same filters, every page.
+  if (count) return { text: `SELECT count(*)::int AS count FROM tokens t ${filter}`, values };
   const text = `SELECT t.id, t.chain_id, t.address, t.name, t.symbol, t.decimals, t.icon, t.verified, t.is_native, t.is_test, t.type,
       t.display_symbol, t.underlying_token_id
-    FROM tokens t ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    FROM tokens t ${filter}
     ORDER BY t.verified DESC, lower(t.symbol), t.chain_id, t.id LIMIT ${arg(q.items)} OFFSET ${arg(q.page * q.items)}`;
   return { text, values };
+}
+
+/** How many tokens match the list params (`page` and `items` ignored). */
+export async function countTokenRows(
+  db: Queryable,
+  q: ListTokensQuery,
+  now: Date,
+  maxAgeSeconds: number,
+): Promise<number> {
+  const { text, values } = buildTokenListSql(q, now, maxAgeSeconds, true);
+  return (await db.query<{ count: number }>(text, values)).rows[0]!.count;
 }
 
 /** Token rows matching the list params (see buildTokenListSql). */

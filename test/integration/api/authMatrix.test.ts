@@ -343,6 +343,63 @@ const MATRIX: Row[] = [
     /*                */ [401, 401, 401, 401, 403, 403, 403, 200],
     () => `/v4/blacklists/user/0x${'b2'.repeat(20)}`,
   ),
+  // Reference data curation and the audit log (#46): unknown ids answer 404 once past the guard.
+  row(
+    'post',
+    '/v4/tokens',
+    /*      no ERC20 at that address */ [401, 401, 401, 401, 403, 403, 403, 400],
+    undefined,
+    () => ({ chainId: 31337, address: `0x${'e1'.repeat(20)}`, icon: '', verified: false }),
+  ),
+  row(
+    'patch',
+    '/v4/tokens/:id',
+    /*                          */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/tokens/123',
+    () => ({ verified: true }),
+  ),
+  row(
+    'patch',
+    '/v4/protocols/:id',
+    /*                       */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/protocols/no-such-protocol',
+    () => ({ name: 'x' }),
+  ),
+  row(
+    'patch',
+    '/v4/chains/:chainId',
+    /*                     */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/chains/999999',
+    () => ({ name: 'x' }),
+  ),
+  row(
+    'post',
+    '/v4/creators',
+    /*                             */ [401, 401, 401, 401, 403, 403, 403, 201],
+    undefined,
+    (f) => ({
+      id: `m-${f.unique()}`
+        .toLowerCase()
+        .replace(/[^a-z0-9-]/g, '-')
+        .slice(0, 60),
+      name: 'matrix',
+      addresses: [`0x${'e2'.repeat(20)}`],
+    }),
+  ),
+  row(
+    'patch',
+    '/v4/creators/:creator',
+    /*                   */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/creators/no-such-creator',
+    () => ({ name: 'x' }),
+  ),
+  row(
+    'delete',
+    '/v4/creators/:creator',
+    /*                  */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/creators/no-such-creator',
+  ),
+  row('get', '/v4/audit', /*                                       */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row('get', '/v4/internal/jobs', /*                               */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row('get', '/v4/internal/dependencies', /*                       */ [401, 401, 401, 401, 403, 403, 403, 200]),
   row(
@@ -450,6 +507,10 @@ const PUBLIC_ROUTES = [
   'GET /v4/opportunities/:id/native-apr-records',
   'GET /v4/tokens',
   'GET /v4/tokens/:id',
+  'GET /v4/tokens/count',
+  'GET /v4/chains/count',
+  'GET /v4/protocols/count',
+  'GET /v4/templates/count',
   'GET /v4/protocols',
   'GET /v4/roots',
   'GET /v4/rewards',

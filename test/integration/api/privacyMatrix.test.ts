@@ -623,6 +623,8 @@ const EXEMPT: Record<string, string> = {
   'GET /v4/webhooks':
     "an owner's own webhooks only; `campaignId` is its filter, accepted only for a campaign the owner could see then (test/integration/api/webhooks.test.ts); deliveries apply the visibility rule per event (test/integration/jobs/deliverWebhooks.test.ts)",
   'GET /v4/webhooks/{id}': 'as GET /v4/webhooks: one of the caller’s own webhooks, another owner’s is a 404',
+  'GET /v4/protocols/count':
+    'how many protocols GET /v4/protocols lists (read above): both count opportunities over public campaigns only (loadOpportunityFacts), the same answer for every caller (referenceDataCuration.test.ts compares the two)',
 };
 
 /**

@@ -1,0 +1,59 @@
+import Router from '@koa/router';
+import { loadProtocolCurations } from '../../../domain/tables/protocolOverrides.js';
+import { TEMPLATES } from '../../../domain/templates.js';
+import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { describe } from '../../openapi/describe.js';
+import { type Handler, validate } from '../../validate.js';
+import { aggregateProtocols } from '../protocols/aggregate.js';
+import { loadOpportunityFacts } from '../protocols/repo.js';
+import { listProtocolsQuery } from '../protocols/schema.js';
+import { filterTemplates } from '../templates/serialize.js';
+import { listTemplatesQuery } from '../templates/schema.js';
+
+const countSchema = { type: 'integer', minimum: 0 } as const;
+/** Every page at once: the count ignores `page` and `items`. */
+const ALL = { page: 0, items: Number.MAX_SAFE_INTEGER };
+
+/**
+ * The hosted service's `/count` reads of the protocol and template families: how many the list route matches with the
+ * same filters, over every page (tokens and chains have theirs beside their curation, tokens.ts and chains.ts).
+ * Tables (protocols): opportunities, campaigns_current, opportunity_metrics, chains, tokens.
+ */
+export function referenceCountsRouter(deps: ApiDeps): Router {
+  const router = new Router();
+  const protocols: Handler<{ query: typeof listProtocolsQuery }> = async (ctx) => {
+    const [facts, curations] = await Promise.all([
+      loadOpportunityFacts(deps.pg, nowSeconds(deps)),
+      loadProtocolCurations(deps.pg),
+    ]);
+    ctx.body = aggregateProtocols(facts, { ...ctx.state.query, ...ALL }, curations).length;
+  };
+  const templates: Handler<{ query: typeof listTemplatesQuery }> = (ctx) => {
+    ctx.body = filterTemplates(TEMPLATES, { ...ctx.state.query, ...ALL }).length;
+  };
+  router.get(
+    ['/protocols/count', '/protocols/count/'],
+    describe({
+      summary: 'Count of the protocols matching the filters',
+      description:
+        'How many protocols GET /v4/protocols lists with the same filters, over every page (`page` and `items` are accepted and ignored).',
+      response: countSchema,
+      example: 4,
+    }),
+    validate({ query: listProtocolsQuery }),
+    protocols,
+  );
+  router.get(
+    ['/templates/count', '/templates/count/'],
+    describe({
+      summary: 'Count of the templates matching the filters',
+      description:
+        'How many campaign templates GET /v4/templates lists with the same filters, over every page (`page` and `items` are accepted and ignored).',
+      response: countSchema,
+      example: 12,
+    }),
+    validate({ query: listTemplatesQuery }),
+    templates,
+  );
+  return router;
+}

@@ -1,0 +1,24 @@
+import type { Config } from '../../internal/config.js';
+import type { EsClient } from '../../internal/es.js';
+import type { Logger } from '../../internal/logger.js';
+import type { PgClient, PgPool } from '../../internal/pg.js';
+
+/** The newest search_outbox entry's id (0 when empty): entries a write queues after this call have greater ids. */
+export async function outboxMark(db: Pick<PgClient, 'query'>): Promise<number> {
+  const { rows } = await db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM search_outbox');
+  return Number(rows[0]!.id);
+}
+
+/**
+ * Publishes now the search outbox entries after `afterId` (a back-office write's own, queued in its transaction, and
+ * any later ones) with the projector every job uses, so the documents are rebuilt from PostgreSQL exactly as the
+ * publish job would. `pg` must be a read-write pool. The projector is imported on first use (the API does not load
+ * the indexer otherwise). Entries another projector claimed meanwhile are published by it.
+ */
+export async function publishOutboxNow(
+  deps: { config: Config; pg: PgPool; es: EsClient; logger: Logger },
+  afterId: number,
+): Promise<{ published: number; deleted: number }> {
+  const { projectOutbox } = await import('../../indexer/project/projectOutbox.js');
+  return projectOutbox({ ...deps, afterId });
+}
