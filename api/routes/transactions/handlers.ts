@@ -43,32 +43,27 @@ export function findCreationHashHandler(deps: ApiDeps): Handler<{ query: typeof 
   };
 }
 
+/** The campaigns transaction `hash` created that the caller may see (400 for a chain we do not index). */
+async function visibleCampaignsOfTransaction(
+  deps: ApiDeps,
+  state: Parameters<typeof campaignVisibilityOf>[1],
+  { chainId, hash }: { chainId: number; hash: string },
+) {
+  chainOf(deps, chainId);
+  return campaignsOfTransaction(deps.pg, chainId, hash, await campaignVisibilityOf(deps, state, true));
+}
+
 /** GET /v4/transactions/campaigns: the campaigns a creation transaction created (visible to the caller). */
 export function transactionCampaignsHandler(deps: ApiDeps): Handler<{ query: typeof transactionQuery }> {
   return async (ctx) => {
-    const { chainId, hash } = ctx.state.query;
-    chainOf(deps, chainId);
-    const rows = await campaignsOfTransaction(
-      deps.pg,
-      chainId,
-      hash,
-      await campaignVisibilityOf(deps, ctx.state, true),
-    );
-    ctx.body = transactionCampaigns(rows);
+    ctx.body = transactionCampaigns(await visibleCampaignsOfTransaction(deps, ctx.state, ctx.state.query));
   };
 }
 
 /** GET /v4/transactions/campaign-ids: the on-chain ids of those campaigns. */
 export function transactionCampaignIdsHandler(deps: ApiDeps): Handler<{ query: typeof transactionQuery }> {
   return async (ctx) => {
-    const { chainId, hash } = ctx.state.query;
-    chainOf(deps, chainId);
-    const rows = await campaignsOfTransaction(
-      deps.pg,
-      chainId,
-      hash,
-      await campaignVisibilityOf(deps, ctx.state, true),
-    );
+    const rows = await visibleCampaignsOfTransaction(deps, ctx.state, ctx.state.query);
     ctx.body = rows.map((r) => r.campaign_id);
   };
 }
