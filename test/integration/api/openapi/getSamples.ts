@@ -74,6 +74,12 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     .send({ chainId: 31337, userAddress: blacklisted, reason: 'openapi sample' })
     .expect(200);
   const user = recipient.recipient;
+  const pool =
+    (
+      await one<{ identifier: string } | undefined>(
+        `SELECT identifier FROM opportunities WHERE chain_id = 31337 AND type = 'CLAMM' ORDER BY id LIMIT 1`,
+      )
+    )?.identifier ?? `0x${'c1'.repeat(20)}`;
   const backOffice = { authorization: TEST_BACK_OFFICE_TOKEN };
   // A program holding the sample campaign's opportunity (#46).
   await h
@@ -336,5 +342,30 @@ export async function getSamples(demo: ReferenceDemo, idp: TestOidcProvider): Pr
     '/v4/blacklists': { path: '/v4/blacklists' },
     '/v4/blacklists/mapping': { path: '/v4/blacklists/mapping' },
     '/v4/blacklists/check/{address}': { path: `/v4/blacklists/check/${blacklisted}` },
+    // #46 look-ups: the demo's concentrated-liquidity pool (or, without one, a pool no campaign names: `{}`).
+    '/v4/clamm/pools/{chainId}': { path: '/v4/clamm/pools/31337' },
+    '/v4/clamm/pools/{chainId}/{poolId}': { path: `/v4/clamm/pools/31337/${pool}` },
+    '/v4/clamm/pools/protocol/{chainId}/{protocol}': { path: '/v4/clamm/pools/protocol/31337/uniswap-v3' },
+    '/v4/clamm/pools/protocol/{chainId}/{protocol}/{poolId}': {
+      path: `/v4/clamm/pools/protocol/31337/uniswap-v3/${pool}`,
+    },
+    '/v4/transactions/find-creation-hash': {
+      path: '/v4/transactions/find-creation-hash',
+      query: { ...chain, campaignId: campaign.campaign_id },
+    },
+    '/v4/transactions/campaigns': { path: '/v4/transactions/campaigns', query: { ...chain, hash: campaign.tx_hash } },
+    '/v4/transactions/campaign-ids': {
+      path: '/v4/transactions/campaign-ids',
+      query: { ...chain, hash: campaign.tx_hash },
+    },
+    '/v4/node/status': { path: '/v4/node/status' },
+    '/v4/node/last-block': { path: '/v4/node/last-block', query: chain },
+    '/v4/etl-health': { path: '/v4/etl-health', query: { maxAgeMinutes: 10_080 } },
+    // #46 reference data: counts and the audit log (the blacklist and program writes above are in it).
+    '/v4/tokens/count': { path: '/v4/tokens/count' },
+    '/v4/chains/count': { path: '/v4/chains/count' },
+    '/v4/protocols/count': { path: '/v4/protocols/count' },
+    '/v4/templates/count': { path: '/v4/templates/count' },
+    '/v4/audit': { path: '/v4/audit', headers: backOffice },
   };
 }
