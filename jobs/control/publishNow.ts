@@ -20,5 +20,10 @@ export async function publishOutboxNow(
   afterId: number,
 ): Promise<{ published: number; deleted: number }> {
   const { projectOutbox } = await import('../../indexer/project/projectOutbox.js');
-  return projectOutbox({ ...deps, afterId });
+  // Bounded: a request publishes at most INLINE_PUBLISH_BATCHES batches (INDEXER_PUBLISH_BATCH entries each); what
+  // a larger write queued (a chain renamed under thousands of documents) stays queued for the publish job.
+  return projectOutbox({ ...deps, afterId, maxBatches: INLINE_PUBLISH_BATCHES });
 }
+
+/** How many outbox batches a request publishes itself after a back-office write (the rest: the publish job). */
+export const INLINE_PUBLISH_BATCHES = 4;

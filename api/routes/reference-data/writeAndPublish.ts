@@ -5,8 +5,10 @@ import type { ApiDeps } from '../../deps.js';
 /**
  * Runs one back-office write of reference data in a transaction (the write, its audit row and the search outbox
  * entries of the documents it changes commit together), then publishes those entries at once with the projector
- * (jobs/control/publishNow.ts), so the campaign and opportunity documents carry the change before the request answers.
- * A publish failure (Elasticsearch down) is logged: the entries stay queued and the publish job projects them.
+ * (jobs/control/publishNow.ts), so the campaign and opportunity documents carry the change before the request answers;
+ * at most INLINE_PUBLISH_BATCHES batches of them (a request does bounded work: a chain renamed under more documents
+ * leaves the rest queued for the publish job). A publish failure (Elasticsearch down) is logged: the entries stay
+ * queued and the publish job projects them.
  */
 export async function writeAndPublish<T>(deps: ApiDeps, write: (tx: PgClient) => Promise<T>): Promise<T> {
   const mark = await outboxMark(deps.pg);

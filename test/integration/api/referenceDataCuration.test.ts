@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { campaignDbId, tokenDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
+import { enqueueOutbox } from '../../../domain/tables/outbox.js';
+import { INLINE_PUBLISH_BATCHES, outboxMark, publishOutboxNow } from '../../../jobs/control/publishNow.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
@@ -503,5 +505,21 @@ describe('back-office curation of reference data: tokens, chains, creators, coun
         (await h.request().get('/v4/audit').set(BO).query({ before: 'x' }).expect(400)).body.errors[0].field,
       ).to.equal('before');
     });
+  });
+
+  it('publishes at most INLINE_PUBLISH_BATCHES outbox batches inside a request; the rest stays queued for the publish job', async function () {
+    const mark = await outboxMark(h.deps.pg);
+    // Six campaign entries (ids of no campaign: the projector deletes their documents) with batches of one entry.
+    await enqueueOutbox(
+      h.deps.pg,
+      'campaign',
+      Array.from({ length: INLINE_PUBLISH_BATCHES + 2 }, (_, i) => `9990000${i}`),
+    );
+    const config = { ...h.config, indexer: { ...h.config.indexer, publishBatch: 1 } };
+    await publishOutboxNow({ config, pg: h.deps.pg, es: h.deps.es, logger: h.deps.logger }, mark);
+    const left = await h.deps.pg.query('SELECT entity_id FROM search_outbox WHERE id > $1', [mark]);
+    expect(left.rows).to.have.length(2);
+    expect((await h.runJob('publish')).status).to.equal('success');
+    expect((await h.deps.pg.query('SELECT 1 FROM search_outbox WHERE id > $1', [mark])).rows).to.have.length(0);
   });
 });
