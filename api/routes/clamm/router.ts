@@ -4,7 +4,14 @@ import { describe } from '../../openapi/describe.js';
 import { arr, int, nullable, obj, oneOfValues, str, stringMap } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
 import { clammPoolsHandler } from './handlers.js';
-import { CLAMM_PROTOCOLS, clammChainParams, clammPoolsQuery, clammProtocolParams } from './schema.js';
+import {
+  CLAMM_PROTOCOLS,
+  clammChainParams,
+  clammChainPoolParams,
+  clammPoolsQuery,
+  clammProtocolParams,
+  clammProtocolPoolParams,
+} from './schema.js';
 
 const poolSchema = obj({
   chainId: int,
@@ -48,27 +55,32 @@ const DESCRIPTION =
 /** GET /v4/clamm/pools/…: concentrated-liquidity pools (our Uniswap V3 and V4 opportunities) with their campaigns. */
 export function clammRouter(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/clamm/pools' });
+  const doc = (summary: string, description: string) =>
+    describe({ summary, description, response: stringMap(poolSchema), example });
+  const PROTOCOL = ' `protocol` is `uniswap-v3` or `uniswap-v4` (our protocol ids, GET /v4/protocols).';
   // The protocol routes first: `protocol` would otherwise be read as a chain id (and refused).
   router.get(
-    ['/protocol/:chainId/:protocol', '/protocol/:chainId/:protocol/', '/protocol/:chainId/:protocol/:poolId'],
-    describe({
-      summary: 'Concentrated-liquidity pools of one protocol on a chain, with their campaigns',
-      description: `${DESCRIPTION} \`protocol\` is \`uniswap-v3\` or \`uniswap-v4\` (our protocol ids, GET /v4/protocols).`,
-      response: stringMap(poolSchema),
-      example,
-    }),
+    ['/protocol/:chainId/:protocol', '/protocol/:chainId/:protocol/'],
+    doc('Concentrated-liquidity pools of one protocol on a chain, with their campaigns', DESCRIPTION + PROTOCOL),
     validate({ params: clammProtocolParams, query: clammPoolsQuery }),
     clammPoolsHandler(deps),
   );
   router.get(
-    ['/:chainId', '/:chainId/', '/:chainId/:poolId'],
-    describe({
-      summary: 'Concentrated-liquidity pools of a chain (Uniswap V3 and V4), with their campaigns',
-      description: DESCRIPTION,
-      response: stringMap(poolSchema),
-      example,
-    }),
+    ['/protocol/:chainId/:protocol/:poolId', '/protocol/:chainId/:protocol/:poolId/'],
+    doc('One concentrated-liquidity pool of a protocol on a chain, with its campaigns', DESCRIPTION + PROTOCOL),
+    validate({ params: clammProtocolPoolParams, query: clammPoolsQuery }),
+    clammPoolsHandler(deps),
+  );
+  router.get(
+    ['/:chainId', '/:chainId/'],
+    doc('Concentrated-liquidity pools of a chain (Uniswap V3 and V4), with their campaigns', DESCRIPTION),
     validate({ params: clammChainParams, query: clammPoolsQuery }),
+    clammPoolsHandler(deps),
+  );
+  router.get(
+    ['/:chainId/:poolId', '/:chainId/:poolId/'],
+    doc('One concentrated-liquidity pool of a chain, with its campaigns', DESCRIPTION),
+    validate({ params: clammChainPoolParams, query: clammPoolsQuery }),
     clammPoolsHandler(deps),
   );
   return router;

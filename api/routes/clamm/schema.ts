@@ -11,18 +11,36 @@ const poolId = {
   'x-accepts': "a V3 pool's address (0x and 40 hex digits) or a V4 pool id (0x and 64 hex digits)",
 } as const;
 
+/** A chain's pools (the list routes have no `poolId` in their paths; the by-id routes require it). */
 export const clammChainParams = {
   type: 'object',
   additionalProperties: false,
   required: ['chainId'],
+  properties: { chainId: fields.chainId },
+} as const;
+
+/** One pool of a chain. */
+export const clammChainPoolParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId', 'poolId'],
   properties: { chainId: fields.chainId, poolId },
 } as const;
+
+const protocolParam = { enum: Object.keys(CLAMM_PROTOCOLS) };
 
 export const clammProtocolParams = {
   type: 'object',
   additionalProperties: false,
   required: ['chainId', 'protocol'],
-  properties: { chainId: fields.chainId, protocol: { enum: Object.keys(CLAMM_PROTOCOLS) }, poolId },
+  properties: { chainId: fields.chainId, protocol: protocolParam },
+} as const;
+
+export const clammProtocolPoolParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId', 'protocol', 'poolId'],
+  properties: { chainId: fields.chainId, protocol: protocolParam, poolId },
 } as const;
 
 /** Paging over pools (ordered by pool id); `showPrivate` as on campaign lists. */

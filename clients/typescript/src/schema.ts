@@ -1240,7 +1240,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Concentrated-liquidity pools of a chain (Uniswap V3 and V4), with their campaigns
+         * One concentrated-liquidity pool of a chain, with its campaigns
          * @description Concentrated-liquidity pools of `chainId` with incentives here: Uniswap V3 pools (CLAMM campaigns; `poolId` is the pool's address) and Uniswap V4 pools (UNISWAP_V4 campaigns; `poolId` is the pool id, the PoolKey's hash), keyed by `poolId` as the hosted `clamm/pools` answers. Each pool carries its key as the metrics job read it from the chain: `currency0`/`currency1` (the zero address is the native token), their `symbol…`/`decimals…` (null for a token not indexed yet), `lpFee` in hundredths of a bip (8388608 is a V4 dynamic fee), `tickSpacing` (null until the pool is read again after an upgrade) and `hooks` (the zero address for none and for every V3 pool). Beyond the hosted shape: `opportunityId` and `campaignIds`, the campaigns on the pool the caller may see; a pool none of whose campaigns the caller may see is not listed (with `showPrivate=true`, the private campaigns the caller's session or API key may read count too). A pool whose key has not been read yet (the metrics job reads it on its next run) is not listed. `page`/`items` page through the pools in `poolId` order (1000 a page by default). With a `poolId`, that pool alone, or `{}` when we have no such pool. A chain we do not index is a 400 naming `chainId`.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
@@ -1292,7 +1292,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Concentrated-liquidity pools of one protocol on a chain, with their campaigns
+         * One concentrated-liquidity pool of a protocol on a chain, with its campaigns
          * @description Concentrated-liquidity pools of `chainId` with incentives here: Uniswap V3 pools (CLAMM campaigns; `poolId` is the pool's address) and Uniswap V4 pools (UNISWAP_V4 campaigns; `poolId` is the pool id, the PoolKey's hash), keyed by `poolId` as the hosted `clamm/pools` answers. Each pool carries its key as the metrics job read it from the chain: `currency0`/`currency1` (the zero address is the native token), their `symbol…`/`decimals…` (null for a token not indexed yet), `lpFee` in hundredths of a bip (8388608 is a V4 dynamic fee), `tickSpacing` (null until the pool is read again after an upgrade) and `hooks` (the zero address for none and for every V3 pool). Beyond the hosted shape: `opportunityId` and `campaignIds`, the campaigns on the pool the caller may see; a pool none of whose campaigns the caller may see is not listed (with `showPrivate=true`, the private campaigns the caller's session or API key may read count too). A pool whose key has not been read yet (the metrics job reads it on its next run) is not listed. `page`/`items` page through the pools in `poolId` order (1000 a page by default). With a `poolId`, that pool alone, or `{}` when we have no such pool. A chain we do not index is a 400 naming `chainId`. `protocol` is `uniswap-v3` or `uniswap-v4` (our protocol ids, GET /v4/protocols).
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
@@ -12425,7 +12425,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Concentrated-liquidity pools of a chain (Uniswap V3 and V4), with their campaigns */
+            /** @description One concentrated-liquidity pool of a chain, with its campaigns */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12694,7 +12694,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Concentrated-liquidity pools of one protocol on a chain, with their campaigns */
+            /** @description One concentrated-liquidity pool of a protocol on a chain, with its campaigns */
             200: {
                 headers: {
                     [name: string]: unknown;
