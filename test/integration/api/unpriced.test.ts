@@ -10,7 +10,7 @@ type Campaign = {
   dailyRewards: number;
   startTimestamp: string;
   endTimestamp: string;
-  rewardToken: { id: string; address: string; price: number | null };
+  rewardToken: { id: string; chainId: number; address: string; price: number | null };
   opportunityId: string;
   unpricedRewardTokens?: string[];
 };
@@ -18,7 +18,12 @@ type Opportunity = { id: string; apr: number; dailyRewards: number; unpricedRewa
 type Health = {
   status: string;
   dependenciesOk: boolean;
-  prices: { unpricedLiveCampaigns: { campaigns: number; tokens: { id: string; symbol: string; campaigns: number }[] } };
+  prices: {
+    unpricedLiveCampaigns: {
+      campaigns: number;
+      tokens: { id: string; chainId: number; address: string; symbol: string; campaigns: number }[];
+    };
+  };
 };
 
 /**
@@ -93,9 +98,17 @@ describe('unpriced reward tokens: unpricedRewardTokens, /v4/health and the metri
     expect(missing).to.be.greaterThan(0);
     expect(health.prices.unpricedLiveCampaigns.campaigns).to.equal(missing);
     expect(health.prices.unpricedLiveCampaigns.campaigns).to.equal(liveUnpriced.length);
-    expect(health.prices.unpricedLiveCampaigns.tokens).to.deep.equal([
-      { id: liveUnpriced[0]!.rewardToken.id, symbol: 'preTGE', campaigns: missing },
-    ]);
+    const token = liveUnpriced[0]!.rewardToken;
+    const served = health.prices.unpricedLiveCampaigns.tokens;
+    expect(served).to.have.length(1);
+    // Named by chain and address too (#44: two tokens of one symbol on two chains were told apart by nothing).
+    expect({ ...served[0], address: served[0]!.address.toLowerCase() }).to.deep.equal({
+      id: token.id,
+      chainId: token.chainId,
+      address: token.address.toLowerCase(),
+      symbol: 'preTGE',
+      campaigns: missing,
+    });
   });
 
   it('/v4/health counts public campaigns only: a private unpriced campaign is not told to anyone', async function () {
