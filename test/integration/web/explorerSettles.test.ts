@@ -163,9 +163,10 @@ describe('explorer speed, stale states and filter messages; operations layout (C
       `      time to settled filter change (ms, from the click): ${changes.map((t) => t.toFixed(0)).join(', ')} (median ${median(changes).toFixed(0)})`,
     );
     const apiCalls = statuses.filter((s) => new URL(s.url).pathname.startsWith('/v4/'));
-    expect(apiCalls.length, 'per round: chains, protocols, then two requests per view (list, summary)').to.equal(
-      3 * (2 + 2 + 2),
-    );
+    expect(
+      apiCalls.length,
+      'per round: chains, protocols, programs (#46: the programs filter), then two requests per view (list, summary)',
+    ).to.equal(3 * (3 + 2 + 2));
     expect(
       await brokenWords('[data-testid=opportunity-list]'),
       'words broken across lines in the opportunity table at 1280 px',
