@@ -233,8 +233,8 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
       expect(statuses.filter((s) => s === 429)).to.deep.equal([]);
       expect(
         apiCalls.length,
-        `chains, protocols, then a list and a summary per view: ${apiCalls.join(' ')}`,
-      ).to.be.at.most(2 + 2 * 3);
+        `chains, protocols, programs (#46's filter), then a list and a summary per view: ${apiCalls.join(' ')}`,
+      ).to.be.at.most(3 + 2 * 3);
     } finally {
       await new Promise((resolve) => limited.close(resolve));
     }
