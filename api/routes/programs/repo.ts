@@ -1,7 +1,7 @@
 import { type AuditEntry, recordAudit } from '../../../domain/tables/audit.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import type { ProgramSummary } from '../../../domain/tables/programs.js';
-import { withTransaction, type PgClient, type PgPool, type Queryable } from '../../../internal/pg.js';
+import type { PgClient, Queryable } from '../../../internal/pg.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import { resolveOpportunityId } from '../opportunities/readContext.js';
 import type { CreateProgramBody, ListProgramsQuery, UpdateProgramBody } from './schema.js';
@@ -9,7 +9,6 @@ import type { CreateProgramBody, ListProgramsQuery, UpdateProgramBody } from './
 export type ProgramRow = ProgramSummary;
 type Actor = Pick<AuditEntry, 'actor' | 'requestId'>;
 /** What a program write changed: the program after it and the opportunities whose documents must follow. */
-export type ProgramWrite = { program: ProgramRow; touched: string[] };
 
 const COLUMNS = 'p.id::text AS id, p.slug, p.name, p.description, p.icon';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -118,91 +117,87 @@ const auditShape = (p: ProgramRow, opportunities: string[]) => ({ ...p, opportun
 
 /**
  * Creates a program and adds it to the program_slugs of `body.opportunities`, queues their outbox entries and records
- * the audit row, in one transaction. 409 when the slug is taken, 400 naming an unknown opportunity or an empty slug.
+ * the audit row, in the caller's transaction (api/search/writeAndPublish.ts). 409 when the slug is taken, 400 naming an unknown opportunity or an empty slug.
  * Tables programs, opportunities, search_outbox, back_office_audit.
  */
-export async function createProgram(pg: PgPool, by: Actor, body: CreateProgramBody): Promise<ProgramWrite> {
+export async function createProgram(tx: PgClient, by: Actor, body: CreateProgramBody): Promise<ProgramRow> {
   const slug = body.slug ?? slugOfName(body.name);
   if (!slug)
     throw new ValidationError([
       { field: 'slug', message: 'cannot be made of this name: give a slug (a-z, 0-9, -, _)' },
     ]);
-  return withTransaction(pg, async (tx) => {
-    const members = await resolveOpportunities(tx, 'opportunities', body.opportunities ?? []);
-    const inserted = await tx
-      .query<ProgramRow>(
-        `INSERT INTO programs AS p (slug, name, description, icon) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-        [slug, body.name, body.description ?? '', body.icon ?? ''],
-      )
-      .catch((e: unknown) => {
-        throw isUniqueViolation(e) ? slugTaken(slug) : e;
-      });
-    const program = inserted.rows[0]!;
-    await addMembers(tx, slug, members);
-    const after = await membersOf(tx, slug);
-    await enqueueOutbox(tx, 'opportunity', after);
-    await recordAudit(tx, {
-      ...by,
-      action: 'create',
-      entity: 'program',
-      entityId: program.id,
-      before: null,
-      after: auditShape(program, after),
+  const members = await resolveOpportunities(tx, 'opportunities', body.opportunities ?? []);
+  const inserted = await tx
+    .query<ProgramRow>(
+      `INSERT INTO programs AS p (slug, name, description, icon) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      [slug, body.name, body.description ?? '', body.icon ?? ''],
+    )
+    .catch((e: unknown) => {
+      throw isUniqueViolation(e) ? slugTaken(slug) : e;
     });
-    return { program, touched: after };
+  const program = inserted.rows[0]!;
+  await addMembers(tx, slug, members);
+  const after = await membersOf(tx, slug);
+  await enqueueOutbox(tx, 'opportunity', after);
+  await recordAudit(tx, {
+    ...by,
+    action: 'create',
+    entity: 'program',
+    entityId: program.id,
+    before: null,
+    after: auditShape(program, after),
   });
+  return program;
 }
 
 /**
  * Updates a program (id or slug): its fields, its slug in every member's program_slugs when it changes, members added
  * and removed; queues the outbox entries of every member before and after (their documents carry the program) and
- * records the audit row, in one transaction. 404 when there is no such program, 409 when the new slug is taken.
+ * records the audit row, in the caller's transaction. 404 when there is no such program, 409 when the new slug is taken.
  */
 export async function updateProgram(
-  pg: PgPool,
+  tx: PgClient,
   by: Actor,
   idOrSlug: string,
   body: UpdateProgramBody,
-): Promise<ProgramWrite> {
-  return withTransaction(pg, async (tx) => {
-    const before = await findProgramRow(tx, idOrSlug, true);
-    if (!before) throw new NotFoundError(`No program ${idOrSlug}`);
-    const toAdd = await resolveOpportunities(tx, 'opportunitiesToAdd', body.opportunitiesToAdd ?? []);
-    const toRemove = await resolveOpportunities(tx, 'opportunitiesToRemove', body.opportunitiesToRemove ?? []);
-    const membersBefore = await membersOf(tx, before.slug);
-    const updated = await tx
-      .query<ProgramRow>(
-        `UPDATE programs AS p SET slug = COALESCE($2, slug), name = COALESCE($3, name), description = COALESCE($4, description),
-           icon = COALESCE($5, icon), updated_at = now() WHERE p.id = $1::uuid RETURNING ${COLUMNS}`,
-        [before.id, body.slug ?? null, body.name ?? null, body.description ?? null, body.icon ?? null],
-      )
-      .catch((e: unknown) => {
-        throw isUniqueViolation(e) ? slugTaken(body.slug ?? '') : e;
-      });
-    const program = updated.rows[0]!;
-    if (program.slug !== before.slug)
-      await tx.query(
-        `UPDATE opportunities SET program_slugs = ARRAY(SELECT DISTINCT s FROM unnest(array_replace(program_slugs, $1, $2)) AS s ORDER BY s)
-         WHERE program_slugs @> ARRAY[$1::text]`,
-        [before.slug, program.slug],
-      );
-    await addMembers(tx, program.slug, toAdd);
-    if (toRemove.length)
-      await tx.query(
-        'UPDATE opportunities SET program_slugs = array_remove(program_slugs, $1) WHERE id = ANY($2::text[])',
-        [program.slug, toRemove],
-      );
-    const membersAfter = await membersOf(tx, program.slug);
-    const touched = [...new Set([...membersBefore, ...membersAfter])].sort();
-    await enqueueOutbox(tx, 'opportunity', touched);
-    await recordAudit(tx, {
-      ...by,
-      action: 'update',
-      entity: 'program',
-      entityId: program.id,
-      before: auditShape(before, membersBefore),
-      after: auditShape(program, membersAfter),
+): Promise<ProgramRow> {
+  const before = await findProgramRow(tx, idOrSlug, true);
+  if (!before) throw new NotFoundError(`No program ${idOrSlug}`);
+  const toAdd = await resolveOpportunities(tx, 'opportunitiesToAdd', body.opportunitiesToAdd ?? []);
+  const toRemove = await resolveOpportunities(tx, 'opportunitiesToRemove', body.opportunitiesToRemove ?? []);
+  const membersBefore = await membersOf(tx, before.slug);
+  const updated = await tx
+    .query<ProgramRow>(
+      `UPDATE programs AS p SET slug = COALESCE($2, slug), name = COALESCE($3, name), description = COALESCE($4, description),
+         icon = COALESCE($5, icon), updated_at = now() WHERE p.id = $1::uuid RETURNING ${COLUMNS}`,
+      [before.id, body.slug ?? null, body.name ?? null, body.description ?? null, body.icon ?? null],
+    )
+    .catch((e: unknown) => {
+      throw isUniqueViolation(e) ? slugTaken(body.slug ?? '') : e;
     });
-    return { program, touched };
+  const program = updated.rows[0]!;
+  if (program.slug !== before.slug)
+    await tx.query(
+      `UPDATE opportunities SET program_slugs = ARRAY(SELECT DISTINCT s FROM unnest(array_replace(program_slugs, $1, $2)) AS s ORDER BY s)
+       WHERE program_slugs @> ARRAY[$1::text]`,
+      [before.slug, program.slug],
+    );
+  await addMembers(tx, program.slug, toAdd);
+  if (toRemove.length)
+    await tx.query(
+      'UPDATE opportunities SET program_slugs = array_remove(program_slugs, $1) WHERE id = ANY($2::text[])',
+      [program.slug, toRemove],
+    );
+  const membersAfter = await membersOf(tx, program.slug);
+  const touched = [...new Set([...membersBefore, ...membersAfter])].sort();
+  await enqueueOutbox(tx, 'opportunity', touched);
+  await recordAudit(tx, {
+    ...by,
+    action: 'update',
+    entity: 'program',
+    entityId: program.id,
+    before: auditShape(before, membersBefore),
+    after: auditShape(program, membersAfter),
   });
+  return program;
 }

@@ -13,7 +13,7 @@ import { chainSchema } from '../../openapi/records.js';
 import { fields, type Handler, validate } from '../../validate.js';
 import { listChainsQuery } from '../chains/schema.js';
 import type { Actor } from './tokenWrites.js';
-import { writeAndPublish } from './writeAndPublish.js';
+import { writeAndPublish } from '../../search/writeAndPublish.js';
 import { toChainRecord } from '../../../domain/documents/records.js';
 
 const countSchema = { type: 'integer', minimum: 0 } as const;

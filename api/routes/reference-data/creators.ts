@@ -10,7 +10,7 @@ import { describe } from '../../openapi/describe.js';
 import { arr, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { fields, type Handler, validate } from '../../validate.js';
 import type { Actor } from './tokenWrites.js';
-import { writeAndPublish } from './writeAndPublish.js';
+import { writeAndPublish } from '../../search/writeAndPublish.js';
 
 const creatorSchema = obj({
   id: str,

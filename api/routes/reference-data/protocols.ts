@@ -16,7 +16,7 @@ import { aggregateProtocols } from '../protocols/aggregate.js';
 import { loadOpportunityFacts } from '../protocols/repo.js';
 import { serializeProtocol } from '../protocols/serialize.js';
 import type { Actor } from './tokenWrites.js';
-import { writeAndPublish } from './writeAndPublish.js';
+import { writeAndPublish } from '../../search/writeAndPublish.js';
 
 const SLUG = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}$', 'x-accepts': 'a lower-case slug' } as const;
 

@@ -13,7 +13,7 @@ import { countTokenRows } from '../tokens/repo.js';
 import { listTokensQuery } from '../tokens/schema.js';
 import { insertToken, tokenExists, type TokenChanges, updateToken } from './tokenWrites.js';
 import { createTokenBody, patchTokenBody, storedTokenParams, TOKEN_COLUMN_OF } from './tokenSchema.js';
-import { writeAndPublish } from './writeAndPublish.js';
+import { writeAndPublish } from '../../search/writeAndPublish.js';
 
 const countSchema = { type: 'integer', minimum: 0 } as const;
 
