@@ -1,5 +1,5 @@
+import { configuredChain } from '../../configuredChain.js';
 import type { ApiDeps } from '../../deps.js';
-import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { findClammPools } from './repo.js';
@@ -18,14 +18,7 @@ export function clammPoolsHandler(
   return async (ctx) => {
     const { chainId, poolId, protocol } = ctx.state.params as Params;
     const q = ctx.state.query;
-    const chain = deps.config.chains.find((c) => c.id === chainId);
-    if (!chain)
-      throw new ValidationError([
-        {
-          field: 'chainId',
-          message: `is not a supported chain (supported: ${deps.config.chains.map((c) => c.id).join(', ')})`,
-        },
-      ]);
+    const chain = configuredChain(deps, chainId);
     if (q.showPrivate) ctx.state.private = true;
     const items = q.items ?? 1000;
     const rows = await findClammPools(deps.pg, {

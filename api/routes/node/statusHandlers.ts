@@ -1,8 +1,8 @@
+import { configuredChain } from '../../configuredChain.js';
 import type { Context } from 'koa';
 import { sharedResult } from '../../../internal/sharedResult.js';
 import { readChain } from '../../chain/readChain.js';
 import type { ApiDeps } from '../../deps.js';
-import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
 import { lastSuccessAt, loadCursors, newestStoredBlocks } from './indexingRepo.js';
 import { type HeadReading, nodeStatus, staleCursors } from './indexingState.js';
@@ -48,17 +48,6 @@ export function nodeStatusHandler(deps: ApiDeps) {
   };
 }
 
-/** A configured chain id, else a 400 naming chainId. */
-function requireChain(deps: ApiDeps, chainId: number): void {
-  if (!deps.config.chains.some((c) => c.id === chainId))
-    throw new ValidationError([
-      {
-        field: 'chainId',
-        message: `is not a supported chain (supported: ${deps.config.chains.map((c) => c.id).join(', ')})`,
-      },
-    ]);
-}
-
 /**
  * GET /v4/node/last-block: the block a job's cursor reached on a chain (without `protocol`, the most
  * advanced cursor of the chain); null when none has run there.
@@ -66,7 +55,7 @@ function requireChain(deps: ApiDeps, chainId: number): void {
 export function lastBlockHandler(deps: ApiDeps): Handler<{ query: typeof lastBlockQuery }> {
   return async (ctx) => {
     const { chainId, protocol } = ctx.state.query;
-    requireChain(deps, chainId);
+    configuredChain(deps, chainId);
     const cursors = await loadCursors(deps.pg, { chainId, job: protocol });
     const best = cursors.reduce<(typeof cursors)[number] | null>(
       (a, c) => (!a || Number(c.block_number) > Number(a.block_number) ? c : a),

@@ -1,23 +1,10 @@
+import { configuredChain } from '../../configuredChain.js';
 import type { ApiDeps } from '../../deps.js';
-import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { campaignsOfTransaction, creationOfCampaign } from './repo.js';
 import type { creationHashQuery, transactionQuery } from './schema.js';
 import { explorerTxUrl, transactionCampaigns } from './serialize.js';
-
-/** The configured chain `chainId`, else a 400 naming chainId. */
-function chainOf(deps: ApiDeps, chainId: number) {
-  const chain = deps.config.chains.find((c) => c.id === chainId);
-  if (!chain)
-    throw new ValidationError([
-      {
-        field: 'chainId',
-        message: `is not a supported chain (supported: ${deps.config.chains.map((c) => c.id).join(', ')})`,
-      },
-    ]);
-  return chain;
-}
 
 /**
  * GET /v4/transactions/find-creation-hash: the creation transaction of a campaign the caller may see
@@ -26,7 +13,7 @@ function chainOf(deps: ApiDeps, chainId: number) {
 export function findCreationHashHandler(deps: ApiDeps): Handler<{ query: typeof creationHashQuery }> {
   return async (ctx) => {
     const { chainId, campaignId } = ctx.state.query;
-    const chain = chainOf(deps, chainId);
+    const chain = configuredChain(deps, chainId);
     const found = await creationOfCampaign(
       deps.pg,
       chainId,
@@ -49,7 +36,7 @@ async function visibleCampaignsOfTransaction(
   state: Parameters<typeof campaignVisibilityOf>[1],
   { chainId, hash }: { chainId: number; hash: string },
 ) {
-  chainOf(deps, chainId);
+  configuredChain(deps, chainId);
   return campaignsOfTransaction(deps.pg, chainId, hash, await campaignVisibilityOf(deps, state, true));
 }
 
