@@ -1,3 +1,4 @@
+import type { NodeStatusItem } from '../../../api/routes/node/indexingState.js';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
@@ -8,19 +9,7 @@ import { DEAD_CHAIN_ID, withDeadChain } from '../../helpers/deadChain.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
-type Item = {
-  protocolId: string;
-  protocol: null;
-  chainId: number;
-  oldestBlock: number;
-  currentBlock: number | null;
-  lastFetchedBlock: number;
-  blockDifference: number | null;
-  totalBlockRange: number | null;
-  source: string;
-  nodeCount: number;
-  timeBehind: number | null;
-};
+type Item = NodeStatusItem;
 type Status = Record<string, { chainId: number; nodeError: string | null; protocols: Item[] }>;
 
 /**
