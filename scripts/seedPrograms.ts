@@ -30,14 +30,20 @@ export const DEMO_PROGRAMS: readonly DemoProgram[] = [
 /**
  * Upserts programs by slug and adds each slug to the `program_slugs` of the opportunities of its types (their
  * documents then carry the program: their outbox entries are queued in the same statement). Re-running is harmless.
- * Tables programs, opportunities, search_outbox.
+ * `keepExisting` writes only the programs that have no row yet (and their members), leaving a program an operator
+ * curated (PATCH /v4/programs) as it is. Tables programs, opportunities, search_outbox.
  */
-export async function upsertPrograms(db: Queryable, programs: readonly DemoProgram[]): Promise<void> {
+export async function upsertPrograms(
+  db: Queryable,
+  programs: readonly DemoProgram[],
+  { keepExisting = false }: { keepExisting?: boolean } = {},
+): Promise<void> {
   if (!programs.length) return;
   await db.query(
     `WITH input AS (
        SELECT p.slug, p.name, p.description, p.icon, ARRAY(SELECT json_array_elements_text(p.types)) AS types
-       FROM json_to_recordset($1::json) AS p(slug text, name text, description text, icon text, types json)),
+       FROM json_to_recordset($1::json) AS p(slug text, name text, description text, icon text, types json)
+       WHERE NOT $2::boolean OR NOT EXISTS (SELECT 1 FROM programs k WHERE k.slug = p.slug)),
      saved AS (
        INSERT INTO programs (slug, name, description, icon) SELECT slug, name, description, icon FROM input
        ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description, icon = EXCLUDED.icon,
@@ -60,11 +66,15 @@ export async function upsertPrograms(db: Queryable, programs: readonly DemoProgr
           types: p.opportunityTypes,
         })),
       ),
+      keepExisting,
     ],
   );
 }
 
-/** Seeds the demo programs (DEMO_PROGRAMS) for the quick start, after its campaigns are indexed. */
+/**
+ * Seeds the demo programs (DEMO_PROGRAMS) for the quick start, after its campaigns are indexed: only those missing,
+ * so a program an operator curated (name, members) keeps them when the quick start runs again on the same chains.
+ */
 export async function seedPrograms(db: Queryable): Promise<void> {
-  await upsertPrograms(db, DEMO_PROGRAMS);
+  await upsertPrograms(db, DEMO_PROGRAMS, { keepExisting: true });
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { forgetChainRows } from '../../../api/chainRecords.js';
 import { signSession } from '../../../api/identity/jwt.js';
+import { seedCreators, upsertCreators } from '../../../scripts/seedCreators.js';
 import { seedCampaigns, seedCampaignsSpec, type SeedCampaign } from '../../fixtures/api/campaigns/seed.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
@@ -302,7 +303,6 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       if (implicit[0])
         expect(implicit[0].creator).to.include({ creatorId: null }).and.to.have.property('tags').that.deep.equals([]);
 
-      const { upsertCreators } = await import('../../../scripts/seedCreators.js');
       await upsertCreators(demo.h.deps.pg, [
         { id: 'pool-partners', name: 'Pool Partners', addresses: [POOL_PARTNERS], tags: ['demo', 'dex', 'featured'] },
       ]);
@@ -312,6 +312,13 @@ describe('GET /v4/creators on the seeded demo (reference data)', function () {
       }[];
       expect(after).to.have.length(campaigns.length);
       expect(after[0]!.creator.tags).to.deep.equal(['demo', 'dex', 'featured']);
+      // The quick start seeding its demo creators again leaves a curated one as it is.
+      await seedCreators(demo.h.deps.pg);
+      expect((await get('/v4/creators/pool-partners').expect(200)).body.tags).to.deep.equal([
+        'demo',
+        'dex',
+        'featured',
+      ]);
     });
 
     it("counts the creator's LIVE, SOON and PAST campaigns per opportunity on /v4/creators/{creator}/opportunities", async function () {

@@ -368,4 +368,21 @@ describe('programs of the quick-start demo (scripts/seedPrograms.ts)', function 
     await seedPrograms(demo.h.deps.pg);
     expect((await demo.h.request().get('/v4/programs/count').expect(200)).body).to.equal(DEMO_PROGRAMS.length);
   });
+
+  it("keeps an operator's curation of a demo program when the quick start seeds again", async function () {
+    const [first] = DEMO_PROGRAMS;
+    const seeded = (await demo.h.request().get(`/v4/programs/${first!.slug}`).expect(200)).body as Program;
+    const dropped = seeded.opportunities[0]!.id;
+    await demo.h
+      .request()
+      .patch(`/v4/programs/${first!.slug}`)
+      .set(BO)
+      .send({ name: 'Curated name', opportunitiesToRemove: [dropped] })
+      .expect(200);
+    await seedPrograms(demo.h.deps.pg);
+    const after = (await demo.h.request().get(`/v4/programs/${first!.slug}`).expect(200)).body as Program;
+    expect(after.name).to.equal('Curated name');
+    expect(after.opportunities.map((o) => o.id)).to.not.include(dropped);
+    expect(after.opportunitiesCount).to.equal(seeded.opportunitiesCount - 1);
+  });
 });
