@@ -173,3 +173,29 @@ export async function startDevnet(params: StartDevnetParams): Promise<Devnet> {
   if (child.pid === undefined) return fail('no pid');
   return { chainId, port, rpcUrl, pid: child.pid, stop };
 }
+
+/** A node that could not bind its port: someone took it between the probe and the bind. */
+const PORT_TAKEN = /EADDRINUSE|address already in use|already serves JSON-RPC/i;
+
+export type StartDevnetOnFreePortParams = Omit<StartDevnetParams, 'port'> & {
+  /** Ports to try, in turn; default a free port of DEVNET_PORT_RANGE each time (findFreePort). */
+  nextPort?: () => Promise<number>;
+  /** How many ports to try before giving up; default 5. */
+  attempts?: number;
+};
+
+/**
+ * startDevnet on a free port, trying another one when the chosen port was taken between the probe and the node's
+ * bind: several processes start devnets at once (helpers' suites, the chaos suite, parallel workers) and a probe
+ * cannot reserve a port. Any other failure is thrown at once.
+ */
+export async function startDevnetOnFreePort(params: StartDevnetOnFreePortParams): Promise<Devnet> {
+  const { nextPort = () => findFreePort(), attempts = 5, ...rest } = params;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevnet({ ...rest, port: await nextPort() });
+    } catch (err) {
+      if (attempt >= attempts || !(err instanceof DevnetError) || !PORT_TAKEN.test(err.message)) throw err;
+    }
+  }
+}

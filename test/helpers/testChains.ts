@@ -1,5 +1,5 @@
 import { deployStack, type DeployedStack } from '../../contracts/deploy.js';
-import { findFreePort, startDevnet, type Devnet } from '../../contracts/devnet.js';
+import { startDevnetOnFreePort, type Devnet } from '../../contracts/devnet.js';
 
 export type TestChain = { devnet: Devnet; stack: DeployedStack };
 
@@ -13,7 +13,7 @@ export async function startTestChains(
   const chains: TestChain[] = [];
   try {
     for (const chainId of chainIds) {
-      const devnet = await startDevnet({ chainId, port: await findFreePort() });
+      const devnet = await startDevnetOnFreePort({ chainId });
       chains.push({ devnet, stack: {} as DeployedStack });
       chains[chains.length - 1]!.stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId });
     }

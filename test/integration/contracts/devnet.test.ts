@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { DevnetError, findFreePort, isRpcUp, jsonRpc, startDevnet } from '../../../contracts/devnet.js';
+import {
+  DevnetError,
+  findFreePort,
+  isRpcUp,
+  jsonRpc,
+  startDevnet,
+  startDevnetOnFreePort,
+} from '../../../contracts/devnet.js';
 import { getLatestTimestamp, mine, revert, setNextBlockTimestamp, snapshot } from '../../../contracts/time.js';
 import type { Devnet } from '../../../contracts/devnet.js';
 
@@ -86,5 +93,46 @@ describe('contracts/devnet', function () {
       for (const socket of sockets) socket.destroy();
       await new Promise((r) => blocker.close(r));
     }
+  });
+
+  it('tries another port when the chosen one is taken before the node binds it (startDevnetOnFreePort)', async () => {
+    const taken = await findFreePort();
+    // Taken between the probe and the bind, as another process starting a devnet at the same moment would.
+    const sockets = new Set<Socket>();
+    const blocker = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((r) => blocker.listen(taken, '127.0.0.1', r));
+    const tried: number[] = [];
+    let next: Devnet | undefined;
+    try {
+      next = await startDevnetOnFreePort({
+        chainId: 31342,
+        nextPort: async () => {
+          const port = tried.length ? await findFreePort() : taken;
+          tried.push(port);
+          return port;
+        },
+      });
+      expect(tried).to.have.length(2);
+      expect(tried[0]).to.equal(taken);
+      expect(next.port).to.equal(tried[1]);
+      expect(await isRpcUp(next.rpcUrl)).to.equal(31342);
+    } finally {
+      await next?.stop();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => blocker.close(r));
+    }
+  });
+
+  it('gives up on any other startup failure at once', async () => {
+    let calls = 0;
+    let error: unknown;
+    try {
+      await startDevnetOnFreePort({ chainId: 31343, timeoutMs: 1, nextPort: async () => (calls++, findFreePort()) });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(DevnetError);
+    expect((error as Error).message).to.match(/no eth_chainId answer within 1 ms/);
+    expect(calls).to.equal(1);
   });
 });
