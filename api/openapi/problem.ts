@@ -1,8 +1,9 @@
-import { AppError, STATUS_TITLES, ValidationError, type FieldError } from '../errors.js';
+import { AppError, ValidationError, type FieldError } from '../errors.js';
 import { problemBodyOf } from '../middleware/errorHandler.js';
 import { ajv, toFieldErrors, type Schema, type ValidateSchemas } from '../validate.js';
 import { component } from './components.js';
 import type { RouteOperation } from './routeLayers.js';
+import { PROBLEMS, STATUS_TITLES } from '../problems/registry.js';
 
 /** RFC 9457 problem body as written by api/middleware/errorHandler.ts. */
 export const problemSchema = component('Problem', {
@@ -40,17 +41,17 @@ const REQUEST_ID = '5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c';
 
 /** The example problem of each non-400 status: the error our code throws for it. */
 const TYPICAL: Record<number, () => AppError> = {
-  401: () => new AppError(401, 'UNAUTHORIZED', 'An API key is required in the x-api-key header'),
-  403: () => new AppError(403, 'FORBIDDEN', 'This route is restricted to the back office'),
-  404: () => new AppError(404, 'NOT_FOUND', 'No such resource'),
-  409: () => new AppError(409, 'CONFLICT', 'The request conflicts with the current state (see detail)'),
-  413: () => new AppError(413, 'PAYLOAD_TOO_LARGE', 'request entity too large'),
-  415: () => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type'),
+  401: () => new AppError(PROBLEMS.UNAUTHORIZED, 'An API key is required in the x-api-key header'),
+  403: () => new AppError(PROBLEMS.FORBIDDEN, 'This route is restricted to the back office'),
+  404: () => new AppError(PROBLEMS.NOT_FOUND, 'No such resource'),
+  409: () => new AppError(PROBLEMS.CONFLICT, 'The request conflicts with the current state (see detail)'),
+  413: () => new AppError(PROBLEMS.PAYLOAD_TOO_LARGE, 'request entity too large'),
+  415: () => new AppError(PROBLEMS.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Media Type'),
   429: () =>
-    new AppError(429, 'RATE_LIMITED', 'Rate limit of 10 requests per second exceeded; retry in 1 s', {
+    new AppError(PROBLEMS.RATE_LIMITED, 'Rate limit of 10 requests per second exceeded; retry in 1 s', {
       extensions: { limit: 10 },
     }),
-  503: () => new AppError(503, 'SERVICE_UNAVAILABLE', 'elasticsearch is unavailable, retry shortly'),
+  503: () => new AppError(PROBLEMS.SERVICE_UNAVAILABLE, 'elasticsearch is unavailable, retry shortly'),
 };
 
 /** A value ajv refuses for `schema`, as a client might send it in a query string or body. */
