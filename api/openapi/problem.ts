@@ -12,14 +12,20 @@ export const problemSchema = component('Problem', {
     'An RFC 9457 problem (`application/problem+json`). A 400 lists every bad field in `errors`, each named by its path as sent (`entries.0.value`, `campaignsParams.ERC20.0.targetToken`, a query or path parameter name, or `body` for an unparseable body).',
   required: ['type', 'title', 'status', 'detail', 'code'],
   properties: {
-    type: { type: 'string', description: 'URI reference naming the problem kind, e.g. /problems/validation-failed' },
+    type: {
+      type: 'string',
+      description:
+        'URI reference naming the problem kind, e.g. /problems/validation-failed: a page of this API explaining the code (HTML, or JSON with Accept: application/json); GET /problems lists them all',
+    },
     title: { type: 'string' },
     status: { type: 'integer', minimum: 400, maximum: 599 },
     detail: { type: 'string', description: 'What went wrong, in one sentence; for a 400, every field error joined' },
     instance: { type: 'string', description: 'The request path' },
     code: {
       type: 'string',
-      description: 'Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED',
+      enum: Object.keys(PROBLEMS),
+      description:
+        'Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED; each is explained at its `type` (GET /problems lists them)',
     },
     requestId: { type: 'string', description: 'The x-request-id of the request (quote it when reporting a problem)' },
     errors: {
