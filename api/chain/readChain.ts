@@ -5,9 +5,10 @@ import type { ApiDeps } from '../deps.js';
 import { AppError, ServiceUnavailableError } from '../errors.js';
 import { ChainReadAbandonedError, ChainReadBusyError, createChainReadGate, type ChainReadGate } from './readGate.js';
 import { PROBLEMS } from '../problems/registry.js';
+import { BaseError } from '../../internal/errors.js';
 
 /** A request's eth_calls would carry more gas together than its budget (CHAIN_REQUEST_GAS): the call is not sent. */
-export class ChainReadBudgetError extends Error {
+export class ChainReadBudgetError extends BaseError {
   override name = 'ChainReadBudgetError';
   constructor(
     readonly budget: bigint,

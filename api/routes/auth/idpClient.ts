@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import type { ApiDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
-import { createOidcClient, type OidcClient } from '../../identity/oidcClient.js';
+import { classifyOidcError, createOidcClient, type OidcClient } from '../../identity/oidcClient.js';
 import { PROBLEMS } from '../../problems/registry.js';
 
 /**
@@ -29,7 +29,7 @@ export function exchangeError(error: unknown): AppError {
       { cause: error },
     );
   }
-  if ((error as { code?: string }).code?.startsWith('OAUTH_'))
+  if (classifyOidcError(error).userError)
     return new AppError(
       PROBLEMS.UNAUTHORIZED,
       `The identity provider's answer did not check out: ${(error as Error).message}`,
