@@ -20,6 +20,7 @@ import { identityOf } from './identity/index.js';
 import { requestLog } from './middleware/requestLog.js';
 import { createRoutes } from './routes/index.js';
 import { docsRouter } from './docs/router.js';
+import { problemsRouter } from './problems/router.js';
 import { graphqlRouter } from './graphql/router.js';
 import { webRouter } from './web/webRouter.js';
 import { metricsRouter } from './routes/metrics/router.js';
@@ -35,6 +36,7 @@ export function createRouters(deps: ApiDeps, http?: HttpMetrics): { routes: Rout
     pageRouters: [
       metricsRouter(deps, http?.registry),
       docsRouter(),
+      problemsRouter(),
       graphqlRouter(deps),
       webRouter({ distDir: deps.webDist }),
     ].map(caseSensitive),

@@ -1,42 +1,55 @@
+import { BaseError } from '../internal/errors.js';
+import { PROBLEMS, type Problem, type ProblemCode } from './problems/registry.js';
+
 /** One field-level validation problem, as listed in a 400 problem body. */
 export type FieldError = { field: string; message: string };
 
+/** Statuses whose problem may go away by itself: retrying the same request later may succeed. */
+const RETRYABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
+
+export type AppErrorOptions = {
+  errors?: FieldError[];
+  cause?: unknown;
+  expose?: boolean;
+  extensions?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** One of the problem's `alsoStatus` instead of its `status`. */
+  status?: number;
+};
+
 /**
- * An error the API exposes as an RFC 9457 problem body (docs/architecture.md#errors-and-retries). `code` names the
- * problem kind; `expose` false turns it into a generic 500.
+ * An error the API exposes as an RFC 9457 problem body (docs/architecture.md#errors-and-retries), of one
+ * kind of the registry (api/problems/registry.ts): its status, code and title come from the entry.
+ * `expose` false turns it into a generic 500. A 4xx is the caller's fault (`userError`); 408, 429 and
+ * 502–504 are retryable unless the entry says otherwise.
  */
-export class AppError extends Error {
+export class AppError extends BaseError {
   override name = 'AppError';
+  readonly problem: Problem;
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly expose: boolean;
   readonly errors?: FieldError[];
   readonly extensions: Record<string, unknown>;
-  /** The problem body's `title` when this kind has one of its own (RFC 9457 §3.1.4); else the status's. */
-  readonly title?: string;
+  /** The problem body's `title` (RFC 9457 §3.1.4): the entry's. */
+  readonly title: string;
   /** Response headers the problem carries (e.g. `Retry-After`), set by the error handler. */
   readonly headers?: Record<string, string>;
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    options: {
-      errors?: FieldError[];
-      cause?: unknown;
-      expose?: boolean;
-      extensions?: Record<string, unknown>;
-      title?: string;
-      headers?: Record<string, string>;
-    } = {},
-  ) {
-    super(message, { cause: options.cause });
+  constructor(problem: Problem, message: string, options: AppErrorOptions = {}) {
+    const status = options.status ?? problem.status;
+    const also: readonly number[] = 'alsoStatus' in problem ? problem.alsoStatus : [];
+    if (status !== problem.status && !also.includes(status))
+      throw new TypeError(`problem ${problem.code} is not answered with status ${status}`);
+    const retryable = 'retryable' in problem ? problem.retryable : RETRYABLE_STATUSES.has(status);
+    super(message, { cause: options.cause, retryable, userError: status < 500 });
+    this.problem = problem;
     this.status = status;
-    this.code = code;
+    this.code = problem.code;
+    this.title = problem.title;
     this.expose = options.expose ?? (status < 500 || status === 502 || status === 503 || status === 504);
     this.errors = options.errors;
     this.extensions = options.extensions ?? {};
-    if (options.title) this.title = options.title;
     if (options.headers) this.headers = options.headers;
   }
 }
@@ -44,7 +57,7 @@ export class AppError extends Error {
 export class ValidationError extends AppError {
   override name = 'ValidationError';
   constructor(errors: FieldError[]) {
-    super(400, 'VALIDATION_FAILED', `Invalid request: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
+    super(PROBLEMS.VALIDATION_FAILED, `Invalid request: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, {
       errors,
     });
   }
@@ -53,7 +66,7 @@ export class ValidationError extends AppError {
 export class NotFoundError extends AppError {
   override name = 'NotFoundError';
   constructor(message: string) {
-    super(404, 'NOT_FOUND', message);
+    super(PROBLEMS.NOT_FOUND, message);
   }
 }
 
@@ -61,7 +74,7 @@ export class NotFoundError extends AppError {
 export class ServiceUnavailableError extends AppError {
   override name = 'ServiceUnavailableError';
   constructor(service: string, cause?: unknown) {
-    super(503, 'SERVICE_UNAVAILABLE', `${service} is unavailable, retry shortly`, { cause, extensions: { service } });
+    super(PROBLEMS.SERVICE_UNAVAILABLE, `${service} is unavailable, retry shortly`, { cause, extensions: { service } });
   }
 }
 
@@ -73,8 +86,7 @@ export class QueryTimeoutError extends AppError {
   override name = 'QueryTimeoutError';
   constructor(cause?: unknown) {
     super(
-      503,
-      'SERVICE_UNAVAILABLE',
+      PROBLEMS.SERVICE_UNAVAILABLE,
       'postgresql did not answer within its statement timeout: narrow the filters or retry later',
       {
         cause,
@@ -97,8 +109,7 @@ export class RewardTreeUnavailableError extends AppError {
   override name = 'RewardTreeUnavailableError';
   constructor(chainId: number, root: string, treeStatus: string) {
     super(
-      503,
-      'REWARD_TREE_UNAVAILABLE',
+      PROBLEMS.REWARD_TREE_UNAVAILABLE,
       `The reward tree of the live root ${root} of chain ${chainId} is not available yet (${treeStatus}): its rewards are unknown, retry later`,
       {
         extensions: { chainId, root, treeStatus, retryAfter: REWARD_TREE_RETRY_AFTER_SECONDS },
@@ -107,22 +118,3 @@ export class RewardTreeUnavailableError extends AppError {
     );
   }
 }
-
-/** Human title of each status we emit. */
-export const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};

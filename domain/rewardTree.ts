@@ -7,6 +7,7 @@
  */
 import { concat, encodeAbiParameters, keccak256, zeroHash } from 'viem';
 import type { Address, Hex } from 'viem';
+import { BaseError } from '../internal/errors.js';
 
 /** One (user, token) entry; `amount` is the cumulative total ever earned, never a delta. */
 export type RewardLeaf = { user: Address; token: Address; amount: bigint };
@@ -23,7 +24,7 @@ export type RewardTree = {
 };
 
 /** Thrown when the same (user, token) pair appears twice: callers must sum per pair first. */
-export class RewardTreeError extends Error {
+export class RewardTreeError extends BaseError {
   override name = 'RewardTreeError';
 }
 

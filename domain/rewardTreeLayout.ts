@@ -9,13 +9,14 @@
  * Pure: no I/O (the keccak is passed in).
  */
 import type { Keccak } from '../internal/keccak.js';
+import { BaseError } from '../internal/errors.js';
 
 export const NODE_BYTES = 32;
 /** Leaves per stored chunk: 32 KiB of hashes, 1,023 hashes to rebuild its part of a proof. */
 export const CHUNK_LEAVES = 1024;
 
 /** Thrown on a layout that cannot be a tree (a chunk size that is not a power of two, a misaligned layer). */
-export class RewardTreeLayoutError extends Error {
+export class RewardTreeLayoutError extends BaseError {
   override name = 'RewardTreeLayoutError';
 }
 

@@ -1,13 +1,36 @@
 import { redactText } from './redact.js';
 
-/** Base class of our errors: a short message, structured details and a cause. */
-export class BaseError extends Error {
+/** What every error of ours knows about itself, decided where it enters (internal/errorSources/). */
+export type ErrorTraits = {
+  /** Another attempt later may succeed: an outage, a timeout, an overload, a rate limit, a race. */
+  retryable: boolean;
+  /** The caller's request or input is at fault: fixing it helps, retrying it as is does not. */
+  userError: boolean;
+};
+
+export type BaseErrorOptions = {
+  details?: Record<string, unknown>;
+  cause?: unknown;
+  retryable?: boolean;
+  userError?: boolean;
+};
+
+/**
+ * The one root of our errors (the API's AppError included, api/errors.ts): a short message,
+ * structured details, a cause, and whether it is retryable and whether the caller is at fault
+ * (both false unless the thrower says otherwise; a subclass may fix them with a field).
+ */
+export class BaseError extends Error implements ErrorTraits {
   override name = 'BaseError';
   readonly details: Record<string, unknown>;
+  readonly retryable: boolean;
+  readonly userError: boolean;
 
-  constructor(message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(message: string, options: BaseErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.details = options.details ?? {};
+    this.retryable = options.retryable ?? false;
+    this.userError = options.userError ?? false;
   }
 }
 

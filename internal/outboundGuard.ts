@@ -1,9 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { type OutboundAllowance, outboundRefusal } from './outboundAddress.js';
+import { BaseError } from './errors.js';
 
 /** An outbound URL (or what its host resolves to) that may not be reached; `message` says why. */
-export class OutboundRefusedError extends Error {
+export class OutboundRefusedError extends BaseError {
+  override readonly userError = true;
   override name = 'OutboundRefusedError';
 }
 

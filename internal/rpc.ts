@@ -1,14 +1,6 @@
-import {
-  createPublicClient,
-  defineChain,
-  http,
-  HttpRequestError,
-  TimeoutError,
-  toHex,
-  type PublicClient,
-  type Transport,
-} from 'viem';
+import { createPublicClient, defineChain, http, toHex, type PublicClient, type Transport } from 'viem';
 import type { ChainConfig, Config } from './config.js';
+import { causesOf } from './errorSources/classification.js';
 
 /**
  * A chain's client; `readGas`, the gas of each read of a bounded multicall (domain/boundedReads.ts:
@@ -88,29 +80,9 @@ export function createChainClients(config: Pick<Config, 'chains' | 'indexer'>): 
   return clients;
 }
 
-/** The error and its causes, outermost first (viem wraps transport errors in call errors). */
-function causes(error: unknown): unknown[] {
-  const chain: unknown[] = [];
-  for (let e: unknown = error; e !== undefined && e !== null && chain.length < 10; e = (e as { cause?: unknown }).cause)
-    chain.push(e);
-  return chain;
-}
-
-/** Retryable (network, timeout, 429, 5xx, node-side limits) versus fatal (bad params, decode) RPC failures. */
-export function isRetryableRpcError(error: unknown): boolean {
-  return causes(error).some((e) => {
-    if (e instanceof TimeoutError) return true;
-    if (e instanceof HttpRequestError) return e.status === undefined || e.status === 429 || e.status >= 500;
-    const code = (e as { code?: number }).code;
-    if (code === -32005 || code === -32603 || code === 429) return true;
-    const message = e instanceof Error ? e.message : String(e);
-    return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|timed? ?out/i.test(message);
-  });
-}
-
 /** An RPC refusal that means "ask for fewer blocks" (providers word it many ways). */
 export function isRangeTooLargeError(error: unknown): boolean {
-  return causes(error).some((e) => {
+  return causesOf(error).some((e) => {
     const message = e instanceof Error ? `${e.message} ${(e as { details?: string }).details ?? ''}` : String(e);
     return /block range|range limit|range too (large|wide)|too many (results|blocks)|more than \d+ results|limit exceeded|response size|exceeded the size limit/i.test(
       message,

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { traitsOf } from '../internal/errorSources/index.js';
 import { describeError } from '../internal/errors.js';
 import { redactStored } from '../internal/redact.js';
 import { isJobPaused } from './control/jobState.js';
@@ -116,7 +117,16 @@ export async function runJob(
     } catch (error) {
       // Redacted by describeError (internal/redact.ts): job_runs is served by /v4/health and the back office (M3 of #29).
       const described = describeError(error);
-      logger.error({ msg: 'job failed', run_id: runId, duration_ms: Date.now() - started, err: described });
+      // The next scheduled run retries either way; `retryable` says whether waiting for it can help (internal/errorSources).
+      const { retryable, userError } = traitsOf(error);
+      logger.error({
+        msg: 'job failed',
+        run_id: runId,
+        duration_ms: Date.now() - started,
+        retryable,
+        user_error: userError,
+        err: described,
+      });
       await deps.pg.query(`UPDATE job_runs SET status = 'failed', finished_at = now(), error = $2 WHERE id = $1`, [
         runId,
         [described.message, described.cause].filter(Boolean).join(' — caused by: '),

@@ -4,9 +4,11 @@ import { capGas, runsCode, type ChainClient } from '../../internal/rpc.js';
 import type { ApiDeps } from '../deps.js';
 import { AppError, ServiceUnavailableError } from '../errors.js';
 import { ChainReadAbandonedError, ChainReadBusyError, createChainReadGate, type ChainReadGate } from './readGate.js';
+import { PROBLEMS } from '../problems/registry.js';
+import { BaseError } from '../../internal/errors.js';
 
 /** A request's eth_calls would carry more gas together than its budget (CHAIN_REQUEST_GAS): the call is not sent. */
-export class ChainReadBudgetError extends Error {
+export class ChainReadBudgetError extends BaseError {
   override name = 'ChainReadBudgetError';
   constructor(
     readonly budget: bigint,
@@ -154,19 +156,18 @@ function readError(chain: ChainClient, ms: number, error: unknown, late: boolean
   const overBudget = causes(error).find((e) => e instanceof ChainReadBudgetError);
   if (overBudget)
     return new AppError(
-      503,
-      'SERVICE_UNAVAILABLE',
+      PROBLEMS.SERVICE_UNAVAILABLE,
       `${service} was not asked for all of this request: its calls would carry more than the request's chain gas budget (CHAIN_REQUEST_GAS, ${overBudget.budget} gas)`,
       { cause: error, extensions: { service, reason: 'budget', budget: overBudget.budget.toString() } },
     );
   if (error instanceof ChainReadBusyError)
-    return new AppError(503, 'SERVICE_UNAVAILABLE', `${service} has too many reads in progress, retry shortly`, {
+    return new AppError(PROBLEMS.SERVICE_UNAVAILABLE, `${service} has too many reads in progress, retry shortly`, {
       cause: error,
       extensions: { service, reason: 'busy' },
       headers: { 'Retry-After': '1' },
     });
   if (late || error instanceof ChainReadAbandonedError)
-    return new AppError(503, 'SERVICE_UNAVAILABLE', `${service} did not answer within ${ms} ms, retry shortly`, {
+    return new AppError(PROBLEMS.SERVICE_UNAVAILABLE, `${service} did not answer within ${ms} ms, retry shortly`, {
       cause: error,
       extensions: { service, reason: 'deadline' },
     });

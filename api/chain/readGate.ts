@@ -1,10 +1,13 @@
+import { BaseError } from '../../internal/errors.js';
 /** A chain's reads are refused: `concurrency` run and `queue` wait already. */
-export class ChainReadBusyError extends Error {
+export class ChainReadBusyError extends BaseError {
+  override readonly retryable = true;
   override name = 'ChainReadBusyError';
 }
 
 /** The caller gave up (its deadline passed) while waiting for a turn. */
-export class ChainReadAbandonedError extends Error {
+export class ChainReadAbandonedError extends BaseError {
+  override readonly retryable = true;
   override name = 'ChainReadAbandonedError';
 }
 

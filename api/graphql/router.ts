@@ -15,6 +15,7 @@ import { parseGraphqlRequest } from './transport.js';
 import type { GraphqlContext } from './context.js';
 import { createLoaders } from './loaders.js';
 import { createGraphqlSchema } from './schema.js';
+import { PROBLEMS } from '../problems/registry.js';
 
 export const GRAPHQL_PATH = '/graphql/v1';
 const ASSETS = `${GRAPHQL_PATH}/assets`;
@@ -85,8 +86,7 @@ export function graphqlRouter(deps: ApiDeps): Router {
   const handle = (ctx: Context, next: Next) => {
     if (ctx.method === 'POST' && !ctx.is('application/json')) {
       throw new AppError(
-        415,
-        'UNSUPPORTED_MEDIA_TYPE',
+        PROBLEMS.UNSUPPORTED_MEDIA_TYPE,
         'A GraphQL request is a POST with a JSON body (application/json) or a GET with a query string',
         {
           errors: [{ field: 'content-type', message: 'must be application/json' }],

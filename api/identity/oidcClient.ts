@@ -1,5 +1,7 @@
 import * as oidc from 'openid-client';
 import type { Config } from '../../internal/config.js';
+import type { Classification } from '../../internal/errorSources/classification.js';
+import { classifyFetchError } from '../../internal/errorSources/http.js';
 
 type IdpConfig = NonNullable<Config['idp']>;
 
@@ -79,4 +81,27 @@ export function createOidcClient(idp: IdpConfig): OidcClient {
       };
     },
   };
+}
+
+/**
+ * The identity provider's failures, classified where they enter (internal/errorSources/ for the
+ * shared sources): a refusal of the provider or an answer that does not check out (bad code, PKCE,
+ * state, nonce: openid-client's OAUTH_* errors) is the caller's sign-in failing (`userError`, never
+ * retried as is); anything else means the provider could not be used (`unavailable`, retryable).
+ */
+export function classifyOidcError(error: unknown): Classification {
+  const refused =
+    error instanceof oidc.ResponseBodyError ||
+    error instanceof oidc.AuthorizationResponseError ||
+    Boolean((error as { code?: string } | null)?.code?.startsWith?.('OAUTH_'));
+  if (refused) return { source: 'http', retryable: false, userError: true, unavailable: false, reason: 'refused' };
+  return (
+    classifyFetchError(error) ?? {
+      source: 'http',
+      retryable: true,
+      userError: false,
+      unavailable: true,
+      reason: 'unusable answer',
+    }
+  );
 }

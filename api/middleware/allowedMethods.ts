@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { AppError, NotFoundError } from '../errors.js';
+import { PROBLEMS } from '../problems/registry.js';
 
 type MatchedLayer = { methods: string[]; paramNames: unknown[] };
 
@@ -17,7 +18,10 @@ function allowedOf(ctx: Context): string[] {
 /** A 405 problem carrying `Allow` (the error handler copies it onto the response). */
 function methodNotAllowed(ctx: Context, allow: string[]): AppError {
   return Object.assign(
-    new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on this path (allowed: ${allow.join(', ')})`),
+    new AppError(
+      PROBLEMS.METHOD_NOT_ALLOWED,
+      `${ctx.method} is not allowed on this path (allowed: ${allow.join(', ')})`,
+    ),
     { headers: { Allow: allow.join(', ') } },
   );
 }

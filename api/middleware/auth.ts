@@ -6,6 +6,7 @@ import { verifySession } from '../identity/jwt.js';
 import type { AuthState, CredentialProblem } from '../identity/types.js';
 import { routeTemplate } from '../usage/routeTemplate.js';
 import type { UsageBuffer } from '../usage/usageBuffer.js';
+import { PROBLEMS } from '../problems/registry.js';
 
 /** Koa context whose state carries the resolved identity. */
 export type AuthContext = ParameterizedContext<AuthState>;
@@ -95,7 +96,7 @@ export async function requireSession(ctx: AuthContext, next: Next): Promise<void
     const detail = problem
       ? `The session ${PROBLEM_TEXT[problem]}`
       : 'A wallet session is required: sign in with POST /v4/auth/login';
-    throw new AppError(401, 'UNAUTHORIZED', detail);
+    throw new AppError(PROBLEMS.UNAUTHORIZED, detail);
   }
   await next();
 }
@@ -106,7 +107,7 @@ export async function requireApiKey(ctx: AuthContext, next: Next): Promise<void>
     const detail = ctx.state.apiKeyProblem
       ? `The API key ${PROBLEM_TEXT[ctx.state.apiKeyProblem]}`
       : 'An API key is required in the x-api-key header';
-    throw new AppError(401, 'UNAUTHORIZED', detail);
+    throw new AppError(PROBLEMS.UNAUTHORIZED, detail);
   }
   await next();
 }
@@ -116,8 +117,7 @@ export async function requireCredential(ctx: AuthContext, next: Next): Promise<v
   if (!ctx.state.auth) {
     const problem = ctx.state.sessionProblem ?? ctx.state.apiKeyProblem;
     throw new AppError(
-      401,
-      'UNAUTHORIZED',
+      PROBLEMS.UNAUTHORIZED,
       problem ? `The credential ${PROBLEM_TEXT[problem]}` : 'A wallet session (jwt cookie) or an x-api-key is required',
     );
   }
@@ -130,11 +130,10 @@ export async function requireCredential(ctx: AuthContext, next: Next): Promise<v
  */
 export async function requireBackOffice(ctx: AuthContext, next: Next): Promise<void> {
   if (!ctx.state.backOffice) {
-    if (ctx.state.auth) throw new AppError(403, 'FORBIDDEN', 'This route is restricted to the back office');
+    if (ctx.state.auth) throw new AppError(PROBLEMS.FORBIDDEN, 'This route is restricted to the back office');
     const sent = (ctx.get('authorization') ?? '').replace(/^Bearer\s+/i, '').trim() !== '';
     throw new AppError(
-      401,
-      'UNAUTHORIZED',
+      PROBLEMS.UNAUTHORIZED,
       sent
         ? 'The back-office credential in the authorization header was refused'
         : 'The back-office credential is required in the authorization header',
@@ -151,8 +150,7 @@ export async function requireCredentialOrBackOffice(ctx: AuthContext, next: Next
   if (!ctx.state.auth && !ctx.state.backOffice) {
     const problem = ctx.state.sessionProblem ?? ctx.state.apiKeyProblem;
     throw new AppError(
-      401,
-      'UNAUTHORIZED',
+      PROBLEMS.UNAUTHORIZED,
       problem
         ? `The credential ${PROBLEM_TEXT[problem]}`
         : 'A wallet session (jwt cookie), an x-api-key or the back-office credential is required',

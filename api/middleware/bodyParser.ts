@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { AppError, ValidationError } from '../errors.js';
 import { bodyShapeErrors } from '../inputShape.js';
+import { PROBLEMS } from '../problems/registry.js';
 
 /** Largest accepted request body (JSON, form or multipart fields). */
 const BODY_LIMIT = 64 * 1024;
@@ -53,7 +54,7 @@ export function bodyParser() {
       });
     } catch (error) {
       if (parsed || typeof (error as { status?: unknown }).status === 'number') throw error;
-      throw new AppError(400, 'BAD_REQUEST', `The request body could not be parsed: ${(error as Error).message}`, {
+      throw new AppError(PROBLEMS.BAD_REQUEST, `The request body could not be parsed: ${(error as Error).message}`, {
         cause: error,
         errors: [{ field: 'body', message: 'could not be parsed' }],
       });

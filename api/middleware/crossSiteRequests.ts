@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../../internal/config.js';
 import { AppError } from '../errors.js';
+import { PROBLEMS } from '../problems/registry.js';
 
 /** Methods that never change state (RFC 9110 §9.2.1); every other method is checked. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -108,11 +109,9 @@ function refusalError(method: string, refusal: NonNullable<CrossSiteRefusal>): A
       ? `from origin ${refusal.origin.slice(0, ORIGIN_ECHO_MAX)}`
       : `from another site (Sec-Fetch-Site: ${refusal.fetchSite}, no Origin)`;
   return new AppError(
-    403,
-    'CROSS_SITE_REQUEST_REFUSED',
+    PROBLEMS.CROSS_SITE_REQUEST_REFUSED,
     `Cross-site request refused: a ${method} carrying or setting the session cookie ${from}, which is neither this API's origin nor listed in CORS_ORIGINS. Send it from an allowed origin, or authenticate with x-api-key or Authorization: Bearer instead of the cookie.`,
     {
-      title: 'Cross-site request refused',
       extensions:
         'origin' in refusal ? { origin: refusal.origin.slice(0, ORIGIN_ECHO_MAX) } : { fetchSite: refusal.fetchSite },
     },

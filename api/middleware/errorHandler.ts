@@ -1,9 +1,7 @@
-import { errors as esErrors } from '@elastic/elasticsearch';
 import type { Context, Next } from 'koa';
-import { HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
-import { AppError, QueryTimeoutError, STATUS_TITLES, ServiceUnavailableError } from '../errors.js';
-
-const PROBLEM_TYPE_BASE = '/problems/';
+import { classifySourceError } from '../../internal/errorSources/index.js';
+import { AppError, QueryTimeoutError, ServiceUnavailableError } from '../errors.js';
+import { PROBLEMS, problemOfStatus, problemTypeOf } from '../problems/registry.js';
 
 /**
  * The RFC 9457 problem body of an exposed error (null: the generic 500) for a request to `instance`;
@@ -12,76 +10,38 @@ const PROBLEM_TYPE_BASE = '/problems/';
 export function problemBodyOf(exposed: AppError | null, instance: string, requestId: string | undefined) {
   const status = exposed?.status ?? 500;
   return {
-    type: `${PROBLEM_TYPE_BASE}${(exposed?.code ?? 'INTERNAL').toLowerCase().replace(/_/g, '-')}`,
-    title: exposed?.title ?? STATUS_TITLES[status] ?? 'Error',
+    type: problemTypeOf(exposed?.code ?? PROBLEMS.INTERNAL.code),
+    title: exposed?.title ?? PROBLEMS.INTERNAL.title,
     status,
     detail: exposed?.message ?? 'An unexpected error occurred; it has been logged.',
     instance,
-    code: exposed?.code ?? 'INTERNAL',
+    code: exposed?.code ?? PROBLEMS.INTERNAL.code,
     requestId,
     ...(exposed?.errors ? { errors: exposed.errors } : {}),
     ...(exposed?.extensions ?? {}),
   };
 }
 
-const PG_UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-]);
-const PG_UNAVAILABLE_MESSAGE =
-  /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|the database system is (starting up|shutting down)/i;
-
-/**
- * PostgreSQL is down, restarting or out of connections: refused or reset sockets, admin/crash
- * shutdown and cannot-connect-now (57P01–57P03), too many connections (53300), any SQLSTATE of
- * class 08 (connection exception), and node-postgres' own "Connection terminated" errors for
- * queries in flight when the server goes away.
- */
-export function isPostgresUnavailable(error: unknown): boolean {
-  const code = (error as { code?: string })?.code;
-  if (typeof code === 'string' && (PG_UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  return PG_UNAVAILABLE_MESSAGE.test(String((error as Error)?.message));
-}
-
-/** Maps failures of backing services to 503 and anything carrying an HTTP status to an AppError. */
+/** Maps failures of backing services to 503 and anything carrying an HTTP 4xx status to an AppError of its generic problem. */
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
-  if (
-    error instanceof esErrors.ConnectionError ||
-    error instanceof esErrors.TimeoutError ||
-    error instanceof esErrors.NoLivingConnectionsError
-  ) {
-    return new ServiceUnavailableError('elasticsearch', error);
-  }
-  if (error instanceof HttpRequestError || error instanceof TimeoutError || error instanceof RpcRequestError)
-    return new ServiceUnavailableError('rpc', error);
-  if (error instanceof esErrors.ResponseError) {
-    // A missing index/alias or an overloaded cluster is an outage; any other refusal means we built
-    // a bad request: a server-side fault (generic 500, logged), never Elasticsearch's text to the client.
-    const type = (error.body as { error?: { type?: string } } | undefined)?.error?.type;
-    if (error.statusCode === 503 || error.statusCode === 429 || type === 'index_not_found_exception')
-      return new ServiceUnavailableError('elasticsearch', error);
-    return null;
-  }
-  if ((error as { code?: string })?.code === '57014') return new QueryTimeoutError(error);
-  if (isPostgresUnavailable(error)) return new ServiceUnavailableError('postgresql', error);
+  // Each source's classifier (internal/errorSources/) decides: an outage or timeout is a 503, never a 500.
+  const classified = classifySourceError(error);
+  if (classified?.unavailable)
+    return classified.reason === 'statement timeout'
+      ? new QueryTimeoutError(error)
+      : new ServiceUnavailableError(classified.source, error);
+  // Any other refusal of Elasticsearch means we built a bad request: a server-side fault (generic 500,
+  // logged), never Elasticsearch's text (nor its status) to the client.
+  if (classified?.source === 'elasticsearch') return null;
   const status =
     (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
   const expose = (error as { expose?: boolean })?.expose;
   // 501 is @koa/router refusing a method no route implements (e.g. TRACE): for the client that is a 405.
-  if (status === 501) return new AppError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed on this path');
+  if (status === 501) return new AppError(PROBLEMS.METHOD_NOT_ALLOWED, 'This method is not allowed on this path');
   if (typeof status === 'number' && status >= 400 && status < 500 && expose !== false) {
-    return new AppError(
-      status,
-      (STATUS_TITLES[status] ?? 'error').toUpperCase().replace(/ /g, '_'),
-      (error as Error).message || STATUS_TITLES[status] || 'error',
-    );
+    const problem = problemOfStatus(status);
+    return new AppError(problem, (error as Error).message || problem.title);
   }
   return null;
 }
@@ -94,7 +54,7 @@ export async function errorHandler(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
     if (ctx.status === 404 && ctx.body === undefined)
-      throw new AppError(404, 'NOT_FOUND', `No route ${ctx.method} ${ctx.path}`);
+      throw new AppError(PROBLEMS.NOT_FOUND, `No route ${ctx.method} ${ctx.path}`);
   } catch (error) {
     const appError = toAppError(error);
     const exposed = appError?.expose ? appError : null;

@@ -7,6 +7,7 @@ import { describeError } from '../../internal/errors.js';
 import { claimQuotaIn, QuotaLeases } from './quotaLeases.js';
 import { quotaWithFallback } from './quotaWithFallback.js';
 import { clientKey as keyOfAddress } from './clientAddress.js';
+import { PROBLEMS } from '../problems/registry.js';
 
 /**
  * Requests per second: without a (valid) key, and per API key tier (0 Basic, 1 Plus, 2 VIP;
@@ -75,8 +76,7 @@ export function rateLimited(ctx: Context, limit: number, reset: number, scope?: 
   });
   const whose = scope === 'address' ? ' for this client address across its API keys' : '';
   return new AppError(
-    429,
-    'RATE_LIMITED',
+    PROBLEMS.RATE_LIMITED,
     `Rate limit of ${limit} requests per second${whose} exceeded; retry in ${reset} s`,
     { extensions: { limit, ...(scope ? { scope } : {}) } },
   );

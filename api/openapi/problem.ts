@@ -1,8 +1,9 @@
-import { AppError, STATUS_TITLES, ValidationError, type FieldError } from '../errors.js';
+import { AppError, ValidationError, type FieldError } from '../errors.js';
 import { problemBodyOf } from '../middleware/errorHandler.js';
 import { ajv, toFieldErrors, type Schema, type ValidateSchemas } from '../validate.js';
 import { component } from './components.js';
 import type { RouteOperation } from './routeLayers.js';
+import { PROBLEMS, STATUS_TITLES } from '../problems/registry.js';
 
 /** RFC 9457 problem body as written by api/middleware/errorHandler.ts. */
 export const problemSchema = component('Problem', {
@@ -11,14 +12,20 @@ export const problemSchema = component('Problem', {
     'An RFC 9457 problem (`application/problem+json`). A 400 lists every bad field in `errors`, each named by its path as sent (`entries.0.value`, `campaignsParams.ERC20.0.targetToken`, a query or path parameter name, or `body` for an unparseable body).',
   required: ['type', 'title', 'status', 'detail', 'code'],
   properties: {
-    type: { type: 'string', description: 'URI reference naming the problem kind, e.g. /problems/validation-failed' },
+    type: {
+      type: 'string',
+      description:
+        'URI reference naming the problem kind, e.g. /problems/validation-failed: a page of this API explaining the code (HTML, or JSON with Accept: application/json); GET /problems lists them all',
+    },
     title: { type: 'string' },
     status: { type: 'integer', minimum: 400, maximum: 599 },
     detail: { type: 'string', description: 'What went wrong, in one sentence; for a 400, every field error joined' },
     instance: { type: 'string', description: 'The request path' },
     code: {
       type: 'string',
-      description: 'Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED',
+      enum: Object.keys(PROBLEMS),
+      description:
+        'Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED; each is explained at its `type` (GET /problems lists them)',
     },
     requestId: { type: 'string', description: 'The x-request-id of the request (quote it when reporting a problem)' },
     errors: {
@@ -40,17 +47,17 @@ const REQUEST_ID = '5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c';
 
 /** The example problem of each non-400 status: the error our code throws for it. */
 const TYPICAL: Record<number, () => AppError> = {
-  401: () => new AppError(401, 'UNAUTHORIZED', 'An API key is required in the x-api-key header'),
-  403: () => new AppError(403, 'FORBIDDEN', 'This route is restricted to the back office'),
-  404: () => new AppError(404, 'NOT_FOUND', 'No such resource'),
-  409: () => new AppError(409, 'CONFLICT', 'The request conflicts with the current state (see detail)'),
-  413: () => new AppError(413, 'PAYLOAD_TOO_LARGE', 'request entity too large'),
-  415: () => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type'),
+  401: () => new AppError(PROBLEMS.UNAUTHORIZED, 'An API key is required in the x-api-key header'),
+  403: () => new AppError(PROBLEMS.FORBIDDEN, 'This route is restricted to the back office'),
+  404: () => new AppError(PROBLEMS.NOT_FOUND, 'No such resource'),
+  409: () => new AppError(PROBLEMS.CONFLICT, 'The request conflicts with the current state (see detail)'),
+  413: () => new AppError(PROBLEMS.PAYLOAD_TOO_LARGE, 'request entity too large'),
+  415: () => new AppError(PROBLEMS.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Media Type'),
   429: () =>
-    new AppError(429, 'RATE_LIMITED', 'Rate limit of 10 requests per second exceeded; retry in 1 s', {
+    new AppError(PROBLEMS.RATE_LIMITED, 'Rate limit of 10 requests per second exceeded; retry in 1 s', {
       extensions: { limit: 10 },
     }),
-  503: () => new AppError(503, 'SERVICE_UNAVAILABLE', 'elasticsearch is unavailable, retry shortly'),
+  503: () => new AppError(PROBLEMS.SERVICE_UNAVAILABLE, 'elasticsearch is unavailable, retry shortly'),
 };
 
 /** A value ajv refuses for `schema`, as a client might send it in a query string or body. */

@@ -18,6 +18,7 @@ import { rewardTreeKey } from '../../domain/rewardTree.js';
 import { loadKeccak } from '../../internal/keccak.js';
 import type { PgPool } from '../../internal/pg.js';
 import { ServiceUnavailableError } from '../errors.js';
+import { BaseError } from '../../internal/errors.js';
 
 /** A leaf to prove: what the tree of the root holds for (recipient, token). */
 export type ProofLeaf = { recipient: string; token: string; amount: string };
@@ -28,7 +29,7 @@ export type ProofsOfParams = { chainId: number; root: string; leaves: readonly P
 export type ProofSource = { proofsOf(params: ProofsOfParams): Promise<Map<string, Hex[]>> };
 
 /** The stored material does not hold a leaf its root's amounts say it has (never expected). */
-export class ProofMaterialError extends Error {
+export class ProofMaterialError extends BaseError {
   override name = 'ProofMaterialError';
 }
 

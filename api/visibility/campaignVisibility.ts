@@ -17,6 +17,7 @@ export {
   visibleCampaignSql,
   walletVisibility,
 } from '../../domain/visibility/campaignVisibility.js';
+import { PROBLEMS } from '../problems/registry.js';
 
 /**
  * What a caller may see: with `showPrivate` false nothing private (campaign reads keep the
@@ -69,7 +70,7 @@ export async function resolveVisibleCampaignDbId(
         : await db.query<Row>(`${select} WHERE c.id = $1`, [key.id]);
   const seen = rows.filter((row) => !row.is_private || isVisible(visible, row.id));
   if (seen.length > 1)
-    throw new AppError(409, 'AMBIGUOUS_CAMPAIGN_ID', `Campaign ${id} exists on several chains: name one`, {
+    throw new AppError(PROBLEMS.AMBIGUOUS_CAMPAIGN_ID, `Campaign ${id} exists on several chains: name one`, {
       extensions: { candidates: seen.map((r) => `${r.distribution_chain_id}-${id.toLowerCase()}`) },
     });
   return seen[0]?.id ?? null;

@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AppError } from '../errors.js';
 import { faviconIco } from './favicon.js';
+import { PROBLEMS } from '../problems/registry.js';
 
 const FAVICON = faviconIco();
 
@@ -38,7 +39,7 @@ export function webRouter({ distDir = DEFAULT_WEB_DIST }: { distDir?: string } =
   const router = new Router();
   const page = (file: string) => async (ctx: Context) => {
     const html = await readBuilt(join(distDir, file));
-    if (!html) throw new AppError(503, 'WEB_NOT_BUILT', 'The web pages are not built: run `npm run web:build`');
+    if (!html) throw new AppError(PROBLEMS.WEB_NOT_BUILT, 'The web pages are not built: run `npm run web:build`');
     ctx.set('cache-control', 'no-cache');
     ctx.set('content-security-policy', CSP);
     ctx.set('x-content-type-options', 'nosniff');
@@ -56,7 +57,7 @@ export function webRouter({ distDir = DEFAULT_WEB_DIST }: { distDir?: string } =
   router.get('/assets/:file', async (ctx) => {
     const file = ctx.params['file'] ?? '';
     const body = ASSET_NAME.test(file) ? await readBuilt(join(distDir, 'assets', file)) : null;
-    if (!body) throw new AppError(404, 'NOT_FOUND', `No asset ${file}`);
+    if (!body) throw new AppError(PROBLEMS.NOT_FOUND, `No asset ${file}`);
     ctx.set('cache-control', 'public, max-age=31536000, immutable');
     ctx.set('x-content-type-options', 'nosniff');
     ctx.type = TYPES[extname(file)]!;

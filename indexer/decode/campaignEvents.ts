@@ -1,6 +1,7 @@
 import type { Hex } from 'viem';
 import type { LogPosition } from '../../domain/logPosition.js';
 import type { CampaignTuple } from './newCampaignData.js';
+import { BaseError } from '../../internal/errors.js';
 
 /** A NewCampaign log as a typed domain event (docs/contracts.md#distributioncreator-events). */
 export type NewCampaignEvent = LogPosition & {
@@ -23,7 +24,7 @@ type RawLog<A> = {
   logIndex: number | null;
 };
 
-export class DecodeError extends Error {
+export class DecodeError extends BaseError {
   override name = 'DecodeError';
 }
 

@@ -1,5 +1,8 @@
+import { BaseError } from '../../internal/errors.js';
+
 /** A problem of the document's text (not of a value's meaning), with how far into the text it was. */
-export class JsonSplitError extends Error {
+export class JsonSplitError extends BaseError {
+  override name = 'JsonSplitError';
   constructor(
     message: string,
     readonly field?: string,

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { classifyHttpStatus } from '../../internal/errorSources/http.js';
 import { BaseError } from '../../internal/errors.js';
 import { RewardTreeFormatError, type RewardTreeEntry, type RewardTreeFile } from '../decode/parseRewardTree.js';
 import { readRewardTree, type RewardTreeHeader } from '../decode/readRewardTree.js';
@@ -54,11 +55,9 @@ export class RewardTreeSourceError extends BaseError {
 /** A tree could not be read; `retryable` says whether another attempt later may succeed. */
 export class RewardTreeFetchError extends BaseError {
   override name = 'RewardTreeFetchError';
-  readonly retryable: boolean;
 
   constructor(message: string, options: { retryable: boolean; details?: Record<string, unknown>; cause?: unknown }) {
     super(message, options);
-    this.retryable = options.retryable;
   }
 }
 
@@ -188,7 +187,7 @@ async function openWithRetries(
       clearTimeout(timer);
       await response.body?.cancel().catch(() => {});
       if (response.status === 404 || response.status === 410) return null;
-      const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
+      const { retryable } = classifyHttpStatus(response.status);
       const retryAfter = Number(response.headers.get('retry-after'));
       if (Number.isFinite(retryAfter) && retryAfter > 0 && retryAfter <= 30) retryAfterMs = retryAfter * 1000;
       failure = new RewardTreeFetchError(`GET ${url}: HTTP ${response.status}`, {

@@ -13,7 +13,8 @@ import {
 import { createLogSpan, type LogSpan } from './logSpan.js';
 import type { BlockRange } from './planRanges.js';
 import { withRetry } from '../../internal/retry.js';
-import { isRangeTooLargeError, isRetryableRpcError } from '../../internal/rpc.js';
+import { isRetryableRpcError } from '../../internal/errorSources/rpc.js';
+import { isRangeTooLargeError } from '../../internal/rpc.js';
 
 export type GetLogsAdaptiveParams<E extends readonly AbiEvent[]> = {
   client: PublicClient;

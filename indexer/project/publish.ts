@@ -1,12 +1,18 @@
 import type { EsClient } from '../../internal/es.js';
+import { classifyHttpStatus } from '../../internal/errorSources/http.js';
+import { BaseError } from '../../internal/errors.js';
 
-export class PublishError extends Error {
+export class PublishError extends BaseError {
   override name = 'PublishError';
   constructor(
     message: string,
     readonly failures: { id: string; status: number; reason: string }[],
   ) {
-    super(message);
+    // Retryable when every refused item was refused for load (429) or a server fault (5xx).
+    super(message, {
+      retryable: failures.length > 0 && failures.every((f) => classifyHttpStatus(f.status).retryable),
+      details: { failures: failures.length },
+    });
   }
 }
 

@@ -1,11 +1,13 @@
 import type { PgClient } from '../../internal/pg.js';
 import { getCursor } from './cursor.js';
+import { BaseError } from '../../internal/errors.js';
 
 /** Namespace of the per-chain write locks (first key of the two-key advisory lock). */
 const CHAIN_LOCK_NAMESPACE = 0x636861; // "cha"
 
 /** The chain changed under a batch: its rows must not land; the next run re-reads the new chain. */
-export class ReorgDetectedError extends Error {
+export class ReorgDetectedError extends BaseError {
+  override readonly retryable = true;
   override name = 'ReorgDetectedError';
 }
 

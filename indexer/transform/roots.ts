@@ -1,6 +1,7 @@
 import type { Hex } from 'viem';
 import type { LogPosition } from '../../domain/logPosition.js';
 import type { RootLifecycleEvent } from '../decode/distributorEvents.js';
+import { BaseError } from '../../internal/errors.js';
 
 type Positioned = {
   chainId: number;
@@ -27,11 +28,12 @@ export type DistributorEventRow = Positioned & {
   disputer: string | null;
 };
 
-export class MissingBlockTimestampError extends Error {
+export class MissingBlockTimestampError extends BaseError {
+  override readonly retryable = true;
   override name = 'MissingBlockTimestampError';
 }
 
-export class MissingDisputeEndError extends Error {
+export class MissingDisputeEndError extends BaseError {
   override name = 'MissingDisputeEndError';
 }
 

@@ -1,6 +1,7 @@
 import type { Config } from '../../internal/config.js';
 import type { Logger } from '../../internal/logger.js';
 import type { JobDeps } from '../control/types.js';
+import { BaseError } from '../../internal/errors.js';
 
 /** What every CLI command receives. Human output goes to `out` (stdout); progress bars to `err` (stderr). */
 export type CommandContext = {
@@ -21,6 +22,7 @@ export type Command = {
 };
 
 /** Thrown by a command for bad arguments: the CLI prints the message and the usage, exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends BaseError {
+  override readonly userError = true;
   override name = 'UsageError';
 }

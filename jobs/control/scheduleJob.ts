@@ -4,9 +4,11 @@ import type { PgClient, PgPool } from '../../internal/pg.js';
 import { effectiveCron, type CronSource } from './effectiveCron.js';
 import { setJobCron } from './jobState.js';
 import type { JobInfo } from './types.js';
+import { BaseError } from '../../internal/errors.js';
 
 /** The expression is not a node-cron expression (with optional seconds). */
-export class InvalidCronError extends Error {
+export class InvalidCronError extends BaseError {
+  override readonly userError = true;
   override name = 'InvalidCronError';
   constructor(readonly expression: string) {
     super(`schedule: "${expression}" is not a valid cron expression`);

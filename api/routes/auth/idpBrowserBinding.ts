@@ -4,6 +4,7 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { setAuthCookie } from './cookies.js';
 import { IDP_FLOW_TTL_SECONDS } from './idpRepo.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** The cookie that carries a started flow's state in the browser that started it. */
 export const IDP_STATE_COOKIE = 'idp_state';
@@ -29,8 +30,7 @@ export function requireFlowBrowser(ctx: Context, deps: ApiDeps, state: string): 
   // Compared as digests: constant time whatever the lengths.
   if (!bound || !timingSafeEqual(digest(bound), digest(state)))
     throw new AppError(
-      403,
-      'FORBIDDEN',
+      PROBLEMS.FORBIDDEN,
       `This sign-in was not started in this browser: the ${IDP_STATE_COOKIE} cookie set by GET /v4/auth/idp/start is ${bound ? 'for another sign-in' : 'missing'}; start again`,
       { errors: [{ field: 'state', message: `does not match the ${IDP_STATE_COOKIE} cookie` }] },
     );

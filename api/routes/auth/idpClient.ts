@@ -1,7 +1,8 @@
 import * as oidc from 'openid-client';
 import type { ApiDeps } from '../../deps.js';
 import { AppError } from '../../errors.js';
-import { createOidcClient, type OidcClient } from '../../identity/oidcClient.js';
+import { classifyOidcError, createOidcClient, type OidcClient } from '../../identity/oidcClient.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /**
  * The OpenID Connect client, created on first use; without IDP_* configuration every call is a 404
@@ -12,8 +13,7 @@ export function lazyOidcClient(deps: ApiDeps): () => OidcClient {
   return (): OidcClient => {
     if (!deps.config.idp)
       throw new AppError(
-        404,
-        'IDP_DISABLED',
+        PROBLEMS.IDP_DISABLED,
         'Identity-provider sign-in is not enabled on this server (IDP_ISSUER_URL is unset)',
       );
     return (client ??= createOidcClient(deps.config.idp));
@@ -24,18 +24,16 @@ export function lazyOidcClient(deps: ApiDeps): () => OidcClient {
 export function exchangeError(error: unknown): AppError {
   if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
     return new AppError(
-      401,
-      'UNAUTHORIZED',
+      PROBLEMS.UNAUTHORIZED,
       `The identity provider refused the sign-in: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`,
       { cause: error },
     );
   }
-  if ((error as { code?: string }).code?.startsWith('OAUTH_'))
+  if (classifyOidcError(error).userError)
     return new AppError(
-      401,
-      'UNAUTHORIZED',
+      PROBLEMS.UNAUTHORIZED,
       `The identity provider's answer did not check out: ${(error as Error).message}`,
       { cause: error },
     );
-  return new AppError(502, 'BAD_GATEWAY', 'The identity provider is unreachable, retry shortly', { cause: error });
+  return new AppError(PROBLEMS.BAD_GATEWAY, 'The identity provider is unreachable, retry shortly', { cause: error });
 }

@@ -9,6 +9,7 @@ import { consumeFlow, insertFlow, linkByIdentity, linkIdentity } from './idpRepo
 import { loadUser, revokeToken } from './repo.js';
 import type { idpCallbackQuery, idpStartQuery, loginBody } from './schema.js';
 import { issueSession, verifyWalletSignIn } from './session.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 const tierOf = async (deps: ApiDeps, address: string) => (await loadUser(deps.pg, address))?.tier ?? 0;
 
@@ -24,14 +25,12 @@ export function idpStartHandler(deps: ApiDeps, oidcClient: () => OidcClient): Ha
     if (mode === 'link') {
       if (!session)
         throw new AppError(
-          401,
-          'UNAUTHORIZED',
+          PROBLEMS.UNAUTHORIZED,
           'Linking needs the wallet session (jwt cookie) the identity is linked to',
         );
       if (session.provider === 'IDP' || session.address.startsWith('idp:'))
         throw new AppError(
-          409,
-          'CONFLICT',
+          PROBLEMS.CONFLICT,
           'This session already is an identity-provider session: link a wallet with POST /v4/auth/link/wallet',
         );
     }
@@ -65,8 +64,7 @@ export function idpCallbackHandler(
     const q = ctx.state.query;
     if (q.error)
       throw new AppError(
-        401,
-        'UNAUTHORIZED',
+        PROBLEMS.UNAUTHORIZED,
         `The identity provider answered ${q.error}${q.error_description ? `: ${q.error_description}` : ''}`,
         { errors: [{ field: 'error', message: q.error }] },
       );
@@ -89,13 +87,12 @@ export function idpCallbackHandler(
         throw exchangeError(error);
       });
     if (!identity.email)
-      throw new AppError(403, 'FORBIDDEN', 'The identity provider did not release an email address (scope email)');
+      throw new AppError(PROBLEMS.FORBIDDEN, 'The identity provider did not release an email address (scope email)');
     // Only an explicit `email_verified: true` (OIDC Core §5.1): an unverified address, or a provider that does
     // not say, could claim someone else's email and with it their `idp:<email>` identity (L5 of #29).
     if (identity.emailVerified !== true)
       throw new AppError(
-        403,
-        'FORBIDDEN',
+        PROBLEMS.FORBIDDEN,
         identity.emailVerified === false
           ? `The email ${identity.email} is not verified at the identity provider`
           : `The identity provider did not state that ${identity.email} is verified (email_verified claim missing)`,
@@ -112,7 +109,7 @@ export function idpCallbackHandler(
           wallet_address: wallet,
         })) === 'conflict'
       ) {
-        throw new AppError(409, 'CONFLICT', 'This identity or this wallet is already linked to another');
+        throw new AppError(PROBLEMS.CONFLICT, 'This identity or this wallet is already linked to another');
       }
       issueSession(ctx, deps, {
         address: wallet,
@@ -148,12 +145,11 @@ export function linkWalletHandler(deps: ApiDeps, oidcClient: () => OidcClient): 
     const session = ctx.state.session!;
     if (session.provider !== 'IDP' || !session.idp)
       throw new AppError(
-        403,
-        'FORBIDDEN',
+        PROBLEMS.FORBIDDEN,
         'Linking a wallet needs an identity-provider session: sign in with GET /v4/auth/idp/start?mode=login',
       );
     if (!session.address.startsWith('idp:'))
-      throw new AppError(409, 'CONFLICT', `This identity is already linked to ${session.address}`);
+      throw new AppError(PROBLEMS.CONFLICT, `This identity is already linked to ${session.address}`);
     const body = ctx.state.body;
     const user = await verifyWalletSignIn(deps, body);
     const wallet = body.address.toLowerCase();
@@ -165,7 +161,7 @@ export function linkWalletHandler(deps: ApiDeps, oidcClient: () => OidcClient): 
         wallet_address: wallet,
       })) === 'conflict'
     ) {
-      throw new AppError(409, 'CONFLICT', `${wallet} is already linked to another identity`);
+      throw new AppError(PROBLEMS.CONFLICT, `${wallet} is already linked to another identity`);
     }
     // Both identities collapse into the wallet's: the IdP session ends, a wallet session replaces it.
     await revokeToken(deps.pg, session.jti, new Date(session.exp * 1000));

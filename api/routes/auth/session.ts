@@ -7,6 +7,7 @@ import { consumeNonceAndLoadUser, isNonceLive, type LoginUser } from './repo.js'
 import type { LoginBody } from './schema.js';
 import { readChain } from '../../chain/readChain.js';
 import { checkSignIn, NONCE_REFUSED } from './siwe.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** The `jwt` cookie (see setAuthCookie), for the session's lifetime; `null` clears it. */
 export function setSessionCookie(ctx: Context, deps: ApiDeps, token: string | null): void {
@@ -47,7 +48,7 @@ export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promis
   if (!checked.ok) {
     if (checked.field === 'nonce') throw nonceRefused();
     if (checked.field === 'signature')
-      throw new AppError(401, 'UNAUTHORIZED', `signature ${checked.reason}`, {
+      throw new AppError(PROBLEMS.UNAUTHORIZED, `signature ${checked.reason}`, {
         errors: [{ field: 'signature', message: checked.reason }],
       });
     throw new ValidationError([{ field: checked.field, message: checked.reason }]);
@@ -63,6 +64,6 @@ export async function verifyWalletSignIn(deps: ApiDeps, body: LoginBody): Promis
 }
 
 const nonceRefused = () =>
-  new AppError(401, 'UNAUTHORIZED', 'The nonce is unknown, expired or already used: request a new one', {
+  new AppError(PROBLEMS.UNAUTHORIZED, 'The nonce is unknown, expired or already used: request a new one', {
     errors: [{ field: 'message', message: NONCE_REFUSED }],
   });

@@ -1,5 +1,6 @@
 import type { PublicClient } from 'viem';
 import type { PgPool } from '../../../internal/pg.js';
+import { BaseError } from '../../../internal/errors.js';
 
 export type BlockPoint = { blockNumber: number; timestamp: number };
 export type BlockBounds = { lower: BlockPoint | null; upper: BlockPoint | null; exactMatch: boolean };
@@ -118,7 +119,8 @@ export async function findClosestBlock(src: Source, target: number): Promise<num
 }
 
 /** A block past the chain head: it does not exist yet, so it has no timestamp (never the head's as a guess). */
-export class BlockBeyondHeadError extends Error {
+export class BlockBeyondHeadError extends BaseError {
+  override readonly userError = true;
   override name = 'BlockBeyondHeadError';
   constructor(
     readonly blockNumber: number,

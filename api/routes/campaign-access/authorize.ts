@@ -4,6 +4,7 @@ import type { AuthState } from '../../identity/types.js';
 import type { InputOf } from '../../validate.js';
 import * as repo from './repo.js';
 import type { idParams } from './schema.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** ctx.state of a campaign-access route: the caller and the campaign id of the path. */
 export type AccessState = AuthState & { params: InputOf<typeof idParams> };
@@ -34,8 +35,7 @@ export async function authorize(
   if (privacy.is_private && !(await repo.readablePrivateIds(deps.pg, caller, [campaign.id])).length)
     throw new NotFoundError(`No campaign ${state.params.id}`);
   throw new AppError(
-    403,
-    'FORBIDDEN',
+    PROBLEMS.FORBIDDEN,
     role === 'creator'
       ? 'Only the campaign creator or the back office may change its privacy'
       : 'Only the creator or an address with canManageAccess may manage access to this campaign',

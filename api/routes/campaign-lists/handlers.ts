@@ -21,6 +21,7 @@ import {
 import { serializeCampaignList } from './serialize.js';
 import type { CampaignListRow } from './repo.js';
 import { campaignVisibilityOf, hiddenCampaignIds } from '../../visibility/campaignVisibility.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 const ownerOf = (state: AuthState) => state.auth!.address.toLowerCase();
 
@@ -67,7 +68,7 @@ export function createListHandler(deps: ApiDeps): Handler<{ body: typeof createL
   return async (ctx) => {
     const body = ctx.state.body;
     const list = await createCampaignList(deps.pg, ownerOf(ctx.state), body.name.toLowerCase(), body.campaignIds);
-    if (!list) throw new AppError(409, 'CONFLICT', `You already have a list named ${body.name.toLowerCase()}`);
+    if (!list) throw new AppError(PROBLEMS.CONFLICT, `You already have a list named ${body.name.toLowerCase()}`);
     ctx.body = await serialize(deps, ctx.state, list);
   };
 }
@@ -85,9 +86,9 @@ export function updateListHandler(deps: ApiDeps): Handler<{ params: typeof nameP
     });
     if (result === 'missing') throw new NotFoundError(`You have no list named ${name.toLowerCase()}`);
     if (result === 'conflict')
-      throw new AppError(409, 'CONFLICT', `You already have a list named ${body.name!.toLowerCase()}`);
+      throw new AppError(PROBLEMS.CONFLICT, `You already have a list named ${body.name!.toLowerCase()}`);
     if (result === 'too-large')
-      throw new AppError(400, 'VALIDATION_FAILED', `A list holds at most ${MAX_IDS} campaign ids`, {
+      throw new AppError(PROBLEMS.VALIDATION_FAILED, `A list holds at most ${MAX_IDS} campaign ids`, {
         errors: [{ field: 'add', message: `would grow the list past ${MAX_IDS} ids` }],
       });
     ctx.body = await serialize(deps, ctx.state, result);

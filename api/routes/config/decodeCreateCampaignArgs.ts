@@ -9,6 +9,7 @@ import {
   type Hex,
 } from 'viem';
 import type { FieldError } from '../../errors.js';
+import { BaseError } from '../../../internal/errors.js';
 
 /** The `CampaignParameters` struct (docs/contracts.md#campaignparameters) with each field typed as viem decodes it. */
 export type CampaignTuple = {
@@ -23,7 +24,8 @@ export type CampaignTuple = {
 };
 
 /** Input that could not be read as createCampaign / createCampaigns arguments; `errors` name the fields. */
-export class DecodeArgsError extends Error {
+export class DecodeArgsError extends BaseError {
+  override readonly userError = true;
   override name = 'DecodeArgsError';
   constructor(readonly errors: FieldError[]) {
     super(errors.map((e) => `${e.field} ${e.message}`).join('; '));

@@ -12,6 +12,7 @@ import type { Handler } from '../../validate.js';
 import { campaignVisibilityOf, visibleOnChainCampaign } from '../../visibility/campaignVisibility.js';
 import { decideAttach } from './attachGrounds.js';
 import type { configHashParams, configHashQuery } from './schema.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** Response of POST /v4/config/store: the `0x`-prefixed SHA-256 of the configuration's canonical JSON. */
 export type StoreConfigResult = { hash: string };
@@ -38,8 +39,7 @@ export function storeConfigHandler(deps: ApiDeps) {
     const sizeBytes = Buffer.byteLength(canonical, 'utf8');
     if (sizeBytes > MAX_CONFIG_BYTES) {
       throw new AppError(
-        413,
-        'PAYLOAD_TOO_LARGE',
+        PROBLEMS.PAYLOAD_TOO_LARGE,
         `Configuration is ${sizeBytes} bytes of JSON; at most ${MAX_CONFIG_BYTES} are stored`,
         {
           errors: [

@@ -1,6 +1,7 @@
 import type { PgClient } from '../../../internal/pg.js';
 import { AppError } from '../../errors.js';
 import { insertConfig, lockConfigStoreCaller, pendingConfigsOf, renewConfig } from './repo.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 export type StoreWithinQuotaParams = {
   hash: string;
@@ -42,8 +43,7 @@ export async function storeWithinQuota(
 /** The 429 problem of a full quota (its `Retry-After` is set by the handler). */
 export function quotaExceededError(maxPending: number, ttlDays: number, retryAfter: number): AppError {
   return new AppError(
-    429,
-    'CONFIG_STORE_QUOTA_EXCEEDED',
+    PROBLEMS.CONFIG_STORE_QUOTA_EXCEEDED,
     `This caller already holds ${maxPending} stored configurations that no campaign uses, the most one caller may hold. ` +
       `One stops counting once a campaign commits to its hash on-chain or is associated with it, or ${ttlDays} days after it was last stored (the oldest in ${retryAfter} s); configurations already stored can still be stored again.`,
     { extensions: { maxPending, ttlDays } },

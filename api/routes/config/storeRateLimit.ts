@@ -6,6 +6,7 @@ import type { AuthState } from '../../identity/types.js';
 import { claimQuotaIn, QuotaLeases } from '../../middleware/quotaLeases.js';
 import { quotaWithFallback } from '../../middleware/quotaWithFallback.js';
 import { configStoreCallerOf } from './storeCaller.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 export type ConfigStoreRateLimitParams = {
   pool: PgPool;
@@ -43,8 +44,7 @@ export function configStoreRateLimit({ pool, logger, perMinute, clientKey }: Con
       const retryAfter = Math.max(1, Math.ceil(((windowStart + WINDOW_SECONDS) * 1000 - nowMs) / 1000));
       ctx.set('Retry-After', String(retryAfter));
       throw new AppError(
-        429,
-        'RATE_LIMITED',
+        PROBLEMS.RATE_LIMITED,
         `At most ${perMinute} configurations are stored per minute for one caller (API key, account or client address); retry in ${retryAfter} s`,
         { extensions: { limit: perMinute, windowSeconds: WINDOW_SECONDS } },
       );

@@ -7,6 +7,7 @@ import { CREDIT_PRICING } from './pricing.js';
 import { creditText, listOperations, loadAccount, moveCredits, setMaxNegativeBalance } from './repo.js';
 import type { allowanceBody, creatorParams, moveBody, none, pageQuery } from './schema.js';
 import { serializeOperation } from './serialize.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** One handler type for the move and its acceptsHeaders() wrapping (two spellings are compared structurally, too deep for tsc). */
 type MoveHandler = Handler<{ body: typeof moveBody }>;
@@ -42,14 +43,12 @@ export function moveCreditsHandler(deps: ApiDeps, type: 'ADD' | 'SUBTRACT'): Mov
           throw new NotFoundError(`Creator ${body.creatorId} has no credit record yet`);
         case 'key-reused':
           throw new AppError(
-            409,
-            'CONFLICT',
+            PROBLEMS.CONFLICT,
             `Idempotency key ${idempotencyKey} was already used for a different operation`,
           );
         case 'insufficient':
           throw new AppError(
-            409,
-            'INSUFFICIENT_CREDITS',
+            PROBLEMS.INSUFFICIENT_CREDITS,
             `Balance ${creditText(result.balance)} cannot go below ${creditText(result.floor)}`,
             { extensions: { balance: creditText(result.balance), floor: creditText(result.floor) } },
           );
@@ -72,7 +71,7 @@ export function allowanceHandler(deps: ApiDeps): Handler<{ params: typeof creato
     );
     if (result === 'no-creator') throw new NotFoundError(`No creator ${id}`);
     if (result === 'below')
-      throw new AppError(409, 'CONFLICT', 'The balance is already below that allowance', {
+      throw new AppError(PROBLEMS.CONFLICT, 'The balance is already below that allowance', {
         errors: [{ field: 'maxNegativeBalance', message: 'must cover the current negative balance' }],
       });
     ctx.body = {

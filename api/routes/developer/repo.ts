@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import { hashApiKey } from '../../identity/credentials.js';
 import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import { MAX_ACTIVE_KEYS } from './schema.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** An api_keys row in TS names (never the hash). */
 export type ApiKeyRow = {
@@ -28,8 +29,7 @@ export class KeyCreationLimitError extends AppError {
     readonly retryAfterSeconds: number,
   ) {
     super(
-      429,
-      'RATE_LIMITED',
+      PROBLEMS.RATE_LIMITED,
       `At most ${limit} API keys are created from one client address in 24 hours, whatever the wallets; retry in ${retryAfterSeconds} s`,
       { extensions: { limit, windowSeconds: KEYS_FROM_ADDRESS_WINDOW_S, scope: 'address' } },
     );
@@ -75,7 +75,7 @@ export async function createKey(
       [owner],
     );
     if (active!.n >= MAX_ACTIVE_KEYS)
-      throw new AppError(409, 'CONFLICT', `At most ${MAX_ACTIVE_KEYS} active API keys per user: revoke one first`);
+      throw new AppError(PROBLEMS.CONFLICT, `At most ${MAX_ACTIVE_KEYS} active API keys per user: revoke one first`);
     const { rows } = await client.query<ApiKeyRow>(
       `INSERT INTO api_keys (id, owner_address, prefix, key_hash, description, tier, created_from)
        VALUES ($1, $2, $3, $4, $5, COALESCE((SELECT tier FROM users WHERE address = $2), 0), $6) RETURNING ${COLUMNS}`,

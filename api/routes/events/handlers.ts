@@ -20,6 +20,7 @@ import { toSseError } from './serialize.js';
 import { eventReaderOf, streamCredentials } from './streamCredentials.js';
 import { type StreamCaller, streamCaller, type StreamSlots } from './streamSlots.js';
 import { isGone, streamEvents } from './streamEvents.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /**
  * GET /v4/events: JSON pages of the event log after `after`, or (Accept: text/event-stream, or
@@ -52,8 +53,7 @@ export function listEventsHandler(
     const after = await afterOf(deps, q.after);
     if (isExpired(after, await oldestEventId(deps.pg)))
       throw new AppError(
-        410,
-        'EVENTS_EXPIRED',
+        PROBLEMS.EVENTS_EXPIRED,
         `Events after ${after} are no longer retained: start again from after=0`,
         {
           extensions: { oldestId: await oldestEventId(deps.pg) },
@@ -96,7 +96,7 @@ async function resumeFrom(deps: ApiDeps, ctx: Context, q: ListEventsQuery): Prom
   const header = ctx.get('last-event-id').trim();
   if (!header) return afterOf(deps, q.after);
   if (!/^\d{1,18}$/.test(header))
-    throw new AppError(400, 'VALIDATION_FAILED', 'Last-Event-ID must be an event id (a decimal integer)', {
+    throw new AppError(PROBLEMS.VALIDATION_FAILED, 'Last-Event-ID must be an event id (a decimal integer)', {
       errors: [{ field: 'Last-Event-ID', message: 'must be a decimal event id' }],
     });
   return header;

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { AppError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** Concurrent streams of one anonymous caller (per client address). */
 export const ANONYMOUS_STREAMS = 2;
@@ -69,20 +70,18 @@ export function createStreamSlots(limits: StreamSlotLimits): StreamSlots {
       if (open >= limits.perProcess) {
         ctx.set('Retry-After', String(FULL_RETRY_AFTER_S));
         throw new AppError(
-          503,
-          'TOO_MANY_STREAMS',
+          PROBLEMS.TOO_MANY_STREAMS,
           `This server holds its most event streams (${limits.perProcess}); retry in ${FULL_RETRY_AFTER_S} s`,
-          { extensions: { maxStreams: limits.perProcess, scope: 'process' } },
+          { status: 503, extensions: { maxStreams: limits.perProcess, scope: 'process' } },
         );
       }
       if ((held.get(caller.key) ?? 0) >= caller.max)
-        throw new AppError(429, 'TOO_MANY_STREAMS', `At most ${caller.max} concurrent event streams per caller`, {
+        throw new AppError(PROBLEMS.TOO_MANY_STREAMS, `At most ${caller.max} concurrent event streams per caller`, {
           extensions: { maxStreams: caller.max, scope: 'caller' },
         });
       if (caller.address !== null && (held.get(addressKey(caller.address)) ?? 0) >= limits.perAddress)
         throw new AppError(
-          429,
-          'TOO_MANY_STREAMS',
+          PROBLEMS.TOO_MANY_STREAMS,
           `At most ${limits.perAddress} concurrent event streams per client address, whatever the API keys or sessions`,
           { extensions: { maxStreams: limits.perAddress, scope: 'address' } },
         );

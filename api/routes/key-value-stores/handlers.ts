@@ -18,6 +18,7 @@ import {
   type upsertEntryBody,
 } from './schema.js';
 import { refusalError, serializeEntry, serializeQuota, serializeStore, serializeWrittenStore } from './serialize.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 async function loadStore(deps: ApiDeps, key: string): Promise<repo.StoreRow> {
   const store = await repo.getStore(deps.pg, key);
@@ -88,7 +89,7 @@ export function batchUpsertHandler(
   return async (ctx) => {
     const store = await loadStore(deps, canonicalKeyOf(ctx.state.params.key));
     if (store.owner_address !== ctx.state.apiKey!.ownerAddress)
-      throw new AppError(403, 'FORBIDDEN', 'Only the API keys of the store owner may batch-write its entries');
+      throw new AppError(PROBLEMS.FORBIDDEN, 'Only the API keys of the store owner may batch-write its entries');
     const { entries } = ctx.state.body;
     checkEntries(store.type, entries, 'entries');
     const result = await repo.upsertEntries(deps.pg, store.key, entries, ctx.state.apiKey!.ownerAddress);
@@ -105,7 +106,7 @@ export function upsertEntryHandler(
     const store = await loadStore(deps, canonicalKeyOf(ctx.state.params.key));
     const entry = ctx.state.body;
     const refusal = canWriteEntry(ctx.state, store, entry.address);
-    if (refusal) throw new AppError(403, 'FORBIDDEN', refusal);
+    if (refusal) throw new AppError(PROBLEMS.FORBIDDEN, refusal);
     checkEntries(store.type, [entry], '');
     const result = await repo.upsertEntries(deps.pg, store.key, [entry], ownerOfCaller(ctx.state)!, {
       ownEntriesOnly: !writesAsOwner(ctx.state, store),
@@ -146,7 +147,7 @@ export function deleteEntryHandler(deps: ApiDeps): Handler<{ params: typeof entr
     const { key, address } = ctx.state.params;
     const store = await loadStore(deps, canonicalKeyOf(key));
     const refusal = ctx.state.backOffice ? null : canWriteEntry(ctx.state, store, address!);
-    if (refusal) throw new AppError(403, 'FORBIDDEN', refusal.replace('write', 'delete'));
+    if (refusal) throw new AppError(PROBLEMS.FORBIDDEN, refusal.replace('write', 'delete'));
     const deleted = await repo.deleteEntry(
       deps.pg,
       store.key,
@@ -163,10 +164,9 @@ function assertCanRead(state: AuthState, store: repo.StoreRow): void {
   const verdict = canRead(state, store);
   if (verdict === 'anonymous')
     throw new AppError(
-      401,
-      'UNAUTHORIZED',
+      PROBLEMS.UNAUTHORIZED,
       `Store ${store.key} is not publicly readable: send the owner's x-api-key or jwt session`,
     );
   if (verdict === 'forbidden')
-    throw new AppError(403, 'FORBIDDEN', `Only the owner of ${store.key} or the back office may read it`);
+    throw new AppError(PROBLEMS.FORBIDDEN, `Only the owner of ${store.key} or the back office may read it`);
 }

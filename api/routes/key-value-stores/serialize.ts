@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { EntryRow, KvRefusal, QuotaRow, StoreRow } from './repo.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 export function serializeQuota(r: QuotaRow) {
   return {
@@ -62,31 +63,29 @@ export function serializeEntry(r: EntryRow) {
 export function refusalError(r: KvRefusal, key: string): AppError {
   switch (r.refused) {
     case 'no-quota':
-      return new AppError(403, 'FORBIDDEN', 'Creating key-value stores needs a quota granted by the back office');
+      return new AppError(PROBLEMS.FORBIDDEN, 'Creating key-value stores needs a quota granted by the back office');
     case 'type-not-allowed':
-      return new AppError(403, 'FORBIDDEN', `Your quota allows stores of type ${r.allowed.join(', ')}`, {
+      return new AppError(PROBLEMS.FORBIDDEN, `Your quota allows stores of type ${r.allowed.join(', ')}`, {
         errors: [{ field: 'type', message: `must be one of your quota's types: ${r.allowed.join(', ')}` }],
       });
     case 'too-many-stores':
-      return new AppError(403, 'FORBIDDEN', `Your quota allows ${r.max} stores; delete one first`);
+      return new AppError(PROBLEMS.FORBIDDEN, `Your quota allows ${r.max} stores; delete one first`);
     case 'exists':
-      return new AppError(409, 'CONFLICT', `You already have a store ${key}`);
+      return new AppError(PROBLEMS.CONFLICT, `You already have a store ${key}`);
     case 'missing':
-      return new AppError(404, 'NOT_FOUND', `No key-value store ${key} of yours`);
+      return new AppError(PROBLEMS.NOT_FOUND, `No key-value store ${key} of yours`);
     case 'below-count':
-      return new AppError(409, 'CONFLICT', `The store holds ${r.count} entries: sizeLimit cannot go below that`, {
+      return new AppError(PROBLEMS.CONFLICT, `The store holds ${r.count} entries: sizeLimit cannot go below that`, {
         errors: [{ field: 'sizeLimit', message: `must be at least ${r.count} (entries stored)` }],
       });
     case 'written-by-another':
       return new AppError(
-        403,
-        'FORBIDDEN',
+        PROBLEMS.FORBIDDEN,
         `The entry in ${key} was written by its owner: only the owner may change or delete it`,
       );
     case 'store-full':
       return new AppError(
-        409,
-        'STORE_FULL',
+        PROBLEMS.STORE_FULL,
         `Store ${key} holds ${r.count} of ${r.sizeLimit} entries; ${r.adding} new entries do not fit and nothing was written`,
         { extensions: { sizeLimit: r.sizeLimit, count: r.count, adding: r.adding } },
       );

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { backOfficeMatcher } from '../../middleware/auth.js';
 import { metricsHandler } from './handlers.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /**
  * With METRICS_TOKEN set, a scrape must carry it in `authorization` (`Bearer <token>`, what
@@ -16,8 +17,7 @@ function requireMetricsToken(token: string | undefined) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (token && !matches(ctx.get('authorization')) && !(ctx.state as AuthState).backOffice)
       throw new AppError(
-        401,
-        'UNAUTHORIZED',
+        PROBLEMS.UNAUTHORIZED,
         ctx.get('authorization')
           ? 'The metrics token in the authorization header was refused'
           : 'The metrics token (METRICS_TOKEN) is required in the authorization header',

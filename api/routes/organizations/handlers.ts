@@ -4,6 +4,7 @@ import type { Handler } from '../../validate.js';
 import type { createOrganizationBody, noQuery } from './schema.js';
 import { insertOrganization, listOrganizations } from './repo.js';
 import { serializeOrganization } from './serialize.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** POST /v4/organizations: an organization owned by the caller's wallet; a name it already uses (any case) is 409. */
 export function createOrganizationHandler(deps: ApiDeps): Handler<{ body: typeof createOrganizationBody }> {
@@ -11,7 +12,7 @@ export function createOrganizationHandler(deps: ApiDeps): Handler<{ body: typeof
     const { name } = ctx.state.body;
     const owner = ctx.state.auth!.address.toLowerCase();
     const row = await insertOrganization(deps.pg, name, owner);
-    if (!row) throw new AppError(409, 'CONFLICT', `You already have an organization named ${name}`);
+    if (!row) throw new AppError(PROBLEMS.CONFLICT, `You already have an organization named ${name}`);
     ctx.body = serializeOrganization(row);
   };
 }

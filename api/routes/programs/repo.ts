@@ -5,6 +5,7 @@ import type { PgClient, Queryable } from '../../../internal/pg.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import { resolveOpportunityId } from '../opportunities/readContext.js';
 import type { CreateProgramBody, ListProgramsQuery, UpdateProgramBody } from './schema.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 export type ProgramRow = ProgramSummary;
 type Actor = Pick<AuditEntry, 'actor' | 'requestId'>;
@@ -108,7 +109,7 @@ async function addMembers(tx: PgClient, slug: string, ids: string[]): Promise<vo
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
 const slugTaken = (slug: string) =>
-  new AppError(409, 'CONFLICT', `A program with slug ${slug} already exists`, {
+  new AppError(PROBLEMS.CONFLICT, `A program with slug ${slug} already exists`, {
     errors: [{ field: 'slug', message: `${slug} is taken` }],
   });
 

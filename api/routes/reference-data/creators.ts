@@ -11,6 +11,7 @@ import { arr, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { fields, type Handler, validate } from '../../validate.js';
 import type { Actor } from './tokenWrites.js';
 import { writeAndPublish } from '../../search/writeAndPublish.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 const creatorSchema = obj({
   id: str,
@@ -95,7 +96,7 @@ async function claimedElsewhere(tx: PgClient, id: string, addresses: string[]): 
     [id, addresses],
   );
   if (rows[0])
-    throw new AppError(409, 'CONFLICT', `Address ${rows[0].address} belongs to creator ${rows[0].id}`, {
+    throw new AppError(PROBLEMS.CONFLICT, `Address ${rows[0].address} belongs to creator ${rows[0].id}`, {
       errors: [{ field: 'addresses', message: `${rows[0].address} belongs to creator ${rows[0].id}` }],
     });
 }
@@ -118,7 +119,7 @@ async function createCreator(tx: PgClient, by: Actor, body: Record<string, unkno
      ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
     [body.id, body.name, body.icon ?? null, body.rebateFee ?? 0, addresses, body.tags ?? []],
   );
-  if (!rows[0]) throw new AppError(409, 'CONFLICT', `Creator ${body.id} exists: PATCH it`);
+  if (!rows[0]) throw new AppError(PROBLEMS.CONFLICT, `Creator ${body.id} exists: PATCH it`);
   await recordAudit(tx, {
     ...by,
     action: 'create',
@@ -165,8 +166,7 @@ async function deleteCreator(tx: PgClient, by: Actor, id: string) {
   const credits = await tx.query('SELECT 1 FROM credit_accounts WHERE creator_id = $1', [id]);
   if (credits.rowCount)
     throw new AppError(
-      409,
-      'CONFLICT',
+      PROBLEMS.CONFLICT,
       `Creator ${id} has a credit account: deleting it would erase the balance and its history`,
     );
   await tx.query('DELETE FROM creators WHERE id = $1', [id]);

@@ -14,6 +14,7 @@ import { listTokensQuery } from '../tokens/schema.js';
 import { insertToken, tokenExists, type TokenChanges, updateToken } from './tokenWrites.js';
 import { createTokenBody, patchTokenBody, storedTokenParams, TOKEN_COLUMN_OF } from './tokenSchema.js';
 import { writeAndPublish } from '../../search/writeAndPublish.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 const countSchema = { type: 'integer', minimum: 0 } as const;
 
@@ -51,7 +52,7 @@ function createTokenHandler(deps: ApiDeps): Handler<{ body: typeof createTokenBo
     if (body.symbol === undefined || body.decimals === undefined) {
       const [read] = await readUnknownToken(deps, body.chainId, address);
       if (!read && (await tokenExists(deps.pg, tokenDbId(body.chainId, address))))
-        throw new AppError(409, 'CONFLICT', `Token ${address} on chain ${body.chainId} exists: PATCH it`);
+        throw new AppError(PROBLEMS.CONFLICT, `Token ${address} on chain ${body.chainId} exists: PATCH it`);
       if (!read)
         throw new ValidationError([
           { field: 'symbol', message: 'and decimals are required: the address is no ERC20 token on a chain we read' },
@@ -64,7 +65,7 @@ function createTokenHandler(deps: ApiDeps): Handler<{ body: typeof createTokenBo
     const created = await writeAndPublish(deps, (tx) =>
       insertToken(tx, auditActorOf(ctx), row, values, Object.keys(given)),
     );
-    if (!created) throw new AppError(409, 'CONFLICT', `Token ${address} on chain ${body.chainId} exists: PATCH it`);
+    if (!created) throw new AppError(PROBLEMS.CONFLICT, `Token ${address} on chain ${body.chainId} exists: PATCH it`);
     ctx.status = 201;
     ctx.body = await served(deps, created);
   };

@@ -7,6 +7,7 @@ import type { Handler } from '../../validate.js';
 import { chainClientOf } from './readChain.js';
 import { getTokenRow } from './repo.js';
 import type { allowanceParams } from './schema.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** GET /v4/tokens/{id}/allowance/{owner}/{spender}: what `spender` may still pull of `owner`'s tokens. */
 export type AllowanceResponse = {
@@ -55,7 +56,7 @@ export function allowanceHandler(deps: ApiDeps): Handler<{ params: typeof allowa
       return { blockNumber: Number(blockNumber), allowance };
     });
     if (typeof allowance !== 'bigint')
-      throw new AppError(422, 'NOT_AN_ERC20', `Token ${id} answers no ERC20 allowance on chain ${token.chainId}`, {
+      throw new AppError(PROBLEMS.NOT_AN_ERC20, `Token ${id} answers no ERC20 allowance on chain ${token.chainId}`, {
         errors: [{ field: 'id', message: 'is not an ERC20 token on its chain (allowance failed)' }],
       });
     ctx.body = {

@@ -15,6 +15,7 @@ import type {
   termsBody,
   userParams,
 } from './schema.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 const creatorAbi = parseAbi([
   'function messageHash() view returns (bytes32)',
@@ -143,7 +144,7 @@ export function acceptTermsHandler(deps: ApiDeps): Handler<{ params: typeof user
   return async (ctx) => {
     const user = ctx.state.params.address.toLowerCase() as `0x${string}`;
     if (ctx.state.session!.address.toLowerCase() !== user)
-      throw new AppError(403, 'FORBIDDEN', 'Only the wallet itself may accept the terms for its address');
+      throw new AppError(PROBLEMS.FORBIDDEN, 'Only the wallet itself may accept the terms for its address');
     const terms = await readTerms(deps, ctx.state.body.chainId, user);
     const row = await inWriteTransaction(
       deps.pg,

@@ -1,6 +1,7 @@
 import { type PgPool, type Queryable, withTransaction } from '../../../internal/pg.js';
 import { AppError } from '../../errors.js';
 import type { WebhookFilter } from './schema.js';
+import { PROBLEMS } from '../../problems/registry.js';
 
 /** A webhook with where its delivery stands (webhooks ⋈ webhook_cursors), as the routes read it. */
 export type WebhookRow = {
@@ -61,7 +62,7 @@ export async function createWebhook(
       [owner],
     );
     if (counted[0]!.n >= max)
-      throw new AppError(409, 'CONFLICT', `At most ${max} webhooks per owner: delete one first`, {
+      throw new AppError(PROBLEMS.CONFLICT, `At most ${max} webhooks per owner: delete one first`, {
         extensions: { maxWebhooks: max },
       });
     const { rows } = await client.query<{ id: string }>(

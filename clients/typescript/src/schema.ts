@@ -4704,8 +4704,11 @@ export interface components {
         };
         /** @description An RFC 9457 problem (`application/problem+json`). A 400 lists every bad field in `errors`, each named by its path as sent (`entries.0.value`, `campaignsParams.ERC20.0.targetToken`, a query or path parameter name, or `body` for an unparseable body). */
         Problem: {
-            /** @description Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED */
-            code: string;
+            /**
+             * @description Machine-readable problem code, e.g. VALIDATION_FAILED, NOT_FOUND, UNAUTHORIZED; each is explained at its `type` (GET /problems lists them)
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "CROSS_SITE_REQUEST_REFUSED" | "NOT_FOUND" | "IDP_DISABLED" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "AMBIGUOUS_CAMPAIGN_ID" | "INSUFFICIENT_CREDITS" | "STORE_FULL" | "EVENTS_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE_CONTENT" | "NOT_AN_ERC20" | "RATE_LIMITED" | "CONFIG_STORE_QUOTA_EXCEEDED" | "TOO_MANY_STREAMS" | "INTERNAL" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE" | "REWARD_TREE_UNAVAILABLE" | "WEB_NOT_BUILT";
             /** @description What went wrong, in one sentence; for a 400, every field error joined */
             detail: string;
             /** @description One entry per bad field (400 validation problems) */
@@ -4720,7 +4723,7 @@ export interface components {
             requestId?: string;
             status: number;
             title: string;
-            /** @description URI reference naming the problem kind, e.g. /problems/validation-failed */
+            /** @description URI reference naming the problem kind, e.g. /problems/validation-failed: a page of this API explaining the code (HTML, or JSON with Accept: application/json); GET /problems lists them all */
             type: string;
         };
         Program: {
@@ -18202,7 +18205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Error */
+            /** @description Gone */
             410: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 import type { ChainConfig } from '../../../internal/config.js';
+import { classifyFetchError, classifyHttpStatus } from '../../../internal/errorSources/http.js';
 import { BaseError } from '../../../internal/errors.js';
 import type { Logger } from '../../../internal/logger.js';
 import { withRetry } from '../../../internal/retry.js';
@@ -8,34 +9,32 @@ import type { PriceMap, PriceSource } from './types.js';
 export class PriceApiError extends BaseError {
   override name = 'PriceApiError';
   readonly status: number | undefined;
-  readonly retryable: boolean;
 
   constructor(
     message: string,
     options: { status?: number; retryable: boolean; details?: Record<string, unknown>; cause?: unknown },
   ) {
-    super(message, { details: { ...options.details, status: options.status }, cause: options.cause });
+    super(message, {
+      details: { ...options.details, status: options.status },
+      cause: options.cause,
+      retryable: options.retryable,
+    });
     this.status = options.status;
-    this.retryable = options.retryable;
   }
 }
 
-/** Pure: 429 and 5xx are transient; any other non-2xx status is fatal (bad URL, key, or request). */
+/** Pure: 408, 429 and 5xx are transient; any other non-2xx status is fatal (bad URL, key, or request): classifyHttpStatus. */
 export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
+  return classifyHttpStatus(status).retryable;
 }
 
 /**
- * Pure: retryable (network error, our timeout, 429, 5xx) versus fatal (other 4xx, a body that is
- * not the coins shape, the job being aborted).
+ * Pure: retryable (network error, our timeout, 408, 429, 5xx) versus fatal (other 4xx, a body that is
+ * not the coins shape, the job being aborted): the flag of a PriceApiError, else classifyFetchError.
  */
 export function isRetryablePriceApiError(error: unknown): boolean {
   if (error instanceof PriceApiError) return error.retryable;
-  if (!(error instanceof Error)) return false;
-  // AbortSignal.timeout rejects fetch with a DOMException named TimeoutError; the job's own abort is an AbortError.
-  if (error.name === 'TimeoutError') return true;
-  // Node's fetch (undici) reports every network failure (refused, reset, DNS, body cut short) as a TypeError.
-  return error.name === 'TypeError';
+  return classifyFetchError(error)?.retryable ?? false;
 }
 
 /** Chain key of a chain in the price API: `priceApiChain` when configured, else `chain-<id>`. */

@@ -1,7 +1,8 @@
 import { BaseError as ViemBaseError, formatUnits, parseAbi } from 'viem';
 import { BaseError } from '../../../internal/errors.js';
 import type { Logger } from '../../../internal/logger.js';
-import { isRetryableRpcError, type ChainClients } from '../../../internal/rpc.js';
+import { isRetryableRpcError } from '../../../internal/errorSources/rpc.js';
+import type { ChainClients } from '../../../internal/rpc.js';
 import type { PriceMap, PriceSource } from './types.js';
 
 /** The Chainlink AggregatorV3 reads we need (our devnet PriceFeed implements them). */

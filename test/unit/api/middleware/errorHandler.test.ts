@@ -6,6 +6,7 @@ import request from 'supertest';
 import { HttpRequestError } from 'viem';
 import { AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../../../api/errors.js';
 import { errorHandler } from '../../../../api/middleware/errorHandler.js';
+import { PROBLEMS } from '../../../../api/problems/registry.js';
 
 type Emitted = { error: unknown; path: string | undefined };
 
@@ -27,16 +28,16 @@ const PROBLEM_KEYS = ['type', 'title', 'status', 'detail', 'instance', 'code'];
 
 describe('api/middleware/errorHandler', () => {
   it('serves an AppError as a problem body with its status, code and message', async () => {
-    const { app, emitted } = appThrowing(() => new AppError(409, 'CAMPAIGN_EXISTS', 'campaign 0xab already exists'));
+    const { app, emitted } = appThrowing(() => new AppError(PROBLEMS.CONFLICT, 'campaign 0xab already exists'));
     const res = await request(app.callback()).get('/v4/campaigns').expect(409);
     expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
     expect(res.body).to.deep.equal({
-      type: '/problems/campaign-exists',
+      type: '/problems/conflict',
       title: 'Conflict',
       status: 409,
       detail: 'campaign 0xab already exists',
       instance: '/v4/campaigns',
-      code: 'CAMPAIGN_EXISTS',
+      code: 'CONFLICT',
     });
     expect(emitted).to.deep.equal([]);
   });
@@ -200,7 +201,9 @@ describe('api/middleware/errorHandler', () => {
   });
 
   it('serves an AppError with expose: false as a generic 500', async () => {
-    const { app, emitted } = appThrowing(() => new AppError(400, 'ODD', 'internal detail', { expose: false }));
+    const { app, emitted } = appThrowing(
+      () => new AppError(PROBLEMS.BAD_REQUEST, 'internal detail', { expose: false }),
+    );
     const res = await request(app.callback()).get('/x').expect(500);
     expect(res.body).to.include({ code: 'INTERNAL', detail: 'An unexpected error occurred; it has been logged.' });
     expect(emitted).to.have.length(1);
