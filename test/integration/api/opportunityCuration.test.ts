@@ -43,7 +43,12 @@ describe('back-office curation of opportunities: tags and programs feed the tags
       .set(BO)
       .send({ tags: ['featured', 'blue-chip'], programSlugs: ['arb-ltipp'] })
       .expect(200);
-    expect(res.body).to.deep.equal({ id: opp('c1'), tags: ['featured', 'blue-chip'], programSlugs: ['arb-ltipp'] });
+    expect(res.body).to.deep.equal({
+      id: opp('c1'),
+      tags: ['featured', 'blue-chip'],
+      programSlugs: ['arb-ltipp'],
+      mainProtocolId: null,
+    });
     await h
       .request()
       .patch(`/v4/opportunities/${opp('c4')}`)
