@@ -50,6 +50,35 @@ export function curatedProtocolOf(typeName: string, curations?: ProtocolCuration
   return protocol && curation ? { ...protocol, ...curation } : protocol;
 }
 
+/**
+ * Every protocol served, by id: the registry's with the back office's corrections, then the protocols the back office
+ * added (table protocols). What reads, the projector and templates resolve a protocol id against.
+ */
+export type ProtocolCatalogue = ReadonlyMap<string, Protocol>;
+
+/** Pure: the catalogue of the registry with `curations` applied and the `added` protocols (whose ids are not the registry's). */
+export function protocolCatalogue(curations: ProtocolCurations, added: readonly Protocol[]): ProtocolCatalogue {
+  const registry = registeredProtocols().map((p): [string, Protocol] => [p.id, { ...p, ...curations.get(p.id) }]);
+  return new Map([
+    ...registry,
+    ...added.filter((p) => !registeredProtocol(p.id)).map((p): [string, Protocol] => [p.id, p]),
+  ]);
+}
+
+/**
+ * Pure: an opportunity's protocol: the one the back office set (`mainProtocolId`, looked up in the catalogue; null
+ * when it is not there), else its campaign type's, as the catalogue serves it (the registry's without a catalogue).
+ */
+export function opportunityProtocol(
+  typeName: string,
+  mainProtocolId: string | null | undefined,
+  catalogue?: ProtocolCatalogue,
+): Protocol | null {
+  if (mainProtocolId) return catalogue?.get(mainProtocolId) ?? registeredProtocol(mainProtocolId);
+  const protocol = protocolOf(typeName);
+  return protocol && (catalogue?.get(protocol.id) ?? protocol);
+}
+
 /** The registry's protocol of this id (as the code defines it), or null. */
 export function registeredProtocol(id: string): Protocol | null {
   return Object.values(PROTOCOL_BY_TYPE).find((p) => p.id === id) ?? null;

@@ -2,7 +2,7 @@ import type { ProgramSummary } from '../tables/programs.js';
 import { campaignTypeName } from '../campaignTypes.js';
 import { tokenDbId } from '../ids.js';
 import { formatLltv, formatPoolFee } from '../opportunityUnderlying.js';
-import { curatedProtocolOf, defaultDepositUrl, type ProtocolCurations } from '../protocols.js';
+import { defaultDepositUrl, opportunityProtocol, type ProtocolCatalogue } from '../protocols.js';
 import type { OpportunitySource, OpportunityTarget } from './sources.js';
 import { summarizeCampaigns, summaryStatus, type OpportunitySummarySource } from './campaignSummary.js';
 import type { TokenRecord } from './records.js';
@@ -126,7 +126,7 @@ export function opportunityDocumentOf(
   src: OpportunitySummarySource,
   chainName: string,
   now: number,
-  protocols?: ProtocolCurations,
+  protocols?: ProtocolCatalogue,
 ) {
   const summary = src.summary;
   if (!summary?.count) return null;
@@ -142,8 +142,9 @@ export function opportunityDocumentOf(
   });
   const timestamp = String(now);
   const m = src.metrics;
-  // The registry's protocol with the back office's corrections (PATCH /v4/protocols/{id}).
-  const protocol = curatedProtocolOf(src.type, protocols);
+  // The protocol the back office set (PATCH /v4/opportunities/{id}), else its type's, as the catalogue serves it
+  // (the registry's corrected by PATCH /v4/protocols/{id}, or one POST /v4/protocols added).
+  const protocol = opportunityProtocol(src.type, src.main_protocol_id, protocols);
   return {
     id: src.id,
     chainId: src.chain_id,

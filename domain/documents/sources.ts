@@ -105,6 +105,8 @@ export type OpportunitySource = {
   /** Curated by the back office. */
   tags: string[];
   program_slugs: string[];
+  /** Its protocol as the back office set it (any protocol of the catalogue); null or absent: its campaign type's. */
+  main_protocol_id?: string | null;
   /** The programs its program_slugs name (domain/tables/programs.ts); absent in sources built before programs existed. */
   programs?: ProgramSummary[];
   campaigns: OpportunityCampaign[];

@@ -4,7 +4,7 @@ import { toCampaignDocument } from '../../domain/documents/campaignDocument.js';
 import { opportunityDocumentOf } from '../../domain/documents/opportunityDocument.js';
 import { loadCampaignSources } from './campaignSources.js';
 import { loadOpportunitySources } from './opportunitySources.js';
-import { loadProtocolCurations } from '../../domain/tables/protocolOverrides.js';
+import { loadProtocolCatalogue } from '../../domain/tables/protocolCatalogue.js';
 
 export type BuildDocumentsOptions = {
   /** Chain id → name (free-text fields, opportunity descriptions). */
@@ -28,7 +28,7 @@ export type BuildDocumentsResult = {
  * Builds the search documents of `ids` from PostgreSQL, exactly as the projector publishes them:
  * campaigns from campaigns_current with their reward token; opportunities with their current
  * campaigns and target token. Used by the outbox projector, the reindex and the consistency check.
- * Tables: campaigns_current, opportunities, tokens, protocol_overrides.
+ * Tables: campaigns_current, opportunities, tokens, protocol_overrides, protocols.
  */
 export async function buildDocuments(
   client: PgClient,
@@ -49,7 +49,7 @@ export async function buildDocuments(
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const [sources, protocols] = await Promise.all([
     loadOpportunitySources(client, ids, nowSeconds),
-    loadProtocolCurations(client),
+    loadProtocolCatalogue(client),
   ]);
   const upserts: BuiltDocument[] = [];
   for (const s of sources) {

@@ -55,7 +55,7 @@ export async function loadOpportunitySources(
      urls AS (
        SELECT DISTINCT ON (oid) oid, params->>'url' AS url FROM cand
        WHERE jsonb_typeof(params->'url') = 'string' AND params->>'url' <> '' ORDER BY oid, created_at, id)
-     SELECT o.id, o.chain_id, o.type, o.identifier, o.action, o.tags, o.program_slugs, ${activeProgramsSql('o')} AS programs,
+     SELECT o.id, o.chain_id, o.type, o.identifier, o.action, o.tags, o.program_slugs, o.main_protocol_id, ${activeProgramsSql('o')} AS programs,
        CASE WHEN a.oid IS NULL THEN NULL ELSE json_build_object(
          'count', a.n, 'live', a.live, 'soon', a.soon, 'windows', w.windows,
          'earliestStart', a.min_s, 'latestStart', a.max_s, 'earliestEnd', a.min_e, 'latestEnd', a.max_e,

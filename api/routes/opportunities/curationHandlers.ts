@@ -1,9 +1,11 @@
+import type { PgClient } from '../../../internal/pg.js';
 import { programFieldsOf } from '../../../domain/tables/programs.js';
 import { auditActorOf } from '../../audit/auditActor.js';
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { updateDocumentNow } from '../../search/updateDocumentNow.js';
+import { writeAndPublish } from '../../search/writeAndPublish.js';
 import type { Handler } from '../../validate.js';
 import { type Curation, editTags, replaceCuration } from './curationRepo.js';
 import { resolveOpportunityId } from './readContext.js';
@@ -22,10 +24,10 @@ async function answerCuration(deps: ApiDeps, write: string, id: string, pathId: 
     doc: { tags: row.tags, programSlugs: row.program_slugs, activePrograms: programs?.activePrograms ?? [] },
     what: 'curation',
   });
-  return { id, tags: row.tags, programSlugs: row.program_slugs };
+  return { id, tags: row.tags, programSlugs: row.program_slugs, mainProtocolId: row.main_protocol_id };
 }
 
-/** PATCH /v4/opportunities/{id} (back office): replaces its `tags` and/or `programSlugs`. */
+/** PATCH /v4/opportunities/{id} (back office): replaces its `tags` and/or `programSlugs`, sets its `mainProtocolId`. */
 export function replaceCurationHandler(
   deps: ApiDeps,
 ): Handler<{ params: typeof opportunityIdParams; body: typeof curationBody }> {
@@ -33,7 +35,16 @@ export function replaceCurationHandler(
   return async (ctx) => {
     const { body, params } = ctx.state;
     const id = resolveOpportunityId(params.id);
-    const row = await replaceCuration(deps.pg, auditActorOf(ctx), id, body.tags ?? null, body.programSlugs ?? null);
+    // Through writeAndPublish: a protocol set changes the document's `protocol` and `mainProtocol`, rebuilt before the answer.
+    const run = <T>(write: (tx: PgClient) => Promise<T>) => writeAndPublish(deps, write);
+    const row = await replaceCuration(
+      run,
+      auditActorOf(ctx),
+      id,
+      body.tags ?? null,
+      body.programSlugs ?? null,
+      body.mainProtocolId,
+    );
     ctx.body = await answerCuration(deps, write, id, params.id, row);
   };
 }

@@ -1,8 +1,12 @@
 import { type AuditEntry, recordAudit } from '../../../domain/tables/audit.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
-import { withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
+import { loadProtocolCatalogue } from '../../../domain/tables/protocolCatalogue.js';
+import { type PgClient, withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
+import { ValidationError } from '../../errors.js';
 
-export type Curation = { tags: string[]; program_slugs: string[] };
+export type Curation = { tags: string[]; program_slugs: string[]; main_protocol_id: string | null };
+/** Runs a write in one transaction (plain, or writeAndPublish to republish what it queued before answering). */
+export type WriteRunner = <T>(write: (tx: PgClient) => Promise<T>) => Promise<T>;
 export type Actor = Pick<AuditEntry, 'actor' | 'requestId'>;
 
 /**
@@ -10,21 +14,24 @@ export type Actor = Pick<AuditEntry, 'actor' | 'requestId'>;
  * after) in the same transaction; undefined when there is no such opportunity.
  */
 async function curate(
-  pg: PgPool,
+  run: WriteRunner,
   by: Actor,
   id: string,
   sql: string,
   values: unknown[],
 ): Promise<Curation | undefined> {
-  return inWriteTransaction(pg, async (tx) => {
-    const before = await tx.query<Curation>('SELECT tags, program_slugs FROM opportunities WHERE id = $1 FOR UPDATE', [
-      id,
-    ]);
+  return run(async (tx) => {
+    const columns = 'tags, program_slugs, main_protocol_id';
+    const before = await tx.query<Curation>(`SELECT ${columns} FROM opportunities WHERE id = $1 FOR UPDATE`, [id]);
     if (!before.rows[0]) return undefined;
-    const { rows } = await tx.query<Curation>(`${sql} RETURNING tags, program_slugs`, [id, ...values]);
+    const { rows } = await tx.query<Curation>(`${sql} RETURNING ${columns}`, [id, ...values]);
     const after = rows[0] as Curation;
     await enqueueOutbox(tx, 'opportunity', [id]);
-    const shape = (c: Curation) => ({ tags: c.tags, programSlugs: c.program_slugs });
+    const shape = (c: Curation) => ({
+      tags: c.tags,
+      programSlugs: c.program_slugs,
+      mainProtocolId: c.main_protocol_id,
+    });
     await recordAudit(tx, {
       ...by,
       action: 'update',
@@ -37,27 +44,39 @@ async function curate(
   });
 }
 
-/** Replaces the tags and/or program slugs given (null keeps the current ones). */
-export function replaceCuration(
-  pg: PgPool,
+/**
+ * Replaces the tags and/or program slugs given (null keeps the current ones) and sets the protocol when
+ * `mainProtocolId` is given (null: its campaign type's again); a protocol id outside the catalogue is a 400 naming it.
+ */
+export async function replaceCuration(
+  run: WriteRunner,
   by: Actor,
   id: string,
   tags: string[] | null,
   programSlugs: string[] | null,
+  mainProtocolId: string | null | undefined,
 ) {
   return curate(
-    pg,
+    async (write) =>
+      run(async (tx) => {
+        if (mainProtocolId && !(await loadProtocolCatalogue(tx)).has(mainProtocolId))
+          throw new ValidationError([
+            { field: 'mainProtocolId', message: 'names no protocol (GET /v4/protocols; POST /v4/protocols adds one)' },
+          ]);
+        return write(tx);
+      }),
     by,
     id,
-    'UPDATE opportunities SET tags = COALESCE($2, tags), program_slugs = COALESCE($3, program_slugs) WHERE id = $1',
-    [tags, programSlugs],
+    `UPDATE opportunities SET tags = COALESCE($2, tags), program_slugs = COALESCE($3, program_slugs),
+       main_protocol_id = CASE WHEN $4 THEN $5 ELSE main_protocol_id END WHERE id = $1`,
+    [tags, programSlugs, mainProtocolId !== undefined, mainProtocolId ?? null],
   );
 }
 
 /** Adds and removes tags (a tag in both is removed); the tags stay distinct and sorted. */
 export function editTags(pg: PgPool, by: Actor, id: string, add: string[], remove: string[]) {
   return curate(
-    pg,
+    (write) => inWriteTransaction(pg, write),
     by,
     id,
     `UPDATE opportunities SET tags = ARRAY(SELECT DISTINCT t FROM unnest(tags || $2::text[]) AS t WHERE NOT t = ANY($3::text[]) ORDER BY t) WHERE id = $1`,

@@ -194,12 +194,23 @@ export const recordsQuery = {
 const curationLabel = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' } as const;
 const curationLabels = { type: 'array', maxItems: 50, uniqueItems: true, items: curationLabel } as const;
 
-/** PATCH /v4/opportunities/{id} body (back office): new `tags` and/or `programSlugs`, lower-case slugs. */
+/**
+ * PATCH /v4/opportunities/{id} body (back office): new `tags` and/or `programSlugs` (lower-case slugs), and/or
+ * `mainProtocolId` (a protocol of the catalogue; null: back to its campaign type's).
+ */
 export const curationBody = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { tags: curationLabels, programSlugs: curationLabels },
+  properties: {
+    tags: curationLabels,
+    programSlugs: curationLabels,
+    mainProtocolId: {
+      type: ['string', 'null'],
+      pattern: '^[a-z0-9][a-z0-9-]{0,63}$',
+      'x-accepts': 'a protocol id of GET /v4/protocols, or null for its campaign type’s',
+    },
+  },
 } as const;
 
 /** PATCH /v4/opportunities/{id}/tags body (back office): tags to `add` and to `remove`. */

@@ -1,4 +1,9 @@
-import { curatedProtocolOf, type Protocol, type ProtocolCurations } from '../../../domain/protocols.js';
+import {
+  opportunityProtocol,
+  type Protocol,
+  type ProtocolCatalogue,
+  protocolCatalogue,
+} from '../../../domain/protocols.js';
 import type { OpportunityFacts } from './repo.js';
 import type { ListProtocolsQuery } from './schema.js';
 
@@ -29,28 +34,42 @@ export function protocolMatches(p: Protocol, q: ListProtocolsQuery): boolean {
   return true;
 }
 
+/** Pure: whether the query filters on opportunities (then only protocols with a matching one are listed). */
+export function filtersOpportunities(q: ListProtocolsQuery): boolean {
+  return (
+    q.opportunityChain !== undefined ||
+    q.status !== undefined ||
+    q.opportunityTag !== undefined ||
+    q.tokenTypes !== undefined
+  );
+}
+
 /**
- * Pure: groups matching opportunities by the protocol of their campaign type (domain/protocols.ts, with the back
- * office's `curations` applied, so `name` and `tags` filter on the corrected values;
- * types naming none are skipped), sums daily rewards and live campaigns (sub-campaigns left out with
- * `excludeSubCampaigns`), then sorts by daily rewards, live campaigns (both descending) and id, and
- * returns the requested page.
+ * Pure: every protocol of the catalogue (the registry's with the back office's corrections and the protocols it added;
+ * the registry alone without one) that passes the protocol filters, with the figures of its matching opportunities:
+ * an opportunity counts for the protocol the back office set on it, else its campaign type's (types naming none are
+ * skipped). Daily rewards and live campaigns are summed (sub-campaigns left out with `excludeSubCampaigns`). With an
+ * opportunity filter (`opportunityChain`, `status`, `opportunityTag`, `tokenTypes`) only protocols with a matching
+ * opportunity are listed; without one, every protocol is (its figures 0 when nothing matches). Sorted by daily
+ * rewards, live campaigns (both descending) and id; the requested page.
  */
 export function aggregateProtocols(
   opportunities: readonly OpportunityFacts[],
   q: ListProtocolsQuery,
-  curations?: ProtocolCurations,
+  catalogue: ProtocolCatalogue = protocolCatalogue(new Map(), []),
 ): ProtocolAggregate[] {
   const byId = new Map<string, ProtocolAggregate>();
+  const fresh = (p: Protocol): ProtocolAggregate => ({
+    ...p,
+    dailyRewards: 0,
+    numberOfLiveCampaigns: 0,
+    opportunityLiveTags: [],
+  });
+  if (!filtersOpportunities(q)) for (const p of catalogue.values()) if (protocolMatches(p, q)) byId.set(p.id, fresh(p));
   for (const o of opportunities) {
-    const protocol = curatedProtocolOf(o.type, curations);
+    const protocol = opportunityProtocol(o.type, o.mainProtocolId, catalogue);
     if (!protocol || !protocolMatches(protocol, q) || !opportunityMatches(o, q)) continue;
-    const agg = byId.get(protocol.id) ?? {
-      ...protocol,
-      dailyRewards: 0,
-      numberOfLiveCampaigns: 0,
-      opportunityLiveTags: [],
-    };
+    const agg = byId.get(protocol.id) ?? fresh(protocol);
     agg.dailyRewards += o.dailyRewards;
     agg.numberOfLiveCampaigns += q.excludeSubCampaigns ? o.liveRootCampaigns : o.liveCampaigns;
     if (o.status === 'LIVE') agg.opportunityLiveTags = [...new Set([...agg.opportunityLiveTags, ...o.tags])];

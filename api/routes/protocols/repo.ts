@@ -6,6 +6,8 @@ export type OpportunityFacts = {
   id: string;
   chainId: number;
   type: string;
+  /** Its protocol as the back office set it (null: its type's). */
+  mainProtocolId: string | null;
   isTestChain: boolean;
   status: 'LIVE' | 'PAST' | 'SOON';
   /** USD per day from opportunity_metrics (0 before the metrics job ran). */
@@ -30,6 +32,7 @@ export async function loadOpportunityFacts(
     id: string;
     chain_id: number;
     type: string;
+    main_protocol_id: string | null;
     is_test: boolean;
     daily_rewards: number;
     live: number;
@@ -37,7 +40,7 @@ export async function loadOpportunityFacts(
     soon: number;
     token_types: string[];
   }>(
-    `SELECT o.id, o.chain_id, o.type, coalesce(ch.is_test, false) AS is_test, coalesce(m.daily_rewards, 0) AS daily_rewards,
+    `SELECT o.id, o.chain_id, o.type, o.main_protocol_id, coalesce(ch.is_test, false) AS is_test, coalesce(m.daily_rewards, 0) AS daily_rewards,
        count(DISTINCT c.id) FILTER (WHERE c.start_timestamp <= $1 AND c.end_timestamp > $1)::int AS live,
        count(DISTINCT c.id) FILTER (WHERE c.start_timestamp <= $1 AND c.end_timestamp > $1 AND c.parent_campaign_id IS NULL)::int AS live_root,
        count(DISTINCT c.id) FILTER (WHERE c.start_timestamp > $1)::int AS soon,
@@ -55,6 +58,7 @@ export async function loadOpportunityFacts(
     id: r.id,
     chainId: r.chain_id,
     type: r.type,
+    mainProtocolId: r.main_protocol_id,
     isTestChain: r.is_test,
     dailyRewards: Number(r.daily_rewards),
     status: r.live > 0 ? 'LIVE' : r.soon > 0 ? 'SOON' : 'PAST',

@@ -25,3 +25,18 @@ export const listProtocolsQuery = {
 } as const;
 
 export type ListProtocolsQuery = InputOf<typeof listProtocolsQuery>;
+
+/** A protocol id: a lower-case slug. */
+export const PROTOCOL_SLUG = {
+  type: 'string',
+  pattern: '^[a-z0-9][a-z0-9-]{0,63}$',
+  'x-accepts': 'a lower-case slug',
+} as const;
+
+/** GET and PATCH /v4/protocols/{id}: a protocol's id. */
+export const protocolIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: PROTOCOL_SLUG },
+} as const;

@@ -1,12 +1,12 @@
 import Router from '@koa/router';
-import { loadProtocolCurations } from '../../../domain/tables/protocolOverrides.js';
-import { TEMPLATES } from '../../../domain/templates.js';
+import { loadProtocolCatalogue } from '../../../domain/tables/protocolCatalogue.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { describe } from '../../openapi/describe.js';
 import { type Handler, validate } from '../../validate.js';
 import { aggregateProtocols } from '../protocols/aggregate.js';
 import { loadOpportunityFacts } from '../protocols/repo.js';
 import { listProtocolsQuery } from '../protocols/schema.js';
+import { loadTemplates } from '../../../domain/tables/campaignTemplates.js';
 import { filterTemplates } from '../templates/serialize.js';
 import { listTemplatesQuery } from '../templates/schema.js';
 
@@ -17,19 +17,20 @@ const ALL = { page: 0, items: Number.MAX_SAFE_INTEGER };
 /**
  * The hosted service's `/count` reads of the protocol and template families: how many the list route matches with the
  * same filters, over every page (tokens and chains have theirs beside their curation, tokens.ts and chains.ts).
- * Tables (protocols): opportunities, campaigns_current, opportunity_metrics, chains, tokens.
+ * Tables (protocols): opportunities, campaigns_current, opportunity_metrics, chains, tokens, protocol_overrides, protocols;
+ * (templates) campaign_templates, protocol_overrides, protocols.
  */
 export function referenceCountsRouter(deps: ApiDeps): Router {
   const router = new Router();
   const protocols: Handler<{ query: typeof listProtocolsQuery }> = async (ctx) => {
-    const [facts, curations] = await Promise.all([
+    const [facts, catalogue] = await Promise.all([
       loadOpportunityFacts(deps.pg, nowSeconds(deps)),
-      loadProtocolCurations(deps.pg),
+      loadProtocolCatalogue(deps.pg),
     ]);
-    ctx.body = aggregateProtocols(facts, { ...ctx.state.query, ...ALL }, curations).length;
+    ctx.body = aggregateProtocols(facts, { ...ctx.state.query, ...ALL }, catalogue).length;
   };
-  const templates: Handler<{ query: typeof listTemplatesQuery }> = (ctx) => {
-    ctx.body = filterTemplates(TEMPLATES, { ...ctx.state.query, ...ALL }).length;
+  const templates: Handler<{ query: typeof listTemplatesQuery }> = async (ctx) => {
+    ctx.body = filterTemplates(await loadTemplates(deps.pg), { ...ctx.state.query, ...ALL }).length;
   };
   router.get(
     ['/protocols/count', '/protocols/count/'],

@@ -1,31 +1,32 @@
 import Router from '@koa/router';
-import { curatedProtocolOf, type Protocol, registeredProtocol, typesOfProtocol } from '../../../domain/protocols.js';
+import { type Protocol, registeredProtocol, typesOfProtocol } from '../../../domain/protocols.js';
 import { recordAudit } from '../../../domain/tables/audit.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
-import { curationOf, loadProtocolCurations } from '../../../domain/tables/protocolOverrides.js';
+import { PROTOCOL_COLUMNS } from '../../../domain/tables/protocolCatalogue.js';
+import { curationOf } from '../../../domain/tables/protocolOverrides.js';
 import type { PgClient } from '../../../internal/pg.js';
 import { auditActorOf } from '../../audit/auditActor.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { NotFoundError } from '../../errors.js';
+import { AppError, NotFoundError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
 import { describe } from '../../openapi/describe.js';
 import { protocolSchema } from '../../openapi/records.js';
 import { type Handler, validate } from '../../validate.js';
-import { aggregateProtocols } from '../protocols/aggregate.js';
-import { loadOpportunityFacts } from '../protocols/repo.js';
-import { serializeProtocol } from '../protocols/serialize.js';
+import { protocolRecord } from '../protocols/handlers.js';
+import { PROTOCOL_SLUG, protocolIdParams } from '../protocols/schema.js';
 import type { Actor } from './tokenWrites.js';
 import { writeAndPublish } from '../../search/writeAndPublish.js';
 
-const SLUG = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,63}$', 'x-accepts': 'a lower-case slug' } as const;
+const SLUG = PROTOCOL_SLUG;
+export { protocolIdParams };
 
-/** PATCH /v4/protocols/{id}: a registered protocol's id. */
-export const protocolIdParams = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id'],
-  properties: { id: SLUG },
+const PROTOCOL_FIELDS = {
+  name: { type: 'string', minLength: 1, maxLength: 100 },
+  icon: { type: 'string', maxLength: 500, 'x-accepts': 'an icon URL (up to 500 characters)' },
+  url: { type: 'string', pattern: '^https?://', maxLength: 500, 'x-accepts': 'an http(s) URL' },
+  description: { type: 'string', maxLength: 2000 },
+  tags: { type: 'array', items: SLUG, maxItems: 20, uniqueItems: true },
 } as const;
 
 /** PATCH /v4/protocols/{id} body: the hosted service's `name`, `icon`, `url`, `description`, plus `tags`. */
@@ -33,13 +34,15 @@ export const patchProtocolBody = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    icon: { type: 'string', maxLength: 500, 'x-accepts': 'an icon URL (up to 500 characters)' },
-    url: { type: 'string', pattern: '^https?://', maxLength: 500, 'x-accepts': 'an http(s) URL' },
-    description: { type: 'string', maxLength: 2000 },
-    tags: { type: 'array', items: SLUG, maxItems: 20, uniqueItems: true },
-  },
+  properties: PROTOCOL_FIELDS,
+} as const;
+
+/** POST /v4/protocols body: the hosted CreateProtocolDto (`id`, `name`, `icon`, `url`, `description`, `tags`), all required. */
+export const createProtocolBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'icon', 'url', 'description', 'tags'],
+  properties: { id: SLUG, ...PROTOCOL_FIELDS },
 } as const;
 
 type Body = { name?: string; icon?: string; url?: string; description?: string; tags?: string[] };
@@ -75,55 +78,136 @@ async function curateProtocol(tx: PgClient, by: Actor, base: Protocol, body: Bod
     before: effective(base, before),
     after,
   });
-  const opportunities = await tx.query<{ id: string }>('SELECT id FROM opportunities WHERE type = ANY($1::text[])', [
-    typesOfProtocol(base.id),
-  ]);
+  await queueOpportunitiesOf(tx, base.id);
+  return after;
+}
+
+/** Queues every opportunity whose protocol is `id` (the one set on it, else its type's): their documents embed it. */
+async function queueOpportunitiesOf(tx: PgClient, id: string): Promise<void> {
+  const opportunities = await tx.query<{ id: string }>(
+    'SELECT id FROM opportunities WHERE main_protocol_id = $1 OR (main_protocol_id IS NULL AND type = ANY($2::text[]))',
+    [id, typesOfProtocol(id)],
+  );
   await enqueueOutbox(
     tx,
     'opportunity',
     opportunities.rows.map((r) => r.id),
   );
+}
+
+/** Edits an added protocol's row (table protocols) with the fields given; undefined when there is no such row. */
+async function editAddedProtocol(tx: PgClient, by: Actor, id: string, body: Body): Promise<Protocol | undefined> {
+  const before = (await tx.query<Protocol>(`SELECT ${PROTOCOL_COLUMNS} FROM protocols WHERE id = $1 FOR UPDATE`, [id]))
+    .rows[0];
+  if (!before) return undefined;
+  const { rows } = await tx.query<Protocol>(
+    `UPDATE protocols SET name = COALESCE($2, name), icon = COALESCE($3, icon), description = COALESCE($4, description),
+       url = COALESCE($5, url), tags = COALESCE($6, tags), updated_at = now() WHERE id = $1 RETURNING ${PROTOCOL_COLUMNS}`,
+    [id, ...COLUMNS.map((c) => body[c] ?? null)],
+  );
+  const after = rows[0]!;
+  await recordAudit(tx, { ...by, action: 'update', entity: 'protocol', entityId: id, before, after });
+  await queueOpportunitiesOf(tx, id);
   return after;
 }
 
-/** PATCH /v4/protocols/{id} (back office): 404 for an id the registry does not know. */
+/** Adds a protocol (table protocols): 409 when the registry or the table holds the id. */
+async function addProtocol(tx: PgClient, by: Actor, body: Protocol): Promise<Protocol> {
+  if (registeredProtocol(body.id))
+    throw new AppError(409, 'CONFLICT', `Protocol ${body.id} exists (registered): PATCH /v4/protocols/${body.id} it`);
+  const { rows } = await tx.query<Protocol>(
+    `INSERT INTO protocols (id, name, icon, description, url, tags) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (id) DO NOTHING RETURNING ${PROTOCOL_COLUMNS}`,
+    [body.id, body.name, body.icon, body.description, body.url, body.tags],
+  );
+  const after = rows[0];
+  if (!after) throw new AppError(409, 'CONFLICT', `Protocol ${body.id} exists: PATCH /v4/protocols/${body.id} it`);
+  await recordAudit(tx, { ...by, action: 'create', entity: 'protocol', entityId: body.id, before: null, after });
+  await queueOpportunitiesOf(tx, body.id);
+  return after;
+}
+
+/** The protocol as GET /v4/protocols/{id} serves it, once the write is published. */
+async function answer(deps: ApiDeps, id: string) {
+  const record = await protocolRecord(deps.pg, nowSeconds(deps), id);
+  if (!record) throw new NotFoundError(`No protocol ${id}`);
+  return record;
+}
+
+/**
+ * PATCH /v4/protocols/{id} (back office): a registered protocol's corrections go to protocol_overrides, an added
+ * protocol's row is edited itself; 404 for an id the catalogue does not hold.
+ */
 function patchProtocolHandler(
   deps: ApiDeps,
 ): Handler<{ params: typeof protocolIdParams; body: typeof patchProtocolBody }> {
   return async (ctx) => {
     const { params, body } = ctx.state;
     const base = registeredProtocol(params.id);
-    if (!base) throw new NotFoundError(`No protocol ${params.id}`);
-    await writeAndPublish(deps, (tx) => curateProtocol(tx, auditActorOf(ctx), base, body));
-    const [facts, curations] = await Promise.all([
-      loadOpportunityFacts(deps.pg, nowSeconds(deps)),
-      loadProtocolCurations(deps.pg),
-    ]);
-    const all = { page: 0, items: Number.MAX_SAFE_INTEGER, test: true, excludeSubCampaigns: false, id: base.id };
-    const [aggregate] = aggregateProtocols(facts, all, curations);
-    const curated = curatedProtocolOf(typesOfProtocol(base.id)[0]!, curations)!;
-    ctx.body = serializeProtocol(
-      aggregate ?? { ...curated, dailyRewards: 0, numberOfLiveCampaigns: 0, opportunityLiveTags: [] },
+    const by = auditActorOf(ctx);
+    const written = await writeAndPublish(deps, (tx) =>
+      base ? curateProtocol(tx, by, base, body) : editAddedProtocol(tx, by, params.id, body),
     );
+    if (!written) throw new NotFoundError(`No protocol ${params.id}`);
+    ctx.body = await answer(deps, params.id);
+  };
+}
+
+/** POST /v4/protocols (back office): 201 with the protocol as served; 409 for an id taken. */
+function createProtocolHandler(deps: ApiDeps): Handler<{ body: typeof createProtocolBody }> {
+  return async (ctx) => {
+    const { body } = ctx.state;
+    await writeAndPublish(deps, (tx) => addProtocol(tx, auditActorOf(ctx), { ...body, tags: [...body.tags] }));
+    ctx.status = 201;
+    ctx.body = await answer(deps, body.id);
   };
 }
 
 /**
- * Protocol curation (back office). Protocols are a registry in code (domain/protocols.ts: the protocol of each
- * campaign type naming one), so there is nothing a job could overwrite: the corrections live in protocol_overrides
- * and every read (GET /v4/protocols and its count) and the projector (opportunity documents embed their protocol)
- * apply them over the registry. The hosted service's POST and DELETE have no counterpart: an opportunity's protocol
- * follows from its campaign type, so a protocol added here would have no opportunity, and a registered one cannot be
- * removed. Tables: protocol_overrides, opportunities, back_office_audit, search_outbox.
+ * Protocol curation (back office). The catalogue (domain/protocols.ts protocolCatalogue) is the registry in code (the
+ * protocol of each campaign type naming one), corrected through protocol_overrides, plus the protocols added here
+ * (table protocols). No job writes either table, so nothing overwrites or erases them; every read (GET /v4/protocols,
+ * /{id}, /count), the templates and the projector (opportunity documents embed their protocol) resolve ids against
+ * the catalogue. An opportunity takes an added protocol when the back office sets it (PATCH /v4/opportunities/{id}
+ * `mainProtocolId`). The hosted DELETE has no counterpart: a registered protocol cannot be removed, and an added one
+ * may be named by opportunities and templates. Tables: protocols, protocol_overrides, opportunities,
+ * back_office_audit, search_outbox.
  */
 export function protocolCurationRouter(deps: ApiDeps): Router<AuthState> {
   const router = new Router<AuthState>();
+  router.post(
+    ['/protocols', '/protocols/'],
+    describe({
+      summary: 'Add a protocol (back office)',
+      description:
+        "Adds a protocol to the catalogue: its `id` (a lower-case slug), `name`, `icon`, `url` (http or https), `description` and `tags`, all required (the hosted CreateProtocolDto). An id the registry or the catalogue holds is a 409. It is served at once by GET /v4/protocols (zero figures until an opportunity counts for it), /v4/protocols/{id} and /v4/protocols/count; an opportunity takes it with PATCH /v4/opportunities/{id} `mainProtocolId` (its document then embeds this protocol's name and icon); a template names it with `protocolId`. Answers the protocol as GET /v4/protocols/{id} serves it. Audit-logged (GET /v4/audit, `before` null).",
+      status: 201,
+      response: protocolSchema,
+      errors: [409],
+      bodyExamples: {
+        protocol: {
+          summary: 'A lending protocol',
+          value: {
+            id: 'acme-lend',
+            name: 'Acme Lend',
+            icon: 'https://icons.example/acme-lend.svg',
+            url: 'https://app.acme.example',
+            description: 'Acme Lend markets incentivized through reward campaigns.',
+            tags: ['lending'],
+          },
+        },
+      },
+    }),
+    requireBackOffice,
+    validate({ body: createProtocolBody }),
+    createProtocolHandler(deps),
+  );
   router.patch(
     ['/protocols/:id', '/protocols/:id/'],
     describe({
       summary: "Correct a protocol's name, icon, links, description or tags (back office)",
       description:
-        "Sets any of `name`, `icon`, `url`, `description` and `tags` of a registered protocol (GET /v4/protocols; 404 for another id); fields left out keep their value. Served by GET /v4/protocols and embedded in its opportunities' documents, which are republished before the answer (deposit links built from the protocol's app keep the registry's `url`). Audit-logged (GET /v4/audit).",
+        "Sets any of `name`, `icon`, `url`, `description` and `tags` of a protocol of the catalogue (a registered one or one POST /v4/protocols added; 404 for another id); fields left out keep their value. Served by GET /v4/protocols and embedded in its opportunities' documents, which are republished before the answer (deposit links built from a registered protocol's app keep the registry's `url`). Audit-logged (GET /v4/audit).",
       response: protocolSchema,
       errors: [404],
       bodyExamples: {

@@ -1,11 +1,22 @@
-import { TEMPLATES } from '../../../domain/templates.js';
+import { loadTemplates } from '../../../domain/tables/campaignTemplates.js';
+import type { ApiDeps } from '../../deps.js';
+import { NotFoundError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
-import type { listTemplatesQuery } from './schema.js';
+import type { listTemplatesQuery, templateIdParams } from './schema.js';
 import { filterTemplates, serializeTemplate } from './serialize.js';
 
-/** GET /v4/templates: the static registry's templates matching the filters (no storage read). */
-export function listTemplatesHandler(): Handler<{ query: typeof listTemplatesQuery }> {
-  return (ctx) => {
-    ctx.body = filterTemplates(TEMPLATES, ctx.state.query).map(serializeTemplate);
+/** GET /v4/templates: built-in and back-office templates matching the filters. Tables campaign_templates, protocol_overrides, protocols. */
+export function listTemplatesHandler(deps: ApiDeps): Handler<{ query: typeof listTemplatesQuery }> {
+  return async (ctx) => {
+    ctx.body = filterTemplates(await loadTemplates(deps.pg), ctx.state.query).map(serializeTemplate);
+  };
+}
+
+/** GET /v4/templates/{id}: 404 for an id neither built in nor written. */
+export function getTemplateHandler(deps: ApiDeps): Handler<{ params: typeof templateIdParams }> {
+  return async (ctx) => {
+    const template = (await loadTemplates(deps.pg)).find((t) => t.id === ctx.state.params.id);
+    if (!template) throw new NotFoundError(`No template ${ctx.state.params.id}`);
+    ctx.body = serializeTemplate(template);
   };
 }

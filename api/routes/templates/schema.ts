@@ -15,3 +15,18 @@ export const listTemplatesQuery = {
 } as const;
 
 export type ListTemplatesQuery = InputOf<typeof listTemplatesQuery>;
+
+/** A template id: a built-in's slug, an operator's given slug, or the UUID generated for it. */
+export const TEMPLATE_ID = {
+  type: 'string',
+  pattern: '^[a-z0-9][a-z0-9-]{0,63}$',
+  'x-accepts': 'a lower-case slug or UUID (up to 64 characters)',
+} as const;
+
+/** GET, PATCH, PUT and DELETE /v4/templates/{id}. */
+export const templateIdParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: TEMPLATE_ID },
+} as const;

@@ -2659,8 +2659,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Replace the tags and/or program slugs of an opportunity (back office)
-         * @description Replaces the tags and/or the program slugs of an opportunity (back office); the search index is updated at once.
+         * Replace the tags, program slugs or protocol of an opportunity (back office)
+         * @description Replaces the tags and/or the program slugs of an opportunity, and/or sets its protocol (`mainProtocolId`, the hosted override's field: a protocol of GET /v4/protocols, one POST /v4/protocols added included, else a 400 naming it; null gives it back its campaign type's). Its document is republished before the answer (its `protocol` and `mainProtocol`, the `mainProtocolId` filter, GET /v4/protocols' figures). Audit-logged (GET /v4/audit).
          *
          *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
          */
@@ -3296,7 +3296,7 @@ export interface paths {
         };
         /**
          * Supported protocols with aggregated opportunity figures
-         * @description Protocols with the daily rewards and live campaign count of their opportunities; filter by `id`, `ids`, `name`, `tags`, or by the opportunities they have (`opportunityTag`, `opportunityChain`, `status`).
+         * @description Every protocol we know (the registry of the campaign types naming one, as the back office corrected it, and those the back office added with POST /v4/protocols) with the daily rewards and live campaign count of its opportunities (an opportunity counts for the protocol the back office set on it, else its campaign type's); filter by `id`, `ids`, `name`, `tags`. With an opportunity filter (`opportunityTag`, `opportunityChain`, `status`, `tokenTypes`) only protocols with a matching opportunity are listed; without one, a protocol without opportunities is listed with zero figures. `test` adds test chains' opportunities to the figures.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -3306,7 +3306,13 @@ export interface paths {
          */
         get: operations["getProtocols"];
         put?: never;
-        post?: never;
+        /**
+         * Add a protocol (back office)
+         * @description Adds a protocol to the catalogue: its `id` (a lower-case slug), `name`, `icon`, `url` (http or https), `description` and `tags`, all required (the hosted CreateProtocolDto). An id the registry or the catalogue holds is a 409. It is served at once by GET /v4/protocols (zero figures until an opportunity counts for it), /v4/protocols/{id} and /v4/protocols/count; an opportunity takes it with PATCH /v4/opportunities/{id} `mainProtocolId` (its document then embeds this protocol's name and icon); a template names it with `protocolId`. Answers the protocol as GET /v4/protocols/{id} serves it. Audit-logged (GET /v4/audit, `before` null).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        post: operations["postProtocols"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3320,7 +3326,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One protocol with the figures of its opportunities
+         * @description A protocol of GET /v4/protocols by id (a registered or back-office-added one; 404 for another), with the daily rewards and live campaigns of all its opportunities, test chains included.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getProtocolsById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3328,7 +3342,7 @@ export interface paths {
         head?: never;
         /**
          * Correct a protocol's name, icon, links, description or tags (back office)
-         * @description Sets any of `name`, `icon`, `url`, `description` and `tags` of a registered protocol (GET /v4/protocols; 404 for another id); fields left out keep their value. Served by GET /v4/protocols and embedded in its opportunities' documents, which are republished before the answer (deposit links built from the protocol's app keep the registry's `url`). Audit-logged (GET /v4/audit).
+         * @description Sets any of `name`, `icon`, `url`, `description` and `tags` of a protocol of the catalogue (a registered one or one POST /v4/protocols added; 404 for another id); fields left out keep their value. Served by GET /v4/protocols and embedded in its opportunities' documents, which are republished before the answer (deposit links built from a registered protocol's app keep the registry's `url`). Audit-logged (GET /v4/audit).
          *
          *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
          */
@@ -3880,7 +3894,7 @@ export interface paths {
         };
         /**
          * Campaign templates matching the filters
-         * @description Campaign templates (a campaign type with preset campaign data) matching `protocolId`, `search` and `action`. A template id can be used as a `campaignsParams` key of POST /v4/campaigns/generate-payload.
+         * @description Campaign templates (a campaign type with preset campaign data) matching `protocolId`, `search` and `action`: the built-in ones first, then those the back office wrote (POST /v4/templates), oldest first. A template carries its protocol as GET /v4/protocols/{id} describes it (back-office corrections and added protocols included). A built-in template id can be used as a `campaignsParams` key of POST /v4/campaigns/generate-payload.
          *
          *     **Access:** public; an `x-api-key` raises the rate limit.
          *
@@ -3890,11 +3904,59 @@ export interface paths {
          */
         get: operations["getTemplates"];
         put?: never;
-        post?: never;
+        /**
+         * Write a campaign template (back office)
+         * @description Adds a template served by GET /v4/templates after the built-in ones: `name`, `baseConfig` (the part of a campaign configuration it fixes, with a known `campaignType`) and `completionConfig` (each field the creator still provides → its JSON Schema) are required; `icon`, `description`, `protocolId` (a protocol of GET /v4/protocols, else a 400 naming it) and `action` (default: its campaign type's) are optional. `id` (a lower-case slug) is generated (a UUID) when left out; one taken, built in or written, is a 409. Audit-logged (GET /v4/audit, `before` null).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        post: operations["postTemplates"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v4/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One campaign template
+         * @description A template of GET /v4/templates by id, built in or written by the back office; 404 for another id.
+         *
+         *     **Access:** public; an `x-api-key` raises the rate limit.
+         *
+         *     **Caching:** `Cache-Control: public, max-age=30, stale-while-revalidate=60` with a weak ETag (304 on `If-None-Match`); `private, no-store` when credentials are sent or `showPrivate=true`.
+         */
+        get: operations["getTemplatesById"];
+        /**
+         * Change a written template's fields (back office; the hosted service's verb, same as PATCH)
+         * @description Sets any of `name`, `icon`, `description`, `baseConfig`, `completionConfig`, `protocolId` and `action` of a template the back office wrote; fields left out keep their value (PUT, the hosted service's verb, does the same). A built-in template is a 409 (it is code: POST a template of your own), an unknown id a 404, a `protocolId` outside GET /v4/protocols a 400 naming it. Audit-logged (GET /v4/audit).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        put: operations["putTemplatesById"];
+        post?: never;
+        /**
+         * Delete a written template (back office)
+         * @description Deletes a template the back office wrote and answers it as it was. A built-in template is a 409 (it is code, not data), an unknown id a 404. Audit-logged (GET /v4/audit, `after` null).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        delete: operations["deleteTemplatesById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a written template's fields (back office)
+         * @description Sets any of `name`, `icon`, `description`, `baseConfig`, `completionConfig`, `protocolId` and `action` of a template the back office wrote; fields left out keep their value (PUT, the hosted service's verb, does the same). A built-in template is a 409 (it is code: POST a template of your own), an unknown id a 404, a `protocolId` outside GET /v4/protocols a 400 naming it. Audit-logged (GET /v4/audit).
+         *
+         *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
+         */
+        patch: operations["patchTemplatesById"];
         trace?: never;
     };
     "/v4/templates/count": {
@@ -22804,21 +22866,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    mainProtocolId?: string | null;
                     programSlugs?: string[];
                     tags?: string[];
                 };
                 "application/x-www-form-urlencoded": {
+                    mainProtocolId?: string | null;
                     programSlugs?: string[];
                     tags?: string[];
                 };
                 "multipart/form-data": {
+                    mainProtocolId?: string | null;
                     programSlugs?: string[];
                     tags?: string[];
                 };
             };
         };
         responses: {
-            /** @description Replace the tags and/or program slugs of an opportunity (back office) */
+            /** @description Replace the tags, program slugs or protocol of an opportunity (back office) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22832,11 +22897,13 @@ export interface operations {
                      *       ],
                      *       "programSlugs": [
                      *         "programSlugs text"
-                     *       ]
+                     *       ],
+                     *       "mainProtocolId": "mainProtocolId text"
                      *     }
                      */
                     "application/json": {
                         id: string;
+                        mainProtocolId: string | null;
                         programSlugs: string[];
                         tags: string[];
                     };
@@ -23830,11 +23897,13 @@ export interface operations {
                      *       ],
                      *       "programSlugs": [
                      *         "programSlugs text"
-                     *       ]
+                     *       ],
+                     *       "mainProtocolId": "mainProtocolId text"
                      *     }
                      */
                     "application/json": {
                         id: string;
+                        mainProtocolId: string | null;
                         programSlugs: string[];
                         tags: string[];
                     };
@@ -27316,6 +27385,352 @@ export interface operations {
             };
         };
     };
+    postProtocols: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    description: string;
+                    icon: string;
+                    id: string;
+                    name: string;
+                    tags: string[];
+                    url: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    description: string;
+                    icon: string;
+                    id: string;
+                    name: string;
+                    tags: string[];
+                    url: string;
+                };
+                "multipart/form-data": {
+                    description: string;
+                    icon: string;
+                    id: string;
+                    name: string;
+                    tags: string[];
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Add a protocol (back office) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "description": "Example text",
+                     *       "url": "https://example.org/asset.svg",
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "dailyRewards": 12.5,
+                     *       "numberOfLiveCampaigns": 12.5,
+                     *       "opportunityLiveTags": [
+                     *         "opportunityLiveTags text"
+                     *       ],
+                     *       "banner": "https://example.org/asset.svg",
+                     *       "opportunityBannerLight": "opportunityBannerLight text",
+                     *       "opportunityBannerDark": "opportunityBannerDark text",
+                     *       "trustData": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Protocol"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id is required; name is required; icon is required; url is required; description is required; tags is required",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "name",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "icon",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "url",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "description",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "tags",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/protocols",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProtocolsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One protocol with the figures of its opportunities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "description": "Example text",
+                     *       "url": "https://example.org/asset.svg",
+                     *       "tags": [
+                     *         "tags text"
+                     *       ],
+                     *       "dailyRewards": 12.5,
+                     *       "numberOfLiveCampaigns": 12.5,
+                     *       "opportunityLiveTags": [
+                     *         "opportunityLiveTags text"
+                     *       ],
+                     *       "banner": "https://example.org/asset.svg",
+                     *       "opportunityBannerLight": "opportunityBannerLight text",
+                     *       "opportunityBannerDark": "opportunityBannerDark text",
+                     *       "trustData": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Protocol"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id must be a lower-case slug",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must be a lower-case slug"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/protocols/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     patchProtocolsById: {
         parameters: {
             query?: never;
@@ -29997,6 +30412,1062 @@ export interface operations {
                      *       "status": 429,
                      *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
                      *       "instance": "/v4/templates",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    id?: string;
+                    name: string;
+                    protocolId?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    id?: string;
+                    name: string;
+                    protocolId?: string;
+                };
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    id?: string;
+                    name: string;
+                    protocolId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Write a campaign template (back office) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "description": "Example text",
+                     *       "baseConfig": {},
+                     *       "completionConfig": {},
+                     *       "protocolId": "protocolId text",
+                     *       "protocol": {},
+                     *       "action": "action text"
+                     *     }
+                     */
+                    "application/json": {
+                        action: string;
+                        baseConfig: unknown;
+                        completionConfig: unknown;
+                        description: string;
+                        icon?: string;
+                        id: string;
+                        name: string;
+                        protocol?: Record<string, never>;
+                        protocolId?: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: name is required; baseConfig is required; completionConfig is required",
+                     *       "instance": "/v4/templates",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "name",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "baseConfig",
+                     *           "message": "is required"
+                     *         },
+                     *         {
+                     *           "field": "completionConfig",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/templates",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/templates",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/templates",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/templates",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/templates",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/templates",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTemplatesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One campaign template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "description": "Example text",
+                     *       "baseConfig": {},
+                     *       "completionConfig": {},
+                     *       "protocolId": "protocolId text",
+                     *       "protocol": {},
+                     *       "action": "action text"
+                     *     }
+                     */
+                    "application/json": {
+                        action: string;
+                        baseConfig: unknown;
+                        completionConfig: unknown;
+                        description: string;
+                        icon?: string;
+                        id: string;
+                        name: string;
+                        protocol?: Record<string, never>;
+                        protocolId?: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id must be a lower-case slug or UUID (up to 64 characters)",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must be a lower-case slug or UUID (up to 64 characters)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putTemplatesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig?: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig?: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    protocolId?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig?: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig?: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    protocolId?: string;
+                };
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig?: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig?: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    protocolId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a written template's fields (back office; the hosted service's verb, same as PATCH) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "description": "Example text",
+                     *       "baseConfig": {},
+                     *       "completionConfig": {},
+                     *       "protocolId": "protocolId text",
+                     *       "protocol": {},
+                     *       "action": "action text"
+                     *     }
+                     */
+                    "application/json": {
+                        action: string;
+                        baseConfig: unknown;
+                        completionConfig: unknown;
+                        description: string;
+                        icon?: string;
+                        id: string;
+                        name: string;
+                        protocol?: Record<string, never>;
+                        protocolId?: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body must NOT have fewer than 1 properties",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "must NOT have fewer than 1 properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteTemplatesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a written template (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "description": "Example text",
+                     *       "baseConfig": {},
+                     *       "completionConfig": {},
+                     *       "protocolId": "protocolId text",
+                     *       "protocol": {},
+                     *       "action": "action text"
+                     *     }
+                     */
+                    "application/json": {
+                        action: string;
+                        baseConfig: unknown;
+                        completionConfig: unknown;
+                        description: string;
+                        icon?: string;
+                        id: string;
+                        name: string;
+                        protocol?: Record<string, never>;
+                        protocolId?: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: id must be a lower-case slug or UUID (up to 64 characters)",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "id",
+                     *           "message": "must be a lower-case slug or UUID (up to 64 characters)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "RATE_LIMITED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "limit": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchTemplatesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig?: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig?: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    protocolId?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig?: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig?: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    protocolId?: string;
+                };
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    action?: "POOL" | "HOLD" | "DROP" | "LEND" | "BORROW" | "LONG" | "SHORT" | "SWAP" | "INVALID" | "STAKE";
+                    baseConfig?: {
+                        /** @enum {integer} */
+                        campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
+                    };
+                    completionConfig?: {
+                        [key: string]: Record<string, never>;
+                    };
+                    description?: string;
+                    icon?: string;
+                    name?: string;
+                    protocolId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a written template's fields (back office) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "name": "USDC vault on Ethereum",
+                     *       "icon": "https://example.org/asset.svg",
+                     *       "description": "Example text",
+                     *       "baseConfig": {},
+                     *       "completionConfig": {},
+                     *       "protocolId": "protocolId text",
+                     *       "protocol": {},
+                     *       "action": "action text"
+                     *     }
+                     */
+                    "application/json": {
+                        action: string;
+                        baseConfig: unknown;
+                        completionConfig: unknown;
+                        description: string;
+                        icon?: string;
+                        id: string;
+                        name: string;
+                        protocol?: Record<string, never>;
+                        protocolId?: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/validation-failed",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid request: body must NOT have fewer than 1 properties",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
+                     *       "errors": [
+                     *         {
+                     *           "field": "body",
+                     *           "message": "must NOT have fewer than 1 properties"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unauthorized",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "An API key is required in the x-api-key header",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "UNAUTHORIZED",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This route is restricted to the back office",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "FORBIDDEN",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such resource",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "NOT_FOUND",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/conflict",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The request conflicts with the current state (see detail)",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "CONFLICT",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/payload-too-large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "request entity too large",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/unsupported-media-type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported Media Type",
+                     *       "instance": "/v4/templates/1",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Any other problem: 405, 429 (rate limit, with Retry-After), 5xx (502/503 when a backing service is down) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/rate-limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 10 requests per second exceeded; retry in 1 s",
+                     *       "instance": "/v4/templates/1",
                      *       "code": "RATE_LIMITED",
                      *       "requestId": "5f0c2a9e-7b1d-4e3a-9c8b-2d4f6a8e0b1c",
                      *       "limit": 10

@@ -366,6 +366,50 @@ const MATRIX: Row[] = [
     () => ({ name: 'x' }),
   ),
   row(
+    'post',
+    '/v4/protocols',
+    /*                            */ [401, 401, 401, 401, 403, 403, 403, 201],
+    undefined,
+    (f) => ({
+      id: `m-${f.unique()}`
+        .toLowerCase()
+        .replace(/[^a-z0-9-]/g, '-')
+        .slice(0, 60),
+      name: 'matrix',
+      icon: 'https://icons.example.org/m.svg',
+      url: 'https://m.example.org',
+      description: 'matrix',
+      tags: [],
+    }),
+  ),
+  row(
+    'post',
+    '/v4/templates',
+    /*                            */ [401, 401, 401, 401, 403, 403, 403, 201],
+    undefined,
+    () => ({ name: 'matrix', baseConfig: { campaignType: 1 }, completionConfig: {} }),
+  ),
+  row(
+    'patch',
+    '/v4/templates/:id',
+    /*                       */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/templates/no-such-template',
+    () => ({ name: 'x' }),
+  ),
+  row(
+    'put',
+    '/v4/templates/:id',
+    /*                         */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/templates/no-such-template',
+    () => ({ name: 'x' }),
+  ),
+  row(
+    'delete',
+    '/v4/templates/:id',
+    /*                      */ [401, 401, 401, 401, 403, 403, 403, 404],
+    () => '/v4/templates/no-such-template',
+  ),
+  row(
     'patch',
     '/v4/chains/:chainId',
     /*                     */ [401, 401, 401, 401, 403, 403, 403, 404],
@@ -512,6 +556,7 @@ const PUBLIC_ROUTES = [
   'GET /v4/protocols/count',
   'GET /v4/templates/count',
   'GET /v4/protocols',
+  'GET /v4/protocols/:id',
   'GET /v4/roots',
   'GET /v4/rewards',
   'GET /v4/node',
@@ -527,6 +572,7 @@ const PUBLIC_ROUTES = [
   'GET /v4/transactions/campaigns',
   'GET /v4/transactions/campaign-ids',
   'GET /v4/templates',
+  'GET /v4/templates/:id',
   'GET /v4/schemas',
   'GET /v4/creators',
   'GET /v4/creators/campaigns/:id',

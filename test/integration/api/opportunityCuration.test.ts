@@ -43,7 +43,12 @@ describe('back-office curation of opportunities: tags and programs feed the tags
       .set(BO)
       .send({ tags: ['featured', 'blue-chip'], programSlugs: ['arb-ltipp'] })
       .expect(200);
-    expect(res.body).to.deep.equal({ id: opp('c1'), tags: ['featured', 'blue-chip'], programSlugs: ['arb-ltipp'] });
+    expect(res.body).to.deep.equal({
+      id: opp('c1'),
+      tags: ['featured', 'blue-chip'],
+      programSlugs: ['arb-ltipp'],
+      mainProtocolId: null,
+    });
     await h
       .request()
       .patch(`/v4/opportunities/${opp('c4')}`)
@@ -136,10 +141,10 @@ describe('back-office curation of opportunities: tags and programs feed the tags
     expect(rows).to.have.length(2);
     expect(rows[0].actor).to.equal('back-office:ops@example.org');
     expect(rows[0].action).to.equal('update');
-    expect(rows[0].before).to.deep.equal({ tags: [], programSlugs: [] });
-    expect(rows[0].after).to.deep.equal({ tags: ['audited'], programSlugs: [] });
+    expect(rows[0].before).to.deep.equal({ tags: [], programSlugs: [], mainProtocolId: null });
+    expect(rows[0].after).to.deep.equal({ tags: ['audited'], programSlugs: [], mainProtocolId: null });
     expect(rows[1].actor).to.equal('back-office');
     expect(rows[1].before).to.deep.equal(rows[0].after);
-    expect(rows[1].after).to.deep.equal({ tags: ['audited', 'second'], programSlugs: [] });
+    expect(rows[1].after).to.deep.equal({ tags: ['audited', 'second'], programSlugs: [], mainProtocolId: null });
   });
 });

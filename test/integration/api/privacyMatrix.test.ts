@@ -495,6 +495,14 @@ const COUNT_READS: CountRead[] = [
     share: (s) => ({ live: protocolOf(s.opportunityType) ? live(s) : 0 }),
   },
   {
+    name: 'live campaigns of its protocol',
+    op: 'GET /v4/protocols/{id}',
+    // A subject whose type names no protocol reads one it does not count for.
+    rest: (s) => `/v4/protocols/${protocolOf(s.opportunityType)?.id ?? 'eigenlayer'}`,
+    counts: (b) => ({ live: (b as { numberOfLiveCampaigns: number }).numberOfLiveCampaigns }),
+    share: (s) => ({ live: protocolOf(s.opportunityType) ? live(s) : 0 }),
+  },
+  {
     name: 'live campaigns of the opportunity',
     op: 'GET /v4/opportunities/{id}',
     rest: (s) => `/v4/opportunities/${s.opportunityId}`,

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { forgetChainRows } from '../../../api/chainRecords.js';
+import { registeredProtocols } from '../../../domain/protocols.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 type Protocol = {
@@ -38,9 +39,17 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
 
   after(async () => demo?.close());
 
-  it('lists the protocols of the campaign types present, with every protocol field and aggregated figures', async function () {
+  /** Protocols with figures: those the demo's opportunities count for (the others are listed with zeros). */
+  const activeIdsOf = (ps: Protocol[]) => idsOf(ps.filter((p) => p.numberOfLiveCampaigns > 0));
+  const REGISTRY = registeredProtocols()
+    .map((p) => p.id)
+    .sort();
+
+  it('lists every protocol, those of the campaign types present with every protocol field and aggregated figures', async function () {
     const res = await list({});
-    expect(idsOf(res)).to.deep.equal(['ajna', 'morpho', 'uniswap-v3', 'uniswap-v4']);
+    expect(idsOf(res)).to.deep.equal(REGISTRY);
+    expect(activeIdsOf(res)).to.deep.equal(['ajna', 'morpho', 'uniswap-v3', 'uniswap-v4']);
+    expect(res.find((p) => p.id === 'silo')).to.include({ dailyRewards: 0, numberOfLiveCampaigns: 0 });
     const now = Math.floor(Date.now() / 1000);
     const morpho = res.find((p) => p.id === 'morpho')!;
     expect(morpho).to.have.all.keys(
@@ -77,17 +86,26 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
     expect(idsOf(await list({ id: 'ajna' }))).to.deep.equal(['ajna']);
     expect(await list({ id: 'aave' })).to.deep.equal([]);
     expect(idsOf(await list({ ids: ['ajna', 'morpho', 'aave'] }))).to.deep.equal(['ajna', 'morpho']);
-    expect(await list({ ids: 'silo' })).to.deep.equal([]);
+    expect(idsOf(await list({ ids: 'silo' }))).to.deep.equal(['silo']);
     // Issue 31: a comma list works like repeated keys.
     expect(idsOf(await list({ ids: 'ajna,morpho,aave' }))).to.deep.equal(['ajna', 'morpho']);
+    expect((await demo.h.request().get('/v4/protocols/ajna').expect(200)).body).to.deep.equal(
+      (await list({ id: 'ajna', test: true }))[0],
+    );
+    await demo.h.request().get('/v4/protocols/aave').expect(404);
     expect(idsOf(await list({ name: 'uniswap' }))).to.deep.equal(['uniswap-v3', 'uniswap-v4']);
     expect(await list({ name: 'curve' })).to.deep.equal([]);
   });
 
   it('filters by tags (any of) and opportunityTag (opportunities carry no tags yet)', async function () {
-    expect(idsOf(await list({ tags: ['lending', 'hooks'] }))).to.deep.equal(['ajna', 'morpho', 'uniswap-v4']);
-    expect(await list({ tags: 'restaking' })).to.deep.equal([]);
-    expect(idsOf(await list({ tags: 'lending, hooks' }))).to.deep.equal(['ajna', 'morpho', 'uniswap-v4']);
+    expect(activeIdsOf(await list({ tags: ['lending', 'hooks'] }))).to.deep.equal(['ajna', 'morpho', 'uniswap-v4']);
+    expect(idsOf(await list({ tags: 'restaking' }))).to.deep.equal(['eigenlayer']);
+    expect(idsOf(await list({ tags: 'lending, hooks' }))).to.deep.equal(
+      registeredProtocols()
+        .filter((p) => p.tags.includes('lending') || p.tags.includes('hooks'))
+        .map((p) => p.id)
+        .sort(),
+    );
     expect(await list({ opportunityTag: 'blue-chip' })).to.deep.equal([]);
   });
 
@@ -97,8 +115,10 @@ describe('GET /v4/protocols on the seeded demo (reference data)', function () {
     await demo.h.deps.pg.query('UPDATE chains SET is_test = true WHERE id = 31337');
     forgetChainRows(demo.h.apiPg); // the API keeps chain rows for a while
     try {
-      expect(await list({})).to.deep.equal([]);
-      expect(await list({ test: true })).to.have.length(4);
+      // Every protocol is still listed; only test=true counts the test chain's opportunities.
+      expect(activeIdsOf(await list({}))).to.deep.equal([]);
+      expect(idsOf(await list({}))).to.deep.equal(REGISTRY);
+      expect(activeIdsOf(await list({ test: true }))).to.have.length(4);
     } finally {
       await demo.h.deps.pg.query('UPDATE chains SET is_test = false WHERE id = 31337');
       forgetChainRows(demo.h.apiPg);

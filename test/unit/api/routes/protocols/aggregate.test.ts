@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { protocolCatalogue, registeredProtocols } from '../../../../../domain/protocols.js';
 import { aggregateProtocols } from '../../../../../api/routes/protocols/aggregate.js';
 import type { OpportunityFacts } from '../../../../../api/routes/protocols/repo.js';
 import type { ListProtocolsQuery } from '../../../../../api/routes/protocols/schema.js';
@@ -8,6 +9,7 @@ const opp = (over: Partial<OpportunityFacts>): OpportunityFacts => ({
   id: '1',
   chainId: 1,
   type: 'MORPHO',
+  mainProtocolId: null,
   isTestChain: false,
   status: 'LIVE',
   dailyRewards: 10,
@@ -41,13 +43,42 @@ const facts = [
 ];
 
 describe('api/routes/protocols/aggregate aggregateProtocols', () => {
-  it('groups opportunities by protocol, sums figures, skips types without a protocol and test chains', () => {
+  const figures = (res: { id: string; dailyRewards: number; numberOfLiveCampaigns: number }[]) =>
+    res.filter((p) => p.dailyRewards > 0).map((p) => [p.id, p.dailyRewards, p.numberOfLiveCampaigns]);
+
+  it('lists every protocol of the catalogue, with the sums of its opportunities (types without a protocol and test chains skipped)', () => {
     const res = aggregateProtocols(facts, q());
-    expect(res.map((p) => [p.id, p.dailyRewards, p.numberOfLiveCampaigns])).to.deep.equal([['morpho', 15, 3]]);
+    expect(figures(res)).to.deep.equal([['morpho', 15, 3]]);
+    expect(res.map((p) => p.id).sort()).to.deep.equal(
+      registeredProtocols()
+        .map((p) => p.id)
+        .sort(),
+    );
+    expect(res.find((p) => p.id === 'uniswap-v3')).to.include({ dailyRewards: 0, numberOfLiveCampaigns: 0 });
   });
 
   it('includes test chains with test=true, sorted by daily rewards', () => {
-    expect(aggregateProtocols(facts, q({ test: true })).map((p) => p.id)).to.deep.equal(['uniswap-v3', 'morpho']);
+    expect(figures(aggregateProtocols(facts, q({ test: true }))).map(([id]) => id)).to.deep.equal([
+      'uniswap-v3',
+      'morpho',
+    ]);
+  });
+
+  it('counts an opportunity for the protocol the back office set on it, and lists added protocols', () => {
+    const acme = { id: 'acme', name: 'Acme', icon: 'i', description: 'd', url: 'https://acme.example', tags: ['dex'] };
+    const catalogue = protocolCatalogue(new Map([['morpho', { name: 'Morpho Blue' }]]), [acme]);
+    const moved = [...facts, opp({ id: 'e', type: 'ERC20', mainProtocolId: 'acme', dailyRewards: 7 })];
+    const res = aggregateProtocols(moved, q(), catalogue);
+    expect(figures(res)).to.deep.equal([
+      ['morpho', 15, 3],
+      ['acme', 7, 3],
+    ]);
+    expect(res.find((p) => p.id === 'morpho')!.name).to.equal('Morpho Blue');
+    expect(aggregateProtocols(facts, q({ tags: ['dex'] }), catalogue).map((p) => p.id)).to.deep.equal([
+      'acme',
+      'uniswap-v3',
+      'uniswap-v4',
+    ]);
   });
 
   it('applies opportunity filters before aggregating', () => {
@@ -68,8 +99,12 @@ describe('api/routes/protocols/aggregate aggregateProtocols', () => {
       'uniswap-v3',
     ]);
     expect(aggregateProtocols(facts, { ...all, name: 'MORPH' }).map((p) => p.id)).to.deep.equal(['morpho']);
-    expect(aggregateProtocols(facts, { ...all, tags: ['dex'] }).map((p) => p.id)).to.deep.equal(['uniswap-v3']);
+    expect(aggregateProtocols(facts, { ...all, tags: ['dex'] }).map((p) => p.id)).to.deep.equal([
+      'uniswap-v3',
+      'uniswap-v4',
+    ]);
     expect(aggregateProtocols(facts, { ...all, items: 1, page: 1 }).map((p) => p.id)).to.deep.equal(['morpho']);
+    expect(aggregateProtocols(facts, { ...all, items: 2, page: 1, status: 'LIVE' })).to.deep.equal([]);
   });
 
   it('serializes every protocol field with null banners and trustData', () => {
