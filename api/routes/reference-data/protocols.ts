@@ -7,6 +7,7 @@ import { curationOf } from '../../../domain/tables/protocolOverrides.js';
 import type { PgClient } from '../../../internal/pg.js';
 import { auditActorOf } from '../../audit/auditActor.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
+import { PROBLEMS } from '../../problems/registry.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
@@ -114,14 +115,14 @@ async function editAddedProtocol(tx: PgClient, by: Actor, id: string, body: Body
 /** Adds a protocol (table protocols): 409 when the registry or the table holds the id. */
 async function addProtocol(tx: PgClient, by: Actor, body: Protocol): Promise<Protocol> {
   if (registeredProtocol(body.id))
-    throw new AppError(409, 'CONFLICT', `Protocol ${body.id} exists (registered): PATCH /v4/protocols/${body.id} it`);
+    throw new AppError(PROBLEMS.CONFLICT, `Protocol ${body.id} exists (registered): PATCH /v4/protocols/${body.id} it`);
   const { rows } = await tx.query<Protocol>(
     `INSERT INTO protocols (id, name, icon, description, url, tags) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (id) DO NOTHING RETURNING ${PROTOCOL_COLUMNS}`,
     [body.id, body.name, body.icon, body.description, body.url, body.tags],
   );
   const after = rows[0];
-  if (!after) throw new AppError(409, 'CONFLICT', `Protocol ${body.id} exists: PATCH /v4/protocols/${body.id} it`);
+  if (!after) throw new AppError(PROBLEMS.CONFLICT, `Protocol ${body.id} exists: PATCH /v4/protocols/${body.id} it`);
   await recordAudit(tx, { ...by, action: 'create', entity: 'protocol', entityId: body.id, before: null, after });
   await queueOpportunitiesOf(tx, body.id);
   return after;

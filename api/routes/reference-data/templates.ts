@@ -12,6 +12,7 @@ import { loadProtocolCatalogue } from '../../../domain/tables/protocolCatalogue.
 import type { PgClient } from '../../../internal/pg.js';
 import { auditActorOf } from '../../audit/auditActor.js';
 import type { ApiDeps } from '../../deps.js';
+import { PROBLEMS } from '../../problems/registry.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
@@ -87,8 +88,7 @@ async function checkProtocol(tx: PgClient, protocolId: string | undefined): Prom
 function refuseBuiltIn(id: string, what: string): void {
   if (isBuiltInTemplate(id))
     throw new AppError(
-      409,
-      'CONFLICT',
+      PROBLEMS.CONFLICT,
       `Template ${id} is built in (defined in code with its campaign type's encoding): it cannot be ${what}; POST a template of your own`,
     );
 }
@@ -99,7 +99,8 @@ async function serialized(tx: PgClient, row: TemplateRow) {
 
 async function createTemplate(tx: PgClient, by: Actor, body: Fields & { id?: string }) {
   const id = body.id ?? randomUUID();
-  if (isBuiltInTemplate(id)) throw new AppError(409, 'CONFLICT', `Template ${id} exists (built in): choose another id`);
+  if (isBuiltInTemplate(id))
+    throw new AppError(PROBLEMS.CONFLICT, `Template ${id} exists (built in): choose another id`);
   await checkProtocol(tx, body.protocolId);
   const typeName = CAMPAIGN_TYPE_NAMES[Number(body.baseConfig!['campaignType'])]!;
   const { rows } = await tx.query<TemplateRow>(
@@ -116,7 +117,7 @@ async function createTemplate(tx: PgClient, by: Actor, body: Fields & { id?: str
       body.action ?? actionOf(typeName),
     ],
   );
-  if (!rows[0]) throw new AppError(409, 'CONFLICT', `Template ${id} exists: PATCH /v4/templates/${id} it`);
+  if (!rows[0]) throw new AppError(PROBLEMS.CONFLICT, `Template ${id} exists: PATCH /v4/templates/${id} it`);
   const after = await serialized(tx, rows[0]);
   await recordAudit(tx, { ...by, action: 'create', entity: 'template', entityId: id, before: null, after });
   return after;
