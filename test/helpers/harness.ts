@@ -11,7 +11,8 @@ import { createPgPool, type PgPool } from '../../internal/pg.js';
 import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { resetDatabase } from './database.js';
 import { chainConfigOf, testConfig, uniqueIndexPrefix } from './testConfig.js';
-import { startTestChains, type TestChain } from './testChains.js';
+import { leaseTestChains } from './sharedChains.js';
+import type { TestChain } from './testChains.js';
 
 export type Harness = {
   config: Config;
@@ -31,14 +32,37 @@ export type CreateHarnessParams = {
   /** Fields to override in each chain's config, or a function of that config giving them. */
   chainOverrides?: Partial<ChainConfig> | ((base: ChainConfig) => Partial<ChainConfig>);
   env?: Record<string, string>;
+  /**
+   * Devnets of this suite's own instead of the process's shared ones (reset by snapshot per harness):
+   * for a suite that stops or replaces a chain, or must not share one.
+   */
+  isolatedChains?: boolean;
 };
 
 /**
- * Everything an integration suite needs, all real: devnets with our contracts, a freshly migrated
+ * Everything an integration suite needs, all real: devnets with our contracts (the process's shared
+ * devnets reverted to their post-deploy snapshot, see sharedChains.ts), a freshly migrated
  * test database, this suite's own Elasticsearch indices, job deps and the Koa app (no listen).
  */
-export async function createHarness({ chainIds, chainOverrides, env }: CreateHarnessParams = {}): Promise<Harness> {
-  const testChains = await startTestChains(chainIds);
+export async function createHarness({
+  chainIds,
+  chainOverrides,
+  env,
+  isolatedChains,
+}: CreateHarnessParams = {}): Promise<Harness> {
+  const testChains = await leaseTestChains(chainIds, { isolated: isolatedChains });
+  try {
+    return await harnessOn(testChains, { chainOverrides, env });
+  } catch (error) {
+    await testChains.stop();
+    throw error;
+  }
+}
+
+async function harnessOn(
+  testChains: { chains: TestChain[]; stop(): Promise<void> },
+  { chainOverrides, env }: Pick<CreateHarnessParams, 'chainOverrides' | 'env'>,
+): Promise<Harness> {
   const prefix = uniqueIndexPrefix();
   const config = testConfig({
     chains: testChains.chains.map((c) => {
