@@ -8,15 +8,18 @@ import type { JobDeps } from '../../jobs/control/types.js';
 import type { Config, ChainConfig } from '../../internal/config.js';
 import { createLogger } from '../../internal/logger.js';
 import { createPgPool, type PgPool } from '../../internal/pg.js';
-import { deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
-import { resetDatabase } from './database.js';
+import { INDEX_FAMILIES, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
+import { indexNames } from '../../internal/es.js';
+import { cloneDatabase, resetDatabase } from './database.js';
 import { chainConfigOf, testConfig, uniqueIndexPrefix } from './testConfig.js';
-import { leaseTestChains } from './sharedChains.js';
+import { type ChainVariant, type LeasedChains, leaseTestChains } from './sharedChains.js';
 import type { TestChain } from './testChains.js';
 
 export type Harness = {
   config: Config;
   chains: TestChain[];
+  /** What `chainVariant.prepare` returned for each chain. */
+  prepared: unknown[];
   deps: JobDeps & { close(): Promise<void> };
   apiPg: PgPool;
   app: Koa;
@@ -37,7 +40,21 @@ export type CreateHarnessParams = {
    * for a suite that stops or replaces a chain, or must not share one.
    */
   isolatedChains?: boolean;
+  /** Devnets leased by the caller (leaseTestChains) instead of by the harness; `close` calls their `stop`. */
+  chains?: LeasedChains;
+  /** Devnets prepared once by `prepare` and reset to that prepared state per harness (see sharedChains.ts). */
+  chainVariant?: ChainVariant;
+  /**
+   * Starts from a copy of a prepared state instead of an empty one: the test database is cloned from
+   * database `database` (CREATE DATABASE … TEMPLATE), and this suite's indices are filled from the
+   * indices of prefix `esIndexPrefix` (_reindex).
+   */
+  from?: { database: string; esIndexPrefix: string };
+  /** Leaves this harness's Elasticsearch indices behind on close (a template's). */
+  keepIndices?: boolean;
 };
+
+type HarnessOptions = Pick<CreateHarnessParams, 'chainOverrides' | 'env' | 'from' | 'keepIndices'>;
 
 /**
  * Everything an integration suite needs, all real: devnets with our contracts (the process's shared
@@ -46,13 +63,14 @@ export type CreateHarnessParams = {
  */
 export async function createHarness({
   chainIds,
-  chainOverrides,
-  env,
   isolatedChains,
+  chainVariant,
+  chains,
+  ...options
 }: CreateHarnessParams = {}): Promise<Harness> {
-  const testChains = await leaseTestChains(chainIds, { isolated: isolatedChains });
+  const testChains = chains ?? (await leaseTestChains(chainIds, { isolated: isolatedChains, variant: chainVariant }));
   try {
-    return await harnessOn(testChains, { chainOverrides, env });
+    return await harnessOn(testChains, options);
   } catch (error) {
     await testChains.stop();
     throw error;
@@ -60,8 +78,8 @@ export async function createHarness({
 }
 
 async function harnessOn(
-  testChains: { chains: TestChain[]; stop(): Promise<void> },
-  { chainOverrides, env }: Pick<CreateHarnessParams, 'chainOverrides' | 'env'>,
+  testChains: LeasedChains,
+  { chainOverrides, env, from, keepIndices }: HarnessOptions,
 ): Promise<Harness> {
   const prefix = uniqueIndexPrefix();
   const config = testConfig({
@@ -72,15 +90,18 @@ async function harnessOn(
     esIndexPrefix: prefix,
     env,
   });
-  await resetDatabase(config.databaseUrl);
+  if (from) await cloneDatabase(config.databaseUrl, from.database);
+  else await resetDatabase(config.databaseUrl);
   const logger = createLogger({ level: config.logLevel, name: 'test' });
   const deps = createJobDeps(config, logger, new AbortController().signal);
   await ensureIndices({ es: deps.es, prefix, logger, shape: config.esIndexShape });
+  if (from) await copyIndices(deps.es, from.esIndexPrefix, prefix);
   const apiPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-api', readOnly: true });
   const app = createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg });
   return {
     config,
     chains: testChains.chains,
+    prepared: testChains.prepared,
     deps,
     apiPg,
     app,
@@ -95,8 +116,31 @@ async function harnessOn(
       ),
     refresh: async () => void (await deps.es.indices.refresh({ index: `${prefix}-*` })),
     async close() {
-      await deleteIndices({ es: deps.es, prefix }).catch(() => {});
+      if (!keepIndices) await deleteIndices({ es: deps.es, prefix }).catch(() => {});
       await Promise.allSettled([apiPg.end(), deps.close(), testChains.stop()]);
     },
   };
+}
+
+/**
+ * Copies every document (same ids) of each index family from prefix `from` into the write aliases of
+ * prefix `to` (scroll + bulk: this Elasticsearch has no _reindex module).
+ */
+async function copyIndices(es: JobDeps['es'], from: string, to: string): Promise<void> {
+  for (const family of INDEX_FAMILIES) {
+    const dest = indexNames(to, family).write;
+    let page = await es.search({ index: indexNames(from, family).read, scroll: '1m', size: 1000, sort: ['_doc'] });
+    try {
+      while (page.hits.hits.length > 0) {
+        const operations = page.hits.hits.flatMap((hit) => [{ index: { _index: dest, _id: hit._id } }, hit._source]);
+        const res = await es.bulk({ operations });
+        if (res.errors) throw new Error(`copying ${family} documents failed: ${JSON.stringify(res.items[0])}`);
+        if (!page._scroll_id) break;
+        page = await es.scroll({ scroll_id: page._scroll_id, scroll: '1m' });
+      }
+    } finally {
+      if (page._scroll_id) await es.clearScroll({ scroll_id: page._scroll_id }).catch(() => {});
+    }
+  }
+  await es.indices.refresh({ index: `${to}-*` });
 }

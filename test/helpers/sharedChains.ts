@@ -10,20 +10,40 @@ import { startTestChains, type TestChain } from './testChains.js';
  * alive at once) is not shared: that lease gets devnets of its own. Set TEST_SHARED_DEVNETS=0 to give
  * every harness its own devnets (the old behaviour).
  */
-type Pooled = { chain: TestChain; snapshotId: string; leased: boolean; stopReal(): Promise<void> };
+type Pooled = { chain: TestChain; prepared: unknown; snapshotId: string; leased: boolean; stopReal(): Promise<void> };
 
-const pool = new Map<number, Pooled>();
+/**
+ * State written on a fresh devnet once, before the snapshot every lease reverts to (the reference
+ * demo's seeded campaigns): a variant's devnets are pooled apart from the plain ones.
+ */
+export type ChainVariant = { name: string; prepare(chain: TestChain): Promise<unknown> };
+
+const pool = new Map<string, Pooled>();
+const keyOf = (chainId: number, variant?: ChainVariant) => (variant ? `${chainId}/${variant.name}` : `${chainId}`);
 let leasing: Promise<void> = Promise.resolve();
 
 export function sharedDevnetsEnabled(): boolean {
   return process.env['TEST_SHARED_DEVNETS'] !== '0';
 }
 
-async function startPooled(chainId: number): Promise<Pooled> {
+async function startOwn(chainId: number, variant?: ChainVariant) {
   const started = await startTestChains([chainId]);
+  try {
+    const prepared = await variant?.prepare(started.chains[0]!);
+    return { started, prepared };
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+}
+
+async function startPooled(chainId: number, variant?: ChainVariant): Promise<Pooled> {
+  const key = keyOf(chainId, variant);
+  const { started, prepared } = await startOwn(chainId, variant);
   const inner = started.chains[0]!;
   const entry: Pooled = {
     chain: inner,
+    prepared,
     snapshotId: await jsonRpc<string>(inner.devnet.rpcUrl, 'evm_snapshot'),
     leased: false,
     stopReal: () => started.stop(),
@@ -34,12 +54,12 @@ async function startPooled(chainId: number): Promise<Pooled> {
     devnet: {
       ...inner.devnet,
       stop: async () => {
-        if (pool.get(chainId) === entry) pool.delete(chainId);
+        if (pool.get(key) === entry) pool.delete(key);
         await started.stop();
       },
     },
   };
-  pool.set(chainId, entry);
+  pool.set(key, entry);
   return entry;
 }
 
@@ -55,22 +75,26 @@ async function resetPooled(entry: Pooled): Promise<boolean> {
   }
 }
 
-async function leaseOne(chainId: number): Promise<{ chain: TestChain; release(): Promise<void> }> {
-  let entry = pool.get(chainId);
+type Lease = { chain: TestChain; prepared: unknown; release(): Promise<void> };
+
+async function leaseOne(chainId: number, variant?: ChainVariant): Promise<Lease> {
+  const key = keyOf(chainId, variant);
+  let entry = pool.get(key);
   if (entry?.leased) {
-    const own = await startTestChains([chainId]);
-    return { chain: own.chains[0]!, release: own.stop };
+    const { started, prepared } = await startOwn(chainId, variant);
+    return { chain: started.chains[0]!, prepared, release: started.stop };
   }
   if (entry && !(await resetPooled(entry))) {
-    pool.delete(chainId);
+    pool.delete(key);
     await entry.stopReal();
     entry = undefined;
   }
-  entry ??= await startPooled(chainId);
+  entry ??= await startPooled(chainId, variant);
   entry.leased = true;
   const leased = entry;
   return {
     chain: leased.chain,
+    prepared: leased.prepared,
     release: async () => {
       leased.leased = false;
     },
@@ -78,19 +102,38 @@ async function leaseOne(chainId: number): Promise<{ chain: TestChain; release():
 }
 
 /**
- * Fresh devnets for `chainIds` (default 31337 and 31338) with our contracts deployed: the process's
- * shared ones reset by snapshot, or devnets of their own when `isolated` (or a shared one is in use).
+ * Fresh devnets for `chainIds` (default 31337 and 31338) with our contracts deployed (and `variant`
+ * prepared, its results in `prepared`): the process's shared ones reset by snapshot, or devnets of
+ * their own when `isolated` (or a shared one is in use).
  * `stop` releases shared devnets (they keep running) and kills the suite's own.
  */
+export type LeasedChains = { chains: TestChain[]; prepared: unknown[]; stop(): Promise<void> };
+
 export async function leaseTestChains(
   chainIds: number[] = [31337, 31338],
-  { isolated = false }: { isolated?: boolean } = {},
-): Promise<{ chains: TestChain[]; stop(): Promise<void> }> {
-  if (isolated || !sharedDevnetsEnabled()) return startTestChains(chainIds);
-  const leases: { chain: TestChain; release(): Promise<void> }[] = [];
+  { isolated = false, variant }: { isolated?: boolean; variant?: ChainVariant } = {},
+): Promise<LeasedChains> {
+  if (isolated || !sharedDevnetsEnabled()) {
+    const own: Lease[] = [];
+    try {
+      for (const chainId of chainIds) {
+        const { started, prepared } = await startOwn(chainId, variant);
+        own.push({ chain: started.chains[0]!, prepared, release: started.stop });
+      }
+    } catch (error) {
+      await Promise.allSettled(own.map((l) => l.release()));
+      throw error;
+    }
+    return {
+      chains: own.map((l) => l.chain),
+      prepared: own.map((l) => l.prepared),
+      stop: async () => void (await Promise.allSettled(own.map((l) => l.release()))),
+    };
+  }
+  const leases: Lease[] = [];
   // Leases are taken one at a time so that two harnesses created at once never share a chain.
   const turn = leasing.then(async () => {
-    for (const chainId of chainIds) leases.push(await leaseOne(chainId));
+    for (const chainId of chainIds) leases.push(await leaseOne(chainId, variant));
   });
   leasing = turn.catch(() => {});
   try {
@@ -101,6 +144,7 @@ export async function leaseTestChains(
   }
   return {
     chains: leases.map((l) => l.chain),
+    prepared: leases.map((l) => l.prepared),
     stop: async () => void (await Promise.allSettled(leases.map((l) => l.release()))),
   };
 }
