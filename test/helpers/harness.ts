@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import supertest from 'supertest';
 import { createApp } from '../../api/app.js';
+import type { ApiDeps } from '../../api/deps.js';
 import { createJobDeps } from '../../jobs/deps.js';
 import { findJob } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runJob.js';
@@ -23,6 +24,11 @@ export type Harness = {
   deps: JobDeps & { close(): Promise<void> };
   apiPg: PgPool;
   app: Koa;
+  /**
+   * Another app on this harness's standard deps (config, logger, the API and jobs pools,
+   * Elasticsearch, RPC) with `overrides` (a changed config, a dead pool, another RPC client…).
+   */
+  createApp(overrides?: Partial<ApiDeps>): Koa;
   request(): ReturnType<typeof supertest>;
   runJob(name: string): ReturnType<typeof runJob>;
   /** Makes every write to this suite's indices searchable now. */
@@ -97,7 +103,8 @@ async function harnessOn(
   await ensureIndices({ es: deps.es, prefix, logger, shape: config.esIndexShape });
   if (from) await copyIndices(deps.es, from.esIndexPrefix, prefix);
   const apiPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-api', readOnly: true });
-  const app = createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg });
+  const standardDeps: ApiDeps = { config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg };
+  const app = createApp(standardDeps);
   return {
     config,
     chains: testChains.chains,
@@ -105,6 +112,7 @@ async function harnessOn(
     deps,
     apiPg,
     app,
+    createApp: (overrides = {}) => createApp({ ...standardDeps, ...overrides }),
     request: () => supertest(app.callback()),
     runJob: (name) =>
       runJob(
