@@ -1,7 +1,6 @@
 import { METRICS_SHARED_MS } from '../../../api/routes/metrics/handlers.js';
 import { expect } from 'chai';
 import { mine } from '../../../contracts/actions.js';
-import { createApp } from '../../../api/app.js';
 import { setJobPaused } from '../../../jobs/control/jobState.js';
 import { runJob } from '../../../jobs/runJob.js';
 import type { Job } from '../../../jobs/control/types.js';
@@ -186,7 +185,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
 
   it('serves every scrape within a second one body, HTTP series included: one serialization a second (#43 F7)', async function () {
     // An app of its own: its first scrape starts a new body.
-    const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
+    const app = h.createApp();
     const client = () => supertest(app.callback());
     const first = await client().get('/metrics').expect(200);
     const servedAt = Date.now();
@@ -205,13 +204,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
 
   it("is rate-limited like /v4/health: one client's burst of scrapes gets its limit, the rest 429 (#43 F7)", async function () {
     const limits = { anonymous: 3, tiers: [5, 5, 5] };
-    const app = createApp({
-      config: { ...h.config, rateLimits: limits } as typeof h.config,
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-    });
+    const app = h.createApp({ config: { ...h.config, rateLimits: limits } as typeof h.config });
     await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
     const start = Date.now();
     const responses = await Promise.all(Array.from({ length: 50 }, () => supertest(app.callback()).get('/metrics')));
@@ -228,13 +221,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
 
   it('asks for METRICS_TOKEN (or the back-office token) when it is set: 401 without it (#43 F7)', async function () {
     const token = `metrics-${'t'.repeat(32)}`;
-    const app = createApp({
-      config: { ...h.config, metricsToken: token } as typeof h.config,
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-    });
+    const app = h.createApp({ config: { ...h.config, metricsToken: token } as typeof h.config });
     const client = () => supertest(app.callback());
     const missing = await client().get('/metrics').expect(401);
     expect(missing.body).to.include({ code: 'UNAUTHORIZED' });
@@ -247,7 +234,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
 
   it('is served at the root only, from a registry of each app', async function () {
     await h.request().get('/v4/metrics').expect(404);
-    const other = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
+    const other = h.createApp();
     const [a, b] = await Promise.all([
       supertest(other.callback()).get('/metrics').expect(200),
       h.request().get('/metrics').expect(200),
@@ -263,7 +250,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
       applicationName: 'test-dead',
     });
     try {
-      const app = createApp({ config: h.config, logger: h.deps.logger, pg: deadPg, es: h.deps.es, rpc: h.deps.rpc });
+      const app = h.createApp({ pg: deadPg });
       const { values } = parseMetrics((await supertest(app.callback()).get('/metrics').expect(200)).text);
       expect(values.get('rewards_dependency_up{dependency="postgres"}')).to.equal(0);
       expect(values.get('rewards_dependency_up{dependency="elasticsearch"}')).to.equal(1);
@@ -333,7 +320,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
 
   it('counts HTTP requests and their durations by method, route template and status code, never by raw path', async function () {
     // An app of its own, so its series hold exactly the requests below.
-    const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
+    const app = h.createApp();
     const client = () => supertest(app.callback());
     await client().get(`/v4/campaigns/${seeded[0]}`).expect(200);
     await client().get(`/v4/campaigns/${seeded[1]}`).expect(200);

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { DEVNET_PRETGE_TOKEN } from '../../../internal/devnetChains.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
@@ -39,10 +38,7 @@ describe('unpriced reward tokens: unpricedRewardTokens, /v4/health and the metri
   before(async function () {
     demo = await createReferenceDemo();
     const { h } = demo;
-    request = () =>
-      supertest(
-        createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback(),
-      );
+    request = () => supertest(h.createApp().callback());
   });
   after(async () => demo?.close());
 

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { createApp } from '../../../api/app.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { parseOutboundAllowance } from '../../../internal/outboundAddress.js';
 import supertest from 'supertest';
@@ -27,7 +26,7 @@ describe('/v4/webhooks: an API key owner manages its webhooks', function () {
     alice = await createOwnedResources(h, HARDHAT_TEST_KEYS[1]!);
     bob = { apiKey: await createApiKey(h, (await login(h, HARDHAT_TEST_KEYS[2]!)).cookie) };
     const config = { ...h.config, webhooks: { ...h.config.webhooks, allow: parseOutboundAllowance('') } };
-    const app = createApp({ config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc });
+    const app = h.createApp({ config });
     strict = () => supertest(app.callback());
   });
   after(async () => {

@@ -8,19 +8,19 @@ import type { Job } from '../../../jobs/control/types.js';
 import { devnetChains } from '../../../internal/devnetChains.js';
 import { createLogger } from '../../../internal/logger.js';
 import { resetDatabase } from '../../helpers/database.js';
+import { eventually } from '../../helpers/eventually.js';
 import { testConfig, uniqueIndexPrefix } from '../../helpers/testConfig.js';
-
-/** Polls `predicate` every 50 ms until it holds or `ms` pass. */
-async function eventually(predicate: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('jobs: pause, resume and schedule overrides (job_state)', function () {
   const logger = createLogger({ level: 'silent', name: 'test' });
+  /** The scheduler's log lines (debug and up): runJob logs each tick it skips for a pause. */
+  const logged: { msg?: string; job?: string }[] = [];
+  const schedulerLogger = createLogger({
+    level: 'debug',
+    name: 'test-scheduler',
+    destination: { write: (line: string) => void logged.push(JSON.parse(line)) },
+  });
+  const pausedSkips = () => logged.filter((l) => l.job === 'ticker' && l.msg === 'job skipped: paused').length;
   const config = testConfig({
     chains: devnetChains(),
     esIndexPrefix: uniqueIndexPrefix(),
@@ -69,37 +69,57 @@ describe('jobs: pause, resume and schedule overrides (job_state)', function () {
   });
 
   it('skips the ticks of a paused job in the scheduler and runs it again after resume', async function () {
-    scheduler = startScheduler({ config, logger, jobs: [ticker], refreshMs: 100 });
+    scheduler = startScheduler({ config, logger: schedulerLogger, jobs: [ticker], refreshMs: 100 });
     await scheduler.ready;
     expect(scheduler.schedules()).to.deep.equal({ ticker: '* * * * * *' });
     let start = runs;
-    await eventually(() => runs > start, 3000, 'a scheduled run');
+    await eventually(() => runs > start, { timeoutMs: 3000, what: 'a scheduled run' });
 
     await setJobPaused(deps.pg, 'ticker', true);
-    await sleep(300); // a tick already past its pause check finishes
+    // A skipped tick means every earlier run has ended (a unit's ticks never overlap): count from there.
+    const skipped = pausedSkips();
+    await eventually(() => pausedSkips() > skipped, { timeoutMs: 3000, what: 'a tick skipped for the pause' });
     start = runs;
-    await sleep(2300);
-    expect(runs, 'no run while paused').to.equal(start);
+    const skippedFrom = pausedSkips();
+    await eventually(() => pausedSkips() >= skippedFrom + 2, { timeoutMs: 5000, what: 'two more paused ticks' });
+    expect(runs, 'no run while paused, over two ticks the scheduler made').to.equal(start);
 
     await setJobPaused(deps.pg, 'ticker', false);
-    await eventually(() => runs > start, 3000, 'a run after resume');
+    await eventually(() => runs > start, { timeoutMs: 3000, what: 'a run after resume' });
   });
 
   it('applies a persisted schedule change without a restart and returns to the environment\'s on "default"', async function () {
-    scheduler = startScheduler({ config, logger, jobs: [ticker], refreshMs: 100 });
+    // A witness job ticking every second in the same scheduler shows the seconds that passed.
+    let witnessed = 0;
+    const witness: Job = {
+      name: 'witness',
+      description: 'ticks every second',
+      defaultCron: '* * * * * *',
+      run: async () => (witnessed++, { ranges: [], counts: { witnessed } }),
+    };
+    scheduler = startScheduler({ config, logger, jobs: [ticker, witness], refreshMs: 100 });
     await scheduler.ready;
     await setJobCron(deps.pg, 'ticker', '0 0 0 1 1 *');
-    await eventually(() => scheduler!.schedules()['ticker'] === '0 0 0 1 1 *', 2000, 'the override');
-    await sleep(300);
+    await eventually(() => scheduler!.schedules()['ticker'] === '0 0 0 1 1 *', {
+      timeoutMs: 2000,
+      what: 'the override',
+    });
+    // Past one witness tick, a ticker run begun before the change has ended: count from there.
+    const settled = witnessed;
+    await eventually(() => witnessed > settled, { timeoutMs: 3000, what: 'a witness tick' });
     const start = runs;
-    await sleep(2100);
-    expect(runs, 'no run on the yearly schedule').to.equal(start);
+    const from = witnessed;
+    await eventually(() => witnessed >= from + 2, { timeoutMs: 5000, what: 'two more witness ticks' });
+    expect(runs, 'no run on the yearly schedule while the scheduler ticked twice').to.equal(start);
     const { rows } = await deps.pg.query('SELECT job, cron FROM job_state');
     expect(rows).to.deep.equal([{ job: 'ticker', cron: '0 0 0 1 1 *' }]);
 
     await setJobCron(deps.pg, 'ticker', null);
-    await eventually(() => scheduler!.schedules()['ticker'] === '* * * * * *', 2000, 'JOB_TICKER_CRON again');
-    await eventually(() => runs > start, 3000, 'a run on the restored schedule');
+    await eventually(() => scheduler!.schedules()['ticker'] === '* * * * * *', {
+      timeoutMs: 2000,
+      what: 'JOB_TICKER_CRON again',
+    });
+    await eventually(() => runs > start, { timeoutMs: 3000, what: 'a run on the restored schedule' });
   });
 
   it('reads an override at start and ignores an invalid one', async function () {
@@ -108,6 +128,9 @@ describe('jobs: pause, resume and schedule overrides (job_state)', function () {
     await scheduler.ready;
     expect(scheduler.schedules()).to.deep.equal({ ticker: '*/7 * * * * *' });
     await setJobCron(deps.pg, 'ticker', 'every now and then');
-    await eventually(() => scheduler!.schedules()['ticker'] === '* * * * * *', 2000, 'the fallback to JOB_TICKER_CRON');
+    await eventually(() => scheduler!.schedules()['ticker'] === '* * * * * *', {
+      timeoutMs: 2000,
+      what: 'the fallback to JOB_TICKER_CRON',
+    });
   });
 });
