@@ -1,6 +1,6 @@
 import { loadFreshness, type Freshness } from '../../reads/freshness.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
-import { loadJobStatuses, unitRun, type JobStatus } from '../../../jobs/control/jobStatus.js';
+import { loadJobStatuses, unitRun, type JobStatus } from '../../../domain/jobs/jobStatus.js';
 import { describeError } from '../../../internal/errors.js';
 import { loadPipelineFacts } from './pipeline.js';
 import { healthStatus } from '../../reads/attention.js';

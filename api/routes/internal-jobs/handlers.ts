@@ -1,10 +1,10 @@
-import { loadJobListings } from '../../../jobs/control/listJobs.js';
-import { InvalidCronError, scheduleJob } from '../../../jobs/control/scheduleJob.js';
-import { setJobPaused } from '../../../jobs/control/jobState.js';
-import { loadRecentRuns } from '../../../jobs/control/recentRuns.js';
-import { jobInfo } from '../../../jobs/control/catalog.js';
+import { loadJobListings } from '../../../domain/jobs/listJobs.js';
+import { InvalidCronError, scheduleJob } from '../../../domain/jobs/scheduleJob.js';
+import { setJobPaused } from '../../../domain/jobs/jobState.js';
+import { loadRecentRuns } from '../../../domain/jobs/recentRuns.js';
+import { jobInfo } from '../../../domain/jobs/catalog.js';
 import { runJobNow } from '../../../jobs/control/runJobNow.js';
-import type { RunJobResult } from '../../../jobs/control/types.js';
+import type { RunJobResult } from '../../../domain/jobs/types.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadFreshness } from '../../reads/freshness.js';
 import { describeError } from '../../../internal/errors.js';
