@@ -13,6 +13,25 @@ const API_RUNS_JOBS_ALLOWLIST = [
   ['api/routes/campaign-access/handlers.ts', 'jobs/control/refreshOpportunity.ts'],
   ['api/routes/internal-jobs/handlers.ts', 'jobs/control/runJobNow.ts'],
 ];
+// Route families (api/routes/<family>/) are leaves: they import the read layer (api/reads/, api/reads/<family>/),
+// middleware, validation and the layers below, never another family; GraphQL resolvers (api/graphql/) call the read
+// layer, never a route family. What is left to split (a use case that still sits in another family's handlers.ts):
+// THIS LIST MUST ONLY SHRINK ([importing family or 'graphql', imported family]).
+const ROUTE_FAMILY_ALLOWLIST = [
+  ['creators', 'campaigns'], // creators/router.ts → campaigns/familyHandlers.ts campaignMetricsHandler
+  ['diffs', 'tokens'], // diffs/handlers.ts → tokens/handlers.ts withPrices
+  ['prices', 'opportunities'], // prices/handlers.ts → opportunities/idHandlers.ts recordsFormat
+  ['reference-data', 'tokens'], // reference-data/tokens.ts → tokens/handlers.ts readUnknownToken, withPrices
+  ['graphql', 'campaigns'], // graphql/schema.ts listCampaigns, graphql/totals.ts countCampaigns
+  ['graphql', 'opportunities'], // graphql/schema.ts listOpportunities
+  ['graphql', 'prices'], // graphql/prices.ts listPrices, loadPriceHistory
+  ['graphql', 'programs'], // graphql/programs.ts getProgram, listPrograms
+  ['graphql', 'reward-totals'], // graphql/totals.ts totalsOf, unclaimedOf
+  ['graphql', 'rewards'], // graphql/schema.ts listRewards
+  ['graphql', 'users'], // graphql/schema.ts listUserRewards
+];
+const allowedFamiliesOf = (from) => ROUTE_FAMILY_ALLOWLIST.filter(([a]) => a === from).map(([, b]) => b);
+const familiesWithExceptions = [...new Set(ROUTE_FAMILY_ALLOWLIST.map(([a]) => a).filter((a) => a !== 'graphql'))];
 const exact = (path) => `^${path.replace(/[.]/g, '\\.')}$`;
 
 module.exports = {
@@ -64,6 +83,40 @@ module.exports = {
       from: { path: exact(from) },
       to: { path: '^jobs/', pathNot: exact(to) },
     })),
+    {
+      name: 'route-families-are-leaves',
+      severity: 'error',
+      comment:
+        'A route family never imports another: what two transports or families share sits in api/reads/<family>/ (filters, query builders, serializers, request schemas).',
+      from: { path: '^api/routes/([^/]+)/', pathNot: familiesWithExceptions.map((f) => `^api/routes/${f}/`) },
+      to: { path: '^api/routes/[^/]+/', pathNot: '^api/routes/$1/' },
+    },
+    ...familiesWithExceptions.map((family) => ({
+      name: 'route-families-allowlist',
+      severity: 'error',
+      comment: `Allowlisted (must only shrink): api/routes/${family}/ may import ${allowedFamiliesOf(family).join(', ')} and no other family.`,
+      from: { path: `^api/routes/${family}/` },
+      to: {
+        path: '^api/routes/[^/]+/',
+        pathNot: [family, ...allowedFamiliesOf(family)].map((f) => `^api/routes/${f}/`),
+      },
+    })),
+    {
+      name: 'graphql-not-routes',
+      severity: 'error',
+      comment:
+        'GraphQL resolvers call the read layer (api/reads/), never a route family (allowlist: must only shrink).',
+      from: { path: '^api/graphql/' },
+      to: { path: '^api/routes/', pathNot: allowedFamiliesOf('graphql').map((f) => `^api/routes/${f}/`) },
+    },
+    {
+      name: 'reads-below-transports',
+      severity: 'error',
+      comment:
+        'The read layer (api/reads/) is called by REST handlers, GraphQL resolvers and jobs; it imports neither transport.',
+      from: { path: '^api/reads/' },
+      to: { path: '^api/(routes|graphql|middleware)/' },
+    },
     {
       name: 'domain-at-the-bottom',
       severity: 'error',

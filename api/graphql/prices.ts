@@ -13,7 +13,7 @@ import {
   priceHistoryQuery,
   type ListPricesQuery,
   type PriceHistoryQuery,
-} from '../routes/prices/schema.js';
+} from '../reads/prices/schema.js';
 import { checkArgs, inputTypeFromSchema, listArgs, paging, type ListArgs } from './args.js';
 import type { GraphqlContext } from './context.js';
 import { nullWhenNotFound } from './formatError.js';

@@ -8,9 +8,9 @@ import { loadJobStatuses } from '../../../domain/jobs/jobStatus.js';
 import { toJobListing, type JobListing, type RpcHead } from '../../../domain/jobs/listJobs.js';
 import { describeError } from '../../../internal/errors.js';
 import type { ReadReplicaStatus } from '../../../internal/readReplica.js';
-import { loadPipelineFacts, type PipelineFacts } from '../health/pipeline.js';
-import { probeDependencies } from '../internal-dependencies/probeDependencies.js';
-import { streamSlotsOf } from '../events/streamSlots.js';
+import { loadPipelineFacts, type PipelineFacts } from '../../reads/health/pipeline.js';
+import { probeDependencies } from '../../reads/internal-dependencies/probeDependencies.js';
+import { streamSlotsOf } from '../../reads/events/streamSlots.js';
 import type { ApiDeps } from '../../deps.js';
 
 /** The schedule given a job outside the catalog: once a year, so it is never overdue. */

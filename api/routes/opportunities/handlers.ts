@@ -11,13 +11,25 @@ import {
   buildExtremumQuery,
   buildOpportunityListQuery,
   buildStatsQuery,
-} from './query.js';
+} from '../../reads/opportunities/query.js';
 import { searchOnce } from '../../search/searchOnce.js';
-import { loadCampaignsOf } from './readContext.js';
-import { opportunityFilterContext } from './filterContext.js';
+import { loadCampaignsOf } from '../../reads/opportunities/readContext.js';
+import { opportunityFilterContext } from '../../reads/opportunities/filterContext.js';
 import type { Handler } from '../../validate.js';
-import type { aggregateParams, extremumParams, NumericField, oppFiltersQuery, PagedOppFilters } from './schema.js';
-import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity, serializeSum } from './serialize.js';
+import type {
+  aggregateParams,
+  extremumParams,
+  NumericField,
+  oppFiltersQuery,
+  PagedOppFilters,
+} from '../../reads/opportunities/schema.js';
+import {
+  serializeBins,
+  serializeDecimal,
+  serializeGroups,
+  serializeOpportunity,
+  serializeSum,
+} from '../../reads/opportunities/serialize.js';
 
 const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'opportunities').read;
 

@@ -5,7 +5,7 @@ import {
   type HistoryMetric,
 } from '../../reads/opportunityHistory.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { getOpportunityDocument, loadCampaignsOf } from './readContext.js';
+import { getOpportunityDocument, loadCampaignsOf } from '../../reads/opportunities/readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
 import type { Handler } from '../../validate.js';
 import type {
@@ -14,9 +14,9 @@ import type {
   opportunityIdParams,
   recordsQuery,
   storingIdsQuery,
-} from './schema.js';
-import { serializeOpportunity } from './serialize.js';
-import type { RecordsColumn } from './responses.js';
+} from '../../reads/opportunities/schema.js';
+import { serializeOpportunity } from '../../reads/opportunities/serialize.js';
+import type { RecordsColumn } from '../../reads/opportunities/responses.js';
 import { buildStoringIdTrees } from './storingIds.js';
 
 /** One Opportunity record by numeric or composite id; NotFoundError when absent. */

@@ -11,7 +11,7 @@ import {
   type priceHistoryQuery,
   type priceSymbolParams,
   type priceSymbolQuery,
-} from './schema.js';
+} from '../../reads/prices/schema.js';
 import { candlesToCsv, serializeCandle, serializePrice, type CandleResponse, type PriceResponse } from './serialize.js';
 
 const DAY_SECONDS = 86_400;

@@ -2,10 +2,10 @@ import { currentChainContext } from '../../chainRecords.js';
 import { nowSeconds, readPgOf, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
-import { serializeOpportunity } from '../opportunities/serialize.js';
+import { serializeOpportunity } from '../../reads/opportunities/serialize.js';
 import { loadMemberDocuments, publicCampaignCounts } from './members.js';
 import { countProgramRows, findProgramRow, listProgramRows, type ProgramRow } from './repo.js';
-import type { ListProgramsQuery, listProgramsQuery, programParams } from './schema.js';
+import type { ListProgramsQuery, listProgramsQuery, programParams } from '../../reads/programs/schema.js';
 import { serializeProgram } from './serialize.js';
 
 /**

@@ -9,7 +9,7 @@ import { arr, int, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
 import { countProgramsHandler, getProgramHandler, listProgramsHandler } from './handlers.js';
 import { MAX_MEMBERS } from './members.js';
-import { createProgramBody, listProgramsQuery, programParams, updateProgramBody } from './schema.js';
+import { createProgramBody, listProgramsQuery, programParams, updateProgramBody } from '../../reads/programs/schema.js';
 import { createProgramHandler, updateProgramHandler } from './writeHandlers.js';
 
 const sums =

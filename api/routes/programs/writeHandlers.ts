@@ -4,7 +4,7 @@ import { writeAndPublish } from '../../search/writeAndPublish.js';
 import type { Handler } from '../../validate.js';
 import { programRecords } from './handlers.js';
 import { createProgram, type ProgramRow, updateProgram } from './repo.js';
-import type { createProgramBody, programParams, updateProgramBody } from './schema.js';
+import type { createProgramBody, programParams, updateProgramBody } from '../../reads/programs/schema.js';
 
 /** The program record as reads serve it (its members' documents were republished before: writeAndPublish). */
 async function answerWrite(deps: ApiDeps, program: ProgramRow) {

@@ -1,10 +1,10 @@
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { loadProtocolCurations } from '../../../domain/tables/protocolOverrides.js';
-import { aggregateProtocols } from './aggregate.js';
-import { loadOpportunityFacts } from './repo.js';
+import { aggregateProtocols } from '../../reads/protocols/aggregate.js';
+import { loadOpportunityFacts } from '../../reads/protocols/repo.js';
 import type { Handler } from '../../validate.js';
-import type { listProtocolsQuery } from './schema.js';
-import { serializeProtocol } from './serialize.js';
+import type { listProtocolsQuery } from '../../reads/protocols/schema.js';
+import { serializeProtocol } from '../../reads/protocols/serialize.js';
 
 /**
  * GET /v4/protocols: protocols of the campaign types present in opportunities, with daily rewards

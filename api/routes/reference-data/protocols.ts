@@ -12,9 +12,9 @@ import { requireBackOffice } from '../../middleware/auth.js';
 import { describe } from '../../openapi/describe.js';
 import { protocolSchema } from '../../openapi/records.js';
 import { type Handler, validate } from '../../validate.js';
-import { aggregateProtocols } from '../protocols/aggregate.js';
-import { loadOpportunityFacts } from '../protocols/repo.js';
-import { serializeProtocol } from '../protocols/serialize.js';
+import { aggregateProtocols } from '../../reads/protocols/aggregate.js';
+import { loadOpportunityFacts } from '../../reads/protocols/repo.js';
+import { serializeProtocol } from '../../reads/protocols/serialize.js';
 import type { Actor } from './tokenWrites.js';
 import { writeAndPublish } from '../../search/writeAndPublish.js';
 

@@ -2,8 +2,8 @@ import type { ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
-import { privateVisibility } from '../campaign-access/visibility.js';
-import { splitList } from '../campaigns/params.js';
+import { privateVisibility } from '../../reads/campaign-access/visibility.js';
+import { splitList } from '../../reads/campaigns/params.js';
 import {
   distributedByToken,
   distributedRows,
@@ -11,7 +11,7 @@ import {
   groupDistributed,
   type TokenRow,
   type UsdRow,
-} from './distributed.js';
+} from '../../reads/reward-totals/distributed.js';
 import type {
   campaignTotalsParams,
   chainOnlyQuery,
@@ -22,8 +22,8 @@ import type {
   tokenTotalsQuery,
   unclaimQuery,
   UnclaimQuery,
-} from './schema.js';
-import { withOpportunityNames } from './topOpportunities.js';
+} from '../../reads/reward-totals/schema.js';
+import { withOpportunityNames } from '../../reads/reward-totals/topOpportunities.js';
 import { campaignLiveTotals, liveUnclaimed, tokenLiveTotals } from './totals.js';
 
 /** Exactly one of two fields: a 400 naming the first when neither is given, the second when both are. */

@@ -8,7 +8,7 @@ import {
   type CampaignVisibility,
 } from '../../visibility/campaignVisibility.js';
 import type { Handler } from '../../validate.js';
-import type { ListRewardsQuery, listRewardsQuery } from './schema.js';
+import type { ListRewardsQuery, listRewardsQuery } from '../../reads/rewards/schema.js';
 import { serializeReward } from './serialize.js';
 
 /** How a page of GET /v4/rewards was read: from the tree's campaign anchors, or walked from the first row (or a remembered page end). */

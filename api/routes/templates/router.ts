@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { listTemplatesHandler } from './handlers.js';
-import { listTemplatesQuery } from './schema.js';
+import { listTemplatesQuery } from '../../reads/templates/schema.js';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, obj, str } from '../../openapi/schemaHelpers.js';
 

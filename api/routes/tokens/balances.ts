@@ -7,7 +7,7 @@ import type { Handler } from '../../validate.js';
 import { withPrices } from './handlers.js';
 import { chainClientOf } from './readChain.js';
 import { listRewardTokenRows, tokenRowsByAddress } from './rewardRepo.js';
-import { MAX_BALANCE_TOKENS, type BalancesQuery, type balancesQuery } from './schema.js';
+import { MAX_BALANCE_TOKENS, type BalancesQuery, type balancesQuery } from '../../reads/tokens/schema.js';
 import { serializeChainToken, type TokenResponse } from './serialize.js';
 
 /** The native token's stored address (the tokens job stores it under the zero address). */

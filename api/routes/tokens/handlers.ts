@@ -6,9 +6,9 @@ import type { Queryable } from '../../../internal/pg.js';
 import { readChain } from '../../chain/readChain.js';
 import { describeTokens, withCode } from '../../chain/tokenReads.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import { getTokenRow, listTokenRows, type TokenDbRow } from './repo.js';
+import { getTokenRow, listTokenRows, type TokenDbRow } from '../../reads/tokens/repo.js';
 import type { Handler } from '../../validate.js';
-import { ADDRESS_RE, type listTokensQuery, type tokenIdParams } from './schema.js';
+import { ADDRESS_RE, type listTokensQuery, type tokenIdParams } from '../../reads/tokens/schema.js';
 import { serializeChainToken, serializeToken, type TokenResponse } from './serialize.js';
 
 /** Token records of stored rows with their served (fresh or null) prices, read from `db` (default: the primary). */

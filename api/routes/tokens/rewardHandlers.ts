@@ -2,7 +2,7 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import type { Handler } from '../../validate.js';
 import { withPrices } from './handlers.js';
 import { listRewardTokenRows, type ListRewardTokensArgs } from './rewardRepo.js';
-import type { rewardChainParams, rewardChainQuery, rewardTokensQuery } from './schema.js';
+import type { rewardChainParams, rewardChainQuery, rewardTokensQuery } from '../../reads/tokens/schema.js';
 import type { TokenResponse } from './serialize.js';
 
 /** A reward token: its Token record and the DistributionCreator's minimum amount per hour (base units). */

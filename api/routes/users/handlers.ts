@@ -1,12 +1,12 @@
 import { currentChainContext } from '../../chainRecords.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { resolveChainIds } from './params.js';
+import { resolveChainIds } from '../../reads/users/params.js';
 import type { ProofSource } from '../../reads/rewardProofs.js';
 import { loadUserRewards } from './loadUserRewards.js';
 import { campaignVisibilityOf, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
 import type { Handler } from '../../validate.js';
-import type { userParams, UserRewardsQuery, userRewardsQuery } from './schema.js';
-import { serializeUserReward } from './serialize.js';
+import type { userParams, UserRewardsQuery, userRewardsQuery } from '../../reads/users/schema.js';
+import { serializeUserReward } from '../../reads/users/serialize.js';
 
 /**
  * GET /v4/users/{address}/rewards: per requested chain, the user's rewards in the chain's LIVE root

@@ -6,7 +6,7 @@ import { loadRewards, type RewardRecord } from '../../reads/rewards.js';
 import type { ApiDeps } from '../../deps.js';
 import { hiddenOnChainCampaignIds, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
 import type { ProofSource } from '../../reads/rewardProofs.js';
-import { loadCampaignInfo, loadTokenInfo, type CampaignInfo, type TokenInfo } from './repo.js';
+import { loadCampaignInfo, loadTokenInfo, type CampaignInfo, type TokenInfo } from '../../reads/users/repo.js';
 
 /** Everything needed to serialize a user's rewards on one chain. */
 export type UserChainRewards = {
