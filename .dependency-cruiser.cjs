@@ -19,16 +19,9 @@ const API_RUNS_JOBS_ALLOWLIST = [
 // THIS LIST MUST ONLY SHRINK ([importing family or 'graphql', imported family]).
 const ROUTE_FAMILY_ALLOWLIST = [
   ['creators', 'campaigns'], // creators/router.ts → campaigns/familyHandlers.ts campaignMetricsHandler
-  ['diffs', 'tokens'], // diffs/handlers.ts → tokens/handlers.ts withPrices
-  ['prices', 'opportunities'], // prices/handlers.ts → opportunities/idHandlers.ts recordsFormat
-  ['reference-data', 'tokens'], // reference-data/tokens.ts → tokens/handlers.ts readUnknownToken, withPrices
   ['graphql', 'campaigns'], // graphql/schema.ts listCampaigns, graphql/totals.ts countCampaigns
   ['graphql', 'opportunities'], // graphql/schema.ts listOpportunities
-  ['graphql', 'prices'], // graphql/prices.ts listPrices, loadPriceHistory
-  ['graphql', 'programs'], // graphql/programs.ts getProgram, listPrograms
   ['graphql', 'reward-totals'], // graphql/totals.ts totalsOf, unclaimedOf
-  ['graphql', 'rewards'], // graphql/schema.ts listRewards
-  ['graphql', 'users'], // graphql/schema.ts listUserRewards
 ];
 const allowedFamiliesOf = (from) => ROUTE_FAMILY_ALLOWLIST.filter(([a]) => a === from).map(([, b]) => b);
 const familiesWithExceptions = [...new Set(ROUTE_FAMILY_ALLOWLIST.map(([a]) => a).filter((a) => a !== 'graphql'))];

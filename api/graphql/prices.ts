@@ -7,7 +7,7 @@ import {
   GraphQLString,
   type GraphQLFieldConfigMap,
 } from 'graphql';
-import { listPrices, loadPriceHistory } from '../routes/prices/handlers.js';
+import { listPrices, loadPriceHistory } from '../reads/prices/priceReads.js';
 import {
   listPricesQuery,
   priceHistoryQuery,

@@ -8,7 +8,7 @@ import { requireBackOffice } from '../../middleware/auth.js';
 import { describe } from '../../openapi/describe.js';
 import { tokenSchema } from '../../openapi/records.js';
 import { type Handler, validate } from '../../validate.js';
-import { readUnknownToken, withPrices } from '../tokens/handlers.js';
+import { readUnknownToken, withPrices } from '../../reads/tokens/tokenRecords.js';
 import { countTokenRows } from '../../reads/tokens/repo.js';
 import { listTokensQuery } from '../../reads/tokens/schema.js';
 import { insertToken, tokenExists, type TokenChanges, updateToken } from './tokenWrites.js';

@@ -4,7 +4,7 @@ import type { Handler } from '../../validate.js';
 import { loadOpportunityDocuments } from '../../reads/opportunities/readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
 import { serializeOpportunity, type SerializedOpportunity } from '../../reads/opportunities/serialize.js';
-import { loadUserRewards, type UserChainRewards } from './loadUserRewards.js';
+import { loadUserRewards, type UserChainRewards } from '../../reads/users/loadUserRewards.js';
 import { resolveChainIds } from '../../reads/users/params.js';
 import type { ProofSource } from '../../reads/rewardProofs.js';
 import type { userBreakdownsQuery, userParams } from '../../reads/users/schema.js';

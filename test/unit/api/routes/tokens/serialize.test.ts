@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { serializeChainToken, serializeToken, tmpTokenId } from '../../../../../api/routes/tokens/serialize.js';
+import { serializeChainToken, serializeToken, tmpTokenId } from '../../../../../api/reads/tokens/serialize.js';
 import type { TokenDbRow } from '../../../../../api/reads/tokens/repo.js';
 import { toServedPrice } from '../../../../../domain/prices.js';
 

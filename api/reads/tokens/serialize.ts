@@ -1,6 +1,6 @@
 import type { ServedPrice } from '../../../domain/prices.js';
 import type { TokenRow } from '../../../domain/readTokenMetadata.js';
-import type { TokenDbRow } from '../../reads/tokens/repo.js';
+import type { TokenDbRow } from './repo.js';
 
 /** Public Token record (the Token schema, tokenSchema in api/openapi/records.ts), every field named. */
 export type TokenResponse = {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../internal/pg.js';
-import type { ListPricesQuery } from '../../reads/prices/schema.js';
+import type { ListPricesQuery } from './schema.js';
 
 /** A priced token as the prices routes read it (tokens joined to token_prices). */
 export type PriceDbRow = {

@@ -3,8 +3,8 @@ import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import type { ProgramSummary } from '../../../domain/tables/programs.js';
 import type { PgClient, Queryable } from '../../../internal/pg.js';
 import { AppError, NotFoundError, ValidationError } from '../../errors.js';
-import { resolveOpportunityId } from '../../reads/opportunities/readContext.js';
-import type { CreateProgramBody, ListProgramsQuery, UpdateProgramBody } from '../../reads/programs/schema.js';
+import { resolveOpportunityId } from '../opportunities/readContext.js';
+import type { CreateProgramBody, ListProgramsQuery, UpdateProgramBody } from './schema.js';
 
 export type ProgramRow = ProgramSummary;
 type Actor = Pick<AuditEntry, 'actor' | 'requestId'>;
