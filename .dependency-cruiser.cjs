@@ -20,8 +20,6 @@ const API_RUNS_JOBS_ALLOWLIST = [
 const ROUTE_FAMILY_ALLOWLIST = [
   ['creators', 'campaigns'], // creators/router.ts → campaigns/familyHandlers.ts campaignMetricsHandler
   ['graphql', 'campaigns'], // graphql/schema.ts listCampaigns, graphql/totals.ts countCampaigns
-  ['graphql', 'opportunities'], // graphql/schema.ts listOpportunities
-  ['graphql', 'reward-totals'], // graphql/totals.ts totalsOf, unclaimedOf
 ];
 const allowedFamiliesOf = (from) => ROUTE_FAMILY_ALLOWLIST.filter(([a]) => a === from).map(([, b]) => b);
 const familiesWithExceptions = [...new Set(ROUTE_FAMILY_ALLOWLIST.map(([a]) => a).filter((a) => a !== 'graphql'))];

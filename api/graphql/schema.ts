@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import { listCampaigns } from '../routes/campaigns/handlers.js';
 import { campaignIdParams, listCampaignsQuery, type ListCampaignsQuery } from '../reads/campaigns/schema.js';
-import { listOpportunities } from '../routes/opportunities/handlers.js';
+import { listOpportunities } from '../reads/opportunities/listOpportunities.js';
 import { opportunityIdParams, oppFiltersQuery, type PagedOppFilters } from '../reads/opportunities/schema.js';
 import { listRewards } from '../reads/rewards/listRewards.js';
 import { listRewardsQuery, type ListRewardsQuery } from '../reads/rewards/schema.js';

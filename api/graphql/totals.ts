@@ -11,7 +11,7 @@ import {
 import { countCampaigns } from '../routes/campaigns/countHandlers.js';
 import { countCampaignsQuery, type CountCampaignsQuery, type CountGroup } from '../reads/campaigns/schema.js';
 import { DISTRIBUTED_GROUPS, distributedRows, groupDistributed } from '../reads/reward-totals/distributed.js';
-import { totalsOf, unclaimedOf } from '../routes/reward-totals/handlers.js';
+import { totalsOf, unclaimedOf } from '../reads/reward-totals/liveTotals.js';
 import {
   distributedQuery,
   rewardTotalsQuery,
