@@ -28,8 +28,8 @@ import { documentsUsingTokens, NATIVE_TOKEN_ADDRESS, upsertTokens } from '../ind
 import { loadTokenPrices } from '../domain/tables/prices.js';
 import { toServedPrice, type StoredPrice } from '../domain/prices.js';
 import { withTransaction } from '../internal/pg.js';
-import type { Job, JobDeps, JobResult } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job, JobDeps, JobResult } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 import { announceFigureChanges } from './announceFigureChanges.js';
 
 /**

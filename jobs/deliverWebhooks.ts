@@ -1,7 +1,7 @@
 import { createProgress } from '../internal/progress.js';
 import { listenChannel, type PgListener } from '../internal/pgListen.js';
-import type { Job } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 import { type ClaimedWebhook, claimWebhook, deleteOrphans, leaseMsOf, serveWebhook } from './webhooks/serveWebhook.js';
 import { createWakeup } from './webhooks/wakeup.js';
 

@@ -3,7 +3,7 @@ import type { Config } from '../internal/config.js';
 import { createEsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
 import { createPgPool } from '../internal/pg.js';
-import type { JobDeps } from './control/types.js';
+import type { JobDeps } from '../domain/jobs/types.js';
 
 /**
  * Connections of a scheduler process: each running unit holds one for its advisory lock and may

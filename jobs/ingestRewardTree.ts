@@ -10,7 +10,7 @@ import { createRewardTreeChecker, type VerifyRewardTreeResult } from '../indexer
 import { layoutInWorker } from '../indexer/transform/layoutInWorker.js';
 import type { Keccak } from '../internal/keccak.js';
 import { createProgress } from '../internal/progress.js';
-import type { JobDeps } from './control/types.js';
+import type { JobDeps } from '../domain/jobs/types.js';
 
 export type IngestRewardTreeParams = {
   chainId: number;

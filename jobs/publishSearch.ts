@@ -1,6 +1,6 @@
-import { projectOutbox } from '../indexer/project/projectOutbox.js';
-import type { Job } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import { projectOutbox } from '../domain/projection/projectOutbox.js';
+import type { Job } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 /** Drains the search outbox into Elasticsearch (also after an Elasticsearch outage). */
 export const publishSearch: Job = {

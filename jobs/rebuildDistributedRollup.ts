@@ -3,8 +3,8 @@ import {
   isDistributedRollupFresh,
   writeDistributedRollup,
 } from '../indexer/store/distributedFacetRollup.js';
-import { jobInfo } from './control/catalog.js';
-import type { Job, JobDeps, JobResult } from './control/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
+import type { Job, JobDeps, JobResult } from '../domain/jobs/types.js';
 
 /**
  * Keeps the rollups of GET /v4/rewards/total/distributed fresh (#33): when a write they depend on

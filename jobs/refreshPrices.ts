@@ -13,8 +13,8 @@ import {
 } from '../indexer/store/prices.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
-import type { Job, JobDeps } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job, JobDeps } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 const NAME = 'prices';
 

@@ -11,7 +11,7 @@ import { rebuildDistributedRollup } from './rebuildDistributedRollup.js';
 import { syncBenchmarkRate } from './syncBenchmarkRate.js';
 import { sweepRetention } from './sweepRetention.js';
 import { deliverWebhooks } from './deliverWebhooks.js';
-import type { Job } from './control/types.js';
+import type { Job } from '../domain/jobs/types.js';
 
 /** Every job, in the order a full indexing pass runs them. Schedules come from config.schedules. */
 export const JOBS: readonly Job[] = [

@@ -2,8 +2,8 @@ import { hostname } from 'node:os';
 import { traitsOf } from '../internal/errorSources/index.js';
 import { describeError } from '../internal/errors.js';
 import { redactStored } from '../internal/redact.js';
-import { isJobPaused } from './control/jobState.js';
-import type { Job, JobDeps, RunJobResult, RunTrigger } from './control/types.js';
+import { isJobPaused } from '../domain/jobs/jobState.js';
+import type { Job, JobDeps, RunJobResult, RunTrigger } from '../domain/jobs/types.js';
 
 /** Namespace of our advisory locks (first key of the two-key form), so they never clash with others. */
 export const JOB_LOCK_NAMESPACE = 0x6a6f62; // "job"
@@ -24,7 +24,7 @@ export type RunJobOptions = {
 /** This process, as recorded in job_runs.runner. */
 const RUNNER = `${hostname()}:${process.pid}`;
 
-/** The advisory-lock key of one process's runs of a concurrent job (jobs/control/types.ts `concurrent`). */
+/** The advisory-lock key of one process's runs of a concurrent job (domain/jobs/types.ts `concurrent`). */
 const concurrentLockKey = (job: string, runner: string) => `${job}@${runner}`;
 
 /** The advisory-lock key of a work unit: the job, or the job on one chain. */

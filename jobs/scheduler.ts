@@ -5,13 +5,13 @@ import { backoffDelay } from '../internal/retry.js';
 import { describeError } from '../internal/errors.js';
 import type { Logger } from '../internal/logger.js';
 import { createJobDeps } from './deps.js';
-import { effectiveCron } from './control/effectiveCron.js';
-import { loadJobStates } from './control/jobState.js';
+import { effectiveCron } from '../domain/jobs/effectiveCron.js';
+import { loadJobStates } from '../domain/jobs/jobState.js';
 import { JOBS } from './registry.js';
 import { runJob, unitLockKey } from './runJob.js';
 import { startHeadFollower } from './headFollower.js';
 import { startOutboxListener } from './outboxListener.js';
-import type { Job } from './control/types.js';
+import type { Job } from '../domain/jobs/types.js';
 import { createSlowChainGuard } from './slowChainGuard.js';
 
 export type Scheduler = {

@@ -2,8 +2,8 @@ import type { Config } from '../internal/config.js';
 import { deleteInBatches } from '../internal/deleteInBatches.js';
 import { createProgress } from '../internal/progress.js';
 import { deleteUnusedConfigs, planConfigSweep, type ConfigSweepKey } from '../domain/tables/campaignConfigs.js';
-import type { Job, JobDeps } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job, JobDeps } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 /** Rows per statement: a batch's locks and WAL stay small whatever the backlog (issue #29 L2). */
 export const RETENTION_BATCH = 1000;

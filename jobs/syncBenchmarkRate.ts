@@ -1,7 +1,7 @@
 import { fetchBenchmarkRates } from '../indexer/fetch/fetchBenchmarkRates.js';
 import { withTransaction } from '../internal/pg.js';
-import type { Job } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 /**
  * The overnight benchmark rate series (SOFR) from BENCHMARK_RATE_URL into benchmark_rates, one row

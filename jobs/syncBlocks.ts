@@ -8,8 +8,8 @@ import { rollbackChain } from '../indexer/store/rollback.js';
 import type { PgPool } from '../internal/pg.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
-import type { Job, JobDeps, JobRange } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job, JobDeps, JobRange } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 const NAME = 'blocks';
 /** Deepest reorganization we resolve automatically; anything deeper stops the job loudly. */

@@ -2,8 +2,8 @@ import type { Hex } from 'viem';
 import { pendingFeeCampaigns, storeCampaignFees, type PendingFeeCampaign } from '../indexer/store/campaignFees.js';
 import { campaignFeesOfReceipt } from '../indexer/transform/campaignFees.js';
 import type { ChainClient } from '../internal/rpc.js';
-import type { Job } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 /** Campaigns per chain and run: bounds the receipts one run reads (a backfill catches up over several runs). */
 const CAMPAIGNS_PER_RUN = 500;

@@ -5,8 +5,8 @@ import { createLogSpan, type LogSpan } from '../indexer/fetch/logSpan.js';
 import { readTokenMetadata } from '../domain/readTokenMetadata.js';
 import type { BlockRange } from '../indexer/fetch/planRanges.js';
 import { startBackgroundProjector, type BackgroundProjector } from '../indexer/project/backgroundProjector.js';
-import { projectOutbox } from '../indexer/project/projectOutbox.js';
-import { outboxHighWater } from '../indexer/project/outbox.js';
+import { projectOutbox } from '../domain/projection/projectOutbox.js';
+import { outboxHighWater } from '../domain/projection/outbox.js';
 import type { ChainClient } from '../internal/rpc.js';
 import { loadBlockTimestamps } from '../indexer/store/blockTimestamps.js';
 import {
@@ -35,8 +35,8 @@ import { upsertRewardTokenMinAmounts } from '../indexer/store/rewardTokens.js';
 import { appendEvents } from '../domain/tables/events.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
-import type { Job, JobDeps, JobRange } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job, JobDeps, JobRange } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 const NAME = 'campaigns';
 

@@ -18,8 +18,8 @@ import { toClaimEvents } from '../indexer/transform/events.js';
 import { appendEvents } from '../domain/tables/events.js';
 import { withTransaction } from '../internal/pg.js';
 import { createProgress } from '../internal/progress.js';
-import type { Job, JobDeps, JobRange } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job, JobDeps, JobRange } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 const NAME = 'claims';
 

@@ -40,8 +40,8 @@ import { bytesToHex } from 'viem';
 import { withTransaction } from '../internal/pg.js';
 import { anchorTree, listTreesToAnchor } from '../indexer/store/rewardAnchors.js';
 import { createProgress } from '../internal/progress.js';
-import type { Job, JobDeps, JobRange } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job, JobDeps, JobRange } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 const NAME = 'roots';
 /** Bound on tree fetches per chain and run; the rest wait for the next run (least recently checked first). */

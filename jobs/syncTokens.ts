@@ -9,8 +9,8 @@ import {
   upsertTokens,
 } from '../indexer/store/tokens.js';
 import { withTransaction } from '../internal/pg.js';
-import type { Job } from './control/types.js';
-import { jobInfo } from './control/catalog.js';
+import type { Job } from '../domain/jobs/types.js';
+import { jobInfo } from '../domain/jobs/catalog.js';
 
 /**
  * Token records: each chain's native token, ERC20 metadata of every stored token re-read with

@@ -1,5 +1,5 @@
 import { runMetrics } from '../jobs/computeMetrics.js';
-import type { JobDeps } from '../jobs/control/types.js';
+import type { JobDeps } from '../domain/jobs/types.js';
 
 const HOUR_MS = 3_600_000;
 /** A bound on the backfill (the demo's oldest campaign starts 20 days back, scripts/seedDemo.ts). */

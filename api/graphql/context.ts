@@ -2,7 +2,7 @@ import type { ApiDeps } from '../deps.js';
 import type { ProofSource } from '../reads/rewardProofs.js';
 import type { Loaders } from './loaders.js';
 import type { AuthState } from '../identity/types.js';
-import { privateVisibility } from '../routes/campaign-access/visibility.js';
+import { privateVisibility } from '../reads/campaign-access/visibility.js';
 
 /**
  * What every resolver receives: the API deps, the proof source (api/reads/rewardProofs.ts), this request's batch loaders and the

@@ -2,13 +2,13 @@ import DataLoader from 'dataloader';
 import type { CampaignDocument } from '../../domain/documents/campaignDocument.js';
 import type { ChainRecord } from '../../domain/documents/records.js';
 import { nowSeconds, type ApiDeps } from '../deps.js';
-import { serializeCampaign } from '../routes/campaigns/serialize.js';
-import { loadCampaignsOf, loadOpportunityDocuments } from '../routes/opportunities/readContext.js';
+import { serializeCampaign } from '../reads/campaigns/serialize.js';
+import { loadCampaignsOf, loadOpportunityDocuments } from '../reads/opportunities/readContext.js';
 import { currentChainContext } from '../chainRecords.js';
-import { serializeOpportunity } from '../routes/opportunities/serialize.js';
+import { serializeOpportunity } from '../reads/opportunities/serialize.js';
 import { searchCampaigns } from '../visibility/campaignSearch.js';
-import { buildByIdQuery } from '../routes/campaigns/query.js';
-import type { PrivateVisibility } from '../routes/campaigns/query.js';
+import { buildByIdQuery } from '../reads/campaigns/query.js';
+import type { PrivateVisibility } from '../reads/campaigns/query.js';
 
 /** Campaigns of one opportunity in GraphQL (newest first): the bound the cost rule counts. */
 export const MAX_NESTED_CAMPAIGNS = 100;

@@ -7,13 +7,13 @@ import {
   GraphQLString,
   type GraphQLFieldConfigMap,
 } from 'graphql';
-import { listPrices, loadPriceHistory } from '../routes/prices/handlers.js';
+import { listPrices, loadPriceHistory } from '../reads/prices/priceReads.js';
 import {
   listPricesQuery,
   priceHistoryQuery,
   type ListPricesQuery,
   type PriceHistoryQuery,
-} from '../routes/prices/schema.js';
+} from '../reads/prices/schema.js';
 import { checkArgs, inputTypeFromSchema, listArgs, paging, type ListArgs } from './args.js';
 import type { GraphqlContext } from './context.js';
 import { nullWhenNotFound } from './formatError.js';

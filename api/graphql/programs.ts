@@ -6,8 +6,8 @@ import {
   GraphQLString,
   type GraphQLFieldConfigMap,
 } from 'graphql';
-import { getProgram, listPrograms } from '../routes/programs/handlers.js';
-import { listProgramsQuery, programParams, type ListProgramsQuery } from '../routes/programs/schema.js';
+import { getProgram, listPrograms } from '../reads/programs/programRecords.js';
+import { listProgramsQuery, programParams, type ListProgramsQuery } from '../reads/programs/schema.js';
 import { checkArgs, paging } from './args.js';
 import type { GraphqlContext } from './context.js';
 import { costs, listOf, nonNull, OpportunityType, plain } from './types.js';

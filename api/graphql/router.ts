@@ -4,7 +4,7 @@ import { createHandler } from 'graphql-http/lib/use/koa';
 import type { Context, Next } from 'koa';
 import type { ApiDeps } from '../deps.js';
 import { AppError, NotFoundError } from '../errors.js';
-import { privateVisibility } from '../routes/campaign-access/visibility.js';
+import { privateVisibility } from '../reads/campaign-access/visibility.js';
 import type { AuthState } from '../identity/types.js';
 import { createProofSource } from '../reads/rewardProofs.js';
 import { servePackageAssets, serveScript } from '../static/packageAssets.js';

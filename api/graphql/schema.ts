@@ -9,18 +9,18 @@ import {
   GraphQLList,
 } from 'graphql';
 import { listCampaigns } from '../routes/campaigns/handlers.js';
-import { campaignIdParams, listCampaignsQuery, type ListCampaignsQuery } from '../routes/campaigns/schema.js';
-import { listOpportunities } from '../routes/opportunities/handlers.js';
-import { opportunityIdParams, oppFiltersQuery, type PagedOppFilters } from '../routes/opportunities/schema.js';
-import { listRewards } from '../routes/rewards/handlers.js';
-import { listRewardsQuery, type ListRewardsQuery } from '../routes/rewards/schema.js';
-import { listUserRewards } from '../routes/users/handlers.js';
-import { userParams, userRewardsQuery, type UserRewardsQuery } from '../routes/users/schema.js';
+import { campaignIdParams, listCampaignsQuery, type ListCampaignsQuery } from '../reads/campaigns/schema.js';
+import { listOpportunities } from '../reads/opportunities/listOpportunities.js';
+import { opportunityIdParams, oppFiltersQuery, type PagedOppFilters } from '../reads/opportunities/schema.js';
+import { listRewards } from '../reads/rewards/listRewards.js';
+import { listRewardsQuery, type ListRewardsQuery } from '../reads/rewards/schema.js';
+import { listUserRewards } from '../reads/users/listUserRewards.js';
+import { userParams, userRewardsQuery, type UserRewardsQuery } from '../reads/users/schema.js';
 import { checkArgs, inputTypeFromSchema, listArgs, paging, type ListArgs } from './args.js';
 import { visibilityOf, type GraphqlContext } from './context.js';
 import { campaignVisibilityOf } from '../visibility/campaignVisibility.js';
 import { CampaignType, ChainRewardsType, OpportunityType, RewardType, costs, listOf, pageCosts } from './types.js';
-import { resolveOpportunityId } from '../routes/opportunities/readContext.js';
+import { resolveOpportunityId } from '../reads/opportunities/readContext.js';
 import { pricesFields } from './prices.js';
 import { totalsFields } from './totals.js';
 import { programsFields } from './programs.js';

@@ -9,9 +9,9 @@ import {
   type GraphQLInputObjectType,
 } from 'graphql';
 import { countCampaigns } from '../routes/campaigns/countHandlers.js';
-import { countCampaignsQuery, type CountCampaignsQuery, type CountGroup } from '../routes/campaigns/schema.js';
-import { DISTRIBUTED_GROUPS, distributedRows, groupDistributed } from '../routes/reward-totals/distributed.js';
-import { totalsOf, unclaimedOf } from '../routes/reward-totals/handlers.js';
+import { countCampaignsQuery, type CountCampaignsQuery, type CountGroup } from '../reads/campaigns/schema.js';
+import { DISTRIBUTED_GROUPS, distributedRows, groupDistributed } from '../reads/reward-totals/distributed.js';
+import { totalsOf, unclaimedOf } from '../reads/reward-totals/liveTotals.js';
 import {
   distributedQuery,
   rewardTotalsQuery,
@@ -19,7 +19,7 @@ import {
   type DistributedQuery,
   type RewardTotalsQuery,
   type UnclaimQuery,
-} from '../routes/reward-totals/schema.js';
+} from '../reads/reward-totals/schema.js';
 import { checkArgs, inputTypeFromSchema } from './args.js';
 import { toBuckets } from './buckets.js';
 import { visibilityOf, type GraphqlContext } from './context.js';

@@ -13,7 +13,7 @@ import {
 import type { GraphqlContext } from './context.js';
 import type { CostExtensions } from './limits.js';
 import { MAX_NESTED_CAMPAIGNS, type CampaignRecord, type OpportunityRecord } from './loaders.js';
-import { BREAKDOWN_PAGE_SIZE } from '../routes/users/serialize.js';
+import { BREAKDOWN_PAGE_SIZE } from '../reads/users/serialize.js';
 
 /** Any JSON value (nested records kept as the REST API serializes them). */
 export const JsonScalar = new GraphQLScalarType({

@@ -1,4 +1,4 @@
-import type { Attention } from '../../jobs/control/jobAttention.js';
+import type { Attention } from '../../domain/jobs/jobAttention.js';
 
 /** Elasticsearch cluster health that needs an operator (yellow is the normal state of a one-node cluster with replicas). */
 const ES_ATTENTION = new Set(['red']);
@@ -88,7 +88,7 @@ export function healthStatus(d: DependencyFacts, facts: HealthFacts): HealthStat
 /**
  * Pure: everything that needs an operator, most urgent first (ATTENTION_KINDS), from the same facts
  * as /v4/health (dependency probes, unpriced live campaigns: `healthStatus`) and the job cards (each
- * job's `attention`, jobs/control/jobAttention.ts). Empty only when every dependency answers, health is
+ * job's `attention`, domain/jobs/jobAttention.ts). Empty only when every dependency answers, health is
  * ok and no job is failing, lagging or paused: the page's "Nothing" line is that and nothing else.
  */
 export function needsAttention(facts: {

@@ -1,11 +1,11 @@
-import { outboxMark, publishOutboxNow } from '../../jobs/control/publishNow.js';
+import { outboxMark, publishOutboxNow } from '../../domain/projection/publishNow.js';
 import { type PgClient, withTransaction as inWriteTransaction } from '../../internal/pg.js';
 import type { ApiDeps } from '../deps.js';
 
 /**
  * Runs one back-office write (reference data, programs) in a transaction (the write, its audit row and the search
  * outbox entries of the documents it changes commit together), then publishes those entries at once with the projector
- * (jobs/control/publishNow.ts), so the campaign and opportunity documents carry the change before the request answers;
+ * (domain/projection/publishNow.ts), so the campaign and opportunity documents carry the change before the request answers;
  * at most INLINE_PUBLISH_BATCHES batches of them (a request does bounded work: a chain renamed under more documents
  * leaves the rest queued for the publish job). A publish failure (Elasticsearch down) is logged: the entries stay
  * queued and the publish job projects them.

@@ -5,7 +5,7 @@ export type OpportunityStatus = 'NONE' | 'PAST' | 'LIVE' | 'SOON';
 
 /**
  * What an opportunity document needs of its public campaigns, aggregated: the same whether
- * PostgreSQL computes it over the rows (indexer/project/opportunitySources.ts, so building an
+ * PostgreSQL computes it over the rows (domain/projection/opportunitySources.ts, so building an
  * opportunity of a million campaigns holds no campaign in memory) or `summarizeCampaigns` over a
  * list. Sets are distinct and sorted.
  */
@@ -40,7 +40,7 @@ export type CampaignSummary = {
   hasRootCampaign: boolean;
 };
 
-/** An opportunity with its public campaigns summarized (what the projector loads: indexer/project/opportunitySources.ts). */
+/** An opportunity with its public campaigns summarized (what the projector loads: domain/projection/opportunitySources.ts). */
 export type OpportunitySummarySource = Omit<OpportunitySource, 'campaigns'> & {
   /** Null when the opportunity has no public campaign. */
   summary: CampaignSummary | null;

@@ -6,7 +6,7 @@ export type ProgramSummary = { id: string; name: string; slug: string; descripti
 /**
  * SQL expression: the programs (table programs) whose slug the `program_slugs` column of `opportunityAlias` holds,
  * as a JSON array of ProgramSummary ordered by slug (`[]` when none). A slug naming no program is left out.
- * One expression for the projection (indexer/project/opportunitySources.ts) and the back-office writes.
+ * One expression for the projection (domain/projection/opportunitySources.ts) and the back-office writes.
  */
 export function activeProgramsSql(opportunityAlias: string): string {
   return `(SELECT coalesce(json_agg(json_build_object('id', pg_p.id, 'name', pg_p.name, 'slug', pg_p.slug,

@@ -1,4 +1,4 @@
-import { projectOutbox, type ProjectOutboxParams } from './projectOutbox.js';
+import { projectOutbox, type ProjectOutboxParams } from '../../domain/projection/projectOutbox.js';
 
 /**
  * Drains at once: each claims its own entries (SKIP LOCKED) in its own transaction. bench:indexer at 10k

@@ -3,7 +3,7 @@ import type { EsClient } from '../../internal/es.js';
 import { indexNames } from '../../internal/es.js';
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import { INDEX_FAMILIES, type IndexFamily } from '../../search-mappings/aliases.js';
-import { buildDocuments } from './buildDocuments.js';
+import { buildDocuments } from '../../domain/projection/buildDocuments.js';
 import { familyIdPages } from './familyIds.js';
 import { outboxDepth } from '../../domain/tables/outbox.js';
 import { COMPARED_FIELDS, compareDocuments, type FieldDifference } from './compareDocuments.js';

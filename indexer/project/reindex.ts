@@ -15,9 +15,9 @@ import {
   nextIndexName,
   shapeSettings,
 } from '../../search-mappings/aliases.js';
-import { buildDocuments } from './buildDocuments.js';
+import { buildDocuments } from '../../domain/projection/buildDocuments.js';
 import { familyIdPages, SOURCE_TABLE } from './familyIds.js';
-import { bulkWrite } from './publish.js';
+import { bulkWrite } from '../../domain/projection/publish.js';
 import { discardReindexWindow, openReindexWindow, replayAbandonedWindows, swapWithReplay } from './reindexWindow.js';
 
 /** Namespace of the reindex advisory lock (one reindex per index prefix at a time). */

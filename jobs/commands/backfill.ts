@@ -5,7 +5,7 @@ import { rollbackChain } from '../../indexer/store/rollback.js';
 import { withTransaction, type PgPool } from '../../internal/pg.js';
 import { findJob, JOBS } from '../registry.js';
 import { JOB_LOCK_NAMESPACE, runJob } from '../runJob.js';
-import type { Job } from '../control/types.js';
+import type { Job } from '../../domain/jobs/types.js';
 import { createProgressBar } from './progressBar.js';
 import { unknownJob } from './run.js';
 import { UsageError, type Command, type CommandContext } from './types.js';

@@ -1,4 +1,4 @@
-import type { RunJobResult } from '../control/types.js';
+import type { RunJobResult } from '../../domain/jobs/types.js';
 
 /** Pure: milliseconds as "850 ms" or "2.41 s". */
 const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`);

@@ -1,5 +1,5 @@
 import type { Command, CommandContext } from './types.js';
-import { loadJobListings, type JobListing } from '../control/listJobs.js';
+import { loadJobListings, type JobListing } from '../../domain/jobs/listJobs.js';
 
 const time = (iso: string | null) => (iso ? iso.replace(/\.\d{3}Z$/, 'Z') : 'never');
 

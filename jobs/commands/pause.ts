@@ -1,4 +1,4 @@
-import { setJobPaused } from '../control/jobState.js';
+import { setJobPaused } from '../../domain/jobs/jobState.js';
 import { findJob } from '../registry.js';
 import { unknownJob } from './run.js';
 import { UsageError, type Command } from './types.js';

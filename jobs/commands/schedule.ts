@@ -1,7 +1,7 @@
 import { findJob } from '../registry.js';
 import { unknownJob } from './run.js';
 import { UsageError, type Command } from './types.js';
-import { InvalidCronError, scheduleJob } from '../control/scheduleJob.js';
+import { InvalidCronError, scheduleJob } from '../../domain/jobs/scheduleJob.js';
 
 /** `schedule <job> <cron|default>`: persists a cron override in job_state, or removes it with `default`. */
 export const scheduleCommand: Command = {

@@ -1,6 +1,6 @@
 import type { Config } from '../../internal/config.js';
 import type { Logger } from '../../internal/logger.js';
-import type { JobDeps } from '../control/types.js';
+import type { JobDeps } from '../../domain/jobs/types.js';
 import { BaseError } from '../../internal/errors.js';
 
 /** What every CLI command receives. Human output goes to `out` (stdout); progress bars to `err` (stderr). */

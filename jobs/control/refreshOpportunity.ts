@@ -1,4 +1,4 @@
-import type { JobDeps } from './types.js';
+import type { JobDeps } from '../../domain/jobs/types.js';
 
 /**
  * Recomputes one opportunity's figures (APR, daily rewards, records and their breakdowns, from its

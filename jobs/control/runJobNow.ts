@@ -1,4 +1,4 @@
-import type { JobDeps, RunJobResult, RunTrigger } from './types.js';
+import type { JobDeps, RunJobResult, RunTrigger } from '../../domain/jobs/types.js';
 
 /**
  * Runs one job once now, even when paused (the back office's "run now", as `jobs/cli.ts run`).

@@ -19,7 +19,7 @@ import type { BreakdownsQuery, LeavesQuery } from '../../api/routes/diffs/schema
 import { serializeBreakdowns, serializeLeaves } from '../../api/routes/diffs/serialize.js';
 import { breakdownDiffPage } from '../../api/routes/historical/repo.js';
 import { serializeHistorical } from '../../api/routes/historical/serialize.js';
-import { anchoredTreeSeq, listCampaignRewards, listCampaignRewardsAnchored } from '../../api/routes/rewards/repo.js';
+import { anchoredTreeSeq, listCampaignRewards, listCampaignRewardsAnchored } from '../../api/reads/rewards/repo.js';
 import { createPgPool } from '../../internal/pg.js';
 import {
   oracleBreakdowns,

@@ -5,7 +5,7 @@
  * Usage: node --import tsx scripts/bench/bareForwarder.ts <port> <es url> <index>; prints "ready".
  */
 import http from 'node:http';
-import { buildCountQuery } from '../../api/routes/opportunities/query.js';
+import { buildCountQuery } from '../../api/reads/opportunities/query.js';
 import { createEsClient } from '../../internal/es.js';
 import { toFilters } from './searchQueries.js';
 

@@ -5,9 +5,9 @@
  * test flags and privacy the SQL does not model.
  */
 import { buildCountQuery } from '../../api/routes/campaigns/countQuery.js';
-import { toListParams } from '../../api/routes/campaigns/params.js';
-import { buildListQuery } from '../../api/routes/campaigns/query.js';
-import { countCampaignsQuery, type CountCampaignsQuery, type CountGroup } from '../../api/routes/campaigns/schema.js';
+import { toListParams } from '../../api/reads/campaigns/params.js';
+import { buildListQuery } from '../../api/reads/campaigns/query.js';
+import { countCampaignsQuery, type CountCampaignsQuery, type CountGroup } from '../../api/reads/campaigns/schema.js';
 import { ajv } from '../../api/validate.js';
 import { visibleCampaignsQuery } from '../../api/visibility/campaignSearch.js';
 import type { BenchTargets, Kind, Params } from './searchQueries.js';

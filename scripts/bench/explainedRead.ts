@@ -7,7 +7,7 @@
  */
 import { createProofSource } from '../../api/reads/rewardProofs.js';
 import type { ApiDeps } from '../../api/deps.js';
-import { loadUserRewards } from '../../api/routes/users/loadUserRewards.js';
+import { loadUserRewards } from '../../api/reads/users/loadUserRewards.js';
 import { PUBLIC_ONLY } from '../../domain/visibility/campaignVisibility.js';
 import type { PgPool } from '../../internal/pg.js';
 

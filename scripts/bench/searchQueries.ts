@@ -11,8 +11,8 @@ import {
   buildCountQuery,
   buildOpportunityListQuery,
   buildStatsQuery,
-} from '../../api/routes/opportunities/query.js';
-import { oppFiltersQuery, type NumericField, type PagedOppFilters } from '../../api/routes/opportunities/schema.js';
+} from '../../api/reads/opportunities/query.js';
+import { oppFiltersQuery, type NumericField, type PagedOppFilters } from '../../api/reads/opportunities/schema.js';
 import { ajv } from '../../api/validate.js';
 import type { EsClient } from '../../internal/es.js';
 import type { PgPool } from '../../internal/pg.js';

@@ -5,7 +5,7 @@ import type { ApiDeps } from '../../api/deps.js';
 import { createJobDeps } from '../../jobs/deps.js';
 import { findJob } from '../../jobs/registry.js';
 import { runJob } from '../../jobs/runJob.js';
-import type { JobDeps } from '../../jobs/control/types.js';
+import type { JobDeps } from '../../domain/jobs/types.js';
 import type { Config, ChainConfig } from '../../internal/config.js';
 import { createLogger } from '../../internal/logger.js';
 import { createPgPool, type PgPool } from '../../internal/pg.js';

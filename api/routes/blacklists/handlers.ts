@@ -2,7 +2,13 @@ import { auditActorOf } from '../../audit/auditActor.js';
 import type { ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
-import { addToBlacklist, blacklistedAddresses, blacklistedChains, listBlacklist, removeFromBlacklist } from './repo.js';
+import {
+  addToBlacklist,
+  blacklistedAddresses,
+  blacklistedChains,
+  listBlacklist,
+  removeFromBlacklist,
+} from '../../reads/blacklists/repo.js';
 import type { addBlacklistBody, addressParams, checkQuery, listBlacklistQuery, noQuery } from './schema.js';
 
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;

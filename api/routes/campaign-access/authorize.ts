@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import type { InputOf } from '../../validate.js';
-import * as repo from './repo.js';
+import * as repo from '../../reads/campaign-access/repo.js';
 import type { idParams } from './schema.js';
 import { PROBLEMS } from '../../problems/registry.js';
 

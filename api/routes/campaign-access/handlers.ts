@@ -6,7 +6,7 @@ import { NotFoundError } from '../../errors.js';
 import { updateDocumentNow } from '../../search/updateDocumentNow.js';
 import type { Handler } from '../../validate.js';
 import { actor, authorize } from './authorize.js';
-import * as repo from './repo.js';
+import * as repo from '../../reads/campaign-access/repo.js';
 import type { grantBody, idParams, none, privacyBody } from './schema.js';
 import { serializeGrant, serializePrivacy } from './serialize.js';
 

@@ -1,5 +1,5 @@
 import { fields } from '../../validate.js';
-import { campaignIdParams } from '../campaigns/schema.js';
+import { campaignIdParams } from '../../reads/campaigns/schema.js';
 
 /** As the campaign by-id routes: the composite form's chain id is an int32 (a larger one was a 500 from PostgreSQL). */
 export const idParams = {

@@ -1,4 +1,4 @@
-import type { GrantRow, PrivacyRow } from './repo.js';
+import type { GrantRow, PrivacyRow } from '../../reads/campaign-access/repo.js';
 
 /** A campaign's privacy settings with its dynamic grants, as the API answers them. */
 export const serializePrivacy = (p: PrivacyRow, grants: GrantRow[]) => ({

@@ -1,11 +1,11 @@
 import type { ApiDeps } from '../../deps.js';
 import type { Handler } from '../../validate.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
-import { privateVisibility } from '../campaign-access/visibility.js';
+import { privateVisibility } from '../../reads/campaign-access/visibility.js';
 import { buildCountQuery, serializeCount } from './countQuery.js';
 import { campaignListQuery } from './handlers.js';
-import type { CountCampaignsQuery, countCampaignsQuery, CountGroup } from './schema.js';
-import type { PrivateVisibility } from './query.js';
+import type { CountCampaignsQuery, countCampaignsQuery, CountGroup } from '../../reads/campaigns/schema.js';
+import type { PrivateVisibility } from '../../reads/campaigns/query.js';
 
 /**
  * The number of campaigns GET /v4/campaigns would list for `q` (every page), or those counts per

@@ -18,9 +18,9 @@ import {
 } from '../../visibility/campaignVisibility.js';
 import type { AuthState } from '../../identity/types.js';
 import { dailyAmountInToken, parseSeriesPaging, tvlInflowPerDollar, type SeriesPaging } from './metrics.js';
-import { splitList } from './params.js';
+import { splitList } from '../../reads/campaigns/params.js';
 import { loadReallocations } from './reallocations.js';
-import { serializeCampaign } from './serialize.js';
+import { serializeCampaign } from '../../reads/campaigns/serialize.js';
 import type { Handler } from '../../validate.js';
 import {
   METRIC_SERIES,
@@ -29,7 +29,7 @@ import {
   type linkedCampaignsQuery,
   type MetricSeries,
   type noQuery,
-} from './schema.js';
+} from '../../reads/campaigns/schema.js';
 import { buildLinkedList, buildStoringIdsTree } from './tree.js';
 
 /**

@@ -9,11 +9,16 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { pageCampaigns, searchCampaigns } from '../../visibility/campaignSearch.js';
 import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
-import { toListParams } from './params.js';
-import { privateVisibility } from '../campaign-access/visibility.js';
-import { buildByIdQuery, buildListQuery, buildOpportunitiesQuery, type PrivateVisibility } from './query.js';
-import { searchWords } from './searchWords.js';
-import { opportunityIdsByWord } from './searchOpportunities.js';
+import { toListParams } from '../../reads/campaigns/params.js';
+import { privateVisibility } from '../../reads/campaign-access/visibility.js';
+import {
+  buildByIdQuery,
+  buildListQuery,
+  buildOpportunitiesQuery,
+  type PrivateVisibility,
+} from '../../reads/campaigns/query.js';
+import { searchWords } from '../../reads/campaigns/searchWords.js';
+import { opportunityIdsByWord } from '../../reads/campaigns/searchOpportunities.js';
 import type { Handler } from '../../validate.js';
 import type {
   campaignRefParams,
@@ -21,8 +26,8 @@ import type {
   getCampaignQuery,
   ListCampaignsQuery,
   listCampaignsQuery,
-} from './schema.js';
-import { serializeCampaign, serializeCampaignWithOpportunity } from './serialize.js';
+} from '../../reads/campaigns/schema.js';
+import { serializeCampaign, serializeCampaignWithOpportunity } from '../../reads/campaigns/serialize.js';
 
 /** Light opportunities of a page, read from the opportunities alias in one terms query. */
 async function opportunitiesOf(deps: ApiDeps, docs: CampaignDocument[]): Promise<Map<string, Record<string, unknown>>> {

@@ -14,7 +14,7 @@ import {
   getCampaignQuery,
   linkedCampaignsQuery,
   listCampaignsQuery,
-} from './schema.js';
+} from '../../reads/campaigns/schema.js';
 import { mountGeneratePayload } from './payload/router.js';
 import { describe } from '../../openapi/describe.js';
 import {
@@ -25,8 +25,8 @@ import {
   campaignCountSchema,
   campaignCountsByKeySchema,
   linkedCampaignsSchema,
-} from './responses.js';
-import { storingIdsNodeSchema } from '../opportunities/responses.js';
+} from '../../reads/campaigns/responses.js';
+import { storingIdsNodeSchema } from '../../reads/opportunities/responses.js';
 
 /** Campaign routes mounted under /v4 (`/campaigns/tx` and `/campaigns/count` before `/campaigns/:id`). */
 export function campaignsRouter(deps: ApiDeps): Router {

@@ -1,7 +1,7 @@
 import { campaignTypeName } from '../../../domain/campaignTypes.js';
 import type { CampaignFamilyRow } from '../../reads/campaignReads.js';
 import { toConfiguration } from '../../../domain/campaignData/toConfiguration.js';
-import type { LinkedCampaignsQuery } from './schema.js';
+import type { LinkedCampaignsQuery } from '../../reads/campaigns/schema.js';
 
 import { storingIdsOf as storingIdsOfRow, type StoringIdsNode } from '../storingIds.js';
 

@@ -2,7 +2,7 @@ import { toChainRecord } from '../../../domain/documents/records.js';
 import { currentChainRows } from '../../chainRecords.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import type { Handler } from '../../validate.js';
-import type { listChainsQuery } from './schema.js';
+import type { listChainsQuery } from '../../reads/chains/schema.js';
 
 /**
  * GET /v4/chains: supported chains with their live campaign count from indexed data. `name`

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { listChainsHandler } from './handlers.js';
-import { listChainsQuery } from './schema.js';
+import { listChainsQuery } from '../../reads/chains/schema.js';
 import { describe } from '../../openapi/describe.js';
 import { chainSchema } from '../../openapi/records.js';
 import { arr } from '../../openapi/schemaHelpers.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { readChain } from '../../chain/readChain.js';
 import type { ApiDeps } from '../../deps.js';
-import { resolveChainIds } from '../users/params.js';
+import { resolveChainIds } from '../../reads/users/params.js';
 import { countClaims, latestClaims, listClaims, loadClaimsSyncState, type ClaimDbRow } from './repo.js';
 import { campaignVisibilityOf, hiddenOnChainCampaignIds } from '../../visibility/campaignVisibility.js';
 import type { Handler } from '../../validate.js';

@@ -1,5 +1,5 @@
 import { fields } from '../../validate.js';
-import { addressField, chainIdListField } from '../users/params.js';
+import { addressField, chainIdListField } from '../../reads/users/params.js';
 
 const bytes32 = fields.bytes32;
 

@@ -5,11 +5,11 @@ import { indexNames } from '../../../internal/es.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError } from '../../errors.js';
 import { searchPage } from '../../search/searchPage.js';
-import { buildCountQuery, buildOpportunityListQuery } from '../opportunities/query.js';
-import { opportunityFilterContext } from '../opportunities/filterContext.js';
-import { serializeOpportunity } from '../opportunities/serialize.js';
+import { buildCountQuery, buildOpportunityListQuery } from '../../reads/opportunities/query.js';
+import { opportunityFilterContext } from '../../reads/opportunities/filterContext.js';
+import { serializeOpportunity } from '../../reads/opportunities/serialize.js';
 import type { Handler } from '../../validate.js';
-import type { creatorOppCountQuery, creatorOppFiltersQuery } from '../opportunities/schema.js';
+import type { creatorOppCountQuery, creatorOppFiltersQuery } from '../../reads/opportunities/schema.js';
 import type { creatorParams } from './schema.js';
 import { loadCreatorCampaignCounts } from './campaignCounts.js';
 

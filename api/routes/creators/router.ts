@@ -2,16 +2,16 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { campaignMetricsHandler } from '../campaigns/familyHandlers.js';
-import { campaignMetricsQuery, campaignRefParams } from '../campaigns/schema.js';
+import { campaignMetricsQuery, campaignRefParams } from '../../reads/campaigns/schema.js';
 import { creatorCampaignsHandler, dashboardHandler, getCreatorHandler, listCreatorsHandler } from './handlers.js';
 import { creatorCampaignsQuery, creatorParams, dashboardQuery, listCreatorsQuery } from './schema.js';
-import { creatorOppCountQuery, creatorOppFiltersQuery } from '../opportunities/schema.js';
+import { creatorOppCountQuery, creatorOppFiltersQuery } from '../../reads/opportunities/schema.js';
 import { creatorOpportunitiesCountHandler, creatorOpportunitiesHandler } from './opportunities.js';
 import { describe } from '../../openapi/describe.js';
 import { campaignSchema, opportunitySchema } from '../../openapi/records.js';
 import { arr, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
-import { campaignMetricsSchema } from '../campaigns/responses.js';
-import { countSchema } from '../opportunities/responses.js';
+import { campaignMetricsSchema } from '../../reads/campaigns/responses.js';
+import { countSchema } from '../../reads/opportunities/responses.js';
 
 const creatorSchema = obj({
   id: str,

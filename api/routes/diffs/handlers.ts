@@ -2,7 +2,7 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { loadVerifiedRootAt } from '../../reads/roots.js';
 import type { Handler } from '../../validate.js';
-import { withPrices } from '../tokens/handlers.js';
+import { withPrices } from '../../reads/tokens/tokenRecords.js';
 import { breakdownsPage } from './breakdownsPage.js';
 import { leavesPage } from './leavesPage.js';
 import { leafTokens, treeSeqOf } from './repo.js';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../internal/pg.js';
-import type { TokenDbRow } from '../tokens/repo.js';
+import type { TokenDbRow } from '../../reads/tokens/repo.js';
 
 /** The sequence number of the stored tree of `root` on `chainId` (reward_trees.seq), or null when it has none. */
 export async function treeSeqOf(pg: Queryable, chainId: number, root: string): Promise<string | null> {

@@ -1,7 +1,7 @@
 import type { PgClient, PgPool } from '../../../internal/pg.js';
 import type { ApiDeps } from '../../deps.js';
 import type { Handler } from '../../validate.js';
-import { EPOCH_SECONDS } from '../roots/serialize.js';
+import { EPOCH_SECONDS } from '../../reads/roots/serialize.js';
 import { requireConfiguredChain } from './handlers.js';
 import type { chainParams, reportsQuery } from './schema.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { NotFoundError } from '../../errors.js';
-import { ENUMS, findEnum, type EnumDefinition } from './registry.js';
+import { ENUMS, findEnum, type EnumDefinition } from '../../reads/enums/registry.js';
 import type { Handler } from '../../validate.js';
 import type { batchConvertBody, convertParams, enumParams } from './schema.js';
 import { convertEnumValue, serializeEnum, serializeEnumSummary } from './serialize.js';

@@ -1,4 +1,4 @@
-import type { EnumDefinition } from './registry.js';
+import type { EnumDefinition } from '../../reads/enums/registry.js';
 
 /** Item of GET /v4/enums. */
 export type EnumSummary = { name: string; type: 'number' | 'string'; hasMetadata: boolean };

@@ -18,7 +18,7 @@ import type { EventFeed } from './eventFeed.js';
 import type { ListEventsQuery, listEventsQuery } from './schema.js';
 import { toSseError } from './serialize.js';
 import { eventReaderOf, streamCredentials } from './streamCredentials.js';
-import { type StreamCaller, streamCaller, type StreamSlots } from './streamSlots.js';
+import { type StreamCaller, streamCaller, type StreamSlots } from '../../reads/events/streamSlots.js';
 import { isGone, streamEvents } from './streamEvents.js';
 import { PROBLEMS } from '../../problems/registry.js';
 

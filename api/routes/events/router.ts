@@ -7,7 +7,7 @@ import { arr, bool, int, nullable, obj, str, stringMap } from '../../openapi/sch
 import { createEventFeed } from './eventFeed.js';
 import { listEventsHandler } from './handlers.js';
 import { listEventsQuery } from './schema.js';
-import { streamSlotsOf } from './streamSlots.js';
+import { streamSlotsOf } from '../../reads/events/streamSlots.js';
 
 const EVENT = obj({
   id: str,

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { ApiDeps } from '../../deps.js';
 import { sharedResult } from '../../../internal/sharedResult.js';
-import { checkHealth, checkLiveness, checkReadiness } from './checks.js';
+import { checkHealth, checkLiveness, checkReadiness } from '../../reads/health/checks.js';
 
 /**
  * How long one health computation answers every caller. It costs five PostgreSQL queries, an

@@ -4,7 +4,7 @@ import { arr, bool, int, num, nullable, obj, str } from '../../openapi/schemaHel
 import type { ApiDeps } from '../../deps.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
-import { probeDependencies } from './probeDependencies.js';
+import { probeDependencies } from '../../reads/internal-dependencies/probeDependencies.js';
 
 /** A probe: `ok` with its latency, plus its facts when it answered or the (redacted) error when not. */
 const check = (facts: Record<string, object>) =>

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { describe } from '../../openapi/describe.js';
 import { any, arr, bool, int, nullable, obj, oneOfValues, str } from '../../openapi/schemaHelpers.js';
-import { ATTENTION_ORDER } from '../../../jobs/control/jobAttention.js';
+import { ATTENTION_ORDER } from '../../../domain/jobs/jobAttention.js';
 import { ATTENTION_KINDS } from '../../reads/attention.js';
-import { RUN_STATUSES } from '../../../jobs/control/types.js';
+import { RUN_STATUSES } from '../../../domain/jobs/types.js';
 import type { ApiDeps } from '../../deps.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';

@@ -1,4 +1,4 @@
-import { JOB_NAMES } from '../../../jobs/control/catalog.js';
+import { JOB_NAMES } from '../../../domain/jobs/catalog.js';
 
 /** Path `name`: one of the registered jobs (anything else is a 400 naming `name`). */
 export const jobNameParams = {

@@ -1,5 +1,5 @@
-import type { JobListing } from '../../../jobs/control/listJobs.js';
-import type { RecentRun } from '../../../jobs/control/recentRuns.js';
+import type { JobListing } from '../../../domain/jobs/listJobs.js';
+import type { RecentRun } from '../../../domain/jobs/recentRuns.js';
 
 /** Pure: one recent run in its public shape (ISO times, duration in ms). */
 export function serializeRun(run: RecentRun) {

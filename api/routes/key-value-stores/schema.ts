@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { fields, type InputOf } from '../../validate.js';
-import { STORE_TYPES as STORE_TYPE_DESCRIPTIONS } from '../enums/registry.js';
+import { STORE_TYPES as STORE_TYPE_DESCRIPTIONS } from '../../reads/enums/registry.js';
 
 /** The store types, as the StoreType enum of GET /v4/enums lists them (one declaration). */
 export type StoreType = keyof typeof STORE_TYPE_DESCRIPTIONS;

@@ -1,4 +1,4 @@
-import { STORE_TYPES as STORE_TYPE_DESCRIPTIONS } from '../enums/registry.js';
+import { STORE_TYPES as STORE_TYPE_DESCRIPTIONS } from '../../reads/enums/registry.js';
 import { STORE_TYPES, VALUE_SCHEMAS, type StoreType } from './schema.js';
 
 type Property = {

@@ -2,15 +2,15 @@ import { loadFreshness, type Freshness } from '../../reads/freshness.js';
 import { loadWebhookBacklog, type WebhookBacklog } from '../../reads/webhookBacklog.js';
 import { needsAttention, type AttentionItem, healthStatus } from '../../reads/attention.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
-import { JOB_CATALOG } from '../../../jobs/control/catalog.js';
-import type { JobInfo } from '../../../jobs/control/types.js';
-import { loadJobStatuses } from '../../../jobs/control/jobStatus.js';
-import { toJobListing, type JobListing, type RpcHead } from '../../../jobs/control/listJobs.js';
+import { JOB_CATALOG } from '../../../domain/jobs/catalog.js';
+import type { JobInfo } from '../../../domain/jobs/types.js';
+import { loadJobStatuses } from '../../../domain/jobs/jobStatus.js';
+import { toJobListing, type JobListing, type RpcHead } from '../../../domain/jobs/listJobs.js';
 import { describeError } from '../../../internal/errors.js';
 import type { ReadReplicaStatus } from '../../../internal/readReplica.js';
-import { loadPipelineFacts, type PipelineFacts } from '../health/pipeline.js';
-import { probeDependencies } from '../internal-dependencies/probeDependencies.js';
-import { streamSlotsOf } from '../events/streamSlots.js';
+import { loadPipelineFacts, type PipelineFacts } from '../../reads/health/pipeline.js';
+import { probeDependencies } from '../../reads/internal-dependencies/probeDependencies.js';
+import { streamSlotsOf } from '../../reads/events/streamSlots.js';
 import type { ApiDeps } from '../../deps.js';
 
 /** The schedule given a job outside the catalog: once a year, so it is never overdue. */
@@ -29,7 +29,7 @@ export type DependencySnapshot = {
 
 /** What PostgreSQL tells a scrape; absent when it did not answer (then only `up` says so). */
 export type DatabaseSnapshot = {
-  /** Every job as its card on /ops shows it (jobs/control/listJobs.ts toJobListing): lag, attention. */
+  /** Every job as its card on /ops shows it (domain/jobs/listJobs.ts toJobListing): lag, attention. */
   jobs: JobListing[];
   outbox: { depth: number; oldestAgeSeconds: number | null };
   freshness: Freshness;

@@ -1,8 +1,8 @@
 import { collectDefaultMetrics, Gauge, Registry, Summary } from 'prom-client';
 import { ATTENTION_KINDS } from '../../reads/attention.js';
-import { ATTENTION_ORDER } from '../../../jobs/control/jobAttention.js';
+import { ATTENTION_ORDER } from '../../../domain/jobs/jobAttention.js';
 import type { MetricsSnapshot } from './collectMetrics.js';
-import { RUN_STATUSES } from '../../../jobs/control/types.js';
+import { RUN_STATUSES } from '../../../domain/jobs/types.js';
 
 /** Our metrics share this prefix. */
 const PREFIX = 'rewards_';

@@ -1,4 +1,4 @@
-import type { NumericField } from './schema.js';
+import type { NumericField } from '../../reads/opportunities/schema.js';
 
 /** Smallest positive edge of the log scale: TVL or daily rewards below one cent share the first bin. */
 const LOG_FLOOR = 0.01;

@@ -6,7 +6,7 @@ import { describe } from '../../openapi/describe.js';
 import { arr, nullable, obj, str } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
 import { editTagsHandler, replaceCurationHandler } from './curationHandlers.js';
-import { curationBody, opportunityIdParams, tagsBody } from './schema.js';
+import { curationBody, opportunityIdParams, tagsBody } from '../../reads/opportunities/schema.js';
 
 const curationSchema = obj({ id: str, tags: arr(str), programSlugs: arr(str), mainProtocolId: nullable(str) });
 

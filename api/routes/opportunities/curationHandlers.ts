@@ -8,8 +8,8 @@ import { updateDocumentNow } from '../../search/updateDocumentNow.js';
 import { writeAndPublish } from '../../search/writeAndPublish.js';
 import type { Handler } from '../../validate.js';
 import { type Curation, editTags, replaceCuration } from './curationRepo.js';
-import { resolveOpportunityId } from './readContext.js';
-import type { curationBody, opportunityIdParams, tagsBody } from './schema.js';
+import { resolveOpportunityId } from '../../reads/opportunities/readContext.js';
+import type { curationBody, opportunityIdParams, tagsBody } from '../../reads/opportunities/schema.js';
 
 /**
  * After a curation write: 404 when the opportunity does not exist, else its document's fields are

@@ -1,52 +1,24 @@
-import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
-import { indexNames } from '../../../internal/es.js';
+import { readIndex, listOpportunities } from '../../reads/opportunities/listOpportunities.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError } from '../../errors.js';
-import { searchPage } from '../../search/searchPage.js';
 import { binEdges } from './bins.js';
 import {
   buildAggregateQuery,
   buildBinsQuery,
   buildCountQuery,
   buildExtremumQuery,
-  buildOpportunityListQuery,
   buildStatsQuery,
-} from './query.js';
+} from '../../reads/opportunities/query.js';
 import { searchOnce } from '../../search/searchOnce.js';
-import { loadCampaignsOf } from './readContext.js';
-import { opportunityFilterContext } from './filterContext.js';
+import { opportunityFilterContext } from '../../reads/opportunities/filterContext.js';
 import type { Handler } from '../../validate.js';
-import type { aggregateParams, extremumParams, NumericField, oppFiltersQuery, PagedOppFilters } from './schema.js';
-import { serializeBins, serializeDecimal, serializeGroups, serializeOpportunity, serializeSum } from './serialize.js';
-
-const readIndex = (deps: ApiDeps) => indexNames(deps.config.esIndexPrefix, 'opportunities').read;
-
-/**
- * One page of OPP-FILTERS matches (searchPage reaches past 10,000 hits), chains from PostgreSQL,
- * each with its campaigns when `campaigns`. Shared by GET /v4/opportunities and GraphQL `opportunities`.
- */
-export async function listOpportunities(deps: ApiDeps, q: PagedOppFilters) {
-  const now = nowSeconds(deps);
-  const { chains, filter } = await opportunityFilterContext(deps, q.campaignId, now);
-  const { query, sort } = buildOpportunityListQuery(q, now, filter);
-  const docs = await searchPage<OpportunityDocument>({
-    es: deps.es,
-    index: readIndex(deps),
-    query,
-    sort,
-    page: q.page,
-    items: q.items,
-    timeoutMs: deps.config.esRequestTimeoutMs,
-  });
-  const records = docs.map((d) => serializeOpportunity(d, chains, now));
-  if (!q.campaigns) return records;
-  const campaigns = await loadCampaignsOf(
-    deps,
-    records.map((r) => r.id),
-    chains,
-  );
-  return records.map((r) => ({ ...r, campaigns: campaigns.get(r.id) ?? [] }));
-}
+import type {
+  aggregateParams,
+  extremumParams,
+  NumericField,
+  oppFiltersQuery,
+} from '../../reads/opportunities/schema.js';
+import { serializeBins, serializeDecimal, serializeGroups, serializeSum } from '../../reads/opportunities/serialize.js';
 
 /** GET /v4/opportunities: listOpportunities over the validated query. */
 export function listOpportunitiesHandler(deps: ApiDeps): Handler<{ query: typeof oppFiltersQuery }> {

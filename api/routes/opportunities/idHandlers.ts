@@ -1,11 +1,11 @@
-import type { Context } from 'koa';
+import { recordsFormat } from '../../recordsFormat.js';
 import {
   loadOpportunityCampaignTree,
   loadOpportunityHistory,
   type HistoryMetric,
 } from '../../reads/opportunityHistory.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { getOpportunityDocument, loadCampaignsOf } from './readContext.js';
+import { getOpportunityDocument, loadCampaignsOf } from '../../reads/opportunities/readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
 import type { Handler } from '../../validate.js';
 import type {
@@ -14,9 +14,9 @@ import type {
   opportunityIdParams,
   recordsQuery,
   storingIdsQuery,
-} from './schema.js';
-import { serializeOpportunity } from './serialize.js';
-import type { RecordsColumn } from './responses.js';
+} from '../../reads/opportunities/schema.js';
+import { serializeOpportunity } from '../../reads/opportunities/serialize.js';
+import type { RecordsColumn } from '../../reads/opportunities/responses.js';
 import { buildStoringIdTrees } from './storingIds.js';
 
 /** One Opportunity record by numeric or composite id; NotFoundError when absent. */
@@ -81,19 +81,6 @@ const COLUMN: Record<HistoryMetric, RecordsColumn> = {
   tvl: 'tvl',
   daily_rewards: 'dailyRewards',
 };
-
-/**
- * CSV or JSON of a history answer: `format` when the URL names it, else by Accept (text/csv named
- * explicitly; `*\/*` stays JSON). Every answer carries `Vary: Accept`: these answers are publicly
- * cacheable, and a cache keyed on the URL alone served the JSON the chart had loaded to the CSV button.
- */
-export function recordsFormat(ctx: Context, format: 'csv' | 'json' | undefined): 'csv' | 'json' {
-  ctx.vary('Accept');
-  if (format) return format;
-  return ctx.accepts('application/json', 'text/csv') === 'text/csv' && /text\/csv/.test(ctx.get('accept'))
-    ? 'csv'
-    : 'json';
-}
 
 /**
  * GET /v4/opportunities/{id}/{apr|tvl|native-apr|daily-rewards}-records: opportunity_snapshots weighted

@@ -12,7 +12,7 @@ import {
   opportunityWithCampaignsSchema,
   recordsSchema,
   storingIdsNodeSchema,
-} from './responses.js';
+} from '../../reads/opportunities/responses.js';
 import { arr } from '../../openapi/schemaHelpers.js';
 
 const CSV = { 'text/csv': { type: 'string', description: 'timestamp,date,<metric> rows after a header row' } };
@@ -33,7 +33,7 @@ import {
   oppFiltersQuery,
   recordsQuery,
   storingIdsQuery,
-} from './schema.js';
+} from '../../reads/opportunities/schema.js';
 
 /**
  * /v4/opportunities routes (read API issue): list, count, bins, aggregates over OPP-FILTERS on the

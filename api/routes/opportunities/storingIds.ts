@@ -1,6 +1,6 @@
 import type { StoringCampaignRow } from '../../reads/opportunityHistory.js';
 import { storingIdsOf, type StoringIdsNode } from '../storingIds.js';
-import type { OpportunityStatusFilter } from './schema.js';
+import type { OpportunityStatusFilter } from '../../reads/opportunities/schema.js';
 
 export { storingIdsOf, type StoringIdsNode };
 

@@ -1,13 +1,18 @@
 import { indexNames } from '../../../internal/es.js';
-import { opportunityFilterContext } from './filterContext.js';
+import { opportunityFilterContext } from '../../reads/opportunities/filterContext.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { searchOnce } from '../../search/searchOnce.js';
 import { arr, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { binEdges } from './bins.js';
-import { buildBinsQuery, buildStatsQuery } from './query.js';
+import { buildBinsQuery, buildStatsQuery } from '../../reads/opportunities/query.js';
 import type { Handler } from '../../validate.js';
-import { NUMERIC_FIELDS, type NumericField, type OppFilters, type oppFiltersQuery } from './schema.js';
-import { serializeBins, serializeDecimal, serializeSum } from './serialize.js';
+import {
+  NUMERIC_FIELDS,
+  type NumericField,
+  type OppFilters,
+  type oppFiltersQuery,
+} from '../../reads/opportunities/schema.js';
+import { serializeBins, serializeDecimal, serializeSum } from '../../reads/opportunities/serialize.js';
 
 /** GET /opportunities/summary: what /count, /aggregate/{tvl,dailyRewards}, /aggregate/{min,max}/apr and the three /bins answer, in one object. */
 const binList = arr(obj({ min: num, max: num, count: int }));

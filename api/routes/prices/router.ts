@@ -4,7 +4,7 @@ import { describe } from '../../openapi/describe.js';
 import { arr, bool, decimal, int, nullable, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
 import { listPricesHandler, priceHistoryHandler, pricesOfSymbolHandler } from './handlers.js';
-import { listPricesQuery, priceHistoryQuery, priceSymbolParams, priceSymbolQuery } from './schema.js';
+import { listPricesQuery, priceHistoryQuery, priceSymbolParams, priceSymbolQuery } from '../../reads/prices/schema.js';
 
 const priceSchema = obj({
   tokenId: str,

@@ -8,8 +8,8 @@ import { opportunitySchema } from '../../openapi/records.js';
 import { arr, int, num, obj, str } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
 import { countProgramsHandler, getProgramHandler, listProgramsHandler } from './handlers.js';
-import { MAX_MEMBERS } from './members.js';
-import { createProgramBody, listProgramsQuery, programParams, updateProgramBody } from './schema.js';
+import { MAX_MEMBERS } from '../../reads/programs/members.js';
+import { createProgramBody, listProgramsQuery, programParams, updateProgramBody } from '../../reads/programs/schema.js';
 import { createProgramHandler, updateProgramHandler } from './writeHandlers.js';
 
 const sums =

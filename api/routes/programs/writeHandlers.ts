@@ -2,9 +2,9 @@ import { auditActorOf } from '../../audit/auditActor.js';
 import type { ApiDeps } from '../../deps.js';
 import { writeAndPublish } from '../../search/writeAndPublish.js';
 import type { Handler } from '../../validate.js';
-import { programRecords } from './handlers.js';
-import { createProgram, type ProgramRow, updateProgram } from './repo.js';
-import type { createProgramBody, programParams, updateProgramBody } from './schema.js';
+import { programRecords } from '../../reads/programs/programRecords.js';
+import { createProgram, type ProgramRow, updateProgram } from '../../reads/programs/repo.js';
+import type { createProgramBody, programParams, updateProgramBody } from '../../reads/programs/schema.js';
 
 /** The program record as reads serve it (its members' documents were republished before: writeAndPublish). */
 async function answerWrite(deps: ApiDeps, program: ProgramRow) {

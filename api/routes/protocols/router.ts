@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { getProtocolHandler, listProtocolsHandler } from './handlers.js';
-import { listProtocolsQuery, protocolIdParams } from './schema.js';
+import { listProtocolsQuery, protocolIdParams } from '../../reads/protocols/schema.js';
 import { describe } from '../../openapi/describe.js';
 import { protocolSchema } from '../../openapi/records.js';
 import { arr } from '../../openapi/schemaHelpers.js';

@@ -10,7 +10,7 @@ import {
 import { campaignVisibilityOf, resolveVisibleCampaignDbId } from '../../visibility/campaignVisibility.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
-import { resolveOpportunityId } from '../opportunities/readContext.js';
+import { resolveOpportunityId } from '../../reads/opportunities/readContext.js';
 import type { Handler } from '../../validate.js';
 import type { campaignIdParams, opportunityIdParams, opportunityQuery } from './schema.js';
 import { loadBenchmarkRates, loadOpportunityNativeApr, loadRatchetCampaign, meanTvl } from './repo.js';

@@ -1,5 +1,5 @@
 import { fields } from '../../validate.js';
-import { campaignRefParams } from '../campaigns/schema.js';
+import { campaignRefParams } from '../../reads/campaigns/schema.js';
 
 type IdString = { readonly type: 'string'; readonly minLength: 1; readonly maxLength: 200 };
 const idParams = <const N extends string>(name: N) =>

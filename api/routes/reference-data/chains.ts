@@ -11,7 +11,7 @@ import { requireBackOffice } from '../../middleware/auth.js';
 import { describe } from '../../openapi/describe.js';
 import { chainSchema } from '../../openapi/records.js';
 import { fields, type Handler, validate } from '../../validate.js';
-import { listChainsQuery } from '../chains/schema.js';
+import { listChainsQuery } from '../../reads/chains/schema.js';
 import type { Actor } from './tokenWrites.js';
 import { writeAndPublish } from '../../search/writeAndPublish.js';
 import { toChainRecord } from '../../../domain/documents/records.js';

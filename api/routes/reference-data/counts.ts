@@ -3,12 +3,12 @@ import { loadProtocolCatalogue } from '../../../domain/tables/protocolCatalogue.
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { describe } from '../../openapi/describe.js';
 import { type Handler, validate } from '../../validate.js';
-import { aggregateProtocols } from '../protocols/aggregate.js';
-import { loadOpportunityFacts } from '../protocols/repo.js';
-import { listProtocolsQuery } from '../protocols/schema.js';
+import { aggregateProtocols } from '../../reads/protocols/aggregate.js';
+import { loadOpportunityFacts } from '../../reads/protocols/repo.js';
+import { listProtocolsQuery } from '../../reads/protocols/schema.js';
 import { loadTemplates } from '../../../domain/tables/campaignTemplates.js';
-import { filterTemplates } from '../templates/serialize.js';
-import { listTemplatesQuery } from '../templates/schema.js';
+import { filterTemplates } from '../../reads/templates/serialize.js';
+import { listTemplatesQuery } from '../../reads/templates/schema.js';
 
 const countSchema = { type: 'integer', minimum: 0 } as const;
 /** Every page at once: the count ignores `page` and `items`. */

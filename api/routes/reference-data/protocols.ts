@@ -14,8 +14,8 @@ import { requireBackOffice } from '../../middleware/auth.js';
 import { describe } from '../../openapi/describe.js';
 import { protocolSchema } from '../../openapi/records.js';
 import { type Handler, validate } from '../../validate.js';
-import { protocolRecord } from '../protocols/handlers.js';
-import { PROTOCOL_SLUG, protocolIdParams } from '../protocols/schema.js';
+import { protocolRecord } from '../../reads/protocols/protocolRecord.js';
+import { PROTOCOL_SLUG, protocolIdParams } from '../../reads/protocols/schema.js';
 import type { Actor } from './tokenWrites.js';
 import { writeAndPublish } from '../../search/writeAndPublish.js';
 

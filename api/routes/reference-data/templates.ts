@@ -18,10 +18,10 @@ import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
 import { describe } from '../../openapi/describe.js';
 import { withTransaction } from '../../../internal/pg.js';
-import { PROTOCOL_SLUG } from '../protocols/schema.js';
-import { templateSchema } from '../templates/router.js';
-import { TEMPLATE_ID, templateIdParams } from '../templates/schema.js';
-import { serializeTemplate } from '../templates/serialize.js';
+import { PROTOCOL_SLUG } from '../../reads/protocols/schema.js';
+import { templateSchema } from '../../reads/templates/responses.js';
+import { TEMPLATE_ID, templateIdParams } from '../../reads/templates/schema.js';
+import { serializeTemplate } from '../../reads/templates/serialize.js';
 import { type Handler, validate } from '../../validate.js';
 import type { Actor } from './tokenWrites.js';
 

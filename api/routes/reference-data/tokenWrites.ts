@@ -2,7 +2,7 @@ import { type AuditEntry, recordAudit } from '../../../domain/tables/audit.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { documentsUsingTokens } from '../../../domain/tables/tokens.js';
 import type { PgClient } from '../../../internal/pg.js';
-import { TOKEN_COLUMNS, type TokenDbRow } from '../tokens/repo.js';
+import { TOKEN_COLUMNS, type TokenDbRow } from '../../reads/tokens/repo.js';
 
 export type Actor = Pick<AuditEntry, 'actor' | 'requestId'>;
 /** Column → new value of a token row (columns of TOKEN_COLUMN_OF). */

@@ -1,9 +1,8 @@
+import { totalsOf, unclaimedOf } from '../../reads/reward-totals/liveTotals.js';
 import type { ApiDeps } from '../../deps.js';
-import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
-import { privateVisibility } from '../campaign-access/visibility.js';
-import { splitList } from '../campaigns/params.js';
+import { privateVisibility } from '../../reads/campaign-access/visibility.js';
 import {
   distributedByToken,
   distributedRows,
@@ -11,43 +10,18 @@ import {
   groupDistributed,
   type TokenRow,
   type UsdRow,
-} from './distributed.js';
+} from '../../reads/reward-totals/distributed.js';
 import type {
   campaignTotalsParams,
   chainOnlyQuery,
   distributedOpportunitiesQuery,
   distributedQuery,
   rewardTotalsQuery,
-  RewardTotalsQuery,
   tokenTotalsQuery,
   unclaimQuery,
-  UnclaimQuery,
-} from './schema.js';
-import { withOpportunityNames } from './topOpportunities.js';
-import { campaignLiveTotals, liveUnclaimed, tokenLiveTotals } from './totals.js';
-
-/** Exactly one of two fields: a 400 naming the first when neither is given, the second when both are. */
-function oneOf(first: string, second: string, a: unknown, b: unknown): void {
-  if (a === undefined && b === undefined)
-    throw new ValidationError([{ field: first, message: `or ${second} is required` }]);
-  if (a !== undefined && b !== undefined)
-    throw new ValidationError([{ field: second, message: `must not be given with ${first}` }]);
-}
-
-/**
- * The live totals a /rewards/total or /count query asks for (campaign or token), for the caller
- * `state`. Shared with GraphQL `rewardsTotal` / `rewardsCount` (api/graphql/totals.ts).
- */
-export async function totalsOf(deps: ApiDeps, q: RewardTotalsQuery, state: Parameters<typeof campaignVisibilityOf>[1]) {
-  oneOf('campaignId', 'token', q.campaignId, q.token);
-  const visible = await campaignVisibilityOf(deps, state, true);
-  if (q.campaignId !== undefined) {
-    const t = await campaignLiveTotals(deps, q.chainId, q.campaignId, visible);
-    return { chainId: q.chainId, campaignId: q.campaignId.toLowerCase(), ...t };
-  }
-  const t = await tokenLiveTotals(deps, q.chainId, q.token!, visible);
-  return { chainId: q.chainId, token: q.token!.toLowerCase(), ...t };
-}
+} from '../../reads/reward-totals/schema.js';
+import { withOpportunityNames } from '../../reads/reward-totals/topOpportunities.js';
+import { campaignLiveTotals, tokenLiveTotals } from '../../reads/reward-totals/totals.js';
 
 /** GET /v4/rewards/total: `{ campaignId, amount }` (or `{ token, rewardTokenId, amount }`) in the live root. */
 export function rewardTotalHandler(deps: ApiDeps): Handler<{ query: typeof rewardTotalsQuery }> {
@@ -95,21 +69,6 @@ export function tokenPathTotalsHandler(
       [figure]: t[figure],
     };
   };
-}
-
-/**
- * The unclaimed amounts a /rewards/unclaim query asks for, for the caller `state`: campaignId (or
- * the token) → units. Shared with GraphQL `rewardsUnclaimed` (api/graphql/totals.ts).
- */
-export async function unclaimedOf(
-  deps: ApiDeps,
-  q: UnclaimQuery,
-  state: Parameters<typeof campaignVisibilityOf>[1],
-): Promise<Record<string, string>> {
-  const campaignIds = splitList(q.campaignIds);
-  oneOf('campaignIds', 'token', campaignIds, q.token);
-  const visible = await campaignVisibilityOf(deps, state, true);
-  return liveUnclaimed(deps, q.chainId, campaignIds ? { campaignIds } : { token: q.token! }, visible);
 }
 
 /** GET /v4/rewards/unclaim: map campaignId (or the token) → unclaimed units in the live root. */

@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../deps.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, bool, decimal, int, nullable, num, obj, str, stringMap } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
-import { DISTRIBUTED_GROUPS } from './distributed.js';
+import { DISTRIBUTED_GROUPS } from '../../reads/reward-totals/distributed.js';
 import {
   campaignPathTotalsHandler,
   distributedByToken,
@@ -23,7 +23,7 @@ import {
   rewardTotalsQuery,
   tokenTotalsQuery,
   unclaimQuery,
-} from './schema.js';
+} from '../../reads/reward-totals/schema.js';
 
 const both = (path: string) => [path, `${path}/`];
 const liveRootLine =

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { listRewardsHandler } from './handlers.js';
-import { listRewardsQuery } from './schema.js';
+import { listRewardsQuery } from '../../reads/rewards/schema.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, decimal, obj, str } from '../../openapi/schemaHelpers.js';
 

@@ -1,10 +1,10 @@
 import type { ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
 import { loadLiveRootState } from '../../reads/roots.js';
-import { listRootsInWindow, loadEndsOfDisputePeriod } from './repo.js';
+import { listRootsInWindow, loadEndsOfDisputePeriod } from '../../reads/roots/repo.js';
 import type { Handler } from '../../validate.js';
-import type { listRootsQuery, noQuery } from './schema.js';
-import { serializeLiveRoot, serializeRoot, type LiveRootResponse } from './serialize.js';
+import type { listRootsQuery, noQuery } from '../../reads/roots/schema.js';
+import { serializeLiveRoot, serializeRoot, type LiveRootResponse } from '../../reads/roots/serialize.js';
 
 /**
  * GET /v4/roots: the roots recorded within [fromTimestamp, toTimestamp] plus the one in force at

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { listRootsHandler, liveRootsHandler } from './handlers.js';
-import { listRootsQuery, noQuery } from './schema.js';
+import { listRootsQuery, noQuery } from '../../reads/roots/schema.js';
 import { describe } from '../../openapi/describe.js';
 import { arr, bool, decimal, hex, int, nullable, obj, stringMap } from '../../openapi/schemaHelpers.js';
 

@@ -2,8 +2,8 @@ import { loadTemplates } from '../../../domain/tables/campaignTemplates.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
-import type { listTemplatesQuery, templateIdParams } from './schema.js';
-import { filterTemplates, serializeTemplate } from './serialize.js';
+import type { listTemplatesQuery, templateIdParams } from '../../reads/templates/schema.js';
+import { filterTemplates, serializeTemplate } from '../../reads/templates/serialize.js';
 
 /** GET /v4/templates: built-in and back-office templates matching the filters. Tables campaign_templates, protocol_overrides, protocols. */
 export function listTemplatesHandler(deps: ApiDeps): Handler<{ query: typeof listTemplatesQuery }> {

@@ -2,25 +2,10 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
 import { getTemplateHandler, listTemplatesHandler } from './handlers.js';
-import { listTemplatesQuery, templateIdParams } from './schema.js';
+import { listTemplatesQuery, templateIdParams } from '../../reads/templates/schema.js';
 import { describe } from '../../openapi/describe.js';
-import { any, arr, obj, str } from '../../openapi/schemaHelpers.js';
-
-/** The Template record (hosted TemplateModel): `icon`, `protocolId` and `protocol` only when set. */
-export const templateSchema = obj(
-  {
-    id: str,
-    name: str,
-    icon: str,
-    description: str,
-    baseConfig: any,
-    completionConfig: any,
-    protocolId: str,
-    protocol: { type: 'object' },
-    action: str,
-  },
-  ['icon', 'protocolId', 'protocol'],
-);
+import { templateSchema } from '../../reads/templates/responses.js';
+import { arr } from '../../openapi/schemaHelpers.js';
 
 /**
  * /v4/templates: campaign templates, the built-in ones (domain/templates.ts) then those the back office wrote

@@ -5,8 +5,8 @@ import type { ApiDeps } from '../../deps.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
 import { chainClientOf } from './readChain.js';
-import { getTokenRow } from './repo.js';
-import type { allowanceParams } from './schema.js';
+import { getTokenRow } from '../../reads/tokens/repo.js';
+import type { allowanceParams } from '../../reads/tokens/schema.js';
 import { PROBLEMS } from '../../problems/registry.js';
 
 /** GET /v4/tokens/{id}/allowance/{owner}/{spender}: what `spender` may still pull of `owner`'s tokens. */

@@ -4,11 +4,11 @@ import { describeTokens, readErc20, withCode } from '../../chain/tokenReads.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ValidationError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
-import { withPrices } from './handlers.js';
+import { withPrices } from '../../reads/tokens/tokenRecords.js';
 import { chainClientOf } from './readChain.js';
 import { listRewardTokenRows, tokenRowsByAddress } from './rewardRepo.js';
-import { MAX_BALANCE_TOKENS, type BalancesQuery, type balancesQuery } from './schema.js';
-import { serializeChainToken, type TokenResponse } from './serialize.js';
+import { MAX_BALANCE_TOKENS, type BalancesQuery, type balancesQuery } from '../../reads/tokens/schema.js';
+import { serializeChainToken, type TokenResponse } from '../../reads/tokens/serialize.js';
 
 /** The native token's stored address (the tokens job stores it under the zero address). */
 const NATIVE_TOKEN_ADDRESS = zeroAddress;

@@ -1,9 +1,9 @@
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import type { Handler } from '../../validate.js';
-import { withPrices } from './handlers.js';
+import { withPrices } from '../../reads/tokens/tokenRecords.js';
 import { listRewardTokenRows, type ListRewardTokensArgs } from './rewardRepo.js';
-import type { rewardChainParams, rewardChainQuery, rewardTokensQuery } from './schema.js';
-import type { TokenResponse } from './serialize.js';
+import type { rewardChainParams, rewardChainQuery, rewardTokensQuery } from '../../reads/tokens/schema.js';
+import type { TokenResponse } from '../../reads/tokens/serialize.js';
 
 /** A reward token: its Token record and the DistributionCreator's minimum amount per hour (base units). */
 export type RewardTokenResponse = TokenResponse & { minimumAmountPerHour: string };

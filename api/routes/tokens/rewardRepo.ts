@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../internal/pg.js';
-import { likePrefix, TOKEN_COLUMNS, type TokenDbRow } from './repo.js';
+import { likePrefix, TOKEN_COLUMNS, type TokenDbRow } from '../../reads/tokens/repo.js';
 
 /** A whitelisted reward token: its `tokens` row and current minimum amount per hour (base units). */
 export type RewardTokenDbRow = TokenDbRow & { minimum_amount_per_hour: string };

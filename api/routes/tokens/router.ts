@@ -12,7 +12,7 @@ import {
   rewardChainQuery,
   rewardTokensQuery,
   tokenIdParams,
-} from './schema.js';
+} from '../../reads/tokens/schema.js';
 import { describe } from '../../openapi/describe.js';
 import { tokenSchema } from '../../openapi/records.js';
 import { arr, decimal, int, obj, str, stringMap } from '../../openapi/schemaHelpers.js';

@@ -1,14 +1,14 @@
 import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import type { Handler } from '../../validate.js';
-import { loadOpportunityDocuments } from '../opportunities/readContext.js';
+import { loadOpportunityDocuments } from '../../reads/opportunities/readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
-import { serializeOpportunity, type SerializedOpportunity } from '../opportunities/serialize.js';
-import { loadUserRewards, type UserChainRewards } from './loadUserRewards.js';
-import { resolveChainIds } from './params.js';
+import { serializeOpportunity, type SerializedOpportunity } from '../../reads/opportunities/serialize.js';
+import { loadUserRewards, type UserChainRewards } from '../../reads/users/loadUserRewards.js';
+import { resolveChainIds } from '../../reads/users/params.js';
 import type { ProofSource } from '../../reads/rewardProofs.js';
-import type { userBreakdownsQuery, userParams } from './schema.js';
-import { cappedClaimed, splitClaimed } from './serialize.js';
+import type { userBreakdownsQuery, userParams } from '../../reads/users/schema.js';
+import { cappedClaimed, splitClaimed } from '../../reads/users/serialize.js';
 
 /** One opportunity's share of a reward: the sum of its campaigns' breakdowns. */
 export type OpportunityGroup = { opportunityId: string | null; amount: bigint; claimed: bigint };

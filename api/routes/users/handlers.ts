@@ -1,12 +1,9 @@
-import { currentChainContext } from '../../chainRecords.js';
-import { nowSeconds, type ApiDeps } from '../../deps.js';
-import { resolveChainIds } from './params.js';
+import { listUserRewards } from '../../reads/users/listUserRewards.js';
+import type { ApiDeps } from '../../deps.js';
 import type { ProofSource } from '../../reads/rewardProofs.js';
-import { loadUserRewards } from './loadUserRewards.js';
-import { campaignVisibilityOf, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
+import { campaignVisibilityOf } from '../../visibility/campaignVisibility.js';
 import type { Handler } from '../../validate.js';
-import type { userParams, UserRewardsQuery, userRewardsQuery } from './schema.js';
-import { serializeUserReward } from './serialize.js';
+import type { userParams, userRewardsQuery } from '../../reads/users/schema.js';
 
 /**
  * GET /v4/users/{address}/rewards: per requested chain, the user's rewards in the chain's LIVE root
@@ -22,36 +19,4 @@ export function userRewardsHandler(
     const visible = await campaignVisibilityOf(deps, ctx.state, true);
     ctx.body = await listUserRewards(deps, proofs, ctx.state.params.address, ctx.state.query, visible);
   };
-}
-
-/** The rewards of `address` per requested chain (see userRewardsHandler); shared with GraphQL `user.rewards`. */
-export async function listUserRewards(
-  deps: ApiDeps,
-  proofs: ProofSource,
-  address: string,
-  q: UserRewardsQuery,
-  visible: CampaignVisibility,
-) {
-  const chainIds = resolveChainIds(deps, 'chainId', q.chainId);
-  const now = nowSeconds(deps);
-  const { chains } = await currentChainContext(deps, now);
-  return Promise.all(
-    chainIds.map(async (chainId) => {
-      const data = await loadUserRewards({ deps, proofs, chainId, address: address.toLowerCase(), visible });
-      const rewards = data.rewards
-        .filter((r) => (q.test || !r.token?.isTest) && (!q.type || (r.token?.type ?? 'TOKEN') === q.type))
-        .map((r) =>
-          serializeUserReward({
-            chainId,
-            root: data.root!,
-            ...r,
-            campaigns: data.campaigns,
-            now,
-            breakdownPage: q.breakdownPage,
-          }),
-        )
-        .filter((r) => !q.claimableOnly || BigInt(r.pending) > 0n);
-      return { chain: chains.get(chainId) ?? null, rewards };
-    }),
-  );
 }

@@ -1,11 +1,11 @@
-import { blacklistedChains } from '../blacklists/repo.js';
+import { blacklistedChains } from '../../reads/blacklists/repo.js';
 import { parseAbi, zeroAddress, type PublicClient } from 'viem';
 import { DEPLOYLESS_MULTICALL_GAS, readChain } from '../../chain/readChain.js';
 import type { ApiDeps } from '../../deps.js';
 import { AppError, ServiceUnavailableError, ValidationError } from '../../errors.js';
 import { withTransaction as inWriteTransaction } from '../../../internal/pg.js';
 import type { Handler } from '../../validate.js';
-import { loadCreatorId, loadUser } from './repo.js';
+import { loadCreatorId, loadUser } from '../../reads/users/repo.js';
 import type {
   chainQuery,
   noQuery,
@@ -14,7 +14,7 @@ import type {
   recipientParams,
   termsBody,
   userParams,
-} from './schema.js';
+} from '../../reads/users/schema.js';
 import { PROBLEMS } from '../../problems/registry.js';
 
 const creatorAbi = parseAbi([

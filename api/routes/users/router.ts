@@ -24,7 +24,7 @@ import {
   userParams,
   userRewardsQuery,
   userSummaryQuery,
-} from './schema.js';
+} from '../../reads/users/schema.js';
 import { userSummaryHandler } from './summary.js';
 import { describe } from '../../openapi/describe.js';
 import { chainSchema, opportunitySchema } from '../../openapi/records.js';

@@ -2,8 +2,8 @@ import type { ApiDeps } from '../../deps.js';
 import { claimedTotals } from '../../reads/claims.js';
 import { loadServedRoot } from '../../reads/servedRoot.js';
 import type { Handler } from '../../validate.js';
-import { resolveChainIds } from './params.js';
-import type { userParams, userSummaryQuery } from './schema.js';
+import { resolveChainIds } from '../../reads/users/params.js';
+import type { userParams, userSummaryQuery } from '../../reads/users/schema.js';
 
 type TokenRow = { token: string; amount: string; symbol: string | null; decimals: number | null; price: number | null };
 

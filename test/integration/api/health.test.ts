@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { HEALTH_CACHE_MS } from '../../../api/routes/health/handlers.js';
-import { setJobPaused } from '../../../jobs/control/jobState.js';
+import { setJobPaused } from '../../../domain/jobs/jobState.js';
 import { runJob } from '../../../jobs/runJob.js';
-import type { Job } from '../../../jobs/control/types.js';
+import type { Job } from '../../../domain/jobs/types.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 

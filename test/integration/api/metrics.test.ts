@@ -1,9 +1,9 @@
 import { METRICS_SHARED_MS } from '../../../api/routes/metrics/handlers.js';
 import { expect } from 'chai';
 import { mine } from '../../../contracts/actions.js';
-import { setJobPaused } from '../../../jobs/control/jobState.js';
+import { setJobPaused } from '../../../domain/jobs/jobState.js';
 import { runJob } from '../../../jobs/runJob.js';
-import type { Job } from '../../../jobs/control/types.js';
+import type { Job } from '../../../domain/jobs/types.js';
 import { createPgPool } from '../../../internal/pg.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';

@@ -3,7 +3,7 @@ import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '..
 import { campaignDbId, tokenDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
-import { INLINE_PUBLISH_BATCHES, outboxMark, publishOutboxNow } from '../../../jobs/control/publishNow.js';
+import { INLINE_PUBLISH_BATCHES, outboxMark, publishOutboxNow } from '../../../domain/projection/publishNow.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';

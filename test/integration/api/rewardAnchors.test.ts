@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { listCampaignRewardsAnchored } from '../../../api/routes/rewards/repo.js';
+import { listCampaignRewardsAnchored } from '../../../api/reads/rewards/repo.js';
 import { anchorTree, listTreesToAnchor } from '../../../indexer/store/rewardAnchors.js';
 import { storeTreeEntries } from '../../../indexer/store/stageRewardTree.js';
 import { createPgPool, type PgPool, withTransaction } from '../../../internal/pg.js';

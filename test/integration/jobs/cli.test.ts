@@ -9,7 +9,7 @@ import { writeEnvFile } from '../../../internal/envFile.js';
 import { QUICK_START_ENV_HEADER, quickStartSettings } from '../../../scripts/quickStartSettings.js';
 import { fileURLToPath } from 'node:url';
 import { indexNames } from '../../../internal/es.js';
-import type { JobListing } from '../../../jobs/control/listJobs.js';
+import type { JobListing } from '../../../domain/jobs/listJobs.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';

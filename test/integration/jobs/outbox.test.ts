@@ -6,7 +6,7 @@ import { runJob } from '../../../jobs/runJob.js';
 import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
 import { createEsClient, indexNames } from '../../../internal/es.js';
 import { startBackgroundProjector } from '../../../indexer/project/backgroundProjector.js';
-import { claimOutbox, outboxHighWater } from '../../../indexer/project/outbox.js';
+import { claimOutbox, outboxHighWater } from '../../../domain/projection/outbox.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import supertest from 'supertest';

@@ -21,7 +21,7 @@ import { upsertTokens } from '../../../indexer/store/tokens.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { refreshPrices } from '../../../jobs/refreshPrices.js';
 import { runJob } from '../../../jobs/runJob.js';
-import type { JobDeps } from '../../../jobs/control/types.js';
+import type { JobDeps } from '../../../domain/jobs/types.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 const DAY = 86_400;

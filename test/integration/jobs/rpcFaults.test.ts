@@ -3,7 +3,7 @@ import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '..
 import { createChainClients } from '../../../internal/rpc.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
-import type { JobDeps } from '../../../jobs/control/types.js';
+import type { JobDeps } from '../../../domain/jobs/types.js';
 import { startFlakyRpcProxy, type FlakyRpcProxy } from '../../helpers/flakyRpcProxy.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createJobDeps } from '../../../jobs/deps.js';
 import { lastRuns, runJob } from '../../../jobs/runJob.js';
-import type { Job } from '../../../jobs/control/types.js';
+import type { Job } from '../../../domain/jobs/types.js';
 import { createLogger } from '../../../internal/logger.js';
 import { resetDatabase } from '../../helpers/database.js';
 import { testConfig, uniqueIndexPrefix } from '../../helpers/testConfig.js';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createJobDeps } from '../../../jobs/deps.js';
-import { setJobCron, setJobPaused } from '../../../jobs/control/jobState.js';
+import { setJobCron, setJobPaused } from '../../../domain/jobs/jobState.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { startScheduler, type Scheduler } from '../../../jobs/scheduler.js';
-import type { Job } from '../../../jobs/control/types.js';
+import type { Job } from '../../../domain/jobs/types.js';
 import { devnetChains } from '../../../internal/devnetChains.js';
 import { createLogger } from '../../../internal/logger.js';
 import { resetDatabase } from '../../helpers/database.js';

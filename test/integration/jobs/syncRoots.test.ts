@@ -27,7 +27,7 @@ import { loadRewards } from '../../../api/reads/rewards.js';
 import { listRoots, loadLiveRoot } from '../../../api/reads/roots.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { syncRoots } from '../../../jobs/syncRoots.js';
-import type { JobDeps } from '../../../jobs/control/types.js';
+import type { JobDeps } from '../../../domain/jobs/types.js';
 import { startFlakyRpcProxy } from '../../helpers/flakyRpcProxy.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { startTreeServer, type TreeServer } from '../../helpers/treeServer.js';

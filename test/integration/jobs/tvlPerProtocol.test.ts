@@ -14,7 +14,7 @@ import { deployUniswapV3Pool, swapUniswapV3ExactIn, type DeployedUniswapV3Pool }
 import { blockAtOrBefore } from '../../../indexer/store/blocks.js';
 import { deployUniswapV4Pool, type DeployedUniswapV4Pool } from '../../../contracts/uniswapV4.js';
 import { tokenDbId } from '../../../domain/ids.js';
-import { NATIVE_APR_UNKNOWN } from '../../../api/routes/opportunities/serialize.js';
+import { NATIVE_APR_UNKNOWN } from '../../../api/reads/opportunities/serialize.js';
 import { indexNames } from '../../../internal/es.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
-import { loadJobStatuses } from '../../../jobs/control/jobStatus.js';
-import type { Job } from '../../../jobs/control/types.js';
+import { loadJobStatuses } from '../../../domain/jobs/jobStatus.js';
+import type { Job } from '../../../domain/jobs/types.js';
 import { JOB_LOCK_NAMESPACE, runJob, unitLockKey } from '../../../jobs/runJob.js';
 import { startScheduler, type Scheduler } from '../../../jobs/scheduler.js';
 import { syncBlocks } from '../../../jobs/syncBlocks.js';

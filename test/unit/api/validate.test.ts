@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { ErrorObject } from 'ajv';
 import type { Context } from 'koa';
 import { ValidationError } from '../../../api/errors.js';
-import { listCampaignsQuery } from '../../../api/routes/campaigns/schema.js';
+import { listCampaignsQuery } from '../../../api/reads/campaigns/schema.js';
 import { fields, toFieldErrors, validate } from '../../../api/validate.js';
 
 type FakeCtx = {

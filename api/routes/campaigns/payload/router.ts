@@ -5,7 +5,7 @@ import { generatePayloadHandler } from './handlers.js';
 import { parseCampaignsParams } from './parseCampaignsParams.js';
 import { generatePayloadBody } from './schema.js';
 import { describe } from '../../../openapi/describe.js';
-import { generatePayloadSchema } from '../responses.js';
+import { generatePayloadSchema } from '../../../reads/campaigns/responses.js';
 
 /** Mounts POST /campaigns/generate-payload on the campaigns router (before the `/:id` routes). */
 export function mountGeneratePayload(router: Router, deps: ApiDeps): void {

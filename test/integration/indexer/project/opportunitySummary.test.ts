@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { summarizeCampaigns } from '../../../../domain/documents/campaignSummary.js';
 import type { OpportunityCampaign } from '../../../../domain/documents/sources.js';
 import { createPgPool, type PgPool } from '../../../../internal/pg.js';
-import { loadOpportunitySources } from '../../../../indexer/project/opportunitySources.js';
+import { loadOpportunitySources } from '../../../../domain/projection/opportunitySources.js';
 import { resetDatabase } from '../../../helpers/database.js';
 import { seededRandom } from '../../../helpers/seededRandom.js';
 import { TEST_DATABASE_URL } from '../../../helpers/testConfig.js';
@@ -32,7 +32,7 @@ async function referenceCampaigns(pg: PgPool, opportunityId: string): Promise<Op
   return rows[0]!.campaigns.map((c) => ({ ...c, created_at: new Date(c.created_at) }));
 }
 
-describe('indexer/project/opportunitySources: campaigns summarized by PostgreSQL', function () {
+describe('domain/projection/opportunitySources: campaigns summarized by PostgreSQL', function () {
   let pg: PgPool;
   const load = async (ids: string[], now: number) => {
     const client = await pg.connect();

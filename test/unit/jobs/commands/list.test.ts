@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { formatJobListings } from '../../../../jobs/commands/list.js';
-import { toJobListing } from '../../../../jobs/control/listJobs.js';
-import type { JobStatus } from '../../../../jobs/control/jobStatus.js';
-import type { Job } from '../../../../jobs/control/types.js';
+import { toJobListing } from '../../../../domain/jobs/listJobs.js';
+import type { JobStatus } from '../../../../domain/jobs/jobStatus.js';
+import type { Job } from '../../../../domain/jobs/types.js';
 
 const job = (name: string): Job => ({
   name,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseCreatedBound, splitList, toListParams } from '../../../../../api/routes/campaigns/params.js';
+import { parseCreatedBound, splitList, toListParams } from '../../../../../api/reads/campaigns/params.js';
 
 describe('api/routes/campaigns/params', () => {
   describe('parseCreatedBound', () => {

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { toListParams, type CampaignListParams } from '../../../../../api/routes/campaigns/params.js';
+import { toListParams, type CampaignListParams } from '../../../../../api/reads/campaigns/params.js';
 import {
   buildByIdQuery,
   buildListQuery,
   buildOpportunitiesQuery,
   searchClause,
   statusClause,
-} from '../../../../../api/routes/campaigns/query.js';
-import type { ListCampaignsQuery } from '../../../../../api/routes/campaigns/schema.js';
+} from '../../../../../api/reads/campaigns/query.js';
+import type { ListCampaignsQuery } from '../../../../../api/reads/campaigns/schema.js';
 import { LIST_CASES } from '../../../../fixtures/api/campaigns/listCases.js';
 
 /** The `now` every golden body was written with. */

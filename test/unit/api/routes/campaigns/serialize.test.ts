@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { toCampaignDocument } from '../../../../../domain/documents/campaignDocument.js';
 import type { ChainRecord } from '../../../../../domain/documents/records.js';
-import { serializeCampaign } from '../../../../../api/routes/campaigns/serialize.js';
+import { serializeCampaign } from '../../../../../api/reads/campaigns/serialize.js';
 import { campaignSource } from '../../../../fixtures/indexer/campaignSource.js';
 
 /** Resources › Campaign of the API spec, in table order. */

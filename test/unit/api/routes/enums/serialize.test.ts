@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CAMPAIGN_TYPE_NAMES, OPPORTUNITY_ACTIONS } from '../../../../../domain/campaignTypes.js';
-import { ENUMS, findEnum } from '../../../../../api/routes/enums/registry.js';
+import { ENUMS, findEnum } from '../../../../../api/reads/enums/registry.js';
 import { convertEnumValue, serializeEnum, serializeEnumSummary } from '../../../../../api/routes/enums/serialize.js';
 
 describe('api/routes/enums registry and serializers', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createMetricsRegistry } from '../../../../../api/routes/metrics/createMetricsRegistry.js';
 import type { MetricsSnapshot } from '../../../../../api/routes/metrics/collectMetrics.js';
-import type { JobListing } from '../../../../../jobs/control/listJobs.js';
+import type { JobListing } from '../../../../../domain/jobs/listJobs.js';
 
 const listing = (over: Partial<JobListing> & Pick<JobListing, 'name'>): JobListing => ({
   description: '',

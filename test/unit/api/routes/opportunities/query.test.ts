@@ -6,8 +6,8 @@ import {
   buildBinsQuery,
   buildExtremumQuery,
   buildOpportunityListQuery,
-} from '../../../../../api/routes/opportunities/query.js';
-import type { OppFilters } from '../../../../../api/routes/opportunities/schema.js';
+} from '../../../../../api/reads/opportunities/query.js';
+import type { OppFilters } from '../../../../../api/reads/opportunities/schema.js';
 
 const DIR = fileURLToPath(new URL('../../../../fixtures/api/opportunities/', import.meta.url));
 const NOW = 1_700_000_000;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { roundSum, serializeGroups, serializeSum } from '../../../../../api/routes/opportunities/serialize.js';
+import { roundSum, serializeGroups, serializeSum } from '../../../../../api/reads/opportunities/serialize.js';
 
 describe('opportunity sums as decimal strings', () => {
   it("drops the addition's rounding noise of a double sum", () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { candlesToCsv, serializeCandle, serializePrice } from '../../../../../api/routes/prices/serialize.js';
+import { candlesToCsv, serializeCandle, serializePrice } from '../../../../../api/reads/prices/serialize.js';
 
 describe('api/routes/prices/serialize', function () {
   it('serves a stale price as null, keeping its time and source', function () {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { protocolCatalogue, registeredProtocols } from '../../../../../domain/protocols.js';
-import { aggregateProtocols } from '../../../../../api/routes/protocols/aggregate.js';
-import type { OpportunityFacts } from '../../../../../api/routes/protocols/repo.js';
-import type { ListProtocolsQuery } from '../../../../../api/routes/protocols/schema.js';
-import { serializeProtocol } from '../../../../../api/routes/protocols/serialize.js';
+import { aggregateProtocols } from '../../../../../api/reads/protocols/aggregate.js';
+import type { OpportunityFacts } from '../../../../../api/reads/protocols/repo.js';
+import type { ListProtocolsQuery } from '../../../../../api/reads/protocols/schema.js';
+import { serializeProtocol } from '../../../../../api/reads/protocols/serialize.js';
 
 const opp = (over: Partial<OpportunityFacts>): OpportunityFacts => ({
   id: '1',

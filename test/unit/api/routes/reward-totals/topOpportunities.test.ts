@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { FilteredRow } from '../../../../../api/routes/reward-totals/distributed.js';
-import { topDistributedOpportunities } from '../../../../../api/routes/reward-totals/topOpportunities.js';
+import type { FilteredRow } from '../../../../../api/reads/reward-totals/distributed.js';
+import { topDistributedOpportunities } from '../../../../../api/reads/reward-totals/topOpportunities.js';
 
 const row = (campaignId: string, opportunityId: string | null, usd: number, token = '0xt'): FilteredRow => ({
   chainId: 1,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { toWindow } from '../../../../../api/routes/reward-totals/distributed.js';
+import { toWindow } from '../../../../../api/reads/reward-totals/distributed.js';
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createPageBoundaries } from '../../../../../api/routes/rewards/pageBoundaries.js';
+import { createPageBoundaries } from '../../../../../api/reads/rewards/pageBoundaries.js';
 
 const key = (n: number) => ({ amount: String(1000 - n), recipient: `0x${n}`, token: '0xt', reason: '' });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { serializeReward } from '../../../../../api/routes/rewards/serialize.js';
+import { serializeReward } from '../../../../../api/reads/rewards/serialize.js';
 
 const row = {
   recipient: '0x01',

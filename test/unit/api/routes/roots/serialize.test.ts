@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { LiveRootState } from '../../../../../api/reads/roots.js';
-import { serializeLiveRoot, serializeRoot } from '../../../../../api/routes/roots/serialize.js';
+import { serializeLiveRoot, serializeRoot } from '../../../../../api/reads/roots/serialize.js';
 
 describe('api/routes/roots/serialize serializeRoot', () => {
   it('names root, chainId, epoch (hour of the timestamp), timestamp as a string and isLatest', () => {

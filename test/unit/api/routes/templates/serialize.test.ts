@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { filterTemplates, serializeTemplate } from '../../../../../api/routes/templates/serialize.js';
+import { filterTemplates, serializeTemplate } from '../../../../../api/reads/templates/serialize.js';
 import { TEMPLATES } from '../../../../../domain/templates.js';
 
 const q = { page: 0, items: 20 };

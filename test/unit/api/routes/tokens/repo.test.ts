@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { buildTokenListSql, likePrefix } from '../../../../../api/routes/tokens/repo.js';
-import type { ListTokensQuery } from '../../../../../api/routes/tokens/schema.js';
+import { buildTokenListSql, likePrefix } from '../../../../../api/reads/tokens/repo.js';
+import type { ListTokensQuery } from '../../../../../api/reads/tokens/schema.js';
 
 const base: ListTokensQuery = { page: 0, items: 20, test: false };
 const now = new Date('2026-01-01T00:00:00Z');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { serializeChainToken, serializeToken, tmpTokenId } from '../../../../../api/routes/tokens/serialize.js';
-import type { TokenDbRow } from '../../../../../api/routes/tokens/repo.js';
+import { serializeChainToken, serializeToken, tmpTokenId } from '../../../../../api/reads/tokens/serialize.js';
+import type { TokenDbRow } from '../../../../../api/reads/tokens/repo.js';
 import { toServedPrice } from '../../../../../domain/prices.js';
 
 /** Resources › Token of the API spec, always present (underlyingTokenId and priceAlertDismissedAt only when set). */

@@ -5,8 +5,8 @@ import {
   cappedClaimed,
   serializeUserReward,
   splitClaimed,
-} from '../../../../../api/routes/users/serialize.js';
-import { splitChainIds, unsupportedChainErrors } from '../../../../../api/routes/users/params.js';
+} from '../../../../../api/reads/users/serialize.js';
+import { splitChainIds, unsupportedChainErrors } from '../../../../../api/reads/users/params.js';
 
 describe('api/routes/users serializers', () => {
   it('splits claimed pro rata, parts summing to claimed and never above their amount', () => {

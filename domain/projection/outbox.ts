@@ -1,5 +1,5 @@
 import type { PgClient } from '../../internal/pg.js';
-import type { OutboxEntity, OutboxEntry } from '../../domain/tables/outbox.js';
+import type { OutboxEntity, OutboxEntry } from '../tables/outbox.js';
 
 /** Advisory-lock class of the documents being built (two-int keys: never the job locks' bigint keys). */
 const DOCUMENT_LOCK_CLASS = 7_301;

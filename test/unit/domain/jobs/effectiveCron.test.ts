@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { effectiveCron } from '../../../../jobs/control/effectiveCron.js';
+import { effectiveCron } from '../../../../domain/jobs/effectiveCron.js';
 
-describe('jobs/control/effectiveCron', () => {
+describe('domain/jobs/effectiveCron', () => {
   it('prefers the job_state override over JOB_<NAME>_CRON and the default', () => {
     expect(
       effectiveCron({ stateCron: '*/30 * * * * *', envCron: '*/10 * * * * *', defaultCron: '*/5 * * * * *' }),

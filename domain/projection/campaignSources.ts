@@ -1,5 +1,5 @@
 import type { PgClient } from '../../internal/pg.js';
-import type { CampaignSource } from '../../domain/documents/sources.js';
+import type { CampaignSource } from '../documents/sources.js';
 
 /**
  * Loads the sources of the given campaign ids in one query; ids with no row are simply absent.

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { JOB_CATALOG, JOB_NAMES, jobInfo } from '../../../../jobs/control/catalog.js';
+import { JOB_CATALOG, JOB_NAMES, jobInfo } from '../../../../domain/jobs/catalog.js';
 import { JOBS } from '../../../../jobs/registry.js';
 
-describe('jobs/control/catalog', () => {
+describe('domain/jobs/catalog', () => {
   it('names every registered job, in the registry order, with the schedule and description the job runs with', () => {
     expect(
       JOBS.map((j) => ({

@@ -1,4 +1,4 @@
-import type { DistributedRow } from '../../reads/distributedRewards.js';
+import type { DistributedRow } from '../distributedRewards.js';
 
 /** What a distributed row is grouped by, from its campaign's document. */
 export type CampaignFacets = {

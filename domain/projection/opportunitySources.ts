@@ -1,6 +1,6 @@
-import { activeProgramsSql } from '../../domain/tables/programs.js';
+import { activeProgramsSql } from '../tables/programs.js';
 import type { PgClient } from '../../internal/pg.js';
-import { distinctSorted, type OpportunitySummarySource } from '../../domain/documents/campaignSummary.js';
+import { distinctSorted, type OpportunitySummarySource } from '../documents/campaignSummary.js';
 
 /**
  * Loads opportunities with the summary of their current public campaigns at `now` (overrides applied;

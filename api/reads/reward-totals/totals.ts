@@ -1,13 +1,7 @@
 import { tokenDbId } from '../../../domain/ids.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
-import {
-  campaignTotalsAt,
-  claimedOfToken,
-  loadLiveTree,
-  tokenTotalsAt,
-  unclaimedOfCampaign,
-} from '../../reads/rewardTotals.js';
+import { campaignTotalsAt, claimedOfToken, loadLiveTree, tokenTotalsAt, unclaimedOfCampaign } from '../rewardTotals.js';
 import {
   hiddenOnChainCampaignIds,
   visibleOnChainCampaign,

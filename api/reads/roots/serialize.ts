@@ -1,4 +1,4 @@
-import type { LiveRootState } from '../../reads/roots.js';
+import type { LiveRootState } from '../roots.js';
 import type { RootWindowRow } from './repo.js';
 
 /** Length of a reward epoch in seconds: roots are pushed at most once per hour-long epoch. */

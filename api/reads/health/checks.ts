@@ -1,9 +1,9 @@
-import { loadFreshness, type Freshness } from '../../reads/freshness.js';
+import { loadFreshness, type Freshness } from '../freshness.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
-import { loadJobStatuses, unitRun, type JobStatus } from '../../../jobs/control/jobStatus.js';
+import { loadJobStatuses, unitRun, type JobStatus } from '../../../domain/jobs/jobStatus.js';
 import { describeError } from '../../../internal/errors.js';
 import { loadPipelineFacts } from './pipeline.js';
-import { healthStatus } from '../../reads/attention.js';
+import { healthStatus } from '../attention.js';
 import { probeBlockNumber } from '../../chain/probeHead.js';
 import type { ApiDeps } from '../../deps.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type JobAttentionParams, jobAttention } from '../../../../jobs/control/jobAttention.js';
+import { type JobAttentionParams, jobAttention } from '../../../../domain/jobs/jobAttention.js';
 
 const now = new Date('2026-11-29T12:00:00Z');
 const base: JobAttentionParams = {
@@ -12,7 +12,7 @@ const base: JobAttentionParams = {
   now,
 };
 
-describe('jobs/control/jobAttention', () => {
+describe('domain/jobs/jobAttention', () => {
   it('is ok after a recent success, never-run without runs', () => {
     expect(jobAttention(base)).to.deep.equal({ status: 'ok', reasons: [] });
     expect(jobAttention({ ...base, lastRun: null, lastSuccessAt: null }).status).to.equal('never-run');

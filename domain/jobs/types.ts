@@ -23,7 +23,7 @@ export type JobRange = { chainId: number; from: number; to: number };
  */
 export type JobResult = { ranges: JobRange[]; counts: Record<string, number>; skipped?: string };
 
-/** What the catalog says of a job (jobs/control/catalog.ts). */
+/** What the catalog says of a job (domain/jobs/catalog.ts). */
 export type JobInfo = {
   name: string;
   description: string;

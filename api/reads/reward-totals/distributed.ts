@@ -3,7 +3,7 @@ import { campaignDbId, opportunityDbId } from '../../../domain/ids.js';
 import { NO_PROTOCOL_KEY, protocolOf } from '../../../domain/protocols.js';
 import { nowSeconds, type ApiDeps } from '../../deps.js';
 import { ValidationError, type FieldError } from '../../errors.js';
-import { loadCampaignListIds } from '../../reads/campaignLists.js';
+import { loadCampaignListIds } from '../campaignLists.js';
 import {
   loadDistributedGroups,
   loadDistributedOpportunityGroups,
@@ -13,7 +13,7 @@ import {
   type DistributedBy,
   type DistributedRow,
   type DistributedSource,
-} from '../../reads/distributedRewards.js';
+} from '../distributedRewards.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
 import { parseCreatedBound, toListParams, type CampaignListParams } from '../campaigns/params.js';
 import { buildListQuery, type PrivateVisibility } from '../campaigns/query.js';

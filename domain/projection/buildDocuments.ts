@@ -1,10 +1,10 @@
 import type { PgClient } from '../../internal/pg.js';
 import type { IndexFamily } from '../../search-mappings/aliases.js';
-import { toCampaignDocument } from '../../domain/documents/campaignDocument.js';
-import { opportunityDocumentOf } from '../../domain/documents/opportunityDocument.js';
+import { toCampaignDocument } from '../documents/campaignDocument.js';
+import { opportunityDocumentOf } from '../documents/opportunityDocument.js';
 import { loadCampaignSources } from './campaignSources.js';
 import { loadOpportunitySources } from './opportunitySources.js';
-import { loadProtocolCatalogue } from '../../domain/tables/protocolCatalogue.js';
+import { loadProtocolCatalogue } from '../tables/protocolCatalogue.js';
 
 export type BuildDocumentsOptions = {
   /** Chain id → name (free-text fields, opportunity descriptions). */

@@ -1,6 +1,6 @@
 import { probeHead } from '../../chain/probeHead.js';
 import type { ApiDeps } from '../../deps.js';
-import { dependencyAttention } from '../../reads/attention.js';
+import { dependencyAttention } from '../attention.js';
 import { probe } from '../health/checks.js';
 
 /**

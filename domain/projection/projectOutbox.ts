@@ -8,7 +8,7 @@ import { buildDocuments } from './buildDocuments.js';
 import { recordFirstPublication } from './freshness.js';
 import { bulkWrite, PublishError } from './publish.js';
 import { claimOutbox, deleteOutbox } from './outbox.js';
-import { enqueueOutbox, type OutboxEntity } from '../../domain/tables/outbox.js';
+import { enqueueOutbox, type OutboxEntity } from '../tables/outbox.js';
 
 export type ProjectOutboxParams = {
   config: Config;

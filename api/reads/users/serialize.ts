@@ -1,4 +1,4 @@
-import type { RewardRecord } from '../../reads/rewards.js';
+import type { RewardRecord } from '../rewards.js';
 import type { CampaignInfo, TokenInfo } from './repo.js';
 
 /** Breakdowns per reward and page of GET /v4/users/{address}/rewards (`breakdownPage`). */

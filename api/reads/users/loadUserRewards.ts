@@ -1,11 +1,11 @@
 import type { Address } from 'viem';
 import { rewardTreeKey } from '../../../domain/rewardTree.js';
-import { loadServedRoot } from '../../reads/servedRoot.js';
-import { claimedTotals } from '../../reads/claims.js';
-import { loadRewards, type RewardRecord } from '../../reads/rewards.js';
+import { loadServedRoot } from '../servedRoot.js';
+import { claimedTotals } from '../claims.js';
+import { loadRewards, type RewardRecord } from '../rewards.js';
 import type { ApiDeps } from '../../deps.js';
 import { hiddenOnChainCampaignIds, type CampaignVisibility } from '../../visibility/campaignVisibility.js';
-import type { ProofSource } from '../../reads/rewardProofs.js';
+import type { ProofSource } from '../rewardProofs.js';
 import { loadCampaignInfo, loadTokenInfo, type CampaignInfo, type TokenInfo } from './repo.js';
 
 /** Everything needed to serialize a user's rewards on one chain. */
