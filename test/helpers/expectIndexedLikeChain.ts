@@ -13,8 +13,7 @@ const distributorEvents = parseAbi([
 /**
  * Asserts that what the jobs wrote equals the chains and that Elasticsearch equals PostgreSQL, over
  * every chain of the harness (campaigns per chain, the other logs in total): one row per NewCampaign / CampaignOverride / TreeUpdated / Claimed log
- * (nothing duplicated, nothing lost), every root's tree verified, an empty outbox, no run left
- * `running`, the same ids in the read aliases as in PostgreSQL, and the consistency checker's
+ * (nothing duplicated, nothing lost), every root's tree verified, an empty outbox, the same ids in the read aliases as in PostgreSQL, and the consistency checker's
  * report clean.
  * @returns the counts compared.
  */
@@ -57,7 +56,6 @@ export async function expectIndexedLikeChain(h: Harness): Promise<Record<string,
     await sql('SELECT count(DISTINCT (chain_id, root)) AS n FROM roots'),
   );
   expect(await sql('SELECT count(*) AS n FROM search_outbox'), 'outbox drained').to.equal(0);
-  expect(await sql(`SELECT count(*) AS n FROM job_runs WHERE status = 'running'`), 'no run left running').to.equal(0);
 
   await h.refresh();
   await expectSearchLikePostgres(h);
@@ -74,4 +72,16 @@ export async function expectIndexedLikeChain(h: Harness): Promise<Record<string,
     ),
   ).to.equal(true);
   return chain;
+}
+
+/**
+ * No job run left `running` once every scheduler has stopped (gracefully: a stop waits for the runs in progress, so a
+ * row still `running` is one a killed process left and no later run of its unit closed). Checked after the stop, not
+ * while schedulers tick: under load some unit is almost always running.
+ */
+export async function expectNoRunLeftRunning(h: Harness): Promise<void> {
+  const { rows } = await h.apiPg.query<{ job: string; chain_id: number | null; runner: string }>(
+    `SELECT job, chain_id, runner FROM job_runs WHERE status = 'running' ORDER BY id`,
+  );
+  expect(rows, 'no run left running').to.deep.equal([]);
 }

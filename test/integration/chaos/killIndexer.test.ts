@@ -10,7 +10,7 @@ import { DEMO_MARKETS, demoChainConfig, seedDemoCampaigns } from '../../../scrip
 import { truthCheck, type TruthCheckReport } from '../../../scripts/truthCheck.js';
 import { startChainActivity } from '../../helpers/chainActivity.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
-import { expectIndexedLikeChain } from '../../helpers/expectIndexedLikeChain.js';
+import { expectIndexedLikeChain, expectNoRunLeftRunning } from '../../helpers/expectIndexedLikeChain.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { everySecond, startSchedulerProcess } from '../../helpers/schedulerProcess.js';
 
@@ -136,6 +136,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
     final.proc.kill('SIGTERM');
     await new Promise((r) => final.proc.once('exit', r));
     child = undefined;
+    await expectNoRunLeftRunning(h);
     // How often the kills left trees stored out of the roots' order (what once made the distributed figures short).
     const { rows: order } = await h.deps.pg.query<{ n: number }>(
       `SELECT count(*) FILTER (WHERE seq < prev)::int AS n FROM (

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { startChainActivity, type ChainActivityCounts } from '../../helpers/chainActivity.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
-import { expectIndexedLikeChain } from '../../helpers/expectIndexedLikeChain.js';
+import { expectIndexedLikeChain, expectNoRunLeftRunning } from '../../helpers/expectIndexedLikeChain.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { everySecond, startSchedulerProcess, type SchedulerProcess } from '../../helpers/schedulerProcess.js';
 import { overlaps, type UnitRun } from '../../helpers/unitOverlaps.js';
@@ -107,6 +107,7 @@ describe(`chaos: ${chaosSettings.schedulers} scheduler processes share ${chaosSe
       s.proc.kill('SIGTERM');
       await exited;
     }
+    await expectNoRunLeftRunning(h);
 
     const { rows } = await h.apiPg.query<UnitRun>(
       'SELECT job, chain_id, runner, started_at, finished_at FROM job_runs WHERE started_at >= $1',
