@@ -100,7 +100,8 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     rewardToken,
     opportunityId,
     mainParameter,
-    mainProtocolId: protocolOf(type)?.id ?? null,
+    // The opportunity's protocol when the back office set one (PATCH /v4/opportunities/{id}), as its document says.
+    mainProtocolId: src.opportunity_main_protocol_id ?? protocolOf(type)?.id ?? null,
     distributionType,
     distributionFamily: distributionFamilyOf(distributionType),
     // Until the metrics job has computed the campaign, its computation is reported as pending.

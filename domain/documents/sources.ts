@@ -16,6 +16,8 @@ export type CampaignSource = {
   campaign_data: `0x${string}`;
   main_parameter: string | null;
   opportunity_id: string | null;
+  /** The protocol the back office gave the campaign's opportunity (opportunities.main_protocol_id); null: its type's. */
+  opportunity_main_protocol_id?: string | null;
   params: Record<string, unknown>;
   has_overrides: boolean;
   /** Set by the creator or the back office (campaign_privacy); false when never set. */

@@ -10,7 +10,7 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
   if (!ids.length) return [];
   const { rows } = await client.query<CampaignSource>(
     `SELECT c.id, c.distribution_chain_id, c.compute_chain_id, c.campaign_id, c.creator, c.reward_token, c.amount::text AS amount,
-       c.campaign_type, c.start_timestamp, c.end_timestamp, c.campaign_data, c.main_parameter, c.opportunity_id, c.params,
+       c.campaign_type, c.start_timestamp, c.end_timestamp, c.campaign_data, c.main_parameter, c.opportunity_id, o.main_protocol_id AS opportunity_main_protocol_id, c.params,
        c.has_overrides, COALESCE(pv.is_private, false) AS is_private, c.parent_campaign_id, c.created_at,
        COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns k WHERE k.parent_campaign_id = c.id
          AND NOT EXISTS (SELECT 1 FROM campaign_privacy kp WHERE kp.campaign_db_id = k.id AND kp.is_private)), '{}') AS child_campaign_ids,
@@ -24,6 +24,7 @@ export async function loadCampaignSources(client: PgClient, ids: string[]): Prom
        m.apr AS metric_apr, m.daily_rewards_usd AS metric_daily_rewards, m.daily_amount::text AS metric_daily_amount, m.computed_at AS metric_computed_at,
        m.campaign_status AS metric_campaign_status, cr.id AS creator_id, cr.tags AS creator_tags
      FROM campaigns_current c LEFT JOIN tokens t ON t.chain_id = c.distribution_chain_id AND t.address = c.reward_token
+     LEFT JOIN opportunities o ON o.id = c.opportunity_id
      LEFT JOIN token_prices p ON p.token_id = t.id
      LEFT JOIN campaign_metrics m ON m.campaign_db_id = c.id
      LEFT JOIN campaign_privacy pv ON pv.campaign_db_id = c.id

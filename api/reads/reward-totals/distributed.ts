@@ -82,6 +82,14 @@ function typeFacets(campaignType: number) {
   return { type, mainProtocolId: protocolOf(type)?.id ?? null };
 }
 
+/** Whether any opportunity has a protocol set by the back office (partial index opportunities_main_protocol_idx). */
+async function protocolsCurated(deps: ApiDeps): Promise<boolean> {
+  const { rows } = await deps.pg.query<{ curated: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM opportunities WHERE main_protocol_id IS NOT NULL) AS curated',
+  );
+  return rows[0]?.curated === true;
+}
+
 /** Pure: an opportunity group's id as the campaign document states it, null when only its campaign data could tell. */
 function opportunityOf(g: DistributedOpportunityGroup): string | null {
   if (g.opportunityId !== null) return g.opportunityId;
@@ -120,7 +128,10 @@ export async function distributedRows(
 ): Promise<{ rows: UsdRow[] | TokenRow[]; path: DistributedPath }> {
   const { params, amounts } = parseDistributed(deps, q);
   const filter = pgCampaignFilter(params, visible, nowSeconds(deps));
-  if (!filter) return { rows: await filteredDistributed(deps, q, visible), path: 'search' };
+  // PostgreSQL's groups know a campaign's protocol only from its type: once the back office gave an opportunity
+  // another one (mainProtocolId), the campaign documents, which carry it, answer instead.
+  if (!filter || (by === 'type' && (await protocolsCurated(deps))))
+    return { rows: await filteredDistributed(deps, q, visible), path: 'search' };
   if (by === 'token') {
     const { groups, source } = await loadDistributedGroups(deps.pg, 'token', amounts, filter);
     return { rows: groups, path: source };

@@ -10,8 +10,9 @@ export type WriteRunner = <T>(write: (tx: PgClient) => Promise<T>) => Promise<T>
 export type Actor = Pick<AuditEntry, 'actor' | 'requestId'>;
 
 /**
- * Runs one curation UPDATE of opportunity `id` ($1), queues its outbox entry and records its audit row (before and
- * after) in the same transaction; undefined when there is no such opportunity.
+ * Runs one curation UPDATE of opportunity `id` ($1), queues its outbox entry (and its campaigns' when its protocol
+ * changed) and records its audit row (before and after) in the same transaction; undefined when there is no such
+ * opportunity.
  */
 async function curate(
   run: WriteRunner,
@@ -27,6 +28,12 @@ async function curate(
     const { rows } = await tx.query<Curation>(`${sql} RETURNING ${columns}`, [id, ...values]);
     const after = rows[0] as Curation;
     await enqueueOutbox(tx, 'opportunity', [id]);
+    // Its campaigns' documents carry the opportunity's protocol too (mainProtocolId: counts and totals by protocol).
+    if (after.main_protocol_id !== before.rows[0].main_protocol_id)
+      await tx.query(
+        `INSERT INTO search_outbox (entity, entity_id) SELECT 'campaign', id FROM campaigns_current WHERE opportunity_id = $1`,
+        [id],
+      );
     const shape = (c: Curation) => ({
       tags: c.tags,
       programSlugs: c.program_slugs,

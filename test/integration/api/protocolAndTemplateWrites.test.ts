@@ -172,6 +172,17 @@ describe('back-office writes: added protocols and campaign templates', function 
     expect(served.map((o) => o.id)).to.deep.equal([OPPORTUNITY]);
     expect(served[0]!.protocol).to.deep.include({ name: 'Acme Lend', icon: ACME.icon });
     expect((await h.request().get('/v4/protocols/acme-lend').expect(200)).body.numberOfLiveCampaigns).to.equal(1);
+    // Its campaign's document says the same protocol: counts by protocol agree with the opportunity.
+    const byProtocol = async () =>
+      (await h.request().get('/v4/campaigns/count/by-protocols').query({ test: true }).expect(200)).body as Record<
+        string,
+        number
+      >;
+    expect(await byProtocol()).to.have.property('acme-lend', 1);
+    // PostgreSQL's per-type groups cannot tell the moved protocol: the distributed totals read the documents then.
+    const distributedPath = async () =>
+      (await h.request().get('/v4/rewards/total/distributed/by-protocols').expect(200)).headers['server-timing'];
+    expect(await distributedPath()).to.match(/distributed;desc=search/);
 
     // PATCH of an added protocol edits its row and republishes its opportunities.
     const patched = await h
@@ -200,6 +211,9 @@ describe('back-office writes: added protocols and campaign templates', function 
     await h.request().patch(`/v4/opportunities/${OPPORTUNITY}`).set(BO).send({ mainProtocolId: null }).expect(200);
     expect((await doc(OPPORTUNITY))['protocol']).to.equal(null);
     expect((await h.request().get('/v4/protocols/acme-lend').expect(200)).body.numberOfLiveCampaigns).to.equal(0);
+    await h.refresh();
+    expect(await byProtocol()).to.not.have.property('acme-lend');
+    expect(await distributedPath()).to.match(/distributed;desc=(rollup|exact)/);
   });
 
   describe('templates', function () {
