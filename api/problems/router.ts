@@ -7,6 +7,8 @@ import { PROBLEMS, problemOfSlug } from './registry.js';
 /** HTML unless the client prefers JSON (`Accept: application/json`). */
 function answer(ctx: Context, html: () => string, json: () => unknown): void {
   ctx.set('cache-control', 'public, max-age=3600');
+  // Cached publicly and chosen by Accept: a shared cache must not hand the JSON to a browser, or the reverse.
+  ctx.vary('Accept');
   if (ctx.accepts('html', 'json') === 'json') {
     ctx.body = json();
     return;

@@ -606,8 +606,9 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
       expect(readers, 'modules that negotiate by Accept').to.deep.equal([
         'graphql/router.ts', // GET /graphql/v1: GraphiQL, graphql-response+json or json
         'graphql/transport.ts', // the media type of a 400 error body only (not cacheable)
+        'problems/router.ts', // GET /problems[/{slug}]: the problem pages, HTML or JSON
+        'recordsFormat.ts', // the history records and price candles: CSV or JSON
         'routes/events/handlers.ts', // GET /v4/events: JSON pages or Server-Sent Events
-        'routes/opportunities/idHandlers.ts', // the history records: CSV or JSON
       ]);
       const doc = (await request().get('/v4/openapi.json').expect(200)).body as {
         paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
@@ -628,6 +629,8 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
           p.replace('{id}', docs['A']!.id).replace(/prices\/history$/, `prices/history?${token}`),
         ),
         `/graphql/v1?query=${encodeURIComponent('{ opportunities { id } }')}`,
+        '/problems',
+        '/problems/not-found',
       ];
       for (const path of urls)
         for (const accept of ['text/csv', 'application/json', 'text/html']) {
