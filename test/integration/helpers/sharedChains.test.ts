@@ -7,12 +7,17 @@ const latest = (rpcUrl: string) => jsonRpc<Block>(rpcUrl, 'eth_getBlockByNumber'
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const STRANGER = '0x00000000000000000000000000000000000a11ce';
 const DAY = 86_400;
+/**
+ * A chain id no other suite uses: in the whole run an earlier suite may still hold the shared 31337 (a harness it did
+ * not close), and this suite checks the reuse of a shared devnet, which needs one nobody else holds.
+ */
+const SUITE_CHAIN = 31391;
 
 describe('test harness: devnets shared by the suites of a run, each suite starting from the fresh post-deploy chain (issue 47)', function () {
   const previous = process.env['TEST_SHARED_DEVNETS'];
   const open: Harness[] = [];
   const harness = async (params: Parameters<typeof createHarness>[0] = {}) => {
-    const h = await createHarness({ chainIds: [31337], ...params });
+    const h = await createHarness({ chainIds: [SUITE_CHAIN], ...params });
     open.push(h);
     return h;
   };
@@ -74,7 +79,7 @@ describe('test harness: devnets shared by the suites of a run, each suite starti
     await a.chains[0]!.devnet.stop();
     await a.close();
     const b = await harness();
-    expect(Number(await jsonRpc<string>(b.chains[0]!.devnet.rpcUrl, 'eth_chainId'))).to.equal(31337);
+    expect(Number(await jsonRpc<string>(b.chains[0]!.devnet.rpcUrl, 'eth_chainId'))).to.equal(SUITE_CHAIN);
     expect(b.chains[0]!.stack).to.deep.equal(a.chains[0]!.stack);
     expect(b.chains[0]!.devnet.pid).to.not.equal(a.chains[0]!.devnet.pid);
     await b.close();
