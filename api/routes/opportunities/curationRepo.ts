@@ -1,8 +1,7 @@
 import { type AuditEntry, recordAudit } from '../../../domain/tables/audit.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
-import { loadProtocolCatalogue } from '../../../domain/tables/protocolCatalogue.js';
 import { type PgClient, withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
-import { ValidationError } from '../../errors.js';
+import { requireProtocol } from '../../reads/protocols/requireProtocol.js';
 
 export type Curation = { tags: string[]; program_slugs: string[]; main_protocol_id: string | null };
 /** Runs a write in one transaction (plain, or writeAndPublish to republish what it queued before answering). */
@@ -66,10 +65,7 @@ export async function replaceCuration(
   return curate(
     async (write) =>
       run(async (tx) => {
-        if (mainProtocolId && !(await loadProtocolCatalogue(tx)).has(mainProtocolId))
-          throw new ValidationError([
-            { field: 'mainProtocolId', message: 'names no protocol (GET /v4/protocols; POST /v4/protocols adds one)' },
-          ]);
+        if (mainProtocolId) await requireProtocol(tx, 'mainProtocolId', mainProtocolId);
         return write(tx);
       }),
     by,

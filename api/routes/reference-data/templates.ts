@@ -8,16 +8,18 @@ import {
   type TemplateRow,
   templateOfRow,
 } from '../../../domain/tables/campaignTemplates.js';
+import type { ProtocolCatalogue } from '../../../domain/protocols.js';
 import { loadProtocolCatalogue } from '../../../domain/tables/protocolCatalogue.js';
 import type { PgClient } from '../../../internal/pg.js';
 import { auditActorOf } from '../../audit/auditActor.js';
 import type { ApiDeps } from '../../deps.js';
 import { PROBLEMS } from '../../problems/registry.js';
-import { AppError, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, NotFoundError } from '../../errors.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
 import { describe } from '../../openapi/describe.js';
 import { withTransaction } from '../../../internal/pg.js';
+import { requireProtocol } from '../../reads/protocols/requireProtocol.js';
 import { PROTOCOL_SLUG } from '../../reads/protocols/schema.js';
 import { templateSchema } from '../../reads/templates/responses.js';
 import { TEMPLATE_ID, templateIdParams } from '../../reads/templates/schema.js';
@@ -76,14 +78,6 @@ type Fields = {
   action?: string;
 };
 
-/** 400 naming `protocolId` when the catalogue has no such protocol. */
-async function checkProtocol(tx: PgClient, protocolId: string | undefined): Promise<void> {
-  if (protocolId && !(await loadProtocolCatalogue(tx)).has(protocolId))
-    throw new ValidationError([
-      { field: 'protocolId', message: `names no protocol (GET /v4/protocols; POST /v4/protocols adds one)` },
-    ]);
-}
-
 /** 409 naming why a built-in template cannot be written. */
 function refuseBuiltIn(id: string, what: string): void {
   if (isBuiltInTemplate(id))
@@ -93,15 +87,13 @@ function refuseBuiltIn(id: string, what: string): void {
     );
 }
 
-async function serialized(tx: PgClient, row: TemplateRow) {
-  return serializeTemplate(templateOfRow(row, await loadProtocolCatalogue(tx)));
-}
+const serialized = (row: TemplateRow, catalogue: ProtocolCatalogue) => serializeTemplate(templateOfRow(row, catalogue));
 
 async function createTemplate(tx: PgClient, by: Actor, body: Fields & { id?: string }) {
   const id = body.id ?? randomUUID();
   if (isBuiltInTemplate(id))
     throw new AppError(PROBLEMS.CONFLICT, `Template ${id} exists (built in): choose another id`);
-  await checkProtocol(tx, body.protocolId);
+  const catalogue = await requireProtocol(tx, 'protocolId', body.protocolId);
   const typeName = CAMPAIGN_TYPE_NAMES[Number(body.baseConfig!['campaignType'])]!;
   const { rows } = await tx.query<TemplateRow>(
     `INSERT INTO campaign_templates (id, name, icon, description, base_config, completion_config, protocol_id, action)
@@ -118,7 +110,7 @@ async function createTemplate(tx: PgClient, by: Actor, body: Fields & { id?: str
     ],
   );
   if (!rows[0]) throw new AppError(PROBLEMS.CONFLICT, `Template ${id} exists: PATCH /v4/templates/${id} it`);
-  const after = await serialized(tx, rows[0]);
+  const after = serialized(rows[0], catalogue);
   await recordAudit(tx, { ...by, action: 'create', entity: 'template', entityId: id, before: null, after });
   return after;
 }
@@ -138,7 +130,7 @@ async function updateTemplate(tx: PgClient, by: Actor, id: string, body: Fields)
   const select = `SELECT ${TEMPLATE_COLUMNS} FROM campaign_templates WHERE id = $1 FOR UPDATE`;
   const row = (await tx.query<TemplateRow>(select, [id])).rows[0];
   if (!row) return null;
-  await checkProtocol(tx, body.protocolId);
+  const catalogue = await requireProtocol(tx, 'protocolId', body.protocolId);
   const changes = (Object.keys(COLUMN_OF) as (keyof typeof COLUMN_OF)[])
     .filter((f) => body[f] !== undefined)
     .map((f) => [COLUMN_OF[f], typeof body[f] === 'object' ? JSON.stringify(body[f]) : body[f]] as const);
@@ -147,7 +139,7 @@ async function updateTemplate(tx: PgClient, by: Actor, id: string, body: Fields)
      WHERE id = $1 RETURNING ${TEMPLATE_COLUMNS}`,
     [id, ...changes.map(([, v]) => v)],
   );
-  const [before, after] = [await serialized(tx, row), await serialized(tx, rows[0]!)];
+  const [before, after] = [serialized(row, catalogue), serialized(rows[0]!, catalogue)];
   await recordAudit(tx, { ...by, action: 'update', entity: 'template', entityId: id, before, after });
   return after;
 }
@@ -159,7 +151,7 @@ async function deleteTemplate(tx: PgClient, by: Actor, id: string) {
     [id],
   );
   if (!rows[0]) return null;
-  const before = await serialized(tx, rows[0]);
+  const before = serialized(rows[0], await loadProtocolCatalogue(tx));
   await recordAudit(tx, { ...by, action: 'delete', entity: 'template', entityId: id, before, after: null });
   return before;
 }
