@@ -39,6 +39,13 @@ type Fixtures = {
   webhook: string;
   freshWebhook(): Promise<string>;
 };
+/** A fresh lower-case slug id (protocols, creators), unique per call. */
+const slugOf = (f: Fixtures) =>
+  `m-${f.unique()}`
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 60);
+
 type Row = {
   method: Method;
   route: string;
@@ -371,10 +378,7 @@ const MATRIX: Row[] = [
     /*                            */ [401, 401, 401, 401, 403, 403, 403, 201],
     undefined,
     (f) => ({
-      id: `m-${f.unique()}`
-        .toLowerCase()
-        .replace(/[^a-z0-9-]/g, '-')
-        .slice(0, 60),
+      id: slugOf(f),
       name: 'matrix',
       icon: 'https://icons.example.org/m.svg',
       url: 'https://m.example.org',
@@ -422,10 +426,7 @@ const MATRIX: Row[] = [
     /*                             */ [401, 401, 401, 401, 403, 403, 403, 201],
     undefined,
     (f) => ({
-      id: `m-${f.unique()}`
-        .toLowerCase()
-        .replace(/[^a-z0-9-]/g, '-')
-        .slice(0, 60),
+      id: slugOf(f),
       name: 'matrix',
       addresses: [`0x${'e2'.repeat(20)}`],
     }),
