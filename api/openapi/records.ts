@@ -1,59 +1,17 @@
 import { component } from './components.js';
+import { CHAIN_RECORD_SCHEMA, TOKEN_RECORD_SCHEMA } from '../../domain/documents/recordSchemas.js';
+import type { Schema } from '../validate.js';
 import { TVL_STATUSES } from '../../domain/tvlStatus.js';
 import { NATIVE_APR_STATUSES } from '../../domain/nativeAprStatus.js';
 import { any, arr, bool, decimal, int, nullable, num, obj, str } from './schemaHelpers.js';
 
 const numOrString = { type: ['number', 'string'] } as const;
 
-/** Chain record: the `Chain` component of the API contract (/v4/openapi.json), as every route answering a chain serves it. */
-export const chainSchema = component(
-  'Chain',
-  obj({
-    id: int,
-    name: str,
-    icon: str,
-    liveCampaigns: num,
-    endOfDisputePeriod: num,
-    explorers: arr(obj({ type: str, url: str, chainId: num })),
-    lastClaimsOnchainFetchTimestamp: nullable(str),
-  }),
-);
+/** Chain record: the `Chain` component of the API contract, defined once in domain (CHAIN_RECORD_SCHEMA). */
+export const chainSchema = component('Chain', CHAIN_RECORD_SCHEMA as Schema);
 
-/** Token record: the `Token` component of the API contract (/v4/openapi.json), as every route answering a token serves it. */
-export const tokenSchema = component(
-  'Token',
-  obj(
-    {
-      id: str,
-      name: nullable(str),
-      chainId: int,
-      address: str,
-      decimals: num,
-      symbol: str,
-      icon: str,
-      verified: bool,
-      isNative: bool,
-      isTest: bool,
-      type: { enum: ['TOKEN', 'PRETGE', 'POINT'] },
-      price: nullable(num),
-      updatedAt: nullable(num),
-      priceSource: nullable(str),
-      displaySymbol: str,
-      underlyingTokenId: str,
-      priceAlertDismissedAt: num,
-      priceAlertCount: num,
-    },
-    [
-      'price',
-      'updatedAt',
-      'priceSource',
-      'displaySymbol',
-      'underlyingTokenId',
-      'priceAlertDismissedAt',
-      'priceAlertCount',
-    ],
-  ),
-);
+/** Token record: the `Token` component of the API contract, defined once in domain (TOKEN_RECORD_SCHEMA). */
+export const tokenSchema = component('Token', TOKEN_RECORD_SCHEMA as Schema);
 
 /** A daily-rewards breakdown: its token is the full Token record (tokenSchema). */
 const breakdown = obj(

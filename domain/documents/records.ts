@@ -1,4 +1,5 @@
-/** Public Chain record (the Chain schema, chainSchema in api/openapi/records.ts). */
+import type { CHAIN_RECORD_SCHEMA, RecordOf, TOKEN_RECORD_SCHEMA } from './recordSchemas.js';
+
 /** A chains table row with its live figures (api reads it, toChainRecord serves it). */
 export type ChainRow = {
   id: number;
@@ -11,35 +12,11 @@ export type ChainRow = {
   liveCampaigns: number;
 };
 
-export type ChainRecord = {
-  id: number;
-  name: string;
-  icon: string;
-  liveCampaigns: number;
-  endOfDisputePeriod: number;
-  explorers: { type: string; url: string; chainId: number }[];
-  lastClaimsOnchainFetchTimestamp: string | null;
-};
+/** Public Chain record: its one definition is CHAIN_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
+export type ChainRecord = RecordOf<typeof CHAIN_RECORD_SCHEMA>;
 
-/** Public Token record (the Token schema, tokenSchema in api/openapi/records.ts). */
-export type TokenRecord = {
-  id: string;
-  name: string | null;
-  chainId: number;
-  address: string;
-  decimals: number;
-  symbol: string;
-  icon: string;
-  verified: boolean;
-  isNative: boolean;
-  isTest: boolean;
-  type: 'TOKEN' | 'PRETGE' | 'POINT';
-  price: number | null;
-  updatedAt: number | null;
-  priceSource: string | null;
-  /** Custom display symbol, when the operator set one. */
-  displaySymbol?: string;
-};
+/** Public Token record: its one definition is TOKEN_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
+export type TokenRecord = RecordOf<typeof TOKEN_RECORD_SCHEMA>;
 
 export function toChainRecord(row: ChainRow): ChainRecord {
   return {

@@ -4,7 +4,7 @@ import { CopyButton } from './CopyButton.js';
 import { ShortHex } from './ShortHex.js';
 import type { Chain } from './types.js';
 
-function Value({ value, chain }: { value: ParamValue; chain: Chain }) {
+function Value({ value, chain }: { value: ParamValue; chain: Chain | null }) {
   if (value.kind === 'address') return <AddressLink chain={chain} address={value.address} />;
   if (value.kind === 'id') return <ShortHex hex={value.hex} />;
   if (value.kind === 'text') return <span class={value.mono ? 'mono' : undefined}>{value.text}</span>;
@@ -23,9 +23,10 @@ function Value({ value, chain }: { value: ParamValue; chain: Chain }) {
  * A campaign's parameters as the API decodes them (`params`), one labelled row each, addresses
  * linked to the compute chain's explorer; the raw `campaignData` they come from once, folded.
  */
-export function ParamsTable({ params, type, chain }: { params: Record<string, unknown>; type: string; chain: Chain }) {
-  const rows = paramRows(params, type);
-  const raw = rawCampaignData(params);
+export function ParamsTable({ params, type, chain }: { params: unknown; type: string; chain: Chain | null }) {
+  const fields = params && typeof params === 'object' ? (params as Record<string, unknown>) : {};
+  const rows = paramRows(fields, type);
+  const raw = rawCampaignData(fields);
   return (
     <>
       <table class="params" data-testid="campaign-params">

@@ -10,9 +10,11 @@ const cell = (v: number | undefined) => (v === undefined || v === null ? '' : St
  * one row per snapshot time, oldest first, `date` in UTC ISO 8601; a series without a value at that
  * time leaves its cell empty. The API has no CSV of these, so the page writes the rows it shows.
  */
-export function campaignMetricsCsv(m: CampaignMetrics): string {
+export function campaignMetricsCsv(
+  m: Pick<CampaignMetrics, 'aprRecords' | 'tvlRecords' | 'dailyRewardsRecords'>,
+): string {
   const rows = new Map<number, { apr?: number; tvl?: number; daily?: number; inToken?: number }>();
-  const at = (t: string) => {
+  const at = (t: string | number) => {
     const k = Number(t);
     let row = rows.get(k);
     if (!row) rows.set(k, (row = {}));

@@ -12,8 +12,11 @@ export function safeHttpUrl(url: string | null | undefined): string | null {
 }
 
 /** Pure: the block explorer page of an address on a chain (the chain's first explorer), or null when it has none. */
-export function addressExplorerUrl(chain: Pick<Chain, 'explorers'> | null | undefined, address: string): string | null {
+export function addressExplorerUrl(
+  chain: Pick<Chain, 'explorers'> | null | undefined,
+  address: string | null | undefined,
+): string | null {
   const base = safeHttpUrl(chain?.explorers?.[0]?.url);
-  if (!base || !/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
+  if (!base || !address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
   return `${base.replace(/\/+$/, '')}/address/${address}`;
 }

@@ -23,9 +23,9 @@ const names = (ids: string | undefined, nameOf: (id: string) => string | undefin
  */
 export function filterSummary(
   state: ExplorerState,
-  chains: readonly Chain[],
-  protocols: readonly Protocol[],
-  programs: readonly Program[] = [],
+  chains: readonly Pick<Chain, 'id' | 'name'>[],
+  protocols: readonly Pick<Protocol, 'id' | 'name'>[],
+  programs: readonly Pick<Program, 'slug' | 'name'>[] = [],
 ): string {
   const f = state.filters;
   const parts = [
@@ -54,9 +54,9 @@ export function filterSummary(
 export function searchTitle(
   state: ExplorerState,
   count: number | null,
-  chains: readonly Chain[],
-  protocols: readonly Protocol[],
-  programs: readonly Program[] = [],
+  chains: readonly Pick<Chain, 'id' | 'name'>[],
+  protocols: readonly Pick<Protocol, 'id' | 'name'>[],
+  programs: readonly Pick<Program, 'slug' | 'name'>[] = [],
 ): string {
   const summary = filterSummary(state, chains, protocols, programs);
   const what = count === null ? 'Opportunities' : plural(count, 'opportunity', 'opportunities');

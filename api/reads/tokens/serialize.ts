@@ -1,28 +1,10 @@
+import type { TokenRecord } from '../../../domain/documents/records.js';
 import type { ServedPrice } from '../../../domain/prices.js';
 import type { TokenRow } from '../../../domain/readTokenMetadata.js';
 import type { TokenDbRow } from './repo.js';
 
-/** Public Token record (the Token schema, tokenSchema in api/openapi/records.ts), every field named. */
-export type TokenResponse = {
-  id: string;
-  name: string | null;
-  chainId: number;
-  address: string;
-  decimals: number;
-  symbol: string;
-  icon: string;
-  verified: boolean;
-  isNative: boolean;
-  isTest: boolean;
-  type: 'TOKEN' | 'PRETGE' | 'POINT';
-  price: number | null;
-  updatedAt: number | null;
-  priceSource: string | null;
-  displaySymbol: string;
-  underlyingTokenId?: string;
-  priceAlertDismissedAt?: number;
-  priceAlertCount: number;
-};
+/** Public Token record, as every route answering a token serves it (TOKEN_RECORD_SCHEMA, domain). */
+export type TokenResponse = TokenRecord;
 
 /**
  * Pure: a stored token and its served price (toServedPrice: a stale price is null) → Token record.

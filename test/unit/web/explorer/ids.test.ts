@@ -27,7 +27,7 @@ describe('web/explorer ids, links, APR range and sorting', () => {
   });
 
   it('links addresses to the chain explorer and only http(s) deposit URLs', () => {
-    const chain = { explorers: [{ type: 'ETHERSCAN', url: 'https://etherscan.io/' }] };
+    const chain = { explorers: [{ type: 'ETHERSCAN', url: 'https://etherscan.io/', chainId: 1 }] };
     const address = '0x663f3ad617193148711d28f5334ee4ed07016602';
     expect(addressExplorerUrl(chain, address)).to.equal(`https://etherscan.io/address/${address}`);
     expect(addressExplorerUrl({ explorers: [] }, address)).to.equal(null);
