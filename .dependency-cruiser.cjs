@@ -13,16 +13,6 @@ const API_RUNS_JOBS_ALLOWLIST = [
   ['api/routes/campaign-access/handlers.ts', 'jobs/control/refreshOpportunity.ts'],
   ['api/routes/internal-jobs/handlers.ts', 'jobs/control/runJobNow.ts'],
 ];
-// Route families (api/routes/<family>/) are leaves: they import the read layer (api/reads/, api/reads/<family>/),
-// middleware, validation and the layers below, never another family; GraphQL resolvers (api/graphql/) call the read
-// layer, never a route family. What is left to split (a use case that still sits in another family's handlers.ts):
-// THIS LIST MUST ONLY SHRINK ([importing family or 'graphql', imported family]).
-const ROUTE_FAMILY_ALLOWLIST = [
-  ['creators', 'campaigns'], // creators/router.ts → campaigns/familyHandlers.ts campaignMetricsHandler
-  ['graphql', 'campaigns'], // graphql/schema.ts listCampaigns, graphql/totals.ts countCampaigns
-];
-const allowedFamiliesOf = (from) => ROUTE_FAMILY_ALLOWLIST.filter(([a]) => a === from).map(([, b]) => b);
-const familiesWithExceptions = [...new Set(ROUTE_FAMILY_ALLOWLIST.map(([a]) => a).filter((a) => a !== 'graphql'))];
 const exact = (path) => `^${path.replace(/[.]/g, '\\.')}$`;
 
 module.exports = {
@@ -78,27 +68,16 @@ module.exports = {
       name: 'route-families-are-leaves',
       severity: 'error',
       comment:
-        'A route family never imports another: what two transports or families share sits in api/reads/<family>/ (filters, query builders, serializers, request schemas).',
-      from: { path: '^api/routes/([^/]+)/', pathNot: familiesWithExceptions.map((f) => `^api/routes/${f}/`) },
+        'Route families (api/routes/<family>/) are leaves: a family never imports another; what two transports or families share sits in api/reads/<family>/ (filters, query builders, serializers, request schemas, use cases).',
+      from: { path: '^api/routes/([^/]+)/' },
       to: { path: '^api/routes/[^/]+/', pathNot: '^api/routes/$1/' },
     },
-    ...familiesWithExceptions.map((family) => ({
-      name: 'route-families-allowlist',
-      severity: 'error',
-      comment: `Allowlisted (must only shrink): api/routes/${family}/ may import ${allowedFamiliesOf(family).join(', ')} and no other family.`,
-      from: { path: `^api/routes/${family}/` },
-      to: {
-        path: '^api/routes/[^/]+/',
-        pathNot: [family, ...allowedFamiliesOf(family)].map((f) => `^api/routes/${f}/`),
-      },
-    })),
     {
       name: 'graphql-not-routes',
       severity: 'error',
-      comment:
-        'GraphQL resolvers call the read layer (api/reads/), never a route family (allowlist: must only shrink).',
+      comment: 'GraphQL resolvers call the read layer (api/reads/), never a route family.',
       from: { path: '^api/graphql/' },
-      to: { path: '^api/routes/', pathNot: allowedFamiliesOf('graphql').map((f) => `^api/routes/${f}/`) },
+      to: { path: '^api/routes/' },
     },
     {
       name: 'reads-below-transports',

@@ -8,7 +8,7 @@ import {
   GraphQLString,
   GraphQLList,
 } from 'graphql';
-import { listCampaigns } from '../routes/campaigns/handlers.js';
+import { listCampaigns } from '../reads/campaigns/list.js';
 import { campaignIdParams, listCampaignsQuery, type ListCampaignsQuery } from '../reads/campaigns/schema.js';
 import { listOpportunities } from '../reads/opportunities/listOpportunities.js';
 import { opportunityIdParams, oppFiltersQuery, type PagedOppFilters } from '../reads/opportunities/schema.js';

@@ -8,7 +8,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputObjectType,
 } from 'graphql';
-import { countCampaigns } from '../routes/campaigns/countHandlers.js';
+import { countCampaigns } from '../reads/campaigns/count.js';
 import { countCampaignsQuery, type CountCampaignsQuery, type CountGroup } from '../reads/campaigns/schema.js';
 import { DISTRIBUTED_GROUPS, distributedRows, groupDistributed } from '../reads/reward-totals/distributed.js';
 import { totalsOf, unclaimedOf } from '../reads/reward-totals/liveTotals.js';

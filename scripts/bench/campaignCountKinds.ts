@@ -4,7 +4,7 @@
  * hand-written SQL over the campaigns table. Not cross-checked: the bench's campaign documents carry
  * test flags and privacy the SQL does not model.
  */
-import { buildCountQuery } from '../../api/routes/campaigns/countQuery.js';
+import { buildCountQuery } from '../../api/reads/campaigns/countQuery.js';
 import { toListParams } from '../../api/reads/campaigns/params.js';
 import { buildListQuery } from '../../api/reads/campaigns/query.js';
 import { countCampaignsQuery, type CountCampaignsQuery, type CountGroup } from '../../api/reads/campaigns/schema.js';

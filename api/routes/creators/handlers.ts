@@ -11,6 +11,8 @@ import { buildCreatorCampaignsQuery } from './query.js';
 import { loadDashboard } from './repo.js';
 import type { Handler } from '../../validate.js';
 import type { creatorCampaignsQuery, creatorParams, dashboardQuery, listCreatorsQuery } from './schema.js';
+import { readCampaignMetrics } from '../../reads/campaigns/family.js';
+import type { campaignMetricsQuery, campaignRefParams } from '../../reads/campaigns/schema.js';
 import { serializeCreator, serializeDashboard } from './serialize.js';
 
 /**
@@ -98,5 +100,14 @@ export function creatorCampaignsHandler(
       currentChainRecords(deps, now),
     ]);
     ctx.body = result.hits.hits.map((hit) => serializeCampaign(hit._source!, chains));
+  };
+}
+
+/** GET /v4/creators/campaigns/{id}: the campaign's metrics as GET /v4/campaigns/{id}/metrics serves them. */
+export function creatorCampaignMetricsHandler(
+  deps: ApiDeps,
+): Handler<{ params: typeof campaignRefParams; query: typeof campaignMetricsQuery }> {
+  return async (ctx) => {
+    ctx.body = await readCampaignMetrics(deps, ctx.state.params.id, ctx.state.query, ctx.state);
   };
 }

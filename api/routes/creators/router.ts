@@ -1,9 +1,14 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { validate } from '../../validate.js';
-import { campaignMetricsHandler } from '../campaigns/familyHandlers.js';
 import { campaignMetricsQuery, campaignRefParams } from '../../reads/campaigns/schema.js';
-import { creatorCampaignsHandler, dashboardHandler, getCreatorHandler, listCreatorsHandler } from './handlers.js';
+import {
+  creatorCampaignMetricsHandler,
+  creatorCampaignsHandler,
+  dashboardHandler,
+  getCreatorHandler,
+  listCreatorsHandler,
+} from './handlers.js';
 import { creatorCampaignsQuery, creatorParams, dashboardQuery, listCreatorsQuery } from './schema.js';
 import { creatorOppCountQuery, creatorOppFiltersQuery } from '../../reads/opportunities/schema.js';
 import { creatorOpportunitiesCountHandler, creatorOpportunitiesHandler } from './opportunities.js';
@@ -56,7 +61,7 @@ export function creatorsRouter(deps: ApiDeps): Router {
       response: campaignMetricsSchema,
     }),
     validate({ params: campaignRefParams, query: campaignMetricsQuery }),
-    campaignMetricsHandler(deps),
+    creatorCampaignMetricsHandler(deps),
   );
   router.get(
     '/creators/:creator',

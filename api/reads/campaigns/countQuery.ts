@@ -1,5 +1,5 @@
 import { NO_PROTOCOL_KEY } from '../../../domain/protocols.js';
-import type { CountGroup } from '../../reads/campaigns/schema.js';
+import type { CountGroup } from './schema.js';
 
 type Clause = Record<string, unknown>;
 

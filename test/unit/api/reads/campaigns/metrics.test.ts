@@ -3,9 +3,9 @@ import {
   dailyAmountInToken,
   parseSeriesPaging,
   tvlInflowPerDollar,
-} from '../../../../../api/routes/campaigns/metrics.js';
+} from '../../../../../api/reads/campaigns/metrics.js';
 
-describe('api/routes/campaigns/metrics', () => {
+describe('api/reads/campaigns/metrics', () => {
   describe('parseSeriesPaging', () => {
     it('defaults to page 0, limit 100', () =>
       expect(parseSeriesPaging({}, 'tvl')).to.deep.equal({ page: 0, limit: 100 }));

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../errors.js';
-import type { CampaignSnapshotRow } from '../../reads/campaignReads.js';
-import type { MetricSeries } from '../../reads/campaigns/schema.js';
+import type { CampaignSnapshotRow } from '../campaignReads.js';
+import type { MetricSeries } from './schema.js';
 
 /** Paging of one metrics series. */
 export type SeriesPaging = { page: number; limit: number };
