@@ -20,12 +20,15 @@ export function listenChannel({
   channel,
   name,
   onNotify,
+  applicationName,
 }: {
   pg: PgPool;
   logger: Logger;
   channel: string;
   name: string;
   onNotify(): void;
+  /** Names the listening connection (pg_stat_activity.application_name) while it listens. */
+  applicationName?: string;
 }): PgListener {
   let stopped = false;
   let release: (() => Promise<void>) | null = null;
@@ -42,10 +45,12 @@ export function listenChannel({
       };
       client.on('notification', onNotify);
       client.once('error', onError);
+      if (applicationName) await client.query(`SELECT set_config('application_name', $1, false)`, [applicationName]);
       await client.query(`LISTEN ${channel}`);
       release = async () => {
         client.removeListener('notification', onNotify);
         await client.query(`UNLISTEN ${channel}`).catch(() => undefined);
+        if (applicationName) await client.query('RESET application_name').catch(() => undefined);
         client.removeListener('error', onError);
         client.release();
       };

@@ -11,6 +11,7 @@ import { JOBS } from './registry.js';
 import { runJob, unitLockKey } from './runJob.js';
 import { startHeadFollower } from './headFollower.js';
 import { startOutboxListener } from './outboxListener.js';
+import { startRunRequestWorker } from './runRequestWorker.js';
 import type { Job } from '../domain/jobs/types.js';
 import { createSlowChainGuard } from './slowChainGuard.js';
 
@@ -46,7 +47,8 @@ export type StartSchedulerParams = {
  * chain's head is polled and a new block runs that chain's units at once (blocks, then campaigns,
  * claims, roots), a committed outbox write wakes the publish job (LISTEN search_outbox) and a committed
  * event append the webhooks job (LISTEN events); the
- * crons stay the safety net. Expressions: job_state.cron (set by
+ * crons stay the safety net. The back office's "run now" requests (POST /v4/internal/jobs/{name}/run)
+ * are run here too, whatever the mode (jobs/runRequestWorker.ts: LISTEN job_run_requests). Expressions: job_state.cron (set by
  * `jobs/cli.ts schedule`) > JOB_<NAME>_CRON > the job's default. job_state is read before the first
  * tick and every `refreshMs`; a changed expression replaces the job's task. An invalid override is
  * logged and ignored. Paused jobs keep their ticks and runJob skips them. After a failed run a unit
@@ -215,6 +217,7 @@ export function startScheduler({
     wakeOn('search_outbox', 'publish', 'outbox listener'),
     wakeOn('events', 'webhooks', 'webhook wakeups'),
   ];
+  const runRequests = startRunRequestWorker({ deps, jobs });
 
   /** Reads job_state and (re)schedules every job whose effective expression changed. */
   const apply = async () => {
@@ -263,6 +266,7 @@ export function startScheduler({
       queued.clear();
       follower?.stop();
       for (const listener of listeners) await listener?.stop();
+      await runRequests.stop();
       clearInterval(timer);
       await queue.catch(() => {});
       for (const { task } of tasks.values()) await task.destroy();

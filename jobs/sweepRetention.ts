@@ -21,6 +21,12 @@ const rowSweeps = (config: Config): RowSweep[] => [
     where: 'started_at < now() - make_interval(days => $1)',
     params: [config.retention.jobRunsDays],
   },
+  {
+    name: 'jobRunRequests',
+    table: 'job_run_requests',
+    where: 'requested_at < now() - make_interval(days => $1)',
+    params: [config.retention.jobRunsDays],
+  },
   // An hour past expiry, so a login racing its nonce's expiry is told "expired", not "unknown".
   {
     name: 'events',

@@ -10,7 +10,8 @@ export type DemoWebServer = { demo: ReferenceDemo; dist: string; base: string; c
 
 /**
  * The seeded reference demo served with freshly built pages over a real socket (test config, so no
- * rate limit in the way): what the browser suites open. `close` stops the server and the demo.
+ * rate limit in the way), with a job runner for the ops page's "Run now": what the browser suites
+ * open. `close` stops the server and the demo (its runner with it).
  */
 export async function startDemoWebServer(): Promise<DemoWebServer> {
   const demo = await createReferenceDemo();
@@ -19,6 +20,7 @@ export async function startDemoWebServer(): Promise<DemoWebServer> {
   try {
     await buildWeb({ outDir: dist });
     const { h } = demo;
+    await h.startJobRunner(); // the ops page's "Run now" is answered by a job runner, as under npm start
     server = createApp({
       config: h.config,
       logger: h.deps.logger,

@@ -3,7 +3,10 @@ import supertest from 'supertest';
 import { createApp } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { createJobDeps } from '../../jobs/deps.js';
-import { findJob } from '../../jobs/registry.js';
+import { findJob, JOBS } from '../../jobs/registry.js';
+import { startRunRequestWorker, type RunRequestWorker } from '../../jobs/runRequestWorker.js';
+import { jobRunnersListening } from '../../domain/jobs/runRequests.js';
+import { eventually } from './eventually.js';
 import { runJob } from '../../jobs/runJob.js';
 import type { JobDeps } from '../../domain/jobs/types.js';
 import type { Config, ChainConfig } from '../../internal/config.js';
@@ -33,6 +36,11 @@ export type Harness = {
   runJob(name: string): ReturnType<typeof runJob>;
   /** Makes every write to this suite's indices searchable now. */
   refresh(): Promise<void>;
+  /**
+   * Starts a job runner on this harness's job deps (jobs/runRequestWorker.ts, as the scheduler does)
+   * and resolves once it listens, so POST /v4/internal/jobs/{name}/run is answered; `close` stops it.
+   */
+  startJobRunner(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -105,6 +113,7 @@ async function harnessOn(
   const apiPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-api', readOnly: true });
   const standardDeps: ApiDeps = { config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg };
   const app = createApp(standardDeps);
+  let runner: RunRequestWorker | undefined;
   return {
     config,
     chains: testChains.chains,
@@ -123,7 +132,12 @@ async function harnessOn(
         deps,
       ),
     refresh: async () => void (await deps.es.indices.refresh({ index: `${prefix}-*` })),
+    async startJobRunner() {
+      runner ??= startRunRequestWorker({ deps, jobs: JOBS });
+      await eventually(async () => (await jobRunnersListening(deps.pg)) > 0, { what: 'the job runner listening' });
+    },
     async close() {
+      await runner?.stop();
       if (!keepIndices) await deleteIndices({ es: deps.es, prefix }).catch(() => {});
       await Promise.allSettled([apiPg.end(), deps.close(), testChains.stop()]);
     },

@@ -3,11 +3,14 @@ import { InvalidCronError, scheduleJob } from '../../../domain/jobs/scheduleJob.
 import { setJobPaused } from '../../../domain/jobs/jobState.js';
 import { loadRecentRuns } from '../../../domain/jobs/recentRuns.js';
 import { jobInfo } from '../../../domain/jobs/catalog.js';
-import { runJobNow } from '../../../jobs/control/runJobNow.js';
-import type { RunJobResult } from '../../../domain/jobs/types.js';
+import {
+  awaitRunRequest,
+  jobRunnersListening,
+  requestJobRun,
+  runRequestClaimed,
+} from '../../../domain/jobs/runRequests.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadFreshness } from '../../reads/freshness.js';
-import { describeError } from '../../../internal/errors.js';
 import { withTransaction } from '../../../internal/pg.js';
 import type { ApiDeps } from '../../deps.js';
 import { ServiceUnavailableError, ValidationError } from '../../errors.js';
@@ -92,36 +95,26 @@ export function scheduleHandler(deps: ApiDeps): Handler<{ params: typeof jobName
 }
 
 /**
- * POST /internal/jobs/{name}/run: runs the job once now, even when paused (as `jobs/cli.ts run`).
- * Answers with the run when it ends within RUN_WAIT_MS, else 202 while it goes on; a run already
- * in progress elsewhere is a 409. A failing job is reported in the body (status `failed`), a job with
- * nothing configured to do as status `skipped` with `skipReason`.
+ * POST /internal/jobs/{name}/run: asks a job runner (the scheduler's jobs process) to run the job once
+ * now, even when paused (as `jobs/cli.ts run`): a job_run_requests row the runner claims (job code
+ * never runs in the API). Answers with the run when it ends within RUN_WAIT_MS, else 202 while it
+ * goes on (`queued` until a runner takes it); 503 when no runner listens; a run already in progress
+ * elsewhere is a 409. A failing job is reported in the body (status `failed`), a job with nothing
+ * configured to do as status `skipped` with `skipReason`.
  */
 export function runNowHandler(deps: ApiDeps): Handler<{ params: typeof jobNameParams }> {
-  const signal = new AbortController().signal;
   return async (ctx) => {
     const { name } = ctx.state.params;
-    if (!deps.jobsPg) throw new ServiceUnavailableError('The job runner (read-write PostgreSQL pool)');
-    const run = runJobNow(
-      name,
-      { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal },
-      'manual',
-    ).then(
-      (result): RunJobResult | { status: 'failed'; error: string } => result,
-      (error: unknown) => ({ status: 'failed' as const, error: describeError(error).message }),
-    );
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([
-      run,
-      new Promise<null>((resolve) => {
-        timer = setTimeout(() => resolve(null), RUN_WAIT_MS);
-      }),
-    ]);
-    clearTimeout(timer);
+    const pg = deps.jobsPg;
+    if (!pg) throw new ServiceUnavailableError('The job request writer (read-write PostgreSQL pool)');
+    if ((await jobRunnersListening(pg)) === 0)
+      throw new ServiceUnavailableError('A job runner (the scheduler: npm run jobs:start)');
+    const requestId = await requestJobRun(pg, name, 'manual');
+    const outcome = await awaitRunRequest(pg, requestId, { waitMs: RUN_WAIT_MS });
     ctx.set('cache-control', 'no-store');
     if (outcome === null) {
       ctx.status = 202;
-      ctx.body = { job: name, status: 'running' };
+      ctx.body = { job: name, status: (await runRequestClaimed(pg, requestId)) ? 'running' : 'queued', requestId };
       return;
     }
     if (outcome.status === 'skipped' && outcome.reason !== 'not-configured') {

@@ -82,11 +82,16 @@ export function internalJobsRouter(deps: ApiDeps): Router<AuthState> {
     describe({
       summary: 'Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it',
       description:
-        "Runs the job now in this process. 200 with the run when it ends within a few seconds (`status` success, failed with `error`, or skipped with `skipReason` when the job has nothing configured to do, e.g. benchmark-rate without BENCHMARK_RATE_URL), 202 while it goes on (see GET /v4/internal/jobs), 409 when another process holds the job's lock.",
+        "Asks a job runner (the scheduler's jobs process, `npm run jobs:start`) to run the job now, even when paused; job code never runs in the API. 200 with the run when it ends within 10 s (`status` success, failed with `error`, or skipped with `skipReason` when the job has nothing configured to do, e.g. benchmark-rate without BENCHMARK_RATE_URL), 202 while it goes on (`status` queued until a runner takes it, then running; `requestId`; see GET /v4/internal/jobs), 409 when another process holds the job's lock, 503 when no job runner listens (nothing is queued).",
       response: obj({ job: str, status: oneOfValues(['success', 'failed', 'skipped']), skipReason: str }, [
         'skipReason',
       ]),
-      responses: { 202: { description: 'Still running', schema: obj({ job: str, status: str }) } },
+      responses: {
+        202: {
+          description: 'Queued or still running',
+          schema: obj({ job: str, status: oneOfValues(['queued', 'running']), requestId: int }),
+        },
+      },
       errors: [409, 503],
     }),
     name,

@@ -2309,7 +2309,7 @@ export interface paths {
         put?: never;
         /**
          * Run a job now (back office): 200 with the run, 202 while it runs on, 409 when another process runs it
-         * @description Runs the job now in this process. 200 with the run when it ends within a few seconds (`status` success, failed with `error`, or skipped with `skipReason` when the job has nothing configured to do, e.g. benchmark-rate without BENCHMARK_RATE_URL), 202 while it goes on (see GET /v4/internal/jobs), 409 when another process holds the job's lock.
+         * @description Asks a job runner (the scheduler's jobs process, `npm run jobs:start`) to run the job now, even when paused; job code never runs in the API. 200 with the run when it ends within 10 s (`status` success, failed with `error`, or skipped with `skipReason` when the job has nothing configured to do, e.g. benchmark-rate without BENCHMARK_RATE_URL), 202 while it goes on (`status` queued until a runner takes it, then running; `requestId`; see GET /v4/internal/jobs), 409 when another process holds the job's lock, 503 when no job runner listens (nothing is queued).
          *
          *     **Access:** the back office (its credential in `authorization`); otherwise 401 (403 for a credential without the right).
          */
@@ -19863,7 +19863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Still running */
+            /** @description Queued or still running */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -19872,12 +19872,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "job": "job text",
-                     *       "status": "LIVE"
+                     *       "status": "queued",
+                     *       "requestId": 1
                      *     }
                      */
                     "application/json": {
                         job: string;
-                        status: string;
+                        requestId: number;
+                        /** @enum {unknown} */
+                        status: "queued" | "running";
                     };
                 };
             };

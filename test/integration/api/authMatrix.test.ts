@@ -770,6 +770,7 @@ describe('authorization matrix: every credentialed route × every kind of creden
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
+    await h.startJobRunner(); // POST /v4/internal/jobs/{name}/run is answered by a job runner
     // alice: a session, a key, a quota, a private store with one entry, and a campaign she created.
     const own = await createOwnedResources(h, HARDHAT_TEST_KEYS[0], { namePrefix: 'm' });
     const { session: alice, apiKey: aliceKey, unique } = own;

@@ -6,7 +6,10 @@ import { createApp } from '../../../api/app.js';
 import { HEALTH_CACHE_MS } from '../../../api/routes/health/handlers.js';
 import { findFreePort } from '../../../contracts/devnet.js';
 import { createJobDeps } from '../../../jobs/deps.js';
-import { findJob } from '../../../jobs/registry.js';
+import { findJob, JOBS } from '../../../jobs/registry.js';
+import { startRunRequestWorker, type RunRequestWorker } from '../../../jobs/runRequestWorker.js';
+import { jobRunnersListening } from '../../../domain/jobs/runRequests.js';
+import { eventually } from '../../helpers/eventually.js';
 import { runJob } from '../../../jobs/runJob.js';
 import type { ChainConfig, Config } from '../../../internal/config.js';
 import { createLogger } from '../../../internal/logger.js';
@@ -45,6 +48,7 @@ describe('/v4/health: no secrets out, one computation per second, rate-limited (
   let apiPg: PgPool;
   let pgQueries = 0;
   let app: ReturnType<typeof supertest>;
+  let runner: RunRequestWorker | undefined;
   const logLines: string[] = [];
   const bo = { authorization: TEST_BACK_OFFICE_TOKEN };
 
@@ -69,6 +73,9 @@ describe('/v4/health: no secrets out, one computation per second, rate-limited (
     const query = apiPg.query.bind(apiPg) as (...args: unknown[]) => unknown;
     apiPg.query = ((...args: unknown[]) => ((pgQueries += 1), query(...args))) as typeof apiPg.query;
     app = supertest(createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg }).callback());
+    // The job runner that takes POST /v4/internal/jobs/{name}/run (as the scheduler does), on the failing nodes.
+    runner = startRunRequestWorker({ deps, jobs: JOBS });
+    await eventually(async () => (await jobRunnersListening(deps.pg)) > 0, { what: 'the job runner listening' });
     // A row stored before redaction existed: raw viem text, served redacted all the same.
     await deps.pg.query(
       `INSERT INTO job_runs (job, status, trigger, chain_id, runner, started_at, finished_at, error)
@@ -78,6 +85,7 @@ describe('/v4/health: no secrets out, one computation per second, rate-limited (
   });
 
   after(async () => {
+    await runner?.stop();
     await deleteIndices({ es: deps.es, prefix: config.esIndexPrefix }).catch(() => {});
     await Promise.allSettled([apiPg?.end(), deps?.close()]);
     failing?.closeAllConnections();

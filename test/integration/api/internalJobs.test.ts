@@ -148,7 +148,17 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     expect(await stateOf('nope')).to.equal(null);
   });
 
-  it('runs a job now, even when paused, and records the run', async function () {
+  it('answers 503 to run-now while no job runner listens, queuing nothing (job code never runs in the API)', async function () {
+    const res = await request().post('/v4/internal/jobs/campaigns/run').set(bo).expect(503);
+    expect(res.body.detail).to.match(/job runner/);
+    const { rows } = await h.deps.pg.query('SELECT count(*)::int AS n FROM job_run_requests');
+    expect(rows[0].n, 'no request left for a runner that may start later').to.equal(0);
+    const runs = await h.deps.pg.query(`SELECT 1 FROM job_runs WHERE job = 'campaigns'`);
+    expect(runs.rows, 'the API ran nothing itself').to.deep.equal([]);
+  });
+
+  it('runs a job now through a job runner, even when paused, and records the run and the request', async function () {
+    await h.startJobRunner();
     await request().post('/v4/internal/jobs/campaigns/pause').set(bo).expect(200);
     const res = await request().post('/v4/internal/jobs/campaigns/run').set(bo).expect(200);
     expect(res.body).to.deep.include({ job: 'campaigns', status: 'success' });
@@ -159,6 +169,12 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     );
     expect(rows[0].status).to.equal('success');
     expect(await stateOf('campaigns'), 'running does not resume').to.deep.include({ paused: true });
+    const requestRow = await h.deps.pg.query(
+      `SELECT claimed_by, finished_at, outcome FROM job_run_requests WHERE job = 'campaigns' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(requestRow.rows[0].claimed_by, 'claimed by the runner (host:pid)').to.match(/:\d+$/);
+    expect(requestRow.rows[0].finished_at).to.be.an.instanceOf(Date);
+    expect(requestRow.rows[0].outcome).to.deep.include({ status: 'success', runId: res.body.run.id });
     await request().post('/v4/internal/jobs/campaigns/resume').set(bo).expect(200);
   });
 

@@ -18,6 +18,9 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
       "INSERT INTO job_runs (job, status, started_at) VALUES ('blocks', 'success', now() - interval '8 days'), ('blocks', 'success', now() - interval '6 days')",
     );
     await pg.query(
+      "INSERT INTO job_run_requests (job, requested_at) VALUES ('blocks', now() - interval '8 days'), ('blocks', now() - interval '6 days')",
+    );
+    await pg.query(
       `INSERT INTO auth_nonces (nonce, address, message, expires_at) VALUES ('old', '0xa', 'm', now() - interval '2 hours'), ('live', '0xa', 'm', now() + interval '5 minutes')`,
     );
     await pg.query(
@@ -47,6 +50,7 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     } = await pg.query("SELECT counts FROM job_runs WHERE job = 'retention' ORDER BY id DESC LIMIT 1");
     expect(recorded.counts).to.deep.equal({
       jobRuns: 1,
+      jobRunRequests: 1,
       events: 0,
       webhookDeliveries: 1,
       nonces: 1,
@@ -60,6 +64,10 @@ describe('jobs/sweepRetention (retention): deletes what has outlived its use, ke
     expect(
       await left("SELECT started_at > now() - interval '7 days' FROM job_runs WHERE job = 'blocks'"),
       'the 6-day-old run stays',
+    ).to.deep.equal([true]);
+    expect(
+      await left("SELECT requested_at > now() - interval '7 days' FROM job_run_requests"),
+      'run-now requests follow JOB_RUNS_RETENTION_DAYS',
     ).to.deep.equal([true]);
     expect(await left('SELECT nonce FROM auth_nonces')).to.deep.equal(['live']);
     expect(await left('SELECT state FROM idp_flows')).to.deep.equal(['live']);

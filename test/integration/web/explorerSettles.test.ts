@@ -86,6 +86,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
     await buildWeb({ outDir: dist });
     const { h } = demo;
+    await h.startJobRunner(); // the ops page's "Run now" is answered by a job runner, as under npm start
     const deps = {
       logger: h.deps.logger,
       pg: h.apiPg,

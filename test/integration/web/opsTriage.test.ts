@@ -29,6 +29,7 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
 
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
+    await h.startJobRunner(); // the ops page's "Run now" is answered by a job runner, as under npm start
     await seedCampaigns({ chain: h.chains[0]!, perTx: 2, txs: 1 });
     for (const job of ['blocks', 'campaigns', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
     // A chain whose node is down: its blocks unit fails for real, and its RPC is unreachable.

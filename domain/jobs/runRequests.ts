@@ -1,0 +1,95 @@
+import type { Queryable } from '../../internal/pg.js';
+import type { RunJobResult, RunTrigger } from './types.js';
+
+/**
+ * The back office's "run now" as a signal the jobs process acts on (issue 47; table job_run_requests,
+ * migration 2026_12_13_10): the API inserts a request and waits a bounded time for its outcome; a job
+ * runner (jobs/runRequestWorker.ts, started by the scheduler) claims it, runs the job and writes the
+ * outcome. Job code never runs in the API process.
+ */
+
+/** The channel an insert notifies (the table's trigger) and the runners LISTEN on. */
+export const RUN_REQUEST_CHANNEL = 'job_run_requests';
+/** application_name of a runner's listening connection: how the API tells that a runner is there. */
+export const JOB_RUNNER_APPLICATION = 'rewards-job-runner';
+
+/** What a request ended with: the run's result, or the error that ended it. */
+export type RunRequestOutcome = RunJobResult | { status: 'failed'; error: string };
+
+/** Queues a run of `job`; returns the request's id. The insert's trigger wakes the runners at commit. */
+export async function requestJobRun(pg: Queryable, job: string, trigger: RunTrigger): Promise<number> {
+  const { rows } = await pg.query<{ id: string }>(
+    'INSERT INTO job_run_requests (job, trigger) VALUES ($1, $2) RETURNING id',
+    [job, trigger],
+  );
+  return Number(rows[0]!.id);
+}
+
+/** The outcome of request `id`, or null while it is queued or running. */
+export async function runRequestOutcome(pg: Queryable, id: number): Promise<RunRequestOutcome | null> {
+  const { rows } = await pg.query<{ outcome: RunRequestOutcome | null }>(
+    'SELECT outcome FROM job_run_requests WHERE id = $1',
+    [id],
+  );
+  return rows[0]?.outcome ?? null;
+}
+
+/** Whether request `id` was claimed by a runner. */
+export async function runRequestClaimed(pg: Queryable, id: number): Promise<boolean> {
+  const { rows } = await pg.query('SELECT 1 FROM job_run_requests WHERE id = $1 AND claimed_at IS NOT NULL', [id]);
+  return rows.length > 0;
+}
+
+/**
+ * Claims the oldest unclaimed request for one of `jobs` (FOR UPDATE SKIP LOCKED: two runners never
+ * claim the same one), marked with `claimedBy`; null when none is waiting.
+ */
+export async function claimRunRequest(
+  pg: Queryable,
+  jobs: readonly string[],
+  claimedBy: string,
+): Promise<{ id: number; job: string; trigger: RunTrigger } | null> {
+  const { rows } = await pg.query<{ id: string; job: string; trigger: RunTrigger }>(
+    `UPDATE job_run_requests SET claimed_at = now(), claimed_by = $2
+      WHERE id = (SELECT id FROM job_run_requests WHERE claimed_at IS NULL AND job = ANY($1::text[])
+                   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, job, trigger`,
+    [jobs, claimedBy],
+  );
+  const row = rows[0];
+  return row ? { id: Number(row.id), job: row.job, trigger: row.trigger } : null;
+}
+
+/** Writes request `id`'s outcome. */
+export async function finishRunRequest(pg: Queryable, id: number, outcome: RunRequestOutcome): Promise<void> {
+  await pg.query('UPDATE job_run_requests SET finished_at = now(), outcome = $2 WHERE id = $1', [
+    id,
+    JSON.stringify(outcome),
+  ]);
+}
+
+/** How many job runners listen for requests on this database now (their connections' application_name). */
+export async function jobRunnersListening(pg: Queryable): Promise<number> {
+  const { rows } = await pg.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+    [JOB_RUNNER_APPLICATION],
+  );
+  return rows[0]!.n;
+}
+
+/**
+ * Request `id`'s outcome once written, polling every `pollMs` for at most `waitMs`; null when it did
+ * not end in time (it goes on: the runner writes the outcome when it ends).
+ */
+export async function awaitRunRequest(
+  pg: Queryable,
+  id: number,
+  { waitMs, pollMs = 100 }: { waitMs: number; pollMs?: number },
+): Promise<RunRequestOutcome | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const outcome = await runRequestOutcome(pg, id);
+    if (outcome || Date.now() >= deadline) return outcome;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, deadline - Date.now()))));
+  }
+}

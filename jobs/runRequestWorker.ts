@@ -1,0 +1,66 @@
+import { hostname } from 'node:os';
+import { coalesced } from '../internal/coalesced.js';
+import { describeError } from '../internal/errors.js';
+import { listenChannel } from '../internal/pgListen.js';
+import {
+  claimRunRequest,
+  finishRunRequest,
+  JOB_RUNNER_APPLICATION,
+  RUN_REQUEST_CHANNEL,
+  type RunRequestOutcome,
+} from '../domain/jobs/runRequests.js';
+import type { Job, JobDeps } from '../domain/jobs/types.js';
+import { runJob } from './runJob.js';
+
+export type RunRequestWorker = { stop(): Promise<void> };
+
+/**
+ * Runs the back office's "run now" requests (domain/jobs/runRequests.ts) in the jobs process: LISTEN
+ * job_run_requests on a connection named JOB_RUNNER_APPLICATION (so the API can tell a runner is
+ * there), and on each wake-up (and once after LISTEN: nothing queued before is lost) claim and run
+ * the waiting requests of `jobs` one after the other, each as `runJob(job, { force: true })` (a
+ * paused job runs; the request's trigger is recorded), writing each outcome. A run that throws is
+ * recorded as `failed` with its message (runJob logged it and wrote job_runs). Several runners share
+ * the requests (each is claimed once). `stop` stops listening and waits for the request in hand.
+ */
+export function startRunRequestWorker({ deps, jobs }: { deps: JobDeps; jobs: readonly Job[] }): RunRequestWorker {
+  const names = jobs.map((j) => j.name);
+  const claimedBy = `${hostname()}:${process.pid}`;
+  let stopped = false;
+  const runOne = async (): Promise<boolean> => {
+    const request = await claimRunRequest(deps.pg, names, claimedBy);
+    if (!request) return false;
+    const job = jobs.find((j) => j.name === request.job)!;
+    deps.logger.info({ msg: 'run requested through the API', job: job.name, request_id: request.id });
+    const outcome: RunRequestOutcome = await runJob(job, deps, { force: true, trigger: request.trigger }).catch(
+      (error: unknown) => ({ status: 'failed' as const, error: describeError(error).message }),
+    );
+    await finishRunRequest(deps.pg, request.id, outcome);
+    return true;
+  };
+  const drain = coalesced(async () => {
+    try {
+      while (!stopped && (await runOne()));
+    } catch (error) {
+      deps.logger.error({
+        msg: 'run requests: claiming or recording failed; the next wake-up retries',
+        err: describeError(error),
+      });
+    }
+  });
+  const listener = listenChannel({
+    pg: deps.pg,
+    logger: deps.logger,
+    channel: RUN_REQUEST_CHANNEL,
+    name: 'run requests',
+    applicationName: JOB_RUNNER_APPLICATION,
+    onNotify: drain.run,
+  });
+  return {
+    async stop() {
+      stopped = true;
+      await listener.stop();
+      await drain.idle();
+    },
+  };
+}
