@@ -7,10 +7,8 @@
 // contracts/ (stand-ins, devnet), scripts/, bench/ and test/ are never imported by production code.
 const PRODUCTION = '^(api|indexer|jobs|domain|internal|sql|search-mappings)/';
 
-// The API's last arrow into job code: it runs jobs inside the request (metrics + publish after a privacy change).
-// It must move to a signal the jobs process acts on, as "run now" did (domain/jobs/runRequests.ts). THIS LIST MUST ONLY SHRINK.
-const API_RUNS_JOBS_ALLOWLIST = [['api/routes/campaign-access/handlers.ts', 'jobs/control/refreshOpportunity.ts']];
-const exact = (path) => `^${path.replace(/[.]/g, '\\.')}$`;
+// The API never runs job code: what it asks of the jobs process (a run now, a privacy change's refresh) is a row of
+// job_run_requests that a job runner claims (domain/jobs/runRequests.ts, jobs/runRequestWorker.ts).
 
 module.exports = {
   forbidden: [
@@ -48,19 +46,9 @@ module.exports = {
       severity: 'error',
       comment:
         'Nothing below jobs/ imports job code, statically or dynamically (the API reads and writes job state through domain/jobs/).',
-      from: {
-        path: '^(api|indexer|domain|internal|sql|search-mappings)/',
-        pathNot: API_RUNS_JOBS_ALLOWLIST.map(([from]) => exact(from)),
-      },
+      from: { path: '^(api|indexer|domain|internal|sql|search-mappings)/' },
       to: { path: '^jobs/' },
     },
-    ...API_RUNS_JOBS_ALLOWLIST.map(([from, to]) => ({
-      name: 'api-runs-jobs-allowlist',
-      severity: 'error',
-      comment: `Allowlisted (must only shrink): ${from} may import ${to} and no other job module.`,
-      from: { path: exact(from) },
-      to: { path: '^jobs/', pathNot: exact(to) },
-    })),
     {
       name: 'route-families-are-leaves',
       severity: 'error',

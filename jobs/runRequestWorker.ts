@@ -10,6 +10,7 @@ import {
   type RunRequestOutcome,
 } from '../domain/jobs/runRequests.js';
 import type { Job, JobDeps } from '../domain/jobs/types.js';
+import { refreshOpportunities } from './refreshOpportunities.js';
 import { runJob } from './runJob.js';
 
 export type RunRequestWorker = { stop(): Promise<void> };
@@ -19,7 +20,8 @@ export type RunRequestWorker = { stop(): Promise<void> };
  * job_run_requests on a connection named JOB_RUNNER_APPLICATION (so the API can tell a runner is
  * there), and on each wake-up (and once after LISTEN: nothing queued before is lost) claim and run
  * the waiting requests of `jobs` one after the other, each as `runJob(job, { force: true })` (a
- * paused job runs; the request's trigger is recorded), writing each outcome. A run that throws is
+ * paused job runs; the request's trigger is recorded), or, for a metrics request naming
+ * `opportunityIds` (a privacy change), refreshOpportunities; each outcome is written. A run that throws is
  * recorded as `failed` with its message (runJob logged it and wrote job_runs). Several runners share
  * the requests (each is claimed once). `stop` stops listening and waits for the request in hand.
  */
@@ -32,9 +34,14 @@ export function startRunRequestWorker({ deps, jobs }: { deps: JobDeps; jobs: rea
     if (!request) return false;
     const job = jobs.find((j) => j.name === request.job)!;
     deps.logger.info({ msg: 'run requested through the API', job: job.name, request_id: request.id });
-    const outcome: RunRequestOutcome = await runJob(job, deps, { force: true, trigger: request.trigger }).catch(
-      (error: unknown) => ({ status: 'failed' as const, error: describeError(error).message }),
-    );
+    const opportunityIds = job.name === 'metrics' ? request.params?.opportunityIds : undefined;
+    const run = opportunityIds
+      ? refreshOpportunities(deps, opportunityIds, request.trigger)
+      : runJob(job, deps, { force: true, trigger: request.trigger });
+    const outcome: RunRequestOutcome = await run.catch((error: unknown) => ({
+      status: 'failed' as const,
+      error: describeError(error).message,
+    }));
     await finishRunRequest(deps.pg, request.id, outcome);
     return true;
   };

@@ -13,14 +13,22 @@ export const RUN_REQUEST_CHANNEL = 'job_run_requests';
 /** application_name of a runner's listening connection: how the API tells that a runner is there. */
 export const JOB_RUNNER_APPLICATION = 'rewards-job-runner';
 
+/** What narrows a requested run: the opportunities a metrics request recomputes (then publishes). */
+export type RunRequestParams = { opportunityIds?: string[] };
+
 /** What a request ended with: the run's result, or the error that ended it. */
 export type RunRequestOutcome = RunJobResult | { status: 'failed'; error: string };
 
 /** Queues a run of `job`; returns the request's id. The insert's trigger wakes the runners at commit. */
-export async function requestJobRun(pg: Queryable, job: string, trigger: RunTrigger): Promise<number> {
+export async function requestJobRun(
+  pg: Queryable,
+  job: string,
+  trigger: RunTrigger,
+  params?: RunRequestParams,
+): Promise<number> {
   const { rows } = await pg.query<{ id: string }>(
-    'INSERT INTO job_run_requests (job, trigger) VALUES ($1, $2) RETURNING id',
-    [job, trigger],
+    'INSERT INTO job_run_requests (job, trigger, params) VALUES ($1, $2, $3) RETURNING id',
+    [job, trigger, params ? JSON.stringify(params) : null],
   );
   return Number(rows[0]!.id);
 }
@@ -48,16 +56,16 @@ export async function claimRunRequest(
   pg: Queryable,
   jobs: readonly string[],
   claimedBy: string,
-): Promise<{ id: number; job: string; trigger: RunTrigger } | null> {
-  const { rows } = await pg.query<{ id: string; job: string; trigger: RunTrigger }>(
+): Promise<{ id: number; job: string; trigger: RunTrigger; params: RunRequestParams | null } | null> {
+  const { rows } = await pg.query<{ id: string; job: string; trigger: RunTrigger; params: RunRequestParams | null }>(
     `UPDATE job_run_requests SET claimed_at = now(), claimed_by = $2
       WHERE id = (SELECT id FROM job_run_requests WHERE claimed_at IS NULL AND job = ANY($1::text[])
                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, job, trigger`,
+      RETURNING id, job, trigger, params`,
     [jobs, claimedBy],
   );
   const row = rows[0];
-  return row ? { id: Number(row.id), job: row.job, trigger: row.trigger } : null;
+  return row ? { id: Number(row.id), job: row.job, trigger: row.trigger, params: row.params } : null;
 }
 
 /** Writes request `id`'s outcome. */

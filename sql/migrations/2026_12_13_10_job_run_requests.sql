@@ -2,11 +2,13 @@
 -- The back office's "run now" (POST /v4/internal/jobs/{name}/run) as a signal the jobs process acts on (issue 47):
 -- the API inserts a request, a job runner (the scheduler) claims it (FOR UPDATE SKIP LOCKED: one runner each), runs
 -- the job and writes the outcome; the API waits for it a bounded time. An insert wakes the runners (LISTEN
--- job_run_requests), one notification per statement at commit.
+-- job_run_requests), one notification per statement at commit. `params` narrows a run: {"opportunityIds": [...]} on
+-- a metrics request recomputes those opportunities and publishes them (a privacy change, PATCH /v4/campaigns/{id}/privacy).
 CREATE TABLE job_run_requests (
   id bigserial PRIMARY KEY,
   job text NOT NULL,
   trigger text NOT NULL DEFAULT 'manual',
+  params jsonb,
   requested_at timestamptz NOT NULL DEFAULT now(),
   claimed_at timestamptz,
   claimed_by text,

@@ -14,7 +14,7 @@ export type JobRun = {
   /** Why a 'skipped' run did nothing (nothing configured), else null. */
   skipReason: string | null;
 };
-/** Most urgent first (jobs/control/jobAttention.ts ATTENTION_ORDER): the page sorts jobs by it. */
+/** Most urgent first (domain/jobs/jobAttention.ts ATTENTION_ORDER): the page sorts jobs by it. */
 export const ATTENTION_ORDER = ['failing', 'lagging', 'paused', 'not-configured', 'never-run', 'ok'] as const;
 export type AttentionStatus = (typeof ATTENTION_ORDER)[number];
 export type JobChain = {

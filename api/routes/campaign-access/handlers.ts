@@ -1,6 +1,6 @@
 import { describeError } from '../../../internal/errors.js';
 import { indexNames } from '../../../internal/es.js';
-import { refreshOpportunityNow } from '../../../jobs/control/refreshOpportunity.js';
+import { awaitRunRequest, jobRunnersListening, requestJobRun } from '../../../domain/jobs/runRequests.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { updateDocumentNow } from '../../search/updateDocumentNow.js';
@@ -10,31 +10,41 @@ import * as repo from '../../reads/campaign-access/repo.js';
 import type { grantBody, idParams, none, privacyBody } from './schema.js';
 import { serializeGrant, serializePrivacy } from './serialize.js';
 
+/** How long a privacy change waits for its opportunity's refresh before answering anyway. */
+export const REFRESH_WAIT_MS = 10_000;
+
 /**
- * The opportunity is a public projection of its public campaigns: its figures and document are
- * rebuilt now (jobs/control/refreshOpportunity.ts), so the change reaches them before the answer.
- * Best effort: a failure (the node down for the TVL read) is logged, and the queued outbox entry
- * and the next metrics run bring them in line.
+ * The opportunity is a public projection of its public campaigns: a job runner rebuilds its figures
+ * and document now (a metrics request naming it, domain/jobs/runRequests.ts), and the answer waits
+ * for that, at most REFRESH_WAIT_MS. Best effort: no runner listening, a failure (the node down for
+ * the TVL read) or a slow refresh is logged, and the queued outbox entry and the next metrics run
+ * bring them in line.
  */
-async function refreshOpportunityOf(deps: ApiDeps, signal: AbortSignal, campaignDbId: string): Promise<void> {
+async function refreshOpportunityOf(deps: ApiDeps, campaignDbId: string): Promise<void> {
   const opportunityId = await repo.opportunityOf(deps.pg, campaignDbId);
-  if (!opportunityId || !deps.jobsPg) return;
-  await refreshOpportunityNow(
-    { config: deps.config, logger: deps.logger, pg: deps.jobsPg, es: deps.es, rpc: deps.rpc, signal },
-    opportunityId,
-  ).catch((error: unknown) =>
+  const pg = deps.jobsPg;
+  if (!opportunityId || !pg) return;
+  const notRefreshed = (why: string, extra: Record<string, unknown> = {}) =>
     deps.logger.warn({
-      msg: 'opportunity not refreshed after a privacy change; the next metrics run will',
+      msg: `opportunity not refreshed after a privacy change (${why}); the next metrics run will`,
       opportunity_id: opportunityId,
-      err: describeError(error),
-    }),
-  );
+      ...extra,
+    });
+  try {
+    if ((await jobRunnersListening(pg)) === 0) return notRefreshed('no job runner listens');
+    const id = await requestJobRun(pg, 'metrics', 'manual', { opportunityIds: [opportunityId] });
+    const outcome = await awaitRunRequest(pg, id, { waitMs: REFRESH_WAIT_MS });
+    if (!outcome) return notRefreshed(`not done within ${REFRESH_WAIT_MS} ms`, { request_id: id });
+    if (outcome.status === 'failed')
+      return notRefreshed('the refresh failed', { request_id: id, error: outcome.error });
+  } catch (error) {
+    notRefreshed('the request could not be written', { err: describeError(error) });
+  }
 }
 
 /** PATCH /v4/campaigns/{id}/privacy (creator or back office): the settings, then the documents and the opportunity follow at once. */
 export function updatePrivacyHandler(deps: ApiDeps): Handler<{ params: typeof idParams; body: typeof privacyBody }> {
   const campaignIndex = indexNames(deps.config.esIndexPrefix, 'campaigns').write;
-  const signal = new AbortController().signal;
   return async (ctx) => {
     const campaign = await authorize(deps, ctx.state, 'creator');
     const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
@@ -46,7 +56,7 @@ export function updatePrivacyHandler(deps: ApiDeps): Handler<{ params: typeof id
       what: 'privacy flag',
       mustReachReads: true,
     });
-    await refreshOpportunityOf(deps, signal, campaign.id);
+    await refreshOpportunityOf(deps, campaign.id);
     const parent = await repo.parentWithPublicChildren(deps.pg, campaign.id);
     if (parent)
       await updateDocumentNow(deps, {

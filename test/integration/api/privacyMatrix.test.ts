@@ -788,6 +788,7 @@ describe('privacy matrix: private campaigns × every read of campaign data × ev
   before(async function () {
     demo = await createReferenceDemo();
     const h = demo.h;
+    await h.startJobRunner(); // a privacy change asks the job runner to refresh its opportunity, as under npm start
     // Three private subjects, the demo family included on purpose: its parent (rewards in the live
     // tree, public sub-campaigns naming it), another rewarded campaign, and one sub-campaign (its
     // parent's grantee may read the parent, never this child).
