@@ -13,15 +13,26 @@ export type StartApiProcessParams = {
 };
 
 /**
+ * Ports for API processes of the tests, below the kernel's ephemeral range (32768–60999) and apart
+ * from the devnets' (18600–18699): a port found free stays free until the API binds it.
+ */
+export const API_PROCESS_PORTS = { from: 19000, to: 19899 } as const;
+
+/**
  * The API as its own process (`node --import tsx api/server.ts`, as production runs it) on
- * 127.0.0.1:`port`, for tests that SIGKILL it; resolves once `/v4/health/live` answers.
+ * 127.0.0.1:`port`, for tests that SIGKILL it; resolves once `/v4/health/live` answers. Pick `port`
+ * outside the kernel's ephemeral range (32768–60999 here): an outgoing connection may take a port
+ * of that range between the check that it is free and the API's bind (API_PROCESS_PORTS).
  */
 export async function startApiProcess({ config, port, env = {} }: StartApiProcessParams): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
     cwd: ROOT,
     env: childProcessEnv(config, { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }),
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // The last lines it logged (warnings and errors at LOG_LEVEL warn): why it exited, if it does.
+  let tail = '';
+  proc.stdout!.on('data', (chunk: Buffer) => void (tail = (tail + chunk.toString('utf8')).slice(-4000)));
   const deadline = Date.now() + 60_000;
   for (;;) {
     const up = await fetch(`http://127.0.0.1:${port}/v4/health/live`).then(
@@ -29,10 +40,10 @@ export async function startApiProcess({ config, port, env = {} }: StartApiProces
       () => false,
     );
     if (up) return proc;
-    if (proc.exitCode !== null) throw new Error(`API exited with ${proc.exitCode}`);
+    if (proc.exitCode !== null) throw new Error(`API on port ${port} exited with ${proc.exitCode}: ${tail.trim()}`);
     if (Date.now() > deadline) {
       proc.kill('SIGKILL');
-      throw new Error('API did not answer within 60 s');
+      throw new Error(`API on port ${port} did not answer within 60 s: ${tail.trim()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

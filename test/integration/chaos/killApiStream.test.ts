@@ -5,7 +5,7 @@ import { findFreePort } from '../../../contracts/devnet.js';
 import { appendEvents } from '../../../domain/tables/events.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
-import { startApiProcess } from '../../helpers/apiProcess.js';
+import { API_PROCESS_PORTS, startApiProcess } from '../../helpers/apiProcess.js';
 
 const CHAIN = 31337;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -24,7 +24,7 @@ describe('chaos: SIGKILL of the API under an event stream (subscribe() resumes, 
 
   before(async function () {
     h = await createHarness({ chainIds: [CHAIN] });
-    port = await findFreePort({ from: 42000, to: 42999 });
+    port = await findFreePort(API_PROCESS_PORTS);
     api = await startApi();
   });
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createKey } from '../../../api/routes/developer/repo.js';
 import { findFreePort } from '../../../contracts/devnet.js';
 import { startRoundRobinFront, type RoundRobinFront } from '../../../scripts/roundRobinFront.js';
-import { startApiProcess } from '../../helpers/apiProcess.js';
+import { API_PROCESS_PORTS, startApiProcess } from '../../helpers/apiProcess.js';
 import { chaosSettings } from '../../helpers/chaosSettings.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
@@ -79,7 +79,11 @@ describe('chaos: one of three API processes SIGKILLed behind a front (#34)', fun
   before(async function () {
     this.timeout(300_000);
     h = await createHarness({ chainIds: [31337] });
-    for (let i = 0; i < PROCESSES; i++) ports.push(await findFreePort({ from: 43000 + i * 300, to: 43299 + i * 300 }));
+    for (let i = 0; i < PROCESSES; i++)
+      ports.push(
+        // A third of the range each, so the three never pick the same port before binding it.
+        await findFreePort({ from: API_PROCESS_PORTS.from + i * 300, to: API_PROCESS_PORTS.from + i * 300 + 299 }),
+      );
     procs.push(...(await Promise.all(ports.map((port) => startApiProcess({ config: h.config, port, env: API_ENV })))));
     front = await startRoundRobinFront({ upstreams: ports.map((p) => `http://127.0.0.1:${p}`) });
   });
