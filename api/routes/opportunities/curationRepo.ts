@@ -1,6 +1,6 @@
 import { type AuditEntry, recordAudit } from '../../../domain/tables/audit.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
-import { type PgClient, withTransaction as inWriteTransaction, type PgPool } from '../../../internal/pg.js';
+import type { PgClient } from '../../../internal/pg.js';
 import { requireProtocol } from '../../reads/protocols/requireProtocol.js';
 
 export type Curation = { tags: string[]; program_slugs: string[]; main_protocol_id: string | null };
@@ -77,9 +77,9 @@ export async function replaceCuration(
 }
 
 /** Adds and removes tags (a tag in both is removed); the tags stay distinct and sorted. */
-export function editTags(pg: PgPool, by: Actor, id: string, add: string[], remove: string[]) {
+export function editTags(run: WriteRunner, by: Actor, id: string, add: string[], remove: string[]) {
   return curate(
-    (write) => inWriteTransaction(pg, write),
+    run,
     by,
     id,
     `UPDATE opportunities SET tags = ARRAY(SELECT DISTINCT t FROM unnest(tags || $2::text[]) AS t WHERE NOT t = ANY($3::text[]) ORDER BY t) WHERE id = $1`,
