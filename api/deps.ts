@@ -23,8 +23,9 @@ export type ApiDeps = {
   es: EsClient;
   rpc: ChainClients;
   /**
-   * Read-write pool for operator job runs (POST /v4/internal/jobs/{name}/run): jobs write with
-   * plain queries, which the read-only `pg` refuses. Without it, run-now answers 503.
+   * Read-write pool for what the API asks of the job runners (job_run_requests: POST
+   * /v4/internal/jobs/{name}/run, a privacy change's refresh), which the read-only `pg` refuses.
+   * Without it, run-now answers 503 and a privacy change does not wait for its refresh.
    */
   jobsPg?: PgPool;
   /** Directory of the built web pages (default web/dist). */

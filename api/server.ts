@@ -49,7 +49,7 @@ export async function startApiServer({ config, logger }: { config: Config; logge
     requestTimeoutMs: config.esRequestTimeoutMs,
     sniffIntervalMs: config.esSniffIntervalMs,
   });
-  // Operator runs from /ops (POST /v4/internal/jobs/{name}/run) write like the jobs process does.
+  // What the API asks of the job runners (job_run_requests: run-now from /ops, a privacy change's refresh).
   const jobsPg = createPgPool(
     { connectionString: config.databaseUrl, applicationName: 'rewards-api-jobs', max: 3 },
     onPgError,

@@ -2,7 +2,11 @@ import { describeError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { PgPool } from './pg.js';
 
-export type PgListener = { stop(): Promise<void> };
+export type PgListener = {
+  /** Resolves once LISTEN first took effect (notifications from then on reach `onNotify`). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+};
 
 /** Reconnect delay after the listening connection is lost. */
 const RECONNECT_MS = 2000;
@@ -32,6 +36,8 @@ export function listenChannel({
 }): PgListener {
   let stopped = false;
   let release: (() => Promise<void>) | null = null;
+  let listening!: () => void;
+  const ready = new Promise<void>((resolve) => (listening = resolve));
   const connect = async () => {
     if (stopped) return;
     try {
@@ -55,7 +61,10 @@ export function listenChannel({
         client.release();
       };
       if (stopped) await release();
-      else onNotify();
+      else {
+        listening();
+        onNotify();
+      }
     } catch (error) {
       logger.warn({ msg: `${name}: cannot listen, retrying`, err: describeError(error) });
       setTimeout(() => void connect(), RECONNECT_MS).unref();
@@ -63,6 +72,7 @@ export function listenChannel({
   };
   void connect();
   return {
+    ready,
     async stop() {
       stopped = true;
       const r = release;

@@ -13,7 +13,11 @@ import type { Job, JobDeps } from '../domain/jobs/types.js';
 import { refreshOpportunities } from './refreshOpportunities.js';
 import { runJob } from './runJob.js';
 
-export type RunRequestWorker = { stop(): Promise<void> };
+export type RunRequestWorker = {
+  /** Resolves once the runner listens (the API then sees it: jobRunnersListening). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+};
 
 /**
  * Runs the back office's "run now" requests (domain/jobs/runRequests.ts) in the jobs process: LISTEN
@@ -64,6 +68,7 @@ export function startRunRequestWorker({ deps, jobs }: { deps: JobDeps; jobs: rea
     onNotify: drain.run,
   });
   return {
+    ready: listener.ready,
     async stop() {
       stopped = true;
       await listener.stop();

@@ -33,19 +33,15 @@ export async function requestJobRun(
   return Number(rows[0]!.id);
 }
 
-/** The outcome of request `id`, or null while it is queued or running. */
-export async function runRequestOutcome(pg: Queryable, id: number): Promise<RunRequestOutcome | null> {
-  const { rows } = await pg.query<{ outcome: RunRequestOutcome | null }>(
-    'SELECT outcome FROM job_run_requests WHERE id = $1',
+/** Where a request stands: taken by a runner or not, and its outcome once written (null before). */
+export type RunRequestState = { claimed: boolean; outcome: RunRequestOutcome | null };
+
+async function runRequestState(pg: Queryable, id: number): Promise<RunRequestState> {
+  const { rows } = await pg.query<RunRequestState>(
+    'SELECT claimed_at IS NOT NULL AS claimed, outcome FROM job_run_requests WHERE id = $1',
     [id],
   );
-  return rows[0]?.outcome ?? null;
-}
-
-/** Whether request `id` was claimed by a runner. */
-export async function runRequestClaimed(pg: Queryable, id: number): Promise<boolean> {
-  const { rows } = await pg.query('SELECT 1 FROM job_run_requests WHERE id = $1 AND claimed_at IS NOT NULL', [id]);
-  return rows.length > 0;
+  return rows[0] ?? { claimed: false, outcome: null };
 }
 
 /**
@@ -77,7 +73,7 @@ export async function finishRunRequest(pg: Queryable, id: number, outcome: RunRe
 }
 
 /** How many job runners listen for requests on this database now (their connections' application_name). */
-export async function jobRunnersListening(pg: Queryable): Promise<number> {
+async function jobRunnersListening(pg: Queryable): Promise<number> {
   const { rows } = await pg.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
     [JOB_RUNNER_APPLICATION],
@@ -86,18 +82,32 @@ export async function jobRunnersListening(pg: Queryable): Promise<number> {
 }
 
 /**
- * Request `id`'s outcome once written, polling every `pollMs` for at most `waitMs`; null when it did
- * not end in time (it goes on: the runner writes the outcome when it ends).
+ * Request `id`'s state once its outcome is written, polling every `pollMs` for at most `waitMs`; the
+ * last state read when it did not end in time (it goes on: the runner writes the outcome when it ends).
  */
 export async function awaitRunRequest(
   pg: Queryable,
   id: number,
   { waitMs, pollMs = 100 }: { waitMs: number; pollMs?: number },
-): Promise<RunRequestOutcome | null> {
+): Promise<RunRequestState> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const outcome = await runRequestOutcome(pg, id);
-    if (outcome || Date.now() >= deadline) return outcome;
+    const state = await runRequestState(pg, id);
+    if (state.outcome || Date.now() >= deadline) return state;
     await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, deadline - Date.now()))));
   }
+}
+
+/**
+ * What the API asks of the jobs process: a run of `job` (narrowed by `params`) by a job runner, awaited
+ * at most `waitMs` (awaitRunRequest). Null when no runner listens: then nothing is queued.
+ */
+export async function askJobRunner(
+  pg: Queryable,
+  job: string,
+  { params, waitMs }: { params?: RunRequestParams; waitMs: number },
+): Promise<(RunRequestState & { requestId: number }) | null> {
+  if ((await jobRunnersListening(pg)) === 0) return null;
+  const requestId = await requestJobRun(pg, job, 'manual', params);
+  return { requestId, ...(await awaitRunRequest(pg, requestId, { waitMs })) };
 }

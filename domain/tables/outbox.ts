@@ -13,6 +13,22 @@ export async function enqueueOutbox(
   await client.query('INSERT INTO search_outbox (entity, entity_id) SELECT $1, unnest($2::text[])', [entity, ids]);
 }
 
+/**
+ * Enqueues the ids a query selects (`idsSql`, one column, parameters `params`) in one statement, inside
+ * the caller's transaction: the ids go from the table to the outbox without a round trip through the process.
+ */
+export async function enqueueOutboxOf(
+  client: Pick<PgClient, 'query'>,
+  entity: OutboxEntity,
+  idsSql: string,
+  params: unknown[],
+): Promise<void> {
+  await client.query(
+    `INSERT INTO search_outbox (entity, entity_id) SELECT $${params.length + 1}, ids.id FROM (${idsSql}) AS ids(id)`,
+    [...params, entity],
+  );
+}
+
 /** Number of entries waiting and the age in seconds of the oldest. */
 export async function outboxDepth(
   db: Pick<PgClient, 'query'> | PgPool,

@@ -5,8 +5,6 @@ import type { ApiDeps } from '../../api/deps.js';
 import { createJobDeps } from '../../jobs/deps.js';
 import { findJob, JOBS } from '../../jobs/registry.js';
 import { startRunRequestWorker, type RunRequestWorker } from '../../jobs/runRequestWorker.js';
-import { jobRunnersListening } from '../../domain/jobs/runRequests.js';
-import { eventually } from './eventually.js';
 import { runJob } from '../../jobs/runJob.js';
 import type { JobDeps } from '../../domain/jobs/types.js';
 import type { Config, ChainConfig } from '../../internal/config.js';
@@ -134,7 +132,7 @@ async function harnessOn(
     refresh: async () => void (await deps.es.indices.refresh({ index: `${prefix}-*` })),
     async startJobRunner() {
       runner ??= startRunRequestWorker({ deps, jobs: JOBS });
-      await eventually(async () => (await jobRunnersListening(deps.pg)) > 0, { what: 'the job runner listening' });
+      await runner.ready;
     },
     async close() {
       await runner?.stop();

@@ -1,6 +1,6 @@
 import { describeError } from '../../../internal/errors.js';
 import { indexNames } from '../../../internal/es.js';
-import { awaitRunRequest, jobRunnersListening, requestJobRun } from '../../../domain/jobs/runRequests.js';
+import { askJobRunner } from '../../../domain/jobs/runRequests.js';
 import type { ApiDeps } from '../../deps.js';
 import { NotFoundError } from '../../errors.js';
 import { updateDocumentNow } from '../../search/updateDocumentNow.js';
@@ -31,12 +31,15 @@ async function refreshOpportunityOf(deps: ApiDeps, campaignDbId: string): Promis
       ...extra,
     });
   try {
-    if ((await jobRunnersListening(pg)) === 0) return notRefreshed('no job runner listens');
-    const id = await requestJobRun(pg, 'metrics', 'manual', { opportunityIds: [opportunityId] });
-    const outcome = await awaitRunRequest(pg, id, { waitMs: REFRESH_WAIT_MS });
-    if (!outcome) return notRefreshed(`not done within ${REFRESH_WAIT_MS} ms`, { request_id: id });
+    const asked = await askJobRunner(pg, 'metrics', {
+      params: { opportunityIds: [opportunityId] },
+      waitMs: REFRESH_WAIT_MS,
+    });
+    if (!asked) return notRefreshed('no job runner listens');
+    const { requestId, outcome } = asked;
+    if (!outcome) return notRefreshed(`not done within ${REFRESH_WAIT_MS} ms`, { request_id: requestId });
     if (outcome.status === 'failed')
-      return notRefreshed('the refresh failed', { request_id: id, error: outcome.error });
+      return notRefreshed('the refresh failed', { request_id: requestId, error: outcome.error });
   } catch (error) {
     notRefreshed('the request could not be written', { err: describeError(error) });
   }

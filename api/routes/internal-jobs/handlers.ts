@@ -3,12 +3,7 @@ import { InvalidCronError, scheduleJob } from '../../../domain/jobs/scheduleJob.
 import { setJobPaused } from '../../../domain/jobs/jobState.js';
 import { loadRecentRuns } from '../../../domain/jobs/recentRuns.js';
 import { jobInfo } from '../../../domain/jobs/catalog.js';
-import {
-  awaitRunRequest,
-  jobRunnersListening,
-  requestJobRun,
-  runRequestClaimed,
-} from '../../../domain/jobs/runRequests.js';
+import { askJobRunner } from '../../../domain/jobs/runRequests.js';
 import { outboxDepth } from '../../../domain/tables/outbox.js';
 import { loadFreshness } from '../../reads/freshness.js';
 import { withTransaction } from '../../../internal/pg.js';
@@ -107,14 +102,13 @@ export function runNowHandler(deps: ApiDeps): Handler<{ params: typeof jobNamePa
     const { name } = ctx.state.params;
     const pg = deps.jobsPg;
     if (!pg) throw new ServiceUnavailableError('The job request writer (read-write PostgreSQL pool)');
-    if ((await jobRunnersListening(pg)) === 0)
-      throw new ServiceUnavailableError('A job runner (the scheduler: npm run jobs:start)');
-    const requestId = await requestJobRun(pg, name, 'manual');
-    const outcome = await awaitRunRequest(pg, requestId, { waitMs: RUN_WAIT_MS });
+    const asked = await askJobRunner(pg, name, { waitMs: RUN_WAIT_MS });
+    if (!asked) throw new ServiceUnavailableError('A job runner (the scheduler: npm run jobs:start)');
+    const { outcome, claimed, requestId } = asked;
     ctx.set('cache-control', 'no-store');
     if (outcome === null) {
       ctx.status = 202;
-      ctx.body = { job: name, status: (await runRequestClaimed(pg, requestId)) ? 'running' : 'queued', requestId };
+      ctx.body = { job: name, status: claimed ? 'running' : 'queued', requestId };
       return;
     }
     if (outcome.status === 'skipped' && outcome.reason !== 'not-configured') {

@@ -1,5 +1,5 @@
 import { type AuditEntry, recordAudit } from '../../../domain/tables/audit.js';
-import { enqueueOutbox } from '../../../domain/tables/outbox.js';
+import { enqueueOutbox, enqueueOutboxOf } from '../../../domain/tables/outbox.js';
 import type { PgClient } from '../../../internal/pg.js';
 import { requireProtocol } from '../../reads/protocols/requireProtocol.js';
 
@@ -29,10 +29,7 @@ async function curate(
     await enqueueOutbox(tx, 'opportunity', [id]);
     // Its campaigns' documents carry the opportunity's protocol too (mainProtocolId: counts and totals by protocol).
     if (after.main_protocol_id !== before.rows[0].main_protocol_id)
-      await tx.query(
-        `INSERT INTO search_outbox (entity, entity_id) SELECT 'campaign', id FROM campaigns_current WHERE opportunity_id = $1`,
-        [id],
-      );
+      await enqueueOutboxOf(tx, 'campaign', 'SELECT id FROM campaigns_current WHERE opportunity_id = $1', [id]);
     const shape = (c: Curation) => ({
       tags: c.tags,
       programSlugs: c.program_slugs,

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { type Protocol, registeredProtocol, typesOfProtocol } from '../../../domain/protocols.js';
 import { recordAudit } from '../../../domain/tables/audit.js';
+import { enqueueOutboxOf } from '../../../domain/tables/outbox.js';
 import { PROTOCOL_COLUMNS } from '../../../domain/tables/protocolCatalogue.js';
 import { curationOf } from '../../../domain/tables/protocolOverrides.js';
 import type { PgClient } from '../../../internal/pg.js';
@@ -84,10 +85,10 @@ async function curateProtocol(tx: PgClient, by: Actor, base: Protocol, body: Bod
 
 /** Queues every opportunity whose protocol is `id` (the one set on it, else its type's): their documents embed it. */
 async function queueOpportunitiesOf(tx: PgClient, id: string): Promise<void> {
-  // One statement: the ids go from the table to the outbox without a round trip through the process.
-  await tx.query(
-    `INSERT INTO search_outbox (entity, entity_id) SELECT 'opportunity', id FROM opportunities
-     WHERE main_protocol_id = $1 OR (main_protocol_id IS NULL AND type = ANY($2::text[]))`,
+  await enqueueOutboxOf(
+    tx,
+    'opportunity',
+    'SELECT id FROM opportunities WHERE main_protocol_id = $1 OR (main_protocol_id IS NULL AND type = ANY($2::text[]))',
     [id, typesOfProtocol(id)],
   );
 }

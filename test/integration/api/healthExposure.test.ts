@@ -8,8 +8,6 @@ import { findFreePort } from '../../../contracts/devnet.js';
 import { createJobDeps } from '../../../jobs/deps.js';
 import { findJob, JOBS } from '../../../jobs/registry.js';
 import { startRunRequestWorker, type RunRequestWorker } from '../../../jobs/runRequestWorker.js';
-import { jobRunnersListening } from '../../../domain/jobs/runRequests.js';
-import { eventually } from '../../helpers/eventually.js';
 import { runJob } from '../../../jobs/runJob.js';
 import type { ChainConfig, Config } from '../../../internal/config.js';
 import { createLogger } from '../../../internal/logger.js';
@@ -75,7 +73,7 @@ describe('/v4/health: no secrets out, one computation per second, rate-limited (
     app = supertest(createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg }).callback());
     // The job runner that takes POST /v4/internal/jobs/{name}/run (as the scheduler does), on the failing nodes.
     runner = startRunRequestWorker({ deps, jobs: JOBS });
-    await eventually(async () => (await jobRunnersListening(deps.pg)) > 0, { what: 'the job runner listening' });
+    await runner.ready;
     // A row stored before redaction existed: raw viem text, served redacted all the same.
     await deps.pg.query(
       `INSERT INTO job_runs (job, status, trigger, chain_id, runner, started_at, finished_at, error)
