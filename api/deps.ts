@@ -36,5 +36,8 @@ export type ApiDeps = {
 
 export const nowSeconds = (deps: ApiDeps): number => (deps.now ? deps.now() : Math.floor(Date.now() / 1000));
 
+/** The same clock in milliseconds (for caches' ages): `now` × 1000 when injected, the wall clock otherwise. */
+export const nowMillis = (deps: Pick<ApiDeps, 'now'>): number => (deps.now ? deps.now() * 1000 : Date.now());
+
 /** Where a lag-tolerant read goes: the read replica's pool when one is configured, else the primary. */
 export const readPgOf = (deps: Pick<ApiDeps, 'pg' | 'readPg'>): Queryable => deps.readPg ?? deps.pg;

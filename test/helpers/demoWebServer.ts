@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../api/app.js';
 import { buildWeb } from '../../web/build.js';
 import { createReferenceDemo, type ReferenceDemo } from '../integration/api/referenceDemo.js';
 
@@ -21,15 +20,11 @@ export async function startDemoWebServer(): Promise<DemoWebServer> {
     await buildWeb({ outDir: dist });
     const { h } = demo;
     await h.startJobRunner(); // the ops page's "Run now" is answered by a job runner, as under npm start
-    server = createApp({
-      config: h.config,
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-      jobsPg: h.deps.pg,
-      webDist: dist,
-    }).listen(0, '127.0.0.1');
+    server = h
+      .createApp({
+        webDist: dist,
+      })
+      .listen(0, '127.0.0.1');
     await new Promise((resolve) => server!.once('listening', resolve));
   } catch (error) {
     rmSync(dist, { recursive: true, force: true });

@@ -1,5 +1,4 @@
 import supertest from 'supertest';
-import { createApp } from '../../api/app.js';
 import { createLogger } from '../../internal/logger.js';
 import type { PgClient, PgPool } from '../../internal/pg.js';
 import type { Harness } from './harness.js';
@@ -26,7 +25,7 @@ export async function tuplesReadBy(
     // The API's pool, reduced to the one client (the routes measured only ever call `query`).
     const pg = { query: (text: string, values?: unknown[]) => client.query(text, values) } as unknown as PgPool;
     const logger = createLogger({ level: h.config.logLevel, name: 'test' });
-    const app = createApp({ config: h.config, logger, pg, es: h.deps.es, rpc: h.deps.rpc, jobsPg: h.deps.pg });
+    const app = h.createApp({ logger, pg });
     // The counters a session has not yet flushed carry its earlier transactions too: the difference is what `run` read.
     const before = await readCount(client, tables);
     await run(supertest(app.callback()));

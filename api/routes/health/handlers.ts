@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { ApiDeps } from '../../deps.js';
+import { type ApiDeps, nowMillis } from '../../deps.js';
 import { sharedResult } from '../../../internal/sharedResult.js';
 import { checkHealth, checkLiveness, checkReadiness } from '../../reads/health/checks.js';
 
@@ -16,7 +16,11 @@ export const HEALTH_CACHE_MS = 1000;
  * (`checkedAt` tells its time).
  */
 export function healthHandler(deps: ApiDeps) {
-  const shared = sharedResult(() => checkHealth(deps), HEALTH_CACHE_MS);
+  const shared = sharedResult(
+    () => checkHealth(deps),
+    HEALTH_CACHE_MS,
+    () => nowMillis(deps),
+  );
   return async (ctx: Context): Promise<void> => {
     const health = await shared();
     ctx.status = health.dependenciesOk ? 200 : 503;

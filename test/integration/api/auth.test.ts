@@ -3,7 +3,6 @@ import jwt from 'jsonwebtoken';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage } from 'viem/siwe';
-import { createApp } from '../../../api/app.js';
 import { signSession } from '../../../api/identity/jwt.js';
 import { buildSignInMessage } from '../../../api/routes/auth/siwe.js';
 import { loadConfig } from '../../../internal/config.js';
@@ -71,13 +70,11 @@ describe('wallet sessions: /v4/auth', function () {
       CHAINS: JSON.stringify(h.config.chains),
     });
     const deployed = supertest(
-      createApp({
-        config: { ...h.config, signIn: config.signIn },
-        logger: h.deps.logger,
-        pg: h.apiPg,
-        es: h.deps.es,
-        rpc: h.deps.rpc,
-      }).callback(),
+      h
+        .createApp({
+          config: { ...h.config, signIn: config.signIn },
+        })
+        .callback(),
     );
     const issued = await deployed.get(`/v4/auth/nonce/${account.address}`).set('Host', '127.0.0.1').expect(200);
     expect(parseSiweMessage(issued.body.message)).to.include({
@@ -203,13 +200,11 @@ describe('wallet sessions: /v4/auth', function () {
 
   it('adds the token to the login body in development only', async function () {
     const dev = supertest(
-      createApp({
-        config: { ...h.config, env: 'development' },
-        logger: h.deps.logger,
-        pg: h.apiPg,
-        es: h.deps.es,
-        rpc: h.deps.rpc,
-      }).callback(),
+      h
+        .createApp({
+          config: { ...h.config, env: 'development' },
+        })
+        .callback(),
     );
     const account = privateKeyToAccount(HARDHAT_TEST_KEYS[0]);
     const nonce = await dev.get(`/v4/auth/nonce/${account.address}`).expect(200);
@@ -278,9 +273,7 @@ describe('wallet sessions: /v4/auth', function () {
 
   it('revokes the session: cookie cleared, token refused afterwards, also by a second app instance', async function () {
     const session = await login(h, HARDHAT_TEST_KEYS[1]);
-    const second = supertest(
-      createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback(),
-    );
+    const second = supertest(h.createApp().callback());
     await second.get('/v4/auth/me').set('Cookie', session.cookie).expect(200);
     const res = await h.request().delete('/v4/auth/revoke').set('Cookie', session.cookie).expect(200);
     expect(jwtCookieOf(res)).to.equal('');

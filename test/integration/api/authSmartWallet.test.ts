@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { createTestClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createApp } from '../../../api/app.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
@@ -26,13 +25,11 @@ describe('wallet sessions: smart-contract wallets (EIP-1271)', function () {
   /** The API with SIGN_IN_CHAIN_ID = `signInChainId`: the Chain ID its messages name (same database and chains). */
   const apiSigningOn = (signInChainId: number) =>
     supertest(
-      createApp({
-        config: { ...h.config, signIn: { ...h.config.signIn, chainId: signInChainId } },
-        logger: h.deps.logger,
-        pg: h.apiPg,
-        es: h.deps.es,
-        rpc: h.deps.rpc,
-      }).callback(),
+      h
+        .createApp({
+          config: { ...h.config, signIn: { ...h.config.signIn, chainId: signInChainId } },
+        })
+        .callback(),
     );
 
   async function attempt(signInChainId: number, address: Hex, chainId?: number) {

@@ -5,7 +5,6 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { serializeErc6492Signature, zeroHash, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createApp } from '../../../api/app.js';
 import { DEPLOYLESS_MULTICALL_GAS } from '../../../api/chain/readChain.js';
 import { buildSignInMessage } from '../../../api/routes/auth/siwe.js';
 import { encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
@@ -67,7 +66,7 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
       chains: h.config.chains.map((c) => ({ ...c, rpcUrl })),
     };
     const rpc = createChainClients(config);
-    return supertest(createApp({ config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc }).callback());
+    return supertest(h.createApp({ config, rpc }).callback());
   };
 
   before(async function () {

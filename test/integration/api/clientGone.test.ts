@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createApp } from '../../../api/app.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 /**
@@ -17,8 +16,7 @@ describe('a client closing its connection mid-answer is logged as info, not as a
   before(async function () {
     h = await createHarness({ chainIds: [31337] });
     const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s)) });
-    const deps = { config: h.config, logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc, jobsPg: h.deps.pg };
-    server = createApp(deps as Parameters<typeof createApp>[0]).listen(0, '127.0.0.1');
+    server = h.createApp({ logger }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
   });
 

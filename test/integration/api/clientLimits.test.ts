@@ -3,7 +3,6 @@ import http, { type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { generatePrivateKey } from 'viem/accounts';
-import { createApp } from '../../../api/app.js';
 import { signSession } from '../../../api/identity/jwt.js';
 import { createKey } from '../../../api/routes/developer/repo.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
@@ -22,9 +21,7 @@ describe('per-address limits that hold against free wallets and API keys (#43 F5
 
   /** An API process of its own (its own stream slots), listening on a real socket for streams. */
   const serve = async () => {
-    const server = http.createServer(
-      createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: h.deps.es, rpc: h.deps.rpc }).callback(),
-    );
+    const server = http.createServer(h.createApp().callback());
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
@@ -139,17 +136,15 @@ describe('per-address limits that hold against free wallets and API keys (#43 F5
   /** An API process with these rate limits and per-address cap, on the suite's services. */
   const limitedApp = (rateLimits: { anonymous: number; tiers: number[] }, requestsPerAddress: number) =>
     supertest(
-      createApp({
-        config: {
-          ...h.config,
-          rateLimits,
-          clientLimits: { ...h.config.clientLimits, requestsPerAddress },
-        } as typeof h.config,
-        logger: h.deps.logger,
-        pg: h.apiPg,
-        es: h.deps.es,
-        rpc: h.deps.rpc,
-      }).callback(),
+      h
+        .createApp({
+          config: {
+            ...h.config,
+            rateLimits,
+            clientLimits: { ...h.config.clientLimits, requestsPerAddress },
+          } as typeof h.config,
+        })
+        .callback(),
     );
 
   it('caps the requests of one client address across its API keys and API processes, each key keeping its own limit under it', async function () {

@@ -4,7 +4,6 @@ import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
-import { createApp } from '../../../api/app.js';
 import { createHttpServer } from '../../../api/httpServer.js';
 import { BROTLI_QUALITY, COMPRESSION_THRESHOLD_BYTES, GZIP_LEVEL } from '../../../api/middleware/compression.js';
 import { buildWeb } from '../../../web/build.js';
@@ -57,13 +56,7 @@ describe('response compression (gzip, brotli) on the demo data', function () {
     await buildWeb({ outDir: dist });
     const { h } = demo;
     server = createHttpServer(
-      createApp({
-        config: h.config,
-        logger: h.deps.logger,
-        pg: h.apiPg,
-        es: h.deps.es,
-        rpc: h.deps.rpc,
-        jobsPg: h.deps.pg,
+      h.createApp({
         webDist: dist,
       }),
     );

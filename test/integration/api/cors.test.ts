@@ -1,15 +1,10 @@
 import { expect } from 'chai';
 import type Koa from 'koa';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../../../api/middleware/cors.js';
-import { createChainClients } from '../../../internal/rpc.js';
-import { loadConfig } from '../../../internal/config.js';
-import { createEsClient } from '../../../internal/es.js';
-import { createLogger } from '../../../internal/logger.js';
-import { createPgPool, type PgPool } from '../../../internal/pg.js';
 import { resetDatabase } from '../../helpers/database.js';
-import { TEST_DATABASE_URL, TEST_ES_URL, uniqueIndexPrefix } from '../../helpers/testConfig.js';
+import { type AppWithoutChains, createAppWithoutChains } from '../../helpers/appWithoutChains.js';
+import { TEST_DATABASE_URL } from '../../helpers/testConfig.js';
 
 const LISTED = 'https://app.example';
 const OTHER = 'https://evil.example';
@@ -21,7 +16,7 @@ const OTHER = 'https://evil.example';
  */
 describe('CORS: public reads for any origin, credentialed routes for CORS_ORIGINS, preflights before the rate limit', function () {
   let app: Koa;
-  let pg: PgPool;
+  let served: AppWithoutChains;
   const request = () => supertest(app.callback());
   const preflight = (path: string, origin: string, method: string, headers = '') => {
     const req = request().options(path).set('Origin', origin).set('Access-Control-Request-Method', method);
@@ -37,30 +32,14 @@ describe('CORS: public reads for any origin, credentialed routes for CORS_ORIGIN
 
   before(async function () {
     await resetDatabase(TEST_DATABASE_URL);
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: TEST_DATABASE_URL,
-      ES_URL: TEST_ES_URL,
-      ES_INDEX_PREFIX: uniqueIndexPrefix(),
+    served = createAppWithoutChains('test-cors', {
       RATE_LIMITS: '1,1,1,1',
       CORS_ORIGINS: `${LISTED},http://127.0.0.1:5173`,
     });
-    // A fresh pool: it opens no connection until a middleware or route queries.
-    pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-cors', readOnly: true });
-    const es = createEsClient({ node: config.esUrl, requestTimeoutMs: 5000 });
-    app = createApp({
-      config,
-      logger: createLogger({ level: 'silent', name: 'test' }),
-      pg,
-      es,
-      rpc: createChainClients(config),
-    });
+    app = served.app;
   });
 
-  after(async () => {
-    await pg?.end();
-  });
+  after(async () => served?.close());
 
   it('answers 20 preflights at once, before the rate limit (1/s) and without opening a PostgreSQL connection', async function () {
     const answers = await Promise.all(
@@ -72,12 +51,12 @@ describe('CORS: public reads for any origin, credentialed routes for CORS_ORIGIN
       expect(res.status).to.equal(204);
       expect(res.headers['ratelimit-limit'], 'no rate-limit header on a preflight').to.equal(undefined);
     }
-    expect(pg.totalCount, 'PostgreSQL connections opened by preflights').to.equal(0);
+    expect(served.pg.totalCount, 'PostgreSQL connections opened by preflights').to.equal(0);
     // The same path without a preflight goes through the limiter, which claims its window in PostgreSQL.
     await nextWindow();
     const plain = await request().get('/v4/openapi.json').set('Origin', OTHER);
     expect(plain.headers['ratelimit-limit']).to.equal('1');
-    expect(pg.totalCount).to.be.greaterThan(0);
+    expect(served.pg.totalCount).to.be.greaterThan(0);
   });
 
   it('public read: any origin gets `*` without credentials and without Vary: Origin; no Origin, no CORS headers', async function () {

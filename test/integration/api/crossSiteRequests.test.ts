@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp, createRouters } from '../../../api/app.js';
+import { createRouters } from '../../../api/app.js';
 import { routeOperations, type RouteOperation } from '../../../api/openapi/routeLayers.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
@@ -363,12 +363,8 @@ describe('cross-site requests: a state-changing request with the session cookie 
     // Without trusted proxies the forwarded scheme is the caller's own word: https://<host> is not this origin.
     const forwarded = { Host: API_HOST, Origin: `https://${API_HOST}`, 'X-Forwarded-Proto': 'https' };
     expect((await keyFrom(forwarded)).status).to.equal(403);
-    const behindProxy = createApp({
+    const behindProxy = h.createApp({
       config: { ...h.config, trustedProxies: { hops: 1 } },
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
     });
     const viaProxy = await supertest(behindProxy.callback())
       .post('/v4/developer/keys')

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app.js';
-import { HEALTH_CACHE_MS } from '../../../api/routes/health/handlers.js';
+import type { ApiDeps } from '../../../api/deps.js';
 import { findFreePort } from '../../../contracts/devnet.js';
 import { createJobDeps } from '../../../jobs/deps.js';
 import { findJob, JOBS } from '../../../jobs/registry.js';
@@ -49,6 +49,19 @@ describe('/v4/health: no secrets out, one computation per second, rate-limited (
   let runner: RunRequestWorker | undefined;
   const logLines: string[] = [];
   const bo = { authorization: TEST_BACK_OFFICE_TOKEN };
+  /** An app of its own (its own health cache and rate-limit counters) on this suite's failing nodes. */
+  const appWith = (overrides: Partial<ApiDeps> = {}) =>
+    supertest(
+      createApp({
+        config,
+        logger: deps.logger,
+        pg: apiPg,
+        es: deps.es,
+        rpc: deps.rpc,
+        jobsPg: deps.pg,
+        ...overrides,
+      }).callback(),
+    );
 
   before(async function () {
     // A provider-style URL (key in the path and the query) on a node answering 500, and one on a closed port.
@@ -70,7 +83,7 @@ describe('/v4/health: no secrets out, one computation per second, rate-limited (
     // Counts the API's queries on its real pool (what a health computation costs).
     const query = apiPg.query.bind(apiPg) as (...args: unknown[]) => unknown;
     apiPg.query = ((...args: unknown[]) => ((pgQueries += 1), query(...args))) as typeof apiPg.query;
-    app = supertest(createApp({ config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg }).callback());
+    app = appWith();
     // The job runner that takes POST /v4/internal/jobs/{name}/run (as the scheduler does), on the failing nodes.
     runner = startRunRequestWorker({ deps, jobs: JOBS });
     await runner.ready;
@@ -134,47 +147,42 @@ describe('/v4/health: no secrets out, one computation per second, rate-limited (
   });
 
   it('computes health once for any number of concurrent callers, and at most once per second after', async function () {
-    await sleep(HEALTH_CACHE_MS + 50);
     (rpcRequests = 0), (pgQueries = 0);
-    const single = await app.get('/v4/health').expect(503);
+    const single = await appWith().get('/v4/health').expect(503);
     const perComputation = { rpc: rpcRequests, pg: pgQueries };
     expect(perComputation.rpc, 'RPC requests of one computation').to.be.above(0);
     expect(perComputation.pg, 'PostgreSQL queries of one computation').to.be.above(0);
 
-    await sleep(HEALTH_CACHE_MS + 50);
     (rpcRequests = 0), (pgQueries = 0);
-    const burst = await Promise.all(Array.from({ length: 100 }, () => app.get('/v4/health')));
+    const fresh = appWith();
+    const burst = await Promise.all(Array.from({ length: 100 }, () => fresh.get('/v4/health')));
     const afterBurst = { rpc: rpcRequests, pg: pgQueries };
 
-    const started = Date.now();
+    // Time is the subject: an app on a clock the test moves (deps.now, seconds; health reads nothing else
+    // of it), called every 50 ms of that clock for 2.5 s: one computation at 0, 1 and 2 s.
+    let clock = Math.floor(Date.now() / 1000);
+    const clocked = appWith({ now: () => clock });
     (rpcRequests = 0), (pgQueries = 0);
     const checkedAts = new Set<string>();
-    while (Date.now() - started < 2500) {
-      checkedAts.add((await app.get('/v4/health')).body.checkedAt);
-      await sleep(50);
+    for (let step = 0; step < 50; step++, clock += 0.05) {
+      checkedAts.add((await clocked.get('/v4/health')).body.checkedAt);
     }
-    const seconds = (Date.now() - started) / 1000;
     console.log(
-      `      one computation: ${perComputation.rpc} RPC requests, ${perComputation.pg} PostgreSQL queries; 100 concurrent calls: ${afterBurst.rpc} RPC, ${afterBurst.pg} PostgreSQL; calls every 50 ms for ${seconds.toFixed(1)} s: ${checkedAts.size} computations, ${rpcRequests} RPC, ${pgQueries} PostgreSQL`,
+      `      one computation: ${perComputation.rpc} RPC requests, ${perComputation.pg} PostgreSQL queries; 100 concurrent calls: ${afterBurst.rpc} RPC, ${afterBurst.pg} PostgreSQL; 50 calls over 2.5 s of the app's clock: ${checkedAts.size} computations, ${rpcRequests} RPC, ${pgQueries} PostgreSQL`,
     );
     expect(new Set(burst.map((r) => r.status))).to.deep.equal(new Set([503]));
     expect(new Set(burst.map((r) => r.body.checkedAt)).size, 'one answer for the burst').to.equal(1);
     expect(burst[0]!.body.checkedAt).not.to.equal(single.body.checkedAt);
     expect(afterBurst, '100 concurrent calls cost one computation').to.deep.equal(perComputation);
-    expect(checkedAts.size, 'computations while called every 50 ms').to.be.within(2, Math.ceil(seconds) + 1);
-    expect(pgQueries).to.be.at.most(perComputation.pg * checkedAts.size);
+    expect(checkedAts.size, 'computations in 2.5 s of calls every 50 ms').to.equal(3);
+    expect({ rpc: rpcRequests, pg: pgQueries }).to.deep.equal({
+      rpc: 3 * perComputation.rpc,
+      pg: 3 * perComputation.pg,
+    });
   });
 
   it('answers 429 past the anonymous limit like any route, while liveness and readiness stay unlimited', async function () {
-    const limited = supertest(
-      createApp({
-        config: { ...config, rateLimits: { anonymous: 3, tiers: [5, 5, 5] } } as Config,
-        logger: deps.logger,
-        pg: apiPg,
-        es: deps.es,
-        rpc: deps.rpc,
-      }).callback(),
-    );
+    const limited = appWith({ config: { ...config, rateLimits: { anonymous: 3, tiers: [5, 5, 5] } } as Config });
     await nextSecond();
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await limited.get('/v4/health')).status);

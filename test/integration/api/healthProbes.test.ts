@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
@@ -61,13 +60,8 @@ describe('liveness and readiness probes (issue 16)', function () {
     expect(ready.body.elasticsearch.ok).to.equal(true);
     expect(ready.headers['cache-control']).to.equal('no-store');
     const deadEs = new Client({ node: 'http://127.0.0.1:9', requestTimeout: 500, maxRetries: 0 });
-    const app = createApp({
-      config: h.config,
-      logger: h.deps.logger,
-      pg: h.apiPg,
+    const app = h.createApp({
       es: deadEs,
-      rpc: h.deps.rpc,
-      jobsPg: h.deps.pg,
     });
     const notReady = await supertest(app.callback()).get('/v4/health/ready').expect(503);
     expect(notReady.body.status).to.equal('unavailable');

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { JOB_LOCK_NAMESPACE, runJob, unitLockKey } from '../../../jobs/runJob.js';
 import { findJob, JOBS } from '../../../jobs/registry.js';
@@ -22,17 +21,7 @@ describe('/v4/internal/jobs (back-office job operations)', function () {
     h = await createHarness({ chainIds: [31337] });
     await seedCampaigns({ chain: h.chains[0]!, perTx: 2, txs: 1 });
     expect((await h.runJob('blocks')).status).to.equal('success');
-    request = () =>
-      supertest(
-        createApp({
-          config: h.config,
-          logger: h.deps.logger,
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-          jobsPg: h.deps.pg,
-        }).callback(),
-      );
+    request = () => supertest(h.createApp().callback());
     session = await login(h, HARDHAT_TEST_KEYS[0]!);
     apiKey = (
       await h

@@ -1,7 +1,6 @@
 import type { NodeStatusItem } from '../../../api/routes/node/indexingState.js';
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { getLatestTimestamp } from '../../../contracts/actions.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
 import { mine } from '../../../contracts/time.js';
@@ -31,14 +30,12 @@ describe('GET /v4/node/status, /v4/node/last-block, /v4/etl-health: indexing sta
     const dead = await withDeadChain(h);
     request = () =>
       supertest(
-        createApp({
-          config: dead.config,
-          logger: h.deps.logger,
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: dead.rpc,
-          jobsPg: h.deps.pg,
-        }).callback(),
+        h
+          .createApp({
+            config: dead.config,
+            rpc: dead.rpc,
+          })
+          .callback(),
       );
   });
 

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { toCampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
 import { upsertChains } from '../../../domain/tables/chains.js';
@@ -31,14 +30,12 @@ describe('GET /v4/opportunities (filters, sort, count, bins, aggregates, by id, 
     await upsertChains(h.deps.pg, h.config.chains);
     request = () =>
       supertest(
-        createApp({
-          config: h.config,
-          logger: createLogger({ level: 'silent', name: 'test' }),
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-          now: () => NOW,
-        }).callback(),
+        h
+          .createApp({
+            logger: createLogger({ level: 'silent', name: 'test' }),
+            now: () => NOW,
+          })
+          .callback(),
       );
     const d = (o: Parameters<typeof syntheticOpportunityDocument>[0]) => syntheticOpportunityDocument(o, NOW);
     docs['A'] = d({

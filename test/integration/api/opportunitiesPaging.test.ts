@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { upsertChains } from '../../../domain/tables/chains.js';
 import { indexNames } from '../../../internal/es.js';
 import { createLogger } from '../../../internal/logger.js';
@@ -20,14 +19,12 @@ describe('GET /v4/opportunities paging past 10,000 hits', function () {
     await upsertChains(h.deps.pg, h.config.chains);
     request = () =>
       supertest(
-        createApp({
-          config: h.config,
-          logger: createLogger({ level: 'silent', name: 'test' }),
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-          now: () => NOW,
-        }).callback(),
+        h
+          .createApp({
+            logger: createLogger({ level: 'silent', name: 'test' }),
+            now: () => NOW,
+          })
+          .callback(),
       );
     const write = indexNames(h.config.esIndexPrefix, 'opportunities').write;
     // Many ties on tvl (i % 7) so the id tie-breaker decides most of the order.

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { upsertChains } from '../../../domain/tables/chains.js';
 import { createEsClient, indexNames } from '../../../internal/es.js';
 import { createLogger } from '../../../internal/logger.js';
@@ -40,14 +39,13 @@ describe('GET /v4/opportunities and /v4/campaigns: sub-campaign filter and a slo
 
   const app = (es = h.deps.es) =>
     supertest(
-      createApp({
-        config: h.config,
-        logger: createLogger({ level: 'silent', name: 'test' }),
-        pg: h.apiPg,
-        es,
-        rpc: h.deps.rpc,
-        now: () => NOW,
-      }).callback(),
+      h
+        .createApp({
+          logger: createLogger({ level: 'silent', name: 'test' }),
+          es,
+          now: () => NOW,
+        })
+        .callback(),
     );
 
   it('excludeSubCampaigns=true drops opportunities whose campaigns are all sub-campaigns', async function () {
@@ -76,14 +74,14 @@ describe('GET /v4/opportunities and /v4/campaigns: sub-campaign filter and a slo
       });
       const started = Date.now();
       const res = await supertest(
-        createApp({
-          config: { ...h.config, esRequestTimeoutMs: timeoutMs },
-          logger: createLogger({ level: 'silent', name: 'test' }),
-          pg: h.apiPg,
-          es: slow,
-          rpc: h.deps.rpc,
-          now: () => NOW,
-        }).callback(),
+        h
+          .createApp({
+            config: { ...h.config, esRequestTimeoutMs: timeoutMs },
+            logger: createLogger({ level: 'silent', name: 'test' }),
+            es: slow,
+            now: () => NOW,
+          })
+          .callback(),
       )
         .get(path)
         .expect(503);

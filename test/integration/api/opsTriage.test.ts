@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { getLatestTimestamp, mine } from '../../../contracts/actions.js';
 import { LAG_ATTENTION_SECONDS } from '../../../domain/jobs/jobAttention.js';
 import { nextRuns } from '../../../domain/jobs/nextRuns.js';
@@ -54,14 +53,12 @@ describe('operations reads: /v4/internal/dependencies and the triage fields of /
     expect(failed).to.be.instanceOf(Error);
     request = () =>
       supertest(
-        createApp({
-          config: dead.config,
-          logger: h.deps.logger,
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: dead.rpc,
-          jobsPg: h.deps.pg,
-        }).callback(),
+        h
+          .createApp({
+            config: dead.config,
+            rpc: dead.rpc,
+          })
+          .callback(),
       );
   });
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { erc20Abi, maxUint256, type Address } from 'viem';
-import { createApp } from '../../../api/app.js';
 import { distributionCreatorAbi, distributorAbi } from '../../../contracts/artifacts/index.js';
 import { createDevnetClients } from '../../../contracts/clients.js';
 import {
@@ -412,7 +411,7 @@ describe('GET /v4/prices, /roots/live, /tokens/reward, /tokens/balances, /tokens
         chains: config.chains.map((c) => ({ ...c, rpcUrl: 'http://127.0.0.1:9' })),
         indexer: { ...config.indexer, rpcRetries: 0, rpcTimeoutMs: 2000 },
       });
-      const app = createApp({ config, logger: demo.h.deps.logger, pg: demo.h.apiPg, es: demo.h.deps.es, rpc: broken });
+      const app = demo.h.createApp({ config, rpc: broken });
       const down = await supertest(app.callback())
         .get('/v4/tokens/balances')
         .query({ chainId, userAddress: owner })

@@ -1,14 +1,8 @@
 import { expect } from 'chai';
 import type Koa from 'koa';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { PROBLEMS, problemTypeOf } from '../../../api/problems/registry.js';
-import { loadConfig } from '../../../internal/config.js';
-import { createEsClient } from '../../../internal/es.js';
-import { createLogger } from '../../../internal/logger.js';
-import { createPgPool, type PgPool } from '../../../internal/pg.js';
-import { createChainClients } from '../../../internal/rpc.js';
-import { TEST_DATABASE_URL, TEST_ES_URL, uniqueIndexPrefix } from '../../helpers/testConfig.js';
+import { type AppWithoutChains, createAppWithoutChains } from '../../helpers/appWithoutChains.js';
 
 /**
  * Every problem body's `type` resolves: the real app (production middleware) serves GET /problems and
@@ -17,31 +11,15 @@ import { TEST_DATABASE_URL, TEST_ES_URL, uniqueIndexPrefix } from '../../helpers
  */
 describe('problem pages: every problem type resolves to a page of the API', function () {
   let app: Koa;
-  let pg: PgPool;
+  let served: AppWithoutChains;
   const request = () => supertest(app.callback());
 
   before(function () {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: TEST_DATABASE_URL,
-      ES_URL: TEST_ES_URL,
-      ES_INDEX_PREFIX: uniqueIndexPrefix(),
-    });
-    // A fresh pool: it opens no connection until a middleware or route queries.
-    pg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-problems', readOnly: true });
-    app = createApp({
-      config,
-      logger: createLogger({ level: 'silent', name: 'test' }),
-      pg,
-      es: createEsClient({ node: config.esUrl, requestTimeoutMs: 5000 }),
-      rpc: createChainClients(config),
-    });
+    served = createAppWithoutChains('test-problems');
+    app = served.app;
   });
 
-  after(async () => {
-    await pg?.end();
-  });
+  after(async () => served?.close());
 
   it('serves a page for the type of every code of the registry, HTML and JSON', async function () {
     for (const problem of Object.values(PROBLEMS)) {

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { claimQuotaIn } from '../../../api/middleware/quotaLeases.js';
 import type { RateLimits } from '../../../api/middleware/rateLimit.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
@@ -25,13 +24,11 @@ describe('rate limits per tier, shared across API processes', function () {
     h = await createHarness({ chainIds: [31337] });
     const make = () =>
       supertest(
-        createApp({
-          config: { ...h.config, rateLimits: limits } as typeof h.config,
-          logger: h.deps.logger,
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-        }).callback(),
+        h
+          .createApp({
+            config: { ...h.config, rateLimits: limits } as typeof h.config,
+          })
+          .callback(),
       );
     apps = [make(), make()];
   });
@@ -126,13 +123,11 @@ describe('rate limits per tier, shared across API processes', function () {
     const big = { anonymous: 40, tiers: [40, 40, 40] };
     const make = () =>
       supertest(
-        createApp({
-          config: { ...h.config, rateLimits: big } as typeof h.config,
-          logger: h.deps.logger,
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-        }).callback(),
+        h
+          .createApp({
+            config: { ...h.config, rateLimits: big } as typeof h.config,
+          })
+          .callback(),
       );
     const pair = [make(), make()];
     await nextSecond();
@@ -158,13 +153,11 @@ describe('rate limits per tier, shared across API processes', function () {
 
   it('gives each client behind a trusted proxy its own bucket (TRUSTED_PROXIES), and ignores X-Forwarded-For without it', async function () {
     const proxied = supertest(
-      createApp({
-        config: { ...h.config, rateLimits: limits, trustedProxies: { hops: 1 } } as typeof h.config,
-        logger: h.deps.logger,
-        pg: h.apiPg,
-        es: h.deps.es,
-        rpc: h.deps.rpc,
-      }).callback(),
+      h
+        .createApp({
+          config: { ...h.config, rateLimits: limits, trustedProxies: { hops: 1 } } as typeof h.config,
+        })
+        .callback(),
     );
     await nextSecond();
     const from = (app: ReturnType<typeof supertest>, client: string) =>
@@ -211,13 +204,13 @@ describe('rate limits per tier, shared across API processes', function () {
     });
     try {
       const app = supertest(
-        createApp({
-          config: { ...h.config, rateLimits: limits } as typeof h.config,
-          logger,
-          pg: brokenPg,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-        }).callback(),
+        h
+          .createApp({
+            config: { ...h.config, rateLimits: limits } as typeof h.config,
+            logger,
+            pg: brokenPg,
+          })
+          .callback(),
       );
       await nextSecond();
       const statuses: number[] = [];
@@ -250,13 +243,12 @@ describe('rate limits per tier, shared across API processes', function () {
     }) as typeof pool.query;
     try {
       const app = supertest(
-        createApp({
-          config: { ...h.config, rateLimits: limits } as typeof h.config,
-          logger: h.deps.logger,
-          pg: pool,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-        }).callback(),
+        h
+          .createApp({
+            config: { ...h.config, rateLimits: limits } as typeof h.config,
+            pg: pool,
+          })
+          .callback(),
       );
       const randomKey = () => `rk_${randomBytes(32).toString('base64url')}`;
       await nextSecond();

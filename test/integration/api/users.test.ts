@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import type Koa from 'koa';
 import supertest from 'supertest';
 import type { Address, Hex } from 'viem';
-import { createApp } from '../../../api/app.js';
 import { startApiServer } from '../../../api/server.js';
 import { createLogger } from '../../../internal/logger.js';
 import { claim } from '../../../contracts/actions.js';
@@ -55,12 +54,7 @@ describe('GET /v4/users/{address}/rewards on the seeded demo', function () {
     const { devnet } = demo.h.chains[0]!;
     chainNow = await getLatestTimestamp({ rpcUrl: devnet.rpcUrl });
     // The API's clock is the devnet's, so its live root is the one Distributor.claim verifies against.
-    app = createApp({
-      config: demo.h.config,
-      logger: demo.h.deps.logger,
-      pg: demo.h.apiPg,
-      es: demo.h.deps.es,
-      rpc: demo.h.deps.rpc,
+    app = demo.h.createApp({
       now: () => chainNow,
     });
   });

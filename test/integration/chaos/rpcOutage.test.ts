@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../../api/app.js';
 import { HEALTH_CACHE_MS } from '../../../api/routes/health/handlers.js';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { jsonRpc } from '../../../contracts/devnet.js';
@@ -78,14 +77,13 @@ describe('chaos: the RPC node stopped and restarted under a running scheduler', 
       schedules: { blocks: '* * * * * *', campaigns: '* * * * * *', publish: '* * * * * *' },
     };
     const api = supertest(
-      createApp({
-        config,
-        logger: createLogger({ level: 'silent', name: 'chaos-api' }),
-        pg: h.apiPg,
-        es: h.deps.es,
-        rpc: createChainClients(config),
-        jobsPg: h.deps.pg,
-      }).callback(),
+      h
+        .createApp({
+          config,
+          logger: createLogger({ level: 'silent', name: 'chaos-api' }),
+          rpc: createChainClients(config),
+        })
+        .callback(),
     );
     scheduler = startScheduler({
       config,

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { createPgPool } from '../../../internal/pg.js';
 import { createReadPool, type ReadPool } from '../../../internal/readReplica.js';
+import { eventually } from '../../helpers/eventually.js';
 import { TEST_DATABASE_URL } from '../../helpers/testConfig.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('internal/readReplica: a read failing on the replica is answered by the primary (real servers)', () => {
   let read: ReadPool;
@@ -19,8 +18,11 @@ describe('internal/readReplica: a read failing on the replica is answered by the
       maxLagMs: 60_000,
       checkIntervalMs: 30_000,
     });
-    for (let i = 0; i < 50 && read.status().serving !== 'replica'; i++) await sleep(20);
-    expect(read.status()).to.include({ serving: 'replica', reason: 'healthy', lagMs: 0 });
+    await eventually(() => expect(read.status()).to.include({ serving: 'replica', reason: 'healthy', lagMs: 0 }), {
+      timeoutMs: 1000,
+      intervalMs: 20,
+      what: 'the first lag check',
+    });
   });
 
   after(async () => {

@@ -6,9 +6,9 @@ import { startScheduler, type Scheduler } from '../../../jobs/scheduler.js';
 import { indexNames } from '../../../internal/es.js';
 import { createLogger } from '../../../internal/logger.js';
 import { withTransaction } from '../../../internal/pg.js';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A cron that does not tick during a test (1 January, midnight): only follow mode can run the jobs. */
 const NEVER = '0 0 0 1 1 *';
 
@@ -29,15 +29,17 @@ describe('jobs: follow mode (a new head runs the chain at once, an outbox write 
   /** The campaign document of an on-chain id, once searchable (polled every 100 ms, at most 20 s). */
   const searchable = async (campaignId: string, match: (doc: Record<string, unknown>) => boolean = () => true) => {
     const index = indexNames(h.config.esIndexPrefix, 'campaigns').read;
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(100)) {
-      const res = await h.deps.es.search<Record<string, unknown>>({
-        index,
-        query: { term: { campaignId: campaignId.toLowerCase() } },
-      });
-      const doc = res.hits.hits[0]?._source;
-      if (doc && match(doc)) return doc;
-    }
-    throw new Error(`campaign ${campaignId} not searchable as expected within 20 s`);
+    return eventually(
+      async () => {
+        const res = await h.deps.es.search<Record<string, unknown>>({
+          index,
+          query: { term: { campaignId: campaignId.toLowerCase() } },
+        });
+        const doc = res.hits.hits[0]?._source;
+        return doc !== undefined && match(doc) ? doc : false;
+      },
+      { timeoutMs: 20_000, intervalMs: 100, what: `campaign ${campaignId} searchable as expected` },
+    );
   };
 
   it('indexes a new campaign and makes it searchable with no cron tick, then projects an outbox write at once', async function () {

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { createApp } from '../../../api/app.js';
 import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '../../../contracts/actions.js';
 import { publishSearch } from '../../../jobs/publishSearch.js';
 import { runJob } from '../../../jobs/runJob.js';
@@ -190,7 +189,7 @@ describe('search outbox while Elasticsearch is unreachable', function () {
   });
 
   it('answers 503 problem bodies, not 500, when the API cannot reach Elasticsearch', async function () {
-    const app = createApp({ config: h.config, logger: h.deps.logger, pg: h.apiPg, es: deadEs, rpc: h.deps.rpc });
+    const app = h.createApp({ es: deadEs });
     const started = Date.now();
     const res = await supertest(app.callback()).get('/v4/campaigns').expect(503);
     expect(Date.now() - started).to.be.below(5000);

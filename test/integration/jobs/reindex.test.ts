@@ -12,6 +12,7 @@ import {
   listFamilyIndices,
   parseConcreteIndexName,
 } from '../../../search-mappings/aliases.js';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
@@ -71,7 +72,8 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
       deleteDelayMs: 300,
       onProgress: () => sleep(40),
     });
-    await sleep(200); // a few reads after the old index is gone
+    const readsAtSwap = reads;
+    await eventually(() => reads >= readsAtSwap + 5, { what: 'a few reads after the old index is gone' });
     stop = true;
     await readLoop;
 
@@ -148,10 +150,20 @@ describe('indexer/project/reindex: full rebuild from PostgreSQL with an atomic a
   });
 
   it('lets one reindex of a prefix run at a time', async function () {
-    const outcomes = await Promise.allSettled([
-      reindexFamily({ ...h.deps, family: 'campaigns', deleteDelayMs: 0, onProgress: () => sleep(50), batchSize: 10 }),
-      sleep(20).then(() => reindexFamily({ ...h.deps, family: 'opportunities', deleteDelayMs: 0 })),
-    ]);
+    // The second starts while the first is copying (from the first's progress callback, which waits for it).
+    let second: Promise<unknown> | undefined;
+    const first = reindexFamily({
+      ...h.deps,
+      family: 'campaigns',
+      deleteDelayMs: 0,
+      batchSize: 10,
+      onProgress: async () => {
+        second ??= reindexFamily({ ...h.deps, family: 'opportunities', deleteDelayMs: 0 });
+        await second.catch(() => {});
+      },
+    });
+    const outcomes = await Promise.allSettled([first, first.then(() => second)]);
+    expect(second, 'the second reindex was started').to.not.equal(undefined);
     expect(outcomes[0].status).to.equal('fulfilled');
     expect(outcomes[1].status).to.equal('rejected');
     expect((outcomes[1] as PromiseRejectedResult).reason).to.be.instanceOf(ReindexError);

@@ -4,10 +4,9 @@ import { lastRuns, runJob } from '../../../jobs/runJob.js';
 import type { Job } from '../../../domain/jobs/types.js';
 import { createLogger } from '../../../internal/logger.js';
 import { resetDatabase } from '../../helpers/database.js';
+import { eventually } from '../../helpers/eventually.js';
 import { testConfig, uniqueIndexPrefix } from '../../helpers/testConfig.js';
 import { devnetChains } from '../../../internal/devnetChains.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('jobs/runJob', function () {
   const config = testConfig({ chains: devnetChains(), esIndexPrefix: uniqueIndexPrefix() });
@@ -18,13 +17,21 @@ describe('jobs/runJob', function () {
 
   it('lets only one of two concurrent runners run a job (advisory lock); the other skips', async function () {
     let executions = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const slow: Job = {
       name: 'slow',
-      description: 'sleeps',
+      description: 'runs until released',
       defaultCron: '* * * * *',
-      run: async () => (executions++, await sleep(300), { ranges: [], counts: { n: 1 } }),
+      run: async () => (executions++, await held, { ranges: [], counts: { n: 1 } }),
     };
-    const results = await Promise.all([runJob(slow, deps), runJob(slow, deps)]);
+    const first = runJob(slow, deps);
+    await eventually(() => executions === 1, { what: 'the first runner inside the job' });
+    const second = await runJob(slow, deps); // while the first holds the lock
+    release();
+    const results = [await first, second];
     expect(results.map((r) => r.status).sort()).to.deep.equal(['skipped', 'success']);
     expect(executions).to.equal(1);
     const { rows } = await deps.pg.query(`SELECT status, counts FROM job_runs WHERE job = 'slow'`);

@@ -9,22 +9,10 @@ import { syncBlocks } from '../../../jobs/syncBlocks.js';
 import { syncCampaigns } from '../../../jobs/syncCampaigns.js';
 import { createLogger } from '../../../internal/logger.js';
 import { startFlakyRpcProxy, type FlakyRpcProxy } from '../../helpers/flakyRpcProxy.js';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { everySecond, startSchedulerProcess } from '../../helpers/schedulerProcess.js';
 import { overlaps, type UnitRun } from '../../helpers/unitOverlaps.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` every 250 ms until it returns a value (not undefined), at most `ms`. */
-async function waitFor<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 describe('jobs: work units (job × chain), concurrent chains, several schedulers', function () {
   let h: Harness;
@@ -136,8 +124,9 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
     });
     try {
       await scheduler.ready;
-      await waitFor('every chain run by each job', 30_000, async () =>
-        ['first-recorder', 'second-recorder'].every((n) => seen.get(n)?.size === chainIds.length) ? true : undefined,
+      await eventually(
+        async () => ['first-recorder', 'second-recorder'].every((n) => seen.get(n)?.size === chainIds.length),
+        { timeoutMs: 30_000, intervalMs: 250, what: 'every chain run by each job' },
       );
     } finally {
       await scheduler.stop();
@@ -166,13 +155,17 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
       });
       await scheduler.ready;
       // The slow chain's first unit is under way (its calls take 3 s each) before anything is created.
-      await waitFor('a unit of the slow chain started', 30_000, async () =>
-        (await unitRuns(since)).some((r) => r.chain_id === S) ? true : undefined,
-      );
+      await eventually(async () => (await unitRuns(since)).some((r) => r.chain_id === S), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        what: 'a unit of the slow chain started',
+      });
       const [onF1, onF2, onS] = [await createOn(F1), await createOn(F2), await createOn(S)];
-      await waitFor('the fast chains indexed', 60_000, async () =>
-        (await indexed(F1, onF1)) && (await indexed(F2, onF2)) ? true : undefined,
-      );
+      await eventually(async () => (await indexed(F1, onF1)) && (await indexed(F2, onF2)), {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+        what: 'the fast chains indexed',
+      });
       const fastDone = new Date();
       // S's first unit run was still going (or had not indexed its campaign) when F1 and F2 were done.
       expect(await indexed(S, onS), "the slow chain's campaign, not yet").to.equal(false);
@@ -186,14 +179,19 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
       slow.heal();
       slow.failNext(10_000, 503);
       const again = await createOn(F1);
-      await waitFor('chain F1 indexed while S is down', 60_000, async () =>
-        (await indexed(F1, again)) ? true : undefined,
-      );
-      await waitFor('chain S reported failing', 60_000, async () => {
-        const blocks = (await loadJobStatuses(h.deps.pg, ['blocks']))[0]!;
-        const c = blocks.chains.find((x) => x.chainId === S);
-        return c && c.consecutiveFailures > 0 && c.lastRun?.status === 'failed' ? c : undefined;
+      await eventually(async () => await indexed(F1, again), {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+        what: 'chain F1 indexed while S is down',
       });
+      await eventually(
+        async () => {
+          const blocks = (await loadJobStatuses(h.deps.pg, ['blocks']))[0]!;
+          const c = blocks.chains.find((x) => x.chainId === S);
+          return c && c.consecutiveFailures > 0 && c.lastRun?.status === 'failed' ? c : false;
+        },
+        { timeoutMs: 60_000, intervalMs: 250, what: 'chain S reported failing' },
+      );
       const health = await h.request().get('/v4/health');
       const healthBlocks = (
         health.body.jobs as { name: string; chains: { chainId: number; consecutiveFailures: number }[] }[]
@@ -202,7 +200,11 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
       expect(healthBlocks.chains.find((c) => c.chainId === F1)!.consecutiveFailures).to.equal(0);
 
       slow.heal();
-      await waitFor('chain S caught up once healed', 90_000, async () => ((await indexed(S, onS)) ? true : undefined));
+      await eventually(async () => await indexed(S, onS), {
+        timeoutMs: 90_000,
+        intervalMs: 250,
+        what: 'chain S caught up once healed',
+      });
     } finally {
       await scheduler?.stop();
       await slow.close();
@@ -222,10 +224,13 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
         // Runners of this test's processes only (a process of the previous test may have committed a run
         // row just before its SIGKILL landed).
         const ours = (runner: string) => procs.some((p) => runner.endsWith(`:${p.pid}`));
-        const runners = await waitFor('at least two processes running units', 60_000, async () => {
-          const seen = new Set((await unitRuns(since)).map((r) => r.runner).filter(ours));
-          return seen.size >= 2 ? [...seen] : undefined;
-        });
+        const runners = await eventually(
+          async () => {
+            const seen = new Set((await unitRuns(since)).map((r) => r.runner).filter(ours));
+            return seen.size >= 2 ? [...seen] : false;
+          },
+          { timeoutMs: 60_000, intervalMs: 250, what: 'at least two processes running units' },
+        );
         expect(runners.length).to.be.within(2, count);
 
         const [victim, ...survivors] = procs;
@@ -234,18 +239,24 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
         const killedAt = new Date();
         const alive = survivors.map((p) => `:${p.pid}`);
         const created = await Promise.all([A, B, C].map(async (id) => [id, await createOn(id)] as const));
-        await waitFor('every chain indexed by the survivors', 90_000, async () => {
-          for (const [id, campaignId] of created) if (!(await indexed(id, campaignId))) return undefined;
-          return true;
-        });
+        await eventually(
+          async () => {
+            for (const [id, campaignId] of created) if (!(await indexed(id, campaignId))) return false;
+            return true;
+          },
+          { timeoutMs: 90_000, intervalMs: 250, what: 'every chain indexed by the survivors' },
+        );
         // Every unit completes a run after the kill (a run that wrote the rows may still be finishing).
-        const after = await waitFor('every unit run to its end after the kill', 60_000, async () => {
-          const runs = (await unitRuns(killedAt)).filter((r) => r.finished_at !== null);
-          const covered = ['blocks', 'campaigns'].every((job) =>
-            [A, B, C].every((id) => runs.some((r) => r.job === job && r.chain_id === id)),
-          );
-          return covered ? runs : undefined;
-        });
+        const after = await eventually(
+          async () => {
+            const runs = (await unitRuns(killedAt)).filter((r) => r.finished_at !== null);
+            const covered = ['blocks', 'campaigns'].every((job) =>
+              [A, B, C].every((id) => runs.some((r) => r.job === job && r.chain_id === id)),
+            );
+            return covered ? runs : false;
+          },
+          { timeoutMs: 60_000, intervalMs: 250, what: 'every unit run to its end after the kill' },
+        );
         expect(
           after.filter((r) => !alive.some((a) => r.runner.endsWith(a))).map((r) => r.runner),
           'only survivors run after the kill',

@@ -4,7 +4,6 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
 import { DEFAULT_RATE_LIMITS } from '../../../api/middleware/rateLimit.js';
 import { buildWeb } from '../../../web/build.js';
 import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
@@ -87,20 +86,11 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await buildWeb({ outDir: dist });
     const { h } = demo;
     await h.startJobRunner(); // the ops page's "Run now" is answered by a job runner, as under npm start
-    const deps = {
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-      jobsPg: h.deps.pg,
-      webDist: dist,
-    };
-    limited = createApp({ ...deps, config: { ...h.config, rateLimits: { ...DEFAULT_RATE_LIMITS } } }).listen(
-      0,
-      '127.0.0.1',
-    );
+    limited = h
+      .createApp({ webDist: dist, config: { ...h.config, rateLimits: { ...DEFAULT_RATE_LIMITS } } })
+      .listen(0, '127.0.0.1');
     base = await listen(limited);
-    open = createApp({ ...deps, config: h.config }).listen(0, '127.0.0.1');
+    open = h.createApp({ webDist: dist }).listen(0, '127.0.0.1');
     openBase = await listen(open);
     browser = await launchBrowser();
   });

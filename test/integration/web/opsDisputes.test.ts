@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createApp } from '../../../api/app.js';
 import { disputeTree, resolveDispute, updateTree, type ActionTarget } from '../../../contracts/actions.js';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import type { DeployedStack } from '../../../contracts/deploy.js';
@@ -49,13 +48,7 @@ describe("operations page (/ops): a chain's root disputes in Chromium", function
     for (const job of ['blocks', 'roots']) expect((await h.runJob(job)).status, job).to.equal('success');
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
     await buildWeb({ outDir: dist });
-    const app = createApp({
-      config: h.config,
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-      jobsPg: h.deps.pg,
+    const app = h.createApp({
       webDist: dist,
     });
     server = app.listen(0, '127.0.0.1');

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
+import type { createApp } from '../../../api/app.js';
 import { findJob } from '../../../jobs/registry.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { getLatestTimestamp, mine } from '../../../contracts/actions.js';
@@ -37,13 +37,9 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
     await runJob(findJob('blocks')!, { ...h.deps, ...dead }, { chainId: DEAD_CHAIN_ID }).catch(() => {});
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
     await buildWeb({ outDir: dist });
-    app = createApp({
+    app = h.createApp({
       config: dead.config,
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
       rpc: dead.rpc,
-      jobsPg: h.deps.pg,
       webDist: dist,
     });
     server = app.listen(0, '127.0.0.1');

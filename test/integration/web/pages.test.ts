@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
 import { parseState } from '../../../web/explorer/state.js';
 import { binsWithinFilter } from '../../../web/explorer/visibleBins.js';
 import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
@@ -208,14 +207,12 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
 
   it('stays under the default anonymous rate limit (10/s): loading and filtering get no 429', async function () {
     const { h } = demo;
-    const limited = createApp({
-      config: { ...h.config, rateLimits: { anonymous: 10, tiers: [50, 200, 1000] } },
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-      webDist: dist,
-    }).listen(0, '127.0.0.1');
+    const limited = h
+      .createApp({
+        config: { ...h.config, rateLimits: { anonymous: 10, tiers: [50, 200, 1000] } },
+        webDist: dist,
+      })
+      .listen(0, '127.0.0.1');
     await new Promise((resolve) => limited.once('listening', resolve));
     const statuses: number[] = [];
     const apiCalls: string[] = [];

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { getIntrospectionQuery } from 'graphql';
 import supertest from 'supertest';
-import { createApp } from '../../../../api/app.js';
 import { createHarness, type Harness } from '../../../helpers/harness.js';
 import { seedCampaigns } from '../../../helpers/seedCampaigns.js';
 import { responseFields } from '../../../helpers/responseFields.js';
@@ -209,13 +208,8 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
     const page = await h.request().get('/graphql/v1').set('accept', 'text/html').expect(200);
     expect(page.headers['content-security-policy']).to.include("frame-ancestors 'none'");
 
-    const off = createApp({
+    const off = h.createApp({
       config: { ...h.config, graphqlExplorer: false },
-      logger: h.deps.logger,
-      pg: h.apiPg,
-      es: h.deps.es,
-      rpc: h.deps.rpc,
-      jobsPg: h.deps.pg,
     });
     const request = () => supertest(off.callback());
     const refused = await request()

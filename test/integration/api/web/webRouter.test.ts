@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
-import { createApp } from '../../../../api/app.js';
 import { buildWeb } from '../../../../web/build.js';
 import { createHarness, type Harness } from '../../../helpers/harness.js';
 
@@ -18,14 +17,11 @@ describe('api/web/webRouter: the explorer and operations pages', function () {
     await buildWeb({ outDir: dist });
     request = (webDist = dist) =>
       supertest(
-        createApp({
-          config: h.config,
-          logger: h.deps.logger,
-          pg: h.apiPg,
-          es: h.deps.es,
-          rpc: h.deps.rpc,
-          webDist,
-        }).callback(),
+        h
+          .createApp({
+            webDist,
+          })
+          .callback(),
       );
   });
 
