@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { eventually } from './eventually.js';
 
 /** Debian's Chromium (scripts/ensureBrowser.sh installs it); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -32,19 +33,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
 }
 
-/** Polls `read` until it deep-equals `expected` (JSON), or fails with the last value after `timeoutMs`. */
-export async function eventually<T>(
+/** `eventually` (the one wait) for a value: polls `read` every 100 ms until it deep-equals `expected` (JSON). */
+export async function eventuallyEquals<T>(
   read: () => Promise<T>,
   expected: T,
   what: string,
   timeoutMs = 10_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await read();
-    if (JSON.stringify(last) === JSON.stringify(expected)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what}: expected ${JSON.stringify(expected)}, still ${JSON.stringify(last)} after ${timeoutMs} ms`);
+  await eventually(
+    async () => {
+      const last = await read();
+      if (JSON.stringify(last) !== JSON.stringify(expected))
+        throw new Error(`expected ${JSON.stringify(expected)}, still ${JSON.stringify(last)}`);
+    },
+    { timeoutMs, intervalMs: 100, what },
+  );
 }

@@ -1,4 +1,5 @@
 import http, { type IncomingMessage } from 'node:http';
+import { eventually } from './eventually.js';
 
 export type SseMessage = { id?: string; event?: string; data?: string; comment?: string };
 
@@ -59,9 +60,6 @@ export function openStream(port: number, path: string, headers: Record<string, s
 /** Resolves with the time waited once `check` holds; throws naming `what` after `timeoutMs`. */
 export async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<number> {
   const t0 = Date.now();
-  while (!check()) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await eventually(check, { timeoutMs, intervalMs: 10, what });
   return Date.now() - t0;
 }

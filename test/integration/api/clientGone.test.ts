@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 
 /**
@@ -39,9 +40,10 @@ describe('a client closing its connection mid-answer is logged as info, not as a
       req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
       req.end();
     });
-    const deadline = Date.now() + 10_000;
-    while (!lines.slice(before).some((l) => l.msg !== 'request' && l.level >= 30) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => lines.slice(before).some((l) => l.msg !== 'request' && l.level >= 30), {
+      timeoutMs: 10_000,
+      what: 'the hang-up logged',
+    });
   }
 
   // (/metrics serves one body a second from memory since #43 F7: no stream to break.)

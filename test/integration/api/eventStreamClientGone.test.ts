@@ -6,6 +6,7 @@ import { streamEvents } from '../../../api/routes/events/streamEvents.js';
 import { ANONYMOUS_READER } from '../../../domain/eventLog/eventReader.js';
 import { createLogger } from '../../../internal/logger.js';
 import { createPgPool, type PgPool } from '../../../internal/pg.js';
+import { eventually } from '../../helpers/eventually.js';
 import { resetDatabase } from '../../helpers/database.js';
 import { TEST_DATABASE_URL } from '../../helpers/testConfig.js';
 
@@ -39,7 +40,7 @@ describe('an event stream whose client has already gone', function () {
     const before = responses.length;
     const req = http.get({ port, host: '127.0.0.1', path: '/v4/events' });
     req.on('error', () => undefined);
-    while (responses.length === before) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => responses.length > before, { intervalMs: 5, what: 'the request reaching the server' });
     const res = responses[responses.length - 1]!;
     const closed = new Promise((r) => res.once('close', r));
     req.destroy();
@@ -64,7 +65,7 @@ describe('an event stream whose client has already gone', function () {
     });
     expect(feed.size(), 'subscribers of the feed').to.equal(0);
     // The feed's LISTEN connection is never opened: every connection of the pool is idle (none was made).
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 200)); // time for a connection it should not open
     expect(db.totalCount - db.idleCount, 'connections checked out').to.equal(0);
   });
 });

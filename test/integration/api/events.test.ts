@@ -5,6 +5,7 @@ import { signSession } from '../../../api/identity/jwt.js';
 import { appendEvents } from '../../../domain/tables/events.js';
 import { rollbackChain } from '../../../indexer/store/rollback.js';
 import { withTransaction } from '../../../internal/pg.js';
+import { eventually } from '../../helpers/eventually.js';
 import { openStream, until } from '../../helpers/sseClient.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
@@ -204,8 +205,8 @@ describe('/v4/events: the change log, written with its changes, paged and stream
       const stream = openStream(port, `/v4/events?type=campaign.created`);
       await stream.ready;
       const total = anonymous.filter((e) => e.type === 'campaign.created').length;
+      // In id order: the private campaign's event (the first campaign's) would come before the last of these.
       await until('the anonymous stream to catch up', () => stream.events().length >= total);
-      await new Promise((r) => setTimeout(r, 200));
       expect(stream.events().map((m) => JSON.parse(m.data!).campaignId)).to.not.include(campaign.id);
       stream.close();
     } finally {
@@ -223,8 +224,7 @@ describe('/v4/events: the change log, written with its changes, paged and stream
     expect(stream.status).to.equal(200);
     expect(stream.res!.headers['content-type']).to.match(/^text\/event-stream/);
     await until('a heartbeat', () => stream.messages.some((m) => m.comment === 'heartbeat'), 3 * HEARTBEAT_MS);
-    // Let the stream's first read settle, then commit a change.
-    await new Promise((r) => setTimeout(r, 100));
+    // The stream is past its first read (it sent a heartbeat): commit a change.
     const t0 = Date.now();
     await withTransaction(demo.h.deps.pg, (tx) =>
       appendEvents(tx, [{ type: 'claim.indexed', chainId: CHAIN, address: `0x${'5'.repeat(40)}`, payload: { n: 1 } }]),
@@ -264,7 +264,6 @@ describe('/v4/events: the change log, written with its changes, paged and stream
     const byCreator = openStream(port, `/v4/events?after=latest&creator=${mine.creator}`);
     const anonymous = openStream(port, '/v4/events?after=latest&type=campaign.changed');
     await Promise.all([byCreator.ready, anonymous.ready]);
-    await new Promise((r) => setTimeout(r, 200));
     await demo.h.deps.pg.query(
       `INSERT INTO campaign_privacy (campaign_db_id, is_private, updated_by) VALUES ($1, true, $2)
        ON CONFLICT (campaign_db_id) DO UPDATE SET is_private = true`,
@@ -279,7 +278,7 @@ describe('/v4/events: the change log, written with its changes, paged and stream
       await append(mine.id, 2);
       await until('the creator stream', () => byCreator.events().length === 1);
       await until('the anonymous stream', () => anonymous.events().length === 1);
-      await new Promise((r) => setTimeout(r, 300));
+      // Streams deliver in id order: theirs (appended first) would have come before mine.
       expect(byCreator.events().map((m) => JSON.parse(m.data!).payload)).to.deep.equal([{ n: 2 }]);
       expect(anonymous.events().map((m) => JSON.parse(m.data!).campaignId)).to.deep.equal([mine.id]);
     } finally {
@@ -305,10 +304,14 @@ describe('/v4/events: the change log, written with its changes, paged and stream
       ]),
     );
     await until('the live events', () => stream.events().length >= expected.length + 2, 2000);
-    await new Promise((r) => setTimeout(r, 200));
+    // A last event, once received, closes the list: a duplicate or a replay would have come before it.
+    await withTransaction(demo.h.deps.pg, (tx) =>
+      appendEvents(tx, [{ type: 'root.seen', chainId: CHAIN, root: `0x${'e'.repeat(64)}` }]),
+    );
+    await until('the closing event', () => stream.events().length >= expected.length + 3, 2000);
     const got = stream.events().map((m) => m.id!);
     const now = await maxId();
-    expect(got).to.deep.equal([...expected, String(BigInt(now) - 1n), now]);
+    expect(got).to.deep.equal([...expected, String(BigInt(now) - 2n), String(BigInt(now) - 1n), now]);
     stream.close();
   });
 
@@ -331,13 +334,16 @@ describe('/v4/events: the change log, written with its changes, paged and stream
     await d.ready;
     expect(d.status).to.equal(200);
     for (const s of [a, b, c, d]) s.close();
-    // Closed streams give their slots back.
-    await new Promise((r) => setTimeout(r, 200));
-    const e = openStream(port, `/v4/events?after=${head}`);
-    await e.ready;
-    expect(e.status).to.equal(200);
-    e.close();
-    await new Promise((r) => setTimeout(r, 200));
+    // Closed streams give their slots back (once the server has seen them close).
+    await eventually(
+      async () => {
+        const e = openStream(port, `/v4/events?after=${head}`);
+        await e.ready;
+        e.close();
+        expect(e.status).to.equal(200);
+      },
+      { what: 'a slot given back' },
+    );
   });
 
   it('drops a client that does not read with an error event instead of buffering for it', async function () {

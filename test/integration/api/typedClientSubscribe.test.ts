@@ -10,17 +10,10 @@ import {
 import { appendEvents, type NewEvent } from '../../../domain/tables/events.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { POLL_MS } from '../../../api/routes/events/eventFeed.js';
+import { until } from '../../helpers/sseClient.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 const CHAIN = 31337;
-
-async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const t0 = Date.now();
-  while (!check()) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Issue #32 (typed client): `subscribe()` of clients/typescript over GET /v4/events on a real socket,
@@ -161,7 +154,9 @@ describe('typed client subscribe() over the GET /v4/events stream, against the l
       await until('the events committed while it was down', () => got.length === 5, 10_000);
       await append([{ type: 'root.seen', chainId: CHAIN, root: `0x${'e'.repeat(64)}` }]);
       await until('a live event after the resume', () => got.length === 6, 2000);
-      await new Promise((r) => setTimeout(r, 300));
+      // A last event, once received, closes the list: a duplicate or a replay would have come before it.
+      await append([{ type: 'root.seen', chainId: CHAIN, root: `0x${'f'.repeat(64)}` }]);
+      await until('the closing event', () => got.length >= 7, 2000);
       // Every event after the start, once each, in id order.
       expect(got).to.deep.equal(await idsAfter(head));
       const reconnects = requests.slice(before);

@@ -11,6 +11,7 @@ import { deliverWebhooks } from '../../../jobs/deliverWebhooks.js';
 import { createJobDeps } from '../../../jobs/deps.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { startScheduler } from '../../../jobs/scheduler.js';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhookReceiver.js';
 import { login } from '../api/authFlow.js';
@@ -29,13 +30,9 @@ async function readmeVerifier(): Promise<Verify> {
   return ((await import(pathToFileURL(file).href)) as { verifyWebhook: Verify }).verifyWebhook;
 }
 
+/** Waits for `check`, running `step` (a delivery run, say) between attempts. */
 async function until(what: string, check: () => boolean | Promise<boolean>, step: () => Promise<unknown>, ms = 20_000) {
-  const t0 = Date.now();
-  while (!(await check())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await step();
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await eventually(async () => (await check()) || (await step(), false), { timeoutMs: ms, intervalMs: 20, what });
 }
 
 describe('webhooks job: signed, ordered, at-least-once deliveries from the jobs processes', function () {

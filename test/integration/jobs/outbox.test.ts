@@ -7,7 +7,9 @@ import { createEsClient, indexNames } from '../../../internal/es.js';
 import { startBackgroundProjector } from '../../../indexer/project/backgroundProjector.js';
 import { claimOutbox, outboxHighWater } from '../../../domain/projection/outbox.js';
 import { enqueueOutbox } from '../../../domain/tables/outbox.js';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
+import { backendPid, blockedOnLock } from '../../helpers/lockWaits.js';
 import supertest from 'supertest';
 
 describe('search outbox while Elasticsearch is unreachable', function () {
@@ -114,9 +116,10 @@ describe('search outbox while Elasticsearch is unreachable', function () {
       expect(first.map((e) => e.entityId)).to.deep.equal(['x']);
       await enqueueOutbox(h.deps.pg, 'campaign', ['x']); // x changes again meanwhile
       await b.query('BEGIN');
+      const bPid = await backendPid(b);
       let claimedByB: string[] | undefined;
       const second = claimOutbox(b, 10).then((entries) => (claimedByB = entries.map((e) => e.entityId).sort()));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await blockedOnLock(h.deps.pg, bPid, 'b waiting for the lock a holds on x');
       expect(claimedByB, 'b waits while a builds x').to.equal(undefined);
       await a.query('COMMIT');
       await second;
@@ -166,10 +169,10 @@ describe('search outbox while Elasticsearch is unreachable', function () {
         await new Promise((resolve) => setTimeout(resolve, i * 20));
       }
       // While the writer goes on, only campaign documents are projected; the opportunity waits for the end.
-      for (let waited = 0; (await pending()).some((id) => /^gone-\d/.test(id)); waited += 50) {
-        if (waited > 10_000) throw new Error(`campaign entries not drained: ${await pending()}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(async () => !(await pending()).some((id) => /^gone-\d/.test(id)), {
+        timeoutMs: 10_000,
+        what: 'the campaign entries drained',
+      });
       expect(await pending()).to.deep.equal(['backlog', 'gone-opportunity']);
       const { deleted } = await projector.finish();
       expect(deleted, 'five campaigns and the opportunity').to.equal(6);

@@ -6,6 +6,7 @@ import { deliverWebhooks, ownerShare } from '../../../jobs/deliverWebhooks.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { startScheduler } from '../../../jobs/scheduler.js';
 import { claimWebhook, DELIVERY_BATCH, leaseMsOf, serveWebhook } from '../../../jobs/webhooks/serveWebhook.js';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhookReceiver.js';
 import { login } from '../api/authFlow.js';
@@ -15,11 +16,7 @@ import { createApiKey } from '../api/ownedResources.js';
 const SLOW_MS = 2_000;
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000) {
-  const t0 = Date.now();
-  while (!(await check())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await eventually(check, { timeoutMs: ms, intervalMs: 5, what });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { formatCount, formatUsdExact } from '../../../web/shared/format.js';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { distributedByCampaign, setRewardTokenClose } from '../../helpers/distributedSql.js';
 import { getJson } from '../../helpers/getJson.js';
@@ -172,7 +172,7 @@ describe('explorer: analytics view, in Chromium at 1366 and 390 px (#33)', funct
       const top = await api<TopOpportunity[]>('/v4/rewards/total/distributed/by-opportunities?items=10');
       expect(top.length).to.be.greaterThan(1);
       const rows = page.getByTestId('top-opportunity-row');
-      await eventually(
+      await eventuallyEquals(
         () => rows.evaluateAll((r) => r.map((x) => x.getAttribute('data-id'))),
         top.map((o) => o.opportunityId),
         'top rows',

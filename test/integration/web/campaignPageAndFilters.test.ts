@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -89,13 +89,21 @@ describe('explorer: filters as you type, campaign pages, explorer links and phon
     await page.waitForURL(new RegExp(`minimumTvl=${minimum}(&|$)`), { timeout: 5000 });
     const count = await api<number>(`/v4/opportunities/count?minimumTvl=${minimum}`);
     expect(count, 'the minimum narrows the demo').to.be.within(1, all - 1);
-    await eventually(() => page.getByTestId('total-count').textContent(), String(count), 'count under the minimum');
+    await eventuallyEquals(
+      () => page.getByTestId('total-count').textContent(),
+      String(count),
+      'count under the minimum',
+    );
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).to.equal('minimumTvl');
     expect(await min.inputValue(), 'the typed value stays as typed').to.equal(minimum);
     // Clearing the field as you type removes the filter the same way.
     await min.fill('');
     await page.waitForURL((u) => !u.search.includes('minimumTvl'), { timeout: 5000 });
-    await eventually(() => page.getByTestId('total-count').textContent(), String(all), 'count without the minimum');
+    await eventuallyEquals(
+      () => page.getByTestId('total-count').textContent(),
+      String(all),
+      'count without the minimum',
+    );
   });
 
   it('desktop: editing the lowest filters keeps the results in view (the filters scroll on their own)', async function () {

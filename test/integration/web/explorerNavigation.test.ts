@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -82,12 +82,12 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     const list = await api<Opportunity[]>('/v4/opportunities');
     const count = await api<number>('/v4/opportunities/count');
     await page.goto(`${base}/`);
-    await eventually(
+    await eventuallyEquals(
       rowIds,
       list.map((o) => o.id),
       'list',
     );
-    await eventually(() => page.title(), `${count} opportunities – ${SITE}`, 'search title');
+    await eventuallyEquals(() => page.title(), `${count} opportunities – ${SITE}`, 'search title');
 
     await page.keyboard.press('Tab');
     expect((await focused()).text, 'first Tab: the skip link').to.equal('Skip to results');
@@ -108,14 +108,14 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     await waitForFocus('data-heading-for', `opportunity:${list[0]!.id}`, 'focus on the opportunity heading');
     expect((await focused()).tag).to.equal('h2');
     expect((await focused()).text).to.include(list[0]!.name);
-    await eventually(() => page.title(), `${list[0]!.name} – ${SITE}`, 'opportunity title');
+    await eventuallyEquals(() => page.title(), `${list[0]!.name} – ${SITE}`, 'opportunity title');
 
     // The page's own Back link, by keyboard: the result that was opened has the focus again.
     await page.getByTestId('back').focus();
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => !u.search.includes('opportunity='));
     await waitForFocus('data-open-id', `${list[0]!.id}`, 'focus back on the opened result');
-    await eventually(() => page.title(), `${count} opportunities – ${SITE}`, 'search title again');
+    await eventuallyEquals(() => page.title(), `${count} opportunities – ${SITE}`, 'search title again');
 
     // The browser's Back button does the same, from the second result.
     const second = page.locator(`a[data-open-id="${list[1]!.id}"]`);
@@ -137,7 +137,7 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     await page.waitForURL(/sort=apr/);
     expect(new URL(page.url()).searchParams.get('order') ?? 'desc').to.equal('desc');
     const desc = await api<{ id: string }[]>('/v4/opportunities?sort=apr&order=desc');
-    await eventually(
+    await eventuallyEquals(
       rowIds,
       desc.map((o) => o.id),
       'rows by APR, highest first',
@@ -149,13 +149,13 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     await page.keyboard.press('Enter');
     await page.waitForURL(/order=asc/);
     const asc = await api<{ id: string }[]>('/v4/opportunities?sort=apr&order=asc');
-    await eventually(
+    await eventuallyEquals(
       rowIds,
       asc.map((o) => o.id),
       'rows by APR, lowest first',
     );
     await page.reload();
-    await eventually(() => header('apr').getAttribute('aria-sort'), 'ascending', 'sort kept across a reload');
+    await eventuallyEquals(() => header('apr').getAttribute('aria-sort'), 'ascending', 'sort kept across a reload');
     expect(await page.locator('select[name=sort]').inputValue(), 'the filter panel shows the same sort').to.equal(
       'apr',
     );
@@ -163,7 +163,7 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     await header('rewards').locator('button').press('Space');
     await page.waitForURL((u) => u.searchParams.get('sort') === 'rewards' && !u.searchParams.has('order'));
     const rewards = await api<{ id: string }[]>('/v4/opportunities?sort=rewards&order=desc');
-    await eventually(
+    await eventuallyEquals(
       rowIds,
       rewards.map((o) => o.id),
       'rows by daily rewards',
@@ -175,10 +175,10 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     const [one] = await api<Opportunity[]>('/v4/opportunities?items=1&sort=tvl');
     const matches = await api<number>(`/v4/opportunities/count?search=${encodeURIComponent(one!.name)}`);
     await page.goto(`${base}/?search=${encodeURIComponent(one!.name)}`);
-    await eventually(() => page.getByTestId('total-count').textContent(), String(matches), 'count');
+    await eventuallyEquals(() => page.getByTestId('total-count').textContent(), String(matches), 'count');
     // The title follows the count in an effect after the render that shows it: wait for it too.
     const counted = matches === 1 ? /^1 opportunity: / : /^\d+ opportunities: /;
-    await eventually(async () => counted.test(await page.title()), true, 'the title with the count');
+    await eventuallyEquals(async () => counted.test(await page.title()), true, 'the title with the count');
     const title = await page.title();
     expect(title).to.match(counted);
     expect(title).to.include(`“${one!.name}”`);
@@ -193,14 +193,14 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     expect(await page.getByTestId('apr-range').textContent()).to.equal('no results');
     expect(await page.getByTestId('totals').textContent()).to.not.match(/–\s*–/);
     expect(await page.locator('.histograms').isVisible(), 'no empty histograms').to.equal(false);
-    await eventually(() => page.title(), `0 opportunities: “nothing-matches-this” – ${SITE}`, 'empty title');
+    await eventuallyEquals(() => page.title(), `0 opportunities: “nothing-matches-this” – ${SITE}`, 'empty title');
 
     const minimum = 15_000_000;
     const summary = await api<{ bins: { tvl: Bin[] } }>(`/v4/opportunities/summary?minimumTvl=${minimum}`);
     const inRange = summary.bins.tvl.filter((b, i) => i === summary.bins.tvl.length - 1 || b.max > minimum);
     expect(inRange.length, 'the API has bins below the minimum').to.be.lessThan(summary.bins.tvl.length);
     await page.goto(`${base}/?minimumTvl=${minimum}`);
-    await eventually(
+    await eventuallyEquals(
       () =>
         page
           .locator('[data-testid=bins-tvl] .bar')
@@ -231,7 +231,11 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     // The devnet has no block explorer (#44: its RPC URL was given as one): no "on the block explorer" link.
     expect(o.chain.explorers, 'the demo chain has no block explorer').to.deep.equal([]);
     expect(await page.getByTestId('explorer-link').count()).to.equal(0);
-    await eventually(() => page.locator('[data-testid=campaign-row]').count(), o.campaigns.length, 'campaign rows');
+    await eventuallyEquals(
+      () => page.locator('[data-testid=campaign-row]').count(),
+      o.campaigns.length,
+      'campaign rows',
+    );
     const rowText = await page.getByTestId('campaign-list').textContent();
     for (const c of o.campaigns)
       expect(rowText, 'short ids, not 10-character prefixes').to.include(
@@ -254,7 +258,7 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
     await waitForFocus('data-heading-for', `campaign:${campaignId}`, 'focus on the campaign heading');
     const c = await api<Campaign>(`/v4/campaigns/${campaignId}`);
     const heading = (await focused()).text;
-    await eventually(
+    await eventuallyEquals(
       () => page.title(),
       `${heading.replace(/\s*(LIVE|SOON|PAST)$/, '')} on ${o.name} – ${SITE}`,
       'campaign title',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_RATE_LIMITS } from '../../../api/middleware/rateLimit.js';
 import { buildWeb } from '../../../web/build.js';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { createReferenceDemo, type ReferenceDemo } from '../api/referenceDemo.js';
 import { getJson } from '../../helpers/getJson.js';
@@ -255,7 +255,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await page.locator('input[name=search]').fill('zzzz-no-such-opportunity');
     await page.keyboard.press('Enter');
     await page.waitForURL(/search=zzzz/, { timeout: 200 });
-    await eventually(() => page.getByTestId('total-count').textContent(), '0', 'no match');
+    await eventuallyEquals(() => page.getByTestId('total-count').textContent(), '0', 'no match');
     expect(await page.getByTestId('empty').isVisible()).to.equal(true);
   });
 
@@ -278,7 +278,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     expect(await page.getByTestId('empty').count()).to.equal(0);
     await screenshot(page, 'explorer-bad-filters');
     await notice.getByRole('button', { name: 'Remove them from the address' }).click();
-    await eventually(() => page.getByTestId('address-problems').count(), 0, 'notice gone');
+    await eventuallyEquals(() => page.getByTestId('address-problems').count(), 0, 'notice gone');
     expect(new URL(page.url()).search).to.equal('');
 
     await nextSecond();
@@ -307,7 +307,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await nextSecond();
     await page.goto(`${base}/?page=99&items=10`);
     const pages = Math.max(1, Math.ceil(all.count / 10));
-    await eventually(
+    await eventuallyEquals(
       () => page.getByTestId('page').textContent(),
       `Page ${pages} of ${pages}`,
       'clamped to the last page',
@@ -371,7 +371,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
       const t = (await page.getByTestId('campaign-chains').textContent()) ?? '';
       return known.some((c) => t.includes(c.name));
     };
-    await eventually(named, true, 'chains by name');
+    await eventuallyEquals(named, true, 'chains by name');
     const chains = await page.getByTestId('campaign-chains').textContent();
     expect(chains).to.not.match(/compute \d+/);
   });
@@ -408,13 +408,13 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     expect(await page.getByTestId('ops-message').count(), 'no refusal shown').to.equal(0);
     errors.splice(0, errors.length, ...errors.filter((e) => !/status of 401/.test(e)));
     await prices.getByRole('button', { name: 'Run now' }).click();
-    await eventually(
+    await eventuallyEquals(
       () => prices.locator('[data-testid=run-trigger]').first().textContent(),
       'manual',
       'the manual run is marked',
     );
     await page.getByTestId('job-campaigns').getByRole('button', { name: 'Run now' }).click();
-    await eventually(
+    await eventuallyEquals(
       () => page.getByTestId('job-campaigns').locator('[data-testid=run-trigger]').first().textContent(),
       'manual',
       'campaigns run marked',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { writeDemoHistory } from '../../../scripts/demoHistory.js';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -66,7 +66,11 @@ describe('explorer: unpriced figures and history charts, in Chromium at 1366 and
       await page.locator('[data-testid=opportunity-row]').first().waitFor();
       for (const o of unpriced) {
         const row = page.locator(`[data-testid=opportunity-row][data-id="${o.id}"]`);
-        await eventually(() => row.locator('[data-testid=unpriced]').count(), 2, `${o.id}: APR and daily rewards`);
+        await eventuallyEquals(
+          () => row.locator('[data-testid=unpriced]').count(),
+          2,
+          `${o.id}: APR and daily rewards`,
+        );
         for (const text of await row.locator('[data-testid=unpriced]').allTextContents())
           expect(text, o.id).to.match(/no price$/);
       }
@@ -110,7 +114,7 @@ describe('explorer: unpriced figures and history charts, in Chromium at 1366 and
         const oldest = Math.min(...records.map((r) => Number(r.timestamp)));
         const chart = page.getByTestId(testId);
         await chart.locator('svg').waitFor();
-        await eventually(() => chart.getAttribute('data-points'), String(records.length), `${testId} points`);
+        await eventuallyEquals(() => chart.getAttribute('data-points'), String(records.length), `${testId} points`);
         expect(Number(await chart.getAttribute('data-axis-from')), `${testId} axis start`).to.equal(oldest);
         expect(await chart.locator('.axis-from').textContent()).to.equal(
           new Date(oldest * 1000).toISOString().slice(0, 10),

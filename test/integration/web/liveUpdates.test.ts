@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { formatUsd } from '../../../web/shared/format.js';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -45,7 +45,11 @@ describe('explorer: an open opportunity view updates from the event stream, with
     await page.getByTestId('opportunity-detail').waitFor();
     const tvl = page.getByTestId('opportunity-tvl');
     expect(await tvl.textContent()).to.equal(formatUsd(target.tvl));
-    await eventually(async () => requests.some((r) => r.startsWith('/v4/events?')), true, 'the view opens its stream');
+    await eventuallyEquals(
+      async () => requests.some((r) => r.startsWith('/v4/events?')),
+      true,
+      'the view opens its stream',
+    );
     const stream = requests.find((r) => r.startsWith('/v4/events?'))!;
     expect(new URLSearchParams(stream.split('?')[1]).get('opportunityId')).to.equal(target.id);
     expect(new URLSearchParams(stream.split('?')[1]).get('after')).to.equal('latest');
@@ -70,7 +74,7 @@ describe('explorer: an open opportunity view updates from the event stream, with
     expect(last.payload.changed).to.include('tvl');
     expect(last.payload.previous, 'an announcement after the first').to.not.equal(null);
 
-    await eventually(() => tvl.textContent(), formatUsd(now.tvl), 'the TVL on screen');
+    await eventuallyEquals(() => tvl.textContent(), formatUsd(now.tvl), 'the TVL on screen');
     const reloads = requests
       .slice(quietFrom)
       .filter((r) => r.includes(`/opportunities/${encodeURIComponent(target.id)}/campaigns`));

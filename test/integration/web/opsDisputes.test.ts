@@ -10,7 +10,7 @@ import { disputeTree, resolveDispute, updateTree, type ActionTarget } from '../.
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import type { DeployedStack } from '../../../contracts/deploy.js';
 import { buildWeb } from '../../../web/build.js';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { prepareDisputers } from '../../helpers/disputes.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
@@ -81,7 +81,7 @@ describe("operations page (/ops): a chain's root disputes in Chromium", function
     await page.keyboard.press('Enter');
     await page.getByTestId('ops-disputes').waitFor();
     const open = page.getByTestId('dispute-open');
-    await eventually(() => open.count(), 1, 'open disputes');
+    await eventuallyEquals(() => open.count(), 1, 'open disputes');
     const openText = await open.textContent();
     expect(openText, String(openText)).to.match(
       new RegExp(

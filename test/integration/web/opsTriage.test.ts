@@ -10,7 +10,7 @@ import { findJob } from '../../../jobs/registry.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { getLatestTimestamp, mine } from '../../../contracts/actions.js';
 import { buildWeb } from '../../../web/build.js';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { DEAD_CHAIN_ID, withDeadChain } from '../../helpers/deadChain.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
@@ -91,7 +91,7 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
   it('opens on the unreachable RPC and the failing job, above every healthy dependency and job', async function () {
     await signIn();
     const items = page.getByTestId('attention-item');
-    await eventually(() => items.count(), 2, 'attention items');
+    await eventuallyEquals(() => items.count(), 2, 'attention items');
     expect(await items.nth(0).getAttribute('data-kind')).to.equal('dependency');
     expect(await items.nth(0).textContent()).to.match(/^Dead chain RPC unreachable: /);
     expect(await items.nth(1).getAttribute('data-kind')).to.equal('failing');
@@ -209,7 +209,11 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
     const retention = page.getByTestId('job-retention');
     await retention.getByRole('button', { name: 'Run now' }).click();
     const result = retention.getByTestId('action-result');
-    await eventually(async () => /^run retention: success/.test((await result.textContent()) ?? ''), true, 'result');
+    await eventuallyEquals(
+      async () => /^run retention: success/.test((await result.textContent()) ?? ''),
+      true,
+      'result',
+    );
     // Beside the buttons: within the job's action bar, visible in the viewport after the click.
     const [button, shown] = await Promise.all([
       retention.getByRole('button', { name: 'Run now' }).boundingBox(),

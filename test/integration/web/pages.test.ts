@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { parseState } from '../../../web/explorer/state.js';
 import { binsWithinFilter } from '../../../web/explorer/visibleBins.js';
-import { eventually, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import type { ReferenceDemo } from '../api/referenceDemo.js';
@@ -44,20 +44,20 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
         ['apr', 'tvl', 'daily-rewards'].map((m) => api<{ data: Bin[] }>(`/v4/opportunities/bins/${m}?${filter}`)),
       ),
     ]);
-    await eventually(
+    await eventuallyEquals(
       rowIds,
       list.map((o) => o.id),
       `${what}: list`,
     );
-    await eventually(() => page.getByTestId('total-count').textContent(), String(count), `${what}: count`);
-    await eventually(() => page.getByTestId('total-tvl').getAttribute('data-value'), tvl.sum, `${what}: TVL sum`);
+    await eventuallyEquals(() => page.getByTestId('total-count').textContent(), String(count), `${what}: count`);
+    await eventuallyEquals(() => page.getByTestId('total-tvl').getAttribute('data-value'), tvl.sum, `${what}: TVL sum`);
     // The bars drawn are the API's bins that the filter's range can hold (none below its minimum: #31).
     const state = parseState(`?${filter}`);
     const shown = (['Apr', 'Tvl', 'DailyRewards'] as const).map((metric, i) =>
       binsWithinFilter(bins[i]!.data, state, metric).map((b) => b.count),
     );
     for (const [i, metric] of ['apr', 'tvl', 'daily-rewards'].entries())
-      await eventually(() => barCounts(metric), shown[i]!, `${what}: ${metric} bins`);
+      await eventuallyEquals(() => barCounts(metric), shown[i]!, `${what}: ${metric} bins`);
     return { list, count, bins: shown };
   };
 
@@ -137,7 +137,7 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
       `/v4/opportunities/${id}/campaigns`,
     );
     expect(await page.locator('h2').first().textContent()).to.include(opportunity.name);
-    await eventually(
+    await eventuallyEquals(
       () => page.locator('[data-testid=campaign-row]').count(),
       opportunity.campaigns.length,
       'campaign rows',
@@ -149,7 +149,7 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
       }
       const records = await api<unknown[]>(`/v4/opportunities/${id}/apr-records?grain=${grain}&items=100`);
       expect(records.length, `${grain} APR records`).to.be.greaterThan(0);
-      await eventually(
+      await eventuallyEquals(
         () => page.getByTestId('history-apr').getAttribute('data-points'),
         String(records.length),
         `APR chart points by ${grain}`,
@@ -184,7 +184,11 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
     await page.getByTestId('campaign-detail').waitFor();
     const campaignId = new URL(page.url()).searchParams.get('campaign');
     const linked = await api<unknown[]>(`/v4/campaigns/${campaignId}/linked`);
-    await eventually(() => page.locator('[data-testid=campaign-tree] li').count(), linked.length, 'campaign tree');
+    await eventuallyEquals(
+      () => page.locator('[data-testid=campaign-tree] li').count(),
+      linked.length,
+      'campaign tree',
+    );
     await screenshot(page, 'campaign');
     await page.goBack();
     await page.getByTestId('opportunity-detail').waitFor();
@@ -250,14 +254,18 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
       (await h.deps.pg.query(`SELECT paused FROM job_state WHERE job = 'prices'`)).rows[0]?.paused ?? false;
 
     await prices.getByRole('button', { name: 'Pause' }).click();
-    await eventually(() => prices.getAttribute('data-state'), 'paused', 'prices paused on the page');
+    await eventuallyEquals(() => prices.getAttribute('data-state'), 'paused', 'prices paused on the page');
     expect(await persisted()).to.equal(true);
     await page.reload(); // the token stays in this tab's sessionStorage
-    await eventually(() => page.getByTestId('job-prices').getAttribute('data-state'), 'paused', 'paused after reload');
+    await eventuallyEquals(
+      () => page.getByTestId('job-prices').getAttribute('data-state'),
+      'paused',
+      'paused after reload',
+    );
     await screenshot(page, 'ops-paused');
 
     await page.getByTestId('job-prices').getByRole('button', { name: 'Resume' }).click();
-    await eventually(
+    await eventuallyEquals(
       () => page.getByTestId('job-prices').getAttribute('data-state'),
       'active',
       'prices resumed on the page',

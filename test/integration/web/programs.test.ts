@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PROGRAMS, seedPrograms } from '../../../scripts/seedPrograms.js';
-import { eventually, launchBrowser, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, launchBrowser, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -53,7 +53,7 @@ describe('explorer: programs as a filter and on opportunity pages (Chromium, #46
     await group.getByLabel(lending.name).check();
     await page.waitForURL(/programSlugs=devnet-lending-program/);
     await resultsReady();
-    await eventually(rows, lending.opportunities.map((o) => o.id).sort(), 'rows of the program');
+    await eventuallyEquals(rows, lending.opportunities.map((o) => o.id).sort(), 'rows of the program');
   });
 
   it("shows an opportunity's programs on its page, each a link to the list of that program", async function () {
@@ -63,7 +63,7 @@ describe('explorer: programs as a filter and on opportunity pages (Chromium, #46
     errors = watchErrors(page);
     await page.goto(`${web.base}/?opportunity=${member}`);
     const cell = page.locator('[data-testid=opportunity-programs]');
-    await eventually(() => cell.textContent(), dex.name, 'programs of the opportunity');
+    await eventuallyEquals(() => cell.textContent(), dex.name, 'programs of the opportunity');
     await page.locator('[data-testid=program-devnet-dex-incentives]').click();
     await page.waitForURL(/programSlugs=devnet-dex-incentives/);
     await resultsReady();
