@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Registry } from 'prom-client';
 import { sharedResult } from '../../../internal/sharedResult.js';
-import type { ApiDeps } from '../../deps.js';
+import { type ApiDeps, nowMillis } from '../../deps.js';
 import { collectMetrics } from './collectMetrics.js';
 import { createMetricsRegistry } from './createMetricsRegistry.js';
 
@@ -22,7 +22,7 @@ export function metricsHandler(deps: ApiDeps, http?: Registry) {
     metrics.update(await collectMetrics(deps));
     const collected = await metrics.registry.metrics();
     return http ? `${collected}\n${await http.metrics()}` : collected;
-  }, METRICS_SHARED_MS);
+  }, METRICS_SHARED_MS, () => nowMillis(deps));
   return async (ctx: Context): Promise<void> => {
     ctx.body = await scrape();
     ctx.set('content-type', metrics.registry.contentType);

@@ -2,7 +2,7 @@ import { configuredChain } from '../../configuredChain.js';
 import type { Context } from 'koa';
 import { sharedResult } from '../../../internal/sharedResult.js';
 import { readChain } from '../../chain/readChain.js';
-import type { ApiDeps } from '../../deps.js';
+import { type ApiDeps, nowMillis } from '../../deps.js';
 import type { Handler } from '../../validate.js';
 import { lastSuccessAt, loadCursors, newestStoredBlocks } from './indexingRepo.js';
 import { type HeadReading, nodeStatus, staleCursors } from './indexingState.js';
@@ -41,7 +41,7 @@ export function nodeStatusHandler(deps: ApiDeps) {
   const shared = sharedResult(async () => {
     const [cursors, heads] = await Promise.all([loadCursors(deps.pg), readHeads(deps)]);
     return nodeStatus(deps.config.chains, cursors, heads);
-  }, NODE_STATUS_CACHE_MS);
+  }, NODE_STATUS_CACHE_MS, () => nowMillis(deps));
   return async (ctx: Context): Promise<void> => {
     ctx.set('cache-control', 'no-store');
     ctx.body = await shared();

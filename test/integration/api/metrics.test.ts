@@ -5,6 +5,7 @@ import { setJobPaused } from '../../../domain/jobs/jobState.js';
 import { runJob } from '../../../jobs/runJob.js';
 import type { Job } from '../../../domain/jobs/types.js';
 import { createPgPool } from '../../../internal/pg.js';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 import supertest from 'supertest';
@@ -45,13 +46,16 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     },
   };
 
-  let lastScrape = 0;
-  /** A scrape of a new collection: one collection answers every scrape for METRICS_SHARED_MS. */
+  /**
+   * The clock (deps.now, seconds) of `scraping`, an app that serves this suite's scrapes: one collection
+   * answers every scrape for METRICS_SHARED_MS of it, so a test moves it instead of waiting.
+   */
+  let clock = Math.floor(Date.now() / 1000);
+  let scraping: ReturnType<typeof h.createApp>;
+  /** A scrape of a new collection: the clock moved past the shared one. */
   const scrape = async () => {
-    const wait = lastScrape + METRICS_SHARED_MS + 50 - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const res = await h.request().get('/metrics').expect(200);
-    lastScrape = Date.now();
+    clock += (METRICS_SHARED_MS + 50) / 1000;
+    const res = await supertest(scraping.callback()).get('/metrics').expect(200);
     expect(res.headers['content-type']).to.equal('text/plain; version=0.0.4; charset=utf-8');
     return parseMetrics(res.text);
   };
@@ -62,6 +66,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     for (const job of ['blocks', 'campaigns', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
     await runJob(broken, h.deps).catch(() => {});
     await setJobPaused(h.deps.pg, 'publish', true);
+    scraping = h.createApp({ now: () => clock });
   });
 
   after(async () => h?.close());
@@ -145,21 +150,11 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
         indexed_at = k.published_at - interval '70 seconds'
       FROM (SELECT campaign_db_id AS id, published_at FROM campaign_first_publications ORDER BY campaign_db_id LIMIT 1) k
       WHERE k.id = c.id`);
-    // The health view answers from one computation for 1 s: ask until it is recomputed.
-    const t0 = Date.now();
-    let ahead = (await h.request().get('/v4/health').expect(200)).body.freshness;
-    while (ahead.clockAheadSamples !== 1 && Date.now() - t0 < 5000) {
-      await new Promise((r) => setTimeout(r, 100));
-      ahead = (await h.request().get('/v4/health').expect(200)).body.freshness;
-    }
+    // The health view answers from one computation for 1 s: an app of its own computes it now.
+    const ahead = (await supertest(h.createApp().callback()).get('/v4/health').expect(200)).body.freshness;
     expect(ahead.clockAheadSamples).to.equal(1);
-    // 10 s became 70 s: the sum grows by 60 s (a scrape too may answer from a collection made just before).
-    let sum = (await scrape()).values.get('rewards_search_freshness_seconds_sum');
-    while (sum !== undefined && Math.abs(sum - 270) > 1e-6 && Date.now() - t0 < 5000) {
-      await new Promise((r) => setTimeout(r, 100));
-      sum = (await scrape()).values.get('rewards_search_freshness_seconds_sum');
-    }
-    expect(sum).to.be.closeTo(270, 1e-6);
+    // 10 s became 70 s: the sum grows by 60 s.
+    expect((await scrape()).values.get('rewards_search_freshness_seconds_sum')).to.be.closeTo(270, 1e-6);
   });
 
   it('answers 50 concurrent scrapes and half a second of repeated ones with one collection', async function () {
@@ -174,30 +169,30 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
       expect(perCollection, 'PostgreSQL queries of one collection').to.be.above(0);
       await scrape();
       queries = 0;
-      const since = Date.now();
-      await Promise.all(Array.from({ length: 50 }, () => h.request().get('/metrics').expect(200)));
-      while (Date.now() - since < METRICS_SHARED_MS / 2) await h.request().get('/metrics').expect(200);
-      expect(queries, 'queries of the burst').to.be.at.most(perCollection);
+      // 50 at once, then one every 50 ms of the app's clock for half of METRICS_SHARED_MS.
+      const get = () => supertest(scraping.callback()).get('/metrics').expect(200);
+      await Promise.all(Array.from({ length: 50 }, get));
+      for (let t = 0; t < METRICS_SHARED_MS / 2; t += 50, clock += 0.05) await get();
+      expect(queries, 'queries of the burst').to.equal(0);
     } finally {
       pool.query = query as typeof pool.query;
     }
   });
 
   it('serves every scrape within a second one body, HTTP series included: one serialization a second (#43 F7)', async function () {
-    // An app of its own: its first scrape starts a new body.
-    const app = h.createApp();
+    // An app of its own (its first scrape starts a new body), on a clock the test moves.
+    let now = Math.floor(Date.now() / 1000);
+    const app = h.createApp({ now: () => now });
     const client = () => supertest(app.callback());
     const first = await client().get('/metrics').expect(200);
-    const servedAt = Date.now();
     await client().get('/v4/chains').expect(200);
+    now += (METRICS_SHARED_MS - 1) / 1000;
     const [again, concurrent] = await Promise.all([client().get('/metrics'), client().get('/metrics')]);
-    expect(Date.now() - servedAt, 'the second scrapes came within the shared second').to.be.below(METRICS_SHARED_MS);
     expect(again.text, 'a scrape within the second: the same bytes').to.equal(first.text);
     expect(concurrent.text).to.equal(first.text);
     expect(first.text).not.to.include('route="/v4/chains"');
     // The next second's body sees the requests before it.
-    const wait = servedAt + METRICS_SHARED_MS + 50 - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    now += 2 / 1000;
     const later = await client().get('/metrics').expect(200);
     expect(later.text).to.include('route="/v4/chains"');
   });
@@ -280,13 +275,12 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
       Array.from({ length: 3 }, () => ({ type: 'campaign.changed' as const, chainId: 31337, payload: {} })),
     );
     // One open event stream on the app that serves the scrapes.
-    const server = http.createServer(h.app.callback());
+    const server = http.createServer(scraping.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const stream = openStream((server.address() as AddressInfo).port, '/v4/events?after=latest');
     try {
       await stream.ready;
       expect(stream.status, 'the stream is served').to.equal(200);
-      lastScrape = Date.now(); // a collection that starts after all of the above (earlier tests scraped this app too)
       const { values, types } = await scrape();
       expect(values.get('rewards_dependency_up{dependency="postgres"}')).to.equal(1);
       expect(values.get('rewards_dependency_up{dependency="elasticsearch"}')).to.equal(1);
@@ -314,8 +308,9 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
       await new Promise((resolve) => server.close(resolve));
     }
     // The stream's slot is given back: the next collection counts none.
-    for (let i = 0; i < 50 && (await scrape()).values.get('rewards_event_streams_open') !== 0; i++);
-    expect((await scrape()).values.get('rewards_event_streams_open')).to.equal(0);
+    await eventually(async () => (await scrape()).values.get('rewards_event_streams_open') === 0, {
+      what: 'no stream open in a new collection',
+    });
   });
 
   it('counts HTTP requests and their durations by method, route template and status code, never by raw path', async function () {

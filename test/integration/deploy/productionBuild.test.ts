@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../internal/config.js';
+import { eventually } from '../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 import { childProcessEnv, TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
@@ -136,13 +137,16 @@ describe('the production build (npm run build → dist/), run the way the image 
   it('scheduler: indexes the chain on its crons and stops cleanly on SIGTERM', async function () {
     const scheduler = run('sh', [ENTRYPOINT, 'scheduler'], env);
     children.push(scheduler.child);
-    const deadline = Date.now() + 60_000;
-    let campaigns = 0;
-    while (Date.now() < deadline && campaigns === 0) {
-      await new Promise((r) => setTimeout(r, 500));
-      campaigns = Number((await h.deps.pg.query<{ n: string }>('SELECT count(*) AS n FROM campaigns')).rows[0]!.n);
-      expect(scheduler.child.exitCode, scheduler.output()).to.equal(null);
-    }
+    const campaigns = await eventually(
+      async () => {
+        const n = Number((await h.deps.pg.query<{ n: string }>('SELECT count(*) AS n FROM campaigns')).rows[0]!.n);
+        // A scheduler that exited is a failure at once, not a minute of polling.
+        if (scheduler.child.exitCode !== null) return n;
+        return n > 0 && n;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'campaigns indexed by the compiled scheduler' },
+    );
+    expect(scheduler.child.exitCode, scheduler.output()).to.equal(null);
     expect(campaigns, `campaigns indexed by the compiled scheduler\n${scheduler.output()}`).to.equal(4);
     const { rows } = await h.deps.pg.query<{ trigger: string }>(
       `SELECT DISTINCT trigger FROM job_runs WHERE status = 'success'`,
@@ -157,14 +161,14 @@ describe('the production build (npm run build → dist/), run the way the image 
     const api = run('sh', [ENTRYPOINT, 'api'], env);
     children.push(api.child);
     const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    let chains: Response | undefined;
-    while (Date.now() < deadline) {
-      chains = await fetch(`${base}/v4/chains`).catch(() => undefined);
-      if (chains?.ok) break;
-      expect(api.child.exitCode, api.output()).to.equal(null);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    const chains = await eventually(
+      async () => {
+        const answer = await fetch(`${base}/v4/chains`).catch(() => undefined);
+        // An API that exited is a failure at once (its answer stays undefined), not a minute of polling.
+        return answer?.ok || api.child.exitCode !== null ? answer : false;
+      },
+      { timeoutMs: 60_000, intervalMs: 300, what: 'the compiled API answering' },
+    );
     expect(chains?.status, api.output()).to.equal(200);
     expect(((await chains!.json()) as { id: number }[]).map((c) => c.id)).to.deep.equal([31337]);
     const page = await fetch(`${base}/`);

@@ -7,14 +7,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createReferenceDemo, type ReferenceDemo } from '../referenceDemo.js';
 import { createHttpServer } from '../../../../api/httpServer.js';
 import { ARTIFACTS_DIR } from '../../../helpers/browser.js';
+import { eventually } from '../../../helpers/eventually.js';
 
 /** Polls `check` until it holds (10 s at most). */
 async function eventuallyTrue(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(check, { timeoutMs: 10_000, intervalMs: 100 });
 }
 
 /** Debian's Chromium (scripts/ensureDeps.sh installs it). */

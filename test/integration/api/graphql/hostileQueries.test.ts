@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { getIntrospectionQuery } from 'graphql';
 import supertest from 'supertest';
+import { eventually } from '../../../helpers/eventually.js';
 import { createHarness, type Harness } from '../../../helpers/harness.js';
 import { seedCampaigns } from '../../../helpers/seedCampaigns.js';
 import { responseFields } from '../../../helpers/responseFields.js';
@@ -92,7 +93,8 @@ describe('/graphql/v1 under hostile documents (issue 16)', function () {
     };
     const fragments = await bestOf3(fragmentBomb(30));
     const aliases = await bestOf3(alias);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const measured = chainTimes.length;
+    await eventually(() => chainTimes.length >= measured + 3, { what: 'a few more /v4/chains answers' });
     stop = true;
     await chains;
     expect(fragments.status).to.equal(400);
