@@ -64,3 +64,30 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
     await client.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`);
   });
 }
+
+/** Per process: the name of the database migrated once to be cloned by freshDatabase, by test database. */
+const migratedTemplates = new Map<string, Promise<string>>();
+
+/**
+ * A database beside `databaseUrl`'s (its name + `_migrated`), migrated once per process: every
+ * migration run in ~0.3–0.6 s once, instead of once per harness.
+ */
+function migratedTemplate(databaseUrl: string): Promise<string> {
+  const name = `${databaseNameOf(databaseUrl)}_migrated`;
+  let built = migratedTemplates.get(name);
+  if (!built) {
+    built = resetDatabase(databaseUrlNamed(databaseUrl, name)).then(() => name);
+    built.catch(() => migratedTemplates.delete(name));
+    migratedTemplates.set(name, built);
+  }
+  return built;
+}
+
+/**
+ * The database of `databaseUrl` replaced by a freshly migrated one, cloned from the process's migrated
+ * template (~0.1 s). The database is dropped and created again, so no session may still be using it:
+ * for a harness, before it opens its pools; resetDatabase keeps the database (and its sessions) instead.
+ */
+export async function freshDatabase(databaseUrl: string): Promise<void> {
+  await cloneDatabase(databaseUrl, await migratedTemplate(databaseUrl));
+}

@@ -12,7 +12,7 @@ import { createLogger } from '../../internal/logger.js';
 import { createPgPool, type PgPool } from '../../internal/pg.js';
 import { INDEX_FAMILIES, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { indexNames } from '../../internal/es.js';
-import { cloneDatabase, resetDatabase } from './database.js';
+import { cloneDatabase, freshDatabase } from './database.js';
 import { chainConfigOf, testConfig, uniqueIndexPrefix } from './testConfig.js';
 import { type ChainVariant, type LeasedChains, leaseTestChains } from './sharedChains.js';
 import type { TestChain } from './testChains.js';
@@ -103,7 +103,7 @@ async function harnessOn(
     env,
   });
   if (from) await cloneDatabase(config.databaseUrl, from.database);
-  else await resetDatabase(config.databaseUrl);
+  else await freshDatabase(config.databaseUrl);
   const logger = createLogger({ level: config.logLevel, name: 'test' });
   const deps = createJobDeps(config, logger, new AbortController().signal);
   await ensureIndices({ es: deps.es, prefix, logger, shape: config.esIndexShape });
