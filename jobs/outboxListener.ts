@@ -4,7 +4,11 @@ import { coalesced } from '../internal/coalesced.js';
 import { describeError } from '../internal/errors.js';
 import { listenChannel } from '../internal/pgListen.js';
 
-export type OutboxListener = { stop(): Promise<void> };
+export type OutboxListener = {
+  /** Resolves once it listens (a write committed after wakes it). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+};
 
 /**
  * Wakes the projector when a write to the search outbox commits: LISTEN search_outbox
@@ -39,6 +43,7 @@ export function startOutboxListener({
     onNotify: projection.run,
   });
   return {
+    ready: listener.ready,
     async stop() {
       stopped = true;
       await listener.stop();

@@ -18,6 +18,12 @@ import { createSlowChainGuard } from './slowChainGuard.js';
 export type Scheduler = {
   /** Resolves once job_state has been read and every job is scheduled. */
   ready: Promise<void>;
+  /**
+   * Resolves once its wake-ups (follow mode: LISTEN search_outbox and events) and its run-request worker
+   * listen, so a write committed after it wakes this scheduler; separate from `ready`, which a down
+   * database rejects rather than holds.
+   */
+  listening: Promise<void>;
   /** The cron expression each job is scheduled on now. */
   schedules(): Record<string, string>;
   /** Re-reads job_state now (also done every `refreshMs`). */
@@ -256,8 +262,10 @@ export function startScheduler({
   ready.catch(logFailure);
   const timer = setInterval(() => void refresh().catch(logFailure), refreshMs);
   timer.unref();
+  const listening = Promise.all([...listeners.map((l) => l?.ready), runRequests.ready]).then(() => undefined);
   return {
     ready,
+    listening,
     schedules: () => Object.fromEntries([...tasks].map(([name, t]) => [name, t.cron])),
     refresh,
     async stop() {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../internal/config.js';
 import { childProcessEnv } from './testConfig.js';
+import { eventually } from './eventually.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -33,18 +34,19 @@ export async function startApiProcess({ config, port, env = {} }: StartApiProces
   // The last lines it logged (warnings and errors at LOG_LEVEL warn): why it exited, if it does.
   let tail = '';
   proc.stdout!.on('data', (chunk: Buffer) => void (tail = (tail + chunk.toString('utf8')).slice(-4000)));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/v4/health/live`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return proc;
-    if (proc.exitCode !== null) throw new Error(`API on port ${port} exited with ${proc.exitCode}: ${tail.trim()}`);
-    if (Date.now() > deadline) {
-      proc.kill('SIGKILL');
-      throw new Error(`API on port ${port} did not answer within 60 s: ${tail.trim()}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const outcome = await eventually(
+    async () =>
+      proc.exitCode !== null
+        ? 'exited'
+        : (await fetch(`http://127.0.0.1:${port}/v4/health/live`).then(
+            (r) => r.ok,
+            () => false,
+          )) && 'up',
+    { timeoutMs: 60_000, intervalMs: 100, what: `the API on port ${port} answering` },
+  ).catch((error: Error) => {
+    proc.kill('SIGKILL');
+    throw new Error(`${error.message}: ${tail.trim()}`);
+  });
+  if (outcome === 'exited') throw new Error(`API on port ${port} exited with ${proc.exitCode}: ${tail.trim()}`);
+  return proc;
 }

@@ -323,7 +323,7 @@ describe('webhooks job: signed, ordered, at-least-once deliveries from the jobs 
     const scheduler = startScheduler({ config, logger: h.deps.logger, jobs: [deliverWebhooks] });
     try {
       await scheduler.ready;
-      await new Promise((res) => setTimeout(res, 300));
+      await scheduler.listening; // the wake-up on event appends is in place
       await append(changed(1));
       const id = await maxId();
       await until(
