@@ -18,11 +18,15 @@ export const METRICS_SHARED_MS = 1000;
  */
 export function metricsHandler(deps: ApiDeps, http?: Registry) {
   const metrics = createMetricsRegistry();
-  const scrape = sharedResult(async () => {
-    metrics.update(await collectMetrics(deps));
-    const collected = await metrics.registry.metrics();
-    return http ? `${collected}\n${await http.metrics()}` : collected;
-  }, METRICS_SHARED_MS, () => nowMillis(deps));
+  const scrape = sharedResult(
+    async () => {
+      metrics.update(await collectMetrics(deps));
+      const collected = await metrics.registry.metrics();
+      return http ? `${collected}\n${await http.metrics()}` : collected;
+    },
+    METRICS_SHARED_MS,
+    () => nowMillis(deps),
+  );
   return async (ctx: Context): Promise<void> => {
     ctx.body = await scrape();
     ctx.set('content-type', metrics.registry.contentType);

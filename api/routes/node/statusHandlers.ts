@@ -38,10 +38,14 @@ async function readHeads(deps: ApiDeps): Promise<Map<number, HeadReading>> {
 
 /** GET /v4/node/status: each configured chain's head and its jobs' cursors, shared for NODE_STATUS_CACHE_MS. */
 export function nodeStatusHandler(deps: ApiDeps) {
-  const shared = sharedResult(async () => {
-    const [cursors, heads] = await Promise.all([loadCursors(deps.pg), readHeads(deps)]);
-    return nodeStatus(deps.config.chains, cursors, heads);
-  }, NODE_STATUS_CACHE_MS, () => nowMillis(deps));
+  const shared = sharedResult(
+    async () => {
+      const [cursors, heads] = await Promise.all([loadCursors(deps.pg), readHeads(deps)]);
+      return nodeStatus(deps.config.chains, cursors, heads);
+    },
+    NODE_STATUS_CACHE_MS,
+    () => nowMillis(deps),
+  );
   return async (ctx: Context): Promise<void> => {
     ctx.set('cache-control', 'no-store');
     ctx.body = await shared();
