@@ -34,6 +34,12 @@ export type JsonSplitOptions = {
    * refused as not JSON.
    */
   otherValue?(value: unknown): void;
+  /**
+   * Hands each element of the split array as its text, unparsed (`element(index, text)`): the caller
+   * parses it (parseJsonValue), elsewhere or later (a worker thread). The structure around elements
+   * is still checked here.
+   */
+  rawElements?: boolean;
 };
 
 /** The largest single value (an element, or another member) kept to be parsed, in UTF-16 units. */
@@ -67,8 +73,8 @@ const endsPrimitive = (c: number) => c === COMMA || c === CLOSE_BRACE || c === C
 
 const unexpected = () => new JsonSplitError('not JSON');
 
-/** Parses one value's text; a syntax error becomes a JsonSplitError. */
-function parse(text: string): unknown {
+/** Parses one value's text; a syntax error becomes a JsonSplitError ('not JSON'). */
+export function parseJsonValue(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -151,16 +157,16 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink, option
     pieces = [];
     inValue = false;
     if (isKey) {
-      key = parse(text) as string;
+      key = parseJsonValue(text) as string;
       at = At.Colon;
     } else if (at === At.Whole) {
       at = At.End;
-      options.otherValue?.(parse(text));
+      options.otherValue?.(parseJsonValue(text));
     } else if (at === At.Value) {
-      sink.member(key, parse(text));
+      sink.member(key, parseJsonValue(text));
       at = At.AfterValue;
     } else {
-      sink.element(index, parse(text));
+      sink.element(index, options.rawElements ? text : parseJsonValue(text));
       index += 1;
       at = At.AfterElement;
     }
