@@ -25,8 +25,7 @@ export async function* readRewardTree(
     for (let next = await reader.next(); ; next = await reader.next()) {
       if (next.value.format === 'merkl') throw merklRefused();
       if (next.done) return next.value.header;
-      // Entries come parsed (no `entryTexts` asked).
-      if (next.value.format === 'rewards') yield next.value.entries;
+      yield next.value.entries;
     }
   } finally {
     await reader.return(undefined as never);

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import type { Address, Hex } from 'viem';
 import { MERKL_EXPANDED_LEAF_SCHEMA, MERKL_ROW_MARKS, type MerklExpandedRow, toMerklRow } from './merklExpandedLeaf.js';
 import { REWARD_TREE_ENTRY_SCHEMA, RewardTreeFormatError, type RewardTreeEntry } from './parseRewardTree.js';
-import { createJsonSplitter, JsonSplitError, parseJsonValue } from './splitJsonDocument.js';
+import { createJsonSplitter, JsonSplitError } from './splitJsonDocument.js';
 
 /** What a tree document says about itself besides its entries (our own format). */
 export type RewardTreeHeader = { root: Hex; chainId: number };
@@ -21,25 +21,9 @@ export type PositionedRow = { index: number; row: MerklExpandedRow };
  */
 export type TreeDocumentFormat = 'rewards' | 'merkl';
 
-/**
- * Entries of our format as their text, unparsed (readTreeDocument's `entryTexts`): element `first + i`
- * is `texts[i]`, each to be checked by parseTreeEntry; `offset` is how many bytes had been read when
- * they were complete (what a refusal of their syntax says, as for the rest of the document).
- */
-export type EntryTexts = { format: 'rewards-text'; texts: string[]; first: number; offset: number };
-
 export type TreeDocumentBatch =
   | { format: 'rewards'; entries: PositionedEntry[] }
-  | { format: 'merkl'; rows: PositionedRow[] }
-  | EntryTexts;
-
-export type ReadTreeDocumentOptions = {
-  /**
-   * Our format's entries handed as their text (EntryTexts batches), to be parsed and checked by the
-   * caller (in worker threads: the roots job); Merkl's rows are parsed here either way.
-   */
-  entryTexts?: boolean;
-};
+  | { format: 'merkl'; rows: PositionedRow[] };
 
 /** The end of a document: our format's header, or the number of Merkl rows read (its text says no root). */
 export type TreeDocumentEnd = { format: 'rewards'; header: RewardTreeHeader } | { format: 'merkl'; rows: number };
@@ -89,11 +73,8 @@ const kindOf = (value: unknown) => (Array.isArray(value) ? 'array' : value === n
  */
 export async function* readTreeDocument(
   bytes: AsyncIterable<Uint8Array>,
-  { entryTexts = false }: ReadTreeDocumentOptions = {},
 ): AsyncGenerator<TreeDocumentBatch, TreeDocumentEnd, void> {
   let entries: PositionedEntry[] = [];
-  let texts: string[] = [];
-  let firstText = 0;
   let rows: PositionedRow[] = [];
   let rowCount = 0;
   const header: Partial<RewardTreeHeader> = {};
@@ -113,15 +94,12 @@ export async function* readTreeDocument(
         if (key === '') isArray = true;
         else sawRewards = true;
       },
-      element(index, element) {
+      element(index, value) {
         if (!isArray) {
-          if (entryTexts) {
-            if (!texts.length) firstText = index;
-            texts.push(element as string);
-          } else entries.push({ index, entry: parseTreeEntry(element, index) });
+          if (!validateEntry(value)) throw elementError(validateEntry, '/rewards', index);
+          entries.push({ index, entry: normalize(value) });
           return;
         }
-        const value = entryTexts ? parseJsonValue(element as string) : element;
         if (index === 0 && !looksLikeMerklRow(value)) throw unknownFormat(`an array of ${kindOf(value)}`);
         if (!validateRow(value)) throw elementError(validateRow, '', index);
         rows.push({ index, row: toMerklRow(value) });
@@ -130,7 +108,6 @@ export async function* readTreeDocument(
     },
     {
       topLevelArray: true,
-      rawElements: entryTexts,
       otherValue(value) {
         throw unknownFormat(`a JSON ${kindOf(value)}`);
       },
@@ -147,10 +124,8 @@ export async function* readTreeDocument(
         offset += piece.length;
         splitter.write(text.decode(piece, { stream: true }));
         if (entries.length) yield { format: 'rewards', entries };
-        if (texts.length) yield { format: 'rewards-text', texts, first: firstText, offset };
         if (rows.length) yield { format: 'merkl', rows };
         entries = [];
-        texts = [];
         rows = [];
       }
     }
@@ -160,10 +135,12 @@ export async function* readTreeDocument(
     if (cause instanceof RewardTreeFormatError) throw cause;
     if (cause instanceof JsonSplitError && cause.field)
       throw new RewardTreeFormatError(`invalid reward tree: ${cause.message}`, { details: { field: cause.field } });
-    throw notJsonBy(offset, cause);
+    throw new RewardTreeFormatError(`invalid reward tree: not JSON (by byte ${offset})`, {
+      cause,
+      details: { field: '/', offset },
+    });
   }
   if (entries.length) yield { format: 'rewards', entries };
-  if (texts.length) yield { format: 'rewards-text', texts, first: firstText, offset };
   if (rows.length) yield { format: 'merkl', rows };
   // An empty array is an empty Merkl document (no leaf: the zero root).
   if (isArray) return { format: 'merkl', rows: rowCount };
@@ -188,23 +165,6 @@ const missing = (property: string) =>
     details: { field: `/${property}` },
   });
 const notArray = () => badHeader('/rewards', 'must be array');
-
-/**
- * Element `index` of `rewards` (parsed) checked against the entry schema, addresses lower-cased,
- * unknown fields dropped.
- * @throws RewardTreeFormatError naming the position and field of its first problem.
- */
-export function parseTreeEntry(value: unknown, index: number): RewardTreeEntry {
-  if (!validateEntry(value)) throw elementError(validateEntry, '/rewards', index);
-  return normalize(value);
-}
-
-/** The refusal of a document whose text stops being JSON by byte `offset`. */
-export const notJsonBy = (offset: number, cause?: unknown) =>
-  new RewardTreeFormatError(`invalid reward tree: not JSON (by byte ${offset})`, {
-    cause,
-    details: { field: '/', offset },
-  });
 
 function normalize(r: RewardTreeEntry): RewardTreeEntry {
   return {

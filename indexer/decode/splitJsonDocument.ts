@@ -34,12 +34,6 @@ export type JsonSplitOptions = {
    * refused as not JSON.
    */
   otherValue?(value: unknown): void;
-  /**
-   * Hands each element of the split array as its text, unparsed (`element(index, text)`): the caller
-   * parses it (parseJsonValue), elsewhere or later (a worker thread). The structure around elements
-   * is still checked here.
-   */
-  rawElements?: boolean;
 };
 
 /** The largest single value (an element, or another member) kept to be parsed, in UTF-16 units. */
@@ -73,8 +67,8 @@ const endsPrimitive = (c: number) => c === COMMA || c === CLOSE_BRACE || c === C
 
 const unexpected = () => new JsonSplitError('not JSON');
 
-/** Parses one value's text; a syntax error becomes a JsonSplitError ('not JSON'). */
-export function parseJsonValue(text: string): unknown {
+/** Parses one value's text; a syntax error becomes a JsonSplitError. */
+function parse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -157,16 +151,16 @@ export function createJsonSplitter(arrayKey: string, sink: JsonSplitSink, option
     pieces = [];
     inValue = false;
     if (isKey) {
-      key = parseJsonValue(text) as string;
+      key = parse(text) as string;
       at = At.Colon;
     } else if (at === At.Whole) {
       at = At.End;
-      options.otherValue?.(parseJsonValue(text));
+      options.otherValue?.(parse(text));
     } else if (at === At.Value) {
-      sink.member(key, parseJsonValue(text));
+      sink.member(key, parse(text));
       at = At.AfterValue;
     } else {
-      sink.element(index, options.rawElements ? text : parseJsonValue(text));
+      sink.element(index, parse(text));
       index += 1;
       at = At.AfterElement;
     }

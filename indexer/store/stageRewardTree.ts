@@ -9,8 +9,6 @@ import { emptyTempTable } from './tempTables.js';
 export type TreeStage = {
   /** Queues entries; resolves when the COPY stream accepts more (backpressure). */
   write(entries: readonly LeafEntry[]): Promise<void>;
-  /** Queues rows already made by stagedLeafLine (in a worker thread); resolves as `write`. */
-  writeText(lines: string): Promise<void>;
   /** Ends the COPY; resolves once PostgreSQL has every row. */
   end(): Promise<void>;
   /** Abandons the COPY (CopyFail) so the connection can roll back; never throws. */
@@ -26,13 +24,6 @@ export const copyText = (value: string) =>
   /[\\\t\n\r]/.test(value)
     ? value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!)
     : value;
-
-/** An entry's row of a staged-leaves COPY (STAGED_LEAVES_COLUMNS, COPY's text format, newline ended). */
-export function stagedLeafLine(entry: LeafEntry): string {
-  const { breakdowns, digest } = stagedLeaf(entry);
-  // bytea in COPY's text format is `\x<hex>`, its backslash escaped.
-  return `${entry.recipient}\t${entry.token}\t${entry.amount}\t\\\\x${digest}\t${copyText(breakdowns)}\n`;
-}
 
 /** One COPY … FROM STDIN in progress on a connection (its text written as it is made). */
 export type CopyStream = {
@@ -92,10 +83,13 @@ export async function openTreeStage(client: PgClient, table?: string): Promise<T
   return {
     async write(entries) {
       let text = '';
-      for (const e of entries) text += stagedLeafLine(e);
+      for (const e of entries) {
+        const { breakdowns, digest } = stagedLeaf(e);
+        // bytea in COPY's text format is `\x<hex>`, its backslash escaped.
+        text += `${e.recipient}\t${e.token}\t${e.amount}\t\\\\x${digest}\t${copyText(breakdowns)}\n`;
+      }
       await copy.write(text);
     },
-    writeText: (lines) => copy.write(lines),
     end: () => copy.end(),
     abort: () => copy.abort(),
   };

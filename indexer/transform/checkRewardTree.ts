@@ -29,55 +29,12 @@ export type VerifyRewardTreeResult = {
 const MAX_NAMED = 5;
 
 /** Entries of one kind of problem: how many, and the first few named `recipient/token`. */
-export type Named = { count: number; names: string[] };
+type Named = { count: number; names: string[] };
 const noted = (): Named => ({ count: 0, names: [] });
 const note = (n: Named, entry: RewardTreeEntry) => {
   n.count += 1;
   if (n.names.length < MAX_NAMED) n.names.push(`${entry.recipient}/${entry.token}`);
 };
-/** `later`'s problems after `n`'s (document order kept: the first few named stay the first few). */
-const merge = (n: Named, later: Named) => {
-  n.count += later.count;
-  for (const name of later.names) if (n.names.length < MAX_NAMED) n.names.push(name);
-};
-
-/**
- * What the checks of a run of consecutive entries found (checkEntries), to be added to a tree's
- * checker in document order (RewardTreeChecker.addChecked): how a worker thread's share is merged.
- */
-export type CheckedEntries = {
-  entries: number;
-  /** The non-zero leaves' hashes, packed in order (`count` × 32 bytes, a buffer of its own). */
-  hashes: Uint8Array;
-  count: number;
-  unbalanced: Named;
-  repeated: Named;
-};
-
-/** One entry's breakdown checks (noted in `unbalanced` and `repeated`); its amount. */
-function checkBreakdowns(entry: RewardTreeEntry, unbalanced: Named, repeated: Named): bigint {
-  let sum = 0n;
-  const pairs = new Set<string>();
-  for (const b of entry.breakdowns) {
-    sum += BigInt(b.amount);
-    pairs.add(`${b.campaignId}\u0000${b.reason}`);
-  }
-  const amount = BigInt(entry.amount);
-  if (sum !== amount) note(unbalanced, entry);
-  // A breakdown is keyed by (campaignId, reason) within its entry (breakdown key = leaf key + campaignId, reason).
-  if (pairs.size !== entry.breakdowns.length) note(repeated, entry);
-  return amount;
-}
-
-/** Pure (keccak passed in): `entries` checked and hashed as RewardTreeChecker.add would, as one share. */
-export function checkEntries(keccak: Keccak, entries: readonly RewardTreeEntry[]): CheckedEntries {
-  const leaves = createLeafHashes(keccak, entries.length);
-  const unbalanced = noted();
-  const repeated = noted();
-  for (const entry of entries) leaves.add(entry.recipient, entry.token, checkBreakdowns(entry, unbalanced, repeated));
-  const { packed, count } = leaves.hashes();
-  return { entries: entries.length, hashes: packed.slice(), count, unbalanced, repeated };
-}
 const describe = (n: Named) =>
   `${n.count} entr${n.count === 1 ? 'y' : 'ies'}: ${n.names.join(', ')}${n.count > MAX_NAMED ? ', …' : ''}`;
 
@@ -85,8 +42,6 @@ const describe = (n: Named) =>
 export type RewardTreeChecker = {
   /** Checks one entry's breakdowns and hashes its leaf (zero amounts have none). */
   add(entry: RewardTreeEntry): void;
-  /** Adds what checkEntries found for the entries that follow those added so far. */
-  addChecked(checked: CheckedEntries): void;
   /** Entries added so far. */
   readonly entries: number;
   /** The non-zero leaves' hashes so far, packed in arrival order (a view), and their count. */
@@ -105,35 +60,24 @@ export type RewardTreeChecker = {
 /** Leaf hashes collected packed, 32 bytes a non-zero leaf (the memory a tree of any size needs). */
 export type LeafHashes = {
   add(recipient: string, token: string, amount: bigint): void;
-  /** Appends `count` hashes already computed (packed, 32 bytes each). */
-  addPacked(hashes: Uint8Array, count: number): void;
   /** The hashes so far in arrival order (a view), and their count. */
   hashes(): { packed: Uint8Array; count: number };
 };
 
-/** Pure (keccak passed in): an empty collection of leaf hashes (room for `expected`); zero amounts are no leaf. */
-export function createLeafHashes(keccak: Keccak, expected = 1024): LeafHashes {
-  let packed = new Uint8Array(Math.max(1, expected) * NODE_BYTES);
+/** Pure (keccak passed in): an empty collection of leaf hashes; zero amounts are no leaf. */
+export function createLeafHashes(keccak: Keccak): LeafHashes {
+  let packed = new Uint8Array(1024 * NODE_BYTES);
   let count = 0;
-  const room = (more: number) => {
-    if ((count + more) * NODE_BYTES <= packed.length) return;
-    let size = packed.length * 2;
-    while ((count + more) * NODE_BYTES > size) size *= 2;
-    const grown = new Uint8Array(size);
-    grown.set(packed.subarray(0, count * NODE_BYTES));
-    packed = grown;
-  };
   return {
     add(recipient, token, amount) {
       if (amount === 0n) return;
-      room(1);
+      if ((count + 1) * NODE_BYTES > packed.length) {
+        const grown = new Uint8Array(packed.length * 2);
+        grown.set(packed);
+        packed = grown;
+      }
       packed.set(hashLeafBytes(keccak, recipient, token, amount), count * NODE_BYTES);
       count += 1;
-    },
-    addPacked(hashes, added) {
-      room(added);
-      packed.set(hashes.subarray(0, added * NODE_BYTES), count * NODE_BYTES);
-      count += added;
     },
     hashes: () => ({ packed: packed.subarray(0, count * NODE_BYTES), count }),
   };
@@ -148,13 +92,17 @@ export function createRewardTreeChecker(keccak: Keccak): RewardTreeChecker {
   return {
     add(entry) {
       entries += 1;
-      leaves.add(entry.recipient, entry.token, checkBreakdowns(entry, unbalanced, repeated));
-    },
-    addChecked(checked) {
-      entries += checked.entries;
-      leaves.addPacked(checked.hashes, checked.count);
-      merge(unbalanced, checked.unbalanced);
-      merge(repeated, checked.repeated);
+      let sum = 0n;
+      const pairs = new Set<string>();
+      for (const b of entry.breakdowns) {
+        sum += BigInt(b.amount);
+        pairs.add(`${b.campaignId}\u0000${b.reason}`);
+      }
+      const amount = BigInt(entry.amount);
+      if (sum !== amount) note(unbalanced, entry);
+      // A breakdown is keyed by (campaignId, reason) within its entry (breakdown key = leaf key + campaignId, reason).
+      if (pairs.size !== entry.breakdowns.length) note(repeated, entry);
+      leaves.add(entry.recipient, entry.token, amount);
     },
     get entries() {
       return entries;
