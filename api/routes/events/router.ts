@@ -76,9 +76,18 @@ export function eventsRouter(deps: ApiDeps): Router {
       cacheControl: 'private, no-store',
       response: obj({ events: arr(EVENT), next: nullable(str) }),
       also: {
+        // Described one event at a time (what an SSE reader, Schemathesis' included, checks each event against).
         'text/event-stream': {
-          type: 'string',
-          description: 'Server-Sent Events: `id: <event id>`, `event: <type>`, `data: <the event as JSON>`',
+          type: 'object',
+          description:
+            'Server-Sent Events, each `id: <event id>`, `event: <type>`, `data: <the event as JSON>`; an `error` event ' +
+            '(`data`: `{ code, reason, lastEventId }`) ends a stream the server closes (credentials ended, a client too slow).',
+          properties: {
+            id: { type: 'string' },
+            event: { type: 'string' },
+            data: { type: 'string' },
+            retry: { type: 'integer' },
+          },
         },
       },
       errors: [410, 429, 503],

@@ -18237,8 +18237,20 @@ export interface operations {
                         }[];
                         next: string | null;
                     };
-                    /** @example text */
-                    "text/event-stream": string;
+                    /**
+                     * @example {
+                     *       "id": "7469316318419853391",
+                     *       "event": "event text",
+                     *       "data": "data text",
+                     *       "retry": 1
+                     *     }
+                     */
+                    "text/event-stream": {
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             /** @description Bad Request */

@@ -46,16 +46,13 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     },
   };
 
-  /**
-   * The clock (deps.now, seconds) of `scraping`, an app that serves this suite's scrapes: one collection
-   * answers every scrape for METRICS_SHARED_MS of it, so a test moves it instead of waiting.
-   */
-  let clock = Math.floor(Date.now() / 1000);
-  let scraping: ReturnType<typeof h.createApp>;
-  /** A scrape of a new collection: the clock moved past the shared one. */
+  let lastScrape = 0;
+  /** A scrape of a new collection: one collection answers every scrape for METRICS_SHARED_MS. */
   const scrape = async () => {
-    clock += (METRICS_SHARED_MS + 50) / 1000;
-    const res = await supertest(scraping.callback()).get('/metrics').expect(200);
+    const wait = lastScrape + METRICS_SHARED_MS + 50 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const res = await h.request().get('/metrics').expect(200);
+    lastScrape = Date.now();
     expect(res.headers['content-type']).to.equal('text/plain; version=0.0.4; charset=utf-8');
     return parseMetrics(res.text);
   };
@@ -66,7 +63,6 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     for (const job of ['blocks', 'campaigns', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
     await runJob(broken, h.deps).catch(() => {});
     await setJobPaused(h.deps.pg, 'publish', true);
-    scraping = h.createApp({ now: () => clock });
   });
 
   after(async () => h?.close());
@@ -153,8 +149,11 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     // The health view answers from one computation for 1 s: an app of its own computes it now.
     const ahead = (await supertest(h.createApp().callback()).get('/v4/health').expect(200)).body.freshness;
     expect(ahead.clockAheadSamples).to.equal(1);
-    // 10 s became 70 s: the sum grows by 60 s.
-    expect((await scrape()).values.get('rewards_search_freshness_seconds_sum')).to.be.closeTo(270, 1e-6);
+    // 10 s became 70 s: the sum grows by 60 s (a scrape too may answer from a collection made just before).
+    await eventually(
+      async () => expect((await scrape()).values.get('rewards_search_freshness_seconds_sum')).to.be.closeTo(270, 1e-6),
+      { timeoutMs: 10_000, what: 'the freshness sum of a new collection' },
+    );
   });
 
   it('answers 50 concurrent scrapes and half a second of repeated ones with one collection', async function () {
@@ -164,13 +163,17 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
     pool.query = ((...args: unknown[]) => ((queries += 1), query(...args))) as typeof pool.query;
     try {
-      await scrape();
+      // An app of its own on a clock the test moves: each move of METRICS_SHARED_MS is a new collection.
+      let clock = Math.floor(Date.now() / 1000);
+      const app = h.createApp({ now: () => clock });
+      const get = () => supertest(app.callback()).get('/metrics').expect(200);
+      await get();
       const perCollection = queries;
       expect(perCollection, 'PostgreSQL queries of one collection').to.be.above(0);
-      await scrape();
+      clock += (METRICS_SHARED_MS + 50) / 1000;
+      await get();
       queries = 0;
       // 50 at once, then one every 50 ms of the app's clock for half of METRICS_SHARED_MS.
-      const get = () => supertest(scraping.callback()).get('/metrics').expect(200);
       await Promise.all(Array.from({ length: 50 }, get));
       for (let t = 0; t < METRICS_SHARED_MS / 2; t += 50, clock += 0.05) await get();
       expect(queries, 'queries of the burst').to.equal(0);
@@ -275,12 +278,13 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
       Array.from({ length: 3 }, () => ({ type: 'campaign.changed' as const, chainId: 31337, payload: {} })),
     );
     // One open event stream on the app that serves the scrapes.
-    const server = http.createServer(scraping.callback());
+    const server = http.createServer(h.app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const stream = openStream((server.address() as AddressInfo).port, '/v4/events?after=latest');
     try {
       await stream.ready;
       expect(stream.status, 'the stream is served').to.equal(200);
+      lastScrape = Date.now(); // a collection that starts after all of the above (earlier tests scraped this app too)
       const { values, types } = await scrape();
       expect(values.get('rewards_dependency_up{dependency="postgres"}')).to.equal(1);
       expect(values.get('rewards_dependency_up{dependency="elasticsearch"}')).to.equal(1);
@@ -309,6 +313,7 @@ describe('GET /metrics (Prometheus, collected from PostgreSQL on scrape)', funct
     }
     // The stream's slot is given back: the next collection counts none.
     await eventually(async () => (await scrape()).values.get('rewards_event_streams_open') === 0, {
+      timeoutMs: 60_000,
       what: 'no stream open in a new collection',
     });
   });
