@@ -4,6 +4,7 @@ import type { EsClient } from '../internal/es.js';
 import type { Logger } from '../internal/logger.js';
 import type { PgPool, Queryable } from '../internal/pg.js';
 import type { ReadPool } from '../internal/readReplica.js';
+import { sharedResult } from '../internal/sharedResult.js';
 
 /** What route handlers receive as factory arguments (never read from globals). */
 export type ApiDeps = {
@@ -36,8 +37,13 @@ export type ApiDeps = {
 
 export const nowSeconds = (deps: ApiDeps): number => (deps.now ? deps.now() : Math.floor(Date.now() / 1000));
 
-/** The same clock in milliseconds (for caches' ages): `now` × 1000 when injected, the wall clock otherwise. */
-export const nowMillis = (deps: Pick<ApiDeps, 'now'>): number => (deps.now ? deps.now() * 1000 : Date.now());
+/**
+ * `compute` shared for `ttlMs` (internal/sharedResult.ts) on the app's clock: `now` when injected (a test
+ * moves it instead of waiting), the wall clock otherwise. For the computations a process shares between
+ * callers (health, metrics, node status).
+ */
+export const sharedOnAppClock = <T>(deps: Pick<ApiDeps, 'now'>, compute: () => Promise<T>, ttlMs: number) =>
+  sharedResult(compute, ttlMs, () => (deps.now ? deps.now() * 1000 : Date.now()));
 
 /** Where a lag-tolerant read goes: the read replica's pool when one is configured, else the primary. */
 export const readPgOf = (deps: Pick<ApiDeps, 'pg' | 'readPg'>): Queryable => deps.readPg ?? deps.pg;

@@ -34,19 +34,19 @@ export async function startApiProcess({ config, port, env = {} }: StartApiProces
   // The last lines it logged (warnings and errors at LOG_LEVEL warn): why it exited, if it does.
   let tail = '';
   proc.stdout!.on('data', (chunk: Buffer) => void (tail = (tail + chunk.toString('utf8')).slice(-4000)));
-  const outcome = await eventually(
+  // Until it answers, or exits (a failure at once, not a minute of polling).
+  await eventually(
     async () =>
-      proc.exitCode !== null
-        ? 'exited'
-        : (await fetch(`http://127.0.0.1:${port}/v4/health/live`).then(
-            (r) => r.ok,
-            () => false,
-          )) && 'up',
+      proc.exitCode !== null ||
+      (await fetch(`http://127.0.0.1:${port}/v4/health/live`).then(
+        (r) => r.ok,
+        () => false,
+      )),
     { timeoutMs: 60_000, intervalMs: 100, what: `the API on port ${port} answering` },
   ).catch((error: Error) => {
     proc.kill('SIGKILL');
     throw new Error(`${error.message}: ${tail.trim()}`);
   });
-  if (outcome === 'exited') throw new Error(`API on port ${port} exited with ${proc.exitCode}: ${tail.trim()}`);
+  if (proc.exitCode !== null) throw new Error(`API on port ${port} exited with ${proc.exitCode}: ${tail.trim()}`);
   return proc;
 }

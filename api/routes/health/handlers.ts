@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
-import { type ApiDeps, nowMillis } from '../../deps.js';
-import { sharedResult } from '../../../internal/sharedResult.js';
+import { type ApiDeps, sharedOnAppClock } from '../../deps.js';
 import { checkHealth, checkLiveness, checkReadiness } from '../../reads/health/checks.js';
 
 /**
@@ -16,11 +15,7 @@ export const HEALTH_CACHE_MS = 1000;
  * (`checkedAt` tells its time).
  */
 export function healthHandler(deps: ApiDeps) {
-  const shared = sharedResult(
-    () => checkHealth(deps),
-    HEALTH_CACHE_MS,
-    () => nowMillis(deps),
-  );
+  const shared = sharedOnAppClock(deps, () => checkHealth(deps), HEALTH_CACHE_MS);
   return async (ctx: Context): Promise<void> => {
     const health = await shared();
     ctx.status = health.dependenciesOk ? 200 : 503;

@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import type { Registry } from 'prom-client';
-import { sharedResult } from '../../../internal/sharedResult.js';
-import { type ApiDeps, nowMillis } from '../../deps.js';
+import { type ApiDeps, sharedOnAppClock } from '../../deps.js';
 import { collectMetrics } from './collectMetrics.js';
 import { createMetricsRegistry } from './createMetricsRegistry.js';
 
@@ -18,14 +17,14 @@ export const METRICS_SHARED_MS = 1000;
  */
 export function metricsHandler(deps: ApiDeps, http?: Registry) {
   const metrics = createMetricsRegistry();
-  const scrape = sharedResult(
+  const scrape = sharedOnAppClock(
+    deps,
     async () => {
       metrics.update(await collectMetrics(deps));
       const collected = await metrics.registry.metrics();
       return http ? `${collected}\n${await http.metrics()}` : collected;
     },
     METRICS_SHARED_MS,
-    () => nowMillis(deps),
   );
   return async (ctx: Context): Promise<void> => {
     ctx.body = await scrape();

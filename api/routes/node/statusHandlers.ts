@@ -1,8 +1,7 @@
 import { configuredChain } from '../../configuredChain.js';
 import type { Context } from 'koa';
-import { sharedResult } from '../../../internal/sharedResult.js';
 import { readChain } from '../../chain/readChain.js';
-import { type ApiDeps, nowMillis } from '../../deps.js';
+import { type ApiDeps, sharedOnAppClock } from '../../deps.js';
 import type { Handler } from '../../validate.js';
 import { lastSuccessAt, loadCursors, newestStoredBlocks } from './indexingRepo.js';
 import { type HeadReading, nodeStatus, staleCursors } from './indexingState.js';
@@ -38,13 +37,13 @@ async function readHeads(deps: ApiDeps): Promise<Map<number, HeadReading>> {
 
 /** GET /v4/node/status: each configured chain's head and its jobs' cursors, shared for NODE_STATUS_CACHE_MS. */
 export function nodeStatusHandler(deps: ApiDeps) {
-  const shared = sharedResult(
+  const shared = sharedOnAppClock(
+    deps,
     async () => {
       const [cursors, heads] = await Promise.all([loadCursors(deps.pg), readHeads(deps)]);
       return nodeStatus(deps.config.chains, cursors, heads);
     },
     NODE_STATUS_CACHE_MS,
-    () => nowMillis(deps),
   );
   return async (ctx: Context): Promise<void> => {
     ctx.set('cache-control', 'no-store');

@@ -141,8 +141,7 @@ describe('the production build (npm run build → dist/), run the way the image 
       async () => {
         const n = Number((await h.deps.pg.query<{ n: string }>('SELECT count(*) AS n FROM campaigns')).rows[0]!.n);
         // A scheduler that exited is a failure at once, not a minute of polling.
-        if (scheduler.child.exitCode !== null) return n;
-        return n > 0 && n;
+        return n > 0 || scheduler.child.exitCode !== null ? n : false;
       },
       { timeoutMs: 60_000, intervalMs: 500, what: 'campaigns indexed by the compiled scheduler' },
     );

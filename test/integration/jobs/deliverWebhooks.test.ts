@@ -32,7 +32,14 @@ async function readmeVerifier(): Promise<Verify> {
 
 /** Waits for `check`, running `step` (a delivery run, say) between attempts. */
 async function until(what: string, check: () => boolean | Promise<boolean>, step: () => Promise<unknown>, ms = 20_000) {
-  await eventually(async () => (await check()) || (await step(), false), { timeoutMs: ms, intervalMs: 20, what });
+  await eventually(
+    async () => {
+      if (await check()) return true;
+      await step();
+      return false;
+    },
+    { timeoutMs: ms, intervalMs: 20, what },
+  );
 }
 
 describe('webhooks job: signed, ordered, at-least-once deliveries from the jobs processes', function () {

@@ -179,7 +179,7 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
       slow.heal();
       slow.failNext(10_000, 503);
       const again = await createOn(F1);
-      await eventually(async () => await indexed(F1, again), {
+      await eventually(() => indexed(F1, again), {
         timeoutMs: 60_000,
         intervalMs: 250,
         what: 'chain F1 indexed while S is down',
@@ -200,7 +200,7 @@ describe('jobs: work units (job × chain), concurrent chains, several schedulers
       expect(healthBlocks.chains.find((c) => c.chainId === F1)!.consecutiveFailures).to.equal(0);
 
       slow.heal();
-      await eventually(async () => await indexed(S, onS), {
+      await eventually(() => indexed(S, onS), {
         timeoutMs: 90_000,
         intervalMs: 250,
         what: 'chain S caught up once healed',
