@@ -284,10 +284,13 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
     const tokens = Array.from({ length: 100 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, '7')}` as Address);
     for (const t of tokens) await jsonRpc(devnet.rpcUrl, 'hardhat_setCode', [t, BALANCE_THEN_LOOP_CODE]);
     const recorder = await startRecordingRpc(devnet.rpcUrl);
+    // In front of the recorder: a node whose answers take 100 ms each, so that the reads below outlast the
+    // deadline by construction (on a fast machine the looping calls alone finished within it).
+    const slow: FlakyRpcProxy = await startFlakyRpcProxy(recorder.url);
     try {
       const deadlineMs = 1_000;
       const { readGas, requestGas } = h.config.chainReads;
-      const api = apiOver(recorder.url, { deadlineMs, concurrency: 1, queue: 0 });
+      const api = apiOver(slow.url, { deadlineMs, concurrency: 1, queue: 0 });
       const gasOf = (calls: RpcCall[]) =>
         calls
           .filter((c) => c.method === 'eth_call')
@@ -322,6 +325,7 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
 
       // 50 of them fit the budget exactly (50 balanceOf, 150 metadata calls of CHAIN_READ_GAS): the reads run
       // in batches of READ_CHUNK_CALLS until the deadline, and the node is free right after the 503.
+      slow.delayNext(1_000, 100);
       const half = await balances(tokens.slice(0, 50));
       expect(half.ms, 'answered at the deadline').to.be.below(deadlineMs + 300);
       expect(half.probeMs, 'eth_blockNumber right after the answer').to.be.below(1_000);
@@ -330,6 +334,7 @@ describe('chain reads a request causes are bounded (issue #43 F1)', function () 
       expect(half.res.status, JSON.stringify(half.res.body)).to.equal(503);
       expect(half.res.body).to.include({ reason: 'deadline' });
     } finally {
+      await slow.close();
       await recorder.close();
     }
   });
