@@ -19,6 +19,10 @@
  * Each size is measured in each shape of BENCH_REWARDS_CAMPAIGNS (default 20,1): the breakdowns spread over 20
  * campaigns, and one campaign holding every leaf (one breakdown a leaf); the campaigns are real ones, created on
  * chain A's DistributionCreator and indexed before the first root, as an operator's are.
+ * And through each entry point of BENCH_REWARDS_ENTRY (default scheduler; `scheduler,run-all` for both): the
+ * running scheduler, or the operators' one-shot `jobs:run -- all` (jobs/cli.ts run all, every job on every chain
+ * once) started when the root is mined, with nothing else running jobs (the scheduler is stopped once the
+ * campaigns are indexed; no other-chain freshness then).
  * Options: BENCH_REWARDS_SIZES=100000,1000000 BENCH_REWARDS_CAMPAIGNS=20,1 BENCH_REWARDS_READS=300 (warm reads) BENCH_REWARDS_FIRST_READS=20
  *   BENCH_REWARDS_IDLE_SAMPLES=5 (other chain, before any root) BENCH_REWARDS_KECCAK_SECONDS=2
  *   BENCH_REWARDS_TIMEOUT_S=3600 (per root) BENCH_REWARDS_DATABASE_URL BENCH_REWARDS_ES_PREFIX
@@ -62,8 +66,8 @@ import { measureFirstReads, measureWarmReads, waitUntilServable, type ExpectedRe
 import { apiTable, detailLines, ingestionTable, type RootFigures, type SizeFigures } from './rewardsTable.js';
 import { writeReportSection } from './reportSection.js';
 import { commitOf } from './runFacts.js';
-import { ingestRoot } from './rootIngestion.js';
-import { startSchedulerProcess } from './schedulerProcess.js';
+import { ingestRoot, ingestRootByCommand } from './rootIngestion.js';
+import { startRunAllProcess, startSchedulerProcess } from './schedulerProcess.js';
 import { logSlowStatements } from './slowStatements.js';
 import { dropPageCache } from './coldReads.js';
 import { explainUserRead } from './explainedRead.js';
@@ -86,6 +90,11 @@ const CAMPAIGN_SHAPES = (process.env['BENCH_REWARDS_CAMPAIGNS'] ?? `${CAMPAIGNS}
     throw new Error(`BENCH_REWARDS_CAMPAIGNS: ${v} is not an integer from 1 to 500`);
   return n;
 });
+const ENTRIES = (process.env['BENCH_REWARDS_ENTRY'] ?? 'scheduler').split(',').map((v) => {
+  if (v !== 'scheduler' && v !== 'run-all') throw new Error(`BENCH_REWARDS_ENTRY: ${v} is not scheduler or run-all`);
+  return v;
+});
+type Entry = (typeof ENTRIES)[number];
 const READS = envPositiveInt('BENCH_REWARDS_READS', 300);
 const COLD_READS = envPositiveInt('BENCH_REWARDS_COLD_READS', 50);
 const SLOW_STATEMENT_MS = envPositiveInt('BENCH_REWARDS_SLOW_MS', 300);
@@ -158,8 +167,8 @@ async function startChain(chainId: number): Promise<BenchChain> {
   }
 }
 
-async function benchSize(keccak: Keccak, n: number, campaigns: number): Promise<SizeFigures> {
-  console.error(`\nN = ${n} leaves in ${campaigns} campaign(s)`);
+async function benchSize(keccak: Keccak, n: number, campaigns: number, entry: Entry): Promise<SizeFigures> {
+  console.error(`\nN = ${n} leaves in ${campaigns} campaign(s), through ${entry}`);
   const chains = await Promise.allSettled([startChain(CHAIN_A), startChain(CHAIN_B)]);
   const treeDir = mkdtempSync(join(os.tmpdir(), 'bench-rewards-trees-'));
   const stops: (() => Promise<unknown>)[] = [
@@ -216,13 +225,16 @@ async function benchSize(keccak: Keccak, n: number, campaigns: number): Promise<
       { probeEventLoop: true },
     );
     stops.unshift(() => api.close());
+    const jobEnv = {
+      ...env,
+      NODE_ENV: 'test',
+      // Its JSON lines at info carry the timed steps of a root (scheduler timings).
+      LOG_LEVEL: 'info',
+      REWARD_TREE_SOURCE: treeDir,
+    };
     const job = startSchedulerProcess(
       {
-        ...env,
-        NODE_ENV: 'test',
-        // Its JSON lines at info carry the timed steps of a root (scheduler timings).
-        LOG_LEVEL: 'info',
-        REWARD_TREE_SOURCE: treeDir,
+        ...jobEnv,
         SCHEDULER_JOBS: 'blocks,campaigns,roots,publish',
         FOLLOW_POLL_MS: '250',
         JOB_BLOCKS_CRON: EVERY_SECOND,
@@ -239,22 +251,29 @@ async function benchSize(keccak: Keccak, n: number, campaigns: number): Promise<
     await waitForCampaigns(db, CHAIN_A, ids, 180_000);
     const idleFreshness: number[] = [];
     for (let i = 0; i < IDLE_SAMPLES; i++) idleFreshness.push(await campaignFreshness(other));
+    if (entry === 'run-all') await job.stop(); // from here only the command runs jobs
 
     const roots: RootFigures[] = [];
     for (const [k, tree] of trees.entries()) {
       const label = tree.spec.changed ? '1% changed' : 'first';
       progress(`${label} root ${tree.root}: posting`);
-      const ingestion = await ingestRoot({
+      const measured = {
         db,
-        job,
         target: { rpcUrl: a!.rpcUrl, chainId: CHAIN_A, stack: a!.stack },
         root: tree.root,
-        other,
         devnetPids: [a!.pid, b!.pid],
         namedPids: { api: api.pid, bench: process.pid },
         timeoutMs: TIMEOUT_MS,
         serverLog: SERVER_LOG,
-      });
+      };
+      const echo = process.env['BENCH_REWARDS_ECHO'] === '1';
+      const ingestion =
+        entry === 'scheduler'
+          ? await ingestRoot({ ...measured, job, other })
+          : await ingestRootByCommand({
+              ...measured,
+              start: (probeFile) => startRunAllProcess({ ...jobEnv, EVENT_LOOP_PROBE_FILE: probeFile }, echo, true),
+            });
       progress(`${label} root stored in ${ingestion.seconds.toFixed(1)} s`);
       await waitUntilServable(db, CHAIN_A, tree.root, 60_000);
       const expected = (count: number, seed: number, changedOnly: boolean) =>
@@ -309,7 +328,9 @@ async function main(): Promise<void> {
   const keccak = await loadKeccak();
   const hashesPerSecond = await keccakHashesPerSecond(KECCAK_SECONDS);
   const sizes: SizeFigures[] = [];
-  for (const n of SIZES) for (const campaigns of CAMPAIGN_SHAPES) sizes.push(await benchSize(keccak, n, campaigns));
+  for (const n of SIZES)
+    for (const campaigns of CAMPAIGN_SHAPES)
+      for (const entry of ENTRIES) sizes.push(await benchSize(keccak, n, campaigns, entry));
   const lines = [
     `Measured ${started}, load average ${os
       .loadavg()
@@ -325,9 +346,12 @@ async function main(): Promise<void> {
     ...detailLines(sizes),
     '',
     'How:',
-    '- the scheduler (blocks, campaigns, roots, publish on chains A and B, every second and in follow mode) runs in its own',
-    '  process and ingests each root. "posted → stored": from the mined updateTree until the tree is verified and stored',
-    '  (reward_trees); "roots run": that job run alone (job_runs); "ours" in the CPU lines is the job process.',
+    '- entry "scheduler": the scheduler (blocks, campaigns, roots, publish on chains A and B, every second and in follow',
+    '  mode) runs in its own process and ingests each root; entry "jobs:run -- all (wall)": the scheduler is stopped once',
+    "  the campaigns are indexed, and the operators' one-shot command (every job, every chain, once) is started when the",
+    '  root is mined; its wall time (post → exit) in parentheses. "posted → stored": from the mined updateTree until the',
+    '  tree is verified and stored (reward_trees); "roots run": that job run alone (job_runs); "ours" in the CPU lines is',
+    '  the job process.',
     '- job peak RSS: its VmHWM, reset when the root is posted (the RSS then in parentheses).',
     '- event-loop figures: perf_hooks.monitorEventLoopDelay inside the job and API processes, i.e. the gaps between ticks',
     '  of a 10 ms timer (about 10 ms when idle; a block of B ms shows as B to B + 10 ms). /health/live latency, polled every',

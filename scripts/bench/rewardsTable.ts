@@ -45,8 +45,11 @@ const s = (x: number) => (x < 1 ? ms(x * 1000) : `${x < 10 ? x.toFixed(2) : x.to
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
 const p = (xs: readonly number[], q: number) => (xs.length ? percentile(sorted(xs), q) : NaN);
 const count = (n: number) => n.toLocaleString('en-US');
-/** A size and its shape: `1,000,000 × 1 campaign`. */
-const shape = (z: SizeFigures) => `${count(z.leaves)} × ${z.campaigns} campaign${z.campaigns === 1 ? '' : 's'}`;
+/** A size and its shape: `1,000,000 × 1 campaign`, with the entry point when it is not the scheduler. */
+const shape = (z: SizeFigures) => {
+  const entry = z.roots[0]?.ingestion.entry;
+  return `${count(z.leaves)} × ${z.campaigns} campaign${z.campaigns === 1 ? '' : 's'}${entry && entry !== 'scheduler' ? `, ${entry}` : ''}`;
+};
 
 /** `p50 / p95 (n)` of seconds, or `no sample`. */
 function quantiles(seconds: readonly number[]): string {
@@ -61,11 +64,12 @@ export function ingestionTable(sizes: readonly SizeFigures[], hashesPerSecond: n
       return [
         shape(z),
         r.label,
+        i.commandSeconds === null ? i.entry : `${i.entry} (${s(i.commandSeconds)})`,
         mib(r.treeFileBytes),
         s(i.seconds),
         i.runSeconds === null ? 'n/a' : s(i.runSeconds),
         s((2 * z.leaves) / hashesPerSecond),
-        `${mib(Math.max(i.rssPeak, i.treeRssPeak))} (${mib(i.rssBefore)})`,
+        `${mib(Math.max(i.rssPeak, i.treeRssPeak))} (${i.entry === 'scheduler' ? mib(i.rssBefore) : 'new process'})`,
         ms(i.eventLoop.maxMs),
         mib(i.bytes.total),
         quantiles(i.freshness),
@@ -73,8 +77,8 @@ export function ingestionTable(sizes: readonly SizeFigures[], hashesPerSecond: n
     }),
   );
   return [
-    '| leaves × campaigns | root | tree file | posted → stored | roots run | 2n keccak floor | job peak RSS (before) | job event-loop max | bytes stored | other chain p50 / p95 (n) |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| leaves × campaigns | root | entry (wall) | tree file | posted → stored | roots run | 2n keccak floor | job peak RSS (before) | job event-loop max | bytes stored | other chain p50 / p95 (n) |',
+    '|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((cells) => `| ${cells.join(' | ')} |`),
   ];
 }

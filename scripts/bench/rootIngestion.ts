@@ -3,8 +3,12 @@
  * posted on the Distributor (its tree already published), and from the mined transaction until the
  * roots job has verified and stored it the benchmark samples the job process's memory, its event loop,
  * the machine's CPU and another chain's campaign freshness through the API; then the bytes the root
- * added to the reward tables.
+ * added to the reward tables. Or by the operators' one-shot command (`ingestRootByCommand`): `jobs:run --
+ * all` started once the root is mined, timed until it exits.
  */
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import { updateTree, type ActionTarget } from '../../contracts/actions.js';
 import type { Queryable } from '../../internal/pg.js';
 import { sampleFreshness, type FreshnessTarget } from './campaignFreshness.js';
@@ -32,11 +36,15 @@ export type IngestRootParams = {
 };
 
 export type RootIngestion = {
+  /** What stored it: the running scheduler, or `jobs:run -- all` started once the root was mined. */
+  entry: 'scheduler' | 'jobs:run -- all';
   /** From the mined updateTree to the tree verified and stored, seconds. */
   seconds: number;
+  /** `jobs:run -- all` only: from the mined updateTree until the command exited (every job on every chain), seconds. */
+  commandSeconds: number | null;
   /** The roots job's run that stored it (job_runs: start to finish, the pruning after the store included), seconds. */
   runSeconds: number | null;
-  /** The job process's RSS when the root was posted, and its high-water mark until the tree was stored (VmHWM, reset first). */
+  /** The job process's RSS when the root was posted (0: started after it), and its high-water mark until the tree was stored (VmHWM, reset first). */
   rssBefore: number;
   rssPeak: number;
   /** The highest summed RSS of the job's process tree sampled meanwhile (differs from rssPeak when the job spawns processes). */
@@ -71,14 +79,14 @@ async function waitVerified(db: Queryable, chainId: number, root: string, job: S
 }
 
 /**
- * Duration of the roots run on `chainId` started since `since` that verified a tree, once it has finished
+ * Duration of the roots run on `chainId` (or on every chain: a CLI run has no chain) started since `since` that verified a tree, once it has finished
  * (its counts are written at the end); null when none is recorded within a minute.
  */
 async function verifyingRunSeconds(db: Queryable, chainId: number, since: Date): Promise<number | null> {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(100)) {
     const { rows } = await db.query<{ seconds: number }>(
       `SELECT extract(epoch FROM finished_at - started_at)::float8 AS seconds FROM job_runs
-       WHERE job = 'roots' AND chain_id = $1 AND started_at >= $2 AND finished_at IS NOT NULL
+       WHERE job = 'roots' AND (chain_id = $1 OR chain_id IS NULL) AND started_at >= $2 AND finished_at IS NOT NULL
          AND coalesce((counts->>'trees_verified')::int, 0) > 0
        ORDER BY id DESC LIMIT 1`,
       [chainId, since],
@@ -119,6 +127,8 @@ export async function ingestRoot(p: IngestRootParams): Promise<RootIngestion> {
     ingesting = false;
     const runSeconds = await verifyingRunSeconds(p.db, p.target.chainId, since);
     return {
+      entry: 'scheduler',
+      commandSeconds: null,
       steps: p.job.timedSince(mark).filter((line) => line.chainId === p.target.chainId),
       slowStatements: slowStatementsSince(p.serverLog, logOffset),
       ...done,
@@ -132,5 +142,62 @@ export async function ingestRoot(p: IngestRootParams): Promise<RootIngestion> {
   } finally {
     ingesting = false;
     tree.stop();
+  }
+}
+
+export type IngestByCommandParams = Omit<IngestRootParams, 'job' | 'other'> & {
+  /** Starts `jobs:run -- all` with its event-loop figures written to `probeFile` when it exits. */
+  start: (probeFile: string) => SchedulerProcess;
+};
+
+/**
+ * Posts `root`, then runs the operators' one-shot command once and measures it (nothing else runs jobs):
+ * post → verified (polled), post → the command's exit (it must exit 0), its process tree's peak RSS
+ * (sampled every 100 ms: a process that ends has no VmHWM to read), its event loop over its whole life.
+ */
+export async function ingestRootByCommand(p: IngestByCommandParams): Promise<RootIngestion> {
+  const before = await rewardTableBytes(p.db);
+  const probeFile = join(os.tmpdir(), `bench-rewards-loop-${process.pid}-${Date.now()}.json`);
+  const since = new Date(Date.now() - 2_000);
+  const logOffset = serverLogOffset(p.serverLog);
+  await updateTree({ ...p.target, root: p.root as `0x${string}`, mineUntilLive: true });
+  const t0 = performance.now();
+  const job = p.start(probeFile);
+  const groups = { ours: job.pid, devnets: p.devnetPids, named: p.namedPids };
+  const cpu0 = snapshotCpu(groups);
+  const tree = sampleTreeRss(job.pid);
+  try {
+    const verified = waitVerified(p.db, p.target.chainId, p.root, job, p.timeoutMs).then(
+      () => (performance.now() - t0) / 1000,
+    );
+    verified.catch(() => {}); // awaited below, after the exit
+    const code = await job.exited;
+    const commandSeconds = (performance.now() - t0) / 1000;
+    const cpu = describeCpu(cpu0, snapshotCpu(groups));
+    if (code !== 0) throw new Error(`jobs:run -- all exited with ${code}: ${job.tail()}`);
+    const seconds = await verified;
+    const { cpuSeconds, ...eventLoop } = JSON.parse(readFileSync(probeFile, 'utf8')) as RootIngestion['eventLoop'] & {
+      cpuSeconds: number;
+    };
+    const treeRssPeak = tree.stop();
+    return {
+      entry: 'jobs:run -- all',
+      seconds,
+      commandSeconds,
+      runSeconds: await verifyingRunSeconds(p.db, p.target.chainId, since),
+      rssBefore: 0,
+      rssPeak: treeRssPeak,
+      treeRssPeak,
+      eventLoop,
+      freshness: [],
+      bytes: bytesAdded(before, await rewardTableBytes(p.db)),
+      cpu: `${cpu}; the command's own process ${cpuSeconds.toFixed(2)} s (what it reported at its exit)`,
+      steps: job.timedSince(0).filter((line) => line.chainId === p.target.chainId),
+      slowStatements: slowStatementsSince(p.serverLog, logOffset),
+    };
+  } finally {
+    tree.stop();
+    await job.stop();
+    rmSync(probeFile, { force: true });
   }
 }

@@ -23,6 +23,8 @@ export type SchedulerProcess = {
   tail(): string;
   /** SIGTERM (the scheduler stops its jobs at a step boundary), SIGKILL after `graceMs`; resolves once it exited. */
   stop(graceMs?: number): Promise<void>;
+  /** Its exit code once it exited on its own or was stopped (null when killed by a signal). */
+  exited: Promise<number | null>;
 };
 
 /**
@@ -32,7 +34,21 @@ export type SchedulerProcess = {
  * @throws from `stop` never; a scheduler that exits early shows in the benchmark's waits and in `tail`.
  */
 export function startSchedulerProcess(env: Record<string, string>, echo = false, timings = false): SchedulerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EVENT_LOOP_PROBE, 'jobs/scheduler.ts'], {
+  return startJobProcess(['jobs/scheduler.ts'], env, echo, timings);
+}
+
+/** The operators' one-shot entry point, `npm run jobs:run -- all` (jobs/cli.ts run all), spawned like the scheduler. */
+export function startRunAllProcess(env: Record<string, string>, echo = false, timings = false): SchedulerProcess {
+  return startJobProcess(['jobs/cli.ts', 'run', 'all'], env, echo, timings);
+}
+
+function startJobProcess(
+  argv: string[],
+  env: Record<string, string>,
+  echo: boolean,
+  timings: boolean,
+): SchedulerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', EVENT_LOOP_PROBE, ...argv], {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', timings ? 'pipe' : 'ignore', 'pipe', 'ipc'],
@@ -48,7 +64,7 @@ export function startSchedulerProcess(env: Record<string, string>, echo = false,
     if (echo) process.stderr.write(d);
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   return {
@@ -57,6 +73,7 @@ export function startSchedulerProcess(env: Record<string, string>, echo = false,
     timedSince: (mark) => timed.slice(mark),
     eventLoop: eventLoopClient(child),
     tail: () => stderr.split('\n').slice(-8).join('\n'),
+    exited,
     async stop(graceMs = 30_000) {
       process.removeListener('exit', killOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return;
