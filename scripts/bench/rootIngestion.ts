@@ -167,15 +167,17 @@ export async function ingestRootByCommand(p: IngestByCommandParams): Promise<Roo
   const cpu0 = snapshotCpu(groups);
   const tree = sampleTreeRss(job.pid);
   try {
-    const verified = waitVerified(p.db, p.target.chainId, p.root, job, p.timeoutMs).then(
-      () => (performance.now() - t0) / 1000,
-    );
+    // The machine's CPU is read up to the store, while the command and its PostgreSQL sessions still run: a
+    // process that ended has no /proc entry, so a window up to the exit would lose them.
+    const verified = waitVerified(p.db, p.target.chainId, p.root, job, p.timeoutMs).then(() => ({
+      seconds: (performance.now() - t0) / 1000,
+      cpu: describeCpu(cpu0, snapshotCpu(groups)),
+    }));
     verified.catch(() => {}); // awaited below, after the exit
     const code = await job.exited;
     const commandSeconds = (performance.now() - t0) / 1000;
-    const cpu = describeCpu(cpu0, snapshotCpu(groups));
     if (code !== 0) throw new Error(`jobs:run -- all exited with ${code}: ${job.tail()}`);
-    const seconds = await verified;
+    const { seconds, cpu } = await verified;
     const { cpuSeconds, ...eventLoop } = JSON.parse(readFileSync(probeFile, 'utf8')) as RootIngestion['eventLoop'] & {
       cpuSeconds: number;
     };
@@ -191,7 +193,7 @@ export async function ingestRootByCommand(p: IngestByCommandParams): Promise<Roo
       eventLoop,
       freshness: [],
       bytes: bytesAdded(before, await rewardTableBytes(p.db)),
-      cpu: `${cpu}; the command's own process ${cpuSeconds.toFixed(2)} s (what it reported at its exit)`,
+      cpu: `${cpu}; the command's own process ${cpuSeconds.toFixed(2)} s from its start to its exit (reported at its exit)`,
       steps: job.timedSince(0).filter((line) => line.chainId === p.target.chainId),
       slowStatements: slowStatementsSince(p.serverLog, logOffset),
     };
