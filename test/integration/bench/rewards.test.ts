@@ -43,7 +43,7 @@ describe('scripts/bench/rewards (npm run bench:rewards) at a tiny size, end to e
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('ingests a first and a 1%-changed root, serves checked reads and replaces its section of the report', async () => {
+  it('ingests a first and a 1%-changed root through the scheduler and through jobs:run -- all, serves checked reads and replaces its section of the report', async () => {
     // A report with another section and a stale one of this benchmark: the stale one is replaced in place.
     await writeFile(
       join(dir, 'report.md'),
@@ -53,6 +53,7 @@ describe('scripts/bench/rewards (npm run bench:rewards) at a tiny size, end to e
       BENCH_REWARDS_SIZES: '2000',
       // One shape (a campaign holding every leaf): the 20-campaign shape doubles the run.
       BENCH_REWARDS_CAMPAIGNS: '1',
+      BENCH_REWARDS_ENTRY: 'scheduler,run-all',
       BENCH_REWARDS_READS: '20',
       BENCH_REWARDS_COLD_READS: '5',
       BENCH_REWARDS_FIRST_READS: '5',
@@ -75,11 +76,22 @@ describe('scripts/bench/rewards (npm run bench:rewards) at a tiny size, end to e
     expect(rows.map((r) => r[2])).to.deep.equal(['first', '1% changed', 'first', '1% changed']);
     const [first, changed] = rows;
     for (const row of [first!, changed!]) {
-      expect(row[4]).to.match(/^[\d.]+ m?s$/); // posted → stored
-      expect(row[7]).to.match(/^\d+ MiB \(\d+ MiB\)$/); // job peak RSS (before)
-      expect(row[9]).to.match(/^[\d.]+ MiB$/); // bytes stored
+      expect(row[3]).to.equal('scheduler'); // entry
+      expect(row[5]).to.match(/^[\d.]+ m?s$/); // posted → stored
+      expect(row[8]).to.match(/^\d+ MiB \(\d+ MiB\)$/); // job peak RSS (before)
+      expect(row[10]).to.match(/^[\d.]+ MiB$/); // bytes stored
     }
     for (const row of rows.slice(2)) expect(row[3]).to.match(/^[\d.]+ ms$/); // first read
+    // The same roots stored by the operators' one-shot command: its wall time beside the entry, a new process.
+    const command = rowsOf(report, '2,000 × 1 campaign, jobs:run -- all');
+    expect(command.map((r) => r[2])).to.deep.equal(['first', '1% changed', 'first', '1% changed']);
+    for (const row of command.slice(0, 2)) {
+      expect(row[3]).to.match(/^jobs:run -- all \([\d.]+ m?s\)$/);
+      expect(row[5]).to.match(/^[\d.]+ m?s$/);
+      expect(row[6]).to.match(/^[\d.]+ m?s$/); // its roots run (job_runs, no chain: every chain at once)
+      expect(row[8]).to.match(/^\d+ MiB \(new process\)$/);
+    }
+    expect(report).to.match(/the command's own process [\d.]+ s from its start to its exit/);
     expect(report).to.include('(20 leaves changed)');
     // The profile of each root: the job's timed steps, and one read explained statement by statement.
     expect(report).to.match(/roots run steps: read and staged [\d.]+ m?s, verified/);
