@@ -3,6 +3,7 @@ import { traitsOf } from '../internal/errorSources/index.js';
 import { describeError } from '../internal/errors.js';
 import { redactStored } from '../internal/redact.js';
 import { isJobPaused } from '../domain/jobs/jobState.js';
+import { closeDeadRuns } from './deadRuns.js';
 import type { Job, JobDeps, RunJobResult, RunTrigger } from '../domain/jobs/types.js';
 
 /** Namespace of our advisory locks (first key of the two-key form), so they never clash with others. */
@@ -35,7 +36,8 @@ export const unitLockKey = (job: string, chainId?: number) => (chainId === undef
  * dedicated connection (a second runner, in this process or another, skips instead of racing; the
  * locks die with the connection, so the units of a killed process are free at once), records the
  * run in job_runs (start, end, chain, runner, ranges, counts, error) and releases the locks. Runs of the
- * same unit left 'running' by a dead process are closed as failed first. A paused job
+ * same unit left 'running' by a dead process are closed as failed first, and so are other jobs' whose
+ * lock nobody holds (jobs/deadRuns.ts). A paused job
  * (job_state.paused) is skipped unless `force`: nothing is recorded in job_runs (the pause itself
  * is in job_state with its time; a skip every scheduler tick would only be noise), and a run
  * already in progress when the job was paused finishes normally. A job that finds nothing configured
@@ -84,6 +86,10 @@ export async function runJob(
            AND l.objsubid = 2 AND l.objid::bigint = (hashtext($1 || '@' || r.runner)::bigint & 4294967295)))`,
       [job.name, chainId ?? null, job.concurrent === true, JOB_LOCK_NAMESPACE],
     );
+    // And any other job's running row whose lock nobody holds (a job that may never run again).
+    const closed = await closeDeadRuns(deps.pg, JOB_LOCK_NAMESPACE, [...deps.rpc.keys()]);
+    if (closed)
+      logger.warn({ msg: 'runs of other jobs left running by a dead process closed as failed', runs: closed });
     const started = Date.now();
     const { rows } = await deps.pg.query<{ id: string }>(
       `INSERT INTO job_runs (job, status, trigger, chain_id, runner) VALUES ($1, 'running', $2, $3, $4) RETURNING id`,

@@ -1,12 +1,14 @@
 import { expect } from 'chai';
 import { createJobDeps } from '../../../jobs/deps.js';
-import { lastRuns, runJob } from '../../../jobs/runJob.js';
+import { JOB_LOCK_NAMESPACE, lastRuns, runJob, unitLockKey } from '../../../jobs/runJob.js';
 import type { Job } from '../../../domain/jobs/types.js';
 import { createLogger } from '../../../internal/logger.js';
 import { resetDatabase } from '../../helpers/database.js';
 import { eventually } from '../../helpers/eventually.js';
 import { testConfig, uniqueIndexPrefix } from '../../helpers/testConfig.js';
 import { devnetChains } from '../../../internal/devnetChains.js';
+
+const noWork = { ranges: [], counts: {} };
 
 describe('jobs/runJob', function () {
   const config = testConfig({ chains: devnetChains(), esIndexPrefix: uniqueIndexPrefix() });
@@ -71,5 +73,39 @@ describe('jobs/runJob', function () {
     expect(rows.map((r) => r.status)).to.deep.equal(['failed', 'success']);
     expect(rows[0]!.error).to.match(/interrupted/);
     expect(rows[1]!.ranges).to.deep.equal([{ chainId: 1, from: 5, to: 9 }]);
+  });
+
+  it("closes other jobs' runs left running by a dead process, never a run whose lock is held", async function () {
+    // A unit killed in a job that never runs again ('gone'), one of a chain ('gone-chain' on 31337), one of a
+    // per-chain job run for every chain at once (chain null), and a live one: its unit lock held by another session.
+    await deps.pg.query(
+      `INSERT INTO job_runs (job, status, chain_id) VALUES ('gone', 'running', NULL), ('gone-chain', 'running', 31337),
+         ('gone-all', 'running', NULL), ('alive', 'running', NULL), ('alive-chain', 'running', NULL)`,
+    );
+    const other = await deps.pg.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1, hashtext($2))', [JOB_LOCK_NAMESPACE, unitLockKey('alive')]);
+      // A per-chain job run for every chain holds each chain's lock: one of them is enough to be alive.
+      const [chainId] = [...deps.rpc.keys()];
+      await other.query('SELECT pg_advisory_lock($1, hashtext($2))', [
+        JOB_LOCK_NAMESPACE,
+        unitLockKey('alive-chain', chainId),
+      ]);
+      const job: Job = { name: 'another', description: '', defaultCron: '* * * * *', run: async () => noWork };
+      await runJob(job, deps);
+      const { rows } = await deps.pg.query<{ job: string; status: string; error: string | null }>(
+        `SELECT job, status, error FROM job_runs WHERE job IN ('gone', 'gone-chain', 'gone-all', 'alive', 'alive-chain') ORDER BY job`,
+      );
+      expect(rows.map((r) => [r.job, r.status])).to.deep.equal([
+        ['alive', 'running'],
+        ['alive-chain', 'running'],
+        ['gone', 'failed'],
+        ['gone-all', 'failed'],
+        ['gone-chain', 'failed'],
+      ]);
+      for (const r of rows.filter((r) => r.status === 'failed')) expect(r.error).to.match(/^interrupted/);
+    } finally {
+      other.release(true);
+    }
   });
 });
