@@ -4,8 +4,10 @@ import { describeError } from '../internal/errors.js';
 import { listenChannel } from '../internal/pgListen.js';
 import {
   claimRunRequest,
+  closeAbandonedRequests,
   finishRunRequest,
   JOB_RUNNER_APPLICATION,
+  releaseRunRequest,
   RUN_REQUEST_CHANNEL,
   type RunRequestOutcome,
 } from '../domain/jobs/runRequests.js';
@@ -27,27 +29,42 @@ export type RunRequestWorker = {
  * paused job runs; the request's trigger is recorded), or, for a metrics request naming
  * `opportunityIds` (a privacy change), refreshOpportunities; each outcome is written. A run that throws is
  * recorded as `failed` with its message (runJob logged it and wrote job_runs). Several runners share
- * the requests (each is claimed once). `stop` stops listening and waits for the request in hand.
+ * the requests (each is claimed once, under a lease: a session advisory lock its runner holds until the
+ * outcome is written; a request whose runner died is ended as failed by the next claim,
+ * closeAbandonedRequests). `stop` stops listening and waits for the request in hand.
  */
 export function startRunRequestWorker({ deps, jobs }: { deps: JobDeps; jobs: readonly Job[] }): RunRequestWorker {
   const names = jobs.map((j) => j.name);
   const claimedBy = `${hostname()}:${process.pid}`;
   let stopped = false;
   const runOne = async (): Promise<boolean> => {
-    const request = await claimRunRequest(deps.pg, names, claimedBy);
-    if (!request) return false;
-    const job = jobs.find((j) => j.name === request.job)!;
-    deps.logger.info({ msg: 'run requested through the API', job: job.name, request_id: request.id });
-    const opportunityIds = job.name === 'metrics' ? request.params?.opportunityIds : undefined;
-    const run = opportunityIds
-      ? refreshOpportunities(deps, opportunityIds, request.trigger)
-      : runJob(job, deps, { force: true, trigger: request.trigger });
-    const outcome: RunRequestOutcome = await run.catch((error: unknown) => ({
-      status: 'failed' as const,
-      error: describeError(error).message,
-    }));
-    await finishRunRequest(deps.pg, request.id, outcome);
-    return true;
+    // The lease of the request in hand lives on its own session, kept until the outcome is written.
+    const lease = await deps.pg.connect();
+    let leased = false;
+    try {
+      const abandoned = await closeAbandonedRequests(lease);
+      if (abandoned) deps.logger.warn({ msg: 'run requests whose runner died ended as failed', requests: abandoned });
+      const request = await claimRunRequest(lease, names, claimedBy);
+      if (!request) return false;
+      leased = true;
+      const job = jobs.find((j) => j.name === request.job)!;
+      deps.logger.info({ msg: 'run requested through the API', job: job.name, request_id: request.id });
+      const opportunityIds = job.name === 'metrics' ? request.params?.opportunityIds : undefined;
+      const run = opportunityIds
+        ? refreshOpportunities(deps, opportunityIds, request.trigger)
+        : runJob(job, deps, { force: true, trigger: request.trigger });
+      const outcome: RunRequestOutcome = await run.catch((error: unknown) => ({
+        status: 'failed' as const,
+        error: describeError(error).message,
+      }));
+      await finishRunRequest(deps.pg, request.id, outcome);
+      await releaseRunRequest(lease, request.id);
+      leased = false;
+      return true;
+    } finally {
+      // A lease not released (a failure writing the outcome) dies with its session: the next claim ends the request.
+      lease.release(leased);
+    }
   };
   const drain = coalesced(async () => {
     try {

@@ -44,24 +44,74 @@ async function runRequestState(pg: Queryable, id: number): Promise<RunRequestSta
   return rows[0] ?? { claimed: false, outcome: null };
 }
 
+/** Advisory-lock class of a claimed request (two-int form: the request id modulo 2^31), held by its runner. */
+export const RUN_REQUEST_LOCK_CLASS = 0x6a7272; // "jrr"
+
 /**
  * Claims the oldest unclaimed request for one of `jobs` (FOR UPDATE SKIP LOCKED: two runners never
- * claim the same one), marked with `claimedBy`; null when none is waiting.
+ * claim the same one), marked with `claimedBy`, and takes its lease: a session advisory lock on
+ * `lockSession` (a connection the runner keeps until it has written the outcome), taken in the claim's
+ * transaction so that no one sees the claim without the lease. A runner that dies loses the lease with its
+ * session; closeAbandonedRequests then ends the request. Null when none is waiting.
  */
 export async function claimRunRequest(
-  pg: Queryable,
+  lockSession: Queryable,
   jobs: readonly string[],
   claimedBy: string,
 ): Promise<{ id: number; job: string; trigger: RunTrigger; params: RunRequestParams | null } | null> {
-  const { rows } = await pg.query<{ id: string; job: string; trigger: RunTrigger; params: RunRequestParams | null }>(
-    `UPDATE job_run_requests SET claimed_at = now(), claimed_by = $2
-      WHERE id = (SELECT id FROM job_run_requests WHERE claimed_at IS NULL AND job = ANY($1::text[])
-                   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, job, trigger, params`,
-    [jobs, claimedBy],
+  await lockSession.query('BEGIN');
+  try {
+    const { rows } = await lockSession.query<{
+      id: string;
+      job: string;
+      trigger: RunTrigger;
+      params: RunRequestParams | null;
+    }>(
+      `UPDATE job_run_requests SET claimed_at = now(), claimed_by = $2
+        WHERE id = (SELECT id FROM job_run_requests WHERE claimed_at IS NULL AND job = ANY($1::text[])
+                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, job, trigger, params`,
+      [jobs, claimedBy],
+    );
+    const row = rows[0];
+    if (row)
+      await lockSession.query('SELECT pg_advisory_lock($1, ($2::bigint % 2147483647)::int)', [
+        RUN_REQUEST_LOCK_CLASS,
+        row.id,
+      ]);
+    await lockSession.query('COMMIT');
+    return row ? { id: Number(row.id), job: row.job, trigger: row.trigger, params: row.params } : null;
+  } catch (error) {
+    await lockSession.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+/** Releases request `id`'s lease (after its outcome is written). */
+export async function releaseRunRequest(lockSession: Queryable, id: number): Promise<void> {
+  await lockSession.query('SELECT pg_advisory_unlock($1, ($2::bigint % 2147483647)::int)', [
+    RUN_REQUEST_LOCK_CLASS,
+    id,
+  ]);
+}
+
+/**
+ * Ends as failed every claimed request without an outcome whose lease nobody holds: its runner died (SIGKILL,
+ * a lost machine) while running it, and the caller waiting for it (a back-office "run now", a privacy change)
+ * would otherwise see it claimed forever. Not retried: a request that kills its runner would kill the next.
+ * Tables: job_run_requests (job_run_requests_claimed_idx), pg_locks. Returns how many it ended.
+ */
+export async function closeAbandonedRequests(pg: Queryable): Promise<number> {
+  const { rowCount } = await pg.query(
+    `UPDATE job_run_requests r SET finished_at = now(),
+       outcome = jsonb_build_object('status', 'failed', 'error', 'interrupted: the runner that claimed it (' || r.claimed_by || ') died')
+     WHERE r.claimed_at IS NOT NULL AND r.finished_at IS NULL AND NOT EXISTS (
+       SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objsubid = 2 AND l.granted
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND l.objid::bigint = r.id % 2147483647)`,
+    [RUN_REQUEST_LOCK_CLASS],
   );
-  const row = rows[0];
-  return row ? { id: Number(row.id), job: row.job, trigger: row.trigger, params: row.params } : null;
+  return rowCount ?? 0;
 }
 
 /** Writes request `id`'s outcome. */
