@@ -2,7 +2,9 @@
 # The whole test suite: installs what is missing, starts PostgreSQL and Elasticsearch unless they
 # already answer (suites start their own devnets), installs Chromium for the browser tests when
 # missing, type-checks the API and the web pages, checks format and lint (Biome), then runs unit and
-# integration tests.
+# integration tests: in TEST_JOBS worker processes (test/.mocharc.parallel.cjs; default 1: the whole suite in one process), then the suites
+# that must run alone (test/serialSuites.cjs), with one closing line "N passed, N failed" for both. Given
+# arguments (files, mocha options) or TEST_JOBS=1, it runs the whole suite (or those files) in one process.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensureDeps.sh
@@ -13,5 +15,23 @@ t0=$(date +%s)
 npx --no-install tsc -p . --noEmit
 npx --no-install tsc -p web --noEmit
 npx --no-install biome check .
-npx --no-install mocha --config test/.mocharc.cjs "$@"
+if [ "$#" -gt 0 ] || [ "${TEST_JOBS:-1}" = 1 ]; then
+  npx --no-install mocha --config test/.mocharc.cjs "$@"
+  echo "[test] suite wall time $(( $(date +%s) - t0 ))s" >&2
+  exit 0
+fi
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
+rc=0
+TEST_SUMMARY_FILE=$summary npx --no-install mocha --config test/.mocharc.parallel.cjs || rc=$?
+t1=$(date +%s)
+TEST_SUMMARY_FILE=$summary npx --no-install mocha --config test/.mocharc.serial.cjs || rc=$?
+echo "[test] parallel part $(( t1 - t0 ))s, serial part $(( $(date +%s) - t1 ))s" >&2
+node -e '
+  const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").filter(Boolean).map(JSON.parse);
+  const sum = (k) => lines.reduce((n, l) => n + l[k], 0);
+  const skipped = sum("pending");
+  console.log(`\n${sum("passes")} passed, ${sum("failures")} failed${skipped ? `, ${skipped} skipped` : ""}`);
+' "$summary"
 echo "[test] suite wall time $(( $(date +%s) - t0 ))s" >&2
+exit "$rc"

@@ -1,27 +1,41 @@
-// Mocha's spec reporter plus, at the end, the files that took longest (their top-level suites' wall time,
-// hooks included: where the suite's minutes go) and one closing line "N passed, N failed[, N skipped]" that
-// CI reads. SLOWEST_FILES=0 leaves the list out.
-const Mocha = require('mocha');
+// Mocha's spec reporter plus, at the end, the files that took longest and one closing line
+// "N passed, N failed[, N skipped]" that CI reads. A file's time is its top-level suites' wall time, hooks
+// included, when the run is serial; in parallel mode (events arrive once a worker finished the file) it is the
+// sum of its tests' durations. SLOWEST_FILES=0 leaves the list out. With TEST_SUMMARY_FILE, the counts are
+// appended to that file as a JSON line instead of the closing line: scripts/test.sh runs mocha twice (parallel
+// suites, then serial ones) and prints one closing line for both.
+const { appendFileSync } = require('node:fs');
 const path = require('node:path');
+const Mocha = require('mocha');
 
-const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END } = Mocha.Runner.constants;
+const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_PASS, EVENT_TEST_FAIL } = Mocha.Runner.constants;
 const SLOWEST = Number(process.env.SLOWEST_FILES ?? 15);
 
 class SummaryReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
+    const parallel = typeof runner.isParallelMode === 'function' && runner.isParallelMode();
     const started = new Map();
     const byFile = new Map();
-    runner.on(EVENT_SUITE_BEGIN, (suite) => {
-      if (suite.parent?.root && suite.file) started.set(suite, performance.now());
-    });
-    runner.on(EVENT_SUITE_END, (suite) => {
-      const t0 = started.get(suite);
-      if (t0 === undefined) return;
-      started.delete(suite);
-      const file = path.relative(process.cwd(), suite.file);
-      byFile.set(file, (byFile.get(file) ?? 0) + (performance.now() - t0));
-    });
+    const add = (file, ms) => {
+      const name = path.relative(process.cwd(), file);
+      byFile.set(name, (byFile.get(name) ?? 0) + ms);
+    };
+    if (parallel) {
+      const onTest = (test) => test.file && add(test.file, test.duration ?? 0);
+      runner.on(EVENT_TEST_PASS, onTest);
+      runner.on(EVENT_TEST_FAIL, onTest);
+    } else {
+      runner.on(EVENT_SUITE_BEGIN, (suite) => {
+        if (suite.parent?.root && suite.file) started.set(suite, performance.now());
+      });
+      runner.on(EVENT_SUITE_END, (suite) => {
+        const t0 = started.get(suite);
+        if (t0 === undefined) return;
+        started.delete(suite);
+        add(suite.file, performance.now() - t0);
+      });
+    }
     runner.once(EVENT_RUN_END, () => {
       const { passes, failures, pending } = runner.stats;
       if (SLOWEST > 0 && byFile.size) {
@@ -30,11 +44,14 @@ class SummaryReporter extends Mocha.reporters.Spec {
           .sort((a, b) => b[1] - a[1])
           .slice(0, SLOWEST)
           .map(([file, ms]) => `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+        const what = parallel ? "their tests' durations" : 'wall time, hooks included';
         process.stdout.write(
-          `\nslowest files (of ${byFile.size}, ${(total / 1000).toFixed(0)} s in all):\n${lines.join('\n')}\n`,
+          `\nslowest files (${what}; of ${byFile.size}, ${(total / 1000).toFixed(0)} s in all):\n${lines.join('\n')}\n`,
         );
       }
-      process.stdout.write(`\n${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}\n`);
+      if (process.env.TEST_SUMMARY_FILE)
+        appendFileSync(process.env.TEST_SUMMARY_FILE, `${JSON.stringify({ passes, failures, pending })}\n`);
+      else process.stdout.write(`\n${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}\n`);
     });
   }
 }

@@ -3,11 +3,25 @@ import type { DeployedStack } from '../../contracts/deploy.js';
 import type { Devnet } from '../../contracts/devnet.js';
 import { loadConfig, type ChainConfig, type Config } from '../../internal/config.js';
 
-/** Database of the test suite; never the quick start's. */
 /** The back-office credential every test config carries (header `authorization`). */
 export const TEST_BACK_OFFICE_TOKEN = 'test-back-office-token-0123456789abcdef';
 
-export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_test';
+/**
+ * Database of the test suite; never the quick start's. In mocha's parallel mode each worker process
+ * (MOCHA_WORKER_ID 0, 1, …) has its own: the name gets `_w<id>` (suites reset and clone their database).
+ */
+export const TEST_DATABASE_URL = workerDatabase(
+  process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:55432/rewards_test',
+  process.env['MOCHA_WORKER_ID'],
+);
+
+/** Pure: `url` with `_w<workerId>` appended to its database name when a worker id is given. */
+export function workerDatabase(url: string, workerId: string | undefined): string {
+  if (workerId === undefined || workerId === '') return url;
+  const u = new URL(url);
+  u.pathname = `${u.pathname}_w${workerId}`;
+  return u.toString();
+}
 export const TEST_ES_URL = process.env['TEST_ES_URL'] ?? process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 
 /** A fresh, unique Elasticsearch index prefix per suite (indices are deleted in `after`). */
