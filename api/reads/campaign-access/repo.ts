@@ -73,13 +73,14 @@ export type PrivacyUpdate = {
  * Writes the privacy settings and queues the campaign for the search projector, in one transaction
  * (the campaign document's `isPrivate` follows, and its parent's `childCampaignIds`). Tables:
  * campaign_privacy, campaigns, search_outbox, events (campaign.changed when made public or private).
+ * @returns the settings, and the campaign documents it queued (the campaign's, and its parent's if it has one).
  */
 export async function updatePrivacy(
   db: PgPool,
   campaignDbId: string,
   u: PrivacyUpdate,
   by: string,
-): Promise<PrivacyRow> {
+): Promise<{ privacy: PrivacyRow; campaignDocuments: string[] }> {
   return inWriteTransaction(db, async (tx) => {
     const authorized = u.authorizedAddresses?.map((a) => ({
       address: a.address.toLowerCase(),
@@ -112,7 +113,8 @@ export async function updatePrivacy(
       )
     ).rows[0];
     const parent = campaign?.parent_campaign_id;
-    await enqueueOutbox(tx, 'campaign', parent ? [campaignDbId, parent] : [campaignDbId]);
+    const campaignDocuments = parent ? [campaignDbId, parent] : [campaignDbId];
+    await enqueueOutbox(tx, 'campaign', campaignDocuments);
     // The opportunity document is built from public campaigns only: re-project it too.
     const opportunity = (
       await tx.query<{ opportunity_id: string | null }>('SELECT opportunity_id FROM campaigns_current WHERE id = $1', [
@@ -135,7 +137,7 @@ export async function updatePrivacy(
           payload: { change: 'privacy', isPrivate: rows[0]!.is_private },
         },
       ]);
-    return rows[0]!;
+    return { privacy: rows[0]!, campaignDocuments };
   });
 }
 
@@ -146,24 +148,6 @@ export async function opportunityOf(db: PgPool, campaignDbId: string): Promise<s
     [campaignDbId],
   );
   return rows[0]?.opportunity_id ?? null;
-}
-
-/**
- * The parent of a campaign with its public children (what the parent's document announces), or
- * null for a campaign without parent. Tables: campaigns, campaign_privacy.
- */
-export async function parentWithPublicChildren(
-  db: PgPool,
-  campaignDbId: string,
-): Promise<{ id: string; childCampaignIds: string[] } | null> {
-  const { rows } = await db.query<{ id: string; child_ids: string[] }>(
-    `SELECT c.parent_campaign_id AS id,
-       COALESCE((SELECT array_agg(k.id ORDER BY k.id) FROM campaigns k WHERE k.parent_campaign_id = c.parent_campaign_id
-         AND NOT EXISTS (SELECT 1 FROM campaign_privacy kp WHERE kp.campaign_db_id = k.id AND kp.is_private)), '{}') AS child_ids
-     FROM campaigns c WHERE c.id = $1 AND c.parent_campaign_id IS NOT NULL`,
-    [campaignDbId],
-  );
-  return rows[0] ? { id: rows[0].id, childCampaignIds: rows[0].child_ids } : null;
 }
 
 /** Grants (or re-activates, or changes) a dynamic grant. Tables: campaign_access_grants. */

@@ -1,9 +1,10 @@
 import { describeError } from '../../../internal/errors.js';
-import { indexNames } from '../../../internal/es.js';
+import { classifySourceError } from '../../../internal/errorSources/index.js';
 import { askJobRunner } from '../../../domain/jobs/runRequests.js';
+import { projectDocumentsNow } from '../../../domain/projection/projectDocumentsNow.js';
+import { PublishError } from '../../../domain/projection/publish.js';
 import type { ApiDeps } from '../../deps.js';
-import { NotFoundError } from '../../errors.js';
-import { updateDocumentNow } from '../../search/updateDocumentNow.js';
+import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Handler } from '../../validate.js';
 import { actor, authorize } from './authorize.js';
 import * as repo from '../../reads/campaign-access/repo.js';
@@ -45,30 +46,33 @@ async function refreshOpportunityOf(deps: ApiDeps, campaignDbId: string): Promis
   }
 }
 
+/**
+ * The campaign documents a privacy change queued (the campaign's `isPrivate`, its parent's
+ * `childCampaignIds`), published now through the projector (domain/projection/projectDocumentsNow.ts)
+ * and refreshed, so searches serve the change before the request answers. If Elasticsearch cannot
+ * take them the request fails (503, retried by the client) instead of leaving a window in which
+ * searches still serve the old flag; the entries stay queued for the publish job.
+ */
+async function publishCampaignDocuments(deps: ApiDeps, ids: string[]): Promise<void> {
+  await projectDocumentsNow(deps, 'campaign', ids).catch((error: unknown) => {
+    if (error instanceof PublishError || classifySourceError(error)?.source === 'elasticsearch')
+      throw new ServiceUnavailableError('elasticsearch', error);
+    throw error;
+  });
+}
+
 /** PATCH /v4/campaigns/{id}/privacy (creator or back office): the settings, then the documents and the opportunity follow at once. */
 export function updatePrivacyHandler(deps: ApiDeps): Handler<{ params: typeof idParams; body: typeof privacyBody }> {
-  const campaignIndex = indexNames(deps.config.esIndexPrefix, 'campaigns').write;
   return async (ctx) => {
     const campaign = await authorize(deps, ctx.state, 'creator');
-    const privacy = await repo.updatePrivacy(deps.pg, campaign.id, ctx.state.body, actor(ctx.state));
-    // The outbox republishes the document; flipping the flag now closes the window before it runs.
-    await updateDocumentNow(deps, {
-      index: campaignIndex,
-      id: campaign.id,
-      doc: { isPrivate: privacy.is_private },
-      what: 'privacy flag',
-      mustReachReads: true,
-    });
+    const { privacy, campaignDocuments } = await repo.updatePrivacy(
+      deps.pg,
+      campaign.id,
+      ctx.state.body,
+      actor(ctx.state),
+    );
+    await publishCampaignDocuments(deps, campaignDocuments);
     await refreshOpportunityOf(deps, campaign.id);
-    const parent = await repo.parentWithPublicChildren(deps.pg, campaign.id);
-    if (parent)
-      await updateDocumentNow(deps, {
-        index: campaignIndex,
-        id: parent.id,
-        doc: { childCampaignIds: parent.childCampaignIds },
-        what: "parent's children",
-        mustReachReads: true,
-      });
     ctx.body = serializePrivacy(privacy, await repo.listGrants(deps.pg, campaign.id));
   };
 }

@@ -1,5 +1,14 @@
 import { expect } from 'chai';
+import supertest from 'supertest';
 import { signSession } from '../../../api/identity/jwt.js';
+import { buildDocuments } from '../../../domain/projection/buildDocuments.js';
+import { claimOutbox, outboxHighWater } from '../../../domain/projection/outbox.js';
+import { bulkWrite } from '../../../domain/projection/publish.js';
+import { INLINE_PUBLISH_BATCHES } from '../../../domain/projection/publishNow.js';
+import { enqueueOutbox } from '../../../domain/tables/outbox.js';
+import { createEsClient, indexNames } from '../../../internal/es.js';
+import { eventually } from '../../helpers/eventually.js';
+import { backendPid } from '../../helpers/lockWaits.js';
 import { seedCampaigns, seedCampaignsSpec, X, Y, type SeedCampaign } from '../../fixtures/api/campaigns/seed.js';
 import { storeRewardRows } from '../../helpers/rewardRows.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
@@ -243,5 +252,166 @@ describe('private campaigns: privacy toggle, access grants and showPrivate reads
       .request()
       .get(`/v4/campaigns/${id('c1')}`)
       .expect(200);
+  });
+  describe('a privacy change reaches search reads before it answers (one writer path: the projector)', () => {
+    /** Older entries than the inline publish of a back-office write takes (INLINE_PUBLISH_BATCHES batches). */
+    const backlogSize = () => INLINE_PUBLISH_BATCHES * h.config.indexer.publishBatch + 1;
+    const backlogIds = () => Array.from({ length: backlogSize() }, (_, i) => `backlog-${i}`);
+    const waiting = async (entity: string, ids: string[]) =>
+      (
+        await h.deps.pg.query<{ entity_id: string }>(
+          'SELECT DISTINCT entity_id FROM search_outbox WHERE entity = $1 AND entity_id = ANY($2::text[]) ORDER BY 1',
+          [entity, ids],
+        )
+      ).rows.map((r) => r.entity_id);
+    /** The campaign documents as searches see them (a search, not a get: only what a refresh made searchable). */
+    const searched = async (ids: string[]) => {
+      const res = await h.deps.es.search<{ isPrivate: boolean; childCampaignIds: string[] }>({
+        index: indexNames(h.config.esIndexPrefix, 'campaigns').read,
+        query: { ids: { values: ids } },
+      });
+      return new Map(res.hits.hits.map((hit) => [hit._id!, hit._source!]));
+    };
+    const setPrivacy = (key: string, isPrivate: boolean) =>
+      h
+        .request()
+        .patch(`/v4/campaigns/${id(key)}/privacy`)
+        .set(BACK_OFFICE)
+        .send({ isPrivate });
+
+    beforeEach(async () => {
+      await h.deps.pg.query('DELETE FROM search_outbox');
+      await enqueueOutbox(h.deps.pg, 'campaign', backlogIds());
+    });
+    afterEach(async () => {
+      await h.deps.pg.query('DELETE FROM search_outbox');
+      await setPrivacy('c2', false).expect(200);
+    });
+
+    it('publishes the campaign and its parent before answering, behind a backlog queued meanwhile and after a projector building the campaign', async function () {
+      const [c1, c2] = [id('c1'), id('c2')];
+      const meanwhile = backlogIds().map((b) => `meanwhile-${b}`);
+      expect(await listIds({}, false), 'c2 is public and listed').to.include(c2);
+      const mark = await outboxHighWater(h.deps.pg);
+      await enqueueOutbox(h.deps.pg, 'campaign', [c2]);
+      const projector = await h.deps.pg.connect();
+      const writer = await h.deps.pg.connect();
+      /** Resolves once another session (the PATCH's) waits for a lock `holder` holds. */
+      const waitsFor = async (holder: typeof projector, what: string) => {
+        const pid = await backendPid(holder);
+        await eventually(
+          async () =>
+            (await h.deps.pg.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]))
+              .rowCount! > 0,
+          { timeoutMs: 1_500, intervalMs: 20, what },
+        );
+      };
+      try {
+        // A projector claims c2 (an entry older than the PATCH's) and builds it as it is now, public.
+        await projector.query('BEGIN');
+        expect((await claimOutbox(projector, 1, { afterId: mark })).map((e) => e.entityId)).to.deep.equal([c2]);
+        const chainNames = new Map(h.config.chains.map((c) => [c.id, c.name]));
+        const stale = await buildDocuments(projector, 'campaigns', [c2], { chainNames, now: new Date() });
+        expect(stale.upserts[0]!.document.isPrivate).to.equal(false);
+        // Another writer queues more entries than an inline publish takes, and commits them once the PATCH
+        // started (it holds c2's privacy row meanwhile): they sit ahead of the PATCH's own entries.
+        await writer.query('BEGIN');
+        await enqueueOutbox(writer, 'campaign', meanwhile);
+        await writer.query(
+          `INSERT INTO campaign_privacy (campaign_db_id, updated_by) VALUES ($1, 'another writer')
+           ON CONFLICT (campaign_db_id) DO UPDATE SET updated_by = EXCLUDED.updated_by`,
+          [c2],
+        );
+        let answered = false;
+        const patch = setPrivacy('c2', true).then((res) => {
+          answered = true;
+          return res;
+        });
+        await waitsFor(writer, "the PATCH waiting for the other writer's row");
+        await writer.query('COMMIT');
+        // The PATCH committed the change and waits for the projector's lock on c2's document.
+        await waitsFor(projector, "the PATCH waiting for the projector's lock on c2");
+        expect(answered, 'no answer while another projector builds the document').to.equal(false);
+        expect(
+          (await h.deps.pg.query('SELECT 1 FROM campaign_privacy WHERE campaign_db_id = $1 AND is_private', [c2]))
+            .rowCount,
+        ).to.equal(1);
+        // The projector's older build lands first; the PATCH builds again after it commits.
+        await bulkWrite({
+          es: h.deps.es,
+          index: indexNames(h.config.esIndexPrefix, 'campaigns').write,
+          upserts: stale.upserts,
+          refresh: true,
+        });
+        await projector.query('COMMIT');
+        expect((await patch).status).to.equal(200);
+      } finally {
+        for (const client of [projector, writer]) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          client.release();
+        }
+      }
+      // No refresh, no job run: searches already serve the change.
+      expect(await listIds({}, false), 'an anonymous search').to.not.include(c2);
+      const documents = await searched([c1, c2]);
+      expect(documents.get(c2)?.isPrivate).to.equal(true);
+      expect(documents.get(c1)?.childCampaignIds, "the parent's public children").to.deep.equal([]);
+      expect(await waiting('campaign', [c1, c2]), 'their entries were consumed').to.deep.equal([]);
+      expect(await waiting('opportunity', [s['c2']!.opportunityId]), 'its opportunity queued').to.deep.equal([
+        s['c2']!.opportunityId,
+      ]);
+      expect(await waiting('campaign', backlogIds()), 'the older backlog left to the publish job').to.have.length(
+        backlogSize(),
+      );
+      expect(await waiting('campaign', meanwhile), 'and the one queued meanwhile').to.have.length(backlogSize());
+
+      // Public again, behind the same backlog: an anonymous search lists it as soon as the PATCH answered,
+      // which only the refreshed document can make so (an anonymous query leaves out documents marked private).
+      await setPrivacy('c2', false).expect(200);
+      expect(await listIds({}, false), 'an anonymous search').to.include(c2);
+      expect((await searched([c1])).get(c1)?.childCampaignIds).to.deep.equal([c2]);
+    });
+
+    it('keeps the entries it consumed for replay while a reindex is open, as the projector does', async function () {
+      const [c1, c2] = [id('c1'), id('c2')];
+      const { rows } = await h.deps.pg.query<{ id: string }>(
+        `INSERT INTO search_reindexes (index_prefix, family, index_name) VALUES ($1, 'campaigns', $1 || '-campaigns_v9') RETURNING id`,
+        [h.config.esIndexPrefix],
+      );
+      try {
+        await setPrivacy('c2', true).expect(200);
+        const kept = await h.deps.pg.query<{ entity_id: string }>(
+          `SELECT entity_id FROM search_outbox_replay WHERE reindex_id = $1 AND entity = 'campaign' ORDER BY 1`,
+          [rows[0]!.id],
+        );
+        expect(kept.rows.map((r) => r.entity_id)).to.deep.equal([c1, c2].sort());
+      } finally {
+        await h.deps.pg.query('DELETE FROM search_reindexes WHERE id = $1', [rows[0]!.id]);
+      }
+    });
+
+    it('answers 503 when Elasticsearch cannot take the documents; the change stays committed and queued for the publish job', async function () {
+      const [c1, c2] = [id('c1'), id('c2')];
+      const deadEs = createEsClient({ node: 'http://127.0.0.1:9', requestTimeoutMs: 500 });
+      try {
+        const res = await supertest(h.createApp({ es: deadEs }).callback())
+          .patch(`/v4/campaigns/${c2}/privacy`)
+          .set(BACK_OFFICE)
+          .send({ isPrivate: true })
+          .expect(503);
+        expect(res.body).to.include({ status: 503, code: 'SERVICE_UNAVAILABLE', service: 'elasticsearch' });
+      } finally {
+        await deadEs.close();
+      }
+      const privacy = await h.request().get(`/v4/campaigns/${c2}/privacy`).set(BACK_OFFICE).expect(200);
+      expect(privacy.body.isPrivate).to.equal(true);
+      expect(await waiting('campaign', [c1, c2]), 'the entries rolled back into the outbox').to.deep.equal(
+        [c1, c2].sort(),
+      );
+      expect((await searched([c2])).get(c2)?.isPrivate, 'the document as it was').to.equal(false);
+      expect((await h.runJob('publish')).status).to.equal('success');
+      await h.refresh();
+      expect((await searched([c2])).get(c2)?.isPrivate, 'published by the publish job').to.equal(true);
+    });
   });
 });
