@@ -1,5 +1,5 @@
 import { foldText } from './foldText.js';
-/** A protocol an opportunity belongs to (protocolSchema in api/openapi/records.ts). */
+/** A protocol an opportunity belongs to (its record: PROTOCOL_RECORD_SCHEMA, domain/documents/recordSchemas.ts). */
 export type Protocol = { id: string; name: string; icon: string; description: string; url: string; tags: string[] };
 
 const protocol = (id: string, name: string, url: string, tags: string[]): Protocol => ({

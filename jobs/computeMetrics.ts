@@ -260,7 +260,7 @@ function toInput(
   };
 }
 
-/** The reward token of a campaign as a full Token record (tokenSchema, api/openapi/records.ts), its price served as the API serves prices. */
+/** The reward token of a campaign as a full Token record (TOKEN_RECORD_SCHEMA, domain/documents/recordSchemas.ts), its price served as the API serves prices. */
 function tokenOf(c: MetricsCampaignRow, prices: Map<string, StoredPrice>): Record<string, unknown> {
   const id = c.reward_token_id ?? tokenDbId(c.chain_id, c.reward_token);
   return {

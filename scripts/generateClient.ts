@@ -23,7 +23,14 @@ const HEADER = `/**
 
 /** The generated files of the client (path under clients/typescript → contents) for `document`. */
 export async function clientFilesOf(document: OpenApiDocument): Promise<Record<string, string>> {
-  const ast = await openapiTS(structuredClone(document) as never, { alphabetize: true, silent: true });
+  // emptyObjectsUnknown: a free-form object (`{ type: 'object' }`, no property declared) is any object,
+  // Record<string, unknown>, as the records' types read it (RecordOf, domain/documents/recordSchemas.ts),
+  // not openapi-typescript's default Record<string, never> (an object with no property at all).
+  const ast = await openapiTS(structuredClone(document) as never, {
+    alphabetize: true,
+    emptyObjectsUnknown: true,
+    silent: true,
+  });
   return {
     'openapi.json': `${JSON.stringify(document, null, 2)}\n`,
     'src/schema.ts': HEADER + astToString(ast),

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { CampaignDocument } from '../../domain/documents/campaignDocument.js';
-import type { ChainRecord } from '../../domain/documents/records.js';
+import type { CampaignRecord, ChainRecord, OpportunityRecord } from '../../domain/documents/records.js';
 import { nowSeconds, type ApiDeps } from '../deps.js';
 import { serializeCampaign } from '../reads/campaigns/serialize.js';
 import { loadCampaignsOf, loadOpportunityDocuments } from '../reads/opportunities/readContext.js';
@@ -15,9 +15,6 @@ export const MAX_NESTED_CAMPAIGNS = 100;
 /** Ids per by-id search (below Elasticsearch's clause limit); more ids are more searches. */
 const MAX_IDS_PER_SEARCH = 500;
 import { PUBLIC_ONLY } from '../visibility/campaignVisibility.js';
-
-export type CampaignRecord = ReturnType<typeof serializeCampaign>;
-export type OpportunityRecord = ReturnType<typeof serializeOpportunity>;
 
 /** Per-request batch loaders: every nested relation is one Elasticsearch query per level, whatever the page size. */
 export type Loaders = {

@@ -12,7 +12,8 @@ import {
 } from 'graphql';
 import type { GraphqlContext } from './context.js';
 import type { CostExtensions } from './limits.js';
-import { MAX_NESTED_CAMPAIGNS, type CampaignRecord, type OpportunityRecord } from './loaders.js';
+import { MAX_NESTED_CAMPAIGNS } from './loaders.js';
+import type { CampaignRecord, OpportunityRecord } from '../../domain/documents/records.js';
 import { BREAKDOWN_PAGE_SIZE } from '../reads/users/serialize.js';
 
 /** Any JSON value (nested records kept as the REST API serializes them). */

@@ -3,7 +3,7 @@ import { opportunityDbId, tokenDbId } from '../ids.js';
 import { protocolOf } from '../protocols.js';
 import type { CampaignSource } from './sources.js';
 import { campaignEncodingHash, toConfiguration } from '../campaignData/toConfiguration.js';
-import type { TokenRecord } from './records.js';
+import type { CampaignRecord, TokenRecord } from './records.js';
 
 /**
  * Pure: lower-cases and strips diacritics (é → e), so free text matches case- and accent-insensitively
@@ -31,17 +31,40 @@ export function distributionFamilyOf(distributionType: string): DistributionFami
 }
 
 /**
- * Elasticsearch campaign document: the public Campaign record plus search-only fields
- * (campaignType, mainParameter, mainProtocolId, distributionFamily, searchText, indexedAt).
+ * Elasticsearch campaign document: the public Campaign record (CampaignRecord) as stored, its Unix start
+ * and end as numbers (range queries and sorts) and without its chains (the current Chain records are
+ * joined when served, api/reads/campaigns/serialize.ts), plus the search-only fields.
  */
-export type CampaignDocument = ReturnType<typeof toCampaignDocument>;
+export type CampaignDocument = Omit<
+  CampaignRecord,
+  'startTimestamp' | 'endTimestamp' | 'chain' | 'distributionChain'
+> & {
+  startTimestamp: number;
+  endTimestamp: number;
+  /** Search-only: the campaign type id (campaignTypes filter). */
+  campaignType: number;
+  /** Search-only: what the campaign targets (its opportunity's identifier). */
+  mainParameter: string;
+  /** Search-only: its opportunity's protocol (mainProtocolId filter), null when none. */
+  mainProtocolId: string | null;
+  /** Search-only: the family of its distribution type (distributionTypes filter). */
+  distributionFamily: DistributionFamily;
+  /** Search-only: the folded free text `search` matches (foldSearchText). */
+  searchText: string;
+  /** Search-only: when it was projected (ISO 8601). */
+  indexedAt: string;
+};
 
 /**
  * Pure: builds the denormalized campaign document from its PostgreSQL sources. Figures that later
  * jobs compute (apr, dailyRewards, status of computation) start at their neutral values.
  * @param chainNames chain id → name, for the free-text field.
  */
-export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<number, string>, indexedAt: Date) {
+export function toCampaignDocument(
+  src: CampaignSource,
+  chainNames: ReadonlyMap<number, string>,
+  indexedAt: Date,
+): CampaignDocument {
   const type = campaignTypeName(src.campaign_type);
   // Rows written before decoding existed lack these; derive them the same way the indexer does.
   const derived =
@@ -119,8 +142,8 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
     childCampaignIds: src.child_campaign_ids ?? ([] as string[]),
     dailyRewardsBreakdown:
       src.metric_daily_amount === null || src.metric_daily_amount === undefined
-        ? ([] as unknown[])
-        : ([
+        ? []
+        : [
             {
               campaignId: src.id,
               value: src.metric_daily_rewards ?? 0,
@@ -131,7 +154,7 @@ export function toCampaignDocument(src: CampaignSource, chainNames: ReadonlyMap<
               distributionType: 'DUTCH_AUCTION',
               onChainCampaignId: src.campaign_id,
             },
-          ] as unknown[]),
+          ],
     pauseCompute: null,
     pausePrecompute: null,
     hasOverrides: src.has_overrides ?? false,

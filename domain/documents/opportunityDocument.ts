@@ -3,9 +3,14 @@ import { campaignTypeName } from '../campaignTypes.js';
 import { tokenDbId } from '../ids.js';
 import { formatLltv, formatPoolFee } from '../opportunityUnderlying.js';
 import { defaultDepositUrl, opportunityProtocol, type ProtocolCatalogue } from '../protocols.js';
-import type { OpportunitySource, OpportunityTarget } from './sources.js';
-import { summarizeCampaigns, summaryStatus, type OpportunitySummarySource } from './campaignSummary.js';
-import type { TokenRecord } from './records.js';
+import type { OpportunitySource, OpportunityTarget, StoredTvlRecord } from './sources.js';
+import {
+  summarizeCampaigns,
+  summaryStatus,
+  type CampaignWindow,
+  type OpportunitySummarySource,
+} from './campaignSummary.js';
+import type { OpportunityRecord, TokenRecord } from './records.js';
 import { foldText } from '../foldText.js';
 
 const VERBS: Record<string, string> = {
@@ -97,18 +102,76 @@ function opportunityTokens(src: OpportunitySummarySource): TokenRecord[] {
  * the record's own, else `ok` for a number and `read-failed` for null; `not-computed` before the first
  * metrics run (no metrics row).
  */
-function tvlRecordOf(m: OpportunitySource['metrics'], timestamp: string): Record<string, unknown> {
-  const stored = m?.records['tvlRecord'] as Record<string, unknown> | undefined;
-  const status = m?.tvl_status ?? stored?.['status'] ?? (!m ? 'not-computed' : m.tvl === null ? 'read-failed' : 'ok');
+function tvlRecordOf(m: OpportunitySource['metrics'], timestamp: string): OpportunityRecord['tvlRecord'] {
+  const stored = m?.records.tvlRecord;
+  const status = m?.tvl_status ?? stored?.status ?? (!m ? 'not-computed' : m.tvl === null ? 'read-failed' : 'ok');
   return stored ? { ...stored, status } : { total: 0, status, timestamp, breakdowns: [] };
 }
+
+/**
+ * Elasticsearch opportunity document: the public Opportunity record (OpportunityRecord) as stored, plus
+ * the search-only fields. Stored otherwise: `tvl`, `apr` and `totalApr` are null when unknown (not
+ * indexed, so no filter, bin, sum, min or max counts them; the record serves 0), the campaign bounds
+ * are Unix seconds as numbers (the record's decimal strings), `chain` is absent (the current Chain
+ * record is joined when served), and documents projected before them lack `nativeAprRecord` and
+ * `tvlRecord.status` (api/reads/opportunities/serialize.ts derives them).
+ */
+export type OpportunityDocument = Omit<
+  OpportunityRecord,
+  | 'tvl'
+  | 'apr'
+  | 'totalApr'
+  | 'earliestCampaignStart'
+  | 'latestCampaignStart'
+  | 'earliestCampaignEnd'
+  | 'latestCampaignEnd'
+  | 'chain'
+  | 'nativeAprRecord'
+  | 'tvlRecord'
+> & {
+  tvl: number | null;
+  apr: number | null;
+  totalApr: number | null;
+  earliestCampaignStart: number;
+  latestCampaignStart: number;
+  earliestCampaignEnd: number;
+  latestCampaignEnd: number;
+  nativeAprRecord?: OpportunityRecord['nativeAprRecord'];
+  tvlRecord: StoredTvlRecord;
+  /** Search-only: at least one of its tokens is a stablecoin (`stablecoin` filter). */
+  stablecoin: boolean;
+  /** Search-only: its public campaigns' windows, merged (the status at read time). */
+  campaignWindows: CampaignWindow[];
+  /** Search-only: the sets its campaigns' filters match. */
+  campaignTypes: number[];
+  creatorAddresses: string[];
+  rewardTokenSymbols: string[];
+  rewardTokenTypes: string[];
+  programSlugs: string[];
+  creatorSlugs: string[];
+  chainName: string;
+  /** Search-only: every reward token is a test token / a point token (`test`, `point` filters). */
+  allRewardsTest: boolean;
+  allRewardsPoint: boolean;
+  /** Search-only: at least one campaign is not a sub-campaign (excludeSubCampaigns). */
+  hasRootCampaign: boolean;
+  /** Search-only: the folded name and free text (sort by name, `search`). */
+  searchName: string;
+  searchText: string;
+  /** Search-only: when it was projected (ISO 8601). */
+  indexedAt: string;
+};
 
 /**
  * Pure: the denormalized opportunity document of a source holding its campaigns as a list (fixtures,
  * benchmarks): `opportunityDocumentOf` over their summary at `now`.
  * @returns null when the opportunity has no campaign left (its document is deleted).
  */
-export function toOpportunityDocument(src: OpportunitySource, chainName: string, now: number) {
+export function toOpportunityDocument(
+  src: OpportunitySource,
+  chainName: string,
+  now: number,
+): OpportunityDocument | null {
   const { campaigns, ...rest } = src;
   return opportunityDocumentOf({ ...rest, summary: summarizeCampaigns(campaigns, now) }, chainName, now);
 }
@@ -127,7 +190,7 @@ export function opportunityDocumentOf(
   chainName: string,
   now: number,
   protocols?: ProtocolCatalogue,
-) {
+): OpportunityDocument | null {
   const summary = src.summary;
   if (!summary?.count) return null;
   const { status, liveCampaigns } = summaryStatus(summary);
@@ -159,7 +222,7 @@ export function opportunityDocumentOf(
     mainProtocol: protocol?.id ?? '',
     // The campaign data's url wins; else the pool's or market's page on its protocol's app (#42).
     depositUrl: summary.depositUrl || defaultDepositUrl(src.type, chainName, src.identifier),
-    depositUrls: [] as unknown[],
+    depositUrls: [],
     // An address a block explorer can show: a V4 pool id or a Morpho market id is none, their
     // PoolManager or Morpho Blue contract is (known once the metrics job read them).
     explorerAddress: underlying?.contract ?? (/^0x[0-9a-f]{40}$/.test(src.identifier) ? src.identifier : ''),
@@ -198,21 +261,11 @@ export function opportunityDocumentOf(
           trustData: null,
         }
       : null,
-    aprRecord: (m?.records['aprRecord'] as Record<string, unknown> | undefined) ?? {
-      cumulated: 0,
-      timestamp,
-      breakdowns: [] as unknown[],
-    },
+    aprRecord: m?.records.aprRecord ?? { cumulated: 0, timestamp, breakdowns: [] },
     // Absent in documents of metrics stored before it (no key at all): the API derives one (serialize.ts).
-    ...(m?.records['nativeAprRecord']
-      ? { nativeAprRecord: m.records['nativeAprRecord'] as Record<string, unknown> }
-      : {}),
+    ...(m?.records.nativeAprRecord ? { nativeAprRecord: m.records.nativeAprRecord } : {}),
     tvlRecord: tvlRecordOf(m, timestamp),
-    rewardsRecord: (m?.records['rewardsRecord'] as Record<string, unknown> | undefined) ?? {
-      total: 0,
-      timestamp,
-      breakdowns: [] as unknown[],
-    },
+    rewardsRecord: m?.records.rewardsRecord ?? { total: 0, timestamp, breakdowns: [] },
     // At least one of its tokens is a stablecoin (the `stablecoin` filter).
     stablecoin: [src.target, ...(underlying?.tokens ?? []).map((t) => t.token)].some((t) => t?.is_stablecoin === true),
     campaignWindows: summary.windows,
@@ -245,5 +298,3 @@ export function opportunityDocumentOf(
     indexedAt: new Date(now * 1000).toISOString(),
   };
 }
-
-export type OpportunityDocument = NonNullable<ReturnType<typeof opportunityDocumentOf>>;

@@ -1,4 +1,12 @@
-import type { CHAIN_RECORD_SCHEMA, RecordOf, TOKEN_RECORD_SCHEMA } from './recordSchemas.js';
+import type {
+  CAMPAIGN_RECORD_SCHEMA,
+  CHAIN_RECORD_SCHEMA,
+  LIGHT_OPPORTUNITY_RECORD_SCHEMA,
+  OPPORTUNITY_RECORD_SCHEMA,
+  PROTOCOL_RECORD_SCHEMA,
+  RecordOf,
+  TOKEN_RECORD_SCHEMA,
+} from './recordSchemas.js';
 
 /** A chains table row with its live figures (api reads it, toChainRecord serves it). */
 export type ChainRow = {
@@ -17,6 +25,18 @@ export type ChainRecord = RecordOf<typeof CHAIN_RECORD_SCHEMA>;
 
 /** Public Token record: its one definition is TOKEN_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
 export type TokenRecord = RecordOf<typeof TOKEN_RECORD_SCHEMA>;
+
+/** Public Campaign record: its one definition is CAMPAIGN_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
+export type CampaignRecord = RecordOf<typeof CAMPAIGN_RECORD_SCHEMA>;
+
+/** Public Opportunity record: its one definition is OPPORTUNITY_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
+export type OpportunityRecord = RecordOf<typeof OPPORTUNITY_RECORD_SCHEMA>;
+
+/** Public Protocol record: its one definition is PROTOCOL_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
+export type ProtocolRecord = RecordOf<typeof PROTOCOL_RECORD_SCHEMA>;
+
+/** A campaign's light opportunity: its one definition is LIGHT_OPPORTUNITY_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
+export type LightOpportunityRecord = RecordOf<typeof LIGHT_OPPORTUNITY_RECORD_SCHEMA>;
 
 export function toChainRecord(row: ChainRow): ChainRecord {
   return {

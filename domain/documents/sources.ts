@@ -1,4 +1,6 @@
 import type { ProgramSummary } from '../tables/programs.js';
+import type { TvlStatus } from '../tvlStatus.js';
+import type { CampaignRecord, OpportunityRecord } from './records.js';
 /** The PostgreSQL rows search documents are built from (loaded by the projector, indexer/store/*Sources.ts). */
 
 /** A campaign as it stands now (latest override applied) joined with its reward token. */
@@ -45,7 +47,8 @@ export type CampaignSource = {
   metric_daily_rewards: number | null;
   metric_daily_amount: string | null;
   metric_computed_at: Date | null;
-  metric_campaign_status: Record<string, unknown> | null;
+  /** The campaignStatus the metrics job stored (CampaignStatusRecord, a Campaign record's `campaignStatus`). */
+  metric_campaign_status: CampaignRecord['campaignStatus'] | null;
   /** The registered creator whose addresses include the campaign's creator (creators table), if any. */
   creator_id?: string | null;
   creator_tags?: string[] | null;
@@ -129,10 +132,19 @@ export type OpportunitySource = {
     daily_rewards: number;
     native_apr: number;
     max_daily_rewards: number | null;
-    records: Record<string, unknown>;
+    /** The records the metrics job stored (computeOpportunityMetrics); rows written before one existed lack it. */
+    records: StoredOpportunityRecords;
     /** Reward tokens (ids) the figures leave out for want of a fresh price (absent in rows read before it existed). */
     unpriced_reward_tokens?: string[];
     /** Why the TVL is known or not (TvlStatus; absent in rows read before it existed). */
-    tvl_status?: string;
+    tvl_status?: TvlStatus;
   } | null;
 };
+
+/** A stored tvlRecord: rows and documents written before its status existed lack it (`ok` or `read-failed` then). */
+export type StoredTvlRecord = Omit<OpportunityRecord['tvlRecord'], 'status'> & { status?: TvlStatus };
+
+/** opportunity_metrics.records: the Opportunity record's records as the metrics job computed them, each absent in rows written before it existed. */
+export type StoredOpportunityRecords = Partial<
+  Pick<OpportunityRecord, 'aprRecord' | 'nativeAprRecord' | 'rewardsRecord'> & { tvlRecord: StoredTvlRecord }
+>;

@@ -200,7 +200,7 @@ export type OpportunityMetrics = ReturnType<typeof computeOpportunityMetrics>;
  * (tvlStatus other than `ok`) is null, never 0, and so is the APR that divides by it (#42); the
  * records keep `total`/`cumulated` numbers (the contract types them so) at 0 with `tvlRecord.status`
  * saying why. Plus the aprRecord,
- * tvlRecord and rewardsRecord breakdowns of the Opportunity record (api/openapi/records.ts), over the LIVE
+ * tvlRecord and rewardsRecord breakdowns of the Opportunity record (OPPORTUNITY_RECORD_SCHEMA, domain), over the LIVE
  * campaigns; `unpricedRewardTokens`: the reward tokens (ids, sorted) of campaigns whose daily rewards
  * are unknown for want of a fresh price, which those sums leave out. `started`: some campaign
  * had started by `now` (history records exist only from then). `nativeApr`: the protocol's own yield

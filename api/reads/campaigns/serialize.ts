@@ -1,17 +1,14 @@
 import { unpricedOf } from '../../../domain/documents/unpriced.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
-import type { ChainRecord } from '../../../domain/documents/records.js';
+import type { CampaignRecord, ChainRecord, LightOpportunityRecord } from '../../../domain/documents/records.js';
 import { LIGHT_OPPORTUNITY_FIELDS } from './query.js';
 
 /**
- * Light opportunity attached by `withOpportunity`: the fields of docs/api-behaviour.md#light-opportunity, absent ones
- * null.
+ * Pure: an opportunity search document (its LIGHT_OPPORTUNITY_FIELDS, which name the record's every
+ * field) → the light opportunity of a campaign (docs/api-behaviour.md#light-opportunity), absent fields null.
  */
-export type LightOpportunity = Record<(typeof LIGHT_OPPORTUNITY_FIELDS)[number], unknown>;
-
-/** Pure: an opportunity search document → the light opportunity of a campaign, every field named. */
-export function serializeLightOpportunity(doc: Record<string, unknown>): LightOpportunity {
-  return Object.fromEntries(LIGHT_OPPORTUNITY_FIELDS.map((f) => [f, doc[f] ?? null])) as LightOpportunity;
+export function serializeLightOpportunity(doc: Record<string, unknown>): LightOpportunityRecord {
+  return Object.fromEntries(LIGHT_OPPORTUNITY_FIELDS.map((f) => [f, doc[f] ?? null])) as LightOpportunityRecord;
 }
 
 /**
@@ -34,7 +31,7 @@ export function serializeCampaignWithOpportunity(
  * fields dropped). Chains are the current records, so `liveCampaigns` is fresh. Unix timestamps
  * are decimal strings, as bigints are.
  */
-export function serializeCampaign(doc: CampaignDocument, chains: ReadonlyMap<number, ChainRecord>) {
+export function serializeCampaign(doc: CampaignDocument, chains: ReadonlyMap<number, ChainRecord>): CampaignRecord {
   return {
     id: doc.id,
     computeChainId: doc.computeChainId,

@@ -2,7 +2,7 @@ import { PUBLIC_ONLY } from '../../visibility/campaignVisibility.js';
 import { searchCampaigns } from '../../visibility/campaignSearch.js';
 import type { CampaignDocument } from '../../../domain/documents/campaignDocument.js';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
-import type { ChainRecord } from '../../../domain/documents/records.js';
+import type { CampaignRecord, ChainRecord } from '../../../domain/documents/records.js';
 import { opportunityDbId } from '../../../domain/ids.js';
 import { indexNames } from '../../../internal/es.js';
 import type { ApiDeps } from '../../deps.js';
@@ -53,7 +53,7 @@ export async function loadCampaignsOf(
   opportunityIds: string[],
   chains: ReadonlyMap<number, ChainRecord>,
 ) {
-  const out = new Map<string, ReturnType<typeof serializeCampaign>[]>();
+  const out = new Map<string, CampaignRecord[]>();
   if (!opportunityIds.length) return out;
   const res = await searchCampaigns<CampaignDocument>(deps, PUBLIC_ONLY, {
     size: MAX_ATTACHED_CAMPAIGNS,

@@ -1,25 +1,27 @@
 import { unpricedOf } from '../../../domain/documents/unpriced.js';
 import { opportunityStatus } from '../../../domain/documents/campaignSummary.js';
 import type { OpportunityDocument } from '../../../domain/documents/opportunityDocument.js';
-import type { ChainRecord } from '../../../domain/documents/records.js';
-
-type Rec = Record<string, unknown>;
+import type { ChainRecord, OpportunityRecord } from '../../../domain/documents/records.js';
+import type { TvlStatus } from '../../../domain/tvlStatus.js';
 
 /** `nativeAprRecord.description` of a document without a stored record (status `not-computed`): `nativeApr` 0 is then unknown. */
 export const NATIVE_APR_UNKNOWN =
   "Unknown: the protocol's own yield (lending interest, pool fees) is not computed yet, so nativeApr 0 means unknown, not zero.";
 
 /**
- * Pure: an opportunity search document → the public Opportunity record (opportunitySchema, api/openapi/records.ts), every
+ * Pure: an opportunity search document → the public Opportunity record (OPPORTUNITY_RECORD_SCHEMA, domain), every
  * field named and search-only fields dropped. `status` and `liveCampaigns` are recomputed at `now`
  * from the campaign windows; `chain` is the current Chain record; bigints are decimal strings.
  */
-export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyMap<number, ChainRecord>, now: number) {
+export function serializeOpportunity(
+  doc: OpportunityDocument,
+  chains: ReadonlyMap<number, ChainRecord>,
+  now: number,
+): OpportunityRecord {
   // Windows are merged intervals: the status is exact at `now`; the live count is the projected one.
   const { status } = opportunityStatus(doc.campaignWindows, now);
   const liveCampaigns = status === 'LIVE' ? Math.max(1, doc.liveCampaigns) : 0;
-  const aprRecord = doc.aprRecord as Rec;
-  const stored = (doc as { nativeAprRecord?: Rec }).nativeAprRecord;
+  const aprTimestamp = String(doc.aprRecord.timestamp ?? '0');
   return {
     id: doc.id,
     chainId: doc.chainId,
@@ -60,15 +62,15 @@ export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyM
     chain: chains.get(doc.chainId) ?? null,
     activePrograms: doc.activePrograms,
     protocol: doc.protocol,
-    aprRecord: { ...aprRecord, timestamp: String(aprRecord['timestamp'] ?? '0') },
+    aprRecord: { ...doc.aprRecord, timestamp: aprTimestamp },
     // Documents of metrics stored before the native APR record (the metrics job's nativeAprRecord, with its
     // status) derive one: 0 is unknown, not zero (#42, docs/api-behaviour.md#native-apr).
-    nativeAprRecord: stored ?? {
+    nativeAprRecord: doc.nativeAprRecord ?? {
       title: 'Native APR',
       description: NATIVE_APR_UNKNOWN,
       value: doc.nativeApr,
       status: 'not-computed',
-      timestamp: String(aprRecord['timestamp'] ?? '0'),
+      timestamp: aprTimestamp,
     },
     tvlRecord: { ...doc.tvlRecord, status: tvlStatusOfDocument(doc) },
     rewardsRecord: doc.rewardsRecord,
@@ -79,12 +81,9 @@ export function serializeOpportunity(doc: OpportunityDocument, chains: ReadonlyM
  * Pure: `tvlRecord.status` of a document (TvlStatus); documents projected before the status existed
  * say `ok` for a number and `read-failed` for an unknown TVL.
  */
-export function tvlStatusOfDocument(doc: Pick<OpportunityDocument, 'tvl' | 'tvlRecord'>): string {
-  const status = (doc.tvlRecord as Rec)['status'];
-  return typeof status === 'string' ? status : doc.tvl === null ? 'read-failed' : 'ok';
+export function tvlStatusOfDocument(doc: Pick<OpportunityDocument, 'tvl' | 'tvlRecord'>): TvlStatus {
+  return doc.tvlRecord.status ?? (doc.tvl === null ? 'read-failed' : 'ok');
 }
-
-export type SerializedOpportunity = ReturnType<typeof serializeOpportunity>;
 
 /** Pure: range-aggregation buckets → `{ data: [{ min, max, count }] }`, edges from `edges`. */
 export function serializeBins(edges: number[], buckets: { doc_count: number }[]) {

@@ -1,21 +1,9 @@
 import type { ProtocolAggregate } from './aggregate.js';
 
-/** Public protocol record (protocolSchema in api/openapi/records.ts), every field named. */
-export type ProtocolResponse = {
-  id: string;
-  name: string;
-  icon: string;
-  description: string;
-  url: string;
-  tags: string[];
-  dailyRewards: number;
-  numberOfLiveCampaigns: number;
-  opportunityLiveTags: string[];
-  banner: string | null;
-  opportunityBannerLight: string | null;
-  opportunityBannerDark: string | null;
-  trustData: null;
-};
+import type { ProtocolRecord } from '../../../domain/documents/records.js';
+
+/** Public Protocol record, as every route answering a protocol serves it (PROTOCOL_RECORD_SCHEMA, domain). */
+export type ProtocolResponse = ProtocolRecord;
 
 /**
  * Pure: an aggregated protocol → the public record. We hold no banners and no trust data (no

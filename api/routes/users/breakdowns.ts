@@ -3,7 +3,8 @@ import { nowSeconds, type ApiDeps } from '../../deps.js';
 import type { Handler } from '../../validate.js';
 import { loadOpportunityDocuments } from '../../reads/opportunities/readContext.js';
 import { currentChainContext } from '../../chainRecords.js';
-import { serializeOpportunity, type SerializedOpportunity } from '../../reads/opportunities/serialize.js';
+import { serializeOpportunity } from '../../reads/opportunities/serialize.js';
+import type { OpportunityRecord } from '../../../domain/documents/records.js';
 import { loadUserRewards, type UserChainRewards } from '../../reads/users/loadUserRewards.js';
 import { resolveChainIds } from '../../reads/users/params.js';
 import type { ProofSource } from '../../reads/rewardProofs.js';
@@ -70,7 +71,7 @@ export function userBreakdownsHandler(
     ];
     const opportunities = await loadOpportunityDocuments(deps, opportunityIds);
     const tags = q.tags?.flatMap((t) => t.split(',')).filter(Boolean);
-    const serialized = new Map<string, SerializedOpportunity>();
+    const serialized = new Map<string, OpportunityRecord>();
     const opportunityRecord = (id: string | null) => {
       const doc = id ? opportunities.get(id) : undefined;
       if (!doc) return null;

@@ -4821,7 +4821,7 @@ export interface components {
             opportunityBannerLight?: string | null;
             opportunityLiveTags?: string[];
             tags: string[];
-            trustData?: Record<string, never> | null;
+            trustData?: Record<string, unknown> | null;
             url: string;
         };
         StoringIdsNode: {
@@ -11153,12 +11153,12 @@ export interface operations {
                             sufficient: boolean;
                             token: string;
                         };
-                        campaigns: Record<string, never>[];
+                        campaigns: Record<string, unknown>[];
                         chainId: number;
                         data: string;
                         distributionCreator: string;
                         params?: unknown;
-                        safe: Record<string, never>;
+                        safe: Record<string, unknown>;
                         simulation: {
                             assumedApproval?: boolean;
                             performed: boolean;
@@ -12917,7 +12917,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        campaigns: Record<string, never>[];
+                        campaigns: Record<string, unknown>[];
                         distributionChainId: number;
                     };
                 };
@@ -13038,7 +13038,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description Bad Request */
@@ -13120,9 +13120,9 @@ export interface operations {
         /** @description Sent as `application/json`, `application/x-www-form-urlencoded` or `multipart/form-data`, with the same fields. In a form, numbers and booleans are strings (`"5"`, `"true"`), and an object or array field is either JSON text (`entries=[{"address":"0x…","value":"…"}]`; the only way in multipart, where each such part is `application/json`) or, URL-encoded only, bracket notation (`entries[0][address]=0x…`). */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
-                "application/x-www-form-urlencoded": Record<string, never>;
-                "multipart/form-data": Record<string, never>;
+                "application/json": Record<string, unknown>;
+                "application/x-www-form-urlencoded": Record<string, unknown>;
+                "multipart/form-data": Record<string, unknown>;
             };
         };
         responses: {
@@ -18459,7 +18459,7 @@ export interface operations {
                             ok: boolean;
                         };
                         freshness: unknown;
-                        jobs: Record<string, never>[];
+                        jobs: Record<string, unknown>[];
                         outbox: unknown;
                         postgres: {
                             error?: string;
@@ -18601,7 +18601,7 @@ export interface operations {
                             ok: boolean;
                         };
                         freshness: unknown;
-                        jobs: Record<string, never>[];
+                        jobs: Record<string, unknown>[];
                         outbox: unknown;
                         postgres: {
                             error?: string;
@@ -22111,7 +22111,7 @@ export interface operations {
                         chainId: number;
                         creationBlockNumber: number;
                         id: string;
-                        metadata: Record<string, never>;
+                        metadata: Record<string, unknown>;
                         nodeSource: {
                             chainId: number;
                             id: string;
@@ -22364,11 +22364,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        components: Record<string, never>;
-                        info: Record<string, never>;
+                        components: Record<string, unknown>;
+                        info: Record<string, unknown>;
                         /** @constant */
                         openapi: "3.1.0";
-                        paths: Record<string, never>;
+                        paths: Record<string, unknown>;
                     };
                 };
             };
@@ -25553,7 +25553,7 @@ export interface operations {
                      */
                     "application/json": {
                         campaignId: string;
-                        config: Record<string, never>;
+                        config: Record<string, unknown>;
                         id: string;
                         Opportunity: {
                             chainId: number;
@@ -25648,16 +25648,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    newConfig: Record<string, never>;
-                    oldConfig: Record<string, never>;
+                    newConfig: Record<string, unknown>;
+                    oldConfig: Record<string, unknown>;
                 };
                 "application/x-www-form-urlencoded": {
-                    newConfig: Record<string, never>;
-                    oldConfig: Record<string, never>;
+                    newConfig: Record<string, unknown>;
+                    oldConfig: Record<string, unknown>;
                 };
                 "multipart/form-data": {
-                    newConfig: Record<string, never>;
-                    oldConfig: Record<string, never>;
+                    newConfig: Record<string, unknown>;
+                    oldConfig: Record<string, unknown>;
                 };
             };
         };
@@ -30018,7 +30018,7 @@ export interface operations {
                         description: string;
                         enum: (string | number)[];
                         name: string;
-                        schemas: Record<string, never>;
+                        schemas: Record<string, unknown>;
                     }[];
                 };
             };
@@ -30132,7 +30132,7 @@ export interface operations {
                         period: number;
                         reason: string | null;
                         spread: number;
-                        tiers: Record<string, never>[];
+                        tiers: Record<string, unknown>[];
                     };
                 };
             };
@@ -30266,7 +30266,7 @@ export interface operations {
                         period: number;
                         reason: string | null;
                         spread: number;
-                        tiers: Record<string, never>[];
+                        tiers: Record<string, unknown>[];
                     };
                 };
             };
@@ -30383,7 +30383,7 @@ export interface operations {
                         icon?: string;
                         id: string;
                         name: string;
-                        protocol?: Record<string, never>;
+                        protocol?: Record<string, unknown>;
                         protocolId?: string;
                     }[];
                 };
@@ -30455,7 +30455,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -30471,7 +30471,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -30487,7 +30487,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -30525,7 +30525,7 @@ export interface operations {
                         icon?: string;
                         id: string;
                         name: string;
-                        protocol?: Record<string, never>;
+                        protocol?: Record<string, unknown>;
                         protocolId?: string;
                     };
                 };
@@ -30725,7 +30725,7 @@ export interface operations {
                         icon?: string;
                         id: string;
                         name: string;
-                        protocol?: Record<string, never>;
+                        protocol?: Record<string, unknown>;
                         protocolId?: string;
                     };
                 };
@@ -30819,7 +30819,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig?: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -30834,7 +30834,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig?: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -30849,7 +30849,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig?: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -30886,7 +30886,7 @@ export interface operations {
                         icon?: string;
                         id: string;
                         name: string;
-                        protocol?: Record<string, never>;
+                        protocol?: Record<string, unknown>;
                         protocolId?: string;
                     };
                 };
@@ -31098,7 +31098,7 @@ export interface operations {
                         icon?: string;
                         id: string;
                         name: string;
-                        protocol?: Record<string, never>;
+                        protocol?: Record<string, unknown>;
                         protocolId?: string;
                     };
                 };
@@ -31252,7 +31252,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig?: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -31267,7 +31267,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig?: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -31282,7 +31282,7 @@ export interface operations {
                         campaignType: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22;
                     };
                     completionConfig?: {
-                        [key: string]: Record<string, never>;
+                        [key: string]: Record<string, unknown>;
                     };
                     description?: string;
                     icon?: string;
@@ -31319,7 +31319,7 @@ export interface operations {
                         icon?: string;
                         id: string;
                         name: string;
-                        protocol?: Record<string, never>;
+                        protocol?: Record<string, unknown>;
                         protocolId?: string;
                     };
                 };
@@ -33057,7 +33057,7 @@ export interface operations {
                         extendedCampaigns: {
                             amount: string;
                             campaignId: string;
-                            campaignParameters: Record<string, never>;
+                            campaignParameters: Record<string, unknown>;
                             campaignSubType: number;
                             campaignType: string;
                             chainId: number;
