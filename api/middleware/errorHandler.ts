@@ -31,6 +31,10 @@ export function toAppError(error: unknown): AppError | null {
     return classified.reason === 'statement timeout'
       ? new QueryTimeoutError(error)
       : new ServiceUnavailableError(classified.source, error);
+  // Contention (a lock wait past the API's lock_timeout, a deadlock, a serialization failure): the same request
+  // may well pass a moment later, so it is a 503 to retry, never a 500.
+  if (classified?.source === 'postgresql' && classified.retryable)
+    return new ServiceUnavailableError('postgresql', error);
   // Any other refusal of Elasticsearch means we built a bad request: a server-side fault (generic 500,
   // logged), never Elasticsearch's text (nor its status) to the client.
   if (classified?.source === 'elasticsearch') return null;

@@ -174,6 +174,19 @@ describe('api/middleware/errorHandler', () => {
     });
   }
 
+  for (const [what, code] of [
+    ['a lock wait past lock_timeout', '55P03'],
+    ['a deadlock', '40P01'],
+    ['a serialization failure', '40001'],
+  ] as const) {
+    it(`maps ${what} (${code}) to a 503 to retry with service postgresql, never a 500`, async () => {
+      const { app, emitted } = appThrowing(() => Object.assign(new Error('canceling statement'), { code }));
+      const res = await request(app.callback()).patch('/v4/campaigns/x/privacy').expect(503);
+      expect(res.body).to.include({ code: 'SERVICE_UNAVAILABLE', service: 'postgresql' });
+      expect(emitted).to.have.length(1); // logged, as every 5xx
+    });
+  }
+
   it('maps a refused PostgreSQL connection to 503 with service postgresql', async () => {
     const { app } = appThrowing(() =>
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:55432'), { code: 'ECONNREFUSED' }),
