@@ -159,5 +159,10 @@ export async function stopSharedChains(): Promise<void> {
 // A root-level mocha hook (registered when a test file first loads this module): the shared devnets
 // stop once every suite of the run is done. Should the process end first, each devnet is killed by
 // its own exit handler (contracts/devnet.ts).
-const rootAfter = (globalThis as { after?: (fn: () => Promise<void>) => void }).after;
+// Not in a parallel worker: there a root hook ends with the file that loaded the module first, not with the run
+// (test/helpers/parallelRun.cjs cleans up after the run instead).
+const rootAfter =
+  process.env['MOCHA_WORKER_ID'] === undefined
+    ? (globalThis as { after?: (fn: () => Promise<void>) => void }).after
+    : undefined;
 rootAfter?.(stopSharedChains);

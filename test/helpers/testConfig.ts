@@ -24,9 +24,13 @@ export function workerDatabase(url: string, workerId: string | undefined): strin
 }
 export const TEST_ES_URL = process.env['TEST_ES_URL'] ?? process.env['ES_URL'] ?? 'http://127.0.0.1:59200';
 
-/** A fresh, unique Elasticsearch index prefix per suite (indices are deleted in `after`). */
+/**
+ * A fresh, unique Elasticsearch index prefix per suite (indices are deleted in `after`); in a parallel run it
+ * carries the run's id (TEST_RUN_ID, test/helpers/parallelRun.cjs), whose teardown deletes what is left.
+ */
 export function uniqueIndexPrefix(): string {
-  return `test-${randomBytes(4).toString('hex')}`;
+  const run = process.env['TEST_RUN_ID'];
+  return `test-${run ? `${run}-` : ''}${randomBytes(4).toString('hex')}`;
 }
 
 /** Chain config of a test devnet with our deployed stack. */

@@ -67,7 +67,7 @@ describe('response compression (gzip, brotli) on the demo data', function () {
 
   after(async () => {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    rmSync(dist, { recursive: true, force: true });
+    if (dist) rmSync(dist, { recursive: true, force: true });
     await demo?.close();
   });
 

@@ -131,7 +131,12 @@ async function buildTemplate(
 }
 
 // Root-level mocha hook: the templates go once every suite of the run is done.
-const rootAfter = (globalThis as { after?: (fn: () => Promise<void>) => void }).after;
+// Not in a parallel worker: there a root hook ends with the file that loaded the module first, not with the run
+// (test/helpers/parallelRun.cjs cleans up after the run instead).
+const rootAfter =
+  process.env['MOCHA_WORKER_ID'] === undefined
+    ? (globalThis as { after?: (fn: () => Promise<void>) => void }).after
+    : undefined;
 rootAfter?.(async () => {
   const es = createEsClient({ node: TEST_ES_URL, requestTimeoutMs: 30_000 });
   for (const t of builtTemplates.splice(0)) {

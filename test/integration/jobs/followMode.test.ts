@@ -90,7 +90,12 @@ describe('jobs: follow mode (a new head runs the chain at once, an outbox write 
 
     // A committed outbox write (here: the campaign made private behind the API's back) is projected
     // at once. No block is mined after it (the devnet mines on transactions only): only the woken
-    // projector can publish it.
+    // projector can publish it, once the runs of the campaign's own head have ended (a campaigns run
+    // still going, on a busy machine, would project the entry itself).
+    await eventually(
+      async () => (await h.deps.pg.query(`SELECT 1 FROM job_runs WHERE status = 'running'`)).rowCount === 0,
+      { timeoutMs: 20_000, what: 'no job run in progress' },
+    );
     const wroteAt = new Date();
     await withTransaction(h.deps.pg, async (tx) => {
       await tx.query(

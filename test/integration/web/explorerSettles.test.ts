@@ -118,7 +118,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     await browser?.close();
     for (const server of [limited, open])
       await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    rmSync(dist, { recursive: true, force: true });
+    if (dist) rmSync(dist, { recursive: true, force: true });
     await demo?.close();
   });
 
