@@ -2,7 +2,7 @@
 # The whole test suite: installs what is missing, starts PostgreSQL and Elasticsearch unless they
 # already answer (suites start their own devnets), installs Chromium for the browser tests when
 # missing, type-checks the API and the web pages, checks format and lint (Biome), then runs unit and
-# integration tests: in TEST_JOBS worker processes (test/.mocharc.parallel.cjs; default 1: the whole suite in one process), then the suites
+# integration tests: in TEST_JOBS worker processes (default 2; test/.mocharc.parallel.cjs), then the suites
 # that must run alone (test/serialSuites.cjs), with one closing line "N passed, N failed" for both. Given
 # arguments (files, mocha options) or TEST_JOBS=1, it runs the whole suite (or those files) in one process.
 set -euo pipefail
@@ -15,7 +15,7 @@ t0=$(date +%s)
 npx --no-install tsc -p . --noEmit
 npx --no-install tsc -p web --noEmit
 npx --no-install biome check .
-if [ "$#" -gt 0 ] || [ "${TEST_JOBS:-1}" = 1 ]; then
+if [ "$#" -gt 0 ] || [ "${TEST_JOBS:-2}" = 1 ]; then
   npx --no-install mocha --config test/.mocharc.cjs "$@"
   echo "[test] suite wall time $(( $(date +%s) - t0 ))s" >&2
   exit 0
