@@ -35,9 +35,9 @@ export const unitLockKey = (job: string, chainId?: number) => (chainId === undef
  * Runs one job (or one work unit of a per-chain job) once: takes its Postgres advisory locks on a
  * dedicated connection (a second runner, in this process or another, skips instead of racing; the
  * locks die with the connection, so the units of a killed process are free at once), records the
- * run in job_runs (start, end, chain, runner, ranges, counts, error) and releases the locks. Runs of the
- * same unit left 'running' by a dead process are closed as failed first, and so are other jobs' whose
- * lock nobody holds (jobs/deadRuns.ts). A paused job
+ * run in job_runs (start, end, chain, runner, ranges, counts, error) and releases the locks. Runs of any
+ * job left 'running' by a dead process (their lock held by no other session) are closed as failed first
+ * (jobs/deadRuns.ts). A paused job
  * (job_state.paused) is skipped unless `force`: nothing is recorded in job_runs (the pause itself
  * is in job_state with its time; a skip every scheduler tick would only be noise), and a run
  * already in progress when the job was paused finishes normally. A job that finds nothing configured
@@ -76,20 +76,10 @@ export async function runJob(
       }
       held.push(key);
     }
-    // Holding the locks, no live run of these units exists: a 'running' row is a dead process's. A
-    // concurrent job's runs are each under their runner's lock: a row whose runner holds none is dead.
-    await deps.pg.query(
-      `UPDATE job_runs r SET status = 'failed', finished_at = now(), error = 'interrupted: the process running it died'
-       WHERE job = $1 AND status = 'running' AND ($2::int IS NULL OR chain_id = $2 OR chain_id IS NULL)
-         AND NOT ($3::bool AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = $4
-           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-           AND l.objsubid = 2 AND l.objid::bigint = (hashtext($1 || '@' || r.runner)::bigint & 4294967295)))`,
-      [job.name, chainId ?? null, job.concurrent === true, JOB_LOCK_NAMESPACE],
-    );
-    // And any other job's running row whose lock nobody holds (a job that may never run again).
-    const closed = await closeDeadRuns(deps.pg, JOB_LOCK_NAMESPACE, [...deps.rpc.keys()]);
-    if (closed)
-      logger.warn({ msg: 'runs of other jobs left running by a dead process closed as failed', runs: closed });
+    // Holding the locks, no live run of these units exists: their 'running' rows are dead processes', and so
+    // is any job's running row whose lock no other session holds (closeDeadRuns, on the locks' session).
+    const closed = await closeDeadRuns(lockClient, JOB_LOCK_NAMESPACE, [...deps.rpc.keys()]);
+    if (closed) logger.warn({ msg: 'runs left running by a dead process closed as failed', runs: closed });
     const started = Date.now();
     const { rows } = await deps.pg.query<{ id: string }>(
       `INSERT INTO job_runs (job, status, trigger, chain_id, runner) VALUES ($1, 'running', $2, $3, $4) RETURNING id`,

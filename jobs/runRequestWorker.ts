@@ -30,7 +30,7 @@ export type RunRequestWorker = {
  * `opportunityIds` (a privacy change), refreshOpportunities; each outcome is written. A run that throws is
  * recorded as `failed` with its message (runJob logged it and wrote job_runs). Several runners share
  * the requests (each is claimed once, under a lease: a session advisory lock its runner holds until the
- * outcome is written; a request whose runner died is ended as failed by the next claim,
+ * outcome is written; a request whose runner died is ended as failed at the next wake-up,
  * closeAbandonedRequests). `stop` stops listening and waits for the request in hand.
  */
 export function startRunRequestWorker({ deps, jobs }: { deps: JobDeps; jobs: readonly Job[] }): RunRequestWorker {
@@ -42,8 +42,6 @@ export function startRunRequestWorker({ deps, jobs }: { deps: JobDeps; jobs: rea
     const lease = await deps.pg.connect();
     let leased = false;
     try {
-      const abandoned = await closeAbandonedRequests(lease);
-      if (abandoned) deps.logger.warn({ msg: 'run requests whose runner died ended as failed', requests: abandoned });
       const request = await claimRunRequest(lease, names, claimedBy);
       if (!request) return false;
       leased = true;
@@ -62,12 +60,15 @@ export function startRunRequestWorker({ deps, jobs }: { deps: JobDeps; jobs: rea
       leased = false;
       return true;
     } finally {
-      // A lease not released (a failure writing the outcome) dies with its session: the next claim ends the request.
+      // A lease not released (a failure writing the outcome) dies with its session: the next wake-up ends the request.
       lease.release(leased);
     }
   };
   const drain = coalesced(async () => {
     try {
+      // Once a wake-up, before the claims: requests whose runner died end as failed.
+      const abandoned = await closeAbandonedRequests(deps.pg);
+      if (abandoned) deps.logger.warn({ msg: 'run requests whose runner died ended as failed', requests: abandoned });
       while (!stopped && (await runOne()));
     } catch (error) {
       deps.logger.error({

@@ -1,3 +1,4 @@
+import { heldAdvisoryKeysSql } from '../../internal/advisoryLocks.js';
 import type { Queryable } from '../../internal/pg.js';
 import type { RunJobResult, RunTrigger } from './types.js';
 
@@ -105,10 +106,8 @@ export async function closeAbandonedRequests(pg: Queryable): Promise<number> {
   const { rowCount } = await pg.query(
     `UPDATE job_run_requests r SET finished_at = now(),
        outcome = jsonb_build_object('status', 'failed', 'error', 'interrupted: the runner that claimed it (' || r.claimed_by || ') died')
-     WHERE r.claimed_at IS NOT NULL AND r.finished_at IS NULL AND NOT EXISTS (
-       SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objsubid = 2 AND l.granted
-         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-         AND l.objid::bigint = r.id % 2147483647)`,
+     WHERE r.claimed_at IS NOT NULL AND r.finished_at IS NULL
+       AND r.id % 2147483647 NOT IN (${heldAdvisoryKeysSql('$1')})`,
     [RUN_REQUEST_LOCK_CLASS],
   );
   return rowCount ?? 0;
