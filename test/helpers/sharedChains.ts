@@ -1,5 +1,6 @@
 import { jsonRpc } from '../../contracts/devnet.js';
 import { startTestChains, type TestChain } from './testChains.js';
+import { afterRun } from './afterRun.js';
 
 /**
  * Devnets shared by the suites of one mocha process: started (and our contracts deployed) the first
@@ -156,13 +157,6 @@ export async function stopSharedChains(): Promise<void> {
   await Promise.allSettled(entries.map((e) => e.stopReal()));
 }
 
-// A root-level mocha hook (registered when a test file first loads this module): the shared devnets
-// stop once every suite of the run is done. Should the process end first, each devnet is killed by
-// its own exit handler (contracts/devnet.ts).
-// Not in a parallel worker: there a root hook ends with the file that loaded the module first, not with the run
-// (test/helpers/parallelRun.cjs cleans up after the run instead).
-const rootAfter =
-  process.env['MOCHA_WORKER_ID'] === undefined
-    ? (globalThis as { after?: (fn: () => Promise<void>) => void }).after
-    : undefined;
-rootAfter?.(stopSharedChains);
+// The shared devnets stop once every suite of the run is done (afterRun). Should the process end first (a
+// parallel worker), each devnet is killed by its own exit handler (contracts/devnet.ts).
+afterRun(stopSharedChains);

@@ -26,7 +26,7 @@ export const TEST_ES_URL = process.env['TEST_ES_URL'] ?? process.env['ES_URL'] ?
 
 /**
  * A fresh, unique Elasticsearch index prefix per suite (indices are deleted in `after`); in a parallel run it
- * carries the run's id (TEST_RUN_ID, test/helpers/parallelRun.cjs), whose teardown deletes what is left.
+ * carries the run's id (TEST_RUN_ID, test/helpers/parallelRun.ts), whose teardown deletes what is left.
  */
 export function uniqueIndexPrefix(): string {
   const run = process.env['TEST_RUN_ID'];

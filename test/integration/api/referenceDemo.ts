@@ -10,6 +10,7 @@ import { databaseNameOf, databaseUrlNamed, dropDatabase } from '../../helpers/da
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { type ChainVariant, type LeasedChains, leaseTestChains } from '../../helpers/sharedChains.js';
 import { TEST_DATABASE_URL, TEST_ES_URL } from '../../helpers/testConfig.js';
+import { afterRun } from '../../helpers/afterRun.js';
 
 /** Jobs that fill every table the reference-data routes read, in dependency order. */
 const JOBS = [
@@ -130,14 +131,8 @@ async function buildTemplate(
   return template;
 }
 
-// Root-level mocha hook: the templates go once every suite of the run is done.
-// Not in a parallel worker: there a root hook ends with the file that loaded the module first, not with the run
-// (test/helpers/parallelRun.cjs cleans up after the run instead).
-const rootAfter =
-  process.env['MOCHA_WORKER_ID'] === undefined
-    ? (globalThis as { after?: (fn: () => Promise<void>) => void }).after
-    : undefined;
-rootAfter?.(async () => {
+// The templates go once every suite of the run is done (afterRun; after a parallel run, parallelRun.ts).
+afterRun(async () => {
   const es = createEsClient({ node: TEST_ES_URL, requestTimeoutMs: 30_000 });
   for (const t of builtTemplates.splice(0)) {
     await dropDatabase(databaseUrlNamed(TEST_DATABASE_URL, t.database)).catch(() => {});
