@@ -96,9 +96,29 @@ async function verifyingRunSeconds(db: Queryable, chainId: number, since: Date):
   return null;
 }
 
+/**
+ * What both entry points read around a post: the reward tables' sizes and the end of PostgreSQL's log, then the
+ * post (mined, the root live); `t0` is when it was mined, and `afterStore` reads, once the tree is stored, the
+ * run that verified it, the bytes it added and the statements over the threshold meanwhile.
+ */
+async function postRoot(p: Pick<IngestRootParams, 'db' | 'target' | 'root' | 'serverLog'>) {
+  const before = await rewardTableBytes(p.db);
+  // A run that started a moment before the post may still pick the root up.
+  const since = new Date(Date.now() - 2_000);
+  const logOffset = serverLogOffset(p.serverLog);
+  await updateTree({ ...p.target, root: p.root as `0x${string}`, mineUntilLive: true });
+  return {
+    t0: performance.now(),
+    afterStore: async () => ({
+      runSeconds: await verifyingRunSeconds(p.db, p.target.chainId, since),
+      slowStatements: slowStatementsSince(p.serverLog, logOffset),
+      bytes: bytesAdded(before, await rewardTableBytes(p.db)),
+    }),
+  };
+}
+
 /** Posts `root` and measures its ingestion by the running scheduler (see the module comment). */
 export async function ingestRoot(p: IngestRootParams): Promise<RootIngestion> {
-  const before = await rewardTableBytes(p.db);
   const rssBefore = statusBytes(p.job.pid, 'VmRSS') ?? 0;
   if (!resetPeakRss(p.job.pid))
     throw new Error(`cannot reset the peak RSS of pid ${p.job.pid} (/proc/<pid>/clear_refs)`);
@@ -106,12 +126,8 @@ export async function ingestRoot(p: IngestRootParams): Promise<RootIngestion> {
   await p.job.eventLoop.reset();
   const groups = { ours: p.job.pid, devnets: p.devnetPids, named: p.namedPids };
   const cpu0 = snapshotCpu(groups);
-  // A run that started a moment before the post may still pick the root up.
-  const since = new Date(Date.now() - 2_000);
   const mark = p.job.mark();
-  const logOffset = serverLogOffset(p.serverLog);
-  await updateTree({ ...p.target, root: p.root as `0x${string}`, mineUntilLive: true });
-  const t0 = performance.now();
+  const { t0, afterStore } = await postRoot(p);
   let ingesting = true;
   const stored = waitVerified(p.db, p.target.chainId, p.root, p.job, p.timeoutMs).then(async () => {
     const seconds = (performance.now() - t0) / 1000;
@@ -125,18 +141,15 @@ export async function ingestRoot(p: IngestRootParams): Promise<RootIngestion> {
     const cpu = describeCpu(cpu0, snapshotCpu(groups));
     const treeRssPeak = tree.stop();
     ingesting = false;
-    const runSeconds = await verifyingRunSeconds(p.db, p.target.chainId, since);
     return {
       entry: 'scheduler',
       commandSeconds: null,
       steps: p.job.timedSince(mark).filter((line) => line.chainId === p.target.chainId),
-      slowStatements: slowStatementsSince(p.serverLog, logOffset),
+      ...(await afterStore()),
       ...done,
-      runSeconds,
       rssBefore,
       treeRssPeak,
       freshness: await freshness,
-      bytes: bytesAdded(before, await rewardTableBytes(p.db)),
       cpu,
     };
   } finally {
@@ -156,12 +169,8 @@ export type IngestByCommandParams = Omit<IngestRootParams, 'job' | 'other'> & {
  * (sampled every 100 ms: a process that ends has no VmHWM to read), its event loop over its whole life.
  */
 export async function ingestRootByCommand(p: IngestByCommandParams): Promise<RootIngestion> {
-  const before = await rewardTableBytes(p.db);
   const probeFile = join(os.tmpdir(), `bench-rewards-loop-${process.pid}-${Date.now()}.json`);
-  const since = new Date(Date.now() - 2_000);
-  const logOffset = serverLogOffset(p.serverLog);
-  await updateTree({ ...p.target, root: p.root as `0x${string}`, mineUntilLive: true });
-  const t0 = performance.now();
+  const { t0, afterStore } = await postRoot(p);
   const job = p.start(probeFile);
   const groups = { ours: job.pid, devnets: p.devnetPids, named: p.namedPids };
   const cpu0 = snapshotCpu(groups);
@@ -186,16 +195,14 @@ export async function ingestRootByCommand(p: IngestByCommandParams): Promise<Roo
       entry: 'jobs:run -- all',
       seconds,
       commandSeconds,
-      runSeconds: await verifyingRunSeconds(p.db, p.target.chainId, since),
+      ...(await afterStore()),
       rssBefore: 0,
       rssPeak: treeRssPeak,
       treeRssPeak,
       eventLoop,
       freshness: [],
-      bytes: bytesAdded(before, await rewardTableBytes(p.db)),
       cpu: `${cpu}; the command's own process ${cpuSeconds.toFixed(2)} s from its start to its exit (reported at its exit)`,
       steps: job.timedSince(0).filter((line) => line.chainId === p.target.chainId),
-      slowStatements: slowStatementsSince(p.serverLog, logOffset),
     };
   } finally {
     tree.stop();
