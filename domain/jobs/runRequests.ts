@@ -51,8 +51,8 @@ export const RUN_REQUEST_LOCK_CLASS = 0x6a7272; // "jrr"
 /**
  * Claims the oldest unclaimed request for one of `jobs` (FOR UPDATE SKIP LOCKED: two runners never
  * claim the same one), marked with `claimedBy`, and takes its lease: a session advisory lock on
- * `lockSession` (a connection the runner keeps until it has written the outcome), taken in the claim's
- * transaction so that no one sees the claim without the lease. A runner that dies loses the lease with its
+ * `lockSession` (a connection the runner keeps until it has written the outcome), taken by the claim's
+ * statement so that no one sees the claim without the lease. A runner that dies loses the lease with its
  * session; closeAbandonedRequests then ends the request. Null when none is waiting.
  */
 export async function claimRunRequest(
@@ -60,32 +60,23 @@ export async function claimRunRequest(
   jobs: readonly string[],
   claimedBy: string,
 ): Promise<{ id: number; job: string; trigger: RunTrigger; params: RunRequestParams | null } | null> {
-  await lockSession.query('BEGIN');
-  try {
-    const { rows } = await lockSession.query<{
-      id: string;
-      job: string;
-      trigger: RunTrigger;
-      params: RunRequestParams | null;
-    }>(
-      `UPDATE job_run_requests SET claimed_at = now(), claimed_by = $2
+  // One statement: the claim commits with its lease already taken.
+  const { rows } = await lockSession.query<{
+    id: string;
+    job: string;
+    trigger: RunTrigger;
+    params: RunRequestParams | null;
+  }>(
+    `WITH claimed AS (
+       UPDATE job_run_requests SET claimed_at = now(), claimed_by = $2
         WHERE id = (SELECT id FROM job_run_requests WHERE claimed_at IS NULL AND job = ANY($1::text[])
                      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, job, trigger, params`,
-      [jobs, claimedBy],
-    );
-    const row = rows[0];
-    if (row)
-      await lockSession.query('SELECT pg_advisory_lock($1, ($2::bigint % 2147483647)::int)', [
-        RUN_REQUEST_LOCK_CLASS,
-        row.id,
-      ]);
-    await lockSession.query('COMMIT');
-    return row ? { id: Number(row.id), job: row.job, trigger: row.trigger, params: row.params } : null;
-  } catch (error) {
-    await lockSession.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+        RETURNING id, job, trigger, params)
+     SELECT id, job, trigger, params, pg_advisory_lock($3, (id % 2147483647)::int) FROM claimed`,
+    [jobs, claimedBy, RUN_REQUEST_LOCK_CLASS],
+  );
+  const row = rows[0];
+  return row ? { id: Number(row.id), job: row.job, trigger: row.trigger, params: row.params } : null;
 }
 
 /** Releases request `id`'s lease (after its outcome is written). */
