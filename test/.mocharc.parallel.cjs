@@ -8,5 +8,5 @@ module.exports = {
   parallel: true,
   jobs: Number(process.env.TEST_JOBS ?? 2),
   ignore: require('./serialSuites.cjs'),
-  require: ['test/helpers/parallelRun.ts'],
+  require: ['test/helpers/parallelRun.ts', 'test/helpers/fileWallTimes.ts'],
 };

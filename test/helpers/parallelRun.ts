@@ -7,6 +7,9 @@
  * The workers' own databases stay, reset by the next run.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { createEsClient } from '../../internal/es.js';
 import { deleteIndices } from '../../search-mappings/aliases.js';
@@ -16,9 +19,11 @@ import { TEST_DATABASE_URL, TEST_ES_URL } from './testConfig.js';
 export function mochaGlobalSetup(): void {
   // Set before the workers are forked: they inherit it.
   process.env['TEST_RUN_ID'] ??= randomBytes(3).toString('hex');
+  process.env['TEST_FILE_TIMES'] ??= join(tmpdir(), `test-file-times-${process.env['TEST_RUN_ID']}.jsonl`);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
+  if (process.env['TEST_FILE_TIMES']) rmSync(process.env['TEST_FILE_TIMES'], { force: true });
   const base = databaseNameOf(TEST_DATABASE_URL);
   const client = new pg.Client({ connectionString: databaseUrlNamed(TEST_DATABASE_URL, 'postgres') });
   await client.connect();

@@ -148,6 +148,16 @@ describe('indexer/store/treeStore: a tree stored from two connections (#30)', fu
     for (let round = 1; round <= 4; round++) expect(await served(TWO, round)).to.deep.equal(await served(ONE, round));
     expect(await stagingTables(), 'staging dropped').to.deep.equal([]);
     expect((await db.query('SELECT count(*)::int AS n FROM reward_tree_stores')).rows[0].n).to.equal(0);
+    // The second chain's first tree was analyzed into the statistics: a chain they have not seen is
+    // estimated at one row, and its comparisons and reads planned as nested loops (2–4 s per tree here).
+    const { rows: seen } = await db.query<{ tablename: string; chains: string }>(
+      `SELECT tablename, most_common_vals::text AS chains FROM pg_stats
+       WHERE tablename IN ('reward_leaf_versions', 'reward_breakdown_versions') AND attname = 'chain_id' ORDER BY 1`,
+    );
+    expect(seen).to.deep.equal([
+      { tablename: 'reward_breakdown_versions', chains: `{${ONE},${TWO}}` },
+      { tablename: 'reward_leaf_versions', chains: `{${ONE},${TWO}}` },
+    ]);
   });
 
   it('leaves nothing visible when the tree fails after the second connection committed, and undoes it', async function () {
