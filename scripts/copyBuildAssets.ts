@@ -11,15 +11,17 @@ export function sourceRoots(tsconfig: { include?: string[] }): string[] {
   return (tsconfig.include ?? []).map((p) => p.replace(/\/\*\*.*$/, '').replace(/\/$/, ''));
 }
 
-/** Every asset file under `dir` (recursively), skipping dependencies, outputs, tests and Solidity sources. */
-function assetsUnder(dir: string): string[] {
+/** Every file under `dir` (recursively) that `accept`s, skipping dependencies, outputs, tests and Solidity sources. */
+function filesUnder(dir: string, accept: (name: string) => boolean): string[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return SKIP_DIRS.has(entry.name) ? [] : assetsUnder(path);
-    return ASSET_EXTENSIONS.has(extname(entry.name)) && !/^tsconfig.*\.json$/.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return SKIP_DIRS.has(entry.name) ? [] : filesUnder(path, accept);
+    return accept(entry.name) ? [path] : [];
   });
 }
+
+const isAsset = (name: string) => ASSET_EXTENSIONS.has(extname(name)) && !/^tsconfig.*\.json$/.test(name);
 
 /**
  * After `tsc -p tsconfig.build.json` (sources → dist/ with the same layout): copies what the
@@ -30,19 +32,37 @@ function assetsUnder(dir: string): string[] {
  * @returns the files copied, relative to the repository.
  */
 export function copyBuildAssets(root: string, outDir = join(root, 'dist')): string[] {
+  const files = copyModuleAssets(root, outDir);
+  const pages = join(root, 'web', 'dist');
+  if (!existsSync(join(pages, 'index.html'))) throw new Error('web/dist is not built: run `npm run web:build` first');
+  cpSync(pages, join(outDir, 'web', 'dist'), { recursive: true });
+  return [...files.map((f) => relative(root, f)), 'web/dist/'];
+}
+
+/** The folders (and single files) of the compiled sources: tsconfig.json's include list, tests and outputs left out. */
+export function compiledRoots(root: string): string[] {
   const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { include?: string[] };
-  const files = sourceRoots(tsconfig)
-    .filter((r) => !SKIP_DIRS.has(r))
-    .flatMap((r) => assetsUnder(join(root, r)));
+  return sourceRoots(tsconfig).filter((r) => !SKIP_DIRS.has(r));
+}
+
+/** The TypeScript modules under the compiled folders (absolute paths; declaration files left out). */
+export function moduleSources(root: string): string[] {
+  return compiledRoots(root).flatMap((r) => {
+    const path = join(root, r);
+    if (r.endsWith('.ts')) return existsSync(path) ? [path] : [];
+    return filesUnder(path, (name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
+  });
+}
+
+/** Copies the .sql and .json files the compiled modules read beside themselves into `outDir`; returns them (absolute). */
+export function copyModuleAssets(root: string, outDir: string): string[] {
+  const files = compiledRoots(root).flatMap((r) => filesUnder(join(root, r), isAsset));
   for (const file of files) {
     const target = join(outDir, relative(root, file));
     mkdirSync(dirname(target), { recursive: true });
     cpSync(file, target);
   }
-  const pages = join(root, 'web', 'dist');
-  if (!existsSync(join(pages, 'index.html'))) throw new Error('web/dist is not built: run `npm run web:build` first');
-  cpSync(pages, join(outDir, 'web', 'dist'), { recursive: true });
-  return [...files.map((f) => relative(root, f)), 'web/dist/'];
+  return files;
 }
 
 // `npm run build` runs it from the repository root, compiled (node dist/scripts/copyBuildAssets.js).

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../../internal/config.js';
 import { childProcessEnv } from './testConfig.js';
 import { eventually } from './eventually.js';
+import { nodeArgs } from './compiledSources.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,13 +21,13 @@ export type StartApiProcessParams = {
 export const API_PROCESS_PORTS = { from: 19000, to: 19899 } as const;
 
 /**
- * The API as its own process (`node --import tsx api/server.ts`, as production runs it) on
+ * The API as its own process (`node api/server.js` of this run's build, as production runs dist/) on
  * 127.0.0.1:`port`, for tests that SIGKILL it; resolves once `/v4/health/live` answers. Pick `port`
  * outside the kernel's ephemeral range (32768–60999 here): an outgoing connection may take a port
  * of that range between the check that it is free and the API's bind (API_PROCESS_PORTS).
  */
 export async function startApiProcess({ config, port, env = {} }: StartApiProcessParams): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+  const proc = spawn(process.execPath, await nodeArgs('api/server.ts'), {
     cwd: ROOT,
     env: childProcessEnv(config, { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'inherit'],

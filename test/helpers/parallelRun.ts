@@ -4,6 +4,7 @@
  * none there): the shared devnets die with the worker (contracts/devnet.ts), and what the workers leave on the
  * shared services is removed here, after the last file: the reference demo's template databases
  * (<test db>_w<id>_demo_<n>) and every index of this run (uniqueIndexPrefix names them test-<TEST_RUN_ID>-…).
+ * Before the workers start, it compiles the sources the processes tests start run from (compiledSources.ts).
  * The workers' own databases stay, reset by the next run.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,17 +14,22 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createEsClient } from '../../internal/es.js';
 import { deleteIndices } from '../../search-mappings/aliases.js';
+import { compiledDir, compileSources } from './compiledSources.js';
 import { databaseNameOf, databaseUrlNamed, dropDatabase } from './database.js';
 import { TEST_DATABASE_URL, TEST_ES_URL } from './testConfig.js';
 
-export function mochaGlobalSetup(): void {
-  // Set before the workers are forked: they inherit it.
+export async function mochaGlobalSetup(): Promise<void> {
+  // Set before the workers are forked: they inherit them.
   process.env['TEST_RUN_ID'] ??= randomBytes(3).toString('hex');
   process.env['TEST_FILE_TIMES'] ??= join(tmpdir(), `test-file-times-${process.env['TEST_RUN_ID']}.jsonl`);
+  const compiled = compiledDir(`run-${process.env['TEST_RUN_ID']}`);
+  await compileSources(compiled);
+  process.env['TEST_COMPILED_DIR'] = compiled;
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
   if (process.env['TEST_FILE_TIMES']) rmSync(process.env['TEST_FILE_TIMES'], { force: true });
+  if (process.env['TEST_COMPILED_DIR']) rmSync(process.env['TEST_COMPILED_DIR'], { recursive: true, force: true });
   const base = databaseNameOf(TEST_DATABASE_URL);
   const client = new pg.Client({ connectionString: databaseUrlNamed(TEST_DATABASE_URL, 'postgres') });
   await client.connect();

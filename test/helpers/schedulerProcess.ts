@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../internal/config.js';
 import { childProcessEnv } from './testConfig.js';
+import { nodeArgs } from './compiledSources.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -15,9 +16,10 @@ export const everySecond = (jobs: readonly string[]) =>
  * Starts `jobs/scheduler.ts` as its own process on the suite's database, indices and chains;
  * resolves once it has started a job (its last 20 kB of output are kept for failure messages).
  */
-export function startSchedulerProcess(config: Config, env: Record<string, string>): Promise<SchedulerProcess> {
+export async function startSchedulerProcess(config: Config, env: Record<string, string>): Promise<SchedulerProcess> {
+  const args = await nodeArgs('jobs/scheduler.ts');
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/scheduler.ts'], {
+    const proc = spawn(process.execPath, args, {
       cwd: ROOT,
       env: childProcessEnv(config, { LOG_LEVEL: 'debug', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],

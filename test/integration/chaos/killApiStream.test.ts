@@ -6,6 +6,7 @@ import { appendEvents } from '../../../domain/tables/events.js';
 import { withTransaction } from '../../../internal/pg.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { API_PROCESS_PORTS, startApiProcess } from '../../helpers/apiProcess.js';
+import { eventually } from '../../helpers/eventually.js';
 
 const CHAIN = 31337;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -70,8 +71,9 @@ describe('chaos: SIGKILL of the API under an event stream (subscribe() resumes, 
       await sleep(1500);
       appending = false;
       await appender;
-      const deadline = Date.now() + 20_000;
-      while (got.length < appended.length && Date.now() < deadline) await sleep(50);
+      await eventually(() => got.length >= appended.length, { timeoutMs: 20_000, what: 'every appended event' }).catch(
+        () => {},
+      ); // the comparison below says what is missing
       expect(got).to.deep.equal(appended);
       expect(errors.length, 'the broken connection was reported').to.be.greaterThan(0);
       expect(errors.every((e) => !e.fatal)).to.equal(true);

@@ -14,6 +14,7 @@ import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seededRandom } from '../../helpers/seededRandom.js';
 import { expectSearchLikePostgres } from '../../helpers/esDocumentIds.js';
+import { nodeArgs } from '../../helpers/compiledSources.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'prices', 'metrics', 'publish'];
@@ -73,14 +74,15 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
    * Runs one job in its own process; with `killAfterMs`, SIGKILLs it that long after the job's run
    * started (after process start-up, so inside the job's own work) if it is still running.
    */
-  function runJobProcess(
+  async function runJobProcess(
     job: string,
     killAfterMs?: number,
   ): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
     // The final catch-up runs use normal batch sizes so one run reaches the head (a blocks run stops after 20 batches).
     const runEnv = killAfterMs === undefined ? childProcessEnv(h.config) : env;
-    if (stopped) return Promise.reject(new Error(`not starting ${job}: the test has stopped`));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', job], {
+    const args = await nodeArgs('jobs/cli.ts', 'run', job);
+    if (stopped) throw new Error(`not starting ${job}: the test has stopped`);
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: runEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -180,13 +182,19 @@ describe('chaos: every job killed with SIGKILL at random points', function () {
         progress();
         expect(outcome.code, `${job}: ${outcome.output.slice(-600)}`).to.equal(0);
       };
-      for (const job of [...JOBS, 'publish']) await run(job);
+      // A pass: every job once in pipeline order in one process (the operators' `jobs:run -- all`), then
+      // publish once more for what the later jobs queued.
+      const pass = async () => {
+        await run('all');
+        await run('publish');
+      };
+      await pass();
       // `roots` checks 10 trees per run: run it alone until every tree is checked, then every job once more.
       while (!(await treesChecked()) && rootsRuns < 40) {
         await run('roots');
         rootsRuns++;
       }
-      for (const job of [...JOBS, 'publish']) await run(job);
+      await pass();
     });
     console.log(`    caught up with ${rootsRuns} extra roots runs between two undisturbed passes`);
 

@@ -20,6 +20,7 @@ import {
   writeBenchTree,
 } from '../../../scripts/bench/benchRewardTree.js';
 import { syncRoots } from '../../../jobs/syncRoots.js';
+import { nodeArgs } from '../../helpers/compiledSources.js';
 
 const ROOT_DIR = fileURLToPath(new URL('../../../', import.meta.url));
 const CHAIN_ID = 31337;
@@ -95,7 +96,7 @@ describe('chaos: a reward tree ingestion SIGKILLed, a truncated tree (#30)', fun
 
   /** Runs the roots job in its own process and SIGKILLs it once PostgreSQL shows it running `statement` (a LIKE pattern). */
   async function killRootsJobAt(statement: string) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', 'roots'], {
+    const child = spawn(process.execPath, await nodeArgs('jobs/cli.ts', 'run', 'roots'), {
       cwd: ROOT_DIR,
       env: childProcessEnv(h.config),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,8 +8,8 @@ import { everySecond, startSchedulerProcess, type SchedulerProcess } from '../..
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhookReceiver.js';
 import { login } from '../api/authFlow.js';
 import { createApiKey } from '../api/ownedResources.js';
+import { eventually } from '../../helpers/eventually.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Events appended for the case: enough that every kill lands in the middle of deliveries. */
 const EVENTS = 300;
 
@@ -24,11 +24,14 @@ describe('chaos: SIGKILL of the process delivering webhooks (#32)', function () 
   let receiver: WebhookReceiver;
   let scheduler: SchedulerProcess | null = null;
 
+  // A killed deliverer's lease is taken over once it expires: an attempt's timeout plus LEASE_MARGIN_MS
+  // (10 s). The receiver answers in 20 ms, so a 1 s timeout keeps each takeover at 11 s instead of 20 s.
   const startDeliverer = () =>
     startSchedulerProcess(h.config, {
       SCHEDULER_JOBS: 'webhooks',
       ...everySecond(['webhooks']),
       WEBHOOKS_ALLOW_PRIVATE: 'loopback',
+      WEBHOOKS_TIMEOUT_MS: '1000',
     });
 
   before(async function () {
@@ -60,16 +63,28 @@ describe('chaos: SIGKILL of the process delivering webhooks (#32)', function () 
     while (kills < chaosSettings.webhookDeliveryKills) {
       scheduler = await startDeliverer();
       const target = step * (kills + 1);
-      for (const deadline = Date.now() + 60_000; receiver.received.length < target; await sleep(5))
-        if (Date.now() > deadline)
-          throw new Error(`deliverer stalled at ${receiver.received.length}: ${scheduler.output().slice(-800)}`);
+      const deliverer = scheduler;
+      await eventually(() => receiver.received.length >= target, {
+        timeoutMs: 60_000,
+        intervalMs: 5,
+        what: `${target} deliveries`,
+      }).catch((error: Error) => {
+        throw new Error(`deliverer stalled at ${receiver.received.length}: ${deliverer.output().slice(-800)}`, {
+          cause: error,
+        });
+      });
       scheduler.proc.kill('SIGKILL');
       await new Promise((r) => scheduler!.proc.once('exit', r));
       kills += 1;
     }
     scheduler = await startDeliverer();
-    for (const deadline = Date.now() + 120_000; receiver.accepted.length < appended.length; await sleep(50))
-      if (Date.now() > deadline) throw new Error(`${receiver.accepted.length} of ${appended.length} delivered`);
+    await eventually(
+      () => {
+        if (receiver.accepted.length < appended.length)
+          throw new Error(`${receiver.accepted.length} of ${appended.length} delivered`);
+      },
+      { timeoutMs: 120_000, what: 'every event accepted' },
+    );
     expect(receiver.accepted, 'each event kept once, in order, by a deduplicating receiver').to.deep.equal(appended);
     const repeated = receiver.duplicates();
     console.log(

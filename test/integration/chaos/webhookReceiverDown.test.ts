@@ -9,6 +9,7 @@ import { createHarness, type Harness } from '../../helpers/harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhookReceiver.js';
 import { login } from '../api/authFlow.js';
 import { createApiKey } from '../api/ownedResources.js';
+import { eventually } from '../../helpers/eventually.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -50,8 +51,13 @@ describe('chaos: a webhook receiver down, then up, under a running scheduler (#3
         await append();
       await receiver.up();
       for (let i = 0; i < 5; i++) await append();
-      for (const deadline = Date.now() + 60_000; receiver.accepted.length < appended.length; await sleep(50))
-        if (Date.now() > deadline) throw new Error(`${receiver.accepted.length} of ${appended.length} delivered`);
+      await eventually(
+        () => {
+          if (receiver.accepted.length < appended.length)
+            throw new Error(`${receiver.accepted.length} of ${appended.length} delivered`);
+        },
+        { timeoutMs: 60_000, what: 'every event accepted' },
+      );
     } finally {
       await scheduler.stop();
     }

@@ -13,6 +13,7 @@ import type { JobListing } from '../../../domain/jobs/listJobs.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
+import { nodeArgs } from '../../helpers/compiledSources.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -26,11 +27,11 @@ describe('jobs/cli.ts as a real process', function () {
   /** Runs `jobs/cli.ts <args>` with the harness' configuration, like an operator would (`extra`: more variables). */
   function cli(...args: string[]): Promise<CliResult>;
   function cli(extra: Record<string, string>, ...args: string[]): Promise<CliResult>;
-  function cli(first: string | Record<string, string>, ...rest: string[]): Promise<CliResult> {
+  async function cli(first: string | Record<string, string>, ...rest: string[]): Promise<CliResult> {
     const extra = typeof first === 'string' ? {} : first;
     const args = typeof first === 'string' ? [first, ...rest] : rest;
     const env = childProcessEnv(h.config, { INDEXER_MAX_LOG_RANGE: '2', ...extra }); // backfills take several batches, so the bar moves
-    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', ...args], {
+    const child = spawn(process.execPath, await nodeArgs('jobs/cli.ts', ...args), {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

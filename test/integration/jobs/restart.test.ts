@@ -6,6 +6,7 @@ import { createCampaigns, encodeErc20CampaignData, getLatestTimestamp } from '..
 import { indexNames } from '../../../internal/es.js';
 import { childProcessEnv } from '../../helpers/testConfig.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
+import { nodeArgs } from '../../helpers/compiledSources.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TX_COUNT = 40;
@@ -18,10 +19,10 @@ type RunOutcome = { code: number | null; signal: NodeJS.Signals | null; batches:
  * sends SIGKILL a random few milliseconds after that many persisted batches holding campaigns
  * (mid-way through a later batch).
  */
-function runIndexer(h: Harness, killAfter?: number): Promise<RunOutcome> {
+async function runIndexer(h: Harness, killAfter?: number): Promise<RunOutcome> {
   const env = childProcessEnv(h.config, { INDEXER_MAX_LOG_RANGE: '1', INDEXER_PUBLISH_BATCH: '7' });
-  // node itself (not the tsx wrapper, whose SIGKILL would leave its node child running).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/cli.ts', 'run', 'campaigns'], {
+  // node itself (not a wrapper such as tsx's, whose SIGKILL would leave its node child running).
+  const child = spawn(process.execPath, await nodeArgs('jobs/cli.ts', 'run', 'campaigns'), {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
