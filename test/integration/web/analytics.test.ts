@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { formatCount, formatUsdExact } from '../../../web/shared/format.js';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { distributedByCampaign, setRewardTokenClose } from '../../helpers/distributedSql.js';
 import { getJson } from '../../helpers/getJson.js';
@@ -78,7 +78,7 @@ describe('explorer: analytics view, in Chromium at 1366 and 390 px (#33)', funct
     web = await startDemoWebServer();
     base = web.base;
     await setRewardTokenClose(web.demo.h.deps.pg, CHAIN, PRICE);
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
 
   afterEach(async function () {

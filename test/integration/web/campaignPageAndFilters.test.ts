@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -62,7 +62,7 @@ describe('explorer: filters as you type, campaign pages, explorer links and phon
   before(async function () {
     web = await startDemoWebServer();
     base = web.base;
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     campaigns = await api<Campaign[]>('/v4/campaigns?items=100');
   });
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import { createHttpServer } from '../../../api/httpServer.js';
-import { launchBrowser, screenshot } from '../../helpers/browser.js';
+import { leaseBrowser, screenshot } from '../../helpers/browser.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { login, type Session } from '../api/authFlow.js';
 
@@ -82,7 +82,7 @@ describe('CORS in Chromium: pages on other origins calling the API with a cookie
         .send({ description: 'browser' })
         .expect(200)
     ).body.rawKey;
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     context = await browser.newContext();
     await context.addCookies([
       { name: 'jwt', value: alice.token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' },

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -55,7 +55,7 @@ describe('explorer navigation: keyboard, titles, sorting, detail links and phone
   before(async function () {
     web = await startDemoWebServer();
     base = web.base;
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
 
   beforeEach(async function () {

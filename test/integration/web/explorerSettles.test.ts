@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_RATE_LIMITS } from '../../../api/middleware/rateLimit.js';
 import { buildWeb } from '../../../web/build.js';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import { createReferenceDemo, type ReferenceDemo } from '../api/referenceDemo.js';
 import { getJson } from '../../helpers/getJson.js';
@@ -92,7 +92,7 @@ describe('explorer speed, stale states and filter messages; operations layout (C
     base = await listen(limited);
     open = h.createApp({ webDist: dist }).listen(0, '127.0.0.1');
     openBase = await listen(open);
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
 
   beforeEach(async function () {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { writeDemoHistory } from '../../../scripts/demoHistory.js';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -41,7 +41,7 @@ describe('explorer: unpriced figures and history charts, in Chromium at 1366 and
     web = await startDemoWebServer();
     base = web.base;
     await writeDemoHistory(web.demo.h.deps, { fromMs: Date.now() - 18 * DAY_MS, stepMs: DAY_MS / 2 });
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
 
   afterEach(async function () {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { formatUsd } from '../../../web/shared/format.js';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -19,7 +19,7 @@ describe('explorer: an open opportunity view updates from the event stream, with
 
   before(async function () {
     web = await startDemoWebServer();
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
 
   after(async () => {

@@ -10,7 +10,7 @@ import { disputeTree, resolveDispute, updateTree, type ActionTarget } from '../.
 import { HARDHAT_TEST_KEYS } from '../../../contracts/clients.js';
 import type { DeployedStack } from '../../../contracts/deploy.js';
 import { buildWeb } from '../../../web/build.js';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { prepareDisputers } from '../../helpers/disputes.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
@@ -54,7 +54,7 @@ describe("operations page (/ops): a chain's root disputes in Chromium", function
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
     page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     errors = watchErrors(page);
   });

@@ -10,7 +10,7 @@ import { findJob } from '../../../jobs/registry.js';
 import { runJob } from '../../../jobs/runJob.js';
 import { getLatestTimestamp, mine } from '../../../contracts/actions.js';
 import { buildWeb } from '../../../web/build.js';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { DEAD_CHAIN_ID, withDeadChain } from '../../helpers/deadChain.js';
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { seedCampaigns } from '../../helpers/seedCampaigns.js';
@@ -45,7 +45,7 @@ describe('operations page (/ops) triage in Chromium: what needs attention comes 
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
 
   beforeEach(async function () {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { parseState } from '../../../web/explorer/state.js';
 import { binsWithinFilter } from '../../../web/explorer/visibleBins.js';
-import { eventuallyEquals, launchBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, screenshot, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { TEST_BACK_OFFICE_TOKEN } from '../../helpers/testConfig.js';
 import type { ReferenceDemo } from '../api/referenceDemo.js';
@@ -64,7 +64,7 @@ describe('explorer (/) and operations (/ops) pages in Chromium, on the demo data
   before(async function () {
     web = await startDemoWebServer();
     ({ demo, dist, base } = web);
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
 
   beforeEach(async function () {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PROGRAMS, seedPrograms } from '../../../scripts/seedPrograms.js';
-import { eventuallyEquals, launchBrowser, watchErrors } from '../../helpers/browser.js';
+import { eventuallyEquals, leaseBrowser, watchErrors } from '../../helpers/browser.js';
 import { startDemoWebServer, type DemoWebServer } from '../../helpers/demoWebServer.js';
 import { getJson } from '../../helpers/getJson.js';
 
@@ -31,7 +31,7 @@ describe('explorer: programs as a filter and on opportunity pages (Chromium, #46
     await web.demo.h.refresh();
     programs = await getJson<Program[]>(`${web.base}/v4/programs`);
     expect(programs.map((p) => p.slug).sort()).to.deep.equal(DEMO_PROGRAMS.map((p) => p.slug).sort());
-    browser = await launchBrowser();
+    browser = await leaseBrowser();
   });
   afterEach(async function () {
     await page?.close();

@@ -3,19 +3,16 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createReferenceDemo, type ReferenceDemo } from '../referenceDemo.js';
 import { createHttpServer } from '../../../../api/httpServer.js';
-import { ARTIFACTS_DIR } from '../../../helpers/browser.js';
+import { ARTIFACTS_DIR, leaseBrowser } from '../../../helpers/browser.js';
 import { eventually } from '../../../helpers/eventually.js';
 
 /** Polls `check` until it holds (10 s at most). */
 async function eventuallyTrue(check: () => Promise<boolean>): Promise<void> {
   await eventually(check, { timeoutMs: 10_000, intervalMs: 100 });
 }
-
-/** Debian's Chromium (scripts/ensureDeps.sh installs it). */
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 describe('browser: GraphiQL at /graphql/v1, the /docs reference and Swagger UI at /docs/swagger, offline', function () {
   let demo: ReferenceDemo;
@@ -30,10 +27,7 @@ describe('browser: GraphiQL at /graphql/v1, the /docs reference and Swagger UI a
     server = createHttpServer(demo.h.app).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await leaseBrowser();
   });
   after(async () => {
     await browser?.close();
