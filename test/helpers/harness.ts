@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import { createApp } from '../../api/app.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { createJobDeps } from '../../jobs/deps.js';
@@ -12,6 +12,7 @@ import { createLogger } from '../../internal/logger.js';
 import { createPgPool, type PgPool } from '../../internal/pg.js';
 import { INDEX_FAMILIES, deleteIndices, ensureIndices } from '../../search-mappings/aliases.js';
 import { indexNames } from '../../internal/es.js';
+import { serveApp } from './appServer.js';
 import { cloneDatabase, freshDatabase } from './database.js';
 import { chainConfigOf, testConfig, uniqueIndexPrefix } from './testConfig.js';
 import { type ChainVariant, type LeasedChains, leaseTestChains } from './sharedChains.js';
@@ -71,7 +72,8 @@ type HarnessOptions = Pick<CreateHarnessParams, 'chainOverrides' | 'env' | 'from
 /**
  * Everything an integration suite needs, all real: devnets with our contracts (the process's shared
  * devnets reverted to their post-deploy snapshot, see sharedChains.ts), a freshly migrated
- * test database, this suite's own Elasticsearch indices, job deps and the Koa app (no listen).
+ * test database, this suite's own Elasticsearch indices, job deps and the Koa app (served on 127.0.0.1 for
+ * `request()`: appServer.ts).
  */
 export async function createHarness({
   chainIds,
@@ -111,6 +113,7 @@ async function harnessOn(
   const apiPg = createPgPool({ connectionString: config.databaseUrl, applicationName: 'test-api', readOnly: true });
   const standardDeps: ApiDeps = { config, logger, pg: apiPg, es: deps.es, rpc: deps.rpc, jobsPg: deps.pg };
   const app = createApp(standardDeps);
+  const served = await serveApp(app);
   let runner: RunRequestWorker | undefined;
   return {
     config,
@@ -120,7 +123,7 @@ async function harnessOn(
     apiPg,
     app,
     createApp: (overrides = {}) => createApp({ ...standardDeps, ...overrides }),
-    request: () => supertest(app.callback()),
+    request: served.request,
     runJob: (name) =>
       runJob(
         findJob(name) ??
@@ -135,6 +138,7 @@ async function harnessOn(
       await runner.ready;
     },
     async close() {
+      await served.close();
       await runner?.stop();
       if (!keepIndices) await deleteIndices({ es: deps.es, prefix }).catch(() => {});
       await Promise.allSettled([apiPg.end(), deps.close(), testChains.stop()]);
