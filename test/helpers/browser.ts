@@ -43,7 +43,12 @@ export async function leaseBrowser(): Promise<Browser> {
     get(object, property) {
       if (property === 'close')
         return async () => {
-          await Promise.all(object.contexts().filter((c) => !before.has(c)).map((c) => c.close()));
+          await Promise.all(
+            object
+              .contexts()
+              .filter((c) => !before.has(c))
+              .map((c) => c.close()),
+          );
         };
       const value = Reflect.get(object, property, object);
       return typeof value === 'function' ? value.bind(object) : value;
