@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { formatDurationMs } from '../shared/format.js';
 import { JobChains } from './JobChains.js';
 import { RecentRuns } from './RecentRuns.js';
-import { relative, scheduleSourceText, span, time } from './time.js';
+import { relative, scheduleSourceText, span, time, upcoming } from './time.js';
 import type { ActionResult, Job } from './types.js';
 
 export type JobActions = {
@@ -84,7 +84,7 @@ export function JobRow({
           <dd data-testid="job-next-run">
             {job.nextRunAt ? (
               <time dateTime={job.nextRunAt} title={time(job.nextRunAt)}>
-                {relative(job.nextRunAt)}
+                {upcoming(job.nextRunAt)}
               </time>
             ) : (
               `none while paused${job.pausedAt ? ` (since ${time(job.pausedAt)})` : ''}`

@@ -19,6 +19,14 @@ export function relative(iso: string, now = Date.now()): string {
   return seconds >= 0 ? `in ${span(seconds)}` : `${span(-seconds)} ago`;
 }
 
+/**
+ * When a scheduled run comes: `in 4 s`, or `due now` once its time has passed (the listing was read before
+ * that tick; a next run is never "ago").
+ */
+export function upcoming(iso: string, now = Date.now()): string {
+  return Date.parse(iso) >= now ? relative(iso, now) : 'due now';
+}
+
 /** A duration given in seconds, sub-second ones in ms: `132 ms`, `2.5 s`, `1m15s`, `–` when unknown. */
 export const seconds = (s: number | null) => (s === null ? '–' : formatDurationMs(Math.round(s * 1000)));
 

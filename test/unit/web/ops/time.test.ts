@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { freshnessText, scheduleSourceText } from '../../../../web/ops/time.js';
+import { freshnessText, scheduleSourceText, upcoming } from '../../../../web/ops/time.js';
 
 describe('web/ops/time', () => {
   it('shows sub-second freshness in ms, never "0s / 0s" (#44)', () => {
@@ -23,5 +23,12 @@ describe('web/ops/time', () => {
     expect(scheduleSourceText('job_state', 'prices')).to.equal('set by an operator');
     expect(scheduleSourceText('env', 'benchmark-rate')).to.equal('from JOB_BENCHMARK_RATE_CRON');
     expect(scheduleSourceText('default', 'prices')).to.equal("the job's default");
+  });
+
+  it('says a next run whose time has passed is due, never "ago"', () => {
+    const now = Date.parse('2026-11-30T09:00:00Z');
+    expect(upcoming('2026-11-30T09:00:04Z', now)).to.equal('in 4 s');
+    expect(upcoming('2026-11-30T09:00:00Z', now)).to.equal('in 0 s');
+    expect(upcoming('2026-11-30T08:59:58Z', now)).to.equal('due now');
   });
 });
