@@ -2,7 +2,7 @@
 # The whole test suite: installs what is missing, starts PostgreSQL and Elasticsearch unless they
 # already answer (suites start their own devnets), installs Chromium for the browser tests when
 # missing, type-checks the API and the web pages and checks format and lint (Biome) while it runs unit and
-# integration tests in TEST_JOBS worker processes (default 2; test/.mocharc.parallel.cjs: the checks use
+# integration tests in TEST_JOBS worker processes (default: the cores + 1, at most 4; test/.mocharc.parallel.cjs: the checks use
 # the cores the workers leave idle while they wait), then the suites that must run alone
 # (test/serialSuites.cjs), with one closing line "N passed, N failed" for both. Given arguments (files,
 # mocha options) or TEST_JOBS=1, it checks first and runs the whole suite (or those files) in one process.
@@ -16,7 +16,7 @@ t0=$(date +%s)
 static_checks() {
   npx --no-install tsc -p . --noEmit && npx --no-install tsc -p web --noEmit && npx --no-install biome check .
 }
-if [ "$#" -gt 0 ] || [ "${TEST_JOBS:-2}" = 1 ]; then
+if [ "$#" -gt 0 ] || [ "${TEST_JOBS:-}" = 1 ]; then
   static_checks
   npx --no-install mocha --config test/.mocharc.cjs "$@"
   echo "[test] suite wall time $(( $(date +%s) - t0 ))s" >&2
