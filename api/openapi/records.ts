@@ -4,6 +4,7 @@ import {
   CHAIN_RECORD_SCHEMA,
   LIGHT_OPPORTUNITY_RECORD_SCHEMA,
   OPPORTUNITY_RECORD_SCHEMA,
+  PROGRAM_RECORD_SCHEMA,
   PROTOCOL_RECORD_SCHEMA,
   TOKEN_RECORD_SCHEMA,
 } from '../../domain/documents/recordSchemas.js';
@@ -49,3 +50,6 @@ export const protocolSchema = component('Protocol', PROTOCOL_RECORD_SCHEMA as Sc
 
 /** Opportunity record: the `Opportunity` component of the API contract, defined once in domain (OPPORTUNITY_RECORD_SCHEMA). */
 export const opportunitySchema = component('Opportunity', OPPORTUNITY_RECORD_SCHEMA as Schema);
+
+/** Program record: the `Program` component of the API contract, defined once in domain (PROGRAM_RECORD_SCHEMA). */
+export const programSchema = component('Program', PROGRAM_RECORD_SCHEMA as Schema);

@@ -457,6 +457,44 @@ export const OPPORTUNITY_RECORD_SCHEMA = {
   },
 } as const satisfies JSONSchema;
 
+const summed =
+  'summed over its opportunities (those of `GET /v4/opportunities?programSlugs=<slug>&test=true&point=true&withInvalids=true`, public campaigns only)';
+
+/** Program record: the `Program` component of /v4/openapi.json (a named group of opportunities with their totals). */
+export const PROGRAM_RECORD_SCHEMA = {
+  type: 'object',
+  required: [
+    'id',
+    'name',
+    'slug',
+    'description',
+    'icon',
+    'dailyRewards',
+    'liveCampaigns',
+    'tvl',
+    'opportunitiesCount',
+    'campaignsCount',
+    'opportunities',
+  ],
+  properties: {
+    id: { ...str, description: 'Stable id (uuid)' },
+    name: str,
+    slug: { ...str, description: 'What opportunities list in `programSlugs` (and the `programSlugs` filter takes)' },
+    description: str,
+    icon: str,
+    dailyRewards: { ...num, description: `USD per day, ${summed}` },
+    liveCampaigns: { ...num, description: `Live campaigns, ${summed}` },
+    tvl: { ...num, description: `USD, ${summed} (an unknown TVL counts 0, as the Opportunity record serves it)` },
+    opportunitiesCount: { ...int, description: 'Number of its opportunities (the length of `opportunities`)' },
+    campaignsCount: { ...int, description: `Public campaigns of every status, ${summed}` },
+    opportunities: {
+      type: 'array',
+      items: OPPORTUNITY_RECORD_SCHEMA,
+      description: 'Its opportunities, richest first (daily rewards desc, id)',
+    },
+  },
+} as const satisfies JSONSchema;
+
 /** The declared properties of `T`, without the index signature FromSchema adds for the extra properties a schema allows. */
 type Declared<T> = { [K in keyof T as string extends K ? never : K]: KnownKeys<T[K]> };
 

@@ -3,6 +3,7 @@ import type {
   CHAIN_RECORD_SCHEMA,
   LIGHT_OPPORTUNITY_RECORD_SCHEMA,
   OPPORTUNITY_RECORD_SCHEMA,
+  PROGRAM_RECORD_SCHEMA,
   PROTOCOL_RECORD_SCHEMA,
   RecordOf,
   TOKEN_RECORD_SCHEMA,
@@ -34,6 +35,9 @@ export type OpportunityRecord = RecordOf<typeof OPPORTUNITY_RECORD_SCHEMA>;
 
 /** Public Protocol record: its one definition is PROTOCOL_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
 export type ProtocolRecord = RecordOf<typeof PROTOCOL_RECORD_SCHEMA>;
+
+/** Public Program record: its one definition is PROGRAM_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
+export type ProgramRecord = RecordOf<typeof PROGRAM_RECORD_SCHEMA>;
 
 /** A campaign's light opportunity: its one definition is LIGHT_OPPORTUNITY_RECORD_SCHEMA (domain/documents/recordSchemas.ts). */
 export type LightOpportunityRecord = RecordOf<typeof LIGHT_OPPORTUNITY_RECORD_SCHEMA>;

@@ -1,7 +1,5 @@
+import type { OpportunityRecord, ProgramRecord } from '../../../domain/documents/records.js';
 import type { ProgramRow } from './repo.js';
-
-/** An Opportunity record as serializeOpportunity answers it (the figures a program sums). */
-type MemberRecord = { id: string; tvl: number; dailyRewards: number; liveCampaigns: number };
 
 /**
  * Pure: a program with its member opportunities (Opportunity records, as GET /v4/opportunities serves them) → the
@@ -9,11 +7,11 @@ type MemberRecord = { id: string; tvl: number; dailyRewards: number; liveCampaig
  * `opportunitiesCount`, `campaignsCount`), each the sum over the members (`campaignsCount` over `campaignCounts`,
  * public campaigns per opportunity).
  */
-export function serializeProgram<O extends MemberRecord>(
+export function serializeProgram(
   p: ProgramRow,
-  members: readonly O[],
+  members: readonly OpportunityRecord[],
   campaignCounts: ReadonlyMap<string, number>,
-) {
+): ProgramRecord {
   let tvl = 0;
   let dailyRewards = 0;
   let liveCampaigns = 0;
@@ -38,5 +36,3 @@ export function serializeProgram<O extends MemberRecord>(
     opportunities: [...members],
   };
 }
-
-export type ProgramRecord<O extends MemberRecord = MemberRecord> = ReturnType<typeof serializeProgram<O>>;

@@ -2,39 +2,14 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import type { AuthState } from '../../identity/types.js';
 import { requireBackOffice } from '../../middleware/auth.js';
-import { component } from '../../openapi/components.js';
 import { describe } from '../../openapi/describe.js';
-import { opportunitySchema } from '../../openapi/records.js';
-import { arr, int, num, obj, str } from '../../openapi/schemaHelpers.js';
+import { programSchema } from '../../openapi/records.js';
+import { arr, int } from '../../openapi/schemaHelpers.js';
 import { validate } from '../../validate.js';
 import { countProgramsHandler, getProgramHandler, listProgramsHandler } from './handlers.js';
 import { MAX_MEMBERS } from '../../reads/programs/members.js';
 import { createProgramBody, listProgramsQuery, programParams, updateProgramBody } from '../../reads/programs/schema.js';
 import { createProgramHandler, updateProgramHandler } from './writeHandlers.js';
-
-const sums =
-  'summed over its opportunities (those of `GET /v4/opportunities?programSlugs=<slug>&test=true&point=true&withInvalids=true`, public campaigns only)';
-
-/** Program record: the `Program` component of the API contract. */
-export const programSchema = component(
-  'Program',
-  obj({
-    id: { ...str, description: 'Stable id (uuid)' },
-    name: str,
-    slug: { ...str, description: 'What opportunities list in `programSlugs` (and the `programSlugs` filter takes)' },
-    description: str,
-    icon: str,
-    dailyRewards: { ...num, description: `USD per day, ${sums}` },
-    liveCampaigns: { ...num, description: `Live campaigns, ${sums}` },
-    tvl: { ...num, description: `USD, ${sums} (an unknown TVL counts 0, as the Opportunity record serves it)` },
-    opportunitiesCount: { ...int, description: 'Number of its opportunities (the length of `opportunities`)' },
-    campaignsCount: { ...int, description: `Public campaigns of every status, ${sums}` },
-    opportunities: {
-      ...arr(opportunitySchema),
-      description: 'Its opportunities, richest first (daily rewards desc, id)',
-    },
-  }),
-);
 
 const membership =
   "An opportunity belongs to a program when its `programSlugs` hold the program's slug (set here or by `PATCH /v4/opportunities/{id}`); opportunities carry their programs in `activePrograms`.";

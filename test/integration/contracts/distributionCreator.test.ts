@@ -18,7 +18,7 @@ import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clien
 import type { DevnetClients } from '../../../contracts/clients.js';
 import { deployStack } from '../../../contracts/deploy.js';
 import type { DeployedStack } from '../../../contracts/deploy.js';
-import { findFreePort, startDevnet } from '../../../contracts/devnet.js';
+import { startDevnetOnFreePort } from '../../../contracts/devnet.js';
 import type { Devnet } from '../../../contracts/devnet.js';
 import { expectRevert } from './expectRevert.js';
 
@@ -72,7 +72,7 @@ describe('contracts/DistributionCreator on a devnet', function () {
 
   before(async () => {
     const started = Date.now();
-    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    devnet = await startDevnetOnFreePort({ chainId: CHAIN_ID });
     const up = Date.now();
     stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
     console.log(`      devnet up in ${up - started} ms, stack deployed in ${Date.now() - up} ms`);

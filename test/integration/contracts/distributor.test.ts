@@ -18,7 +18,7 @@ import { HARDHAT_TEST_KEYS, createDevnetClients } from '../../../contracts/clien
 import type { DevnetClients } from '../../../contracts/clients.js';
 import { deployStack } from '../../../contracts/deploy.js';
 import type { DeployedStack } from '../../../contracts/deploy.js';
-import { findFreePort, startDevnet } from '../../../contracts/devnet.js';
+import { startDevnetOnFreePort } from '../../../contracts/devnet.js';
 import type { Devnet } from '../../../contracts/devnet.js';
 import { buildRewardTree, rewardTreeKey } from '../../../domain/rewardTree.js';
 import type { RewardLeaf, RewardTree } from '../../../domain/rewardTree.js';
@@ -68,7 +68,7 @@ describe('contracts/Distributor on a devnet', function () {
   }
 
   before(async () => {
-    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    devnet = await startDevnetOnFreePort({ chainId: CHAIN_ID });
     stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
     clients = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
     target = { rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID, stack };

@@ -5,6 +5,7 @@ import {
   CHAIN_RECORD_SCHEMA,
   LIGHT_OPPORTUNITY_RECORD_SCHEMA,
   OPPORTUNITY_RECORD_SCHEMA,
+  PROGRAM_RECORD_SCHEMA,
   PROTOCOL_RECORD_SCHEMA,
   TOKEN_RECORD_SCHEMA,
 } from '../../../domain/documents/recordSchemas.js';
@@ -13,6 +14,7 @@ import type {
   ChainRecord,
   LightOpportunityRecord,
   OpportunityRecord,
+  ProgramRecord,
   ProtocolRecord,
   TokenRecord,
 } from '../../../domain/documents/records.js';
@@ -21,18 +23,21 @@ import {
   chainSchema,
   lightOpportunitySchema,
   opportunitySchema,
+  programSchema,
   protocolSchema,
   tokenSchema,
 } from '../../../api/openapi/records.js';
 import type { LIGHT_OPPORTUNITY_FIELDS } from '../../../api/reads/campaigns/query.js';
 import type { serializeCampaign, serializeLightOpportunity } from '../../../api/reads/campaigns/serialize.js';
 import type { serializeOpportunity } from '../../../api/reads/opportunities/serialize.js';
+import type { serializeProgram } from '../../../api/reads/programs/serialize.js';
 import type { ProtocolResponse } from '../../../api/reads/protocols/serialize.js';
 import type { TokenResponse } from '../../../api/reads/tokens/serialize.js';
 import type {
   Campaign as WebCampaign,
   Chain as WebChain,
   Opportunity as WebOpportunity,
+  Program as WebProgram,
   Protocol as WebProtocol,
   Token as WebToken,
 } from '../../../web/explorer/types.js';
@@ -43,7 +48,7 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 
 type Schemas = components['schemas'];
 
 /*
- * Issue 47, "one definition per public record": the Token, Chain, Campaign, Opportunity, Protocol and
+ * Issue 47, "one definition per public record": the Token, Chain, Campaign, Opportunity, Protocol, Program and
  * LightOpportunity records are declared once (domain/documents/recordSchemas.ts). These constants only
  * type-check (`tsc -p .`, run by `npm test`) while the serializers' types, the generated client's
  * components (from the served OpenAPI document) and the web's types are that one definition.
@@ -69,6 +74,11 @@ const protocolTypes: [
   Same<ProtocolRecord, Schemas['Protocol']>,
   Same<WebProtocol, Schemas['Protocol']>,
 ] = [true, true, true];
+const programTypes: [
+  Same<ProgramRecord, ReturnType<typeof serializeProgram>>,
+  Same<ProgramRecord, Schemas['Program']>,
+  Same<WebProgram, Schemas['Program']>,
+] = [true, true, true];
 const lightOpportunityTypes: [
   Same<LightOpportunityRecord, ReturnType<typeof serializeLightOpportunity>>,
   Same<LightOpportunityRecord, Schemas['LightOpportunity']>,
@@ -76,7 +86,7 @@ const lightOpportunityTypes: [
   Same<(typeof LIGHT_OPPORTUNITY_FIELDS)[number], keyof LightOpportunityRecord>,
 ] = [true, true, true];
 
-describe('one definition per public record (Token, Chain, Campaign, Opportunity, Protocol, LightOpportunity)', () => {
+describe('one definition per public record (Token, Chain, Campaign, Opportunity, Protocol, Program, LightOpportunity)', () => {
   it('derives the serializers, client and web types from one schema (checked by tsc)', () => {
     const checks = [
       ...tokenTypes,
@@ -84,9 +94,10 @@ describe('one definition per public record (Token, Chain, Campaign, Opportunity,
       ...campaignTypes,
       ...opportunityTypes,
       ...protocolTypes,
+      ...programTypes,
       ...lightOpportunityTypes,
     ];
-    expect(checks).to.have.length(17);
+    expect(checks).to.have.length(20);
     expect(checks.every((same) => same)).to.equal(true);
   });
 
@@ -96,6 +107,7 @@ describe('one definition per public record (Token, Chain, Campaign, Opportunity,
     expect(campaignSchema).to.equal(CAMPAIGN_RECORD_SCHEMA);
     expect(opportunitySchema).to.equal(OPPORTUNITY_RECORD_SCHEMA);
     expect(protocolSchema).to.equal(PROTOCOL_RECORD_SCHEMA);
+    expect(programSchema).to.equal(PROGRAM_RECORD_SCHEMA);
     expect(lightOpportunitySchema).to.equal(LIGHT_OPPORTUNITY_RECORD_SCHEMA);
   });
 
@@ -105,5 +117,6 @@ describe('one definition per public record (Token, Chain, Campaign, Opportunity,
     expect(OPPORTUNITY_RECORD_SCHEMA.properties.tokens.items).to.equal(TOKEN_RECORD_SCHEMA);
     expect(OPPORTUNITY_RECORD_SCHEMA.properties.chain.anyOf[0]).to.equal(CHAIN_RECORD_SCHEMA);
     expect(OPPORTUNITY_RECORD_SCHEMA.properties.protocol.anyOf[0]).to.equal(PROTOCOL_RECORD_SCHEMA);
+    expect(PROGRAM_RECORD_SCHEMA.properties.opportunities.items).to.equal(OPPORTUNITY_RECORD_SCHEMA);
   });
 });

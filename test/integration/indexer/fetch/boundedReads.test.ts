@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseAbi, type Address } from 'viem';
 import { deployStack, type DeployedStack } from '../../../../contracts/deploy.js';
-import { findFreePort, jsonRpc, startDevnet, type Devnet } from '../../../../contracts/devnet.js';
+import { jsonRpc, startDevnetOnFreePort, type Devnet } from '../../../../contracts/devnet.js';
 import { readBounded, readsPerCall } from '../../../../domain/boundedReads.js';
 import { readTokenMetadata } from '../../../../domain/readTokenMetadata.js';
 import { readTvl } from '../../../../indexer/fetch/readTvl.js';
@@ -31,7 +31,7 @@ describe('indexer: bounded chain reads (domain/boundedReads.ts)', function () {
   const eoa = `0x${'12'.repeat(20)}` as Address;
 
   before(async function () {
-    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    devnet = await startDevnetOnFreePort({ chainId: CHAIN_ID });
     stack = await deployStack({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
     await jsonRpc(devnet.rpcUrl, 'hardhat_setCode', [looping, LOOPING_CODE]);
     await jsonRpc(devnet.rpcUrl, 'hardhat_setCode', [huge, HUGE_RETURN_CODE]);

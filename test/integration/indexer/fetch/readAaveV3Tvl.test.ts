@@ -3,7 +3,7 @@ import { createPublicClient, custom, getAddress, http, type Abi, type Address, t
 import { deployAaveV3AToken, type DeployedAaveV3AToken } from '../../../../contracts/aaveV3.js';
 import { testErc20Abi, testErc20Bytecode } from '../../../../contracts/artifacts/index.js';
 import { createDevnetClients, defineDevnetChain } from '../../../../contracts/clients.js';
-import { findFreePort, startDevnet, type Devnet } from '../../../../contracts/devnet.js';
+import { startDevnetOnFreePort, type Devnet } from '../../../../contracts/devnet.js';
 import { tokenDbId } from '../../../../domain/ids.js';
 import { DEFAULT_CALL_GAS } from '../../../../domain/boundedReads.js';
 import { readTvl } from '../../../../indexer/fetch/readTvl.js';
@@ -21,7 +21,7 @@ describe('indexer/fetch/readTvl: Aave V3 aTokens in their underlying; unknown TV
   let chainClient: ChainClient;
 
   before(async function () {
-    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    devnet = await startDevnetOnFreePort({ chainId: CHAIN_ID });
     const { rpcUrl } = devnet;
     const { walletClient, publicClient } = createDevnetClients({ rpcUrl, chainId: CHAIN_ID });
     const hash = await walletClient.deployContract({

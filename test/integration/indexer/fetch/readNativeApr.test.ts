@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { maxUint256, type Address } from 'viem';
-import { findFreePort, startDevnet, type Devnet } from '../../../../contracts/devnet.js';
+import { startDevnetOnFreePort, type Devnet } from '../../../../contracts/devnet.js';
 import { confirmed as send, createDevnetClients, type DevnetClients } from '../../../../contracts/clients.js';
 import {
   shareVaultStandInAbi,
@@ -35,7 +35,7 @@ describe('indexer/fetch/readNativeApr: a Morpho Blue market’s supply APR from 
   const noBlocks = async () => null;
 
   before(async function () {
-    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    devnet = await startDevnetOnFreePort({ chainId: CHAIN_ID });
     clients = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
     const { walletClient: wallet, publicClient, account } = clients;
     const token = async (symbol: string) =>
@@ -150,7 +150,7 @@ describe('indexer/fetch/readNativeApr: an ERC4626 vault’s share-price growth o
   const VAULT: UnpricedTvlReading = { method: 'ERC4626_TOTAL_ASSETS', tokens: [] };
 
   before(async function () {
-    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    devnet = await startDevnetOnFreePort({ chainId: CHAIN_ID });
     clients = createDevnetClients({ rpcUrl: devnet.rpcUrl, chainId: CHAIN_ID });
     const { walletClient: wallet, publicClient } = clients;
     const asset = (
@@ -263,7 +263,7 @@ describe('indexer/fetch/readNativeApr: a Uniswap V3 pool’s LP fees over the la
   ];
 
   before(async function () {
-    devnet = await startDevnet({ chainId: CHAIN_ID, port: await findFreePort() });
+    devnet = await startDevnetOnFreePort({ chainId: CHAIN_ID });
     const { rpcUrl } = devnet;
     clients = createDevnetClients({ rpcUrl, chainId: CHAIN_ID });
     const { walletClient: wallet, publicClient } = clients;
