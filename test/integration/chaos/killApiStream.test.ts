@@ -60,15 +60,21 @@ describe('chaos: SIGKILL of the API under an event stream (subscribe() resumes, 
       backoff: { initialMs: 100, maxMs: 500 },
     });
     try {
-      await sleep(1500);
-      expect(got.length, 'events before the kill').to.be.greaterThan(10);
+      await eventually(() => got.length > 10, { timeoutMs: 30_000, what: 'more than 10 events before the kill' });
       api!.kill('SIGKILL');
       await new Promise((r) => api!.once('exit', r));
       const atKill = appended.length;
-      await sleep(1500); // down: events keep committing
-      expect(appended.length).to.be.greaterThan(atKill + 10);
+      // Down: events keep committing.
+      await eventually(() => appended.length > atKill + 10, {
+        timeoutMs: 30_000,
+        what: '10 events committed while down',
+      });
       api = await startApi();
-      await sleep(1500);
+      const atRestart = appended.length;
+      await eventually(() => appended.length > atRestart + 10, {
+        timeoutMs: 30_000,
+        what: '10 events committed after the restart',
+      });
       appending = false;
       await appender;
       await eventually(() => got.length >= appended.length, { timeoutMs: 20_000, what: 'every appended event' }).catch(

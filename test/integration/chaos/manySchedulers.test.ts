@@ -10,6 +10,7 @@ import { expectIndexedLikeChain, expectNoRunLeftRunning } from '../../helpers/ex
 import { createHarness, type Harness } from '../../helpers/harness.js';
 import { everySecond, startSchedulerProcess, type SchedulerProcess } from '../../helpers/schedulerProcess.js';
 import { overlaps, type UnitRun } from '../../helpers/unitOverlaps.js';
+import { eventually } from '../../helpers/eventually.js';
 
 const JOBS = ['blocks', 'campaigns', 'roots', 'claims', 'tokens', 'publish'];
 /** The per-chain jobs among them: their runs are work units (job × chain). */
@@ -89,18 +90,13 @@ describe(`chaos: ${chaosSettings.schedulers} scheduler processes share ${chaosSe
 
     // Catch-up: the survivors and replacements, undisturbed, until every chain is indexed.
     const t0 = Date.now();
-    const deadline = t0 + 180_000;
-    let totals: Record<string, number>;
-    for (;;) {
-      try {
-        await sleep(2000);
+    const totals = await eventually(
+      async () => {
         for (const s of running) expect(s.proc.exitCode, s.output().slice(-600)).to.equal(null);
-        totals = await expectIndexedLikeChain(h);
-        break;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-      }
-    }
+        return expectIndexedLikeChain(h);
+      },
+      { timeoutMs: 180_000, intervalMs: 2000, what: 'every chain indexed like the chain' },
+    );
     const convergedSeconds = (Date.now() - t0) / 1000;
     for (const s of running) {
       const exited = new Promise((r) => s.proc.once('exit', r));
