@@ -251,15 +251,13 @@ async function analyzeIfStale(
   chainId: number,
   inserted: number,
 ) {
-  const { rows } = await client.query<{ reltuples: number; chains: string | null }>(
-    `SELECT c.reltuples, s.most_common_vals::text AS chains FROM pg_class c
+  const { rows } = await client.query<{ reltuples: number; unseen: boolean }>(
+    `SELECT c.reltuples, coalesce(NOT $2 = ANY (s.most_common_vals::text::int[]), false) AS unseen FROM pg_class c
      LEFT JOIN pg_stats s ON s.schemaname = 'public' AND s.tablename = c.relname AND s.attname = 'chain_id'
      WHERE c.oid = $1::regclass`,
-    [table],
+    [table, chainId],
   );
-  const reltuples = rows[0]?.reltuples ?? -1;
-  const chains = rows[0]?.chains;
-  const unseen = chains != null && !chains.replace(/[{}]/g, '').split(',').includes(String(chainId));
+  const { reltuples = -1, unseen = false } = rows[0] ?? {};
   if (reltuples < 0 || (unseen && inserted >= UNSEEN_CHAIN_ROWS) || (inserted >= 10_000 && inserted >= 0.1 * reltuples))
     await client.query(`ANALYZE ${table}`);
 }
