@@ -21,7 +21,11 @@ const testFiles = (dir) =>
       e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
     )
     .sort();
-const files = ['test/unit', 'test/integration'].flatMap(testFiles).filter((f) => !serial.includes(f));
+// The folders of the whole suite's globs (test/unit/**/*.test.ts, …).
+const files = base.spec
+  .map((glob) => glob.split('/**/')[0])
+  .flatMap(testFiles)
+  .filter((f) => !serial.includes(f));
 const isChaos = (f) => f.startsWith('test/integration/chaos/');
 // Longest first (seconds on this machine, ci of stop 56); the others in path order.
 const CHAOS_ORDER = ['killJobs', 'serviceOutages', 'killIndexer', 'killWebhookDelivery', 'manySchedulers'];

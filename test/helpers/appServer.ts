@@ -27,19 +27,16 @@ export async function serveApp(app: Koa): Promise<ServedApp> {
   });
   server.unref();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Requests reuse their connections (superagent opens one per request by default: a connect each).
+  // Requests reuse their connections (superagent opens one per request by default: a connect each). Every
+  // method of supertest(url) (get, post, …) starts a request: each is given the agent.
   const agent = new Agent({ keepAlive: true });
-  const withAgent = (test: unknown) =>
-    test && typeof (test as { agent?: unknown }).agent === 'function'
-      ? (test as { agent(a: Agent): unknown }).agent(agent)
-      : test;
   return {
     url,
     request: () =>
       new Proxy(supertest(url), {
         get: (target, method) => {
-          const value = Reflect.get(target, method);
-          return typeof value === 'function' ? (...args: unknown[]) => withAgent(value.apply(target, args)) : value;
+          const start = Reflect.get(target, method) as (...args: unknown[]) => supertest.Test;
+          return (...args: unknown[]) => start.apply(target, args).agent(agent);
         },
       }),
     close: () =>
