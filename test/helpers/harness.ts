@@ -31,6 +31,8 @@ export type Harness = {
    * Elasticsearch, RPC) with `overrides` (a changed config, a dead pool, another RPC client…).
    */
   createApp(overrides?: Partial<ApiDeps>): Koa;
+  /** Where `app` is served (http://127.0.0.1:<port>), for clients other than `request()` (fetch, scripts). */
+  url: string;
   request(): ReturnType<typeof supertest>;
   runJob(name: string): ReturnType<typeof runJob>;
   /** Makes every write to this suite's indices searchable now. */
@@ -123,6 +125,7 @@ async function harnessOn(
     apiPg,
     app,
     createApp: (overrides = {}) => createApp({ ...standardDeps, ...overrides }),
+    url: served.url,
     request: served.request,
     runJob: (name) =>
       runJob(

@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import supertest from 'supertest';
@@ -8,7 +6,6 @@ import { seedCampaigns } from '../../helpers/seedCampaigns.js';
 
 describe('liveness and readiness probes (issue 16)', function () {
   let h: Harness;
-  let server: Server;
   let base: string;
 
   before(async function () {
@@ -17,13 +14,9 @@ describe('liveness and readiness probes (issue 16)', function () {
     await seedCampaigns({ chain: h.chains[0]!, perTx: 3, txs: 2 });
     for (const job of ['blocks', 'campaigns', 'publish']) expect((await h.runJob(job)).status, job).to.equal('success');
     await h.refresh();
-    server = h.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = h.url;
   });
   after(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await h?.close();
   });
 

@@ -1,31 +1,23 @@
 import { expect } from 'chai';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { forgetChainRows } from '../../../api/chainRecords.js';
 import { truthCheck } from '../../../scripts/truthCheck.js';
 import { createReferenceDemo, type ReferenceDemo } from './referenceDemo.js';
 
 describe('scripts/truthCheck on the seeded demo: every served root, proof, claimed amount and figure is what the chain and stored prices say', function () {
   let demo: ReferenceDemo;
-  let server: Server;
-  let apiUrl: string;
 
   before(async function () {
     this.timeout(600_000);
     demo = await createReferenceDemo();
-    server = demo.h.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
 
   after(async () => {
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await demo?.close();
   });
 
   const run = () =>
     truthCheck({
-      apiUrl,
+      apiUrl: demo.h.url,
       databaseUrl: demo.h.config.databaseUrl,
       priceMaxAgeSeconds: demo.h.config.prices.maxAgeSeconds,
       chains: demo.h.config.chains.map((c) => ({

@@ -3,8 +3,6 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { startPriceApiServer, type PriceApiServer } from '../../../scripts/priceApiServer.js';
 import { DEMO_MARKETS, demoChainConfig, seedDemoCampaigns } from '../../../scripts/seedDemo.js';
 import { truthCheck, type TruthCheckReport } from '../../../scripts/truthCheck.js';
@@ -22,7 +20,6 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
   let prices: PriceApiServer;
   let treeDir: string;
   let child: ChildProcess | undefined;
-  let server: Server | undefined;
 
   before(async function () {
     this.timeout(300_000);
@@ -43,7 +40,6 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
   after(async function () {
     this.timeout(60_000);
     child?.kill('SIGKILL');
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await h?.close();
     await prices?.close();
   });
@@ -83,9 +79,7 @@ describe(`chaos: the indexer (scheduler running every job) SIGKILLed ${chaosSett
     // Catch-up: the indexer runs once more, undisturbed, until every job has reached the head and
     // the independent truth check (scripts/truthCheck.ts: chain state and stored prices alone) agrees
     // with every root, proof, claimed amount and figure the API serves.
-    server = h.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server!.once('listening', resolve));
-    const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const apiUrl = h.url;
     const truth = (): Promise<TruthCheckReport> =>
       truthCheck({
         apiUrl,
