@@ -8,8 +8,8 @@ ES_HEAP="${ES_HEAP:-512m}"
 
 ready() { curl -fsS "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=1s" >/dev/null; }
 
+# Written at every start (ports and paths may have changed since the last: a stale file would serve the old ones).
 configure() {
-  [ -f "$ES_DIR/.configured" ] && return 0
   cat >"$ES_HOME/config/elasticsearch.yml" <<YML
 cluster.name: campaign-rewards
 node.name: node-1
@@ -23,7 +23,6 @@ xpack.security.enabled: false
 cluster.routing.allocation.disk.threshold_enabled: false
 action.destructive_requires_name: false
 YML
-  touch "$ES_DIR/.configured"
 }
 
 up() {

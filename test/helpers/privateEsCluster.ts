@@ -1,7 +1,10 @@
 import { runServiceScript } from './privateServices.js';
 
-/** First HTTP port of the chaos suite's own Elasticsearch cluster (node i on +i-1, transport 100 above): never the shared 59200. */
-export const PRIVATE_ES_CLUSTER_PORT = Number(process.env['CHAOS_ES_CLUSTER_PORT'] ?? 59311);
+/**
+ * First HTTP port of the chaos suite's own Elasticsearch cluster (node i on +i-1, transport 100 above): never the
+ * shared 59200 (below the ephemeral range: privateServices.ts).
+ */
+export const PRIVATE_ES_CLUSTER_PORT = Number(process.env['CHAOS_ES_CLUSTER_PORT'] ?? 19981);
 
 export type PrivateEsCluster = {
   /** Node URLs, node 1 first (what ES_URL lists). */

@@ -5,9 +5,9 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Ports of the replica chaos suite's own primary and replica: never the shared 55432. */
-export const REPLICA_PRIMARY_PORT = Number(process.env['CHAOS_REPLICA_PRIMARY_PORT'] ?? 55471);
-export const REPLICA_PORT = Number(process.env['CHAOS_REPLICA_PORT'] ?? 55472);
+/** Ports of the replica chaos suite's own primary and replica: never the shared 55432 (below the ephemeral range: privateServices.ts). */
+export const REPLICA_PRIMARY_PORT = Number(process.env['CHAOS_REPLICA_PRIMARY_PORT'] ?? 19971);
+export const REPLICA_PORT = Number(process.env['CHAOS_REPLICA_PORT'] ?? 19972);
 const DATA_DIR = process.env['CHAOS_REPLICA_DATA_DIR'] ?? `${ROOT}.data/chaos-replica`;
 
 export type PrivateReplicaPair = {

@@ -5,9 +5,15 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Ports of the chaos suite's own PostgreSQL and Elasticsearch: never the shared 55432 / 59200. */
-export const PRIVATE_PG_PORT = Number(process.env['CHAOS_PG_PORT'] ?? 55461);
-export const PRIVATE_ES_PORT = Number(process.env['CHAOS_ES_PORT'] ?? 59261);
+/**
+ * Ports of the chaos suite's own PostgreSQL and Elasticsearch (transport 100 above): never the shared 55432 /
+ * 59200. The private services start in the middle of a run, so their ports are below the kernel's ephemeral
+ * range (32768–60999 here), as the devnets' (18600–18699) and the API processes' (19000–19899): in that range an
+ * outgoing connection of another suite may hold the port when the service binds it (ci70: the replica's 55472
+ * was taken). The chaos services use 19900–19999 (privateReplica.ts, privateEsCluster.ts).
+ */
+export const PRIVATE_PG_PORT = Number(process.env['CHAOS_PG_PORT'] ?? 19961);
+export const PRIVATE_ES_PORT = Number(process.env['CHAOS_ES_PORT'] ?? 19962);
 const DATA_DIR = process.env['CHAOS_DATA_DIR'] ?? `${ROOT}.data/chaos`;
 
 export type PrivateService = 'pg' | 'es';
